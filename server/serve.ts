@@ -1,0 +1,98 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bootstrap, ownerOf } from '../src/auth/bootstrap.js';
+import { hashToken } from '../src/auth/tokens.js';
+import type { Context } from '../src/kernel/context.js';
+import { DocsError } from '../src/kernel/errors.js';
+import { newToken } from '../src/kernel/ids.js';
+import { DEFAULT_PORT, openContext } from '../src/open.js';
+import { tryLock } from '../src/store/lock.js';
+import { createHandler, type RequestLog } from './app.js';
+
+export interface ServeOptions {
+  /** Data directory; undefined keeps everything in memory (tests). */
+  dataDir?: string;
+  port?: number;
+  host?: string;
+  log?: RequestLog;
+  /** How long to wait for an in-process CLI command that holds the data directory. */
+  lockWaitMs?: number;
+}
+
+export interface Served {
+  url: string;
+  port: number;
+  ctx: Context;
+  /** The bootstrap token when this start created the owner, printed once. */
+  bootstrapToken?: string;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function holdDataDir(dir: string, waitMs: number) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const got = tryLock(dir);
+    if (got.ok) return got;
+    // A CLI command holds it for one command only: wait for it. A server holds it for good.
+    if (got.holder.url || Date.now() > deadline) {
+      throw new DocsError('conflict', `data directory ${dir} is held by ${got.holder.url ? `docs serve at ${got.holder.url}` : 'another docs process'} (pid ${got.holder.pid})`);
+    }
+    await sleep(50);
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new DocsError('conflict', `port ${port} on ${host} is already in use (choose another with --port)`));
+      else if (err.code === 'EACCES') reject(new DocsError('forbidden', `not allowed to listen on ${host}:${port}`));
+      else reject(err);
+    });
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+/** `docs serve`: holds the data directory, opens the store, bootstraps it, serves /v1. */
+export async function serve(opts: ServeOptions = {}): Promise<Served> {
+  const host = opts.host ?? '127.0.0.1';
+  const lock = opts.dataDir ? await holdDataDir(opts.dataDir, opts.lockWaitMs ?? 5000) : undefined;
+  let ctx: Context | undefined;
+  try {
+    ctx = await openContext(opts.dataDir);
+    const boot = await bootstrap(ctx);
+    const server = createServer({ keepAliveTimeout: 5000 }, createHandler(ctx, opts.log));
+    const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
+    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    const url = `http://${shownHost}:${addr.port}`;
+    ctx.baseUrl = url;
+    // A token for in-process CLI commands run while this server holds the directory: they are
+    // forwarded here. It is valid only for this process and lives in the owner-only lock file.
+    const sessionToken = newToken();
+    const owner = ownerOf(ctx);
+    if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
+    lock?.update({ url, token: sessionToken });
+    let closing: Promise<void> | undefined;
+    const c = ctx;
+    return {
+      url,
+      port: addr.port,
+      ctx,
+      bootstrapToken: boot?.token,
+      close: () =>
+        (closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          });
+          await c.store.close(); // every acknowledged write is already durable; this drains the queue
+          lock?.release();
+        })()),
+    };
+  } catch (err) {
+    await ctx?.store.close();
+    lock?.release();
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import type { Context } from '../kernel/context.js';
+import { newId, newToken } from '../kernel/ids.js';
+import { insertOrganization } from '../organizations/service.js';
+import type { UserRecord } from '../users/model.js';
+import { insertToken } from './tokens.js';
+
+interface OwnerMeta {
+  id: 'owner';
+  user: string;
+}
+
+/** The store's owner: the user the in-process CLI acts as when no token is given. */
+export function ownerOf(ctx: Context): string | undefined {
+  return ctx.store.read((tx) => tx.get<OwnerMeta>('meta', 'owner')?.user);
+}
+
+/**
+ * On an empty store: an owner user, an organization and a token for that user. The token's
+ * value is `DOCS_BOOTSTRAP_TOKEN` when set (CI, tests), else random; it is returned once so the
+ * caller can print it, and only its hash is stored.
+ */
+export async function bootstrap(ctx: Context, fixedToken = process.env.DOCS_BOOTSTRAP_TOKEN): Promise<{ token: string; userId: string } | undefined> {
+  if (ownerOf(ctx)) return undefined;
+  const token = fixedToken || newToken();
+  return ctx.store.write((tx) => {
+    if (tx.get<OwnerMeta>('meta', 'owner')) return undefined; // another writer was first
+    const now = ctx.clock.now();
+    const user = tx.put<UserRecord>('users', {
+      id: newId(),
+      displayName: 'Owner',
+      email: 'owner@localhost',
+      createdAt: now.toISOString(),
+    });
+    tx.put<OwnerMeta>('meta', { id: 'owner', user: user.id });
+    insertOrganization(tx, ctx, { title: 'My Organization' }, user.id);
+    insertToken(tx, token, user.id, 'bootstrap', now);
+    return { token, userId: user.id };
+  });
+}

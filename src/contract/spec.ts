@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DocsError } from '../kernel/errors.js';
+import { packageRoot } from '../kernel/root.js';
+
+// The contract, read from the per-operation files that scripts/build-contract.mjs extracts
+// from the pinned spec at build time: looking up one operation reads one small file.
+
+export type JsonSchema = Record<string, any>;
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Which package the operation comes from (0.146.0, or the latest for the two it lacks). */
+  source: string;
+  dialect: 'draft-07' | '2020-12';
+  deprecated: boolean;
+  summary: string;
+  parameters: Parameter[];
+  requestBody?: { required: boolean; contentType: string; schema: JsonSchema };
+  responses: Record<string, { contentType: string | null; schema: JsonSchema | null; headers: string[] }>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+const dir = () => join(packageRoot(), 'generated', 'contract');
+const cache = new Map<string, OperationSpec>();
+
+export function operationSpec(operationId: string): OperationSpec {
+  let op = cache.get(operationId);
+  if (!op) {
+    if (!/^[A-Za-z0-9]+$/.test(operationId)) throw new DocsError('bug', `bad operationId ${operationId}`);
+    try {
+      op = JSON.parse(readFileSync(join(dir(), 'ops', operationId + '.json'), 'utf8')) as OperationSpec;
+    } catch (err: any) {
+      if (err.code === 'ENOENT') throw new DocsError('bug', `operation ${operationId} is not in the contract`);
+      throw err;
+    }
+    cache.set(operationId, op);
+  }
+  return op;
+}
+
+/** [method, path, operationId] for every operation of the contract. */
+export type RouteEntry = [string, string, string];
+let routes: RouteEntry[] | undefined;
+export function contractRoutes(): RouteEntry[] {
+  return (routes ??= JSON.parse(readFileSync(join(dir(), 'routes.json'), 'utf8')) as RouteEntry[]);
+}

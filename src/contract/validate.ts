@@ -1,0 +1,129 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import { invalid } from '../kernel/errors.js';
+import type { JsonSchema, OperationSpec } from './spec.js';
+
+// Input is validated once, at the boundary, with the contract's own schemas (ajv). Validators
+// are compiled lazily, per operation, on first use: a CLI call compiles only what it runs.
+
+const require = createRequire(import.meta.url);
+type AjvCtor = new (opts: object) => { compile(s: JsonSchema): ValidateFunction };
+const engines = new Map<string, { compile(s: JsonSchema): ValidateFunction }>();
+
+function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
+  const key = dialect + coerce;
+  let ajv = engines.get(key);
+  if (!ajv) {
+    const Ajv: AjvCtor = dialect === '2020-12' ? require('ajv/dist/2020').default : require('ajv').default;
+    const instance = new Ajv({
+      strict: false, // the spec carries OpenAPI annotations (readOnly, deprecated, ...)
+      allErrors: false,
+      coerceTypes: coerce ? 'array' : false, // path and query values arrive as strings
+      useDefaults: coerce,
+      validateFormats: true,
+    }) as any;
+    require('ajv-formats').default(instance);
+    // OpenAPI's numeric formats are sizes, not string formats: accept them.
+    for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) instance.addFormat(f, true);
+    engines.set(key, (ajv = instance));
+  }
+  return ajv!;
+}
+
+export interface OperationInput {
+  path?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface ValidInput {
+  path: Record<string, any>;
+  query: Record<string, any>;
+  body: any;
+}
+
+interface Compiled {
+  path: ValidateFunction;
+  query: ValidateFunction;
+  body?: ValidateFunction;
+}
+const compiled = new Map<string, Compiled>();
+
+function paramsSchema(op: OperationSpec, where: 'path' | 'query'): JsonSchema {
+  const ps = op.parameters.filter((p) => p.in === where);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
+    required: ps.filter((p) => p.required || where === 'path').map((p) => p.name),
+    components: op.components,
+  };
+}
+
+function compile(op: OperationSpec): Compiled {
+  let c = compiled.get(op.operationId);
+  if (!c) {
+    const params = engine(op.dialect, true);
+    c = {
+      path: params.compile(paramsSchema(op, 'path')),
+      query: params.compile(paramsSchema(op, 'query')),
+      body: op.requestBody ? engine(op.dialect, false).compile({ ...op.requestBody.schema, components: op.components }) : undefined,
+    };
+    compiled.set(op.operationId, c);
+  }
+  return c;
+}
+
+/** "body.title: must NOT have more than 255 characters" — the field, then the rule. */
+export function describe(where: string, e: ErrorObject): string {
+  let field = where + e.instancePath.replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~');
+  let rule = e.message ?? 'is invalid';
+  if (e.keyword === 'required') {
+    field += (field ? '.' : '') + e.params.missingProperty;
+    rule = 'is required';
+  } else if (e.keyword === 'additionalProperties') {
+    field += '.' + e.params.additionalProperty;
+    rule = 'is not an accepted field';
+  } else if (e.keyword === 'enum') {
+    rule = 'must be one of ' + e.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ');
+  } else if (e.keyword === 'const') {
+    rule = 'must be ' + JSON.stringify(e.params.allowedValue);
+  }
+  return `${field}: ${rule}`;
+}
+
+function check(fn: ValidateFunction, data: unknown, where: string) {
+  if (!fn(data)) throw invalid(describe(where, fn.errors![0]!));
+}
+
+/** Validates (and coerces path/query values) or throws a 400 naming the field and the rule. */
+export function validateInput(op: OperationSpec, input: OperationInput): ValidInput {
+  const c = compile(op);
+  const path = { ...(input.path ?? {}) };
+  const query: Record<string, unknown> = {};
+  // Only the operation's declared query parameters are read; others are ignored, as HTTP APIs do.
+  for (const p of op.parameters) if (p.in === 'query' && input.query?.[p.name] !== undefined) query[p.name] = input.query[p.name];
+  check(c.path, path, 'path');
+  check(c.query, query, 'query');
+  let body = input.body;
+  if (op.requestBody) {
+    if (body === undefined) {
+      if (op.requestBody.required) throw invalid('body: is required');
+    } else check(c.body!, body, 'body');
+  } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {
+    throw invalid('body: this operation takes no request body');
+  }
+  return { path, query, body };
+}
+
+const responseValidators = new Map<string, ValidateFunction>();
+
+/** For tests: checks a response body against the contract's schema for that status. */
+export function responseProblem(op: OperationSpec, status: number, body: unknown): string | undefined {
+  const r = op.responses[String(status)] ?? op.responses['default'];
+  if (!r) return `status ${status} is not a response of ${op.operationId} (has ${Object.keys(op.responses).join(', ')})`;
+  if (!r.schema) return body === undefined || body === null || body === '' ? undefined : `status ${status} of ${op.operationId} has no body, got ${JSON.stringify(body).slice(0, 200)}`;
+  const key = op.operationId + ':' + status;
+  let fn = responseValidators.get(key);
+  if (!fn) responseValidators.set(key, (fn = engine(op.dialect, false).compile({ ...r.schema, components: op.components })));
+  return fn(body) ? undefined : describe('response', fn.errors![0]!);
+}

@@ -1,0 +1,19 @@
+import type { Store } from '../store/port.js';
+import type { Clock } from './clock.js';
+
+/** What every handler runs with. Built once per process by the edge (server or CLI). */
+export interface Context {
+  store: Store;
+  clock: Clock;
+  /** Base URL of the server the API is reached at (without /v1), for `urls` and `Location`. */
+  baseUrl: string;
+  /** Tokens that live only as long as this process (the serve session token), by hash. */
+  sessionTokens: Map<string, string>;
+}
+
+/** The authenticated user behind a request. */
+export interface Caller {
+  userId: string;
+}
+
+export const apiUrl = (ctx: Context, path: string) => `${ctx.baseUrl}/v1${path}`;

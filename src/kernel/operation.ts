@@ -1,0 +1,29 @@
+import type { Caller, Context } from './context.js';
+
+/** What a handler receives: validated (and coerced) input, the caller and the context. */
+export interface OperationRequest {
+  ctx: Context;
+  caller: Caller;
+  path: Record<string, any>;
+  query: Record<string, any>;
+  body: any;
+}
+
+export interface OperationResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Operation {
+  operationId: string;
+  handler: (req: OperationRequest) => OperationResult | Promise<OperationResult>;
+}
+
+/**
+ * Declares the handler of one contract operation, by its official operationId. Method, path,
+ * parameters and schemas come from the contract; the handler adds only the behaviour.
+ */
+export function defineOperation(operationId: string, handler: Operation['handler']): Operation {
+  return { operationId, handler };
+}

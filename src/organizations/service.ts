@@ -1,0 +1,54 @@
+import type { Caller, Context } from '../kernel/context.js';
+import { notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
+import { memberRowId, type MemberRecord, type OrganizationRecord } from './model.js';
+
+/** The caller's membership, or a 404 that does not reveal whether the organization exists. */
+export function membershipOf(tx: ReadTx, organizationId: string, caller: Caller): { org: OrganizationRecord; member: MemberRecord } {
+  const org = tx.get<OrganizationRecord>('organizations', organizationId);
+  const member = org && tx.get<MemberRecord>('members', memberRowId(org.id, caller.userId));
+  if (!org || !member || member.disabled) throw notFound(`organization ${organizationId} not found`);
+  return { org, member };
+}
+
+/** Organizations the caller belongs to, oldest first (ties by id, so pages are stable). */
+export function organizationsOf(tx: ReadTx, caller: Caller) {
+  return tx
+    .find<MemberRecord>('members', 'user', caller.userId)
+    .filter((m) => !m.disabled)
+    .map((member) => ({ member, org: tx.get<OrganizationRecord>('organizations', member.organization)! }))
+    .filter((x) => x.org)
+    .sort((a, b) => a.org.createdAt.localeCompare(b.org.createdAt) || a.org.id.localeCompare(b.org.id));
+}
+
+export interface NewOrganization {
+  title: string;
+  emailDomains?: string[];
+}
+
+/** Creates an organization whose first member, an admin, is `userId`. */
+export function insertOrganization(tx: WriteTx, ctx: Context, input: NewOrganization, userId: string) {
+  const now = ctx.clock.now().toISOString();
+  const org = tx.put<OrganizationRecord>('organizations', {
+    id: newId(),
+    title: input.title,
+    createdAt: now,
+    emailDomains: [...new Set(input.emailDomains ?? [])],
+    type: 'business',
+    plan: 'free_2024',
+    defaultRole: 'read',
+    inviteLinks: true,
+    mergeRules: { type: 'none' },
+  });
+  const member = tx.put<MemberRecord>('members', {
+    id: memberRowId(org.id, userId),
+    organization: org.id,
+    user: userId,
+    role: 'admin',
+    joinedAt: now,
+    disabled: false,
+    sso: false,
+  });
+  return { org, member };
+}

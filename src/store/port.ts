@@ -1,0 +1,38 @@
+// The Store port: what services may ask of storage. Services never see files, lowdb or HTTP.
+//
+// Records live in named tables and are addressed by `id`. Reads see committed data only.
+// A write is a synchronous function run inside a transaction: writes are serialized, a
+// function that throws changes nothing, and the returned promise resolves only once the
+// change is durable on disk (group commit: writes arriving together share one commit).
+
+export interface Row {
+  readonly id: string;
+}
+
+export interface ReadTx {
+  get<T extends Row>(table: string, id: string): T | undefined;
+  /** Rows whose indexed `field` equals `value` (or contains it, for array fields). Unordered. */
+  find<T extends Row>(table: string, field: string, value: string): T[];
+  /** Every row of a table. Unordered: services sort by what the contract orders by. */
+  all<T extends Row>(table: string): T[];
+}
+
+export interface WriteTx extends ReadTx {
+  /** Inserts or replaces the row with this id. Rows are frozen: put a new object to change one. */
+  put<T extends Row>(table: string, row: T): T;
+  delete(table: string, id: string): boolean;
+}
+
+export interface Store {
+  read<R>(fn: (tx: ReadTx) => R): R;
+  write<R>(fn: (tx: WriteTx) => R): Promise<R>;
+  /** Waits for queued writes to be durable, then releases files. */
+  close(): Promise<void>;
+}
+
+/** Where a table's rows are kept: the shard key decides which file a row is written to. */
+export interface TableSpec {
+  name: string;
+  shard: (row: any) => string;
+  indexes: string[];
+}

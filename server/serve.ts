@@ -61,9 +61,10 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   let ctx: Context | undefined;
   try {
     ctx = await openContext(opts.dataDir);
-    const boot = await bootstrap(ctx);
     const server = createServer({ keepAliveTimeout: 5000 }, createHandler(ctx, opts.log));
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
+    // Bootstrap only once the port is ours: a start that fails must not create a token nobody saw.
+    const boot = await bootstrap(ctx);
     const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
     const url = `http://${shownHost}:${addr.port}`;
     ctx.baseUrl = url;

@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// `docs --version` answers without loading oclif: CI scripts and shells call it often.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`docs/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+} else {
+  const { execute } = await import('@oclif/core');
+  await execute({ dir: import.meta.url });
+}

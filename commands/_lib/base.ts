@@ -1,0 +1,54 @@
+import { Command, Flags, Errors } from '@oclif/core';
+import { DocsError } from '../../src/kernel/errors.js';
+import { selectTransport } from '../../src/transport/select.js';
+import type { Transport } from '../../src/transport/types.js';
+
+/**
+ * The base of every command: the global transport flags, one transport per command run, and
+ * errors as one readable line on stderr with the exit code of DESIGN.md's table. With --json,
+ * oclif prints what `run` returns (the API body), and errors as the contract's error body.
+ */
+export abstract class DocsCommand extends Command {
+  static enableJsonFlag = true;
+
+  static baseFlags = {
+    'api-url': Flags.string({ description: 'Send calls to this API server (e.g. http://127.0.0.1:7780) instead of the local data directory.', env: 'DOCS_API_URL', helpGroup: 'GLOBAL' }),
+    token: Flags.string({ description: 'Bearer token (with --api-url, or to act as another user in-process).', env: 'DOCS_TOKEN', helpGroup: 'GLOBAL' }),
+    data: Flags.string({ description: 'Data directory of the embedded store (default: a per-user data directory).', env: 'DOCS_DATA', helpGroup: 'GLOBAL' }),
+    profile: Flags.string({ description: 'Saved login to use (see docs auth login).', helpGroup: 'GLOBAL' }),
+  };
+
+  private transportInstance?: Transport;
+
+  /** The transport chosen from flags, environment, profile and data-directory lock. */
+  protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string }): Promise<Transport> {
+    this.transportInstance ??= await selectTransport({
+      apiUrl: flags['api-url'],
+      token: flags.token,
+      data: flags.data,
+      profile: flags.profile,
+      notice: (m) => process.stderr.write(m + '\n'),
+    });
+    return this.transportInstance;
+  }
+
+  async finally(err: Error | undefined): Promise<void> {
+    await this.transportInstance?.close();
+    return super.finally(err);
+  }
+
+  async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
+    if (err instanceof Errors.ExitError) throw err;
+    let e: DocsError;
+    if (err instanceof DocsError) e = err;
+    else if (err.oclif?.exit === 2 || /flag|argument|Expected|Missing|Unexpected|Nonexistent/i.test(err.message ?? '')) {
+      e = new DocsError('invalid', (err.message ?? 'invalid arguments').split('\n')[0]!);
+    } else {
+      e = new DocsError('bug', `internal error: ${err.message}`);
+      if (process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
+    }
+    if (this.jsonEnabled()) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
+    process.stderr.write(`Error: ${e.message}\n`);
+    process.exitCode = e.exitCode;
+  }
+}

@@ -1,0 +1,128 @@
+import { Args, Flags } from '@oclif/core';
+import { readFileSync } from 'node:fs';
+import { operationSpec, type JsonSchema, type OperationSpec } from '../../src/contract/spec.js';
+import { DocsError } from '../../src/kernel/errors.js';
+import { DocsCommand } from './base.js';
+import { renderObject, renderTable } from './render.js';
+
+export interface OperationCommandDef {
+  operationId: string;
+  description?: string;
+  /** Real invocations, shown by --help. */
+  examples: string[];
+  /** Table columns for list results (dot paths allowed). */
+  columns?: string[];
+  /** Success line for operations answering without a body. */
+  done?: string;
+}
+
+const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
+const RESERVED = new Set(['json', 'api-url', 'token', 'data', 'profile', 'input', 'help']);
+
+function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema {
+  let s = schema ?? {};
+  for (let i = 0; s.$ref && i < 10; i++) s = op.components.schemas[String(s.$ref).split('/').pop()!] ?? {};
+  if (s.allOf) return s.allOf.reduce((acc: JsonSchema, part: JsonSchema) => {
+    const r = resolve(op, part);
+    return { ...acc, ...r, properties: { ...acc.properties, ...r.properties } };
+  }, {});
+  return s;
+}
+
+function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined) {
+  const s = resolve(op, schema);
+  const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
+  const desc = (description ?? s.description ?? name).split('\n')[0];
+  if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
+  if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => { const n = Number(v); if (!Number.isFinite(n)) throw new Error(`${name} must be a number`); return n as any; } });
+  if (type === 'array' && ['string', undefined].includes(resolve(op, s.items).type)) return Flags.string({ description: desc, multiple: true });
+  if (type === 'object' || type === 'array' || s.oneOf || s.anyOf) return Flags.string({ description: desc + ' (JSON)', parse: async (v) => { try { return JSON.parse(v); } catch { throw new Error(`${name} must be JSON`); } } });
+  return Flags.string({ description: desc, ...(s.enum ? { options: s.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
+}
+
+/**
+ * Builds the command of one operation: positional args from its path parameters, flags from its
+ * query parameters and its body's top-level fields (or --input FILE for the whole body), one
+ * transport call, then a table (lists) or a key/value view (objects); --json prints the body.
+ */
+export function operationCommand(def: OperationCommandDef) {
+  const op = operationSpec(def.operationId);
+  const pathParams = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const queryFlags: Record<string, [string, any]> = {};
+  for (const p of op.parameters.filter((p) => p.in === 'query')) queryFlags[kebab(p.name)] = [p.name, flagFor(op, p.name, p.schema, undefined)];
+  const bodyFlags: Record<string, [string, any]> = {};
+  const body = op.requestBody ? resolve(op, op.requestBody.schema) : undefined;
+  for (const [prop, schema] of Object.entries<JsonSchema>(body?.properties ?? {})) {
+    let name = kebab(prop);
+    if (RESERVED.has(name) || queryFlags[name]) name = 'set-' + name;
+    bodyFlags[name] = [prop, flagFor(op, prop, schema, schema.description)];
+  }
+  const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
+  if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
+
+  return class extends DocsCommand {
+    static summary = def.description ?? op.summary;
+    static description = `API: ${op.method} /v1${op.path} (${op.operationId}).`;
+    static examples = def.examples;
+    static args = Object.fromEntries(pathParams.map((p) => [p, Args.string({ description: p, required: false })]));
+    static flags = flagDefs;
+
+    async run(): Promise<unknown> {
+      const { args, flags } = await this.parse(this.constructor as any);
+      const f = flags as Record<string, any>;
+      const path: Record<string, string> = {};
+      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p));
+      const query: Record<string, unknown> = {};
+      for (const [flag, [name]] of Object.entries(queryFlags)) if (f[flag] !== undefined) query[name] = f[flag];
+      let input: any;
+      if (op.requestBody) {
+        input = f.input ? readInput(f.input) : undefined;
+        for (const [flag, [name]] of Object.entries(bodyFlags)) {
+          if (f[flag] !== undefined) input = { ...(input ?? {}), [name]: f[flag] };
+        }
+        if (input === undefined && !op.requestBody.required) input = undefined;
+      }
+      const transport = await this.transport(f);
+      const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, { path, query, body: input }));
+      if (!this.jsonEnabled()) await this.show(result.body);
+      return result.body;
+    }
+
+    private async show(body: any) {
+      if (body === undefined || body === '') return this.log(def.done ?? 'Done.');
+      if (Array.isArray(body?.items)) {
+        this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
+        if (body.next?.page) this.log(`More: --page ${body.next.page}`);
+        return;
+      }
+      this.log(typeof body === 'object' ? renderObject(body) : String(body));
+    }
+
+    /** Prompts for a missing argument on a terminal; elsewhere (CI, pipes) it is an error. */
+    private async ask(name: string): Promise<string> {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new DocsError('invalid', `missing argument ${kebab(name).replace(/-/g, "_").toUpperCase()}`);
+      const { input } = await import('@inquirer/prompts');
+      return input({ message: `${name}:`, required: true });
+    }
+  };
+}
+
+function readInput(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+  } catch (err) {
+    throw new DocsError('invalid', `input: cannot read JSON from ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** An ora spinner on stderr while a remote call runs, only on a terminal. */
+export async function spin<T>(remote: boolean, text: string, fn: () => Promise<T>): Promise<T> {
+  if (!remote || !process.stderr.isTTY) return fn();
+  const { default: ora } = await import('ora');
+  const s = ora({ text, stream: process.stderr }).start();
+  try {
+    return await fn();
+  } finally {
+    s.stop();
+  }
+}

@@ -1,0 +1,46 @@
+import { Flags } from '@oclif/core';
+import { serve } from '../server/serve.js';
+import { DEFAULT_PORT } from '../src/open.js';
+import { defaultDataDir } from '../src/transport/profiles.js';
+import { DocsCommand } from './_lib/base.js';
+
+export default class Serve extends DocsCommand {
+  static summary = 'Serve the API (/v1) on the embedded store';
+  static description = `Serves the GitBook v1 API on the embedded store. On an empty data directory it creates an owner user, an organization and a token, and prints them. While it runs, it holds the data directory: in-process CLI commands on that directory are sent to it.`;
+  static examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve --port 8080 --data ./docs-data --quiet',
+    'DOCS_BOOTSTRAP_TOKEN=ci-token <%= config.bin %> serve --port 0',
+  ];
+  static enableJsonFlag = false;
+  static flags = {
+    port: Flags.integer({ description: `Port to listen on (0 picks a free one)`, default: DEFAULT_PORT, min: 0, max: 65535 }),
+    host: Flags.string({ description: 'Address to listen on', default: '127.0.0.1' }),
+    quiet: Flags.boolean({ description: 'No log line per request' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Serve);
+    const dataDir = flags.data ?? defaultDataDir();
+    const served = await serve({
+      dataDir,
+      port: flags.port,
+      host: flags.host,
+      log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
+    });
+    this.log(`docs serve: API at ${served.url}/v1 (data: ${dataDir})`);
+    if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        process.stderr.write(`docs serve: ${signal}, finishing in-flight requests\n`);
+        served.close().then(resolve, (err) => {
+          process.stderr.write(`docs serve: ${err.message}\n`);
+          process.exitCode = 1;
+          resolve();
+        });
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+  }
+}

@@ -1,0 +1,85 @@
+import { operationSpec } from '../contract/spec.js';
+import type { OperationInput } from '../contract/validate.js';
+import { DocsError, kindForStatus } from '../kernel/errors.js';
+import type { CallResult, Transport } from './types.js';
+
+function queryString(query: Record<string, unknown> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined || v === null) continue;
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+  }
+  const s = params.toString();
+  return s ? '?' + s : '';
+}
+
+/** Calls a `docs serve` (or any server of this API) over HTTP with undici. */
+export class HttpTransport implements Transport {
+  readonly remote = true;
+  private readonly base: string;
+
+  constructor(
+    apiUrl: string,
+    private readonly token: string | undefined,
+  ) {
+    // Accept both "http://host:port" and "http://host:port/v1".
+    this.base = apiUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+    try {
+      const u = new URL(this.base);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    } catch {
+      throw new DocsError('invalid', `api-url: not an http(s) URL: ${apiUrl}`);
+    }
+  }
+
+  get target() {
+    return this.base;
+  }
+
+  async request(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
+    const { request } = await import('undici'); // loaded only when a command goes over HTTP
+    const rel = path.startsWith('/v1/') || path === '/v1' ? path : '/v1' + (path.startsWith('/') ? path : '/' + path);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let body: string | undefined;
+    if (input.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(input.body);
+    }
+    let res;
+    try {
+      res = await request(this.base + rel + queryString(input.query), { method: method.toUpperCase() as any, headers, body, headersTimeout: 60_000, bodyTimeout: 60_000 });
+    } catch (err) {
+      throw new DocsError('unavailable', `cannot reach ${this.base}: ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.body.text();
+    let parsed: unknown = undefined;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    const outHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') outHeaders[k] = v;
+    return { status: res.statusCode, body: parsed, headers: outHeaders };
+  }
+
+  async call(operationId: string, input: OperationInput = {}): Promise<CallResult> {
+    const op = operationSpec(operationId);
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const v = input.path?.[name];
+      if (v === undefined || v === '') throw new DocsError('invalid', `${name}: is required`);
+      return encodeURIComponent(v);
+    });
+    const result = await this.request(op.method, path, { query: input.query, body: input.body });
+    if (result.status >= 400) {
+      const message = (result.body as any)?.error?.message ?? `HTTP ${result.status}`;
+      throw new DocsError(kindForStatus(result.status), message);
+    }
+    return result;
+  }
+
+  async close() {}
+}

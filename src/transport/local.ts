@@ -1,0 +1,46 @@
+import { authenticate } from '../auth/tokens.js';
+import { Router } from '../contract/router.js';
+import type { OperationInput } from '../contract/validate.js';
+import type { Caller, Context } from '../kernel/context.js';
+import { asDocsError } from '../kernel/errors.js';
+import { invoke } from '../invoke.js';
+import { OPERATIONS } from '../operations.js';
+import type { CallResult, Transport } from './types.js';
+
+/** Runs operations in this process, on an open context, through the same `invoke` as the server. */
+export class LocalTransport implements Transport {
+  readonly remote = false;
+  constructor(
+    private readonly ctx: Context,
+    private readonly caller: Caller | undefined,
+    readonly target: string,
+    private readonly onClose: () => Promise<void> = async () => {},
+  ) {}
+
+  /** A transport acting as the holder of `token`, or as `caller` when there is no token. */
+  static as(ctx: Context, token: string | undefined, caller: Caller | undefined, target: string, onClose?: () => Promise<void>) {
+    return new LocalTransport(ctx, token ? authenticate(ctx, token) : caller, target, onClose);
+  }
+
+  async call(operationId: string, input: OperationInput = {}): Promise<CallResult> {
+    const r = await invoke(this.ctx, operationId, input, this.caller);
+    if (r.error) throw r.error;
+    return { status: r.status, body: r.body, headers: r.headers ?? {} };
+  }
+
+  async request(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
+    const rel = path.replace(/^\/?(v1(\/|$))?/, '/');
+    try {
+      const route = new Router(OPERATIONS.map((o) => o.operationId)).match(method.toUpperCase(), rel);
+      const r = await invoke(this.ctx, route.operationId, { path: route.path, query: input.query, body: input.body }, this.caller);
+      return { status: r.status, body: r.body, headers: r.headers ?? {} };
+    } catch (err) {
+      const e = asDocsError(err);
+      return { status: e.status, body: e.toBody(), headers: {} };
+    }
+  }
+
+  close() {
+    return this.onClose();
+  }
+}

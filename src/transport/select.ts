@@ -1,0 +1,67 @@
+import { bootstrap, ownerOf } from '../auth/bootstrap.js';
+import { DocsError } from '../kernel/errors.js';
+import { openContext } from '../open.js';
+import { liveHolder, tryLock } from '../store/lock.js';
+import { HttpTransport } from './http.js';
+import { LocalTransport } from './local.js';
+import { currentProfile, defaultDataDir } from './profiles.js';
+import type { Transport } from './types.js';
+
+export interface TransportOptions {
+  apiUrl?: string;
+  token?: string;
+  data?: string;
+  profile?: string;
+  /** Told once when an in-process call initializes a new data directory. */
+  notice?: (message: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Chooses where a command goes. In order: --api-url / DOCS_API_URL; else --data / DOCS_DATA
+ * (in-process); else a saved profile (`docs auth login`); else the default data directory
+ * in-process. In-process calls on a directory held by `docs serve` go to that server over HTTP,
+ * so two processes never write the same files.
+ */
+export async function selectTransport(o: TransportOptions): Promise<Transport> {
+  const env = process.env;
+  const token = o.token ?? env.DOCS_TOKEN ?? undefined;
+  const apiUrl = o.apiUrl ?? env.DOCS_API_URL;
+  if (apiUrl) return new HttpTransport(apiUrl, token ?? (o.profile ? currentProfile(o.profile)?.token : undefined));
+  const data = o.data ?? env.DOCS_DATA;
+  if (!data) {
+    const profile = currentProfile(o.profile);
+    if (profile) return new HttpTransport(profile.apiUrl, token ?? profile.token);
+    if (o.profile) throw new DocsError('not_found', `profile ${o.profile} not found (docs auth login --profile ${o.profile} ...)`);
+  }
+  return openLocal(data ?? defaultDataDir(), token, o.notice);
+}
+
+async function openLocal(dir: string, token: string | undefined, notice?: (m: string) => void): Promise<Transport> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const server = liveHolder(dir);
+    if (server?.url) return new HttpTransport(server.url, token ?? server.token);
+    const got = tryLock(dir);
+    if (got.ok) {
+      try {
+        const ctx = await openContext(dir);
+        const boot = await bootstrap(ctx);
+        if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
+        const owner = ownerOf(ctx);
+        return LocalTransport.as(ctx, token, owner ? { userId: owner } : undefined, `local data directory ${dir}`, async () => {
+          await ctx.store.close();
+          got.release();
+        });
+      } catch (err) {
+        got.release();
+        throw err;
+      }
+    }
+    // Another in-process command holds it for the length of one command: wait our turn.
+    if (got.holder.url) continue;
+    if (Date.now() > deadline) throw new DocsError('unavailable', `data directory ${dir} is busy (held by pid ${got.holder.pid})`);
+    await sleep(20);
+  }
+}

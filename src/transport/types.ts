@@ -1,0 +1,22 @@
+import type { OperationInput } from '../contract/validate.js';
+
+export interface CallResult {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * How a command reaches the API. Both implementations end in the same `invoke`: in this process
+ * (local) or in a `docs serve` process (http). Commands never know which one they have.
+ */
+export interface Transport {
+  /** Calls one operation; a non-2xx answer is thrown as a DocsError of the matching kind. */
+  call(operationId: string, input?: OperationInput): Promise<CallResult>;
+  /** Sends any request (for `docs api`); answers are returned whatever their status. */
+  request(method: string, path: string, input?: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult>;
+  /** Where calls go, for people: "local data directory …" or the API URL. */
+  readonly target: string;
+  readonly remote: boolean;
+  close(): Promise<void>;
+}

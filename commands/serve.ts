@@ -28,8 +28,8 @@ export default class Serve extends DocsCommand {
       host: flags.host,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
-    this.log(`docs serve: API at ${served.url}/v1 (data: ${dataDir})`);
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);
+    this.log(`docs serve: API at ${served.url}/v1 (data: ${dataDir})`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         process.stderr.write(`docs serve: ${signal}, finishing in-flight requests\n`);

@@ -12,6 +12,8 @@ export function organizationPermissions(role: MemberRole) {
   const member = atLeast(role, 'read');
   return {
     view: true,
+    // `access` (latest spec only): reach the organization's content, which guests do not.
+    access: member,
     admin,
     ownTeam: create,
     createContent: create,

@@ -188,7 +188,16 @@ export class ShardStore implements Store {
     if (this.closed) return Promise.reject(new DocsError('unavailable', 'the store is closed'));
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ fn, resolve, reject });
-      if (!this.running) this.running = this.drain().finally(() => (this.running = null));
+      this.kick();
+    });
+  }
+
+  private kick() {
+    if (this.running) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      // A write queued while the loop was finishing (after its last check) starts a new loop.
+      if (this.queue.length) this.kick();
     });
   }
 

@@ -1,0 +1,244 @@
+// `npm run bench`: CLI start-up, CLI command, HTTP reads, HTTP writes and memory, each printed
+// as a ratio against a baseline with its target. Exits 1 when a target is missed.
+//
+//   node bench/run.mjs [--quick]     (--quick: fewer runs and shorter loads, for trying it out)
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BIN,
+  ROOT,
+  childEnv,
+  compareToBareNode,
+  dirBytes,
+  load,
+  mb,
+  peakRss,
+  removeDir,
+  startBareServer,
+  startDocsServe,
+  stopChild,
+  tempDir,
+  timeNode,
+} from './lib.mjs';
+import { seedLargeStore } from './seed.mjs';
+
+const QUICK = process.argv.includes('--quick');
+const CLI_RUNS = QUICK ? 6 : 25;
+const LOAD_SECONDS = QUICK ? 2 : 5;
+const WARMUP_SECONDS = 1;
+const WRITE_ROUNDS = 4;
+const TOKEN = 'bench-token';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const WRITE_BODY = JSON.stringify({ title: 'Bench org' });
+const WRITE_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+
+const results = []; // { figure, value, shown, target, pass, context }
+const problems = [];
+const log = (s = '') => process.stdout.write(s + '\n');
+const fmtRatio = (x) => `${x.toFixed(2)}x`;
+
+function record(figure, value, { shown = fmtRatio(value), target, pass, context }) {
+  results.push({ figure, value, shown, target, pass, context });
+  log(`  ${figure}: ${shown}  (target ${target}: ${pass ? 'pass' : 'FAIL'})  [${context}]`);
+}
+
+async function getJson(url) {
+  const res = await fetch(url, { headers: AUTH });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${bytes.toString('utf8')}`);
+  return { bytes, contentType: res.headers.get('content-type'), json: JSON.parse(bytes.toString('utf8')) };
+}
+
+/** The first organization of GET /v1/orgs, and the exact bytes of GET /v1/orgs/{id}. */
+async function orgResource(base) {
+  const list = await getJson(`${base}/v1/orgs`);
+  const id = list.json.items?.[0]?.id;
+  if (!id) throw new Error(`GET /v1/orgs listed no organization: ${list.bytes}`);
+  const one = await getJson(`${base}/v1/orgs/${id}`);
+  return { id, url: `${base}/v1/orgs/${id}`, ...one };
+}
+
+async function readLoad(url, connections) {
+  await load({ url, connections, duration: WARMUP_SECONDS, headers: AUTH });
+  const r = await load({ url, connections, duration: LOAD_SECONDS, headers: AUTH });
+  if (r.non2xx || r.errors || r.timeouts) problems.push(`GET ${url} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  return r;
+}
+
+function checkWrites(label, r) {
+  const not201 = r.total - (r.statuses['201'] ?? 0);
+  if (not201 || r.errors || r.timeouts) {
+    problems.push(`POST /v1/orgs (${label}): ${not201} answers not 201 ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+  }
+}
+
+/**
+ * POST /v1/orgs at 32 connections on each server, every answer checked to be 201. After a warm-up
+ * of each, the servers take turns in short rounds, so that a slow spell of the disk (fsync
+ * latency varies a lot on shared machines) falls on both rather than on one.
+ */
+async function writeLoads(servers) {
+  const opts = (base) => ({ url: `${base}/v1/orgs`, connections: 32, method: 'POST', headers: WRITE_HEADERS, body: WRITE_BODY });
+  for (const [label, base] of Object.entries(servers)) checkWrites(label, await load({ ...opts(base), duration: WARMUP_SECONDS }));
+  const sums = Object.fromEntries(Object.keys(servers).map((k) => [k, { total: 0, seconds: 0, p99: 0 }]));
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    for (const [label, base] of Object.entries(servers)) {
+      const r = await load({ ...opts(base), duration: LOAD_SECONDS / WRITE_ROUNDS });
+      checkWrites(label, r);
+      const s = sums[label];
+      s.total += r.total;
+      s.seconds += r.total / r.rps;
+      s.p99 = Math.max(s.p99, r.p99);
+    }
+  }
+  return Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, { ...s, rps: s.total / s.seconds }]));
+}
+
+async function main() {
+  if (!existsSync(join(ROOT, 'dist')) || !existsSync(join(ROOT, 'oclif.manifest.json'))) {
+    throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first');
+  }
+  const t0 = Date.now();
+  const configDir = tempDir('config');
+  const env = childEnv(configDir);
+  log(`docs bench (node ${process.version}, ${QUICK ? 'quick' : 'full'} run)`);
+
+  // 1. CLI start --------------------------------------------------------------------------------
+  log(`\n[1] CLI start: node bin/run.js --version vs node -e 0, ${CLI_RUNS} runs each, alternating`);
+  {
+    const r = compareToBareNode([BIN, '--version'], env, {
+      runs: CLI_RUNS,
+      check: (out) => {
+        if (!out.startsWith('docs/')) throw new Error(`unexpected --version output: ${out}`);
+      },
+    });
+    record('CLI start (--version / node -e 0)', r.ratio, {
+      target: '<= 2.5',
+      pass: r.ratio <= 2.5,
+      context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
+    });
+  }
+
+  // 2. CLI command --------------------------------------------------------------------------------
+  log(`\n[2] CLI command: node bin/run.js orgs list --json --data DIR vs node -e 0, ${CLI_RUNS} runs each, alternating`);
+  {
+    const dir = tempDir('cli');
+    const args = [BIN, 'orgs', 'list', '--json', '--data', dir];
+    timeNode(args, env); // initializes (bootstraps) the store: not measured
+    const r = compareToBareNode(args, env, {
+      runs: CLI_RUNS,
+      check: (out) => {
+        if (JSON.parse(out).count !== 1) throw new Error(`unexpected orgs list output: ${out}`);
+      },
+    });
+    record('CLI command (orgs list / node -e 0)', r.ratio, {
+      target: '<= 3.5',
+      pass: r.ratio <= 3.5,
+      context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
+    });
+    removeDir(dir);
+  }
+
+  // 3. Reads: docs serve on a small store vs a bare node:http server --------------------------------
+  const smallDir = tempDir('small');
+  const small = await startDocsServe(smallDir, childEnv(configDir, { DOCS_BOOTSTRAP_TOKEN: TOKEN }));
+  let bareRss; // context for [5]
+  {
+    const org = await orgResource(small.url);
+    const bodyFile = join(tempDir('bare'), 'body');
+    writeFileSync(bodyFile, org.bytes);
+    const bare = await startBareServer(bodyFile, org.contentType, env);
+    const check = await getJson(`${bare.url}/v1/orgs/${org.id}`);
+    if (!check.bytes.equals(org.bytes) || check.contentType !== org.contentType) throw new Error('the bare server does not answer the same bytes');
+
+    log(`\n[3] Reads: GET /v1/orgs/{id} (${org.bytes.length} bytes, ${org.contentType}), docs serve vs bare node:http, ${LOAD_SECONDS} s each after ${WARMUP_SECONDS} s warm-up`);
+    for (const connections of [1, 32]) {
+      const d = await readLoad(org.url, connections);
+      const b = await readLoad(`${bare.url}/v1/orgs/${org.id}`, connections);
+      const ratio = d.rps / b.rps;
+      const context = `${Math.round(d.rps)} vs ${Math.round(b.rps)} req/s; p99 ${d.p99} vs ${b.p99} ms`;
+      if (connections === 32) record('Reads @32 conns (docs / bare)', ratio, { target: '>= 0.6', pass: ratio >= 0.6, context });
+      else record('Reads @1 conn (docs / bare)', ratio, { target: 'report', pass: true, context });
+    }
+    bareRss = peakRss(bare.pid);
+    await stopChild(bare.child);
+  }
+  const smallRss = peakRss(small.pid);
+
+  // A large store, seeded in-process, then served ----------------------------------------------
+  log(`\nA large store, for [4] and [5]`);
+  const largeDir = tempDir('large');
+  const s0 = Date.now();
+  const seeded = await seedLargeStore(largeDir, { token: TOKEN });
+  const shards = readdirSync(join(largeDir, 'shards')).filter((f) => f.endsWith('.json')).length;
+  log(`  seeded ${seeded.records} records in ${shards} shards (${mb(seeded.bytes)}) in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
+  if (seeded.records < 20000 || shards < 200) throw new Error('the large store is smaller than required');
+  const large = await startDocsServe(largeDir, env);
+  {
+    // Reads on the large store first, so that the peak covers serving, not only loading.
+    const org = await orgResource(large.url);
+    const reads = await readLoad(org.url, 32);
+    log(`  large store: GET /v1/orgs/{id} @32 conns ${Math.round(reads.rps)} req/s (context, not a target)`);
+  }
+  // 5. Memory, before any write ---------------------------------------------------------------------
+  const largeRss = peakRss(large.pid);
+  const disk = dirBytes(largeDir).bytes;
+
+  // 4. Writes ------------------------------------------------------------------------------------
+  log(`\n[4] Writes: POST /v1/orgs {"title":"Bench org"} at 32 connections, ${LOAD_SECONDS} s per store in ${WRITE_ROUNDS} alternating rounds, after ${WARMUP_SECONDS} s warm-up`);
+  const writes = await writeLoads({ small: small.url, large: large.url });
+  record('Writes, small store (201/s, durable)', writes.small.rps, {
+    shown: `${Math.round(writes.small.rps)}/s`,
+    target: '>= 1000/s',
+    pass: writes.small.rps >= 1000,
+    context: `${writes.small.total} writes; worst round p99 ${writes.small.p99} ms`,
+  });
+  const writeRatio = writes.large.rps / writes.small.rps;
+  record('Writes, large / small store', writeRatio, {
+    target: '>= 0.5',
+    pass: writeRatio >= 0.5,
+    context: `${Math.round(writes.large.rps)} vs ${Math.round(writes.small.rps)} writes/s; large worst round p99 ${writes.large.p99} ms`,
+  });
+
+  log(`\n[5] Memory: peak RSS (VmHWM) of docs serve on the large store, after loading and reads, before writes / bytes of its data dir`);
+  const mem = largeRss / disk;
+  record('Memory (peak RSS / data on disk)', mem, {
+    target: '<= 5',
+    pass: mem <= 5,
+    context: `${mb(largeRss)} / ${mb(disk)}; peaks of docs serve on the small store ${mb(smallRss)}, of a bare node:http server ${mb(bareRss)}`,
+  });
+  await Promise.all([stopChild(small.child), stopChild(large.child)]);
+  removeDir(smallDir);
+  removeDir(largeDir);
+  removeDir(configDir);
+
+  // Summary ------------------------------------------------------------------------------------
+  const rows = results.map((r) => [r.figure, r.shown, r.target, r.pass ? 'pass' : 'FAIL']);
+  const head = ['figure', 'ratio', 'target', 'result'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => c.padEnd(w[i])).join('  ');
+  log(`\n${line(head)}\n${w.map((n) => '-'.repeat(n)).join('  ')}`);
+  for (const r of rows) log(line(r));
+  for (const p of problems) log(`ERROR: ${p}`);
+  const failed = results.filter((r) => !r.pass).length;
+  log(`\n${failed ? `${failed} target(s) missed` : 'all targets met'}${problems.length ? `, ${problems.length} error(s)` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  process.exitCode = failed || problems.length ? 1 : 0;
+}
+
+// If the event loop empties while main() still waits (a promise nobody will settle), say so
+// instead of exiting 0 with half a report.
+let finished = false;
+process.on('exit', (code) => {
+  if (finished || code !== 0) return; // code 130: interrupted (lib.mjs's signal handler)
+  process.stderr.write('bench failed: it stopped before finishing (a promise never settled)\n');
+  process.exitCode = 3;
+});
+
+// process.exit runs lib.mjs's exit hook: every child killed, every temp dir removed.
+main().finally(() => (finished = true)).then(
+  () => process.exit(),
+  (err) => {
+    process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { Router } from '../../src/contract/router.js';
+import { contractRoutes, operationSpec } from '../../src/contract/spec.js';
+import { validateInput } from '../../src/contract/validate.js';
+
+describe('contract lookup', () => {
+  it('answers method, path, parameters and schemas by operationId from 0.146.0', () => {
+    const op = operationSpec('getOrganizationById');
+    expect(op).toMatchObject({ method: 'GET', path: '/orgs/{organizationId}', source: '@gitbook/api@0.146.0' });
+    expect(op.parameters.find((p) => p.name === 'organizationId')).toMatchObject({ in: 'path', required: true });
+    expect(op.responses['200']!.schema).toEqual({ $ref: '#/components/schemas/Organization' });
+    expect(op.components.schemas.Organization).toBeDefined();
+  });
+
+  it('takes createOrganization and updateChangeRequestContent from the latest spec', () => {
+    expect(operationSpec('createOrganization')).toMatchObject({ method: 'POST', path: '/orgs', dialect: '2020-12' });
+    expect(operationSpec('createOrganization').source).not.toBe('@gitbook/api@0.146.0');
+    expect(operationSpec('updateChangeRequestContent')).toMatchObject({ method: 'POST', path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content' });
+  });
+
+  it('indexes every operation of the pinned spec plus the two from the latest', () => {
+    expect(contractRoutes()).toHaveLength(311);
+  });
+
+  it('throws for an unknown operation', () => {
+    expect(() => operationSpec('noSuchOperation')).toThrow(/not in the contract/);
+  });
+});
+
+describe('input validation', () => {
+  const create = operationSpec('createOrganization');
+  it('names the field and the rule', () => {
+    expect(() => validateInput(create, { body: { title: 'x' } })).toThrow('body.title: must NOT have fewer than 2 characters');
+    expect(() => validateInput(create, { body: { title: 'x'.repeat(256) } })).toThrow('body.title: must NOT have more than 255 characters');
+    expect(() => validateInput(create, { body: {} })).toThrow('body.title: is required');
+    expect(() => validateInput(create, {})).toThrow('body: is required');
+    expect(() => validateInput(create, { body: { title: 5 } })).toThrow('body.title: must be string');
+  });
+
+  it('coerces query strings to their declared types', () => {
+    const list = operationSpec('listOrganizationsForAuthenticatedUser');
+    expect(validateInput(list, { query: { limit: '20' } }).query).toEqual({ limit: 20 });
+    expect(() => validateInput(list, { query: { limit: 'ten' } })).toThrow(/query.limit: must be number/);
+    expect(() => validateInput(list, { query: { limit: '5000' } })).toThrow(/query.limit: must be <= 1000/);
+  });
+
+  it('coerces boolean query parameters and refuses non-booleans', () => {
+    expect(validateInput(create, { query: { withDefaultSite: 'false' }, body: { title: 'ok' } }).query).toEqual({ withDefaultSite: false });
+    expect(() => validateInput(create, { query: { withDefaultSite: 'maybe' }, body: { title: 'ok' } })).toThrow(/query.withDefaultSite: must be boolean/);
+  });
+
+  it('refuses a body on an operation that takes none', () => {
+    expect(() => validateInput(operationSpec('getAuthenticatedUser'), { body: { a: 1 } })).toThrow(/takes no request body/);
+  });
+});
+
+describe('router', () => {
+  const router = new Router(['getOrganizationById', 'listOrganizationsForAuthenticatedUser', 'createOrganization', 'getAuthenticatedUser']);
+  it('matches registered operations and decodes path parameters', () => {
+    expect(router.match('GET', '/orgs/a%20b')).toEqual({ operationId: 'getOrganizationById', path: { organizationId: 'a b' } });
+    expect(router.match('POST', '/orgs').operationId).toBe('createOrganization');
+  });
+  it('answers 404 for unknown and unregistered routes, 405 for a wrong method', () => {
+    expect(() => router.match('GET', '/nope')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(() => router.match('GET', '/orgs/x/members')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(() => router.match('DELETE', '/orgs')).toThrow(expect.objectContaining({ kind: 'method_not_allowed' }));
+  });
+  it('refuses bad percent-encoding as invalid input', () => {
+    expect(() => router.match('GET', '/orgs/%E0%A4%A')).toThrow(expect.objectContaining({ kind: 'invalid' }));
+  });
+});

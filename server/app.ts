@@ -29,10 +29,12 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
 }
 
 /** The HTTP adapter: `/v1` + the contract's routes -> invoke -> JSON, errors in the contract's body. */
-export function createHandler(ctx: Context, log?: RequestLog) {
+export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false) {
   const router = new Router(OPERATIONS.map((o) => o.operationId));
   return async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
+    // While shutting down, answer what arrives on open connections, then close them.
+    if (closing()) res.shouldKeepAlive = false;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);

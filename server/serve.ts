@@ -61,7 +61,8 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   let ctx: Context | undefined;
   try {
     ctx = await openContext(opts.dataDir);
-    const server = createServer({ keepAliveTimeout: 5000 }, createHandler(ctx, opts.log));
+    let stopping = false;
+    const server = createServer({ keepAliveTimeout: 5000 }, createHandler(ctx, opts.log, () => stopping));
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
     // Bootstrap only once the port is ours: a start that fails must not create a token nobody saw.
     const boot = await bootstrap(ctx);
@@ -83,9 +84,12 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       bootstrapToken: boot?.token,
       close: () =>
         (closing ??= (async () => {
+          stopping = true;
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeIdleConnections();
+            // Clients that keep a connection busy past the grace period are cut off.
+            setTimeout(() => server.closeAllConnections(), 10_000).unref();
           });
           await c.store.close(); // every acknowledged write is already durable; this drains the queue
           lock?.release();

@@ -41,7 +41,8 @@ export abstract class DocsCommand extends Command {
     if (err instanceof Errors.ExitError) throw err;
     let e: DocsError;
     if (err instanceof DocsError) e = err;
-    else if (err.oclif?.exit === 2 || /flag|argument|Expected|Missing|Unexpected|Nonexistent/i.test(err.message ?? '')) {
+    else if (err instanceof Errors.CLIError) {
+      // oclif's own errors: unknown or malformed flags and arguments.
       e = new DocsError('invalid', (err.message ?? 'invalid arguments').split('\n')[0]!);
     } else {
       e = new DocsError('bug', `internal error: ${err.message}`);

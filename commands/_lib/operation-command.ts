@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { readFileSync } from 'node:fs';
 import { operationSpec, type JsonSchema, type OperationSpec } from '../../src/contract/spec.js';
 import { DocsError } from '../../src/kernel/errors.js';
+import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from './base.js';
 import { renderObject, renderTable } from './render.js';
 
@@ -14,10 +15,20 @@ export interface OperationCommandDef {
   columns?: string[];
   /** Success line for operations answering without a body. */
   done?: string;
+  /**
+   * Destructive operations: on a terminal, ask this question (built from the path values) unless
+   * --yes; never asks elsewhere (CI, pipes), where the command line is the confirmation.
+   */
+  confirm?: (path: Record<string, string>) => string;
+  /**
+   * Take `organizationId` from --org instead of a positional argument; when --org is left out
+   * and the caller belongs to exactly one organization, that one is used.
+   */
+  orgFlag?: boolean;
 }
 
 const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
-const RESERVED = new Set(['json', 'api-url', 'token', 'data', 'profile', 'input', 'help']);
+const RESERVED = new Set(['json', 'api-url', 'token', 'data', 'profile', 'input', 'help', 'yes', 'org']);
 
 function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema {
   let s = schema ?? {};
@@ -47,7 +58,8 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
  */
 export function operationCommand(def: OperationCommandDef) {
   const op = operationSpec(def.operationId);
-  const pathParams = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const allPathParams = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const pathParams = def.orgFlag ? allPathParams.filter((p) => p !== 'organizationId') : allPathParams;
   const queryFlags: Record<string, [string, any]> = {};
   for (const p of op.parameters.filter((p) => p.in === 'query')) queryFlags[kebab(p.name)] = [p.name, flagFor(op, p.name, p.schema, undefined)];
   const bodyFlags: Record<string, [string, any]> = {};
@@ -59,6 +71,8 @@ export function operationCommand(def: OperationCommandDef) {
   }
   const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
   if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
+  if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation' });
+  if (def.orgFlag) flagDefs.org = Flags.string({ description: 'Organization id (default: your only organization)' });
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
@@ -72,6 +86,12 @@ export function operationCommand(def: OperationCommandDef) {
       const f = flags as Record<string, any>;
       const path: Record<string, string> = {};
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p));
+      const transport = await this.transport(f);
+      if (def.orgFlag) path.organizationId = f.org ?? (await soleOrganization(transport));
+      if (def.confirm && !f.yes && process.stdin.isTTY && process.stdout.isTTY) {
+        const { confirm } = await import('@inquirer/prompts');
+        if (!(await confirm({ message: def.confirm(path), default: false }))) throw new DocsError('conflict', 'cancelled');
+      }
       const query: Record<string, unknown> = {};
       for (const [flag, [name]] of Object.entries(queryFlags)) if (f[flag] !== undefined) query[name] = f[flag];
       let input: any;
@@ -80,9 +100,7 @@ export function operationCommand(def: OperationCommandDef) {
         for (const [flag, [name]] of Object.entries(bodyFlags)) {
           if (f[flag] !== undefined) input = { ...(input ?? {}), [name]: f[flag] };
         }
-        if (input === undefined && !op.requestBody.required) input = undefined;
       }
-      const transport = await this.transport(f);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, { path, query, body: input }));
       if (!this.jsonEnabled()) await this.show(result.body);
       return result.body;
@@ -105,6 +123,13 @@ export function operationCommand(def: OperationCommandDef) {
       return input({ message: `${name}:`, required: true });
     }
   };
+}
+
+/** The caller's only organization, for commands whose --org was left out. */
+async function soleOrganization(transport: Transport): Promise<string> {
+  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
+  if (list.count === 1) return list.items[0]!.id;
+  throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations (see docs orgs list)`);
 }
 
 function readInput(file: string): unknown {

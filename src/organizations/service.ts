@@ -1,5 +1,6 @@
 import type { Caller, Context } from '../kernel/context.js';
-import { notFound } from '../kernel/errors.js';
+import { forbidden, notFound } from '../kernel/errors.js';
+import { atLeast, type Role } from '../kernel/roles.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { memberRowId, type MemberRecord, type OrganizationRecord } from './model.js';
@@ -51,4 +52,11 @@ export function insertOrganization(tx: WriteTx, ctx: Context, input: NewOrganiza
     sso: false,
   });
   return { org, member };
+}
+
+/** 403 unless the member has at least `role`; the message says what is missing and for what. */
+export function requireOrgRole(member: MemberRecord, role: Role, action: string): void {
+  if (!atLeast(member.role, role)) {
+    throw forbidden(`${action} needs the ${role} role in this organization (you have ${member.role ?? 'guest'})`);
+  }
 }

@@ -25,6 +25,10 @@ function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
     require('ajv-formats').default(instance);
     // OpenAPI's numeric formats are sizes, not string formats: accept them.
     for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) instance.addFormat(f, true);
+    // The spec's own formats. emoji: "Unicode codepoint or character of the emoji" (🎉 or 1f389,
+    // joined sequences too); icon: an icon name (gear, arrow-right).
+    instance.addFormat('emoji', /^(?:[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*|(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f)+)$/iu);
+    instance.addFormat('icon', /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
     engines.set(key, (ajv = instance));
   }
   return ajv!;

@@ -69,3 +69,12 @@ describe('router', () => {
     expect(() => router.match('GET', '/orgs/%E0%A4%A')).toThrow(expect.objectContaining({ kind: 'invalid' }));
   });
 });
+
+describe('spec formats', () => {
+  it('accepts emoji characters and codepoints, icon names; refuses other text', async () => {
+    const { validateInput: v } = await import('../../src/contract/validate.js');
+    const op = operationSpec('createSpace');
+    for (const ok of ['🎉', '1f389', '👩‍💻', '1f468-200d-1f469']) expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: ok } }), ok).not.toThrow();
+    for (const bad of ['hello', '<script>', '🎉x']) expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: bad } }), bad).toThrow(/body.emoji: must match format "emoji"/);
+  });
+});

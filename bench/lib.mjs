@@ -180,6 +180,7 @@ export async function load({ url, connections, duration, method = 'GET', headers
   const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
   return {
     rps: r.requests.total / seconds,
+    seconds,
     ok,
     total: r.requests.total,
     non2xx: r.non2xx,

@@ -15,6 +15,18 @@ export interface TokenRecord {
 // Tokens are 238-bit random secrets, so a fast hash is enough: there is nothing to brute-force.
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+// Clients send the same few tokens on every request: remember recent hashes (bounded) rather
+// than hashing each time. Only what the process already holds per request is kept.
+const recent = new Map<string, string>();
+function cachedHash(token: string): string {
+  let h = recent.get(token);
+  if (h === undefined) {
+    if (recent.size >= 1000) recent.clear();
+    recent.set(token, (h = hashToken(token)));
+  }
+  return h;
+}
+
 export function insertToken(tx: WriteTx, token: string, user: string, label: string, now: Date): void {
   tx.put<TokenRecord>('tokens', { id: hashToken(token), user, label, createdAt: now.toISOString() });
 }
@@ -22,7 +34,7 @@ export function insertToken(tx: WriteTx, token: string, user: string, label: str
 /** The caller behind a bearer token; 401 when it is missing or matches no live user. */
 export function authenticate(ctx: Context, token: string | undefined): Caller {
   if (!token) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
-  const hash = hashToken(token);
+  const hash = cachedHash(token);
   const session = ctx.sessionTokens.get(hash);
   const userId = session ?? ctx.store.read((tx: ReadTx) => tx.get<TokenRecord>('tokens', hash)?.user);
   if (!userId || !ctx.store.read((tx) => tx.get<UserRecord>('users', userId))) {

@@ -5,7 +5,7 @@ import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
 import { OPERATIONS } from '../src/operations.js';
-import { readJsonBody } from './body.js';
+import { hasBody, readJsonBody } from './body.js';
 
 export type RequestLog = (line: string) => void;
 
@@ -18,47 +18,59 @@ function parseQuery(search: string): Record<string, string | string[]> {
   return out;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | string[]>) {
-  const payload = body === undefined || status === 204 || status === 205 ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...(payload ? { 'content-type': 'application/json; charset=utf-8' } : {}),
-    'content-length': Buffer.byteLength(payload),
-    ...headers,
-  });
+  // A Buffer, not a string: encoding a string inside the socket write costs as much again.
+  const payload = body === undefined || status === 204 || status === 205 ? undefined : Buffer.from(JSON.stringify(body));
+  if (payload) res.setHeader('content-type', JSON_TYPE);
+  res.setHeader('content-length', payload ? payload.length : 0);
+  if (headers) for (const k in headers) res.setHeader(k, headers[k]!);
+  res.writeHead(status);
   res.end(payload);
 }
 
 /** The HTTP adapter: `/v1` + the contract's routes -> invoke -> JSON, errors in the contract's body. */
 export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false) {
   const router = new Router(OPERATIONS.map((o) => o.operationId));
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    // While shutting down, answer what arrives on open connections, then close them.
-    if (closing()) res.shouldKeepAlive = false;
+
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): number => {
+    const e = asDocsError(err);
+    if (e.kind === 'bug' && process.env.DEBUG) console.error(err);
+    const allow = (e as any).allow as string[] | undefined;
+    const headers: Record<string, string> = allow ? { allow: allow.join(', ') } : {};
+    // The connection may still be sending a body we refuse to read: close it after answering.
+    if (e.kind === 'too_large') headers.connection = 'close';
+    if (!res.headersSent) send(res, e.status, e.toBody(), headers);
+    else res.destroy();
+    return e.status;
+  };
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = log ? performance.now() : 0;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    let status = 500;
+    const done = (status: number) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    // While shutting down, answer what arrives on open connections, then close them.
+    if (closing()) res.shouldKeepAlive = false;
     try {
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
       const caller = authenticate(ctx, bearer(req.headers.authorization));
-      const body = await readJsonBody(req);
-      const result = await invoke(ctx, route.operationId, { path: route.path, query: q === -1 ? {} : parseQuery(url.slice(q + 1)), body }, caller);
-      status = result.status;
-      send(res, result.status, result.body, result.headers);
+      const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
+      const respond = (body: unknown) => {
+        const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);
+        if (result instanceof Promise) return result.then((r) => (send(res, r.status, r.body, r.headers), r.status));
+        send(res, result.status, result.body, result.headers);
+        return result.status;
+      };
+      // Requests without a body (most reads) are answered synchronously, in the request event.
+      const status = hasBody(req) ? readJsonBody(req).then(respond) : respond(undefined);
+      if (typeof status === 'number') done(status);
+      else status.then(done, (err) => done(fail(req, res, err)));
     } catch (err) {
-      const e = asDocsError(err);
-      if (e.kind === 'bug' && process.env.DEBUG) console.error(err);
-      status = e.status;
-      const allow = (e as any).allow as string[] | undefined;
-      // The connection may still be sending a body we refuse to read: close it after answering.
-      const headers: Record<string, string> = allow ? { allow: allow.join(', ') } : {};
-      if (e.kind === 'too_large') headers.connection = 'close';
-      if (!res.headersSent) send(res, e.status, e.toBody(), headers);
-      else res.destroy();
-    } finally {
-      log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+      done(fail(req, res, err));
     }
   };
 }

@@ -5,11 +5,12 @@ import { DocsError } from '../src/kernel/errors.js';
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Reads and parses a JSON body. `undefined` when there is none. */
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
-  // No length and no chunked encoding: HTTP/1.1 says there is no body. Skipping the stream
-  // machinery here is most of the cost of a GET.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
-  const declared = Number(req.headers['content-length'] ?? NaN);
+/** No length and no chunked encoding: HTTP/1.1 says there is no body (most reads). */
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {  const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;

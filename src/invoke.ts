@@ -15,16 +15,23 @@ export interface InvokeResult extends OperationResult {
  * authenticate, validate against the contract, run the handler, and map any error to the
  * contract's error body. Nothing runs before validation passes, so bad input changes nothing.
  */
-export async function invoke(ctx: Context, operationId: string, input: OperationInput, caller: Caller | undefined): Promise<InvokeResult> {
+export function invoke(ctx: Context, operationId: string, input: OperationInput, caller: Caller | undefined): InvokeResult | Promise<InvokeResult> {
+  // Synchronous when the handler is (reads): no promise and no extra event-loop turn on the
+  // hot path. Callers may always `await` the result.
   try {
     const op = OPERATIONS_BY_ID.get(operationId);
     if (!op) throw new DocsError('not_found', `operation ${operationId} is not available on this server`);
     if (!caller) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
     const valid = validateInput(operationSpec(operationId), input);
-    return await op.handler({ ctx, caller, ...valid });
+    const out = op.handler({ ctx, caller, ...valid });
+    return out instanceof Promise ? out.catch(failure) : out;
   } catch (err) {
-    const e = asDocsError(err);
-    if (e.kind === 'bug' && process.env.DEBUG) console.error(err);
-    return { status: e.status, body: e.toBody(), error: e };
+    return failure(err);
   }
+}
+
+function failure(err: unknown): InvokeResult {
+  const e = asDocsError(err);
+  if (e.kind === 'bug' && process.env.DEBUG) console.error(err);
+  return { status: e.status, body: e.toBody(), error: e };
 }

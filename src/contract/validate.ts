@@ -8,6 +8,8 @@ import type { JsonSchema, OperationSpec } from './spec.js';
 
 const require = createRequire(import.meta.url);
 type AjvCtor = new (opts: object) => { compile(s: JsonSchema): ValidateFunction };
+// One emoji: pictographs, flags, keycaps, with their joiners, variation selectors and tags.
+const EMOJI = /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3#*0-9\u{E0020}-\u{E007F}]{1,16}$/u;
 const engines = new Map<string, { compile(s: JsonSchema): ValidateFunction }>();
 
 function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
@@ -25,6 +27,8 @@ function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
     require('ajv-formats').default(instance);
     // OpenAPI's numeric formats are sizes, not string formats: accept them.
     for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) instance.addFormat(f, true);
+    // The spec's own `emoji` format (space emoji): a character, or its code points in hex.
+    instance.addFormat('emoji', (s: string) => s === '' || EMOJI.test(s) || /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(s));
     engines.set(key, (ajv = instance));
   }
   return ajv!;

@@ -53,8 +53,7 @@ export function listCollections(tx: ReadTx, caller: Caller, organizationId: stri
 /** The spaces directly in a collection, in order, that the caller can see. */
 export function listSpacesOf(tx: ReadTx, caller: Caller, collectionId: string) {
   const { row, access } = visibleCollection(tx, caller, collectionId);
-  return siblings(tx, row.organization, row.id)
-    .filter((i) => i.kind === 'space')
+  return siblings(tx, row.organization, row.id, 'space')
     .map((i) => ({ row: i.row as SpaceRecord, level: access.space(i.row as SpaceRecord) }))
     .filter((x) => x.level);
 }
@@ -76,7 +75,7 @@ export function createCollection(tx: WriteTx, ctx: Context, caller: Caller, orga
     parent,
     title,
     defaultLevel: 'inherit',
-    position: endPosition(tx, organizationId, parent),
+    position: endPosition(tx, organizationId, parent, 'collection'),
     createdAt: now,
     updatedAt: now,
     createdBy: caller.userId,
@@ -140,7 +139,7 @@ export function transferCollection(tx: WriteTx, ctx: Context, caller: Caller, id
   const spaces = spacesIn(tx, collections);
   requireTransferable(tx, spaces.filter((s) => !s.deletedAt), organization, `collection ${id}`);
   const now = ctx.clock.now().toISOString();
-  const position = endPosition(tx, organization, null);
+  const position = endPosition(tx, organization, null, 'collection');
   for (const c of collections) {
     tx.put<CollectionRecord>('collections', c.id === id ? { ...c, organization, parent: null, position, updatedAt: now } : { ...c, organization });
   }

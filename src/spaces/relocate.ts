@@ -35,7 +35,7 @@ export function duplicateSpace(tx: WriteTx, ctx: Context, caller: Caller, id: st
     updatedAt: now,
     createdBy: caller.userId,
   };
-  const order = siblings(tx, row.organization, row.parent);
+  const order = siblings(tx, row.organization, row.parent, 'space');
   const item = { kind: 'space' as const, row: copy };
   order.splice(order.findIndex((i) => i.kind === 'space' && i.row.id === id) + 1, 0, item);
   writeOrder(tx, order, item);
@@ -60,7 +60,7 @@ export function transferSpace(tx: WriteTx, ctx: Context, caller: Caller, id: str
     organization,
     parent: null,
     visibility: atRootVisibility(row, null),
-    position: endPosition(tx, organization, null),
+    position: endPosition(tx, organization, null, 'space'),
     updatedAt: ctx.clock.now().toISOString(),
   });
   return { row: moved, level: target.space(moved) };

@@ -122,7 +122,7 @@ export function createSpace(tx: WriteTx, ctx: Context, caller: Caller, organizat
     defaultLevel: 'inherit',
     ...(body.language ? { language: body.language } : {}),
     revision: initialRevision(tx, id, now).id,
-    position: endPosition(tx, organizationId, parent),
+    position: endPosition(tx, organizationId, parent, 'space'),
     createdAt: now,
     updatedAt: now,
     createdBy: caller.userId,
@@ -193,7 +193,7 @@ export function restoreSpace(tx: WriteTx, ctx: Context, caller: Caller, id: stri
   const back: SpaceRecord = { ...row, parent, visibility: atRootVisibility(row, parent), updatedAt: ctx.clock.now().toISOString() };
   delete back.deletedAt;
   requireLevel(access.space(back), 'admin', `restoring space ${id}`, `space ${id}`);
-  tx.put('spaces', { ...back, position: endPosition(tx, row.organization, parent) });
+  tx.put('spaces', { ...back, position: endPosition(tx, row.organization, parent, 'space') });
   const restored = tx.get<SpaceRecord>('spaces', id)!;
   return { row: restored, level: access.renewed().space(restored) };
 }

@@ -38,8 +38,9 @@ function resolvePointer(tx: WriteTx, access: ContentAccess, p: Pointer, field: s
  *
  * - `parent` (a collection id, or null for the root) when given; else the parent of the item
  *   `position` points at; else the current parent.
- * - `position.before` / `.after` a sibling in that parent; neither: at the end. Both at once is
- *   refused, as is a position pointing at the item itself or outside the target parent.
+ * - `position.before` / `.after` a sibling of the same kind in that parent; neither: at the end.
+ *   Both at once is refused, as is a position pointing at the item itself, at an item of the
+ *   other kind (each kind has its own order, see order.ts) or outside the target parent.
  * - A collection cannot move into itself or its descendants (400); a move that changes neither
  *   the parent nor the order is a 409.
  * - The caller needs admin on the item, and, when the parent changes, create on the new parent.
@@ -50,7 +51,8 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
   if (before && after) throw invalid('position: give before or after, not both');
   const field = before ? 'position.before' : 'position.after';
   const pointer = before ?? after ? resolvePointer(tx, access, (before ?? after)!, field) : undefined;
-  if (pointer && pointer.kind === item.kind && pointer.row.id === item.row.id) throw invalid(`${field}: cannot place a ${item.kind} relative to itself`);
+  if (pointer && pointer.kind !== item.kind) throw invalid(`${field}: a ${item.kind} is placed before or after another ${item.kind} (collections and spaces are ordered separately)`);
+  if (pointer && pointer.row.id === item.row.id) throw invalid(`${field}: cannot place a ${item.kind} relative to itself`);
 
   let target: string | null;
   if (input.parent !== undefined) {
@@ -75,7 +77,7 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
   requireLevel(level, 'admin', `moving ${describeItem(item)}`, `${describeItem(item)}`);
   if (target !== item.row.parent) requireCreateIn(access, target, `moving ${describeItem(item)} into ${describeParent(target)}`);
 
-  const current = siblings(tx, org, target);
+  const current = siblings(tx, org, target, item.kind);
   const order = current.filter((i) => !(i.kind === item.kind && i.row.id === item.row.id));
   const at = pointer ? order.findIndex((i) => i.kind === pointer.kind && i.row.id === pointer.row.id) + (after ? 1 : 0) : order.length;
 

@@ -2,13 +2,16 @@ import type { CollectionRecord } from '../collections/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 
-// The tree of one organization: collections nest, spaces sit in a collection or at the root,
-// and the children of one parent (collections and spaces together) keep a stable order given by
-// `position`. Deleted spaces are not part of the tree.
+// The tree of one organization: collections nest, spaces sit in a collection or at the root.
+// Within one parent, collections come first, then spaces (folders first, as file browsers show
+// them), and each kind keeps its own stable order given by `position`. The API exposes no
+// position, only the order of its lists; ordering each kind on its own is what those lists can
+// show. Deleted spaces are not part of the tree.
 
 export type TreeItem = { kind: 'collection'; row: CollectionRecord } | { kind: 'space'; row: SpaceRecord };
 
 const byPosition = (a: TreeItem, b: TreeItem) =>
+  (a.kind === b.kind ? 0 : a.kind === 'collection' ? -1 : 1) ||
   a.row.position - b.row.position || a.row.createdAt.localeCompare(b.row.createdAt) || a.row.id.localeCompare(b.row.id);
 
 function children(tx: ReadTx, organization: string, parent: string | null): TreeItem[] {
@@ -28,9 +31,11 @@ function children(tx: ReadTx, organization: string, parent: string | null): Tree
   ];
 }
 
-/** The children of `parent` (a collection id, or null for the root), in order. */
-export function siblings(tx: ReadTx, organization: string, parent: string | null): TreeItem[] {
-  return children(tx, organization, parent).sort(byPosition);
+/** The children of `parent` (a collection id, or null for the root) of one kind, in order. */
+export function siblings(tx: ReadTx, organization: string, parent: string | null, kind: TreeItem['kind']): TreeItem[] {
+  return children(tx, organization, parent)
+    .filter((i) => i.kind === kind)
+    .sort(byPosition);
 }
 
 /** The whole tree, depth first, each parent before its children, siblings in order. */
@@ -56,9 +61,9 @@ export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth:
   return out;
 }
 
-/** The position after every current child of `parent`. */
-export function endPosition(tx: ReadTx, organization: string, parent: string | null): number {
-  return Math.max(-1, ...children(tx, organization, parent).map((i) => i.row.position)) + 1;
+/** The position after every current child of `parent` of that kind. */
+export function endPosition(tx: ReadTx, organization: string, parent: string | null, kind: TreeItem['kind']): number {
+  return Math.max(-1, ...children(tx, organization, parent).filter((i) => i.kind === kind).map((i) => i.row.position)) + 1;
 }
 
 /** Every collection inside `root` (at any depth), and `root` itself first. */

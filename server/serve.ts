@@ -2,10 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bootstrap, ownerOf } from '../src/auth/bootstrap.js';
 import { hashToken } from '../src/auth/tokens.js';
+import type { Clock } from '../src/kernel/clock.js';
 import type { Context } from '../src/kernel/context.js';
 import { DocsError } from '../src/kernel/errors.js';
 import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
+import { startSweeper } from '../src/spaces/retention.js';
 import { tryLock } from '../src/store/lock.js';
 import { createHandler, type RequestLog } from './app.js';
 
@@ -17,6 +19,10 @@ export interface ServeOptions {
   log?: RequestLog;
   /** How long to wait for an in-process CLI command that holds the data directory. */
   lockWaitMs?: number;
+  /** Time source (tests pass a ManualClock to reach the 7-day retention without waiting). */
+  clock?: Clock;
+  /** How often deleted spaces past their retention are purged (default one minute). */
+  sweepIntervalMs?: number;
 }
 
 export interface Served {
@@ -60,7 +66,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   const lock = opts.dataDir ? await holdDataDir(opts.dataDir, opts.lockWaitMs ?? 5000) : undefined;
   let ctx: Context | undefined;
   try {
-    ctx = await openContext(opts.dataDir);
+    ctx = await openContext(opts.dataDir, { clock: opts.clock });
     let stopping = false;
     const server = createServer({ keepAliveTimeout: 5000 }, createHandler(ctx, opts.log, () => stopping));
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
@@ -75,6 +81,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     const owner = ownerOf(ctx);
     if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
     lock?.update({ url, token: sessionToken });
+    const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {
@@ -85,6 +92,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       close: () =>
         (closing ??= (async () => {
           stopping = true;
+          sweeper.stop();
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeIdleConnections();

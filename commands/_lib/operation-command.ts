@@ -25,6 +25,15 @@ export interface OperationCommandDef {
    * and the caller belongs to exactly one organization, that one is used.
    */
   orgFlag?: boolean;
+  /**
+   * For a path argument left out on a terminal: the choices of a picker (name shown, value
+   * used) instead of a free-text prompt, e.g. the caller's spaces for `spaceId`.
+   */
+  choose?: Record<string, (transport: Transport) => Promise<{ name: string; value: string }[]>>;
+  /** More flags, or replacements of generated ones (same name: the value still goes to that body field). */
+  flags?: Record<string, any>;
+  /** Last adjustments of the request from the flags (e.g. ids given as flags turned into the body's shape). */
+  prepare?: (req: { path: Record<string, string>; query: Record<string, unknown>; body: any }, flags: Record<string, any>, transport: Transport) => void | Promise<void>;
 }
 
 const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
@@ -70,9 +79,10 @@ export function operationCommand(def: OperationCommandDef) {
     bodyFlags[name] = [prop, flagFor(op, prop, schema, schema.description)];
   }
   const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
+  Object.assign(flagDefs, def.flags);
   if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
   if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation' });
-  if (def.orgFlag) flagDefs.org = Flags.string({ description: 'Organization id (default: your only organization)' });
+  if (def.orgFlag) flagDefs.org = Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' });
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
@@ -85,8 +95,10 @@ export function operationCommand(def: OperationCommandDef) {
       const { args, flags } = await this.parse(this.constructor as any);
       const f = flags as Record<string, any>;
       const path: Record<string, string> = {};
-      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p));
+      const missing = pathParams.find((p) => (args as any)[p] === undefined);
+      if (missing && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArgument(missing);
       const transport = await this.transport(f);
+      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, transport));
       if (def.orgFlag) path.organizationId = f.org ?? (await soleOrganization(transport));
       if (def.confirm && !f.yes && process.stdin.isTTY && process.stdout.isTTY) {
         const { confirm } = await import('@inquirer/prompts');
@@ -101,7 +113,9 @@ export function operationCommand(def: OperationCommandDef) {
           if (f[flag] !== undefined) input = { ...(input ?? {}), [name]: f[flag] };
         }
       }
-      const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, { path, query, body: input }));
+      const req = { path, query, body: input };
+      await def.prepare?.(req, f, transport);
+      const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
       if (!this.jsonEnabled()) await this.show(result.body);
       return result.body;
     }
@@ -116,17 +130,25 @@ export function operationCommand(def: OperationCommandDef) {
       this.log(typeof body === 'object' ? renderObject(body) : String(body));
     }
 
-    /** Prompts for a missing argument on a terminal; elsewhere (CI, pipes) it is an error. */
-    private async ask(name: string): Promise<string> {
-      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new DocsError('invalid', `missing argument ${kebab(name).replace(/-/g, "_").toUpperCase()}`);
+    /** Prompts for a missing argument on a terminal (a picker when `choose` has one). */
+    private async ask(name: string, transport: Transport): Promise<string> {
+      const choices = await def.choose?.[name]?.(transport);
+      if (choices) {
+        if (!choices.length) throw new DocsError('not_found', `nothing to choose from for ${argName(name)}`);
+        const { select } = await import('@inquirer/prompts');
+        return select({ message: `${name}:`, choices });
+      }
       const { input } = await import('@inquirer/prompts');
       return input({ message: `${name}:`, required: true });
     }
   };
 }
 
+const argName = (name: string) => kebab(name).replace(/-/g, '_').toUpperCase();
+const missingArgument = (name: string) => new DocsError('invalid', `missing argument ${argName(name)}`);
+
 /** The caller's only organization, for commands whose --org was left out. */
-async function soleOrganization(transport: Transport): Promise<string> {
+export async function soleOrganization(transport: Transport): Promise<string> {
   const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
   if (list.count === 1) return list.items[0]!.id;
   throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations (see docs orgs list)`);

@@ -8,6 +8,8 @@ import type { JsonSchema, OperationSpec } from './spec.js';
 
 const require = createRequire(import.meta.url);
 type AjvCtor = new (opts: object) => { compile(s: JsonSchema): ValidateFunction };
+// One emoji: pictographs, flags, keycaps, with their joiners, variation selectors and tags.
+const EMOJI = /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3#*0-9\u{E0020}-\u{E007F}]{1,16}$/u;
 const engines = new Map<string, { compile(s: JsonSchema): ValidateFunction }>();
 
 function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
@@ -26,8 +28,8 @@ function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
     // OpenAPI's numeric formats are sizes, not string formats: accept them.
     for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) instance.addFormat(f, true);
     // The spec's own formats. emoji: "Unicode codepoint or character of the emoji" (🎉 or 1f389,
-    // joined sequences too); icon: an icon name (gear, arrow-right).
-    instance.addFormat('emoji', /^(?:[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*|(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f)+)$/iu);
+    // joined sequences too; '' clears it on updates); icon: an icon name (gear, arrow-right).
+    instance.addFormat('emoji', (s: string) => s === '' || EMOJI.test(s) || /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(s));
     instance.addFormat('icon', /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
     engines.set(key, (ajv = instance));
   }

@@ -11,4 +11,10 @@ export const TABLES: TableSpec[] = [
   { name: 'tokens', shard: () => 'root', indexes: ['user'] },
   { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: [] },
   { name: 'members', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'user'] },
+  // Collections and spaces (metadata): in the organization's shard, so a transfer moves them.
+  { name: 'collections', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'parent'] },
+  { name: 'spaces', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'parent'] },
+  // Space content. Every table in a `space/<id>` shard names its space in `space` and indexes
+  // it: duplicate and purge find a space's rows that way (src/spaces/content-rows.ts).
+  { name: 'revisions', shard: (r) => `space/${r.space}`, indexes: ['space'] },
 ];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type Served } from '../../server/serve.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { expectContract } from './contract.js';
 
 export const TEST_TOKEN = 'gb_api_test_owner_token';
@@ -19,11 +20,11 @@ export function tempDir(prefix = 'docs-test-'): string {
 }
 
 /** A real `docs serve` on an ephemeral loopback port (in memory unless `onDisk`). */
-export async function startServer(opts: { onDisk?: boolean; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.onDisk ? tempDir() : undefined);
   const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
   process.env.DOCS_BOOTSTRAP_TOKEN = TEST_TOKEN;
-  const served = await serve({ port: 0, dataDir }).finally(() => {
+  const served = await serve({ port: 0, dataDir, clock: opts.clock, sweepIntervalMs: opts.sweepIntervalMs }).finally(() => {
     if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
     else process.env.DOCS_BOOTSTRAP_TOKEN = prev;
   });

@@ -1,0 +1,11 @@
+import { chooseCollection } from '../_lib/pick.js';
+import { operationCommand } from '../_lib/operation-command.js';
+
+export default operationCommand({
+  operationId: 'deleteCollectionById',
+  description: 'Delete a collection, its collections and (restorably, for 7 days) its spaces',
+  examples: ['<%= config.bin %> collections delete szoY47EmGxQDFXEuua83', '<%= config.bin %> collections delete szoY47EmGxQDFXEuua83 --yes'],
+  choose: { collectionId: chooseCollection },
+  confirm: (p) => `Delete collection ${p.collectionId} with everything in it? (its spaces can be restored for 7 days)`,
+  done: 'Deleted (or there was nothing to delete).',
+});

@@ -1,0 +1,11 @@
+import { chooseSpace } from '../_lib/pick.js';
+import { operationCommand } from '../_lib/operation-command.js';
+
+export default operationCommand({
+  operationId: 'deleteSpaceById',
+  description: 'Delete a space (restorable for 7 days, then removed for good)',
+  examples: ['<%= config.bin %> spaces delete dHD9ZmkOPnfy9hWCsaQB', '<%= config.bin %> spaces delete dHD9ZmkOPnfy9hWCsaQB --yes'],
+  choose: { spaceId: chooseSpace },
+  confirm: (p) => `Delete space ${p.spaceId}? (it can be restored for 7 days)`,
+  done: 'Deleted (or there was nothing to delete). Restore within 7 days with: docs spaces restore ID',
+});

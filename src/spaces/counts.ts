@@ -1,0 +1,33 @@
+import type { ReadTx, Row } from '../store/port.js';
+import { TABLES } from '../store/tables.js';
+
+interface Counted extends Row {
+  status?: string;
+  changeRequest?: string | null;
+}
+
+// The Space counts, from the rows that exist. The change-request and comment areas wire in by
+// registering their tables in src/store/tables.ts under these names, in the space's shard with
+// `space` indexed, with a `status` field (change requests: draft/open/archived/merged;
+// comments: open/resolved, `changeRequest` set on comments of a change request). Until a table
+// exists it has no rows, so its counts are 0.
+const CHANGE_REQUESTS = 'changeRequests';
+const COMMENTS = 'comments';
+
+function rowsOf(tx: ReadTx, table: string, spaceId: string): Counted[] {
+  return TABLES.some((t) => t.name === table) ? tx.find<Counted>(table, 'space', spaceId) : [];
+}
+
+export function spaceCounts(tx: ReadTx, spaceId: string) {
+  const crs = rowsOf(tx, CHANGE_REQUESTS, spaceId);
+  const comments = rowsOf(tx, COMMENTS, spaceId);
+  return {
+    // "Count of opened comments on the space": comments of its change requests are not its own.
+    comments: comments.filter((c) => c.status !== 'resolved' && !c.changeRequest).length,
+    changeRequests: crs.length,
+    changeRequestsOpen: crs.filter((c) => c.status === 'open').length,
+    changeRequestsDraft: crs.filter((c) => c.status === 'draft').length,
+  };
+}
+
+export type SpaceCounts = ReturnType<typeof spaceCounts>;

@@ -1,0 +1,71 @@
+import { apiUrl, type Context } from '../kernel/context.js';
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import type { MemberRole } from '../kernel/roles.js';
+import { spaceCounts } from './counts.js';
+import type { SpaceRecord } from './model.js';
+import { presentSpace } from './present.js';
+import * as relocate from './relocate.js';
+import { purgeIfExpired } from './retention.js';
+import * as service from './service.js';
+
+/** The Space object with its counts as they are now (read after the write that changed it). */
+const show = (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, shareKey?: string) =>
+  presentSpace(ctx, x.row, x.level, ctx.store.read((tx) => spaceCounts(tx, x.row.id)), shareKey);
+
+export const listSpacesInOrganizationById = defineOperation('listSpacesInOrganizationById', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const list = service.listSpaces(tx, caller, path.organizationId);
+    return { status: 200, body: paginate(list, query, (x) => presentSpace(ctx, x.row, x.level, spaceCounts(tx, x.row.id))) };
+  }),
+);
+
+export const createSpace = defineOperation('createSpace', async ({ ctx, caller, path, body }) => {
+  const created = await ctx.store.write((tx) => service.createSpace(tx, ctx, caller, path.organizationId, body ?? {}));
+  return { status: 201, headers: { Location: apiUrl(ctx, `/spaces/${created.row.id}`) }, body: show(ctx, created) };
+});
+
+// Every operation on one space first purges it if it was deleted more than 7 days ago: past
+// its retention a space is gone, whether or not the server's sweeper got to it yet.
+
+export const getSpaceById = defineOperation('getSpaceById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const seen = ctx.store.read((tx) => service.visibleSpace(tx, caller, path.spaceId));
+  return { status: 200, body: show(ctx, seen, query.shareKey) };
+});
+
+export const updateSpaceById = defineOperation('updateSpaceById', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const updated = await ctx.store.write((tx) => service.updateSpace(tx, ctx, caller, path.spaceId, body));
+  return { status: 200, body: show(ctx, updated) };
+});
+
+export const deleteSpaceById = defineOperation('deleteSpaceById', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const deleted = await ctx.store.write((tx) => service.deleteSpace(tx, ctx, caller, path.spaceId));
+  return { status: deleted ? 205 : 204 };
+});
+
+export const restoreSpace = defineOperation('restoreSpace', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const restored = await ctx.store.write((tx) => service.restoreSpace(tx, ctx, caller, path.spaceId));
+  return { status: 200, body: show(ctx, restored) };
+});
+
+export const duplicateSpace = defineOperation('duplicateSpace', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const copy = await ctx.store.write((tx) => relocate.duplicateSpace(tx, ctx, caller, path.spaceId));
+  return { status: 201, headers: { Location: apiUrl(ctx, `/spaces/${copy.row.id}`) }, body: show(ctx, copy) };
+});
+
+export const moveSpace = defineOperation('moveSpace', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const moved = await ctx.store.write((tx) => relocate.moveSpace(tx, ctx, caller, path.spaceId, body));
+  return { status: 200, body: show(ctx, moved) };
+});
+
+export const transferSpace = defineOperation('transferSpace', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const moved = await ctx.store.write((tx) => relocate.transferSpace(tx, ctx, caller, path.spaceId, body.organization));
+  return { status: 200, body: show(ctx, moved) };
+});

@@ -1,0 +1,94 @@
+import type { CollectionRecord } from '../collections/model.js';
+import type { SpaceRecord } from '../spaces/model.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
+
+// The tree of one organization: collections nest, spaces sit in a collection or at the root.
+// Within one parent, collections come first, then spaces (folders first, as file browsers show
+// them), and each kind keeps its own stable order given by `position`. The API exposes no
+// position, only the order of its lists; ordering each kind on its own is what those lists can
+// show. Deleted spaces are not part of the tree.
+
+export type TreeItem = { kind: 'collection'; row: CollectionRecord } | { kind: 'space'; row: SpaceRecord };
+
+const byPosition = (a: TreeItem, b: TreeItem) =>
+  (a.kind === b.kind ? 0 : a.kind === 'collection' ? -1 : 1) ||
+  a.row.position - b.row.position || a.row.createdAt.localeCompare(b.row.createdAt) || a.row.id.localeCompare(b.row.id);
+
+function children(tx: ReadTx, organization: string, parent: string | null): TreeItem[] {
+  let cols: CollectionRecord[];
+  let spaces: SpaceRecord[];
+  if (parent === null) {
+    // Null is not indexed: the root's children are the organization's rows without a parent.
+    cols = tx.find<CollectionRecord>('collections', 'organization', organization).filter((c) => c.parent === null);
+    spaces = tx.find<SpaceRecord>('spaces', 'organization', organization).filter((s) => s.parent === null);
+  } else {
+    cols = tx.find<CollectionRecord>('collections', 'parent', parent).filter((c) => c.organization === organization);
+    spaces = tx.find<SpaceRecord>('spaces', 'parent', parent).filter((s) => s.organization === organization);
+  }
+  return [
+    ...cols.map((row) => ({ kind: 'collection' as const, row })),
+    ...spaces.filter((s) => !s.deletedAt).map((row) => ({ kind: 'space' as const, row })),
+  ];
+}
+
+/** The children of `parent` (a collection id, or null for the root) of one kind, in order. */
+export function siblings(tx: ReadTx, organization: string, parent: string | null, kind: TreeItem['kind']): TreeItem[] {
+  return children(tx, organization, parent)
+    .filter((i) => i.kind === kind)
+    .sort(byPosition);
+}
+
+/** The whole tree, depth first, each parent before its children, siblings in order. */
+export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth: number }[] {
+  const cols = tx.find<CollectionRecord>('collections', 'organization', organization);
+  const spaces = tx.find<SpaceRecord>('spaces', 'organization', organization).filter((s) => !s.deletedAt);
+  const byParent = new Map<string | null, TreeItem[]>();
+  const add = (parent: string | null, item: TreeItem) => {
+    let list = byParent.get(parent);
+    if (!list) byParent.set(parent, (list = []));
+    list.push(item);
+  };
+  for (const row of cols) add(row.parent, { kind: 'collection', row });
+  for (const row of spaces) add(row.parent, { kind: 'space', row });
+  const out: { item: TreeItem; depth: number }[] = [];
+  const visit = (parent: string | null, depth: number) => {
+    for (const item of (byParent.get(parent) ?? []).sort(byPosition)) {
+      out.push({ item, depth });
+      if (item.kind === 'collection') visit(item.row.id, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return out;
+}
+
+/** The position after every current child of `parent` of that kind. */
+export function endPosition(tx: ReadTx, organization: string, parent: string | null, kind: TreeItem['kind']): number {
+  return Math.max(-1, ...children(tx, organization, parent).filter((i) => i.kind === kind).map((i) => i.row.position)) + 1;
+}
+
+/** Every collection inside `root` (at any depth), and `root` itself first. */
+export function collectionSubtree(tx: ReadTx, root: CollectionRecord): CollectionRecord[] {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) {
+    out.push(...tx.find<CollectionRecord>('collections', 'parent', out[i]!.id).filter((c) => c.organization === root.organization));
+  }
+  return out;
+}
+
+/** Spaces (deleted ones too) whose parent is one of `collections`. */
+export function spacesIn(tx: ReadTx, collections: CollectionRecord[]): SpaceRecord[] {
+  return collections.flatMap((c) => tx.find<SpaceRecord>('spaces', 'parent', c.id).filter((s) => s.organization === c.organization));
+}
+
+/**
+ * Writes `order` as the children's order: each row whose position is not its index is put
+ * again with its new position. `changed` (the moved item, already updated) is always put.
+ */
+export function writeOrder(tx: WriteTx, order: TreeItem[], changed: TreeItem): void {
+  order.forEach((item, position) => {
+    if (item === changed) tx.put(tableOf(item), { ...item.row, position });
+    else if (item.row.position !== position) tx.put(tableOf(item), { ...item.row, position });
+  });
+}
+
+export const tableOf = (item: TreeItem) => (item.kind === 'collection' ? 'collections' : 'spaces');

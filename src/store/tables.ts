@@ -9,6 +9,12 @@ export const TABLES: TableSpec[] = [
   { name: 'meta', shard: () => 'root', indexes: [] },
   { name: 'users', shard: () => 'root', indexes: ['email'] },
   { name: 'tokens', shard: () => 'root', indexes: ['user'] },
-  { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: [] },
+  { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: ['hostname'] },
   { name: 'members', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'user'] },
+  // Organizations area: teams, invite links, SAML providers, agent instructions.
+  { name: 'teams', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'teamMembers', shard: (r) => `org/${r.organization}`, indexes: ['team', 'user'] },
+  { name: 'inviteLinks', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'samlProviders', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'agentInstructions', shard: (r) => `org/${r.organization}`, indexes: [] },
 ];

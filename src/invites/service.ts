@@ -9,9 +9,9 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
 import type { InviteLinkRecord } from './model.js';
 
-// An email address as people type them: something@domain.tld, no spaces. Deliverability is
+// An email address as people type them: local@domain, no spaces (domain may be a bare host: localhost). Deliverability is
 // not ours to judge; this catches typos such as a missing @ or domain.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@]+@[^\s@.][^\s@]*$/;
 
 /** Does `role` already give everything `wanted` would? (Guest links add nothing to a member.) */
 export const covers = (role: MemberRole, wanted: MemberRole) => wanted === null || atLeast(role, wanted);

@@ -179,9 +179,10 @@ export function leaveTeams(tx: WriteTx, organization: string, user: string): voi
   for (const tm of teamsOfUser(tx, organization, user)) tx.delete('teamMembers', tm.id);
 }
 
-/** A team's members, in the order they were added (leaving the organization removes them: see leaveTeams). */
+/** A team's members by display name (then id), as people look for them. */
 export function sortedTeamMembers(tx: ReadTx, team: TeamRecord): TeamMemberRecord[] {
-  return teamMembersOf(tx, team.id).sort((a, b) => a.addedAt.localeCompare(b.addedAt) || a.user.localeCompare(b.user));
+  const name = (tm: TeamMemberRecord) => tx.get<UserRecord>('users', tm.user)?.displayName ?? '';
+  return teamMembersOf(tx, team.id).sort((a, b) => name(a).localeCompare(name(b), 'en', { sensitivity: 'base' }) || a.user.localeCompare(b.user));
 }
 
 /** Whether the user owns at least one team of the organization (the organization's `ownTeam`). */

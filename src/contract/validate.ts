@@ -24,7 +24,8 @@ function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
     }) as any;
     require('ajv-formats').default(instance);
     // OpenAPI's numeric formats are sizes, not string formats: accept them.
-    for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) instance.addFormat(f, true);
+    // `icon` (an icon name, in Document blocks) is a naming hint, not a checkable format.
+    for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'icon']) instance.addFormat(f, true);
     engines.set(key, (ajv = instance));
   }
   return ajv!;

@@ -31,7 +31,9 @@ export function listMembers(tx: ReadTx, caller: MemberRecord, q: MemberQuery): M
     return true;
   });
   const dir = (q.order ?? 'desc') === 'asc' ? 1 : -1;
-  return rows.sort((a, b) => dir * ((a[sort] ?? '').localeCompare(b[sort] ?? '') || a.user.localeCompare(b.user)));
+  // Ties (people added in one invite share a time) go by name, so pages are stable and readable.
+  const name = (m: MemberRecord) => tx.get<UserRecord>('users', m.user)?.displayName.toLowerCase() ?? '';
+  return rows.sort((a, b) => dir * ((a[sort] ?? '').localeCompare(b[sort] ?? '') || name(a).localeCompare(name(b)) || a.user.localeCompare(b.user)));
 }
 
 /** Members see members; anyone sees their own membership. */

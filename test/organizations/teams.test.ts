@@ -61,6 +61,20 @@ describe('teams', () => {
     }
     expect((await s.api('GET', team(org))).body.count).toBe(1);
     expect((await s.api('PATCH', team(org, 'nope'), { body: { title: 'X' } })).status).toBe(404);
+    // Renames follow the same rules.
+    const other = (await s.api('PUT', team(org), { body: { title: 'Other' } })).body.id;
+    const renames: [object, number, string][] = [
+      [{ title: '' }, 400, 'body.title: must NOT have fewer than 1 characters'],
+      [{ title: 'y'.repeat(65) }, 400, 'body.title: must NOT have more than 64 characters'],
+      [{}, 400, 'body.title: is required'],
+      [{ title: ' core ' }, 409, 'title: a team named "Core" already exists in this organization'],
+    ];
+    for (const [body, status, message] of renames) {
+      const r = await s.api('PATCH', team(org, other), { body });
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      expect(r.body.error.message).toContain(message);
+    }
+    expect((await s.api('GET', team(org, other))).body.title).toBe('Other');
   });
 
   it('rights: create+ make teams; owners manage theirs; only admins manage teams they do not own; guests see only their teams', async () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, bearer } from '../src/auth/tokens.js';
+import { visitorJwks } from '../src/auth/visitor-keys.js';
 import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
@@ -55,6 +56,15 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {
+      // Public keys that verify the visitor-claims JWTs of POST /v1/orgs/{id}/ping: no token needed.
+      if (pathname === '/.well-known/jwks.json') {
+        if (req.method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET'] });
+        visitorJwks(ctx).then(
+          (jwks) => done((send(res, 200, jwks, { 'cache-control': 'public, max-age=300' }), 200)),
+          (err) => done(fail(req, res, err)),
+        );
+        return;
+      }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
       const caller = authenticate(ctx, bearer(req.headers.authorization));

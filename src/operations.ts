@@ -1,7 +1,12 @@
 import type { Operation } from './kernel/operation.js';
+import * as agentInstructions from './agent-instructions/operations.js';
 import * as collections from './collections/operations.js';
+import * as invites from './invites/operations.js';
+import * as members from './members/operations.js';
 import * as organizations from './organizations/operations.js';
+import * as saml from './saml/operations.js';
 import * as spaces from './spaces/operations.js';
+import * as teams from './teams/operations.js';
 import * as users from './users/operations.js';
 
 // Every operation this project serves, by area. The HTTP router, the CLI transports and the
@@ -14,6 +19,7 @@ export const OPERATIONS: Operation[] = [
   organizations.listOrganizationsForAuthenticatedUser,
   organizations.getOrganizationById,
   organizations.createOrganization,
+  organizations.updateOrganizationById,
   // Collections
   collections.getCollectionById,
   collections.deleteCollectionById,
@@ -33,6 +39,43 @@ export const OPERATIONS: Operation[] = [
   spaces.transferSpace,
   spaces.listSpacesInOrganizationById,
   spaces.createSpace,
+  // Members
+  members.listMembersInOrganizationById,
+  members.getMemberInOrganizationById,
+  members.updateMemberInOrganizationById,
+  members.removeMemberFromOrganizationById,
+  members.updateOrganizationMemberLastSeenAt,
+  members.setUserAsSSOMemberForOrganization,
+  members.listTeamsForOrganizationMember,
+  // Adding people: invites by email, invite links, joining
+  invites.inviteUsersToOrganization,
+  invites.listOrganizationInviteLinks,
+  invites.createOrganizationInvite,
+  invites.getOrganizationInviteLink,
+  invites.updateOrganizationInviteById,
+  invites.deleteOrganizationInviteById,
+  invites.joinOrganizationWithInvite,
+  invites.joinOrganization,
+  // Teams
+  teams.listTeamsInOrganizationById,
+  teams.createOrganizationTeam,
+  teams.getTeamInOrganizationById,
+  teams.updateTeamInOrganizationById,
+  teams.removeTeamFromOrganizationById,
+  teams.listTeamMembersInOrganizationById,
+  teams.updateMembersInOrganizationTeam,
+  teams.addMemberToOrganizationTeamById,
+  teams.deleteMemberFromOrganizationTeamById,
+  // SAML / SSO
+  saml.listSAMLProvidersInOrganizationById,
+  saml.createOrganizationSAMLProvider,
+  saml.getOrganizationSAMLProviderById,
+  saml.updateOrganizationSAMLProvider,
+  saml.deleteOrganizationSAMLProvider,
+  saml.listSSOProviderLoginsInOrganization,
+  // Agent instructions
+  agentInstructions.getOrganizationAgentInstructions,
+  agentInstructions.updateOrganizationAgentInstructions,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

@@ -13,8 +13,8 @@ export interface OperationCommandDef {
   examples: string[];
   /** Table columns for list results (dot paths allowed). */
   columns?: string[];
-  /** Success line for operations answering without a body. */
-  done?: string;
+  /** Success line for operations answering without a body (a function: by status, e.g. 205 vs 204). */
+  done?: string | ((status: number) => string);
   /**
    * Destructive operations: on a terminal, ask this question (built from the path values) unless
    * --yes; never asks elsewhere (CI, pipes), where the command line is the confirmation.
@@ -49,8 +49,27 @@ function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema 
   return s;
 }
 
-function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined) {
+const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
+
+/** The body's top-level fields; for a body that is one of several object shapes, the fields of all. */
+function bodyShape(op: OperationSpec, schema: JsonSchema): JsonSchema {
   const s = resolve(op, schema);
+  if (s.properties || !(s.oneOf ?? s.anyOf)) return s;
+  const properties = Object.assign({}, ...(s.oneOf ?? s.anyOf).map((b: JsonSchema) => resolve(op, b).properties ?? {}));
+  return { type: 'object', properties };
+}
+
+function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined) {
+  // A role or null for a guest (MemberRoleOrGuest): `--role guest` sends null, as API.md words it.
+  if (String(schema?.$ref ?? '').endsWith('/MemberRoleOrGuest')) {
+    return Flags.string({ description: (description ?? name).split('\n')[0] + ' (guest: no role)', options: GUEST_ROLES, parse: async (v) => (v === 'guest' ? null : v) as any });
+  }
+  const s = resolve(op, schema);
+  // A choice among string enums spread over oneOf branches (e.g. a role or "guest").
+  const branches = (s.oneOf ?? s.anyOf ?? []).map((b: JsonSchema) => resolve(op, b));
+  if (branches.length && branches.every((b: JsonSchema) => Array.isArray(b.enum) && b.enum.every((e: unknown) => typeof e === 'string'))) {
+    return Flags.string({ description: (description ?? s.description ?? name).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
+  }
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   const desc = (description ?? s.description ?? name).split('\n')[0];
   if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
@@ -72,7 +91,7 @@ export function operationCommand(def: OperationCommandDef) {
   const queryFlags: Record<string, [string, any]> = {};
   for (const p of op.parameters.filter((p) => p.in === 'query')) queryFlags[kebab(p.name)] = [p.name, flagFor(op, p.name, p.schema, undefined)];
   const bodyFlags: Record<string, [string, any]> = {};
-  const body = op.requestBody ? resolve(op, op.requestBody.schema) : undefined;
+  const body = op.requestBody ? bodyShape(op, op.requestBody.schema) : undefined;
   for (const [prop, schema] of Object.entries<JsonSchema>(body?.properties ?? {})) {
     let name = kebab(prop);
     if (RESERVED.has(name) || queryFlags[name]) name = 'set-' + name;
@@ -116,12 +135,12 @@ export function operationCommand(def: OperationCommandDef) {
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
-      if (!this.jsonEnabled()) await this.show(result.body);
+      if (!this.jsonEnabled()) await this.show(result.body, result.status);
       return result.body;
     }
 
-    private async show(body: any) {
-      if (body === undefined || body === '') return this.log(def.done ?? 'Done.');
+    private async show(body: any, status: number) {
+      if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
         this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
         if (body.next?.page) this.log(`More: --page ${body.next.page}`);

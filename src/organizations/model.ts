@@ -1,5 +1,7 @@
 import type { MemberRole } from '../kernel/roles.js';
 
+export type MergeRules = { type: 'none' } | { type: 'rules'; rules: ({ rule: string; users?: string[]; expression?: string })[] };
+
 export interface OrganizationRecord {
   id: string;
   title: string;
@@ -9,8 +11,14 @@ export interface OrganizationRecord {
   type: 'business' | 'community';
   plan: string;
   defaultRole: MemberRole;
+  /** What visitors land on: a docs site of the organization. */
+  defaultContent?: { type: 'site'; site: string };
+  logo?: string;
+  /** SSO enforced organization-wide (needs an active SAML provider). */
+  sso?: boolean;
+  ai?: boolean;
   inviteLinks: boolean;
-  mergeRules: { type: 'none' } | { type: 'rules'; rules: { rule: string; users: string[] }[] };
+  mergeRules: MergeRules;
 }
 
 /** A user's membership of an organization. Row id is `<organization>.<user>`; API id is the user's. */

@@ -2,18 +2,24 @@ import { apiUrl } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
+import { ownsATeam } from '../teams/service.js';
 import { presentOrganization } from './present.js';
 import { insertOrganization, membershipOf, organizationsOf } from './service.js';
+import { emailDomains, updateOrganization } from './settings.js';
 
-export const listOrganizationsForAuthenticatedUser = defineOperation('listOrganizationsForAuthenticatedUser', ({ ctx, caller, query }) => {
-  const mine = ctx.store.read((tx) => organizationsOf(tx, caller));
-  return { status: 200, body: paginate(mine, query, (x) => presentOrganization(ctx, x.org, x.member.role)) };
-});
+export const listOrganizationsForAuthenticatedUser = defineOperation('listOrganizationsForAuthenticatedUser', ({ ctx, caller, query }) =>
+  ctx.store.read((tx) => {
+    const mine = organizationsOf(tx, caller);
+    return { status: 200, body: paginate(mine, query, (x) => presentOrganization(ctx, x.org, x.member.role, ownsATeam(tx, x.org.id, caller.userId))) };
+  }),
+);
 
-export const getOrganizationById = defineOperation('getOrganizationById', ({ ctx, caller, path }) => {
-  const { org, member } = ctx.store.read((tx) => membershipOf(tx, path.organizationId, caller));
-  return { status: 200, body: presentOrganization(ctx, org, member.role) };
-});
+export const getOrganizationById = defineOperation('getOrganizationById', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const { org, member } = membershipOf(tx, path.organizationId, caller);
+    return { status: 200, body: presentOrganization(ctx, org, member.role, ownsATeam(tx, org.id, caller.userId)) };
+  }),
+);
 
 export const createOrganization = defineOperation('createOrganization', async ({ ctx, caller, query, body }) => {
   // A default site needs docs sites, which this server does not have yet: refuse rather than
@@ -21,10 +27,18 @@ export const createOrganization = defineOperation('createOrganization', async ({
   if (query.withDefaultSite) throw invalid('withDefaultSite: docs sites are not available on this server yet');
   const title = String(body.title).trim();
   if (title.length < 2) throw invalid('title: must be 2 to 255 characters');
-  const { org, member } = await ctx.store.write((tx) => insertOrganization(tx, ctx, { title, emailDomains: body.emailDomains }, caller.userId));
+  const { org, member } = await ctx.store.write((tx) => insertOrganization(tx, ctx, { title, emailDomains: emailDomains(body.emailDomains ?? []) }, caller.userId));
   return {
     status: 201,
     headers: { Location: apiUrl(ctx, `/orgs/${org.id}`) },
     body: presentOrganization(ctx, org, member.role),
   };
+});
+
+export const updateOrganizationById = defineOperation('updateOrganizationById', async ({ ctx, caller, path, body }) => {
+  const org = await ctx.store.write((tx) => {
+    const { org, member } = membershipOf(tx, path.organizationId, caller);
+    return updateOrganization(tx, org, member, body);
+  });
+  return getOrganizationById.handler({ ctx, caller, path: { organizationId: org.id }, query: {}, body: undefined });
 });

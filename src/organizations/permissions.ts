@@ -3,10 +3,10 @@ import { atLeast, type MemberRole } from '../kernel/roles.js';
 /**
  * The Organization `permissions` booleans for a member of the given role. The contract names
  * them; which role grants which is our choice (README "Roles"): admins do everything; content
- * creators create content and OpenAPI specs; every non-guest member can list the organization's
+ * creators create content, OpenAPI specs and teams; every non-guest member can list the organization's
  * members, teams and integrations; guests only see the organization.
  */
-export function organizationPermissions(role: MemberRole) {
+export function organizationPermissions(role: MemberRole, ownsTeam = false) {
   const admin = atLeast(role, 'admin');
   const create = atLeast(role, 'create');
   const member = atLeast(role, 'read');
@@ -15,7 +15,9 @@ export function organizationPermissions(role: MemberRole) {
     // `access` (latest spec only): reach the organization's content, which guests do not.
     access: member,
     admin,
-    ownTeam: create,
+    // Members with `create` and up can create (and so own) teams; anyone an owner of a team
+    // manages it whatever their role.
+    ownTeam: create || ownsTeam,
     createContent: create,
     createOpenAPISpec: create,
     ingestConversations: admin,

@@ -1,6 +1,6 @@
 import type { Caller, Context } from '../kernel/context.js';
 import { forbidden, notFound } from '../kernel/errors.js';
-import { atLeast, type Role } from '../kernel/roles.js';
+import { atLeast, type MemberRole, type Role } from '../kernel/roles.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { memberRowId, type MemberRecord, type OrganizationRecord } from './model.js';
@@ -42,16 +42,39 @@ export function insertOrganization(tx: WriteTx, ctx: Context, input: NewOrganiza
     inviteLinks: true,
     mergeRules: { type: 'none' },
   });
-  const member = tx.put<MemberRecord>('members', {
-    id: memberRowId(org.id, userId),
-    organization: org.id,
-    user: userId,
-    role: 'admin',
-    joinedAt: now,
-    disabled: false,
-    sso: false,
-  });
+  const member = addMember(tx, ctx, org.id, userId, 'admin');
   return { org, member };
+}
+
+/** Makes `userId` a member with `role` (the caller checked that it may). */
+export function addMember(tx: WriteTx, ctx: Context, organization: string, userId: string, role: MemberRole, sso = false): MemberRecord {
+  return tx.put<MemberRecord>('members', {
+    id: memberRowId(organization, userId),
+    organization,
+    user: userId,
+    role,
+    joinedAt: ctx.clock.now().toISOString(),
+    disabled: false,
+    sso,
+  });
+}
+
+/** An active member of the organization, if `userId` is one. */
+export function findMember(tx: ReadTx, organization: string, userId: string): MemberRecord | undefined {
+  const m = tx.get<MemberRecord>('members', memberRowId(organization, userId));
+  return m && !m.disabled ? m : undefined;
+}
+
+/** A member addressed by a path parameter: 404 when the user is not a member. */
+export function requireMember(tx: ReadTx, organization: string, userId: string): MemberRecord {
+  const m = findMember(tx, organization, userId);
+  if (!m) throw notFound(`member ${userId} not found in this organization`);
+  return m;
+}
+
+/** Active members of an organization (unordered). */
+export function membersOf(tx: ReadTx, organization: string): MemberRecord[] {
+  return tx.find<MemberRecord>('members', 'organization', organization).filter((m) => !m.disabled);
 }
 
 /** 403 unless the member has at least `role`; the message says what is missing and for what. */

@@ -9,7 +9,7 @@ export const TABLES: TableSpec[] = [
   { name: 'meta', shard: () => 'root', indexes: [] },
   { name: 'users', shard: () => 'root', indexes: ['email'] },
   { name: 'tokens', shard: () => 'root', indexes: ['user'] },
-  { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: [] },
+  { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: ['hostname'] },
   { name: 'members', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'user'] },
   // Collections and spaces (metadata): in the organization's shard, so a transfer moves them.
   { name: 'collections', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'parent'] },
@@ -17,4 +17,10 @@ export const TABLES: TableSpec[] = [
   // Space content. Every table in a `space/<id>` shard names its space in `space` and indexes
   // it: duplicate and purge find a space's rows that way (src/spaces/content-rows.ts).
   { name: 'revisions', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  // Organizations area: teams, invite links, SAML providers, agent instructions.
+  { name: 'teams', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'teamMembers', shard: (r) => `org/${r.organization}`, indexes: ['team', 'user'] },
+  { name: 'inviteLinks', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'samlProviders', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'agentInstructions', shard: (r) => `org/${r.organization}`, indexes: [] },
 ];

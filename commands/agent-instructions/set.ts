@@ -1,0 +1,40 @@
+import { Args, Flags } from '@oclif/core';
+import { readFileSync } from 'node:fs';
+import { markdownToDocument } from '../../src/documents/markdown.js';
+import { DocsError } from '../../src/kernel/errors.js';
+import { DocsCommand } from '../_lib/base.js';
+import { soleOrganization, spin } from '../_lib/operation-command.js';
+
+export default class AgentInstructionsSet extends DocsCommand {
+  static summary = "Replace the organization's Docs agent instructions with a markdown file or stdin (admins)";
+  static description =
+    'API: PUT /v1/orgs/{organizationId}/agent-instructions (updateOrganizationAgentInstructions). The markdown is converted to a Document (paragraphs, headings, lists, code, quotes, dividers; bold, italic, code, links).';
+  static examples = [
+    '<%= config.bin %> agent-instructions set instructions.md',
+    'cat instructions.md | <%= config.bin %> agent-instructions set',
+    '<%= config.bin %> agent-instructions set - --org r55bjk0VeuQGpJpb7mcG --json < instructions.md',
+  ];
+  static args = { file: Args.string({ description: 'Markdown file ("-" or left out: standard input)', required: false, ignoreStdin: true }) };
+  static flags = { org: Flags.string({ description: 'Organization id (default: your only organization)' }) };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(AgentInstructionsSet);
+    const file = args.file ?? '-';
+    // Never wait on a terminal for text nobody is typing on purpose.
+    if (file === '-' && process.stdin.isTTY) throw new DocsError('invalid', 'file: give a markdown file, or pipe the markdown into standard input');
+    let markdown: string;
+    try {
+      markdown = readFileSync(file === '-' ? 0 : file, 'utf8');
+    } catch (err) {
+      throw new DocsError('invalid', `file: cannot read ${file === '-' ? 'standard input' : file}: ${(err as Error).message}`);
+    }
+    const instructions = await markdownToDocument(markdown);
+    const transport = await this.transport(flags);
+    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const { body } = await spin(transport.remote, 'PUT agent-instructions', () =>
+      transport.call('updateOrganizationAgentInstructions', { path: { organizationId }, body: { instructions } }),
+    );
+    if (!this.jsonEnabled()) this.log(`Agent instructions updated (${instructions.nodes.length} blocks).`);
+    return body;
+  }
+}

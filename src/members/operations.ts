@@ -1,0 +1,60 @@
+import { ensureVisitorKey } from '../auth/visitor-keys.js';
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import { membershipOf } from '../organizations/service.js';
+import { presentTeam } from '../teams/present.js';
+import type { UserRecord } from '../users/model.js';
+import { presentMember } from './present.js';
+import { changeRole, listMembers, removeMember, setSsoMember, teamsOfMember, touchLastSeen, viewMember } from './service.js';
+import { signVisitorClaims } from './visitor-claims.js';
+
+export const listMembersInOrganizationById = defineOperation('listMembersInOrganizationById', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { member } = membershipOf(tx, path.organizationId, caller);
+    const rows = listMembers(tx, member, query);
+    return { status: 200, body: paginate(rows, query, (m) => presentMember(ctx, tx, m)) };
+  }),
+);
+
+export const getMemberInOrganizationById = defineOperation('getMemberInOrganizationById', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const { member } = membershipOf(tx, path.organizationId, caller);
+    return { status: 200, body: presentMember(ctx, tx, viewMember(tx, member, path.userId)) };
+  }),
+);
+
+export const updateMemberInOrganizationById = defineOperation('updateMemberInOrganizationById', async ({ ctx, caller, path, body }) => {
+  const updated = await ctx.store.write((tx) => changeRole(tx, membershipOf(tx, path.organizationId, caller).member, path.userId, body.role));
+  return { status: 200, body: ctx.store.read((tx) => presentMember(ctx, tx, updated)) };
+});
+
+export const removeMemberFromOrganizationById = defineOperation('removeMemberFromOrganizationById', async ({ ctx, caller, path }) => {
+  const removed = await ctx.store.write((tx) => removeMember(tx, membershipOf(tx, path.organizationId, caller).member, path.userId));
+  return { status: removed ? 205 : 204 };
+});
+
+export const updateOrganizationMemberLastSeenAt = defineOperation('updateOrganizationMemberLastSeenAt', async ({ ctx, caller, path }) => {
+  const { member, key } = await ctx.store.write((tx) => ({
+    member: touchLastSeen(tx, ctx, membershipOf(tx, path.organizationId, caller).member),
+    key: ensureVisitorKey(tx, ctx),
+  }));
+  const user = ctx.store.read((tx) => tx.get<UserRecord>('users', caller.userId)!);
+  // 0.146.0 names the field gitbookVisitorClaims (API.md: serviceVisitorClaims).
+  return { status: 200, body: { gitbookVisitorClaims: await signVisitorClaims(ctx, key, user, member) } };
+});
+
+export const setUserAsSSOMemberForOrganization = defineOperation('setUserAsSSOMemberForOrganization', async ({ ctx, caller, path }) => {
+  const m = await ctx.store.write((tx) => {
+    const { org, member } = membershipOf(tx, path.organizationId, caller);
+    return setSsoMember(tx, ctx, member, org, path.userId);
+  });
+  return { status: 200, body: ctx.store.read((tx) => presentMember(ctx, tx, m)) };
+});
+
+export const listTeamsForOrganizationMember = defineOperation('listTeamsForOrganizationMember', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { member } = membershipOf(tx, path.organizationId, caller);
+    const rows = teamsOfMember(tx, member, path.userId, query.title);
+    return { status: 200, body: paginate(rows, query, (x) => ({ team: presentTeam(tx, member, x.team), member: { role: x.membership.role } })) };
+  }),
+);

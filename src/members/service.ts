@@ -1,0 +1,108 @@
+import type { Context } from '../kernel/context.js';
+import { conflict, invalid, notFound } from '../kernel/errors.js';
+import type { MemberRole } from '../kernel/roles.js';
+import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
+import { addMember, findMember, membersOf, requireMember, requireOrgRole } from '../organizations/service.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
+import type { TeamRecord } from '../teams/model.js';
+import { leaveTeams, teamsOfUser } from '../teams/service.js';
+import type { UserRecord } from '../users/model.js';
+
+export interface MemberQuery {
+  role?: string;
+  search?: string;
+  sort?: 'joinedAt' | 'lastSeenAt';
+  order?: 'asc' | 'desc';
+}
+
+/** Members of the caller's organization, filtered and ordered as the list operation asks. */
+export function listMembers(tx: ReadTx, caller: MemberRecord, q: MemberQuery): MemberRecord[] {
+  requireOrgRole(caller, 'read', 'listing members');
+  const sort = q.sort ?? 'joinedAt';
+  const needle = q.search?.trim().toLowerCase();
+  const rows = membersOf(tx, caller.organization).filter((m) => {
+    if (q.role !== undefined && (m.role ?? 'guest') !== q.role) return false;
+    // `lastSeenAt` lists only members that were seen at least once.
+    if (sort === 'lastSeenAt' && !m.lastSeenAt) return false;
+    if (needle) {
+      const u = tx.get<UserRecord>('users', m.user);
+      if (!u || !(u.displayName.toLowerCase().includes(needle) || u.email.toLowerCase().includes(needle))) return false;
+    }
+    return true;
+  });
+  const dir = (q.order ?? 'desc') === 'asc' ? 1 : -1;
+  // Ties (people added in one invite share a time) go by name, so pages are stable and readable.
+  const name = (m: MemberRecord) => tx.get<UserRecord>('users', m.user)?.displayName.toLowerCase() ?? '';
+  return rows.sort((a, b) => dir * ((a[sort] ?? '').localeCompare(b[sort] ?? '') || name(a).localeCompare(name(b)) || a.user.localeCompare(b.user)));
+}
+
+/** Members see members; anyone sees their own membership. */
+export function viewMember(tx: ReadTx, caller: MemberRecord, userId: string): MemberRecord {
+  if (userId !== caller.user) requireOrgRole(caller, 'read', 'viewing other members');
+  return requireMember(tx, caller.organization, userId);
+}
+
+/** An organization keeps at least one admin: the last one can be neither demoted nor removed. */
+function keepAnAdmin(tx: ReadTx, target: MemberRecord, action: string): void {
+  if (target.role !== 'admin') return;
+  const others = membersOf(tx, target.organization).filter((m) => m.role === 'admin' && m.user !== target.user);
+  if (others.length === 0) throw conflict(`userId: ${target.user} is the last admin of this organization and cannot be ${action}; make another member admin first`);
+}
+
+export function changeRole(tx: WriteTx, caller: MemberRecord, userId: string, role: MemberRole | undefined): MemberRecord {
+  requireOrgRole(caller, 'admin', "changing a member's role");
+  const target = requireMember(tx, caller.organization, userId);
+  if (role === undefined) throw invalid('role: is required (a role, or null for a guest)');
+  if (role === target.role) return target;
+  if (role !== 'admin') keepAnAdmin(tx, target, 'demoted');
+  return tx.put<MemberRecord>('members', { ...target, role });
+}
+
+/** Admins remove anyone; a member may remove themself (leave). False when not a member. */
+export function removeMember(tx: WriteTx, caller: MemberRecord, userId: string): boolean {
+  if (userId !== caller.user) requireOrgRole(caller, 'admin', 'removing a member');
+  const target = findMember(tx, caller.organization, userId);
+  if (!target) return false;
+  keepAnAdmin(tx, target, 'removed');
+  leaveTeams(tx, caller.organization, userId);
+  tx.delete('members', target.id);
+  return true;
+}
+
+/** Records that the caller was active now. */
+export function touchLastSeen(tx: WriteTx, ctx: Context, caller: MemberRecord): MemberRecord {
+  const fresh = requireMember(tx, caller.organization, caller.user);
+  return tx.put<MemberRecord>('members', { ...fresh, lastSeenAt: ctx.clock.now().toISOString() });
+}
+
+/** Whether a user belongs to an organization other than `organization`. */
+export function inAnotherOrganization(tx: ReadTx, organization: string, user: string): boolean {
+  return tx.find<MemberRecord>('members', 'user', user).some((m) => m.organization !== organization && !m.disabled);
+}
+
+/**
+ * Makes a user an SSO member: a member already is marked so; a user who is not a member is added
+ * with the organization's default role. An SSO identity belongs to one organization, so a user
+ * who is a member of another organization is refused (as invites report in `failedSSOEmails`).
+ */
+export function setSsoMember(tx: WriteTx, ctx: Context, caller: MemberRecord, org: OrganizationRecord, userId: string): MemberRecord {
+  requireOrgRole(caller, 'admin', 'setting a member as SSO member');
+  if (!tx.get<UserRecord>('users', userId)) throw notFound(`user ${userId} not found`);
+  if (inAnotherOrganization(tx, org.id, userId)) {
+    throw conflict(`userId: ${userId} is a member of another organization; an SSO member can belong to this organization only`);
+  }
+  const existing = findMember(tx, org.id, userId);
+  if (existing?.sso) return existing;
+  return existing ? tx.put<MemberRecord>('members', { ...existing, sso: true }) : addMember(tx, ctx, org.id, userId, org.defaultRole, true);
+}
+
+/** The teams of a member, `title` filtering case-insensitively; ordered by team title. */
+export function teamsOfMember(tx: ReadTx, caller: MemberRecord, userId: string, title?: string) {
+  if (userId !== caller.user) requireOrgRole(caller, 'read', "listing another member's teams");
+  requireMember(tx, caller.organization, userId);
+  const needle = title?.toLowerCase();
+  return teamsOfUser(tx, caller.organization, userId)
+    .map((membership) => ({ membership, team: tx.get<TeamRecord>('teams', membership.team)! }))
+    .filter((x) => x.team && (needle === undefined || x.team.title.toLowerCase().includes(needle)))
+    .sort((a, b) => a.team.title.localeCompare(b.team.title, 'en', { sensitivity: 'base' }) || a.team.id.localeCompare(b.team.id));
+}

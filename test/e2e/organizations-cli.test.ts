@@ -1,0 +1,89 @@
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { expectContract } from '../helpers/contract.js';
+import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+describe('organization commands, in-process', () => {
+  const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_orgs' };
+
+  it('invites people, lists and filters members, changes a role to guest, removes without prompting off a TTY', () => {
+    const sent = docs(['invites', 'send', '--emails', 'ann@acme.com', '--emails', 'bob@acme.com', '--role', 'edit', '--json'], env);
+    expect(sent.status).toBe(0);
+    expect(sent.json.invited).toBe(2);
+    const [ann, bob] = sent.json.users;
+    const table = docs(['members', 'list', '--role', 'edit'], env);
+    expect(table.stdout).toContain('ann@acme.com');
+    expect(table.stdout).not.toContain('owner@localhost');
+    const guest = docs(['members', 'update', ann, '--role', 'guest', '--json'], env);
+    expectContract('PATCH', `/v1/orgs/x/members/${ann}`, 200, guest.json);
+    expect(guest.json.role).toBeNull();
+    const removed = docs(['members', 'remove', bob], env);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toBe('Removed.\n');
+    expect(docs(['members', 'remove', bob], env).stdout).toBe('Nothing to do: no such member.\n');
+    const denied = docs(['members', 'update', 'nobody', '--role', 'read'], env);
+    expect(denied.status).toBe(3);
+    expect(denied.stderr).toBe('Error: member nobody not found in this organization\n');
+    expect(docs(['members', 'update', ann, '--role', 'owner'], env).status).toBe(2);
+  });
+
+  it('creates a team, updates its members in one change, lists them', () => {
+    const team = docs(['teams', 'create', '--title', 'Engineering', '--json'], env);
+    expect(team.status).toBe(0);
+    const upd = docs(['teams', 'members', 'update', team.json.id, '--add', 'ann@acme.com'], env);
+    expect(upd.stdout).toBe('Team members updated.\n');
+    const list = docs(['teams', 'members', 'list', team.json.id], env);
+    expect(list.stdout).toContain('ann@acme.com');
+    expect(docs(['teams', 'list', '--title', 'ENG', '--json'], env).json.items[0]).toMatchObject({ title: 'Engineering', members: 1 });
+  });
+
+  it('sets agent instructions from markdown on stdin and prints them back as markdown', () => {
+    const md = '# Agent\n\nAnswer **briefly**.\n\n- cite sources\n- be kind\n';
+    const set = spawnSync(process.execPath, [BIN, 'agent-instructions', 'set'], { input: md, encoding: 'utf8', env: { ...process.env, ...env } });
+    expect(set.stderr).toBe('');
+    expect(set.stdout).toBe('Agent instructions updated (3 blocks).\n');
+    const got = docs(['agent-instructions', 'get'], env);
+    expect(got.stdout).toBe(md);
+    const json = docs(['agent-instructions', 'get', '--json'], env);
+    expectContract('GET', '/v1/orgs/x/agent-instructions', 200, json.json);
+    expect(docs(['agent-instructions', 'set', '/nonexistent.md'], env).status).toBe(2);
+  });
+});
+
+describe('organization commands, over HTTP (--api-url)', () => {
+  it('updates the organization, manages SAML, pings, with the same shapes as the API', async () => {
+    // A real `docs serve` in its own process: spawnSync would block a server running in this one.
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_remote_orgs' });
+    const remote = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_remote_orgs' };
+    try {
+      const org = docs(['orgs', 'list', '--json'], remote).json.items[0].id;
+      const upd = docs(['orgs', 'update', org, '--hostname', 'acme-docs', '--email-domains', 'acme.com', '--default-role', 'comment', '--no-invite-links', '--json'], remote);
+      expect(upd.status).toBe(0);
+      expectContract('PATCH', `/v1/orgs/${org}`, 200, upd.json);
+      expect(upd.json).toMatchObject({ hostname: 'acme-docs', emailDomains: ['acme.com'], defaultRole: 'comment', inviteLinks: false });
+      const bad = docs(['orgs', 'update', org, '--hostname', 'Bad_Host'], remote);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toBe('Error: hostname: must be lowercase letters, digits and hyphens, starting and ending with a letter or digit\n');
+
+      const saml = docs(['saml', 'create', '--label', 'Okta', '--entity-id', 'urn:okta', '--certificate', 'MIIC', '--sso-url', 'https://idp.test/sso', '--json'], remote);
+      expect(saml.status).toBe(0);
+      expectContract('POST', `/v1/orgs/${org}/saml`, 201, saml.json);
+      expect(saml.json.service.acsURL).toBe(`${s.url}/sso/saml/${saml.json.id}/acs`);
+      expect(docs(['saml', 'logins'], remote).stdout).toContain(`${s.url}/sso/saml/${saml.json.id}/start`);
+      expect(docs(['saml', 'delete', saml.json.id, '--yes'], remote).stdout).toBe('Deleted.\n');
+
+      const ping = docs(['members', 'ping', '--json'], remote);
+      const jwks = await (await fetch(`${s.url}/.well-known/jwks.json`)).json();
+      const { payload } = await jwtVerify(ping.json.gitbookVisitorClaims, createLocalJWKSet(jwks), { issuer: s.url });
+      expect(payload.organization).toBe(org);
+      const link = docs(['invites', 'links', 'create', '--role', 'read'], remote);
+      expect(link.status).toBe(5); // invite links were turned off above: 412
+      expect(link.stderr).toContain('inviteLinks: invite links are turned off');
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});

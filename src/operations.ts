@@ -1,4 +1,5 @@
 import type { Operation } from './kernel/operation.js';
+import * as openapi from './openapi/operations.js';
 import * as organizations from './organizations/operations.js';
 import * as users from './users/operations.js';
 
@@ -12,6 +13,18 @@ export const OPERATIONS: Operation[] = [
   organizations.listOrganizationsForAuthenticatedUser,
   organizations.getOrganizationById,
   organizations.createOrganization,
+  // OpenAPI specs and versions
+  openapi.listOpenAPISpecs,
+  openapi.createOpenAPISpec,
+  openapi.getOpenAPISpecBySlug,
+  openapi.createOrUpdateOpenAPISpecBySlug,
+  openapi.deleteOpenAPISpecBySlug,
+  openapi.updateOpenAPISpecBySlug,
+  openapi.listOpenAPISpecVersions,
+  openapi.getLatestOpenAPISpecVersion,
+  openapi.getLatestOpenAPISpecVersionContent,
+  openapi.getOpenAPISpecVersionById,
+  openapi.getOpenAPISpecVersionContentById,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

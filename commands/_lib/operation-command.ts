@@ -13,8 +13,8 @@ export interface OperationCommandDef {
   examples: string[];
   /** Table columns for list results (dot paths allowed). */
   columns?: string[];
-  /** Success line for operations answering without a body. */
-  done?: string;
+  /** Success line for operations answering without a body (may depend on the status, e.g. 204/205). */
+  done?: string | ((status: number) => string);
   /**
    * Destructive operations: on a terminal, ask this question (built from the path values) unless
    * --yes; never asks elsewhere (CI, pipes), where the command line is the confirmation.
@@ -102,12 +102,12 @@ export function operationCommand(def: OperationCommandDef) {
         }
       }
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, { path, query, body: input }));
-      if (!this.jsonEnabled()) await this.show(result.body);
+      if (!this.jsonEnabled()) await this.show(result.body, result.status);
       return result.body;
     }
 
-    private async show(body: any) {
-      if (body === undefined || body === '') return this.log(def.done ?? 'Done.');
+    private async show(body: any, status: number) {
+      if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
         this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
         if (body.next?.page) this.log(`More: --page ${body.next.page}`);
@@ -126,7 +126,7 @@ export function operationCommand(def: OperationCommandDef) {
 }
 
 /** The caller's only organization, for commands whose --org was left out. */
-async function soleOrganization(transport: Transport): Promise<string> {
+export async function soleOrganization(transport: Transport): Promise<string> {
   const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
   if (list.count === 1) return list.items[0]!.id;
   throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations (see docs orgs list)`);

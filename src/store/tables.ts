@@ -11,4 +11,9 @@ export const TABLES: TableSpec[] = [
   { name: 'tokens', shard: () => 'root', indexes: ['user'] },
   { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: [] },
   { name: 'members', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'user'] },
+  // OpenAPI specs: the spec row with its organization; source text and versions in the spec's
+  // own shard (the parsed documents of versions are files beside the store, see src/openapi).
+  { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
+  { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
+  { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
 ];

@@ -120,6 +120,8 @@ export async function guardedFetch(url: string, opts: { limits?: FetchLimits; si
         await res.body.dump();
         throw new FetchFailure('FETCH_ERROR', `${current.href}: HTTP ${res.statusCode}`);
       }
+      // Cutting a body short makes the stream emit an abort error: nobody is waiting for it.
+      res.body.on('error', () => {});
       const declared = Number(res.headers['content-length'] ?? NaN);
       const tooLarge = () => new FetchFailure('FETCH_ERROR', `${current.href}: larger than the limit of ${limits.maxBytes} bytes`);
       if (declared > limits.maxBytes) {

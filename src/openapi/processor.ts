@@ -13,10 +13,13 @@ import { processSource, type Outcome } from './pipeline.js';
 // still the one processed, so a put during processing restarts it and the stale result is dropped.
 
 const CONCURRENCY = 2;
+/** After an unexpected failure (e.g. the store could not write), wait before trying that spec again. */
+const RETRY_MS = 5000;
 
 class Processor {
   private readonly running = new Map<string, AbortController>();
   private readonly settled = new Set<Promise<void>>();
+  private readonly retryAt = new Map<string, number>();
   private stopped = false;
 
   constructor(private readonly ctx: Context) {}
@@ -32,12 +35,19 @@ class Processor {
     waiting.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
     for (const spec of waiting) {
       if (this.running.size >= CONCURRENCY) break;
-      if (this.running.has(spec.id)) continue;
+      if (this.running.has(spec.id) || (this.retryAt.get(spec.id) ?? 0) > Date.now()) continue;
       const abort = new AbortController();
       this.running.set(spec.id, abort);
       const p = this.run(spec.id, abort.signal)
+        .then(() => {
+          this.retryAt.delete(spec.id);
+        })
         .catch((err) => {
-          if (!abort.signal.aborted && process.env.DEBUG) console.error('openapi processing:', err);
+          if (abort.signal.aborted) return;
+          if (process.env.DEBUG) console.error('openapi processing:', err);
+          // Not a failure of the spec (those are recorded on it): try again later, not in a loop.
+          this.retryAt.set(spec.id, Date.now() + RETRY_MS);
+          setTimeout(() => this.kick(), RETRY_MS).unref();
         })
         .finally(() => {
           this.running.delete(spec.id);

@@ -55,15 +55,13 @@ describe('docs openapi, in-process', () => {
   });
 
   it('refuses a missing file or source before any request, and never prompts', () => {
-    const before = docs(['openapi', 'list', '--json'], env).json.count;
     const missing = docs(['openapi', 'put', 'other', '--file', join(files, 'nope.yaml')], env);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toBe(`Error: file: cannot read ${join(files, 'nope.yaml')} (ENOENT)\n`);
     const none = docs(['openapi', 'put', 'other'], env);
     expect(none.status).toBe(2);
     expect(none.stderr).toBe('Error: source: give exactly one of --file PATH or --url URL\n');
-    expect(docs(['openapi', 'put', 'other', '--file', good, '--url', 'https://example.com/x.yaml'], env).status).toBe(2);
-    expect(docs(['openapi', 'list', '--json'], env).json.count).toBe(before);
+    expect(docs(['openapi', 'list', '--json'], env).json.items.map((x: any) => x.slug)).toEqual(['petstore']);
   });
 
   it('put without --wait leaves the spec pending and says so; --wait with a short --timeout exits 1', async () => {
@@ -71,7 +69,6 @@ describe('docs openapi, in-process', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('Created OpenAPI spec later: processing pending.\n');
     expect(r.stderr).toContain('is processed when `docs serve` runs on it');
-    expect(docs(['openapi', 'get', 'later', '--json'], env).json.processingState).toBe('pending');
     // A URL whose server accepts the connection and never answers: the wait times out first.
     const hang = createServer(() => {}).listen(0, '127.0.0.1');
     await new Promise((res) => hang.once('listening', res));
@@ -98,8 +95,6 @@ describe('docs openapi against a server (--api-url)', () => {
       expect(results.map((r) => r.created).sort()).toEqual([false, true]);
       expect(results[0].spec.id).toBe(results[1].spec.id);
       expect(results[0].spec.visibility).toBe('public');
-      const list = docs(['openapi', 'list', '--json'], env);
-      expect(list.json.items.map((x: any) => x.slug)).toEqual(['api']);
       expect(docs(['openapi', 'list'], env).stdout).toMatch(/│ api\s+│ complete\s+│ public/);
       const got = docs(['openapi', 'get', 'api'], env);
       expect(got.stdout).toMatch(/^processingState\s+complete$/m);
@@ -114,11 +109,9 @@ describe('docs openapi against a server (--api-url)', () => {
       const failed = docs(['openapi', 'put', 'api', '--file', bad, '--wait'], env);
       expect(failed.status).toBe(2);
       expect(failed.stderr).toContain(`${bad}: /paths/~1pets/post/responses: must NOT have fewer than 1 properties`);
-      expect(docs(['openapi', 'versions', 'api', '--json'], env).json.count).toBe(1);
       expect(docs(['openapi', 'delete', 'api'], env).stdout).toBe('Deleted.\n'); // no TTY: no question
       expect(docs(['openapi', 'delete', 'api', '--yes'], env).stdout).toBe('There was no such spec: nothing deleted.\n');
-      const gone = docs(['openapi', 'get', 'api'], env);
-      expect(gone.status).toBe(3);
+      expect(docs(['openapi', 'get', 'api'], env).status).toBe(3);
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

@@ -9,6 +9,7 @@ import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { startSweeper } from '../src/spaces/retention.js';
 import { tryLock } from '../src/store/lock.js';
+import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 
 export interface ServeOptions {
@@ -82,6 +83,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
     lock?.update({ url, token: sessionToken });
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
+    startWorkers(ctx); // background work (OpenAPI processing), resuming what an earlier process left
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {
@@ -99,6 +101,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
             // Clients that keep a connection busy past the grace period are cut off.
             setTimeout(() => server.closeAllConnections(), 10_000).unref();
           });
+          await stopWorkers(c);
           await c.store.close(); // every acknowledged write is already durable; this drains the queue
           lock?.release();
         })()),

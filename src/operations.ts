@@ -3,6 +3,7 @@ import * as agentInstructions from './agent-instructions/operations.js';
 import * as collections from './collections/operations.js';
 import * as invites from './invites/operations.js';
 import * as members from './members/operations.js';
+import * as openapi from './openapi/operations.js';
 import * as organizations from './organizations/operations.js';
 import * as saml from './saml/operations.js';
 import * as spaces from './spaces/operations.js';
@@ -76,6 +77,18 @@ export const OPERATIONS: Operation[] = [
   // Agent instructions
   agentInstructions.getOrganizationAgentInstructions,
   agentInstructions.updateOrganizationAgentInstructions,
+  // OpenAPI specs and versions
+  openapi.listOpenAPISpecs,
+  openapi.createOpenAPISpec,
+  openapi.getOpenAPISpecBySlug,
+  openapi.createOrUpdateOpenAPISpecBySlug,
+  openapi.deleteOpenAPISpecBySlug,
+  openapi.updateOpenAPISpecBySlug,
+  openapi.listOpenAPISpecVersions,
+  openapi.getLatestOpenAPISpecVersion,
+  openapi.getLatestOpenAPISpecVersionContent,
+  openapi.getOpenAPISpecVersionById,
+  openapi.getOpenAPISpecVersionContentById,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

@@ -9,6 +9,8 @@ export interface Context {
   baseUrl: string;
   /** Tokens that live only as long as this process (the serve session token), by hash. */
   sessionTokens: Map<string, string>;
+  /** The data directory, for large files kept beside the store's JSON; undefined in memory. */
+  dataDir?: string;
 }
 
 /** The authenticated user behind a request. */

@@ -23,4 +23,9 @@ export const TABLES: TableSpec[] = [
   { name: 'inviteLinks', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
   { name: 'samlProviders', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
   { name: 'agentInstructions', shard: (r) => `org/${r.organization}`, indexes: [] },
+  // OpenAPI specs: the spec row with its organization; source text and versions in the spec's
+  // own shard (the parsed documents of versions are files beside the store, see src/openapi).
+  { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
+  { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
+  { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
 ];

@@ -5,6 +5,7 @@ import type { Caller, Context } from '../kernel/context.js';
 import { asDocsError } from '../kernel/errors.js';
 import { invoke } from '../invoke.js';
 import { OPERATIONS } from '../operations.js';
+import { startWorkers, stopWorkers } from '../workers.js';
 import type { CallResult, Transport } from './types.js';
 
 /** Runs operations in this process, on an open context, through the same `invoke` as the server. */
@@ -40,7 +41,15 @@ export class LocalTransport implements Transport {
     }
   }
 
-  close() {
+  private working = false;
+
+  runWorkers(): void {
+    this.working = true;
+    startWorkers(this.ctx);
+  }
+
+  async close() {
+    if (this.working) await stopWorkers(this.ctx); // abandoned work stays in the store
     return this.onClose();
   }
 }

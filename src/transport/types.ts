@@ -18,5 +18,11 @@ export interface Transport {
   /** Where calls go, for people: "local data directory …" or the API URL. */
   readonly target: string;
   readonly remote: boolean;
+  /**
+   * Runs the store's background workers (OpenAPI processing) in this process until close, for
+   * a command that waits for their work; only a transport holding the store has any (a server
+   * runs its own).
+   */
+  runWorkers?(): void;
   close(): Promise<void>;
 }

@@ -1,0 +1,156 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+
+// Fetching a spec's URL from the server is where a request could be turned against the host or
+// its network (SSRF). The guard: only http and https; every address the host name resolves to
+// must be a public unicast address (no loopback, private, link-local, unique-local, CGNAT,
+// multicast or reserved ranges), checked in the connection's own DNS lookup so a second answer
+// cannot differ from the checked one; at most 5 redirects, each target checked again like the
+// first; one deadline for the whole fetch (redirects included); a cap on the bytes read.
+// DOCS_FETCH_ALLOW_PRIVATE=1 lifts the address check (a server fetching from its own network,
+// tests against a fixture server on 127.0.0.1); the other limits always apply.
+
+export interface FetchLimits {
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  allowPrivate: boolean;
+}
+
+export function fetchLimits(env = process.env): FetchLimits {
+  const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
+  return {
+    timeoutMs: num(env.DOCS_FETCH_TIMEOUT_MS, 10_000),
+    maxBytes: num(env.DOCS_FETCH_MAX_BYTES, 16 * 1024 * 1024),
+    maxRedirects: 5,
+    allowPrivate: env.DOCS_FETCH_ALLOW_PRIVATE === '1',
+  };
+}
+
+/** A fetch that did not produce a document, with the spec's error code. */
+export class FetchFailure extends Error {
+  constructor(
+    readonly code: 'FETCH_TIMEOUT' | 'FETCH_ERROR',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Ipaddr = typeof import('ipaddr.js');
+let ipaddr: Ipaddr | undefined;
+async function loadIpaddr(): Promise<Ipaddr> {
+  return (ipaddr ??= ((await import('ipaddr.js')) as any).default ?? (await import('ipaddr.js')));
+}
+
+/** Why `address` may not be fetched from, or undefined when it is a public unicast address. */
+export function refusedAddress(ip: Ipaddr, address: string): string | undefined {
+  let parsed;
+  try {
+    parsed = ip.process(address); // IPv4-mapped IPv6 addresses are judged as the IPv4 they carry
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  const range = parsed.range();
+  return range === 'unicast' ? undefined : `${address} is a ${range} address`;
+}
+
+const REFUSED_HINT = 'refused (private and local addresses are not fetched; DOCS_FETCH_ALLOW_PRIVATE=1 allows them)';
+
+function guardedLookup(ip: Ipaddr, allowPrivate: boolean) {
+  return (hostname: string, options: any, callback: (err: Error | null, address?: any, family?: number) => void) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err);
+      if (!allowPrivate) {
+        for (const a of addresses) {
+          const why = refusedAddress(ip, a.address);
+          if (why) return callback(Object.assign(new Error(`${hostname}: ${why}: ${REFUSED_HINT}`), { code: 'EDOCSREFUSED' }));
+        }
+      }
+      if (options?.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+function checkUrl(ip: Ipaddr, url: URL, allowPrivate: boolean): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs are fetched`);
+  if (url.username || url.password) throw new FetchFailure('FETCH_ERROR', `${url.origin}: URLs with credentials are not fetched`);
+  // An IP literal is connected to without a DNS lookup: check it here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && isIP(host)) {
+    const why = refusedAddress(ip, host);
+    if (why) throw new FetchFailure('FETCH_ERROR', `${url.host}: ${why}: ${REFUSED_HINT}`);
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** GETs `url` within the limits; resolves with its text and the final URL (after redirects). */
+export async function guardedFetch(url: string, opts: { limits?: FetchLimits; signal?: AbortSignal } = {}): Promise<{ text: string; url: string }> {
+  const limits = opts.limits ?? fetchLimits();
+  const ip = await loadIpaddr();
+  const { Agent, request } = await import('undici');
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(ip, limits.allowPrivate) as any, timeout: limits.timeoutMs },
+    headersTimeout: limits.timeoutMs,
+    bodyTimeout: limits.timeoutMs,
+  });
+  let current: URL;
+  try {
+    current = new URL(url);
+  } catch {
+    throw new FetchFailure('FETCH_ERROR', `${url}: not a valid URL`);
+  }
+  try {
+    for (let hop = 0; ; hop++) {
+      checkUrl(ip, current, limits.allowPrivate);
+      const res = await request(current, { method: 'GET', dispatcher: agent, signal, headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5', 'user-agent': 'docs-openapi-fetch' } });
+      if (REDIRECTS.has(res.statusCode)) {
+        await res.body.dump();
+        const location = res.headers.location;
+        if (typeof location !== 'string') throw new FetchFailure('FETCH_ERROR', `${current.href}: HTTP ${res.statusCode} redirect without a Location`);
+        if (hop >= limits.maxRedirects) throw new FetchFailure('FETCH_ERROR', `${url}: more than ${limits.maxRedirects} redirects`);
+        current = new URL(location, current);
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode > 299) {
+        await res.body.dump();
+        throw new FetchFailure('FETCH_ERROR', `${current.href}: HTTP ${res.statusCode}`);
+      }
+      // Cutting a body short makes the stream emit an abort error: nobody is waiting for it.
+      res.body.on('error', () => {});
+      const declared = Number(res.headers['content-length'] ?? NaN);
+      const tooLarge = () => new FetchFailure('FETCH_ERROR', `${current.href}: larger than the limit of ${limits.maxBytes} bytes`);
+      if (declared > limits.maxBytes) {
+        res.body.destroy();
+        throw tooLarge();
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += chunk.length;
+        if (size > limits.maxBytes) {
+          res.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(chunk);
+      }
+      return { text: Buffer.concat(chunks).toString('utf8'), url: current.href };
+    }
+  } catch (err) {
+    if (err instanceof FetchFailure) throw err;
+    if (deadline.aborted) throw new FetchFailure('FETCH_TIMEOUT', `${current.href}: no complete answer within ${limits.timeoutMs} ms`);
+    if (opts.signal?.aborted) throw err; // processing was stopped: not a failure of the spec
+    const e = err as Error & { code?: string; cause?: any };
+    if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+      throw new FetchFailure('FETCH_TIMEOUT', `${current.href}: no complete answer within ${limits.timeoutMs} ms`);
+    }
+    const cause = e.cause?.message ?? e.message;
+    throw new FetchFailure('FETCH_ERROR', (e.code === 'EDOCSREFUSED' || e.cause?.code === 'EDOCSREFUSED') ? cause : `${current.href}: ${cause}`);
+  } finally {
+    agent.destroy().catch(() => {});
+  }
+}

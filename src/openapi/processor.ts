@@ -1,0 +1,156 @@
+import type { Context } from '../kernel/context.js';
+import { newId } from '../kernel/ids.js';
+import type { ReadTx } from '../store/port.js';
+import { removeContent, writeContent } from './content-files.js';
+import type { OpenAPISourceRecord, OpenAPISpecRecord, OpenAPIVersionRecord } from './model.js';
+import { processSource, type Outcome } from './pipeline.js';
+
+// Processing runs off the request path, in whichever process holds the store: `docs serve`
+// (started with the server; specs left `pending` or `progress` by an earlier process are taken
+// up at start) or an in-process `docs openapi put --wait`. The state is in the store:
+//   pending  -> progress (this process took it) -> complete (with or without an error code).
+// Every create/put bumps the spec's `generation`; a result is written only if the generation is
+// still the one processed, so a put during processing restarts it and the stale result is dropped.
+
+const CONCURRENCY = 2;
+/** After an unexpected failure (e.g. the store could not write), wait before trying that spec again. */
+const RETRY_MS = 5000;
+
+class Processor {
+  private readonly running = new Map<string, AbortController>();
+  private readonly settled = new Set<Promise<void>>();
+  private readonly retryAt = new Map<string, number>();
+  private stopped = false;
+
+  constructor(private readonly ctx: Context) {}
+
+  /** Takes up every spec waiting to be processed, as far as the concurrency allows. */
+  kick(): void {
+    if (this.stopped || this.running.size >= CONCURRENCY) return;
+    const waiting = this.ctx.store.read((tx) => [
+      ...tx.find<OpenAPISpecRecord>('openapiSpecs', 'processingState', 'pending'),
+      // `progress` in the store with nothing running here: a process stopped while processing it.
+      ...tx.find<OpenAPISpecRecord>('openapiSpecs', 'processingState', 'progress'),
+    ]);
+    waiting.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+    for (const spec of waiting) {
+      if (this.running.size >= CONCURRENCY) break;
+      if (this.running.has(spec.id) || (this.retryAt.get(spec.id) ?? 0) > Date.now()) continue;
+      const abort = new AbortController();
+      this.running.set(spec.id, abort);
+      const p = this.run(spec.id, abort.signal)
+        .then(() => {
+          this.retryAt.delete(spec.id);
+        })
+        .catch((err) => {
+          if (abort.signal.aborted) return;
+          if (process.env.DEBUG) console.error('openapi processing:', err);
+          // Not a failure of the spec (those are recorded on it): try again later, not in a loop.
+          this.retryAt.set(spec.id, Date.now() + RETRY_MS);
+          setTimeout(() => this.kick(), RETRY_MS).unref();
+        })
+        .finally(() => {
+          this.running.delete(spec.id);
+          this.settled.delete(p);
+          this.kick();
+        });
+      this.settled.add(p);
+    }
+  }
+
+  private async run(specId: string, signal: AbortSignal): Promise<void> {
+    const ctx = this.ctx;
+    const taken = await ctx.store.write((tx) => {
+      const spec = tx.get<OpenAPISpecRecord>('openapiSpecs', specId);
+      if (!spec || spec.processingState === 'complete') return undefined;
+      const text = tx.get<OpenAPISourceRecord>('openapiSources', specId);
+      if (spec.processingState !== 'progress') tx.put<OpenAPISpecRecord>('openapiSpecs', { ...spec, processingState: 'progress' });
+      return { generation: spec.generation, source: spec.sourceURL !== undefined && !text ? { url: spec.sourceURL } : { text: text?.text ?? '' } };
+    });
+    if (!taken) return;
+    const outcome = await processSource(taken.source, { signal });
+    if (signal.aborted) return;
+    await this.record(specId, taken.generation, outcome);
+  }
+
+  private async record(specId: string, generation: number, outcome: Outcome): Promise<void> {
+    const ctx = this.ctx;
+    const current = (tx: ReadTx) => {
+      const spec = tx.get<OpenAPISpecRecord>('openapiSpecs', specId);
+      return spec && spec.generation === generation ? spec : undefined;
+    };
+    // A new version only when the content differs from the latest one.
+    let versionId: string | undefined;
+    if (outcome.ok) {
+      const latest = ctx.store.read((tx) => {
+        const spec = current(tx);
+        return spec?.lastVersion ? tx.get<OpenAPIVersionRecord>('openapiVersions', spec.lastVersion) : undefined;
+      });
+      if (latest?.hash !== outcome.hash) {
+        versionId = newId();
+        await writeContent(ctx, specId, versionId, outcome.filesystem); // durable before the row that names it
+      }
+    }
+    const kept = await ctx.store.write((tx) => {
+      const spec = current(tx);
+      if (!spec) return false; // deleted, or put again meanwhile: this result is stale
+      const now = ctx.clock.now().toISOString();
+      const { lastProcessErrorCode: _c, lastProcessedErrors: _e, ...rest } = spec;
+      let next: OpenAPISpecRecord = { ...rest, processingState: 'complete', lastProcessedAt: now };
+      if (!outcome.ok) next = { ...next, lastProcessErrorCode: outcome.errorCode, lastProcessedErrors: outcome.errors };
+      else if (versionId) {
+        tx.put<OpenAPIVersionRecord>('openapiVersions', {
+          id: versionId,
+          spec: spec.id,
+          organization: spec.organization,
+          seq: spec.versionCount + 1,
+          createdAt: now,
+          hash: outcome.hash,
+          ...(outcome.url ? { sourceURL: outcome.url } : {}),
+          files: outcome.files,
+        });
+        next = { ...next, versionCount: spec.versionCount + 1, lastVersion: versionId };
+      }
+      tx.put<OpenAPISpecRecord>('openapiSpecs', next);
+      tx.delete('openapiSources', spec.id); // the text is no longer needed
+      return true;
+    });
+    if (!kept && versionId) await removeContent(ctx, specId, versionId);
+  }
+
+  /** Stops taking work and abandons what runs (left `progress`, taken up by the next process). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const a of this.running.values()) a.abort();
+    await Promise.allSettled([...this.settled]);
+  }
+
+  /** Resolves when nothing runs (tests). */
+  async idle(): Promise<void> {
+    while (this.settled.size) await Promise.allSettled([...this.settled]);
+  }
+}
+
+const processors = new WeakMap<Context, Processor>();
+
+/** Starts processing in this process for this store, and takes up the specs waiting. */
+export function startProcessing(ctx: Context): void {
+  let p = processors.get(ctx);
+  if (!p) processors.set(ctx, (p = new Processor(ctx)));
+  p.kick();
+}
+
+/** Tells the processor, if this process runs one, that a spec is waiting. */
+export function kickProcessing(ctx: Context): void {
+  processors.get(ctx)?.kick();
+}
+
+export async function stopProcessing(ctx: Context): Promise<void> {
+  const p = processors.get(ctx);
+  processors.delete(ctx);
+  await p?.stop();
+}
+
+export async function processingIdle(ctx: Context): Promise<void> {
+  await processors.get(ctx)?.idle();
+}

@@ -1,0 +1,21 @@
+import type { Context } from './kernel/context.js';
+import { startProcessing, stopProcessing } from './openapi/processor.js';
+
+// Background work that runs in the process holding the store (`docs serve`, or an in-process
+// command that asks for it), listed here like the operations in operations.ts.
+interface Worker {
+  name: string;
+  start(ctx: Context): void;
+  stop(ctx: Context): Promise<void>;
+}
+
+export const WORKERS: Worker[] = [{ name: 'openapi processing', start: startProcessing, stop: stopProcessing }];
+
+export function startWorkers(ctx: Context): void {
+  for (const w of WORKERS) w.start(ctx);
+}
+
+/** Stops every worker; work they abandon is left in the store for the next process. */
+export async function stopWorkers(ctx: Context): Promise<void> {
+  await Promise.all(WORKERS.map((w) => w.stop(ctx)));
+}

@@ -6,8 +6,7 @@ import { tempDir } from '../helpers/server.js';
 const TOKEN = 'gb_api_durability';
 
 /** Creates organizations from `workers` concurrent clients until told to stop; returns acknowledged ids. */
-async function load(url: string, workers: number, stop: () => boolean) {
-  const acked: string[] = [];
+async function load(url: string, workers: number, stop: () => boolean, acked: string[] = []) {
   let n = 0;
   await Promise.all(
     Array.from({ length: workers }, async () => {
@@ -37,8 +36,11 @@ describe('durability of acknowledged writes', () => {
     const dir = tempDir();
     const s = await spawnServe(['--data', dir, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN });
     let stopped = false;
-    const running = load(s.url, 16, () => stopped);
-    await new Promise((r) => setTimeout(r, 400));
+    const live: string[] = [];
+    const running = load(s.url, 16, () => stopped, live);
+    // Stop while writes are in flight: after a number of acknowledgements, not after a time (a
+    // loaded machine would otherwise make the count vary).
+    await expect.poll(() => live.length, { timeout: 20_000, interval: 5 }).toBeGreaterThan(50);
     s.child.kill('SIGTERM');
     const code = await s.exited;
     stopped = true;
@@ -55,8 +57,10 @@ describe('durability of acknowledged writes', () => {
     for (let round = 0; round < 3; round++) {
       const s = await spawnServe(['--data', dir, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN });
       let stopped = false;
-      const running = load(s.url, 16, () => stopped);
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 300));
+      const live: string[] = [];
+      const running = load(s.url, 16, () => stopped, live);
+      const target = 10 + Math.floor(Math.random() * 60); // a random moment of the load
+      await expect.poll(() => live.length, { timeout: 20_000, interval: 2 }).toBeGreaterThan(target);
       s.child.kill('SIGKILL');
       await s.exited;
       stopped = true;

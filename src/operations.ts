@@ -48,6 +48,7 @@ export const OPERATIONS: Operation[] = [
   members.updateOrganizationMemberLastSeenAt,
   members.setUserAsSSOMemberForOrganization,
   members.listTeamsForOrganizationMember,
+  members.listSpacesForOrganizationMember,
   // Adding people: invites by email, invite links, joining
   invites.inviteUsersToOrganization,
   invites.listOrganizationInviteLinks,

@@ -1,7 +1,10 @@
 import { ensureVisitorKey } from '../auth/visitor-keys.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
+import { spacesOfMember } from '../organizations/space-access.js';
 import { membershipOf } from '../organizations/service.js';
+import { spaceCounts } from '../spaces/counts.js';
+import { presentSpace } from '../spaces/present.js';
 import { presentTeam } from '../teams/present.js';
 import type { UserRecord } from '../users/model.js';
 import { presentMember } from './present.js';
@@ -56,5 +59,25 @@ export const listTeamsForOrganizationMember = defineOperation('listTeamsForOrgan
     const { member } = membershipOf(tx, path.organizationId, caller);
     const rows = teamsOfMember(tx, member, path.userId, query.title);
     return { status: 200, body: paginate(rows, query, (x) => ({ team: presentTeam(tx, member, x.team), member: { role: x.membership.role } })) };
+  }),
+);
+
+/**
+ * A member's spaces with the level they have on each. Only spaces the caller can see too are
+ * listed (a reader must not learn of spaces hidden from them through someone else's list).
+ */
+export const listSpacesForOrganizationMember = defineOperation('listSpacesForOrganizationMember', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { member } = membershipOf(tx, path.organizationId, caller);
+    const target = viewMember(tx, member, path.userId);
+    const mine = new Map(spacesOfMember(tx, member.organization, caller.userId).map((x) => [x.row.id, x.level]));
+    const rows = spacesOfMember(tx, target.organization, target.user)
+      .filter((x) => mine.has(x.row.id))
+      .sort((a, b) => a.row.createdAt.localeCompare(b.row.createdAt) || a.row.id.localeCompare(b.row.id));
+    if (query.order !== 'asc') rows.reverse();
+    return {
+      status: 200,
+      body: paginate(rows, query, (x) => ({ permission: x.level, space: presentSpace(ctx, x.row, mine.get(x.row.id)!, spaceCounts(tx, x.row.id)) })),
+    };
   }),
 );

@@ -1,18 +1,34 @@
+import type { MemberRole } from '../kernel/roles.js';
+import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
+import { ContentAccess } from '../tree/access.js';
+import { walk } from '../tree/order.js';
+import { memberRowId, type MemberRecord, type OrganizationRecord } from './model.js';
 
 /** Whose reach of spaces is counted: a member (by user id) or a team. */
 export type SpaceHolder = { member: string } | { team: string };
 
 /**
- * How many spaces of the organization a member or a team can reach: the `spaces` count of a
- * Member and of a Team. Kept behind this one function because spaces are built in another area:
- * until its tables exist there is nothing to count, so the answer is 0.
- *
- * To wire spaces in: count the organization's live (not deleted) spaces that the holder reaches,
- * from the spaces area's tables (a member: spaces they were given a permission on directly or
- * through one of their teams, plus those their organization role opens; a team: spaces the team
- * was given a permission on).
+ * The organization's live spaces a member reaches, with the level they have on each, in tree
+ * order: their organization role through each item's `defaultLevel` (src/tree/access.ts).
  */
-export function spacesReachable(_tx: ReadTx, _organization: string, _holder: SpaceHolder): number {
-  return 0;
+export function spacesOfMember(tx: ReadTx, organization: string, userId: string): { row: SpaceRecord; level: MemberRole }[] {
+  const org = tx.get<OrganizationRecord>('organizations', organization);
+  const member = tx.get<MemberRecord>('members', memberRowId(organization, userId));
+  if (!org || !member || member.disabled) return [];
+  const access = new ContentAccess(tx, org, member);
+  return walk(tx, organization)
+    .filter(({ item }) => item.kind === 'space')
+    .map(({ item }) => ({ row: item.row as SpaceRecord, level: access.space(item.row as SpaceRecord) }))
+    .filter((x) => x.level !== null);
+}
+
+/**
+ * The `spaces` count of a Member and of a Team. A member's: the spaces they reach. A team's:
+ * the spaces the team was given a permission on. Access is granted through organization roles
+ * and `defaultLevel` only: the per-space and per-collection permission routes (inviteToSpace,
+ * team permissions) are not served, so no space grants a team anything and the count is 0.
+ */
+export function spacesReachable(tx: ReadTx, organization: string, holder: SpaceHolder): number {
+  return 'member' in holder ? spacesOfMember(tx, organization, holder.member).length : 0;
 }

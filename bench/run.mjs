@@ -230,6 +230,16 @@ async function main() {
   removeDir(largeDir);
   removeDir(configDir);
 
+  // Area benchmarks: standalone scripts (each prints its own ratios and exits non-zero on a miss).
+  for (const script of ['openapi-processing.mjs', 'content.mjs']) {
+    const file = join(ROOT, 'bench', script);
+    if (!existsSync(file)) continue;
+    log(`\n[${script}]`);
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync(process.execPath, [file, ...(QUICK ? ['--quick'] : [])], { stdio: 'inherit', env: childEnv(), timeout: 300_000 });
+    record(`${script} (its own targets)`, r.status === 0 ? 1 : 0, { target: 'exit 0', pass: r.status === 0, shown: r.status === 0 ? 'met' : `exit ${r.status}`, context: 'see its lines above' });
+  }
+
   // Summary ------------------------------------------------------------------------------------
   const rows = results.map((r) => [r.figure, r.shown, r.target, r.pass ? 'pass' : 'FAIL']);
   const head = ['figure', 'ratio', 'target', 'result'];

@@ -52,6 +52,21 @@ interface Compiled {
   path: ValidateFunction;
   query: ValidateFunction;
   body?: ValidateFunction;
+  /** Top-level body fields, when the body is a plain object schema (see `knownFields`). */
+  fields?: Set<string>;
+}
+
+/**
+ * The fields a plain object body declares. The spec leaves `additionalProperties` open, but a
+ * field we do not know is a typo or a feature we lack: refusing it (400) beats silently
+ * ignoring it, e.g. a PATCH that changes nothing and says 200. Composed bodies (oneOf/anyOf/
+ * allOf) are left to their schema.
+ */
+function knownFields(op: OperationSpec): Set<string> | undefined {
+  let s = op.requestBody?.schema;
+  for (let i = 0; s?.$ref && i < 10; i++) s = op.components.schemas[String(s.$ref).split('/').pop()!];
+  if (!s || s.type !== 'object' || !s.properties || s.additionalProperties !== undefined || s.oneOf || s.anyOf || s.allOf) return undefined;
+  return new Set(Object.keys(s.properties));
 }
 const compiled = new Map<string, Compiled>();
 
@@ -73,6 +88,7 @@ function compile(op: OperationSpec): Compiled {
       path: params.compile(paramsSchema(op, 'path')),
       query: params.compile(paramsSchema(op, 'query')),
       body: op.requestBody ? engine(op.dialect, false).compile({ ...op.requestBody.schema, components: op.components }) : undefined,
+      fields: knownFields(op),
     };
     compiled.set(op.operationId, c);
   }
@@ -114,7 +130,10 @@ export function validateInput(op: OperationSpec, input: OperationInput): ValidIn
   if (op.requestBody) {
     if (body === undefined) {
       if (op.requestBody.required) throw invalid('body: is required');
-    } else check(c.body!, body, 'body');
+    } else {
+      check(c.body!, body, 'body');
+      if (c.fields) for (const k of Object.keys(body as object)) if (!c.fields.has(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
+    }
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {
     throw invalid('body: this operation takes no request body');
   }

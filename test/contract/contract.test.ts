@@ -78,3 +78,10 @@ describe('spec formats', () => {
     for (const bad of ['hello', '<script>', '🎉x']) expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: bad } }), bad).toThrow(/body.emoji: must match format "emoji"/);
   });
 });
+
+describe('unknown body fields', () => {
+  it('are refused on plain object bodies, naming the field and the accepted ones', () => {
+    const op = operationSpec('updateOrganizationById');
+    expect(() => validateInput(op, { path: { organizationId: 'o' }, body: { titel: 'typo' } })).toThrow(/^body\.titel: is not an accepted field \(accepted: .*title/);
+  });
+});

@@ -1,25 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../src/auth/bootstrap.js';
-import { DocsError } from '../../src/kernel/errors.js';
-import { openContext } from '../../src/open.js';
-import { HttpTransport } from '../../src/transport/http.js';
-import { LocalTransport } from '../../src/transport/local.js';
 import type { Transport } from '../../src/transport/types.js';
-import { startServer, TEST_TOKEN, type TestServer } from '../helpers/server.js';
+import { runBoth, recorder } from '../helpers/parity.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 /** The organizations area, end to end, as observable outcomes (bodies, statuses, error kinds and messages). */
 async function scenario(t: Transport) {
-  const out: unknown[] = [];
-  const step = async (fn: () => Promise<{ status: number; body: unknown }>) => {
-    try {
-      const r = await fn();
-      out.push([r.status, r.body]);
-      return r.body as any;
-    } catch (e) {
-      out.push(e instanceof DocsError ? { kind: e.kind, message: e.message } : String(e));
-      return undefined;
-    }
-  };
+  const { out, step } = recorder();
   const org = (await step(() => t.call('createOrganization', { body: { title: 'Parity Orgs' } }))).id;
   const o = { organizationId: org };
   await step(() => t.call('updateOrganizationById', { path: o, body: { hostname: 'parity-host', emailDomains: ['acme.com'], defaultRole: 'edit' } }));
@@ -51,26 +37,6 @@ async function scenario(t: Transport) {
   return out;
 }
 
-/** Ids, times, tokens and the base URL differ between two stores; everything else must not. */
-function normalize(value: unknown, base: string): unknown {
-  const ids = new Map<string, string>();
-  const walk = (v: any): any => {
-    if (typeof v === 'string') {
-      if (/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(v)) return '{jwt}';
-      let s = v.split(base).join('{base}');
-      s = s.replace(/\b[A-Za-z0-9]{20}\b/g, (id) => {
-        if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
-        return ids.get(id)!;
-      });
-      return /^\d{4}-\d\d-\d\dT/.test(s) ? '{time}' : s;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'page' ? '{cursor}' : walk(x)]));
-    return v;
-  };
-  return walk(value);
-}
-
 describe('transport parity: organizations area', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -79,12 +45,7 @@ describe('transport parity: organizations area', () => {
   afterAll(() => server.stop());
 
   it('gives the same results in-process and over HTTP', async () => {
-    const ctx = await openContext(undefined, { baseUrl: 'http://local.test' });
-    const boot = await bootstrap(ctx, 'gb_api_local');
-    const local = LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
-    const remote = new HttpTransport(server.url, TEST_TOKEN);
-    const a = normalize(await scenario(local), 'http://local.test');
-    const b = normalize(await scenario(remote), server.url);
+    const { local: a, remote: b } = await runBoth(server, scenario);
     expect(a).toEqual(b);
     const text = JSON.stringify(a);
     expect(text).toContain('"kind":"invalid"');

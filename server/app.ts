@@ -56,6 +56,8 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {
+      // For scripts and CI waiting for the server to come up: no token, no store access.
+      if (pathname === '/health') return done((send(res, 200, { status: 'ok' }), 200));
       // Public keys that verify the visitor-claims JWTs of POST /v1/orgs/{id}/ping: no token needed.
       if (pathname === '/.well-known/jwks.json') {
         if (req.method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET'] });

@@ -18,6 +18,8 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   log?: RequestLog;
+  /** How long a client may take to send its request headers (default 10 s). */
+  headersTimeoutMs?: number;
   /** How long to wait for an in-process CLI command that holds the data directory. */
   lockWaitMs?: number;
   /** Time source (tests pass a ManualClock to reach the 7-day retention without waiting). */
@@ -69,7 +71,15 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   try {
     ctx = await openContext(opts.dataDir, { clock: opts.clock });
     let stopping = false;
-    const server = createServer({ keepAliveTimeout: 5000 }, createHandler(ctx, opts.log, () => stopping));
+    // A slow client cannot hold the server: headers must arrive within 10 s and a whole request
+    // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;
+    // past 4096 open connections new ones are refused rather than exhausting memory.
+    const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+    const server = createServer(
+      { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+      createHandler(ctx, opts.log, () => stopping),
+    );
+    server.maxConnections = 4096;
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
     // Bootstrap only once the port is ours: a start that fails must not create a token nobody saw.
     const boot = await bootstrap(ctx);

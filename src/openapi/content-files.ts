@@ -25,7 +25,7 @@ export async function writeContent(ctx: Context, specId: string, versionId: stri
     return;
   }
   const dir = specDir(ctx.dataDir, specId);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${versionId}.json`);
   await rename(await stageFile(file, json), file);
   await syncDir(dir);

@@ -44,7 +44,7 @@ export type Acquired = { ok: true; release: () => void; update: (info: Partial<L
 
 /** Tries once to take the lock; a lock left by a dead process is taken over. */
 export function tryLock(dir: string, info: Omit<LockInfo, 'pid' | 'startedAt'> = {}): Acquired {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // the data directory is the owner's alone
   const path = join(dir, LOCK_FILE);
   const mine: LockInfo = { pid: process.pid, startedAt: new Date().toISOString(), ...info };
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -63,7 +63,7 @@ export class FilePersistence implements Persistence {
   }
 
   async load(): Promise<Map<string, ShardData>> {
-    await mkdir(this.shardDir, { recursive: true });
+    await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
     await this.recover();
     const out = new Map<string, ShardData>();
     const files = (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'));

@@ -85,10 +85,11 @@ export function createCollection(tx: WriteTx, ctx: Context, caller: Caller, orga
 
 export function updateCollection(tx: WriteTx, ctx: Context, caller: Caller, id: string, body: { title?: string; description?: string; defaultLevel?: DefaultLevel }) {
   const { row, level, access } = visibleCollection(tx, caller, id);
+  // The right first: someone who may not change it learns nothing from the rules of its input.
+  requireLevel(level, 'admin', `updating collection ${id}`, `collection ${id}`);
   const accepted = ['title', 'description', 'defaultLevel'];
   onlyFields(body, accepted, 'PATCH /collections/{collectionId}');
   if (!Object.keys(body).length) throw invalid(`body: give at least one of ${accepted.join(', ')}`);
-  requireLevel(level, 'admin', `updating collection ${id}`, `collection ${id}`);
   const next: CollectionRecord = { ...row, updatedAt: ctx.clock.now().toISOString() };
   if (body.title !== undefined) next.title = cleanTitle(body.title, COLLECTION_TITLE_MAX);
   if (body.description !== undefined) next.description = body.description;

@@ -187,6 +187,8 @@ export function deleteSpace(tx: WriteTx, ctx: Context, caller: Caller, id: strin
  */
 export function restoreSpace(tx: WriteTx, ctx: Context, caller: Caller, id: string) {
   const { row, access } = visibleSpace(tx, caller, id, { deleted: true });
+  // The right first (a deleted parent counts as the root, as for the restored space below).
+  requireLevel(access.space(row), 'admin', `restoring space ${id}`, `space ${id}`);
   if (!row.deletedAt) throw conflict(`nothing to change: space ${id} is not deleted`);
   const collection = row.parent === null ? undefined : tx.get<CollectionRecord>('collections', row.parent);
   const parent = collection && collection.organization === row.organization ? row.parent : null;

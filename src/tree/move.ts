@@ -47,6 +47,9 @@ function resolvePointer(tx: WriteTx, access: ContentAccess, p: Pointer, field: s
  */
 export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, input: MoveInput, now: string): TreeItem {
   const org = access.org.id;
+  // The right first: someone who may not move it learns nothing from the rules of its input.
+  const level = item.kind === 'space' ? access.space(item.row) : access.collection(item.row);
+  requireLevel(level, 'admin', `moving ${describeItem(item)}`, `${describeItem(item)}`);
   const { before, after } = input.position ?? {};
   if (before && after) throw invalid('position: give before or after, not both');
   const field = before ? 'position.before' : 'position.after';
@@ -73,8 +76,6 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
     }
   }
 
-  const level = item.kind === 'space' ? access.space(item.row) : access.collection(item.row);
-  requireLevel(level, 'admin', `moving ${describeItem(item)}`, `${describeItem(item)}`);
   if (target !== item.row.parent) requireCreateIn(access, target, `moving ${describeItem(item)} into ${describeParent(target)}`);
 
   const current = siblings(tx, org, target, item.kind);

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractRoutes, operationSpec } from '../../src/contract/spec.js';
+import { OPERATIONS } from '../../src/operations.js';
+import { addUser } from '../helpers/people.js';
+import { sample } from '../helpers/samples.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+// The authorization matrix, generated from the operation registry so that a new operation
+// cannot skip it: a user outside the organization gets 404 (or 403) on every operation that
+// addresses the organization's things, with real ids and bodies that pass validation.
+// 404 is the rule (README "Decisions": existence is not revealed); 403 is accepted where the
+// operation is addressed by something other than an organization's resource.
+
+// Operations any authenticated user may call whatever their organizations (not org-scoped).
+const OPEN_TO_ANYONE = new Set([
+  'getAuthenticatedUser',
+  'getUserById',
+  'listOrganizationsForAuthenticatedUser',
+  'createOrganization',
+  'joinOrganization', // refused unless the caller's email domain is listed: checked below
+  'joinOrganizationWithInvite',
+  'getOrganizationInviteLink',
+  'listIntegrations',
+  'getIntegrationByName',
+  'publishIntegration',
+]);
+
+// Writes a `read` member may make: about themselves.
+const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt']);
+
+let s: TestServer;
+const ids: Record<string, string> = {};
+
+describe('authorization matrix: outsiders', () => {
+  beforeAll(async () => {
+    s = await startServer();
+    const org = (ids.organizationId = (await s.api('GET', '/v1/orgs')).body.items[0].id);
+    ids.userId = (await s.api('GET', '/v1/user')).body.id;
+    ids.collectionId = (await s.api('POST', `/v1/orgs/${org}/collections`, { body: { title: 'Private' } })).body.id;
+    ids.spaceId = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Private' } })).body.id;
+    ids.teamId = (await s.api('PUT', `/v1/orgs/${org}/teams`, { body: { title: 'Team' } })).body?.id;
+    ids.inviteId = (await s.api('POST', `/v1/orgs/${org}/link-invites`, { body: { role: 'read' } })).body?.id;
+    ids.samlProviderId = (await s.api('POST', `/v1/orgs/${org}/saml`, { body: { label: 'IdP' } })).body?.id;
+    ids.specSlug = 'private-spec';
+    await s.api('PUT', `/v1/orgs/${org}/openapi/private-spec`, { body: { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } } });
+  });
+  afterAll(() => s?.stop());
+
+  it('never lets a user outside the organization read or change its things', async () => {
+    const outsider = await addUser(s.ctx);
+    const routes = new Map(contractRoutes().map(([m, p, id]) => [id, [m, p] as const]));
+    const leaks: string[] = [];
+    for (const { operationId } of OPERATIONS) {
+      if (OPEN_TO_ANYONE.has(operationId)) continue;
+      const op = operationSpec(operationId);
+      const [method, template] = routes.get(operationId)!;
+      const url = '/v1' + template.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(ids[n] ?? 'unknown'));
+      const body = op.requestBody ? sample(op, op.requestBody.schema) : undefined;
+      const r = await fetch(s.url + url, {
+        method,
+        headers: { authorization: `Bearer ${outsider.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      if (r.status !== 404 && r.status !== 403 && !(method === 'DELETE' && r.status === 204)) leaks.push(`${operationId} ${method} ${url} -> ${r.status} ${(await r.text()).slice(0, 160)}`);
+    }
+    expect(leaks, leaks.join('\n')).toEqual([]);
+  });
+
+  it('refuses every write to a member with the read role (403, or 404 where they cannot see it)', async () => {
+    const reader = await addUser(s.ctx, ids.organizationId, 'read');
+    const routes = new Map(contractRoutes().map(([m, p, id]) => [id, [m, p] as const]));
+    const allowed: string[] = [];
+    for (const { operationId } of OPERATIONS) {
+      const [method, template] = routes.get(operationId)!;
+      if (method === 'GET' || OPEN_TO_ANYONE.has(operationId) || READER_WRITES.has(operationId)) continue;
+      const op = operationSpec(operationId);
+      const url = '/v1' + template.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(ids[n] ?? 'unknown'));
+      const body = op.requestBody ? sample(op, op.requestBody.schema) : undefined;
+      const r = await fetch(s.url + url, {
+        method,
+        headers: { authorization: `Bearer ${reader.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      if (r.status !== 403 && r.status !== 404 && !(method === 'DELETE' && r.status === 204)) allowed.push(`${operationId} ${method} ${url} -> ${r.status} ${(await r.text()).slice(0, 160)}`);
+    }
+    expect(allowed, allowed.join('\n')).toEqual([]);
+  });
+
+  it('refuses joining by email domain when the domain is not listed (403)', async () => {
+    const outsider = await addUser(s.ctx);
+    expect((await s.api('POST', `/v1/orgs/${ids.organizationId}/join`, { token: outsider.token })).status).toBe(403);
+  });
+});

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openContext } from '../../src/open.js';
+import { BIN, spawnServe } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+// No lost writes under concurrency: 50 HTTP clients create, rename and delete spaces in
+// collections while in-process CLI commands write to the same data directory (they are sent to
+// the server holding it). Afterwards every acknowledged write is in the store, every shard
+// parses, and the per-collection counts the API reports agree with the records.
+
+const TOKEN = 'gb_api_concurrency';
+const CLIENTS = Number(process.env.STRESS_CLIENTS ?? 50);
+const REQUESTS = Number(process.env.STRESS_REQUESTS ?? 2000);
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+describe('no lost writes under concurrency', () => {
+  it(`${CLIENTS} HTTP clients and CLI commands on one data directory`, async () => {
+    const dir = tempDir();
+    const s = await spawnServe(['--data', dir, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN });
+    const h = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const org = ((await (await fetch(`${s.url}/v1/orgs`, { headers: h })).json()) as any).items[0].id;
+    const collections: string[] = [];
+    for (let i = 0; i < 4; i++) collections.push(((await (await fetch(`${s.url}/v1/orgs/${org}/collections`, { method: 'POST', headers: h, body: JSON.stringify({ title: `C${i}` }) })).json()) as any).id);
+
+    const created = new Map<string, string>(); // space -> collection
+    const deleted = new Set<string>();
+    const renamed = new Map<string, string>();
+    let next = 0;
+    const client = async () => {
+      const mine: string[] = [];
+      while (next < REQUESTS) {
+        const i = next++;
+        if (i % 4 === 2 && mine.length) {
+          const id = mine[i % mine.length]!;
+          const title = `R${i}`;
+          const r = await fetch(`${s.url}/v1/spaces/${id}`, { method: 'PATCH', headers: h, body: JSON.stringify({ title }) });
+          if (r.status === 200) renamed.set(id, title);
+          else await r.arrayBuffer();
+        } else if (i % 4 === 3 && mine.length > 2) {
+          const id = mine.shift()!;
+          const r = await fetch(`${s.url}/v1/spaces/${id}`, { method: 'DELETE', headers: h });
+          if (r.status === 205) deleted.add(id);
+          await r.arrayBuffer();
+        } else {
+          const parent = collections[i % collections.length]!;
+          const r = await fetch(`${s.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: h, body: JSON.stringify({ title: `S${i}`, parent }) });
+          if (r.status === 201) {
+            const id = ((await r.json()) as any).id;
+            created.set(id, parent);
+            mine.push(id);
+          } else await r.arrayBuffer();
+        }
+      }
+    };
+    const cliCreated: string[] = [];
+    const cliRuns = (async () => {
+      for (let i = 0; i < 6; i++) {
+        const r = await cli(['spaces', 'create', '--title', `From CLI ${i}`, '--org', org, '--json'], { DOCS_DATA: dir });
+        expect(r.code).toBe(0);
+        cliCreated.push(JSON.parse(r.out).id);
+      }
+    })();
+    await Promise.all([...Array.from({ length: CLIENTS }, client), cliRuns]);
+    // Counts the API reports agree with the records, while the server still runs.
+    for (const c of collections) {
+      const listed = ((await (await fetch(`${s.url}/v1/collections/${c}/spaces?limit=1000`, { headers: h })).json()) as any);
+      const expectedHere = [...created].filter(([id, p]) => p === c && !deleted.has(id)).length;
+      expect(listed.count, `spaces in collection ${c}`).toBe(expectedHere);
+      expect(listed.items.length).toBe(expectedHere);
+    }
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+
+    for (const f of readdirSync(join(dir, 'shards'))) expect(() => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8'))).not.toThrow();
+    const ctx = await openContext(dir);
+    const rows = new Map(ctx.store.read((tx) => tx.all<any>('spaces')).map((r) => [r.id, r]));
+    for (const [id, parent] of created) {
+      const row = rows.get(id);
+      expect(row, `created ${id}`).toBeDefined();
+      expect(row.parent).toBe(parent);
+      expect(Boolean(row.deletedAt), `deleted ${id}`).toBe(deleted.has(id));
+      if (renamed.has(id)) expect(row.title).toMatch(/^R\d+$/);
+    }
+    for (const id of cliCreated) expect(rows.get(id)?.title).toMatch(/^From CLI \d$/);
+    expect(created.size).toBeGreaterThan(REQUESTS / 4);
+    await ctx.store.close();
+  }, 600_000);
+});

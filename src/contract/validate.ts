@@ -1,6 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { invalid } from '../kernel/errors.js';
+import { packageRoot } from '../kernel/root.js';
 import type { JsonSchema, OperationSpec } from './spec.js';
 
 // Input is validated once, at the boundary, with the contract's own schemas (ajv). Validators
@@ -78,21 +80,35 @@ function paramsSchema(op: OperationSpec, where: 'path' | 'query'): JsonSchema {
     required: ps.filter((p) => p.required || where === 'path').map((p) => p.name),
     components: op.components,
   };
+  // (scripts/build-validators.mjs builds the same schema, without unused components.)
+}
+
+/**
+ * Path and query validators precompiled at build (scripts/build-validators.mjs), so a call
+ * without a body never loads the ajv compiler; compiled here when the build did not make them.
+ */
+function paramValidators(op: OperationSpec): { path: ValidateFunction; query: ValidateFunction } {
+  try {
+    return require(join(packageRoot(), 'generated', 'contract', 'params', op.operationId + '.cjs'));
+  } catch {
+    const params = engine(op.dialect, true);
+    return { path: params.compile(paramsSchema(op, 'path')), query: params.compile(paramsSchema(op, 'query')) };
+  }
 }
 
 function compile(op: OperationSpec): Compiled {
   let c = compiled.get(op.operationId);
   if (!c) {
-    const params = engine(op.dialect, true);
-    c = {
-      path: params.compile(paramsSchema(op, 'path')),
-      query: params.compile(paramsSchema(op, 'query')),
-      body: op.requestBody ? engine(op.dialect, false).compile({ ...op.requestBody.schema, components: op.components }) : undefined,
-      fields: knownFields(op),
-    };
+    const { path, query } = paramValidators(op);
+    c = { path, query, fields: knownFields(op) };
     compiled.set(op.operationId, c);
   }
   return c;
+}
+
+/** The body validator, compiled on first use: only writes need it. */
+function bodyValidator(op: OperationSpec, c: Compiled): ValidateFunction {
+  return (c.body ??= engine(op.dialect, false).compile({ ...op.requestBody!.schema, components: op.components }));
 }
 
 /** "body.title: must NOT have more than 255 characters" — the field, then the rule. */
@@ -131,7 +147,7 @@ export function validateInput(op: OperationSpec, input: OperationInput): ValidIn
     if (body === undefined) {
       if (op.requestBody.required) throw invalid('body: is required');
     } else {
-      check(c.body!, body, 'body');
+      check(bodyValidator(op, c), body, 'body');
       if (c.fields) for (const k of Object.keys(body as object)) if (!c.fields.has(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
     }
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {

@@ -95,7 +95,7 @@ export function presentContentInstallation(ctx: Context, i: IntegrationRecord, i
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
     },
     [kind]: target,
-  } as Record<K, unknown> & Record<string, unknown>;
+  };
 }
 
 /**

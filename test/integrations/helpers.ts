@@ -47,5 +47,5 @@ export async function startReceiver(status: () => number = () => 200, delayMs = 
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
-  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url, received, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
 }

@@ -32,7 +32,9 @@ interface Attempt {
   line: LogLine;
 }
 
-async function attempt(ctx: Context, i: IntegrationRecord, e: EventRecord, n: number, signal: AbortSignal): Promise<Attempt> {
+type Dispatcher = import('undici').Dispatcher;
+
+async function attempt(ctx: Context, dispatcher: Dispatcher, i: IntegrationRecord, e: EventRecord, n: number, signal: AbortSignal): Promise<Attempt> {
   const { request } = await import('undici');
   const url = i.dev!.tunnelUrl;
   const csp = cspHeader(i.contentSecurityPolicy);
@@ -51,6 +53,7 @@ async function attempt(ctx: Context, i: IntegrationRecord, e: EventRecord, n: nu
       },
       body: JSON.stringify(e.payload),
       signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs())]),
+      dispatcher,
     });
     await res.body.dump();
     const code = res.statusCode;
@@ -71,8 +74,14 @@ class Deliverer {
   private readonly running = new Map<string, AbortController>();
   private readonly settled = new Set<Promise<void>>();
   private stopped = false;
+  /** The worker's own connection pool: closed on stop, so keep-alive sockets never hold a CLI process open. */
+  private agent?: Promise<Dispatcher>;
 
   constructor(private readonly ctx: Context) {}
+
+  private dispatcher(): Promise<Dispatcher> {
+    return (this.agent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 1000 })));
+  }
 
   kick(): void {
     if (this.stopped) return;
@@ -111,7 +120,7 @@ class Deliverer {
       ok = true;
     } else {
       for (let n = 1; n <= ATTEMPTS; n++) {
-        const a = await attempt(ctx, i, e, n, signal);
+        const a = await attempt(ctx, await this.dispatcher(), i, e, n, signal);
         if (signal.aborted) return; // abandoned: stays pending for the next process
         lines.push(a.line);
         ok = a.ok;
@@ -133,6 +142,7 @@ class Deliverer {
     await Promise.race([Promise.allSettled([...this.settled]), grace]);
     for (const a of this.running.values()) a.abort();
     await Promise.allSettled([...this.settled]);
+    if (this.agent) await (await this.agent).destroy();
   }
 
   async idle(): Promise<void> {

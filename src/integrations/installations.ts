@@ -8,7 +8,7 @@ import type { ReadTx, Row, WriteTx } from '../store/port.js';
 import { TABLES } from '../store/tables.js';
 import { recordEvent } from './events.js';
 import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
-import { ADMIN, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
+import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
 
 // Installations of an integration on an organization (README "Integrations"). Installing,
 // changing and uninstalling is the business of that organization's admins (the organization's
@@ -26,11 +26,18 @@ export function installationsOf(tx: ReadTx, i: IntegrationRecord, caller: Caller
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
-export function visibleInstallation(tx: ReadTx, name: string, id: string, caller: Caller) {
+/**
+ * One installation: members of its organization who are not admins get a 403 naming the role (the
+ * organization's `listInstallations` permission); anyone else who may not see it, a 404.
+ */
+export function visibleInstallation(tx: ReadTx, name: string, id: string, caller: Caller, action = 'reading an installation') {
   const integration = visibleIntegration(tx, name, caller);
   const inst = tx.get<InstallationRecord>('integrationInstallations', id);
-  if (!inst || inst.integration !== integration.id || !canSeeInstallation(tx, integration, inst, caller)) {
-    throw notFound(`installation ${id} of integration ${name} not found`);
+  if (!inst || inst.integration !== integration.id) throw notFound(`installation ${id} of integration ${name} not found`);
+  if (!canSeeInstallation(tx, integration, inst, caller)) {
+    const member = findMember(tx, inst.organization, caller.userId);
+    if (!member) throw notFound(`installation ${id} of integration ${name} not found`);
+    requireOrgRole(member, ADMIN, action);
   }
   return { integration, inst };
 }
@@ -100,7 +107,7 @@ export interface InstallationPatch {
  * a change of configuration or status emits `installation_setup` with `previous`.
  */
 export function updateInstallation(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string, patch: InstallationPatch) {
-  const { integration, inst } = visibleInstallation(tx, name, id, caller);
+  const { integration, inst } = visibleInstallation(tx, name, id, caller, 'changing an installation');
   requireInstallationAdmin(tx, inst, caller, 'changing an installation');
   if (Object.keys(patch).length === 0) throw invalid('body: give at least one of externalIds, configuration, space_selection, site_selection');
   if (patch.externalIds && new Set(patch.externalIds).size !== patch.externalIds.length) throw invalid('externalIds: must not repeat an id');
@@ -133,9 +140,12 @@ function requireInstallationAdmin(tx: ReadTx, inst: InstallationRecord, caller: 
 
 /** DELETE: 205 with an `installation_deleted` event; false (204) when there is none the caller may see. */
 export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string): boolean {
-  const integration = visibleIntegration(tx, name, caller);
+  const integration = findIntegration(tx, name);
+  if (!integration || !canSee(tx, integration, caller)) return false;
   const inst = tx.get<InstallationRecord>('integrationInstallations', id);
-  if (!inst || inst.integration !== integration.id || !canSeeInstallation(tx, integration, inst, caller)) return false;
+  if (!inst || inst.integration !== integration.id) return false;
+  // Like a read: nothing there for those who may not know of it (204), 403 for its organization's other members.
+  if (!canSeeInstallation(tx, integration, inst, caller) && !findMember(tx, inst.organization, caller.userId)) return false;
   requireInstallationAdmin(tx, inst, caller, 'uninstalling an integration');
   tx.delete('integrationInstallations', inst.id);
   recordEvent(tx, ctx, integration, inst, { type: 'installation_deleted', installationId: inst.id, previous: { configuration: inst.configuration } });

@@ -73,6 +73,11 @@ describe('publish, get, list, unpublish', () => {
     expect(steal.body.error.message).toMatch(/^organization: integration perm-test is owned by/);
     const del = await s.api('DELETE', '/v1/integrations/perm-test', { token: editor.token });
     expect(del.status).toBe(403);
+    // A private integration's name is taken too, without saying by whom.
+    await s.api('POST', '/v1/integrations/perm-private', { body: manifest(org) });
+    const taken = await s.api('POST', '/v1/integrations/perm-private', { body: manifest(theirs), token: outsider.token });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.message).toBe('integrationName: the name perm-private is taken');
     const viewed = await s.api('GET', '/v1/integrations/perm-test', { token: outsider.token });
     expect(viewed.status).toBe(200);
     expect(viewed.body.permissions.admin).toBe(false);
@@ -200,8 +205,19 @@ describe('installations', () => {
     const events = (await s.api('GET', '/v1/integrations/conf/events')).body.items;
     expect(events.map((e: any) => e.payload.type)).toEqual(['installation_setup', 'installation_setup']);
     expect(events[0].payload).toMatchObject({ status: 'active', previous: { status: 'pending', configuration: {} } });
-    const reader = await addUser(s.ctx, org, 'edit');
-    expect((await s.api('PATCH', `/v1/integrations/conf/installations/${id}`, { body: { configuration: {} }, token: reader.token })).status).toBe(404);
+    const editor = await addUser(s.ctx, org, 'edit');
+    const denied = await s.api('PATCH', `/v1/integrations/conf/installations/${id}`, { body: { configuration: {} }, token: editor.token });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.message).toBe('changing an installation needs the admin role in this organization (you have edit)');
+    expect((await s.api('GET', `/v1/integrations/conf/installations/${id}`, { token: editor.token })).status).toBe(403);
+    expect((await s.api('DELETE', `/v1/integrations/conf/installations/${id}`, { token: editor.token })).status).toBe(403);
+    const outsider = await addUser(s.ctx);
+    expect((await s.api('GET', `/v1/integrations/conf/installations/${id}`, { token: outsider.token })).status).toBe(404);
+    expect((await s.api('DELETE', `/v1/integrations/conf/installations/${id}`, { token: outsider.token })).status).toBe(204);
+    expect((await s.api('GET', `/v1/integrations/conf/installations/${id}`)).body.status).toBe('active');
+    const dup = await s.api('PATCH', `/v1/integrations/conf/installations/${id}`, { body: { externalIds: ['a', 'a'] } });
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.message).toBe('externalIds: must not repeat an id');
   });
 
   it('uninstalls (205, then 204) with an installation_deleted event', async () => {

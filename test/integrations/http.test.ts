@@ -6,11 +6,25 @@ import { addSite, manifest, newOrg, SECRET } from './helpers.js';
 let s: TestServer;
 let org: string;
 
+// Every response body of this file, searched for the published secret at the end.
+const bodies: string[] = [];
+
 beforeAll(async () => {
   s = await startServer();
+  const api = s.api;
+  s.api = async (...args) => {
+    const r = await api(...args);
+    bodies.push(JSON.stringify(r.body ?? ''));
+    return r;
+  };
   org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
 });
 afterAll(() => s.stop());
+
+afterAll(() => {
+  expect(bodies.length).toBeGreaterThan(100);
+  for (const b of bodies) expect(b).not.toContain(SECRET);
+});
 
 describe('publish, get, list, unpublish', () => {
   it('publishes (version 1), publishes again (version 2), and never returns secrets or the script', async () => {

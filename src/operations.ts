@@ -1,6 +1,7 @@
 import type { Operation } from './kernel/operation.js';
 import * as agentInstructions from './agent-instructions/operations.js';
 import * as collections from './collections/operations.js';
+import * as integrations from './integrations/operations.js';
 import * as invites from './invites/operations.js';
 import * as members from './members/operations.js';
 import * as openapi from './openapi/operations.js';
@@ -90,6 +91,22 @@ export const OPERATIONS: Operation[] = [
   openapi.getLatestOpenAPISpecVersionContent,
   openapi.getOpenAPISpecVersionById,
   openapi.getOpenAPISpecVersionContentById,
+  // Integrations, installations, events, development mode
+  integrations.listIntegrations,
+  integrations.getIntegrationByName,
+  integrations.publishIntegration,
+  integrations.unpublishIntegration,
+  integrations.listIntegrationInstallations,
+  integrations.installIntegration,
+  integrations.getIntegrationInstallationById,
+  integrations.updateIntegrationInstallation,
+  integrations.uninstallIntegration,
+  integrations.listIntegrationSpaceInstallations,
+  integrations.listIntegrationSiteInstallations,
+  integrations.listIntegrationEvents,
+  integrations.getIntegrationEvent,
+  integrations.setIntegrationDevelopmentMode,
+  integrations.disableIntegrationDevelopmentMode,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

@@ -1,4 +1,5 @@
 import type { Context } from './kernel/context.js';
+import { startDelivery, stopDelivery } from './integrations/delivery.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
 
 // Background work that runs in the process holding the store (`docs serve`, or an in-process
@@ -9,7 +10,10 @@ interface Worker {
   stop(ctx: Context): Promise<void>;
 }
 
-export const WORKERS: Worker[] = [{ name: 'openapi processing', start: startProcessing, stop: stopProcessing }];
+export const WORKERS: Worker[] = [
+  { name: 'openapi processing', start: startProcessing, stop: stopProcessing },
+  { name: 'integration event delivery (development mode)', start: startDelivery, stop: stopDelivery },
+];
 
 export function startWorkers(ctx: Context): void {
   for (const w of WORKERS) w.start(ctx);

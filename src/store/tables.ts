@@ -28,4 +28,11 @@ export const TABLES: TableSpec[] = [
   { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
   { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
+  // Integrations: global by `name` (unique), kept in the owner's shard; installations in the
+  // shard of the organization they are installed in; events in the integration's own shard.
+  { name: 'integrations', shard: (r) => `org/${r.organization}`, indexes: ['name', 'organization'] },
+  { name: 'integrationInstallations', shard: (r) => `org/${r.organization}`, indexes: ['integration', 'organization'] },
+  { name: 'integrationEvents', shard: (r) => `integration/${r.integration}`, indexes: ['integration', 'delivery'] },
+  // Docs sites: placeholder until issue 7 merges; same name and shard (installations on sites read it).
+  { name: 'sites', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
 ];

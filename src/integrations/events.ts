@@ -1,0 +1,50 @@
+import type { Caller, Context } from '../kernel/context.js';
+import { notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
+import type { EventRecord, InstallationRecord, IntegrationRecord, LogLine } from './model.js';
+import { administeredIntegration } from './service.js';
+
+// Events of an integration: stored per integration (its own shard), newest first. Event types
+// emitted here: `installation_setup` (install; configuration or status change) and
+// `installation_deleted` (uninstall). Reading them is for the owner's admins (the developers).
+
+export const log = (ctx: Context, level: LogLine['level'], message: string): LogLine => ({ message, timestamp: ctx.clock.now().toISOString(), level });
+
+/** Whether development mode forwards events of this installation's organization. */
+export function forwards(i: IntegrationRecord, organization: string | undefined): boolean {
+  return !!i.dev && (i.dev.all || organization === i.organization);
+}
+
+export function recordEvent(tx: WriteTx, ctx: Context, i: IntegrationRecord, inst: InstallationRecord | undefined, payload: Record<string, unknown>): EventRecord {
+  const seq = tx.find<EventRecord>('integrationEvents', 'integration', i.id).reduce((m, e) => Math.max(m, e.seq), 0) + 1;
+  const id = newId();
+  const deliver = forwards(i, inst?.organization);
+  const trace: LogLine[] = [log(ctx, 'info', `event ${payload.type} received`)];
+  if (deliver) trace.push(log(ctx, 'debug', `queued for delivery to the development tunnel ${i.dev!.tunnelUrl}`));
+  else if (i.dev) trace.push(log(ctx, 'info', `not delivered: development mode forwards only events of the owning organization ${i.organization} (all: false)`));
+  else trace.push(log(ctx, 'info', 'not delivered: development mode is off (this server does not run integration scripts)'));
+  return tx.put<EventRecord>('integrationEvents', {
+    id,
+    integration: i.id,
+    ...(inst ? { installation: inst.id, organization: inst.organization } : {}),
+    seq,
+    createdAt: ctx.clock.now().toISOString(),
+    payload: { eventId: id, ...payload },
+    status: 'success',
+    delivery: deliver ? 'pending' : 'done',
+    trace,
+  });
+}
+
+export function eventsOf(tx: ReadTx, caller: Caller, name: string): EventRecord[] {
+  const i = administeredIntegration(tx, name, caller, 'reading the events of an integration');
+  return tx.find<EventRecord>('integrationEvents', 'integration', i.id).sort((a, b) => b.seq - a.seq);
+}
+
+export function eventOf(tx: ReadTx, caller: Caller, name: string, id: string): EventRecord {
+  const i = administeredIntegration(tx, name, caller, 'reading the events of an integration');
+  const e = tx.get<EventRecord>('integrationEvents', id);
+  if (!e || e.integration !== i.id) throw notFound(`event ${id} of integration ${name} not found`);
+  return e;
+}

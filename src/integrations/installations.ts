@@ -1,0 +1,172 @@
+import type { Caller, Context } from '../kernel/context.js';
+import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { atLeast } from '../kernel/roles.js';
+import { findMember, requireOrgRole } from '../organizations/service.js';
+import type { SpaceRecord } from '../spaces/model.js';
+import type { ReadTx, Row, WriteTx } from '../store/port.js';
+import { TABLES } from '../store/tables.js';
+import { recordEvent } from './events.js';
+import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
+import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
+
+// Installations of an integration on an organization (README "Integrations"). Installing,
+// changing and uninstalling is the business of that organization's admins (the organization's
+// `installIntegration` permission). An installation is visible to them and to the admins of the
+// integration's owner (its developers, who in GitBook read them with the integration's token).
+
+export const canSeeInstallation = (tx: ReadTx, i: IntegrationRecord, inst: InstallationRecord, caller: Caller) =>
+  atLeast(findMember(tx, inst.organization, caller.userId)?.role ?? null, 'admin') || isOwnerAdmin(tx, i, caller);
+
+export function installationsOf(tx: ReadTx, i: IntegrationRecord, caller: Caller, externalId?: string): InstallationRecord[] {
+  return tx
+    .find<InstallationRecord>('integrationInstallations', 'integration', i.id)
+    .filter((inst) => canSeeInstallation(tx, i, inst, caller))
+    .filter((inst) => externalId === undefined || inst.externalIds.includes(externalId))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/**
+ * One installation: members of its organization who are not admins get a 403 naming the role (the
+ * organization's `listInstallations` permission); anyone else who may not see it, a 404.
+ */
+export function visibleInstallation(tx: ReadTx, name: string, id: string, caller: Caller, action = 'reading an installation') {
+  const integration = visibleIntegration(tx, name, caller);
+  const inst = tx.get<InstallationRecord>('integrationInstallations', id);
+  if (!inst || inst.integration !== integration.id) throw notFound(`installation ${id} of integration ${name} not found`);
+  if (!canSeeInstallation(tx, integration, inst, caller)) {
+    const member = findMember(tx, inst.organization, caller.userId);
+    if (!member) throw notFound(`installation ${id} of integration ${name} not found`);
+    requireOrgRole(member, ADMIN, action);
+  }
+  return { integration, inst };
+}
+
+/**
+ * `pending` while the configuration lacks a field the integration's account configuration
+ * requires, else `active` (`paused` is never set here: nothing in the API pauses one).
+ */
+export function statusFor(i: IntegrationRecord, configuration: Record<string, unknown>): InstallationStatus {
+  const required: string[] = i.configurations?.account?.required ?? [];
+  return required.every((k) => configuration[k] !== undefined && configuration[k] !== null && configuration[k] !== '') ? 'active' : 'pending';
+}
+
+const TYPES: Record<string, (v: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number',
+  boolean: (v) => typeof v === 'boolean',
+};
+
+/** A configuration must fit the properties the integration declares (types and `enum`s it can check). */
+export function checkConfiguration(i: IntegrationRecord, configuration: Record<string, unknown>): void {
+  const props: Record<string, any> = i.configurations?.account?.properties ?? {};
+  for (const [k, v] of Object.entries(configuration)) {
+    const p = props[k];
+    if (!p) continue; // the contract's configuration is a free object: undeclared fields are kept
+    if (TYPES[p.type] && !TYPES[p.type]!(v)) throw invalid(`configuration.${k}: must be a ${p.type}`);
+    if (Array.isArray(p.enum) && !p.enum.includes(v)) throw invalid(`configuration.${k}: must be one of ${p.enum.join(', ')}`);
+  }
+}
+
+export function install(tx: WriteTx, ctx: Context, caller: Caller, name: string, organization: string): { integration: IntegrationRecord; inst: InstallationRecord } {
+  const integration = visibleIntegration(tx, name, caller);
+  const { org, member } = resolveOrganization(tx, organization, caller);
+  requireOrgRole(member, ADMIN, 'installing an integration');
+  if (integration.visibility === 'private' && org.id !== integration.organization) {
+    throw forbidden(`integration ${name} is private: it can be installed only in its owning organization ${integration.organization}`);
+  }
+  const already = tx.find<InstallationRecord>('integrationInstallations', 'integration', integration.id).find((x) => x.organization === org.id);
+  if (already) throw conflict(`organization: integration ${name} is already installed in organization ${org.id} (installation ${already.id})`);
+  const now = ctx.clock.now().toISOString();
+  const inst = tx.put<InstallationRecord>('integrationInstallations', {
+    id: newId(),
+    integration: integration.id,
+    organization: org.id,
+    status: statusFor(integration, {}),
+    space_selection: 'all',
+    site_selection: 'all',
+    configuration: {},
+    externalIds: [],
+    createdAt: now,
+    updatedAt: now,
+    installedBy: caller.userId,
+  });
+  recordEvent(tx, ctx, integration, inst, { type: 'installation_setup', installationId: inst.id, status: inst.status });
+  return { integration, inst };
+}
+
+export interface InstallationPatch {
+  externalIds?: string[];
+  configuration?: Record<string, unknown>;
+  space_selection?: Selection;
+  site_selection?: Selection;
+}
+
+/**
+ * PATCH: only the installation's organization admins. The status follows the configuration;
+ * a change of configuration or status emits `installation_setup` with `previous`.
+ */
+export function updateInstallation(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string, patch: InstallationPatch) {
+  const { integration, inst } = visibleInstallation(tx, name, id, caller, 'changing an installation');
+  requireInstallationAdmin(tx, inst, caller, 'changing an installation');
+  if (Object.keys(patch).length === 0) throw invalid('body: give at least one of externalIds, configuration, space_selection, site_selection');
+  if (patch.externalIds && new Set(patch.externalIds).size !== patch.externalIds.length) throw invalid('externalIds: must not repeat an id');
+  const configuration = patch.configuration ?? inst.configuration;
+  if (patch.configuration) checkConfiguration(integration, configuration);
+  const status = statusFor(integration, configuration);
+  const next = tx.put<InstallationRecord>('integrationInstallations', {
+    ...inst,
+    ...patch,
+    configuration,
+    status,
+    updatedAt: ctx.clock.now().toISOString(),
+  });
+  if (patch.configuration || status !== inst.status) {
+    recordEvent(tx, ctx, integration, next, {
+      type: 'installation_setup',
+      installationId: inst.id,
+      status,
+      previous: { status: inst.status, configuration: inst.configuration },
+    });
+  }
+  return { integration, inst: next };
+}
+
+function requireInstallationAdmin(tx: ReadTx, inst: InstallationRecord, caller: Caller, action: string) {
+  const member = findMember(tx, inst.organization, caller.userId);
+  if (!member) throw forbidden(`${action} needs the admin role in organization ${inst.organization}, where it is installed (you are not a member)`);
+  requireOrgRole(member, ADMIN, action);
+}
+
+/** DELETE: 205 with an `installation_deleted` event; false (204) when there is none the caller may see. */
+export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string): boolean {
+  const integration = findIntegration(tx, name);
+  if (!integration || !canSee(tx, integration, caller)) return false;
+  const inst = tx.get<InstallationRecord>('integrationInstallations', id);
+  if (!inst || inst.integration !== integration.id) return false;
+  // Like a read: nothing there for those who may not know of it (204), 403 for its organization's other members.
+  if (!canSeeInstallation(tx, integration, inst, caller) && !findMember(tx, inst.organization, caller.userId)) return false;
+  requireInstallationAdmin(tx, inst, caller, 'uninstalling an integration');
+  tx.delete('integrationInstallations', inst.id);
+  recordEvent(tx, ctx, integration, inst, { type: 'installation_deleted', installationId: inst.id, previous: { configuration: inst.configuration } });
+  return true;
+}
+
+// ---- Installations on spaces and sites --------------------------------------------------------
+// Installing on an organization with `space_selection: all` (the default) makes the integration
+// installed on every live space of it; `selected` on none, since no operation here selects
+// spaces one by one. Sites likewise with `site_selection`.
+
+export interface SiteRow extends Row {
+  organization: string;
+}
+
+export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
+  if (inst.space_selection !== 'all') return [];
+  return tx.find<SpaceRecord>('spaces', 'organization', inst.organization).filter((s) => !s.deletedAt).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRow[] {
+  if (inst.site_selection !== 'all' || !TABLES.some((t) => t.name === 'sites')) return [];
+  return tx.find<SiteRow & { createdAt?: string }>('sites', 'organization', inst.organization).sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
+}

@@ -1,0 +1,126 @@
+import type { Caller, Context } from '../kernel/context.js';
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import type { OrganizationRecord } from '../organizations/model.js';
+import { findMember } from '../organizations/service.js';
+import { spaceCounts } from '../spaces/counts.js';
+import { presentSpace } from '../spaces/present.js';
+import { ContentAccess } from '../tree/access.js';
+import type { ReadTx } from '../store/port.js';
+import { kickDelivery } from './delivery.js';
+import { eventOf, eventsOf } from './events.js';
+import { install, installationsOf, sitesOf, spacesOf, uninstall, updateInstallation, visibleInstallation } from './installations.js';
+import type { InstallationRecord, IntegrationRecord } from './model.js';
+import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration, presentSiteRow } from './present.js';
+import { checkPublish, checkTunnel, listIntegrations as listVisible, publish, setDevMode, unpublish, visibleIntegration } from './service.js';
+
+function present(tx: ReadTx, ctx: Context, caller: Caller, i: IntegrationRecord) {
+  const owner = tx.get<OrganizationRecord>('organizations', i.organization)!;
+  return presentIntegration(ctx, i, owner, findMember(tx, i.organization, caller.userId)?.role ?? null);
+}
+
+const presentInst = (tx: ReadTx, ctx: Context, i: IntegrationRecord, inst: InstallationRecord) => presentInstallation(ctx, i, inst, spacesOf(tx, inst).length);
+
+export const listIntegrations = defineOperation('listIntegrations', ({ ctx, caller, query }) =>
+  ctx.store.read((tx) => ({ status: 200, body: paginate(listVisible(tx, caller, query), query, (i) => present(tx, ctx, caller, i)) })),
+);
+
+export const getIntegrationByName = defineOperation('getIntegrationByName', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => ({ status: 200, body: present(tx, ctx, caller, visibleIntegration(tx, path.integrationName, caller)) })),
+);
+
+export const publishIntegration = defineOperation('publishIntegration', async ({ ctx, caller, path, body }) => {
+  checkPublish(path.integrationName, body);
+  const i = await ctx.store.write((tx) => publish(tx, ctx, caller, path.integrationName, body));
+  return { status: 200, body: ctx.store.read((tx) => present(tx, ctx, caller, i)) };
+});
+
+export const unpublishIntegration = defineOperation('unpublishIntegration', async ({ ctx, caller, path }) => {
+  const deleted = await ctx.store.write((tx) => unpublish(tx, caller, path.integrationName));
+  return { status: deleted ? 205 : 204 };
+});
+
+export const listIntegrationInstallations = defineOperation('listIntegrationInstallations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const i = visibleIntegration(tx, path.integrationName, caller);
+    return { status: 200, body: paginate(installationsOf(tx, i, caller, query.externalId), query, (inst) => presentInst(tx, ctx, i, inst)) };
+  }),
+);
+
+export const installIntegration = defineOperation('installIntegration', async ({ ctx, caller, path, body }) => {
+  const { integration, inst } = await ctx.store.write((tx) => install(tx, ctx, caller, path.integrationName, body.organization));
+  kickDelivery(ctx);
+  const out = ctx.store.read((tx) => presentInst(tx, ctx, integration, inst));
+  return { status: 201, body: out, headers: { Location: out.urls.location } };
+});
+
+export const getIntegrationInstallationById = defineOperation('getIntegrationInstallationById', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const { integration, inst } = visibleInstallation(tx, path.integrationName, path.installationId, caller);
+    return { status: 200, body: presentInst(tx, ctx, integration, inst) };
+  }),
+);
+
+export const updateIntegrationInstallation = defineOperation('updateIntegrationInstallation', async ({ ctx, caller, path, body }) => {
+  const { integration, inst } = await ctx.store.write((tx) => updateInstallation(tx, ctx, caller, path.integrationName, path.installationId, body));
+  kickDelivery(ctx);
+  return { status: 200, body: ctx.store.read((tx) => presentInst(tx, ctx, integration, inst)) };
+});
+
+export const uninstallIntegration = defineOperation('uninstallIntegration', async ({ ctx, caller, path }) => {
+  const removed = await ctx.store.write((tx) => uninstall(tx, ctx, caller, path.integrationName, path.installationId));
+  if (removed) kickDelivery(ctx);
+  return { status: removed ? 205 : 204 };
+});
+
+export const listIntegrationSpaceInstallations = defineOperation('listIntegrationSpaceInstallations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const i = visibleIntegration(tx, path.integrationName, caller);
+    const rows = installationsOf(tx, i, caller, query.externalId).flatMap((inst) => {
+      const org = tx.get<OrganizationRecord>('organizations', inst.organization);
+      const member = findMember(tx, inst.organization, caller.userId);
+      // Space objects show the caller's own permissions on them (none when not a member).
+      const access = org && member ? new ContentAccess(tx, org, member) : undefined;
+      return spacesOf(tx, inst).map((s) => ({ inst, s, level: access ? access.space(s) : null }));
+    });
+    return {
+      status: 200,
+      body: paginate(rows, query, ({ inst, s, level }) =>
+        presentContentInstallation(ctx, i, inst, 'space', query.extended ? presentSpace(ctx, s, level, spaceCounts(tx, s.id)) : s.id),
+      ),
+    };
+  }),
+);
+
+export const listIntegrationSiteInstallations = defineOperation('listIntegrationSiteInstallations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const i = visibleIntegration(tx, path.integrationName, caller);
+    const rows = installationsOf(tx, i, caller, query.externalId).flatMap((inst) => sitesOf(tx, inst).map((s) => ({ inst, s })));
+    return {
+      status: 200,
+      body: paginate(rows, query, ({ inst, s }) => presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSiteRow(ctx, s) : s.id)),
+    };
+  }),
+);
+
+export const listIntegrationEvents = defineOperation('listIntegrationEvents', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => ({ status: 200, body: paginate(eventsOf(tx, caller, path.integrationName), query, presentEvent) })),
+);
+
+export const getIntegrationEvent = defineOperation('getIntegrationEvent', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const e = eventOf(tx, caller, path.integrationName, path.eventId);
+    return { status: 200, body: { event: presentEvent(e), trace: { logs: e.trace } } };
+  }),
+);
+
+export const setIntegrationDevelopmentMode = defineOperation('setIntegrationDevelopmentMode', async ({ ctx, caller, path, body }) => {
+  const tunnelUrl = checkTunnel(body.tunnelUrl);
+  await ctx.store.write((tx) => setDevMode(tx, ctx, caller, path.integrationName, { tunnelUrl, all: body.all ?? false }));
+  return { status: 204 };
+});
+
+export const disableIntegrationDevelopmentMode = defineOperation('disableIntegrationDevelopmentMode', async ({ ctx, caller, path }) => {
+  await ctx.store.write((tx) => setDevMode(tx, ctx, caller, path.integrationName, undefined));
+  return { status: 205 };
+});

@@ -1,0 +1,130 @@
+import { apiUrl, type Context } from '../kernel/context.js';
+import type { MemberRole } from '../kernel/roles.js';
+import type { OrganizationRecord } from '../organizations/model.js';
+import { presentOrganization } from '../organizations/present.js';
+import type { EventRecord, InstallationRecord, IntegrationRecord } from './model.js';
+
+// Record -> contract objects. `secrets` and `script` are never read here: no route returns them.
+
+const integrationPath = (name: string) => `/integrations/${name}`;
+
+/** Published images are kept as given (base64) and shown as data: URLs, so they resolve without an asset host. */
+function dataUrl(b64: string): string {
+  const head = Buffer.from(b64.slice(0, 32), 'base64');
+  const text = head.toString('utf8').trimStart();
+  const mime =
+    head[0] === 0x89 && head[1] === 0x50 ? 'image/png'
+    : head[0] === 0xff && head[1] === 0xd8 ? 'image/jpeg'
+    : head.subarray(0, 3).toString() === 'GIF' ? 'image/gif'
+    : head.subarray(8, 12).toString() === 'WEBP' ? 'image/webp'
+    : text.startsWith('<') ? 'image/svg+xml'
+    : 'application/octet-stream';
+  return `data:${mime};base64,${b64}`;
+}
+
+/**
+ * The contract's Integration. `owner` is the owning organization as the caller sees it (`role`:
+ * their role there, null when not a member); `permissions.admin`: whether they may publish,
+ * delete, set development mode and read events (admin of the owner).
+ */
+export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: OrganizationRecord, role: MemberRole) {
+  return {
+    object: 'integration' as const,
+    name: i.name,
+    version: i.version,
+    title: i.title,
+    description: i.description,
+    ...(i.summary !== undefined ? { summary: i.summary } : {}),
+    previewImages: i.previewImages.map(dataUrl),
+    target: i.target,
+    // Verification is GitBook's review of marketplace integrations: nothing here verifies one.
+    verified: false,
+    visibility: i.visibility,
+    scopes: i.scopes,
+    categories: i.categories,
+    blocks: i.blocks,
+    contentSources: i.contentSources,
+    ...(i.configurations !== undefined ? { configurations: i.configurations } : {}),
+    externalLinks: i.externalLinks,
+    owner: presentOrganization(ctx, owner, role),
+    urls: {
+      location: apiUrl(ctx, integrationPath(i.name)),
+      ...(i.icon ? { icon: dataUrl(i.icon) } : {}),
+      app: `${ctx.baseUrl}/integrations/${i.name}`,
+      assets: `${ctx.baseUrl}/integrations/${i.name}/assets`,
+      publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/public`,
+    },
+    permissions: { admin: role === 'admin' },
+    ...(i.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: i.contentSecurityPolicy } : {}),
+  };
+}
+
+const installationPath = (name: string, id: string) => `${integrationPath(name)}/installations/${id}`;
+
+export function presentInstallation(ctx: Context, i: IntegrationRecord, inst: InstallationRecord, spaces: number) {
+  return {
+    id: inst.id,
+    status: inst.status,
+    space_selection: inst.space_selection,
+    site_selection: inst.site_selection,
+    spaces,
+    configuration: inst.configuration,
+    createdAt: inst.createdAt,
+    updatedAt: inst.updatedAt,
+    urls: {
+      location: apiUrl(ctx, installationPath(i.name, inst.id)),
+      app: `${ctx.baseUrl}/o/${inst.organization}/integrations/${i.name}`,
+      publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
+    },
+    externalIds: inst.externalIds,
+    target: { organization: inst.organization },
+  };
+}
+
+/** An installation on one space or site: it carries the organization installation's state. */
+export function presentContentInstallation(ctx: Context, i: IntegrationRecord, inst: InstallationRecord, kind: 'space' | 'site', target: unknown): Record<string, unknown> {
+  return {
+    integration: i.name,
+    installation: inst.id,
+    status: inst.status,
+    // Per-space and per-site configuration does not exist here: only the organization's.
+    configuration: {},
+    externalIds: inst.externalIds,
+    urls: {
+      location: apiUrl(ctx, installationPath(i.name, inst.id)),
+      publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
+    },
+    [kind]: target,
+  };
+}
+
+/**
+ * A docs site row as the contract's Site. Placeholder until issue 7 (docs sites) merges: then
+ * its own presenter replaces this; fields absent from the row take the contract's defaults.
+ */
+export function presentSiteRow(ctx: Context, s: any) {
+  return {
+    object: 'site' as const,
+    id: s.id,
+    type: s.type ?? 'basic',
+    title: s.title ?? '',
+    visibility: s.visibility ?? 'public',
+    published: !!s.published,
+    createdAt: s.createdAt ?? new Date(0).toISOString(),
+    siteSpaces: typeof s.siteSpaces === 'number' ? s.siteSpaces : 0,
+    features: [],
+    agentsContext: s.agentsContext ?? 'included',
+    urls: { location: apiUrl(ctx, `/orgs/${s.organization}/sites/${s.id}`), app: `${ctx.baseUrl}/o/${s.organization}/sites/${s.id}` },
+  };
+}
+
+export function presentEvent(e: EventRecord) {
+  return {
+    id: e.id,
+    integrationId: e.integration,
+    ...(e.installation ? { installationId: e.installation } : {}),
+    createdAt: e.createdAt,
+    payload: e.payload,
+    status: e.status,
+  };
+}

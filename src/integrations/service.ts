@@ -196,6 +196,7 @@ export function checkTunnel(url: string): string {
 
 export function setDevMode(tx: WriteTx, ctx: Context, caller: Caller, name: string, dev: DevMode | undefined): IntegrationRecord {
   const i = administeredIntegration(tx, name, caller, dev ? 'turning on development mode' : 'turning off development mode');
+  if (dev) checkTunnel(dev.tunnelUrl);
   const { dev: _old, ...rest } = i;
   return tx.put<IntegrationRecord>('integrations', { ...rest, ...(dev ? { dev } : {}), updatedAt: ctx.clock.now().toISOString() });
 }

@@ -41,6 +41,9 @@ describe('authorization matrix: outsiders', () => {
     ids.teamId = (await s.api('PUT', `/v1/orgs/${org}/teams`, { body: { title: 'Team' } })).body?.id;
     ids.inviteId = (await s.api('POST', `/v1/orgs/${org}/link-invites`, { body: { role: 'read' } })).body?.id;
     ids.samlProviderId = (await s.api('POST', `/v1/orgs/${org}/saml`, { body: { label: 'IdP' } })).body?.id;
+    ids.integrationName = 'private-integration';
+    const published = await s.api('POST', '/v1/integrations/private-integration', { body: { organization: org, title: 'Private', description: 'Private tool', script: 'export default {}', visibility: 'private', scopes: ['space:content:read'] } });
+    expect(published.status).toBeLessThan(300);
     ids.specSlug = 'private-spec';
     await s.api('PUT', `/v1/orgs/${org}/openapi/private-spec`, { body: { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } } });
   });

@@ -1,5 +1,7 @@
 import type { Context } from './kernel/context.js';
+import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
+import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
 
 // Background work that runs in the process holding the store (`docs serve`, or an in-process
 // command that asks for it), listed here like the operations in operations.ts.
@@ -9,7 +11,11 @@ interface Worker {
   stop(ctx: Context): Promise<void>;
 }
 
-export const WORKERS: Worker[] = [{ name: 'openapi processing', start: startProcessing, stop: stopProcessing }];
+export const WORKERS: Worker[] = [
+  { name: 'openapi processing', start: startProcessing, stop: stopProcessing },
+  { name: 'conversations processing', start: startConversationProcessing, stop: stopConversationProcessing },
+  { name: 'translation runs', start: startTranslationRuns, stop: stopTranslationRuns },
+];
 
 export function startWorkers(ctx: Context): void {
   for (const w of WORKERS) w.start(ctx);

@@ -28,4 +28,11 @@ export const TABLES: TableSpec[] = [
   { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
   { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
+  // Conversations, their issues and clusters: in the organization's own conversations shard
+  // (`conversations/<id>`), so a busy inbox does not slow the organization's other writes.
+  { name: 'conversations', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'key', 'state'] },
+  { name: 'conversationIssues', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'conversation', 'cluster'] },
+  { name: 'conversationClusters', shard: (r) => `conversations/${r.organization}`, indexes: ['organization'] },
+  // Translations: small settings rows with their organization; the results are spaces.
+  { name: 'translations', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'queue'] },
 ];

@@ -133,7 +133,8 @@ export function pendingConversations(tx: ReadTx): ConversationRecord[] {
   return tx.find<ConversationRecord>('conversations', 'state', 'pending').sort((a, b) => a.order.localeCompare(b.order) || a.id.localeCompare(b.id));
 }
 
-const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id);
+// Newest first; conversations dated alike (one batch) by ingestion order, latest first.
+const newestFirst = (a: ConversationRecord, b: ConversationRecord) => b.createdAt.localeCompare(a.createdAt) || b.order.localeCompare(a.order) || a.id.localeCompare(b.id);
 
 export function conversationsOf(tx: ReadTx, organizationId: string, caller: Caller, source?: string): ConversationRecord[] {
   requireReader(tx, organizationId, caller);
@@ -150,7 +151,7 @@ export function getConversation(tx: ReadTx, organizationId: string, caller: Call
   return c;
 }
 
-/** Issues, newest conversation first, then in their order within the conversation. */
+/** Issues in the order of their conversations (newest first), then in their order within each. */
 export function listIssues(tx: ReadTx, organizationId: string, caller: Caller, filter: { cluster?: string; conversation?: string }) {
   requireReader(tx, organizationId, caller);
   let issues: IssueRecord[];
@@ -159,8 +160,8 @@ export function listIssues(tx: ReadTx, organizationId: string, caller: Caller, f
   else issues = tx.find<IssueRecord>('conversationIssues', 'organization', organizationId);
   return issues
     .filter((i) => i.organization === organizationId && (filter.conversation === undefined || i.conversation === filter.conversation))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.conversation.localeCompare(b.conversation) || a.index - b.index)
-    .map((issue) => ({ issue, conversation: tx.get<ConversationRecord>('conversations', issue.conversation)! }));
+    .map((issue) => ({ issue, conversation: tx.get<ConversationRecord>('conversations', issue.conversation)! }))
+    .sort((a, b) => newestFirst(a.conversation, b.conversation) || a.issue.index - b.issue.index);
 }
 
 export function getIssue(tx: ReadTx, organizationId: string, caller: Caller, id: string) {

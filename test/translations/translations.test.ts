@@ -217,6 +217,20 @@ describe('translation runs', () => {
     s.ctx.store.read((tx) => expect(() => readSourcePages(tx, src.id)).toThrow(/no longer exists/));
   });
 
+  it('writes a new target space when the previous one was deleted; deleting the translation keeps its space', async () => {
+    process.env.DOCS_TRANSLATOR_URL = fake.url;
+    const src = await space('Changelog');
+    const t = (await create({ source: { space: src.id, language: 'en' }, language: 'it' })).body;
+    const first = await run(t.id);
+    expect((await s.api('DELETE', `/v1/spaces/${first.result.space}`)).status).toBe(205);
+    const second = await run(t.id);
+    expect(second.status).toBe('completed');
+    expect(second.result.space).not.toBe(first.result.space);
+    expect((await s.api('GET', `/v1/spaces/${second.result.space}`)).body).toMatchObject({ title: '[it] Changelog', language: 'it' });
+    expect((await s.api('DELETE', `${base()}/${t.id}`)).status).toBe(205);
+    expect((await s.api('GET', `/v1/spaces/${second.result.space}`)).status).toBe(200);
+  });
+
   it('the LibreTranslate client sends texts in batches and keeps their order', async () => {
     const texts = Array.from({ length: 120 }, (_, i) => `text ${i}`);
     fake.state.requests.length = 0;

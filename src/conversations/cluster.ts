@@ -2,7 +2,7 @@ import type { Context } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { ClusterRecord, IssueRecord, Terms } from './model.js';
-import { addTerms, cosine, cut, topTerms } from './text.js';
+import { addTerms, cosine, cut, topTerms } from './vectors.js';
 
 // Grouping issues into clusters (README "Conversations"): leader-follower clustering over term
 // vectors. Issues are taken in ingestion order; each joins the existing cluster of its

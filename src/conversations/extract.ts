@@ -1,5 +1,6 @@
 import type { ConversationRecord, Terms } from './model.js';
-import { contentWords, cosine, cut, firstSentence, plainText, termVector, addTerms } from './text.js';
+import { addTerms, cosine, cut } from './vectors.js';
+import { contentWords, firstSentence, plainText, termVector } from './words.js';
 
 // Issues of a conversation, by a deterministic method (README "Conversations"):
 // only what the user wrote counts (assistants and team members answer, they do not report).

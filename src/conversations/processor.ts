@@ -1,5 +1,5 @@
 import type { Context } from '../kernel/context.js';
-import { pendingConversations, processConversation } from './service.js';
+import { pendingConversations } from './service.js';
 
 // Processing runs off the request path, in whichever process holds the store (`docs serve`, or
 // an in-process `docs conversations ingest --wait`): ingestion stores conversations as `pending`
@@ -41,6 +41,7 @@ class Processor {
     while (!this.stopped) {
       const batch = this.ctx.store.read((tx) => pendingConversations(tx).slice(0, BATCH).map((c) => [c.id, c.generation] as const));
       if (!batch.length) return;
+      const { processConversation } = await import('./process.js');
       await this.ctx.store.write((tx) => {
         for (const [id, generation] of batch) processConversation(tx, this.ctx, id, generation);
       });

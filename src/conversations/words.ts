@@ -1,11 +1,12 @@
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import type { Terms } from './model.js';
+import { cut } from './vectors.js';
 
-// The text side of the deterministic method (README "Conversations: how issues and clusters are
-// made"): message bodies (markdown or HTML) -> plain text -> stemmed content terms -> a weighted
-// term vector; similarity is the cosine of two vectors. No randomness, no model: the same input
-// always gives the same vectors.
+// The text side of the deterministic method (README "Conversations: issues"): message bodies
+// (markdown or HTML) -> plain text -> stemmed content terms -> a weighted term vector. No
+// randomness, no model: the same input always gives the same vectors. Loaded only by the
+// processing worker (stopword's lists are large: CLI start-up does not pay for them).
 
 // Words of chat courtesy and of asking for help in general: frequent in every support
 // conversation, so they say nothing about its topic and would pull unrelated ones together.
@@ -55,51 +56,8 @@ export function termVector(words: { stem: string }[]): Terms {
   return v;
 }
 
-export function norm(v: Terms): number {
-  let s = 0;
-  for (const x of Object.values(v)) s += x * x;
-  return Math.sqrt(s);
-}
-
-/** Cosine similarity, 0 when either vector is empty. */
-export function cosine(a: Terms, b: Terms): number {
-  const na = norm(a);
-  const nb = norm(b);
-  if (!na || !nb) return 0;
-  const [small, large] = Object.keys(a).length <= Object.keys(b).length ? [a, b] : [b, a];
-  let dot = 0;
-  for (const [k, x] of Object.entries(small)) dot += x * (large[k] ?? 0);
-  return dot / (na * nb);
-}
-
-/** a + sign * b, dropping terms that fall to (about) zero. */
-export function addTerms(a: Terms, b: Terms, sign: 1 | -1 = 1): Terms {
-  const out: Terms = { ...a };
-  for (const [k, x] of Object.entries(b)) {
-    const y = (out[k] ?? 0) + sign * x;
-    if (Math.abs(y) < 1e-9) delete out[k];
-    else out[k] = y;
-  }
-  return out;
-}
-
-/** The `n` heaviest terms, ties by term, so the choice is deterministic. */
-export function topTerms(v: Terms, n: number): string[] {
-  return Object.entries(v)
-    .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
-    .slice(0, n)
-    .map(([k]) => k);
-}
-
 /** The first sentence of a text (or its first `max` characters, cut at a word). */
 export function firstSentence(text: string, max: number): string {
   const m = /^(.+?[.!?])(\s|$)/.exec(text);
   return cut(m ? m[1]! : text, max);
-}
-
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = text.slice(0, max - 1);
-  const at = head.lastIndexOf(' ');
-  return (at > max / 2 ? head.slice(0, at) : head) + '…';
 }

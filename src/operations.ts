@@ -1,6 +1,7 @@
 import type { Operation } from './kernel/operation.js';
 import * as agentInstructions from './agent-instructions/operations.js';
 import * as collections from './collections/operations.js';
+import * as conversations from './conversations/operations.js';
 import * as integrations from './integrations/operations.js';
 import * as invites from './invites/operations.js';
 import * as members from './members/operations.js';
@@ -9,6 +10,7 @@ import * as organizations from './organizations/operations.js';
 import * as saml from './saml/operations.js';
 import * as spaces from './spaces/operations.js';
 import * as teams from './teams/operations.js';
+import * as translations from './translations/operations.js';
 import * as users from './users/operations.js';
 
 // Every operation this project serves, by area. The HTTP router, the CLI transports and the
@@ -107,6 +109,21 @@ export const OPERATIONS: Operation[] = [
   integrations.getIntegrationEvent,
   integrations.setIntegrationDevelopmentMode,
   integrations.disableIntegrationDevelopmentMode,
+  // Conversations: ingestion, issues and clusters
+  conversations.listConversationsIssuesClusters,
+  conversations.getConversationsIssuesCluster,
+  conversations.listConversations,
+  conversations.ingestConversation,
+  conversations.listConversationsIssues,
+  conversations.getConversationIssueById,
+  conversations.getConversationById,
+  // Translations
+  translations.listTranslations,
+  translations.createTranslation,
+  translations.getTranslation,
+  translations.updateTranslation,
+  translations.deleteTranslation,
+  translations.runTranslation,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

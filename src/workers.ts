@@ -1,6 +1,8 @@
 import type { Context } from './kernel/context.js';
 import { startDelivery, stopDelivery } from './integrations/delivery.js';
+import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
+import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
 
 // Background work that runs in the process holding the store (`docs serve`, or an in-process
 // command that asks for it), listed here like the operations in operations.ts.
@@ -13,6 +15,8 @@ interface Worker {
 export const WORKERS: Worker[] = [
   { name: 'openapi processing', start: startProcessing, stop: stopProcessing },
   { name: 'integration event delivery (development mode)', start: startDelivery, stop: stopDelivery },
+  { name: 'conversations processing', start: startConversationProcessing, stop: stopConversationProcessing },
+  { name: 'translation runs', start: startTranslationRuns, stop: stopTranslationRuns },
 ];
 
 export function startWorkers(ctx: Context): void {

@@ -35,4 +35,11 @@ export const TABLES: TableSpec[] = [
   { name: 'integrationEvents', shard: (r) => `integration/${r.integration}`, indexes: ['integration', 'delivery'] },
   // Docs sites: placeholder until issue 7 merges; same name and shard (installations on sites read it).
   { name: 'sites', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  // Conversations, their issues and clusters: in the organization's own conversations shard
+  // (`conversations/<id>`), so a busy inbox does not slow the organization's other writes.
+  { name: 'conversations', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'key', 'state'] },
+  { name: 'conversationIssues', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'conversation', 'cluster'] },
+  { name: 'conversationClusters', shard: (r) => `conversations/${r.organization}`, indexes: ['organization'] },
+  // Translations: small settings rows with their organization; the results are spaces.
+  { name: 'translations', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'queue'] },
 ];

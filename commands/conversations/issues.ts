@@ -1,0 +1,43 @@
+import { Args, Flags } from '@oclif/core';
+import { DocsCommand } from '../_lib/base.js';
+import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { renderObject, renderTable } from '../_lib/render.js';
+
+export default class ConversationsIssues extends DocsCommand {
+  static summary = 'List the issues found in conversations (by cluster, by conversation), or show one';
+  static description =
+    'API: GET /v1/orgs/{organizationId}/conversations-issues (listConversationsIssues); with ISSUE, GET /v1/orgs/{organizationId}/conversations-issues/{issueId} (getConversationIssueById).';
+  static examples = [
+    '<%= config.bin %> conversations issues',
+    '<%= config.bin %> conversations issues --cluster kP3xQ9mZ2vL8nR5tW1yA',
+    '<%= config.bin %> conversations issues --conversation Q2mVt8cRk1LpZx0aB3dE --json',
+    '<%= config.bin %> conversations issues Hs7Yb2Kd9QwE4rT6uI1o',
+  ];
+  static args = { issue: Args.string({ description: 'Issue id: show this one', required: false }) };
+  static flags = {
+    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    cluster: Flags.string({ description: 'Only the issues of this cluster' }),
+    conversation: Flags.string({ description: 'Only the issues of this conversation' }),
+    limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
+    page: Flags.string({ description: 'Page cursor (next.page of a previous answer)' }),
+  };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(ConversationsIssues);
+    const transport = await this.transport(flags);
+    const organizationId = flags.org ?? (await soleOrganization(transport));
+    if (args.issue) {
+      const { body } = await spin(transport.remote, 'GET conversations-issues', () => transport.call('getConversationIssueById', { path: { organizationId, issueId: args.issue! } }));
+      if (!this.jsonEnabled()) this.log(renderObject(body as Record<string, unknown>));
+      return body;
+    }
+    const query = { cluster: flags.cluster, conversation: flags.conversation, limit: flags.limit, page: flags.page };
+    const { body } = await spin(transport.remote, 'GET conversations-issues', () => transport.call('listConversationsIssues', { path: { organizationId }, query }));
+    const list = body as { items: Record<string, unknown>[]; next?: { page: string } };
+    if (!this.jsonEnabled()) {
+      this.log(list.items.length ? await renderTable(list.items, ['issue.id', 'issue.title', 'issue.cluster', 'conversation.id', 'issue.createdAt']) : 'No items.');
+      if (list.next) this.log(`More: --page ${list.next.page}`);
+    }
+    return body;
+  }
+}

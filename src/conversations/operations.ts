@@ -1,0 +1,46 @@
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import type { ClusterRecord } from './model.js';
+import { presentCluster, presentConversation, presentConversationDetail, presentIssueWithConversation } from './present.js';
+import { kickConversationProcessing } from './processor.js';
+import { checkBatch, clustersFor, getCluster, getConversation, conversationsOf, getIssue, ingest, issuesOfCluster, listIssues } from './service.js';
+
+export const ingestConversation = defineOperation('ingestConversation', async ({ ctx, caller, path, body }) => {
+  const items = checkBatch(body);
+  await ctx.store.write((tx) => ingest(tx, ctx, path.organizationId, caller, items));
+  kickConversationProcessing(ctx);
+  return { status: 204 };
+});
+
+export const listConversations = defineOperation('listConversations', ({ ctx, caller, path, query }) => {
+  const list = ctx.store.read((tx) => conversationsOf(tx, path.organizationId, caller, query.source));
+  return { status: 200, body: paginate(list, query, (c) => presentConversation(ctx, c)) };
+});
+
+export const getConversationById = defineOperation('getConversationById', ({ ctx, caller, path }) => {
+  const c = ctx.store.read((tx) => getConversation(tx, path.organizationId, caller, path.conversationId));
+  return { status: 200, body: presentConversationDetail(ctx, c) };
+});
+
+export const listConversationsIssues = defineOperation('listConversationsIssues', ({ ctx, caller, path, query }) => {
+  const list = ctx.store.read((tx) => listIssues(tx, path.organizationId, caller, { cluster: query.cluster, conversation: query.conversation }));
+  return { status: 200, body: paginate(list, query, (x) => presentIssueWithConversation(ctx, x)) };
+});
+
+export const getConversationIssueById = defineOperation('getConversationIssueById', ({ ctx, caller, path }) => {
+  const x = ctx.store.read((tx) => getIssue(tx, path.organizationId, caller, path.issueId));
+  return { status: 200, body: presentIssueWithConversation(ctx, x) };
+});
+
+export const listConversationsIssuesClusters = defineOperation('listConversationsIssuesClusters', ({ ctx, caller, path, query }) => {
+  const list = ctx.store.read((tx) => clustersFor(tx, path.organizationId, caller, query));
+  return { status: 200, body: paginate(list, query, ({ cluster, issues }) => presentCluster(ctx, cluster, issues)) };
+});
+
+export const getConversationsIssuesCluster = defineOperation('getConversationsIssuesCluster', ({ ctx, caller, path }) => {
+  const { cluster, issues } = ctx.store.read((tx) => {
+    const cluster: ClusterRecord = getCluster(tx, path.organizationId, caller, path.clusterId);
+    return { cluster, issues: issuesOfCluster(tx, cluster.id) };
+  });
+  return { status: 200, body: presentCluster(ctx, cluster, issues) };
+});

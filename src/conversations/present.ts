@@ -1,0 +1,66 @@
+import { apiUrl, type Context } from '../kernel/context.js';
+import { clusterFacts } from './cluster.js';
+import type { ClusterRecord, ConversationRecord, IssueRecord } from './model.js';
+
+const orgPath = (organization: string) => `/orgs/${organization}`;
+
+export function presentConversation(ctx: Context, c: ConversationRecord) {
+  return {
+    object: 'conversation' as const,
+    id: c.id,
+    ...(c.subject !== undefined ? { subject: c.subject } : {}),
+    createdAt: c.createdAt,
+    ...(c.processedAt ? { processedAt: c.processedAt } : {}),
+    source: c.source,
+    urls: {
+      location: apiUrl(ctx, `${orgPath(c.organization)}/conversations/${c.id}`),
+      ...(c.metadata.url ? { source: c.metadata.url } : {}),
+    },
+  };
+}
+
+/** `{conversation, parts, metadata}` of getConversationById. */
+export function presentConversationDetail(ctx: Context, c: ConversationRecord) {
+  return { conversation: presentConversation(ctx, c), parts: c.parts, metadata: c.metadata };
+}
+
+export function presentIssue(ctx: Context, i: IssueRecord) {
+  return {
+    object: 'conversation-issue' as const,
+    id: i.id,
+    title: i.title,
+    summary: i.summary,
+    createdAt: i.createdAt,
+    ingestedAt: i.ingestedAt,
+    conversation: i.conversation,
+    cluster: i.cluster,
+    urls: { location: apiUrl(ctx, `${orgPath(i.organization)}/conversations-issues/${i.id}`) },
+  };
+}
+
+export function presentIssueWithConversation(ctx: Context, x: { issue: IssueRecord; conversation: ConversationRecord }) {
+  return { issue: presentIssue(ctx, x.issue), conversation: presentConversation(ctx, x.conversation) };
+}
+
+// There are no tasks here (agent tasks are another area): their counts are 0, truthfully.
+const NO_TASKS = { tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 };
+
+export function presentCluster(ctx: Context, c: ClusterRecord, issues: IssueRecord[]) {
+  const facts = clusterFacts(c, issues, ctx.clock.now());
+  return {
+    object: 'issues-cluster' as const,
+    id: c.id,
+    label: facts.label,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    icon: 'comments',
+    summary: facts.summary,
+    weeklyPulse: facts.weeklyPulse,
+    sources: facts.sources,
+    stats: { ...facts.stats, ...NO_TASKS },
+    urls: {
+      location: apiUrl(ctx, `${orgPath(c.organization)}/conversations-clusters/${c.id}`),
+      app: `${ctx.baseUrl}/o/${c.organization}/conversations/clusters/${c.id}`,
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { apiUrl, type Context } from '../kernel/context.js';
+import { atLeast, type MemberRole } from '../kernel/roles.js';
+import type { TranslationRecord } from './model.js';
+
+/** The contract's Translation, plus `error` when the latest run failed (an extension, README). */
+export function presentTranslation(ctx: Context, t: TranslationRecord, role: MemberRole) {
+  return {
+    object: 'translation' as const,
+    id: t.id,
+    status: t.status,
+    source: t.source,
+    language: t.language,
+    instructions: t.instructions,
+    ...(t.result ? { result: t.result } : {}),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    stats: t.stats,
+    ...(t.error ? { error: t.error } : {}),
+    permissions: { view: true, edit: atLeast(role, 'create') },
+    urls: { location: apiUrl(ctx, `/orgs/${t.organization}/translations/${t.id}`) },
+  };
+}

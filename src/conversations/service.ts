@@ -68,8 +68,9 @@ export function checkBatch(body: ConversationInput | ConversationInput[]): Conve
 }
 
 /** Stores (creates or replaces) each conversation, marked for processing. */
-export function ingest(tx: WriteTx, ctx: Context, organizationId: string, caller: Caller, items: ConversationInput[]): void {
+export function ingest(tx: WriteTx, ctx: Context, organizationId: string, caller: Caller, body: ConversationInput | ConversationInput[]): void {
   requireIngest(tx, organizationId, caller);
+  const items = checkBatch(body);
   const now = ctx.clock.now().toISOString();
   const source = sourceOf(caller);
   items.forEach((c, i) => {

@@ -28,4 +28,11 @@ export const TABLES: TableSpec[] = [
   { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
   { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
+  // Docs sites: the site and its structure (sections, groups, site spaces) and share links, all in
+  // the organization's shard with the spaces they point at (src/sites).
+  { name: 'sites', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'siteSections', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
+  { name: 'siteSectionGroups', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
+  { name: 'siteSpaces', shard: (r) => `org/${r.organization}`, indexes: ['site', 'space'] },
+  { name: 'siteShareLinks', shard: (r) => `org/${r.organization}`, indexes: ['site', 'key'] },
 ];

@@ -48,9 +48,10 @@ function check(n: N): void {
   if (n.type === 'BinaryExpression' && (n.operator === '&&' || n.operator === '||')) return (check(n.left), check(n.right));
   if (n.type === 'UnaryExpression' && n.operator === '!') return check(n.argument);
   if (n.type === 'BinaryExpression' && COMPARISONS.has(n.operator)) {
-    if (operand(n.left) && operand(n.right)) return;
-  } else if (operand(n)) return;
-  throw new Error(`unsupported ${describe(n)}`);
+    for (const side of [n.left, n.right]) if (!operand(side)) throw new Error(`unsupported ${describe(side)}`);
+    return;
+  }
+  if (!operand(n)) throw new Error(`unsupported ${describe(n)}`);
 }
 
 function describe(n: N): string {

@@ -53,7 +53,7 @@ export default class SitesCustomize extends DocsCommand {
       } catch (err) {
         throw new DocsError('invalid', `--file ${flags.file}: ${(err as Error).message}`);
       }
-    } else body = flags['site-space'] ? {} : ((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>);
+    } else body = flags['site-space'] ? {} : structuredClone((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>);
     for (const s of flags.set ?? []) applySet(body, s);
     const result = flags['site-space']
       ? await transport.call('overrideSiteSpaceCustomizationById', { path: { ...path, siteSpaceId: flags['site-space'] }, body })

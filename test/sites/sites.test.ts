@@ -370,3 +370,27 @@ describe('organizations and spaces meet sites', () => {
     expect((await s.api('POST', `/v1/spaces/${sp.id}/transfer`, { body: { organization: other } })).status).toBe(200);
   });
 });
+
+describe('a purged space leaves its sites', () => {
+  it('after retention, its site spaces are removed and the next one becomes the default', async () => {
+    const { ManualClock } = await import('../../src/kernel/clock.js');
+    const { purgeExpiredSpaces, RETENTION_MS } = await import('../../src/spaces/retention.js');
+    const clock = new ManualClock();
+    const t = await startServer({ clock });
+    try {
+      const o = (await t.api('GET', '/v1/orgs')).body.items[0].id;
+      const a = (await t.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Going' } })).body;
+      const b = (await t.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Staying' } })).body;
+      const x = (await t.api('POST', `/v1/orgs/${o}/sites`, { body: { title: 'Purge', spaces: [a.id, b.id] } })).body;
+      expect((await t.api('DELETE', `/v1/spaces/${a.id}`)).status).toBe(205);
+      expect((await t.api('GET', `/v1/orgs/${o}/sites/${x.id}`)).body.siteSpaces).toBe(2);
+      clock.advance(RETENTION_MS);
+      expect(await purgeExpiredSpaces(t.ctx)).toBe(1);
+      const items = (await t.api('GET', `/v1/orgs/${o}/sites/${x.id}/site-spaces`)).body.items;
+      expect(items.map((i: any) => [i.space.id, i.default])).toEqual([[b.id, true]]);
+      expect((await t.api('GET', `/v1/orgs/${o}/sites/${x.id}`)).body.siteSpaces).toBe(1);
+    } finally {
+      await t.stop();
+    }
+  });
+});

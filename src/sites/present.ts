@@ -44,12 +44,14 @@ export class SitePresenter {
     return presentSite(this.ctx, this.tx, this.org, this.site, this.opts.shareKey);
   }
 
-  /** A site space is shown only while its space is there; in the published profile also not while deleted or hidden. */
+  /** Whether a site space is shown, and its space: see the two views below. */
   private visible(ss: SiteSpaceRecord): SpaceRecord | undefined {
     const space = this.tx.get<SpaceRecord>('spaces', ss.space);
     if (!space) return undefined;
-    if (this.opts.published && (space.deletedAt || ss.hidden)) return undefined;
-    return space;
+    if (this.opts.published) return space.deletedAt || ss.hidden ? undefined : space;
+    // The management views show a member only the spaces they can see: an unpublished site must
+    // not reveal spaces closed to them. (The published profile is the audience's view: it shows all.)
+    return this.access.space(space) ? space : undefined;
   }
 
   private sectionAddress(s: SiteSectionRecord) {

@@ -108,6 +108,17 @@ describe('permissions', () => {
     await fails('GET', '/sites', undefined, 404, `organization ${org} not found`, stranger.token);
     expect((await ok('GET', `/sites/${x.id}`)).title).toBe('Guarded');
   });
+
+  it('management views show a member only the spaces they can see', async () => {
+    const open = await space('Open to readers');
+    const closed = await space('Closed to readers');
+    expect((await s.api('PATCH', `/v1/spaces/${closed.id}`, { body: { defaultLevel: null } })).status).toBe(200);
+    const x = await site({ title: 'Mixed', spaces: [open.id, closed.id] });
+    const reader = await addUser(s.ctx, org, 'read');
+    const seen = await s.api('GET', `/v1/orgs/${org}/sites/${x.id}/site-spaces`, { token: reader.token });
+    expect(seen.body.items.map((i: any) => i.space.id)).toEqual([open.id]);
+    expect((await ok('GET', `/sites/${x.id}/site-spaces`)).items.map((i: any) => i.space.id)).toEqual([open.id, closed.id]);
+  });
 });
 
 describe('publishing and the published profile', () => {

@@ -1,5 +1,5 @@
 import { apiUrl, type Caller, type Context } from '../kernel/context.js';
-import { conflict, notFound } from '../kernel/errors.js';
+import { notFound } from '../kernel/errors.js';
 import { defineOperation, type OperationResult } from '../kernel/operation.js';
 import type { Role } from '../kernel/roles.js';
 import { paginate } from '../kernel/pagination.js';
@@ -10,7 +10,7 @@ import { putSiteSpaceOverride, siteCustomization, siteSpaceCustomization } from 
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { presentShareLink, presentSite, SitePresenter } from './present.js';
 import { publishedProfile } from './published.js';
-import { groupsOf, nodesIn } from './rows.js';
+import { nodesIn } from './rows.js';
 import * as sections from './sections.js';
 import * as service from './service.js';
 import * as siteSpaces from './site-spaces.js';
@@ -285,4 +285,3 @@ export const deleteSiteShareLinkById = defineOperation('deleteSiteShareLinkById'
   gone(await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { site }) => deleteShareLink(tx, site, path.shareLinkId))),
 );
 
-export { conflict, groupsOf };

@@ -110,11 +110,11 @@ export class SitePresenter {
     };
   }
 
-  /** The sections and groups of a container, in order; in the published profile, sections with nothing to show are left out. */
+  /** The sections and groups of a container, in order; in the published profile, sections and groups with nothing to show are left out. */
   nodes(container: string | null): any[] {
     return nodesIn(this.tx, this.site.id, container)
       .map((n: Node) => (n.kind === 'section' ? this.section(n.row) : this.group(n.row)))
-      .filter((n) => !this.opts.published || n.object !== 'site-section' || n.siteSpaces.length > 0);
+      .filter((n) => !this.opts.published || (n.object === 'site-section' ? n.siteSpaces.length > 0 : n.children.length > 0));
   }
 
   structure() {

@@ -2,11 +2,11 @@ import { onlyFields } from '../collections/service.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import type { WriteTx, ReadTx } from '../store/port.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
 import { checkCondition } from './conditions.js';
 import { GROUP_TITLE, SECTION_TITLE, type SiteRecord, type SiteSectionGroupRecord, type SiteSectionRecord, type SiteSpaceRecord } from './model.js';
 import { checkPath, slugify, uniquePath } from './paths.js';
-import { endOf, groupsOf, nodesIn, sectionsOf, siteSpacesIn, tableOfNode } from './rows.js';
+import { endOf, nodesIn, sectionsOf, siteSpacesIn, tableOfNode } from './rows.js';
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
 
 // Sections and section groups. Section paths are unique in the whole site, not only among the
@@ -48,6 +48,17 @@ function newSection(tx: WriteTx, ctx: Context, site: SiteRecord, t: string, icon
 }
 
 /**
+ * Turns a flat site into a site of sections without losing content: its site spaces move into a
+ * default section named after the site. Called before the first section or group is added.
+ */
+function wrapFlatSite(tx: WriteTx, ctx: Context, site: SiteRecord): void {
+  const flat = siteSpacesIn(tx, site.id, null);
+  if (!flat.length || sectionsOf(tx, site.id).length) return;
+  const wrap = newSection(tx, ctx, site, site.title);
+  flat.forEach((s) => tx.put<SiteSpaceRecord>('siteSpaces', { ...s, section: wrap.id }));
+}
+
+/**
  * POST sections: a new section at the end of the site's root, with `spaceId` as its first site
  * space. The title defaults to the space's title (a one-letter title becomes "Section"). When
  * the site was a flat list of site spaces, those move first into a default section named after
@@ -57,11 +68,7 @@ export function addSection(tx: WriteTx, ctx: Context, caller: Caller, site: Site
   onlyFields(body, ['spaceId', 'title', 'icon'], 'POST .../sections');
   const space = requireSpace(tx, caller, site, body.spaceId);
   const t = body.title != null ? title(body.title, SECTION_TITLE) : space.title.trim().length >= SECTION_TITLE.min ? space.title.trim() : 'Section';
-  const flat = siteSpacesIn(tx, site.id, null);
-  if (flat.length && !sectionsOf(tx, site.id).length) {
-    const wrap = newSection(tx, ctx, site, site.title);
-    flat.forEach((s) => tx.put<SiteSpaceRecord>('siteSpaces', { ...s, section: wrap.id }));
-  }
+  wrapFlatSite(tx, ctx, site);
   const section = newSection(tx, ctx, site, t, body.icon ?? undefined);
   insertSiteSpace(tx, ctx, site, space, section.id);
   return tx.get<SiteSectionRecord>('siteSections', section.id)!;
@@ -137,6 +144,7 @@ export function addGroup(tx: WriteTx, ctx: Context, site: SiteRecord, body: { ti
     if (!s || s.site !== site.id) throw invalid(`sections: no section ${sid} in site ${site.id}`);
     return s;
   });
+  wrapFlatSite(tx, ctx, site);
   const group = tx.put<SiteSectionGroupRecord>('siteSectionGroups', {
     id: newId(),
     organization: site.organization,
@@ -197,4 +205,3 @@ export function removeSectionFromGroup(tx: WriteTx, site: SiteRecord, groupId: s
   return true;
 }
 
-export { groupsOf };

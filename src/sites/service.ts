@@ -7,7 +7,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { SITE_ADMIN, SITE_READ, siteMembership, siteOf } from './access.js';
 import { SITE_TITLE, type SiteRecord, type SiteType, type SiteVisibility } from './model.js';
 import { slugify, uniquePath } from './paths.js';
-import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesIn, siteSpacesOfSite } from './rows.js';
+import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesOfSite } from './rows.js';
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
 import { setDefaultSection } from './sections.js';
 
@@ -171,4 +171,3 @@ export function setPublished(tx: WriteTx, ctx: Context, caller: Caller, organiza
   return { org, site: next };
 }
 
-export { siteSpacesIn };

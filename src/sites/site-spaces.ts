@@ -8,7 +8,7 @@ import { contentAccess } from '../tree/access.js';
 import { checkCondition } from './conditions.js';
 import type { SiteRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { checkPath, slugify, uniquePath } from './paths.js';
-import { defaultSection, endOf, hasSections, siteSpacesIn, siteSpacesOfSite } from './rows.js';
+import { defaultSection, endOf, hasSections, siteSpacesIn } from './rows.js';
 
 /**
  * A space the caller may put on a site: live, in the site's organization, and visible to the
@@ -146,4 +146,3 @@ export function removeSpaceFromSites(tx: WriteTx, spaceId: string): void {
 /** Site spaces on a site of `organization` that point at `spaceId` (transfer blockers). */
 export const siteSpacesOfSpace = (tx: ReadTx, spaceId: string) => tx.find<SiteSpaceRecord>('siteSpaces', 'space', spaceId);
 
-export { siteSpacesOfSite };

@@ -224,6 +224,19 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
     expect((await s.api('DELETE', `/v1/orgs/${org}/sites/${x.id}/sections/${sec.body.id}`)).status).toBe(204);
   });
 
+  it('a group added to a flat site wraps its site spaces in a default section; empty groups are not published', async () => {
+    const a = await space('Wrapped');
+    const x = await site({ title: 'Flat then grouped', spaces: [a.id] });
+    const g = await ok('POST', `/sites/${x.id}/section-groups`, { title: 'Empty group' }, 201);
+    const st = (await ok('GET', `/sites/${x.id}/structure`));
+    expect(st.type).toBe('sections');
+    expect(st.structure.map((n: any) => [n.object, n.title])).toEqual([['site-section', 'Flat then grouped'], ['site-section-group', 'Empty group']]);
+    expect(st.structure[0].siteSpaces.map((ss: any) => ss.space.id)).toEqual([a.id]);
+    await ok('POST', `/sites/${x.id}/publish`);
+    expect((await ok('GET', `/sites/${x.id}/published`)).structure.structure.map((n: any) => n.id)).toEqual([st.structure[0].id]);
+    expect(g.children).toEqual([]);
+  });
+
   it('conditions: accepts the documented grammar, refuses the rest with 400; null removes', async () => {
     const a = await space('Cond');
     const x = await site({ title: 'Conditional', spaces: [a.id] });

@@ -312,6 +312,42 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
   });
 });
 
+describe('more refusals, each changing nothing', () => {
+  it('site spaces, sections, share links and proxies', async () => {
+    const a = await space('R-A');
+    const b = await space('R-B');
+    const gone = await space('R-Gone');
+    expect((await s.api('DELETE', `/v1/spaces/${gone.id}`)).status).toBe(205);
+    const other = (await s.api('POST', '/v1/orgs', { body: { title: 'Elsewhere' } })).body.id;
+    const foreign = (await s.api('POST', `/v1/orgs/${other}/spaces`, { body: { title: 'Foreign' } })).body;
+    const x = await site({ title: 'Refusals', spaces: [a.id, b.id] });
+    const [sa, sb] = (await ok('GET', `/sites/${x.id}/site-spaces`)).items;
+    await fails('POST', `/sites/${x.id}/site-spaces`, { spaceId: gone.id }, 400, `spaceId: no space ${gone.id} in this organization`);
+    await fails('POST', `/sites/${x.id}/site-spaces`, { spaceId: foreign.id }, 400, `spaceId: no space ${foreign.id} in this organization`);
+    await fails('PATCH', `/sites/${x.id}/site-spaces/${sb.id}`, { spaceId: a.id }, 409, `spaceId: space ${a.id} is already on site ${x.id} in the same place`);
+    await fails('PATCH', `/sites/${x.id}/site-spaces/${sb.id}`, { title: 'x' }, 400, /^title: cannot be set with PATCH/);
+    await fails('PATCH', `/sites/${x.id}/site-spaces/${sb.id}`, { hidden: 'yes' }, 400, 'hidden: must be a boolean');
+    await fails('PATCH', `/sites/${x.id}/site-spaces/nope`, { path: 'p' }, 404, `site space nope not found in site ${x.id}`);
+    expect((await s.api('DELETE', `/v1/orgs/${org}/sites/${x.id}/site-spaces/nope`)).status).toBe(204);
+    expect((await ok('GET', `/sites/${x.id}/site-spaces`)).items).toEqual([sa, sb]);
+    // A site of groups only has no section to put a space in.
+    const y = await site({ title: 'Groups only' });
+    await ok('POST', `/sites/${y.id}/section-groups`, { title: 'G' }, 201);
+    await fails('POST', `/sites/${y.id}/site-spaces`, { spaceId: a.id }, 400, `sectionId: site ${y.id} has section groups but no section yet: add a section first`);
+    // Share links: a blank name, an unknown link.
+    await fails('POST', `/sites/${x.id}/share-links`, { name: '   ' }, 400, 'name: must be 1 to 50 characters');
+    await fails('PATCH', `/sites/${x.id}/share-links/nope`, { active: false }, 404, `share link nope not found in site ${x.id}`);
+    expect((await ok('GET', `/sites/${x.id}/share-links`)).count).toBe(0);
+    // A proxy belongs to one site.
+    await ok('PATCH', `/sites/${x.id}`, { proxy: 'refusals.com/docs' });
+    await fails('PATCH', `/sites/${y.id}`, { proxy: 'refusals.com/docs' }, 409, 'proxy: refusals.com/docs is already the proxy of another site');
+    // Sections: an unknown one, a description too long.
+    await fails('PATCH', `/sites/${x.id}/sections/nope`, { title: 'Ok' }, 404, `section nope not found in site ${x.id}`);
+    await fails('POST', `/sites/${x.id}/sections`, { spaceId: a.id, title: '   y   ' }, 400, 'title: must be 2 to 128 characters');
+    expect((await ok('GET', `/sites/${x.id}/structure`)).type).toBe('siteSpaces');
+  });
+});
+
 describe('adaptive content and customization', () => {
   const schema = {
     type: 'object',

@@ -8,6 +8,7 @@ import * as members from './members/operations.js';
 import * as openapi from './openapi/operations.js';
 import * as organizations from './organizations/operations.js';
 import * as saml from './saml/operations.js';
+import * as sites from './sites/operations.js';
 import * as spaces from './spaces/operations.js';
 import * as teams from './teams/operations.js';
 import * as translations from './translations/operations.js';
@@ -124,6 +125,46 @@ export const OPERATIONS: Operation[] = [
   translations.updateTranslation,
   translations.deleteTranslation,
   translations.runTranslation,
+  // Docs sites: sites, publishing, structure, site spaces, adaptive content, customization, share links
+  sites.listSites,
+  sites.createSite,
+  sites.getSiteById,
+  sites.updateSiteById,
+  sites.deleteSiteById,
+  sites.publishSite,
+  sites.unpublishSite,
+  sites.getPublishedContentSite,
+  sites.getSiteStructure,
+  sites.sortSiteStructure,
+  sites.listSiteSections,
+  sites.addSectionToSite,
+  sites.updateSiteSectionById,
+  sites.deleteSiteSectionById,
+  sites.moveSiteSection,
+  sites.listSiteSectionGroups,
+  sites.addSectionGroupToSite,
+  sites.updateSiteSectionGroupById,
+  sites.deleteSiteSectionGroupById,
+  sites.addSectionToGroup,
+  sites.removeSectionFromGroup,
+  sites.moveSiteSectionGroup,
+  sites.listSiteSpaces,
+  sites.addSpaceToSite,
+  sites.updateSiteSpaceById,
+  sites.deleteSiteSpaceById,
+  sites.moveSiteSpace,
+  sites.getSiteAdaptiveSchema,
+  sites.updateSiteAdaptiveSchema,
+  sites.listSiteAdaptiveTemplateConditions,
+  sites.getSiteCustomizationById,
+  sites.updateSiteCustomizationById,
+  sites.getSiteSpaceCustomizationById,
+  sites.overrideSiteSpaceCustomizationById,
+  sites.deleteSiteSpaceCustomizationById,
+  sites.listSiteShareLinks,
+  sites.createSiteShareLink,
+  sites.updateSiteShareLinkById,
+  sites.deleteSiteShareLinkById,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

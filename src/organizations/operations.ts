@@ -2,7 +2,9 @@ import { apiUrl } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
+import { insertSite } from '../sites/service.js';
 import { ownsATeam } from '../teams/service.js';
+import type { OrganizationRecord } from './model.js';
 import { presentOrganization } from './present.js';
 import { insertOrganization, membershipOf, organizationsOf } from './service.js';
 import { emailDomains, updateOrganization } from './settings.js';
@@ -22,12 +24,20 @@ export const getOrganizationById = defineOperation('getOrganizationById', ({ ctx
 );
 
 export const createOrganization = defineOperation('createOrganization', async ({ ctx, caller, query, body }) => {
-  // A default site needs docs sites, which this server does not have yet: refuse rather than
-  // silently create an organization without the site the caller asked for.
-  if (query.withDefaultSite) throw invalid('withDefaultSite: docs sites are not available on this server yet');
+  // Importing an OpenAPI spec into the default site would need a site to show specs, which sites
+  // here do not: refuse rather than create an organization without what the caller asked for.
+  if (query.openapiUrl !== undefined) throw invalid('openapiUrl: attaching an OpenAPI spec to the default site is not supported by this server (create the organization, then the spec with docs openapi create)');
   const title = String(body.title).trim();
   if (title.length < 2) throw invalid('title: must be 2 to 255 characters');
-  const { org, member } = await ctx.store.write((tx) => insertOrganization(tx, ctx, { title, emailDomains: emailDomains(body.emailDomains ?? []) }, caller.userId));
+  const { org, member } = await ctx.store.write((tx) => {
+    const created = insertOrganization(tx, ctx, { title, emailDomains: emailDomains(body.emailDomains ?? []) }, caller.userId);
+    // withDefaultSite: an unpublished site titled after the organization, which becomes its default content.
+    if (query.withDefaultSite) {
+      const site = insertSite(tx, ctx, caller, created.org, { title: title.slice(0, 128) });
+      created.org = tx.put<OrganizationRecord>('organizations', { ...created.org, defaultContent: { type: 'site', site: site.id } });
+    }
+    return created;
+  });
   return {
     status: 201,
     headers: { Location: apiUrl(ctx, `/orgs/${org.id}`) },

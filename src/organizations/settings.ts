@@ -1,6 +1,7 @@
 import { conflict, invalid } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { isActiveProvider, type SamlProviderRecord } from '../saml/model.js';
+import type { SiteRecord } from '../sites/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { MemberRecord, MergeRules, OrganizationRecord } from './model.js';
 import { findMember, requireOrgRole } from './service.js';
@@ -55,9 +56,10 @@ export function updateOrganization(tx: WriteTx, org: OrganizationRecord, caller:
   if (patch.defaultContent !== undefined) {
     if (patch.defaultContent === null) delete next.defaultContent;
     else {
-      // Default content is a docs site of this organization. Sites are another area: until its
-      // table exists no site can be named, so any site is refused as the contract's 400 says.
-      throw invalid(`defaultContent: invalid default content: no site ${patch.defaultContent.site} in this organization`);
+      // Default content is a docs site of this organization (src/sites); deleting that site clears it.
+      const site = tx.get<SiteRecord>('sites', patch.defaultContent.site);
+      if (!site || site.organization !== org.id) throw invalid(`defaultContent: invalid default content: no site ${patch.defaultContent.site} in this organization`);
+      next.defaultContent = { type: 'site', site: site.id };
     }
   }
   if (patch.logo !== undefined) {

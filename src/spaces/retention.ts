@@ -1,5 +1,6 @@
 import type { Context } from '../kernel/context.js';
 import type { WriteTx } from '../store/port.js';
+import { removeSpaceFromSites } from '../sites/site-spaces.js';
 import { deleteSpaceContent } from './content-rows.js';
 import type { SpaceRecord } from './model.js';
 
@@ -11,9 +12,10 @@ export const SWEEP_INTERVAL_MS = 60_000;
 
 export const isExpired = (s: SpaceRecord, now: Date) => s.deletedAt !== undefined && now.getTime() - Date.parse(s.deletedAt) >= RETENTION_MS;
 
-/** Removes a space for good: its metadata row and every row of its content shard. */
+/** Removes a space for good: its metadata row, every row of its content shard, its place on sites. */
 export function purgeSpace(tx: WriteTx, space: SpaceRecord): void {
   deleteSpaceContent(tx, space.id);
+  removeSpaceFromSites(tx, space.id);
   tx.delete('spaces', space.id);
 }
 

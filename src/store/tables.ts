@@ -33,8 +33,6 @@ export const TABLES: TableSpec[] = [
   { name: 'integrations', shard: (r) => `org/${r.organization}`, indexes: ['name', 'organization'] },
   { name: 'integrationInstallations', shard: (r) => `org/${r.organization}`, indexes: ['integration', 'organization'] },
   { name: 'integrationEvents', shard: (r) => `integration/${r.integration}`, indexes: ['integration', 'delivery'] },
-  // Docs sites: placeholder until issue 7 merges; same name and shard (installations on sites read it).
-  { name: 'sites', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
   // Conversations, their issues and clusters: in the organization's own conversations shard
   // (`conversations/<id>`), so a busy inbox does not slow the organization's other writes.
   { name: 'conversations', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'key', 'state'] },
@@ -42,4 +40,11 @@ export const TABLES: TableSpec[] = [
   { name: 'conversationClusters', shard: (r) => `conversations/${r.organization}`, indexes: ['organization'] },
   // Translations: small settings rows with their organization; the results are spaces.
   { name: 'translations', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'queue'] },
+  // Docs sites: the site and its structure (sections, groups, site spaces) and share links, all in
+  // the organization's shard with the spaces they point at (src/sites).
+  { name: 'sites', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
+  { name: 'siteSections', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
+  { name: 'siteSectionGroups', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
+  { name: 'siteSpaces', shard: (r) => `org/${r.organization}`, indexes: ['site', 'space'] },
+  { name: 'siteShareLinks', shard: (r) => `org/${r.organization}`, indexes: ['site', 'key'] },
 ];

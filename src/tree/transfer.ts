@@ -3,6 +3,7 @@ import { conflict, DocsError, forbidden } from '../kernel/errors.js';
 import { atLeast } from '../kernel/roles.js';
 import { memberRowId, type MemberRecord } from '../organizations/model.js';
 import { requireOrgRole } from '../organizations/service.js';
+import type { SiteRecord } from '../sites/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { contentAccess, type ContentAccess } from './access.js';
@@ -33,8 +34,8 @@ const isActiveMember = (tx: ReadTx, organization: string, user: string) => {
  *
  * - merge rules that name reviewers who are not members of the target organization: after the
  *   move nobody could satisfy them, so nothing could ever be merged there.
- * - (docs sites) a space published on a site of its current organization will block here too:
- *   the site would keep pointing at content it no longer owns.
+ * - a space on a site of its current organization (published or not): the site would point at
+ *   content its organization no longer owns; remove it from the site first.
  */
 export function transferBlockers(tx: ReadTx, space: SpaceRecord, target: string): string[] {
   const reasons: string[] = [];
@@ -42,6 +43,14 @@ export function transferBlockers(tx: ReadTx, space: SpaceRecord, target: string)
     const outsiders = new Set<string>();
     for (const rule of space.mergeRules.rules) for (const u of rule.users ?? []) if (!isActiveMember(tx, target, u)) outsiders.add(u);
     if (outsiders.size) reasons.push(`space ${space.id}: its merge rules name reviewers who are not members of organization ${target} (${[...outsiders].join(', ')})`);
+  }
+  const sites = new Map<string, SiteRecord>();
+  for (const ss of tx.find<{ id: string; site: string }>('siteSpaces', 'space', space.id)) {
+    const site = tx.get<SiteRecord>('sites', ss.site);
+    if (site) sites.set(site.id, site);
+  }
+  for (const site of sites.values()) {
+    reasons.push(`space ${space.id} is on ${site.published ? 'published' : 'unpublished'} site ${site.id} of its organization (remove it from the site first)`);
   }
   return reasons;
 }

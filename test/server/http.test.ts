@@ -103,9 +103,9 @@ describe('users and organizations', () => {
     expect((await s.api('GET', `/v1/orgs/${theirs.body.id}`)).status).toBe(404);
   });
 
-  it('refuses withDefaultSite until docs sites exist, creating nothing', async () => {
+  it('refuses openapiUrl with withDefaultSite, creating nothing (the default site itself: test/sites)', async () => {
     const before = (await s.api('GET', '/v1/orgs?limit=1000')).body.count;
-    const r = await s.api('POST', '/v1/orgs?withDefaultSite=true', { body: { title: 'With site' } });
+    const r = await s.api('POST', '/v1/orgs?withDefaultSite=true&openapiUrl=https://example.com/openapi.json', { body: { title: 'With site' } });
     expect(r.status).toBe(400);
     expect((await s.api('GET', '/v1/orgs?limit=1000')).body.count).toBe(before);
   });

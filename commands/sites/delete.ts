@@ -1,0 +1,10 @@
+import { operationCommand } from '../_lib/operation-command.js';
+
+export default operationCommand({
+  operationId: 'deleteSiteById',
+  description: 'Delete a docs site with its sections and site spaces (the spaces stay)',
+  examples: ['<%= config.bin %> sites delete szK9Qp2mTtR4bLx0aVn1 --yes'],
+  orgFlag: true,
+  confirm: (p) => `Delete site ${p.siteId} with its sections and site spaces? (its spaces stay)`,
+  done: (status) => (status === 205 ? 'Deleted.' : 'Nothing to delete.'),
+});

@@ -1,0 +1,91 @@
+// Docs sites: a site publishes spaces, as a flat list of site spaces or as sections (each with
+// its site spaces), optionally inside section groups that nest. Every row lives in the
+// organization's shard (`org/<id>`), like the spaces it points at, so one write changes a site
+// and its structure atomically and an organization's sites list cheaply.
+
+export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+export type SiteType = (typeof SITE_TYPES)[number];
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SiteRecord {
+  id: string;
+  organization: string;
+  type: SiteType;
+  title: string;
+  visibility: SiteVisibility;
+  published: boolean;
+  /** The site's path segment under its organization in published URLs; unique in the organization. */
+  basename: string;
+  /** Host and path the site is served at through a proxy (`company.com/docs`). */
+  proxy?: string;
+  adaptiveContent: { enabled: boolean };
+  agentsContext: 'excluded' | 'included';
+  /** The site's customization (SiteCustomizationSettings); absent means the defaults. */
+  customization?: Record<string, unknown>;
+  /** The visitor schema of adaptive content (SiteAdaptiveJSONSchema), with when it was set. */
+  adaptiveSchema?: { jsonSchema: Record<string, unknown>; updatedAt: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SiteSectionRecord {
+  id: string;
+  organization: string;
+  site: string;
+  title: string;
+  path: string;
+  description?: string;
+  icon?: string;
+  condition?: string;
+  /** The section group it sits in, or null at the site's root. */
+  group: string | null;
+  /** Order among the sections and groups of the same container. */
+  position: number;
+  default: boolean;
+  createdAt: string;
+}
+
+export interface SiteSectionGroupRecord {
+  id: string;
+  organization: string;
+  site: string;
+  title: string;
+  icon?: string;
+  /** The group it nests in, or null at the site's root. */
+  group: string | null;
+  position: number;
+  createdAt: string;
+}
+
+export interface SiteSpaceRecord {
+  id: string;
+  organization: string;
+  site: string;
+  space: string;
+  /** The section it belongs to, or null when the site is a flat list of site spaces. */
+  section: string | null;
+  path: string;
+  condition?: string;
+  hidden: boolean;
+  default: boolean;
+  position: number;
+  /** Overrides of the site's customization for this site space (null fields reset). */
+  customization?: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface ShareLinkRecord {
+  id: string;
+  organization: string;
+  site: string;
+  name: string;
+  active: boolean;
+  /** The secret a visitor gives as `shareKey`. */
+  key: string;
+  createdAt: string;
+}
+
+export const SITE_TITLE = { min: 2, max: 128 };
+export const SECTION_TITLE = { min: 2, max: 128 };
+export const GROUP_TITLE = { min: 1, max: 100 };
+export const PATH_MAX = 100;

@@ -1,0 +1,164 @@
+import { apiUrl, type Caller, type Context } from '../kernel/context.js';
+import type { OrganizationRecord } from '../organizations/model.js';
+import { spaceCounts } from '../spaces/counts.js';
+import type { SpaceRecord } from '../spaces/model.js';
+import { presentSpace } from '../spaces/present.js';
+import type { ReadTx } from '../store/port.js';
+import { contentAccess, type ContentAccess } from '../tree/access.js';
+import type { ShareLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import { hasSections, nodesIn, sectionsOf, siteSpacesIn, siteSpacesOfSite, type Node } from './rows.js';
+
+/**
+ * The site's published address. Behind a proxy, the proxy's (`https://company.com/docs`);
+ * otherwise `{base}/sites/{organization hostname or id}/{basename}`. Sections and site spaces
+ * add their path, except the defaults, which live at their parent's address.
+ */
+export function siteAddress(ctx: Context, org: OrganizationRecord, site: SiteRecord): string {
+  return site.proxy ? `https://${site.proxy}` : `${ctx.baseUrl}/sites/${org.hostname ?? org.id}/${site.basename}`;
+}
+
+const withKey = (url: string, shareKey?: string) => (shareKey ? `${url}?share=${encodeURIComponent(shareKey)}` : url);
+
+/** Presents a site and its structure for one caller; `shareKey` (checked by the caller) goes into published URLs. */
+export class SitePresenter {
+  private readonly access: ContentAccess;
+  readonly base: string;
+
+  constructor(
+    private readonly tx: ReadTx,
+    private readonly ctx: Context,
+    caller: Caller,
+    private readonly org: OrganizationRecord,
+    private readonly site: SiteRecord,
+    private readonly opts: { shareKey?: string; published?: boolean } = {},
+  ) {
+    this.access = contentAccess(tx, org.id, caller);
+    this.base = siteAddress(ctx, org, site);
+  }
+
+  private published(url: string) {
+    return this.site.published ? { published: withKey(url, this.opts.shareKey) } : {};
+  }
+
+  presentSite() {
+    return presentSite(this.ctx, this.tx, this.org, this.site, this.opts.shareKey);
+  }
+
+  /** Whether a site space is shown, and its space: see the two views below. */
+  private visible(ss: SiteSpaceRecord): SpaceRecord | undefined {
+    const space = this.tx.get<SpaceRecord>('spaces', ss.space);
+    if (!space) return undefined;
+    if (this.opts.published) return space.deletedAt || ss.hidden ? undefined : space;
+    // The management views show a member only the spaces they can see: an unpublished site must
+    // not reveal spaces closed to them. (The published profile is the audience's view: it shows all.)
+    return this.access.space(space) ? space : undefined;
+  }
+
+  private sectionAddress(s: SiteSectionRecord) {
+    return s.default ? this.base : `${this.base}/${s.path}`;
+  }
+
+  siteSpace(ss: SiteSpaceRecord) {
+    const space = this.visible(ss)!;
+    const section = ss.section ? this.tx.get<SiteSectionRecord>('siteSections', ss.section) : undefined;
+    const prefix = section ? this.sectionAddress(section) : this.base;
+    return {
+      object: 'site-space' as const,
+      id: ss.id,
+      path: ss.path,
+      ...(ss.section ? { section: ss.section } : {}),
+      space: presentSpace(this.ctx, space, this.access.space(space), spaceCounts(this.tx, space.id), this.opts.shareKey),
+      title: space.title,
+      default: ss.default,
+      ...(ss.condition !== undefined ? { condition: ss.condition } : {}),
+      hidden: ss.hidden,
+      hasAdvancedCustomizationFeature: !!ss.customization,
+      urls: this.published(ss.default ? prefix : `${prefix}/${ss.path}`),
+    };
+  }
+
+  siteSpaces(section: string | null) {
+    return siteSpacesIn(this.tx, this.site.id, section).filter((ss) => this.visible(ss)).map((ss) => this.siteSpace(ss));
+  }
+
+  section(s: SiteSectionRecord) {
+    return {
+      object: 'site-section' as const,
+      id: s.id,
+      title: s.title,
+      ...(s.description !== undefined ? { description: s.description } : {}),
+      default: s.default,
+      path: s.path,
+      ...(s.condition !== undefined ? { condition: s.condition } : {}),
+      ...(s.group ? { sectionGroup: s.group } : {}),
+      ...(s.icon ? { icon: s.icon } : {}),
+      siteSpaces: this.siteSpaces(s.id),
+      urls: this.published(this.sectionAddress(s)),
+    };
+  }
+
+  group(g: SiteSectionGroupRecord): any {
+    const children = this.nodes(g.id);
+    return {
+      object: 'site-section-group' as const,
+      id: g.id,
+      title: g.title,
+      ...(g.group ? { sectionGroup: g.group } : {}),
+      ...(g.icon ? { icon: g.icon } : {}),
+      sections: children.filter((c) => c.object === 'site-section'),
+      children,
+    };
+  }
+
+  /** The sections and groups of a container, in order; in the published profile, sections and groups with nothing to show are left out. */
+  nodes(container: string | null): any[] {
+    return nodesIn(this.tx, this.site.id, container)
+      .map((n: Node) => (n.kind === 'section' ? this.section(n.row) : this.group(n.row)))
+      .filter((n) => !this.opts.published || (n.object === 'site-section' ? n.siteSpaces.length > 0 : n.children.length > 0));
+  }
+
+  structure() {
+    return hasSections(this.tx, this.site.id)
+      ? { type: 'sections' as const, structure: this.nodes(null) }
+      : { type: 'siteSpaces' as const, structure: this.siteSpaces(null) };
+  }
+
+  sections() {
+    return sectionsOf(this.tx, this.site.id);
+  }
+}
+
+export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, site: SiteRecord, shareKey?: string) {
+  const base = siteAddress(ctx, org, site);
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    title: site.title,
+    basename: site.basename,
+    ...(site.proxy ? { proxy: { origin: site.proxy, target: `${ctx.baseUrl}/sites/${org.hostname ?? org.id}/${site.basename}` } } : {}),
+    visibility: site.visibility,
+    published: site.published,
+    siteSpaces: siteSpacesOfSite(tx, site.id).filter((ss) => tx.get('spaces', ss.space)).length,
+    createdAt: site.createdAt,
+    adaptiveContent: site.adaptiveContent,
+    agentsContext: site.agentsContext,
+    features: [],
+    urls: {
+      location: apiUrl(ctx, `/orgs/${org.id}/sites/${site.id}`),
+      app: `${ctx.baseUrl}/o/${org.id}/sites/${site.id}`,
+      ...(site.published ? { published: withKey(base, shareKey) } : {}),
+    },
+  };
+}
+
+export function presentShareLink(ctx: Context, org: OrganizationRecord, site: SiteRecord, l: ShareLinkRecord) {
+  return {
+    object: 'share-link' as const,
+    id: l.id,
+    createdAt: l.createdAt,
+    name: l.name,
+    active: l.active,
+    urls: { published: withKey(siteAddress(ctx, org, site), l.key) },
+  };
+}

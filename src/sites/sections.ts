@@ -1,0 +1,207 @@
+import { onlyFields } from '../collections/service.js';
+import type { Caller, Context } from '../kernel/context.js';
+import { conflict, invalid, notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
+import { checkCondition } from './conditions.js';
+import { GROUP_TITLE, SECTION_TITLE, type SiteRecord, type SiteSectionGroupRecord, type SiteSectionRecord, type SiteSpaceRecord } from './model.js';
+import { checkPath, slugify, uniquePath } from './paths.js';
+import { endOf, nodesIn, sectionsOf, siteSpacesIn, tableOfNode } from './rows.js';
+import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
+
+// Sections and section groups. Section paths are unique in the whole site, not only among the
+// sections of one group: groups are navigation only and take no part in published URLs, so two
+// sections with one path would share one address.
+
+function title(value: unknown, rule: { min: number; max: number }, field = 'title'): string {
+  const t = String(value).trim();
+  if (t.length < rule.min || t.length > rule.max) throw invalid(`${field}: must be ${rule.min} to ${rule.max} characters`);
+  return t;
+}
+
+export function sectionOf(tx: ReadTx, site: SiteRecord, id: string): SiteSectionRecord {
+  const row = tx.get<SiteSectionRecord>('siteSections', id);
+  if (!row || row.site !== site.id) throw notFound(`section ${id} not found in site ${site.id}`);
+  return row;
+}
+
+export function groupOf(tx: ReadTx, site: SiteRecord, id: string): SiteSectionGroupRecord {
+  const row = tx.get<SiteSectionGroupRecord>('siteSectionGroups', id);
+  if (!row || row.site !== site.id) throw notFound(`section group ${id} not found in site ${site.id}`);
+  return row;
+}
+
+function newSection(tx: WriteTx, ctx: Context, site: SiteRecord, t: string, icon?: string): SiteSectionRecord {
+  const sections = sectionsOf(tx, site.id);
+  return tx.put<SiteSectionRecord>('siteSections', {
+    id: newId(),
+    organization: site.organization,
+    site: site.id,
+    title: t,
+    path: uniquePath(slugify(t), sections.map((s) => s.path)),
+    ...(icon ? { icon } : {}),
+    group: null,
+    position: endOf(nodesIn(tx, site.id, null).map((n) => n.row)),
+    default: !sections.some((s) => s.default),
+    createdAt: ctx.clock.now().toISOString(),
+  });
+}
+
+/**
+ * Turns a flat site into a site of sections without losing content: its site spaces move into a
+ * default section named after the site. Called before the first section or group is added.
+ */
+function wrapFlatSite(tx: WriteTx, ctx: Context, site: SiteRecord): void {
+  const flat = siteSpacesIn(tx, site.id, null);
+  if (!flat.length || sectionsOf(tx, site.id).length) return;
+  const wrap = newSection(tx, ctx, site, site.title);
+  flat.forEach((s) => tx.put<SiteSpaceRecord>('siteSpaces', { ...s, section: wrap.id }));
+}
+
+/**
+ * POST sections: a new section at the end of the site's root, with `spaceId` as its first site
+ * space. The title defaults to the space's title (a one-letter title becomes "Section"). When
+ * the site was a flat list of site spaces, those move first into a default section named after
+ * the site, so no content leaves the site by adding a section.
+ */
+export function addSection(tx: WriteTx, ctx: Context, caller: Caller, site: SiteRecord, body: { spaceId: string; title?: string | null; icon?: string | null }) {
+  onlyFields(body, ['spaceId', 'title', 'icon'], 'POST .../sections');
+  const space = requireSpace(tx, caller, site, body.spaceId);
+  const t = body.title != null ? title(body.title, SECTION_TITLE) : space.title.trim().length >= SECTION_TITLE.min ? space.title.trim() : 'Section';
+  wrapFlatSite(tx, ctx, site);
+  const section = newSection(tx, ctx, site, t, body.icon ?? undefined);
+  insertSiteSpace(tx, ctx, site, space, section.id);
+  return tx.get<SiteSectionRecord>('siteSections', section.id)!;
+}
+
+export interface SectionPatch {
+  title?: string;
+  path?: string;
+  defaultSiteSpace?: string;
+  condition?: string | null;
+  icon?: string | null;
+  description?: string | null;
+}
+
+export function updateSection(tx: WriteTx, site: SiteRecord, id: string, body: SectionPatch): SiteSectionRecord {
+  const row = sectionOf(tx, site, id);
+  const accepted = ['title', 'path', 'defaultSiteSpace', 'condition', 'icon', 'description'];
+  onlyFields(body, accepted, 'PATCH .../sections/{siteSectionId}');
+  if (!Object.keys(body).length) throw invalid(`body: give at least one of ${accepted.join(', ')}`);
+  const next: SiteSectionRecord = { ...row };
+  if (body.title !== undefined) next.title = title(body.title, SECTION_TITLE);
+  if (body.path !== undefined) {
+    next.path = checkPath(body.path);
+    if (sectionsOf(tx, site.id).some((s) => s.id !== id && s.path === next.path)) throw conflict(`path: ${next.path} is already the path of another section of this site`);
+  }
+  if (body.condition !== undefined) {
+    if (body.condition === null) delete next.condition;
+    else next.condition = checkCondition(body.condition);
+  }
+  for (const k of ['icon', 'description'] as const) {
+    if (body[k] === null) delete next[k];
+    else if (body[k] !== undefined) next[k] = body[k]!;
+  }
+  if (body.description && body.description.length > 256) throw invalid('description: must be at most 256 characters');
+  if (body.defaultSiteSpace !== undefined) {
+    const ss = siteSpaceOf(tx, site, body.defaultSiteSpace);
+    if (ss.section !== id) throw invalid(`defaultSiteSpace: site space ${ss.id} is not in section ${id}`);
+    setDefaultSiteSpace(tx, site, ss, 'defaultSiteSpace');
+  }
+  return tx.put('siteSections', next);
+}
+
+/** Makes `section` the site's one default section. */
+export function setDefaultSection(tx: WriteTx, site: SiteRecord, sectionId: string, field: string): void {
+  const target = tx.get<SiteSectionRecord>('siteSections', sectionId);
+  if (!target || target.site !== site.id) throw invalid(`${field}: no section ${sectionId} in site ${site.id}`);
+  for (const s of sectionsOf(tx, site.id)) if (s.default !== (s.id === sectionId)) tx.put('siteSections', { ...s, default: s.id === sectionId });
+}
+
+/** DELETE sections/{id}: the section with its site spaces (not the spaces); the next section becomes default. */
+export function deleteSection(tx: WriteTx, site: SiteRecord, id: string): boolean {
+  const row = tx.get<SiteSectionRecord>('siteSections', id);
+  if (!row || row.site !== site.id) return false;
+  for (const ss of siteSpacesIn(tx, site.id, id)) tx.delete('siteSpaces', ss.id);
+  tx.delete('siteSections', id);
+  const rest = sectionsOf(tx, site.id);
+  if (row.default && rest.length) tx.put('siteSections', { ...rest[0]!, default: true });
+  return true;
+}
+
+/** POST section-groups: at the end of `parent` (or the root), taking `sections` in, in the order given. */
+export function addGroup(tx: WriteTx, ctx: Context, site: SiteRecord, body: { title: string; icon?: string | null; sections?: string[]; parent?: string }) {
+  onlyFields(body, ['title', 'icon', 'sections', 'parent'], 'POST .../section-groups');
+  const t = title(body.title, GROUP_TITLE);
+  let parent: string | null = null;
+  if (body.parent !== undefined) {
+    const p = tx.get<SiteSectionGroupRecord>('siteSectionGroups', body.parent);
+    if (!p || p.site !== site.id) throw invalid(`parent: no section group ${body.parent} in site ${site.id}`);
+    parent = p.id;
+  }
+  const members = [...new Set(body.sections ?? [])].map((sid) => {
+    const s = tx.get<SiteSectionRecord>('siteSections', sid);
+    if (!s || s.site !== site.id) throw invalid(`sections: no section ${sid} in site ${site.id}`);
+    return s;
+  });
+  wrapFlatSite(tx, ctx, site);
+  const group = tx.put<SiteSectionGroupRecord>('siteSectionGroups', {
+    id: newId(),
+    organization: site.organization,
+    site: site.id,
+    title: t,
+    ...(body.icon ? { icon: body.icon } : {}),
+    group: parent,
+    position: endOf(nodesIn(tx, site.id, parent).map((n) => n.row)),
+    createdAt: ctx.clock.now().toISOString(),
+  });
+  members.forEach((s, position) => tx.put<SiteSectionRecord>('siteSections', { ...tx.get<SiteSectionRecord>('siteSections', s.id)!, group: group.id, position }));
+  return group;
+}
+
+export function updateGroup(tx: WriteTx, site: SiteRecord, id: string, body: { title?: string; icon?: string | null }) {
+  const row = groupOf(tx, site, id);
+  onlyFields(body, ['title', 'icon'], 'PATCH .../section-groups/{siteSectionGroupId}');
+  if (!Object.keys(body).length) throw invalid('body: give at least one of title, icon');
+  const next: SiteSectionGroupRecord = { ...row };
+  if (body.title !== undefined) next.title = title(body.title, GROUP_TITLE);
+  if (body.icon === null) delete next.icon;
+  else if (body.icon !== undefined) next.icon = body.icon;
+  return tx.put('siteSectionGroups', next);
+}
+
+/**
+ * DELETE section-groups/{id}: the group goes; what it held (sections and groups) takes its place
+ * in its parent, in order. Deleting a group never deletes content or sections.
+ */
+export function deleteGroup(tx: WriteTx, site: SiteRecord, id: string): boolean {
+  const row = tx.get<SiteSectionGroupRecord>('siteSectionGroups', id);
+  if (!row || row.site !== site.id) return false;
+  const children = nodesIn(tx, site.id, id);
+  const siblings = nodesIn(tx, site.id, row.group);
+  const at = siblings.findIndex((n) => n.row.id === id);
+  tx.delete('siteSectionGroups', id);
+  const order = [...siblings.slice(0, at), ...children, ...siblings.slice(at + 1)];
+  order.forEach((n, position) => tx.put(tableOfNode(n), { ...tx.get<any>(tableOfNode(n), n.row.id), group: row.group, position }));
+  return true;
+}
+
+/** POST section-groups/{id}/sections: the section moves to the end of the group. */
+export function addSectionToGroup(tx: WriteTx, site: SiteRecord, groupId: string, sectionId: string) {
+  const group = groupOf(tx, site, groupId);
+  const s = tx.get<SiteSectionRecord>('siteSections', sectionId);
+  if (!s || s.site !== site.id) throw invalid(`sectionId: no section ${sectionId} in site ${site.id}`);
+  if (s.group === groupId) throw conflict(`nothing to change: section ${sectionId} is already in group ${groupId}`);
+  tx.put('siteSections', { ...s, group: groupId, position: endOf(nodesIn(tx, site.id, groupId).map((n) => n.row)) });
+  return group;
+}
+
+/** DELETE section-groups/{g}/sections/{s}: the section goes to the end of the group's parent. False when it was not in the group. */
+export function removeSectionFromGroup(tx: WriteTx, site: SiteRecord, groupId: string, sectionId: string): boolean {
+  const group = groupOf(tx, site, groupId);
+  const s = tx.get<SiteSectionRecord>('siteSections', sectionId);
+  if (!s || s.site !== site.id || s.group !== groupId) return false;
+  tx.put('siteSections', { ...s, group: group.group, position: endOf(nodesIn(tx, site.id, group.group).map((n) => n.row)) });
+  return true;
+}
+

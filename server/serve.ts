@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bootstrap, ownerOf } from '../src/auth/bootstrap.js';
 import { hashToken } from '../src/auth/tokens.js';
@@ -80,6 +80,17 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       createHandler(ctx, opts.log, () => stopping),
     );
     server.maxConnections = 4096;
+    // Requests Node refuses before our handler sees them (oversized or malformed request lines
+    // and headers, timeouts) still get the contract's error body.
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const [status, message] =
+        err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request headers too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout: headers or body took too long']
+        : [400, 'malformed HTTP request'];
+      const body = JSON.stringify({ error: { code: status, message } });
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    });
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
     // Bootstrap only once the port is ours: a start that fails must not create a token nobody saw.
     const boot = await bootstrap(ctx);

@@ -22,7 +22,7 @@ export function invoke(ctx: Context, operationId: string, input: OperationInput,
     const op = OPERATIONS_BY_ID.get(operationId);
     if (!op) throw new DocsError('not_found', `operation ${operationId} is not available on this server`);
     if (!caller) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
-    const valid = validateInput(operationSpec(operationId), input);
+    const valid = validateInput(operationSpec(operationId), input, op.extraBodyFields);
     const out = op.handler({ ctx, caller, ...valid });
     return out instanceof Promise ? out.catch(failure) : out;
   } catch (err) {

@@ -134,7 +134,7 @@ function check(fn: ValidateFunction, data: unknown, where: string) {
 }
 
 /** Validates (and coerces path/query values) or throws a 400 naming the field and the rule. */
-export function validateInput(op: OperationSpec, input: OperationInput): ValidInput {
+export function validateInput(op: OperationSpec, input: OperationInput, extraFields: readonly string[] = []): ValidInput {
   const c = compile(op);
   const path = { ...(input.path ?? {}) };
   const query: Record<string, unknown> = {};
@@ -148,7 +148,7 @@ export function validateInput(op: OperationSpec, input: OperationInput): ValidIn
       if (op.requestBody.required) throw invalid('body: is required');
     } else {
       check(bodyValidator(op, c), body, 'body');
-      if (c.fields) for (const k of Object.keys(body as object)) if (!c.fields.has(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
+      if (c.fields) for (const k of Object.keys(body as object)) if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
     }
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {
     throw invalid('body: this operation takes no request body');

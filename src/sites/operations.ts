@@ -194,10 +194,15 @@ export const addSpaceToSite = defineOperation('addSpaceToSite', async ({ ctx, ca
   return created(ctx, sitePath(path, `/site-spaces/${ss.id}`), presentItem(ctx, caller, path, 'site-space', ss.id));
 });
 
-export const updateSiteSpaceById = defineOperation('updateSiteSpaceById', async ({ ctx, caller, path, body }) => {
-  await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => siteSpaces.updateSiteSpace(tx, caller, site, path.siteSpaceId, body));
-  return { status: 200, body: presentItem(ctx, caller, path, 'site-space', path.siteSpaceId) };
-});
+export const updateSiteSpaceById = defineOperation(
+  'updateSiteSpaceById',
+  async ({ ctx, caller, path, body }) => {
+    await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => siteSpaces.updateSiteSpace(tx, caller, site, path.siteSpaceId, body));
+    return { status: 200, body: presentItem(ctx, caller, path, 'site-space', path.siteSpaceId) };
+  },
+  // API.md's `hidden` (in the contract from 0.167.0 on; not in the pinned 0.146.0 schema).
+  { extraBodyFields: ['hidden'] },
+);
 
 export const deleteSiteSpaceById = defineOperation('deleteSiteSpaceById', async ({ ctx, caller, path }) =>
   gone(await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => siteSpaces.deleteSiteSpace(tx, site, path.siteSpaceId))),

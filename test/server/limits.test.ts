@@ -42,6 +42,7 @@ describe('a slow client', () => {
       sock.on('close', () => resolve(got));
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toContain('{"error":{"code":408,');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -1,3 +1,4 @@
+import type { SiteRecord } from '../sites/model.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -5,7 +6,6 @@ import { atLeast } from '../kernel/roles.js';
 import { findMember, requireOrgRole } from '../organizations/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, Row, WriteTx } from '../store/port.js';
-import { TABLES } from '../store/tables.js';
 import { recordEvent } from './events.js';
 import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
 import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
@@ -157,16 +157,12 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 // installed on every live space of it; `selected` on none, since no operation here selects
 // spaces one by one. Sites likewise with `site_selection`.
 
-export interface SiteRow extends Row {
-  organization: string;
-}
-
 export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
   if (inst.space_selection !== 'all') return [];
   return tx.find<SpaceRecord>('spaces', 'organization', inst.organization).filter((s) => !s.deletedAt).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
-export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRow[] {
-  if (inst.site_selection !== 'all' || !TABLES.some((t) => t.name === 'sites')) return [];
-  return tx.find<SiteRow & { createdAt?: string }>('sites', 'organization', inst.organization).sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.id.localeCompare(b.id));
+export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRecord[] {
+  if (inst.site_selection !== 'all') return [];
+  return tx.find<SiteRecord>('sites', 'organization', inst.organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }

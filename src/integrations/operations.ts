@@ -11,7 +11,8 @@ import { kickDelivery } from './delivery.js';
 import { eventOf, eventsOf } from './events.js';
 import { install, installationsOf, sitesOf, spacesOf, uninstall, updateInstallation, visibleInstallation } from './installations.js';
 import type { InstallationRecord, IntegrationRecord } from './model.js';
-import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration, presentSiteRow } from './present.js';
+import { presentSite } from '../sites/present.js';
+import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration } from './present.js';
 import { checkPublish, listIntegrations as listVisible, publish, setDevMode, unpublish, visibleIntegration } from './service.js';
 
 function present(tx: ReadTx, ctx: Context, caller: Caller, i: IntegrationRecord) {
@@ -98,7 +99,9 @@ export const listIntegrationSiteInstallations = defineOperation('listIntegration
     const rows = installationsOf(tx, i, caller, query.externalId).flatMap((inst) => sitesOf(tx, inst).map((s) => ({ inst, s })));
     return {
       status: 200,
-      body: paginate(rows, query, ({ inst, s }) => presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSiteRow(ctx, s) : s.id)),
+      body: paginate(rows, query, ({ inst, s }) =>
+        presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSite(ctx, tx, tx.get<OrganizationRecord>('organizations', s.organization)!, s) : s.id),
+      ),
     };
   }),
 );

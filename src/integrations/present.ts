@@ -98,26 +98,6 @@ export function presentContentInstallation(ctx: Context, i: IntegrationRecord, i
   };
 }
 
-/**
- * A docs site row as the contract's Site. Placeholder until issue 7 (docs sites) merges: then
- * its own presenter replaces this; fields absent from the row take the contract's defaults.
- */
-export function presentSiteRow(ctx: Context, s: any) {
-  return {
-    object: 'site' as const,
-    id: s.id,
-    type: s.type ?? 'basic',
-    title: s.title ?? '',
-    visibility: s.visibility ?? 'public',
-    published: !!s.published,
-    createdAt: s.createdAt ?? new Date(0).toISOString(),
-    siteSpaces: typeof s.siteSpaces === 'number' ? s.siteSpaces : 0,
-    features: [],
-    agentsContext: s.agentsContext ?? 'included',
-    urls: { location: apiUrl(ctx, `/orgs/${s.organization}/sites/${s.id}`), app: `${ctx.baseUrl}/o/${s.organization}/sites/${s.id}` },
-  };
-}
-
 export function presentEvent(e: EventRecord) {
   return {
     id: e.id,

@@ -24,11 +24,6 @@ export async function newOrg(s: TestServer, title = 'Other Org'): Promise<string
   return r.body.id;
 }
 
-/** A docs site row written straight into the store (sites are another area's; see tables.ts). */
-export async function addSite(ctx: Context, organization: string, id: string, title = 'Docs') {
-  await ctx.store.write((tx) => tx.put('sites', { id, organization, title, createdAt: ctx.clock.now().toISOString() }));
-}
-
 export interface Received {
   headers: IncomingHttpHeaders;
   body: any;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/people.js';
-import { addSite, manifest, newOrg, SECRET } from './helpers.js';
+import { manifest, newOrg, SECRET } from './helpers.js';
 
 let s: TestServer;
 let org: string;
@@ -249,7 +249,7 @@ describe('installations', () => {
     const o = await newOrg(s, 'Content Org');
     const sp1 = (await s.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'One' } })).body.id;
     const sp2 = (await s.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Two' } })).body.id;
-    await addSite(s.ctx, o, 'site1aaaaaaaaaaaaaaa');
+    const site = (await s.api('POST', `/v1/orgs/${o}/sites`, { body: { title: 'Docs' } })).body.id;
     await s.api('POST', '/v1/integrations/content', { body: manifest(org, { visibility: 'public' }) });
     const inst = (await s.api('POST', '/v1/integrations/content/installations', { body: { organization: o } })).body;
     expect(inst.spaces).toBe(2);
@@ -259,8 +259,8 @@ describe('installations', () => {
     const ext = (await s.api('GET', '/v1/integrations/content/spaces?extended=true')).body;
     expect(ext.items[0].space).toMatchObject({ object: 'space', id: sp1, title: 'One' });
     const sites = (await s.api('GET', '/v1/integrations/content/sites')).body;
-    expect(sites.items.map((x: any) => x.site)).toEqual(['site1aaaaaaaaaaaaaaa']);
-    expect((await s.api('GET', '/v1/integrations/content/sites?extended=true')).body.items[0].site).toMatchObject({ object: 'site', id: 'site1aaaaaaaaaaaaaaa' });
+    expect(sites.items.map((x: any) => x.site)).toEqual([site]);
+    expect((await s.api('GET', '/v1/integrations/content/sites?extended=true')).body.items[0].site).toMatchObject({ object: 'site', id: site, title: 'Docs' });
     await s.api('DELETE', `/v1/spaces/${sp2}`);
     expect((await s.api('GET', `/v1/integrations/content/installations/${inst.id}`)).body.spaces).toBe(1);
     const sel = await s.api('PATCH', `/v1/integrations/content/installations/${inst.id}`, { body: { space_selection: 'selected', site_selection: 'selected' } });

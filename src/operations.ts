@@ -1,6 +1,8 @@
 import type { Operation } from './kernel/operation.js';
 import * as agentInstructions from './agent-instructions/operations.js';
+import * as changeRequests from './change-requests/operations.js';
 import * as collections from './collections/operations.js';
+import * as content from './content/operations.js';
 import * as invites from './invites/operations.js';
 import * as members from './members/operations.js';
 import * as openapi from './openapi/operations.js';
@@ -89,6 +91,22 @@ export const OPERATIONS: Operation[] = [
   openapi.getLatestOpenAPISpecVersionContent,
   openapi.getOpenAPISpecVersionById,
   openapi.getOpenAPISpecVersionContentById,
+  // Space content: revisions, pages, files, search, authoring
+  content.getCurrentRevision,
+  content.getRevisionById,
+  content.listPages,
+  content.getPageById,
+  content.getPageByPath,
+  content.listFiles,
+  content.getFileById,
+  content.searchSpaceContent,
+  content.searchOrganizationContent,
+  content.updateChangeRequestContent,
+  // Change requests (the base content authoring needs; the change-request area extends it)
+  changeRequests.createChangeRequest,
+  changeRequests.getChangeRequestById,
+  changeRequests.listChangeRequestsForSpace,
+  changeRequests.mergeChangeRequest,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

@@ -102,6 +102,11 @@ export const OPERATIONS: Operation[] = [
   content.searchSpaceContent,
   content.searchOrganizationContent,
   content.updateChangeRequestContent,
+  content.listSpaceLinks,
+  content.listPageLinksInSpace,
+  content.listSpaceFileBacklinks,
+  content.listSpacePageBacklinks,
+  content.applyTemplateToSpace,
   // Change requests (the base content authoring needs; the change-request area extends it)
   changeRequests.createChangeRequest,
   changeRequests.getChangeRequestById,

@@ -53,7 +53,26 @@ export function applyChanges(
   requireContentEdit(tx, caller, spaceId);
   const cr = findChangeRequest(tx, spaceId, crId);
   requireWritable(cr);
-  const base = readRevision(tx, spaceId, cr.revision);
+  const res = runBatch(tx, ctx, spaceId, cr.revision, cr.revisionInitial, changes, uploads, parse);
+  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files });
+  const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
+  return { cr: updated, outcomes: res.outcomes, inserted: res.inserted };
+}
+
+/** Applies a batch to a copy of revision `from`'s tree; the caller commits the result. */
+export function runBatch(
+  tx: WriteTx,
+  ctx: Context,
+  spaceId: string,
+  from: string,
+  revertBase: string,
+  changes: any[],
+  uploads: Map<number, UploadedFile[]>,
+  parse: Parse,
+  /** Internal callers (templates): `into: '@ref'` names a page inserted earlier in the batch, and a taken slug gets a number. */
+  internal = false,
+) {
+  const base = readRevision(tx, spaceId, from);
   const pages: PageNode[] = structuredClone((base.pages ?? []) as PageNode[]);
   const files: FileEntry[] = [...(base.files ?? [])];
   const now = ctx.clock.now().toISOString();
@@ -79,6 +98,7 @@ export function applyChanges(
       else (node as any)[k] = v;
     }
     if (input.slug === undefined && input.__slugFromTitle) node.slug = slugify(node.title);
+    if (internal) for (let n = 2, stem = node.slug; siblings.some((s) => s !== node && s.slug === node.slug); n++) node.slug = `${stem}-${n}`;
     const clash = siblings.find((s) => s !== node && s.slug === node.slug);
     if (clash) throw invalid(`${where}.slug: "${node.slug}" is already used by sibling page ${clash.id}`);
   };
@@ -97,6 +117,7 @@ export function applyChanges(
   };
 
   const place = (node: PageNode, into: string | null, at: number | undefined, where: string) => {
+    if (internal && into?.startsWith('@')) into = pageRefs.get(into.slice(1)) ?? into;
     const siblings = childrenOf(pages, into);
     if (!siblings) throw invalid(`${where}.into: no page ${into} in this change request`);
     if (into !== null && findNode(pages, into)?.type === 'link') throw invalid(`${where}.into: page ${into} is a link page and cannot hold pages`);
@@ -154,7 +175,7 @@ export function applyChanges(
       }
       case 'revert_page': {
         if (c.block !== undefined) throw invalid(`${where}.block: reverting single blocks is not available on this server; revert the whole page`);
-        const target = readRevision(tx, spaceId, c.revision ?? cr.revisionInitial);
+        const target = readRevision(tx, spaceId, c.revision ?? revertBase);
         const then = flatten((target.pages ?? []) as PageNode[]).find((l) => l.node.id === c.page);
         const current = findNode(pages, c.page);
         if (!then && !current) throw invalid(`${where}.page: no page ${c.page} in this change request or in revision ${target.id}`);
@@ -200,9 +221,7 @@ export function applyChanges(
     if (l.node.type !== 'document') continue;
     l.node.content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, l.node.id, resolver));
   }
-  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages, files });
-  const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: now });
-  return { cr: updated, outcomes: [...outcomes.values()], inserted };
+  return { pages, files, outcomes: [...outcomes.values()], inserted };
 }
 
 export { markdownOf };

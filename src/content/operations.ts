@@ -13,6 +13,8 @@ import { applyChanges, type UploadedFile } from './authoring.js';
 import { imageDimensions, writeBlob } from './blobs.js';
 import { ensureDownloadSecret } from './downloads.js';
 import { loadParser } from './link-refs.js';
+import { backlinks, linkItems } from './links.js';
+import { applyTemplate } from './templates.js';
 import type { ContentRevision } from './model.js';
 import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
 import { currentRevision, markdownOf, readRevision, sha256 } from './revisions.js';
@@ -191,4 +193,46 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
       .filter((r) => r.hits.length);
     return { status: 200, body: paginate(results, query, (r) => ({ id: r.space.id, title: r.space.title, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
   });
+});
+
+// Links and backlinks of the current revision.
+export const listSpaceLinks = defineOperation('listSpaceLinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => linksBody(linkItems(ctx, tx, caller, parse, path.spaceId), query));
+});
+
+export const listPageLinksInSpace = defineOperation('listPageLinksInSpace', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => linksBody(linkItems(ctx, tx, caller, parse, path.spaceId, path.pageId), query));
+});
+
+/** `stats` count every link of the scope; `status` filters the items only. */
+function linksBody(all: ReturnType<typeof linkItems>, query: any) {
+  const items = query.status ? all.items.filter((i) => i.status === query.status) : all.items;
+  return { status: 200, body: { ...paginate(items, query), stats: all.stats } };
+}
+
+export const listSpaceFileBacklinks = defineOperation('listSpaceFileBacklinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => ({ status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { file: path.fileId }), query) }));
+});
+
+export const listSpacePageBacklinks = defineOperation('listSpacePageBacklinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => ({ status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { page: path.pageId }), query) }));
+});
+
+export const applyTemplateToSpace = defineOperation('applyTemplateToSpace', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ctx.store.write((tx) => applyTemplate(tx, ctx, caller, path.spaceId, body, parse));
+  return { status: 201 };
 });

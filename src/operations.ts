@@ -112,6 +112,10 @@ export const OPERATIONS: Operation[] = [
   changeRequests.getChangeRequestById,
   changeRequests.listChangeRequestsForSpace,
   changeRequests.mergeChangeRequest,
+  content.getRevisionOfChangeRequestById,
+  content.listPagesInChangeRequest,
+  content.listFilesInChangeRequestById,
+  content.getPageInChangeRequestById,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

@@ -69,7 +69,7 @@ export function runBatch(
   changes: any[],
   uploads: Map<number, UploadedFile[]>,
   parse: Parse,
-  /** Internal callers (templates): `into: '@ref'` names a page inserted earlier in the batch, and a taken slug gets a number. */
+  /** Internal callers (templates): a taken slug gets a number instead of failing. */
   internal = false,
 ) {
   const base = readRevision(tx, spaceId, from);
@@ -117,7 +117,9 @@ export function runBatch(
   };
 
   const place = (node: PageNode, into: string | null, at: number | undefined, where: string) => {
-    if (internal && into?.startsWith('@')) into = pageRefs.get(into.slice(1)) ?? into;
+    // `into` may also name a page inserted earlier in this batch by its `ref` (an extension:
+    // without it, a new page could not get new children in the same batch).
+    if (into !== null && !findNode(pages, into) && pageRefs.has(into)) into = pageRefs.get(into)!;
     const siblings = childrenOf(pages, into);
     if (!siblings) throw invalid(`${where}.into: no page ${into} in this change request`);
     if (into !== null && findNode(pages, into)?.type === 'link') throw invalid(`${where}.into: page ${into} is a link page and cannot hold pages`);
@@ -132,11 +134,11 @@ export function runBatch(
       case 'insert_page': {
         const { meta, markdown } = withSource(c, where);
         const node: PageNode = { id: newId(), type: 'document', title: 'Untitled', slug: '', createdAt: now, updatedAt: now, pages: [] };
+        const siblings = place(node, c.into ?? null, c.at, where);
         if (c.ref !== undefined) {
           if (pageRefs.has(c.ref) || fileRefs.has(c.ref)) throw invalid(`${where}.ref: "${c.ref}" is already used in this batch`);
           pageRefs.set(c.ref, node.id);
         }
-        const siblings = place(node, c.into ?? null, c.at, where);
         applyMeta(node, { ...meta, __slugFromTitle: meta.slug === undefined }, where, siblings);
         bodies.set(node.id, markdown ?? '');
         outcomes.set(node.id, { object: 'created_page', ...(c.ref !== undefined ? { ref: c.ref } : {}), page: node.id });
@@ -148,8 +150,8 @@ export function runBatch(
         const { meta, markdown } = withSource(c, where);
         let siblings = flatten(pages).find((l) => l.node.id === node.id)!.parent?.pages ?? pages;
         if (c.into !== undefined || c.at !== undefined) {
-          const into = c.into === undefined ? (flatten(pages).find((l) => l.node.id === node.id)!.parent?.id ?? null) : c.into;
-          if (into !== null && contains(node, into)) throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
+          const into: string | null = c.into === undefined ? (flatten(pages).find((l) => l.node.id === node.id)!.parent?.id ?? null) : c.into;
+          if (into !== null && contains(node, pageRefs.get(into) ?? into)) throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
           detach(pages, node.id);
           siblings = place(node, into, c.at, where);
         }

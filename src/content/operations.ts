@@ -1,5 +1,6 @@
 import { presentChangeRequest } from '../change-requests/present.js';
 import type { ChangeRequestRecord } from '../change-requests/model.js';
+import { readChangeRequest } from '../change-requests/service.js';
 import { markdownToDocument } from '../documents/markdown.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
@@ -235,4 +236,52 @@ export const applyTemplateToSpace = defineOperation('applyTemplateToSpace', asyn
   const parse = await loadParser();
   await ctx.store.write((tx) => applyTemplate(tx, ctx, caller, path.spaceId, body, parse));
   return { status: 201 };
+});
+
+// The content of a change request (its own revision): the same shapes as the space's routes.
+// The change-request area owns the rest of these routes; pull and review need these.
+function ofChangeRequest(tx: ReadTx, caller: Caller, spaceId: string, crId: string) {
+  const { space, cr } = readChangeRequest(tx, caller, spaceId, crId);
+  return { space, rev: readRevision(tx, spaceId, cr.revision) };
+}
+
+export const getRevisionOfChangeRequestById = defineOperation('getRevisionOfChangeRequestById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: presentRevision(ctx, tx, space, rev, query.metadata !== false, mergedFromOf(ctx, tx, rev, space.organization)) };
+  });
+});
+
+export const listPagesInChangeRequest = defineOperation('listPagesInChangeRequest', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: { pages: (rev.pages ?? []).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+  });
+});
+
+export const listFilesInChangeRequestById = defineOperation('listFilesInChangeRequestById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return { status: 200, body: paginate(files, query, (f) => presentFile(ctx, space, f)) };
+  });
+});
+
+export const getPageInChangeRequestById = defineOperation('getPageInChangeRequestById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const found = ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    const l = flatten(rev.pages ?? []).find((x) => x.node.id === path.pageId);
+    if (!l) throw notFound(`page ${path.pageId} not found in change request ${path.changeRequestId}`);
+    return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
+  });
+  const doc = query.format === 'document' ? await markdownToDocument(found.markdown) : undefined;
+  const page = presentPage(ctx, found.space, found.l.node, found.l.path, () => (doc ? { document: doc } : { markdown: found.markdown }), false);
+  if (page.pages) page.pages = found.children;
+  return { status: 200, body: page };
 });

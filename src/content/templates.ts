@@ -88,8 +88,8 @@ export function renderTemplate(id: string, contentRefs: Record<string, unknown> 
 export function applyTemplate(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: { id: string; params?: { contentRefs?: Record<string, unknown> }; changeRequestId?: string }, parse: Parse) {
   const { row: space } = requireContentEdit(tx, caller, spaceId);
   const pages = renderTemplate(body.id, body.params?.contentRefs);
-  const changes = pages.map((p) => ({ operation: 'insert_page', ref: p.ref, title: p.title, document: { markdown: p.markdown }, ...(p.into ? { into: `@${p.into}` } : {}) }));
-  // Parents are named by ref (`@api`), resolved as the batch goes; taken slugs get a number.
+  const changes = pages.map((p) => ({ operation: 'insert_page', ref: p.ref, title: p.title, document: { markdown: p.markdown }, ...(p.into ? { into: p.into } : {}) }));
+  // Parents are named by ref (`api`), resolved as the batch goes; taken slugs get a number.
   const withParents = changes;
   if (body.changeRequestId !== undefined) {
     const cr = findChangeRequest(tx, spaceId, body.changeRequestId);

@@ -51,7 +51,8 @@ function sections(title: string, markdown: string): { title: string; anchor: str
 }
 
 function snippet(body: string, terms: string[]): string {
-  const text = body.replace(/[`*_>#\[\]()!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  // Links read as their text in a snippet.
+  const text = body.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_>#\[\]()!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
   const lower = text.toLowerCase();
   const at = Math.max(0, Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), text.length));
   const from = Math.max(0, at - 60);

@@ -83,8 +83,8 @@ export function mergeChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, sp
   const theirs = readRevision(tx, spaceId, cr.revision);
   const now = ctx.clock.now().toISOString();
   const merged = commitRevision(tx, ctx, spaceId, [space.revision, cr.revision], {
-    pages: (theirs.pages ?? []) as any,
-    files: (theirs.files ?? []) as any,
+    root: theirs.root ?? [],
+    files: theirs.files ?? [],
     type: 'merge',
     mergedFrom: cr.id,
     message: cr.subject || `Change request #${cr.number}`,

@@ -9,7 +9,7 @@ import type { ChangeRequestRecord } from '../change-requests/model.js';
 import { findChangeRequest, requireWritable } from '../change-requests/service.js';
 import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
-import { commitRevision, markdownOf, putMarkdown, readRevision } from './revisions.js';
+import { commitRevision, markdownOf, putMarkdown, readRevision, treeOf } from './revisions.js';
 import { childrenOf, contains, detach, findNode, flatten, slugify } from './tree.js';
 
 // updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
@@ -73,7 +73,7 @@ export function runBatch(
   internal = false,
 ) {
   const base = readRevision(tx, spaceId, from);
-  const pages: PageNode[] = structuredClone((base.pages ?? []) as PageNode[]);
+  const pages: PageNode[] = structuredClone(treeOf(tx, base) as PageNode[]);
   const files: FileEntry[] = [...(base.files ?? [])];
   const now = ctx.clock.now().toISOString();
   // Bodies touched by the batch, resolved (links) and stored once at the end.
@@ -178,7 +178,7 @@ export function runBatch(
       case 'revert_page': {
         if (c.block !== undefined) throw invalid(`${where}.block: reverting single blocks is not available on this server; revert the whole page`);
         const target = readRevision(tx, spaceId, c.revision ?? revertBase);
-        const then = flatten((target.pages ?? []) as PageNode[]).find((l) => l.node.id === c.page);
+        const then = flatten(treeOf(tx, target)).find((l) => l.node.id === c.page);
         const current = findNode(pages, c.page);
         if (!then && !current) throw invalid(`${where}.page: no page ${c.page} in this change request or in revision ${target.id}`);
         if (!then) {

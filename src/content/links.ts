@@ -9,7 +9,7 @@ import type { ReadTx } from '../store/port.js';
 import { extractLinks, makeResolver, type Parse, type Target } from './link-refs.js';
 import type { FileEntry } from './model.js';
 import { markdownBody, presentFile, presentPage } from './present.js';
-import { currentRevision, markdownOf } from './revisions.js';
+import { currentRevision, markdownOf, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
 
 // The links of a space's current revision, found by parsing every document page's markdown.
@@ -31,7 +31,7 @@ const keyOf = (t: Target) => (t.kind === 'page' ? `page:${t.page}` : t.kind === 
 
 /** Every link of the revision's pages (only those of `onlyPage` when given), grouped by target. */
 export function collectLinks(tx: ReadTx, ctx: Context, parse: Parse, spaceId: string, rev: ReturnType<typeof currentRevision>, onlyPage?: string): Found[] {
-  const pages = rev.pages ?? [];
+  const pages = treeOf(tx, rev);
   const resolver = makeResolver(pages, rev.files ?? [], ctx.baseUrl);
   const out = new Map<string, Found>();
   for (const l of flatten(pages)) {
@@ -67,7 +67,7 @@ export function locations(ctx: Context, tx: ReadTx, caller: Caller, spaceId: str
 
 export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, onlyPage?: string) {
   const loc = locations(ctx, tx, caller, spaceId);
-  const pages = flatten(loc.rev.pages ?? []);
+  const pages = flatten(treeOf(tx, loc.rev));
   if (onlyPage && !pages.some((l) => l.node.id === onlyPage)) throw notFound(`page ${onlyPage} not found in space ${spaceId}`);
   const byId = new Map(pages.map((l) => [l.node.id, l]));
   const files = new Map((loc.rev.files ?? []).map((f) => [f.id, f]));
@@ -84,7 +84,7 @@ export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse
 /** Pages of the current revision that link to a page or a file. */
 export function backlinks(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, target: { page: string } | { file: string }) {
   const loc = locations(ctx, tx, caller, spaceId);
-  const exists = 'page' in target ? flatten(loc.rev.pages ?? []).some((l) => l.node.id === target.page) : (loc.rev.files ?? []).some((f) => f.id === target.file);
+  const exists = 'page' in target ? flatten(treeOf(tx, loc.rev)).some((l) => l.node.id === target.page) : (loc.rev.files ?? []).some((f) => f.id === target.file);
   if (!exists) throw notFound(`${'page' in target ? `page ${target.page}` : `file ${target.file}`} not found in space ${spaceId}`);
   const key = 'page' in target ? `page:${target.page}` : `file:${target.file}`;
   const hit = collectLinks(tx, ctx, parse, spaceId, loc.rev).find((f) => f.key === key);

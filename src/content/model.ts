@@ -1,11 +1,13 @@
 import type { RevisionRecord } from '../spaces/model.js';
 
-// A space's content is a chain of immutable revisions. A revision row holds its page tree
-// compactly: ids, structure, metadata and, for document pages, the SHA-256 of the markdown.
-// The markdown itself is a `pageContents` row addressed by that hash (`<space>:<sha>`), shared
-// by every revision and page with the same text: an edit writes one new revision row (the tree,
-// a few hundred bytes a page) and only the bodies that changed, never a copy of every page.
-// File bytes are blobs beside the store (`<data>/files/<sha>`), never in JSON.
+// A space's content is a chain of immutable revisions, stored like Git objects:
+// - a page body (markdown) is a `pageContents` row addressed by its SHA-256 (`<space>:<sha>`);
+// - a page's metadata is a `pageNodes` row addressed by the hash of the metadata, the body's
+//   hash and its children's node hashes (a Merkle tree: `<space>:<hash>`);
+// - a revision row holds only the node hashes of its root pages, and its files.
+// Revisions share every node and body that did not change: editing one page writes its body,
+// its node and the nodes of its ancestors (and a revision listing the root), never a copy of
+// every page. File bytes are blobs beside the store (`<data>/files/<sha>`), never in JSON.
 
 export type PageKind = 'document' | 'group' | 'link';
 
@@ -44,7 +46,8 @@ export interface FileEntry {
 /** A revision with content. The initial revision of a space has no `pages`/`files` (empty). */
 export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
   type: 'edits' | 'merge';
-  pages?: PageNode[];
+  /** Node hashes of the root pages (`pageNodes`); absent on a space's initial, empty revision. */
+  root?: string[];
   files?: FileEntry[];
   message?: string;
   /** Merge revisions: the change request merged. */
@@ -56,6 +59,14 @@ export interface PageContentRecord {
   id: string;
   space: string;
   markdown: string;
+}
+
+/** A page's metadata in the Merkle tree: PageNode without children, plus their node hashes. */
+export interface PageNodeRecord {
+  id: string;
+  space: string;
+  node: Omit<PageNode, 'pages'>;
+  children: string[];
 }
 
 export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;

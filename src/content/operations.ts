@@ -16,9 +16,9 @@ import { ensureDownloadSecret } from './downloads.js';
 import { loadParser } from './link-refs.js';
 import { backlinks, linkItems } from './links.js';
 import { applyTemplate } from './templates.js';
-import type { ContentRevision } from './model.js';
+import type { ContentRevision, PageNode } from './model.js';
 import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
-import { currentRevision, markdownOf, readRevision, sha256 } from './revisions.js';
+import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { revisionIndex, type SearchHit } from './search.js';
 import { flatten } from './tree.js';
 
@@ -59,16 +59,16 @@ export const listPages = defineOperation('listPages', async ({ ctx, caller, path
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
     const { space, rev } = current(tx, caller, path.spaceId);
-    return { status: 200, body: { pages: (rev.pages ?? []).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
   });
 });
 
 /** One page, its body as markdown (default) or as a Document built from the markdown. */
-async function showPage(ctx: Context, caller: Caller, spaceId: string, query: any, pick: (rev: ContentRevision) => ReturnType<typeof flatten>[number] | undefined, what: string) {
+async function showPage(ctx: Context, caller: Caller, spaceId: string, query: any, pick: (tree: readonly PageNode[]) => ReturnType<typeof flatten>[number] | undefined, what: string) {
   await purgeIfExpired(ctx, spaceId);
   const found = ctx.store.read((tx) => {
     const { space, rev } = current(tx, caller, spaceId);
-    const l = pick(rev);
+    const l = pick(treeOf(tx, rev));
     if (!l) throw notFound(`${what} not found in space ${spaceId}`);
     return { space, l, markdown: markdownOf(tx, spaceId, l.node) };
   });
@@ -81,12 +81,12 @@ async function showPage(ctx: Context, caller: Caller, spaceId: string, query: an
 }
 
 export const getPageById = defineOperation('getPageById', ({ ctx, caller, path, query }) =>
-  showPage(ctx, caller, path.spaceId, query, (rev) => flatten(rev.pages ?? []).find((l) => l.node.id === path.pageId), `page ${path.pageId}`),
+  showPage(ctx, caller, path.spaceId, query, (tree) => flatten(tree).find((l) => l.node.id === path.pageId), `page ${path.pageId}`),
 );
 
 export const getPageByPath = defineOperation('getPageByPath', ({ ctx, caller, path, query }) => {
   const want = decodeURIComponent(path.pagePath).replace(/^\/+|\/+$/g, '');
-  return showPage(ctx, caller, path.spaceId, query, (rev) => flatten(rev.pages ?? []).find((l) => l.path === want && l.node.type !== 'link'), `page at path ${want}`);
+  return showPage(ctx, caller, path.spaceId, query, (tree) => flatten(tree).find((l) => l.path === want && l.node.type !== 'link'), `page at path ${want}`);
 });
 
 export const listFiles = defineOperation('listFiles', async ({ ctx, caller, path, query }) => {
@@ -258,7 +258,7 @@ export const listPagesInChangeRequest = defineOperation('listPagesInChangeReques
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
     const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
-    return { status: 200, body: { pages: (rev.pages ?? []).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
   });
 });
 
@@ -276,7 +276,7 @@ export const getPageInChangeRequestById = defineOperation('getPageInChangeReques
   await purgeIfExpired(ctx, path.spaceId);
   const found = ctx.store.read((tx) => {
     const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
-    const l = flatten(rev.pages ?? []).find((x) => x.node.id === path.pageId);
+    const l = flatten(treeOf(tx, rev)).find((x) => x.node.id === path.pageId);
     if (!l) throw notFound(`page ${path.pageId} not found in change request ${path.changeRequestId}`);
     return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
   });

@@ -3,7 +3,7 @@ import { spaceUrls } from '../spaces/present.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ContentRevision, FileEntry, PageNode } from './model.js';
-import { markdownOf } from './revisions.js';
+import { markdownOf, treeOf } from './revisions.js';
 import { flatten } from './tree.js';
 import { fileDownloadUrl } from './downloads.js';
 
@@ -69,7 +69,7 @@ export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, re
     object: 'revision' as const,
     id: rev.id,
     parents: rev.parents,
-    pages: presentPages(ctx, space, rev.pages ?? [], markdownBody(tx, space.id)),
+    pages: presentPages(ctx, space, treeOf(tx, rev), markdownBody(tx, space.id)),
     files: (rev.files ?? []).map((f) => presentFile(ctx, space, f)),
     reusableContents: [],
     createdAt: rev.createdAt,

@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { ReadTx } from '../store/port.js';
 import type { ContentRevision } from './model.js';
-import { markdownOf } from './revisions.js';
+import { markdownOf, treeOf } from './revisions.js';
 import { flatten } from './tree.js';
 
 // Full-text search with MiniSearch. An index belongs to one revision (immutable), so it can
@@ -67,7 +67,7 @@ function build(tx: ReadTx, rev: ContentRevision): SpaceIndex {
   });
   const info = new Map<string, { title: string; path: string; ancestors: SearchHit['ancestors'] }>();
   const docs: SectionDoc[] = [];
-  for (const l of flatten(rev.pages ?? [])) {
+  for (const l of flatten(treeOf(tx, rev))) {
     if (l.node.type !== 'document' || l.node.noIndex) continue;
     info.set(l.node.id, { title: l.node.title, path: l.path, ancestors: l.ancestors });
     sections(l.node.title, markdownOf(tx, rev.space, l.node)).forEach((s, i) =>

@@ -28,7 +28,9 @@ export const TABLES: TableSpec[] = [
   { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
   { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
-  // Space content: page bodies by content hash (shared between revisions), change requests.
+  // Space content: page bodies and page nodes by hash (shared between revisions, see
+  // src/content/model.ts), change requests.
   { name: 'pageContents', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  { name: 'pageNodes', shard: (r) => `space/${r.space}`, indexes: ['space'] },
   { name: 'changeRequests', shard: (r) => `space/${r.space}`, indexes: ['space'] },
 ];

@@ -144,3 +144,28 @@ describe('authoring and reading content', () => {
     expect(orgWide.body.items.find((x: any) => x.id === space).pages).toHaveLength(2);
   });
 });
+
+describe('storage', () => {
+  it('shares unchanged page nodes and bodies between revisions: one edit writes O(depth) rows', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space);
+    const changes = Array.from({ length: 40 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Body ${i}` } }));
+    const r = await edit(space, cr.id, changes);
+    const count = (table: string) => s.ctx.store.read((tx) => tx.find(table, 'space', space).length);
+    const [nodes, bodies] = [count('pageNodes'), count('pageContents')];
+    expect([nodes, bodies]).toEqual([40, 40]);
+    await edit(space, cr.id, [{ operation: 'update_page', page: r.body.changes[7].page.id, document: { markdown: 'Changed' } }]);
+    expect([count('pageNodes'), count('pageContents')]).toEqual([41, 41]);
+  });
+
+  it('a duplicated space has the same content, independent of the original', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space);
+    await edit(space, cr.id, [{ operation: 'insert_page', title: 'Home', document: { markdown: 'Hello [me](./home.md)' } }]);
+    await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
+    const copy = (await s.api('POST', `/v1/spaces/${space}/duplicate`)).body.id;
+    const page = (await s.api('GET', `/v1/spaces/${copy}/content/path/home`)).body;
+    expect(page.markdown).toBe(`Hello [me](/pages/${page.id})\n`);
+    expect((await s.api('GET', `/v1/spaces/${copy}/search?query=hello`)).body.items).toHaveLength(1);
+  });
+});

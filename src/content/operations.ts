@@ -170,7 +170,7 @@ const presentHit = (ctx: Context, space: { id: string; organization: string }, h
     id: h.page,
     title: h.title,
     path: h.path,
-    sections: h.sections.map((s) => ({ id: s.id, title: s.title, path: s.anchor ? `${h.path}#${s.anchor}` : h.path, body: s.body, urls: { app: s.anchor ? `${app}#${s.anchor}` : app } })),
+    sections: h.sections.map((s) => ({ id: s.id, title: s.title, path: s.anchor ? `${h.path}#${s.anchor}` : h.path, body: s.snippet(), urls: { app: s.anchor ? `${app}#${s.anchor}` : app } })),
     ancestors: h.ancestors.map((a) => ({ id: a.id, title: a.title })),
     urls: { app },
   };

@@ -17,8 +17,12 @@ function folder(): string {
   return dir;
 }
 
-/** Docs as code on either transport: push, no-op push, pull, no-op push of the pull, edit, read, search, links. */
-function scenario(env: Record<string, string>) {
+/**
+ * Docs as code: push, no-op push, pull, no-op push of the pull, download (both transports); then,
+ * in-process only (each command is a process: the remote path of these is covered by
+ * test/transport/content-parity.test.ts), a second push, pages, search, links and templates.
+ */
+function scenario(env: Record<string, string>, full: boolean) {
   const run = (...args: string[]) => {
     const r = docs(args, env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -36,6 +40,11 @@ function scenario(env: Record<string, string>) {
   expect(readFileSync(join(out, 'intro.md'), 'utf8')).toBe('# Introduction\n\nSee [setup](./guide/setup.md) and ![logo](./images/logo.png).\n');
   expect(readFileSync(join(out, 'images', 'logo.png'))).toEqual(PNG);
   expect(run('content', 'push', out, '--space', space).stdout).toBe(`No change: ${out} matches space ${space}.\n`);
+  const fileId = run('files', 'list', space, '--json').json.items[0].id;
+  const saveTo = join(tempDir('docs-dl-'), 'logo.png');
+  expect(run('files', 'download', space, fileId, '--output', saveTo).stdout).toBe(`Saved images/logo.png (${PNG.length} bytes) to ${saveTo}.\n`);
+  expect(readFileSync(saveTo)).toEqual(PNG);
+  if (!full) return;
 
   // An edit and a deletion: one change request, only the differences.
   writeFileSync(join(out, 'guide', 'setup.md'), '# Setup\n\nNow with a [missing page](./nowhere.md).\n');
@@ -56,10 +65,6 @@ function scenario(env: Record<string, string>) {
   expect(links.stdout).toContain('broken  ./nowhere.md  <- guide/setup');
   expect(links.stderr).toBe('Error: 1 broken link\n');
 
-  const fileId = run('files', 'list', space, '--json').json.items[0].id;
-  const saveTo = join(tempDir('docs-dl-'), 'logo.png');
-  expect(run('files', 'download', space, fileId, '--output', saveTo).stdout).toBe(`Saved images/logo.png (${PNG.length} bytes) to ${saveTo}.\n`);
-  expect(readFileSync(saveTo)).toEqual(PNG);
   expect(run('templates', 'apply', 'faq', '--space', space, '--ref', 'support=https://acme.test/help').stdout).toBe(`Applied template faq to space ${space}.\n`);
   const bad = docs(['templates', 'apply', 'faq', '--space', space], env);
   expect(bad.status).toBe(2);
@@ -68,13 +73,13 @@ function scenario(env: Record<string, string>) {
 
 describe('docs content, pages, files, search, links, templates', () => {
   it('work in-process', { timeout: 90_000 }, () => {
-    scenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_content' });
+    scenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_content' }, true);
   });
 
   it('work against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_content_remote' });
     try {
-      scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_content_remote' });
+      scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_content_remote' }, false);
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

@@ -169,3 +169,38 @@ describe('storage', () => {
     expect((await s.api('GET', `/v1/spaces/${copy}/search?query=hello`)).body.items).toHaveLength(1);
   });
 });
+
+describe('revert_page', () => {
+  it('reverts a page to the base revision: changed body back, an added page removed, a deleted page restored', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space);
+    const r = await edit(space, cr.id, [
+      { operation: 'insert_page', title: 'Keep', document: { markdown: 'original' } },
+      { operation: 'insert_page', title: 'Gone', document: { markdown: 'bye' } },
+    ]);
+    const [keep, gone] = r.body.changes.map((c: any) => c.page.id);
+    await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
+    const cr2 = await newCr(space);
+    const added = (await edit(space, cr2.id, [
+      { operation: 'update_page', page: keep, title: 'Renamed', document: { markdown: 'changed' } },
+      { operation: 'delete_page', page: gone },
+      { operation: 'insert_page', title: 'New', document: { markdown: 'new' } },
+    ])).body.changes[2].page.id;
+    const back = await edit(space, cr2.id, [
+      { operation: 'revert_page', page: keep },
+      { operation: 'revert_page', page: gone },
+      { operation: 'revert_page', page: added },
+    ]);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.changes).toEqual([
+      { object: 'updated_page', page: expect.objectContaining({ id: keep }) },
+      { object: 'created_page', page: expect.objectContaining({ id: gone }) },
+      { object: 'deleted_page', page: added },
+    ]);
+    const pages = (await s.api('GET', `/v1/spaces/${space}/change-requests/${cr2.id}/content/pages`)).body.pages;
+    expect(pages.map((p: any) => [p.id, p.title, p.markdown])).toEqual([[keep, 'Keep', 'original\n'], [gone, 'Gone', 'bye\n']]);
+    const blocks = await edit(space, cr2.id, [{ operation: 'revert_page', page: keep, block: ['k1'] }]);
+    expect(blocks.status).toBe(400);
+    expect(blocks.body.error.message).toMatch(/^changes\[0\]\.block: /);
+  });
+});

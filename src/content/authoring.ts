@@ -9,7 +9,7 @@ import type { ChangeRequestRecord } from '../change-requests/model.js';
 import { findChangeRequest, requireWritable } from '../change-requests/service.js';
 import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
-import { commitRevision, markdownOf, putMarkdown, readRevision, treeOf } from './revisions.js';
+import { commitRevision, putMarkdown, readRevision, treeOf } from './revisions.js';
 import { childrenOf, contains, detach, findNode, flatten, slugify } from './tree.js';
 
 // updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
@@ -226,4 +226,3 @@ export function runBatch(
   return { pages, files, outcomes: [...outcomes.values()], inserted };
 }
 
-export { markdownOf };

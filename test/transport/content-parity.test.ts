@@ -77,7 +77,7 @@ describe('content: transport parity', () => {
     const ctx = await openContext(undefined, { baseUrl: 'http://local.test' });
     const boot = await bootstrap(ctx, 'gb_api_local');
     const local = LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
-    const a = normalize(await scenario(local), 'http://local.test');
+    const a = normalize(await scenario(local), 'http://local.test') as unknown[];
     const b = normalize(await scenario(new HttpTransport(server.url, TEST_TOKEN)), server.url);
     expect(a).toEqual(b);
     for (const kind of ['conflict', 'invalid']) expect(JSON.stringify(a)).toContain(`"kind":"${kind}"`);

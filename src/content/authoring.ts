@@ -87,6 +87,10 @@ export function runBatch(
     for (const k of META) {
       const v = input[k];
       if (v === undefined) continue;
+      // Frontmatter is free YAML: the schema could not check these types.
+      const want = k === 'hidden' || k === 'noIndex' || k === 'noRobotsIndex' ? 'boolean' : 'string';
+      if (typeof v !== want) throw invalid(`${where}.${k}: must be a ${want}`);
+      if ((k === 'description' && v.length > 1000) || ((k === 'emoji' || k === 'icon') && v.length > 50)) throw invalid(`${where}.${k}: too long (${k === 'description' ? 1000 : 50} characters at most)`);
       if (k === 'title') {
         const t = String(v).trim();
         if (!t || t.length > 256) throw invalid(`${where}.title: must be 1 to 256 characters`);

@@ -204,3 +204,19 @@ describe('revert_page', () => {
     expect(blocks.body.error.message).toMatch(/^changes\[0\]\.block: /);
   });
 });
+
+describe('frontmatter', () => {
+  it('sets fields from frontmatter and rejects values of the wrong type, naming the field', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space);
+    const ok = await edit(space, cr.id, [{ operation: 'insert_page', document: { markdown: '---\nemoji: "🚀"\nhidden: true\n---\n# Launch\n\nGo.' } }]);
+    const id = ok.body.changes[0].page.id;
+    const page = (await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/page/${id}`)).body;
+    expect(page).toMatchObject({ title: 'Launch', emoji: '🚀', hidden: true, markdown: 'Go.\n' });
+    const bad = await edit(space, cr.id, [{ operation: 'insert_page', document: { markdown: '---\nhidden: maybe\n---\n# X' } }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('changes[0].hidden: must be a boolean');
+    const yaml = await edit(space, cr.id, [{ operation: 'insert_page', document: { markdown: '---\n: [\n---\n# X' } }]);
+    expect(yaml.body.error.message).toMatch(/^changes\[0\]\.document\.markdown: frontmatter: not valid YAML/);
+  });
+});

@@ -1,6 +1,8 @@
 import type { Operation } from './kernel/operation.js';
 import * as agentInstructions from './agent-instructions/operations.js';
+import * as changeRequests from './change-requests/operations.js';
 import * as collections from './collections/operations.js';
+import * as content from './content/operations.js';
 import * as conversations from './conversations/operations.js';
 import * as integrations from './integrations/operations.js';
 import * as invites from './invites/operations.js';
@@ -165,6 +167,31 @@ export const OPERATIONS: Operation[] = [
   sites.createSiteShareLink,
   sites.updateSiteShareLinkById,
   sites.deleteSiteShareLinkById,
+  // Space content: revisions, pages, files, search, authoring
+  content.getCurrentRevision,
+  content.getRevisionById,
+  content.listPages,
+  content.getPageById,
+  content.getPageByPath,
+  content.listFiles,
+  content.getFileById,
+  content.searchSpaceContent,
+  content.searchOrganizationContent,
+  content.updateChangeRequestContent,
+  content.listSpaceLinks,
+  content.listPageLinksInSpace,
+  content.listSpaceFileBacklinks,
+  content.listSpacePageBacklinks,
+  content.applyTemplateToSpace,
+  // Change requests (the base content authoring needs; the change-request area extends it)
+  changeRequests.createChangeRequest,
+  changeRequests.getChangeRequestById,
+  changeRequests.listChangeRequestsForSpace,
+  changeRequests.mergeChangeRequest,
+  content.getRevisionOfChangeRequestById,
+  content.listPagesInChangeRequest,
+  content.listFilesInChangeRequestById,
+  content.getPageInChangeRequestById,
 ];
 
 export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));

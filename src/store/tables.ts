@@ -47,4 +47,9 @@ export const TABLES: TableSpec[] = [
   { name: 'siteSectionGroups', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
   { name: 'siteSpaces', shard: (r) => `org/${r.organization}`, indexes: ['site', 'space'] },
   { name: 'siteShareLinks', shard: (r) => `org/${r.organization}`, indexes: ['site', 'key'] },
+  // Space content: page bodies and page nodes by hash (shared between revisions, see
+  // src/content/model.ts), change requests.
+  { name: 'pageContents', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  { name: 'pageNodes', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  { name: 'changeRequests', shard: (r) => `space/${r.space}`, indexes: ['space'] },
 ];

@@ -81,5 +81,18 @@ export class HttpTransport implements Transport {
     return result;
   }
 
+  async download(url: string): Promise<Buffer> {
+    const { request } = await import('undici');
+    let res;
+    try {
+      res = await request(url, { method: 'GET', headersTimeout: 60_000, bodyTimeout: 60_000 });
+    } catch (err) {
+      throw new DocsError('unavailable', `cannot reach ${url}: ${(err as Error).message}`, { cause: err });
+    }
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    if (res.statusCode >= 400) throw new DocsError(kindForStatus(res.statusCode), `download: HTTP ${res.statusCode} for ${url.split('?')[0]}`);
+    return bytes;
+  }
+
   async close() {}
 }

@@ -2,7 +2,9 @@ import { authenticate } from '../auth/tokens.js';
 import { Router } from '../contract/router.js';
 import type { OperationInput } from '../contract/validate.js';
 import type { Caller, Context } from '../kernel/context.js';
-import { asDocsError } from '../kernel/errors.js';
+import { asDocsError, DocsError } from '../kernel/errors.js';
+import { readBlob } from '../content/blobs.js';
+import { checkDownload } from '../content/downloads.js';
 import { invoke } from '../invoke.js';
 import { OPERATIONS } from '../operations.js';
 import { startWorkers, stopWorkers } from '../workers.js';
@@ -39,6 +41,14 @@ export class LocalTransport implements Transport {
       const e = asDocsError(err);
       return { status: e.status, body: e.toBody(), headers: {} };
     }
+  }
+
+  async download(url: string): Promise<Buffer> {
+    const u = new URL(url);
+    const ok = await checkDownload(this.ctx, u.pathname, u.search);
+    const bytes = ok && (await readBlob(this.ctx, ok.sha));
+    if (!bytes) throw new DocsError('not_found', 'file not found (or the download URL expired: get a new one)');
+    return bytes;
   }
 
   private working = false;

@@ -24,5 +24,10 @@ export interface Transport {
    * runs its own).
    */
   runWorkers?(): void;
+  /**
+   * The bytes at a file's `downloadURL` (a signed URL of the server that gave it). In process,
+   * read from the data directory after the same signature check the server makes.
+   */
+  download(url: string): Promise<Buffer>;
   close(): Promise<void>;
 }

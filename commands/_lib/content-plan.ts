@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import type { Parse } from '../../src/content/link-refs.js';
+import { writePageSource } from '../../src/documents/page-source.js';
+import { DocsError } from '../../src/kernel/errors.js';
+import { canonicalBody, contentTypeOf, flattenLocal, type LocalFile, type LocalPage } from './content-folder.js';
+import { flattenRemote, pageFields, type RemoteFile, type RemotePage } from './content-remote.js';
+
+// What `docs content push` must change so the space matches the folder, as content changes of
+// updateChangeRequestContent. Phase 1: files, deletions, new pages (empty) and moves, in tree
+// order, so parents exist before their children. Phase 2: titles, fields and bodies of the
+// pages that differ, once every page and file exists, so every link resolves.
+// A change's `into` may hold `{path}` of a page inserted by an earlier change (see push).
+
+export interface PlannedChange {
+  change: any;
+  /** For insert_page: the local path (its ref); for into: a path to resolve to an id. */
+  path?: string;
+  intoPath?: string | null;
+  pagePath?: string;
+}
+
+const MAX_FILE = 1024 * 1024;
+const sameFields = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+/** Fields the page has in the space but not in the folder: sent empty to remove them. */
+function cleared(had: Record<string, unknown>, wanted: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(had)) if (wanted[k] === undefined) out[k] = k === 'hidden' ? false : '';
+  return out;
+}
+
+export async function planPush(
+  parse: Parse,
+  local: { pages: LocalPage[]; files: LocalFile[] },
+  remote: { pages: RemotePage[]; files: RemoteFile[] },
+  download: (url: string) => Promise<Buffer>,
+): Promise<{ phase1: PlannedChange[]; phase2: PlannedChange[]; stats: { added: number; updated: number; deleted: number; files: number } }> {
+  const phase1: PlannedChange[] = [];
+  const phase2: PlannedChange[] = [];
+  const stats = { added: 0, updated: 0, deleted: 0, files: 0 };
+
+  // Files: new names, or the same name with other bytes.
+  const remoteFiles = new Map(remote.files.map((f) => [f.name, f]));
+  const uploads: any[] = [];
+  for (const f of local.files) {
+    if (f.size > MAX_FILE) throw new DocsError('invalid', `${f.name}: files are at most 1 MB (this one is ${f.size} bytes)`);
+    const r = remoteFiles.get(f.name);
+    const bytes = readFileSync(f.abs);
+    if (r && r.size === bytes.length && (await download(r.downloadURL)).equals(bytes)) continue;
+    uploads.push({ name: f.name, contentType: contentTypeOf(f.name), base64: bytes.toString('base64') });
+  }
+  for (let i = 0; i < uploads.length; i += 20) phase1.push({ change: { operation: 'insert_files', files: uploads.slice(i, i + 20) } });
+  stats.files = uploads.length;
+
+  const rflat = flattenRemote(remote.pages);
+  const rByPath = new Map(rflat.map((x) => [x.page.path, x]));
+  const lflat = flattenLocal(local.pages);
+  const lByPath = new Map(lflat.map((x) => [x.page.path, x]));
+
+  // Deletions: remote pages no longer in the folder (the topmost: subpages go with them).
+  const deleted = new Set<string>();
+  for (const { page, parent } of rflat) {
+    if (lByPath.has(page.path)) continue;
+    deleted.add(page.id);
+    if (parent && deleted.has(parent)) continue;
+    phase1.push({ change: { operation: 'delete_page', page: page.id } });
+  }
+  stats.deleted = deleted.size;
+
+  // Structure: a list of siblings that differs is laid out again, page by page, in order.
+  const remoteChildren = (parentPath: string | null): string[] => {
+    const list = parentPath === null ? remote.pages : rByPath.get(parentPath)?.page.children ?? [];
+    return list.filter((p) => !deleted.has(p.id)).map((p) => p.path);
+  };
+  const layout = (pages: LocalPage[], parentPath: string | null) => {
+    const want = pages.map((p) => p.path);
+    const parentIsNew = parentPath !== null && !rByPath.has(parentPath);
+    const same = !parentIsNew && JSON.stringify(want) === JSON.stringify(remoteChildren(parentPath));
+    pages.forEach((p, at) => {
+      const r = rByPath.get(p.path);
+      if (!r) {
+        stats.added++;
+        phase1.push({ change: { operation: 'insert_page', ref: p.path, title: p.title, slug: p.path.slice(p.path.lastIndexOf('/') + 1), document: { markdown: '' }, at }, path: p.path, intoPath: parentPath });
+      } else if (!same) {
+        phase1.push({ change: { operation: 'update_page', page: r.page.id, at }, intoPath: parentPath });
+      }
+      layout(p.children, p.path);
+    });
+  };
+  layout(local.pages, null);
+
+  // Content: compared in the canonical relative link form, against the folder's tree.
+  const pageOf = (path: string) => {
+    const l = lByPath.get(path);
+    return l ? { hasChildren: l.page.children.length > 0 } : undefined;
+  };
+  const names = new Set(local.files.map((f) => f.name));
+  const ids = { pages: new Map(rflat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
+  for (const { page } of lflat) {
+    const at = { path: page.path, hasChildren: page.children.length > 0 };
+    const body = canonicalBody(parse, page.body, at, pageOf, names, ids);
+    const fields = pageFields(page.fields);
+    const r = rByPath.get(page.path);
+    if (r && r.page.title === page.title && sameFields(r.page.fields, fields) && canonicalBody(parse, r.page.markdown, at, pageOf, names, ids) === body) continue;
+    if (r) stats.updated++;
+    const markdown = writePageSource({ title: page.title, fields, body });
+    phase2.push({
+      change: { operation: 'update_page', title: page.title, ...cleared(r?.page.fields ?? {}, fields), document: { markdown } },
+      pagePath: page.path,
+    });
+  }
+  return { phase1, phase2, stats };
+}

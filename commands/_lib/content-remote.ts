@@ -1,0 +1,46 @@
+import type { Transport } from '../../src/transport/types.js';
+
+// The content of a space (current revision) or of one of its change requests, as the API gives
+// it, reduced to what `docs content push|pull` compare: pages by path, files by name.
+
+export interface RemotePage {
+  id: string;
+  path: string;
+  title: string;
+  fields: Record<string, unknown>;
+  markdown: string;
+  children: RemotePage[];
+}
+
+export interface RemoteFile {
+  id: string;
+  name: string;
+  size: number;
+  downloadURL: string;
+}
+
+const FIELDS = ['description', 'emoji', 'icon', 'hidden'] as const;
+
+export function pageFields(p: Record<string, any>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of FIELDS) if (p[k] !== undefined && p[k] !== '' && p[k] !== false) out[k] = p[k];
+  return out;
+}
+
+export async function remoteContent(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ pages: RemotePage[]; files: RemoteFile[] }> {
+  const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
+  const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
+  const toPage = (p: any): RemotePage[] =>
+    p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.markdown ?? '', children: (p.pages ?? []).flatMap(toPage) }];
+  const files: RemoteFile[] = [];
+  let page: string | undefined;
+  do {
+    const r = (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as any;
+    files.push(...r.items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL })));
+    page = r.next?.page;
+  } while (page);
+  return { pages: listed.pages.flatMap(toPage), files };
+}
+
+export const flattenRemote = (pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] =>
+  pages.flatMap((page, index) => [{ page, parent, index }, ...flattenRemote(page.children, page.id)]);

@@ -1,0 +1,22 @@
+import { Args, Flags } from '@oclif/core';
+import { writeFileSync } from 'node:fs';
+import { DocsCommand } from '../_lib/base.js';
+
+export default class FilesDownload extends DocsCommand {
+  static summary = "Save a file's bytes (from its downloadURL)";
+  static description = 'API: GET /v1/spaces/{spaceId}/content/files/{fileId} (getFileById), then its downloadURL. Saves to --output, else to the file\'s name in the current folder.';
+  static examples = ['<%= config.bin %> files download dHD9ZmkOPnfy9hWCsaQB Xb1fHq0zYk2mWvPpLr7s', '<%= config.bin %> files download dHD9ZmkOPnfy9hWCsaQB Xb1fHq0zYk2mWvPpLr7s --output logo.png'];
+  static args = { spaceId: Args.string({ description: 'space id', required: true }), fileId: Args.string({ description: 'file id', required: true }) };
+  static flags = { output: Flags.string({ char: 'o', description: 'where to save (default: the file name, without its folders)' }) };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(FilesDownload);
+    const transport = await this.transport(flags);
+    const file = (await transport.call('getFileById', { path: args })).body as any;
+    const bytes = await transport.download(file.downloadURL);
+    const out = flags.output ?? file.name.slice(file.name.lastIndexOf('/') + 1);
+    writeFileSync(out, bytes);
+    if (!this.jsonEnabled()) this.log(`Saved ${file.name} (${bytes.length} bytes) to ${out}.`);
+    return { file: file.id, path: out, size: bytes.length };
+  }
+}

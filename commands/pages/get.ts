@@ -1,0 +1,30 @@
+import { Args, Flags } from '@oclif/core';
+import { DocsCommand } from '../_lib/base.js';
+
+export default class PagesGet extends DocsCommand {
+  static summary = 'Print a page: its markdown (default) or, with --format document, its Document as JSON';
+  static description = 'API: GET /v1/spaces/{spaceId}/content/page/{pageId} (getPageById), or .../content/path/{pagePath} (getPageByPath) with --path.';
+  static examples = [
+    '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB 3qZcJmWxW8b4nUdHhXhQ',
+    '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB --path guides/install',
+    '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB 3qZcJmWxW8b4nUdHhXhQ --format document',
+  ];
+  static args = { spaceId: Args.string({ description: 'space id', required: true }), pageId: Args.string({ description: 'page id (or give --path)' }) };
+  static flags = {
+    path: Flags.string({ description: 'page path instead of an id (e.g. guides/install)' }),
+    format: Flags.string({ options: ['markdown', 'document'], default: 'markdown', description: 'body format' }),
+  };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(PagesGet);
+    if (!args.pageId === !flags.path) this.error('give a PAGE_ID or --path (one of them)', { exit: 2 });
+    const transport = await this.transport(flags);
+    const query = { format: flags.format };
+    const res = args.pageId
+      ? await transport.call('getPageById', { path: { spaceId: args.spaceId, pageId: args.pageId }, query })
+      : await transport.call('getPageByPath', { path: { spaceId: args.spaceId, pagePath: flags.path! }, query });
+    const page = res.body as any;
+    if (!this.jsonEnabled()) this.log(flags.format === 'document' ? JSON.stringify(page.document, null, 2) : `# ${page.title}\n\n${page.markdown ?? ''}`.trimEnd());
+    return page;
+  }
+}

@@ -1,0 +1,39 @@
+import { apiUrl } from '../kernel/context.js';
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import { purgeIfExpired } from '../spaces/retention.js';
+import { presentChangeRequest } from './present.js';
+import * as service from './service.js';
+
+export const createChangeRequest = defineOperation('createChangeRequest', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const { space, cr } = await ctx.store.write((tx) => service.createChangeRequest(tx, ctx, caller, path.spaceId, body ?? {}));
+  return {
+    status: 201,
+    headers: { Location: apiUrl(ctx, `/spaces/${space.id}/change-requests/${cr.id}`) },
+    body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)),
+  };
+});
+
+export const getChangeRequestById = defineOperation('getChangeRequestById', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { space, cr } = service.readChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: presentChangeRequest(ctx, tx, cr, space.organization) };
+  });
+});
+
+export const listChangeRequestsForSpace = defineOperation('listChangeRequestsForSpace', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const list = service.listChangeRequests(tx, caller, path.spaceId, query.status);
+    const org = tx.get<{ id: string; organization: string }>('spaces', path.spaceId)!.organization;
+    return { status: 200, body: paginate(list, query, (cr) => presentChangeRequest(ctx, tx, cr, org)) };
+  });
+});
+
+export const mergeChangeRequest = defineOperation('mergeChangeRequest', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const { revision } = await ctx.store.write((tx) => service.mergeChangeRequest(tx, ctx, caller, path.spaceId, path.changeRequestId));
+  return { status: 200, body: { revision, result: 'merge' } };
+});

@@ -1,0 +1,33 @@
+import { apiUrl, type Context } from '../kernel/context.js';
+import type { ReadTx } from '../store/port.js';
+import type { UserRecord } from '../users/model.js';
+import { presentUser } from '../users/present.js';
+import type { ChangeRequestRecord } from './model.js';
+
+const user = (ctx: Context, tx: ReadTx, id: string) => {
+  const u = tx.get<UserRecord>('users', id);
+  return u ? presentUser(ctx, u) : { object: 'user' as const, id, displayName: 'Deleted user', urls: { location: apiUrl(ctx, `/users/${id}`) } };
+};
+
+/** The contract's ChangeRequest object. */
+export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequestRecord, organization: string) {
+  return {
+    object: 'change-request' as const,
+    id: cr.id,
+    number: cr.number,
+    status: cr.status,
+    subject: cr.subject,
+    createdBy: user(ctx, tx, cr.createdBy),
+    createdAt: cr.createdAt,
+    updatedAt: cr.updatedAt,
+    ...(cr.mergedBy ? { mergedBy: user(ctx, tx, cr.mergedBy), mergedAt: cr.mergedAt } : {}),
+    space: cr.space,
+    revision: cr.revision,
+    revisionInitial: cr.revisionInitial,
+    ...(cr.revisionMerged ? { revisionMerged: cr.revisionMerged } : {}),
+    comments: 0,
+    // Without a three-way update, a change request is outdated as soon as the space moved on.
+    outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== cr.revisionInitial,
+    urls: { app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`, location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`) },
+  };
+}

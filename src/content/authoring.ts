@@ -1,0 +1,232 @@
+import { readPageSource } from '../documents/page-source.js';
+import { documentToMarkdown } from '../documents/markdown.js';
+import type { Caller, Context } from '../kernel/context.js';
+import { invalid } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import type { WriteTx } from '../store/port.js';
+import { requireContentEdit } from '../spaces/service.js';
+import type { ChangeRequestRecord } from '../change-requests/model.js';
+import { findChangeRequest, requireWritable } from '../change-requests/service.js';
+import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
+import type { FileEntry, PageNode } from './model.js';
+import { commitRevision, putMarkdown, readRevision, treeOf } from './revisions.js';
+import { childrenOf, contains, detach, findNode, flatten, slugify } from './tree.js';
+
+// updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
+// the change request's page tree, then committed as one new revision; the first failing change
+// rejects the whole batch with a 400 naming it (`changes[3]: ...`), and nothing is written.
+
+/** A file of an insert_files change, already decoded and stored as a blob by the handler. */
+export interface UploadedFile {
+  ref?: string;
+  name: string;
+  contentType: string;
+  size: number;
+  sha: string;
+  dimensions?: { width: number; height: number };
+}
+
+export type Outcome =
+  | { object: 'created_page'; ref?: string; page: string }
+  | { object: 'updated_page'; page: string }
+  | { object: 'deleted_page'; page: string };
+
+const META = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+
+function bodyOf(doc: any): { markdown?: string } {
+  if (!doc || typeof doc !== 'object') return {};
+  if (typeof doc.markdown === 'string') return { markdown: doc.markdown };
+  if (doc.document) return { markdown: documentToMarkdown(doc.document) };
+  return { markdown: '' };
+}
+
+export function applyChanges(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  crId: string,
+  changes: any[],
+  uploads: Map<number, UploadedFile[]>,
+  parse: Parse,
+) {
+  requireContentEdit(tx, caller, spaceId);
+  const cr = findChangeRequest(tx, spaceId, crId);
+  requireWritable(cr);
+  const res = runBatch(tx, ctx, spaceId, cr.revision, cr.revisionInitial, changes, uploads, parse);
+  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files });
+  const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
+  return { cr: updated, outcomes: res.outcomes, inserted: res.inserted };
+}
+
+/** Applies a batch to a copy of revision `from`'s tree; the caller commits the result. */
+export function runBatch(
+  tx: WriteTx,
+  ctx: Context,
+  spaceId: string,
+  from: string,
+  revertBase: string,
+  changes: any[],
+  uploads: Map<number, UploadedFile[]>,
+  parse: Parse,
+  /** Internal callers (templates): a taken slug gets a number instead of failing. */
+  internal = false,
+) {
+  const base = readRevision(tx, spaceId, from);
+  const pages: PageNode[] = structuredClone(treeOf(tx, base) as PageNode[]);
+  const files: FileEntry[] = [...(base.files ?? [])];
+  const now = ctx.clock.now().toISOString();
+  // Bodies touched by the batch, resolved (links) and stored once at the end.
+  const bodies = new Map<string, string>();
+  const pageRefs = new Map<string, string>();
+  const fileRefs = new Map<string, string>();
+  const outcomes = new Map<string, Outcome>();
+  const inserted: FileEntry[] = [];
+
+  const applyMeta = (node: PageNode, input: any, where: string, siblings: PageNode[]) => {
+    for (const k of META) {
+      const v = input[k];
+      if (v === undefined) continue;
+      // Frontmatter is free YAML: the schema could not check these types.
+      const want = k === 'hidden' || k === 'noIndex' || k === 'noRobotsIndex' ? 'boolean' : 'string';
+      if (typeof v !== want) throw invalid(`${where}.${k}: must be a ${want}`);
+      if ((k === 'description' && v.length > 1000) || ((k === 'emoji' || k === 'icon') && v.length > 50)) throw invalid(`${where}.${k}: too long (${k === 'description' ? 1000 : 50} characters at most)`);
+      if (k === 'title') {
+        const t = String(v).trim();
+        if (!t || t.length > 256) throw invalid(`${where}.title: must be 1 to 256 characters`);
+        node.title = t;
+      } else if (k === 'slug') {
+        if (!/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i.test(v)) throw invalid(`${where}.slug: must be letters and digits in groups joined by - _ or . (1 to 100)`);
+        node.slug = v;
+      } else if ((k === 'emoji' || k === 'icon' || k === 'condition') && v === '') delete node[k];
+      else (node as any)[k] = v;
+    }
+    if (input.slug === undefined && input.__slugFromTitle) node.slug = slugify(node.title);
+    if (internal) for (let n = 2, stem = node.slug; siblings.some((s) => s !== node && s.slug === node.slug); n++) node.slug = `${stem}-${n}`;
+    const clash = siblings.find((s) => s !== node && s.slug === node.slug);
+    if (clash) throw invalid(`${where}.slug: "${node.slug}" is already used by sibling page ${clash.id}`);
+  };
+
+  /** Metadata from the change, overridden by the markdown's frontmatter and leading heading. */
+  const withSource = (c: any, where: string) => {
+    const body = bodyOf(c.document);
+    if (body.markdown === undefined || c.document?.document) return { meta: c, markdown: body.markdown };
+    let src;
+    try {
+      src = readPageSource(body.markdown);
+    } catch (err) {
+      throw invalid(`${where}.document.markdown: ${(err as Error).message}`);
+    }
+    return { meta: { ...c, ...src.fields, ...(src.title ? { title: src.title } : {}) }, markdown: src.body };
+  };
+
+  const place = (node: PageNode, into: string | null, at: number | undefined, where: string) => {
+    // `into` may also name a page inserted earlier in this batch by its `ref` (an extension:
+    // without it, a new page could not get new children in the same batch).
+    if (into !== null && !findNode(pages, into) && pageRefs.has(into)) into = pageRefs.get(into)!;
+    const siblings = childrenOf(pages, into);
+    if (!siblings) throw invalid(`${where}.into: no page ${into} in this change request`);
+    if (into !== null && findNode(pages, into)?.type === 'link') throw invalid(`${where}.into: page ${into} is a link page and cannot hold pages`);
+    if (at !== undefined && at > siblings.length) throw invalid(`${where}.at: must be at most ${siblings.length} (the number of pages there)`);
+    siblings.splice(at ?? siblings.length, 0, node);
+    return siblings;
+  };
+
+  changes.forEach((c, i) => {
+    const where = `changes[${i}]`;
+    switch (c.operation) {
+      case 'insert_page': {
+        const { meta, markdown } = withSource(c, where);
+        const node: PageNode = { id: newId(), type: 'document', title: 'Untitled', slug: '', createdAt: now, updatedAt: now, pages: [] };
+        const siblings = place(node, c.into ?? null, c.at, where);
+        if (c.ref !== undefined) {
+          if (pageRefs.has(c.ref) || fileRefs.has(c.ref)) throw invalid(`${where}.ref: "${c.ref}" is already used in this batch`);
+          pageRefs.set(c.ref, node.id);
+        }
+        applyMeta(node, { ...meta, __slugFromTitle: meta.slug === undefined }, where, siblings);
+        bodies.set(node.id, markdown ?? '');
+        outcomes.set(node.id, { object: 'created_page', ...(c.ref !== undefined ? { ref: c.ref } : {}), page: node.id });
+        break;
+      }
+      case 'update_page': {
+        const node = findNode(pages, c.page);
+        if (!node) throw invalid(`${where}.page: no page ${c.page} in this change request`);
+        const { meta, markdown } = withSource(c, where);
+        let siblings = flatten(pages).find((l) => l.node.id === node.id)!.parent?.pages ?? pages;
+        if (c.into !== undefined || c.at !== undefined) {
+          const into: string | null = c.into === undefined ? (flatten(pages).find((l) => l.node.id === node.id)!.parent?.id ?? null) : c.into;
+          if (into !== null && contains(node, pageRefs.get(into) ?? into)) throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
+          detach(pages, node.id);
+          siblings = place(node, into, c.at, where);
+        }
+        applyMeta(node, meta, where, siblings);
+        if (markdown !== undefined) {
+          if (node.type !== 'document') throw invalid(`${where}.document: page ${node.id} is a ${node.type} page and has no document`);
+          bodies.set(node.id, markdown);
+        }
+        node.updatedAt = now;
+        if (!outcomes.has(node.id)) outcomes.set(node.id, { object: 'updated_page', page: node.id });
+        break;
+      }
+      case 'delete_page': {
+        const gone = detach(pages, c.page);
+        if (!gone) throw invalid(`${where}.page: no page ${c.page} in this change request`);
+        for (const l of flatten([gone.node])) {
+          bodies.delete(l.node.id);
+          const prev = outcomes.get(l.node.id);
+          if (prev?.object === 'created_page') outcomes.delete(l.node.id);
+          else outcomes.set(l.node.id, { object: 'deleted_page', page: l.node.id });
+        }
+        break;
+      }
+      case 'revert_page': {
+        if (c.block !== undefined) throw invalid(`${where}.block: reverting single blocks is not available on this server; revert the whole page`);
+        const target = readRevision(tx, spaceId, c.revision ?? revertBase);
+        const then = flatten(treeOf(tx, target)).find((l) => l.node.id === c.page);
+        const current = findNode(pages, c.page);
+        if (!then && !current) throw invalid(`${where}.page: no page ${c.page} in this change request or in revision ${target.id}`);
+        if (!then) {
+          detach(pages, c.page);
+          outcomes.set(c.page, { object: 'deleted_page', page: c.page });
+          break;
+        }
+        const restored: PageNode = { ...structuredClone(then.node), pages: current ? current.pages : [] };
+        if (current) {
+          const at = detach(pages, c.page)!;
+          at.siblings.splice(at.index, 0, restored);
+        } else {
+          const parent = then.parent && findNode(pages, then.parent.id) ? then.parent.id : null;
+          place(restored, parent, undefined, where);
+        }
+        bodies.delete(c.page);
+        outcomes.set(c.page, { object: current ? 'updated_page' : 'created_page', page: c.page } as Outcome);
+        break;
+      }
+      case 'insert_files': {
+        for (const [j, f] of (uploads.get(i) ?? []).entries()) {
+          const entry: FileEntry = { id: newId(), name: f.name, contentType: f.contentType, size: f.size, sha: f.sha, ...(f.dimensions ? { dimensions: f.dimensions } : {}) };
+          if (f.ref !== undefined) {
+            if (pageRefs.has(f.ref) || fileRefs.has(f.ref)) throw invalid(`${where}.files[${j}].ref: "${f.ref}" is already used in this batch`);
+            fileRefs.set(f.ref, entry.id);
+          }
+          files.push(entry);
+          inserted.push(entry);
+        }
+        break;
+      }
+      default:
+        throw invalid(`${where}.operation: unknown operation ${c.operation}`);
+    }
+  });
+
+  // Links resolve against the final tree, so a page may link one inserted later in the batch.
+  const resolver = makeResolver(pages, files, ctx.baseUrl, { pages: pageRefs, files: fileRefs });
+  for (const l of flatten(pages)) {
+    const raw = bodies.get(l.node.id);
+    if (raw === undefined) continue;
+    if (l.node.type !== 'document') continue;
+    l.node.content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, l.node.id, resolver));
+  }
+  return { pages, files, outcomes: [...outcomes.values()], inserted };
+}
+

@@ -1,0 +1,50 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from '../kernel/context.js';
+import type { FileEntry } from './model.js';
+
+// `downloadURL` must work without a bearer header (browsers, curl, <img>): it is a URL of
+// `docs serve` outside /v1 carrying an expiry and an HMAC-SHA256 signature over
+// (space, blob, name, content type, expiry), keyed by a random secret kept in the store's root
+// `meta` (one per data directory, made on first use). Anyone holding the URL can download the
+// file until it expires (1 hour), like a cloud storage signed URL.
+
+const META_ID = 'download-signing-key';
+export const DOWNLOAD_TTL_MS = 60 * 60 * 1000;
+const cache = new WeakMap<Context, Buffer>();
+
+/** Makes sure the signing secret exists (a write, once per data directory). */
+export async function ensureDownloadSecret(ctx: Context): Promise<void> {
+  if (cache.has(ctx)) return;
+  const found = ctx.store.read((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID));
+  const row = found ?? (await ctx.store.write((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID) ?? tx.put('meta', { id: META_ID, secret: randomBytes(32).toString('base64url') })));
+  cache.set(ctx, Buffer.from(row.secret, 'base64url'));
+}
+
+function secret(ctx: Context): Buffer {
+  const s = cache.get(ctx);
+  if (!s) throw new Error('download secret not loaded (call ensureDownloadSecret first)');
+  return s;
+}
+
+const sign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(parts.join('\n')).digest('base64url');
+
+export function fileDownloadUrl(ctx: Context, space: string, f: FileEntry): string {
+  // Expiry rounded up to the hour: URLs stay stable within an hour (cacheable, comparable).
+  const exp = String(Math.ceil((ctx.clock.now().getTime() + DOWNLOAD_TTL_MS) / DOWNLOAD_TTL_MS) * DOWNLOAD_TTL_MS);
+  const q = new URLSearchParams({ name: f.name, type: f.contentType, exp, sig: sign(ctx, [space, f.sha, f.name, f.contentType, exp]) });
+  return `${ctx.baseUrl}/files/${space}/${f.sha}?${q}`;
+}
+
+/** The blob a download URL names, when its signature is right and it has not expired. */
+export async function checkDownload(ctx: Context, pathname: string, search: string): Promise<{ sha: string; name: string; type: string } | undefined> {
+  await ensureDownloadSecret(ctx);
+  const m = /^\/files\/([A-Za-z0-9]+)\/([a-f0-9]{64})$/.exec(pathname);
+  if (!m) return undefined;
+  const q = new URLSearchParams(search);
+  const [name, type, exp, sig] = ['name', 'type', 'exp', 'sig'].map((k) => q.get(k) ?? '');
+  if (!sig || !/^\d+$/.test(exp!) || Number(exp) < ctx.clock.now().getTime()) return undefined;
+  const want = Buffer.from(sign(ctx, [m[1]!, m[2]!, name!, type!, exp!]));
+  const got = Buffer.from(sig!);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
+  return { sha: m[2]!, name: name!, type: type! };
+}

@@ -1,0 +1,132 @@
+import type { Root } from 'mdast';
+import type { FileEntry, PageNode } from './model.js';
+import { flatten } from './tree.js';
+
+// Links inside page markdown, found with the markdown parser (never with regular expressions),
+// and what they point at in a revision. Stored markdown names pages as `/pages/<id>` and files
+// as `/files/<id>`: links written as paths (`/pages/a/b`, `./x.md`, `../y/README.md`, a batch
+// `ref`) are rewritten to those forms on write, so moving or renaming a page keeps them working.
+
+export type Parse = (markdown: string) => Root;
+
+/** Loads the parser once; writes are synchronous, so handlers load it before they write. */
+export async function loadParser(): Promise<Parse> {
+  const { fromMarkdown } = await import('mdast-util-from-markdown');
+  return (md) => fromMarkdown(md);
+}
+
+export interface RawLink {
+  url: string;
+  /** Offsets of the URL text in the markdown, when it appears verbatim (for rewriting). */
+  start?: number;
+  end?: number;
+}
+
+export function extractLinks(parse: Parse, markdown: string): RawLink[] {
+  const out: RawLink[] = [];
+  const visit = (n: any) => {
+    if ((n.type === 'link' || n.type === 'image' || n.type === 'definition') && typeof n.url === 'string' && n.position) {
+      const from = n.position.start.offset as number;
+      const slice = markdown.slice(from, n.position.end.offset);
+      const at = slice.lastIndexOf(n.url);
+      out.push(at >= 0 ? { url: n.url, start: from + at, end: from + at + n.url.length } : { url: n.url });
+    }
+    for (const c of n.children ?? []) visit(c);
+  };
+  visit(parse(markdown));
+  return out;
+}
+
+export type Target =
+  | { kind: 'page'; page: string; anchor?: string }
+  | { kind: 'file'; file: string }
+  | { kind: 'url'; url: string; inApp: boolean }
+  | { kind: 'anchor' }
+  | { kind: 'missing-page'; ref: string }
+  | { kind: 'missing-file'; ref: string };
+
+export interface Resolver {
+  resolve(url: string, fromPage: string): Target;
+}
+
+/** The directory a page's links are relative to, in the folder layout of `docs content pull`. */
+export function pageDir(path: string, hasChildren: boolean): string {
+  if (hasChildren) return path;
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+function joinPath(dir: string, rel: string): string | undefined {
+  const parts = dir ? dir.split('/') : [];
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!parts.length) return undefined;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+/** `a/b.md`, `a/b/README.md`, `a/b` -> page path `a/b`. */
+const pagePathOf = (p: string) => p.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '').replace(/\/$/, '');
+
+export function makeResolver(
+  pages: readonly PageNode[],
+  files: readonly FileEntry[],
+  baseUrl: string,
+  refs: { pages?: Map<string, string>; files?: Map<string, string> } = {},
+): Resolver {
+  const flat = flatten(pages);
+  const byId = new Map(flat.map((l) => [l.node.id, l]));
+  const byPath = new Map(flat.map((l) => [l.path, l.node.id]));
+  const fileIds = new Set(files.map((f) => f.id));
+  const fileByName = new Map(files.map((f) => [f.name, f.id]));
+  const page = (id: string | undefined, ref: string, anchor?: string): Target =>
+    id ? { kind: 'page', page: id, ...(anchor ? { anchor } : {}) } : { kind: 'missing-page', ref };
+  return {
+    resolve(url, fromPage) {
+      if (url.startsWith('#')) return { kind: 'anchor' };
+      if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return { kind: 'url', url, inApp: url.startsWith(baseUrl + '/') };
+      const [raw, anchor] = url.split('#', 2) as [string, string | undefined];
+      const target = decodeURI(raw);
+      if (target.startsWith('/pages/')) {
+        const rest = target.slice('/pages/'.length);
+        return page(byId.has(rest) ? rest : byPath.get(pagePathOf(rest)), target, anchor);
+      }
+      if (target.startsWith('/files/')) {
+        const rest = target.slice('/files/'.length);
+        return fileIds.has(rest) ? { kind: 'file', file: rest } : { kind: 'missing-file', ref: target };
+      }
+      if (target.startsWith('/')) return { kind: 'url', url, inApp: false };
+      const here = byId.get(fromPage);
+      const dir = here ? pageDir(here.path, here.node.pages.length > 0) : '';
+      const plain = target.replace(/^\.\//, '');
+      if (/\.md$/i.test(target)) {
+        const ref = refs.pages?.get(plain.replace(/\.md$/i, ''));
+        if (ref) return page(ref, target, anchor);
+        const p = joinPath(dir, target);
+        return page(p === undefined ? undefined : byPath.get(pagePathOf(p)), target, anchor);
+      }
+      const fref = refs.files?.get(plain);
+      if (fref) return { kind: 'file', file: fref };
+      const p = joinPath(dir, target);
+      const f = p === undefined ? undefined : fileByName.get(p);
+      return f ? { kind: 'file', file: f } : { kind: 'missing-file', ref: target };
+    },
+  };
+}
+
+/** The markdown with every resolvable page and file link in its stored form. */
+export function canonicalLinks(parse: Parse, markdown: string, pageId: string, resolver: Resolver): string {
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const l of extractLinks(parse, markdown)) {
+    if (l.start === undefined) continue;
+    const t = resolver.resolve(l.url, pageId);
+    const text = t.kind === 'page' ? `/pages/${t.page}${t.anchor ? '#' + t.anchor : ''}` : t.kind === 'file' ? `/files/${t.file}` : undefined;
+    if (text && text !== l.url) edits.push({ start: l.start, end: l.end!, text });
+  }
+  let out = markdown;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}

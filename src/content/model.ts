@@ -1,0 +1,72 @@
+import type { RevisionRecord } from '../spaces/model.js';
+
+// A space's content is a chain of immutable revisions, stored like Git objects:
+// - a page body (markdown) is a `pageContents` row addressed by its SHA-256 (`<space>:<sha>`);
+// - a page's metadata is a `pageNodes` row addressed by the hash of the metadata, the body's
+//   hash and its children's node hashes (a Merkle tree: `<space>:<hash>`);
+// - a revision row holds only the node hashes of its root pages, and its files.
+// Revisions share every node and body that did not change: editing one page writes its body,
+// its node and the nodes of its ancestors (and a revision listing the root), never a copy of
+// every page. File bytes are blobs beside the store (`<data>/files/<sha>`), never in JSON.
+
+export type PageKind = 'document' | 'group' | 'link';
+
+export interface PageNode {
+  id: string;
+  type: PageKind;
+  title: string;
+  slug: string;
+  /** SHA-256 (hex) of the markdown body, a `pageContents` row; document pages only. */
+  content?: string;
+  description?: string;
+  emoji?: string;
+  icon?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  condition?: string;
+  /** Link pages: where they point. */
+  href?: string;
+  target?: { kind: 'url'; url: string } | { kind: 'page'; page: string } | { kind: 'file'; file: string };
+  createdAt: string;
+  updatedAt: string;
+  pages: PageNode[];
+}
+
+export interface FileEntry {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  /** SHA-256 (hex) of the bytes: the blob's name in `<data>/files/`. */
+  sha: string;
+  dimensions?: { width: number; height: number };
+}
+
+/** A revision with content. The initial revision of a space has no `pages`/`files` (empty). */
+export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
+  type: 'edits' | 'merge';
+  /** Node hashes of the root pages (`pageNodes`); absent on a space's initial, empty revision. */
+  root?: string[];
+  files?: FileEntry[];
+  message?: string;
+  /** Merge revisions: the change request merged. */
+  mergedFrom?: string;
+}
+
+export interface PageContentRecord {
+  /** `<space>:<sha>`: embeds the space, so duplicating a space keeps the address shape. */
+  id: string;
+  space: string;
+  markdown: string;
+}
+
+/** A page's metadata in the Merkle tree: PageNode without children, plus their node hashes. */
+export interface PageNodeRecord {
+  id: string;
+  space: string;
+  node: Omit<PageNode, 'pages'>;
+  children: string[];
+}
+
+export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;

@@ -1,0 +1,287 @@
+import { presentChangeRequest } from '../change-requests/present.js';
+import type { ChangeRequestRecord } from '../change-requests/model.js';
+import { readChangeRequest } from '../change-requests/service.js';
+import { markdownToDocument } from '../documents/markdown.js';
+import type { Caller, Context } from '../kernel/context.js';
+import { invalid, notFound } from '../kernel/errors.js';
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import { listSpaces, visibleSpace } from '../spaces/service.js';
+import { purgeIfExpired } from '../spaces/retention.js';
+import type { ReadTx } from '../store/port.js';
+import { contentAccess } from '../tree/access.js';
+import { applyChanges, type UploadedFile } from './authoring.js';
+import { imageDimensions, writeBlob } from './blobs.js';
+import { ensureDownloadSecret } from './downloads.js';
+import { loadParser } from './link-refs.js';
+import { backlinks, linkItems } from './links.js';
+import { applyTemplate } from './templates.js';
+import type { ContentRevision, PageNode } from './model.js';
+import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
+import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
+import { revisionIndex, type SearchHit } from './search.js';
+import { flatten } from './tree.js';
+
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** The space (visible to the caller) and its current revision. */
+function current(tx: ReadTx, caller: Caller, spaceId: string) {
+  const { row } = visibleSpace(tx, caller, spaceId);
+  return { space: row, rev: currentRevision(tx, row) };
+}
+
+const mergedFromOf = (ctx: Context, tx: ReadTx, rev: ContentRevision, org: string) => {
+  if (rev.type !== 'merge' || !rev.mergedFrom) return undefined;
+  const cr = tx.get<ChangeRequestRecord>('changeRequests', rev.mergedFrom);
+  return cr ? presentChangeRequest(ctx, tx, cr, org) : undefined;
+};
+
+export const getCurrentRevision = defineOperation('getCurrentRevision', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = current(tx, caller, path.spaceId);
+    return { status: 200, body: presentRevision(ctx, tx, space, rev, query.metadata !== false, mergedFromOf(ctx, tx, rev, space.organization)) };
+  });
+});
+
+export const getRevisionById = defineOperation('getRevisionById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { row: space } = visibleSpace(tx, caller, path.spaceId);
+    const rev = readRevision(tx, space.id, path.revisionId);
+    return { status: 200, body: presentRevision(ctx, tx, space, rev, query.metadata !== false, mergedFromOf(ctx, tx, rev, space.organization)) };
+  });
+});
+
+export const listPages = defineOperation('listPages', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { space, rev } = current(tx, caller, path.spaceId);
+    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+  });
+});
+
+/** One page, its body as markdown (default) or as a Document built from the markdown. */
+async function showPage(ctx: Context, caller: Caller, spaceId: string, query: any, pick: (tree: readonly PageNode[]) => ReturnType<typeof flatten>[number] | undefined, what: string) {
+  await purgeIfExpired(ctx, spaceId);
+  const found = ctx.store.read((tx) => {
+    const { space, rev } = current(tx, caller, spaceId);
+    const l = pick(treeOf(tx, rev));
+    if (!l) throw notFound(`${what} not found in space ${spaceId}`);
+    return { space, l, markdown: markdownOf(tx, spaceId, l.node) };
+  });
+  const doc = query.format === 'document' ? await markdownToDocument(found.markdown) : undefined;
+  const body = doc ? () => ({ document: doc }) : () => ({ markdown: found.markdown });
+  // Children are listed with their own bodies only as markdown: the Document is for this page.
+  const page = presentPage(ctx, found.space, found.l.node, found.l.path, body, false);
+  if (page.pages) page.pages = ctx.store.read((tx) => found.l.node.pages.map((c) => presentPage(ctx, found.space, c, `${found.l.path}/${c.slug}`, markdownBody(tx, spaceId))));
+  return { status: 200, body: page };
+}
+
+export const getPageById = defineOperation('getPageById', ({ ctx, caller, path, query }) =>
+  showPage(ctx, caller, path.spaceId, query, (tree) => flatten(tree).find((l) => l.node.id === path.pageId), `page ${path.pageId}`),
+);
+
+export const getPageByPath = defineOperation('getPageByPath', ({ ctx, caller, path, query }) => {
+  const want = decodeURIComponent(path.pagePath).replace(/^\/+|\/+$/g, '');
+  return showPage(ctx, caller, path.spaceId, query, (tree) => flatten(tree).find((l) => l.path === want && l.node.type !== 'link'), `page at path ${want}`);
+});
+
+export const listFiles = defineOperation('listFiles', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = current(tx, caller, path.spaceId);
+    const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return { status: 200, body: paginate(files, query, (f) => presentFile(ctx, space, f)) };
+  });
+});
+
+export const getFileById = defineOperation('getFileById', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = current(tx, caller, path.spaceId);
+    const f = (rev.files ?? []).find((x) => x.id === path.fileId);
+    if (!f) throw notFound(`file ${path.fileId} not found in space ${path.spaceId}`);
+    return { status: 200, body: presentFile(ctx, space, f) };
+  });
+});
+
+/** Decodes and stores the bytes of every insert_files change before the (synchronous) write. */
+async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number, UploadedFile[]>> {
+  const out = new Map<number, UploadedFile[]>();
+  for (const [i, c] of changes.entries()) {
+    if (c.operation !== 'insert_files') continue;
+    const list: UploadedFile[] = [];
+    for (const [j, f] of c.files.entries()) {
+      const where = `changes[${i}].files[${j}]`;
+      if (f.url !== undefined) throw invalid(`${where}.url: fetching files by URL is not available on this server; send the bytes as base64`);
+      if (!f.contentType) throw invalid(`${where}.contentType: required with base64`);
+      if (!/^[A-Za-z0-9+/=\s]*$/.test(f.base64)) throw invalid(`${where}.base64: not valid base64`);
+      const bytes = Buffer.from(f.base64, 'base64');
+      if (bytes.length > MAX_FILE_BYTES) throw invalid(`${where}.base64: must be at most 1 MB of bytes (got ${bytes.length})`);
+      const sha = sha256(bytes);
+      await writeBlob(ctx, sha, bytes);
+      const dims = f.contentType.startsWith('image/') ? imageDimensions(bytes) : undefined;
+      list.push({ ...(f.ref !== undefined ? { ref: f.ref } : {}), name: f.name, contentType: f.contentType, size: bytes.length, sha, ...(dims ? { dimensions: dims } : {}) });
+    }
+    out.set(i, list);
+  }
+  return out;
+}
+
+export const updateChangeRequestContent = defineOperation('updateChangeRequestContent', async ({ ctx, caller, path, query, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  // Bytes are written (durably, content addressed) before the revision that names them.
+  ctx.store.read((tx) => visibleSpace(tx, caller, path.spaceId));
+  const uploads = await prepareUploads(ctx, body.changes);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  const res = await ctx.store.write((tx) => applyChanges(tx, ctx, caller, path.spaceId, path.changeRequestId, body.changes, uploads, parse));
+  return ctx.store.read((tx) => {
+    const space = tx.get<any>('spaces', path.spaceId);
+    const cr = presentChangeRequest(ctx, tx, res.cr, space.organization);
+    if (query.compat !== false) return { status: 200, body: cr };
+    const ref = (id: string) => ({ object: 'page' as const, id, urls: { location: pageLocation(ctx, path.spaceId, id) } });
+    return {
+      status: 200,
+      body: {
+        changeRequest: cr,
+        changes: res.outcomes.map((o) => (o.object === 'deleted_page' ? o : { ...o, page: ref(o.page) })),
+        insertedFiles: res.inserted.map((f) => presentFile(ctx, space, f)),
+      },
+    };
+  });
+});
+
+// Search. `query` is required by this server (API.md), at most 512 (the contract checks that).
+const requireQuery = (q: unknown): string => {
+  const s = typeof q === 'string' ? q.trim() : '';
+  if (!s) throw invalid('query: required, 1 to 512 characters');
+  return s;
+};
+
+const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit) => {
+  const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${h.path}`;
+  return {
+    id: h.page,
+    title: h.title,
+    path: h.path,
+    sections: h.sections.map((s) => ({ id: s.id, title: s.title, path: s.anchor ? `${h.path}#${s.anchor}` : h.path, body: s.snippet(), urls: { app: s.anchor ? `${app}#${s.anchor}` : app } })),
+    ancestors: h.ancestors.map((a) => ({ id: a.id, title: a.title })),
+    urls: { app },
+  };
+};
+
+export const searchSpaceContent = defineOperation('searchSpaceContent', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const q = requireQuery(query.query);
+  return ctx.store.read((tx) => {
+    const { space, rev } = current(tx, caller, path.spaceId);
+    return { status: 200, body: paginate(revisionIndex(tx, rev).search(q), query, (h) => presentHit(ctx, space, h)) };
+  });
+});
+
+export const searchOrganizationContent = defineOperation('searchOrganizationContent', ({ ctx, caller, path, query }) => {
+  const q = requireQuery(query.query);
+  return ctx.store.read((tx) => {
+    contentAccess(tx, path.organizationId, caller, `organization ${path.organizationId}`);
+    const results = listSpaces(tx, caller, path.organizationId)
+      .map(({ row }) => ({ space: row, hits: revisionIndex(tx, currentRevision(tx, row)).search(q) }))
+      .filter((r) => r.hits.length);
+    return { status: 200, body: paginate(results, query, (r) => ({ id: r.space.id, title: r.space.title, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
+  });
+});
+
+// Links and backlinks of the current revision.
+export const listSpaceLinks = defineOperation('listSpaceLinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => linksBody(linkItems(ctx, tx, caller, parse, path.spaceId), query));
+});
+
+export const listPageLinksInSpace = defineOperation('listPageLinksInSpace', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => linksBody(linkItems(ctx, tx, caller, parse, path.spaceId, path.pageId), query));
+});
+
+/** `stats` count every link of the scope; `status` filters the items only. */
+function linksBody(all: ReturnType<typeof linkItems>, query: any) {
+  const items = query.status ? all.items.filter((i) => i.status === query.status) : all.items;
+  return { status: 200, body: { ...paginate(items, query), stats: all.stats } };
+}
+
+export const listSpaceFileBacklinks = defineOperation('listSpaceFileBacklinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => ({ status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { file: path.fileId }), query) }));
+});
+
+export const listSpacePageBacklinks = defineOperation('listSpacePageBacklinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => ({ status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { page: path.pageId }), query) }));
+});
+
+export const applyTemplateToSpace = defineOperation('applyTemplateToSpace', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ctx.store.write((tx) => applyTemplate(tx, ctx, caller, path.spaceId, body, parse));
+  return { status: 201 };
+});
+
+// The content of a change request (its own revision): the same shapes as the space's routes.
+// The change-request area owns the rest of these routes; pull and review need these.
+function ofChangeRequest(tx: ReadTx, caller: Caller, spaceId: string, crId: string) {
+  const { space, cr } = readChangeRequest(tx, caller, spaceId, crId);
+  return { space, rev: readRevision(tx, spaceId, cr.revision) };
+}
+
+export const getRevisionOfChangeRequestById = defineOperation('getRevisionOfChangeRequestById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: presentRevision(ctx, tx, space, rev, query.metadata !== false, mergedFromOf(ctx, tx, rev, space.organization)) };
+  });
+});
+
+export const listPagesInChangeRequest = defineOperation('listPagesInChangeRequest', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+  });
+});
+
+export const listFilesInChangeRequestById = defineOperation('listFilesInChangeRequestById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return { status: 200, body: paginate(files, query, (f) => presentFile(ctx, space, f)) };
+  });
+});
+
+export const getPageInChangeRequestById = defineOperation('getPageInChangeRequestById', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const found = ctx.store.read((tx) => {
+    const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    const l = flatten(treeOf(tx, rev)).find((x) => x.node.id === path.pageId);
+    if (!l) throw notFound(`page ${path.pageId} not found in change request ${path.changeRequestId}`);
+    return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
+  });
+  const doc = query.format === 'document' ? await markdownToDocument(found.markdown) : undefined;
+  const page = presentPage(ctx, found.space, found.l.node, found.l.path, () => (doc ? { document: doc } : { markdown: found.markdown }), false);
+  if (page.pages) page.pages = found.children;
+  return { status: 200, body: page };
+});

@@ -1,0 +1,88 @@
+import { apiUrl, type Context } from '../kernel/context.js';
+import { spaceUrls } from '../spaces/present.js';
+import type { SpaceRecord } from '../spaces/model.js';
+import type { ReadTx } from '../store/port.js';
+import type { ContentRevision, FileEntry, PageNode } from './model.js';
+import { markdownOf, treeOf } from './revisions.js';
+import { flatten } from './tree.js';
+import { fileDownloadUrl } from './downloads.js';
+
+// Pages, files and revisions as the contract shapes them. Document pages carry their body as
+// `markdown` (the stored source) or, with format=document, as a Document built from it; the
+// contract requires one of the two on every document page, lists included.
+
+const LAYOUT = { width: 'default', cover: true, coverSize: 'full', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true } as const;
+
+export type Body = (node: PageNode) => { markdown: string } | { document: unknown };
+
+export const markdownBody = (tx: ReadTx, space: string): Body => (node) => ({ markdown: markdownOf(tx, space, node) });
+
+export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, path: string, body: Body, deep = true): any {
+  const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${path}`;
+  const common = {
+    id: node.id,
+    title: node.title,
+    ...(node.emoji ? { emoji: node.emoji } : {}),
+    ...(node.icon ? { icon: node.icon } : {}),
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+  };
+  const children = () => (deep ? node.pages.map((c) => presentPage(ctx, space, c, `${path}/${c.slug}`, body)) : []);
+  if (node.type === 'link') return { ...common, kind: 'link', type: 'link', target: node.target ?? { kind: 'url', url: node.href ?? '' }, ...(node.href ? { href: node.href } : {}), ...(node.hidden ? { hidden: true } : {}) };
+  if (node.type === 'group') return { ...common, kind: 'group', type: 'group', slug: node.slug, path, hidden: !!node.hidden, noIndex: !!node.noIndex, noRobotsIndex: !!node.noRobotsIndex, pages: children() };
+  return {
+    ...common,
+    kind: 'sheet',
+    type: 'document',
+    ...body(node),
+    urls: { app },
+    slug: node.slug,
+    path,
+    ...(node.description ? { description: node.description } : {}),
+    pages: children(),
+    layout: LAYOUT,
+    hidden: !!node.hidden,
+    noIndex: !!node.noIndex,
+    noRobotsIndex: !!node.noRobotsIndex,
+    ...(node.content ? { documentId: node.content } : {}),
+  };
+}
+
+export function presentPages(ctx: Context, space: SpaceRecord, pages: readonly PageNode[], body: Body) {
+  return pages.map((p) => presentPage(ctx, space, p, p.slug, body));
+}
+
+export function presentFile(ctx: Context, space: SpaceRecord, f: FileEntry) {
+  return {
+    id: f.id,
+    name: f.name,
+    contentType: f.contentType,
+    downloadURL: fileDownloadUrl(ctx, space.id, f),
+    size: f.size,
+    ...(f.dimensions ? { dimensions: f.dimensions } : {}),
+  };
+}
+
+export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, rev: ContentRevision, metadata = true, mergedFrom?: unknown) {
+  const urls = spaceUrls(ctx, space);
+  return {
+    object: 'revision' as const,
+    id: rev.id,
+    parents: rev.parents,
+    pages: presentPages(ctx, space, treeOf(tx, rev), markdownBody(tx, space.id)),
+    files: (rev.files ?? []).map((f) => presentFile(ctx, space, f)),
+    reusableContents: [],
+    createdAt: rev.createdAt,
+    ...(metadata && rev.message ? { git: { oid: rev.id, message: rev.message, createdByGitBook: true } } : {}),
+    urls: {
+      app: `${urls.app}/~/revisions/${rev.id}`,
+      ...(urls.published ? { published: urls.published } : {}),
+      ...(urls.public ? { public: urls.public } : {}),
+    },
+    type: rev.type,
+    ...(rev.type === 'merge' ? { mergedFrom } : {}),
+  };
+}
+
+export const pageLocation = (ctx: Context, space: string, page: string) => apiUrl(ctx, `/spaces/${space}/content/page/${page}`);
+export { flatten };

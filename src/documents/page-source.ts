@@ -1,0 +1,54 @@
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+
+// A page's markdown file as people and Git keep it: optional YAML frontmatter (description,
+// emoji, icon, hidden...), a leading `# Title`, then the body. The server stores the title and
+// the fields on the page and the body as its markdown; `docs content pull` writes them back
+// in this form, and `push` reads them the same way, so pull then push compares equal.
+
+export interface PageSource {
+  title?: string;
+  fields: Record<string, unknown>;
+  body: string;
+}
+
+export const FRONTMATTER_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+
+/** Splits a markdown file into frontmatter fields, leading-heading title and body. */
+export function readPageSource(text: string): PageSource {
+  let rest = text.replace(/\r\n/g, '\n');
+  const fields: Record<string, unknown> = {};
+  const fm = /^---\n([\s\S]*?)\n---\n?/.exec(rest);
+  if (fm) {
+    let data: unknown;
+    try {
+      data = parseYaml(fm[1]!);
+    } catch (err) {
+      throw new Error(`frontmatter: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+    }
+    if (data && typeof data === 'object') for (const k of FRONTMATTER_FIELDS) if (k in data) fields[k] = (data as any)[k];
+    rest = rest.slice(fm[0].length);
+  }
+  let title: string | undefined;
+  const h1 = /^\s*# +(.+?)\s*#*\s*(?:\n|$)/.exec(rest);
+  if (h1) {
+    title = h1[1]!.trim();
+    rest = rest.slice(h1[0].length);
+  }
+  if (typeof fields.title === 'string' && fields.title) title = fields.title;
+  delete fields.title;
+  return { title, fields, body: normalizeBody(rest) };
+}
+
+/** Bodies compare equal whatever the surrounding blank lines. */
+export function normalizeBody(body: string): string {
+  const t = body.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trim();
+  return t ? t + '\n' : '';
+}
+
+/** The file for a page: frontmatter for the fields that are set, `# title`, the body. */
+export function writePageSource(src: { title: string; fields: Record<string, unknown>; body: string }): string {
+  const set = Object.fromEntries(Object.entries(src.fields).filter(([, v]) => v !== undefined && v !== '' && v !== false));
+  const fm = Object.keys(set).length ? `---\n${stringifyYaml(set).trimEnd()}\n---\n\n` : '';
+  const body = normalizeBody(src.body);
+  return `${fm}# ${src.title}\n${body ? '\n' + body : ''}`;
+}

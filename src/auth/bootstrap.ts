@@ -2,6 +2,7 @@ import type { Context } from '../kernel/context.js';
 import { newId, newToken } from '../kernel/ids.js';
 import { insertOrganization } from '../organizations/service.js';
 import type { UserRecord } from '../users/model.js';
+import { downloadSecretRow } from '../content/downloads.js';
 import { insertToken } from './tokens.js';
 
 interface OwnerMeta {
@@ -34,6 +35,8 @@ export async function bootstrap(ctx: Context, fixedToken = process.env.DOCS_BOOT
     tx.put<OwnerMeta>('meta', { id: 'owner', user: user.id });
     insertOrganization(tx, ctx, { title: 'My Organization' }, user.id);
     insertToken(tx, token, user.id, 'bootstrap', now);
+    // Secrets made now, with the store, so that no later read has to write them.
+    tx.put('meta', downloadSecretRow());
     return { token, userId: user.id };
   });
 }

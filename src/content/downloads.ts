@@ -12,11 +12,16 @@ const META_ID = 'download-signing-key';
 export const DOWNLOAD_TTL_MS = 60 * 60 * 1000;
 const cache = new WeakMap<Context, Buffer>();
 
-/** Makes sure the signing secret exists (a write, once per data directory). */
+/** The signing secret's row, written when a store is initialized (src/auth/bootstrap.ts). */
+export function downloadSecretRow() {
+  return { id: META_ID, secret: randomBytes(32).toString('base64url') };
+}
+
+/** Makes sure the signing secret exists (a write only for a store initialized before it existed). */
 export async function ensureDownloadSecret(ctx: Context): Promise<void> {
   if (cache.has(ctx)) return;
   const found = ctx.store.read((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID));
-  const row = found ?? (await ctx.store.write((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID) ?? tx.put('meta', { id: META_ID, secret: randomBytes(32).toString('base64url') })));
+  const row = found ?? (await ctx.store.write((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID) ?? tx.put('meta', downloadSecretRow())));
   cache.set(ctx, Buffer.from(row.secret, 'base64url'));
 }
 

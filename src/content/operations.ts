@@ -231,12 +231,17 @@ export const listSpacePageBacklinks = defineOperation('listSpacePageBacklinks', 
   return ctx.store.read((tx) => ({ status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { page: path.pageId }), query) }));
 });
 
-export const applyTemplateToSpace = defineOperation('applyTemplateToSpace', async ({ ctx, caller, path, body }) => {
-  await purgeIfExpired(ctx, path.spaceId);
-  const parse = await loadParser();
-  await ctx.store.write((tx) => applyTemplate(tx, ctx, caller, path.spaceId, body, parse));
-  return { status: 201 };
-});
+export const applyTemplateToSpace = defineOperation(
+  'applyTemplateToSpace',
+  async ({ ctx, caller, path, body }) => {
+    await purgeIfExpired(ctx, path.spaceId);
+    const parse = await loadParser();
+    await ctx.store.write((tx) => applyTemplate(tx, ctx, caller, path.spaceId, body, parse));
+    return { status: 201 };
+  },
+  // API.md's optional `changeRequestId` (in the contract from 0.167.0 on, not in the pinned 0.146.0).
+  { extraBodyFields: ['changeRequestId'] },
+);
 
 // The content of a change request (its own revision): the same shapes as the space's routes.
 // The change-request area owns the rest of these routes; pull and review need these.

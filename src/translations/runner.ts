@@ -105,7 +105,7 @@ class Runner {
         fail(tx, ctx, t, 'TARGET_REFUSED', `creating the target space: ${err.message}`);
         return;
       }
-      const revision = writeTranslatedPages(tx, ctx, target.id, { title: out[0]!, pages });
+      const revision = writeTranslatedPages(tx, ctx, target.id, { title: out[0]!, pages, tree: content.tree, files: content.files });
       const now = ctx.clock.now();
       const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(t.startedAt ?? now.toISOString())) / 1000));
       const words = texts.reduce((n, s) => n + countWords(s), 0);

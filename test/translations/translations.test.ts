@@ -167,6 +167,33 @@ describe('translation runs', () => {
     expect(second.stats).toEqual({ runs: 2, totalWords: 5, totalPages: 0, totalDuration: 90, latestRunDuration: 90, latestPages: 0, latestWords: 2 });
   });
 
+  it('translates every page of the source, title and markdown, keeping the tree and page ids', async () => {
+    process.env.DOCS_TRANSLATOR_URL = fake.url;
+    const src = await space('Handbook', org, 'en');
+    const cr = (await s.api('POST', `/v1/spaces/${src.id}/change-requests`, { body: { subject: 'Write' } })).body;
+    const changes = [
+      { operation: 'insert_page', ref: 'intro', title: 'Introduction', document: { markdown: 'Welcome to the handbook.' } },
+      { operation: 'insert_page', into: 'intro', title: 'Setup', document: { markdown: 'Install the tools.' } },
+    ];
+    expect((await s.api('POST', `/v1/spaces/${src.id}/change-requests/${cr.id}/content`, { body: { changes } })).status).toBe(200);
+    expect((await s.api('POST', `/v1/spaces/${src.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
+    const sourcePages = (await s.api('GET', `/v1/spaces/${src.id}/content/pages`)).body.pages;
+    const t = (await create({ source: { space: src.id, language: 'en' }, language: 'fr' })).body;
+    const done = await run(t.id);
+    expect(done.status).toBe('completed');
+    const pages = (await s.api('GET', `/v1/spaces/${done.result.space}/content/pages`)).body.pages;
+    const shape = (ps: any[]): any[] => ps.map((p) => [p.id, p.title, shape(p.pages ?? [])]);
+    const ids = (ps: any[]): any[] => ps.map((p) => [p.id, ids(p.pages ?? [])]);
+    expect(ids(pages)).toEqual(ids(sourcePages));
+    expect(shape(pages)).toEqual(shape(sourcePages).map(function tr(x: any): any {
+      return [x[0], `[fr] ${x[1]}`, x[2].map(tr)];
+    }));
+    const setup = pages[0].pages[0];
+    const md = (await s.api('GET', `/v1/spaces/${done.result.space}/content/page/${setup.id}?format=markdown`)).body.markdown;
+    expect(md).toContain('[fr] Install the tools.');
+    expect(done.stats).toMatchObject({ runs: 1, latestPages: 2, totalPages: 2 });
+  });
+
   it('reports translator failures and timeouts in the translation, keeping the last result', async () => {
     process.env.DOCS_TRANSLATOR_URL = fake.url;
     const src = await space('Reference');

@@ -18,6 +18,8 @@ export interface ChangeRequestRecord {
   revisionMerged?: string;
   mergedBy?: string;
   mergedAt?: string;
+  /** The issues cluster (conversations) this change request addresses. */
+  conversationsIssuesCluster?: string;
 }
 
 export const SUBJECT_MAX = 100;

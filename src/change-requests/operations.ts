@@ -5,15 +5,20 @@ import { purgeIfExpired } from '../spaces/retention.js';
 import { presentChangeRequest } from './present.js';
 import * as service from './service.js';
 
-export const createChangeRequest = defineOperation('createChangeRequest', async ({ ctx, caller, path, body }) => {
-  await purgeIfExpired(ctx, path.spaceId);
-  const { space, cr } = await ctx.store.write((tx) => service.createChangeRequest(tx, ctx, caller, path.spaceId, body ?? {}));
-  return {
-    status: 201,
-    headers: { Location: apiUrl(ctx, `/spaces/${space.id}/change-requests/${cr.id}`) },
-    body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)),
-  };
-});
+export const createChangeRequest = defineOperation(
+  'createChangeRequest',
+  async ({ ctx, caller, path, body }) => {
+    await purgeIfExpired(ctx, path.spaceId);
+    const { space, cr } = await ctx.store.write((tx) => service.createChangeRequest(tx, ctx, caller, path.spaceId, body ?? {}));
+    return {
+      status: 201,
+      headers: { Location: apiUrl(ctx, `/spaces/${space.id}/change-requests/${cr.id}`) },
+      body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)),
+    };
+  },
+  // API.md: a change request names the issues cluster it addresses (the pinned create body lacks it).
+  { extraBodyFields: ['conversationsIssuesCluster'] },
+);
 
 export const getChangeRequestById = defineOperation('getChangeRequestById', async ({ ctx, caller, path }) => {
   await purgeIfExpired(ctx, path.spaceId);
@@ -26,7 +31,7 @@ export const getChangeRequestById = defineOperation('getChangeRequestById', asyn
 export const listChangeRequestsForSpace = defineOperation('listChangeRequestsForSpace', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
-    const list = service.listChangeRequests(tx, caller, path.spaceId, query.status);
+    const list = service.listChangeRequests(tx, caller, path.spaceId, query.status, query.conversationsIssuesCluster);
     const org = tx.get<{ id: string; organization: string }>('spaces', path.spaceId)!.organization;
     return { status: 200, body: paginate(list, query, (cr) => presentChangeRequest(ctx, tx, cr, org)) };
   });

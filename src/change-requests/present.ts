@@ -25,6 +25,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     revision: cr.revision,
     revisionInitial: cr.revisionInitial,
     ...(cr.revisionMerged ? { revisionMerged: cr.revisionMerged } : {}),
+    ...(cr.conversationsIssuesCluster ? { conversationsIssuesCluster: cr.conversationsIssuesCluster } : {}),
     comments: 0,
     // Without a three-way update, a change request is outdated as soon as the space moved on.
     outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== cr.revisionInitial,

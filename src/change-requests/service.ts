@@ -1,3 +1,4 @@
+import { requireCluster } from '../conversations/service.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -33,14 +34,17 @@ export function readChangeRequest(tx: ReadTx, caller: Caller, spaceId: string, i
   return { space: seen.row, cr: findChangeRequest(tx, spaceId, idOrNumber) };
 }
 
-export function listChangeRequests(tx: ReadTx, caller: Caller, spaceId: string, status: ChangeRequestStatus = 'open') {
-  visibleSpace(tx, caller, spaceId);
-  return crsOf(tx, spaceId).filter((c) => c.status === status);
+export function listChangeRequests(tx: ReadTx, caller: Caller, spaceId: string, status: ChangeRequestStatus = 'open', cluster?: string) {
+  const { row: space } = visibleSpace(tx, caller, spaceId);
+  if (cluster !== undefined) requireCluster(tx, space.organization, cluster);
+  return crsOf(tx, spaceId).filter((c) => c.status === status && (cluster === undefined || c.conversationsIssuesCluster === cluster));
 }
 
 /** Opens a change request on the space's current revision; needs `edit` on an unlocked space. */
-export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: { subject?: string }) {
+export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: { subject?: string; conversationsIssuesCluster?: string }) {
   const { row: space } = requireContentEdit(tx, caller, spaceId);
+  const cluster = body.conversationsIssuesCluster;
+  if (cluster !== undefined) requireCluster(tx, space.organization, cluster);
   const subject = (body.subject ?? '').trim();
   if (subject.length > SUBJECT_MAX) throw invalid(`subject: must be at most ${SUBJECT_MAX} characters`);
   const now = ctx.clock.now().toISOString();
@@ -56,6 +60,7 @@ export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, s
     updatedAt: now,
     revision: space.revision,
     revisionInitial: space.revision,
+    ...(cluster !== undefined ? { conversationsIssuesCluster: cluster } : {}),
   });
   return { space, cr };
 }

@@ -29,13 +29,13 @@ export function recorder() {
   return { out, step };
 }
 
-/** Ids, times, JWTs, cursors and the base URL differ between two stores; everything else must not. */
+/** Ids, hashes, signatures, times, JWTs, cursors and the base URL differ between two stores; everything else must not. */
 export function normalize(value: unknown, base: string): unknown {
   const ids = new Map<string, string>();
   const walk = (v: any): any => {
     if (typeof v === 'string') {
       if (/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(v)) return '{jwt}';
-      let s = v.split(base).join('{base}');
+      let s = v.split(base).join('{base}').replace(/\b[0-9a-f]{64}\b/g, '{sha}').replace(/sig=[A-Za-z0-9_-]+/g, 'sig={sig}').replace(/exp=\d+/g, 'exp={exp}');
       s = s.replace(/\b[A-Za-z0-9]{20}\b/g, (id) => {
         if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
         return ids.get(id)!;
@@ -43,7 +43,9 @@ export function normalize(value: unknown, base: string): unknown {
       return /^\d{4}-\d\d-\d\dT/.test(s) ? '{time}' : s;
     }
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'page' ? '{cursor}' : walk(x)]));
+    // `page` is a cursor in `next`, but a page id elsewhere (content references).
+    // Keys too: some maps are keyed by ids (e.g. sources by `integration:api:<user>`).
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k), k === 'page' && typeof x === 'string' && !/^[A-Za-z0-9]{20}$/.test(x) ? '{cursor}' : walk(x)]));
     return v;
   };
   return walk(value);

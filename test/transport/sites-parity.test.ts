@@ -1,25 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../src/auth/bootstrap.js';
-import { DocsError } from '../../src/kernel/errors.js';
-import { openContext } from '../../src/open.js';
-import { HttpTransport } from '../../src/transport/http.js';
-import { LocalTransport } from '../../src/transport/local.js';
 import type { Transport } from '../../src/transport/types.js';
-import { startServer, TEST_TOKEN, type TestServer } from '../helpers/server.js';
+import { recorder, runBoth } from '../helpers/parity.js';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 /** Docs sites, as a list of observable outcomes (bodies, statuses, error kinds). */
 async function scenario(t: Transport) {
-  const out: unknown[] = [];
-  const step = async (fn: () => Promise<{ status: number; body: unknown; headers: Record<string, string> }>) => {
-    try {
-      const r = await fn();
-      out.push(r.status, r.body, r.headers.location ?? r.headers.Location ?? null);
-      return r.body as any;
-    } catch (e) {
-      out.push(e instanceof DocsError ? { kind: e.kind, message: e.message } : String(e));
-      return undefined;
-    }
-  };
+  const { out, step } = recorder();
   const org = ((await t.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
   const o = { organizationId: org };
   const a = await step(() => t.call('createSpace', { path: o, body: { title: 'Guides' } }));
@@ -46,25 +32,6 @@ async function scenario(t: Transport) {
   return out;
 }
 
-/** Ids, times, cursors and the base URL differ between two stores; everything else must not. */
-function normalize(value: unknown, base: string): unknown {
-  const ids = new Map<string, string>();
-  const walk = (v: any): any => {
-    if (typeof v === 'string') {
-      let s = v.split(base).join('{base}');
-      s = s.replace(/\b[A-Za-z0-9]{20}\b/g, (id) => {
-        if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
-        return ids.get(id)!;
-      });
-      return /^\d{4}-\d\d-\d\dT/.test(s) ? '{time}' : s;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'page' ? '{cursor}' : walk(x)]));
-    return v;
-  };
-  return walk(value);
-}
-
 describe('docs sites: transport parity', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -73,15 +40,11 @@ describe('docs sites: transport parity', () => {
   afterAll(() => server.stop());
 
   it('gives the same results in-process and over HTTP', async () => {
-    const ctx = await openContext(undefined, { baseUrl: 'http://local.test' });
-    const boot = await bootstrap(ctx, 'gb_api_local');
-    const local = LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
-    const a = normalize(await scenario(local), 'http://local.test');
-    const b = normalize(await scenario(new HttpTransport(server.url, TEST_TOKEN)), server.url);
+    const { local: a, remote: b } = await runBoth(server, scenario);
     expect(a).toEqual(b);
     for (const kind of ['conflict', 'invalid', 'not_found']) expect(JSON.stringify(a)).toContain(`"kind":"${kind}"`);
-    expect(a).toContain(205);
-    expect(a).toContain(204);
-    await ctx.store.close();
+    const statuses = a.map((x) => (Array.isArray(x) ? x[0] : undefined));
+    expect(statuses).toContain(205);
+    expect(statuses).toContain(204);
   });
 });

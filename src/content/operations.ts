@@ -118,15 +118,31 @@ async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number,
     const list: UploadedFile[] = [];
     for (const [j, f] of c.files.entries()) {
       const where = `changes[${i}].files[${j}]`;
-      if (f.url !== undefined) throw invalid(`${where}.url: fetching files by URL is not available on this server; send the bytes as base64`);
-      if (!f.contentType) throw invalid(`${where}.contentType: required with base64`);
-      if (!/^[A-Za-z0-9+/=\s]*$/.test(f.base64)) throw invalid(`${where}.base64: not valid base64`);
-      const bytes = Buffer.from(f.base64, 'base64');
-      if (bytes.length > MAX_FILE_BYTES) throw invalid(`${where}.base64: must be at most 1 MB of bytes (got ${bytes.length})`);
+      let bytes: Buffer;
+      let contentType: string | undefined = f.contentType;
+      if (f.url !== undefined) {
+        // Through the same guard as OpenAPI sources (src/openapi/fetch.ts): http(s) only, public
+        // addresses only unless DOCS_FETCH_ALLOW_PRIVATE=1, bounded redirects, timeout, 1 MB cap.
+        const { guardedFetchBytes, fetchLimits, FetchFailure } = await import('../openapi/fetch.js');
+        try {
+          const got = await guardedFetchBytes(f.url, { limits: { ...fetchLimits(), maxBytes: MAX_FILE_BYTES } });
+          bytes = got.bytes;
+          contentType ??= got.contentType ?? 'application/octet-stream';
+        } catch (err) {
+          if (err instanceof FetchFailure) throw invalid(`${where}.url: ${err.message}`);
+          throw err;
+        }
+      } else {
+        if (!contentType) throw invalid(`${where}.contentType: required with base64`);
+        if (!/^[A-Za-z0-9+/=\s]*$/.test(f.base64)) throw invalid(`${where}.base64: not valid base64`);
+        bytes = Buffer.from(f.base64, 'base64');
+        if (bytes.length > MAX_FILE_BYTES) throw invalid(`${where}.base64: must be at most 1 MB of bytes (got ${bytes.length})`);
+      }
+      const f2 = { ...f, contentType: contentType! };
       const sha = sha256(bytes);
       await writeBlob(ctx, sha, bytes);
-      const dims = f.contentType.startsWith('image/') ? imageDimensions(bytes) : undefined;
-      list.push({ ...(f.ref !== undefined ? { ref: f.ref } : {}), name: f.name, contentType: f.contentType, size: bytes.length, sha, ...(dims ? { dimensions: dims } : {}) });
+      const dims = f2.contentType.startsWith('image/') ? imageDimensions(bytes) : undefined;
+      list.push({ ...(f.ref !== undefined ? { ref: f.ref } : {}), name: f.name, contentType: f2.contentType, size: bytes.length, sha, ...(dims ? { dimensions: dims } : {}) });
     }
     out.set(i, list);
   }

@@ -88,6 +88,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** GETs `url` within the limits; resolves with its text and the final URL (after redirects). */
 export async function guardedFetch(url: string, opts: { limits?: FetchLimits; signal?: AbortSignal } = {}): Promise<{ text: string; url: string }> {
+  const r = await guardedFetchBytes(url, opts);
+  return { text: r.bytes.toString('utf8'), url: r.url };
+}
+
+/** The same, for bytes (file uploads by URL): the body, the final URL and its content type. */
+export async function guardedFetchBytes(url: string, opts: { limits?: FetchLimits; signal?: AbortSignal } = {}): Promise<{ bytes: Buffer; url: string; contentType?: string }> {
   const limits = opts.limits ?? fetchLimits();
   const ip = await loadIpaddr();
   const { Agent, request } = await import('undici');
@@ -138,7 +144,8 @@ export async function guardedFetch(url: string, opts: { limits?: FetchLimits; si
         }
         chunks.push(chunk);
       }
-      return { text: Buffer.concat(chunks).toString('utf8'), url: current.href };
+      const type = res.headers['content-type'];
+      return { bytes: Buffer.concat(chunks), url: current.href, ...(typeof type === 'string' ? { contentType: type.split(';')[0]!.trim() } : {}) };
     }
   } catch (err) {
     if (err instanceof FetchFailure) throw err;

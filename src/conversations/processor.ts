@@ -1,5 +1,6 @@
 import type { Context } from '../kernel/context.js';
 import { pendingConversations } from './service.js';
+import { workerRegistry } from '../kernel/worker-registry.js';
 
 // Processing runs off the request path, in whichever process holds the store (`docs serve`, or
 // an in-process `docs conversations ingest --wait`): ingestion stores conversations as `pending`
@@ -58,25 +59,11 @@ class Processor {
   }
 }
 
-const processors = new WeakMap<Context, Processor>();
+const workers = workerRegistry((ctx) => new Processor(ctx));
 
-export function startConversationProcessing(ctx: Context): void {
-  let p = processors.get(ctx);
-  if (!p) processors.set(ctx, (p = new Processor(ctx)));
-  p.kick();
-}
-
-/** Tells this process's processor, if it runs one, that conversations are waiting. */
-export function kickConversationProcessing(ctx: Context): void {
-  processors.get(ctx)?.kick();
-}
-
-export async function stopConversationProcessing(ctx: Context): Promise<void> {
-  const p = processors.get(ctx);
-  processors.delete(ctx);
-  await p?.stop();
-}
-
-export async function conversationsIdle(ctx: Context): Promise<void> {
-  await processors.get(ctx)?.idle();
-}
+/** Starts this worker in this process for this store, taking up waiting work. */
+export const startConversationProcessing = workers.start;
+/** Tells this process's worker, if it runs one, that work is waiting. */
+export const kickConversationProcessing = workers.kick;
+export const stopConversationProcessing = workers.stop;
+export const conversationsIdle = workers.idle;

@@ -1,6 +1,7 @@
 import type { Context } from '../kernel/context.js';
 import type { EventRecord, IntegrationRecord, LogLine } from './model.js';
 import { forwards, log } from './events.js';
+import { workerRegistry } from '../kernel/worker-registry.js';
 
 // Development-mode delivery, off the request path: events are stored `delivery: pending` in the
 // same write that records them, and this worker (run by the process holding the store: `docs
@@ -150,25 +151,11 @@ class Deliverer {
   }
 }
 
-const deliverers = new WeakMap<Context, Deliverer>();
+const workers = workerRegistry((ctx) => new Deliverer(ctx));
 
-export function startDelivery(ctx: Context): void {
-  let d = deliverers.get(ctx);
-  if (!d) deliverers.set(ctx, (d = new Deliverer(ctx)));
-  d.kick();
-}
-
-/** Tells the worker, if this process runs one, that events are waiting. */
-export function kickDelivery(ctx: Context): void {
-  deliverers.get(ctx)?.kick();
-}
-
-export async function stopDelivery(ctx: Context): Promise<void> {
-  const d = deliverers.get(ctx);
-  deliverers.delete(ctx);
-  await d?.stop();
-}
-
-export async function deliveryIdle(ctx: Context): Promise<void> {
-  await deliverers.get(ctx)?.idle();
-}
+/** Starts this worker in this process for this store, taking up waiting work. */
+export const startDelivery = workers.start;
+/** Tells this process's worker, if it runs one, that work is waiting. */
+export const kickDelivery = workers.kick;
+export const stopDelivery = workers.stop;
+export const deliveryIdle = workers.idle;

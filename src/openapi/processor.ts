@@ -4,6 +4,7 @@ import type { ReadTx } from '../store/port.js';
 import { removeContent, writeContent } from './content-files.js';
 import type { OpenAPISourceRecord, OpenAPISpecRecord, OpenAPIVersionRecord } from './model.js';
 import { processSource, type Outcome } from './pipeline.js';
+import { workerRegistry } from '../kernel/worker-registry.js';
 
 // Processing runs off the request path, in whichever process holds the store: `docs serve`
 // (started with the server; specs left `pending` or `progress` by an earlier process are taken
@@ -131,26 +132,11 @@ class Processor {
   }
 }
 
-const processors = new WeakMap<Context, Processor>();
+const workers = workerRegistry((ctx) => new Processor(ctx));
 
-/** Starts processing in this process for this store, and takes up the specs waiting. */
-export function startProcessing(ctx: Context): void {
-  let p = processors.get(ctx);
-  if (!p) processors.set(ctx, (p = new Processor(ctx)));
-  p.kick();
-}
-
-/** Tells the processor, if this process runs one, that a spec is waiting. */
-export function kickProcessing(ctx: Context): void {
-  processors.get(ctx)?.kick();
-}
-
-export async function stopProcessing(ctx: Context): Promise<void> {
-  const p = processors.get(ctx);
-  processors.delete(ctx);
-  await p?.stop();
-}
-
-export async function processingIdle(ctx: Context): Promise<void> {
-  await processors.get(ctx)?.idle();
-}
+/** Starts this worker in this process for this store, taking up waiting work. */
+export const startProcessing = workers.start;
+/** Tells this process's worker, if it runs one, that work is waiting. */
+export const kickProcessing = workers.kick;
+export const stopProcessing = workers.stop;
+export const processingIdle = workers.idle;

@@ -6,6 +6,7 @@ import type { WriteTx } from '../store/port.js';
 import { countWords, readSourcePages, spaceTitle, writeTranslatedPages, type SourceContent } from './content.js';
 import type { RunError, TranslationRecord } from './model.js';
 import { configuredTranslator, TranslatorError } from './translator.js';
+import { workerRegistry } from '../kernel/worker-registry.js';
 
 // Translation runs, off the request path, in whichever process holds the store (`docs serve`,
 // or an in-process `docs translations run --wait`). States (README "Translations"):
@@ -161,24 +162,11 @@ function fail(tx: WriteTx, ctx: Context, t: TranslationRecord, code: RunError['c
   tx.put<TranslationRecord>('translations', { ...rest, status: 'pending', queue: 'idle', error: { code, message, at: now }, updatedAt: now });
 }
 
-const runners = new WeakMap<Context, Runner>();
+const workers = workerRegistry((ctx) => new Runner(ctx));
 
-export function startTranslationRuns(ctx: Context): void {
-  let r = runners.get(ctx);
-  if (!r) runners.set(ctx, (r = new Runner(ctx)));
-  r.kick();
-}
-
-export function kickTranslationRuns(ctx: Context): void {
-  runners.get(ctx)?.kick();
-}
-
-export async function stopTranslationRuns(ctx: Context): Promise<void> {
-  const r = runners.get(ctx);
-  runners.delete(ctx);
-  await r?.stop();
-}
-
-export async function translationsIdle(ctx: Context): Promise<void> {
-  await runners.get(ctx)?.idle();
-}
+/** Starts this worker in this process for this store, taking up waiting work. */
+export const startTranslationRuns = workers.start;
+/** Tells this process's worker, if it runs one, that work is waiting. */
+export const kickTranslationRuns = workers.kick;
+export const stopTranslationRuns = workers.stop;
+export const translationsIdle = workers.idle;

@@ -1,0 +1,36 @@
+import type { Context } from './context.js';
+
+/** A background worker of one store: woken when there is work, stopped with the store. */
+export interface Worker {
+  kick(): void;
+  stop(): Promise<void>;
+  /** Resolves when nothing runs (tests). */
+  idle(): Promise<void>;
+}
+
+/**
+ * One worker per open store (context), made on start: `start` creates it if needed and wakes it
+ * (taking up work an earlier process left), `kick` wakes it only if this process runs one,
+ * `stop` stops and forgets it, `idle` waits for it. Shared by every area's worker.
+ */
+export function workerRegistry<W extends Worker>(make: (ctx: Context) => W) {
+  const workers = new WeakMap<Context, W>();
+  return {
+    start(ctx: Context): void {
+      let w = workers.get(ctx);
+      if (!w) workers.set(ctx, (w = make(ctx)));
+      w.kick();
+    },
+    kick(ctx: Context): void {
+      workers.get(ctx)?.kick();
+    },
+    async stop(ctx: Context): Promise<void> {
+      const w = workers.get(ctx);
+      workers.delete(ctx);
+      await w?.stop();
+    },
+    async idle(ctx: Context): Promise<void> {
+      await workers.get(ctx)?.idle();
+    },
+  };
+}

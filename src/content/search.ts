@@ -1,4 +1,11 @@
-import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearchType from 'minisearch';
+
+// MiniSearch is loaded on the first search, not by every command that loads this area.
+const require = createRequire(import.meta.url);
+let miniSearchClass: typeof MiniSearchType | undefined;
+const MiniSearchClass = () => (miniSearchClass ??= require('minisearch') as typeof MiniSearchType);
+type MiniSearch<T> = MiniSearchType<T>;
 import type { ReadTx } from '../store/port.js';
 import type { ContentRevision } from './model.js';
 import { markdownOf, treeOf } from './revisions.js';
@@ -67,7 +74,7 @@ interface Built {
 }
 
 const newMini = () =>
-  new MiniSearch<SectionDoc>({
+  new (MiniSearchClass())<SectionDoc>({
     fields: ['pageTitle', 'title', 'body'],
     storeFields: ['page', 'title', 'anchor', 'body'],
     searchOptions: { boost: { pageTitle: 3, title: 2 }, prefix: true, fuzzy: 0.2, combineWith: 'AND' },

@@ -1,4 +1,11 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+// `yaml` is loaded on first use (frontmatter only): it is ~50 ms of every CLI command otherwise.
+const require = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = () => (yamlModule ??= require('yaml') as typeof import('yaml'));
+const parseYaml = (text: string) => yaml().parse(text);
+const stringifyYaml = (value: unknown) => yaml().stringify(value);
 
 // A page's markdown file as people and Git keep it: optional YAML frontmatter (description,
 // emoji, icon, hidden...), a leading `# Title`, then the body. The server stores the title and

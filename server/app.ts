@@ -5,7 +5,7 @@ import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
-import { OPERATIONS } from '../src/operations.js';
+import { OPERATION_IDS } from '../src/operations.js';
 import { hasBody, readJsonBody } from './body.js';
 import { serveDownload } from './downloads.js';
 
@@ -34,7 +34,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
 
 /** The HTTP adapter: `/v1` + the contract's routes -> invoke -> JSON, errors in the contract's body. */
 export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false) {
-  const router = new Router(OPERATIONS.map((o) => o.operationId));
+  const router = new Router(OPERATION_IDS);
 
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): number => {
     const e = asDocsError(err);

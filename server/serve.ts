@@ -9,6 +9,7 @@ import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { startSweeper } from '../src/spaces/retention.js';
 import { tryLock } from '../src/store/lock.js';
+import { loadAllOperations } from '../src/operations.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 

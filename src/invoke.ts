@@ -3,7 +3,8 @@ import { validateInput, type OperationInput } from './contract/validate.js';
 import type { Caller, Context } from './kernel/context.js';
 import { asDocsError, DocsError } from './kernel/errors.js';
 import type { OperationResult } from './kernel/operation.js';
-import { OPERATIONS_BY_ID } from './operations.js';
+import { loadedOperation, loadOperation } from './operations.js';
+import type { Operation } from './kernel/operation.js';
 
 export interface InvokeResult extends OperationResult {
   /** Set when the result is an error, so in-process callers can rethrow it as it was. */
@@ -16,13 +17,19 @@ export interface InvokeResult extends OperationResult {
  * contract's error body. Nothing runs before validation passes, so bad input changes nothing.
  */
 export function invoke(ctx: Context, operationId: string, input: OperationInput, caller: Caller | undefined): InvokeResult | Promise<InvokeResult> {
-  // Synchronous when the handler is (reads): no promise and no extra event-loop turn on the
-  // hot path. Callers may always `await` the result.
+  // Synchronous when the operation's area is loaded and the handler is synchronous (reads): no
+  // promise and no extra event-loop turn on the hot path. Callers may always `await` the result.
+  const op = loadedOperation(operationId);
+  if (op) return run(ctx, op, input, caller);
+  return loadOperation(operationId).then((loaded) =>
+    loaded ? run(ctx, loaded, input, caller) : failure(new DocsError('not_found', `operation ${operationId} is not available on this server`)),
+  );
+}
+
+function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller | undefined): InvokeResult | Promise<InvokeResult> {
   try {
-    const op = OPERATIONS_BY_ID.get(operationId);
-    if (!op) throw new DocsError('not_found', `operation ${operationId} is not available on this server`);
     if (!caller) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
-    const valid = validateInput(operationSpec(operationId), input, op.extraBodyFields);
+    const valid = validateInput(operationSpec(op.operationId), input, op.extraBodyFields);
     const out = op.handler({ ctx, caller, ...valid });
     return out instanceof Promise ? out.catch(failure) : out;
   } catch (err) {

@@ -1,197 +1,297 @@
 import type { Operation } from './kernel/operation.js';
-import * as agentInstructions from './agent-instructions/operations.js';
-import * as changeRequests from './change-requests/operations.js';
-import * as collections from './collections/operations.js';
-import * as content from './content/operations.js';
-import * as conversations from './conversations/operations.js';
-import * as integrations from './integrations/operations.js';
-import * as invites from './invites/operations.js';
-import * as members from './members/operations.js';
-import * as openapi from './openapi/operations.js';
-import * as organizations from './organizations/operations.js';
-import * as saml from './saml/operations.js';
-import * as sites from './sites/operations.js';
-import * as spaces from './spaces/operations.js';
-import * as teams from './teams/operations.js';
-import * as translations from './translations/operations.js';
-import * as users from './users/operations.js';
 
-// Every operation this project serves, by area. The HTTP router, the CLI transports and the
-// served-operations snapshot test all read this one list.
-export const OPERATIONS: Operation[] = [
-  // Users
-  users.getAuthenticatedUser,
-  users.getUserById,
-  // Organizations
-  organizations.listOrganizationsForAuthenticatedUser,
-  organizations.getOrganizationById,
-  organizations.createOrganization,
-  organizations.updateOrganizationById,
-  // Collections
-  collections.getCollectionById,
-  collections.deleteCollectionById,
-  collections.updateCollectionById,
-  collections.listSpacesInCollectionById,
-  collections.moveCollection,
-  collections.transferCollection,
-  collections.listCollectionsInOrganizationById,
-  collections.createCollection,
-  // Spaces
-  spaces.getSpaceById,
-  spaces.deleteSpaceById,
-  spaces.updateSpaceById,
-  spaces.duplicateSpace,
-  spaces.restoreSpace,
-  spaces.moveSpace,
-  spaces.transferSpace,
-  spaces.listSpacesInOrganizationById,
-  spaces.createSpace,
-  // Members
-  members.listMembersInOrganizationById,
-  members.getMemberInOrganizationById,
-  members.updateMemberInOrganizationById,
-  members.removeMemberFromOrganizationById,
-  members.updateOrganizationMemberLastSeenAt,
-  members.setUserAsSSOMemberForOrganization,
-  members.listTeamsForOrganizationMember,
-  members.listSpacesForOrganizationMember,
-  // Adding people: invites by email, invite links, joining
-  invites.inviteUsersToOrganization,
-  invites.listOrganizationInviteLinks,
-  invites.createOrganizationInvite,
-  invites.getOrganizationInviteLink,
-  invites.updateOrganizationInviteById,
-  invites.deleteOrganizationInviteById,
-  invites.joinOrganizationWithInvite,
-  invites.joinOrganization,
-  // Teams
-  teams.listTeamsInOrganizationById,
-  teams.createOrganizationTeam,
-  teams.getTeamInOrganizationById,
-  teams.updateTeamInOrganizationById,
-  teams.removeTeamFromOrganizationById,
-  teams.listTeamMembersInOrganizationById,
-  teams.updateMembersInOrganizationTeam,
-  teams.addMemberToOrganizationTeamById,
-  teams.deleteMemberFromOrganizationTeamById,
-  // SAML / SSO
-  saml.listSAMLProvidersInOrganizationById,
-  saml.createOrganizationSAMLProvider,
-  saml.getOrganizationSAMLProviderById,
-  saml.updateOrganizationSAMLProvider,
-  saml.deleteOrganizationSAMLProvider,
-  saml.listSSOProviderLoginsInOrganization,
-  // Agent instructions
-  agentInstructions.getOrganizationAgentInstructions,
-  agentInstructions.updateOrganizationAgentInstructions,
-  // OpenAPI specs and versions
-  openapi.listOpenAPISpecs,
-  openapi.createOpenAPISpec,
-  openapi.getOpenAPISpecBySlug,
-  openapi.createOrUpdateOpenAPISpecBySlug,
-  openapi.deleteOpenAPISpecBySlug,
-  openapi.updateOpenAPISpecBySlug,
-  openapi.listOpenAPISpecVersions,
-  openapi.getLatestOpenAPISpecVersion,
-  openapi.getLatestOpenAPISpecVersionContent,
-  openapi.getOpenAPISpecVersionById,
-  openapi.getOpenAPISpecVersionContentById,
-  // Integrations, installations, events, development mode
-  integrations.listIntegrations,
-  integrations.getIntegrationByName,
-  integrations.publishIntegration,
-  integrations.unpublishIntegration,
-  integrations.listIntegrationInstallations,
-  integrations.installIntegration,
-  integrations.getIntegrationInstallationById,
-  integrations.updateIntegrationInstallation,
-  integrations.uninstallIntegration,
-  integrations.listIntegrationSpaceInstallations,
-  integrations.listIntegrationSiteInstallations,
-  integrations.listIntegrationEvents,
-  integrations.getIntegrationEvent,
-  integrations.setIntegrationDevelopmentMode,
-  integrations.disableIntegrationDevelopmentMode,
-  // Conversations: ingestion, issues and clusters
-  conversations.listConversationsIssuesClusters,
-  conversations.getConversationsIssuesCluster,
-  conversations.listConversations,
-  conversations.ingestConversation,
-  conversations.listConversationsIssues,
-  conversations.getConversationIssueById,
-  conversations.getConversationById,
-  // Translations
-  translations.listTranslations,
-  translations.createTranslation,
-  translations.getTranslation,
-  translations.updateTranslation,
-  translations.deleteTranslation,
-  translations.runTranslation,
-  // Docs sites: sites, publishing, structure, site spaces, adaptive content, customization, share links
-  sites.listSites,
-  sites.createSite,
-  sites.getSiteById,
-  sites.updateSiteById,
-  sites.deleteSiteById,
-  sites.publishSite,
-  sites.unpublishSite,
-  sites.getPublishedContentSite,
-  sites.getSiteStructure,
-  sites.sortSiteStructure,
-  sites.listSiteSections,
-  sites.addSectionToSite,
-  sites.updateSiteSectionById,
-  sites.deleteSiteSectionById,
-  sites.moveSiteSection,
-  sites.listSiteSectionGroups,
-  sites.addSectionGroupToSite,
-  sites.updateSiteSectionGroupById,
-  sites.deleteSiteSectionGroupById,
-  sites.addSectionToGroup,
-  sites.removeSectionFromGroup,
-  sites.moveSiteSectionGroup,
-  sites.listSiteSpaces,
-  sites.addSpaceToSite,
-  sites.updateSiteSpaceById,
-  sites.deleteSiteSpaceById,
-  sites.moveSiteSpace,
-  sites.getSiteAdaptiveSchema,
-  sites.updateSiteAdaptiveSchema,
-  sites.listSiteAdaptiveTemplateConditions,
-  sites.getSiteCustomizationById,
-  sites.updateSiteCustomizationById,
-  sites.getSiteSpaceCustomizationById,
-  sites.overrideSiteSpaceCustomizationById,
-  sites.deleteSiteSpaceCustomizationById,
-  sites.listSiteShareLinks,
-  sites.createSiteShareLink,
-  sites.updateSiteShareLinkById,
-  sites.deleteSiteShareLinkById,
-  // Space content: revisions, pages, files, search, authoring
-  content.getCurrentRevision,
-  content.getRevisionById,
-  content.listPages,
-  content.getPageById,
-  content.getPageByPath,
-  content.listFiles,
-  content.getFileById,
-  content.searchSpaceContent,
-  content.searchOrganizationContent,
-  content.updateChangeRequestContent,
-  content.listSpaceLinks,
-  content.listPageLinksInSpace,
-  content.listSpaceFileBacklinks,
-  content.listSpacePageBacklinks,
-  content.applyTemplateToSpace,
-  // Change requests (the base content authoring needs; the change-request area extends it)
-  changeRequests.createChangeRequest,
-  changeRequests.getChangeRequestById,
-  changeRequests.listChangeRequestsForSpace,
-  changeRequests.mergeChangeRequest,
-  content.getRevisionOfChangeRequestById,
-  content.listPagesInChangeRequest,
-  content.listFilesInChangeRequestById,
-  content.getPageInChangeRequestById,
+// Every operation this project serves, by area: the one list the HTTP router, the CLI transports,
+// the generated tests and the served-operations snapshot read. Each area's handlers are loaded
+// on first use, so an in-process CLI command loads only the area it calls (docs serve loads them
+// all at start). An area module exports each handler under its operationId (a test checks it).
+
+interface Area {
+  load: () => Promise<Record<string, unknown>>;
+  operations: readonly string[];
+}
+
+export const AREAS: Area[] = [
+  {
+    // users
+    load: () => import('./users/operations.js'),
+    operations: [
+      'getAuthenticatedUser',
+      'getUserById',
+    ],
+  },
+  {
+    // organizations
+    load: () => import('./organizations/operations.js'),
+    operations: [
+      'listOrganizationsForAuthenticatedUser',
+      'getOrganizationById',
+      'createOrganization',
+      'updateOrganizationById',
+    ],
+  },
+  {
+    // collections
+    load: () => import('./collections/operations.js'),
+    operations: [
+      'getCollectionById',
+      'deleteCollectionById',
+      'updateCollectionById',
+      'listSpacesInCollectionById',
+      'moveCollection',
+      'transferCollection',
+      'listCollectionsInOrganizationById',
+      'createCollection',
+    ],
+  },
+  {
+    // spaces
+    load: () => import('./spaces/operations.js'),
+    operations: [
+      'getSpaceById',
+      'deleteSpaceById',
+      'updateSpaceById',
+      'duplicateSpace',
+      'restoreSpace',
+      'moveSpace',
+      'transferSpace',
+      'listSpacesInOrganizationById',
+      'createSpace',
+    ],
+  },
+  {
+    // members
+    load: () => import('./members/operations.js'),
+    operations: [
+      'listMembersInOrganizationById',
+      'getMemberInOrganizationById',
+      'updateMemberInOrganizationById',
+      'removeMemberFromOrganizationById',
+      'updateOrganizationMemberLastSeenAt',
+      'setUserAsSSOMemberForOrganization',
+      'listTeamsForOrganizationMember',
+      'listSpacesForOrganizationMember',
+    ],
+  },
+  {
+    // invites
+    load: () => import('./invites/operations.js'),
+    operations: [
+      'inviteUsersToOrganization',
+      'listOrganizationInviteLinks',
+      'createOrganizationInvite',
+      'getOrganizationInviteLink',
+      'updateOrganizationInviteById',
+      'deleteOrganizationInviteById',
+      'joinOrganizationWithInvite',
+      'joinOrganization',
+    ],
+  },
+  {
+    // teams
+    load: () => import('./teams/operations.js'),
+    operations: [
+      'listTeamsInOrganizationById',
+      'createOrganizationTeam',
+      'getTeamInOrganizationById',
+      'updateTeamInOrganizationById',
+      'removeTeamFromOrganizationById',
+      'listTeamMembersInOrganizationById',
+      'updateMembersInOrganizationTeam',
+      'addMemberToOrganizationTeamById',
+      'deleteMemberFromOrganizationTeamById',
+    ],
+  },
+  {
+    // saml
+    load: () => import('./saml/operations.js'),
+    operations: [
+      'listSAMLProvidersInOrganizationById',
+      'createOrganizationSAMLProvider',
+      'getOrganizationSAMLProviderById',
+      'updateOrganizationSAMLProvider',
+      'deleteOrganizationSAMLProvider',
+      'listSSOProviderLoginsInOrganization',
+    ],
+  },
+  {
+    // agentInstructions
+    load: () => import('./agent-instructions/operations.js'),
+    operations: [
+      'getOrganizationAgentInstructions',
+      'updateOrganizationAgentInstructions',
+    ],
+  },
+  {
+    // openapi
+    load: () => import('./openapi/operations.js'),
+    operations: [
+      'listOpenAPISpecs',
+      'createOpenAPISpec',
+      'getOpenAPISpecBySlug',
+      'createOrUpdateOpenAPISpecBySlug',
+      'deleteOpenAPISpecBySlug',
+      'updateOpenAPISpecBySlug',
+      'listOpenAPISpecVersions',
+      'getLatestOpenAPISpecVersion',
+      'getLatestOpenAPISpecVersionContent',
+      'getOpenAPISpecVersionById',
+      'getOpenAPISpecVersionContentById',
+    ],
+  },
+  {
+    // integrations
+    load: () => import('./integrations/operations.js'),
+    operations: [
+      'listIntegrations',
+      'getIntegrationByName',
+      'publishIntegration',
+      'unpublishIntegration',
+      'listIntegrationInstallations',
+      'installIntegration',
+      'getIntegrationInstallationById',
+      'updateIntegrationInstallation',
+      'uninstallIntegration',
+      'listIntegrationSpaceInstallations',
+      'listIntegrationSiteInstallations',
+      'listIntegrationEvents',
+      'getIntegrationEvent',
+      'setIntegrationDevelopmentMode',
+      'disableIntegrationDevelopmentMode',
+    ],
+  },
+  {
+    // conversations
+    load: () => import('./conversations/operations.js'),
+    operations: [
+      'listConversationsIssuesClusters',
+      'getConversationsIssuesCluster',
+      'listConversations',
+      'ingestConversation',
+      'listConversationsIssues',
+      'getConversationIssueById',
+      'getConversationById',
+    ],
+  },
+  {
+    // translations
+    load: () => import('./translations/operations.js'),
+    operations: [
+      'listTranslations',
+      'createTranslation',
+      'getTranslation',
+      'updateTranslation',
+      'deleteTranslation',
+      'runTranslation',
+    ],
+  },
+  {
+    // sites
+    load: () => import('./sites/operations.js'),
+    operations: [
+      'listSites',
+      'createSite',
+      'getSiteById',
+      'updateSiteById',
+      'deleteSiteById',
+      'publishSite',
+      'unpublishSite',
+      'getPublishedContentSite',
+      'getSiteStructure',
+      'sortSiteStructure',
+      'listSiteSections',
+      'addSectionToSite',
+      'updateSiteSectionById',
+      'deleteSiteSectionById',
+      'moveSiteSection',
+      'listSiteSectionGroups',
+      'addSectionGroupToSite',
+      'updateSiteSectionGroupById',
+      'deleteSiteSectionGroupById',
+      'addSectionToGroup',
+      'removeSectionFromGroup',
+      'moveSiteSectionGroup',
+      'listSiteSpaces',
+      'addSpaceToSite',
+      'updateSiteSpaceById',
+      'deleteSiteSpaceById',
+      'moveSiteSpace',
+      'getSiteAdaptiveSchema',
+      'updateSiteAdaptiveSchema',
+      'listSiteAdaptiveTemplateConditions',
+      'getSiteCustomizationById',
+      'updateSiteCustomizationById',
+      'getSiteSpaceCustomizationById',
+      'overrideSiteSpaceCustomizationById',
+      'deleteSiteSpaceCustomizationById',
+      'listSiteShareLinks',
+      'createSiteShareLink',
+      'updateSiteShareLinkById',
+      'deleteSiteShareLinkById',
+    ],
+  },
+  {
+    // content
+    load: () => import('./content/operations.js'),
+    operations: [
+      'getCurrentRevision',
+      'getRevisionById',
+      'listPages',
+      'getPageById',
+      'getPageByPath',
+      'listFiles',
+      'getFileById',
+      'searchSpaceContent',
+      'searchOrganizationContent',
+      'updateChangeRequestContent',
+      'listSpaceLinks',
+      'listPageLinksInSpace',
+      'listSpaceFileBacklinks',
+      'listSpacePageBacklinks',
+      'applyTemplateToSpace',
+      'getRevisionOfChangeRequestById',
+      'listPagesInChangeRequest',
+      'listFilesInChangeRequestById',
+      'getPageInChangeRequestById',
+    ],
+  },
+  {
+    // changeRequests
+    load: () => import('./change-requests/operations.js'),
+    operations: [
+      'createChangeRequest',
+      'getChangeRequestById',
+      'listChangeRequestsForSpace',
+      'mergeChangeRequest',
+    ],
+  },
 ];
 
-export const OPERATIONS_BY_ID = new Map(OPERATIONS.map((o) => [o.operationId, o]));
+export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);
+/** The operations served, by id (their handlers are loaded by `loadOperation`). */
+export const OPERATIONS: readonly { operationId: string }[] = OPERATION_IDS.map((operationId) => ({ operationId }));
+
+const areaOf = new Map(AREAS.flatMap((a) => a.operations.map((id) => [id, a] as const)));
+const loaded = new Map<string, Operation>();
+
+/** The handler of an operation if its area is loaded already (the synchronous hot path). */
+export const loadedOperation = (operationId: string): Operation | undefined => loaded.get(operationId);
+
+/** Loads the area of an operation; undefined for an operation this server does not serve. */
+export async function loadOperation(operationId: string): Promise<Operation | undefined> {
+  const hit = loaded.get(operationId);
+  if (hit) return hit;
+  const area = areaOf.get(operationId);
+  if (!area) return undefined;
+  const mod = await area.load();
+  for (const id of area.operations) {
+    const op = mod[id] as Operation | undefined;
+    if (!op || op.operationId !== id) throw new Error(`${id} is not exported by its area module under its operationId`);
+    loaded.set(id, op);
+  }
+  return loaded.get(operationId);
+}
+
+/** Loads every area (docs serve, at start: no request waits for a module). */
+export async function loadAllOperations(): Promise<void> {
+  await Promise.all(AREAS.map((a) => loadOperation(a.operations[0]!)));
+}

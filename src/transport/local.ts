@@ -6,8 +6,7 @@ import { asDocsError, DocsError } from '../kernel/errors.js';
 import { readBlob } from '../content/blobs.js';
 import { checkDownload } from '../content/downloads.js';
 import { invoke } from '../invoke.js';
-import { OPERATIONS } from '../operations.js';
-import { startWorkers, stopWorkers } from '../workers.js';
+import { OPERATION_IDS } from '../operations.js';
 import type { CallResult, Transport } from './types.js';
 
 /** Runs operations in this process, on an open context, through the same `invoke` as the server. */
@@ -34,7 +33,7 @@ export class LocalTransport implements Transport {
   async request(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
     const rel = path.replace(/^\/?(v1(\/|$))?/, '/');
     try {
-      const route = new Router(OPERATIONS.map((o) => o.operationId)).match(method.toUpperCase(), rel);
+      const route = new Router(OPERATION_IDS).match(method.toUpperCase(), rel);
       const r = await invoke(this.ctx, route.operationId, { path: route.path, query: input.query, body: input.body }, this.caller);
       return { status: r.status, body: r.body, headers: r.headers ?? {} };
     } catch (err) {
@@ -51,15 +50,15 @@ export class LocalTransport implements Transport {
     return bytes;
   }
 
-  private working = false;
+  /** The background workers (loaded only by the commands that run them). */
+  private workers?: Promise<typeof import('../workers.js')>;
 
   runWorkers(): void {
-    this.working = true;
-    startWorkers(this.ctx);
+    this.workers ??= import('../workers.js').then((w) => (w.startWorkers(this.ctx), w));
   }
 
   async close() {
-    if (this.working) await stopWorkers(this.ctx); // abandoned work stays in the store
+    if (this.workers) await (await this.workers).stopWorkers(this.ctx); // abandoned work stays in the store
     return this.onClose();
   }
 }

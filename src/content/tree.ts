@@ -1,4 +1,5 @@
 import type { PageNode } from './model.js';
+import { slugify as slugifyText } from '../kernel/slug.js';
 
 // Pure functions over a revision's page tree (no store): walking, paths, slugs, edits on a
 // private copy. Paths join the slugs of the ancestors, groups included.
@@ -33,18 +34,8 @@ export function indexByPath(pages: readonly PageNode[]): Map<string, Located> {
   return new Map(flatten(pages).map((l) => [l.path, l]));
 }
 
-/** A URL-safe slug from a title: lowercase ASCII words joined by hyphens, at most 100. */
-export function slugify(title: string): string {
-  const s = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '');
-  return s || 'page';
-}
+/** A page slug from a title (at most 100 characters, 'page' when nothing is left). */
+export const slugify = (title: string) => slugifyText(title, 100, 'page');
 
 /** The children list a page id (or null for the root) holds, in a mutable tree. */
 export function childrenOf(root: PageNode[], parentId: string | null): PageNode[] | undefined {

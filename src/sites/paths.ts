@@ -1,5 +1,6 @@
 import { invalid } from '../kernel/errors.js';
 import { PATH_MAX } from './model.js';
+import { slugify as slugifyText } from '../kernel/slug.js';
 
 // A path is one URL segment of a published address: letters, digits and - _ . (no slash, so
 // a section path and a site-space path always join into an unambiguous URL).
@@ -13,18 +14,8 @@ export function checkPath(value: string, field = 'path'): string {
   return value;
 }
 
-/** A path derived from a title: lowercase words joined by '-', never empty. */
-export function slugify(title: string): string {
-  const s = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, PATH_MAX - 4)
-    .replace(/-+$/, '');
-  return s || 'untitled';
-}
+/** A path derived from a title (room left for a `-N` suffix, 'untitled' when nothing is left). */
+export const slugify = (title: string) => slugifyText(title, PATH_MAX - 4, 'untitled');
 
 /** `base`, or `base-2`, `base-3`... : the first one not in `taken`. */
 export function uniquePath(base: string, taken: Iterable<string>): string {

@@ -242,7 +242,7 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
 
   const drawList = (l: List, indent: number) => {
     l.children.forEach((item, i) => {
-      const marker = l.ordered ? `${(l.start ?? 1) + i}.` : item.checked === true ? '[x]' : item.checked === false ? '[ ]' : '\u2022';
+      const marker = l.ordered ? `${(l.start ?? 1) + i}.` : '\u2022';
       need(SIZE.body * 1.4);
       const y = doc.y;
       doc.font(FONT.regular).fontSize(SIZE.body).fillColor(COLOR.text).text(marker, left + indent, y, { width: INDENT + 4, lineBreak: false });

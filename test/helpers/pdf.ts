@@ -12,6 +12,8 @@ export interface ReadPdf {
   pages: string[][];
   /** How many image XObjects the pages use. */
   images: number;
+  /** Link annotations: `uri:<url>` or `dest:<named destination>`. */
+  links: string[];
 }
 
 function streamBytes(doc: PDFDocument, obj: unknown): Uint8Array[] {
@@ -35,12 +37,21 @@ const runs = (content: string): string[] => {
 export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   let images = 0;
+  const links: string[] = [];
   const pages = doc.getPages().map((p) => {
+    for (const ref of p.node.Annots()?.asArray() ?? []) {
+      const annot = doc.context.lookup(ref) as any;
+      const action = annot.lookup(PDFName.of('A'));
+      const uri = action?.lookup(PDFName.of('URI'));
+      const dest = action?.lookup(PDFName.of('D')) ?? annot.lookup(PDFName.of('Dest'));
+      if (uri) links.push(`uri:${uri.decodeText?.() ?? uri.asString?.() ?? String(uri)}`);
+      else if (dest) links.push(`dest:${dest.decodeText?.() ?? dest.asString?.() ?? String(dest)}`);
+    }
     const xobjects = p.node.Resources()?.lookup(PDFName.of('XObject'));
     if (xobjects) images += (xobjects as any).keys().length;
     return streamBytes(doc, p.node.get(PDFName.of('Contents'))).flatMap((b) => runs(Buffer.from(b).toString('latin1')));
   });
-  return { pageCount: doc.getPageCount(), title: doc.getTitle(), pages, images };
+  return { pageCount: doc.getPageCount(), title: doc.getTitle(), pages, images, links };
 }
 
 /** A solid-colour PNG (RGB, 8 bits) of w x h pixels. */

@@ -33,7 +33,7 @@ beforeAll(async () => {
     { operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', contentType: 'image/png', base64: png(60, 30).toString('base64') }] },
     { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'The **guide** starts here.\n\n![Logo](./logo.png)\n' } },
     { operation: 'insert_page', ref: 'setup', into: 'guide', title: 'Setup', document: { markdown: '## Install\n\n1. Download\n2. Run `acme init`\n\n```sh\nacme init --force\n```\n' } },
-    { operation: 'insert_page', ref: 'faq', title: 'FAQ', document: { markdown: '> Ask us anything. See [setup](./setup.md).\n' } },
+    { operation: 'insert_page', ref: 'faq', title: 'FAQ', document: { markdown: '---\ndescription: Common questions\n---\n> Ask us anything. See [setup](./setup.md).\n' } },
   ]);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const [guide, setup, faq] = r.body.changes.filter((c: any) => c.object === 'created_page').map((c: any) => c.page.id);
@@ -55,6 +55,7 @@ describe('getSpacePDF', () => {
     expect(pdf.title).toBe('Acme Handbook');
     expect(pdf.pages.map((p) => p[0])).toEqual(['Guide', 'Setup', 'FAQ']);
     expect(text(pdf)).toContain('acme init --force');
+    expect(pdf.pages[2]!.slice(0, 2)).toEqual(['FAQ', 'Common questions']); // the description under the title
     expect(pdf.images).toBe(1);
   });
 

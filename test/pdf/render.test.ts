@@ -53,6 +53,7 @@ describe('renderPdf', () => {
     expect(first).not.toContain('API reference'); // the next page starts on a new sheet
     expect(pdf.pages[1]!.join('\n')).toContain('API reference');
     expect(pdf.images).toBe(1); // the one image with bytes; the other one shows its alt text
+    expect(pdf.links).toEqual(['uri:https://example.com', 'dest:p2']); // a page of the export: a jump inside the PDF
   });
 
   it('renders an empty export as one page that says so', async () => {

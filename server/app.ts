@@ -7,7 +7,7 @@ import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { hasBody, readJsonBody } from './body.js';
-import { serveDownload } from './downloads.js';
+import { serveDownload, servePdf } from './downloads.js';
 
 export type RequestLog = (line: string) => void;
 
@@ -71,6 +71,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // File downloads (`downloadURL`): signed, expiring URLs, no token (src/content/downloads.ts).
       if (pathname.startsWith('/files/')) {
         serveDownload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Rendered PDFs (getSpacePDF, getChangeRequestPDF): signed, expiring URLs too (src/pdf/files.ts).
+      if (pathname.startsWith('/pdf/')) {
+        servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

@@ -20,3 +20,20 @@ export async function serveDownload(ctx: Context, req: IncomingMessage, res: Ser
   res.end(req.method === 'HEAD' ? undefined : bytes);
   return 200;
 }
+
+/** GET /pdf/<space>/<key>.pdf?name&exp&sig: a rendered PDF (src/pdf/files.ts), shown inline. */
+export async function servePdf(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET', 'HEAD'] });
+  const { checkPdfDownload } = await import('../src/pdf/files.js');
+  const ok = await checkPdfDownload(ctx, pathname, search);
+  if (!ok) throw new DocsError('not_found', 'PDF not found (or its URL expired: ask the API for a new one)');
+  res.writeHead(200, {
+    'content-type': 'application/pdf',
+    'content-length': ok.bytes.length,
+    'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(ok.name)}`,
+    'cache-control': 'private, max-age=300',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : ok.bytes);
+  return 200;
+}

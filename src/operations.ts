@@ -264,6 +264,14 @@ export const AREAS: Area[] = [
       'mergeChangeRequest',
     ],
   },
+  {
+    // pdf
+    load: () => import('./pdf/operations.js'),
+    operations: [
+      'getSpacePDF',
+      'getChangeRequestPDF',
+    ],
+  },
 ];
 
 export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);

@@ -31,7 +31,8 @@ function secret(ctx: Context): Buffer {
   return s;
 }
 
-const sign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(parts.join('\n')).digest('base64url');
+/** HMAC of the parts with the data directory's download secret (also signs PDF URLs, src/pdf/files.ts). */
+export const sign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(parts.join('\n')).digest('base64url');
 
 export function fileDownloadUrl(ctx: Context, space: string, f: FileEntry): string {
   // Expiry rounded up to the hour: URLs stay stable within an hour (cacheable, comparable).

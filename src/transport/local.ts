@@ -44,6 +44,12 @@ export class LocalTransport implements Transport {
 
   async download(url: string): Promise<Buffer> {
     const u = new URL(url);
+    if (u.pathname.startsWith('/pdf/')) {
+      // A rendered PDF (getSpacePDF, getChangeRequestPDF): the same check as the server's route.
+      const pdf = await (await import('../pdf/files.js')).checkPdfDownload(this.ctx, u.pathname, u.search);
+      if (!pdf) throw new DocsError('not_found', 'PDF not found (or its URL expired: ask for a new one)');
+      return pdf.bytes;
+    }
     const ok = await checkDownload(this.ctx, u.pathname, u.search);
     const bytes = ok && (await readBlob(this.ctx, ok.sha));
     if (!bytes) throw new DocsError('not_found', 'file not found (or the download URL expired: get a new one)');

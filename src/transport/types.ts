@@ -25,7 +25,7 @@ export interface Transport {
    */
   runWorkers?(): void;
   /**
-   * The bytes at a file's `downloadURL` (a signed URL of the server that gave it). In process,
+   * The bytes at a file's `downloadURL` or a PDF export's `url` (signed URLs of the server that gave them). In process,
    * read from the data directory after the same signature check the server makes.
    */
   download(url: string): Promise<Buffer>;

@@ -257,6 +257,18 @@ describe('space comments', () => {
     expect((await s.api('DELETE', url(`/${c.id}`), { token: carol.token })).status).toBe(403);
   });
 
+  it('duplicating a space copies its discussions, with their replies, to the copy', async () => {
+    const sp = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Original' } })).body.id;
+    const c = (await post({ body: { markdown: 'Keep me' } }, ann.token, `/v1/spaces/${sp}/comments`)).body;
+    await post({ body: { markdown: 'And me' } }, bob.token, `/v1/spaces/${sp}/comments/${c.id}/replies`);
+    const copy = (await s.api('POST', `/v1/spaces/${sp}/duplicate`)).body.id;
+    const list = (await s.api('GET', `/v1/spaces/${copy}/comments`)).body;
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({ body: { markdown: 'Keep me' }, replies: 1, target: { space: copy } });
+    expect(list.items[0].id).not.toBe(c.id);
+    expect((await s.api('GET', `/v1/spaces/${copy}`)).body.comments).toBe(1);
+  });
+
   it('comments on a locked space: discussions continue (editMode locks content only)', async () => {
     const locked = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Locked' } })).body.id;
     await s.api('PATCH', `/v1/spaces/${locked}`, { body: { editMode: 'locked' } });

@@ -272,6 +272,34 @@ export const AREAS: Area[] = [
       'getChangeRequestPDF',
     ],
   },
+  {
+    // comments (space and change-request forms share handlers)
+    load: () => import('./comments/operations.js'),
+    operations: [
+      'listCommentsInSpace',
+      'postCommentInSpace',
+      'getCommentInSpace',
+      'updateCommentInSpace',
+      'deleteCommentInSpace',
+      'listCommentRepliesInSpace',
+      'postCommentReplyInSpace',
+      'getCommentReplyInSpace',
+      'updateCommentReplyInSpace',
+      'deleteCommentReplyInSpace',
+      'listCommentersInSpace',
+      'listCommentsInChangeRequest',
+      'postCommentInChangeRequest',
+      'getCommentInChangeRequest',
+      'updateCommentInChangeRequest',
+      'deleteCommentInChangeRequest',
+      'listCommentRepliesInChangeRequest',
+      'postCommentReplyInChangeRequest',
+      'getCommentReplyInChangeRequest',
+      'updateCommentReplyInChangeRequest',
+      'deleteCommentReplyInChangeRequest',
+      'listCommentersInChangeRequest',
+    ],
+  },
 ];
 
 export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);

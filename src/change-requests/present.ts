@@ -1,3 +1,4 @@
+import { openCommentsOfChangeRequest } from '../comments/counts.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
@@ -26,7 +27,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     revisionInitial: cr.revisionInitial,
     ...(cr.revisionMerged ? { revisionMerged: cr.revisionMerged } : {}),
     ...(cr.conversationsIssuesCluster ? { conversationsIssuesCluster: cr.conversationsIssuesCluster } : {}),
-    comments: 0,
+    comments: openCommentsOfChangeRequest(tx, cr.id),
     // Without a three-way update, a change request is outdated as soon as the space moved on.
     outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== cr.revisionInitial,
     urls: { app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`, location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`) },

@@ -52,4 +52,8 @@ export const TABLES: TableSpec[] = [
   { name: 'pageContents', shard: (r) => `space/${r.space}`, indexes: ['space'] },
   { name: 'pageNodes', shard: (r) => `space/${r.space}`, indexes: ['space'] },
   { name: 'changeRequests', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  // Comments and their replies (src/comments): with the space's content; `changeRequest` indexed
+  // for the per-change-request lists and counts, `comment` for a comment's replies.
+  { name: 'comments', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
+  { name: 'commentReplies', shard: (r) => `space/${r.space}`, indexes: ['space', 'comment'] },
 ];

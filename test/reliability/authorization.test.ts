@@ -62,6 +62,9 @@ describe('authorization matrix: outsiders', () => {
     ids.integrationName = 'private-integration';
     const published = await s.api('POST', '/v1/integrations/private-integration', { body: { organization: org, title: 'Private', description: 'Private tool', script: 'export default {}', visibility: 'private', scopes: ['space:content:read'] } });
     expect(published.status).toBeLessThan(300);
+    // A real comment and reply, so comment routes are tried on something that exists.
+    ids.commentId = (await s.api('POST', `/v1/spaces/${ids.spaceId}/comments`, { body: { body: { markdown: 'Private' } } })).body.id;
+    ids.commentReplyId = (await s.api('POST', `/v1/spaces/${ids.spaceId}/comments/${ids.commentId}/replies`, { body: { body: { markdown: 'Reply' } } })).body.id;
     ids.specSlug = 'private-spec';
     await s.api('PUT', `/v1/orgs/${org}/openapi/private-spec`, { body: { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } } });
   });

@@ -71,6 +71,8 @@ describe('fuzz: bad input on every operation', () => {
     ids.collectionId = c.body.id;
     ids.spaceId = (await s.api('POST', `/v1/orgs/${ids.organizationId}/spaces`, { body: { title: 'Fuzz' } })).body.id;
     ids.teamId = (await s.api('PUT', `/v1/orgs/${ids.organizationId}/teams`, { body: { title: 'Fuzzers' } })).body?.id ?? 'none';
+    ids.commentId = (await s.api('POST', `/v1/spaces/${ids.spaceId}/comments`, { body: { body: { markdown: 'Fuzz' } } })).body.id;
+    ids.commentReplyId = (await s.api('POST', `/v1/spaces/${ids.spaceId}/comments/${ids.commentId}/replies`, { body: { body: { markdown: 'Fuzz' } } })).body.id;
   });
   afterAll(() => s?.stop());
 

@@ -1,0 +1,24 @@
+import { Args, Flags } from '@oclif/core';
+import { CommentCommand, crFlag } from '../_lib/comments.js';
+import { renderTable } from '../_lib/render.js';
+
+export default class CommentsCommenters extends CommentCommand {
+  static summary = 'List the members who commented on a change request (or a space), in the order they joined in';
+  static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters (listCommentersInChangeRequest), or /v1/spaces/{spaceId}/commenters (listCommentersInSpace).';
+  static examples = ['<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --change-request 4', '<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --json'];
+  static args = { spaceId: Args.string({ description: 'space id', required: true }) };
+  static flags = { ...crFlag, limit: Flags.integer({ description: 'page size (1 to 1000, default 100)' }), page: Flags.string({ description: 'the next page, from a previous list' }) };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(CommentsCommenters);
+    const cr = flags['change-request'];
+    const query = { ...(flags.limit !== undefined ? { limit: flags.limit } : {}), ...(flags.page !== undefined ? { page: flags.page } : {}) };
+    const { body } = await this.call(await this.transport(flags), this.op('listCommenters', cr), { path: this.where(args.spaceId, cr), query });
+    const list = body as { items: any[]; next?: { page: string } };
+    if (!this.jsonEnabled()) {
+      this.log(list.items.length ? await renderTable(list.items, ['id', 'user.displayName', 'user.email', 'role']) : 'No commenters.');
+      if (list.next) this.log(`More: --page ${list.next.page}`);
+    }
+    return list;
+  }
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { docs, spawnServe } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+// docs comments on both transports: one discussion on a space and one on a change request.
+// In-process runs it all; against a server, the commands whose calls differ (each spawn costs).
+function scenario(env: Record<string, string>, full: boolean) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const space = run('spaces', 'create', '--title', 'Discussed', '--json').json.id as string;
+  const c = run('comments', 'add', space, 'The install steps miss the **token**.', '--json').json;
+  expect(c).toMatchObject({ object: 'comment', status: 'open', body: { markdown: 'The install steps miss the **token**.' } });
+  expect(run('comments', 'reply', space, c.id, 'Fixed in the next push.').stdout).toMatch(/^Posted reply \w{20} to comment /);
+  expect(run('comments', 'react', space, c.id, '👍', '🎉').stdout).toBe('Reactions: 👍 1  🎉 1\n');
+  expect(run('comments', 'react', space, c.id, '🎉', '--remove').stdout).toBe('Reactions: 👍 1\n');
+  expect(run('comments', 'resolve', space, c.id).stdout).toBe(`Comment ${c.id} resolved.\n`);
+  if (!full) {
+    expect(run('comments', 'list', space).stdout).toContain('[resolved, 1 reply]  👍 1');
+    run('api', 'POST', `/spaces/${space}/change-requests`, '-f', 'subject=Review');
+    const onCr = run('comments', 'add', space, 'Why?', '-c', '1', '--json').json;
+    expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Deleted comment ${onCr.id} and its replies.\n`);
+    return;
+  }
+  const list = run('comments', 'list', space).stdout;
+  expect(list).toContain(`${c.id}  Owner`);
+  expect(list).toContain('[resolved, 1 reply]  👍 1');
+  expect(run('comments', 'list', space, '--status', 'open', '--json').json.count).toBe(0);
+  const shown = run('comments', 'get', space, c.id).stdout;
+  expect(shown).toContain('[resolved by Owner]');
+  expect(shown).toContain('1 reply:');
+  expect(shown).toContain('Fixed in the next push.');
+  expect(run('comments', 'reopen', space, c.id, '--json').json.status).toBe('open');
+  expect(run('comments', 'edit', space, c.id, 'Step 3 misses the token.', '--json').json).toMatchObject({ body: { markdown: 'Step 3 misses the token.' }, editedAt: expect.any(String) });
+
+  const bad = docs(['comments', 'react', space, c.id, 'thumbs'], env);
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toBe('Error: addedReactions[0]: must be a single emoji (got "thumbs")\n');
+  expect(docs(['comments', 'get', space, 'nosuchcomment0000000'], env).status).toBe(3);
+
+  // A change request's discussion: --change-request takes its number.
+  run('api', 'POST', `/spaces/${space}/change-requests`, '-f', 'subject=Review');
+  const onCr = run('comments', 'add', space, 'Why this change?', '--change-request', '1', '--json').json;
+  expect(onCr.target.changeRequest).toEqual(expect.any(String));
+  expect(run('comments', 'list', space, '-c', '1', '--json').json.items.map((x: any) => x.id)).toEqual([onCr.id]);
+  expect(run('api', 'GET', `/spaces/${space}/change-requests/1`, '--json').json.comments).toBe(1);
+  expect(run('comments', 'commenters', space, '-c', '1').stdout).toContain('Owner');
+  expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Deleted comment ${onCr.id} and its replies.\n`);
+  expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Nothing to delete: no comment ${onCr.id}.\n`);
+}
+
+describe('docs comments', () => {
+  it('work in-process', { timeout: 90_000 }, () => {
+    scenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_comments' }, true);
+  });
+
+  it('work against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_comments_remote' });
+    try {
+      scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_comments_remote' }, false);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});

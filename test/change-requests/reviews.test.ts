@@ -64,6 +64,12 @@ describe('reviews', () => {
     const narrowed = await review(space, cr.id, reviewer.token);
     expect(narrowed.status).toBe(403);
     await s.api('PATCH', `/v1/spaces/${space}`, { body: { defaultLevel: 'inherit' } });
+    // A draft is not ready for review (set straight in the store: PATCH is another area's).
+    await s.ctx.store.write((tx) => tx.put('changeRequests', { ...tx.get<any>('changeRequests', cr.id), status: 'draft' }));
+    const draft = await review(space, cr.id, reviewer.token);
+    expect(draft.status).toBe(409);
+    expect(draft.body.error.message).toMatch(/is a draft/);
+    await s.ctx.store.write((tx) => tx.put('changeRequests', { ...tx.get<any>('changeRequests', cr.id), status: 'open' }));
     // A merged change request takes no reviews.
     await edit(space, cr.id, [{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }], editor.token);
     expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`)).status).toBe(200);

@@ -252,6 +252,11 @@ export const AREAS: Area[] = [
       'listPagesInChangeRequest',
       'listFilesInChangeRequestById',
       'getPageInChangeRequestById',
+      'getFileInChangeRequestById',
+      'listChangeRequestFileBacklinks',
+      'listPageLinksInChangeRequest',
+      'listChangeRequestPageBacklinks',
+      'getPageInChangeRequestByPath',
     ],
   },
   {
@@ -298,6 +303,21 @@ export const AREAS: Area[] = [
       'updateCommentReplyInChangeRequest',
       'deleteCommentReplyInChangeRequest',
       'listCommentersInChangeRequest',
+    ],
+  },
+  {
+    // change-request reviews: semantic changes, reviews, review requests, contributors, org-wide list
+    load: () => import('./change-requests/review-operations.js'),
+    operations: [
+      'getChangeRequestChanges',
+      'getReviewsByChangeRequestId',
+      'getChangeRequestReviewById',
+      'submitChangeRequestReview',
+      'requestReviewersForChangeRequest',
+      'getRequestedReviewersByChangeRequestId',
+      'removeRequestedReviewerFromChangeRequest',
+      'getContributorsByChangeRequestId',
+      'listChangeRequestsForOrganization',
     ],
   },
 ];

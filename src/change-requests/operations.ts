@@ -2,6 +2,7 @@ import { apiUrl } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { purgeIfExpired } from '../spaces/retention.js';
+import { listForSpace } from './filters.js';
 import { presentChangeRequest } from './present.js';
 import * as service from './service.js';
 
@@ -31,7 +32,7 @@ export const getChangeRequestById = defineOperation('getChangeRequestById', asyn
 export const listChangeRequestsForSpace = defineOperation('listChangeRequestsForSpace', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
-    const list = service.listChangeRequests(tx, caller, path.spaceId, query.status, query.conversationsIssuesCluster);
+    const list = listForSpace(tx, caller, path.spaceId, query);
     const org = tx.get<{ id: string; organization: string }>('spaces', path.spaceId)!.organization;
     return { status: 200, body: paginate(list, query, (cr) => presentChangeRequest(ctx, tx, cr, org)) };
   });

@@ -5,7 +5,8 @@ import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
 import type { ChangeRequestRecord } from './model.js';
 
-const user = (ctx: Context, tx: ReadTx, id: string) => {
+/** A User object for an id; a user deleted since is shown as such. */
+export const user = (ctx: Context, tx: ReadTx, id: string) => {
   const u = tx.get<UserRecord>('users', id);
   return u ? presentUser(ctx, u) : { object: 'user' as const, id, displayName: 'Deleted user', urls: { location: apiUrl(ctx, `/users/${id}`) } };
 };
@@ -18,6 +19,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     number: cr.number,
     status: cr.status,
     subject: cr.subject,
+    ...((cr as { description?: unknown }).description ? { description: (cr as { description?: unknown }).description } : {}),
     createdBy: user(ctx, tx, cr.createdBy),
     createdAt: cr.createdAt,
     updatedAt: cr.updatedAt,

@@ -7,7 +7,8 @@ import { requireContentEdit, visibleSpace } from '../spaces/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { requireLevel } from '../tree/access.js';
 import { commitRevision, readRevision } from '../content/revisions.js';
-import { SUBJECT_MAX, type ChangeRequestRecord, type ChangeRequestStatus } from './model.js';
+import { requireMergeRules } from './merge-rules.js';
+import { SUBJECT_MAX, type ChangeRequestRecord } from './model.js';
 
 // The base of change requests that content authoring needs: create, read, list, and a merge
 // that only fast-forwards. A three-way merge (the space moved since the change request started)
@@ -32,12 +33,6 @@ export function findChangeRequest(tx: ReadTx, space: string, idOrNumber: string)
 export function readChangeRequest(tx: ReadTx, caller: Caller, spaceId: string, idOrNumber: string) {
   const seen = visibleSpace(tx, caller, spaceId);
   return { space: seen.row, cr: findChangeRequest(tx, spaceId, idOrNumber) };
-}
-
-export function listChangeRequests(tx: ReadTx, caller: Caller, spaceId: string, status: ChangeRequestStatus = 'open', cluster?: string) {
-  const { row: space } = visibleSpace(tx, caller, spaceId);
-  if (cluster !== undefined) requireCluster(tx, space.organization, cluster);
-  return crsOf(tx, spaceId).filter((c) => c.status === status && (cluster === undefined || c.conversationsIssuesCluster === cluster));
 }
 
 /** Opens a change request on the space's current revision; needs `edit` on an unlocked space. */
@@ -81,6 +76,7 @@ export function mergeChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, sp
   requireLevel(seen.level, 'review', `merging change requests of space ${spaceId}`, `space ${spaceId}`);
   const cr = findChangeRequest(tx, spaceId, idOrNumber);
   requireWritable(cr);
+  requireMergeRules(tx, seen.row, cr, caller);
   const space = seen.row;
   if (space.revision !== cr.revisionInitial) {
     throw conflict(`the space changed since change request ${cr.number} started; three-way merge is not available yet`);

@@ -54,7 +54,7 @@ export function applyChanges(
   const cr = findChangeRequest(tx, spaceId, crId);
   requireWritable(cr);
   const res = runBatch(tx, ctx, spaceId, cr.revision, cr.revisionInitial, changes, uploads, parse);
-  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files });
+  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
   const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
   return { cr: updated, outcomes: res.outcomes, inserted: res.inserted };
 }

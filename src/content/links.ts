@@ -7,7 +7,7 @@ import { presentSpace } from '../spaces/present.js';
 import { visibleSpace } from '../spaces/service.js';
 import type { ReadTx } from '../store/port.js';
 import { extractLinks, makeResolver, type Parse, type Target } from './link-refs.js';
-import type { FileEntry } from './model.js';
+import type { ContentRevision, FileEntry } from './model.js';
 import { markdownBody, presentFile, presentPage } from './present.js';
 import { currentRevision, markdownOf, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
@@ -48,25 +48,35 @@ export function collectLinks(tx: ReadTx, ctx: Context, parse: Parse, spaceId: st
   return [...out.values()];
 }
 
+/**
+ * Which content links are read from: a revision other than the space's current one (a change
+ * request's), and the `versionContext` its ContentLocations carry.
+ */
+export interface ContentVersion {
+  rev: ContentRevision;
+  versionContext?: { type: 'changeRequest'; changeRequest: unknown };
+}
+
 /** Presents ContentLocation objects: the space and organization as the caller sees them. */
-export function locations(ctx: Context, tx: ReadTx, caller: Caller, spaceId: string) {
+export function locations(ctx: Context, tx: ReadTx, caller: Caller, spaceId: string, version?: ContentVersion) {
   const seen = visibleSpace(tx, caller, spaceId);
   const space = seen.row;
   const org = tx.get<OrganizationRecord>('organizations', space.organization)!;
   const orgObj = presentOrganization(ctx, org, seen.access.member.role);
   const spaceObj = presentSpace(ctx, space, seen.level, spaceCounts(tx, space.id));
-  const rev = currentRevision(tx, space);
+  const rev = version?.rev ?? currentRevision(tx, space);
   const body = markdownBody(tx, spaceId);
+  const vc = version?.versionContext ? { versionContext: version.versionContext } : {};
   return {
     space,
     rev,
-    page: (l: Located) => ({ kind: 'page' as const, organization: orgObj, space: spaceObj, page: presentPage(ctx, space, l.node, l.path, body, false) }),
-    file: (f: FileEntry) => ({ kind: 'file' as const, organization: orgObj, space: spaceObj, file: presentFile(ctx, space, f) }),
+    page: (l: Located) => ({ kind: 'page' as const, organization: orgObj, space: spaceObj, ...vc, page: presentPage(ctx, space, l.node, l.path, body, false) }),
+    file: (f: FileEntry) => ({ kind: 'file' as const, organization: orgObj, space: spaceObj, ...vc, file: presentFile(ctx, space, f) }),
   };
 }
 
-export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, onlyPage?: string) {
-  const loc = locations(ctx, tx, caller, spaceId);
+export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, onlyPage?: string, version?: ContentVersion) {
+  const loc = locations(ctx, tx, caller, spaceId, version);
   const pages = flatten(treeOf(tx, loc.rev));
   if (onlyPage && !pages.some((l) => l.node.id === onlyPage)) throw notFound(`page ${onlyPage} not found in space ${spaceId}`);
   const byId = new Map(pages.map((l) => [l.node.id, l]));
@@ -81,9 +91,9 @@ export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse
   return { items, stats: { total: items.length, broken: { total: items.filter((i) => i.status === 'broken').length } } };
 }
 
-/** Pages of the current revision that link to a page or a file. */
-export function backlinks(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, target: { page: string } | { file: string }) {
-  const loc = locations(ctx, tx, caller, spaceId);
+/** Pages of the current revision (or of `version`) that link to a page or a file. */
+export function backlinks(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, target: { page: string } | { file: string }, version?: ContentVersion) {
+  const loc = locations(ctx, tx, caller, spaceId, version);
   const exists = 'page' in target ? flatten(treeOf(tx, loc.rev)).some((l) => l.node.id === target.page) : (loc.rev.files ?? []).some((f) => f.id === target.file);
   if (!exists) throw notFound(`${'page' in target ? `page ${target.page}` : `file ${target.file}`} not found in space ${spaceId}`);
   const key = 'page' in target ? `page:${target.page}` : `file:${target.file}`;

@@ -52,6 +52,10 @@ export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
   message?: string;
   /** Merge revisions: the change request merged. */
   mergedFrom?: string;
+  /** Who wrote the revision (revisions written before this field existed have none). */
+  author?: string;
+  /** The change request the revision was authored in (a content batch or a template there). */
+  changeRequest?: string;
 }
 
 export interface PageContentRecord {

@@ -22,6 +22,9 @@ import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './rev
 import { revisionIndex, type SearchHit } from './search.js';
 import { flatten } from './tree.js';
 
+// The change request's file, page by path, links and backlinks (the content area's module for them).
+export * from './change-request-content.js';
+
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /** The space (visible to the caller) and its current revision. */

@@ -95,11 +95,11 @@ export function applyTemplate(tx: WriteTx, ctx: Context, caller: Caller, spaceId
     const cr = findChangeRequest(tx, spaceId, body.changeRequestId);
     requireWritable(cr);
     const res = runBatch(tx, ctx, spaceId, cr.revision, cr.revisionInitial, withParents, new Map(), parse, true);
-    const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files });
+    const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
     tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
     return;
   }
   const res = runBatch(tx, ctx, spaceId, space.revision, space.revision, withParents, new Map(), parse, true);
-  const rev = commitRevision(tx, ctx, spaceId, [space.revision], { pages: res.pages, files: res.files, message: `Template ${body.id}` });
+  const rev = commitRevision(tx, ctx, spaceId, [space.revision], { pages: res.pages, files: res.files, message: `Template ${body.id}`, author: caller.userId });
   tx.put<SpaceRecord>('spaces', { ...space, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
 }

@@ -16,7 +16,8 @@ export const TABLES: TableSpec[] = [
   { name: 'spaces', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'parent'] },
   // Space content. Every table in a `space/<id>` shard names its space in `space` and indexes
   // it: duplicate and purge find a space's rows that way (src/spaces/content-rows.ts).
-  { name: 'revisions', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  // `changeRequest`: the change request a revision was authored in (contributors, src/change-requests/filters.ts).
+  { name: 'revisions', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
   // Organizations area: teams, invite links, SAML providers, agent instructions.
   { name: 'teams', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
   { name: 'teamMembers', shard: (r) => `org/${r.organization}`, indexes: ['team', 'user'] },
@@ -56,4 +57,7 @@ export const TABLES: TableSpec[] = [
   // for the per-change-request lists and counts, `comment` for a comment's replies.
   { name: 'comments', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
   { name: 'commentReplies', shard: (r) => `space/${r.space}`, indexes: ['space', 'comment'] },
+  // Change-request reviews and review requests, with the change request they are about.
+  { name: 'changeRequestReviews', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
+  { name: 'changeRequestReviewers', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest', 'user'] },
 ];

@@ -1,0 +1,82 @@
+import { presentChangeRequest } from '../change-requests/present.js';
+import { readChangeRequest } from '../change-requests/service.js';
+import { markdownToDocument } from '../documents/markdown.js';
+import type { Caller, Context } from '../kernel/context.js';
+import { notFound } from '../kernel/errors.js';
+import { defineOperation } from '../kernel/operation.js';
+import { paginate } from '../kernel/pagination.js';
+import { purgeIfExpired } from '../spaces/retention.js';
+import type { ReadTx } from '../store/port.js';
+import { ensureDownloadSecret } from './downloads.js';
+import { loadParser } from './link-refs.js';
+import { backlinks, linkItems, type ContentVersion } from './links.js';
+import { markdownBody, presentFile, presentPage } from './present.js';
+import { markdownOf, readRevision, treeOf } from './revisions.js';
+import { flatten, type Located } from './tree.js';
+
+// The content routes of a change request that mirror the space's (file, file backlinks, page
+// by path, page links, page backlinks): the same implementations, on the change request's
+// revision. ContentLocations in the answers carry the change request as their versionContext.
+
+function crVersion(ctx: Context, tx: ReadTx, caller: Caller, spaceId: string, crId: string) {
+  const { space, cr } = readChangeRequest(tx, caller, spaceId, crId);
+  const version: ContentVersion = { rev: readRevision(tx, spaceId, cr.revision), versionContext: { type: 'changeRequest', changeRequest: presentChangeRequest(ctx, tx, cr, space.organization) } };
+  return { space, cr, version };
+}
+
+export const getFileInChangeRequestById = defineOperation('getFileInChangeRequestById', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { space, cr, version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
+    const f = (version.rev.files ?? []).find((x) => x.id === path.fileId);
+    if (!f) throw notFound(`file ${path.fileId} not found in change request ${cr.number}`);
+    return { status: 200, body: presentFile(ctx, space, f) };
+  });
+});
+
+export const getPageInChangeRequestByPath = defineOperation('getPageInChangeRequestByPath', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const want = decodeURIComponent(path.pagePath).replace(/^\/+|\/+$/g, '');
+  const found = ctx.store.read((tx) => {
+    const { space, cr, version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
+    const l: Located | undefined = flatten(treeOf(tx, version.rev)).find((x) => x.path === want && x.node.type !== 'link');
+    if (!l) throw notFound(`page at path ${want} not found in change request ${cr.number}`);
+    return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
+  });
+  const doc = query.format === 'document' ? await markdownToDocument(found.markdown) : undefined;
+  const page = presentPage(ctx, found.space, found.l.node, found.l.path, () => (doc ? { document: doc } : { markdown: found.markdown }), false);
+  if (page.pages) page.pages = found.children;
+  return { status: 200, body: page };
+});
+
+export const listPageLinksInChangeRequest = defineOperation('listPageLinksInChangeRequest', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
+    const all = linkItems(ctx, tx, caller, parse, path.spaceId, path.pageId, version);
+    return { status: 200, body: { ...paginate(all.items, query), stats: all.stats } };
+  });
+});
+
+export const listChangeRequestPageBacklinks = defineOperation('listChangeRequestPageBacklinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { page: path.pageId }, version), query) };
+  });
+});
+
+export const listChangeRequestFileBacklinks = defineOperation('listChangeRequestFileBacklinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
+    return { status: 200, body: paginate(backlinks(ctx, tx, caller, parse, path.spaceId, { file: path.fileId }, version), query) };
+  });
+});

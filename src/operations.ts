@@ -349,5 +349,8 @@ export async function loadOperation(operationId: string): Promise<Operation | un
 
 /** Loads every area (docs serve, at start: no request waits for a module). */
 export async function loadAllOperations(): Promise<void> {
-  await Promise.all(AREAS.map((a) => loadOperation(a.operations[0]!)));
+  // One area after another: the areas import each other (change requests <-> content <-> comments),
+  // and vitest's module runner can deadlock when concurrent dynamic imports meet in such a cycle;
+  // Node would not, and loading is synchronous work anyway, so nothing is lost in order.
+  for (const a of AREAS) await loadOperation(a.operations[0]!);
 }

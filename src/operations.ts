@@ -262,6 +262,8 @@ export const AREAS: Area[] = [
       'getChangeRequestById',
       'listChangeRequestsForSpace',
       'mergeChangeRequest',
+      'updateChangeRequestById',
+      'updateChangeRequest',
     ],
   },
 ];

@@ -2,7 +2,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
-import type { ChangeRequestRecord } from './model.js';
+import { baseOf, type ChangeRequestRecord } from './model.js';
 
 const user = (ctx: Context, tx: ReadTx, id: string) => {
   const u = tx.get<UserRecord>('users', id);
@@ -17,6 +17,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     number: cr.number,
     status: cr.status,
     subject: cr.subject,
+    ...(cr.description !== undefined ? { description: cr.description } : {}),
     createdBy: user(ctx, tx, cr.createdBy),
     createdAt: cr.createdAt,
     updatedAt: cr.updatedAt,
@@ -24,11 +25,12 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     space: cr.space,
     revision: cr.revision,
     revisionInitial: cr.revisionInitial,
+    ...(cr.revisionMergedAncestor ? { revisionMergedAncestor: cr.revisionMergedAncestor } : {}),
     ...(cr.revisionMerged ? { revisionMerged: cr.revisionMerged } : {}),
     ...(cr.conversationsIssuesCluster ? { conversationsIssuesCluster: cr.conversationsIssuesCluster } : {}),
     comments: 0,
-    // Without a three-way update, a change request is outdated as soon as the space moved on.
-    outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== cr.revisionInitial,
+    // The space moved on since the change request's base (an update from the space moves the base).
+    outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== baseOf(cr),
     urls: { app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`, location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`) },
   };
 }

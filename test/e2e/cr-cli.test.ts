@@ -1,0 +1,91 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docs, spawnServe } from '../helpers/cli.js';
+import { expectContract } from '../helpers/contract.js';
+import { tempDir } from '../helpers/server.js';
+
+/**
+ * docs cr: create, edit, pages, diff, merge (clean and with conflicts: exit 5 and the pages
+ * listed), update, list, get. The same scenario in-process and against a server.
+ */
+function scenario(env: Record<string, string>) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const dir = tempDir('docs-cr-');
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  writeFileSync(join(src, 'guide.md'), '# Guide\n\nLine one.\n\nLine two.\n\nLine three.\n');
+  writeFileSync(join(src, 'setup.md'), '# Setup\n\nInstall it.\n');
+  const space = run('spaces', 'create', '--title', 'Handbook', '--json').json.id as string;
+  run('content', 'push', src, '--space', space, '--merge');
+  const [guide, setup] = run('pages', 'list', space, '--json').json.pages.map((p: any) => p.id as string);
+
+  const a = run('cr', 'create', space, '--subject', 'Guide by A', '--json').json;
+  expectContract('POST', `/v1/spaces/${space}/change-requests`, 201, a);
+  const b = run('cr', 'create', space, '--subject', 'Guide by B', '--json').json;
+  const write = (n: number, changes: object[]) => {
+    const file = join(dir, `changes-${n}-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify({ changes }));
+    run('api', 'POST', `/spaces/${space}/change-requests/${n}/content?compat=false`, '--input', file);
+  };
+  const body = (one: string) => ({ operation: 'update_page', page: guide, document: { markdown: `${one}\n\nLine two.\n\nLine three.\n` } });
+  write(a.number, [body('Line one by A.')]);
+  write(b.number, [body('Line one by B.')]);
+
+  expect(run('cr', 'pages', space, String(a.number)).stdout).toBe(`${guide}  Guide  (guide)\n${setup}  Setup  (setup)\n`);
+  expect(run('cr', 'diff', space, String(a.number)).stdout).toBe(
+    '--- a/guide\n+++ b/guide\n@@ -1,7 +1,7 @@\n # Guide\n \n-Line one.\n+Line one by A.\n \n Line two.\n \n Line three.\n',
+  );
+
+  // Status moves; a draft is not merged (409: exit 5).
+  expect(run('cr', 'edit', space, String(b.number), '--status', 'draft', '--json').json.status).toBe('draft');
+  const draft = docs(['cr', 'merge', space, String(b.number)], env);
+  expect(draft.status).toBe(5);
+  expect(draft.stderr).toBe(`Error: change request ${b.number} is a draft: set its status to open to merge it\n`);
+  const edited = run('cr', 'edit', space, b.id, '--status', 'open', '--subject', 'Guide and setup by B', '--json').json;
+  expectContract('PATCH', `/v1/spaces/${space}/change-requests/${b.id}`, 200, edited);
+  expect(edited).toMatchObject({ status: 'open', subject: 'Guide and setup by B' });
+
+  expect(run('cr', 'merge', space, String(a.number)).stdout).toMatch(new RegExp(`^Merged change request #${a.number} into space ${space}: revision \\w{20}\\.\\n$`));
+  expect(run('cr', 'get', space, String(b.number), '--json').json.outdated).toBe(true);
+
+  // Overlapping edits of line one: nothing merged, the page listed, exit 5.
+  const clash = docs(['cr', 'merge', space, String(b.number)], env);
+  expect(clash.status).toBe(5);
+  expect(clash.stdout).toBe(`Change request #${b.number} conflicts with space ${space}; nothing changed. Conflicts:\n  content  Guide (guide)\n`);
+  expect(clash.stderr).toBe('Error: 1 conflict; nothing was merged (see docs cr update, and revert_page to resolve)\n');
+  const asJson = docs(['cr', 'update', space, String(b.number), '--json'], env);
+  expect(asJson.status).toBe(5);
+  expect(asJson.json).toEqual({ revision: edited.revision, result: 'conflicts', conflicts: [{ kind: 'content', page: guide, title: 'Guide', path: 'guide' }] });
+
+  // Resolve: B drops its guide edit and edits setup instead; update, then merge.
+  write(b.number, [{ operation: 'revert_page', page: guide }, { operation: 'update_page', page: setup, document: { markdown: 'Install it with npm.\n' } }]);
+  expect(run('cr', 'update', space, String(b.number)).stdout).toMatch(new RegExp(`^Updated change request #${b.number} from space ${space}: revision \\w{20}\\.\\n$`));
+  expect(run('cr', 'get', space, String(b.number), '--json').json).toMatchObject({ outdated: false, revisionMergedAncestor: expect.any(String) });
+  run('cr', 'merge', space, String(b.number));
+  const pages = run('pages', 'list', space, '--json').json.pages.map((p: any) => p.markdown);
+  expect(pages).toEqual(['Line one by A.\n\nLine two.\n\nLine three.\n', 'Install it with npm.\n']);
+  const merged = run('cr', 'list', space, '--status', 'merged', '--json').json;
+  expect(merged.items.map((c: any) => c.number)).toEqual([b.number, a.number, 1]);
+  expect(run('cr', 'list', space).stdout).toBe('No items.\n');
+}
+
+describe('docs cr', () => {
+  it('works in-process', { timeout: 90_000 }, () => {
+    scenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_cr' });
+  });
+
+  it('works against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_cr_remote' });
+    try {
+      scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_cr_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});

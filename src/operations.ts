@@ -267,6 +267,8 @@ export const AREAS: Area[] = [
       'getChangeRequestById',
       'listChangeRequestsForSpace',
       'mergeChangeRequest',
+      'updateChangeRequestById',
+      'updateChangeRequest',
     ],
   },
   {

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { basename, resolve } from 'node:path';
 import { loadParser } from '../../src/content/link-refs.js';
+import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
@@ -59,7 +60,10 @@ export default class ContentPush extends DocsCommand {
       let merged: string | undefined;
       if (flags.merge) {
         if (spinner) spinner.text = `Merging change request #${cr.number}`;
-        merged = ((await transport.call('mergeChangeRequest', { path: { spaceId: flags.space, changeRequestId: cr.id } })).body as any).revision;
+        const res = (await transport.call('mergeChangeRequest', { path: { spaceId: flags.space, changeRequestId: cr.id } })).body as { revision: string; result: string; conflicts?: { title: string }[] };
+        // The space moved meanwhile and clashes with the push: the change request stays open.
+        if (res.result === 'conflicts') throw new DocsError('conflict', `change request #${cr.number} conflicts with changes made to space ${flags.space} meanwhile (${(res.conflicts ?? []).map((c) => c.title).join(', ')}); it is left open, not merged (see docs cr merge)`);
+        merged = res.revision;
       }
       spinner?.stop();
       const s = plan.stats;

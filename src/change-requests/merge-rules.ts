@@ -51,7 +51,7 @@ function unmet(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestWithExtras, rule
     case 'require_change_request_subject':
       return cr.subject.trim() ? undefined : 'the change request has no subject';
     case 'require_change_request_description':
-      return cr.description && documentToMarkdown(cr.description).trim() ? undefined : 'the change request has no description';
+      return cr.description && documentToMarkdown(cr.description as Parameters<typeof documentToMarkdown>[0]).trim() ? undefined : 'the change request has no description';
     case 'require_agent_review':
       return 'no agent reviews exist on this server';
     case 'custom':

@@ -15,11 +15,18 @@ export interface ChangeRequestRecord {
   updatedAt: string;
   revision: string;
   revisionInitial: string;
+  /** The space's revision the change request was last updated from (POST .../update): its new base. */
+  revisionMergedAncestor?: string;
   revisionMerged?: string;
   mergedBy?: string;
   mergedAt?: string;
+  /** The contract's Document, as given (PATCH). */
+  description?: unknown;
   /** The issues cluster (conversations) this change request addresses. */
   conversationsIssuesCluster?: string;
 }
 
 export const SUBJECT_MAX = 100;
+
+/** The revision the change request's changes are measured from: its last update from the space, else where it started. */
+export const baseOf = (cr: Pick<ChangeRequestRecord, 'revisionMergedAncestor' | 'revisionInitial'>) => cr.revisionMergedAncestor ?? cr.revisionInitial;

@@ -38,8 +38,26 @@ export const listChangeRequestsForSpace = defineOperation('listChangeRequestsFor
   });
 });
 
+export const updateChangeRequestById = defineOperation('updateChangeRequestById', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const { space, cr } = await ctx.store.write((tx) => service.patchChangeRequest(tx, ctx, caller, path.spaceId, path.changeRequestId, body ?? {}));
+  return { status: 200, body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)) };
+});
+
+// Merge and update answer 200 either way, as the contract has it: `result` says which. A
+// `conflicts` answer also lists them (`conflicts`: kind, page or file, title, path), which the
+// contract's object leaves room for, so a client can say what clashed.
+const answer = (out: { result: string; revision: string; conflicts?: unknown[] }) => ({
+  status: 200,
+  body: { revision: out.revision, result: out.result, ...(out.conflicts ? { conflicts: out.conflicts } : {}) },
+});
+
 export const mergeChangeRequest = defineOperation('mergeChangeRequest', async ({ ctx, caller, path }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const { revision } = await ctx.store.write((tx) => service.mergeChangeRequest(tx, ctx, caller, path.spaceId, path.changeRequestId));
-  return { status: 200, body: { revision, result: 'merge' } };
+  return answer(await ctx.store.write((tx) => service.mergeChangeRequest(tx, ctx, caller, path.spaceId, path.changeRequestId)));
+});
+
+export const updateChangeRequest = defineOperation('updateChangeRequest', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return answer(await ctx.store.write((tx) => service.updateChangeRequest(tx, ctx, caller, path.spaceId, path.changeRequestId)));
 });

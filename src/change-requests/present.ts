@@ -3,7 +3,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
-import type { ChangeRequestRecord } from './model.js';
+import { baseOf, type ChangeRequestRecord } from './model.js';
 
 /** A User object for an id; a user deleted since is shown as such. */
 export const user = (ctx: Context, tx: ReadTx, id: string) => {
@@ -19,7 +19,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     number: cr.number,
     status: cr.status,
     subject: cr.subject,
-    ...((cr as { description?: unknown }).description ? { description: (cr as { description?: unknown }).description } : {}),
+    ...(cr.description !== undefined ? { description: cr.description } : {}),
     createdBy: user(ctx, tx, cr.createdBy),
     createdAt: cr.createdAt,
     updatedAt: cr.updatedAt,
@@ -27,11 +27,12 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     space: cr.space,
     revision: cr.revision,
     revisionInitial: cr.revisionInitial,
+    ...(cr.revisionMergedAncestor ? { revisionMergedAncestor: cr.revisionMergedAncestor } : {}),
     ...(cr.revisionMerged ? { revisionMerged: cr.revisionMerged } : {}),
     ...(cr.conversationsIssuesCluster ? { conversationsIssuesCluster: cr.conversationsIssuesCluster } : {}),
     comments: openCommentsOfChangeRequest(tx, cr.id),
-    // Without a three-way update, a change request is outdated as soon as the space moved on.
-    outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== cr.revisionInitial,
+    // The space moved on since the change request's base (an update from the space moves the base).
+    outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== baseOf(cr),
     urls: { app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`, location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`) },
   };
 }

@@ -48,7 +48,8 @@ export interface ReviewRequestRecord {
 }
 
 /** Fields the change request may carry that the base model does not declare yet. */
-export type ChangeRequestWithExtras = ChangeRequestRecord & { description?: { nodes?: unknown[] }; revisionMergedAncestor?: string };
+// The record has both since the merge area landed; the alias stays for this area's signatures.
+export type ChangeRequestWithExtras = ChangeRequestRecord;
 
 /** Reviews of a change request, newest first (ties by id, so pages are stable). */
 export function reviewsOf(tx: ReadTx, cr: ChangeRequestRecord): ReviewRecord[] {

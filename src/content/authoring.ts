@@ -5,7 +5,7 @@ import { invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { requireContentEdit } from '../spaces/service.js';
-import type { ChangeRequestRecord } from '../change-requests/model.js';
+import { baseOf, type ChangeRequestRecord } from '../change-requests/model.js';
 import { findChangeRequest, requireWritable } from '../change-requests/service.js';
 import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
@@ -53,7 +53,7 @@ export function applyChanges(
   requireContentEdit(tx, caller, spaceId);
   const cr = findChangeRequest(tx, spaceId, crId);
   requireWritable(cr);
-  const res = runBatch(tx, ctx, spaceId, cr.revision, cr.revisionInitial, changes, uploads, parse);
+  const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), changes, uploads, parse);
   const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
   const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
   return { cr: updated, outcomes: res.outcomes, inserted: res.inserted };

@@ -45,7 +45,8 @@ export interface FileEntry {
 
 /** A revision with content. The initial revision of a space has no `pages`/`files` (empty). */
 export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
-  type: 'edits' | 'merge';
+  /** `update`: a change request's revision bringing in the space's content (POST .../update). */
+  type: 'edits' | 'merge' | 'update';
   /** Node hashes of the root pages (`pageNodes`); absent on a space's initial, empty revision. */
   root?: string[];
   files?: FileEntry[];

@@ -78,7 +78,7 @@ export function commitRevision(
   ctx: Context,
   space: string,
   parents: string[],
-  content: ({ pages: PageNode[] } | { root: string[] }) & { files: readonly FileEntry[]; message?: string; type?: 'edits' | 'merge'; mergedFrom?: string; author?: string; changeRequest?: string },
+  content: ({ pages: PageNode[] } | { root: string[] }) & { files: readonly FileEntry[]; message?: string; type?: ContentRevision['type']; mergedFrom?: string; author?: string; changeRequest?: string },
 ): ContentRevision {
   const root = 'root' in content ? content.root : putTree(tx, space, content.pages);
   return tx.put<ContentRevision>('revisions', {

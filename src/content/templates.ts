@@ -4,7 +4,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import { requireContentEdit } from '../spaces/service.js';
 import type { WriteTx } from '../store/port.js';
 import { findChangeRequest, requireWritable } from '../change-requests/service.js';
-import type { ChangeRequestRecord } from '../change-requests/model.js';
+import { baseOf, type ChangeRequestRecord } from '../change-requests/model.js';
 import { runBatch } from './authoring.js';
 import type { Parse } from './link-refs.js';
 import { commitRevision } from './revisions.js';
@@ -94,7 +94,7 @@ export function applyTemplate(tx: WriteTx, ctx: Context, caller: Caller, spaceId
   if (body.changeRequestId !== undefined) {
     const cr = findChangeRequest(tx, spaceId, body.changeRequestId);
     requireWritable(cr);
-    const res = runBatch(tx, ctx, spaceId, cr.revision, cr.revisionInitial, withParents, new Map(), parse, true);
+    const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), withParents, new Map(), parse, true);
     const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
     tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
     return;

@@ -1,0 +1,53 @@
+import { Args } from '@oclif/core';
+import { DocsError } from '../../src/kernel/errors.js';
+import { DocsCommand } from './base.js';
+import { spin } from './operation-command.js';
+
+// `docs cr merge` and `docs cr update`: one call whose answer is 200 either way; `result:
+// conflicts` lists what clashed, printed one per line, and the command exits 5 (conflict) so a
+// CI script stops there. With --json the API body is printed as it is, with the same exit code.
+
+interface Answer {
+  revision: string;
+  result: string;
+  conflicts?: { kind: string; title: string; path?: string; page?: string; file?: string; fields?: string[] }[];
+}
+
+const EXIT_CONFLICT = new DocsError('conflict', '').exitCode;
+
+export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChangeRequest'; summary: string; examples: string[]; done: (cr: string, space: string, revision: string) => string; clash: string; hint: string }) {
+  return class extends DocsCommand {
+    static summary = def.summary;
+    static description = `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path) and the exit code is 5.`;
+    static examples = def.examples;
+    static args = {
+      spaceId: Args.string({ description: 'space id', required: true }),
+      changeRequestId: Args.string({ description: 'change request number or id', required: true }),
+    };
+
+    async run(): Promise<unknown> {
+      const { args, flags } = await this.parse(this.constructor as any);
+      const a = args as { spaceId: string; changeRequestId: string };
+      const transport = await this.transport(flags as any);
+      const path = { spaceId: a.spaceId, changeRequestId: a.changeRequestId };
+      const body = (await spin(transport.remote, def.operationId, () => transport.call(def.operationId, { path }))).body as Answer;
+      const label = /^\d+$/.test(a.changeRequestId) ? `#${a.changeRequestId}` : a.changeRequestId;
+      if (body.result !== 'conflicts') {
+        if (!this.jsonEnabled()) this.log(def.done(label, a.spaceId, body.revision));
+        return body;
+      }
+      const list = body.conflicts ?? [];
+      if (!this.jsonEnabled()) {
+        this.log(`Change request ${label} ${def.clash} space ${a.spaceId}; nothing changed. Conflicts:`);
+        const width = Math.max(...list.map((c) => c.kind.length));
+        for (const c of list) {
+          const where = c.file ? `file ${c.title}` : `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`;
+          this.log(`  ${c.kind.padEnd(width)}  ${where}${c.fields?.length ? `: ${c.fields.join(', ')}` : ''}`);
+        }
+      }
+      process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n`);
+      process.exitCode = EXIT_CONFLICT;
+      return body;
+    }
+  };
+}

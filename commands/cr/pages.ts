@@ -1,0 +1,24 @@
+import { Args } from '@oclif/core';
+import { DocsCommand } from '../_lib/base.js';
+
+export default class CrPages extends DocsCommand {
+  static summary = "List a change request's pages as a tree (its current revision)";
+  static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages (listPagesInChangeRequest). --json prints the API body.';
+  static examples = ['<%= config.bin %> cr pages dHD9ZmkOPnfy9hWCsaQB 4', '<%= config.bin %> cr pages dHD9ZmkOPnfy9hWCsaQB 4 --json'];
+  static args = {
+    spaceId: Args.string({ description: 'space id', required: true }),
+    changeRequestId: Args.string({ description: 'change request number or id', required: true }),
+  };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(CrPages);
+    const transport = await this.transport(flags);
+    const body = (await transport.call('listPagesInChangeRequest', { path: { spaceId: args.spaceId, changeRequestId: args.changeRequestId } })).body as { pages: any[] };
+    if (!this.jsonEnabled()) {
+      const walk = (pages: any[], depth: number): void => pages.forEach((p) => (this.log(`${p.id}  ${'  '.repeat(depth)}${p.emoji ? p.emoji + ' ' : ''}${p.title}  (${p.path ?? p.href ?? ''})`), walk(p.pages ?? [], depth + 1)));
+      if (!body.pages.length) this.log('No pages.');
+      walk(body.pages, 0);
+    }
+    return body;
+  }
+}

@@ -21,6 +21,8 @@ export interface ServeOptions {
   log?: RequestLog;
   /** How long a client may take to send its request headers (default 10 s). */
   headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, body included (default 60 s). */
+  requestTimeoutMs?: number;
   /** Open connections past which new ones are dropped (default 4096; tests lower it). */
   maxConnections?: number;
   /** How long to wait for an in-process CLI command that holds the data directory. */
@@ -82,7 +84,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
     const server = createServer(
-      { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+      { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
       createHandler(ctx, opts.log, () => stopping),
     );
     server.maxConnections = opts.maxConnections ?? 4096;

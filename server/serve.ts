@@ -21,6 +21,10 @@ export interface ServeOptions {
   log?: RequestLog;
   /** How long a client may take to send its request headers (default 10 s). */
   headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, body included (default 60 s). */
+  requestTimeoutMs?: number;
+  /** Open connections past which new ones are dropped (default 4096; tests lower it). */
+  maxConnections?: number;
   /** How long to wait for an in-process CLI command that holds the data directory. */
   lockWaitMs?: number;
   /** Time source (tests pass a ManualClock to reach the 7-day retention without waiting). */
@@ -37,6 +41,9 @@ export interface Served {
   bootstrapToken?: string;
   close(): Promise<void>;
 }
+
+/** How long a refused client gets to read our error answer before its connection is destroyed. */
+const CLIENT_ERROR_GRACE_MS = 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,10 +84,10 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
     const server = createServer(
-      { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+      { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
       createHandler(ctx, opts.log, () => stopping),
     );
-    server.maxConnections = 4096;
+    server.maxConnections = opts.maxConnections ?? 4096;
     // Requests Node refuses before our handler sees them (oversized or malformed request lines
     // and headers, timeouts) still get the contract's error body.
     server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
@@ -91,6 +98,10 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
         : [400, 'malformed HTTP request'];
       const body = JSON.stringify({ error: { code: status, message } });
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      // end() only half-closes (the HTTP server allows half-open sockets): a client that never
+      // reads the answer nor closes would keep the connection, and its slot under the cap, for
+      // good. A well-behaved client closes on our FIN at once; the rest are cut off.
+      setTimeout(() => socket.destroy(), CLIENT_ERROR_GRACE_MS).unref();
     });
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
     // Bootstrap only once the port is ours: a start that fails must not create a token nobody saw.

@@ -22,7 +22,7 @@ export async function writeBlob(ctx: Context, sha: string, bytes: Buffer): Promi
   try {
     if ((await stat(file)).size === bytes.length) return;
   } catch {}
-  await mkdir(join(file, '..'), { recursive: true });
+  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 }); // the data directory is the owner's alone
   await rename(await stageFile(file, bytes as any), file);
   await syncDir(join(file, '..'));
 }

@@ -24,6 +24,8 @@ export class TranslatorError extends Error {
 /** Texts per request: LibreTranslate takes an array in `q`; large runs are sent in slices. */
 const BATCH = 50;
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** An answer larger than this is refused unread: 50 texts translated never come near it. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 // LibreTranslate's own codes where they differ from the contract's (Brazilian Portuguese).
 const LIBRE_CODES: Record<string, string> = { 'pt-br': 'pb' };
@@ -33,6 +35,7 @@ export class LibreTranslate implements Translator {
     private readonly url: string,
     private readonly apiKey: string | undefined,
     private readonly timeoutMs: number,
+    private readonly maxBytes = MAX_ANSWER_BYTES,
   ) {}
 
   get name(): string {
@@ -62,13 +65,14 @@ export class LibreTranslate implements Translator {
       if (timeout.aborted) throw new TranslatorError('TRANSLATOR_TIMEOUT', `translator ${endpoint}: no answer within ${this.timeoutMs} ms`);
       throw new TranslatorError('TRANSLATOR_ERROR', `translator ${endpoint}: ${(err as Error).message}`);
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await res.body.text();
+      text = await readCapped(res.body, this.maxBytes);
     } catch (err) {
       if (timeout.aborted) throw new TranslatorError('TRANSLATOR_TIMEOUT', `translator ${endpoint}: no answer within ${this.timeoutMs} ms`);
       throw new TranslatorError('TRANSLATOR_ERROR', `translator ${endpoint}: ${(err as Error).message}`);
     }
+    if (text === undefined) throw new TranslatorError('TRANSLATOR_ERROR', `translator ${endpoint}: answer larger than ${this.maxBytes} bytes`);
     let json: any;
     try {
       json = JSON.parse(text);
@@ -86,6 +90,21 @@ export class LibreTranslate implements Translator {
     }
     return list;
   }
+}
+
+/** The body as text, or undefined (and the body dropped) once it passes `max` bytes. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The configured translator, or undefined when DOCS_TRANSLATOR_URL is not set. */

@@ -8,8 +8,11 @@ import { tempDir } from '../helpers/server.js';
 
 // No lost writes under concurrency: 50 HTTP clients create, rename and delete spaces in
 // collections while in-process CLI commands write to the same data directory (they are sent to
-// the server holding it). Afterwards every acknowledged write is in the store, every shard
-// parses, and the per-collection counts the API reports agree with the records.
+// the server holding it), and open and merge change requests in a few spaces. Afterwards every
+// acknowledged write is in the store, every shard parses, and the counts the API reports (spaces
+// per collection, open change requests per space) agree with the records and the clients' logs.
+// Comments: when the comments area lands, add its count here the same way (created - deleted per
+// change request, against the `comments` rows and the change request's `comments` field).
 
 const TOKEN = 'gb_api_concurrency';
 const CLIENTS = Number(process.env.STRESS_CLIENTS ?? 50);
@@ -33,15 +36,38 @@ describe('no lost writes under concurrency', () => {
     const collections: string[] = [];
     for (let i = 0; i < 4; i++) collections.push(((await (await fetch(`${s.url}/v1/orgs/${org}/collections`, { method: 'POST', headers: h, body: JSON.stringify({ title: `C${i}` }) })).json()) as any).id);
 
+    const crSpaces: string[] = [];
+    for (let i = 0; i < 3; i++) crSpaces.push(((await (await fetch(`${s.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: h, body: JSON.stringify({ title: `CR${i}` }) })).json()) as any).id);
+
     const created = new Map<string, string>(); // space -> collection
+    const crCreated = new Map<string, string>(); // change request -> space
+    const crMerged = new Set<string>();
     const deleted = new Set<string>();
     const renamed = new Map<string, string>();
     let next = 0;
     const client = async () => {
       const mine: string[] = [];
+      const myCrs: [string, string][] = [];
       while (next < REQUESTS) {
         const i = next++;
-        if (i % 4 === 2 && mine.length) {
+        if (i % 10 === 9) {
+          // Change requests: open one, or merge one of ours (a 409 when its space moved on since).
+          const mergeable = i % 20 === 19 && myCrs.length ? myCrs.shift() : undefined;
+          if (mergeable) {
+            const [space, cr] = mergeable;
+            const r = await fetch(`${s.url}/v1/spaces/${space}/change-requests/${cr}/merge`, { method: 'POST', headers: { authorization: h.authorization } });
+            if (r.status === 200) crMerged.add(cr);
+            await r.arrayBuffer();
+          } else {
+            const space = crSpaces[i % crSpaces.length]!;
+            const r = await fetch(`${s.url}/v1/spaces/${space}/change-requests`, { method: 'POST', headers: h, body: JSON.stringify({ subject: `CR ${i}` }) });
+            if (r.status === 201) {
+              const id = ((await r.json()) as any).id;
+              crCreated.set(id, space);
+              myCrs.push([space, id]);
+            } else await r.arrayBuffer();
+          }
+        } else if (i % 4 === 2 && mine.length) {
           const id = mine[i % mine.length]!;
           const title = `R${i}`;
           const r = await fetch(`${s.url}/v1/spaces/${id}`, { method: 'PATCH', headers: h, body: JSON.stringify({ title }) });
@@ -79,6 +105,14 @@ describe('no lost writes under concurrency', () => {
       expect(listed.count, `spaces in collection ${c}`).toBe(expectedHere);
       expect(listed.items.length).toBe(expectedHere);
     }
+    for (const space of crSpaces) {
+      const open = [...crCreated].filter(([id, sp]) => sp === space && !crMerged.has(id)).length;
+      const got = ((await (await fetch(`${s.url}/v1/spaces/${space}`, { headers: h })).json()) as any);
+      expect(got.changeRequestsOpen, `open change requests in ${space}`).toBe(open);
+      expect(got.changeRequests).toBe([...crCreated.values()].filter((sp) => sp === space).length);
+      const listed = ((await (await fetch(`${s.url}/v1/spaces/${space}/change-requests?status=open&limit=1000`, { headers: h })).json()) as any);
+      expect(listed.count).toBe(open);
+    }
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
 
@@ -93,6 +127,14 @@ describe('no lost writes under concurrency', () => {
       if (renamed.has(id)) expect(row.title).toMatch(/^R\d+$/);
     }
     for (const id of cliCreated) expect(rows.get(id)?.title).toMatch(/^From CLI \d$/);
+    // Change requests: every acknowledged one is there, merged exactly when acknowledged so.
+    const crs = new Map(ctx.store.read((tx) => tx.all<any>('changeRequests')).map((r) => [r.id, r]));
+    for (const [id, space] of crCreated) {
+      expect(crs.get(id)?.space, `change request ${id}`).toBe(space);
+      expect(crs.get(id).status).toBe(crMerged.has(id) ? 'merged' : 'open');
+    }
+    expect(crCreated.size).toBeGreaterThan(REQUESTS / 20);
+    expect(crMerged.size).toBeGreaterThan(0);
     expect(created.size).toBeGreaterThan(REQUESTS / 4);
     await ctx.store.close();
   }, 600_000);

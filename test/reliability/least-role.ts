@@ -1,0 +1,261 @@
+import type { Role } from '../../src/kernel/roles.js';
+import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js';
+
+// The "right role -> success" half of the authorization matrix: for every registered operation,
+// the least role that must succeed, on the prepared world of test/helpers/world.ts. The test
+// (least-role.test.ts) calls each operation as a fresh user with exactly that role and expects
+// a 2xx that matches the contract, and as a fresh user with the role just below and expects
+// 403/404 (so the entry is really the least). An operation without an entry fails the test.
+//
+// Adding an entry is usually one line:  `myOperation: { as: 'edit', body: () => ({ title: 'x' }) },`
+// - `as`: 'anyone' (any authenticated user, no membership), 'guest' (a member with no role), or
+//   a role ('read' < 'comment' < 'edit' < 'review' < 'create' < 'admin'): the organization role
+//   of the caller in the world's organization (content levels are left to `inherit`).
+// - path parameters are filled from the world's ids by name (`spaceId`, `changeRequestId`, ...);
+// - `setup(w)` (as the owner, before the calls) returns ids to use instead, e.g. a fixture of
+//   the case's own for a delete; `w.me`/`w.lesser` are the two callers' user ids;
+// - `body(w)`, `query(w)` build the input from the world (and the setup's ids);
+// - order: the test runs GETs, then other writes, then DELETEs, each in table order.
+
+export type Who = 'anyone' | 'guest' | Role;
+
+export interface CaseWorld extends World {
+  /** The world's ids with the setup's on top. */
+  ids: Record<string, string>;
+  /** The user ids of the caller with the role (`me`) and of the one below it (`lesser`). */
+  me: string;
+  lesser?: string;
+  /** Makes `user` a member of `org` with `role` (e.g. to take part in a transfer). */
+  member(org: string, user: string, role: Role | null): Promise<void>;
+  /** A new member of the world's organization with `role`: their user id. */
+  newMember(role: Role | null): Promise<string>;
+}
+
+export interface Case {
+  as: Who;
+  setup?: (w: CaseWorld) => Promise<Record<string, string>>;
+  body?: (w: CaseWorld) => unknown;
+  query?: (w: CaseWorld) => Record<string, string>;
+  /**
+   * For operations that answer everyone and filter (lists, search): whether the answer shows
+   * the world's thing. The least role must see it; the role below may get a 200 without it.
+   */
+  sees?: (body: any, w: CaseWorld) => boolean;
+}
+
+const lists = (key: string) => (b: any, w: CaseWorld) => b.items.some((x: any) => x.id === w.ids[key]);
+
+const org = (w: CaseWorld) => `/v1/orgs/${w.ids.organizationId}`;
+const site = (w: CaseWorld) => `${org(w)}/sites/${w.ids.siteId}`;
+const newSpace = async (w: CaseWorld, title = 'Case space') => (await w.owner('POST', `${org(w)}/spaces`, { title })).id as string;
+const newOrgWithBoth = async (w: CaseWorld) => {
+  // A transfer needs admin in both organizations: both callers are admins of the target, so
+  // the one below is refused for their role in the source alone.
+  const target = (await w.owner('POST', '/v1/orgs', { title: 'Transfer target' })).id as string;
+  await w.member(target, w.me, 'admin');
+  if (w.lesser) await w.member(target, w.lesser, 'admin');
+  return target;
+};
+const publish = async (w: CaseWorld, name: string) => {
+  await w.owner('POST', `/v1/integrations/${name}`, integrationManifest(w.ids.organizationId!));
+  return name;
+};
+let n = 0;
+const unique = (prefix: string) => `${prefix}-${++n}`;
+
+export const LEAST_ROLE: Record<string, Case> = {
+  // users and organizations
+  getAuthenticatedUser: { as: 'anyone' },
+  getUserById: { as: 'anyone' },
+  listOrganizationsForAuthenticatedUser: { as: 'anyone' },
+  getOrganizationById: { as: 'guest' },
+  createOrganization: { as: 'anyone', body: () => ({ title: 'Made by a case' }) },
+  updateOrganizationById: { as: 'admin', body: () => ({ title: 'World organization' }) },
+
+  // collections
+  getCollectionById: { as: 'read' },
+  listSpacesInCollectionById: { as: 'read' },
+  listCollectionsInOrganizationById: { as: 'read', sees: lists('collectionId') },
+  createCollection: { as: 'create', body: () => ({ title: 'Case collection' }) },
+  updateCollectionById: { as: 'admin', body: () => ({ title: 'World collection' }) },
+  moveCollection: { as: 'admin', setup: async (w) => ({ target: w.ids.collectionId!, collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Moved' })).id }), body: (w) => ({ parent: w.ids.target }) },
+  transferCollection: { as: 'admin', setup: async (w) => ({ collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Leaving' })).id, target: await newOrgWithBoth(w) }), body: (w) => ({ organization: w.ids.target }) },
+  deleteCollectionById: { as: 'admin', setup: async (w) => ({ collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Doomed' })).id }) },
+
+  // spaces
+  getSpaceById: { as: 'read' },
+  listSpacesInOrganizationById: { as: 'read', sees: lists('spaceId') },
+  createSpace: { as: 'create', body: () => ({ title: 'Case space' }) },
+  updateSpaceById: { as: 'admin', body: () => ({ title: 'World space' }) },
+  duplicateSpace: { as: 'create' },
+  restoreSpace: { as: 'admin', setup: async (w) => { const id = await newSpace(w, 'Restored'); await w.owner('DELETE', `/v1/spaces/${id}`); return { spaceId: id }; } },
+  moveSpace: { as: 'admin', setup: async (w) => ({ spaceId: await newSpace(w, 'Moved') }), body: (w) => ({ parent: w.ids.collectionId }) },
+  transferSpace: { as: 'admin', setup: async (w) => ({ spaceId: await newSpace(w, 'Leaving'), target: await newOrgWithBoth(w) }), body: (w) => ({ organization: w.ids.target }) },
+  deleteSpaceById: { as: 'admin', setup: async (w) => ({ spaceId: await newSpace(w, 'Doomed') }) },
+
+  // members
+  listMembersInOrganizationById: { as: 'read' },
+  getMemberInOrganizationById: { as: 'read' },
+  updateMemberInOrganizationById: { as: 'admin', setup: async (w) => ({ userId: await w.newMember('read') }), body: () => ({ role: 'edit' }) },
+  updateOrganizationMemberLastSeenAt: { as: 'guest' },
+  setUserAsSSOMemberForOrganization: { as: 'admin', setup: async (w) => ({ userId: await w.newMember('read') }) },
+  listTeamsForOrganizationMember: { as: 'read' },
+  listSpacesForOrganizationMember: { as: 'read' },
+  removeMemberFromOrganizationById: { as: 'admin', setup: async (w) => ({ userId: await w.newMember('read') }) },
+
+  // invites
+  inviteUsersToOrganization: { as: 'admin', body: () => ({ emails: [`${unique('newcomer')}@example.org`] }) },
+  listOrganizationInviteLinks: { as: 'admin' },
+  createOrganizationInvite: { as: 'admin', body: () => ({ role: 'read' }) },
+  getOrganizationInviteLink: { as: 'anyone' },
+  updateOrganizationInviteById: { as: 'admin', body: () => ({ role: 'comment' }) },
+  joinOrganizationWithInvite: { as: 'anyone' },
+  joinOrganization: { as: 'anyone', setup: async (w) => { await w.owner('PATCH', org(w), { emailDomains: ['example.com'] }); return {}; } },
+  deleteOrganizationInviteById: { as: 'admin', setup: async (w) => ({ inviteId: (await w.owner('POST', `${org(w)}/link-invites`, { role: 'read' })).id }) },
+
+  // teams
+  listTeamsInOrganizationById: { as: 'read' },
+  createOrganizationTeam: { as: 'create', body: () => ({ title: unique('Case team') }) },
+  getTeamInOrganizationById: { as: 'read' },
+  updateTeamInOrganizationById: { as: 'admin', body: () => ({ title: 'World team' }) },
+  listTeamMembersInOrganizationById: { as: 'read' },
+  updateMembersInOrganizationTeam: { as: 'admin', setup: async (w) => ({ extra: await w.newMember('read') }), body: (w) => ({ add: [w.ids.extra] }) },
+  addMemberToOrganizationTeamById: { as: 'admin', setup: async (w) => ({ userId: await w.newMember('read') }), body: () => ({}) },
+  deleteMemberFromOrganizationTeamById: { as: 'admin', setup: async (w) => { const userId = await w.newMember('read'); await w.owner('PUT', `${org(w)}/teams/${w.ids.teamId}/members/${userId}`, {}); return { userId }; } },
+  removeTeamFromOrganizationById: { as: 'admin', setup: async (w) => ({ teamId: (await w.owner('PUT', `${org(w)}/teams`, { title: unique('Doomed team') })).id }) },
+
+  // SAML and SSO
+  listSAMLProvidersInOrganizationById: { as: 'admin' },
+  createOrganizationSAMLProvider: { as: 'admin', body: () => ({ label: 'Case IdP' }) },
+  getOrganizationSAMLProviderById: { as: 'admin' },
+  updateOrganizationSAMLProvider: { as: 'admin', body: () => ({ label: 'World IdP' }) },
+  listSSOProviderLoginsInOrganization: { as: 'guest' },
+  deleteOrganizationSAMLProvider: { as: 'admin', setup: async (w) => ({ samlProviderId: (await w.owner('POST', `${org(w)}/saml`, { label: 'Doomed IdP' })).id }) },
+
+  // agent instructions
+  getOrganizationAgentInstructions: { as: 'read' },
+  updateOrganizationAgentInstructions: { as: 'admin', body: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }) },
+
+  // OpenAPI specs (the world's is private: guests list only public specs)
+  listOpenAPISpecs: { as: 'guest' },
+  getOpenAPISpecBySlug: { as: 'read' },
+  listOpenAPISpecVersions: { as: 'read' },
+  getLatestOpenAPISpecVersion: { as: 'read' },
+  getLatestOpenAPISpecVersionContent: { as: 'read' },
+  getOpenAPISpecVersionById: { as: 'read' },
+  getOpenAPISpecVersionContentById: { as: 'read' },
+  createOpenAPISpec: { as: 'create', body: () => ({ slug: unique('case-spec'), source: { text: SPEC_TEXT } }) },
+  createOrUpdateOpenAPISpecBySlug: { as: 'create', setup: async () => ({ specSlug: unique('put-spec') }), body: () => ({ source: { text: SPEC_TEXT } }) },
+  updateOpenAPISpecBySlug: { as: 'create', body: () => ({ visibility: 'public' }) },
+  deleteOpenAPISpecBySlug: { as: 'create', setup: async (w) => { const slug = unique('doomed-spec'); await w.owner('PUT', `${org(w)}/openapi/${slug}`, { source: { text: SPEC_TEXT } }); return { specSlug: slug }; } },
+
+  // integrations (the world's is private to its organization)
+  listIntegrations: { as: 'anyone' },
+  getIntegrationByName: { as: 'guest' },
+  listIntegrationInstallations: { as: 'admin', sees: lists('installationId') },
+  getIntegrationInstallationById: { as: 'admin' },
+  listIntegrationSpaceInstallations: { as: 'admin', sees: (b) => b.count > 0 },
+  listIntegrationSiteInstallations: { as: 'admin', sees: (b) => b.count > 0 },
+  listIntegrationEvents: { as: 'admin' },
+  getIntegrationEvent: { as: 'admin' },
+  publishIntegration: { as: 'admin', body: (w) => integrationManifest(w.ids.organizationId!, { title: 'World tool v2' }) },
+  installIntegration: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-install')) }), body: (w) => ({ organization: w.ids.organizationId }) },
+  updateIntegrationInstallation: { as: 'admin', body: () => ({ externalIds: ['team-42'] }) },
+  setIntegrationDevelopmentMode: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-dev')) }), body: () => ({ tunnelUrl: 'http://127.0.0.1:9/events' }) },
+  disableIntegrationDevelopmentMode: { as: 'admin', setup: async (w) => { const name = await publish(w, unique('case-undev')); await w.owner('PUT', `/v1/integrations/${name}/dev`, { tunnelUrl: 'http://127.0.0.1:9/events' }); return { integrationName: name }; } },
+  uninstallIntegration: { as: 'admin', setup: async (w) => { const name = await publish(w, unique('case-uninstall')); const i = await w.owner('POST', `/v1/integrations/${name}/installations`, { organization: w.ids.organizationId }); return { integrationName: name, installationId: i.id }; } },
+  unpublishIntegration: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-unpublish')) }) },
+
+  // conversations
+  listConversations: { as: 'read' },
+  getConversationById: { as: 'read' },
+  listConversationsIssues: { as: 'read' },
+  getConversationIssueById: { as: 'read' },
+  listConversationsIssuesClusters: { as: 'read' },
+  getConversationsIssuesCluster: { as: 'read' },
+  ingestConversation: { as: 'admin', body: () => ({ id: unique('case-conversation'), parts: [{ type: 'message', role: 'user', body: 'Search finds nothing.' }] }) },
+
+  // translations
+  listTranslations: { as: 'read' },
+  getTranslation: { as: 'read' },
+  createTranslation: { as: 'create', body: (w) => ({ language: 'de', source: { space: w.ids.spaceId, language: 'en' } }) },
+  updateTranslation: { as: 'create', body: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }) },
+  runTranslation: { as: 'create' },
+  deleteTranslation: { as: 'create', setup: async (w) => ({ translationId: (await w.owner('POST', `${org(w)}/translations`, { language: 'es', source: { space: w.ids.spaceId, language: 'en' } })).id }) },
+
+  // docs sites
+  listSites: { as: 'read' },
+  getSiteById: { as: 'read' },
+  getSiteStructure: { as: 'read' },
+  listSiteSections: { as: 'read' },
+  listSiteSectionGroups: { as: 'read' },
+  listSiteSpaces: { as: 'read' },
+  getSiteAdaptiveSchema: { as: 'read', setup: async (w) => { await w.owner('PUT', `${site(w)}/adaptive-schema`, { jsonSchema: { type: 'object', properties: { pro: { type: 'boolean', description: 'Pro plan' } }, additionalProperties: false } }); return {}; } },
+  listSiteAdaptiveTemplateConditions: { as: 'read' },
+  getSiteCustomizationById: { as: 'read' },
+  getSiteSpaceCustomizationById: { as: 'read' },
+  getPublishedContentSite: { as: 'guest', setup: async (w) => { const id = (await w.owner('POST', `${org(w)}/sites`, { title: 'Published', spaces: [w.ids.spaceId] })).id; await w.owner('POST', `${org(w)}/sites/${id}/publish`); return { siteId: id }; } },
+  listSiteShareLinks: { as: 'admin' },
+  createSite: { as: 'admin', body: () => ({ title: 'Case site' }) },
+  updateSiteById: { as: 'admin', body: () => ({ title: 'World site' }) },
+  publishSite: { as: 'admin' },
+  unpublishSite: { as: 'admin' },
+  sortSiteStructure: { as: 'admin', body: (w) => ({ item: { type: 'site-section', id: w.ids.siteSectionId }, position: {} }) },
+  addSectionToSite: { as: 'admin', body: (w) => ({ spaceId: w.ids.spaceId, title: unique('Section') }) },
+  updateSiteSectionById: { as: 'admin', body: () => ({ title: 'Guides' }) },
+  moveSiteSection: { as: 'admin', body: () => ({}) },
+  addSectionGroupToSite: { as: 'admin', body: () => ({ title: unique('Group') }) },
+  updateSiteSectionGroupById: { as: 'admin', body: () => ({ title: 'Products' }) },
+  addSectionToGroup: { as: 'admin', body: (w) => ({ sectionId: w.ids.siteSectionId }) },
+  moveSiteSectionGroup: { as: 'admin', body: () => ({}) },
+  addSpaceToSite: { as: 'admin', setup: async (w) => ({ extraSpace: await newSpace(w, 'On the site') }), body: (w) => ({ spaceId: w.ids.extraSpace, sectionId: w.ids.siteSectionId }) },
+  updateSiteSpaceById: { as: 'admin', body: () => ({ path: 'world' }) },
+  moveSiteSpace: { as: 'admin', body: () => ({}) },
+  updateSiteAdaptiveSchema: { as: 'admin', body: () => ({ jsonSchema: { type: 'object', properties: { pro: { type: 'boolean', description: 'Pro plan' } }, additionalProperties: false } }) },
+  updateSiteCustomizationById: { as: 'admin', setup: async (w) => ({ current: JSON.stringify(await w.owner('GET', `${site(w)}/customization`)) }), body: (w) => JSON.parse(w.ids.current!) },
+  overrideSiteSpaceCustomizationById: { as: 'admin', body: () => ({ styling: { theme: 'bold' } }) },
+  createSiteShareLink: { as: 'admin', body: () => ({ name: 'Case link' }) },
+  updateSiteShareLinkById: { as: 'admin', body: () => ({ active: false }) },
+  deleteSiteSpaceCustomizationById: { as: 'admin' },
+  deleteSiteShareLinkById: { as: 'admin', setup: async (w) => ({ shareLinkId: (await w.owner('POST', `${site(w)}/share-links`, { name: 'Doomed' })).id }) },
+  deleteSiteSpaceById: { as: 'admin', setup: async (w) => ({ siteSpaceId: (await w.owner('POST', `${site(w)}/site-spaces`, { spaceId: await newSpace(w, 'Doomed on site'), sectionId: w.ids.siteSectionId })).id }) },
+  removeSectionFromGroup: { as: 'admin', setup: async (w) => { const sec = (await w.owner('POST', `${site(w)}/sections`, { spaceId: w.ids.spaceId, title: unique('Grouped') })).id; await w.owner('POST', `${site(w)}/section-groups/${w.ids.siteSectionGroupId}/sections`, { sectionId: sec }); return { siteSectionId: sec }; } },
+  deleteSiteSectionById: { as: 'admin', setup: async (w) => ({ siteSectionId: (await w.owner('POST', `${site(w)}/sections`, { spaceId: w.ids.spaceId, title: unique('Doomed section') })).id }) },
+  deleteSiteSectionGroupById: { as: 'admin', setup: async (w) => ({ siteSectionGroupId: (await w.owner('POST', `${site(w)}/section-groups`, { title: unique('Doomed group') })).id }) },
+  deleteSiteById: { as: 'admin', setup: async (w) => ({ siteId: (await w.owner('POST', `${org(w)}/sites`, { title: 'Doomed site' })).id }) },
+
+  // space content
+  getCurrentRevision: { as: 'read' },
+  getRevisionById: { as: 'read' },
+  listPages: { as: 'read' },
+  getPageById: { as: 'read' },
+  getPageByPath: { as: 'read' },
+  listFiles: { as: 'read' },
+  getFileById: { as: 'read' },
+  searchSpaceContent: { as: 'read', query: () => ({ query: 'install' }) },
+  searchOrganizationContent: { as: 'read', query: () => ({ query: 'install' }), sees: (b, w) => b.items.some((x: any) => x.id === w.ids.spaceId) },
+  listSpaceLinks: { as: 'read' },
+  listPageLinksInSpace: { as: 'read' },
+  listSpaceFileBacklinks: { as: 'read' },
+  listSpacePageBacklinks: { as: 'read' },
+  getRevisionOfChangeRequestById: { as: 'read' },
+  listPagesInChangeRequest: { as: 'read' },
+  listFilesInChangeRequestById: { as: 'read' },
+  getPageInChangeRequestById: { as: 'read' },
+  updateChangeRequestContent: { as: 'edit', query: () => ({ compat: 'false' }), body: () => ({ changes: [{ operation: 'insert_page', title: unique('By a case'), document: { markdown: 'Written by a case.' } }] }) },
+  applyTemplateToSpace: { as: 'edit', setup: async (w) => ({ spaceId: await newSpace(w, 'Templated') }), body: () => ({ id: 'getting-started' }) },
+
+  // change requests
+  getChangeRequestById: { as: 'read' },
+  listChangeRequestsForSpace: { as: 'read' },
+  createChangeRequest: { as: 'edit', body: () => ({ subject: 'By a case' }) },
+  mergeChangeRequest: {
+    as: 'review',
+    setup: async (w) => {
+      const spaceId = await newSpace(w, 'Merged into');
+      const cr = await w.owner('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'To merge' });
+      await w.owner('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes: [{ operation: 'insert_page', title: 'Merged', document: { markdown: 'x' } }] });
+      return { spaceId, changeRequestId: cr.id };
+    },
+  },
+};

@@ -1,4 +1,9 @@
+import { applyTemplate } from '../content/templates.js';
+import { loadParser } from '../content/link-refs.js';
+import { operationSpec } from '../contract/spec.js';
+import { validateInput } from '../contract/validate.js';
 import { apiUrl } from '../kernel/context.js';
+import { DocsError, invalid } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { purgeIfExpired } from '../spaces/retention.js';
@@ -10,16 +15,46 @@ export const createChangeRequest = defineOperation(
   'createChangeRequest',
   async ({ ctx, caller, path, body }) => {
     await purgeIfExpired(ctx, path.spaceId);
-    const { space, cr } = await ctx.store.write((tx) => service.createChangeRequest(tx, ctx, caller, path.spaceId, body ?? {}));
+    const input = checkCreateExtras(path.spaceId, body ?? {});
+    // A template fills the change request's first revision (the markdown parser loads on demand).
+    const parse = input.template ? await loadParser() : undefined;
+    const { space, cr } = await ctx.store.write((tx) => {
+      const made = service.createChangeRequest(tx, ctx, caller, path.spaceId, input);
+      if (!input.template) return made;
+      applyTemplate(tx, ctx, caller, path.spaceId, { ...input.template, changeRequestId: made.cr.id }, parse!);
+      return { space: made.space, cr: service.findChangeRequest(tx, path.spaceId, made.cr.id) };
+    });
     return {
       status: 201,
       headers: { Location: apiUrl(ctx, `/spaces/${space.id}/change-requests/${cr.id}`) },
       body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)),
     };
   },
-  // API.md: a change request names the issues cluster it addresses (the pinned create body lacks it).
-  { extraBodyFields: ['conversationsIssuesCluster'] },
+  // API.md: the create body takes `subject`, `template` (`id`, `params.contentRefs`) and "other
+  // properties allowed"; the issue adds `description` (a Document) and the issues cluster. The
+  // pinned 0.146.0 body has only `subject` and `agentTaskId`, so the body is open here ('*').
+  { extraBodyFields: ['*'] },
 );
+
+/**
+ * `description` and `template` checked against the schemas of the operations that take them
+ * already (PATCH for the Document, apply-template for the template), so they mean the same
+ * here; other properties are allowed by API.md and ignored.
+ */
+function checkCreateExtras(spaceId: string, body: Record<string, any>): service.CreateInput {
+  const { subject, description, template, conversationsIssuesCluster } = body;
+  if (conversationsIssuesCluster !== undefined && typeof conversationsIssuesCluster !== 'string') throw invalid('body.conversationsIssuesCluster: must be string');
+  if (description !== undefined) validateInput(operationSpec('updateChangeRequestById'), { path: { spaceId, changeRequestId: '1' }, body: { description } });
+  if (template !== undefined) {
+    try {
+      validateInput(operationSpec('applyTemplateToSpace'), { path: { spaceId }, body: template });
+    } catch (e) {
+      if (e instanceof DocsError) throw invalid(e.message.replace(/^body/, 'body.template'));
+      throw e;
+    }
+  }
+  return { subject, description, template, conversationsIssuesCluster };
+}
 
 export const getChangeRequestById = defineOperation('getChangeRequestById', async ({ ctx, caller, path }) => {
   await purgeIfExpired(ctx, path.spaceId);

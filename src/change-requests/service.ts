@@ -36,7 +36,15 @@ export function readChangeRequest(tx: ReadTx, caller: Caller, spaceId: string, i
 }
 
 /** Opens a change request on the space's current revision; needs `edit` on an unlocked space. */
-export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: { subject?: string; conversationsIssuesCluster?: string }) {
+export interface CreateInput {
+  subject?: string;
+  /** A Document, checked by the caller against the contract's. */
+  description?: unknown;
+  template?: { id: string; params?: { contentRefs?: Record<string, unknown> } };
+  conversationsIssuesCluster?: string;
+}
+
+export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: CreateInput) {
   const { row: space } = requireContentEdit(tx, caller, spaceId);
   const cluster = body.conversationsIssuesCluster;
   if (cluster !== undefined) requireCluster(tx, space.organization, cluster);
@@ -55,6 +63,7 @@ export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, s
     updatedAt: now,
     revision: space.revision,
     revisionInitial: space.revision,
+    ...(body.description !== undefined ? { description: body.description } : {}),
     ...(cluster !== undefined ? { conversationsIssuesCluster: cluster } : {}),
   });
   return { space, cr };

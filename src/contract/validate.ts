@@ -148,7 +148,8 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
       if (op.requestBody.required) throw invalid('body: is required');
     } else {
       check(bodyValidator(op, c), body, 'body');
-      if (c.fields) for (const k of Object.keys(body as object)) if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
+      // '*': the operation's body is open (API.md says so); its handler reads what it knows.
+      if (c.fields && !extraFields.includes('*')) for (const k of Object.keys(body as object)) if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
     }
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {
     throw invalid('body: this operation takes no request body');

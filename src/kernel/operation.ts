@@ -20,7 +20,8 @@ export interface Operation {
   handler: (req: OperationRequest) => OperationResult | Promise<OperationResult>;
   /**
    * Body fields accepted beyond the pinned spec's, where API.md asks for one the 0.146.0 schema
-   * lacks (e.g. site space `hidden`, in 0.167.0); the handler validates them itself.
+   * lacks (e.g. site space `hidden`, in 0.167.0); the handler validates them itself. `'*'`: any
+   * field (API.md: "other properties allowed").
    */
   extraBodyFields?: string[];
 }

@@ -26,8 +26,16 @@ function scenario(env: Record<string, string>, full: boolean) {
   run('content', 'push', src, '--space', space, '--merge');
   const [guide, setup] = run('pages', 'list', space, '--json').json.pages.map((p: any) => p.id as string);
 
-  const a = run('cr', 'create', space, '--subject', 'Guide by A', '--json').json;
+  writeFileSync(join(dir, 'why.md'), 'Because **A** said so.\n');
+  const a = run('cr', 'create', space, '--subject', 'Guide by A', '--description', join(dir, 'why.md'), '--json').json;
   expectContract('POST', `/v1/spaces/${space}/change-requests`, 201, a);
+  expect(JSON.stringify(a.description)).toContain('said so.');
+  if (full) {
+    // --template fills the new change request (its own revision, the space untouched).
+    const t = run('cr', 'create', space, '--subject', 'Start', '--template', 'getting-started', '--json').json;
+    expect(t.revision).not.toBe(t.revisionInitial);
+    run('cr', 'edit', space, String(t.number), '--status', 'archived');
+  }
   const b = run('cr', 'create', space, '--subject', 'Guide by B', '--json').json;
   const write = (n: number, changes: object[]) => {
     const file = join(dir, `changes-${n}-${Math.random().toString(36).slice(2)}.json`);

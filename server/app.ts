@@ -6,7 +6,7 @@ import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
 import { OPERATION_IDS } from '../src/operations.js';
-import { hasBody, readJsonBody } from './body.js';
+import { hasBody, header, readJsonBody } from './body.js';
 import { serveDownload } from './downloads.js';
 
 export type RequestLog = (line: string) => void;
@@ -75,7 +75,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
-      const caller = authenticate(ctx, bearer(req.headers.authorization));
+      const caller = authenticate(ctx, bearer(header(req, 'authorization')));
       const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
       const respond = (body: unknown) => {
         const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);

@@ -5,6 +5,7 @@ import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
+import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { hasBody, header, readJsonBody } from './body.js';
 import { serveDownload } from './downloads.js';
@@ -25,7 +26,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | string[]>) {
   // A Buffer, not a string: encoding a string inside the socket write costs as much again.
   // Headers as one flat array: writeHead's fast path, no per-header setHeader bookkeeping.
-  const payload = body === undefined || status === 204 || status === 205 ? undefined : Buffer.from(JSON.stringify(body));
+  // Bodies a presenter serialized once (src/kernel/serialized.ts) are written as they are.
+  const payload = body === undefined || status === 204 || status === 205 ? undefined : (serializedBytes(body) ?? Buffer.from(JSON.stringify(body)));
   const raw: (string | number | string[])[] = payload ? ['content-type', JSON_TYPE, 'content-length', payload.length] : ['content-length', 0];
   if (headers) for (const k in headers) raw.push(k, headers[k]!);
   res.writeHead(status, raw as any);

@@ -1,22 +1,31 @@
 // The baseline for the read benchmark: a bare node:http server, in its own process, that answers
-// every request with the same bytes and content-type `docs serve` answered GET /v1/orgs/{id} with.
-//   node bench/bare-server.mjs <body-file> <content-type>
+// each given path with the bytes and content-type `docs serve` answered that path with (one
+// Map lookup per request: about what any server does to route).
+//   node bench/bare-server.mjs <content-type> <path> <body-file> [<path> <body-file> ...]
 // Prints `bare: listening on http://127.0.0.1:PORT` once it listens.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const [bodyFile, contentType] = process.argv.slice(2);
-if (!bodyFile || !contentType) {
-  process.stderr.write('usage: node bench/bare-server.mjs <body-file> <content-type>\n');
+const [contentType, ...pairs] = process.argv.slice(2);
+if (!contentType || pairs.length < 2 || pairs.length % 2) {
+  process.stderr.write('usage: node bench/bare-server.mjs <content-type> <path> <body-file> [<path> <body-file> ...]\n');
   process.exit(2);
 }
-const body = readFileSync(bodyFile);
-const headers = { 'content-type': contentType, 'content-length': body.length };
+const answers = new Map();
+for (let i = 0; i < pairs.length; i += 2) {
+  const body = readFileSync(pairs[i + 1]);
+  answers.set(pairs[i], { body, headers: { 'content-type': contentType, 'content-length': body.length } });
+}
 
 // Same keep-alive timeout as `docs serve`.
 const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
-  res.writeHead(200, headers);
-  res.end(body);
+  const a = answers.get(req.url);
+  if (!a) {
+    res.writeHead(404, { 'content-length': 0 });
+    return res.end();
+  }
+  res.writeHead(200, a.headers);
+  res.end(a.body);
 });
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`bare: listening on http://127.0.0.1:${server.address().port}\n`);

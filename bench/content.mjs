@@ -14,45 +14,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { body, queryWord, rand, sectionChanges } from './text.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
 const BIG = QUICK ? 2000 : 5000;
 const SMALL = 500;
 const TOKEN = 'bench-content-token';
-const TARGETS = { searchMedianMs: 50, searchRatio: 5, batchMs: 3000, editOverStoreWrite: 3, afterMergeMs: 500 };
-
-// Text with a natural (Zipf) word distribution over a 5,000-word vocabulary: a few words are
-// everywhere, most are rare, as in real documentation.
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const SYLLABLES = 'ka lo mi ne ru ta shi vo pe la di gor an el um ist ra fen bo ze'.split(' ');
-const WORDS = Array.from({ length: 5000 }, (_, i) => {
-  let w = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) w += SYLLABLES[n % SYLLABLES.length];
-  return w;
-});
-const ZIPF = (() => {
-  const w = WORDS.map((_, i) => 1 / (i + 1));
-  const total = w.reduce((a, b) => a + b, 0);
-  let acc = 0;
-  return w.map((x) => (acc += x / total));
-})();
-const pick = () => {
-  const r = rand();
-  let lo = 0;
-  let hi = ZIPF.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ZIPF[mid] < r) lo = mid + 1;
-    else hi = mid;
-  }
-  return WORDS[lo];
-};
-/** A query word of middle frequency (ranks 50..1000), what people search for. */
-const queryWord = () => WORDS[50 + Math.floor(rand() * 950)];
-const sentence = (n) => Array.from({ length: n }, pick).join(' ');
-const body = (i) => `${sentence(40)}.\n\n## Setup ${i}\n\n${sentence(60)} unique${i}.\n\n## Details\n\n${sentence(80)}.\n`;
+const MERGE_SMALL = 50;
+const MERGE_RUNS = 7;
+const TARGETS = { searchMedianMs: 50, searchRatio: 3, batchMs: 3000, editOverStoreWrite: 3, afterMergeMs: 500, mergeRatio: 2 };
 
 async function startServe(dataDir) {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'run.js'), 'serve', '--port', '0', '--data', dataDir, '--quiet'], { env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -86,11 +57,7 @@ async function timed(fn) {
 async function buildSpace(base, org, n) {
   const space = (await api(base, 'POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${n}` })).id;
   const cr = await api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: 'seed' });
-  for (let s = 0; s < n / 50; s++) {
-    const changes = [{ operation: 'insert_page', ref: `s${s}`, title: `Section ${s} ${pick()}`, slug: `section-${s}`, document: { markdown: body(s * 50) } }];
-    for (let i = 1; i < 50; i++) changes.push({ operation: 'insert_page', into: `s${s}`, title: `Page ${s * 50 + i} ${pick()} ${pick()}`, slug: `page-${i}`, document: { markdown: body(s * 50 + i) } });
-    await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes });
-  }
+  for (let s = 0; s < n / 50; s++) await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: sectionChanges(s) });
   await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
   return space;
 }
@@ -121,6 +88,28 @@ async function measure(base, org, n) {
   return { n, buildMs, indexMs, searchMs: median(times), editMs: median(edits), writeMs: median(writes), batchMs, afterMergeMs };
 }
 
+/**
+ * Merging a one-page change request, median of MERGE_RUNS: each run opens a change request,
+ * edits one page (updateChangeRequestContent) and merges it; only the merge is timed. Nothing
+ * else moves the space meanwhile, so the merge is clean whether it fast-forwards or merges three
+ * ways.
+ */
+async function measureMerge(base, space) {
+  const pages = (await api(base, 'GET', `/v1/spaces/${space}/content/pages`)).pages;
+  const target = pages[0].pages[1].id;
+  const times = [];
+  for (let i = 0; i < MERGE_RUNS; i++) {
+    const cr = await api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: `merge ${i}` });
+    await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: target, document: { markdown: body(i) + ` merged${i}` } }] });
+    const [ms, merged] = await timed(() => api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`));
+    if (merged?.result && merged.result !== 'merge') throw new Error(`merge ${i}: ${JSON.stringify(merged)}`);
+    times.push(ms);
+  }
+  const found = await api(base, 'GET', `/v1/spaces/${space}/search?query=merged${MERGE_RUNS - 1}&limit=10`);
+  if (found.count !== 1) throw new Error(`the last merged edit is not in the space (search found ${found.count})`);
+  return median(times);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'docs-bench-content-'));
 let served;
 let failed = false;
@@ -129,6 +118,16 @@ try {
   const org = (await api(served.url, 'GET', '/v1/orgs')).items[0].id;
   const small = await measure(served.url, org, SMALL);
   const big = await measure(served.url, org, BIG);
+  // Merges: the big space vs a small one, taking turns so a busy spell falls on both.
+  const tiny = await buildSpace(served.url, org, MERGE_SMALL);
+  const bigSpace = (await api(served.url, 'GET', `/v1/orgs/${org}/spaces`)).items.find((s) => s.title === `Bench ${BIG}`).id;
+  const merges = { small: [], big: [] };
+  for (let round = 0; round < 3; round++) {
+    merges.small.push(await measureMerge(served.url, tiny));
+    merges.big.push(await measureMerge(served.url, bigSpace));
+  }
+  const mergeSmall = median(merges.small);
+  const mergeBig = median(merges.big);
   const f = (x) => x.toFixed(1);
   for (const r of [small, big]) {
     console.log(`content ${r.n} pages: built in ${f(r.buildMs)} ms; first search (index build) ${f(r.indexMs)} ms; search median ${f(r.searchMs)} ms; page edit ${f(r.editMs)} ms vs store write ${f(r.writeMs)} ms (${f(r.editMs / r.writeMs)}x); 50-change batch ${f(r.batchMs)} ms; first search after merging it ${f(r.afterMergeMs)} ms`);
@@ -143,6 +142,8 @@ try {
   check(`first search after a merge, ${BIG} pages`, big.afterMergeMs, TARGETS.afterMergeMs, ' ms');
   check(`50-change batch on ${BIG} pages`, big.batchMs, TARGETS.batchMs, ' ms');
   check(`page edit / store write, ${BIG} pages`, big.editMs / big.writeMs, TARGETS.editOverStoreWrite, 'x');
+  console.log(`merge of a one-page change request: ${f(mergeBig)} ms on ${BIG} pages, ${f(mergeSmall)} ms on ${MERGE_SMALL} pages`);
+  check(`merge ${BIG}/${MERGE_SMALL} pages ratio`, mergeBig / mergeSmall, TARGETS.mergeRatio, 'x');
 } catch (err) {
   console.error(err);
   failed = true;

@@ -114,8 +114,9 @@ export function startDocsServe(dataDir, env) {
   });
 }
 
-export function startBareServer(bodyFile, contentType, env) {
-  return startChild('bare server', [join(ROOT, 'bench', 'bare-server.mjs'), bodyFile, contentType], {
+/** A bare node:http server answering each `answers[path]` (a file of bytes) with `contentType`. */
+export function startBareServer(answers, contentType, env) {
+  return startChild('bare server', [join(ROOT, 'bench', 'bare-server.mjs'), contentType, ...Object.entries(answers).flat()], {
     env,
     ready: /listening on (http:\/\/127\.0\.0\.1:\d+)/,
   });

@@ -2,7 +2,7 @@
 // as a ratio against a baseline with its target. Exits 1 when a target is missed.
 //
 //   node bench/run.mjs [--quick]     (--quick: fewer runs and shorter loads, for trying it out)
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   BIN,
@@ -20,7 +20,7 @@ import {
   tempDir,
   timeNode,
 } from './lib.mjs';
-import { seedLargeStore } from './seed.mjs';
+import { seedContentStore, seedSpaces } from './seed.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const CLI_RUNS = QUICK ? 6 : 25;
@@ -30,7 +30,9 @@ const READ_ROUNDS = 5;
 const WRITE_ROUNDS = 4;
 const TOKEN = 'bench-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-const WRITE_BODY = JSON.stringify({ title: 'Bench org' });
+const WRITE_BODY = JSON.stringify({ title: 'Bench space renamed' });
+const LARGE = { spaces: 200, pagesPerSpace: 100 }; // 20,000 pages
+const CLI_SPACES = 100;
 const WRITE_HEADERS = { ...AUTH, 'content-type': 'application/json' };
 
 const results = []; // { figure, value, shown, target, pass, context }
@@ -50,13 +52,17 @@ async function getJson(url) {
   return { bytes, contentType: res.headers.get('content-type'), json: JSON.parse(bytes.toString('utf8')) };
 }
 
-/** The first organization of GET /v1/orgs, and the exact bytes of GET /v1/orgs/{id}. */
-async function orgResource(base) {
-  const list = await getJson(`${base}/v1/orgs`);
-  const id = list.json.items?.[0]?.id;
-  if (!id) throw new Error(`GET /v1/orgs listed no organization: ${list.bytes}`);
-  const one = await getJson(`${base}/v1/orgs/${id}`);
-  return { id, url: `${base}/v1/orgs/${id}`, ...one };
+/** The exact bytes of GET `path`, the first organization's and its first space's ids. */
+async function resource(base, path) {
+  const one = await getJson(`${base}/v1${path}`);
+  return { path: `/v1${path}`, url: `${base}/v1${path}`, ...one };
+}
+async function firstOrgAndSpace(base) {
+  const org = (await getJson(`${base}/v1/orgs`)).json.items?.[0]?.id;
+  if (!org) throw new Error('GET /v1/orgs listed no organization');
+  const space = (await getJson(`${base}/v1/orgs/${org}/spaces`)).json.items?.[0]?.id;
+  if (!space) throw new Error(`GET /v1/orgs/${org}/spaces listed no space`);
+  return { org, space };
 }
 
 function checkReads(url, connections, r) {
@@ -85,19 +91,20 @@ async function readLoads(targets, connections, rounds = READ_ROUNDS) {
 }
 
 function checkWrites(label, r) {
-  const not201 = r.total - (r.statuses['201'] ?? 0);
-  if (not201 || r.errors || r.timeouts) {
-    problems.push(`POST /v1/orgs (${label}): ${not201} answers not 201 ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+  const not200 = r.total - (r.statuses['200'] ?? 0);
+  if (not200 || r.errors || r.timeouts) {
+    problems.push(`PATCH /v1/spaces/{id} (${label}): ${not200} answers not 200 ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
   }
 }
 
 /**
- * POST /v1/orgs at 32 connections on each server, every answer checked to be 201. After a warm-up
+ * PATCH /v1/spaces/{id} at 32 connections on each server (`servers`: { label: space URL }),
+ * every answer checked to be 200. After a warm-up
  * of each, the servers take turns in short rounds, so that a slow spell of the disk (fsync
  * latency varies a lot on shared machines) falls on both rather than on one.
  */
 async function writeLoads(servers) {
-  const opts = (base) => ({ url: `${base}/v1/orgs`, connections: 32, method: 'POST', headers: WRITE_HEADERS, body: WRITE_BODY });
+  const opts = (url) => ({ url, connections: 32, method: 'PATCH', headers: WRITE_HEADERS, body: WRITE_BODY });
   for (const [label, base] of Object.entries(servers)) checkWrites(label, await load({ ...opts(base), duration: WARMUP_SECONDS }));
   const sums = Object.fromEntries(Object.keys(servers).map((k) => [k, { total: 0, seconds: 0, p99: 0 }]));
   for (let round = 0; round < WRITE_ROUNDS; round++) {
@@ -139,18 +146,19 @@ async function main() {
   }
 
   // 2. CLI command --------------------------------------------------------------------------------
-  log(`\n[2] CLI command: node bin/run.js orgs list --json --data DIR vs node -e 0, ${CLI_RUNS} runs each, alternating`);
+  log(`\n[2] CLI command: node bin/run.js spaces list --json --data DIR (${CLI_SPACES} spaces) vs node -e 0, ${CLI_RUNS} runs each, alternating`);
   {
     const dir = tempDir('cli');
-    const args = [BIN, 'orgs', 'list', '--json', '--data', dir];
-    timeNode(args, env); // initializes (bootstraps) the store: not measured
+    await seedSpaces(dir, { token: TOKEN, spaces: CLI_SPACES });
+    const args = [BIN, 'spaces', 'list', '--json', '--data', dir];
     const r = compareToBareNode(args, env, {
       runs: CLI_RUNS,
       check: (out) => {
-        if (JSON.parse(out).count !== 1) throw new Error(`unexpected orgs list output: ${out}`);
+        const n = JSON.parse(out).items?.length;
+        if (!(n > 0)) throw new Error(`unexpected spaces list output: ${out.slice(0, 300)}`);
       },
     });
-    record('CLI command (orgs list / node -e 0)', r.ratio, {
+    record(`CLI command (spaces list, ${CLI_SPACES} spaces / node -e 0)`, r.ratio, {
       target: '<= 3.5',
       pass: r.ratio <= 3.5,
       context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
@@ -159,60 +167,73 @@ async function main() {
   }
 
   // 3. Reads: docs serve on a small store vs a bare node:http server --------------------------------
+  // The small store: the bootstrap organization and one space (the write benchmark's target too).
   const smallDir = tempDir('small');
-  const small = await startDocsServe(smallDir, childEnv(configDir, { DOCS_BOOTSTRAP_TOKEN: TOKEN }));
+  await seedSpaces(smallDir, { token: TOKEN, spaces: 1 });
+  const small = await startDocsServe(smallDir, childEnv(configDir));
+  const smallIds = await firstOrgAndSpace(small.url);
   let bareRss; // context for [5]
   {
-    const org = await orgResource(small.url);
-    const bodyFile = join(tempDir('bare'), 'body');
-    writeFileSync(bodyFile, org.bytes);
-    const bare = await startBareServer(bodyFile, org.contentType, env);
-    const check = await getJson(`${bare.url}/v1/orgs/${org.id}`);
-    if (!check.bytes.equals(org.bytes) || check.contentType !== org.contentType) throw new Error('the bare server does not answer the same bytes');
-
-    log(`\n[3] Reads: GET /v1/orgs/{id} (${org.bytes.length} bytes, ${org.contentType}), docs serve vs bare node:http, ${LOAD_SECONDS} s each in ${READ_ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`);
-    for (const connections of [1, 32]) {
-      const { docs: d, bare: b } = await readLoads({ docs: org.url, bare: `${bare.url}/v1/orgs/${org.id}` }, connections);
-      const ratio = d.rps / b.rps;
-      const context = `${Math.round(d.rps)} vs ${Math.round(b.rps)} req/s; worst round p99 ${d.p99} vs ${b.p99} ms`;
-      if (connections === 32) record('Reads @32 conns (docs / bare)', ratio, { target: '>= 0.6', pass: ratio >= 0.6, context });
-      else record('Reads @1 conn (docs / bare)', ratio, { target: 'report', pass: true, context });
+    const reads = { org: await resource(small.url, `/orgs/${smallIds.org}`), space: await resource(small.url, `/spaces/${smallIds.space}`) };
+    const bareDir = tempDir('bare');
+    const answers = {};
+    for (const [k, r] of Object.entries(reads)) {
+      if (r.contentType !== reads.org.contentType) throw new Error('the two reads answer different content types');
+      writeFileSync(join(bareDir, k), r.bytes);
+      answers[r.path] = join(bareDir, k);
+    }
+    const bare = await startBareServer(answers, reads.org.contentType, env);
+    for (const r of Object.values(reads)) {
+      const check = await getJson(`${bare.url}${r.path}`);
+      if (!check.bytes.equals(r.bytes) || check.contentType !== r.contentType) throw new Error(`the bare server does not answer the same bytes for ${r.path}`);
+    }
+    for (const [k, r] of Object.entries(reads)) {
+      const what = `GET /v1/${k === 'org' ? 'orgs' : 'spaces'}/{id}`;
+      log(`\n[3] Reads: ${what} (${r.bytes.length} bytes, ${r.contentType}), docs serve vs bare node:http, ${LOAD_SECONDS} s each in ${READ_ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`);
+      for (const connections of [1, 32]) {
+        const { docs: d, bare: b } = await readLoads({ docs: r.url, bare: `${bare.url}${r.path}` }, connections);
+        const ratio = d.rps / b.rps;
+        const context = `${Math.round(d.rps)} vs ${Math.round(b.rps)} req/s; worst round p99 ${d.p99} vs ${b.p99} ms`;
+        if (connections === 32) record(`Reads ${what} @32 conns (docs / bare)`, ratio, { target: '>= 0.6', pass: ratio >= 0.6, context });
+        else record(`Reads ${what} @1 conn (docs / bare)`, ratio, { target: 'report', pass: true, context });
+      }
     }
     bareRss = peakRss(bare.pid);
     await stopChild(bare.child);
   }
   const smallRss = peakRss(small.pid);
 
-  // A large store, seeded in-process, then served ----------------------------------------------
+  // A large store, seeded in-process through the operations, then served -----------------------
   log(`\nA large store, for [4] and [5]`);
   const largeDir = tempDir('large');
   const s0 = Date.now();
-  const seeded = await seedLargeStore(largeDir, { token: TOKEN });
-  const shards = readdirSync(join(largeDir, 'shards')).filter((f) => f.endsWith('.json')).length;
-  log(`  seeded ${seeded.records} records in ${shards} shards (${mb(seeded.bytes)}) in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
-  if (seeded.records < 20000 || shards < 200) throw new Error('the large store is smaller than required');
+  const seeded = await seedContentStore(largeDir, { token: TOKEN, ...LARGE });
+  log(`  seeded ${seeded.pages} pages in ${seeded.spaces} spaces (${seeded.files} files, ${mb(seeded.bytes)}) in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
+  if (seeded.pages < 20000 || seeded.spaces < 200) throw new Error('the large store is smaller than required');
   const large = await startDocsServe(largeDir, env);
+  const largeIds = await firstOrgAndSpace(large.url);
   {
     // Reads on the large store first, so that the peak covers serving, not only loading.
-    const org = await orgResource(large.url);
-    const { large: reads } = await readLoads({ large: org.url }, 32, 1);
-    log(`  large store: GET /v1/orgs/{id} @32 conns ${Math.round(reads.rps)} req/s (context, not a target)`);
+    const space = await resource(large.url, `/spaces/${largeIds.space}`);
+    const { large: reads } = await readLoads({ large: space.url }, 32, 1);
+    const pages = await getJson(`${large.url}/v1/spaces/${largeIds.space}/content/pages`);
+    log(`  large store: GET /v1/spaces/{id} @32 conns ${Math.round(reads.rps)} req/s, GET .../content/pages ${pages.bytes.length} bytes (context, not a target)`);
   }
   // 5. Memory, before any write ---------------------------------------------------------------------
   const largeRss = peakRss(large.pid);
   const disk = dirBytes(largeDir).bytes;
 
   // 4. Writes ------------------------------------------------------------------------------------
-  log(`\n[4] Writes: POST /v1/orgs {"title":"Bench org"} at 32 connections, ${LOAD_SECONDS} s per store in ${WRITE_ROUNDS} alternating rounds, after ${WARMUP_SECONDS} s warm-up`);
-  const writes = await writeLoads({ small: small.url, large: large.url });
-  record('Writes, small store (201/s, durable)', writes.small.rps, {
+  log(`\n[4] Writes: PATCH /v1/spaces/{id} ${WRITE_BODY} at 32 connections, ${LOAD_SECONDS} s per store in ${WRITE_ROUNDS} alternating rounds, after ${WARMUP_SECONDS} s warm-up`);
+  const writes = await writeLoads({ small: `${small.url}/v1/spaces/${smallIds.space}`, large: `${large.url}/v1/spaces/${largeIds.space}` });
+  record('Writes, small store (200/s, durable)', writes.small.rps, {
     shown: `${Math.round(writes.small.rps)}/s`,
     target: '>= 1000/s',
     pass: writes.small.rps >= 1000,
     context: `${writes.small.total} writes; worst round p99 ${writes.small.p99} ms`,
   });
   const writeRatio = writes.large.rps / writes.small.rps;
-  record('Writes, large / small store', writeRatio, {
+  record(`Writes, large (${seeded.pages} pages) / small store`, writeRatio, {
     target: '>= 0.5',
     pass: writeRatio >= 0.5,
     context: `${Math.round(writes.large.rps)} vs ${Math.round(writes.small.rps)} writes/s; large worst round p99 ${writes.large.p99} ms`,

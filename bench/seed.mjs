@@ -1,69 +1,64 @@
-// Seeds a large store in-process (through the store itself, so the files are exactly what the
-// server writes): `orgs` organizations with `membersPerOrg` member rows each, drawn from a pool of
-// `users` users, plus the bootstrap owner, organization and token.
+// Seeds stores in-process through the operations themselves (invoke: validation, services,
+// store), so the files are exactly what the server writes for the same requests.
 import { dirBytes } from './lib.mjs';
+import { sectionChanges } from './text.mjs';
 
-// ShardStore.write loses a write issued in the same microtask run as the previous write's
-// resolution (the drain loop has ended but `running` is only cleared in a later `.finally`), so
-// it would never run and the process would exit with unsettled promises. Yield a macrotask
-// between writes until that is fixed.
-const settle = () => new Promise((r) => setImmediate(r));
-
-export async function seedLargeStore(dir, { token, orgs = 200, membersPerOrg = 100, users = 2000, orgsPerWrite = 50 }) {
+/** Opens (bootstrapping) the store in `dir`; `call(op, input)` runs an operation as its owner. */
+async function open(dir, token) {
   const { openContext } = await import('../dist/src/open.js');
-  const { bootstrap } = await import('../dist/src/auth/bootstrap.js');
-  const { newId } = await import('../dist/src/kernel/ids.js');
-  if (membersPerOrg > users) throw new Error('membersPerOrg must not exceed users');
-
+  const { bootstrap, ownerOf } = await import('../dist/src/auth/bootstrap.js');
+  const { invoke } = await import('../dist/src/invoke.js');
   const ctx = await openContext(dir);
+  await bootstrap(ctx, token);
+  const caller = { userId: ownerOf(ctx) };
+  const call = async (operationId, input = {}) => {
+    const r = await invoke(ctx, operationId, input, caller);
+    if (r.status >= 400) throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const org = (await call('listOrganizationsForAuthenticatedUser')).items[0].id;
+  return { ctx, call, org };
+}
+
+/** Runs `fn(i)` for i in [0, n), `concurrency` at a time (so writes share group commits). */
+async function pool(n, concurrency, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, concurrency) }, async () => {
+    while (next < n) await fn(next++);
+  }));
+}
+
+/** `spaces` empty spaces in the owner's organization. */
+export async function seedSpaces(dir, { token, spaces }) {
+  const { ctx, call, org } = await open(dir, token);
   try {
-    await bootstrap(ctx, token);
-    await settle();
-    const t0 = Date.parse('2024-01-01T00:00:00.000Z');
-    const iso = (i) => new Date(t0 + i * 1000).toISOString();
-
-    const userIds = Array.from({ length: users }, () => newId());
-    await ctx.store.write((tx) => {
-      userIds.forEach((id, i) => tx.put('users', { id, displayName: `Bench User ${i}`, email: `user${i}@bench.example`, createdAt: iso(i) }));
-    });
-    await settle();
-
-    const roles = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
-    let records = users;
-    for (let start = 0; start < orgs; start += orgsPerWrite) {
-      await ctx.store.write((tx) => {
-        for (let o = start; o < Math.min(orgs, start + orgsPerWrite); o++) {
-          const org = tx.put('organizations', {
-            id: newId(),
-            title: `Bench organization ${o}`,
-            createdAt: iso(users + o),
-            emailDomains: [],
-            type: 'business',
-            plan: 'free_2024',
-            defaultRole: 'read',
-            inviteLinks: true,
-            mergeRules: { type: 'none' },
-          });
-          records++;
-          for (let m = 0; m < membersPerOrg; m++) {
-            const user = userIds[(o * membersPerOrg + m) % users];
-            tx.put('members', {
-              id: `${org.id}.${user}`,
-              organization: org.id,
-              user,
-              role: roles[m % roles.length],
-              joinedAt: iso(users + orgs + o * membersPerOrg + m),
-              disabled: false,
-              sso: false,
-            });
-            records++;
-          }
-        }
-      });
-      await settle();
-    }
-    return { records, ...dirBytes(dir) };
+    await pool(spaces, 16, (i) => call('createSpace', { path: { organizationId: org }, body: { title: `Bench space ${i}` } }));
   } finally {
     await ctx.store.close();
   }
+}
+
+/**
+ * A space of `pages` pages (sections of 50: one parent and 49 children), written the way an
+ * author would: a change request, one updateChangeRequestContent per section, a merge.
+ */
+export async function buildSpace(call, org, i, pages) {
+  const space = (await call('createSpace', { path: { organizationId: org }, body: { title: `Bench space ${i}` } })).id;
+  const cr = (await call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'seed' } })).id;
+  for (let s = 0; s < pages / 50; s++) {
+    await call('updateChangeRequestContent', { path: { spaceId: space, changeRequestId: cr }, body: { changes: sectionChanges(s) } });
+  }
+  await call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr } });
+  return space;
+}
+
+/** `spaces` spaces of `pagesPerSpace` pages each in the owner's organization. */
+export async function seedContentStore(dir, { token, spaces = 200, pagesPerSpace = 100, concurrency = 16 }) {
+  const { ctx, call, org } = await open(dir, token);
+  try {
+    await pool(spaces, concurrency, (i) => buildSpace(call, org, i, pagesPerSpace));
+  } finally {
+    await ctx.store.close();
+  }
+  return { pages: spaces * pagesPerSpace, spaces, ...dirBytes(dir) };
 }

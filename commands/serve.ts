@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { serve } from '../server/serve.js';
 import { DEFAULT_PORT } from '../src/open.js';
 import { defaultDataDir } from '../src/transport/profiles.js';

@@ -5,8 +5,9 @@ import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
+import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
-import { hasBody, readJsonBody } from './body.js';
+import { hasBody, header, readJsonBody } from './body.js';
 import { serveDownload, servePdf } from './downloads.js';
 
 export type RequestLog = (line: string) => void;
@@ -25,7 +26,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | string[]>) {
   // A Buffer, not a string: encoding a string inside the socket write costs as much again.
   // Headers as one flat array: writeHead's fast path, no per-header setHeader bookkeeping.
-  const payload = body === undefined || status === 204 || status === 205 ? undefined : Buffer.from(JSON.stringify(body));
+  // Bodies a presenter serialized once (src/kernel/serialized.ts) are written as they are.
+  const payload = body === undefined || status === 204 || status === 205 ? undefined : (serializedBytes(body) ?? Buffer.from(JSON.stringify(body)));
   const raw: (string | number | string[])[] = payload ? ['content-type', JSON_TYPE, 'content-length', payload.length] : ['content-length', 0];
   if (headers) for (const k in headers) raw.push(k, headers[k]!);
   res.writeHead(status, raw as any);
@@ -80,7 +82,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
-      const caller = authenticate(ctx, bearer(req.headers.authorization));
+      const caller = authenticate(ctx, bearer(header(req, 'authorization')));
       const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
       const respond = (body: unknown) => {
         const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);

@@ -4,13 +4,28 @@ import { DocsError } from '../src/kernel/errors.js';
 /** Largest request body accepted (16 MiB, room for a batch of base64 files); larger is a 413. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** Reads and parses a JSON body. `undefined` when there is none. */
-/** No length and no chunked encoding: HTTP/1.1 says there is no body (most reads). */
-export function hasBody(req: IncomingMessage): boolean {
-  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+/**
+ * The first value of a request header (`name` in lower case), from the raw header list: the
+ * first use of `req.headers` builds an object of every header, a cost on each read request.
+ * The first value is also what `req.headers` keeps for the headers read here.
+ */
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.length === name.length && k.toLowerCase() === name) return raw[i + 1];
+  }
+  return undefined;
 }
 
-export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {  const declared = Number(req.headers['content-length'] ?? NaN);
+/** No length and no chunked encoding: HTTP/1.1 says there is no body (most reads). */
+export function hasBody(req: IncomingMessage): boolean {
+  return header(req, 'content-length') !== undefined || header(req, 'transfer-encoding') !== undefined;
+}
+
+/** Reads and parses a JSON body. `undefined` when there is none. */
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,4 +1,8 @@
-import { Command, Flags, Errors } from '@oclif/core';
+// Subpaths, not '@oclif/core': its index loads every part of oclif (help, ux, ...) at start.
+import { Command } from '@oclif/core/command';
+import * as Errors from '@oclif/core/errors';
+import * as Flags from '@oclif/core/flags';
+import { format } from 'node:util';
 import { DocsError } from '../../src/kernel/errors.js';
 import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -30,6 +34,16 @@ export abstract class DocsCommand extends Command {
       notice: (m) => process.stderr.write(m + '\n'),
     });
     return this.transportInstance;
+  }
+
+  /**
+   * --json output. oclif colorizes it by tokenizing the text one regex match at a time (16 ms of
+   * a `spaces list` of 100 spaces); without a JSON color theme there is no color to add, so the
+   * same text (oclif's: JSON.stringify, 2 spaces, cycles aside) is written as oclif writes it.
+   */
+  logJson(json: unknown): void {
+    if (this.config.theme?.json) return super.logJson(json);
+    console.log(format(JSON.stringify(json, undefined, 2)));
   }
 
   async finally(err: Error | undefined): Promise<void> {

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { ROLES } from '../../src/kernel/roles.js';
 
 // Flags shared by the collections and spaces commands, where the contract's shapes (a JSON

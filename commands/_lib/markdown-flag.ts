@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { markdownToDocument } from '../../src/documents/markdown.js';
 

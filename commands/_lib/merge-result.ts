@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from './base.js';
 import { spin } from './operation-command.js';

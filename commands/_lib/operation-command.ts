@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { operationSpec, type JsonSchema, type OperationSpec } from '../../src/contract/spec.js';
 import { DocsError } from '../../src/kernel/errors.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { writeFileSync } from 'node:fs';
 import type { Transport } from '../../src/transport/types.js';
 

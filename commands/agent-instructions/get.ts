@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsCommand } from '../_lib/base.js';
 import { soleOrganization, spin } from '../_lib/operation-command.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import { HttpTransport } from '../../src/transport/http.js';
 import { DocsCommand } from '../_lib/base.js';

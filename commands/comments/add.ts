@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsAdd extends CommentCommand {

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { commentArgs, CommentCommand, crFlag, replyFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsEdit extends CommentCommand {

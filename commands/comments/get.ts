@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { commentArgs, CommentCommand, crFlag, replyFlag, summary } from '../_lib/comments.js';
 
 export default class CommentsGet extends CommentCommand {

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { commentArgs, CommentCommand, crFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsReply extends CommentCommand {

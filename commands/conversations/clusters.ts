@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
 import { soleOrganization, spin } from '../_lib/operation-command.js';
 import { renderObject, renderTable } from '../_lib/render.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { descriptionFlag } from '../_lib/description-flag.js';
 import { operationCommand } from '../_lib/operation-command.js';
 

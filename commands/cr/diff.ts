@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { DocsCommand } from '../_lib/base.js';
 

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { DocsCommand } from '../_lib/base.js';
 import { pdfFlags, savePdf } from '../_lib/pdf-save.js';
 

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { DocsCommand } from '../_lib/base.js';
 
 export default class PagesList extends DocsCommand {

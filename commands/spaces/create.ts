@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { VISIBILITIES } from '../../src/spaces/model.js';
 import { operationCommand } from '../_lib/operation-command.js';
 

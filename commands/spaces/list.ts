@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { operationCommand, soleOrganization } from '../_lib/operation-command.js';
 import { listAll } from '../_lib/pick.js';
 import { buildTree, renderTree, type Node } from '../_lib/tree-view.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { applyDefaultLevel, defaultLevelFlag } from '../_lib/content-flags.js';
 import { chooseSpace } from '../_lib/pick.js';
 import { operationCommand } from '../_lib/operation-command.js';

@@ -9,7 +9,7 @@ import { baseOf, type ChangeRequestRecord } from '../change-requests/model.js';
 import { findChangeRequest, requireWritable } from '../change-requests/service.js';
 import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
-import { commitRevision, putMarkdown, readRevision, treeOf } from './revisions.js';
+import { commitRevision, editableTree, putMarkdown, readRevision, treeOf } from './revisions.js';
 import { childrenOf, contains, detach, findNode, flatten, slugify } from './tree.js';
 
 // updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
@@ -73,7 +73,7 @@ export function runBatch(
   internal = false,
 ) {
   const base = readRevision(tx, spaceId, from);
-  const pages: PageNode[] = structuredClone(treeOf(tx, base) as PageNode[]);
+  const pages: PageNode[] = editableTree(tx, base);
   const files: FileEntry[] = [...(base.files ?? [])];
   const now = ctx.clock.now().toISOString();
   // Bodies touched by the batch, resolved (links) and stored once at the end.

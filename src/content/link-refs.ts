@@ -1,6 +1,6 @@
 import type { Root } from 'mdast';
 import type { FileEntry, PageNode } from './model.js';
-import { flatten } from './tree.js';
+import { flatten, type Located } from './tree.js';
 
 // Links inside page markdown, found with the markdown parser (never with regular expressions),
 // and what they point at in a revision. Stored markdown names pages as `/pages/<id>` and files
@@ -77,9 +77,16 @@ export function makeResolver(
   baseUrl: string,
   refs: { pages?: Map<string, string>; files?: Map<string, string> } = {},
 ): Resolver {
-  const flat = flatten(pages);
-  const byId = new Map(flat.map((l) => [l.node.id, l]));
-  const byPath = new Map(flat.map((l) => [l.path, l.node.id]));
+  // The page maps are built on the first relative or /pages/ link: most bodies have none, and
+  // building them walks every page of the space.
+  let maps: { byId: Map<string, Located>; byPath: Map<string, string> } | undefined;
+  const pageMaps = () => {
+    if (!maps) {
+      const flat = flatten(pages);
+      maps = { byId: new Map(flat.map((l) => [l.node.id, l])), byPath: new Map(flat.map((l) => [l.path, l.node.id])) };
+    }
+    return maps;
+  };
   const fileIds = new Set(files.map((f) => f.id));
   const fileByName = new Map(files.map((f) => [f.name, f.id]));
   const page = (id: string | undefined, ref: string, anchor?: string): Target =>
@@ -91,6 +98,7 @@ export function makeResolver(
       const [raw, anchor] = url.split('#', 2) as [string, string | undefined];
       const target = decodeURI(raw);
       if (target.startsWith('/pages/')) {
+        const { byId, byPath } = pageMaps();
         const rest = target.slice('/pages/'.length);
         return page(byId.has(rest) ? rest : byPath.get(pagePathOf(rest)), target, anchor);
       }
@@ -99,6 +107,7 @@ export function makeResolver(
         return fileIds.has(rest) ? { kind: 'file', file: rest } : { kind: 'missing-file', ref: target };
       }
       if (target.startsWith('/')) return { kind: 'url', url, inApp: false };
+      const { byId, byPath } = pageMaps();
       const here = byId.get(fromPage);
       const dir = here ? pageDir(here.path, here.node.pages.length > 0) : '';
       const plain = target.replace(/^\.\//, '');

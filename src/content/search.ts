@@ -115,20 +115,48 @@ function update(tx: ReadTx, rev: ContentRevision, b: Built | undefined): Built {
   return built;
 }
 
+type Result = ReturnType<MiniSearch<SectionDoc>['search']>[number];
+
+/** A page of the results; its sections are built on first read. */
+class Hit implements SearchHit {
+  readonly title: string;
+  readonly path: string;
+  readonly ancestors: SearchHit['ancestors'];
+  private built?: SearchHit['sections'];
+  constructor(
+    readonly page: string,
+    p: { title: string; path: string; ancestors: SearchHit['ancestors'] },
+    readonly score: number,
+    private readonly results: Result[],
+  ) {
+    this.title = p.title;
+    this.path = p.path;
+    this.ancestors = p.ancestors;
+  }
+  get sections(): SearchHit['sections'] {
+    return (this.built ??= this.results.map((r) => ({ id: String(r.id).split('#').slice(0, 2).join('#'), title: r.title, anchor: r.anchor, snippet: () => snippet(r.body, r.terms) })));
+  }
+}
+
 function view(b: Built): SpaceIndex {
   const { mini, info } = b;
   return {
     search(query) {
-      const byPage = new Map<string, { score: number; hit: SearchHit }>();
+      // A query can match thousands of sections: per page only its best score and its results
+      // are gathered here; a hit's sections are built when read (for the page of hits asked for).
+      const byPage = new Map<string, { score: number; results: Result[] }>();
       for (const r of mini.search(query)) {
-        const p = info.get(r.page);
-        if (!p) continue;
-        let e = byPage.get(r.page);
-        if (!e) byPage.set(r.page, (e = { score: 0, hit: { page: r.page, title: p.title, path: p.path, ancestors: p.ancestors, sections: [] } }));
-        e.score = Math.max(e.score, r.score);
-        e.hit.sections.push({ id: String(r.id).split('#').slice(0, 2).join('#'), title: r.title, anchor: r.anchor, snippet: () => snippet(r.body, r.terms) });
+        if (!info.has(r.page)) continue;
+        const e = byPage.get(r.page);
+        if (!e) byPage.set(r.page, { score: r.score, results: [r] });
+        else {
+          if (r.score > e.score) e.score = r.score;
+          e.results.push(r);
+        }
       }
-      return [...byPage.values()].sort((a, b) => b.score - a.score).map((e) => e.hit);
+      const hits: Hit[] = [];
+      for (const [page, e] of byPage) hits.push(new Hit(page, info.get(page)!, e.score, e.results));
+      return hits.sort((x, y) => y.score - x.score);
     },
   };
 }

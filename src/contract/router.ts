@@ -42,8 +42,25 @@ export class Router {
     }
   }
 
+  // Matches by method and pathname: clients ask for the same few resources again and again, and
+  // a hit skips splitting, decoding and walking the trie. Bounded (cleared when full); only
+  // matches are kept, never the 404/405 errors.
+  private readonly recent = new Map<string, RouteMatch>();
+  private static readonly RECENT_MAX = 10_000;
+
   /** `pathname` is relative to /v1 and still percent-encoded. Throws 404 / 405. */
   match(method: string, pathname: string): RouteMatch {
+    const key = method + ' ' + pathname;
+    const hit = this.recent.get(key);
+    // A copy of the parameters: callers own what they get.
+    if (hit) return { operationId: hit.operationId, path: { ...hit.path } };
+    const found = this.matchUncached(method, pathname);
+    if (this.recent.size >= Router.RECENT_MAX) this.recent.clear();
+    this.recent.set(key, { operationId: found.operationId, path: { ...found.path } });
+    return found;
+  }
+
+  private matchUncached(method: string, pathname: string): RouteMatch {
     const segs = pathname.split('/').filter(Boolean);
     const params: Record<string, string> = {};
     const node = this.walk(this.root, segs, 0, params);

@@ -1,10 +1,17 @@
 import { apiUrl, type Context } from '../kernel/context.js';
+import { presentOnce } from '../kernel/serialized.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OrganizationRecord } from './model.js';
 import { organizationPermissions } from './permissions.js';
 
-/** The contract's Organization object, as seen by a member of the given role. */
+const presented = new WeakMap<OrganizationRecord, { key: string; bytes: Buffer }>();
+
+/** The contract's Organization object, as seen by a member of the given role (serialized once per inputs). */
 export function presentOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam = false) {
+  return presentOnce(presented, o, `${role}\0${ownsTeam}\0${ctx.baseUrl}`, () => buildOrganization(ctx, o, role, ownsTeam));
+}
+
+function buildOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam: boolean) {
   return {
     object: 'organization' as const,
     id: o.id,

@@ -2,19 +2,23 @@ import { newId } from '../kernel/ids.js';
 import type { ReadTx, Row, TableSpec, WriteTx } from '../store/port.js';
 import { TABLES } from '../store/tables.js';
 
-// A space's content is every row of its `space/<id>` shard, whatever the table. Duplicate and
-// purge work on that set generically, so a content table added later (pages, files, change
-// requests, comments, ...) is copied and purged with no change here. A table opts in by living
-// in the space's shard: its `shard` is `space/${row.space}` and it indexes `space` (checked by
+// A space's content is every row of its `space/<id>` shard or of a bucket of it
+// (`space/<id>/<part>`), whatever the table. Duplicate and purge work on that set generically,
+// so a content table added later (pages, files, change requests, comments, ...) is copied and
+// purged with no change here. A table opts in by living in the space's shard: its `shard` is
+// `space/${row.space}` (or under it) and it indexes `space` (checked by
 // test/spaces/content-rows.test.ts for every table).
 
 const PROBE = '\u0000probe';
+
+/** Whether shard key `shard` is space `spaceId`'s shard or one of its buckets. */
+const inSpaceShard = (shard: string, spaceId: string) => shard === `space/${spaceId}` || shard.startsWith(`space/${spaceId}/`);
 
 /** The tables whose rows live in a `space/<id>` shard. */
 export function spaceContentTables(): TableSpec[] {
   return TABLES.filter((t) => {
     try {
-      return t.shard({ id: PROBE, space: PROBE }) === `space/${PROBE}`;
+      return inSpaceShard(t.shard({ id: PROBE, space: PROBE }), PROBE);
     } catch {
       return false;
     }
@@ -26,7 +30,7 @@ export function spaceContentRows(tx: ReadTx, spaceId: string): { table: string; 
   return spaceContentTables().flatMap((t) =>
     tx
       .find<Row>(t.name, 'space', spaceId)
-      .filter((row) => t.shard(row) === `space/${spaceId}`)
+      .filter((row) => inSpaceShard(t.shard(row), spaceId))
       .map((row) => ({ table: t.name, row })),
   );
 }

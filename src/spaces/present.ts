@@ -1,4 +1,5 @@
 import { apiUrl, type Context } from '../kernel/context.js';
+import { presentOnce } from '../kernel/serialized.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { spacePermissions } from '../tree/access.js';
 import type { SpaceCounts } from './counts.js';
@@ -23,8 +24,15 @@ export function spaceUrls(ctx: Context, s: SpaceRecord, shareKey?: string) {
   };
 }
 
-/** The contract's Space object, as seen by a caller with `level` on it. */
+const presented = new WeakMap<SpaceRecord, { key: string; bytes: Buffer }>();
+
+/** The contract's Space object, as seen by a caller with `level` on it (serialized once per inputs). */
 export function presentSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string) {
+  const key = `${level}\0${counts.comments}\0${counts.changeRequests}\0${counts.changeRequestsOpen}\0${counts.changeRequestsDraft}\0${shareKey ?? ''}\0${ctx.baseUrl}`;
+  return presentOnce(presented, s, key, () => buildSpace(ctx, s, level, counts, shareKey));
+}
+
+function buildSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string) {
   return {
     object: 'space' as const,
     id: s.id,

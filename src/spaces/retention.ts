@@ -37,9 +37,18 @@ function purgeExpired(tx: WriteTx, ids: string[], now: Date): number {
  * gone whether or not the sweeper has run (the CLI in-process has no sweeper).
  */
 export async function purgeIfExpired(ctx: Context, spaceId: string): Promise<void> {
-  const now = ctx.clock.now();
+  await purgingIfExpired(ctx, spaceId);
+}
+
+/**
+ * `purgeIfExpired` for reads answered synchronously: undefined when there is nothing to purge
+ * (nearly always), else the purge to wait for.
+ */
+export function purgingIfExpired(ctx: Context, spaceId: string): Promise<unknown> | undefined {
   const s = ctx.store.read((tx) => tx.get<SpaceRecord>('spaces', spaceId));
-  if (s && isExpired(s, now)) await ctx.store.write((tx) => purgeExpired(tx, [spaceId], now));
+  if (s?.deletedAt === undefined) return undefined; // not deleted: no clock read
+  const now = ctx.clock.now();
+  return isExpired(s, now) ? ctx.store.write((tx) => purgeExpired(tx, [spaceId], now)) : undefined;
 }
 
 /** Purges every deleted space past its retention; returns how many. */

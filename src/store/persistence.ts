@@ -34,6 +34,7 @@ export class MemoryPersistence implements Persistence {
 }
 
 const MANIFEST = 'commit.json';
+const LOAD_CONCURRENCY = 4;
 const fileName = (key: string) => key.replace(/\//g, '__') + '.json';
 const keyOf = (file: string) => file.slice(0, -'.json'.length).replace(/__/g, '/');
 
@@ -67,14 +68,20 @@ export class FilePersistence implements Persistence {
     await this.recover();
     const out = new Map<string, ShardData>();
     const files = (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'));
-    await Promise.all(
-      files.map(async (f) => {
-        const low = this.low(keyOf(f));
+    // A few files at a time: each file's text is garbage once parsed, so the peak memory of a
+    // start is the rows plus a few files' text, not the rows plus the text of every file.
+    let next = 0;
+    const reader = async () => {
+      while (next < files.length) {
+        const key = keyOf(files[next++]!);
+        const low = this.low(key);
         await low.read();
-        out.set(keyOf(f), low.data);
-      }),
-    );
-    return out;
+        out.set(key, low.data);
+      }
+    };
+    await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, reader));
+    // In directory order, whatever order the reads finished in.
+    return new Map(files.map((f) => [keyOf(f), out.get(keyOf(f))!]));
   }
 
   private async recover(): Promise<void> {

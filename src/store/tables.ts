@@ -1,3 +1,4 @@
+import { bucketOf } from './buckets.js';
 import type { TableSpec } from './port.js';
 
 // Every table, with the shard its rows live in. Shards keep the cost of one write independent
@@ -49,9 +50,11 @@ export const TABLES: TableSpec[] = [
   { name: 'siteSpaces', shard: (r) => `org/${r.organization}`, indexes: ['site', 'space'] },
   { name: 'siteShareLinks', shard: (r) => `org/${r.organization}`, indexes: ['site', 'key'] },
   // Space content: page bodies and page nodes by hash (shared between revisions, see
-  // src/content/model.ts), change requests.
-  { name: 'pageContents', shard: (r) => `space/${r.space}`, indexes: ['space'] },
-  { name: 'pageNodes', shard: (r) => `space/${r.space}`, indexes: ['space'] },
+  // src/content/model.ts), change requests. Bodies and nodes are most of a big space's bytes:
+  // they live in 16 buckets under the space's shard (`space/<id>/<n>`, by row id), so an edit
+  // or a merge rewrites the buckets it touches, not every page of the space (src/store/buckets.ts).
+  { name: 'pageContents', shard: (r) => `space/${r.space}/${bucketOf(r.id, 16)}`, indexes: ['space'] },
+  { name: 'pageNodes', shard: (r) => `space/${r.space}/${bucketOf(r.id, 16)}`, indexes: ['space'] },
   { name: 'changeRequests', shard: (r) => `space/${r.space}`, indexes: ['space'] },
   // Comments and their replies (src/comments): with the space's content; `changeRequest` indexed
   // for the per-change-request lists and counts, `comment` for a comment's replies.

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { DocsError } from '../../../src/kernel/errors.js';
 import { DocsCommand } from '../../_lib/base.js';

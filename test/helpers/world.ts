@@ -59,6 +59,22 @@ export async function buildWorld(s: TestServer): Promise<World> {
   await owner('POST', `${sp}/change-requests/${open.id}/content?compat=false`, { changes: [{ operation: 'update_page', page: ids.pageId, document: { markdown: 'Install it again.' } }] });
   ids.changeRequestId = open.id;
 
+  // Discussions: a comment with a reply on the space, and one on the open change request (the
+  // change-request routes reach only its own comments: `crCommentId`, `crCommentReplyId`).
+  ids.commentId = (await owner('POST', `${sp}/comments`, { body: { markdown: 'Is the install step right?' }, page: ids.pageId })).id;
+  ids.commentReplyId = (await owner('POST', `${sp}/comments/${ids.commentId}/replies`, { body: { markdown: 'Yes.' } })).id;
+  const cr = `${sp}/change-requests/${open.id}`;
+  ids.crCommentId = (await owner('POST', `${cr}/comments`, { body: { markdown: 'Why again?' } })).id;
+  ids.crCommentReplyId = (await owner('POST', `${cr}/comments/${ids.crCommentId}/replies`, { body: { markdown: 'Clearer.' } })).id;
+
+  // Reviews: a reviewer (review role) asked to review the open change request, who approved it.
+  const reviewer = await addUser(s.ctx, org, 'review');
+  ids.reviewerId = reviewer.userId;
+  await owner('POST', `${cr}/requested-reviewers`, { users: [reviewer.userId] });
+  const review = await s.api('POST', `${cr}/reviews`, { token: reviewer.token, body: { status: 'approved' } });
+  expect(review.status, JSON.stringify(review.body)).toBe(201);
+  ids.reviewId = review.body.id;
+
   // A site with a section, a section group, a site space and a share link.
   ids.siteId = (await owner('POST', `${o}/sites`, { title: 'World site', spaces: [ids.spaceId] })).id;
   const site = `${o}/sites/${ids.siteId}`;

@@ -60,6 +60,18 @@ const publish = async (w: CaseWorld, name: string) => {
   await w.owner('POST', `/v1/integrations/${name}`, integrationManifest(w.ids.organizationId!));
   return name;
 };
+const sp = (w: CaseWorld) => `/v1/spaces/${w.ids.spaceId}`;
+const cr = (w: CaseWorld) => `${sp(w)}/change-requests/${w.ids.changeRequestId}`;
+// The change-request forms of the comment routes reach only that change request's comments.
+const crComment = async (w: CaseWorld) => ({ commentId: w.ids.crCommentId!, commentReplyId: w.ids.crCommentReplyId! });
+const post = { body: { markdown: 'Posted by a case.' } };
+const react = { addedReactions: ['👍'] };
+/** A reviewer the world's change request may be asked about: a member with the review role. */
+const requested = async (w: CaseWorld) => {
+  const userId = await w.newMember('review');
+  await w.owner('POST', `${cr(w)}/requested-reviewers`, { users: [userId] });
+  return { userId };
+};
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${++n}`;
 
@@ -242,13 +254,22 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPagesInChangeRequest: { as: 'read' },
   listFilesInChangeRequestById: { as: 'read' },
   getPageInChangeRequestById: { as: 'read' },
+  getPageInChangeRequestByPath: { as: 'read' },
+  getFileInChangeRequestById: { as: 'read' },
+  listPageLinksInChangeRequest: { as: 'read' },
+  listChangeRequestPageBacklinks: { as: 'read' },
+  listChangeRequestFileBacklinks: { as: 'read' },
   updateChangeRequestContent: { as: 'edit', query: () => ({ compat: 'false' }), body: () => ({ changes: [{ operation: 'insert_page', title: unique('By a case'), document: { markdown: 'Written by a case.' } }] }) },
   applyTemplateToSpace: { as: 'edit', setup: async (w) => ({ spaceId: await newSpace(w, 'Templated') }), body: () => ({ id: 'getting-started' }) },
 
   // change requests
   getChangeRequestById: { as: 'read' },
   listChangeRequestsForSpace: { as: 'read' },
+  listChangeRequestsForOrganization: { as: 'read', sees: lists('changeRequestId') },
   createChangeRequest: { as: 'edit', body: () => ({ subject: 'By a case' }) },
+  // Its creator may change it at any level; anyone else needs edit (a fresh caller is not the creator).
+  updateChangeRequestById: { as: 'edit', body: () => ({ subject: 'Open change, edited' }) },
+  updateChangeRequest: { as: 'edit' },
   mergeChangeRequest: {
     as: 'review',
     setup: async (w) => {
@@ -258,4 +279,54 @@ export const LEAST_ROLE: Record<string, Case> = {
       return { spaceId, changeRequestId: cr.id };
     },
   },
+
+  // reviews, review requests, semantic changes, contributors
+  // A change request of its own that creates a page: the pinned schema cannot be met by any
+  // `page_edited` change (README "Change request reviews": its attributes' oneOf overlaps), and
+  // s.api checks answers against it as it is.
+  getChangeRequestChanges: {
+    as: 'read',
+    setup: async (w) => {
+      const made = await w.owner('POST', `${sp(w)}/change-requests`, { subject: 'Adds a page' });
+      await w.owner('POST', `${sp(w)}/change-requests/${made.id}/content?compat=false`, { changes: [{ operation: 'insert_page', title: unique('Added'), document: { markdown: 'New.' } }] });
+      return { changeRequestId: made.id };
+    },
+  },
+  getReviewsByChangeRequestId: { as: 'read' },
+  getChangeRequestReviewById: { as: 'read' },
+  getRequestedReviewersByChangeRequestId: { as: 'read' },
+  getContributorsByChangeRequestId: { as: 'read' },
+  submitChangeRequestReview: { as: 'review', body: () => ({ status: 'approved', comment: { markdown: 'Fine.' } }) },
+  // Authors ask for reviews (edit); who is asked must be able to review (review).
+  requestReviewersForChangeRequest: { as: 'edit', setup: async (w) => ({ asked: await w.newMember('review') }), body: (w) => ({ users: [w.ids.asked] }) },
+  removeRequestedReviewerFromChangeRequest: { as: 'edit', setup: requested },
+
+  // PDF export
+  getSpacePDF: { as: 'read' },
+  getChangeRequestPDF: { as: 'read' },
+
+  // comments: reading needs read, discussing needs comment; deleting another's post needs admin
+  // (its author may delete it at the comment level, but a case's caller is never the author).
+  listCommentsInSpace: { as: 'read', sees: lists('commentId') },
+  getCommentInSpace: { as: 'read' },
+  listCommentRepliesInSpace: { as: 'read' },
+  getCommentReplyInSpace: { as: 'read' },
+  listCommentersInSpace: { as: 'read' },
+  postCommentInSpace: { as: 'comment', body: () => post },
+  updateCommentInSpace: { as: 'comment', body: () => react },
+  postCommentReplyInSpace: { as: 'comment', body: () => post },
+  updateCommentReplyInSpace: { as: 'comment', body: () => react },
+  deleteCommentInSpace: { as: 'admin', setup: async (w) => ({ commentId: (await w.owner('POST', `${sp(w)}/comments`, { body: { markdown: 'Doomed' } })).id }) },
+  deleteCommentReplyInSpace: { as: 'admin', setup: async (w) => ({ commentReplyId: (await w.owner('POST', `${sp(w)}/comments/${w.ids.commentId}/replies`, { body: { markdown: 'Doomed' } })).id }) },
+  listCommentsInChangeRequest: { as: 'read', sees: lists('crCommentId') },
+  getCommentInChangeRequest: { as: 'read', setup: crComment },
+  listCommentRepliesInChangeRequest: { as: 'read', setup: crComment },
+  getCommentReplyInChangeRequest: { as: 'read', setup: crComment },
+  listCommentersInChangeRequest: { as: 'read' },
+  postCommentInChangeRequest: { as: 'comment', body: () => post },
+  updateCommentInChangeRequest: { as: 'comment', setup: crComment, body: () => react },
+  postCommentReplyInChangeRequest: { as: 'comment', setup: crComment, body: () => post },
+  updateCommentReplyInChangeRequest: { as: 'comment', setup: crComment, body: () => react },
+  deleteCommentInChangeRequest: { as: 'admin', setup: async (w) => ({ commentId: (await w.owner('POST', `${cr(w)}/comments`, { body: { markdown: 'Doomed' } })).id }) },
+  deleteCommentReplyInChangeRequest: { as: 'admin', setup: async (w) => ({ commentId: w.ids.crCommentId!, commentReplyId: (await w.owner('POST', `${cr(w)}/comments/${w.ids.crCommentId}/replies`, { body: { markdown: 'Doomed' } })).id }) },
 };

@@ -10,9 +10,10 @@ import { tempDir } from '../helpers/server.js';
 // collections while in-process CLI commands write to the same data directory (they are sent to
 // the server holding it), and open and merge change requests in a few spaces. Afterwards every
 // acknowledged write is in the store, every shard parses, and the counts the API reports (spaces
-// per collection, open change requests per space) agree with the records and the clients' logs.
-// Comments: when the comments area lands, add its count here the same way (created - deleted per
-// change request, against the `comments` rows and the change request's `comments` field).
+// per collection, open change requests per space, open comments per space and per change
+// request) agree with the records and the clients' logs. The clients also post comments on those
+// spaces and their change requests (merged ones too: discussions stay open), resolve and delete
+// their own; a space's `comments` counts only its own open comments, a change request's its own.
 
 const TOKEN = 'gb_api_concurrency';
 const CLIENTS = Number(process.env.STRESS_CLIENTS ?? 50);
@@ -44,13 +45,44 @@ describe('no lost writes under concurrency', () => {
     const crMerged = new Set<string>();
     const deleted = new Set<string>();
     const renamed = new Map<string, string>();
+    // Acknowledged comments: where they are, and what the clients last did to them.
+    const comments = new Map<string, { space: string; cr?: string; status: 'open' | 'resolved' | 'deleted' }>();
     let next = 0;
     const client = async () => {
       const mine: string[] = [];
       const myCrs: [string, string][] = [];
+      const myCrsAll: [string, string][] = []; // merged ones included: they still take comments
+      const myComments: string[] = [];
       while (next < REQUESTS) {
         const i = next++;
-        if (i % 10 === 9) {
+        if (i % 10 === 4) {
+          // Comments: post on a space or on one of our change requests; resolve or delete one of ours.
+          const step = Math.floor(i / 10) % 4;
+          const target = step === 1 ? myCrsAll[i % (myCrsAll.length || 1)] : undefined;
+          if (step >= 2 && myComments.length) {
+            const id = myComments.shift()!;
+            const c = comments.get(id)!;
+            const url = `${s.url}/v1/spaces/${c.space}${c.cr ? `/change-requests/${c.cr}` : ''}/comments/${id}`;
+            if (step === 2) {
+              const r = await fetch(url, { method: 'PUT', headers: h, body: JSON.stringify({ resolved: true }) });
+              if (r.status === 200) c.status = 'resolved';
+              await r.arrayBuffer();
+            } else {
+              const r = await fetch(url, { method: 'DELETE', headers: h });
+              if (r.status === 205) c.status = 'deleted';
+              await r.arrayBuffer();
+            }
+          } else {
+            const [space, cr] = target ?? [crSpaces[i % crSpaces.length]!, undefined];
+            const r = await fetch(`${s.url}/v1/spaces/${space}${cr ? `/change-requests/${cr}` : ''}/comments`, { method: 'POST', headers: h, body: JSON.stringify({ body: { markdown: `Comment ${i}` } }) });
+            // The contract answers a posted comment with 200 (not 201).
+            if (r.status === 200) {
+              const id = ((await r.json()) as any).id;
+              comments.set(id, { space, ...(cr ? { cr } : {}), status: 'open' });
+              myComments.push(id);
+            } else await r.arrayBuffer();
+          }
+        } else if (i % 10 === 9) {
           // Change requests: open one, or merge one of ours (a 409 when its space moved on since).
           const mergeable = i % 20 === 19 && myCrs.length ? myCrs.shift() : undefined;
           if (mergeable) {
@@ -65,6 +97,7 @@ describe('no lost writes under concurrency', () => {
               const id = ((await r.json()) as any).id;
               crCreated.set(id, space);
               myCrs.push([space, id]);
+              myCrsAll.push([space, id]);
             } else await r.arrayBuffer();
           }
         } else if (i % 4 === 2 && mine.length) {
@@ -112,6 +145,14 @@ describe('no lost writes under concurrency', () => {
       expect(got.changeRequests).toBe([...crCreated.values()].filter((sp) => sp === space).length);
       const listed = ((await (await fetch(`${s.url}/v1/spaces/${space}/change-requests?status=open&limit=1000`, { headers: h })).json()) as any);
       expect(listed.count).toBe(open);
+      const openHere = [...comments.values()].filter((c) => c.space === space && !c.cr && c.status === 'open').length;
+      expect(got.comments, `open comments of space ${space}`).toBe(openHere);
+    }
+    // Each change request's `comments`: its own open comments (merged ones included).
+    const openOn = (cr: string) => [...comments.values()].filter((c) => c.cr === cr && c.status === 'open').length;
+    for (const [cr, space] of crCreated) {
+      const got = ((await (await fetch(`${s.url}/v1/spaces/${space}/change-requests/${cr}`, { headers: h })).json()) as any);
+      expect(got.comments, `open comments of change request ${cr}`).toBe(openOn(cr));
     }
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
@@ -135,6 +176,21 @@ describe('no lost writes under concurrency', () => {
     }
     expect(crCreated.size).toBeGreaterThan(REQUESTS / 20);
     expect(crMerged.size).toBeGreaterThan(0);
+    // Comments: every acknowledged one is there with the status last acknowledged, or gone when
+    // deleted; no row the clients did not post.
+    const commentRows = new Map(ctx.store.read((tx) => tx.all<any>('comments')).map((r) => [r.id, r]));
+    for (const [id, c] of comments) {
+      const row = commentRows.get(id);
+      if (c.status === 'deleted') expect(row, `deleted comment ${id}`).toBeUndefined();
+      else {
+        expect(row, `comment ${id}`).toBeDefined();
+        expect([row.space, row.changeRequest, row.status]).toEqual([c.space, c.cr, c.status]);
+      }
+    }
+    expect(commentRows.size).toBe([...comments.values()].filter((c) => c.status !== 'deleted').length);
+    const done = (st: string) => [...comments.values()].filter((c) => c.status === st).length;
+    expect([done('open'), done('resolved'), done('deleted')].every((x) => x > 0), 'posted, resolved and deleted some').toBe(true);
+    expect([...crCreated.keys()].some((cr) => openOn(cr) > 0), 'some change request has open comments').toBe(true);
     expect(created.size).toBeGreaterThan(REQUESTS / 4);
     await ctx.store.close();
   }, 600_000);

@@ -133,6 +133,24 @@ function check(fn: ValidateFunction, data: unknown, where: string) {
   if (!fn(data)) throw invalid(describe(where, fn.errors![0]!));
 }
 
+/**
+ * Bodies nest at most this deep. Schemas bound most bodies, but open ones (documents, `'*'`
+ * bodies) would otherwise carry any depth into code that walks them recursively.
+ */
+export const MAX_BODY_DEPTH = 128;
+
+function tooDeep(value: unknown): boolean {
+  // Iterative: a hostile body must not be able to overflow the stack of the check itself.
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > MAX_BODY_DEPTH) return true;
+    for (const child of Object.values(v as object)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return false;
+}
+
 /** Validates (and coerces path/query values) or throws a 400 naming the field and the rule. */
 export function validateInput(op: OperationSpec, input: OperationInput, extraFields: readonly string[] = []): ValidInput {
   const c = compile(op);
@@ -147,6 +165,7 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
     if (body === undefined) {
       if (op.requestBody.required) throw invalid('body: is required');
     } else {
+      if (tooDeep(body)) throw invalid(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
       check(bodyValidator(op, c), body, 'body');
       // '*': the operation's body is open (API.md says so); its handler reads what it knows.
       if (c.fields && !extraFields.includes('*')) for (const k of Object.keys(body as object)) if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);

@@ -85,3 +85,18 @@ describe('unknown body fields', () => {
     expect(() => validateInput(op, { path: { organizationId: 'o' }, body: { titel: 'typo' } })).toThrow(/^body\.titel: is not an accepted field \(accepted: .*title/);
   });
 });
+
+describe('open bodies', () => {
+  const op = () => operationSpec('createChangeRequest');
+  const path = { spaceId: 's' };
+  it("accept unknown fields where the operation says '*' (API.md: other properties allowed)", () => {
+    expect(() => validateInput(op(), { path, body: { subject: 'x', origin: 'ci' } })).toThrow(/^body\.origin: is not an accepted field/);
+    expect(validateInput(op(), { path, body: { subject: 'x', origin: 'ci' } }, ['*']).body).toEqual({ subject: 'x', origin: 'ci' });
+  });
+  it('still refuse a body nested deeper than 128 levels, without overflowing the stack', () => {
+    const deep = (n: number) => JSON.parse('{"a":'.repeat(n) + '1' + '}'.repeat(n));
+    expect(validateInput(op(), { path, body: { subject: 'x', a: deep(120) } }, ['*']).body.subject).toBe('x');
+    expect(() => validateInput(op(), { path, body: deep(2000) }, ['*'])).toThrow('body: nested deeper than 128 levels');
+    expect(() => validateInput(op(), { path, body: deep(100000) }, ['*'])).toThrow('body: nested deeper than 128 levels');
+  });
+});

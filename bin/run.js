@@ -6,7 +6,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`docs/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
 } else {
-  // Subpath: '@oclif/core' itself loads every part of oclif; commands import the parts they use.
-  const { execute } = await import('@oclif/core/execute');
-  await execute({ dir: import.meta.url });
+  // The bundled CLI (scripts/build-bundle.mjs): oclif and the commands in a few files, not hundreds.
+  await import('../dist/cli/run.js');
 }

@@ -1,0 +1,46 @@
+// Bundles the CLI (bin entry + one entry per command, shared code split into chunks) into
+// dist/cli/, with @oclif/core and its dependencies inside: node loads ~430 small files for one
+// in-process command otherwise, and resolving/reading them is most of a command's start
+// (`spaces list` on 100 spaces: 3.8x -> 3.3x `node -e 0`). Other packages stay external (loaded
+// from node_modules as before); dist/src stays the code the server and tests use.
+import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const commands = join(root, 'dist', 'commands');
+const files = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+  e.isDirectory() ? (e.name === '_lib' ? [] : files(join(d, e.name))) : e.name.endsWith('.js') ? [join(d, e.name)] : []);
+const entryPoints = {
+  run: join(root, 'bin', 'cli-entry.js'),
+  ...Object.fromEntries(files(commands).map((f) => ['commands/' + relative(commands, f).slice(0, -3), f])),
+};
+const outdir = join(root, 'dist', 'cli');
+rmSync(outdir, { recursive: true, force: true });
+const insideOclif = (importer) => /node_modules[\\/]/.test(importer);
+await build({
+  entryPoints,
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  // oclif is CommonJS: its require() calls need a require in the ESM chunks.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // oclif's TypeScript support (ts-node, tsx, typescript) is for plugins in development: not ours.
+  external: ['typescript', 'ts-node', 'tsx'],
+  plugins: [{
+    name: 'only-oclif-inside',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (a) => {
+        if (a.path.startsWith('node:')) return { external: true };
+        if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled
+        if (insideOclif(a.importer)) return null; // oclif's own dependencies: bundled with it
+        return { external: true }; // our other packages: from node_modules, as before
+      });
+    },
+  }],
+});

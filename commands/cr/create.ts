@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import { descriptionFlag } from '../_lib/description-flag.js';
+import { descriptionFlag } from '../_lib/markdown-flag.js';
 import { operationCommand } from '../_lib/operation-command.js';
 
 export default operationCommand({

@@ -1,4 +1,4 @@
-import { descriptionFlag } from '../_lib/description-flag.js';
+import { descriptionFlag } from '../_lib/markdown-flag.js';
 import { operationCommand } from '../_lib/operation-command.js';
 
 export default operationCommand({

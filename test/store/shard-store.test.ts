@@ -116,6 +116,28 @@ describe('ShardStore', () => {
     const again = await ShardStore.open(new FilePersistence(dir), SPECS);
     expect(again.read((tx) => tx.find('members', 'org', 'b'))).toEqual([{ id: 'm', org: 'b' }]);
   });
+
+  it('moves a row found in another shard than its table says (an older layout) on its next write, and deletes it there', async () => {
+    const dir = tempDir();
+    // An older version kept members in one shared shard.
+    const old = await ShardStore.open(new FilePersistence(dir), [{ name: 'members', shard: () => 'all', indexes: ['org'] }, SPECS[0]!]);
+    await old.write((tx) => {
+      tx.put('members', { id: 'm', org: 'a', v: 1 });
+      tx.put('members', { id: 'n', org: 'a', v: 1 });
+    });
+    await old.close();
+    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
+    expect(store.read((tx) => tx.find('members', 'org', 'a')).length).toBe(2);
+    await store.write((tx) => tx.put('members', { id: 'm', org: 'a', v: 2 }));
+    const onDisk = (f: string) => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8')).members;
+    expect(Object.keys(onDisk('all.json'))).toEqual(['n']);
+    expect(onDisk('org__a.json')).toEqual({ m: { id: 'm', org: 'a', v: 2 } });
+    await store.write((tx) => tx.delete('members', 'n'));
+    expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['org__a.json']);
+    await store.close();
+    const again = await ShardStore.open(new FilePersistence(dir), SPECS);
+    expect(again.read((tx) => tx.all('members'))).toEqual([{ id: 'm', org: 'a', v: 2 }]);
+  });
 });
 
 describe('FilePersistence', () => {

@@ -6,7 +6,7 @@ import { markdownOf, readRevision, treeOf } from '../content/revisions.js';
 import { flatten, type Located } from '../content/tree.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
-import type { ChangeRequestWithExtras } from './reviews.js';
+import type { ChangeRequestRecord } from './model.js';
 
 // The semantic changes of a change request (getChangeRequestChanges): its revision compared with
 // its base (the space revision it last synced with: `revisionMergedAncestor`, else
@@ -93,7 +93,7 @@ export function diffRevisions(ctx: Context, tx: ReadTx, space: SpaceRecord, base
 }
 
 /** `{changes, more?}`: the first `limit` changes of the change request (default 10). */
-export function changeRequestChanges(ctx: Context, tx: ReadTx, space: SpaceRecord, cr: ChangeRequestWithExtras, limit = 10) {
+export function changeRequestChanges(ctx: Context, tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, limit = 10) {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit: must be an integer from 1 to 1000');
   const base = readRevision(tx, space.id, cr.revisionMergedAncestor ?? cr.revisionInitial);
   const all = diffRevisions(ctx, tx, space, base, readRevision(tx, space.id, cr.revision));

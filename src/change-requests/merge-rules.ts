@@ -5,7 +5,7 @@ import type { MergeRules, OrganizationRecord } from '../organizations/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ChangeRequestRecord } from './model.js';
-import { currentReviews, pendingRequests, type ChangeRequestWithExtras } from './reviews.js';
+import { currentReviews, pendingRequests } from './reviews.js';
 
 // Merge rules (the contract's MergeRules): a space's own rules, or with `inherit` its
 // organization's; `none` (or no rule) lets a change request merge on the merge permission alone.
@@ -23,7 +23,7 @@ export function effectiveMergeRules(tx: ReadTx, space: SpaceRecord): MergeRules 
 }
 
 /** Why a rule is not met, or undefined when it is. */
-function unmet(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestWithExtras, rule: Rule): string | undefined {
+function unmet(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, rule: Rule): string | undefined {
   const approvals = () => new Set(currentReviews(tx, cr).filter((r) => r.status === 'approved').map((r) => r.reviewer));
   // The creator cannot review their own change request: a rule naming them asks nothing of them.
   const named = () => (rule.users ?? []).filter((u) => u !== cr.createdBy);

@@ -10,14 +10,15 @@ import { changeRequestChanges } from './changes.js';
 import { contributorsOf, listForOrganization } from './filters.js';
 import { presentChangeRequest, user } from './present.js';
 import { presentReview, presentReviewRequest, reviewUrl } from './review-present.js';
-import { isOutdated, requestReviewers, requestsOf, reviewsOf, submitReview, type ChangeRequestWithExtras, type ReviewRecord } from './reviews.js';
+import { isOutdated, requestReviewers, requestsOf, reviewsOf, submitReview, type ReviewRecord } from './reviews.js';
 import { readChangeRequest } from './service.js';
+import type { ChangeRequestRecord } from './model.js';
 
 // The change-request area's review side: semantic changes, reviews, review requests,
 // contributors, and the organization-wide list (README "Change request reviews and merge rules").
 
 /** Each review with whether it still stands, newest first. */
-function reviewsWithState(tx: ReadTx, cr: ChangeRequestWithExtras): { review: ReviewRecord; outdated: boolean }[] {
+function reviewsWithState(tx: ReadTx, cr: ChangeRequestRecord): { review: ReviewRecord; outdated: boolean }[] {
   const reviews = reviewsOf(tx, cr);
   const requests = requestsOf(tx, cr);
   return reviews.map((review) => ({ review, outdated: isOutdated(review, cr, reviews, requests) }));

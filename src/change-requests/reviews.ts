@@ -48,8 +48,6 @@ export interface ReviewRequestRecord {
 }
 
 /** Fields the change request may carry that the base model does not declare yet. */
-// The record has both since the merge area landed; the alias stays for this area's signatures.
-export type ChangeRequestWithExtras = ChangeRequestRecord;
 
 /** Reviews of a change request, newest first (ties by id, so pages are stable). */
 export function reviewsOf(tx: ReadTx, cr: ChangeRequestRecord): ReviewRecord[] {
@@ -134,21 +132,21 @@ function commentMarkdown(doc: unknown): string {
  */
 export function requestReviewers(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, crId: string, body: { users: string[]; subject?: string; description?: { nodes?: unknown[] } }) {
   const seen = visibleSpace(tx, caller, spaceId);
-  const cr = findChangeRequest(tx, spaceId, crId) as ChangeRequestWithExtras;
+  const cr = findChangeRequest(tx, spaceId, crId);
   requireLevel(seen.level, 'edit', `requesting reviews on change requests of space ${spaceId}`, `space ${spaceId}`);
   requireInProgress(cr, 'requesting reviews');
   const users = [...new Set(body.users)];
   if (users.length === 0) throw invalid('users: must name at least one user');
   users.forEach((u) => checkReviewer(tx, seen.row, cr, u, `users[${body.users.indexOf(u)}]`));
   const now = ctx.clock.now().toISOString();
-  let next: ChangeRequestWithExtras = cr;
+  let next: ChangeRequestRecord = cr;
   if (body.subject !== undefined) {
     const subject = body.subject.trim();
     if (subject.length > SUBJECT_MAX) throw invalid(`subject: must be at most ${SUBJECT_MAX} characters`);
     next = { ...next, subject };
   }
   if (body.description !== undefined) next = { ...next, description: body.description };
-  if (next !== cr) tx.put<ChangeRequestWithExtras>('changeRequests', { ...next, updatedAt: now });
+  if (next !== cr) tx.put<ChangeRequestRecord>('changeRequests', { ...next, updatedAt: now });
   const existing = requestsOf(tx, cr);
   const sent = users.map((user) =>
     tx.put<ReviewRequestRecord>('changeRequestReviewers', {

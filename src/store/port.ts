@@ -1,9 +1,12 @@
 // The Store port: what services may ask of storage. Services never see files, lowdb or HTTP.
 //
 // Records live in named tables and are addressed by `id`. Reads see committed data only.
-// A write is a synchronous function run inside a transaction: writes are serialized, a
-// function that throws changes nothing, and the returned promise resolves only once the
-// change is durable on disk (group commit: writes arriving together share one commit).
+// Both reads and writes take a synchronous function over a transaction and return a promise:
+// the store loads the shards a function touches on demand (a function that reaches a shard
+// not in memory is run again once it is loaded), so a function must have no effect other than
+// through `tx` and its result. Writes are serialized, a function that throws changes nothing,
+// and the returned promise resolves only once the change is durable (group commit: writes
+// arriving together share one commit).
 
 export interface Row {
   readonly id: string;
@@ -24,7 +27,7 @@ export interface WriteTx extends ReadTx {
 }
 
 export interface Store {
-  read<R>(fn: (tx: ReadTx) => R): R;
+  read<R>(fn: (tx: ReadTx) => R): Promise<R>;
   write<R>(fn: (tx: WriteTx) => R): Promise<R>;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;

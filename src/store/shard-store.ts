@@ -193,7 +193,7 @@ export class ShardStore implements Store {
     return store;
   }
 
-  read<R>(fn: (tx: ReadTx) => R): R {
+  async read<R>(fn: (tx: ReadTx) => R): Promise<R> {
     return fn(new View(this.tables, []));
   }
 

@@ -10,7 +10,7 @@ async function open(dir, token) {
   const { invoke } = await import('../dist/src/invoke.js');
   const ctx = await openContext(dir);
   await bootstrap(ctx, token);
-  const caller = { userId: ownerOf(ctx) };
+  const caller = { userId: await ownerOf(ctx) };
   const call = async (operationId, input = {}) => {
     const r = await invoke(ctx, operationId, input, caller);
     if (r.status >= 400) throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);

@@ -82,18 +82,18 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
-      const caller = authenticate(ctx, bearer(header(req, 'authorization')));
       const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
-      const respond = (body: unknown) => {
-        const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);
-        if (result instanceof Promise) return result.then((r) => (send(res, r.status, r.body, r.headers), r.status));
-        send(res, result.status, result.body, result.headers);
-        return result.status;
-      };
-      // Requests without a body (most reads) are answered synchronously, in the request event.
-      const status = hasBody(req) ? readJsonBody(req).then(respond) : respond(undefined);
-      if (typeof status === 'number') done(status);
-      else status.then(done, (err) => done(fail(req, res, err)));
+      // Authentication reads the store (a promise); the body, if any, is read only once it passed.
+      const status = authenticate(ctx, bearer(header(req, 'authorization'))).then((caller) => {
+        const respond = (body: unknown) => {
+          const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);
+          if (result instanceof Promise) return result.then((r) => (send(res, r.status, r.body, r.headers), r.status));
+          send(res, result.status, result.body, result.headers);
+          return result.status;
+        };
+        return hasBody(req) ? readJsonBody(req).then(respond) : respond(undefined);
+      });
+      status.then(done, (err) => done(fail(req, res, err)));
     } catch (err) {
       done(fail(req, res, err));
     }

@@ -112,7 +112,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // A token for in-process CLI commands run while this server holds the directory: they are
     // forwarded here. It is valid only for this process and lives in the owner-only lock file.
     const sessionToken = newToken();
-    const owner = ownerOf(ctx);
+    const owner = await ownerOf(ctx);
     if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
     lock?.update({ url, token: sessionToken });
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);

@@ -11,7 +11,7 @@ interface OwnerMeta {
 }
 
 /** The store's owner: the user the in-process CLI acts as when no token is given. */
-export function ownerOf(ctx: Context): string | undefined {
+export function ownerOf(ctx: Context): Promise<string | undefined> {
   return ctx.store.read((tx) => tx.get<OwnerMeta>('meta', 'owner')?.user);
 }
 
@@ -21,7 +21,7 @@ export function ownerOf(ctx: Context): string | undefined {
  * caller can print it, and only its hash is stored.
  */
 export async function bootstrap(ctx: Context, fixedToken = process.env.DOCS_BOOTSTRAP_TOKEN): Promise<{ token: string; userId: string } | undefined> {
-  if (ownerOf(ctx)) return undefined;
+  if (await ownerOf(ctx)) return undefined;
   const token = fixedToken || newToken();
   return ctx.store.write((tx) => {
     if (tx.get<OwnerMeta>('meta', 'owner')) return undefined; // another writer was first

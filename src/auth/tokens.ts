@@ -32,12 +32,12 @@ export function insertToken(tx: WriteTx, token: string, user: string, label: str
 }
 
 /** The caller behind a bearer token; 401 when it is missing or matches no live user. */
-export function authenticate(ctx: Context, token: string | undefined): Caller {
+export async function authenticate(ctx: Context, token: string | undefined): Promise<Caller> {
   if (!token) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
   const hash = cachedHash(token);
   const session = ctx.sessionTokens.get(hash);
-  const userId = session ?? ctx.store.read((tx: ReadTx) => tx.get<TokenRecord>('tokens', hash)?.user);
-  if (!userId || !ctx.store.read((tx) => tx.get<UserRecord>('users', userId))) {
+  const userId = session ?? (await ctx.store.read((tx: ReadTx) => tx.get<TokenRecord>('tokens', hash)?.user));
+  if (!userId || !(await ctx.store.read((tx) => tx.get<UserRecord>('users', userId)))) {
     throw new DocsError('unauthenticated', 'invalid token');
   }
   return { userId };

@@ -43,6 +43,6 @@ export function signingKey(meta: VisitorKeyMeta) {
 
 /** The public JSON Web Key Set (RFC 7517) verifiers fetch. */
 export async function visitorJwks(ctx: Context) {
-  const meta = ctx.store.read(readVisitorKey) ?? (await ctx.store.write((tx) => ensureVisitorKey(tx, ctx)));
+  const meta = (await ctx.store.read(readVisitorKey)) ?? (await ctx.store.write((tx) => ensureVisitorKey(tx, ctx)));
   return { keys: [{ ...meta.publicJwk, kid: meta.kid, alg: VISITOR_KEY_ALG, use: 'sig' }] };
 }

@@ -27,7 +27,7 @@ export const createChangeRequest = defineOperation(
     return {
       status: 201,
       headers: { Location: apiUrl(ctx, `/spaces/${space.id}/change-requests/${cr.id}`) },
-      body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)),
+      body: await ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)),
     };
   },
   // API.md: the create body takes `subject`, `template` (`id`, `params.contentRefs`) and "other
@@ -76,7 +76,7 @@ export const listChangeRequestsForSpace = defineOperation('listChangeRequestsFor
 export const updateChangeRequestById = defineOperation('updateChangeRequestById', async ({ ctx, caller, path, body }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const { space, cr } = await ctx.store.write((tx) => service.patchChangeRequest(tx, ctx, caller, path.spaceId, path.changeRequestId, body ?? {}));
-  return { status: 200, body: ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)) };
+  return { status: 200, body: await ctx.store.read((tx) => presentChangeRequest(ctx, tx, cr, space.organization)) };
 });
 
 // Merge and update answer 200 either way, as the contract has it: `result` says which. A

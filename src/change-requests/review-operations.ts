@@ -37,7 +37,7 @@ export const getChangeRequestChanges = defineOperation('getChangeRequestChanges'
 
 export const getReviewsByChangeRequestId = defineOperation('getReviewsByChangeRequestId', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const list = ctx.store.read((tx) => {
+  const list = await ctx.store.read((tx) => {
     const { cr } = readChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
     return reviewsWithState(tx, cr).filter((r) => query.outdated === undefined || r.outdated === query.outdated);
   });
@@ -48,7 +48,7 @@ export const getReviewsByChangeRequestId = defineOperation('getReviewsByChangeRe
 
 export const getChangeRequestReviewById = defineOperation('getChangeRequestReviewById', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const found = ctx.store.read((tx) => {
+  const found = await ctx.store.read((tx) => {
     const { cr } = readChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
     const hit = reviewsWithState(tx, cr).find((r) => r.review.id === path.reviewId);
     if (!hit) throw notFound(`review ${path.reviewId} not found in change request ${cr.number}`);
@@ -66,7 +66,7 @@ export const submitChangeRequestReview = defineOperation('submitChangeRequestRev
 export const requestReviewersForChangeRequest = defineOperation('requestReviewersForChangeRequest', async ({ ctx, caller, path, body }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const { sent } = await ctx.store.write((tx) => requestReviewers(tx, ctx, caller, path.spaceId, path.changeRequestId, body));
-  return { status: 200, body: { users: ctx.store.read((tx) => sent.map((q) => presentReviewRequest(ctx, tx, q))) } };
+  return { status: 200, body: { users: await ctx.store.read((tx) => sent.map((q) => presentReviewRequest(ctx, tx, q))) } };
 });
 
 export const getRequestedReviewersByChangeRequestId = defineOperation('getRequestedReviewersByChangeRequestId', async ({ ctx, caller, path, query }) => {

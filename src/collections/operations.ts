@@ -6,8 +6,8 @@ import { presentSpace } from '../spaces/present.js';
 import { presentCollection } from './present.js';
 import * as service from './service.js';
 
-export const listCollectionsInOrganizationById = defineOperation('listCollectionsInOrganizationById', ({ ctx, caller, path, query }) => {
-  const list = ctx.store.read((tx) => service.listCollections(tx, caller, path.organizationId, query.nested !== false));
+export const listCollectionsInOrganizationById = defineOperation('listCollectionsInOrganizationById', async ({ ctx, caller, path, query }) => {
+  const list = await ctx.store.read((tx) => service.listCollections(tx, caller, path.organizationId, query.nested !== false));
   return { status: 200, body: paginate(list, query, (x) => presentCollection(ctx, x.row, x.level)) };
 });
 
@@ -16,8 +16,8 @@ export const createCollection = defineOperation('createCollection', async ({ ctx
   return { status: 201, headers: { Location: apiUrl(ctx, `/collections/${row.id}`) }, body: presentCollection(ctx, row, level) };
 });
 
-export const getCollectionById = defineOperation('getCollectionById', ({ ctx, caller, path }) => {
-  const { row, level } = ctx.store.read((tx) => service.visibleCollection(tx, caller, path.collectionId));
+export const getCollectionById = defineOperation('getCollectionById', async ({ ctx, caller, path }) => {
+  const { row, level } = await ctx.store.read((tx) => service.visibleCollection(tx, caller, path.collectionId));
   return { status: 200, body: presentCollection(ctx, row, level) };
 });
 

@@ -17,14 +17,14 @@ const where = (path: Record<string, string>): Where => ({ spaceId: path.spaceId!
 
 /** Reads, then formats bodies (the Document form is built outside the read). */
 async function answer<T extends { body: { markdown?: string } }>(ctx: Context, read: (tx: ReadTx) => T, format?: string) {
-  const body = ctx.store.read(read);
+  const body = await ctx.store.read(read);
   await formatBodies([body], format);
   return { status: 200, body };
 }
 
 const list = async ({ ctx, caller, path, query }: OperationRequest) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const body = ctx.store.read((tx) => {
+  const body = await ctx.store.read((tx) => {
     const { scope, rows } = service.listComments(tx, caller, where(path), query);
     return paginate(rows, query, (c) => presentComment(ctx, tx, scope, caller, c));
   });
@@ -64,7 +64,7 @@ const remove = async ({ ctx, caller, path }: OperationRequest) => {
 
 const listReplies = async ({ ctx, caller, path, query }: OperationRequest) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const body = ctx.store.read((tx) => {
+  const body = await ctx.store.read((tx) => {
     const { scope, rows } = replies.listReplies(tx, caller, where(path), path.commentId);
     return paginate(rows, query, (r) => presentReply(ctx, tx, scope, caller, r));
   });

@@ -38,7 +38,7 @@ export const getFileInChangeRequestById = defineOperation('getFileInChangeReques
 export const getPageInChangeRequestByPath = defineOperation('getPageInChangeRequestByPath', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const want = decodeURIComponent(path.pagePath).replace(/^\/+|\/+$/g, '');
-  const found = ctx.store.read((tx) => {
+  const found = await ctx.store.read((tx) => {
     const { space, cr, version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
     const l: Located | undefined = flatten(treeOf(tx, version.rev)).find((x) => x.path === want && x.node.type !== 'link');
     if (!l) throw notFound(`page at path ${want} not found in change request ${cr.number}`);

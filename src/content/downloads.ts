@@ -20,7 +20,7 @@ export function downloadSecretRow() {
 /** Makes sure the signing secret exists (a write only for a store initialized before it existed). */
 export async function ensureDownloadSecret(ctx: Context): Promise<void> {
   if (cache.has(ctx)) return;
-  const found = ctx.store.read((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID));
+  const found = await ctx.store.read((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID));
   const row = found ?? (await ctx.store.write((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID) ?? tx.put('meta', downloadSecretRow())));
   cache.set(ctx, Buffer.from(row.secret, 'base64url'));
 }

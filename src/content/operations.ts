@@ -69,7 +69,7 @@ export const listPages = defineOperation('listPages', async ({ ctx, caller, path
 /** One page, its body as markdown (default) or as a Document built from the markdown. */
 async function showPage(ctx: Context, caller: Caller, spaceId: string, query: any, pick: (tree: readonly PageNode[]) => ReturnType<typeof flatten>[number] | undefined, what: string) {
   await purgeIfExpired(ctx, spaceId);
-  const found = ctx.store.read((tx) => {
+  const found = await ctx.store.read((tx) => {
     const { space, rev } = current(tx, caller, spaceId);
     const l = pick(treeOf(tx, rev));
     if (!l) throw notFound(`${what} not found in space ${spaceId}`);
@@ -79,7 +79,7 @@ async function showPage(ctx: Context, caller: Caller, spaceId: string, query: an
   const body = doc ? () => ({ document: doc }) : () => ({ markdown: found.markdown });
   // Children are listed with their own bodies only as markdown: the Document is for this page.
   const page = presentPage(ctx, found.space, found.l.node, found.l.path, body, false);
-  if (page.pages) page.pages = ctx.store.read((tx) => found.l.node.pages.map((c) => presentPage(ctx, found.space, c, `${found.l.path}/${c.slug}`, markdownBody(tx, spaceId))));
+  if (page.pages) page.pages = await ctx.store.read((tx) => found.l.node.pages.map((c) => presentPage(ctx, found.space, c, `${found.l.path}/${c.slug}`, markdownBody(tx, spaceId))));
   return { status: 200, body: page };
 }
 
@@ -155,7 +155,7 @@ async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number,
 export const updateChangeRequestContent = defineOperation('updateChangeRequestContent', async ({ ctx, caller, path, query, body }) => {
   await purgeIfExpired(ctx, path.spaceId);
   // Bytes are written (durably, content addressed) before the revision that names them.
-  ctx.store.read((tx) => visibleSpace(tx, caller, path.spaceId));
+  await ctx.store.read((tx) => visibleSpace(tx, caller, path.spaceId));
   const uploads = await prepareUploads(ctx, body.changes);
   const parse = await loadParser();
   await ensureDownloadSecret(ctx);
@@ -298,7 +298,7 @@ export const listFilesInChangeRequestById = defineOperation('listFilesInChangeRe
 
 export const getPageInChangeRequestById = defineOperation('getPageInChangeRequestById', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const found = ctx.store.read((tx) => {
+  const found = await ctx.store.read((tx) => {
     const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
     const l = flatten(treeOf(tx, rev)).find((x) => x.node.id === path.pageId);
     if (!l) throw notFound(`page ${path.pageId} not found in change request ${path.changeRequestId}`);

@@ -13,33 +13,33 @@ export const ingestConversation = defineOperation('ingestConversation', async ({
   return { status: 204 };
 });
 
-export const listConversations = defineOperation('listConversations', ({ ctx, caller, path, query }) => {
-  const list = ctx.store.read((tx) => conversationsOf(tx, path.organizationId, caller, query.source));
+export const listConversations = defineOperation('listConversations', async ({ ctx, caller, path, query }) => {
+  const list = await ctx.store.read((tx) => conversationsOf(tx, path.organizationId, caller, query.source));
   return { status: 200, body: paginate(list, query, (c) => presentConversation(ctx, c)) };
 });
 
-export const getConversationById = defineOperation('getConversationById', ({ ctx, caller, path }) => {
-  const c = ctx.store.read((tx) => getConversation(tx, path.organizationId, caller, path.conversationId));
+export const getConversationById = defineOperation('getConversationById', async ({ ctx, caller, path }) => {
+  const c = await ctx.store.read((tx) => getConversation(tx, path.organizationId, caller, path.conversationId));
   return { status: 200, body: presentConversationDetail(ctx, c) };
 });
 
-export const listConversationsIssues = defineOperation('listConversationsIssues', ({ ctx, caller, path, query }) => {
-  const list = ctx.store.read((tx) => listIssues(tx, path.organizationId, caller, { cluster: query.cluster, conversation: query.conversation }));
+export const listConversationsIssues = defineOperation('listConversationsIssues', async ({ ctx, caller, path, query }) => {
+  const list = await ctx.store.read((tx) => listIssues(tx, path.organizationId, caller, { cluster: query.cluster, conversation: query.conversation }));
   return { status: 200, body: paginate(list, query, (x) => presentIssueWithConversation(ctx, x)) };
 });
 
-export const getConversationIssueById = defineOperation('getConversationIssueById', ({ ctx, caller, path }) => {
-  const x = ctx.store.read((tx) => getIssue(tx, path.organizationId, caller, path.issueId));
+export const getConversationIssueById = defineOperation('getConversationIssueById', async ({ ctx, caller, path }) => {
+  const x = await ctx.store.read((tx) => getIssue(tx, path.organizationId, caller, path.issueId));
   return { status: 200, body: presentIssueWithConversation(ctx, x) };
 });
 
-export const listConversationsIssuesClusters = defineOperation('listConversationsIssuesClusters', ({ ctx, caller, path, query }) => {
-  const list = ctx.store.read((tx) => clustersFor(tx, path.organizationId, caller, query));
+export const listConversationsIssuesClusters = defineOperation('listConversationsIssuesClusters', async ({ ctx, caller, path, query }) => {
+  const list = await ctx.store.read((tx) => clustersFor(tx, path.organizationId, caller, query));
   return { status: 200, body: paginate(list, query, ({ cluster, issues }) => presentCluster(ctx, cluster, issues)) };
 });
 
-export const getConversationsIssuesCluster = defineOperation('getConversationsIssuesCluster', ({ ctx, caller, path }) => {
-  const { cluster, issues } = ctx.store.read((tx) => {
+export const getConversationsIssuesCluster = defineOperation('getConversationsIssuesCluster', async ({ ctx, caller, path }) => {
+  const { cluster, issues } = await ctx.store.read((tx) => {
     const cluster: ClusterRecord = getCluster(tx, path.organizationId, caller, path.clusterId);
     return { cluster, issues: issuesOfCluster(tx, cluster.id) };
   });

@@ -86,7 +86,18 @@ class Deliverer {
 
   kick(): void {
     if (this.stopped) return;
-    const pending = this.ctx.store.read((tx) => tx.find<EventRecord>('integrationEvents', 'delivery', 'pending'));
+    // The scan (a store read) is tracked like a delivery, so that `idle` and `stop` wait for it too.
+    const scan: Promise<void> = this.scan()
+      .catch((err) => {
+        if (process.env.DEBUG) console.error('integration event delivery:', err);
+      })
+      .finally(() => this.settled.delete(scan));
+    this.settled.add(scan);
+  }
+
+  private async scan(): Promise<void> {
+    const pending = await this.ctx.store.read((tx) => tx.find<EventRecord>('integrationEvents', 'delivery', 'pending'));
+    if (this.stopped) return;
     pending.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.seq - b.seq);
     for (const e of pending) {
       if (this.running.size >= CONCURRENCY) break;
@@ -108,7 +119,7 @@ class Deliverer {
 
   private async deliver(eventId: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
-    const found = ctx.store.read((tx) => {
+    const found = await ctx.store.read((tx) => {
       const e = tx.get<EventRecord>('integrationEvents', eventId);
       return e && { e, i: tx.get<IntegrationRecord>('integrations', e.integration) };
     });

@@ -33,7 +33,7 @@ export const getIntegrationByName = defineOperation('getIntegrationByName', ({ c
 export const publishIntegration = defineOperation('publishIntegration', async ({ ctx, caller, path, body }) => {
   checkPublish(path.integrationName, body);
   const i = await ctx.store.write((tx) => publish(tx, ctx, caller, path.integrationName, body));
-  return { status: 200, body: ctx.store.read((tx) => present(tx, ctx, caller, i)) };
+  return { status: 200, body: await ctx.store.read((tx) => present(tx, ctx, caller, i)) };
 });
 
 export const unpublishIntegration = defineOperation('unpublishIntegration', async ({ ctx, caller, path }) => {
@@ -51,7 +51,7 @@ export const listIntegrationInstallations = defineOperation('listIntegrationInst
 export const installIntegration = defineOperation('installIntegration', async ({ ctx, caller, path, body }) => {
   const { integration, inst } = await ctx.store.write((tx) => install(tx, ctx, caller, path.integrationName, body.organization));
   kickDelivery(ctx);
-  const out = ctx.store.read((tx) => presentInst(tx, ctx, integration, inst));
+  const out = await ctx.store.read((tx) => presentInst(tx, ctx, integration, inst));
   return { status: 201, body: out, headers: { Location: out.urls.location } };
 });
 
@@ -65,7 +65,7 @@ export const getIntegrationInstallationById = defineOperation('getIntegrationIns
 export const updateIntegrationInstallation = defineOperation('updateIntegrationInstallation', async ({ ctx, caller, path, body }) => {
   const { integration, inst } = await ctx.store.write((tx) => updateInstallation(tx, ctx, caller, path.integrationName, path.installationId, body));
   kickDelivery(ctx);
-  return { status: 200, body: ctx.store.read((tx) => presentInst(tx, ctx, integration, inst)) };
+  return { status: 200, body: await ctx.store.read((tx) => presentInst(tx, ctx, integration, inst)) };
 });
 
 export const uninstallIntegration = defineOperation('uninstallIntegration', async ({ ctx, caller, path }) => {

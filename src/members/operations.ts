@@ -28,7 +28,7 @@ export const getMemberInOrganizationById = defineOperation('getMemberInOrganizat
 
 export const updateMemberInOrganizationById = defineOperation('updateMemberInOrganizationById', async ({ ctx, caller, path, body }) => {
   const updated = await ctx.store.write((tx) => changeRole(tx, membershipOf(tx, path.organizationId, caller).member, path.userId, body.role));
-  return { status: 200, body: ctx.store.read((tx) => presentMember(ctx, tx, updated)) };
+  return { status: 200, body: await ctx.store.read((tx) => presentMember(ctx, tx, updated)) };
 });
 
 export const removeMemberFromOrganizationById = defineOperation('removeMemberFromOrganizationById', async ({ ctx, caller, path }) => {
@@ -41,7 +41,7 @@ export const updateOrganizationMemberLastSeenAt = defineOperation('updateOrganiz
     member: touchLastSeen(tx, ctx, membershipOf(tx, path.organizationId, caller).member),
     key: ensureVisitorKey(tx, ctx),
   }));
-  const user = ctx.store.read((tx) => tx.get<UserRecord>('users', caller.userId)!);
+  const user = await ctx.store.read((tx) => tx.get<UserRecord>('users', caller.userId)!);
   // 0.146.0 names the field gitbookVisitorClaims (API.md: serviceVisitorClaims).
   return { status: 200, body: { gitbookVisitorClaims: await signVisitorClaims(ctx, key, user, member) } };
 });
@@ -51,7 +51,7 @@ export const setUserAsSSOMemberForOrganization = defineOperation('setUserAsSSOMe
     const { org, member } = membershipOf(tx, path.organizationId, caller);
     return setSsoMember(tx, ctx, member, org, path.userId);
   });
-  return { status: 200, body: ctx.store.read((tx) => presentMember(ctx, tx, m)) };
+  return { status: 200, body: await ctx.store.read((tx) => presentMember(ctx, tx, m)) };
 });
 
 export const listTeamsForOrganizationMember = defineOperation('listTeamsForOrganizationMember', ({ ctx, caller, path, query }) =>

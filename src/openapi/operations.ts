@@ -7,8 +7,8 @@ import { presentSpec, presentVersion, versionUrl } from './present.js';
 import { kickProcessing } from './processor.js';
 import { checkSlug, checkSource, createSpec, deleteSpec, listVisibleSpecs, setVisibility, upsertSpec, versionOf, versionsOf, visibleSpec } from './service.js';
 
-export const listOpenAPISpecs = defineOperation('listOpenAPISpecs', ({ ctx, caller, path, query }) => {
-  const { specs, member } = ctx.store.read((tx) => listVisibleSpecs(tx, path.organizationId, caller));
+export const listOpenAPISpecs = defineOperation('listOpenAPISpecs', async ({ ctx, caller, path, query }) => {
+  const { specs, member } = await ctx.store.read((tx) => listVisibleSpecs(tx, path.organizationId, caller));
   return { status: 200, body: paginate(specs, query, (s) => presentSpec(ctx, s, member.role)) };
 });
 
@@ -19,8 +19,8 @@ export const createOpenAPISpec = defineOperation('createOpenAPISpec', async ({ c
   return { status: 201, body: presentSpec(ctx, spec, member.role) };
 });
 
-export const getOpenAPISpecBySlug = defineOperation('getOpenAPISpecBySlug', ({ ctx, caller, path }) => {
-  const { spec, member } = ctx.store.read((tx) => visibleSpec(tx, path.organizationId, path.specSlug, caller));
+export const getOpenAPISpecBySlug = defineOperation('getOpenAPISpecBySlug', async ({ ctx, caller, path }) => {
+  const { spec, member } = await ctx.store.read((tx) => visibleSpec(tx, path.organizationId, path.specSlug, caller));
   return { status: 200, body: presentSpec(ctx, spec, member.role) };
 });
 
@@ -44,8 +44,8 @@ export const updateOpenAPISpecBySlug = defineOperation('updateOpenAPISpecBySlug'
   return { status: 200, body: presentSpec(ctx, spec, member.role) };
 });
 
-export const listOpenAPISpecVersions = defineOperation('listOpenAPISpecVersions', ({ ctx, caller, path, query }) => {
-  const { spec, versions } = ctx.store.read((tx) => {
+export const listOpenAPISpecVersions = defineOperation('listOpenAPISpecVersions', async ({ ctx, caller, path, query }) => {
+  const { spec, versions } = await ctx.store.read((tx) => {
     const { spec } = visibleSpec(tx, path.organizationId, path.specSlug, caller);
     return { spec, versions: versionsOf(tx, spec.id) };
   });
@@ -62,22 +62,22 @@ function oneVersion(ctx: Context, caller: Caller, path: Record<string, string>, 
 // `latest` can never be a version id (ids are 20 base62 characters): the by-id routes accept it
 // too, so `versions/latest` means the same in-process as over HTTP, where the router picks the
 // literal `latest` route first.
-export const getLatestOpenAPISpecVersion = defineOperation('getLatestOpenAPISpecVersion', ({ ctx, caller, path }) => {
-  const { spec, version } = oneVersion(ctx, caller, path, 'latest');
+export const getLatestOpenAPISpecVersion = defineOperation('getLatestOpenAPISpecVersion', async ({ ctx, caller, path }) => {
+  const { spec, version } = await oneVersion(ctx, caller, path, 'latest');
   return { status: 200, body: presentVersion(ctx, spec, version) };
 });
 
-export const getOpenAPISpecVersionById = defineOperation('getOpenAPISpecVersionById', ({ ctx, caller, path }) => {
-  const { spec, version } = oneVersion(ctx, caller, path, path.versionId);
+export const getOpenAPISpecVersionById = defineOperation('getOpenAPISpecVersionById', async ({ ctx, caller, path }) => {
+  const { spec, version } = await oneVersion(ctx, caller, path, path.versionId);
   return { status: 200, body: presentVersion(ctx, spec, version) };
 });
 
 async function content(ctx: Context, caller: Caller, path: Record<string, string>, versionId: string) {
-  const { spec, version } = oneVersion(ctx, caller, path, versionId);
+  const { spec, version } = await oneVersion(ctx, caller, path, versionId);
   const json = await readContent(ctx, spec.id, version.id);
   if (json === undefined) {
     // The spec was deleted between the read and the file read: as if it had not been found.
-    if (!ctx.store.read((tx) => tx.get('openapiVersions', version.id))) throw notFound(`version ${versionId} of openapi spec ${path.specSlug} not found`);
+    if (!(await ctx.store.read((tx) => tx.get('openapiVersions', version.id)))) throw notFound(`version ${versionId} of openapi spec ${path.specSlug} not found`);
     throw new DocsError('bug', `content of version ${version.id} is missing from the data directory`);
   }
   return { status: 200, body: { filesystem: JSON.parse(json), url: versionUrl(ctx, spec, version) } };

@@ -28,11 +28,22 @@ class Processor {
   /** Takes up every spec waiting to be processed, as far as the concurrency allows. */
   kick(): void {
     if (this.stopped || this.running.size >= CONCURRENCY) return;
-    const waiting = this.ctx.store.read((tx) => [
+    // The scan (a store read) is tracked like a run, so that `idle` and `stop` wait for it too.
+    const scan: Promise<void> = this.scan()
+      .catch((err) => {
+        if (process.env.DEBUG) console.error('openapi processing:', err);
+      })
+      .finally(() => this.settled.delete(scan));
+    this.settled.add(scan);
+  }
+
+  private async scan(): Promise<void> {
+    const waiting = await this.ctx.store.read((tx) => [
       ...tx.find<OpenAPISpecRecord>('openapiSpecs', 'processingState', 'pending'),
       // `progress` in the store with nothing running here: a process stopped while processing it.
       ...tx.find<OpenAPISpecRecord>('openapiSpecs', 'processingState', 'progress'),
     ]);
+    if (this.stopped) return;
     waiting.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
     for (const spec of waiting) {
       if (this.running.size >= CONCURRENCY) break;
@@ -83,7 +94,7 @@ class Processor {
     // A new version only when the content differs from the latest one.
     let versionId: string | undefined;
     if (outcome.ok) {
-      const latest = ctx.store.read((tx) => {
+      const latest = await ctx.store.read((tx) => {
         const spec = current(tx);
         return spec?.lastVersion ? tx.get<OpenAPIVersionRecord>('openapiVersions', spec.lastVersion) : undefined;
       });

@@ -60,10 +60,10 @@ const selection = (query: Record<string, any>): PdfSelection => ({ only: query.o
 
 export const getSpacePDF = defineOperation('getSpacePDF', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  return answer(ctx, ctx.store.read((tx) => spaceSource(tx, caller, path.spaceId, selection(query))));
+  return answer(ctx, await ctx.store.read((tx) => spaceSource(tx, caller, path.spaceId, selection(query))));
 });
 
 export const getChangeRequestPDF = defineOperation('getChangeRequestPDF', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  return answer(ctx, ctx.store.read((tx) => changeRequestSource(tx, caller, path.spaceId, path.changeRequestId, selection(query))));
+  return answer(ctx, await ctx.store.read((tx) => changeRequestSource(tx, caller, path.spaceId, path.changeRequestId, selection(query))));
 });

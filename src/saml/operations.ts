@@ -22,7 +22,7 @@ export const createOrganizationSAMLProvider = defineOperation('createOrganizatio
   return {
     status: 201,
     headers: { Location: apiUrl(ctx, `/orgs/${p.organization}/saml/${p.id}`) },
-    body: ctx.store.read((tx) => presentSamlProvider(ctx, tx, member, p)),
+    body: await ctx.store.read((tx) => presentSamlProvider(ctx, tx, member, p)),
   };
 });
 
@@ -39,7 +39,7 @@ export const updateOrganizationSAMLProvider = defineOperation('updateOrganizatio
     const { org, member } = membershipOf(tx, path.organizationId, caller);
     return { p: updateProvider(tx, member, org, path.samlProviderId, body), member };
   });
-  return { status: 200, body: ctx.store.read((tx) => presentSamlProvider(ctx, tx, member, p)) };
+  return { status: 200, body: await ctx.store.read((tx) => presentSamlProvider(ctx, tx, member, p)) };
 });
 
 export const deleteOrganizationSAMLProvider = defineOperation('deleteOrganizationSAMLProvider', async ({ ctx, caller, path }) => {

@@ -50,14 +50,14 @@ export const listSites = defineOperation('listSites', ({ ctx, caller, path, quer
 
 export const createSite = defineOperation('createSite', async ({ ctx, caller, path, body }) => {
   const { site } = await ctx.store.write((tx) => service.createSite(tx, ctx, caller, path.organizationId, body ?? {}));
-  return created(ctx, sitePath({ ...path, siteId: site.id }), present(ctx, caller, { ...path, siteId: site.id }, (p) => p.presentSite()));
+  return created(ctx, sitePath({ ...path, siteId: site.id }), await present(ctx, caller, { ...path, siteId: site.id }, (p) => p.presentSite()));
 });
 
-export const getSiteById = defineOperation('getSiteById', ({ ctx, caller, path }) => ({ status: 200, body: present(ctx, caller, path, (p) => p.presentSite()) }));
+export const getSiteById = defineOperation('getSiteById', async ({ ctx, caller, path }) => ({ status: 200, body: await present(ctx, caller, path, (p) => p.presentSite()) }));
 
 export const updateSiteById = defineOperation('updateSiteById', async ({ ctx, caller, path, body }) => {
   await ctx.store.write((tx) => service.updateSite(tx, ctx, caller, path.organizationId, path.siteId, body));
-  return { status: 200, body: present(ctx, caller, path, (p) => p.presentSite()) };
+  return { status: 200, body: await present(ctx, caller, path, (p) => p.presentSite()) };
 });
 
 export const deleteSiteById = defineOperation('deleteSiteById', async ({ ctx, caller, path }) =>
@@ -66,31 +66,31 @@ export const deleteSiteById = defineOperation('deleteSiteById', async ({ ctx, ca
 
 export const publishSite = defineOperation('publishSite', async ({ ctx, caller, path }) => {
   await ctx.store.write((tx) => service.setPublished(tx, ctx, caller, path.organizationId, path.siteId, true));
-  return { status: 200, body: present(ctx, caller, path, (p) => p.presentSite()) };
+  return { status: 200, body: await present(ctx, caller, path, (p) => p.presentSite()) };
 });
 
 export const unpublishSite = defineOperation('unpublishSite', async ({ ctx, caller, path }) => {
   await ctx.store.write((tx) => service.setPublished(tx, ctx, caller, path.organizationId, path.siteId, false));
-  return { status: 200, body: present(ctx, caller, path, (p) => p.presentSite()) };
+  return { status: 200, body: await present(ctx, caller, path, (p) => p.presentSite()) };
 });
 
-export const getPublishedContentSite = defineOperation('getPublishedContentSite', ({ ctx, caller, path, query }) => ({
+export const getPublishedContentSite = defineOperation('getPublishedContentSite', async ({ ctx, caller, path, query }) => ({
   status: 200,
-  body: ctx.store.read((tx) => publishedProfile(tx, ctx, caller, path.organizationId, path.siteId, query.shareKey)),
+  body: await ctx.store.read((tx) => publishedProfile(tx, ctx, caller, path.organizationId, path.siteId, query.shareKey)),
 }));
 
 // Structure
 
 const checkedKey = (tx: ReadTx, site: SiteRecord, key?: string) => requireShareKey(tx, site, key);
 
-export const getSiteStructure = defineOperation('getSiteStructure', ({ ctx, caller, path, query }) => {
-  const key = read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
-  return { status: 200, body: present(ctx, caller, path, (p) => p.structure(), key) };
+export const getSiteStructure = defineOperation('getSiteStructure', async ({ ctx, caller, path, query }) => {
+  const key = await read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
+  return { status: 200, body: await present(ctx, caller, path, (p) => p.structure(), key) };
 });
 
 export const sortSiteStructure = defineOperation('sortSiteStructure', async ({ ctx, caller, path, body }) => {
   const moved = await write(ctx, caller, path, `reordering site ${path.siteId}`, (tx, { site }) => sortItem(tx, site, body.item, body.position));
-  return { status: 200, body: presentItem(ctx, caller, path, moved.type, moved.row.id) };
+  return { status: 200, body: await presentItem(ctx, caller, path, moved.type, moved.row.id) };
 });
 
 function presentItem(ctx: Context, caller: Caller, path: P, type: Pointer['type'], id: string) {
@@ -109,7 +109,7 @@ const deprecatedMove = (operationId: string, type: Pointer['type'], param: strin
     const pos = body?.position;
     const position = pos && { ...(pos.before ? { before: pointerId(pos.before) } : {}), ...(pos.after ? { after: pointerId(pos.after) } : {}) };
     await write(ctx, caller, path, `reordering site ${path.siteId}`, (tx, { site }) => sortItem(tx, site, { type, id: path[param] }, position));
-    return { status: 200, body: presentItem(ctx, caller, path, type, path[param]) };
+    return { status: 200, body: await presentItem(ctx, caller, path, type, path[param]) };
   });
 
 export const moveSiteSection = deprecatedMove('moveSiteSection', 'site-section', 'siteSectionId', (p) => ({ type: 'site-section', id: p.siteSection }));
@@ -126,19 +126,19 @@ function allGroups(tx: ReadTx, site: string, group: string | null = null): SiteS
   return nodesIn(tx, site, group).flatMap((n) => (n.kind === 'group' ? [n.row, ...allGroups(tx, site, n.row.id)] : []));
 }
 
-export const listSiteSections = defineOperation('listSiteSections', ({ ctx, caller, path, query }) => {
-  const key = read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
-  return { status: 200, body: present(ctx, caller, path, (p, tx, { site }) => paginate(allSections(tx, site.id), query, (s) => p.section(s)), key) };
+export const listSiteSections = defineOperation('listSiteSections', async ({ ctx, caller, path, query }) => {
+  const key = await read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
+  return { status: 200, body: await present(ctx, caller, path, (p, tx, { site }) => paginate(allSections(tx, site.id), query, (s) => p.section(s)), key) };
 });
 
 export const addSectionToSite = defineOperation('addSectionToSite', async ({ ctx, caller, path, body }) => {
   const s = await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.addSection(tx, ctx, caller, site, body));
-  return created(ctx, sitePath(path, `/sections/${s.id}`), presentItem(ctx, caller, path, 'site-section', s.id));
+  return created(ctx, sitePath(path, `/sections/${s.id}`), await presentItem(ctx, caller, path, 'site-section', s.id));
 });
 
 export const updateSiteSectionById = defineOperation('updateSiteSectionById', async ({ ctx, caller, path, body }) => {
   await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.updateSection(tx, site, path.siteSectionId, body));
-  return { status: 200, body: presentItem(ctx, caller, path, 'site-section', path.siteSectionId) };
+  return { status: 200, body: await presentItem(ctx, caller, path, 'site-section', path.siteSectionId) };
 });
 
 export const deleteSiteSectionById = defineOperation('deleteSiteSectionById', async ({ ctx, caller, path }) =>
@@ -147,19 +147,19 @@ export const deleteSiteSectionById = defineOperation('deleteSiteSectionById', as
 
 // Section groups
 
-export const listSiteSectionGroups = defineOperation('listSiteSectionGroups', ({ ctx, caller, path, query }) => ({
+export const listSiteSectionGroups = defineOperation('listSiteSectionGroups', async ({ ctx, caller, path, query }) => ({
   status: 200,
-  body: present(ctx, caller, path, (p, tx, { site }) => paginate(allGroups(tx, site.id), query, (g) => p.group(g))),
+  body: await present(ctx, caller, path, (p, tx, { site }) => paginate(allGroups(tx, site.id), query, (g) => p.group(g))),
 }));
 
 export const addSectionGroupToSite = defineOperation('addSectionGroupToSite', async ({ ctx, caller, path, body }) => {
   const g = await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.addGroup(tx, ctx, site, body));
-  return created(ctx, sitePath(path, `/section-groups/${g.id}`), presentItem(ctx, caller, path, 'site-section-group', g.id));
+  return created(ctx, sitePath(path, `/section-groups/${g.id}`), await presentItem(ctx, caller, path, 'site-section-group', g.id));
 });
 
 export const updateSiteSectionGroupById = defineOperation('updateSiteSectionGroupById', async ({ ctx, caller, path, body }) => {
   await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.updateGroup(tx, site, path.siteSectionGroupId, body));
-  return { status: 200, body: presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId) };
+  return { status: 200, body: await presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId) };
 });
 
 export const deleteSiteSectionGroupById = defineOperation('deleteSiteSectionGroupById', async ({ ctx, caller, path }) =>
@@ -168,7 +168,7 @@ export const deleteSiteSectionGroupById = defineOperation('deleteSiteSectionGrou
 
 export const addSectionToGroup = defineOperation('addSectionToGroup', async ({ ctx, caller, path, body }) => {
   await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.addSectionToGroup(tx, site, path.siteSectionGroupId, body.sectionId));
-  return created(ctx, sitePath(path, `/section-groups/${path.siteSectionGroupId}`), presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId));
+  return created(ctx, sitePath(path, `/section-groups/${path.siteSectionGroupId}`), await presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId));
 });
 
 export const removeSectionFromGroup = defineOperation('removeSectionFromGroup', async ({ ctx, caller, path }) =>
@@ -177,11 +177,11 @@ export const removeSectionFromGroup = defineOperation('removeSectionFromGroup', 
 
 // Site spaces
 
-export const listSiteSpaces = defineOperation('listSiteSpaces', ({ ctx, caller, path, query }) => {
-  const key = read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
+export const listSiteSpaces = defineOperation('listSiteSpaces', async ({ ctx, caller, path, query }) => {
+  const key = await read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
   return {
     status: 200,
-    body: present(ctx, caller, path, (p, tx, { site }) => {
+    body: await present(ctx, caller, path, (p, tx, { site }) => {
       const containers = [null, ...allSections(tx, site.id).map((s) => s.id)];
       const all = containers.flatMap((c) => p.siteSpaces(c)).filter((ss) => query.default === undefined || ss.default === query.default);
       return paginate(all, query);
@@ -191,14 +191,14 @@ export const listSiteSpaces = defineOperation('listSiteSpaces', ({ ctx, caller, 
 
 export const addSpaceToSite = defineOperation('addSpaceToSite', async ({ ctx, caller, path, body }) => {
   const ss = await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => siteSpaces.addSpaceToSite(tx, ctx, caller, site, body));
-  return created(ctx, sitePath(path, `/site-spaces/${ss.id}`), presentItem(ctx, caller, path, 'site-space', ss.id));
+  return created(ctx, sitePath(path, `/site-spaces/${ss.id}`), await presentItem(ctx, caller, path, 'site-space', ss.id));
 });
 
 export const updateSiteSpaceById = defineOperation(
   'updateSiteSpaceById',
   async ({ ctx, caller, path, body }) => {
     await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => siteSpaces.updateSiteSpace(tx, caller, site, path.siteSpaceId, body));
-    return { status: 200, body: presentItem(ctx, caller, path, 'site-space', path.siteSpaceId) };
+    return { status: 200, body: await presentItem(ctx, caller, path, 'site-space', path.siteSpaceId) };
   },
   // API.md's `hidden` (in the contract from 0.167.0 on; not in the pinned 0.146.0 schema).
   { extraBodyFields: ['hidden'] },

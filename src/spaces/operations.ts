@@ -10,8 +10,8 @@ import { purgeIfExpired, purgingIfExpired } from './retention.js';
 import * as service from './service.js';
 
 /** The Space object with its counts as they are now (read after the write that changed it). */
-const show = (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, shareKey?: string) =>
-  presentSpace(ctx, x.row, x.level, ctx.store.read((tx) => spaceCounts(tx, x.row.id)), shareKey);
+const show = async (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, shareKey?: string) =>
+  presentSpace(ctx, x.row, x.level, await ctx.store.read((tx) => spaceCounts(tx, x.row.id)), shareKey);
 
 export const listSpacesInOrganizationById = defineOperation('listSpacesInOrganizationById', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
@@ -22,27 +22,23 @@ export const listSpacesInOrganizationById = defineOperation('listSpacesInOrganiz
 
 export const createSpace = defineOperation('createSpace', async ({ ctx, caller, path, body }) => {
   const created = await ctx.store.write((tx) => service.createSpace(tx, ctx, caller, path.organizationId, body ?? {}));
-  return { status: 201, headers: { Location: apiUrl(ctx, `/spaces/${created.row.id}`) }, body: show(ctx, created) };
+  return { status: 201, headers: { Location: apiUrl(ctx, `/spaces/${created.row.id}`) }, body: await show(ctx, created) };
 });
 
 // Every operation on one space first purges it if it was deleted more than 7 days ago: past
 // its retention a space is gone, whether or not the server's sweeper got to it yet.
 
-// Synchronous unless the space must be purged first: the most frequent read, answered without
-// a promise (src/invoke.ts).
-export const getSpaceById = defineOperation('getSpaceById', ({ ctx, caller, path, query }) => {
-  const answer = () => {
-    const seen = ctx.store.read((tx) => service.visibleSpace(tx, caller, path.spaceId));
-    return { status: 200, body: show(ctx, seen, query.shareKey) };
-  };
-  const purging = purgingIfExpired(ctx, path.spaceId);
-  return purging ? purging.then(answer) : answer();
+// The most frequent read: the purge check is the cheap one (no write unless the space is deleted).
+export const getSpaceById = defineOperation('getSpaceById', async ({ ctx, caller, path, query }) => {
+  await purgingIfExpired(ctx, path.spaceId);
+  const seen = await ctx.store.read((tx) => service.visibleSpace(tx, caller, path.spaceId));
+  return { status: 200, body: await show(ctx, seen, query.shareKey) };
 });
 
 export const updateSpaceById = defineOperation('updateSpaceById', async ({ ctx, caller, path, body }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const updated = await ctx.store.write((tx) => service.updateSpace(tx, ctx, caller, path.spaceId, body));
-  return { status: 200, body: show(ctx, updated) };
+  return { status: 200, body: await show(ctx, updated) };
 });
 
 export const deleteSpaceById = defineOperation('deleteSpaceById', async ({ ctx, caller, path }) => {
@@ -54,23 +50,23 @@ export const deleteSpaceById = defineOperation('deleteSpaceById', async ({ ctx, 
 export const restoreSpace = defineOperation('restoreSpace', async ({ ctx, caller, path }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const restored = await ctx.store.write((tx) => service.restoreSpace(tx, ctx, caller, path.spaceId));
-  return { status: 200, body: show(ctx, restored) };
+  return { status: 200, body: await show(ctx, restored) };
 });
 
 export const duplicateSpace = defineOperation('duplicateSpace', async ({ ctx, caller, path }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const copy = await ctx.store.write((tx) => relocate.duplicateSpace(tx, ctx, caller, path.spaceId));
-  return { status: 201, headers: { Location: apiUrl(ctx, `/spaces/${copy.row.id}`) }, body: show(ctx, copy) };
+  return { status: 201, headers: { Location: apiUrl(ctx, `/spaces/${copy.row.id}`) }, body: await show(ctx, copy) };
 });
 
 export const moveSpace = defineOperation('moveSpace', async ({ ctx, caller, path, body }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const moved = await ctx.store.write((tx) => relocate.moveSpace(tx, ctx, caller, path.spaceId, body));
-  return { status: 200, body: show(ctx, moved) };
+  return { status: 200, body: await show(ctx, moved) };
 });
 
 export const transferSpace = defineOperation('transferSpace', async ({ ctx, caller, path, body }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const moved = await ctx.store.write((tx) => relocate.transferSpace(tx, ctx, caller, path.spaceId, body.organization));
-  return { status: 200, body: show(ctx, moved) };
+  return { status: 200, body: await show(ctx, moved) };
 });

@@ -28,7 +28,7 @@ export const listTeamsInOrganizationById = defineOperation('listTeamsInOrganizat
 // The contract creates teams with PUT on the collection and answers 201 without a Location.
 export const createOrganizationTeam = defineOperation('createOrganizationTeam', async ({ ctx, caller, path, body }) => {
   const team = await ctx.store.write((tx) => createTeam(tx, ctx, membershipOf(tx, path.organizationId, caller).member, body));
-  return { status: 201, body: ctx.store.read((tx) => presentTeam(tx, membershipOf(tx, path.organizationId, caller).member, team)) };
+  return { status: 201, body: await ctx.store.read((tx) => presentTeam(tx, membershipOf(tx, path.organizationId, caller).member, team)) };
 });
 
 export const getTeamInOrganizationById = defineOperation('getTeamInOrganizationById', ({ ctx, caller, path }) =>
@@ -42,7 +42,7 @@ export const getTeamInOrganizationById = defineOperation('getTeamInOrganizationB
 
 export const updateTeamInOrganizationById = defineOperation('updateTeamInOrganizationById', async ({ ctx, caller, path, body }) => {
   const team = await ctx.store.write((tx) => renameTeam(tx, membershipOf(tx, path.organizationId, caller).member, path.teamId, body.title));
-  return { status: 200, body: ctx.store.read((tx) => presentTeam(tx, membershipOf(tx, path.organizationId, caller).member, team)) };
+  return { status: 200, body: await ctx.store.read((tx) => presentTeam(tx, membershipOf(tx, path.organizationId, caller).member, team)) };
 });
 
 export const removeTeamFromOrganizationById = defineOperation('removeTeamFromOrganizationById', async ({ ctx, caller, path }) => {

@@ -4,8 +4,8 @@ import { presentTranslation } from './present.js';
 import { kickTranslationRuns } from './runner.js';
 import { createTranslation as create, deleteTranslation as remove, getTranslation as get, listTranslations as list, requestRun, updateInstructions } from './service.js';
 
-export const listTranslations = defineOperation('listTranslations', ({ ctx, caller, path, query }) => {
-  const { list: items, member } = ctx.store.read((tx) => list(tx, path.organizationId, caller));
+export const listTranslations = defineOperation('listTranslations', async ({ ctx, caller, path, query }) => {
+  const { list: items, member } = await ctx.store.read((tx) => list(tx, path.organizationId, caller));
   return { status: 200, body: paginate(items, query, (t) => presentTranslation(ctx, t, member.role)) };
 });
 
@@ -14,8 +14,8 @@ export const createTranslation = defineOperation('createTranslation', async ({ c
   return { status: 201, body: presentTranslation(ctx, t, member.role) };
 });
 
-export const getTranslation = defineOperation('getTranslation', ({ ctx, caller, path }) => {
-  const { t, member } = ctx.store.read((tx) => get(tx, path.organizationId, caller, path.translationId));
+export const getTranslation = defineOperation('getTranslation', async ({ ctx, caller, path }) => {
+  const { t, member } = await ctx.store.read((tx) => get(tx, path.organizationId, caller, path.translationId));
   return { status: 200, body: presentTranslation(ctx, t, member.role) };
 });
 

@@ -35,9 +35,20 @@ class Runner {
 
   kick(): void {
     if (this.stopped) return;
-    const waiting = this.ctx.store
-      .read((tx) => tx.find<TranslationRecord>('translations', 'queue', 'waiting'))
-      .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id));
+    // The scan (a store read) is tracked like a run, so that `idle` and `stop` wait for it too.
+    const scan: Promise<void> = this.scan()
+      .catch((err) => {
+        if (process.env.DEBUG) console.error('translation run:', err);
+      })
+      .finally(() => this.settled.delete(scan));
+    this.settled.add(scan);
+  }
+
+  private async scan(): Promise<void> {
+    const waiting = (await this.ctx.store.read((tx) => tx.find<TranslationRecord>('translations', 'queue', 'waiting'))).sort(
+      (a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id),
+    );
+    if (this.stopped) return;
     for (const t of waiting) {
       if (this.running.size >= CONCURRENCY) break;
       if (this.running.has(t.id)) continue;

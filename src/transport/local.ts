@@ -20,8 +20,8 @@ export class LocalTransport implements Transport {
   ) {}
 
   /** A transport acting as the holder of `token`, or as `caller` when there is no token. */
-  static as(ctx: Context, token: string | undefined, caller: Caller | undefined, target: string, onClose?: () => Promise<void>) {
-    return new LocalTransport(ctx, token ? authenticate(ctx, token) : caller, target, onClose);
+  static async as(ctx: Context, token: string | undefined, caller: Caller | undefined, target: string, onClose?: () => Promise<void>) {
+    return new LocalTransport(ctx, token ? await authenticate(ctx, token) : caller, target, onClose);
   }
 
   async call(operationId: string, input: OperationInput = {}): Promise<CallResult> {

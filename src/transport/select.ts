@@ -49,8 +49,8 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
         const ctx = await openContext(dir);
         const boot = await bootstrap(ctx);
         if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
-        const owner = ownerOf(ctx);
-        return LocalTransport.as(ctx, token, owner ? { userId: owner } : undefined, `local data directory ${dir}`, async () => {
+        const owner = await ownerOf(ctx);
+        return await LocalTransport.as(ctx, token, owner ? { userId: owner } : undefined, `local data directory ${dir}`, async () => {
           await ctx.store.close();
           got.release();
         });

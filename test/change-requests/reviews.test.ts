@@ -214,13 +214,13 @@ describe('semantic changes', () => {
 describe('semantic changes of files', () => {
   it('reports edited and deleted files with the attributes that changed', async () => {
     const space = await newSpace();
-    const row = s.ctx.store.read((tx) => tx.get<any>('spaces', space));
-    const f = (id: string, name: string, sha: string, size: number, dimensions?: object) => ({ id, name, contentType: 'image/png', size, sha, ...(dimensions ? { dimensions } : {}) });
+    const row = await s.ctx.store.read((tx) => tx.get<any>('spaces', space));
+    const f = (id: string, name: string, sha: string, size: number, dimensions?: { width: number; height: number }) => ({ id, name, contentType: 'image/png', size, sha, ...(dimensions ? { dimensions } : {}) });
     const [base, head] = await s.ctx.store.write((tx) => [
       commitRevision(tx, s.ctx, space, [row.revision], { pages: [], files: [f('f1', 'logo.png', 'a'.repeat(64), 10, { width: 1, height: 1 }), f('f2', 'gone.png', 'b'.repeat(64), 5)] }),
       commitRevision(tx, s.ctx, space, [row.revision], { pages: [], files: [f('f1', 'brand.png', 'c'.repeat(64), 12, { width: 2, height: 1 })] }),
     ]);
-    const changes = s.ctx.store.read((tx) => diffRevisions(s.ctx, tx, row, base, head)) as any[];
+    const changes = (await s.ctx.store.read((tx) => diffRevisions(s.ctx, tx, row, base, head))) as any[];
     expect(changes.map((c) => [c.type, c.file.name])).toEqual([['file_edited', 'brand.png'], ['file_deleted', 'gone.png']]);
     expect(Object.keys(changes[0].attributes).sort()).toEqual(['dimensions', 'downloadURL', 'name', 'size']);
     expect(changes[0].attributes.name).toEqual({ before: 'logo.png', after: 'brand.png' });

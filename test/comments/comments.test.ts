@@ -219,7 +219,7 @@ describe('space comments', () => {
     expect((await s.api('DELETE', url(`/${c.id}`), { token: ann.token })).status).toBe(205);
     expect((await s.api('GET', url(`/${c.id}`))).status).toBe(404);
     expect((await s.api('GET', url(`/${c.id}/replies/${reply.id}`))).status).toBe(404);
-    expect(s.ctx.store.read((tx) => tx.get('commentReplies', reply.id))).toBeUndefined();
+    expect(await s.ctx.store.read((tx) => tx.get('commentReplies', reply.id))).toBeUndefined();
     expect((await s.api('DELETE', url(`/${c.id}`), { token: ann.token })).status).toBe(204);
     expect((await s.api('DELETE', url(`/${c.id}/replies/${reply.id}`))).status).toBe(204);
     const other = (await post({ body: { markdown: 'By Bob' } }, bob.token)).body;

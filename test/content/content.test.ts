@@ -151,10 +151,10 @@ describe('storage', () => {
     const changes = Array.from({ length: 40 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Body ${i}` } }));
     const r = await edit(space, cr.id, changes);
     const count = (table: string) => s.ctx.store.read((tx) => tx.find(table, 'space', space).length);
-    const [nodes, bodies] = [count('pageNodes'), count('pageContents')];
+    const [nodes, bodies] = [await count('pageNodes'), await count('pageContents')];
     expect([nodes, bodies]).toEqual([40, 40]);
     await edit(space, cr.id, [{ operation: 'update_page', page: r.body.changes[7].page.id, document: { markdown: 'Changed' } }]);
-    expect([count('pageNodes'), count('pageContents')]).toEqual([41, 41]);
+    expect([await count('pageNodes'), await count('pageContents')]).toEqual([41, 41]);
   });
 
   it('a duplicated space has the same content, independent of the original', async () => {

@@ -219,7 +219,7 @@ describe('issues and clusters', () => {
     const o = await newOrg(s);
     await ingest({ id: 'x', parts: [msg('Broken images in the exported markdown files.')] }, o);
     const [cluster] = (await all(`${base(o)}/conversations-clusters`)).items;
-    s.ctx.store.read((tx) => {
+    await s.ctx.store.read((tx) => {
       expect(requireCluster(tx, o, cluster.id).id).toBe(cluster.id);
       expect(() => requireCluster(tx, org, cluster.id)).toThrow(`conversationsIssuesCluster: no issues cluster ${cluster.id} in this organization`);
       expect(() => requireCluster(tx, o, 'missing')).toThrow(/conversationsIssuesCluster/);

@@ -26,7 +26,7 @@ async function load(url: string, workers: number, stop: () => boolean, acked: st
 
 async function storedOrgIds(dir: string) {
   const ctx = await openContext(dir);
-  const ids = new Set(ctx.store.read((tx) => tx.all('organizations').map((o) => o.id)));
+  const ids = new Set(await ctx.store.read((tx) => tx.all('organizations').map((o) => o.id)));
   await ctx.store.close();
   return ids;
 }

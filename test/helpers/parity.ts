@@ -60,7 +60,7 @@ const LOCAL_BASE = 'http://local.test';
 export async function runBoth(server: TestServer, scenario: (t: Transport) => Promise<unknown[]>) {
   const ctx = await openContext(undefined, { baseUrl: LOCAL_BASE });
   const boot = await bootstrap(ctx, 'gb_api_local');
-  const local = LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
+  const local = await LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
   local.runWorkers?.();
   try {
     const a = normalize(await scenario(local), LOCAL_BASE) as unknown[];

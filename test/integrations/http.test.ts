@@ -147,7 +147,7 @@ describe('publish, get, list, unpublish', () => {
     expect((await s.api('DELETE', '/v1/integrations/short-lived')).status).toBe(205);
     expect((await s.api('DELETE', '/v1/integrations/short-lived')).status).toBe(204);
     expect((await s.api('GET', '/v1/integrations/short-lived')).status).toBe(404);
-    expect(s.ctx.store.read((tx) => tx.get('integrationInstallations', inst.body.id))).toBeUndefined();
+    expect(await s.ctx.store.read((tx) => tx.get('integrationInstallations', inst.body.id))).toBeUndefined();
     // Published again: a new integration, version 1, no old installations or events.
     await s.api('POST', '/v1/integrations/short-lived', { body: manifest(org) });
     expect((await s.api('GET', '/v1/integrations/short-lived')).body.version).toBe(1);

@@ -84,7 +84,7 @@ describe('Integrations transport parity', () => {
   it('gives the same results in-process and over HTTP, deliveries included', async () => {
     const ctx = await openContext(undefined, { baseUrl: 'http://local.test' });
     const boot = await bootstrap(ctx, 'gb_api_local');
-    const local = LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
+    const local = await LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
     local.runWorkers();
     try {
       const a = normalize(await scenario(local, ctx, rx.url), 'http://local.test');

@@ -319,7 +319,7 @@ describe('OpenAPI processing across restarts', () => {
     const dir = tempDir();
     const ctx = await openContext(dir);
     const boot = await bootstrap(ctx, 'gb_api_test_owner_token');
-    const local = LocalTransport.as(ctx, undefined, { userId: boot!.userId }, dir);
+    const local = await LocalTransport.as(ctx, undefined, { userId: boot!.userId }, dir);
     const orgId = ((await local.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
     // In-process, without workers: the spec stays pending in the store.
     const put = await local.call('createOrUpdateOpenAPISpecBySlug', { path: { organizationId: orgId, specSlug: 'later' }, body: { source: { text: petstore('Later') } } });

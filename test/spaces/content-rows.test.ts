@@ -24,7 +24,7 @@ async function world(clock = new ManualClock()) {
   const ctx = await openContext(undefined, { clock });
   const boot = (await bootstrap(ctx, 'gb_api_rows'))!;
   const caller = { userId: boot.userId };
-  const org = ctx.store.read((tx) => tx.find<any>('members', 'user', boot.userId)[0].organization as string);
+  const org = await ctx.store.read((tx) => tx.find<any>('members', 'user', boot.userId)[0].organization as string);
   const { row: space } = await ctx.store.write((tx) => createSpace(tx, ctx, caller, org, { title: 'Source' }));
   return { ctx, caller, org, space, clock };
 }
@@ -58,7 +58,7 @@ describe('space content rows', () => {
       tx.put('changeRequests', { id: `${space.id}.1`, space: space.id, status: 'open', number: 1 });
     });
     const { row: copy } = await ctx.store.write((tx) => duplicateSpace(tx, ctx, caller, space.id));
-    const pages = ctx.store.read((tx) => tx.find<any>('pages', 'space', copy.id));
+    const pages = await ctx.store.read((tx) => tx.find<any>('pages', 'space', copy.id));
     expect(pages).toHaveLength(2);
     const intro = pages.find((p) => p.title === 'Intro')!;
     const next = pages.find((p) => p.title === 'Next')!;
@@ -67,10 +67,10 @@ describe('space content rows', () => {
     expect(next.parent).toBe(intro.id);
     expect(copy.revision).not.toBe(space.revision);
     // A composite id keeps its shape, with the copy's id in place of the original's.
-    expect(ctx.store.read((tx) => tx.get<any>('changeRequests', `${copy.id}.1`))).toMatchObject({ space: copy.id, number: 1 });
+    expect(await ctx.store.read((tx) => tx.get<any>('changeRequests', `${copy.id}.1`))).toMatchObject({ space: copy.id, number: 1 });
     // The original is untouched, and counts come from the rows that exist.
-    expect(ctx.store.read((tx) => tx.find<any>('pages', 'space', space.id))).toHaveLength(2);
-    expect(ctx.store.read((tx) => spaceCounts(tx, copy.id))).toEqual({ comments: 0, changeRequests: 1, changeRequestsOpen: 1, changeRequestsDraft: 0 });
+    expect(await ctx.store.read((tx) => tx.find<any>('pages', 'space', space.id))).toHaveLength(2);
+    expect(await ctx.store.read((tx) => spaceCounts(tx, copy.id))).toEqual({ comments: 0, changeRequests: 1, changeRequestsOpen: 1, changeRequestsDraft: 0 });
   });
 
   it('the purge removes the space and the rows of every content table, after 7 days only', async () => {
@@ -82,6 +82,6 @@ describe('space content rows', () => {
     expect(await purgeExpiredSpaces(ctx)).toBe(0);
     clock.advance(1);
     expect(await purgeExpiredSpaces(ctx)).toBe(1);
-    expect(ctx.store.read((tx) => [tx.get('spaces', space.id), tx.get('pages', 'p1'), tx.get('revisions', space.revision)])).toEqual([undefined, undefined, undefined]);
+    expect(await ctx.store.read((tx) => [tx.get('spaces', space.id), tx.get('pages', 'p1'), tx.get('revisions', space.revision)])).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -23,7 +23,7 @@ describe('spaces: delete and restore', () => {
     const sp = await space({ title: 'Gone soon' });
     const r = await s.api('DELETE', `/v1/spaces/${sp.id}`);
     expect(r.status).toBe(205);
-    expect(rowOf(sp.id).deletedAt).toBe(clock.now().toISOString());
+    expect((await rowOf(sp.id)).deletedAt).toBe(clock.now().toISOString());
     expect((await s.api('GET', `/v1/spaces/${sp.id}`)).status).toBe(404);
     expect((await s.api('PATCH', `/v1/spaces/${sp.id}`, { body: { title: 'x' } })).status).toBe(404);
     expect((await s.api('POST', `/v1/spaces/${sp.id}/duplicate`)).status).toBe(404);
@@ -42,7 +42,7 @@ describe('spaces: delete and restore', () => {
     expect(r.status).toBe(200);
     expect(r.body.deletedAt).toBeUndefined();
     expect(r.body.parent).toBe(c.id);
-    expect(rowOf(a.id).deletedAt).toBeUndefined();
+    expect((await rowOf(a.id)).deletedAt).toBeUndefined();
     expect((await s.api('GET', `/v1/collections/${c.id}/spaces`)).body.items.map((x: any) => x.id)).toEqual([b.id, a.id]);
     const again = await s.api('POST', `/v1/spaces/${a.id}/restore`);
     expect(again.status).toBe(409);
@@ -60,11 +60,11 @@ describe('spaces: delete and restore', () => {
       const row = () => s2.ctx.store.read((tx) => tx.get<any>('spaces', sp.id));
       await s2.api('DELETE', `/v1/spaces/${sp.id}`);
       own.advance(RETENTION_MS);
-      expect(row()).toBeDefined(); // nobody swept it
+      expect(await row()).toBeDefined(); // nobody swept it
       const r = await s2.api('POST', `/v1/spaces/${sp.id}/restore`);
       expect(r.status).toBe(404);
-      expect(row()).toBeUndefined();
-      expect(s2.ctx.store.read((tx) => tx.get<any>('revisions', sp.revision))).toBeUndefined();
+      expect(await row()).toBeUndefined();
+      expect(await s2.ctx.store.read((tx) => tx.get<any>('revisions', sp.revision))).toBeUndefined();
     } finally {
       await s2.stop();
     }
@@ -78,9 +78,9 @@ describe('spaces: delete and restore', () => {
     await s.api('DELETE', `/v1/spaces/${kept.id}`);
     clock.advance(RETENTION_MS / 2);
     await expect.poll(() => rowOf(sp.id), { timeout: 3000, interval: 20 }).toBeUndefined();
-    expect(revisionOf(sp.revision)).toBeUndefined();
+    expect(await revisionOf(sp.revision)).toBeUndefined();
     // The one deleted 3.5 days ago is still restorable.
-    expect(rowOf(kept.id)).toBeDefined();
+    expect(await rowOf(kept.id)).toBeDefined();
     expect((await s.api('POST', `/v1/spaces/${kept.id}/restore`)).status).toBe(200);
   });
 });

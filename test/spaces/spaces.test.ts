@@ -28,7 +28,7 @@ describe('spaces: create and get', () => {
     expect(r.body.revision).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(r.body.urls).toEqual({ location: `${s.url}/v1/spaces/${r.body.id}`, app: `${s.url}/o/${org}/s/${r.body.id}` });
     // The initial revision is a real row of the space's own shard.
-    const rev = s.ctx.store.read((tx) => tx.get<any>('revisions', r.body.revision));
+    const rev = await s.ctx.store.read((tx) => tx.get<any>('revisions', r.body.revision));
     expect(rev).toMatchObject({ space: r.body.id, parents: [], type: 'edits' });
     expect((await s.api('GET', `/v1/spaces/${r.body.id}`)).body).toEqual(r.body);
     const bare = await s.api('POST', `/v1/orgs/${org}/spaces`);
@@ -50,7 +50,7 @@ describe('spaces: create and get', () => {
   it('refuses bad input with the field and the rule, creating nothing', async () => {
     const o = await newOrg('Space refusals');
     const revisions = () => s.ctx.store.read((tx) => tx.all('revisions').length);
-    const before = revisions();
+    const before = await revisions();
     const bad = async (body: object, message: string) => {
       const r = await s.api('POST', `/v1/orgs/${o}/spaces`, { body });
       expect(r.status).toBe(400);
@@ -67,7 +67,7 @@ describe('spaces: create and get', () => {
     await bad({ template: { id: 't' } }, 'template: space templates are not available on this server yet');
     await bad({ title: 'Ok', owner: 'me' }, 'owner: cannot be set with POST /orgs/{organizationId}/spaces (accepted: title, emoji, icon, parent, language, editMode, visibility, empty)');
     expect((await s.api('GET', `/v1/orgs/${o}/spaces`)).body).toEqual({ items: [], count: 0 });
-    expect(revisions()).toBe(before);
+    expect(await revisions()).toBe(before);
   });
 
   it('answers 404 for a space that does not exist', async () => {
@@ -124,8 +124,8 @@ describe('spaces: duplicate', () => {
     expect(r.body.id).not.toBe(first.id);
     // Its content is a copy: a new revision row, in the copy's own shard.
     expect(r.body.revision).not.toBe(first.revision);
-    expect(s.ctx.store.read((tx) => tx.get<any>('revisions', r.body.revision))).toMatchObject({ space: r.body.id, parents: [] });
-    expect(s.ctx.store.read((tx) => tx.get<any>('revisions', first.revision))).toMatchObject({ space: first.id });
+    expect(await s.ctx.store.read((tx) => tx.get<any>('revisions', r.body.revision))).toMatchObject({ space: r.body.id, parents: [] });
+    expect(await s.ctx.store.read((tx) => tx.get<any>('revisions', first.revision))).toMatchObject({ space: first.id });
     const order = (await s.api('GET', `/v1/collections/${c.id}/spaces`)).body.items.map((x: any) => x.id);
     expect(order).toEqual([first.id, r.body.id, last.id]);
     const long = await space(o, { title: 'y'.repeat(50) });

@@ -37,13 +37,13 @@ describe('ShardStore', () => {
         throw new Error('rule broken');
       }),
     ).rejects.toThrow('rule broken');
-    expect(store.read((tx) => tx.all('orgs'))).toEqual([{ id: 'a', title: 'A' }]);
+    expect(await store.read((tx) => tx.all('orgs'))).toEqual([{ id: 'a', title: 'A' }]);
   });
 
   it('freezes rows so that services cannot change committed data in place', async () => {
     const store = await ShardStore.open(new MemoryPersistence(), SPECS);
     await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A', nested: { x: 1 } }));
-    const row = store.read((tx) => tx.get<any>('orgs', 'a'))!;
+    const row = (await store.read((tx) => tx.get<any>('orgs', 'a')))!;
     expect(() => (row.title = 'B')).toThrow();
     expect(() => (row.nested.x = 2)).toThrow();
   });
@@ -63,7 +63,7 @@ describe('ShardStore', () => {
       ),
     );
     expect(results.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    expect(store.read((tx) => tx.get<any>('orgs', 'counter').n)).toBe(50);
+    expect(await store.read((tx) => tx.get<any>('orgs', 'counter').n)).toBe(50);
     expect(spy.commits.length).toBeLessThan(5);
   });
 
@@ -84,7 +84,7 @@ describe('ShardStore', () => {
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
     spy.fail = true;
     await expect(store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }))).rejects.toMatchObject({ kind: 'unavailable' });
-    expect(store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
+    expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
   });
 
   it('finds rows by index, including array fields and uncommitted changes in a transaction', async () => {
@@ -94,16 +94,16 @@ describe('ShardStore', () => {
       tx.put('members', { id: 'm2', org: 'x', tags: ['b'] });
       tx.put('members', { id: 'm3', org: 'y', tags: [] });
     });
-    expect(store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m1', 'm2']);
-    expect(store.read((tx) => tx.find('members', 'tags', 'a').map((r) => r.id))).toEqual(['m1']);
+    expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m1', 'm2']);
+    expect(await store.read((tx) => tx.find('members', 'tags', 'a').map((r) => r.id))).toEqual(['m1']);
     const seen = await store.write((tx) => {
       tx.delete('members', 'm1');
       tx.put('members', { id: 'm3', org: 'x', tags: [] });
       return tx.find('members', 'org', 'x').map((r) => r.id).sort();
     });
     expect(seen).toEqual(['m2', 'm3']);
-    expect(store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
-    expect(store.read((tx) => tx.find('members', 'tags', 'a'))).toEqual([]);
+    expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
+    expect(await store.read((tx) => tx.find('members', 'tags', 'a'))).toEqual([]);
   });
 
   it('moves a row between shards when its shard key changes, and drops empty shards', async () => {
@@ -114,7 +114,7 @@ describe('ShardStore', () => {
     expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['org__b.json']);
     await store.close();
     const again = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(again.read((tx) => tx.find('members', 'org', 'b'))).toEqual([{ id: 'm', org: 'b' }]);
+    expect(await again.read((tx) => tx.find('members', 'org', 'b'))).toEqual([{ id: 'm', org: 'b' }]);
   });
 
   it('moves a row found in another shard than its table says (an older layout) on its next write, and deletes it there', async () => {
@@ -127,7 +127,7 @@ describe('ShardStore', () => {
     });
     await old.close();
     const store = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(store.read((tx) => tx.find('members', 'org', 'a')).length).toBe(2);
+    expect((await store.read((tx) => tx.find('members', 'org', 'a'))).length).toBe(2);
     await store.write((tx) => tx.put('members', { id: 'm', org: 'a', v: 2 }));
     const onDisk = (f: string) => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8')).members;
     expect(Object.keys(onDisk('all.json'))).toEqual(['n']);
@@ -136,7 +136,7 @@ describe('ShardStore', () => {
     expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['org__a.json']);
     await store.close();
     const again = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(again.read((tx) => tx.all('members'))).toEqual([{ id: 'm', org: 'a', v: 2 }]);
+    expect(await again.read((tx) => tx.all('members'))).toEqual([{ id: 'm', org: 'a', v: 2 }]);
   });
 });
 
@@ -147,7 +147,7 @@ describe('FilePersistence', () => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.write((tx) => tx.put('members', { id: 'm' + i, org: 'o' + (i % 7) }))));
     // A second reader opening the directory now, without any close, sees all 30.
     const reader = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(reader.read((tx) => tx.all('members'))).toHaveLength(30);
+    expect(await reader.read((tx) => tx.all('members'))).toHaveLength(30);
     const shard = JSON.parse(readFileSync(join(dir, 'shards', 'org__o0.json'), 'utf8'));
     expect(Object.keys(shard.members).sort()).toEqual(['m0', 'm14', 'm21', 'm28', 'm7']);
   });
@@ -162,7 +162,7 @@ describe('FilePersistence', () => {
     writeFileSync(join(dir, 'shards', 'org__b.json.1.y.tmp'), JSON.stringify({ orgs: { b: { id: 'b', v: 2 } } }));
     writeFileSync(join(dir, 'commit.json'), JSON.stringify({ renames: [['org__a.json.1.x.tmp', 'org__a.json'], ['org__b.json.1.y.tmp', 'org__b.json']], deletes: [] }));
     const store = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(store.read((tx) => tx.all<any>('orgs').map((r) => [r.id, r.v]).sort())).toEqual([['a', 2], ['b', 2]]);
+    expect(await store.read((tx) => tx.all<any>('orgs').map((r) => [r.id, r.v]).sort())).toEqual([['a', 2], ['b', 2]]);
     expect(existsSync(join(dir, 'commit.json'))).toBe(false);
   });
 
@@ -173,7 +173,7 @@ describe('FilePersistence', () => {
     await p.commit(new Map([['org/a', { orgs: { a: { id: 'a', v: 1 } } }]]));
     writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), '{"orgs":{"a":{"id":"a","v":'); // half-written
     const store = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
+    expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
     expect(readdirSync(join(dir, 'shards'))).toEqual(['org__a.json']);
   });
 

@@ -159,7 +159,7 @@ describe('no lost writes under concurrency', () => {
 
     for (const f of readdirSync(join(dir, 'shards'))) expect(() => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8'))).not.toThrow();
     const ctx = await openContext(dir);
-    const rows = new Map(ctx.store.read((tx) => tx.all<any>('spaces')).map((r) => [r.id, r]));
+    const rows = new Map((await ctx.store.read((tx) => tx.all<any>('spaces'))).map((r) => [r.id, r]));
     for (const [id, parent] of created) {
       const row = rows.get(id);
       expect(row, `created ${id}`).toBeDefined();
@@ -169,7 +169,7 @@ describe('no lost writes under concurrency', () => {
     }
     for (const id of cliCreated) expect(rows.get(id)?.title).toMatch(/^From CLI \d$/);
     // Change requests: every acknowledged one is there, merged exactly when acknowledged so.
-    const crs = new Map(ctx.store.read((tx) => tx.all<any>('changeRequests')).map((r) => [r.id, r]));
+    const crs = new Map((await ctx.store.read((tx) => tx.all<any>('changeRequests'))).map((r) => [r.id, r]));
     for (const [id, space] of crCreated) {
       expect(crs.get(id)?.space, `change request ${id}`).toBe(space);
       expect(crs.get(id).status).toBe(crMerged.has(id) ? 'merged' : 'open');
@@ -178,7 +178,7 @@ describe('no lost writes under concurrency', () => {
     expect(crMerged.size).toBeGreaterThan(0);
     // Comments: every acknowledged one is there with the status last acknowledged, or gone when
     // deleted; no row the clients did not post.
-    const commentRows = new Map(ctx.store.read((tx) => tx.all<any>('comments')).map((r) => [r.id, r]));
+    const commentRows = new Map((await ctx.store.read((tx) => tx.all<any>('comments'))).map((r) => [r.id, r]));
     for (const [id, c] of comments) {
       const row = commentRows.get(id);
       if (c.status === 'deleted') expect(row, `deleted comment ${id}`).toBeUndefined();

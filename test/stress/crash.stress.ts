@@ -83,7 +83,7 @@ describe('crash safety', () => {
       if (a.kind === 'renamed') cur.title = a.title;
       expected.set(a.id, cur);
     }
-    const rows = new Map(ctx.store.read((tx) => tx.all<any>('spaces')).map((r) => [r.id, r]));
+    const rows = new Map((await ctx.store.read((tx) => tx.all<any>('spaces'))).map((r) => [r.id, r]));
     for (const [id, want] of expected) {
       const row = rows.get(id);
       expect(row, `acknowledged space ${id}`).toBeDefined();

@@ -241,7 +241,7 @@ describe('translation runs', () => {
     await s.api('DELETE', `/v1/spaces/${src.id}`);
     const gone = await run(t.id, o);
     expect(gone.error).toMatchObject({ code: 'SOURCE_MISSING', message: `source.space: space ${src.id} no longer exists` });
-    s.ctx.store.read((tx) => expect(() => readSourcePages(tx, src.id)).toThrow(/no longer exists/));
+    await s.ctx.store.read((tx) => expect(() => readSourcePages(tx, src.id)).toThrow(/no longer exists/));
   });
 
   it('writes a new target space when the previous one was deleted; deleting the translation keeps its space', async () => {

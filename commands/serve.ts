@@ -11,25 +11,28 @@ export default class Serve extends DocsCommand {
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --data ./docs-data --quiet',
     'DOCS_BOOTSTRAP_TOKEN=ci-token <%= config.bin %> serve --port 0',
+    '<%= config.bin %> serve --store postgres://docs@db.internal/docs --blobs /mnt/shared/docs-blobs --port 7781',
   ];
   static enableJsonFlag = false;
   static flags = {
     port: Flags.integer({ description: `Port to listen on (0 picks a free one)`, default: DEFAULT_PORT, min: 0, max: 65535 }),
     host: Flags.string({ description: 'Address to listen on', default: '127.0.0.1' }),
     quiet: Flags.boolean({ description: 'No log line per request' }),
+    blobs: Flags.string({ description: 'With --store: the directory for file bytes, shared by every server of the store (default: --data)' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
-    const dataDir = flags.data ?? defaultDataDir();
+    const dataDir = flags.blobs ?? flags.data ?? defaultDataDir();
     const served = await serve({
       dataDir,
+      store: flags.store,
       port: flags.port,
       host: flags.host,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);
-    this.log(`docs serve: API at ${served.url}/v1 (data: ${dataDir})`);
+    this.log(`docs serve: API at ${served.url}/v1 (${flags.store ? `store: PostgreSQL, blobs: ${dataDir}` : `data: ${dataDir}`})`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         process.stderr.write(`docs serve: ${signal}, finishing in-flight requests\n`);

@@ -14,8 +14,10 @@ import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 
 export interface ServeOptions {
-  /** Data directory; undefined keeps everything in memory (tests). */
+  /** Data directory; undefined keeps everything in memory (tests). With `store`, it keeps file bytes only. */
   dataDir?: string;
+  /** A PostgreSQL URL: the rows live there, shared with other `docs serve` processes. */
+  store?: string;
   port?: number;
   host?: string;
   log?: RequestLog;
@@ -74,10 +76,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /** `docs serve`: holds the data directory, opens the store, bootstraps it, serves /v1. */
 export async function serve(opts: ServeOptions = {}): Promise<Served> {
   const host = opts.host ?? '127.0.0.1';
-  const lock = opts.dataDir ? await holdDataDir(opts.dataDir, opts.lockWaitMs ?? 5000) : undefined;
+  // On PostgreSQL several servers share the store (and the blob directory): nothing to hold.
+  const lock = opts.dataDir && !opts.store ? await holdDataDir(opts.dataDir, opts.lockWaitMs ?? 5000) : undefined;
   let ctx: Context | undefined;
   try {
-    ctx = await openContext(opts.dataDir, { clock: opts.clock });
+    ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store });
     let stopping = false;
     // A slow client cannot hold the server: headers must arrive within 10 s and a whole request
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;

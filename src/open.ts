@@ -1,14 +1,50 @@
 import { systemClock, type Clock } from './kernel/clock.js';
 import type { Context } from './kernel/context.js';
-import { FilePersistence, MemoryPersistence } from './store/persistence.js';
+import { DocsError } from './kernel/errors.js';
+import type { ShardBackend } from './store/backend.js';
+import { FileBackend } from './store/file-backend.js';
+import { MemoryBackend } from './store/memory-backend.js';
 import { ShardStore } from './store/shard-store.js';
 import { TABLES } from './store/tables.js';
 
 export const DEFAULT_PORT = 7780;
 export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 
-/** A context on the data directory `dir` (lowdb files), or in memory when `dir` is undefined. */
-export async function openContext(dir: string | undefined, opts: { clock?: Clock; baseUrl?: string } = {}): Promise<Context> {
-  const store = await ShardStore.open(dir ? new FilePersistence(dir) : new MemoryPersistence(), TABLES);
+export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^postgres(ql)?:\/\//i.test(s);
+
+/**
+ * The backend for a store location: a PostgreSQL URL (`postgres://...`; `?schema=NAME` picks the
+ * schema, default `docs`) or a data directory, or memory when neither is given. The pg driver is
+ * loaded only for a PostgreSQL store, so other commands never pay for it.
+ */
+export async function openBackend(location: string | undefined): Promise<ShardBackend> {
+  if (!location) return new MemoryBackend();
+  if (!isPostgresUrl(location)) return new FileBackend(location);
+  const url = new URL(location);
+  const schema = url.searchParams.get('schema') ?? 'docs';
+  url.searchParams.delete('schema');
+  const { PgBackend } = await import('./store/pg-backend.js');
+  return new PgBackend(url.toString(), { schema });
+}
+
+export interface OpenOptions {
+  clock?: Clock;
+  baseUrl?: string;
+  /** A PostgreSQL URL: the rows live there, and `dir` keeps only file bytes (blobs, PDFs, OpenAPI documents). */
+  store?: string;
+}
+
+/** A context on the data directory `dir` (lowdb files), on PostgreSQL (`store`), or in memory. */
+export async function openContext(dir: string | undefined, opts: OpenOptions = {}): Promise<Context> {
+  if (opts.store && !isPostgresUrl(opts.store)) throw new DocsError('invalid', `--store: ${opts.store} is not a postgres:// URL (a data directory is given with --data)`);
+  let store: ShardStore;
+  try {
+    store = await ShardStore.open(await openBackend(opts.store ?? dir), TABLES);
+  } catch (err: any) {
+    if (!opts.store || err instanceof DocsError) throw err;
+    const where = new URL(opts.store);
+    where.password = '';
+    throw new DocsError('unavailable', `the PostgreSQL store at ${where.host}${where.pathname} cannot be opened: ${err.message}`, { cause: err });
+  }
   return { store, clock: opts.clock ?? systemClock, baseUrl: opts.baseUrl ?? DEFAULT_BASE_URL, sessionTokens: new Map(), dataDir: dir };
 }

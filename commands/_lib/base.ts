@@ -20,16 +20,18 @@ export abstract class DocsCommand extends Command {
     token: Flags.string({ description: 'Bearer token (with --api-url, or to act as another user in-process).', env: 'DOCS_TOKEN', helpGroup: 'GLOBAL' }),
     data: Flags.string({ description: 'Data directory of the embedded store (default: a per-user data directory).', env: 'DOCS_DATA', helpGroup: 'GLOBAL' }),
     profile: Flags.string({ description: 'Saved login to use (see docs auth login).', helpGroup: 'GLOBAL' }),
+    store: Flags.string({ description: 'A PostgreSQL store (postgres://user@host/db[?schema=name]) instead of the data directory, which then keeps file bytes only.', env: 'DOCS_STORE', helpGroup: 'GLOBAL' }),
   };
 
   private transportInstance?: Transport;
 
   /** The transport chosen from flags, environment, profile and data-directory lock. */
-  protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string }): Promise<Transport> {
+  protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string; store?: string }): Promise<Transport> {
     this.transportInstance ??= await selectTransport({
       apiUrl: flags['api-url'],
       token: flags.token,
       data: flags.data,
+      store: flags.store,
       profile: flags.profile,
       notice: (m) => process.stderr.write(m + '\n'),
     });

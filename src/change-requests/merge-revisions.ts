@@ -1,6 +1,6 @@
 import { diff3Merge } from 'node-diff3';
 import type { ContentRevision, FileEntry, PageNode } from '../content/model.js';
-import { markdownOf, putMarkdown, readRevision, sha256, treeOf } from '../content/revisions.js';
+import { markdownOf, putMarkdown, readRevision, rootOf, sha256, treeOf } from '../content/revisions.js';
 import { flatten } from '../content/tree.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { mergeThreeWay, type PageConflict, type PageSnapshot } from './three-way.js';
@@ -89,7 +89,7 @@ export function mergeRevisions(tx: WriteTx, now: string, space: string, base: st
   // Only one side moved: the result is that side, node for node.
   if (into === base || from === base || into === from) {
     const rev = readRevision(tx, space, into === base ? from : into);
-    return { content: { root: rev.root ?? [], files: [...(rev.files ?? [])] } };
+    return { content: { root: rootOf(tx, rev), files: [...(rev.files ?? [])] } };
   }
   const [b, o, t] = [sideOf(tx, space, base), sideOf(tx, space, into), sideOf(tx, space, from)];
   const describe = describer(b, o, t);

@@ -4,7 +4,7 @@ import type { RevisionRecord } from '../spaces/model.js';
 // - a page body (markdown) is a `pageContents` row addressed by its SHA-256 (`<space>:<sha>`);
 // - a page's metadata is a `pageNodes` row addressed by the hash of the metadata, the body's
 //   hash and its children's node hashes (a Merkle tree: `<space>:<hash>`);
-// - a revision row holds only the node hashes of its root pages, and its files.
+// - a revision row holds only the hash of its root node (whose children are the root pages), and its files.
 // Revisions share every node and body that did not change: editing one page writes its body,
 // its node and the nodes of its ancestors (and a revision listing the root), never a copy of
 // every page. File bytes are blobs beside the store (`<data>/files/<sha>`), never in JSON.
@@ -47,7 +47,13 @@ export interface FileEntry {
 export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
   /** `update`: a change request's revision bringing in the space's content (POST .../update). */
   type: 'edits' | 'merge' | 'update';
-  /** Node hashes of the root pages (`pageNodes`); absent on a space's initial, empty revision. */
+  /**
+   * The hash of the revision's root node: a `pageNodes` row whose children are the root pages.
+   * One hash, not the list of root pages, so that a revision row stays small however many root
+   * pages a space has (a 1,000-section space wrote 25 KB per revision when it held the list).
+   */
+  rootNode?: string;
+  /** Revisions written before `rootNode`: the node hashes of the root pages. */
   root?: string[];
   files?: FileEntry[];
   message?: string;

@@ -34,6 +34,23 @@ const subtrees = new Map<string, PageNode>();
 /** The node hash and children hashes a materialized (never mutated) PageNode was loaded from. */
 const loadedFrom = new WeakMap<PageNode, { hash: string; children: string[] }>();
 
+/** The node hashes of a revision's root pages. */
+export function rootOf(tx: ReadTx, rev: ContentRevision): string[] {
+  if (rev.rootNode === undefined) return rev.root ?? [];
+  const row = tx.get<PageNodeRecord>('pageNodes', contentRowId(rev.space, rev.rootNode));
+  if (!row) throw new Error(`root node ${rev.rootNode} of revision ${rev.id} is missing`);
+  return row.children;
+}
+
+/** Writes (once) the root node listing `root`; returns its hash. */
+function putRootNode(tx: WriteTx, space: string, root: string[]): string {
+  const hash = nodeHash(JSON.stringify(['root', root]));
+  const id = contentRowId(space, hash);
+  // A root node is not a page: no fields of its own, only children.
+  if (!tx.get(TABLE_NODES, id)) tx.put<PageNodeRecord>(TABLE_NODES, { id, space, node: {} as PageNodeRecord['node'], children: root });
+  return hash;
+}
+
 /** The page tree of a revision, built from its nodes. */
 export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
   const key = `${rev.space}/${rev.id}`;
@@ -51,7 +68,7 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
     subtrees.set(id, node);
     return node;
   };
-  const tree = (rev.root ?? []).map(load);
+  const tree = rootOf(tx, rev).map(load);
   if (trees.size >= TREE_CACHE_MAX) trees.delete(trees.keys().next().value!);
   trees.set(key, tree);
   return tree;
@@ -147,7 +164,7 @@ export function commitRevision(
     parents,
     createdAt: ctx.clock.now().toISOString(),
     type: content.type ?? 'edits',
-    root,
+    rootNode: putRootNode(tx, space, root),
     files: [...content.files],
     ...(content.message ? { message: content.message } : {}),
     ...(content.mergedFrom ? { mergedFrom: content.mergedFrom } : {}),

@@ -112,7 +112,7 @@ export function updateSite(tx: WriteTx, ctx: Context, caller: Caller, organizati
   if (body.agentsContext !== undefined) next.agentsContext = body.agentsContext;
   if (body.proxy === null) delete next.proxy;
   else if (body.proxy !== undefined) {
-    const taken = tx.all<SiteRecord>('sites').find((s) => s.id !== site.id && s.proxy === body.proxy);
+    const taken = tx.find<SiteRecord>('sites', 'proxy', body.proxy).find((s) => s.id !== site.id);
     if (taken) throw conflict(`proxy: ${body.proxy} is already the proxy of another site`);
     next.proxy = body.proxy;
   }

@@ -33,9 +33,23 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Where a table's rows are kept: the shard key decides which file a row is written to. */
+/**
+ * Where a table's rows are kept and how they are found. The shard key decides which document a
+ * row is written to; the locators say which shards may hold a row without reading the others.
+ * An id or indexed field without a locator gets a directory the store keeps itself.
+ */
 export interface TableSpec {
   name: string;
+  /** The shard a row is kept in (for `immutable` tables: the group of its segments). */
   shard: (row: any) => string;
+  /** Fields `find` may query (array fields match each element). */
   indexes: string[];
+  /** The shard of the row with this id, when the id says. */
+  locateId?: (id: string) => string;
+  /** Per indexed field: the one shard holding every row with this value, when the value says. */
+  locate?: Record<string, (value: string) => string>;
+  /** Rows are written once and never changed (content-addressed): kept in append-only segments. */
+  immutable?: boolean;
+  /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
+  enumerable?: boolean;
 }

@@ -1,200 +1,224 @@
 import { DocsError } from '../kernel/errors.js';
-import type { Persistence, ShardData } from './persistence.js';
+import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { CATALOG_KEY, DIR, LAYOUT, LAYOUT_VERSION, allDirKeys, dirKey, dirValues, directoryFields, isStoreTable, segmentsOf, type SegmentInfo } from './layout.js';
+import { migrateLayout } from './migrate-layout.js';
 import type { ReadTx, Row, Store, TableSpec, WriteTx } from './port.js';
+import { Rows, deepFreeze, valuesOf } from './rows.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
 
-function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o)) deepFreeze(v);
-  }
-  return o;
+/** A loaded shard. `pins`: operations using it now (never evicted under them). */
+interface Entry extends LoadedShard {
+  pins: number;
+  used: number;
+  stale?: boolean;
 }
 
-/** Committed state: rows by table, which shard each row is in, and secondary indexes. */
-class Tables {
-  rows = new Map<string, Map<string, Row>>();
-  // The shard a row is in is `spec.shard(row)`, derived, except for rows found in another shard at
-  // load (a layout of an older version, e.g. before page bodies moved to buckets): those are
-  // remembered here until their next write moves them. Not a map of every row: at 20,000 pages
-  // that map was megabytes of entries repeating what the rows already say.
-  misplaced = new Map<string, Map<string, string>>();
-  indexes = new Map<string, Map<string, Map<string, Set<string>>>>(); // table -> field -> value -> ids
-  shards = new Map<string, ShardData>();
+/** Shards always in memory: small, and read by nearly every operation. */
+const RESIDENT = new Set(['root', CATALOG_KEY]);
+/** A function that keeps reaching new shards after this many loads is looping, not loading. */
+const MAX_RUNS = 10_000;
+const DEFAULT_CACHE_MB = 128;
 
-  constructor(readonly specs: Map<string, TableSpec>) {
-    for (const spec of specs.values()) {
-      this.rows.set(spec.name, new Map());
-      this.misplaced.set(spec.name, new Map());
-      this.indexes.set(spec.name, new Map(spec.indexes.map((f) => [f, new Map()])));
-    }
-  }
-
-  table(name: string): Map<string, Row> {
-    const t = this.rows.get(name);
-    if (!t) throw new DocsError('bug', `unknown table ${name}`);
-    return t;
-  }
-
-  private index(table: string, row: Row, add: boolean) {
-    for (const [field, idx] of this.indexes.get(table)!) {
-      const v = (row as any)[field];
-      for (const value of Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]) {
-        let set = idx.get(String(value));
-        if (!set) idx.set(String(value), (set = new Set()));
-        if (add) set.add(row.id);
-        else {
-          set.delete(row.id);
-          if (set.size === 0) idx.delete(String(value));
-        }
-      }
-    }
-  }
-
-  set(table: string, row: Row, shard: string) {
-    const old = this.table(table).get(row.id);
-    if (old) this.index(table, old, false);
-    this.table(table).set(row.id, row);
-    const misplaced = this.misplaced.get(table)!;
-    if (shard !== this.specs.get(table)!.shard(row)) misplaced.set(row.id, shard);
-    else if (misplaced.size) misplaced.delete(row.id);
-    this.index(table, row, true);
-  }
-
-  /** The shard the committed row `id` of `table` is in, if there is one. */
-  shardOfRow(table: string, id: string): string | undefined {
-    const row = this.table(table).get(id);
-    if (!row) return undefined;
-    return this.misplaced.get(table)!.get(id) ?? this.specs.get(table)!.shard(row);
-  }
-
-  remove(table: string, id: string) {
-    const old = this.table(table).get(id);
-    if (!old) return;
-    this.index(table, old, false);
-    this.table(table).delete(id);
-    this.misplaced.get(table)!.delete(id);
-  }
-
-  ids(table: string, field: string, value: string): Iterable<string> {
-    const idx = this.indexes.get(table)?.get(field);
-    if (!idx) throw new DocsError('bug', `no index on ${table}.${field}`);
-    return idx.get(value) ?? [];
-  }
+/**
+ * One operation (a read, or one write function) while it runs: the shards it used (pinned
+ * until it ends, with the version seen, for the optimistic check of shared backends) and the
+ * shards it reached that were not loaded (it runs again once they are).
+ */
+class Op {
+  readonly pins = new Map<string, Entry>();
+  misses = new Set<string>();
+  /** Groups found complete in this operation (skips re-checking their segments on every get). */
+  readonly groups = new Set<string>();
 }
 
-/** Reads through a stack of uncommitted change layers (newest last) onto committed tables. */
-class View implements ReadTx {
-  constructor(
-    protected readonly base: Tables,
-    protected readonly layers: Changes[],
-  ) {}
-
-  private pending(table: string, id: string): Row | null | undefined {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const r = this.layers[i]!.get(table)?.get(id);
-      if (r !== undefined) return r;
-    }
-    return undefined;
-  }
-
-  get<T extends Row>(table: string, id: string): T | undefined {
-    const p = this.pending(table, id);
-    if (p !== undefined) return (p ?? undefined) as T | undefined;
-    return this.base.table(table).get(id) as T | undefined;
-  }
-
-  private merged(table: string, base: Iterable<Row>, keep: (r: Row) => boolean): Row[] {
-    const overridden = new Map<string, Row | null>();
-    for (const layer of this.layers) for (const [id, r] of layer.get(table) ?? []) overridden.set(id, r);
-    const out: Row[] = [];
-    for (const r of base) if (!overridden.has(r.id)) out.push(r);
-    for (const r of overridden.values()) if (r && keep(r)) out.push(r);
-    return out;
-  }
-
-  find<T extends Row>(table: string, field: string, value: string): T[] {
-    const rows = this.base.table(table);
-    const base = [...this.base.ids(table, field, value)].map((id) => rows.get(id)!);
-    if (this.layers.length === 0) return base as T[];
-    return this.merged(table, base, (r) => {
-      const v = (r as any)[field];
-      return Array.isArray(v) ? v.map(String).includes(value) : v !== undefined && v !== null && String(v) === value;
-    }) as T[];
-  }
-
-  all<T extends Row>(table: string): T[] {
-    const base = this.base.table(table).values();
-    if (this.layers.length === 0) return [...base] as T[];
-    return this.merged(table, base, () => true) as T[];
-  }
-}
-
-class Tx extends View implements WriteTx {
-  readonly changes: Changes = new Map();
-  constructor(base: Tables, batch: Changes) {
-    super(base, [batch]);
-    this.layers.push(this.changes);
-  }
-  private layer(table: string) {
-    this.base.table(table); // throws on an unknown table
-    let m = this.changes.get(table);
-    if (!m) this.changes.set(table, (m = new Map()));
-    return m;
-  }
-  put<T extends Row>(table: string, row: T): T {
-    if (typeof row.id !== 'string' || !row.id) throw new DocsError('bug', `row without id in ${table}`);
-    this.layer(table).set(row.id, deepFreeze(row));
-    return row;
-  }
-  delete(table: string, id: string): boolean {
-    const existed = this.get(table, id) !== undefined;
-    if (existed) this.layer(table).set(id, null);
-    return existed;
-  }
-}
-
-interface Job {
-  fn: (tx: WriteTx) => unknown;
-  resolve: (v: any) => void;
-  reject: (e: unknown) => void;
+export interface ShardStoreOptions {
+  /** Bound of the loaded shards' serialized size; least recently used shards are evicted beyond. */
+  cacheBytes?: number;
 }
 
 /**
- * The store engine: all rows in memory, grouped into shards that are persisted separately.
+ * The store engine. Rows live in shards (src/store/tables.ts); only the shards an operation
+ * touches are loaded, on demand, and kept in a cache bounded by size (least recently used
+ * evicted, never one in use). A function that reaches a shard not in memory notes it and goes
+ * on; its result is discarded and it runs again once the shards are loaded, so read and write
+ * functions stay synchronous and all-or-nothing.
+ *
  * Writes queue up; one loop runs the queued functions in order against a batch layer, then
  * commits the shards they touched in one atomic, durable commit (group commit), then makes the
- * batch visible to reads and resolves each caller. A failed commit rejects the whole batch and
- * leaves the committed state as it was on disk.
+ * batch visible to reads and resolves each caller. A failed commit rejects the whole batch.
+ * A shared backend (PostgreSQL) may refuse a commit because another process changed a shard
+ * read: those shards are reloaded and the batch runs again.
  */
 export class ShardStore implements Store {
-  private readonly tables: Tables;
+  readonly specs: Map<string, TableSpec>;
+  readonly rows: Rows;
+  private readonly cache = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private bytes = 0;
+  private tick = 0;
   private queue: Job[] = [];
   private running: Promise<void> | null = null;
   private closed = false;
+  private readonly limit: number;
 
   private constructor(
-    private readonly persistence: Persistence,
+    readonly backend: ShardBackend,
     specs: TableSpec[],
+    opts: ShardStoreOptions,
   ) {
-    this.tables = new Tables(new Map(specs.map((s) => [s.name, s])));
+    this.specs = new Map(specs.map((s) => [s.name, s]));
+    this.rows = new Rows(this.specs);
+    const mb = Number(process.env.DOCS_CACHE_MB);
+    this.limit = opts.cacheBytes ?? (mb > 0 ? mb : DEFAULT_CACHE_MB) * 1024 * 1024;
   }
 
-  static async open(persistence: Persistence, specs: TableSpec[]): Promise<ShardStore> {
-    const store = new ShardStore(persistence, specs);
-    for (const [key, data] of await persistence.load()) {
-      store.tables.shards.set(key, data);
-      for (const [table, rows] of Object.entries(data)) {
-        if (!store.tables.specs.has(table)) continue; // a table of a newer version: kept on disk
-        for (const row of Object.values(rows)) store.tables.set(table, deepFreeze(row), key);
+  static async open(backend: ShardBackend, specs: TableSpec[], opts: ShardStoreOptions = {}): Promise<ShardStore> {
+    await backend.open();
+    const store = new ShardStore(backend, specs, opts);
+    let first = await backend.load([CATALOG_KEY, 'root']);
+    const catalog = first.get(CATALOG_KEY)!;
+    if (catalog.version === 0) {
+      const keys = await backend.keys();
+      if (keys.length) await migrateLayout(backend, store.specs, keys);
+      else {
+        const data: ShardData = { [LAYOUT]: { store: { id: 'store', layout: LAYOUT_VERSION } } };
+        await backend.commit(new Map([[CATALOG_KEY, data]]), new Map([[CATALOG_KEY, 0]])).catch((err) => {
+          if (!(err instanceof ShardConflict)) throw err; // another process created it first
+        });
       }
+      first = await backend.load([CATALOG_KEY, 'root']);
     }
+    const layout = first.get(CATALOG_KEY)!.data[LAYOUT]?.store?.layout;
+    if (layout !== LAYOUT_VERSION) {
+      throw new DocsError('unavailable', `the store has layout ${layout}; this version of docs reads layout ${LAYOUT_VERSION}`);
+    }
+    for (const [key, shard] of first) store.insert(key, shard);
+    backend.subscribe?.((keys) => store.invalidate(keys));
     return store;
   }
 
+  // -------------------------------------------------------------------------------------------
+  // The cache of loaded shards.
+
+  /** The loaded shard `key`, used by `op` (pinned, marked recently used); undefined if not loaded. */
+  use(key: string, op: Op): Entry | undefined {
+    const e = this.cache.get(key);
+    if (!e || e.stale) return undefined;
+    e.used = ++this.tick;
+    if (!op.pins.has(key)) {
+      op.pins.set(key, e);
+      e.pins++;
+    }
+    return e;
+  }
+
+  private insert(key: string, shard: LoadedShard) {
+    if (this.cache.has(key)) return;
+    this.cache.set(key, { ...shard, pins: 0, used: ++this.tick });
+    this.bytes += shard.size;
+    for (const [table, rows] of Object.entries(shard.data)) {
+      if (isStoreTable(table) || !this.specs.has(table)) continue; // a table of a newer version: kept on disk
+      for (const row of Object.values(rows)) this.rows.set(table, deepFreeze(row));
+    }
+  }
+
+  private evict(key: string) {
+    const e = this.cache.get(key);
+    if (!e) return;
+    this.cache.delete(key);
+    this.bytes -= e.size;
+    for (const [table, rows] of Object.entries(e.data)) {
+      if (isStoreTable(table) || !this.specs.has(table)) continue;
+      // Only rows that are this shard's: a row another process moved may be here in an old copy.
+      const current = this.rows.table(table);
+      for (const [id, row] of Object.entries(rows)) if (current.get(id) === row) this.rows.remove(table, id);
+    }
+  }
+
+  /** Loads `keys` (and the segments of the groups among them); concurrent loads of a key share one read. */
+  private async load(keys: Iterable<string>): Promise<void> {
+    const want = [...keys].filter((k) => !this.cache.get(k) || this.cache.get(k)!.stale);
+    // A stale copy goes now, even in use: its users hold the old entry and will see the new one.
+    for (const k of want) if (this.cache.get(k)?.stale) this.evict(k);
+    const fresh = want.filter((k) => !this.loading.has(k) && !this.cache.has(k));
+    if (fresh.length) {
+      const p = this.backend.load(fresh).then(async (loaded) => {
+        for (const [k, s] of loaded) this.insert(k, s);
+        const segments = [...loaded.values()].flatMap((s) => segmentsOf(s.data).map((g) => g.id)).filter((k) => !this.cache.has(k));
+        if (segments.length) for (const [k, s] of await this.backend.load(segments)) this.insert(k, s);
+      });
+      const settled = p.finally(() => {
+        for (const k of fresh) if (this.loading.get(k) === settled) this.loading.delete(k);
+      });
+      for (const k of fresh) this.loading.set(k, settled);
+    }
+    await Promise.all(want.map((k) => this.loading.get(k)));
+  }
+
+  private release(op: Op) {
+    for (const [key, e] of op.pins) {
+      e.pins--;
+      if (e.stale && e.pins === 0 && this.cache.get(key) === e) this.evict(key);
+    }
+    op.pins.clear();
+    if (this.bytes > this.limit) this.shrink();
+  }
+
+  /** Evicts least recently used shards not in use until the cache is within 80% of its bound. */
+  private shrink() {
+    const target = this.limit * 0.8;
+    const idle = [...this.cache].filter(([k, e]) => e.pins === 0 && !RESIDENT.has(k)).sort((a, b) => a[1].used - b[1].used);
+    for (const [k] of idle) {
+      if (this.bytes <= target) break;
+      this.evict(k);
+    }
+  }
+
+  /** Shards another process changed: dropped now, or when the operations using them end. */
+  private invalidate(keys: string[]) {
+    for (const k of keys[0] === '*' ? [...this.cache.keys()] : keys) {
+      const e = this.cache.get(k);
+      if (!e) continue;
+      if (e.pins === 0) this.evict(k);
+      else e.stale = true;
+    }
+  }
+
+  /** Runs `fn` until it has everything it needs loaded (then returns its result or throws its error). */
+  private async run<R>(op: Op, fn: () => R): Promise<R> {
+    for (let runs = 0; ; runs++) {
+      let result: R | undefined;
+      let error: unknown;
+      let threw = false;
+      try {
+        result = fn();
+      } catch (err) {
+        error = err;
+        threw = true;
+      }
+      if (op.misses.size === 0) {
+        if (threw) throw error;
+        return result as R;
+      }
+      if (runs >= MAX_RUNS) throw new DocsError('bug', `an operation kept reaching unloaded shards (${[...op.misses].slice(0, 3).join(', ')})`);
+      const misses = op.misses;
+      op.misses = new Set();
+      op.groups.clear();
+      await this.load(misses);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reads and writes.
+
   async read<R>(fn: (tx: ReadTx) => R): Promise<R> {
-    return fn(new View(this.tables, []));
+    const op = new Op();
+    try {
+      return await this.run(op, () => fn(new View(this, [], op)));
+    } finally {
+      this.release(op);
+    }
   }
 
   write<R>(fn: (tx: WriteTx) => R): Promise<R> {
@@ -218,45 +242,73 @@ export class ShardStore implements Store {
     while (this.queue.length) {
       // Let writes that arrive in the same tick join this batch.
       await new Promise((r) => setImmediate(r));
-      const jobs = this.queue.splice(0);
+      await this.runBatch(this.queue.splice(0));
+    }
+  }
+
+  private async runBatch(jobs: Job[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
       const batch: Changes = new Map();
       const done: [Job, unknown][] = [];
-      for (const job of jobs) {
-        const tx = new Tx(this.tables, batch);
-        try {
-          const result = job.fn(tx);
-          if (result instanceof Promise) throw new DocsError('bug', 'a write function must be synchronous');
-          for (const [table, rows] of tx.changes) {
-            let m = batch.get(table);
-            if (!m) batch.set(table, (m = new Map()));
-            for (const [id, r] of rows) m.set(id, r);
-          }
-          done.push([job, result]);
-        } catch (err) {
-          job.reject(err);
-        }
-      }
+      const ops: Op[] = [];
       try {
-        if (batch.size) await this.commit(batch);
-        for (const [job, result] of done) job.resolve(result);
-      } catch (err) {
-        const e = new DocsError('unavailable', 'the write could not be made durable; nothing was changed', { cause: err });
-        for (const [job] of done) job.reject(e);
+        for (const job of jobs) {
+          const op = new Op();
+          ops.push(op);
+          try {
+            let tx!: Tx;
+            const result = await this.run(op, () => {
+              tx = new Tx(this, batch, op);
+              const r = job.fn(tx);
+              if (r instanceof Promise) throw new DocsError('bug', 'a write function must be synchronous');
+              return r;
+            });
+            for (const [table, rows] of tx.changes) {
+              let m = batch.get(table);
+              if (!m) batch.set(table, (m = new Map()));
+              for (const [id, r] of rows) m.set(id, r);
+            }
+            done.push([job, result]);
+          } catch (err) {
+            job.reject(err);
+          }
+        }
+        try {
+          if (batch.size) {
+            const op = new Op();
+            ops.push(op);
+            await this.run(op, () => new Tx(this, new Map(), op).plan(batch));
+            await this.commit(batch, ops);
+          }
+          for (const [job, result] of done) job.resolve(result);
+          return;
+        } catch (err) {
+          if (err instanceof ShardConflict && attempt < 50) {
+            for (const k of err.keys) this.evict(k);
+            jobs = done.map(([job]) => job); // the rejected ones have their answer
+            continue;
+          }
+          const e = new DocsError('unavailable', 'the write could not be made durable; nothing was changed', { cause: err });
+          for (const [job] of done) job.reject(e);
+          return;
+        }
+      } finally {
+        for (const op of ops) this.release(op);
       }
     }
   }
 
-  private async commit(batch: Changes): Promise<void> {
-    const t = this.tables;
-    const next = new Map<string, ShardData>(); // shard -> new content (tables copied on write)
-    const shardFor = (key: string) => {
+  /** Writes `batch` to the shards it touches (rows, directories, segments) in one commit. */
+  private async commit(batch: Changes, ops: Op[]): Promise<void> {
+    const next = new Map<string, ShardData | null>();
+    const copied = new Set<string>();
+    const shard = (key: string): ShardData => {
       let d = next.get(key);
-      if (!d) next.set(key, (d = { ...(t.shards.get(key) ?? {}) }));
+      if (!d) next.set(key, (d = { ...(this.cache.get(key)?.data ?? {}) }));
       return d;
     };
-    const copied = new Set<string>();
     const tableIn = (key: string, table: string) => {
-      const d = shardFor(key);
+      const d = shard(key);
       const k = key + '\0' + table;
       if (!copied.has(k)) {
         d[table] = { ...(d[table] ?? {}) };
@@ -264,35 +316,297 @@ export class ShardStore implements Store {
       }
       return d[table]!;
     };
-    const moves: [string, string, Row | null, string | undefined][] = [];
+    const directory = (table: string, field: string, value: string, edit: (ids: Record<string, string>) => void) => {
+      const dir = tableIn(dirKey(table, field, value), DIR);
+      const ids = { ...(dir[value] ?? {}) };
+      edit(ids);
+      if (Object.keys(ids).length) dir[value] = ids;
+      else delete dir[value];
+    };
+    const added = new Map<string, [string, Row][]>(); // group -> new immutable rows
+    const moves: [string, string, Row | null][] = [];
     for (const [table, rows] of batch) {
-      const spec = t.specs.get(table)!;
+      const spec = this.specs.get(table)!;
+      const fields = directoryFields(spec);
       for (const [id, row] of rows) {
-        const oldShard = t.shardOfRow(table, id);
-        const newShard = row ? spec.shard(row) : undefined;
-        if (oldShard && oldShard !== newShard) delete tableIn(oldShard, table)[id];
-        if (row && newShard) tableIn(newShard, table)[id] = row;
-        moves.push([table, id, row, newShard]);
+        const old = this.rows.table(table).get(id);
+        if (spec.immutable) {
+          if (row && !old) {
+            const g = spec.shard(row);
+            if (!added.has(g)) added.set(g, []);
+            added.get(g)!.push([table, row]);
+          } else if (!row && old) this.removeFromSegments(spec.shard(old), table, id, tableIn, shard, next);
+          else continue;
+          moves.push([table, id, row]);
+          continue;
+        }
+        const oldKey = old ? spec.shard(old) : undefined;
+        const newKey = row ? spec.shard(row) : undefined;
+        if (oldKey && oldKey !== newKey) delete tableIn(oldKey, table)[id];
+        if (row) tableIn(newKey!, table)[id] = row;
+        for (const f of fields) {
+          const before = old ? dirValues(old, f) : [];
+          const after = row ? dirValues(row, f) : [];
+          for (const v of before) if (!after.includes(v) || oldKey !== newKey) directory(table, f, v, (ids) => delete ids[id]);
+          for (const v of after) if (!before.includes(v) || oldKey !== newKey) directory(table, f, v, (ids) => (ids[id] = newKey!));
+        }
+        moves.push([table, id, row]);
       }
     }
-    const changes = new Map<string, ShardData | null>();
+    for (const [group, rows] of added) this.appendSegment(group, rows, shard, next);
     for (const [key, data] of next) {
+      if (!data) continue;
       for (const [table, rows] of Object.entries(data)) if (Object.keys(rows).length === 0) delete data[table];
-      changes.set(key, Object.keys(data).length ? data : null);
+      if (Object.keys(data).length === 0) next.set(key, null);
     }
-    await this.persistence.commit(changes);
-    for (const [key, data] of changes) {
-      if (data) t.shards.set(key, data);
-      else t.shards.delete(key);
+    for (const [key, data] of next) if (data === null && !this.cache.has(key)) next.delete(key); // never existed
+    if (next.size === 0) return;
+    const expected = new Map<string, number>();
+    for (const op of ops) for (const [k, e] of op.pins) expected.set(k, e.version);
+    for (const k of next.keys()) if (!expected.has(k)) expected.set(k, this.cache.get(k)?.version ?? 0);
+    const versions = await this.backend.commit(next, expected);
+    for (const [key, data] of next) {
+      const old = this.cache.get(key);
+      if (data === null) {
+        if (old) {
+          this.cache.delete(key);
+          this.bytes -= old.size;
+        }
+        continue;
+      }
+      const size = old?.size ?? JSON.stringify(data).length;
+      const e: Entry = { data, version: versions.get(key) ?? 0, size, pins: old?.pins ?? 0, used: ++this.tick };
+      // Operations holding the old entry release the new one.
+      for (const op of ops) if (op.pins.get(key) === old) op.pins.set(key, e);
+      if (old) this.bytes -= old.size;
+      this.bytes += size;
+      this.cache.set(key, e);
     }
-    for (const [table, id, row, shard] of moves) {
-      if (row) t.set(table, row, shard!);
-      else t.remove(table, id);
+    for (const [table, id, row] of moves) {
+      if (row) this.rows.set(table, row);
+      else this.rows.remove(table, id);
+    }
+  }
+
+  /**
+   * Adds new immutable rows to `group` as one new segment. Segments are merged like a binary
+   * counter (a segment absorbs the newer ones once they hold as many rows as it does), so a group
+   * has O(log n) segments and a write rewrites what it adds plus, amortized, O(log n) per row.
+   */
+  private appendSegment(group: string, rows: [string, Row][], shard: (k: string) => ShardData, next: Map<string, ShardData | null>) {
+    const index = shard(group);
+    const segments = { ...((index.$segments ?? {}) as Record<string, SegmentInfo>) };
+    const acc: ShardData = {};
+    let count = 0;
+    const add = (table: string, row: Row) => {
+      (acc[table] ??= {})[row.id] = row;
+      count++;
+    };
+    for (const [table, row] of rows) add(table, row);
+    const list = Object.values(segments).sort((a, b) => a.seq - b.seq);
+    const seq = (list.at(-1)?.seq ?? 0) + 1;
+    for (let last = list.pop(); last && last.rows <= 2 * count; last = list.pop()) {
+      const data = (next.has(last.id) ? next.get(last.id) : this.cache.get(last.id)?.data) ?? {};
+      for (const [table, trows] of Object.entries(data)) for (const row of Object.values(trows)) add(table, row as Row);
+      delete segments[last.id];
+      next.set(last.id, null);
+    }
+    const key = `${group}/${seq}`;
+    next.set(key, acc);
+    segments[key] = { id: key, seq, rows: count };
+    index.$segments = segments;
+  }
+
+  private removeFromSegments(
+    group: string,
+    table: string,
+    id: string,
+    tableIn: (k: string, t: string) => Record<string, any>,
+    shard: (k: string) => ShardData,
+    next: Map<string, ShardData | null>,
+  ) {
+    const index = shard(group);
+    for (const seg of segmentsOf(index)) {
+      const data = next.get(seg.id) ?? this.cache.get(seg.id)?.data;
+      if (!data?.[table]?.[id]) continue;
+      delete tableIn(seg.id, table)[id];
+      const segments = { ...(index.$segments as Record<string, SegmentInfo>) };
+      if (seg.rows <= 1) {
+        delete segments[seg.id];
+        next.set(seg.id, null);
+      } else segments[seg.id] = { ...seg, rows: seg.rows - 1 };
+      index.$segments = segments;
+      return;
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
     while (this.running) await this.running;
+    await this.backend.close();
+  }
+
+  /** Loaded shards and their size (tests and `--stats`). */
+  stats() {
+    return { shards: this.cache.size, bytes: this.bytes, limit: this.limit };
+  }
+}
+
+interface Job {
+  fn: (tx: WriteTx) => unknown;
+  resolve: (v: any) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Reads through a stack of uncommitted change layers (newest last) onto the committed rows of
+ * the loaded shards. Every lookup first makes sure the shards that may hold its answer are
+ * loaded; when one is not, it is noted as a miss and the lookup answers from what is loaded
+ * (the run is then discarded).
+ */
+class View implements ReadTx {
+  constructor(
+    protected readonly store: ShardStore,
+    protected readonly layers: Changes[],
+    protected readonly op: Op,
+  ) {}
+
+  protected spec(table: string): TableSpec {
+    const spec = this.store.specs.get(table);
+    if (!spec) throw new DocsError('bug', `unknown table ${table}`);
+    return spec;
+  }
+
+  /** The shard `key` is loaded (else noted as a miss). */
+  protected need(key: string): ShardData | undefined {
+    const e = this.store.use(key, this.op);
+    if (!e) this.op.misses.add(key);
+    return e?.data;
+  }
+
+  /** The shard (or, for immutable tables, every segment of the group) `key` is loaded. */
+  protected needKey(spec: TableSpec, key: string): boolean {
+    if (!spec.immutable || this.op.groups.has(key)) return spec.immutable ? true : this.need(key) !== undefined;
+    const index = this.need(key);
+    if (!index) return false;
+    let ok = true;
+    for (const seg of segmentsOf(index)) if (!this.need(seg.id)) ok = false;
+    if (ok) this.op.groups.add(key);
+    return ok;
+  }
+
+  /** Shards that may hold row `id` (undefined while the directory that says is not loaded). */
+  private where(spec: TableSpec, id: string): string[] | undefined {
+    if (spec.locateId) return [spec.locateId(id)];
+    const dir = this.need(dirKey(spec.name, 'id', id));
+    if (!dir) return undefined;
+    const key = dir[DIR]?.[id]?.[id] as string | undefined;
+    return key ? [key] : [];
+  }
+
+  protected committed(table: string, id: string): Row | undefined {
+    const spec = this.spec(table);
+    const keys = this.where(spec, id);
+    if (!keys) return undefined;
+    let ok = true;
+    for (const k of keys) if (!this.needKey(spec, k)) ok = false;
+    return ok ? this.store.rows.table(table).get(id) : undefined;
+  }
+
+  private pending(table: string, id: string): Row | null | undefined {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const r = this.layers[i]!.get(table)?.get(id);
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  }
+
+  get<T extends Row>(table: string, id: string): T | undefined {
+    const p = this.pending(table, id);
+    if (p !== undefined) return (p ?? undefined) as T | undefined;
+    return this.committed(table, id) as T | undefined;
+  }
+
+  private merged(table: string, base: Iterable<Row>, keep: (r: Row) => boolean): Row[] {
+    if (this.layers.every((l) => !l.get(table)?.size)) return [...base];
+    const overridden = new Map<string, Row | null>();
+    for (const layer of this.layers) for (const [id, r] of layer.get(table) ?? []) overridden.set(id, r);
+    const out: Row[] = [];
+    for (const r of base) if (!overridden.has(r.id)) out.push(r);
+    for (const r of overridden.values()) if (r && keep(r)) out.push(r);
+    return out;
+  }
+
+  find<T extends Row>(table: string, field: string, value: string): T[] {
+    const spec = this.spec(table);
+    const locate = spec.locate?.[field];
+    if (locate) this.needKey(spec, locate(value));
+    else {
+      const dir = this.need(dirKey(table, field, value));
+      for (const key of new Set(Object.values((dir?.[DIR]?.[value] ?? {}) as Record<string, string>))) this.needKey(spec, key);
+    }
+    const rows = this.store.rows.table(table);
+    const base: Row[] = [];
+    for (const id of this.store.rows.ids(table, field, value)) base.push(rows.get(id)!);
+    return this.merged(table, base, (r) => valuesOf(r, field).includes(value)) as T[];
+  }
+
+  all<T extends Row>(table: string): T[] {
+    const spec = this.spec(table);
+    if (!directoryFields(spec).includes('id')) throw new DocsError('bug', `table ${table} cannot be listed whole (no id directory)`);
+    for (const dk of allDirKeys(table)) {
+      const dir = this.need(dk);
+      for (const ids of Object.values((dir?.[DIR] ?? {}) as Record<string, Record<string, string>>)) {
+        for (const key of Object.values(ids)) this.needKey(spec, key);
+      }
+    }
+    return this.merged(table, this.store.rows.table(table).values(), () => true) as T[];
+  }
+}
+
+class Tx extends View implements WriteTx {
+  readonly changes: Changes = new Map();
+  constructor(store: ShardStore, batch: Changes, op: Op) {
+    super(store, [batch], op);
+    this.layers.push(this.changes);
+  }
+
+  private layer(table: string) {
+    let m = this.changes.get(table);
+    if (!m) this.changes.set(table, (m = new Map()));
+    return m;
+  }
+
+  put<T extends Row>(table: string, row: T): T {
+    const spec = this.spec(table);
+    if (typeof row.id !== 'string' || !row.id) throw new DocsError('bug', `row without id in ${table}`);
+    // Content-addressed rows: the same id is the same content, already stored.
+    if (spec.immutable && this.get(table, row.id)) return row;
+    // What the commit rewrites (the row's shards, directories) is loaded by the commit, not here:
+    // a function that puts a row under a new random id would reach a new shard on every run.
+    this.layer(table).set(row.id, deepFreeze(row));
+    return row;
+  }
+
+  delete(table: string, id: string): boolean {
+    this.spec(table);
+    const existed = this.get(table, id) !== undefined;
+    if (existed) this.layer(table).set(id, null);
+    return existed;
+  }
+
+  /** Loads (as misses) what committing `batch` rewrites: the old and new shards of each row and their directories. */
+  plan(batch: Changes) {
+    for (const [table, rows] of batch) {
+      const spec = this.spec(table);
+      for (const [id, row] of rows) {
+        const old = this.committed(table, id);
+        for (const r of [old, row]) {
+          if (!r) continue;
+          this.needKey(spec, spec.shard(r));
+          for (const f of directoryFields(spec)) for (const v of dirValues(r, f)) this.need(dirKey(table, f, v));
+        }
+      }
+    }
   }
 }

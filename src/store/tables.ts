@@ -1,66 +1,117 @@
-import { bucketOf } from './buckets.js';
 import type { TableSpec } from './port.js';
 
-// Every table, with the shard its rows live in. Shards keep the cost of one write independent
-// of the total data: a change rewrites only the files of the shards it touches.
-//   root         users, tokens, store metadata (small, per installation)
-//   org/<id>     an organization and its organization-level records
-//   space/<id>   one space's content (revisions, pages, files, change requests, comments)
+// Every table, with the shard its rows live in and how a row is found without reading every
+// shard. A shard is one lowdb document (or one PostgreSQL row); an operation loads the shards it
+// touches and nothing else, so its cost follows what it touches, not the size of the store.
+//   root                 users, tokens, store metadata (small, per installation)
+//   org/<id>             an organization and its organization-level records
+//   space/<id>           one space: its row, change requests, comments, reviews
+//   space/<id>/rev       its revisions (small rows: a revision names its root node, see src/content)
+//   space/<id>/c         its page bodies and nodes: immutable rows in append-only segments
+//                        (`space/<id>/c/<n>`), so an edit writes what it adds, never what exists
+//   openapi/<spec>, integration/<id>, conversations/<org>
+// Finding rows: `locateId` / `locate[field]` when the id or the value says where the rows are;
+// every other id and indexed field has a directory the store keeps by itself (dir/<table>.<field>/<b>).
+
+const org = (v: string) => `org/${v}`;
+const root = () => 'root';
+const inRoot = (name: string, indexes: string[] = []): TableSpec => ({
+  name,
+  shard: root,
+  indexes,
+  locateId: root,
+  locate: Object.fromEntries(indexes.map((f) => [f, root])),
+});
+/** A row kept in its organization's shard, found by id through the directory. */
+const inOrg = (name: string, indexes: string[], extra: Partial<TableSpec> = {}): TableSpec => ({
+  name,
+  shard: (r) => org(r.organization),
+  indexes,
+  locate: indexes.includes('organization') ? { organization: org } : {},
+  ...extra,
+});
+/** A row kept with its space (space/<id>), found by id through the directory. */
+const inSpace = (name: string, indexes: string[]): TableSpec => ({
+  name,
+  shard: (r) => `space/${r.space}`,
+  indexes: ['space', ...indexes],
+  locate: { space: (v) => `space/${v}` },
+});
+const content = (name: string): TableSpec => ({
+  name,
+  shard: (r) => `space/${r.space}/c`,
+  indexes: ['space'],
+  immutable: true,
+  // Ids are `<space>:<hash>` (src/content/model.ts).
+  locateId: (id) => `space/${id.slice(0, id.indexOf(':'))}/c`,
+  locate: { space: (v) => `space/${v}/c` },
+});
+
 export const TABLES: TableSpec[] = [
-  { name: 'meta', shard: () => 'root', indexes: [] },
-  { name: 'users', shard: () => 'root', indexes: ['email'] },
-  { name: 'tokens', shard: () => 'root', indexes: ['user'] },
-  { name: 'organizations', shard: (r) => `org/${r.id}`, indexes: ['hostname'] },
-  { name: 'members', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'user'] },
-  // Collections and spaces (metadata): in the organization's shard, so a transfer moves them.
-  { name: 'collections', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'parent'] },
-  { name: 'spaces', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'parent'] },
-  // Space content. Every table in a `space/<id>` shard names its space in `space` and indexes
-  // it: duplicate and purge find a space's rows that way (src/spaces/content-rows.ts).
+  inRoot('meta'),
+  inRoot('users', ['email']),
+  inRoot('tokens', ['user']),
+  { name: 'organizations', shard: (r) => org(r.id), indexes: ['hostname'], locateId: org },
+  // Member ids are `<organization>.<user>` (src/organizations/model.ts).
+  inOrg('members', ['organization', 'user'], { locateId: (id) => org(id.slice(0, id.indexOf('.'))) }),
+  inOrg('collections', ['organization', 'parent']),
+  // A space's row is in its own shard: renaming one space rewrites a file of one space, however
+  // many the organization has. `enumerable`: the retention sweep lists every space.
+  { name: 'spaces', shard: (r) => `space/${r.id}`, indexes: ['organization', 'parent'], locateId: (id) => `space/${id}`, enumerable: true },
   // `changeRequest`: the change request a revision was authored in (contributors, src/change-requests/filters.ts).
-  { name: 'revisions', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
-  // Organizations area: teams, invite links, SAML providers, agent instructions.
-  { name: 'teams', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
-  { name: 'teamMembers', shard: (r) => `org/${r.organization}`, indexes: ['team', 'user'] },
-  { name: 'inviteLinks', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
-  { name: 'samlProviders', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
-  { name: 'agentInstructions', shard: (r) => `org/${r.organization}`, indexes: [] },
-  // OpenAPI specs: the spec row with its organization; source text and versions in the spec's
-  // own shard (the parsed documents of versions are files beside the store, see src/openapi).
-  { name: 'openapiSpecs', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'key', 'processingState'] },
-  { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [] },
-  { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'] },
+  {
+    name: 'revisions',
+    shard: (r) => `space/${r.space}/rev`,
+    indexes: ['space', 'changeRequest'],
+    locate: { space: (v) => `space/${v}/rev` },
+  },
+  // Organizations area: teams, invite links, SAML providers, agent instructions (id = organization).
+  inOrg('teams', ['organization']),
+  inOrg('teamMembers', ['team', 'user']),
+  inOrg('inviteLinks', ['organization']),
+  inOrg('samlProviders', ['organization']),
+  inOrg('agentInstructions', [], { locateId: org }),
+  // OpenAPI specs: the spec row with its organization; source text (id = spec) and versions in the
+  // spec's own shard (the parsed documents of versions are files beside the store, see src/openapi).
+  inOrg('openapiSpecs', ['organization', 'key', 'processingState']),
+  { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [], locateId: (id) => `openapi/${id}` },
+  { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'], locate: { spec: (v) => `openapi/${v}` } },
   // Integrations: global by `name` (unique), kept in the owner's shard; installations in the
   // shard of the organization they are installed in; events in the integration's own shard.
-  { name: 'integrations', shard: (r) => `org/${r.organization}`, indexes: ['name', 'organization'] },
-  { name: 'integrationInstallations', shard: (r) => `org/${r.organization}`, indexes: ['integration', 'organization'] },
-  { name: 'integrationEvents', shard: (r) => `integration/${r.integration}`, indexes: ['integration', 'delivery'] },
-  // Conversations, their issues and clusters: in the organization's own conversations shard
-  // (`conversations/<id>`), so a busy inbox does not slow the organization's other writes.
-  { name: 'conversations', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'key', 'state'] },
-  { name: 'conversationIssues', shard: (r) => `conversations/${r.organization}`, indexes: ['organization', 'conversation', 'cluster'] },
-  { name: 'conversationClusters', shard: (r) => `conversations/${r.organization}`, indexes: ['organization'] },
+  inOrg('integrations', ['name', 'organization']),
+  inOrg('integrationInstallations', ['integration', 'organization']),
+  {
+    name: 'integrationEvents',
+    shard: (r) => `integration/${r.integration}`,
+    indexes: ['integration', 'delivery'],
+    locate: { integration: (v) => `integration/${v}` },
+  },
+  // Conversations, their issues and clusters: in the organization's own conversations shard, so a
+  // busy inbox does not slow the organization's other writes.
+  ...(['conversations', 'conversationIssues', 'conversationClusters'] as const).map(
+    (name): TableSpec => ({
+      name,
+      shard: (r) => `conversations/${r.organization}`,
+      indexes: { conversations: ['organization', 'key', 'state'], conversationIssues: ['organization', 'conversation', 'cluster'], conversationClusters: ['organization'] }[name],
+      locate: { organization: (v) => `conversations/${v}` },
+    }),
+  ),
   // Translations: small settings rows with their organization; the results are spaces.
-  { name: 'translations', shard: (r) => `org/${r.organization}`, indexes: ['organization', 'queue'] },
-  // Docs sites: the site and its structure (sections, groups, site spaces) and share links, all in
-  // the organization's shard with the spaces they point at (src/sites).
-  { name: 'sites', shard: (r) => `org/${r.organization}`, indexes: ['organization'] },
-  { name: 'siteSections', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
-  { name: 'siteSectionGroups', shard: (r) => `org/${r.organization}`, indexes: ['site'] },
-  { name: 'siteSpaces', shard: (r) => `org/${r.organization}`, indexes: ['site', 'space'] },
-  { name: 'siteShareLinks', shard: (r) => `org/${r.organization}`, indexes: ['site', 'key'] },
-  // Space content: page bodies and page nodes by hash (shared between revisions, see
-  // src/content/model.ts), change requests. Bodies and nodes are most of a big space's bytes:
-  // they live in 16 buckets under the space's shard (`space/<id>/<n>`, by row id), so an edit
-  // or a merge rewrites the buckets it touches, not every page of the space (src/store/buckets.ts).
-  { name: 'pageContents', shard: (r) => `space/${r.space}/${bucketOf(r.id, 16)}`, indexes: ['space'] },
-  { name: 'pageNodes', shard: (r) => `space/${r.space}/${bucketOf(r.id, 16)}`, indexes: ['space'] },
-  { name: 'changeRequests', shard: (r) => `space/${r.space}`, indexes: ['space'] },
-  // Comments and their replies (src/comments): with the space's content; `changeRequest` indexed
-  // for the per-change-request lists and counts, `comment` for a comment's replies.
-  { name: 'comments', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
-  { name: 'commentReplies', shard: (r) => `space/${r.space}`, indexes: ['space', 'comment'] },
+  inOrg('translations', ['organization', 'queue']),
+  // Docs sites: the site and its structure (sections, groups, site spaces) and share links.
+  inOrg('sites', ['organization', 'proxy']),
+  inOrg('siteSections', ['site']),
+  inOrg('siteSectionGroups', ['site']),
+  inOrg('siteSpaces', ['site', 'space']),
+  inOrg('siteShareLinks', ['site', 'key']),
+  // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
+  content('pageContents'),
+  content('pageNodes'),
+  inSpace('changeRequests', []),
+  // Comments and their replies (src/comments); `changeRequest` for the per-change-request lists.
+  inSpace('comments', ['changeRequest']),
+  inSpace('commentReplies', ['comment']),
   // Change-request reviews and review requests, with the change request they are about.
-  { name: 'changeRequestReviews', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest'] },
-  { name: 'changeRequestReviewers', shard: (r) => `space/${r.space}`, indexes: ['space', 'changeRequest', 'user'] },
+  inSpace('changeRequestReviews', ['changeRequest']),
+  inSpace('changeRequestReviewers', ['changeRequest', 'user']),
 ];

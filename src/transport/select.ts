@@ -12,6 +12,8 @@ export interface TransportOptions {
   token?: string;
   data?: string;
   profile?: string;
+  /** A PostgreSQL store (postgres://...), opened in-process beside any running servers. */
+  store?: string;
   /** Told once when an in-process call initializes a new data directory. */
   notice?: (message: string) => void;
 }
@@ -30,12 +32,28 @@ export async function selectTransport(o: TransportOptions): Promise<Transport> {
   const apiUrl = o.apiUrl ?? env.DOCS_API_URL;
   if (apiUrl) return new HttpTransport(apiUrl, token ?? (o.profile ? currentProfile(o.profile)?.token : undefined));
   const data = o.data ?? env.DOCS_DATA;
+  const store = o.store ?? env.DOCS_STORE;
+  if (store) return openShared(store, data ?? defaultDataDir(), token, o.notice);
   if (!data) {
     const profile = currentProfile(o.profile);
     if (profile) return new HttpTransport(profile.apiUrl, token ?? profile.token);
     if (o.profile) throw new DocsError('not_found', `profile ${o.profile} not found (docs auth login --profile ${o.profile} ...)`);
   }
   return openLocal(data ?? defaultDataDir(), token, o.notice);
+}
+
+/** In-process on a PostgreSQL store: servers and commands share it, so there is no lock to take. */
+async function openShared(store: string, blobs: string, token: string | undefined, notice?: (m: string) => void): Promise<Transport> {
+  const ctx = await openContext(blobs, { store });
+  try {
+    const boot = await bootstrap(ctx);
+    if (boot) notice?.(`Initialized the store. Owner token (shown once): ${boot.token}`);
+    const owner = await ownerOf(ctx);
+    return await LocalTransport.as(ctx, token, owner ? { userId: owner } : undefined, 'PostgreSQL store', () => ctx.store.close());
+  } catch (err) {
+    await ctx.store.close();
+    throw err;
+  }
 }
 
 async function openLocal(dir: string, token: string | undefined, notice?: (m: string) => void): Promise<Transport> {

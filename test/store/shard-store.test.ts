@@ -1,152 +1,330 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { FilePersistence, MemoryPersistence, type Persistence, type ShardData } from '../../src/store/persistence.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from '../../src/store/backend.js';
+import { FileBackend } from '../../src/store/file-backend.js';
+import { MemoryBackend } from '../../src/store/memory-backend.js';
+import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import type { TableSpec } from '../../src/store/port.js';
+import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/server.js';
 
 const SPECS: TableSpec[] = [
-  { name: 'orgs', shard: (r) => `org/${r.id}`, indexes: [] },
-  { name: 'members', shard: (r) => `org/${r.org}`, indexes: ['org', 'tags'] },
+  { name: 'orgs', shard: (r) => `org/${r.id}`, indexes: [], locateId: (id) => `org/${id}` },
+  // No id locator: found through the directory the store keeps.
+  { name: 'members', shard: (r) => `org/${r.org}`, indexes: ['org', 'tags'], locate: { org: (v) => `org/${v}` } },
+  { name: 'bodies', shard: (r) => `space/${r.space}/c`, indexes: ['space'], immutable: true, locateId: (id) => `space/${id.split(':')[0]}/c`, locate: { space: (v) => `space/${v}/c` } },
 ];
 
-/** Persistence wrapper that records what each commit touched, and can be made to fail. */
-class Spy implements Persistence {
+/** A backend wrapper that records loads and commits, and can be made to fail or to conflict. */
+class Spy implements ShardBackend {
   commits: string[][] = [];
+  loads: string[] = [];
   fail = false;
-  constructor(readonly inner: Persistence) {}
-  load() {
-    return this.inner.load();
+  conflicts = 0;
+  constructor(readonly inner: ShardBackend) {}
+  open() {
+    return this.inner.open();
   }
-  async commit(changes: Map<string, ShardData | null>) {
+  keys() {
+    return this.inner.keys();
+  }
+  load(keys: string[]): Promise<Map<string, LoadedShard>> {
+    this.loads.push(...keys);
+    return this.inner.load(keys);
+  }
+  async commit(changes: Map<string, ShardData | null>, expected: Map<string, number>) {
     if (this.fail) throw new Error('disk full');
+    if (this.conflicts > 0) {
+      this.conflicts--;
+      throw new ShardConflict([...changes.keys()]);
+    }
     this.commits.push([...changes.keys()].sort());
-    return this.inner.commit(changes);
+    return this.inner.commit(changes, expected);
+  }
+  close() {
+    return this.inner.close();
   }
 }
 
-describe('ShardStore', () => {
-  it('commits writes and reads them back; a throwing write changes nothing', async () => {
-    const store = await ShardStore.open(new MemoryPersistence(), SPECS);
-    await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A' }));
-    await expect(
-      store.write((tx) => {
-        tx.put('orgs', { id: 'b', title: 'B' });
-        tx.put('orgs', { id: 'a', title: 'changed' });
-        throw new Error('rule broken');
-      }),
-    ).rejects.toThrow('rule broken');
-    expect(await store.read((tx) => tx.all('orgs'))).toEqual([{ id: 'a', title: 'A' }]);
-  });
+const userShards = (keys: string[]) => keys.filter((k) => k.startsWith('org/') || k.startsWith('space/'));
 
-  it('freezes rows so that services cannot change committed data in place', async () => {
-    const store = await ShardStore.open(new MemoryPersistence(), SPECS);
-    await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A', nested: { x: 1 } }));
-    const row = (await store.read((tx) => tx.get<any>('orgs', 'a')))!;
-    expect(() => (row.title = 'B')).toThrow();
-    expect(() => (row.nested.x = 2)).toThrow();
-  });
+/**
+ * Where the shards of one test are kept. `open()` gives a backend on them (each call a new one,
+ * as another process would have, where the backend allows: memory has one); `shared`: backends
+ * of several processes check each other's versions (PostgreSQL).
+ */
+interface Place {
+  open(): ShardBackend;
+}
 
-  it('groups concurrent writes into few commits, each write seeing the ones before it', async () => {
-    const spy = new Spy(new MemoryPersistence());
-    const store = await ShardStore.open(spy, SPECS);
-    await store.write((tx) => tx.put('orgs', { id: 'counter', n: 0 }));
-    spy.commits = [];
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
+/** The engine's contract, run below on each backend. */
+function engineContract(name: string, make: () => Promise<Place>, { shared = false, skip = false, cleanup = async () => {} } = {}) {
+  describe.skipIf(skip)(`ShardStore on ${name}`, () => {
+    let place: Place;
+    beforeEach(async () => {
+      place = await make();
+    });
+    afterEach(cleanup);
+
+    it('commits writes and reads them back; a throwing write changes nothing', async () => {
+      const store = await ShardStore.open(place.open(), SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A' }));
+      await expect(
         store.write((tx) => {
-          const n = tx.get<any>('orgs', 'counter').n + 1;
-          tx.put('orgs', { id: 'counter', n });
-          return n;
+          tx.put('orgs', { id: 'b', title: 'B' });
+          tx.put('orgs', { id: 'a', title: 'changed' });
+          throw new Error('rule broken');
         }),
-      ),
-    );
-    expect(results.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    expect(await store.read((tx) => tx.get<any>('orgs', 'counter').n)).toBe(50);
-    expect(spy.commits.length).toBeLessThan(5);
-  });
-
-  it('rewrites only the shards a write touches', async () => {
-    const spy = new Spy(new MemoryPersistence());
-    const store = await ShardStore.open(spy, SPECS);
-    await store.write((tx) => {
-      for (let i = 0; i < 20; i++) tx.put('orgs', { id: 'o' + i });
+      ).rejects.toThrow('rule broken');
+      expect(await store.read((tx) => [tx.get('orgs', 'a'), tx.get('orgs', 'b')])).toEqual([{ id: 'a', title: 'A' }, undefined]);
     });
-    spy.commits = [];
-    await store.write((tx) => tx.put('members', { id: 'm1', org: 'o3' }));
-    expect(spy.commits).toEqual([['org/o3']]);
-  });
 
-  it('rejects the batch when the commit fails and keeps the committed state', async () => {
-    const spy = new Spy(new MemoryPersistence());
-    const store = await ShardStore.open(spy, SPECS);
-    await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
-    spy.fail = true;
-    await expect(store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }))).rejects.toMatchObject({ kind: 'unavailable' });
-    expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
-  });
-
-  it('finds rows by index, including array fields and uncommitted changes in a transaction', async () => {
-    const store = await ShardStore.open(new MemoryPersistence(), SPECS);
-    await store.write((tx) => {
-      tx.put('members', { id: 'm1', org: 'x', tags: ['a', 'b'] });
-      tx.put('members', { id: 'm2', org: 'x', tags: ['b'] });
-      tx.put('members', { id: 'm3', org: 'y', tags: [] });
+    it('freezes rows so that services cannot change committed data in place', async () => {
+      const store = await ShardStore.open(place.open(), SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A', nested: { x: 1 } }));
+      const row = (await store.read((tx) => tx.get<any>('orgs', 'a')))!;
+      expect(() => (row.title = 'B')).toThrow();
+      expect(() => (row.nested.x = 2)).toThrow();
     });
-    expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m1', 'm2']);
-    expect(await store.read((tx) => tx.find('members', 'tags', 'a').map((r) => r.id))).toEqual(['m1']);
-    const seen = await store.write((tx) => {
-      tx.delete('members', 'm1');
-      tx.put('members', { id: 'm3', org: 'x', tags: [] });
-      return tx.find('members', 'org', 'x').map((r) => r.id).sort();
-    });
-    expect(seen).toEqual(['m2', 'm3']);
-    expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
-    expect(await store.read((tx) => tx.find('members', 'tags', 'a'))).toEqual([]);
-  });
 
-  it('moves a row between shards when its shard key changes, and drops empty shards', async () => {
-    const dir = tempDir();
-    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
-    await store.write((tx) => tx.put('members', { id: 'm', org: 'a' }));
-    await store.write((tx) => tx.put('members', { id: 'm', org: 'b' }));
-    expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['org__b.json']);
-    await store.close();
-    const again = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(await again.read((tx) => tx.find('members', 'org', 'b'))).toEqual([{ id: 'm', org: 'b' }]);
-  });
-
-  it('moves a row found in another shard than its table says (an older layout) on its next write, and deletes it there', async () => {
-    const dir = tempDir();
-    // An older version kept members in one shared shard.
-    const old = await ShardStore.open(new FilePersistence(dir), [{ name: 'members', shard: () => 'all', indexes: ['org'] }, SPECS[0]!]);
-    await old.write((tx) => {
-      tx.put('members', { id: 'm', org: 'a', v: 1 });
-      tx.put('members', { id: 'n', org: 'a', v: 1 });
+    it('groups concurrent writes into few commits, each write seeing the ones before it', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'counter', n: 0 }));
+      spy.commits = [];
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          store.write((tx) => {
+            const n = tx.get<any>('orgs', 'counter').n + 1;
+            tx.put('orgs', { id: 'counter', n });
+            return n;
+          }),
+        ),
+      );
+      expect(results.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(await store.read((tx) => tx.get<any>('orgs', 'counter').n)).toBe(50);
+      expect(spy.commits.length).toBeLessThan(5);
     });
-    await old.close();
-    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect((await store.read((tx) => tx.find('members', 'org', 'a'))).length).toBe(2);
-    await store.write((tx) => tx.put('members', { id: 'm', org: 'a', v: 2 }));
-    const onDisk = (f: string) => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8')).members;
-    expect(Object.keys(onDisk('all.json'))).toEqual(['n']);
-    expect(onDisk('org__a.json')).toEqual({ m: { id: 'm', org: 'a', v: 2 } });
-    await store.write((tx) => tx.delete('members', 'n'));
-    expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['org__a.json']);
-    await store.close();
-    const again = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(await again.read((tx) => tx.all('members'))).toEqual([{ id: 'm', org: 'a', v: 2 }]);
+
+    it('rewrites only the shards a write touches (and the directory bucket of a new id)', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      await store.write((tx) => {
+        for (let i = 0; i < 20; i++) tx.put('orgs', { id: 'o' + i });
+      });
+      spy.commits = [];
+      await store.write((tx) => tx.put('members', { id: 'm1', org: 'o3' }));
+      const [keys] = spy.commits;
+      expect(userShards(keys!)).toEqual(['org/o3']);
+      expect(keys!.filter((k) => k.startsWith('dir/members.id/'))).toHaveLength(1);
+      spy.commits = [];
+      // A change that moves nothing and changes no indexed value rewrites the row's shard alone.
+      await store.write((tx) => tx.put('members', { id: 'm1', org: 'o3', title: 'x' }));
+      expect(spy.commits).toEqual([['org/o3']]);
+    });
+
+    it('rejects the batch when the commit fails and keeps the committed state', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+      spy.fail = true;
+      await expect(store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }))).rejects.toMatchObject({ kind: 'unavailable' });
+      expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
+    });
+
+    it('runs a batch again on fresh shards when a shared backend reports a conflict', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'a', n: 1 }));
+      spy.conflicts = 1;
+      let runs = 0;
+      const n = await store.write((tx) => {
+        runs++;
+        const next = tx.get<any>('orgs', 'a').n + 1;
+        tx.put('orgs', { id: 'a', n: next });
+        return next;
+      });
+      expect(n).toBe(2);
+      expect(runs).toBeGreaterThanOrEqual(2); // once refused, then again on the reloaded shard
+      expect(await store.read((tx) => tx.get<any>('orgs', 'a').n)).toBe(2);
+    });
+
+    it('finds rows by index (located or through directories), array fields and uncommitted changes', async () => {
+      const store = await ShardStore.open(place.open(), SPECS);
+      await store.write((tx) => {
+        tx.put('members', { id: 'm1', org: 'x', tags: ['a', 'b'] });
+        tx.put('members', { id: 'm2', org: 'x', tags: ['b'] });
+        tx.put('members', { id: 'm3', org: 'y', tags: [] });
+      });
+      expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m1', 'm2']);
+      expect(await store.read((tx) => tx.find('members', 'tags', 'a').map((r) => r.id))).toEqual(['m1']);
+      const seen = await store.write((tx) => {
+        tx.delete('members', 'm1');
+        tx.put('members', { id: 'm3', org: 'x', tags: [] });
+        return tx.find('members', 'org', 'x').map((r) => r.id).sort();
+      });
+      expect(seen).toEqual(['m2', 'm3']);
+      expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
+      expect(await store.read((tx) => tx.find('members', 'tags', 'a'))).toEqual([]);
+      expect(await store.read((tx) => tx.all('members').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
+    });
+
+    it('moves a row between shards when its shard key changes, and drops empty shards', async () => {
+      const store = await ShardStore.open(place.open(), SPECS);
+      await store.write((tx) => tx.put('members', { id: 'm', org: 'a' }));
+      await store.write((tx) => tx.put('members', { id: 'm', org: 'b' }));
+      expect(userShards(await place.open().keys())).toEqual(['org/b']);
+      await store.close();
+      const again = await ShardStore.open(place.open(), SPECS);
+      expect(await again.read((tx) => [tx.find('members', 'org', 'b'), tx.get('members', 'm'), tx.find('members', 'org', 'a')])).toEqual([[{ id: 'm', org: 'b' }], { id: 'm', org: 'b' }, []]);
+    });
+
+    it('opens by reading the catalog and root only, and loads for an operation only the shards it touches', async () => {
+      const store = await ShardStore.open(place.open(), SPECS);
+      await store.write((tx) => {
+        for (let i = 0; i < 50; i++) {
+          tx.put('orgs', { id: 'o' + i });
+          tx.put('members', { id: `m${i}`, org: 'o' + i });
+        }
+      });
+      await store.close();
+      const spy = new Spy(place.open());
+      const again = await ShardStore.open(spy, SPECS);
+      expect(spy.loads.sort()).toEqual(['catalog', 'root']);
+      spy.loads = [];
+      expect(await again.read((tx) => tx.get('members', 'm7'))).toEqual({ id: 'm7', org: 'o7' });
+      expect(userShards(spy.loads)).toEqual(['org/o7']);
+      expect(spy.loads).toHaveLength(2); // the directory bucket of m7, then its shard
+    });
+
+    it('keeps the loaded shards within the cache bound, evicting the least recently used', async () => {
+      const store = await ShardStore.open(place.open(), SPECS, { cacheBytes: 4000 });
+      const pad = 'x'.repeat(400);
+      for (let i = 0; i < 40; i++) await store.write((tx) => tx.put('orgs', { id: 'o' + i, pad }));
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 40; i++) expect(await store.read((tx) => tx.get<any>('orgs', 'o' + i)?.id)).toBe('o' + i);
+      }
+      expect(store.stats().bytes).toBeLessThanOrEqual(4000);
+    });
+
+    it.runIf(shared)('serializes the writes of two processes on one backend: none lost, each sees the other', async () => {
+      const [a, b] = [await ShardStore.open(place.open(), SPECS), await ShardStore.open(place.open(), SPECS)];
+      await a.write((tx) => tx.put('orgs', { id: 'counter', n: 0 }));
+      const bump = (s: ShardStore) => s.write((tx) => {
+        const n = tx.get<any>('orgs', 'counter').n + 1;
+        tx.put('orgs', { id: 'counter', n });
+        tx.put('members', { id: `m${n}`, org: 'counter' }); // and a row found through a directory
+        return n;
+      });
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => bump(i % 2 ? a : b)));
+      expect(results.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      for (const s of [a, b]) {
+        await expect.poll(() => s.read((tx) => tx.get<any>('orgs', 'counter').n)).toBe(40);
+        expect(await s.read((tx) => tx.all('members').length)).toBe(40);
+      }
+      await Promise.all([a.close(), b.close()]);
+    });
+
+    it('keeps immutable rows in append-only segments, merged so a group has few', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      const written: number[] = [];
+      for (let batch = 0; batch < 64; batch++) {
+        spy.commits = [];
+        await store.write((tx) => {
+          for (let i = 0; i < 10; i++) tx.put('bodies', { id: `s:${batch}-${i}`, space: 's', text: 't' });
+          tx.put('bodies', { id: 's:0-0', space: 's', text: 't' }); // already there: nothing written
+        });
+        written.push(spy.commits[0]!.length);
+      }
+      const keys = (await spy.inner.keys()).filter((k) => k.startsWith('space/s/c/'));
+      expect(keys.length).toBeLessThanOrEqual(7); // log2(64) + 1
+      expect(await store.read((tx) => tx.find('bodies', 'space', 's').length)).toBe(640);
+      // Reopened: the rows are read back from the segments.
+      const again = await ShardStore.open(place.open(), SPECS);
+      expect(await again.read((tx) => [tx.get('bodies', 's:63-9'), tx.find('bodies', 'space', 's').length])).toEqual([{ id: 's:63-9', space: 's', text: 't' }, 640]);
+      await again.write((tx) => {
+        for (const r of tx.find('bodies', 'space', 's')) tx.delete('bodies', r.id);
+      });
+      expect((await spy.inner.keys()).filter((k) => k.startsWith('space/'))).toEqual([]);
+    });
+
+    it('migrates a store of layout 1 in place, in one commit; a failed migration leaves it as it was', async () => {
+      // Layout 1: members in one shared shard, no catalog.
+      const raw = place.open();
+      await raw.open();
+      await raw.commit(
+        new Map<string, ShardData>([
+          ['all', { members: { m: { id: 'm', org: 'a' }, n: { id: 'n', org: 'b' } }, orgs: { a: { id: 'a' } } }],
+          ['space/s/3', { bodies: { 's:h': { id: 's:h', space: 's', text: 'x' } } }],
+        ]),
+        new Map([['all', 0], ['space/s/3', 0]]),
+      );
+      const failing = new Spy(place.open());
+      failing.fail = true;
+      await expect(ShardStore.open(failing, SPECS)).rejects.toThrow('disk full');
+      expect((await place.open().keys()).sort()).toEqual(['all', 'space/s/3']);
+      const store = await ShardStore.open(place.open(), SPECS);
+      expect(await store.read((tx) => [tx.get('members', 'm'), tx.find('members', 'org', 'b'), tx.get('orgs', 'a'), tx.get('bodies', 's:h')])).toEqual([
+        { id: 'm', org: 'a' },
+        [{ id: 'n', org: 'b' }],
+        { id: 'a' },
+        { id: 's:h', space: 's', text: 'x' },
+      ]);
+      const keys = await place.open().keys();
+      expect(keys).toContain('catalog');
+      expect(keys).not.toContain('all');
+      expect(keys).not.toContain('space/s/3');
+    });
   });
+}
+
+engineContract('MemoryBackend', async () => {
+  const backend = new MemoryBackend();
+  return { open: () => backend };
 });
 
-describe('FilePersistence', () => {
+engineContract('FileBackend', async () => {
+  const dir = tempDir();
+  return { open: () => new FileBackend(dir) };
+});
+
+// PostgreSQL: a fresh schema per test, its backends closed and the schema dropped after it.
+const pgUrl = await postgresOrSkip();
+const pgOpen: PgBackend[] = [];
+let pgSchema: string | undefined;
+engineContract(
+  'PgBackend',
+  async () => {
+    const schema = (pgSchema = freshSchemaName('engine'));
+    return {
+      open: () => {
+        const b = new PgBackend(pgUrl!, { schema, poolSize: 4, connectTimeoutMs: 5_000 });
+        pgOpen.push(b);
+        return b;
+      },
+    };
+  },
+  {
+    shared: true,
+    skip: !pgUrl,
+    cleanup: async () => {
+      await Promise.all(pgOpen.splice(0).map((b) => b.close()));
+      if (pgSchema) await dropSchema(pgUrl!, pgSchema);
+      pgSchema = undefined;
+    },
+  },
+);
+
+describe('FileBackend', () => {
   it('has every acknowledged write on disk when the promise resolves', async () => {
     const dir = tempDir();
-    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.write((tx) => tx.put('members', { id: 'm' + i, org: 'o' + (i % 7) }))));
     // A second reader opening the directory now, without any close, sees all 30.
-    const reader = await ShardStore.open(new FilePersistence(dir), SPECS);
+    const reader = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await reader.read((tx) => tx.all('members'))).toHaveLength(30);
     const shard = JSON.parse(readFileSync(join(dir, 'shards', 'org__o0.json'), 'utf8'));
     expect(Object.keys(shard.members).sort()).toEqual(['m0', 'm14', 'm21', 'm28', 'm7']);
@@ -154,37 +332,33 @@ describe('FilePersistence', () => {
 
   it('completes a multi-shard commit whose manifest reached disk before a crash', async () => {
     const dir = tempDir();
-    const p = new FilePersistence(dir);
-    await p.load();
-    await p.commit(new Map([['org/a', { orgs: { a: { id: 'a', v: 1 } } }]]));
+    await (await ShardStore.open(new FileBackend(dir), SPECS)).write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
     // Simulate a crash right after the commit point: temp files staged, manifest renamed, no renames.
     writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } }));
     writeFileSync(join(dir, 'shards', 'org__b.json.1.y.tmp'), JSON.stringify({ orgs: { b: { id: 'b', v: 2 } } }));
     writeFileSync(join(dir, 'commit.json'), JSON.stringify({ renames: [['org__a.json.1.x.tmp', 'org__a.json'], ['org__b.json.1.y.tmp', 'org__b.json']], deletes: [] }));
-    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
-    expect(await store.read((tx) => tx.all<any>('orgs').map((r) => [r.id, r.v]).sort())).toEqual([['a', 2], ['b', 2]]);
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    expect(await store.read((tx) => [tx.get<any>('orgs', 'a').v, tx.get<any>('orgs', 'b').v])).toEqual([2, 2]);
     expect(existsSync(join(dir, 'commit.json'))).toBe(false);
   });
 
   it('discards temp files of a commit that never reached its commit point', async () => {
     const dir = tempDir();
-    const p = new FilePersistence(dir);
-    await p.load();
-    await p.commit(new Map([['org/a', { orgs: { a: { id: 'a', v: 1 } } }]]));
+    await (await ShardStore.open(new FileBackend(dir), SPECS)).write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
     writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), '{"orgs":{"a":{"id":"a","v":'); // half-written
-    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
-    expect(readdirSync(join(dir, 'shards'))).toEqual(['org__a.json']);
+    expect(readdirSync(join(dir, 'shards')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes several shards of one commit through the manifest and cleans up', async () => {
     const dir = tempDir();
-    const store = await ShardStore.open(new FilePersistence(dir), SPECS);
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
     await store.write((tx) => {
       tx.put('orgs', { id: 'a' });
       tx.put('orgs', { id: 'b' });
     });
-    expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['org__a.json', 'org__b.json']);
+    expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['catalog.json', 'org__a.json', 'org__b.json']);
     expect(readdirSync(dir).sort()).toEqual(['shards']);
   });
 });

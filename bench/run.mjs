@@ -2,6 +2,7 @@
 // as a ratio against a baseline with its target. Exits 1 when a target is missed.
 //
 //   node bench/run.mjs [--quick]     (--quick: fewer runs and shorter loads, for trying it out)
+//   node bench/run.mjs --scale ...   (the figures on a store of 200,000 pages instead: bench/scale.mjs)
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -23,6 +24,7 @@ import {
 import { seedContentStore, seedSpaces } from './seed.mjs';
 
 const QUICK = process.argv.includes('--quick');
+const SCALE = process.argv.some((a) => a === '--scale' || a.startsWith('--scale='));
 const CLI_RUNS = QUICK ? 6 : 25;
 const LOAD_SECONDS = QUICK ? 2 : 5;
 const WARMUP_SECONDS = 1;
@@ -284,7 +286,8 @@ process.on('exit', (code) => {
 });
 
 // process.exit runs lib.mjs's exit hook: every child killed, every temp dir removed.
-main().finally(() => (finished = true)).then(
+const run = SCALE ? () => import('./scale.mjs').then((m) => m.main()) : main;
+run().finally(() => (finished = true)).then(
   () => process.exit(),
   (err) => {
     process.stderr.write(`bench failed: ${err.stack ?? err}\n`);

@@ -4,13 +4,13 @@ import { dirBytes } from './lib.mjs';
 import { sectionChanges } from './text.mjs';
 
 /** Opens (bootstrapping) the store in `dir`; `call(op, input)` runs an operation as its owner. */
-async function open(dir, token) {
+export async function open(dir, token) {
   const { openContext } = await import('../dist/src/open.js');
   const { bootstrap, ownerOf } = await import('../dist/src/auth/bootstrap.js');
   const { invoke } = await import('../dist/src/invoke.js');
   const ctx = await openContext(dir);
   await bootstrap(ctx, token);
-  const caller = { userId: await ownerOf(ctx) };
+  const caller = { userId: await ownerOf(ctx) }; // await: a value or, once store reads are async, a promise
   const call = async (operationId, input = {}) => {
     const r = await invoke(ctx, operationId, input, caller);
     if (r.status >= 400) throw new Error(`${operationId}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -21,7 +21,7 @@ async function open(dir, token) {
 }
 
 /** Runs `fn(i)` for i in [0, n), `concurrency` at a time (so writes share group commits). */
-async function pool(n, concurrency, fn) {
+export async function pool(n, concurrency, fn) {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(n, concurrency) }, async () => {
     while (next < n) await fn(next++);

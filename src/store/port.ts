@@ -52,4 +52,6 @@ export interface TableSpec {
   immutable?: boolean;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
+  /** Every row of the table is in this one shard (small installation-wide tables). */
+  home?: string;
 }

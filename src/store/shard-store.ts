@@ -553,6 +553,10 @@ class View implements ReadTx {
 
   all<T extends Row>(table: string): T[] {
     const spec = this.spec(table);
+    if (spec.home) {
+      this.needKey(spec, spec.home);
+      return this.merged(table, this.store.rows.table(table).values(), () => true) as T[];
+    }
     if (!directoryFields(spec).includes('id')) throw new DocsError('bug', `table ${table} cannot be listed whole (no id directory)`);
     for (const dk of allDirKeys(table)) {
       const dir = this.need(dk);

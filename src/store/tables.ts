@@ -19,6 +19,7 @@ const inRoot = (name: string, indexes: string[] = []): TableSpec => ({
   name,
   shard: root,
   indexes,
+  home: 'root',
   locateId: root,
   locate: Object.fromEntries(indexes.map((f) => [f, root])),
 });
@@ -51,9 +52,10 @@ export const TABLES: TableSpec[] = [
   inRoot('meta'),
   inRoot('users', ['email']),
   inRoot('tokens', ['user']),
-  { name: 'organizations', shard: (r) => org(r.id), indexes: ['hostname'], locateId: org },
+  // `enumerable`: listed whole by checks and tests (a directory entry per organization or member).
+  { name: 'organizations', shard: (r) => org(r.id), indexes: ['hostname'], locateId: org, enumerable: true },
   // Member ids are `<organization>.<user>` (src/organizations/model.ts).
-  inOrg('members', ['organization', 'user'], { locateId: (id) => org(id.slice(0, id.indexOf('.'))) }),
+  inOrg('members', ['organization', 'user'], { locateId: (id) => org(id.slice(0, id.indexOf('.'))), enumerable: true }),
   inOrg('collections', ['organization', 'parent']),
   // A space's row is in its own shard: renaming one space rewrites a file of one space, however
   // many the organization has. `enumerable`: the retention sweep lists every space.

@@ -1,4 +1,5 @@
 import { DocsError } from '../kernel/errors.js';
+import { withReplayedIds } from '../kernel/ids.js';
 import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
 import { CATALOG_KEY, DIR, LAYOUT, LAYOUT_VERSION, allDirKeys, dirKey, dirValues, directoryFields, isStoreTable, segmentsOf, type SegmentInfo } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
@@ -28,6 +29,8 @@ const DEFAULT_CACHE_MB = 128;
 class Op {
   readonly pins = new Map<string, Entry>();
   misses = new Set<string>();
+  /** Ids the function made (src/kernel/ids.ts): the same again when it runs again. */
+  readonly ids: string[] = [];
   /** Groups found complete in this operation (skips re-checking their segments on every get). */
   readonly groups = new Set<string>();
 }
@@ -192,7 +195,7 @@ export class ShardStore implements Store {
       let error: unknown;
       let threw = false;
       try {
-        result = fn();
+        result = withReplayedIds(op.ids, fn);
       } catch (err) {
         error = err;
         threw = true;
@@ -584,10 +587,9 @@ class Tx extends View implements WriteTx {
   put<T extends Row>(table: string, row: T): T {
     const spec = this.spec(table);
     if (typeof row.id !== 'string' || !row.id) throw new DocsError('bug', `row without id in ${table}`);
-    // Content-addressed rows: the same id is the same content, already stored.
-    if (spec.immutable && this.get(table, row.id)) return row;
     // What the commit rewrites (the row's shards, directories) is loaded by the commit, not here:
     // a function that puts a row under a new random id would reach a new shard on every run.
+    // Content-addressed rows already stored are skipped there too (the same id is the same content).
     this.layer(table).set(row.id, deepFreeze(row));
     return row;
   }

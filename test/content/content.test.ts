@@ -152,9 +152,11 @@ describe('storage', () => {
     const r = await edit(space, cr.id, changes);
     const count = (table: string) => s.ctx.store.read((tx) => tx.find(table, 'space', space).length);
     const [nodes, bodies] = [await count('pageNodes'), await count('pageContents')];
-    expect([nodes, bodies]).toEqual([40, 40]);
+    // 40 pages and the revision's root node (whose children are the root pages).
+    expect([nodes, bodies]).toEqual([41, 40]);
     await edit(space, cr.id, [{ operation: 'update_page', page: r.body.changes[7].page.id, document: { markdown: 'Changed' } }]);
-    expect([await count('pageNodes'), await count('pageContents')]).toEqual([41, 41]);
+    // The changed page's node and body, and a new root node: nothing else.
+    expect([await count('pageNodes'), await count('pageContents')]).toEqual([43, 41]);
   });
 
   it('a duplicated space has the same content, independent of the original', async () => {

@@ -9,6 +9,7 @@ import { ShardStore } from '../../src/store/shard-store.js';
 import type { TableSpec } from '../../src/store/port.js';
 import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/server.js';
+import { newId } from '../../src/kernel/ids.js';
 
 const SPECS: TableSpec[] = [
   { name: 'orgs', shard: (r) => `org/${r.id}`, indexes: [], locateId: (id) => `org/${id}` },
@@ -125,7 +126,18 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect(spy.commits).toEqual([['org/o3']]);
     });
 
-    it('rejects the batch when the commit fails and keeps the committed state', async () => {
+    it('hands a write function the same new ids when it runs again, so looking up rows by a new id ends', async () => {
+    const store = await ShardStore.open(new MemoryBackend(), SPECS);
+    const id = await store.write((tx) => {
+      const fresh = newId();
+      // Reaches the shard of the new id (org/<fresh>): not loaded on the first run.
+      if (!tx.get('orgs', fresh)) tx.put('orgs', { id: fresh });
+      return fresh;
+    });
+    expect(await store.read((tx) => tx.get('orgs', id))).toEqual({ id });
+  });
+
+  it('rejects the batch when the commit fails and keeps the committed state', async () => {
       const spy = new Spy(place.open());
       const store = await ShardStore.open(spy, SPECS);
       await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));

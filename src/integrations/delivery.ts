@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { heldElsewhere, withLease } from '../kernel/leases.js';
 import type { Context } from '../kernel/context.js';
 import type { EventRecord, IntegrationRecord, LogLine } from './model.js';
 import { forwards, log } from './events.js';
@@ -78,6 +80,9 @@ class Deliverer {
   /** The worker's own connection pool: closed on stop, so keep-alive sockets never hold a CLI process open. */
   private agent?: Promise<Dispatcher>;
 
+  /** This worker's name on the leases it takes. */
+  private readonly owner = randomUUID();
+
   constructor(private readonly ctx: Context) {}
 
   private dispatcher(): Promise<Dispatcher> {
@@ -117,7 +122,14 @@ class Deliverer {
     }
   }
 
+  /** Runs the job under its lease: with a shared (PostgreSQL) store another process may hold it. */
   private async deliver(eventId: string, signal: AbortSignal): Promise<void> {
+    const ran = await withLease(this.ctx, `delivery:${eventId}`, this.owner, () => this.deliverLeased(eventId, signal));
+    // Another process runs it: look again later, not in a loop of scans.
+    if (!ran) await heldElsewhere(signal);
+  }
+
+  private async deliverLeased(eventId: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
     const found = await ctx.store.read((tx) => {
       const e = tx.get<EventRecord>('integrationEvents', eventId);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { heldElsewhere, withLease } from '../kernel/leases.js';
 import type { Context } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx } from '../store/port.js';
@@ -22,6 +24,9 @@ class Processor {
   private readonly settled = new Set<Promise<void>>();
   private readonly retryAt = new Map<string, number>();
   private stopped = false;
+
+  /** This worker's name on the leases it takes. */
+  private readonly owner = randomUUID();
 
   constructor(private readonly ctx: Context) {}
 
@@ -70,7 +75,14 @@ class Processor {
     }
   }
 
+  /** Runs the job under its lease: with a shared (PostgreSQL) store another process may hold it. */
   private async run(specId: string, signal: AbortSignal): Promise<void> {
+    const ran = await withLease(this.ctx, `openapi:${specId}`, this.owner, () => this.runLeased(specId, signal));
+    // Another process runs it: look again later, not in a loop of scans.
+    if (!ran) await heldElsewhere(signal);
+  }
+
+  private async runLeased(specId: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
     const taken = await ctx.store.write((tx) => {
       const spec = tx.get<OpenAPISpecRecord>('openapiSpecs', specId);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { heldElsewhere, withLease } from '../kernel/leases.js';
 import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import { createSpace } from '../spaces/service.js';
@@ -30,6 +32,9 @@ class Runner {
   private readonly running = new Map<string, AbortController>();
   private readonly settled = new Set<Promise<void>>();
   private stopped = false;
+
+  /** This worker's name on the leases it takes. */
+  private readonly owner = randomUUID();
 
   constructor(private readonly ctx: Context) {}
 
@@ -67,7 +72,14 @@ class Runner {
     }
   }
 
+  /** Runs the job under its lease: with a shared (PostgreSQL) store another process may hold it. */
   private async run(id: string, signal: AbortSignal): Promise<void> {
+    const ran = await withLease(this.ctx, `translation:${id}`, this.owner, () => this.runLeased(id, signal));
+    // Another process runs it: look again later, not in a loop of scans.
+    if (!ran) await heldElsewhere(signal);
+  }
+
+  private async runLeased(id: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
     const taken = await ctx.store.write((tx): Taken | undefined => {
       const t = tx.get<TranslationRecord>('translations', id);

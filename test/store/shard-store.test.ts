@@ -127,17 +127,17 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
     });
 
     it('hands a write function the same new ids when it runs again, so looking up rows by a new id ends', async () => {
-    const store = await ShardStore.open(new MemoryBackend(), SPECS);
-    const id = await store.write((tx) => {
-      const fresh = newId();
-      // Reaches the shard of the new id (org/<fresh>): not loaded on the first run.
-      if (!tx.get('orgs', fresh)) tx.put('orgs', { id: fresh });
-      return fresh;
+      const store = await ShardStore.open(place.open(), SPECS);
+      const id = await store.write((tx) => {
+        const fresh = newId();
+        // Reaches the shard of the new id (org/<fresh>): not loaded on the first run.
+        if (!tx.get('orgs', fresh)) tx.put('orgs', { id: fresh });
+        return fresh;
+      });
+      expect(await store.read((tx) => tx.get('orgs', id))).toEqual({ id });
     });
-    expect(await store.read((tx) => tx.get('orgs', id))).toEqual({ id });
-  });
 
-  it('rejects the batch when the commit fails and keeps the committed state', async () => {
+    it('rejects the batch when the commit fails and keeps the committed state', async () => {
       const spy = new Spy(place.open());
       const store = await ShardStore.open(spy, SPECS);
       await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
@@ -222,7 +222,11 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
     });
 
     it.runIf(shared)('serializes the writes of two processes on one backend: none lost, each sees the other', async () => {
-      const [a, b] = [await ShardStore.open(place.open(), SPECS), await ShardStore.open(place.open(), SPECS)];
+      const backends = [place.open(), place.open()];
+      const [a, b] = [await ShardStore.open(backends[0]!, SPECS), await ShardStore.open(backends[1]!, SPECS)];
+      // Both listening before either commits: a commit made while a store's listener is still
+      // connecting is never announced to it (a known gap, outside what this test is about).
+      await Promise.all(backends.map((x) => (x as Partial<PgBackend>).whenListening?.()));
       await a.write((tx) => tx.put('orgs', { id: 'counter', n: 0 }));
       const bump = (s: ShardStore) => s.write((tx) => {
         const n = tx.get<any>('orgs', 'counter').n + 1;

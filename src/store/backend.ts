@@ -36,5 +36,7 @@ export interface ShardBackend {
   commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>>;
   /** Calls `fn` with the keys of shards other processes commit (shared backends only). */
   subscribe?(fn: (keys: string[]) => void): void;
+  /** Resolves once commits of other processes are being heard (after `subscribe`). */
+  whenListening?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
@@ -6,8 +7,18 @@ import { DurableJSONFile, stageFile, syncDir } from './durable-file.js';
 
 const MANIFEST = 'commit.json';
 const IO_CONCURRENCY = 16;
-const fileName = (key: string) => key.replace(/\//g, '__') + '.json';
-const keyOf = (file: string) => file.slice(0, -'.json'.length).replace(/__/g, '/');
+// `org/abc` is `org__abc.json`. A key with other characters than an id's (a hostile id in a URL:
+// `%00`, `..`) is escaped, and one too long for a file name is named by its hash, so no key
+// can reach outside the directory or fail with ENAMETOOLONG.
+const MAX_NAME = 200;
+function fileName(key: string): string {
+  const name = key.split('/').map((seg) => encodeURIComponent(seg).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length))).join('__');
+  return (name.length > MAX_NAME ? '~' + createHash('sha256').update(key).digest('hex') : name) + '.json';
+}
+const keyOf = (file: string) => {
+  const name = file.slice(0, -'.json'.length);
+  return name.startsWith('~') ? name : name.split('__').map(decodeURIComponent).join('/');
+};
 
 /** Runs `fn` over `items`, `n` at a time. */
 async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {

@@ -203,7 +203,10 @@ export class PgBackend implements ShardBackend {
     // Serialize outside the transaction: the locks are held for as short a time as possible.
     const texts = new Map<string, string | null>();
     for (const [k, d] of changes) texts.set(k, d === null ? null : JSON.stringify(d));
-    const lockIds = [...new Set(keys.map((k) => lockId(`docs-shard:${this.schema}\0${k}`)))]
+    // Keys share 1,024 advisory locks (by hash): a commit of thousands of shards (a migration)
+    // takes at most 1,024, within PostgreSQL's lock table (max_locks_per_transaction 64 x
+    // 100 connections by default); two commits on different keys of one slot merely wait in turn.
+    const lockIds = [...new Set(keys.map((k) => lockId(`docs-shard:${this.schema}\0${Number(BigInt(lockId(k)) & 1023n)}`)))]
       .map((id) => ({ id, n: BigInt(id) }))
       .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
       .map((x) => x.id);

@@ -20,6 +20,7 @@ const RESIDENT = new Set(['root', CATALOG_KEY]);
 /** A function that keeps reaching new shards after this many loads is looping, not loading. */
 const MAX_RUNS = 10_000;
 const DEFAULT_CACHE_MB = 128;
+const storable = (key: string) => key.length <= 1024 && !/[\u0000-\u001f\u007f]/.test(key);
 
 /**
  * One operation (a read, or one write function) while it runs: the shards it used (pinned
@@ -79,6 +80,10 @@ export class ShardStore implements Store {
   static async open(backend: ShardBackend, specs: TableSpec[], opts: ShardStoreOptions = {}): Promise<ShardStore> {
     await backend.open();
     const store = new ShardStore(backend, specs, opts);
+    // Listening before the first load: a commit of another process between the load and the
+    // listener's start would otherwise never reach this cache (root stays in memory).
+    backend.subscribe?.((keys) => store.invalidate(keys));
+    await backend.whenListening?.();
     let first = await backend.load([CATALOG_KEY, 'root']);
     const catalog = first.get(CATALOG_KEY)!;
     if (catalog.version === 0) {
@@ -97,7 +102,6 @@ export class ShardStore implements Store {
       throw new DocsError('unavailable', `the store has layout ${layout}; this version of docs reads layout ${LAYOUT_VERSION}`);
     }
     for (const [key, shard] of first) store.insert(key, shard);
-    backend.subscribe?.((keys) => store.invalidate(keys));
     return store;
   }
 
@@ -144,6 +148,10 @@ export class ShardStore implements Store {
     const want = [...keys].filter((k) => !this.cache.get(k) || this.cache.get(k)!.stale);
     // A stale copy goes now, even in use: its users hold the old entry and will see the new one.
     for (const k of want) if (this.cache.get(k)?.stale) this.evict(k);
+    // A key made from a hostile id (a control character, kilobytes long) names no shard that
+    // can exist: it is absent, without asking the backend (a file name or a PostgreSQL string
+    // could not even hold it).
+    for (const k of want) if (!storable(k)) this.insert(k, { data: {}, version: 0, size: 0 });
     const fresh = want.filter((k) => !this.loading.has(k) && !this.cache.has(k));
     if (fresh.length) {
       const p = this.backend.load(fresh).then(async (loaded) => {
@@ -364,6 +372,7 @@ export class ShardStore implements Store {
     }
     for (const [key, data] of next) if (data === null && !this.cache.has(key)) next.delete(key); // never existed
     if (next.size === 0) return;
+    for (const key of next.keys()) if (!storable(key)) throw new DocsError('invalid', `an id cannot be stored: ${JSON.stringify(key.slice(0, 80))}`);
     const expected = new Map<string, number>();
     for (const op of ops) for (const [k, e] of op.pins) expected.set(k, e.version);
     for (const k of next.keys()) if (!expected.has(k)) expected.set(k, this.cache.get(k)?.version ?? 0);

@@ -9,12 +9,14 @@ import { baseOf, type ChangeRequestRecord } from '../change-requests/model.js';
 import { findChangeRequest, requireWritable } from '../change-requests/service.js';
 import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
-import { commitRevision, editableTree, putMarkdown, readRevision, treeOf } from './revisions.js';
-import { childrenOf, contains, detach, findNode, flatten, slugify } from './tree.js';
+import { commitRevision, editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
+import { flatten, slugify } from './tree.js';
 
 // updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
 // the change request's page tree, then committed as one new revision; the first failing change
 // rejects the whole batch with a 400 naming it (`changes[3]: ...`), and nothing is written.
+// The copy is copy on write and pages are found through the revision's page index (tree.ts
+// EditableTree): a batch costs the pages it touches and their ancestors, not the space's size.
 
 /** A file of an insert_files change, already decoded and stored as a blob by the handler. */
 export interface UploadedFile {
@@ -73,7 +75,7 @@ export function runBatch(
   internal = false,
 ) {
   const base = readRevision(tx, spaceId, from);
-  const pages: PageNode[] = editableTree(tx, base);
+  const tree = editableTree(tx, base);
   const files: FileEntry[] = [...(base.files ?? [])];
   const now = ctx.clock.now().toISOString();
   // Bodies touched by the batch, resolved (links) and stored once at the end.
@@ -123,12 +125,13 @@ export function runBatch(
   const place = (node: PageNode, into: string | null, at: number | undefined, where: string) => {
     // `into` may also name a page inserted earlier in this batch by its `ref` (an extension:
     // without it, a new page could not get new children in the same batch).
-    if (into !== null && !findNode(pages, into) && pageRefs.has(into)) into = pageRefs.get(into)!;
-    const siblings = childrenOf(pages, into);
-    if (!siblings) throw invalid(`${where}.into: no page ${into} in this change request`);
-    if (into !== null && findNode(pages, into)?.type === 'link') throw invalid(`${where}.into: page ${into} is a link page and cannot hold pages`);
+    if (into !== null && !tree.has(into) && pageRefs.has(into)) into = pageRefs.get(into)!;
+    const parent = into === null ? undefined : tree.node(into);
+    if (into !== null && !parent) throw invalid(`${where}.into: no page ${into} in this change request`);
+    if (parent?.type === 'link') throw invalid(`${where}.into: page ${into} is a link page and cannot hold pages`);
+    const siblings = tree.childrenOf(into);
     if (at !== undefined && at > siblings.length) throw invalid(`${where}.at: must be at most ${siblings.length} (the number of pages there)`);
-    siblings.splice(at ?? siblings.length, 0, node);
+    tree.insert(node, into, at ?? siblings.length);
     return siblings;
   };
 
@@ -149,14 +152,15 @@ export function runBatch(
         break;
       }
       case 'update_page': {
-        const node = findNode(pages, c.page);
-        if (!node) throw invalid(`${where}.page: no page ${c.page} in this change request`);
+        if (!tree.has(c.page)) throw invalid(`${where}.page: no page ${c.page} in this change request`);
         const { meta, markdown } = withSource(c, where);
-        let siblings = flatten(pages).find((l) => l.node.id === node.id)!.parent?.pages ?? pages;
+        const node = tree.edit(c.page);
+        const parent = tree.parentOf(node.id)!;
+        let siblings = tree.childrenOf(parent);
         if (c.into !== undefined || c.at !== undefined) {
-          const into: string | null = c.into === undefined ? (flatten(pages).find((l) => l.node.id === node.id)!.parent?.id ?? null) : c.into;
-          if (into !== null && contains(node, pageRefs.get(into) ?? into)) throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
-          detach(pages, node.id);
+          const into: string | null = c.into === undefined ? parent : c.into;
+          if (into !== null && tree.within(node.id, pageRefs.get(into) ?? into)) throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
+          tree.detach(node.id);
           siblings = place(node, into, c.at, where);
         }
         applyMeta(node, meta, where, siblings);
@@ -169,9 +173,9 @@ export function runBatch(
         break;
       }
       case 'delete_page': {
-        const gone = detach(pages, c.page);
+        const gone = tree.remove(c.page);
         if (!gone) throw invalid(`${where}.page: no page ${c.page} in this change request`);
-        for (const l of flatten([gone.node])) {
+        for (const l of flatten([gone])) {
           bodies.delete(l.node.id);
           const prev = outcomes.get(l.node.id);
           if (prev?.object === 'created_page') outcomes.delete(l.node.id);
@@ -182,20 +186,20 @@ export function runBatch(
       case 'revert_page': {
         if (c.block !== undefined) throw invalid(`${where}.block: reverting single blocks is not available on this server; revert the whole page`);
         const target = readRevision(tx, spaceId, c.revision ?? revertBase);
-        const then = flatten(treeOf(tx, target)).find((l) => l.node.id === c.page);
-        const current = findNode(pages, c.page);
+        const then = pageOf(tx, target, c.page);
+        const current = tree.node(c.page);
         if (!then && !current) throw invalid(`${where}.page: no page ${c.page} in this change request or in revision ${target.id}`);
         if (!then) {
-          detach(pages, c.page);
+          tree.remove(c.page);
           outcomes.set(c.page, { object: 'deleted_page', page: c.page });
           break;
         }
-        const restored: PageNode = { ...structuredClone(then.node), pages: current ? current.pages : [] };
-        if (current) {
-          const at = detach(pages, c.page)!;
-          at.siblings.splice(at.index, 0, restored);
-        } else {
-          const parent = then.parent && findNode(pages, then.parent.id) ? then.parent.id : null;
+        // The page's own fields as they were (its subpages are the current ones, or none).
+        const restored: PageNode = { ...then.node, pages: current ? [...current.pages] : [] };
+        if (then.node.target) restored.target = { ...then.node.target };
+        if (current) tree.replace(restored);
+        else {
+          const parent = then.parent !== null && tree.has(then.parent) ? then.parent : null;
           place(restored, parent, undefined, where);
         }
         bodies.delete(c.page);
@@ -220,13 +224,12 @@ export function runBatch(
   });
 
   // Links resolve against the final tree, so a page may link one inserted later in the batch.
-  const resolver = makeResolver(pages, files, ctx.baseUrl, { pages: pageRefs, files: fileRefs });
-  for (const l of flatten(pages)) {
-    const raw = bodies.get(l.node.id);
-    if (raw === undefined) continue;
-    if (l.node.type !== 'document') continue;
-    l.node.content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, l.node.id, resolver));
+  const resolver = makeResolver(tree, files, ctx.baseUrl, { pages: pageRefs, files: fileRefs });
+  for (const [id, raw] of bodies) {
+    // A page removed since (with a page above it) has no body to store.
+    if (tree.node(id)?.type !== 'document') continue;
+    tree.edit(id).content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, id, resolver));
   }
-  return { pages, files, outcomes: [...outcomes.values()], inserted };
+  return { pages: tree.roots, files, outcomes: [...outcomes.values()], inserted };
 }
 

@@ -71,19 +71,28 @@ function joinPath(dir: string, rel: string): string | undefined {
 /** `a/b.md`, `a/b/README.md`, `a/b` -> page path `a/b`. */
 const pagePathOf = (p: string) => p.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '').replace(/\/$/, '');
 
+/** Pages found one at a time (an authoring batch's tree, tree.ts EditableTree), not by a walk. */
+export interface PageLookup {
+  locate(id: string): { node: PageNode; path: string } | undefined;
+  /** The page at a path (the last in depth-first order when several share it). */
+  idAt(path: string): string | undefined;
+}
+
 export function makeResolver(
-  pages: readonly PageNode[],
+  pages: readonly PageNode[] | PageLookup,
   files: readonly FileEntry[],
   baseUrl: string,
   refs: { pages?: Map<string, string>; files?: Map<string, string> } = {},
 ): Resolver {
-  // The page maps are built on the first relative or /pages/ link: most bodies have none, and
-  // building them walks every page of the space.
-  let maps: { byId: Map<string, Located>; byPath: Map<string, string> } | undefined;
-  const pageMaps = () => {
+  // From a list, the page maps are built on the first relative or /pages/ link: most bodies
+  // have none, and building them walks every page of the space.
+  let maps: PageLookup | undefined = 'idAt' in pages ? pages : undefined;
+  const pageMaps = (): PageLookup => {
     if (!maps) {
-      const flat = flatten(pages);
-      maps = { byId: new Map(flat.map((l) => [l.node.id, l])), byPath: new Map(flat.map((l) => [l.path, l.node.id])) };
+      const flat = flatten(pages as readonly PageNode[]);
+      const byId = new Map<string, Located>(flat.map((l) => [l.node.id, l]));
+      const byPath = new Map(flat.map((l) => [l.path, l.node.id]));
+      maps = { locate: (id) => byId.get(id), idAt: (path) => byPath.get(path) };
     }
     return maps;
   };
@@ -98,24 +107,24 @@ export function makeResolver(
       const [raw, anchor] = url.split('#', 2) as [string, string | undefined];
       const target = decodeURI(raw);
       if (target.startsWith('/pages/')) {
-        const { byId, byPath } = pageMaps();
+        const m = pageMaps();
         const rest = target.slice('/pages/'.length);
-        return page(byId.has(rest) ? rest : byPath.get(pagePathOf(rest)), target, anchor);
+        return page(m.locate(rest) ? rest : m.idAt(pagePathOf(rest)), target, anchor);
       }
       if (target.startsWith('/files/')) {
         const rest = target.slice('/files/'.length);
         return fileIds.has(rest) ? { kind: 'file', file: rest } : { kind: 'missing-file', ref: target };
       }
       if (target.startsWith('/')) return { kind: 'url', url, inApp: false };
-      const { byId, byPath } = pageMaps();
-      const here = byId.get(fromPage);
+      const m = pageMaps();
+      const here = m.locate(fromPage);
       const dir = here ? pageDir(here.path, here.node.pages.length > 0) : '';
       const plain = target.replace(/^\.\//, '');
       if (/\.md$/i.test(target)) {
         const ref = refs.pages?.get(plain.replace(/\.md$/i, ''));
         if (ref) return page(ref, target, anchor);
         const p = joinPath(dir, target);
-        return page(p === undefined ? undefined : byPath.get(pagePathOf(p)), target, anchor);
+        return page(p === undefined ? undefined : m.idAt(pagePathOf(p)), target, anchor);
       }
       const fref = refs.files?.get(plain);
       if (fref) return { kind: 'file', file: fref };

@@ -5,6 +5,7 @@ import { newId } from '../kernel/ids.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentRowId, type ContentRevision, type FileEntry, type PageContentRecord, type PageNode, type PageNodeRecord } from './model.js';
+import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -19,10 +20,13 @@ export const currentRevision = (tx: ReadTx, space: SpaceRecord) => readRevision(
 
 export const filesOf = (rev: ContentRevision): readonly FileEntry[] => rev.files ?? [];
 
-// Materialized trees by revision id (revisions are immutable, so an entry never goes stale).
+// Materialized trees by root node hash (a Merkle hash: the whole tree's content, so an entry
+// never goes stale, whatever wrote it), or by revision id for revisions without a root node.
 // Callers must not mutate what they get: authoring works on a copy (`editableTree`).
 const TREE_CACHE_MAX = 16;
 const trees = new Map<string, PageNode[]>();
+
+const treeKey = (space: string, rev: ContentRevision) => (rev.rootNode !== undefined ? `${space}#${rev.rootNode}` : `${space}/${rev.id}`);
 
 // Materialized subtrees by node row id (`<space>:<hash>`). A node's subtree is a function of its
 // hash (Merkle), so revisions share the subtrees they did not change: the tree of a revision
@@ -31,8 +35,8 @@ const trees = new Map<string, PageNode[]>();
 const NODE_CACHE_MAX = 200_000;
 const subtrees = new Map<string, PageNode>();
 
-/** The node hash and children hashes a materialized (never mutated) PageNode was loaded from. */
-const loadedFrom = new WeakMap<PageNode, { hash: string; children: string[] }>();
+/** The space and node hash a materialized (never mutated) PageNode was loaded from. */
+const loadedFrom = new WeakMap<PageNode, { space: string; hash: string }>();
 
 /** The node hashes of a revision's root pages. */
 export function rootOf(tx: ReadTx, rev: ContentRevision): string[] {
@@ -53,7 +57,7 @@ function putRootNode(tx: WriteTx, space: string, root: string[]): string {
 
 /** The page tree of a revision, built from its nodes. */
 export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
-  const key = `${rev.space}/${rev.id}`;
+  const key = treeKey(rev.space, rev);
   const hit = trees.get(key);
   if (hit) return hit;
   const load = (hash: string): PageNode => {
@@ -62,49 +66,65 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
     if (cached) return cached;
     const row = tx.get<PageNodeRecord>('pageNodes', id);
     if (!row) throw new Error(`page node ${hash} of revision ${rev.id} is missing`);
+    treeWork.visits++;
     const node = { ...row.node, pages: row.children.map(load) } as PageNode;
-    loadedFrom.set(node, { hash, children: row.children });
+    loadedFrom.set(node, { space: rev.space, hash });
     if (subtrees.size >= NODE_CACHE_MAX) subtrees.clear();
     subtrees.set(id, node);
     return node;
   };
   const tree = rootOf(tx, rev).map(load);
-  if (trees.size >= TREE_CACHE_MAX) trees.delete(trees.keys().next().value!);
-  trees.set(key, tree);
+  keepTree(key, tree);
   return tree;
 }
 
-// For the root list of each editable copy, the nodes of `treeOf` it was copied from, by page id,
-// so that `putTree` can reuse the hash of a node the edit left as it was instead of serializing
-// and hashing it again (keyed by id: an identity map per node costs more than the hashing saved).
-const copiedFrom = new WeakMap<readonly PageNode[], { space: string; origin: Map<string, PageNode> }>();
-
-/** A private, mutable copy of a revision's page tree, for edits committed with `putTree`. */
-export function editableTree(tx: ReadTx, rev: ContentRevision): PageNode[] {
-  const origin = new Map<string, PageNode>();
-  const copy = (n: PageNode): PageNode => {
-    const c: PageNode = { ...n, pages: n.pages.map(copy) };
-    if (n.target) c.target = { ...n.target }; // the only field that is an object
-    origin.set(n.id, n);
-    return c;
-  };
-  const root = treeOf(tx, rev).map(copy);
-  copiedFrom.set(root, { space: rev.space, origin });
-  return root;
+function keepTree(key: string, tree: PageNode[]) {
+  if (trees.size >= TREE_CACHE_MAX) trees.delete(trees.keys().next().value!);
+  trees.set(key, tree);
 }
 
-/** Same own fields (children aside) as the node it was copied from. */
-function sameFields(a: PageNode, b: PageNode): boolean {
-  let n = 0;
-  for (const k in a) {
-    if (k === 'pages') continue;
-    n++;
-    const x = (a as any)[k];
-    const y = (b as any)[k];
-    if (x !== y && (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null || JSON.stringify(x) !== JSON.stringify(y))) return false;
-  }
-  for (const k in b) if (k !== 'pages') n--;
-  return n === 0;
+// Page indexes (id -> parent) by tree, like `trees`. The revision an authoring batch
+// commits gets its index from the batch (its base's plus the batch's moves), so a chain of
+// batches never walks a whole tree; any other revision's is built by one walk on first use.
+const INDEX_CACHE_MAX = 32;
+const indexes = new Map<string, PageIndex>();
+
+function remember(key: string, index: PageIndex) {
+  if (indexes.size >= INDEX_CACHE_MAX) indexes.delete(indexes.keys().next().value!);
+  indexes.set(key, index);
+}
+
+/** The page index of a revision (page id -> parent id). */
+export function indexOf(tx: ReadTx, rev: ContentRevision): PageIndex {
+  const key = treeKey(rev.space, rev);
+  const hit = indexes.get(key);
+  if (hit) return hit;
+  const index = PageIndex.of(treeOf(tx, rev));
+  remember(key, index);
+  return index;
+}
+
+/** A page of a revision and its parent's id (null: a root page), found without a walk. */
+export function pageOf(tx: ReadTx, rev: ContentRevision, id: string): { node: PageNode; parent: string | null } | undefined {
+  const index = indexOf(tx, rev);
+  const parent = index.parentOf(id);
+  if (parent === undefined) return undefined;
+  const node = nodeIn(treeOf(tx, rev), (x) => index.parentOf(x), id);
+  return node && { node, parent };
+}
+
+// The editable trees given out, by their root list (what `commitRevision` receives as `pages`).
+const editing = new WeakMap<readonly PageNode[], EditableTree>();
+
+/**
+ * A revision's page tree to edit, copy on write (see EditableTree), committed by passing its
+ * `roots` to `commitRevision` (or `putTree`): the nodes it did not copy are the revision's own
+ * and keep their hashes, so only the pages changed and their ancestors are hashed and written.
+ */
+export function editableTree(tx: ReadTx, rev: ContentRevision): EditableTree {
+  const tree = new EditableTree(treeOf(tx, rev), indexOf(tx, rev));
+  editing.set(tree.roots, tree);
+  return tree;
 }
 
 // 128 bits of SHA-256 in base64url: node hashes are repeated in parents and revisions, so short.
@@ -112,22 +132,24 @@ const nodeHash = (s: string) => createHash('sha256').update(s).digest('base64url
 
 /** Writes the nodes of a tree that do not exist yet; returns the root's node hashes. */
 export function putTree(tx: WriteTx, space: string, pages: readonly PageNode[]): string[] {
-  const copied = copiedFrom.get(pages);
-  const origin = copied?.space === space ? copied.origin : undefined;
+  // An edited tree is sealed: its nodes become a revision's, immutable, and keep their hashes
+  // like loaded ones (so the next batch, on that revision, starts from them as they are).
+  const edited = editing.get(pages);
+  edited?.seal();
   const put = (p: PageNode): string => {
+    // A node of `treeOf` (never mutated) keeps the hash it was loaded from, and so does its
+    // whole subtree: an edit copies what it changes. Its row exists: it was loaded from this
+    // space's rows (or written with the revision that made it known), and node rows are only
+    // ever deleted with their space.
+    const from = loadedFrom.get(p);
+    if (from?.space === space) return from.hash;
+    treeWork.visits++;
     const children = p.pages.map(put);
-    // A node of an editable copy left as it was keeps the hash it was loaded from (the same
-    // fields and children hashes). Its row exists: it was loaded from this space's rows, and
-    // node rows are only ever deleted with their space.
-    const was = origin?.get(p.id);
-    const from = was && loadedFrom.get(was);
-    if (from && from.children.length === children.length && from.children.every((h, i) => h === children[i]) && sameFields(p, was)) {
-      return from.hash;
-    }
     const { pages: _omit, ...node } = p;
     const hash = nodeHash(JSON.stringify([node, children]));
     const id = contentRowId(space, hash);
     if (!tx.get(TABLE_NODES, id)) tx.put<PageNodeRecord>(TABLE_NODES, { id, space, node, children });
+    if (edited) loadedFrom.set(p, { space, hash });
     return hash;
   };
   return pages.map(put);
@@ -158,7 +180,7 @@ export function commitRevision(
   content: ({ pages: PageNode[] } | { root: string[] }) & { files: readonly FileEntry[]; message?: string; type?: ContentRevision['type']; mergedFrom?: string; author?: string; changeRequest?: string },
 ): ContentRevision {
   const root = 'root' in content ? content.root : putTree(tx, space, content.pages);
-  return tx.put<ContentRevision>('revisions', {
+  const rev = tx.put<ContentRevision>('revisions', {
     id: newId(),
     space,
     parents,
@@ -171,4 +193,14 @@ export function commitRevision(
     ...(content.author ? { author: content.author } : {}),
     ...(content.changeRequest ? { changeRequest: content.changeRequest } : {}),
   });
+  // An edited tree (sealed by putTree) is the new revision's tree, and knows its index: the next
+  // batch on this revision neither loads its nodes again nor walks it to find pages. Kept by
+  // content (the root node hash), so that they are right even if this write does not commit
+  // or its function runs again; whatever commits that hash has written every node of it.
+  const edited = 'pages' in content ? editing.get(content.pages) : undefined;
+  if (edited) {
+    keepTree(treeKey(space, rev), edited.roots);
+    remember(treeKey(space, rev), edited.index());
+  }
+  return rev;
 }

@@ -1,6 +1,7 @@
 import type { Context } from './kernel/context.js';
 import { startDelivery, stopDelivery } from './integrations/delivery.js';
 import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
+import { closeSearchIndexes } from './content/search.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
 import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
 
@@ -17,6 +18,9 @@ export const WORKERS: Worker[] = [
   { name: 'integration event delivery (development mode)', start: startDelivery, stop: stopDelivery },
   { name: 'conversations processing', start: startConversationProcessing, stop: stopConversationProcessing },
   { name: 'translation runs', start: startTranslationRuns, stop: stopTranslationRuns },
+  // Search indexes follow each space at query time (src/search): nothing runs in the background;
+  // their files are closed with the store.
+  { name: 'search indexes', start: () => {}, stop: closeSearchIndexes },
 ];
 
 export function startWorkers(ctx: Context): void {

@@ -19,7 +19,7 @@ import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
 import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
-import { revisionIndex, type SearchHit } from './search.js';
+import { searchOrganization, searchSpace, type SearchHit } from './search.js';
 import { flatten } from './tree.js';
 
 // The change request's file, page by path, links and backlinks (the content area's module for them).
@@ -198,21 +198,26 @@ const presentHit = (ctx: Context, space: { id: string; organization: string }, h
 export const searchSpaceContent = defineOperation('searchSpaceContent', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
   const q = requireQuery(query.query);
-  return ctx.store.read((tx) => {
-    const { space, rev } = current(tx, caller, path.spaceId);
-    return { status: 200, body: paginate(revisionIndex(tx, rev).search(q), query, (h) => presentHit(ctx, space, h)) };
-  });
+  paginate([], query); // a bad limit or cursor is a 400 before any work
+  const { space } = await ctx.store.read((tx) => current(tx, caller, path.spaceId));
+  // The index is brought to the current revision first (changed pages re-indexed, in slices).
+  const found = await searchSpace(ctx, space, q);
+  const page = paginate(found.pages, query);
+  const hits = await found.hits(page.items);
+  return { status: 200, body: { ...page, items: hits.map((h) => presentHit(ctx, space, h)) } };
 });
 
-export const searchOrganizationContent = defineOperation('searchOrganizationContent', ({ ctx, caller, path, query }) => {
+// The best hits across the caller's spaces: one ranked query on the organization's index
+// (bounded: its best sections), spaces ordered by their best page.
+export const searchOrganizationContent = defineOperation('searchOrganizationContent', async ({ ctx, caller, path, query }) => {
   const q = requireQuery(query.query);
-  return ctx.store.read((tx) => {
+  paginate([], query);
+  const spaces = await ctx.store.read((tx) => {
     contentAccess(tx, path.organizationId, caller, `organization ${path.organizationId}`);
-    const results = listSpaces(tx, caller, path.organizationId)
-      .map(({ row }) => ({ space: row, hits: revisionIndex(tx, currentRevision(tx, row)).search(q) }))
-      .filter((r) => r.hits.length);
-    return { status: 200, body: paginate(results, query, (r) => ({ id: r.space.id, title: r.space.title, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
+    return listSpaces(tx, caller, path.organizationId).map(({ row }) => row);
   });
+  const results = await searchOrganization(ctx, path.organizationId, spaces, q);
+  return { status: 200, body: paginate(results, query, (r) => ({ id: r.space.id, title: r.space.title, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
 });
 
 // Links and backlinks of the current revision.

@@ -1,176 +1,109 @@
-import { createRequire } from 'node:module';
-import type MiniSearchType from 'minisearch';
+import type { Context } from '../kernel/context.js';
+import type { SpaceRecord } from '../spaces/model.js';
 
-// MiniSearch is loaded on the first search, not by every command that loads this area.
-const require = createRequire(import.meta.url);
-let miniSearchClass: typeof MiniSearchType | undefined;
-const MiniSearchClass = () => (miniSearchClass ??= require('minisearch') as typeof MiniSearchType);
-type MiniSearch<T> = MiniSearchType<T>;
-import type { ReadTx } from '../store/port.js';
-import type { ContentRevision } from './model.js';
-import { markdownOf, treeOf } from './revisions.js';
-import { flatten } from './tree.js';
-
-// Full-text search with MiniSearch. A space's index is at one revision; a search of another
-// revision (after an edit, a merge, a push) first moves it there, re-indexing only the pages
-// that changed, so results always follow the content and never wait for a full rebuild.
-// A page is indexed as sections split at its headings; results are pages ranked by their best
-// section, with the matching sections (heading title and a snippet of body).
-
-interface SectionDoc {
-  id: string;
-  page: string;
-  pageTitle: string;
-  path: string;
-  anchor: string;
-  title: string;
-  body: string;
-}
-
-export interface SpaceIndex {
-  search(query: string): SearchHit[];
-}
+// Full-text search of space content. The indexes are SQLite FTS5 databases, one per
+// organization, kept by a worker thread beside the store (src/search/): they follow each
+// space's current revision (a search first re-indexes the pages that changed since), a space's
+// search reads its own rows, and an organization's search is one ranked query returning its
+// best sections, however many spaces it has. This module is what the operations see; the index
+// code (and SQLite, in its thread) is loaded on the first search, not by every command.
+//
+// A page is indexed as sections split at its headings (page title, section title and body,
+// weighted 3, 2, 1); a query's words are all required, each as a prefix, matched after Porter
+// stemming (`refunds` finds `refund`). Results are pages ranked by their best section, with
+// their matching sections (heading title and a snippet of the body around the words).
 
 export interface SearchHit {
   page: string;
   title: string;
   path: string;
   ancestors: { id: string; title: string }[];
-  /** Matching sections, best first; `snippet()` cuts the body around the terms (done only for
-   * the results of the page asked for: a query can match thousands of sections). */
+  /** Matching sections, best first, with a piece of their body around the words. */
   sections: { id: string; title: string; anchor: string; snippet: () => string }[];
 }
 
-const anchorOf = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+let loaded = false;
+const load = () => ((loaded = true), import('../search/indexes.js'));
 
-/** Splits a body at its ATX headings (outside code fences) into titled sections. */
-function sections(title: string, markdown: string): { title: string; anchor: string; body: string }[] {
-  const out = [{ title, anchor: '', body: [] as string[] }];
-  let fence = false;
-  for (const line of markdown.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const h = !fence && /^#{1,6}\s+(.+?)\s*#*$/.exec(line);
-    if (h) out.push({ title: h[1]!, anchor: anchorOf(h[1]!), body: [] });
-    else out[out.length - 1]!.body.push(line);
-  }
-  return out.map((s) => ({ ...s, body: s.body.join('\n').trim() })).filter((s, i) => i === 0 || s.body || s.title);
+/** Closes a context's index files (with its store); nothing to do if it never searched. */
+export async function closeSearchIndexes(ctx: Context): Promise<void> {
+  if (loaded) await (await load()).closeIndexes(ctx);
 }
 
-function snippet(body: string, terms: string[]): string {
-  // Links read as their text in a snippet.
-  const text = body.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_>#\[\]()!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
-  const lower = text.toLowerCase();
-  const at = Math.max(0, Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), text.length));
-  const from = Math.max(0, at - 60);
-  return (from > 0 ? '…' : '') + text.slice(from, from + 200) + (from + 200 < text.length ? '…' : '');
-}
-
-/** One space's index, at one revision; moved to another revision by re-indexing changed pages. */
-interface Built {
-  rev: string;
-  mini: MiniSearch<SectionDoc>;
-  pages: Map<string, { sig: string; ids: string[] }>;
-  info: Map<string, { title: string; path: string; ancestors: SearchHit['ancestors'] }>;
-}
-
-const newMini = () =>
-  new (MiniSearchClass())<SectionDoc>({
-    fields: ['pageTitle', 'title', 'body'],
-    storeFields: ['page', 'title', 'anchor', 'body'],
-    searchOptions: { boost: { pageTitle: 3, title: 2 }, prefix: true, fuzzy: 0.2, combineWith: 'AND' },
-  });
+/** The query's words (letters and digits, as the index tokenizes). */
+export const queryWords = (query: string): string[] => query.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
 
 /**
- * Brings `b` (or a new index) to revision `rev`: a page whose title, path, ancestors or body
- * hash changed is re-indexed, others are kept. After an edit or a merge this costs the changed
- * pages (plus a walk of the tree), not the whole space.
+ * The FTS5 expression of a query: every word required, each quoted (no operator syntax reaches
+ * SQLite) and a prefix from two characters on, as people type. Empty when there is no word.
  */
-function update(tx: ReadTx, rev: ContentRevision, b: Built | undefined): Built {
-  const built: Built = b ?? { rev: rev.id, mini: newMini(), pages: new Map(), info: new Map() };
-  const seen = new Set<string>();
-  const add: SectionDoc[] = [];
-  for (const l of flatten(treeOf(tx, rev))) {
-    if (l.node.type !== 'document' || l.node.noIndex) continue;
-    const id = l.node.id;
-    seen.add(id);
-    const sig = [l.node.title, l.path, l.node.content ?? '', ...l.ancestors.map((a) => a.title)].join('\u0000');
-    const had = built.pages.get(id);
-    built.info.set(id, { title: l.node.title, path: l.path, ancestors: l.ancestors });
-    if (had?.sig === sig) continue;
-    for (const doc of had?.ids ?? []) built.mini.discard(doc);
-    const docs = sections(l.node.title, markdownOf(tx, rev.space, l.node)).map((sec, i) => ({
-      id: `${id}#${i}#${built.rev}`, page: id, pageTitle: l.node.title, path: l.path, anchor: sec.anchor, title: sec.title, body: sec.body,
-    }));
-    add.push(...docs);
-    built.pages.set(id, { sig, ids: docs.map((d) => d.id) });
-  }
-  for (const [id, p] of built.pages) {
-    if (seen.has(id)) continue;
-    for (const doc of p.ids) built.mini.discard(doc);
-    built.pages.delete(id);
-    built.info.delete(id);
-  }
-  built.mini.addAll(add);
-  built.rev = rev.id;
-  return built;
+export function matchExpression(words: readonly string[]): string {
+  return words.map((w) => `"${w}"${w.length >= 2 ? '*' : ''}`).join(' AND ');
 }
 
-type Result = ReturnType<MiniSearch<SectionDoc>['search']>[number];
-
-/** A page of the results; its sections are built on first read. */
-class Hit implements SearchHit {
-  readonly title: string;
-  readonly path: string;
-  readonly ancestors: SearchHit['ancestors'];
-  private built?: SearchHit['sections'];
-  constructor(
-    readonly page: string,
-    p: { title: string; path: string; ancestors: SearchHit['ancestors'] },
-    readonly score: number,
-    private readonly results: Result[],
-  ) {
-    this.title = p.title;
-    this.path = p.path;
-    this.ancestors = p.ancestors;
-  }
-  get sections(): SearchHit['sections'] {
-    return (this.built ??= this.results.map((r) => ({ id: String(r.id).split('#').slice(0, 2).join('#'), title: r.title, anchor: r.anchor, snippet: () => snippet(r.body, r.terms) })));
-  }
+let stem: ((w: string) => string) | undefined;
+async function snippetTerms(words: readonly string[]): Promise<string[]> {
+  stem ??= (await import('stemmer')).stemmer;
+  return [...new Set(words.flatMap((w) => [w, stem!(w)]))];
 }
 
-function view(b: Built): SpaceIndex {
-  const { mini, info } = b;
+type Section = { sec: number; title: string; anchor: string; snippet: string };
+
+function hit(page: string, p: { title: string; path: string; ancestors: string }, secs: Section[]): SearchHit {
   return {
-    search(query) {
-      // A query can match thousands of sections: per page only its best score and its results
-      // are gathered here; a hit's sections are built when read (for the page of hits asked for).
-      const byPage = new Map<string, { score: number; results: Result[] }>();
-      for (const r of mini.search(query)) {
-        if (!info.has(r.page)) continue;
-        const e = byPage.get(r.page);
-        if (!e) byPage.set(r.page, { score: r.score, results: [r] });
-        else {
-          if (r.score > e.score) e.score = r.score;
-          e.results.push(r);
-        }
-      }
-      const hits: Hit[] = [];
-      for (const [page, e] of byPage) hits.push(new Hit(page, info.get(page)!, e.score, e.results));
-      return hits.sort((x, y) => y.score - x.score);
+    page,
+    title: p.title,
+    path: p.path,
+    ancestors: JSON.parse(p.ancestors),
+    sections: secs.map((s) => ({ id: `${page}#${s.sec}`, title: s.title, anchor: s.anchor, snippet: () => s.snippet })),
+  };
+}
+
+/**
+ * Searches a space at its current revision. `pages`: every matching page, best first (ids);
+ * `hits(ids)`: the hits of some of them (the page of results presented).
+ */
+export async function searchSpace(ctx: Context, space: SpaceRecord, query: string) {
+  const words = queryWords(query);
+  if (!words.length) return { pages: [] as string[], hits: async () => [] as SearchHit[] };
+  const match = matchExpression(words);
+  const indexes = (await load()).indexesOf(ctx);
+  const { ids, rowids } = await indexes.searchSpace(space.organization, space, match);
+  const at = new Map(ids.map((id, i) => [id, i]));
+  return {
+    pages: ids,
+    async hits(some: string[]): Promise<SearchHit[]> {
+      if (!some.length) return [];
+      const details = await indexes.details(space.organization, space.id, await snippetTerms(words), some.map((id) => [id, rowids[at.get(id)!]!]));
+      return some.flatMap((id, i) => (details[i] ? [hit(id, details[i]!, details[i]!.sections)] : []));
     },
   };
 }
 
-// The latest index of each space (a few spaces kept), whatever revision it is at.
-const CACHE_MAX = 32;
-const cache = new Map<string, Built>();
-
-/** The index of a revision: the space's index moved to it (built on first use). */
-export function revisionIndex(tx: ReadTx, rev: ContentRevision): SpaceIndex {
-  const had = cache.get(rev.space);
-  cache.delete(rev.space);
-  const b = had?.rev === rev.id ? had : update(tx, rev, had);
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.set(rev.space, b);
-  return view(b);
+/**
+ * Searches the spaces `spaces` of an organization (those the caller may read): the pages of
+ * its best sections (at most `searchLimits.orgSections`), grouped by space, spaces ranked by
+ * their best page, pages by their best section.
+ */
+export async function searchOrganization(ctx: Context, org: string, spaces: readonly SpaceRecord[], query: string): Promise<{ space: SpaceRecord; hits: SearchHit[] }[]> {
+  const words = queryWords(query);
+  if (!words.length || !spaces.length) return [];
+  const match = matchExpression(words);
+  const indexes = (await load()).indexesOf(ctx);
+  const rows = await indexes.searchOrg(org, spaces, match, await snippetTerms(words));
+  const byId = new Map(spaces.map((s) => [s.id, s]));
+  // Rows come best first: the first row of a space or page is its best.
+  const bySpace = new Map<string, Map<string, typeof rows>>();
+  for (const r of rows) {
+    if (!byId.has(r.space)) continue;
+    let pages = bySpace.get(r.space);
+    if (!pages) bySpace.set(r.space, (pages = new Map()));
+    let secs = pages.get(r.page);
+    if (!secs) pages.set(r.page, (secs = []));
+    secs.push(r);
+  }
+  return [...bySpace].map(([id, pages]) => ({
+    space: byId.get(id)!,
+    hits: [...pages].map(([page, secs]) => hit(page, { title: secs[0]!.pageTitle, path: secs[0]!.path, ancestors: secs[0]!.ancestors }, secs)),
+  }));
 }

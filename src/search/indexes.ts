@@ -1,0 +1,412 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Context } from '../kernel/context.js';
+import { DocsError } from '../kernel/errors.js';
+import { contentRowId, type ContentRevision, type PageNode, type PageNodeRecord } from '../content/model.js';
+import { markdownOf, rootOf } from '../content/revisions.js';
+import { workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
+
+// The search indexes of a context: SQLite FTS5 databases kept by one worker thread
+// (src/search/worker.ts), one per organization, beside the store (`<data>/search/<org>.sqlite`)
+// or in memory. Derived data: a missing, damaged or older file is rebuilt, never an error.
+//
+// A space's index records the revision it is at. A search first brings the spaces it reads to
+// their current revision (`ensure`): the revision's page tree is walked from its node rows, a
+// few hundred at a time, and the thread answers which pages' title or body hash changed since
+// the indexed state; only those pages' bodies are read and indexed again, and pages no longer
+// in the tree are removed. Every step is a short store read or a message to the thread, with
+// the event loop given back between steps (`Slicer`), so indexing a 50,000-page space never
+// holds other requests for more than a few milliseconds: the heavy part (FTS inserts, ranking)
+// runs on the thread.
+//
+// Several processes may share the files (a PostgreSQL store with one blobs directory): SQLite
+// locks them; each write to a space bumps its version, and an update that finds the version
+// moved by someone else starts again (its diff then finds what the other process did).
+
+/** Bumped when the tables or what they hold change: older files are rebuilt. */
+const SCHEMA = 1;
+
+/** Work counters (tests and measurements). */
+export const searchStats = {
+  /** Pages whose text was (re)indexed. */
+  pagesIndexed: 0,
+  /** Pages walked to diff a space against its index. */
+  pagesWalked: 0,
+  /** Times indexing gave the event loop back. */
+  slices: 0,
+  /** Space updates completed (a space brought to a revision). */
+  updates: 0,
+  /** Organization searches, the indexes they queried and the rows those returned. */
+  orgQueries: 0,
+  orgIndexes: 0,
+  orgRows: 0,
+};
+
+/** Bounds (tests may lower them). */
+export const searchLimits = {
+  /** The best sections an organization search ranks (its hits are the pages of these). */
+  orgSections: 500,
+  /** Longest stretch of indexing work on the event loop before it is given back. */
+  sliceMs: 5,
+  /** Page nodes read per store read while walking a tree; pages diffed per message. */
+  walkBatch: 500,
+  /** Page bodies read and sent to the thread per step. */
+  textBatch: 100,
+  /** Spaces brought up to date at a time by one organization search. */
+  spacesAtOnce: 4,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The thread: started on the first search of the process, shared by its contexts. It keeps the
+// process alive only while a request to it is pending.
+
+interface Thread {
+  worker: Worker;
+  pending: Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>;
+  next: number;
+}
+let thread: Thread | undefined;
+/** Bumped when a thread starts: a new thread has lost what an old one held in memory. */
+let generation = 0;
+
+class IndexReset extends Error {}
+
+function start(): Thread {
+  const require = createRequire(import.meta.url);
+  const init: WorkerInit = { sqlite: require.resolve('better-sqlite3'), schema: SCHEMA };
+  const worker = new Worker(workerSource(), { eval: true, workerData: init });
+  generation++;
+  const t: Thread = { worker, pending: new Map(), next: 1 };
+  worker.unref();
+  const fail = (err: Error) => {
+    if (thread === t) thread = undefined;
+    for (const p of t.pending.values()) p.reject(err);
+    t.pending.clear();
+  };
+  worker.on('message', (m: { id: number; result?: unknown; error?: { message: string; code?: string; reset?: boolean } }) => {
+    const p = t.pending.get(m.id);
+    if (!p) return;
+    t.pending.delete(m.id);
+    if (!t.pending.size) worker.unref();
+    if (!m.error) p.resolve(m.result);
+    else p.reject(m.error.reset ? new IndexReset(m.error.message) : Object.assign(new Error(`search index: ${m.error.message}`), { code: m.error.code }));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`search index thread exited (${code})`)));
+  return t;
+}
+
+function call<T>(op: string, ...args: unknown[]): Promise<T> {
+  const t = (thread ??= start());
+  return new Promise<T>((resolve, reject) => {
+    const id = t.next++;
+    if (!t.pending.size) t.worker.ref();
+    t.pending.set(id, { resolve, reject });
+    t.worker.postMessage({ id, op, args });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Giving the event loop back.
+
+/** Tracks one task's time on the event loop; `breathe` yields once it has run `sliceMs`. */
+class Slicer {
+  private since = performance.now();
+  /** Call after an await that let other work run (a message to the thread). */
+  reset() {
+    this.since = performance.now();
+  }
+  async breathe(): Promise<void> {
+    if (performance.now() - this.since < searchLimits.sliceMs) return;
+    searchStats.slices++;
+    await new Promise((r) => setImmediate(r));
+    this.since = performance.now();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections: a page split at its headings.
+
+const anchorOf = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** Splits a body at its ATX headings (outside code fences) into titled sections. */
+export function sections(title: string, markdown: string): SectionRow[] {
+  const out = [{ title, anchor: '', body: [] as string[] }];
+  let fence = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    const h = !fence && /^#{1,6}\s+(.+?)\s*#*$/.exec(line);
+    if (h) out.push({ title: h[1]!, anchor: anchorOf(h[1]!), body: [] });
+    else out[out.length - 1]!.body.push(line);
+  }
+  return out
+    .map((s) => ({ ...s, body: s.body.join('\n').trim() }))
+    .filter((s, i) => i === 0 || s.body || s.title)
+    .map((s) => [s.title, s.anchor, s.body]);
+}
+
+/** What decides whether a page's text must be indexed again: its body hash and title. */
+const sigOf = (node: Pick<PageNode, 'content' | 'title'>) => `${node.content ?? ''}:${node.title}`;
+
+// ---------------------------------------------------------------------------------------------
+// The indexes of one context.
+
+interface Walked {
+  row: WalkedPage;
+  node: Omit<PageNode, 'pages'>;
+}
+
+const CONFLICT = Symbol('conflict');
+const MAX_ATTEMPTS = 5;
+let memoryIds = 0;
+const closeMemory = new FinalizationRegistry<string>((prefix) => {
+  if (thread) call('close', prefix).catch(() => {});
+});
+
+class Indexes {
+  /** Per database: space id -> the revision its index is at (as last read or written here). */
+  private readonly revs = new Map<string, Promise<Map<string, string | null>>>();
+  private generation = generation;
+  /** Updates running, by space: a second search of the space waits for the first's. */
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly memory?: string;
+
+  constructor(private readonly ctx: Context) {
+    if (!ctx.dataDir) {
+      this.memory = `mem:${++memoryIds}:`;
+      closeMemory.register(ctx, this.memory, this);
+    }
+  }
+
+  /** The database of an organization: its key in the thread and its file (null: in memory). */
+  where(org: string): { key: string; file: string | null } {
+    if (this.memory) return { key: this.memory + org, file: null };
+    const name = /^[A-Za-z0-9_-]{1,100}$/.test(org) ? org : Buffer.from(org).toString('base64url').slice(0, 200);
+    const file = join(this.ctx.dataDir!, 'search', `${name}.sqlite`);
+    return { key: file, file };
+  }
+
+  /** Closes this context's databases (the store is closing). */
+  async close(): Promise<void> {
+    this.revs.clear();
+    if (!thread) return;
+    if (this.memory) closeMemory.unregister(this);
+    await call('close', this.memory ?? join(this.ctx.dataDir!, 'search') + '/');
+  }
+
+  private known(org: string): Promise<Map<string, string | null>> {
+    thread ??= start();
+    if (this.generation !== generation) {
+      this.revs.clear(); // what this context knew was about the thread's predecessor
+      this.generation = generation;
+    }
+    const { key, file } = this.where(org);
+    let m = this.revs.get(key);
+    if (!m) {
+      m = call<[string, string | null][]>('revs', key, file).then((rows) => new Map(rows));
+      this.revs.set(key, m);
+      m.catch(() => this.revs.delete(key));
+    }
+    return m;
+  }
+
+  /** Runs `fn`; once more if the thread found the database damaged (dropped, rebuilt on use). */
+  async retrying<R>(org: string, fn: () => Promise<R>): Promise<R> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof IndexReset)) throw err;
+      this.revs.delete(this.where(org).key);
+      return fn();
+    }
+  }
+
+  /** Brings the indexes of `spaces` (of `org`) to their current revisions. */
+  async ensure(org: string, spaces: readonly { id: string; revision: string }[]): Promise<void> {
+    const behind: { id: string; revision: string }[] = [];
+    const known = await this.known(org);
+    for (const s of spaces) if (known.get(s.id) !== s.revision) behind.push(s);
+    // A few spaces at a time: their store reads and the thread's inserts overlap.
+    let next = 0;
+    const run = async () => {
+      while (next < behind.length) {
+        const s = behind[next++]!;
+        await this.ensureOne(org, s.id, s.revision);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(behind.length, searchLimits.spacesAtOnce) }, run));
+  }
+
+  private async ensureOne(org: string, space: string, rev: string): Promise<void> {
+    for (;;) {
+      const known = await this.known(org);
+      if (known.get(space) === rev) return;
+      const other = this.running.get(space);
+      if (other) {
+        await other.catch(() => {});
+        continue;
+      }
+      const p = this.update(org, space, rev).finally(() => this.running.delete(space));
+      this.running.set(space, p);
+      await p;
+      return;
+    }
+  }
+
+  /** Moves a space's index to `revId`: the changed pages indexed, the gone ones removed. */
+  private async update(org: string, space: string, revId: string): Promise<void> {
+    const { key, file } = this.where(org);
+    const slice = new Slicer();
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const { session } = await call<{ session: number }>('begin', key, file, space);
+      let done = false;
+      try {
+        await this.walk(space, revId, slice, async (batch) => {
+          const r = await call<{ need?: string[]; conflict?: true }>('walk', session, batch.map((b) => b.row));
+          slice.reset();
+          if (r.conflict) throw CONFLICT;
+          const need = new Set(r.need);
+          const todo = batch.filter((b) => need.has(b.row[0]));
+          for (let i = 0; i < todo.length; i += searchLimits.textBatch) await this.index(session, space, todo.slice(i, i + searchLimits.textBatch), slice);
+        });
+        for (;;) {
+          const r = await call<{ left?: number; conflict?: true }>('prune', session, 2000);
+          if (r.conflict) throw CONFLICT;
+          if (!r.left) break;
+        }
+        done = (await call<{ ok: boolean }>('end', session, revId)).ok;
+      } catch (err) {
+        if (!done) await call('end', session, null).catch(() => {});
+        if (err !== CONFLICT) throw err;
+      }
+      if (done) {
+        (await this.known(org)).set(space, revId);
+        searchStats.updates++;
+        return;
+      }
+    }
+    throw new DocsError('unavailable', `the search index of space ${space} is being changed by another process: try again`);
+  }
+
+  /** Reads the bodies of `pages`, splits them into sections and sends them to the thread. */
+  private async index(session: number, space: string, pages: Walked[], slice: Slicer) {
+    const bodies = await this.ctx.store.read((tx) => pages.map((p) => markdownOf(tx, space, p.node as PageNode)));
+    const docs: IndexedPage[] = [];
+    for (let i = 0; i < pages.length; i++) {
+      docs.push([...pages[i]!.row, sections(pages[i]!.node.title, bodies[i]!)]);
+      await slice.breathe();
+    }
+    const r = await call<{ conflict?: true }>('index', session, docs);
+    slice.reset();
+    if (r.conflict) throw CONFLICT;
+    searchStats.pagesIndexed += pages.length;
+  }
+
+  /**
+   * Walks a revision's page tree from its node rows (depth first, in tree order), a batch of
+   * rows per store read, handing the indexable pages (documents not marked noIndex) to `batch`.
+   */
+  private async walk(space: string, revId: string, slice: Slicer, batch: (pages: Walked[]) => Promise<void>) {
+    const roots = await this.ctx.store.read((tx) => {
+      const rev = tx.get<ContentRevision>('revisions', revId);
+      if (!rev || rev.space !== space) throw new DocsError('not_found', `revision ${revId} not found in space ${space}`);
+      return rootOf(tx, rev);
+    });
+    interface Frame {
+      hash: string;
+      prefix: string;
+      ancestors: { id: string; title: string }[];
+      json: string;
+    }
+    const stack: Frame[] = roots.map((hash) => ({ hash, prefix: '', ancestors: [], json: '[]' })).reverse();
+    const rows = new Map<string, PageNodeRecord>();
+    let out: Walked[] = [];
+    while (stack.length) {
+      if (!rows.has(stack[stack.length - 1]!.hash)) {
+        const want: string[] = [];
+        for (let i = stack.length - 1; i >= 0 && want.length < searchLimits.walkBatch; i--) if (!rows.has(stack[i]!.hash)) want.push(stack[i]!.hash);
+        const got = await this.ctx.store.read((tx) => want.map((h) => tx.get<PageNodeRecord>('pageNodes', contentRowId(space, h))));
+        got.forEach((row, i) => {
+          if (!row) throw new Error(`page node ${want[i]} of space ${space} is missing`);
+          rows.set(want[i]!, row);
+        });
+      }
+      const f = stack.pop()!;
+      const row = rows.get(f.hash)!;
+      rows.delete(f.hash);
+      const node = row.node;
+      const path = f.prefix ? `${f.prefix}/${node.slug}` : node.slug;
+      searchStats.pagesWalked++;
+      if (node.type === 'document' && !node.noIndex) out.push({ row: [node.id, sigOf(node), node.title, path, f.json], node });
+      if (row.children.length) {
+        const ancestors = [...f.ancestors, { id: node.id, title: node.title }];
+        const json = JSON.stringify(ancestors);
+        for (let i = row.children.length - 1; i >= 0; i--) stack.push({ hash: row.children[i]!, prefix: path, ancestors, json });
+      }
+      if (out.length >= searchLimits.walkBatch) {
+        await batch(out);
+        out = [];
+      }
+      await slice.breathe();
+    }
+    if (out.length) await batch(out);
+  }
+
+  /**
+   * Every page of the space matching, best first, once its index is current: page ids, and the
+   * rowids of each one's matching sections (for `details`).
+   */
+  async searchSpace(org: string, space: { id: string; revision: string }, match: string): Promise<{ ids: string[]; rowids: number[][] }> {
+    return this.retrying(org, async () => {
+      await this.ensure(org, [space]);
+      const { key, file } = this.where(org);
+      return call<{ ids: string[]; rowids: number[][] }>('searchSpace', key, file, space.id, match);
+    });
+  }
+
+  /** The details (title, path, ancestors, sections with snippets) of found pages of a space. */
+  async details(org: string, space: string, terms: string[], pages: [string, number[]][]) {
+    const { key, file } = this.where(org);
+    return call<({ title: string; path: string; ancestors: string; sections: { sec: number; title: string; anchor: string; snippet: string }[] } | null)[]>(
+      'details',
+      key,
+      file,
+      space,
+      terms,
+      pages,
+    );
+  }
+
+  /**
+   * The best sections of the organization's spaces `spaces` (all of them current first): one
+   * ranked query on the organization's index, at most `searchLimits.orgSections` rows.
+   */
+  async searchOrg(org: string, spaces: readonly { id: string; revision: string }[], match: string, terms: string[]): Promise<RawHit[]> {
+    return this.retrying(org, async () => {
+      await this.ensure(org, spaces);
+      const { key, file } = this.where(org);
+      const rows = await call<RawHit[]>('searchOrg', key, file, match, terms, spaces.map((s) => s.id), searchLimits.orgSections);
+      searchStats.orgQueries++;
+      searchStats.orgIndexes++;
+      searchStats.orgRows += rows.length;
+      return rows;
+    });
+  }
+}
+
+const contexts = new WeakMap<Context, Indexes>();
+
+/** The search indexes of a context. */
+export function indexesOf(ctx: Context): Indexes {
+  let x = contexts.get(ctx);
+  if (!x) contexts.set(ctx, (x = new Indexes(ctx)));
+  return x;
+}
+
+/** Closes a context's index files (its store closing); reopened on the next search. */
+export async function closeIndexes(ctx: Context): Promise<void> {
+  const x = contexts.get(ctx);
+  contexts.delete(ctx);
+  await x?.close();
+}

@@ -1,0 +1,407 @@
+// The search index thread: SQLite FTS5 (better-sqlite3) in a worker thread, so that indexing
+// and queries never run on the event loop that serves requests. One database file per
+// organization (`<data>/search/<org>.sqlite`, or in memory when the store is): every space of
+// the organization indexed in one FTS5 table, each space in its own range of rowids
+// (`space number * 2^32 + n`), so a space's search reads its range only and an organization's
+// search is one ranked query (bm25, LIMIT) whatever the number of spaces.
+//
+// `indexWorker` is the thread's whole program: it is sent to the thread as source text
+// (`workerSource()`), so it must not use anything from this module's scope but `snippet`, sent
+// with it; modules come through `load` (the thread's `require`: a bundler rewrites the name).
+// Tables (schema SCHEMA):
+//   spaces(no, id, rev, seq, version): the revision a space's index is at (null while it has
+//     never been completed), the next rowid offset, and a counter bumped by every write to the
+//     space, so that an update that raced another (another process on the same files) is retried;
+//   pages(space, id, sig, title, path, ancestors, first, n): one row per indexed page (sig: its
+//     body hash and title; its sections are rowids first .. first + n - 1);
+//   sections: FTS5 (pageTitle, title, body; page, sec, anchor unindexed).
+
+/** What the thread is told at start. */
+export interface WorkerInit {
+  /** Absolute path of better-sqlite3's entry point. */
+  sqlite: string;
+  schema: number;
+}
+
+/** A section as indexed: [title, anchor, body]. */
+export type SectionRow = [title: string, anchor: string, body: string];
+/** A page of a walk: [id, sig, title, path, ancestors JSON]. */
+export type WalkedPage = [id: string, sig: string, title: string, path: string, ancestors: string];
+/** A page to (re)index: the walked page and its sections. */
+export type IndexedPage = [...WalkedPage, SectionRow[]];
+
+export interface RawHit {
+  space: string;
+  page: string;
+  sec: number;
+  title: string;
+  anchor: string;
+  /** A piece of the section's body around the terms (`snippet`). */
+  snippet: string;
+  score: number;
+  pageTitle: string;
+  path: string;
+  ancestors: string;
+}
+
+/**
+ * A piece of a section's body around the first of the terms (links read as their text). Part of
+ * the thread's program (computed there, next to the bodies), so self-contained too.
+ */
+export function snippet(body: string, terms: readonly string[]): string {
+  const text = body.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_>#\[\]()!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const lower = text.toLowerCase();
+  let at = -1;
+  for (const t of terms) {
+    const i = lower.indexOf(t.toLowerCase());
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  const from = Math.max(0, at - 60);
+  return (from > 0 ? '…' : '') + text.slice(from, from + 200) + (from + 200 < text.length ? '…' : '');
+}
+
+export function indexWorker(load: (id: string) => any): void {
+  const { parentPort, workerData } = load('node:worker_threads');
+  const fs = load('node:fs');
+  const nodePath = load('node:path');
+  const crypto = load('node:crypto');
+  const Database = load(workerData.sqlite);
+  const SCHEMA: number = workerData.schema;
+  const SPAN = 2 ** 32;
+  const MAX_OPEN_FILES = 16;
+
+  interface Db {
+    key: string;
+    file: string | null;
+    db: any;
+    st: Record<string, any>;
+    used: number;
+  }
+  interface Session {
+    db: Db;
+    no: number;
+    space: string;
+    /** The space's version this session expects (its own writes included). */
+    version: number;
+    seen: Set<string>;
+    unseen?: { id: string; first: number; n: number }[];
+  }
+
+  const dbs = new Map<string, Db>();
+  const sessions = new Map<number, Session>();
+  let nextSession = 1;
+  let tick = 0;
+
+  const DDL = [
+    `CREATE TABLE IF NOT EXISTS spaces(no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rev TEXT, seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0)`,
+    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(pageTitle, title, body, page UNINDEXED, sec UNINDEXED, anchor UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')`,
+  ];
+  // Column weights of bm25: a page title counts 3, a section title 2, body 1 (as the boosts of
+  // the MiniSearch index this replaced).
+  const RANK = `bm25(sections, 3.0, 2.0, 1.0)`;
+
+  const isCorrupt = (e: any) => /^SQLITE_(CORRUPT|NOTADB)/.test(e?.code ?? '');
+
+  /** Moves a damaged file out of the way (a unique name first: another process may do the same). */
+  function discard(file: string) {
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+      const aside = `${f}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.bad`;
+      try {
+        fs.renameSync(f, aside);
+        fs.unlinkSync(aside);
+      } catch {}
+    }
+  }
+
+  function create(file: string | null): any {
+    if (file) fs.mkdirSync(nodePath.dirname(file), { recursive: true });
+    const db = new Database(file ?? ':memory:');
+    try {
+      if (file) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL'); // derived data: atomic commits, no fsync per commit
+        db.pragma('busy_timeout = 10000');
+      }
+      db.pragma('cache_size = -32768');
+      db.transaction(() => {
+        const v = db.pragma('user_version', { simple: true });
+        if (v !== SCHEMA) {
+          // An index of another schema (or none): dropped and made again, rebuilt on use.
+          for (const t of ['sections', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+          for (const s of DDL) db.exec(s);
+          db.pragma(`user_version = ${SCHEMA}`);
+        }
+      }).immediate();
+      return db;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  function prepare(db: any): Record<string, any> {
+    return {
+      space: db.prepare(`SELECT no, rev, seq, version FROM spaces WHERE id = ?`),
+      addSpace: db.prepare(`INSERT INTO spaces(id) VALUES (?) ON CONFLICT(id) DO NOTHING`),
+      bump: db.prepare(`UPDATE spaces SET version = version + 1 WHERE no = ?`),
+      setSeq: db.prepare(`UPDATE spaces SET seq = ? WHERE no = ?`),
+      setRev: db.prepare(`UPDATE spaces SET rev = ? WHERE no = ?`),
+      revs: db.prepare(`SELECT id, rev FROM spaces`),
+      page: db.prepare(`SELECT sig, title, path, ancestors, first, n FROM pages WHERE space = ? AND id = ?`),
+      pagesOf: db.prepare(`SELECT id, first, n FROM pages WHERE space = ?`),
+      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, title, path, ancestors, first, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
+      delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
+      addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body, page, sec, anchor) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      delSection: db.prepare(`DELETE FROM sections WHERE rowid = ?`),
+      inSpace: db.prepare(`SELECT page, rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
+      section: db.prepare(`SELECT sec, title, anchor, body FROM sections WHERE rowid = ?`),
+      top: db.prepare(`SELECT rowid AS r, page, sec, title, anchor, body, ${RANK} AS score FROM sections WHERE sections MATCH ? ORDER BY score, rowid LIMIT ?`),
+      topIn: db.prepare(
+        `SELECT rowid AS r, page, sec, title, anchor, body, ${RANK} AS score FROM sections WHERE sections MATCH ? AND (rowid >> 32) IN (SELECT value FROM json_each(?)) ORDER BY score, rowid LIMIT ?`,
+      ),
+      nos: db.prepare(`SELECT no, id FROM spaces`),
+    };
+  }
+
+  function connect(key: string, file: string | null): Db {
+    let d = dbs.get(key);
+    if (!d) {
+      let db;
+      try {
+        db = create(file);
+      } catch (e) {
+        if (!file || !isCorrupt(e)) throw e;
+        discard(file);
+        db = create(file);
+      }
+      d = { key, file, db, st: prepare(db), used: 0 };
+      dbs.set(key, d);
+      // Files beyond a few are closed, least recently used first (in-memory ones cannot be).
+      const files = [...dbs.values()].filter((x) => x.file && !inSession(x));
+      if (files.length > MAX_OPEN_FILES) {
+        const lru = files.sort((a, b) => a.used - b.used)[0]!;
+        lru.db.close();
+        dbs.delete(lru.key);
+      }
+    }
+    d.used = ++tick;
+    return d;
+  }
+
+  const inSession = (d: Db) => [...sessions.values()].some((s) => s.db === d);
+
+  /** Runs `fn` in a write transaction on the session's space, checking no one else wrote it. */
+  function write<R>(s: Session, fn: () => R): R | { conflict: true } {
+    return s.db.db
+      .transaction(() => {
+        const row = s.db.st.space.get(s.space);
+        if (!row || row.version !== s.version) return { conflict: true as const };
+        const r = fn();
+        s.db.st.bump.run(s.no);
+        s.version++;
+        return r;
+      })
+      .immediate();
+  }
+
+  function session(id: number): Session {
+    const s = sessions.get(id);
+    if (!s) throw new Error(`search index: no session ${id}`);
+    return s;
+  }
+
+  function removePage(d: Db, no: number, id: string, first: number, n: number) {
+    for (let i = 0; i < n; i++) d.st.delSection.run(first + i);
+    d.st.delPage.run(no, id);
+  }
+
+  const ops: Record<string, (...args: any[]) => unknown> = {
+    /** space id -> revision indexed (null: never completed). */
+    revs(key: string, file: string | null) {
+      return connect(key, file).st.revs.all().map((r: any) => [r.id, r.rev]);
+    },
+
+    begin(key: string, file: string | null, space: string) {
+      const d = connect(key, file);
+      const row = d.db
+        .transaction(() => {
+          d.st.addSpace.run(space);
+          return d.st.space.get(space);
+        })
+        .immediate();
+      const id = nextSession++;
+      sessions.set(id, { db: d, no: row.no, space, version: row.version, seen: new Set() });
+      return { session: id, rev: row.rev };
+    },
+
+    /** Pages of the walk: returns the ids whose text must be (re)indexed; moves are applied. */
+    walk(id: number, pages: [string, string, string, string, string][]) {
+      const s = session(id);
+      const need: string[] = [];
+      const moved: [string, string, string][] = [];
+      for (const [pid, sig, , path, ancestors] of pages) {
+        s.seen.add(pid);
+        const row = s.db.st.page.get(s.no, pid);
+        if (!row || row.sig !== sig) need.push(pid);
+        else if (row.path !== path || row.ancestors !== ancestors) moved.push([pid, path, ancestors]);
+      }
+      if (moved.length) {
+        const r = write(s, () => {
+          for (const [pid, path, ancestors] of moved) s.db.st.meta.run(path, ancestors, s.no, pid);
+        });
+        if (r && (r as any).conflict) return { conflict: true };
+      }
+      return { need };
+    },
+
+    /** (Re)indexes pages: their old sections removed, the new ones added. */
+    index(id: number, pages: [string, string, string, string, string, [string, string, string][]][]) {
+      const s = session(id);
+      const { st } = s.db;
+      const r = write(s, () => {
+        let seq: number = st.space.get(s.space).seq;
+        for (const [pid, sig, title, path, ancestors, secs] of pages) {
+          const old = st.page.get(s.no, pid);
+          if (old) removePage(s.db, s.no, pid, old.first, old.n);
+          if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
+          const first = s.no * SPAN + seq;
+          secs.forEach(([t, anchor, body], i) => st.addSection.run(first + i, title, t, body, pid, i, anchor));
+          st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length);
+          seq += secs.length;
+        }
+        st.setSeq.run(seq, s.no);
+      });
+      return r && (r as any).conflict ? { conflict: true } : { ok: true };
+    },
+
+    /** Removes up to `max` indexed pages the walk did not see; returns how many are left. */
+    prune(id: number, max: number) {
+      const s = session(id);
+      s.unseen ??= s.db.st.pagesOf.all(s.no).filter((p: any) => !s.seen.has(p.id));
+      const batch = s.unseen!.splice(0, max);
+      if (batch.length) {
+        const r = write(s, () => {
+          for (const p of batch) removePage(s.db, s.no, p.id, p.first, p.n);
+        });
+        if (r && (r as any).conflict) return { conflict: true };
+      }
+      return { left: s.unseen!.length };
+    },
+
+    /** Marks the space's index at `rev` if no one else wrote it meanwhile; ends the session. */
+    end(id: number, rev: string | null) {
+      const s = session(id);
+      sessions.delete(id);
+      if (rev === null) return { ok: false };
+      const r = write(s, () => s.db.st.setRev.run(rev, s.no));
+      return { ok: !(r && (r as any).conflict) };
+    },
+
+    /**
+     * Every page of a space matching, best first (equal scores in the order the pages were
+     * indexed), with the rowids of its matching sections, best first.
+     */
+    searchSpace(key: string, file: string | null, space: string, match: string) {
+      const d = connect(key, file);
+      const row = d.st.space.get(space);
+      const byPage = new Map<string, [number, number][]>();
+      if (row) {
+        for (const [page, rowid, score] of d.st.inSpace.iterate(match, row.no * SPAN, row.no * SPAN + SPAN - 1)) {
+          const secs = byPage.get(page);
+          if (secs) secs.push([score, rowid]);
+          else byPage.set(page, [[score, rowid]]);
+        }
+      }
+      const pages = [...byPage].map(([page, secs]) => {
+        secs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        return { page, best: secs[0]![0], first: secs[0]![1], rowids: secs.map((x) => x[1]) };
+      });
+      pages.sort((a, b) => a.best - b.best || a.first - b.first);
+      return { ids: pages.map((p) => p.page), rowids: pages.map((p) => p.rowids) };
+    },
+
+    /** Pages' titles, paths, ancestors and the sections `rowids` (with snippets around `terms`). */
+    details(key: string, file: string | null, space: string, terms: string[], pages: [string, number[]][]) {
+      const d = connect(key, file);
+      const row = d.st.space.get(space);
+      return pages.map(([pid, rowids]) => {
+        const p = row && d.st.page.get(row.no, pid);
+        if (!p) return null;
+        const secs = rowids.flatMap((r) => {
+          const x = d.st.section.get(r);
+          return x ? [{ sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(x.body, terms) }] : [];
+        });
+        return { title: p.title, path: p.path, ancestors: p.ancestors, sections: secs };
+      });
+    },
+
+    /**
+     * The `limit` best sections of the organization (of the spaces `only`, when given), with
+     * their pages' titles and paths: one ranked query, however many spaces match.
+     */
+    searchOrg(key: string, file: string | null, match: string, terms: string[], only: string[], limit: number) {
+      const d = connect(key, file);
+      const idOf = new Map<number, string>(d.st.nos.all().map((r: any) => [r.no, r.id]));
+      // Only the caller's spaces: a filter only when the index holds others (spaces the caller
+      // may not read, deleted or moved ones).
+      const noOf = new Map([...idOf].map(([no, id]) => [id, no]));
+      const nos = only.map((id) => noOf.get(id)).filter((n) => n !== undefined);
+      const rows: any[] = !nos.length ? [] : nos.length === idOf.size ? d.st.top.all(match, limit) : d.st.topIn.all(match, JSON.stringify(nos), limit);
+      const info = new Map<string, any>();
+      return rows.map((r) => {
+        const no = Math.floor(r.r / SPAN);
+        const k = `${no}/${r.page}`;
+        let p = info.get(k);
+        if (!p) info.set(k, (p = d.st.page.get(no, r.page)));
+        return {
+          space: idOf.get(no)!,
+          page: r.page,
+          sec: r.sec,
+          title: r.title,
+          anchor: r.anchor,
+          snippet: snippet(r.body, terms),
+          score: r.score,
+          pageTitle: p?.title ?? '',
+          path: p?.path ?? '',
+          ancestors: p?.ancestors ?? '[]',
+        };
+      });
+    },
+
+    /** Closes the databases whose key starts with `prefix` (a context closing). */
+    close(prefix: string) {
+      for (const [key, d] of dbs) {
+        if (!key.startsWith(prefix) || inSession(d)) continue;
+        d.db.close();
+        dbs.delete(key);
+      }
+      return true;
+    },
+  };
+
+  parentPort.on('message', (m: { id: number; op: string; args: unknown[] }) => {
+    try {
+      parentPort.postMessage({ id: m.id, result: ops[m.op]!(...m.args) });
+    } catch (e: any) {
+      // A damaged file: dropped here (rebuilt on the next use), the caller retries once.
+      const args = m.args as any[];
+      const d = typeof args[0] === 'string' ? dbs.get(args[0]) : sessions.get(args[0])?.db;
+      let reset = false;
+      if (d && isCorrupt(e)) {
+        try {
+          d.db.close();
+        } catch {}
+        dbs.delete(d.key);
+        for (const [sid, s] of sessions) if (s.db === d) sessions.delete(sid);
+        if (d.file) discard(d.file);
+        reset = true;
+      }
+      parentPort.postMessage({ id: m.id, error: { message: String(e?.message ?? e), code: e?.code, reset } });
+    }
+  });
+}
+
+/** The thread's program as source text (for `new Worker(source, { eval: true })`). */
+export const workerSource = () => `${snippet.toString()}\n(${indexWorker.toString()})(require);`;

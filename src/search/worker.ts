@@ -119,9 +119,9 @@ export function indexWorker(load: (id: string) => any): void {
     const db = new Database(file ?? ':memory:');
     try {
       if (file) {
+        db.pragma('busy_timeout = 10000'); // another process may hold the file a moment
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL'); // derived data: atomic commits, no fsync per commit
-        db.pragma('busy_timeout = 10000');
       }
       db.pragma('cache_size = -32768');
       db.transaction(() => {
@@ -162,6 +162,9 @@ export function indexWorker(load: (id: string) => any): void {
         `SELECT rowid AS r, page, sec, title, anchor, body, ${RANK} AS score FROM sections WHERE sections MATCH ? AND (rowid >> 32) IN (SELECT value FROM json_each(?)) ORDER BY score, rowid LIMIT ?`,
       ),
       nos: db.prepare(`SELECT no, id FROM spaces`),
+      dropSections: db.prepare(`DELETE FROM sections WHERE rowid BETWEEN ? AND ?`),
+      dropPages: db.prepare(`DELETE FROM pages WHERE space = ?`),
+      dropSpace: db.prepare(`DELETE FROM spaces WHERE no = ?`),
     };
   }
 
@@ -368,6 +371,21 @@ export function indexWorker(load: (id: string) => any): void {
           ancestors: p?.ancestors ?? '[]',
         };
       });
+    },
+
+    /** Removes a space from the index (it was purged or moved to another organization). */
+    drop(key: string, file: string | null, space: string) {
+      const d = connect(key, file);
+      return d.db
+        .transaction(() => {
+          const row = d.st.space.get(space);
+          if (!row) return false;
+          d.st.dropSections.run(row.no * SPAN, row.no * SPAN + SPAN - 1);
+          d.st.dropPages.run(row.no);
+          d.st.dropSpace.run(row.no);
+          return true;
+        })
+        .immediate();
     },
 
     /** Closes the databases whose key starts with `prefix` (a context closing). */

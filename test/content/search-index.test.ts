@@ -7,7 +7,7 @@ import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
 import { invoke } from '../../src/invoke.js';
 import type { Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
-import { closeIndexes, searchLimits, searchStats } from '../../src/search/indexes.js';
+import { closeIndexes, indexesOf, searchLimits, searchStats } from '../../src/search/indexes.js';
 import { BIN } from '../helpers/cli.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -278,5 +278,18 @@ describe('organization search', () => {
     const b = await searchOrg(call, org, 'beavers dams');
     expect(b.items).toMatchObject([{ id: spaces[3], pages: [{ id: page, title: 'Beavers' }] }]);
     expect((await searchOrg(call, org, '?!')).items).toEqual([]);
+  });
+
+  it('a space moved to another organization is searched there, and swept from the first one', async () => {
+    const other = (await call('createOrganization', { body: { title: 'Other org' } })).id;
+    const moved = spaces[5]!;
+    await call('transferSpace', { path: { spaceId: moved }, body: { organization: other } });
+    expect((await searchOrg(call, org, 'otters')).items.map((s: any) => s.id)).not.toContain(moved);
+    expect((await searchOrg(call, other, 'otters')).items.map((s: any) => s.id)).toEqual([moved]);
+    const before = stats();
+    expect(await indexesOf(ctx).sweep(org)).toBe(1); // its rows left the first organization's index
+    expect(delta(before).spacesDropped).toBe(1);
+    expect(await indexesOf(ctx).sweep(org)).toBe(0);
+    expect((await searchOrg(call, org, 'otters')).count).toBe(11);
   });
 });

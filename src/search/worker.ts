@@ -174,12 +174,16 @@ export function indexWorker(load: (id: string) => any): void {
       let db;
       try {
         db = create(file);
-      } catch (e) {
-        if (!file || !isCorrupt(e)) throw e;
-        discard(file);
-        db = create(file);
+      } catch (e: any) {
+        if (!file) throw e;
+        if (isCorrupt(e)) {
+          discard(file);
+          db = create(file);
+        } else if (/^(EACCES|EPERM|EROFS|SQLITE_CANTOPEN|SQLITE_READONLY)/.test(e?.code ?? '')) {
+          db = create(null); // a directory it cannot write: an index in memory, for this process
+        } else throw e;
       }
-      d = { key, file, db, st: prepare(db), used: 0 };
+      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0 };
       dbs.set(key, d);
       // Files beyond a few are closed, least recently used first (in-memory ones cannot be).
       const files = [...dbs.values()].filter((x) => x.file && !inSession(x));

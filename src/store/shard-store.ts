@@ -20,6 +20,8 @@ const RESIDENT = new Set(['root', CATALOG_KEY]);
 /** A function that keeps reaching new shards after this many loads is looping, not loading. */
 const MAX_RUNS = 10_000;
 const DEFAULT_CACHE_MB = 128;
+/** A batch refused this many times in a row by a shared backend is answered 503 (unavailable). */
+const MAX_CONFLICTS = 200;
 const storable = (key: string) => key.length <= 1024 && !/[\u0000-\u001f\u007f]/.test(key);
 
 /**
@@ -294,8 +296,11 @@ export class ShardStore implements Store {
           for (const [job, result] of done) job.resolve(result);
           return;
         } catch (err) {
-          if (err instanceof ShardConflict && attempt < 50) {
+          if (err instanceof ShardConflict && attempt < MAX_CONFLICTS) {
             for (const k of err.keys) this.evict(k);
+            // Two servers writing one hot shard would otherwise race again at once: a jittered,
+            // growing pause lets the other commit land first.
+            await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 2 ** attempt)));
             jobs = done.map(([job]) => job); // the rejected ones have their answer
             continue;
           }

@@ -61,6 +61,8 @@ export class ShardStore implements Store {
   readonly rows: Rows;
   private readonly cache = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Keys another process committed while this one was reading them (their copy is stale on arrival). */
+  private readonly changedWhileLoading = new Set<string>();
   private bytes = 0;
   private tick = 0;
   private queue: Job[] = [];
@@ -156,8 +158,13 @@ export class ShardStore implements Store {
     for (const k of want) if (!storable(k)) this.insert(k, { data: {}, version: 0, size: 0 });
     const fresh = want.filter((k) => !this.loading.has(k) && !this.cache.has(k));
     if (fresh.length) {
+      for (const k of fresh) this.changedWhileLoading.delete(k);
       const p = this.backend.load(fresh).then(async (loaded) => {
-        for (const [k, s] of loaded) this.insert(k, s);
+        for (const [k, s] of loaded) {
+          this.insert(k, s);
+          // Another process committed it while it was being read: this copy may predate that.
+          if (this.changedWhileLoading.delete(k)) this.cache.get(k)!.stale = true;
+        }
         const segments = [...loaded.values()].flatMap((s) => segmentsOf(s.data).map((g) => g.id)).filter((k) => !this.cache.has(k));
         if (segments.length) for (const [k, s] of await this.backend.load(segments)) this.insert(k, s);
       });
@@ -190,6 +197,7 @@ export class ShardStore implements Store {
 
   /** Shards another process changed: dropped now, or when the operations using them end. */
   private invalidate(keys: string[]) {
+    for (const k of keys[0] === '*' ? [...this.loading.keys()] : keys) if (this.loading.has(k)) this.changedWhileLoading.add(k);
     for (const k of keys[0] === '*' ? [...this.cache.keys()] : keys) {
       const e = this.cache.get(k);
       if (!e) continue;

@@ -3,7 +3,7 @@ import { heldElsewhere, withLease } from '../kernel/leases.js';
 import type { Context } from '../kernel/context.js';
 import type { EventRecord, IntegrationRecord, LogLine } from './model.js';
 import { forwards, log } from './events.js';
-import { workerRegistry } from '../kernel/worker-registry.js';
+import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 
 // Development-mode delivery, off the request path: events are stored `delivery: pending` in the
 // same write that records them, and this worker (run by the process holding the store: `docs
@@ -91,13 +91,7 @@ class Deliverer {
 
   kick(): void {
     if (this.stopped) return;
-    // The scan (a store read) is tracked like a delivery, so that `idle` and `stop` wait for it too.
-    const scan: Promise<void> = this.scan()
-      .catch((err) => {
-        if (process.env.DEBUG) console.error('integration event delivery:', err);
-      })
-      .finally(() => this.settled.delete(scan));
-    this.settled.add(scan);
+    trackScan(this.settled, 'integration event delivery', () => this.scan());
   }
 
   private async scan(): Promise<void> {

@@ -34,3 +34,16 @@ export function workerRegistry<W extends Worker>(make: (ctx: Context) => W) {
     },
   };
 }
+
+/**
+ * Runs a worker's scan (a store read of waiting work) tracked in `settled` like its runs, so that
+ * `idle` and `stop` wait for it too; a failed scan is logged under DEBUG and tried at the next kick.
+ */
+export function trackScan(settled: Set<Promise<void>>, label: string, scan: () => Promise<void>): void {
+  const p: Promise<void> = scan()
+    .catch((err) => {
+      if (process.env.DEBUG) console.error(`${label}:`, err);
+    })
+    .finally(() => settled.delete(p));
+  settled.add(p);
+}

@@ -6,7 +6,7 @@ import type { ReadTx } from '../store/port.js';
 import { removeContent, writeContent } from './content-files.js';
 import type { OpenAPISourceRecord, OpenAPISpecRecord, OpenAPIVersionRecord } from './model.js';
 import { processSource, type Outcome } from './pipeline.js';
-import { workerRegistry } from '../kernel/worker-registry.js';
+import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 
 // Processing runs off the request path, in whichever process holds the store: `docs serve`
 // (started with the server; specs left `pending` or `progress` by an earlier process are taken
@@ -33,13 +33,7 @@ class Processor {
   /** Takes up every spec waiting to be processed, as far as the concurrency allows. */
   kick(): void {
     if (this.stopped || this.running.size >= CONCURRENCY) return;
-    // The scan (a store read) is tracked like a run, so that `idle` and `stop` wait for it too.
-    const scan: Promise<void> = this.scan()
-      .catch((err) => {
-        if (process.env.DEBUG) console.error('openapi processing:', err);
-      })
-      .finally(() => this.settled.delete(scan));
-    this.settled.add(scan);
+    trackScan(this.settled, 'openapi processing', () => this.scan());
   }
 
   private async scan(): Promise<void> {

@@ -8,7 +8,7 @@ import type { WriteTx } from '../store/port.js';
 import { countWords, readSourcePages, spaceTitle, writeTranslatedPages, type SourceContent } from './content.js';
 import type { RunError, TranslationRecord } from './model.js';
 import { configuredTranslator, TranslatorError } from './translator.js';
-import { workerRegistry } from '../kernel/worker-registry.js';
+import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 
 // Translation runs, off the request path, in whichever process holds the store (`docs serve`,
 // or an in-process `docs translations run --wait`). States (README "Translations"):
@@ -40,13 +40,7 @@ class Runner {
 
   kick(): void {
     if (this.stopped) return;
-    // The scan (a store read) is tracked like a run, so that `idle` and `stop` wait for it too.
-    const scan: Promise<void> = this.scan()
-      .catch((err) => {
-        if (process.env.DEBUG) console.error('translation run:', err);
-      })
-      .finally(() => this.settled.delete(scan));
-    this.settled.add(scan);
+    trackScan(this.settled, 'translation run', () => this.scan());
   }
 
   private async scan(): Promise<void> {

@@ -117,7 +117,11 @@ export class ShardStore implements Store {
     const e = this.cache.get(key);
     if (!e || e.stale) return undefined;
     e.used = ++this.tick;
-    if (!op.pins.has(key)) {
+    const held = op.pins.get(key);
+    if (held !== e) {
+      // A run after a reload reads the new copy: the op's pin (and the version its commit is
+      // checked against) follows what it reads now.
+      if (held) held.pins--;
       op.pins.set(key, e);
       e.pins++;
     }
@@ -386,8 +390,12 @@ export class ShardStore implements Store {
     for (const [key, data] of next) if (data === null && !this.cache.has(key)) next.delete(key); // never existed
     if (next.size === 0) return;
     for (const key of next.keys()) if (!storable(key)) throw new DocsError('invalid', `an id cannot be stored: ${JSON.stringify(key.slice(0, 80))}`);
+    // Each shard is checked against the OLDEST version any operation of the batch read: a write
+    // function may have read version 5 of a shard another process then changed, and the plan
+    // (or a later function) reloaded it as version 6; checking 6 would commit a change computed
+    // from 5 over 6 (a lost update). With 5 the backend refuses and the batch runs again.
     const expected = new Map<string, number>();
-    for (const op of ops) for (const [k, e] of op.pins) expected.set(k, e.version);
+    for (const op of ops) for (const [k, e] of op.pins) expected.set(k, Math.min(e.version, expected.get(k) ?? Infinity));
     for (const k of next.keys()) if (!expected.has(k)) expected.set(k, this.cache.get(k)?.version ?? 0);
     const versions = await this.backend.commit(next, expected);
     for (const [key, data] of next) {
@@ -565,14 +573,21 @@ class View implements ReadTx {
   find<T extends Row>(table: string, field: string, value: string): T[] {
     const spec = this.spec(table);
     const locate = spec.locate?.[field];
-    if (locate) this.needKey(spec, locate(value));
+    const keys = new Set<string>();
+    if (locate) keys.add(locate(value));
     else {
       const dir = this.need(dirKey(table, field, value));
-      for (const key of new Set(Object.values((dir?.[DIR]?.[value] ?? {}) as Record<string, string>))) this.needKey(spec, key);
+      for (const key of Object.values((dir?.[DIR]?.[value] ?? {}) as Record<string, string>)) keys.add(key);
     }
+    for (const key of keys) this.needKey(spec, key);
     const rows = this.store.rows.table(table);
     const base: Row[] = [];
-    for (const id of this.store.rows.ids(table, field, value)) base.push(rows.get(id)!);
+    // Only rows of the shards consulted (and so pinned, and checked at commit): the index also
+    // holds rows of other loaded shards, e.g. an old copy of a row another process moved.
+    for (const id of this.store.rows.ids(table, field, value)) {
+      const row = rows.get(id)!;
+      if (keys.has(spec.shard(row))) base.push(row);
+    }
     return this.merged(table, base, (r) => valuesOf(r, field).includes(value)) as T[];
   }
 
@@ -583,13 +598,16 @@ class View implements ReadTx {
       return this.merged(table, this.store.rows.table(table).values(), () => true) as T[];
     }
     if (!directoryFields(spec).includes('id')) throw new DocsError('bug', `table ${table} cannot be listed whole (no id directory)`);
+    const keys = new Set<string>();
     for (const dk of allDirKeys(table)) {
       const dir = this.need(dk);
       for (const ids of Object.values((dir?.[DIR] ?? {}) as Record<string, Record<string, string>>)) {
-        for (const key of Object.values(ids)) this.needKey(spec, key);
+        for (const key of Object.values(ids)) keys.add(key);
       }
     }
-    return this.merged(table, this.store.rows.table(table).values(), () => true) as T[];
+    for (const key of keys) this.needKey(spec, key);
+    const base = [...this.store.rows.table(table).values()].filter((r) => keys.has(spec.shard(r))); // as in find()
+    return this.merged(table, base, () => true) as T[];
   }
 }
 

@@ -1,10 +1,12 @@
 import type { Context } from './context.js';
 
 // Background jobs (OpenAPI processing, event delivery, translation runs) run in whichever
-// process holds the store, and with a PostgreSQL store several `docs serve` processes do. A job
-// runs under a lease: a row taken in a store transaction, so two processes taking the same job at
-// once are serialized by the store's commit (the version check of a shared backend makes the
-// later one run again and see the lease taken). A process that dies leaves its lease to expire.
+// process holds the store, and with a PostgreSQL store several `docs serve` processes do. On a
+// store shared between processes a job runs under the backend's claim (PostgreSQL: a row locked
+// FOR UPDATE SKIP LOCKED for as long as the job runs, freed when its process dies; see
+// pg-backend.ts). Elsewhere it runs under a lease: a row taken in a store transaction, so two
+// takers of one job are serialized by the store's commit; a process that dies leaves its lease
+// to expire.
 
 export interface LeaseRecord {
   id: string;
@@ -33,10 +35,21 @@ export function dropLease(ctx: Context, key: string, owner: string): Promise<voi
 }
 
 /**
- * Runs `fn` holding the lease of job `key` (renewed every third of its length while `fn` runs,
- * dropped after); resolves to false without running it when another process holds the job.
+ * Runs `fn` holding job `key`: the shared store's claim, or else its lease (renewed every third
+ * of its length while `fn` runs, dropped after); resolves to false without running it when
+ * another process holds the job.
  */
 export async function withLease(ctx: Context, key: string, owner: string, fn: () => Promise<void>, ms = LEASE_MS): Promise<boolean> {
+  if (ctx.store.claim) {
+    const claim = await ctx.store.claim(key);
+    if (!claim) return false;
+    try {
+      await fn();
+    } finally {
+      await claim.release();
+    }
+    return true;
+  }
   if (!(await takeLease(ctx, key, owner, ms))) return false;
   const renew = setInterval(() => void takeLease(ctx, key, owner, ms).catch(() => {}), ms / 3);
   renew.unref();

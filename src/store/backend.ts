@@ -38,5 +38,15 @@ export interface ShardBackend {
   subscribe?(fn: (keys: string[]) => void): void;
   /** Resolves once commits of other processes are being heard (after `subscribe`). */
   whenListening?(): Promise<void>;
+  /**
+   * Claims background job `job` for this process until `release()` (shared backends only):
+   * null when another process holds it. A claim ends by itself when its process dies.
+   */
+  claim?(job: string): Promise<JobClaim | null>;
   close(): Promise<void>;
+}
+
+export interface JobClaim {
+  /** Ends the claim (the job is done, or given up): another process may claim it again. */
+  release(): Promise<void>;
 }

@@ -2,9 +2,10 @@
 // points at the same database and schema. Commits check the versions the caller read (optimistic
 // concurrency) under per-shard locks; other processes learn of commits through LISTEN/NOTIFY.
 //
-// Layout (schema_version 1):
+// Layout (schema_version 2):
 //   <schema>.schema_version (one row: the layout's version, for later migrations)
 //   <schema>.shards (key text primary key, data text, version bigint)
+//   <schema>.jobs (key text primary key): background jobs being run, row-locked by their runner (2+)
 //
 // data is the shard's JSON as TEXT, not JSONB. Measured on this machine (PostgreSQL 15, local
 // TCP, fsync on; a shard = one BEGIN/upsert/COMMIT, a load = one SELECT + JSON.parse + byte
@@ -48,7 +49,7 @@ export function isPostgresUrl(s: string): boolean {
 }
 
 /** The layout this code writes; open() brings older ones up to it, refuses newer ones. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** NOTIFY payloads must be under 8000 bytes; past this, '*' ("drop everything") instead of the keys. */
 const MAX_PAYLOAD_BYTES = 7900;
@@ -57,7 +58,9 @@ interface Payload {
   /** The sending backend's id: a backend skips its own notifications. */
   from: string;
   /** The changed shards, or '*' when too many to list. */
-  keys: string[] | '*';
+  keys?: string[] | '*';
+  /** A barrier of the sender's (see `heardAll`): no shards changed. */
+  sync?: string;
 }
 
 /** 64-bit advisory lock id (as a decimal string for an int8 parameter) of a name. */
@@ -67,6 +70,8 @@ function lockId(name: string): string {
 
 export class PgBackend implements ShardBackend {
   private readonly pool: pg.Pool;
+  /** Connections holding job claims (each an open transaction), apart from commits and loads. */
+  private jobPool: pg.Pool | undefined;
   private readonly schema: string;
   /** `"schema".` quoted, to prefix table names in SQL. */
   private readonly q: string;
@@ -76,6 +81,8 @@ export class PgBackend implements ShardBackend {
   private readonly opts: Required<Omit<PgBackendOptions, 'schema' | 'poolSize'>>;
 
   private readonly subscribers = new Set<(keys: string[]) => void>();
+  /** Barriers waiting for their own notification (see `heardAll`). */
+  private readonly syncs = new Map<string, () => void>();
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private listenAttempts = 0;
@@ -158,6 +165,9 @@ export class PgBackend implements ShardBackend {
         } catch {
           await client.query('ROLLBACK TO SAVEPOINT lz4');
         }
+        return;
+      case 2:
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}jobs (key text PRIMARY KEY)`);
         return;
       default:
         throw new Error(`no migration to PostgreSQL layout ${to}`);
@@ -271,6 +281,98 @@ export class PgBackend implements ShardBackend {
     }
   }
 
+  // Background jobs: each is run by one process at a time. A claim is a row of `jobs` locked
+  // with SELECT ... FOR UPDATE SKIP LOCKED in a transaction held open while the job runs: another
+  // process's claim skips the locked row at once (no wait, no lease to renew), and a process that
+  // dies loses its connection, so PostgreSQL ends the transaction and the job is free again.
+  // The row is inserted first in its own statement: an INSERT of a key another open transaction
+  // holds would wait for it. Release deletes the row (the job's own state says it is done).
+  async claim(job: string): Promise<{ release(): Promise<void> } | null> {
+    await this.pool.query(`INSERT INTO ${this.q}jobs (key) VALUES ($1) ON CONFLICT DO NOTHING`, [job]);
+    this.jobPool ??= this.makeJobPool();
+    const client = await this.jobPool.connect();
+    // The connection may die while the job runs (server restart, terminated): a checked-out
+    // client's 'error' with no listener would end the process. The claim is then simply lost.
+    const lost = () => {};
+    client.on('error', lost);
+    try {
+      await client.query('BEGIN');
+      const got = await client.query(`SELECT key FROM ${this.q}jobs WHERE key = $1 FOR UPDATE SKIP LOCKED`, [job]);
+      if (got.rowCount === 0) {
+        await client.query('ROLLBACK');
+        client.off('error', lost);
+        client.release();
+        return null;
+      }
+    } catch (e) {
+      client.off('error', lost);
+      client.release((await rollback(client, e)) ?? (e instanceof Error ? e : new Error(String(e))));
+      throw e;
+    }
+    // The process that ran the job before may have committed its outcome just before letting
+    // go: this process must have heard of that commit before the job reads its state, or it
+    // would run a finished job again from a stale cache.
+    if (!(await this.heardAll())) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.off('error', lost);
+      client.release();
+      return null;
+    }
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        try {
+          await client.query(`DELETE FROM ${this.q}jobs WHERE key = $1`, [job]);
+          await client.query('COMMIT');
+          client.off('error', lost);
+          client.release();
+        } catch (e) {
+          // The connection is gone (and with it the lock): the row may stay, free to claim.
+          client.off('error', lost);
+          client.release(e instanceof Error ? e : new Error(String(e)));
+        }
+      },
+    };
+  }
+
+  /**
+   * Resolves true once every commit other processes finished before the call has been heard
+   * (subscribers told): PostgreSQL delivers notifications to a listener in commit order, so when
+   * a notification sent now comes back, every earlier one has arrived. False if not listening
+   * (a reconnect tells subscribers to drop everything anyway) or it takes over 5 s.
+   */
+  private async heardAll(timeoutMs = 5_000): Promise<boolean> {
+    if (!this.listener || !this.subscribers.size) return !this.subscribers.size;
+    const sync = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.syncs.set(sync, () => resolve(true));
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      await this.pool.query('SELECT pg_notify($1, $2)', [this.channel, JSON.stringify({ from: this.id, sync } satisfies Payload)]);
+      return await heard;
+    } finally {
+      clearTimeout(timer);
+      this.syncs.delete(sync);
+    }
+  }
+
+  private makeJobPool(): pg.Pool {
+    // Workers run at most a few jobs each at once (src/*/processor.ts, delivery.ts, runner.ts).
+    const pool = new pg.Pool({
+      connectionString: this.connectionString,
+      max: 12,
+      connectionTimeoutMillis: this.opts.connectTimeoutMs,
+      keepAlive: true,
+      application_name: `docs-jobs-${this.id}`,
+    });
+    pool.on('error', () => {});
+    return pool;
+  }
+
   subscribe(fn: (keys: string[]) => void): void {
     this.subscribers.add(fn);
     if (!this.listener && !this.reconnectTimer && !this.listening && !this.closed) this.listening = this.listen();
@@ -317,8 +419,11 @@ export class PgBackend implements ShardBackend {
       } catch {
         return;
       }
-      if (p.from === this.id) return;
-      this.emit(p.keys === '*' ? ['*'] : p.keys);
+      if (p.from === this.id) {
+        if (p.sync) this.syncs.get(p.sync)?.();
+        return;
+      }
+      if (p.keys) this.emit(p.keys === '*' ? ['*'] : p.keys);
     });
     try {
       await client.connect();
@@ -373,7 +478,7 @@ export class PgBackend implements ShardBackend {
     await this.listening?.catch(() => {});
     const listener = this.listener;
     this.listener = undefined;
-    await Promise.all([listener?.end().catch(() => {}), this.pool.end()]);
+    await Promise.all([listener?.end().catch(() => {}), this.pool.end(), this.jobPool?.end()]);
   }
 }
 

@@ -29,6 +29,11 @@ export interface WriteTx extends ReadTx {
 export interface Store {
   read<R>(fn: (tx: ReadTx) => R): Promise<R>;
   write<R>(fn: (tx: WriteTx) => R): Promise<R>;
+  /**
+   * Claims a background job for this process when several processes share the store (see
+   * src/kernel/leases.ts); absent when the store is this process's alone.
+   */
+  claim?(job: string): Promise<{ release(): Promise<void> } | null>;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;
 }

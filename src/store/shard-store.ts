@@ -69,6 +69,8 @@ export class ShardStore implements Store {
   private running: Promise<void> | null = null;
   private closed = false;
   private readonly limit: number;
+  /** Set when the backend is shared between processes (Store.claim). */
+  readonly claim?: (job: string) => Promise<{ release(): Promise<void> } | null>;
 
   private constructor(
     readonly backend: ShardBackend,
@@ -77,6 +79,7 @@ export class ShardStore implements Store {
   ) {
     this.specs = new Map(specs.map((s) => [s.name, s]));
     this.rows = new Rows(this.specs);
+    if (backend.claim) this.claim = (job) => backend.claim!(job);
     const mb = Number(process.env.DOCS_CACHE_MB);
     this.limit = opts.cacheBytes ?? (mb > 0 ? mb : DEFAULT_CACHE_MB) * 1024 * 1024;
   }

@@ -1,0 +1,111 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type ListResourcesResult,
+  type Prompt,
+  type ReadResourceResult,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { asDocsError } from '../kernel/errors.js';
+
+// An MCP server assembled from providers, so that each way of exposing docs is only its
+// providers: the administration server (operations as tools, pages as resources, agent
+// instructions as a prompt: src/mcp/admin.ts) and, later, a published site's read-only server
+// (two tools, search and read a page, under the site's own visibility rules) on the same wiring.
+
+export interface ToolProvider {
+  list(): Tool[];
+  /** Undefined for a tool this server does not have. Throw a DocsError for a refused call. */
+  call(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> | undefined;
+}
+
+export interface ResourceProvider {
+  templates: ResourceTemplate[];
+  list(cursor: string | undefined): Promise<ListResourcesResult>;
+  /** Undefined for a URI this server does not serve. */
+  read(uri: string): Promise<ReadResourceResult> | undefined;
+}
+
+export interface PromptProvider {
+  prompts: Prompt[];
+  /** Undefined for a prompt this server does not have. */
+  get(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> | undefined;
+}
+
+export interface Providers {
+  name: string;
+  version: string;
+  instructions?: string;
+  tools: ToolProvider;
+  resources?: ResourceProvider;
+  prompts?: PromptProvider;
+}
+
+/** A refused call as MCP's tool error: the API's error message, then its error body. */
+export function toolError(err: unknown): CallToolResult {
+  const e = asDocsError(err);
+  return { isError: true, content: [{ type: 'text', text: e.message }, { type: 'text', text: JSON.stringify(e.toBody()) }] };
+}
+
+// A request that reaches nothing (unknown resource or prompt) is a protocol error, as in the SDK.
+const unknown = (what: string) => new McpError(ErrorCode.InvalidParams, what);
+
+export function createMcpServer(p: Providers): Server {
+  const capabilities: Record<string, object> = { tools: {} };
+  if (p.resources) capabilities.resources = {};
+  if (p.prompts) capabilities.prompts = {};
+  // The SDK's default JSON Schema validator serves elicitation only, which no provider uses:
+  // skip building its ajv instance.
+  const jsonSchemaValidator = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as any, errorMessage: undefined }) };
+  const server = new Server({ name: p.name, version: p.version }, { capabilities, instructions: p.instructions, jsonSchemaValidator });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: p.tools.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const out = p.tools.call(req.params.name, req.params.arguments);
+    if (!out) throw unknown(`unknown tool ${req.params.name} (tools/list says which there are)`);
+    try {
+      return await out;
+    } catch (err) {
+      return toolError(err);
+    }
+  });
+  const resources = p.resources;
+  if (resources) {
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resources.templates }));
+    server.setRequestHandler(ListResourcesRequestSchema, (req) => resources.list(req.params?.cursor).catch(asMcpError));
+    server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+      const out = resources.read(req.params.uri);
+      if (!out) throw unknown(`unknown resource ${req.params.uri} (expected ${resources.templates.map((t) => t.uriTemplate).join(' or ')})`);
+      return out.catch(asMcpError);
+    });
+  }
+  const prompts = p.prompts;
+  if (prompts) {
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts.prompts }));
+    server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+      const out = prompts.get(req.params.name, req.params.arguments);
+      if (!out) throw unknown(`unknown prompt ${req.params.name}`);
+      return out.catch(asMcpError);
+    });
+  }
+  return server;
+}
+
+/** Outside tool calls, a refused request is a JSON-RPC error carrying the API's message. */
+function asMcpError(err: unknown): never {
+  const e = asDocsError(err);
+  const code =
+    e.kind === 'invalid' || e.kind === 'not_found' ? ErrorCode.InvalidParams : e.kind === 'unauthenticated' || e.kind === 'forbidden' ? ErrorCode.InvalidRequest : ErrorCode.InternalError;
+  throw new McpError(code, e.kind === 'bug' ? 'internal error' : e.message, { status: e.status });
+}

@@ -116,9 +116,11 @@ function agentInstructions(call: Call): PromptProvider {
           organizationId = orgs[0].id as string;
         }
         const body = (await call('getOrganizationAgentInstructions', { path: { organizationId } })).body as any;
+        // The API holds them as a Document; agents read markdown (as `docs agent-instructions get` prints).
+        const { documentToMarkdown } = await import('../documents/markdown.js');
         return {
           description: `Docs agent instructions of organization ${organizationId}`,
-          messages: [{ role: 'user' as const, content: { type: 'text' as const, text: String(body?.instructions ?? '') } }],
+          messages: [{ role: 'user' as const, content: { type: 'text' as const, text: documentToMarkdown(body?.instructions ?? { nodes: [] }) } }],
         };
       })();
     },

@@ -13,6 +13,7 @@ export function mcpSession(options: TransportOptions, idleMs = 500): { call: Cal
   let closing: Promise<void> = Promise.resolve();
   let inflight = 0;
   let timer: NodeJS.Timeout | undefined;
+  const pending = new Set<Promise<unknown>>();
 
   const release = () => {
     const held = current;
@@ -24,7 +25,7 @@ export function mcpSession(options: TransportOptions, idleMs = 500): { call: Cal
     return closing;
   };
 
-  const call: Call = async (operationId, input) => {
+  const run: Call = async (operationId, input) => {
     clearTimeout(timer);
     inflight++;
     try {
@@ -47,9 +48,17 @@ export function mcpSession(options: TransportOptions, idleMs = 500): { call: Cal
       }
     }
   };
+  const call: Call = (operationId, input) => {
+    const p = run(operationId, input);
+    pending.add(p);
+    void p.catch(() => {}).finally(() => pending.delete(p));
+    return p;
+  };
   return {
     call,
-    close: () => {
+    /** Lets the calls in flight finish (their answers still go out), then lets go of the store. */
+    close: async () => {
+      await Promise.allSettled([...pending]);
       clearTimeout(timer);
       return release();
     },

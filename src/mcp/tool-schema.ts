@@ -96,9 +96,12 @@ export function toolFor(op: OperationSpec, area: string): ToolEntry {
   };
 }
 
-/** An area's name from the folder of its module (`./change-requests/operations.js`). */
+/**
+ * An area's name: the folder of its module (`./change-requests/review-operations.js`), read from
+ * its loader (src/operations.ts names areas by their folder; a test checks every area has one).
+ */
 export function areaName(load: () => unknown): string {
-  const m = /import\(\s*['"]\.\/([^/'"]+)\//.exec(String(load));
+  const m = /\/([a-z0-9-]+)\/[a-z-]*operations\.[jt]s['"]/.exec(String(load));
   if (!m) throw new Error(`cannot tell the area of ${String(load)}`);
   return m[1]!;
 }

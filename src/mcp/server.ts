@@ -7,7 +7,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type GetPromptResult,
@@ -58,17 +57,43 @@ export function toolError(err: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: e.message }, { type: 'text', text: JSON.stringify(e.toBody()) }] };
 }
 
-// A request that reaches nothing (unknown resource or prompt) is a protocol error, as in the SDK.
-const unknown = (what: string) => new McpError(ErrorCode.InvalidParams, what);
+/**
+ * A JSON-RPC error the SDK passes on as it is (code and message). Not McpError, whose message
+ * gains an "MCP error <code>:" prefix that the client then adds again.
+ */
+const rpcError = (code: number, message: string, data?: unknown) => Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
 
-export function createMcpServer(p: Providers): Server {
+// A request that reaches nothing (unknown tool, resource or prompt) is a protocol error, as in the SDK.
+const unknown = (what: string) => rpcError(ErrorCode.InvalidParams, what);
+
+/** The server, and a promise of the moment no request is being answered (for a clean exit). */
+export type McpServer = Server & { idle(): Promise<void> };
+
+export function createMcpServer(p: Providers): McpServer {
   const capabilities: Record<string, object> = { tools: {} };
   if (p.resources) capabilities.resources = {};
   if (p.prompts) capabilities.prompts = {};
   // The SDK's default JSON Schema validator serves elicitation only, which no provider uses:
   // skip building its ajv instance.
   const jsonSchemaValidator = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as any, errorMessage: undefined }) };
-  const server = new Server({ name: p.name, version: p.version }, { capabilities, instructions: p.instructions, jsonSchemaValidator });
+  const base = new Server({ name: p.name, version: p.version }, { capabilities, instructions: p.instructions, jsonSchemaValidator });
+  // Requests being answered, so that a client closing stdin right after its last request still
+  // gets every answer before the process exits.
+  const running = new Set<Promise<unknown>>();
+  const server = Object.assign(base, {
+    async idle() {
+      await new Promise((r) => setImmediate(r)); // requests already read start their handlers
+      while (running.size) await Promise.allSettled([...running]);
+    },
+  });
+  const setRequestHandler = base.setRequestHandler.bind(base);
+  (server as any).setRequestHandler = (schema: any, handler: (...a: any[]) => any) =>
+    setRequestHandler(schema, (...args: any[]) => {
+      const out = Promise.resolve().then(() => handler(...args));
+      running.add(out);
+      void out.catch(() => {}).finally(() => running.delete(out));
+      return out;
+    });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: p.tools.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -107,5 +132,5 @@ function asMcpError(err: unknown): never {
   const e = asDocsError(err);
   const code =
     e.kind === 'invalid' || e.kind === 'not_found' ? ErrorCode.InvalidParams : e.kind === 'unauthenticated' || e.kind === 'forbidden' ? ErrorCode.InvalidRequest : ErrorCode.InternalError;
-  throw new McpError(code, e.kind === 'bug' ? 'internal error' : e.message, { status: e.status });
+  throw rpcError(code, e.message, e.toBody());
 }

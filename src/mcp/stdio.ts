@@ -25,6 +25,7 @@ export async function runStdio(options: TransportOptions, filter: ToolFilter, ve
   });
   await server.connect(stdio);
   await closed;
-  await session.close(); // waits for the calls in flight, then lets go of the store
+  await server.idle(); // every request read is answered
+  await session.close(); // then the store is let go
   await server.close();
 }

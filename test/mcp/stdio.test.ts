@@ -87,6 +87,21 @@ describe('docs mcp (stdio, in-process on the data directory)', () => {
     }
   });
 
+  it('a client that closes stdin after its requests still gets every answer', { timeout: 30_000 }, async () => {
+    const { spawnSync } = await import('node:child_process');
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listOrganizationsForAuthenticatedUser', arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } },
+    ];
+    const r = spawnSync(process.execPath, [BIN, 'mcp', '--data', dir, '--token', TEST_TOKEN], { encoding: 'utf8', input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(answers.find((a) => a.id === 2).result.structuredContent.items.length).toBe(1);
+    expect(answers.find((a) => a.id === 3).error).toEqual({ code: -32602, message: 'unknown tool nope (tools/list says which there are)' });
+    expect(r.status).toBe(0);
+  });
+
   it('an unknown --tools area is a usage error (exit 2)', async () => {
     const { spawnSync } = await import('node:child_process');
     const r = spawnSync(process.execPath, [BIN, 'mcp', '--data', dir, '--tools', 'spaces,nope'], { encoding: 'utf8', input: '' });

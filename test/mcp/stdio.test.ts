@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/auth/bootstrap.js';
 import { openContext } from '../../src/open.js';
-import { BIN } from '../helpers/cli.js';
+import { BIN, spawnServe } from '../helpers/cli.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 import { ownerScenario, readerScenario, readOperations, text } from './world.js';
@@ -19,6 +19,11 @@ async function connect(args: string[], env: Record<string, string> = {}): Promis
   await client.connect(transport);
   clients.push(client);
   return client;
+}
+
+async function firstOrg(url: string): Promise<string> {
+  const res = await fetch(`${url}/v1/orgs`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+  return (await res.json()).items[0].id;
 }
 
 let dir: string;
@@ -69,6 +74,22 @@ describe('docs mcp (stdio, in-process on the data directory)', () => {
     const r = await client.callTool({ name: 'listOrganizationsForAuthenticatedUser', arguments: {} });
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('invalid token');
+  });
+
+  it('on a data directory held by docs serve: routed to that server, as any command', { timeout: 60_000 }, async () => {
+    const served = tempDir('docs-mcp-served-');
+    const { child, url } = await spawnServe(['--data', served, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TEST_TOKEN, DOCS_CONFIG_DIR: served + '-config' });
+    try {
+      const client = await connect(['--data', served]); // no token: the server's session token, as its owner
+      const made = await client.callTool({ name: 'createCollection', arguments: { organizationId: await firstOrg(url), title: 'Routed' } });
+      expect(made.isError, text(made)).toBeFalsy();
+      const res = await fetch(`${url}/v1/collections/${(made.structuredContent as any).id}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+      expect((await res.json()).title).toBe('Routed');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(served, { recursive: true, force: true });
+    }
   });
 
   it('--api-url: the same tools over HTTP to a running server', { timeout: 30_000 }, async () => {

@@ -9,6 +9,8 @@ export interface ArgumentSplit {
   query: string[];
   /** 'fields': the body's fields are top-level arguments; 'body': the whole body is the `body` argument. */
   body: 'none' | 'fields' | 'body';
+  /** The operation requires a body: with 'fields' and none given, `{}` is sent, so the error names the missing field. */
+  bodyRequired: boolean;
 }
 
 export interface ToolEntry {
@@ -58,7 +60,7 @@ function withDefs(op: OperationSpec, root: JsonSchema): JsonSchema {
 export function toolFor(op: OperationSpec, area: string): ToolEntry {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const split: ArgumentSplit = { path: [], query: [], body: 'none' };
+  const split: ArgumentSplit = { path: [], query: [], body: 'none', bodyRequired: !!op.requestBody?.required };
   for (const p of op.parameters) {
     if (p.in !== 'path' && p.in !== 'query') continue;
     split[p.in].push(p.name);

@@ -62,5 +62,6 @@ export function toInput(tool: ToolEntry, args: Record<string, unknown> | undefin
     else if (tool.split.body === 'body' && k === 'body') whole = v;
     else throw new DocsError('invalid', `${k}: is not an argument of ${tool.name} (arguments: ${Object.keys(tool.inputSchema.properties ?? {}).join(', ') || 'none'})`);
   }
+  if (tool.split.body === 'fields' && !body && tool.split.bodyRequired) body = {};
   return { path, query, body: tool.split.body === 'body' ? whole : body };
 }

@@ -39,6 +39,9 @@ describe('MCP tool list (generated/mcp/tools.json)', () => {
     const page = tools.find((t) => t.name === 'getPageById')!;
     expect(toInput(page, { spaceId: 's', pageId: 'p', format: 'markdown' })).toEqual({ path: { spaceId: 's', pageId: 'p' }, query: { format: 'markdown' }, body: undefined });
     expect(() => toInput(page, { spaceId: 's', pageId: 'p', title: 'x' })).toThrow('title: is not an argument of getPageById');
+    // A required body of fields, none given: `{}`, so that validation names the missing field.
+    const instr = tools.find((t) => t.name === 'updateOrganizationAgentInstructions')!;
+    expect(toInput(instr, { organizationId: 'o' }).body).toEqual({});
     const space = tools.find((t) => t.name === 'createSpace')!;
     expect(toInput(space, { organizationId: 'o', body: { title: 'S' } }).body).toEqual({ title: 'S' });
   });

@@ -71,6 +71,8 @@ export async function ownerScenario(owner: Client): Promise<{ orgId: string; spa
   expect(text(stray)).toContain('body.colour: is not an accepted field');
   const missing = await owner.callTool({ name: 'getSpaceById', arguments: {} });
   expect(text(missing)).toContain('path.spaceId: is required');
+  const noField = await owner.callTool({ name: 'updateOrganizationAgentInstructions', arguments: { organizationId: orgId } });
+  expect(text(noField)).toContain('body.instructions: is required');
   const after = (await owner.callTool({ name: 'listSpacesInOrganizationById', arguments: { organizationId: orgId } })).structuredContent as any;
   expect(after.items.length).toBe(before.items.length);
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, bearer } from '../src/auth/tokens.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
+import type { Providers } from '../src/mcp/server.js';
 import { header, readJsonBody } from './body.js';
 
 // `/mcp`: the administration MCP server over Streamable HTTP, stateless (a server per request,
@@ -44,13 +45,7 @@ export async function serveMcp(ctx: Context, req: IncomingMessage, res: ServerRe
     return refuse(res, err, asDocsError(err).kind === 'too_large' ? -32600 : -32700);
   }
   const params = new URLSearchParams(search);
-  const [{ StreamableHTTPServerTransport }, { createMcpServer }, { adminProviders }, { selectTools }, { invoke }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-    import('../src/mcp/server.js'),
-    import('../src/mcp/admin.js'),
-    import('../src/mcp/tools.js'),
-    import('../src/invoke.js'),
-  ]);
+  const [{ adminProviders }, { selectTools }, { invoke }] = await Promise.all([import('../src/mcp/admin.js'), import('../src/mcp/tools.js'), import('../src/invoke.js')]);
   const filter = { readOnly: ['1', 'true'].includes(params.get('read-only') ?? ''), areas: params.get('tools')?.split(',').filter(Boolean) };
   try {
     selectTools(filter);
@@ -62,7 +57,17 @@ export async function serveMcp(ctx: Context, req: IncomingMessage, res: ServerRe
     if (r.error) throw r.error;
     return { status: r.status, body: r.body, headers: r.headers ?? {} };
   };
-  const server = createMcpServer(adminProviders(call, filter, await packageVersion()));
+  return answerMcp(req, res, body, adminProviders(call, filter, await packageVersion()));
+}
+
+/**
+ * Answers one MCP message over Streamable HTTP, stateless: a server per request from `providers`.
+ * Shared by every MCP endpoint (the administration one above; a published site's read-only one,
+ * with its own visitor check and providers, can reuse it as is).
+ */
+export async function answerMcp(req: IncomingMessage, res: ServerResponse, body: unknown, providers: Providers): Promise<number> {
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../src/mcp/server.js')]);
+  const server = createMcpServer(providers);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();

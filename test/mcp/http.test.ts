@@ -69,6 +69,16 @@ describe('/mcp on docs serve', () => {
     expect(cols.body.items.filter((c: any) => c.title?.startsWith('xxx'))).toEqual([]);
   });
 
+  it('?tools= an unknown area: 400 with a JSON-RPC error listing the areas', async () => {
+    const res = await fetch(server.url + '/mcp?tools=spacez', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(/^tools: unknown area spacez \(areas: users, organizations/);
+  });
+
   it('GET /mcp: 405 (a stateless server has no stream to open)', async () => {
     const res = await fetch(server.url + '/mcp', { headers: { authorization: `Bearer ${TEST_TOKEN}`, accept: 'text/event-stream' } });
     expect(res.status).toBe(405);

@@ -12,6 +12,9 @@ import { serveDownload, servePdf } from './downloads.js';
 
 export type RequestLog = (line: string) => void;
 
+/** A response that failed with a server-side error remembers its message for the log line. */
+type Answer = ServerResponse & { errorMessage?: string };
+
 function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of new URLSearchParams(search)) {
@@ -45,17 +48,19 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     const headers: Record<string, string> = allow ? { allow: allow.join(', ') } : {};
     // The connection may still be sending a body we refuse to read: close it after answering.
     if (e.kind === 'too_large') headers.connection = 'close';
+    if (e.status >= 500) (res as Answer).errorMessage = e.message;
     if (!res.headersSent) send(res, e.status, e.toBody(), headers);
     else res.destroy();
     return e.status;
   };
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: Answer): void => {
     const started = log ? performance.now() : 0;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    const done = (status: number) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    // A 5xx line says why (a full disk, a damaged shard file): the operator reads the log, not the body.
+    const done = (status: number) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms${status >= 500 && res.errorMessage ? ` ${res.errorMessage}` : ''}`);
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {

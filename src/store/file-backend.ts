@@ -1,24 +1,16 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
+import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
-import { DurableJSONFile, stageFile, syncDir } from './durable-file.js';
+import { stageFile, syncDir, type OpenFile } from './durable-file.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, checkShard, fileName, keyOf, parseShard, readCatalog, sha256, sumBucket } from './shard-files.js';
+import { storageError } from './storage-error.js';
 
-const MANIFEST = 'commit.json';
+export { fileName, keyOf } from './shard-files.js';
+
 const IO_CONCURRENCY = 16;
-// `org/abc` is `org__abc.json`. A key with other characters than an id's (a hostile id in a URL:
-// `%00`, `..`) is escaped, and one too long for a file name is named by its hash, so no key
-// can reach outside the directory or fail with ENAMETOOLONG.
-const MAX_NAME = 200;
-function fileName(key: string): string {
-  const name = key.split('/').map((seg) => encodeURIComponent(seg).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length))).join('__');
-  return (name.length > MAX_NAME ? '~' + createHash('sha256').update(key).digest('hex') : name) + '.json';
-}
-const keyOf = (file: string) => {
-  const name = file.slice(0, -'.json'.length);
-  return name.startsWith('~') ? name : name.split('__').map(decodeURIComponent).join('/');
-};
 
 /** Runs `fn` over `items`, `n` at a time. */
 async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
@@ -28,43 +20,123 @@ async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Prom
   }));
 }
 
+export interface FileBackendOptions {
+  /** How files are opened for writing (tests inject a full disk). */
+  openFile?: OpenFile;
+}
+
 /**
- * One lowdb document per shard under `<dir>/shards`, read when the store asks for it. A commit
- * touching one shard is a single durable rename. A commit touching several stages every file
- * (fsynced temp files), then renames a manifest listing them into place: that rename is the
- * commit point. The renames follow, and the manifest is removed. On open, a manifest left by a
- * crash is replayed (renames are idempotent: a temp file already moved is skipped), and stray
- * temp files of commits that never reached their commit point are deleted. So a commit is all or
- * nothing. One process writes a directory (src/store/lock.ts), so versions only count commits.
+ * One lowdb document per shard under `<dir>/shards`, read when the store asks for it, and a
+ * catalog of the committed shards under `<dir>/checksums` (file name -> SHA-256 of its text, in
+ * 64 buckets). A commit stages every file it changes, shards and catalog buckets alike (fsynced
+ * temp files), then renames a manifest listing them into place: that rename is the commit point.
+ * The renames follow, and the manifest is removed. On open, a manifest left by a crash is
+ * replayed (renames are idempotent: a temp file already moved is skipped), and stray temp files
+ * of commits that never reached their commit point are deleted. So a commit is all or nothing,
+ * catalog included. A commit that fails before its commit point (a full disk) removes its temp
+ * files before it answers, so freeing space is enough for the next one to succeed.
+ *
+ * Damage is named, never silently dropped. Open reads the catalog (small) and lists `shards/`
+ * once: a committed shard whose file is gone, or a file the catalog does not know, stops it.
+ * A shard's text is checked (JSON, shape, checksum) when it is loaded, so open stays cheap and
+ * a request touching a damaged shard fails with the file's name (503) instead of a row vanishing.
+ * The engine loads `catalog` and `root` at open, so those are checked before anything is served.
+ * One process writes a directory (src/store/lock.ts), so versions only count commits.
  */
 export class FileBackend implements ShardBackend {
   private readonly shardDir: string;
+  private readonly sumDir: string;
   private readonly versions = new Map<string, number>();
+  /** The catalog: bucket -> (file name -> checksum). */
+  private buckets = new Map<number, Map<string, string>>();
+  /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
+  private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly dir: string) {
-    this.shardDir = join(dir, 'shards');
+  constructor(
+    readonly dir: string,
+    private readonly opts: FileBackendOptions = {},
+  ) {
+    this.shardDir = join(dir, SHARDS);
+    this.sumDir = join(dir, CHECKSUMS);
   }
 
-  private adapter(key: string) {
-    return new DurableJSONFile<ShardData>(join(this.shardDir, fileName(key)));
+  private damaged(file: string, problem: string): DocsError {
+    return new DocsError('unavailable', `data directory ${this.dir}: ${file} ${problem} (see docs doctor --data ${this.dir})`);
+  }
+
+  private sumOf(file: string): string | undefined {
+    return this.buckets.get(sumBucket(file))?.get(file);
   }
 
   async open(): Promise<void> {
-    await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
-    await this.recover();
+    try {
+      await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
+      await this.recover();
+      const catalog = await readCatalog(this.dir);
+      if (catalog) this.buckets = catalog;
+      else await this.adopt();
+      // Every committed shard is there, and nothing else: one listing, no reads.
+      const present = (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'));
+      const known = new Set<string>();
+      for (const b of this.buckets.values()) for (const f of b.keys()) known.add(f);
+      const missing = [...known].filter((f) => !present.includes(f));
+      if (missing.length) {
+        const more = missing.length > 1 ? `; ${missing.length - 1} other committed shard file(s) missing too` : '';
+        throw this.damaged(`${SHARDS}/${missing[0]}`, `is missing (the catalog of committed shards lists it${more})`);
+      }
+      const stray = present.filter((f) => !known.has(f));
+      if (stray.length) throw this.damaged(`${SHARDS}/${stray[0]}`, 'is not in the catalog of committed shards (put there outside docs)');
+    } catch (err) {
+      if (err instanceof CatalogDamage) throw this.damaged(err.file, err.problem);
+      throw storageError(err, this.dir);
+    }
+  }
+
+  /**
+   * A directory without a catalog (new, or written by a version before it): the catalog is made
+   * from the shard files there, once, each checked to be a shard. Written whole into a temp
+   * folder renamed into place, so a crash leaves either no catalog or a complete one.
+   */
+  private async adopt(): Promise<void> {
+    const buckets = new Map<number, Map<string, string>>();
+    for (let b = 0; b < 64; b++) buckets.set(b, new Map());
+    for (const f of (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'))) {
+      const text = await readFile(join(this.shardDir, f), 'utf8');
+      const data = parseShard(text);
+      if (typeof data === 'string') throw this.damaged(`${SHARDS}/${f}`, data);
+      buckets.get(sumBucket(f))!.set(f, sha256(text));
+    }
+    const tmp = `${this.sumDir}.${randomBytes(6).toString('hex')}.tmp`;
+    await mkdir(tmp, { mode: 0o700 });
+    try {
+      for (const [b, sums] of buckets) if (sums.size) await stageFile(join(tmp, bucketFile(b)), JSON.stringify(Object.fromEntries(sums)), this.opts.openFile).then((t) => rename(t, join(tmp, bucketFile(b))));
+      await syncDir(tmp);
+      await rename(tmp, this.sumDir);
+      await syncDir(this.dir);
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      throw err;
+    }
+    this.buckets = buckets;
   }
 
   async load(keys: string[]): Promise<Map<string, LoadedShard>> {
     const out = new Map<string, LoadedShard>();
     await each(keys, IO_CONCURRENCY, async (key) => {
+      const file = fileName(key);
+      const sum = this.sumOf(file);
       let text: string | undefined;
       try {
-        text = await readFile(join(this.shardDir, fileName(key)), 'utf8');
+        text = await readFile(join(this.shardDir, file), 'utf8');
       } catch (err: any) {
-        if (err.code !== 'ENOENT') throw err;
+        if (err.code !== 'ENOENT') throw storageError(err, this.dir);
+        if (sum !== undefined) throw this.damaged(`${SHARDS}/${file}`, 'is missing (the catalog of committed shards lists it)');
       }
+      if (text !== undefined && sum === undefined) throw this.damaged(`${SHARDS}/${file}`, 'is not in the catalog of committed shards (put there outside docs)');
+      const data = text === undefined ? undefined : checkShard(text, sum!);
+      if (typeof data === 'string') throw this.damaged(`${SHARDS}/${file}`, data);
       // Through lowdb, so the document is what lowdb would read.
-      const low = new Low<ShardData>({ read: async () => (text === undefined ? null : JSON.parse(text)), write: async () => {} }, {});
+      const low = new Low<ShardData>({ read: async () => data ?? null, write: async () => {} }, {});
       await low.read();
       const version = text === undefined ? 0 : (this.versions.get(key) ?? 1);
       out.set(key, { data: low.data, version, size: text?.length ?? 0 });
@@ -78,55 +150,107 @@ export class FileBackend implements ShardBackend {
 
   private async recover(): Promise<void> {
     const manifestPath = join(this.dir, MANIFEST);
-    let manifest: { renames: [string, string][]; deletes: string[] } | undefined;
+    let manifest: { v?: number; renames: [string, string][]; deletes: string[] } | undefined;
     try {
       manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
     } catch (err: any) {
       if (err.code !== 'ENOENT') throw err;
     }
     if (manifest) {
+      // Manifests of version 2 name files from the data directory; older ones from shards/.
+      const base = manifest.v === 2 ? this.dir : this.shardDir;
       for (const [tmp, target] of manifest.renames) {
-        await rename(join(this.shardDir, tmp), join(this.shardDir, target)).catch((e) => {
+        await rename(join(base, tmp), join(base, target)).catch((e) => {
           if (e.code !== 'ENOENT') throw e;
         });
       }
-      for (const f of manifest.deletes) await unlink(join(this.shardDir, f)).catch(() => {});
+      for (const f of manifest.deletes) await unlink(join(base, f)).catch(() => {});
       await syncDir(this.shardDir);
+      await syncDir(this.sumDir).catch(() => {});
       await unlink(manifestPath);
     }
-    for (const f of await readdir(this.shardDir)) {
-      if (f.endsWith('.tmp')) await unlink(join(this.shardDir, f));
+    for (const d of [this.shardDir, this.sumDir]) {
+      for (const f of await readdir(d).catch(() => [] as string[])) if (f.endsWith('.tmp')) await unlink(join(d, f));
     }
     for (const f of await readdir(this.dir)) {
       if (f.startsWith(MANIFEST) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
+      if (f.startsWith(`${CHECKSUMS}.`) && f.endsWith('.tmp')) await rm(join(this.dir, f), { recursive: true, force: true });
     }
   }
 
-  async commit(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
+  /** Runs `fn` when no commit or snapshot runs. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn, fn);
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  commit(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
+    return this.exclusive(() => this.commitNow(changes));
+  }
+
+  private async commitNow(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
     const versions = new Map<string, number>();
     for (const [key, data] of changes) versions.set(key, data === null ? 0 : (this.versions.get(key) ?? 1) + 1);
-    if (changes.size === 1) {
-      const [[key, data]] = [...changes];
-      const low = new Low<ShardData>(this.adapter(key!), data ?? {});
-      if (data === null) await this.adapter(key!).remove();
-      else await low.write();
-    } else {
-      const renames: [string, string][] = [];
-      const deletes: string[] = [];
+    // The catalog buckets this commit rewrites, as they will be after it.
+    const buckets = new Map<number, Map<string, string>>();
+    const bucket = (file: string) => {
+      const b = sumBucket(file);
+      let m = buckets.get(b);
+      if (!m) buckets.set(b, (m = new Map(this.buckets.get(b))));
+      return m;
+    };
+    const staged: string[] = []; // absolute temp paths, removed if the commit fails before its point
+    const renames: [string, string][] = [];
+    const deletes: string[] = [];
+    const rel = (p: string) => relative(this.dir, p);
+    const stage = async (target: string, text: string) => {
+      const tmp = await stageFile(target, text, this.opts.openFile);
+      staged.push(tmp);
+      renames.push([rel(tmp), rel(target)]);
+    };
+    const manifestPath = join(this.dir, MANIFEST);
+    try {
+      await mkdir(this.sumDir, { recursive: true, mode: 0o700 });
       await each([...changes], IO_CONCURRENCY, async ([key, data]) => {
-        if (data === null) return void deletes.push(fileName(key));
-        const tmp = await this.adapter(key).stage(data);
-        renames.push([tmp.slice(this.shardDir.length + 1), fileName(key)]);
+        const file = fileName(key);
+        if (data === null) {
+          bucket(file).delete(file);
+          if (this.sumOf(file) !== undefined) deletes.push(rel(join(this.shardDir, file)));
+          return;
+        }
+        const text = JSON.stringify(data);
+        bucket(file).set(file, sha256(text));
+        await stage(join(this.shardDir, file), text);
       });
-      const manifestPath = join(this.dir, MANIFEST);
-      const staged = await stageFile(manifestPath, JSON.stringify({ renames, deletes }));
-      await rename(staged, manifestPath);
+      await each([...buckets], IO_CONCURRENCY, async ([b, sums]) => {
+        const path = join(this.sumDir, bucketFile(b));
+        if (sums.size) await stage(path, JSON.stringify(Object.fromEntries(sums)));
+        else if (this.buckets.get(b)?.size) deletes.push(rel(path));
+      });
+      const tmp = await stageFile(manifestPath, JSON.stringify({ v: 2, renames, deletes }), this.opts.openFile);
+      staged.push(tmp);
+      await rename(tmp, manifestPath);
       await syncDir(this.dir); // commit point
-      await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.shardDir, tmp), join(this.shardDir, target)));
-      await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.shardDir, f)).catch(() => {}));
-      await syncDir(this.shardDir);
-      await unlink(manifestPath);
+    } catch (err) {
+      // Not committed: nothing of it may stay behind, or a full disk stays full.
+      await each(staged, IO_CONCURRENCY, (f) => unlink(f).catch(() => {}));
+      await unlink(manifestPath).catch(() => {});
+      throw storageError(err, this.dir);
     }
+    try {
+      await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
+      await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.dir, f)).catch(() => {}));
+      await syncDir(this.shardDir);
+      await syncDir(this.sumDir);
+      await unlink(manifestPath);
+    } catch {
+      // Committed (the manifest is durable): finishing it is what a restart would do.
+      await this.recover().catch((err) => {
+        throw storageError(err, this.dir);
+      });
+    }
+    for (const [b, sums] of buckets) this.buckets.set(b, sums);
     for (const [key, v] of versions) {
       if (v === 0) this.versions.delete(key);
       else this.versions.set(key, v);
@@ -134,5 +258,34 @@ export class FileBackend implements ShardBackend {
     return versions;
   }
 
-  async close(): Promise<void> {}
+  /**
+   * Hard-links every file of the data directory but the lock and temp files into `target` (a new
+   * folder on the same file system), between two commits: a consistent copy that costs one
+   * link per file. Commits replace files by rename, never in place, so the links keep the
+   * snapshot's contents while the store goes on.
+   */
+  snapshot(target: string, skip: (rel: string) => boolean = () => false): Promise<number> {
+    return this.exclusive(async () => {
+      let count = 0;
+      const walk = async (from: string, to: string) => {
+        await mkdir(to, { recursive: true, mode: 0o700 });
+        for (const ent of await readdir(from, { withFileTypes: true })) {
+          const src = join(from, ent.name);
+          const r = relative(this.dir, src);
+          if (src === target || skip(r) || ent.name.endsWith('.tmp') || ent.name.endsWith('.stale')) continue;
+          if (ent.isDirectory()) await walk(src, join(to, ent.name));
+          else if (ent.isFile()) {
+            await link(src, join(to, ent.name));
+            count++;
+          }
+        }
+      };
+      await walk(this.dir, target);
+      return count;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+  }
 }

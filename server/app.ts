@@ -33,6 +33,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
   const payload = body === undefined || status === 204 || status === 205 ? undefined : (serializedBytes(body) ?? Buffer.from(JSON.stringify(body)));
   const raw: (string | number | string[])[] = payload ? ['content-type', JSON_TYPE, 'content-length', payload.length] : ['content-length', 0];
   if (headers) for (const k in headers) raw.push(k, headers[k]!);
+  if (status >= 500) (res as Answer).errorMessage = (body as any)?.error?.message;
   res.writeHead(status, raw as any);
   res.end(payload);
 }
@@ -48,7 +49,6 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     const headers: Record<string, string> = allow ? { allow: allow.join(', ') } : {};
     // The connection may still be sending a body we refuse to read: close it after answering.
     if (e.kind === 'too_large') headers.connection = 'close';
-    if (e.status >= 500) (res as Answer).errorMessage = e.message;
     if (!res.headersSent) send(res, e.status, e.toBody(), headers);
     else res.destroy();
     return e.status;

@@ -12,12 +12,25 @@ export { fileName, keyOf } from './shard-files.js';
 
 const IO_CONCURRENCY = 16;
 
-/** Runs `fn` over `items`, `n` at a time. */
+/**
+ * Runs `fn` over `items`, `n` at a time. After a failure no new item starts, and it rejects only
+ * once those running have ended: a commit cleaning up after a failure sees every file staged.
+ */
 async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
+  let failed = false;
+  const results = await Promise.allSettled(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length && !failed) {
+      try {
+        await fn(items[next++]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
   }));
+  const rejected = results.find((r) => r.status === 'rejected');
+  if (rejected) throw (rejected as PromiseRejectedResult).reason;
 }
 
 export interface FileBackendOptions {

@@ -1,11 +1,11 @@
-import { link, mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, checkShard, fileName, keyOf, parseShard, readCatalog, sha256, sumBucket } from './shard-files.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
 import { storageError } from './storage-error.js';
 
 export { fileName, keyOf } from './shard-files.js';
@@ -49,10 +49,12 @@ export interface FileBackendOptions {
  * catalog included. A commit that fails before its commit point (a full disk) removes its temp
  * files before it answers, so freeing space is enough for the next one to succeed.
  *
- * Damage is named, never silently dropped. Open reads the catalog (small) and lists `shards/`
- * once: a committed shard whose file is gone, or a file the catalog does not know, stops it.
- * A shard's text is checked (JSON, shape, checksum) when it is loaded, so open stays cheap and
- * a request touching a damaged shard fails with the file's name (503) instead of a row vanishing.
+ * Damage is named, never silently dropped. Open reads the catalog (small), lists `shards/` once
+ * and stats each file: a committed shard whose file is gone, cut short, emptied or resized, or a
+ * file the catalog does not know, stops it, naming the file. A shard's text is checked (JSON,
+ * shape, checksum) when it is loaded, so open reads no shard it does not need, and a request
+ * touching a shard damaged in place (same size) fails with the file's name (503) rather than a
+ * row vanishing.
  * The engine loads `catalog` and `root` at open, so those are checked before anything is served.
  * One process writes a directory (src/store/lock.ts), so versions only count commits.
  */
@@ -60,7 +62,7 @@ export class FileBackend implements ShardBackend {
   private readonly shardDir: string;
   private readonly sumDir: string;
   private readonly versions = new Map<string, number>();
-  /** The catalog: bucket -> (file name -> checksum). */
+  /** The catalog: bucket -> (file name -> `sha256:bytes`). */
   private buckets = new Map<number, Map<string, string>>();
   /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
   private tail: Promise<unknown> = Promise.resolve();
@@ -88,17 +90,33 @@ export class FileBackend implements ShardBackend {
       const catalog = await readCatalog(this.dir);
       if (catalog) this.buckets = catalog;
       else await this.adopt();
-      // Every committed shard is there, and nothing else: one listing, no reads.
-      const present = (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'));
-      const known = new Set<string>();
-      for (const b of this.buckets.values()) for (const f of b.keys()) known.add(f);
-      const missing = [...known].filter((f) => !present.includes(f));
+      // Every committed shard is there with its committed size, and nothing else: one listing
+      // and a stat per file, no reads (a file's text is checked when it is loaded).
+      const present = new Set((await readdir(this.shardDir)).filter((f) => f.endsWith('.json')));
+      const known = new Map<string, string>();
+      for (const b of this.buckets.values()) for (const [f, e] of b) known.set(f, e);
+      const missing = [...known.keys()].filter((f) => !present.has(f));
       if (missing.length) {
         const more = missing.length > 1 ? `; ${missing.length - 1} other committed shard file(s) missing too` : '';
         throw this.damaged(`${SHARDS}/${missing[0]}`, `is missing (the catalog of committed shards lists it${more})`);
       }
-      const stray = present.filter((f) => !known.has(f));
+      const stray = [...present].filter((f) => !known.has(f));
       if (stray.length) throw this.damaged(`${SHARDS}/${stray[0]}`, 'is not in the catalog of committed shards (put there outside docs)');
+      const wrong: [string, string][] = [];
+      await each([...known], 64, async ([f, entry]) => {
+        let problem = sizeProblem((await stat(join(this.shardDir, f))).size, entry);
+        if (!problem) return;
+        // Only a file already found damaged is read, to say how (not JSON, not a shard).
+        const text = await readFile(join(this.shardDir, f), 'utf8');
+        const parsed = text ? parseShard(text) : 'is empty';
+        if (typeof parsed === 'string') problem = parsed === 'is empty' ? parsed : `${problem}: it ${parsed}`;
+        wrong.push([f, problem]);
+      });
+      if (wrong.length) {
+        wrong.sort((a, b) => a[0].localeCompare(b[0]));
+        const more = wrong.length > 1 ? `; ${wrong.length - 1} other shard file(s) damaged too` : '';
+        throw this.damaged(`${SHARDS}/${wrong[0]![0]}`, wrong[0]![1] + more);
+      }
     } catch (err) {
       if (err instanceof CatalogDamage) throw this.damaged(err.file, err.problem);
       throw storageError(err, this.dir);
@@ -117,7 +135,7 @@ export class FileBackend implements ShardBackend {
       const text = await readFile(join(this.shardDir, f), 'utf8');
       const data = parseShard(text);
       if (typeof data === 'string') throw this.damaged(`${SHARDS}/${f}`, data);
-      buckets.get(sumBucket(f))!.set(f, sha256(text));
+      buckets.get(sumBucket(f))!.set(f, catalogEntry(text));
     }
     const tmp = `${this.sumDir}.${randomBytes(6).toString('hex')}.tmp`;
     await mkdir(tmp, { mode: 0o700 });
@@ -161,7 +179,8 @@ export class FileBackend implements ShardBackend {
     return (await readdir(this.shardDir)).filter((f) => f.endsWith('.json')).map(keyOf);
   }
 
-  private async recover(): Promise<void> {
+  /** Completes a commit a crash interrupted after its commit point; removes temp files of the others. */
+  async recover(): Promise<void> {
     const manifestPath = join(this.dir, MANIFEST);
     let manifest: { v?: number; renames: [string, string][]; deletes: string[] } | undefined;
     try {
@@ -233,7 +252,7 @@ export class FileBackend implements ShardBackend {
           return;
         }
         const text = JSON.stringify(data);
-        bucket(file).set(file, sha256(text));
+        bucket(file).set(file, catalogEntry(text));
         await stage(join(this.shardDir, file), text);
       });
       await each([...buckets], IO_CONCURRENCY, async ([b, sums]) => {

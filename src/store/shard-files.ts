@@ -6,7 +6,7 @@ import type { ShardData } from './backend.js';
 
 // The files of a data directory's store, shared by the file backend (src/store/file-backend.ts),
 // `docs doctor` and `docs backup`: how a shard key names its file, the catalog of committed
-// shards (`checksums/NN.json`: file name -> SHA-256 of its text, split in buckets so that a
+// shards (`checksums/NN.json`: file name -> `<SHA-256 of its text>:<bytes>`, split in buckets so that a
 // commit rewrites only the buckets of the shards it touches), and what a damaged file looks like.
 
 export const SHARDS = 'shards';
@@ -51,12 +51,24 @@ export function parseShard(text: string): ShardData | string {
   return data as ShardData;
 }
 
-/** What is wrong with a committed shard's text (given its catalog checksum), or its data. */
-export function checkShard(text: string, sum: string): ShardData | string {
+/** A catalog entry: `<sha256 of the text>:<bytes>` (the size lets open check files with a stat). */
+export const catalogEntry = (text: string) => `${sha256(text)}:${Buffer.byteLength(text)}`;
+export const entrySize = (entry: string) => Number(entry.slice(entry.indexOf(':') + 1));
+
+/** What is wrong with a committed shard's text (given its catalog entry), or its data. */
+export function checkShard(text: string, entry: string): ShardData | string {
   const data = parseShard(text);
   if (typeof data === 'string') return data;
-  if (sha256(text) !== sum) return 'does not match its checksum in the catalog (changed outside docs)';
+  if (catalogEntry(text) !== entry) return 'does not match its checksum in the catalog (changed outside docs)';
   return data;
+}
+
+/** What is wrong with a committed shard file of `size` bytes, judged by its size alone. */
+export function sizeProblem(size: number, entry: string): string | undefined {
+  const want = entrySize(entry);
+  if (size === want) return undefined;
+  if (size === 0) return 'is empty';
+  return size < want ? `is cut short (${size} of its ${want} bytes)` : `has changed outside docs (${size} bytes, committed ${want})`;
 }
 
 /** The catalog of committed shards: bucket -> (file name -> checksum). Absent: undefined. */
@@ -80,8 +92,8 @@ export async function readCatalog(dir: string): Promise<Map<number, Map<string, 
     } catch (err: any) {
       throw new CatalogDamage(`${CHECKSUMS}/${name}`, text.trim() ? `is not valid JSON, cut short or damaged (${err.message})` : 'is empty');
     }
-    if (!isObject(data) || Object.values(data).some((v) => typeof v !== 'string')) {
-      throw new CatalogDamage(`${CHECKSUMS}/${name}`, 'is not a bucket of the catalog (an object of file name -> checksum)');
+    if (!isObject(data) || Object.values(data).some((v) => typeof v !== 'string' || !/^[0-9a-f]{64}:\d+$/.test(v))) {
+      throw new CatalogDamage(`${CHECKSUMS}/${name}`, 'is not a bucket of the catalog (an object of file name -> "sha256:bytes")');
     }
     const bucket = buckets.get(Number(name.slice(0, 2)) % SUM_BUCKETS)!;
     for (const [file, sum] of Object.entries(data)) bucket.set(file, sum as string);

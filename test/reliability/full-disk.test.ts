@@ -19,7 +19,7 @@ import { fillDisk, mountTmpfs } from './tmpfs.js';
 // Two ways: through the FileBackend's `openFile` seam (always runs; a handle that writes half
 // and throws ENOSPC), and on a real 12 MB tmpfs (runs where mounting one is allowed).
 
-const SPECS: TableSpec[] = [{ name: 'orgs', shard: (r) => `org/${r.id}`, locateId: (id) => `org/${id}`, indexes: [] } as any];
+const SPECS: TableSpec[] = [{ name: 'orgs', shard: (r: any) => `org/${r.id}`, locateId: (id: string) => `org/${id}`, indexes: [] } as TableSpec];
 
 /** Every temp file or manifest left in a data directory. */
 function leftovers(dir: string): string[] {
@@ -107,7 +107,7 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
     const served = await spawnServe(['--data', dir], { DOCS_BOOTSTRAP_TOKEN: token });
     try {
       const call = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(served.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+        const res = await fetch(served.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
         return { status: res.status, body: await res.json() };
       };
       const org = (await call('GET', '/v1/orgs')).body.items[0].id;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from '../../src/store/backend.js';
 import { FileBackend } from '../../src/store/file-backend.js';
-import { bucketFile, sha256, sumBucket } from '../../src/store/shard-files.js';
+import { bucketFile, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
 import { MemoryBackend } from '../../src/store/memory-backend.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
@@ -361,7 +361,7 @@ describe('FileBackend', () => {
     for (const [file, text] of [['org__a.json', a], ['org__b.json', b]] as const) {
       const bf = bucketFile(sumBucket(file));
       if (!buckets.has(bf)) buckets.set(bf, existsSync(join(dir, 'checksums', bf)) ? JSON.parse(readFileSync(join(dir, 'checksums', bf), 'utf8')) : {});
-      buckets.get(bf)![file] = sha256(text);
+      buckets.get(bf)![file] = catalogEntry(text);
     }
     for (const [bf, sums] of buckets) {
       writeFileSync(join(dir, 'checksums', bf + '.1.z.tmp'), JSON.stringify(sums));

@@ -85,6 +85,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
+      // `docs backup` while this server holds the data directory (session token only).
+      if (pathname === '/_docs/backup') {
+        import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
       const query = q === -1 ? {} : parseQuery(url.slice(q + 1));

@@ -207,6 +207,7 @@ export class FileBackend implements ShardBackend {
     for (const f of await readdir(this.dir)) {
       if (f.startsWith(MANIFEST) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
       if (f.startsWith(`${CHECKSUMS}.`) && f.endsWith('.tmp')) await rm(join(this.dir, f), { recursive: true, force: true });
+      if (f.startsWith('.snapshot-')) await rm(join(this.dir, f), { recursive: true, force: true }); // of a backup a crash cut short
     }
   }
 

@@ -81,7 +81,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   let ctx: Context | undefined;
   let server: Server | undefined;
   try {
-    ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store });
+    ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
     let stopping = false;
     // A slow client cannot hold the server: headers must arrive within 10 s and a whole request
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;

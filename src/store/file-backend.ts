@@ -5,7 +5,8 @@ import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
+import { existsSync } from 'node:fs';
 import { storageError } from './storage-error.js';
 
 export { fileName, keyOf } from './shard-files.js';
@@ -36,6 +37,12 @@ async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Prom
 export interface FileBackendOptions {
   /** How files are opened for writing (tests inject a full disk). */
   openFile?: OpenFile;
+  /**
+   * Stat every committed shard at open (`docs serve`): a file emptied, cut short or resized stops
+   * the start. Without it (in-process commands, which open the store for one command) open only
+   * lists `shards/`, and a damaged file is found, and named, when a command loads it.
+   */
+  statAtOpen?: boolean;
 }
 
 /**
@@ -49,9 +56,11 @@ export interface FileBackendOptions {
  * catalog included. A commit that fails before its commit point (a full disk) removes its temp
  * files before it answers, so freeing space is enough for the next one to succeed.
  *
- * Damage is named, never silently dropped. Open reads the catalog (small), lists `shards/` once
- * and stats each file: a committed shard whose file is gone, cut short, emptied or resized, or a
- * file the catalog does not know, stops it, naming the file. A shard's text is checked (JSON,
+ * Damage is named, never silently dropped. `docs serve` (`statAtOpen`) reads the whole catalog at
+ * open, lists `shards/` once and stats each file: a committed shard whose file is gone, cut
+ * short, emptied or resized, or a file the catalog does not know, stops the start, naming the
+ * file. An in-process command opens the store for one command: it reads a bucket of the catalog
+ * when it first loads or commits a shard of it, so its cost follows what it touches. A shard's text is checked (JSON,
  * shape, checksum) when it is loaded, so open reads no shard it does not need, and a request
  * touching a shard damaged in place (same size) fails with the file's name (503) rather than a
  * row vanishing.
@@ -64,6 +73,7 @@ export class FileBackend implements ShardBackend {
   private readonly versions = new Map<string, number>();
   /** The catalog: bucket -> (file name -> `sha256:bytes`). */
   private buckets = new Map<number, Map<string, string>>();
+  private readonly bucketReads = new Map<number, Promise<Map<string, string>>>();
   /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -79,17 +89,35 @@ export class FileBackend implements ShardBackend {
     return new DocsError('unavailable', `data directory ${this.dir}: ${file} ${problem} (see docs doctor --data ${this.dir})`);
   }
 
-  private sumOf(file: string): string | undefined {
-    return this.buckets.get(sumBucket(file))?.get(file);
+  /** A bucket of the catalog, read on first use (an in-process command reads the few it needs). */
+  private bucket(b: number): Promise<Map<string, string>> {
+    const have = this.buckets.get(b);
+    if (have) return Promise.resolve(have);
+    let p = this.bucketReads.get(b);
+    if (!p) {
+      p = readBucket(this.dir, b).then(
+        (m) => (this.buckets.has(b) ? this.buckets.get(b)! : (this.buckets.set(b, m), m)),
+        (err) => {
+          this.bucketReads.delete(b);
+          throw err instanceof CatalogDamage ? this.damaged(err.file, err.problem) : storageError(err, this.dir);
+        },
+      );
+      this.bucketReads.set(b, p);
+    }
+    return p;
+  }
+
+  private async sumOf(file: string): Promise<string | undefined> {
+    return (await this.bucket(sumBucket(file))).get(file);
   }
 
   async open(): Promise<void> {
     try {
       await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
       await this.recover();
-      const catalog = await readCatalog(this.dir);
-      if (catalog) this.buckets = catalog;
-      else await this.adopt();
+      if (!existsSync(this.sumDir)) await this.adopt();
+      if (!this.opts.statAtOpen) return; // buckets are read as shards are loaded
+      this.buckets = (await readCatalog(this.dir))!;
       // Every committed shard is there with its committed size, and nothing else: one listing
       // and a stat per file, no reads (a file's text is checked when it is loaded).
       const present = new Set((await readdir(this.shardDir)).filter((f) => f.endsWith('.json')));
@@ -155,7 +183,7 @@ export class FileBackend implements ShardBackend {
     const out = new Map<string, LoadedShard>();
     await each(keys, IO_CONCURRENCY, async (key) => {
       const file = fileName(key);
-      const sum = this.sumOf(file);
+      const sum = await this.sumOf(file);
       let text: string | undefined;
       try {
         text = await readFile(join(this.shardDir, file), 'utf8');
@@ -227,10 +255,15 @@ export class FileBackend implements ShardBackend {
     for (const [key, data] of changes) versions.set(key, data === null ? 0 : (this.versions.get(key) ?? 1) + 1);
     // The catalog buckets this commit rewrites, as they will be after it.
     const buckets = new Map<number, Map<string, string>>();
+    const before = new Map<number, Map<string, string>>();
+    for (const key of changes.keys()) {
+      const b = sumBucket(fileName(key));
+      if (!before.has(b)) before.set(b, await this.bucket(b));
+    }
     const bucket = (file: string) => {
       const b = sumBucket(file);
       let m = buckets.get(b);
-      if (!m) buckets.set(b, (m = new Map(this.buckets.get(b))));
+      if (!m) buckets.set(b, (m = new Map(before.get(b))));
       return m;
     };
     const staged: string[] = []; // absolute temp paths, removed if the commit fails before its point
@@ -249,7 +282,7 @@ export class FileBackend implements ShardBackend {
         const file = fileName(key);
         if (data === null) {
           bucket(file).delete(file);
-          if (this.sumOf(file) !== undefined) deletes.push(rel(join(this.shardDir, file)));
+          if (before.get(sumBucket(file))!.has(file)) deletes.push(rel(join(this.shardDir, file)));
           return;
         }
         const text = JSON.stringify(data);
@@ -259,7 +292,7 @@ export class FileBackend implements ShardBackend {
       await each([...buckets], IO_CONCURRENCY, async ([b, sums]) => {
         const path = join(this.sumDir, bucketFile(b));
         if (sums.size) await stage(path, JSON.stringify(Object.fromEntries(sums)));
-        else if (this.buckets.get(b)?.size) deletes.push(rel(path));
+        else if (before.get(b)!.size) deletes.push(rel(path));
       });
       const tmp = await stageFile(manifestPath, JSON.stringify({ v: 2, renames, deletes }), this.opts.openFile);
       staged.push(tmp);

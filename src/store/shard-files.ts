@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bucketOf } from './buckets.js';
 import type { ShardData } from './backend.js';
@@ -71,33 +72,33 @@ export function sizeProblem(size: number, entry: string): string | undefined {
   return size < want ? `is cut short (${size} of its ${want} bytes)` : `has changed outside docs (${size} bytes, committed ${want})`;
 }
 
-/** The catalog of committed shards: bucket -> (file name -> checksum). Absent: undefined. */
-export async function readCatalog(dir: string): Promise<Map<number, Map<string, string>> | undefined> {
-  const sumDir = join(dir, CHECKSUMS);
-  let names: string[];
+/** One bucket of the catalog (file name -> entry); empty when its file does not exist. */
+export async function readBucket(dir: string, b: number): Promise<Map<string, string>> {
+  const name = bucketFile(b);
+  let text: string;
   try {
-    names = await readdir(sumDir);
+    text = await readFile(join(dir, CHECKSUMS, name), 'utf8');
   } catch (err: any) {
-    if (err.code === 'ENOENT') return undefined;
+    if (err.code === 'ENOENT') return new Map();
     throw err;
   }
-  const buckets = new Map<number, Map<string, string>>();
-  for (let b = 0; b < SUM_BUCKETS; b++) buckets.set(b, new Map());
-  for (const name of names) {
-    if (!/^\d\d\.json$/.test(name)) continue;
-    const text = await readFile(join(sumDir, name), 'utf8');
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err: any) {
-      throw new CatalogDamage(`${CHECKSUMS}/${name}`, text.trim() ? `is not valid JSON, cut short or damaged (${err.message})` : 'is empty');
-    }
-    if (!isObject(data) || Object.values(data).some((v) => typeof v !== 'string' || !/^[0-9a-f]{64}:\d+$/.test(v))) {
-      throw new CatalogDamage(`${CHECKSUMS}/${name}`, 'is not a bucket of the catalog (an object of file name -> "sha256:bytes")');
-    }
-    const bucket = buckets.get(Number(name.slice(0, 2)) % SUM_BUCKETS)!;
-    for (const [file, sum] of Object.entries(data)) bucket.set(file, sum as string);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err: any) {
+    throw new CatalogDamage(`${CHECKSUMS}/${name}`, text.trim() ? `is not valid JSON, cut short or damaged (${err.message})` : 'is empty');
   }
+  if (!isObject(data) || Object.values(data).some((v) => typeof v !== 'string' || !/^[0-9a-f]{64}:\d+$/.test(v))) {
+    throw new CatalogDamage(`${CHECKSUMS}/${name}`, 'is not a bucket of the catalog (an object of file name -> "sha256:bytes")');
+  }
+  return new Map(Object.entries(data as Record<string, string>));
+}
+
+/** The whole catalog of committed shards: bucket -> (file name -> entry). No catalog: undefined. */
+export async function readCatalog(dir: string): Promise<Map<number, Map<string, string>> | undefined> {
+  if (!existsSync(join(dir, CHECKSUMS))) return undefined;
+  const buckets = new Map<number, Map<string, string>>();
+  await Promise.all(Array.from({ length: SUM_BUCKETS }, async (_, b) => buckets.set(b, await readBucket(dir, b))));
   return buckets;
 }
 

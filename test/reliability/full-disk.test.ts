@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serve } from '../../server/serve.js';
 import { openContext } from '../../src/open.js';
 import { FileBackend } from '../../src/store/file-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
@@ -151,6 +152,26 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
     expect(docs(['spaces', 'list', '--data', dir]).status).toBe(0);
   }, 60_000);
 
+  it('serve() whose bootstrap cannot be written rejects with the cause and releases its port', async () => {
+    const dir = join(disk, 'boot-inproc');
+    const filler = join(disk, 'filler-boot-inproc');
+    await (await openContext(dir)).store.close();
+    fillDisk(disk, filler, 1);
+    try {
+      const port = await freePort();
+      const err: any = await serve({ dataDir: dir, port }).then(
+        (s) => (s.close(), new Error('started')),
+        (e) => e,
+      );
+      expect(err.message).toContain('the write could not be made durable');
+      expect(err.message).toContain('ENOSPC: no space left on device');
+      expect(await portFree(port)).toBe(true);
+      expect(existsSync(join(dir, 'lock.json'))).toBe(false);
+    } finally {
+      rmSync(filler, { force: true });
+    }
+  }, 60_000);
+
   it('docs serve whose bootstrap cannot be written exits 1 with the cause, and its port is free', async () => {
     const dir = join(disk, 'boot');
     const filler = join(disk, 'filler-boot');
@@ -168,6 +189,7 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
         child.on('exit', (c) => (clearTimeout(t), resolve(c)));
       });
       expect(code).toBe(1);
+      expect(err).toContain('the write could not be made durable'); // bootstrap's write, after listening
       expect(err).toContain('ENOSPC: no space left on device');
       expect(err).toContain(dir);
       expect(await portFree(port)).toBe(true);

@@ -113,7 +113,15 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
       };
       const org = (await call('GET', '/v1/orgs')).body.items[0].id;
       expect((await call('POST', `/v1/orgs/${org}/spaces`, { title: 'before' })).status).toBe(201);
+      const space = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'files' })).body.id;
+      const cr = (await call('POST', `/v1/spaces/${space}/change-requests`, { subject: 'a file' })).body.id;
       fillDisk(disk, filler);
+      // A file's bytes (a blob beside the shards) on a full disk: the same 503 and line, not a 500.
+      const upload = await call('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+        changes: [{ operation: 'insert_files', files: [{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(64 * 1024, 7).toString('base64') }] }],
+      });
+      expect(upload.status).toBe(503);
+      expect(upload.body.error.message).toBe(`data directory ${dir}: ENOSPC: no space left on device`);
       for (let i = 0; i < 3; i++) {
         const r = await call('POST', `/v1/orgs/${org}/spaces`, { title: `full ${i}` });
         expect(r.status).toBe(503);

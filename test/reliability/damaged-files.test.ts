@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, docs, spawnServe } from '../helpers/cli.js';
@@ -150,6 +150,33 @@ describe('docs doctor', () => {
       await served.exited;
     }
   }, 60_000);
+
+  it('a damaged bucket of the catalog stops the start, naming it; --repair rebuilds it from the shard files', async () => {
+    const dir = copy();
+    const [bucket] = readdirSync(join(dir, 'checksums'));
+    writeFileSync(join(dir, 'checksums', bucket!), '{"x":');
+    const r = await failedStart(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`data directory ${dir}: checksums/${bucket} is not valid JSON`);
+    expect(docs(['doctor', '--data', dir]).stdout).toContain(`DAMAGED checksums/${bucket} `);
+    const repaired = docs(['doctor', '--data', dir, '--repair']);
+    expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the \\d+ shard file`));
+    expect(repaired.status).toBe(0);
+  }, 40_000);
+
+  it('notes blobs no row names (not damage), and --repair moves them aside', () => {
+    const dir = copy();
+    const sha = 'ab'.repeat(32);
+    mkdirSync(join(dir, 'files', 'ab'), { recursive: true });
+    writeFileSync(join(dir, 'files', 'ab', sha), 'orphan bytes');
+    const r = docs(['doctor', '--data', dir]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('1 blob(s) no row names (12 bytes');
+    const fixed = docs(['doctor', '--data', dir, '--repair', '--json']);
+    expect(fixed.status).toBe(0);
+    expect(fixed.json.repaired.moved).toEqual([`files/ab/${sha}`]);
+    expect(existsSync(join(dir, 'files', 'ab', sha))).toBe(false);
+  }, 30_000);
 
   it('refuses a directory held by docs serve (exit 5)', async () => {
     const dir = copy();

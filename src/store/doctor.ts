@@ -10,7 +10,8 @@ import { CHECKSUMS, CatalogDamage, MANIFEST, QUARANTINE, SHARDS, SUM_BUCKETS, bu
 
 // `docs doctor`: checks a data directory without starting a store on it (no write unless
 // --repair): every committed shard is there and parses as a shard matching its checksum, every
-// directory entry and segment the store keeps points at a row that exists, every file a row
+// directory entry and segment the store keeps points at a row that exists, every organization
+// and user a row names exists, every file a row
 // names is there, and no blob is unreferenced. `--repair` moves damaged shard files into
 // `<dir>/quarantine/<time>/`, drops them from the catalog and drops the directory entries that
 // pointed into them, and says which rows were lost.
@@ -108,6 +109,26 @@ async function examine(dir: string): Promise<Examined> {
     }
     for (const seg of segmentsOf(data)) {
       if (!good.has(seg.id) && !badKeys.has(seg.id)) damage(`${SHARDS}/${fileName(key)}`, `lists segment ${seg.id}, which does not exist`);
+    }
+  }
+
+  // Rows naming an organization or a user (never deleted, so a name that resolves to nothing is
+  // damage): skipped when the shard that would hold it is itself reported.
+  const orgs = new Set<string>();
+  const users = new Set<string>();
+  for (const data of good.values()) {
+    for (const id of Object.keys(data.organizations ?? {})) orgs.add(id);
+    for (const id of Object.keys(data.users ?? {})) users.add(id);
+  }
+  for (const [key, data] of good) {
+    for (const [table, rows] of Object.entries(data)) {
+      if (table.startsWith('$')) continue;
+      for (const [id, row] of Object.entries(rows) as [string, any][]) {
+        const org = table === 'organizations' ? undefined : row?.organization;
+        if (typeof org === 'string' && !orgs.has(org) && !badKeys.has(`org/${org}`)) damage(`${SHARDS}/${fileName(key)}`, `holds ${table} ${id} of organization ${org}, which does not exist`);
+        const user = table === 'users' ? undefined : row?.user;
+        if (typeof user === 'string' && !users.has(user) && !badKeys.has('root')) damage(`${SHARDS}/${fileName(key)}`, `holds ${table} ${id} of user ${user}, who does not exist`);
+      }
     }
   }
 

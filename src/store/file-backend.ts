@@ -277,7 +277,6 @@ export class FileBackend implements ShardBackend {
     };
     const manifestPath = join(this.dir, MANIFEST);
     try {
-      await mkdir(this.sumDir, { recursive: true, mode: 0o700 });
       await each([...changes], IO_CONCURRENCY, async ([key, data]) => {
         const file = fileName(key);
         if (data === null) {
@@ -307,8 +306,7 @@ export class FileBackend implements ShardBackend {
     try {
       await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
       await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.dir, f)).catch(() => {}));
-      await syncDir(this.shardDir);
-      await syncDir(this.sumDir);
+      await Promise.all([syncDir(this.shardDir), syncDir(this.sumDir)]);
       await unlink(manifestPath);
     } catch {
       // Committed (the manifest is durable): finishing it is what a restart would do.

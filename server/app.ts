@@ -13,6 +13,9 @@ import { serveMcp } from './mcp.js';
 
 export type RequestLog = (line: string) => void;
 
+/** A response that failed with a server-side error remembers its message for the log line. */
+type Answer = ServerResponse & { errorMessage?: string };
+
 function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of new URLSearchParams(search)) {
@@ -31,6 +34,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
   const payload = body === undefined || status === 204 || status === 205 ? undefined : (serializedBytes(body) ?? Buffer.from(JSON.stringify(body)));
   const raw: (string | number | string[])[] = payload ? ['content-type', JSON_TYPE, 'content-length', payload.length] : ['content-length', 0];
   if (headers) for (const k in headers) raw.push(k, headers[k]!);
+  if (status >= 500) (res as Answer).errorMessage = (body as any)?.error?.message;
   res.writeHead(status, raw as any);
   res.end(payload);
 }
@@ -51,12 +55,13 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     return e.status;
   };
 
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: Answer): void => {
     const started = log ? performance.now() : 0;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    const done = (status: number) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    // A 5xx line says why (a full disk, a damaged shard file): the operator reads the log, not the body.
+    const done = (status: number) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms${status >= 500 && res.errorMessage ? ` ${res.errorMessage}` : ''}`);
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {
@@ -84,6 +89,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // MCP (Streamable HTTP) for agents, with a bearer token as for the API (server/mcp.ts).
       if (pathname === '/mcp') {
         serveMcp(ctx, req, res, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // `docs backup` while this server holds the data directory (session token only).
+      if (pathname === '/_docs/backup') {
+        import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

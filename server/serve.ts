@@ -79,14 +79,15 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   // On PostgreSQL several servers share the store (and the blob directory): nothing to hold.
   const lock = opts.dataDir && !opts.store ? await holdDataDir(opts.dataDir, opts.lockWaitMs ?? 5000) : undefined;
   let ctx: Context | undefined;
+  let server: Server | undefined;
   try {
-    ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store });
+    ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
     let stopping = false;
     // A slow client cannot hold the server: headers must arrive within 10 s and a whole request
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
-    const server = createServer(
+    server = createServer(
       { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
       createHandler(ctx, opts.log, () => stopping),
     );
@@ -107,6 +108,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       setTimeout(() => socket.destroy(), CLIENT_ERROR_GRACE_MS).unref();
     });
     const addr = await listen(server, opts.port ?? DEFAULT_PORT, host);
+    const http = server;
     // Bootstrap only once the port is ours: a start that fails must not create a token nobody saw.
     const boot = await bootstrap(ctx);
     const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -132,10 +134,10 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
           stopping = true;
           sweeper.stop();
           await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
+            http.close(() => resolve());
+            http.closeIdleConnections();
             // Clients that keep a connection busy past the grace period are cut off.
-            setTimeout(() => server.closeAllConnections(), 10_000).unref();
+            setTimeout(() => http.closeAllConnections(), 10_000).unref();
           });
           await stopWorkers(c);
           await c.store.close(); // every acknowledged write is already durable; this drains the queue
@@ -143,6 +145,15 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
         })()),
     };
   } catch (err) {
+    // A start that failed (bootstrap could not be written: a full disk, a damaged store) must
+    // not leave a server listening that answers 401 to everything: the port is released.
+    if (server?.listening) {
+      const s = server;
+      await new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        s.closeAllConnections();
+      });
+    }
     await ctx?.store.close();
     lock?.release();
     throw err;

@@ -2,6 +2,7 @@ import { operationSpec } from './contract/spec.js';
 import { validateInput, type OperationInput } from './contract/validate.js';
 import type { Caller, Context } from './kernel/context.js';
 import { asDocsError, DocsError } from './kernel/errors.js';
+import { storageError } from './store/storage-error.js';
 import type { OperationResult } from './kernel/operation.js';
 import { loadedOperation, loadOperation } from './operations.js';
 import type { Operation } from './kernel/operation.js';
@@ -31,11 +32,14 @@ function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller 
     if (!caller) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
     const valid = validateInput(operationSpec(op.operationId), input, op.extraBodyFields);
     const out = op.handler({ ctx, caller, ...valid });
-    return out instanceof Promise ? out.catch(failure) : out;
+    return out instanceof Promise ? out.catch((err) => failure(onDisk(ctx, err))) : out;
   } catch (err) {
-    return failure(err);
+    return failure(onDisk(ctx, err));
   }
 }
+
+/** A disk error of a file beside the store (a blob, a PDF: a full disk) names its cause and the data directory (503). */
+const onDisk = (ctx: Context, err: unknown) => (ctx.dataDir ? storageError(err, ctx.dataDir) : err);
 
 function failure(err: unknown): InvokeResult {
   const e = asDocsError(err);

@@ -17,9 +17,9 @@ export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^po
  * schema, default `docs`) or a data directory, or memory when neither is given. The pg driver is
  * loaded only for a PostgreSQL store, so other commands never pay for it.
  */
-export async function openBackend(location: string | undefined): Promise<ShardBackend> {
+export async function openBackend(location: string | undefined, opts: { statAtOpen?: boolean } = {}): Promise<ShardBackend> {
   if (!location) return new MemoryBackend();
-  if (!isPostgresUrl(location)) return new FileBackend(location);
+  if (!isPostgresUrl(location)) return new FileBackend(location, { statAtOpen: opts.statAtOpen });
   const url = new URL(location);
   const schema = url.searchParams.get('schema') ?? 'docs';
   url.searchParams.delete('schema');
@@ -32,6 +32,8 @@ export interface OpenOptions {
   baseUrl?: string;
   /** A PostgreSQL URL: the rows live there, and `dir` keeps only file bytes (blobs, PDFs, OpenAPI documents). */
   store?: string;
+  /** A data directory's shard files are all checked by size at open (`docs serve`: a damaged one stops the start). */
+  statAtOpen?: boolean;
 }
 
 /** A context on the data directory `dir` (lowdb files), on PostgreSQL (`store`), or in memory. */
@@ -39,7 +41,7 @@ export async function openContext(dir: string | undefined, opts: OpenOptions = {
   if (opts.store && !isPostgresUrl(opts.store)) throw new DocsError('invalid', `--store: ${opts.store} is not a postgres:// URL (a data directory is given with --data)`);
   let store: ShardStore;
   try {
-    store = await ShardStore.open(await openBackend(opts.store ?? dir), TABLES);
+    store = await ShardStore.open(await openBackend(opts.store ?? dir, { statAtOpen: opts.statAtOpen }), TABLES);
   } catch (err: any) {
     if (!opts.store || err instanceof DocsError) throw err;
     const where = new URL(opts.store);

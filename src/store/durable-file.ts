@@ -1,7 +1,10 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
+
+/** How a file is opened for writing (tests inject a full disk through it). */
+export type OpenFile = (path: string, flags: string, mode: number) => Promise<FileHandle>;
 
 /** fsync a directory so that a rename or unlink in it survives a crash. */
 export async function syncDir(dir: string): Promise<void> {
@@ -14,15 +17,19 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /** Writes `text` to a new uniquely named temp file beside `file` and fsyncs it. */
-export async function stageFile(file: string, text: string): Promise<string> {
+export async function stageFile(file: string, text: string, openFile: OpenFile = open): Promise<string> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = await open(tmp, 'wx', 0o600);
+  const fd = await openFile(tmp, 'wx', 0o600);
   try {
     await fd.writeFile(text);
     await fd.sync();
-  } finally {
-    await fd.close();
+  } catch (err) {
+    // A temp file cut short (a full disk) holds space nobody will free until a restart: gone now.
+    await fd.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw err;
   }
+  await fd.close();
   return tmp;
 }
 

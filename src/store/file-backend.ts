@@ -1,70 +1,201 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
+import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
-import { DurableJSONFile, stageFile, syncDir } from './durable-file.js';
+import { stageFile, syncDir, type OpenFile } from './durable-file.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
+import { existsSync } from 'node:fs';
+import { storageError } from './storage-error.js';
 
-const MANIFEST = 'commit.json';
+export { fileName, keyOf } from './shard-files.js';
+
 const IO_CONCURRENCY = 16;
-// `org/abc` is `org__abc.json`. A key with other characters than an id's (a hostile id in a URL:
-// `%00`, `..`) is escaped, and one too long for a file name is named by its hash, so no key
-// can reach outside the directory or fail with ENAMETOOLONG.
-const MAX_NAME = 200;
-function fileName(key: string): string {
-  const name = key.split('/').map((seg) => encodeURIComponent(seg).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length))).join('__');
-  return (name.length > MAX_NAME ? '~' + createHash('sha256').update(key).digest('hex') : name) + '.json';
-}
-const keyOf = (file: string) => {
-  const name = file.slice(0, -'.json'.length);
-  return name.startsWith('~') ? name : name.split('__').map(decodeURIComponent).join('/');
-};
 
-/** Runs `fn` over `items`, `n` at a time. */
+/**
+ * Runs `fn` over `items`, `n` at a time. After a failure no new item starts, and it rejects only
+ * once those running have ended: a commit cleaning up after a failure sees every file staged.
+ */
 async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
+  let failed = false;
+  const results = await Promise.allSettled(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length && !failed) {
+      try {
+        await fn(items[next++]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
   }));
+  const rejected = results.find((r) => r.status === 'rejected');
+  if (rejected) throw (rejected as PromiseRejectedResult).reason;
+}
+
+export interface FileBackendOptions {
+  /** How files are opened for writing (tests inject a full disk). */
+  openFile?: OpenFile;
+  /**
+   * Stat every committed shard at open (`docs serve`): a file emptied, cut short or resized stops
+   * the start. Without it (in-process commands, which open the store for one command) open only
+   * lists `shards/`, and a damaged file is found, and named, when a command loads it.
+   */
+  statAtOpen?: boolean;
 }
 
 /**
- * One lowdb document per shard under `<dir>/shards`, read when the store asks for it. A commit
- * touching one shard is a single durable rename. A commit touching several stages every file
- * (fsynced temp files), then renames a manifest listing them into place: that rename is the
- * commit point. The renames follow, and the manifest is removed. On open, a manifest left by a
- * crash is replayed (renames are idempotent: a temp file already moved is skipped), and stray
- * temp files of commits that never reached their commit point are deleted. So a commit is all or
- * nothing. One process writes a directory (src/store/lock.ts), so versions only count commits.
+ * One lowdb document per shard under `<dir>/shards`, read when the store asks for it, and a
+ * catalog of the committed shards under `<dir>/checksums` (file name -> SHA-256 of its text, in
+ * 64 buckets). A commit stages every file it changes, shards and catalog buckets alike (fsynced
+ * temp files), then renames a manifest listing them into place: that rename is the commit point.
+ * The renames follow, and the manifest is removed. On open, a manifest left by a crash is
+ * replayed (renames are idempotent: a temp file already moved is skipped), and stray temp files
+ * of commits that never reached their commit point are deleted. So a commit is all or nothing,
+ * catalog included. A commit that fails before its commit point (a full disk) removes its temp
+ * files before it answers, so freeing space is enough for the next one to succeed.
+ *
+ * Damage is named, never silently dropped. `docs serve` (`statAtOpen`) reads the whole catalog at
+ * open, lists `shards/` once and stats each file: a committed shard whose file is gone, cut
+ * short, emptied or resized, or a file the catalog does not know, stops the start, naming the
+ * file. An in-process command opens the store for one command: it reads a bucket of the catalog
+ * when it first loads or commits a shard of it, so its cost follows what it touches. A shard's text is checked (JSON,
+ * shape, checksum) when it is loaded, so open reads no shard it does not need, and a request
+ * touching a shard damaged in place (same size) fails with the file's name (503) rather than a
+ * row vanishing.
+ * The engine loads `catalog` and `root` at open, so those are checked before anything is served.
+ * One process writes a directory (src/store/lock.ts), so versions only count commits.
  */
 export class FileBackend implements ShardBackend {
   private readonly shardDir: string;
+  private readonly sumDir: string;
   private readonly versions = new Map<string, number>();
+  /** The catalog: bucket -> (file name -> `sha256:bytes`). */
+  private buckets = new Map<number, Map<string, string>>();
+  private readonly bucketReads = new Map<number, Promise<Map<string, string>>>();
+  /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
+  private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly dir: string) {
-    this.shardDir = join(dir, 'shards');
+  constructor(
+    readonly dir: string,
+    private readonly opts: FileBackendOptions = {},
+  ) {
+    this.shardDir = join(dir, SHARDS);
+    this.sumDir = join(dir, CHECKSUMS);
   }
 
-  private adapter(key: string) {
-    return new DurableJSONFile<ShardData>(join(this.shardDir, fileName(key)));
+  private damaged(file: string, problem: string): DocsError {
+    return new DocsError('unavailable', `data directory ${this.dir}: ${file} ${problem} (see docs doctor --data ${this.dir})`);
+  }
+
+  /** A bucket of the catalog, read on first use (an in-process command reads the few it needs). */
+  private bucket(b: number): Promise<Map<string, string>> {
+    const have = this.buckets.get(b);
+    if (have) return Promise.resolve(have);
+    let p = this.bucketReads.get(b);
+    if (!p) {
+      p = readBucket(this.dir, b).then(
+        (m) => (this.buckets.has(b) ? this.buckets.get(b)! : (this.buckets.set(b, m), m)),
+        (err) => {
+          this.bucketReads.delete(b);
+          throw err instanceof CatalogDamage ? this.damaged(err.file, err.problem) : storageError(err, this.dir);
+        },
+      );
+      this.bucketReads.set(b, p);
+    }
+    return p;
+  }
+
+  private async sumOf(file: string): Promise<string | undefined> {
+    return (await this.bucket(sumBucket(file))).get(file);
   }
 
   async open(): Promise<void> {
-    await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
-    await this.recover();
+    try {
+      await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
+      await this.recover();
+      if (!existsSync(this.sumDir)) await this.adopt();
+      if (!this.opts.statAtOpen) return; // buckets are read as shards are loaded
+      this.buckets = (await readCatalog(this.dir))!;
+      // Every committed shard is there with its committed size, and nothing else: one listing
+      // and a stat per file, no reads (a file's text is checked when it is loaded).
+      const present = new Set((await readdir(this.shardDir)).filter((f) => f.endsWith('.json')));
+      const known = new Map<string, string>();
+      for (const b of this.buckets.values()) for (const [f, e] of b) known.set(f, e);
+      const missing = [...known.keys()].filter((f) => !present.has(f));
+      if (missing.length) {
+        const more = missing.length > 1 ? `; ${missing.length - 1} other committed shard file(s) missing too` : '';
+        throw this.damaged(`${SHARDS}/${missing[0]}`, `is missing (the catalog of committed shards lists it${more})`);
+      }
+      const stray = [...present].filter((f) => !known.has(f));
+      if (stray.length) throw this.damaged(`${SHARDS}/${stray[0]}`, 'is not in the catalog of committed shards (put there outside docs)');
+      const wrong: [string, string][] = [];
+      await each([...known], 64, async ([f, entry]) => {
+        let problem = sizeProblem((await stat(join(this.shardDir, f))).size, entry);
+        if (!problem) return;
+        // Only a file already found damaged is read, to say how (not JSON, not a shard).
+        const text = await readFile(join(this.shardDir, f), 'utf8');
+        const parsed = text ? parseShard(text) : 'is empty';
+        if (typeof parsed === 'string') problem = parsed === 'is empty' ? parsed : `${problem}: it ${parsed}`;
+        wrong.push([f, problem]);
+      });
+      if (wrong.length) {
+        wrong.sort((a, b) => a[0].localeCompare(b[0]));
+        const more = wrong.length > 1 ? `; ${wrong.length - 1} other shard file(s) damaged too` : '';
+        throw this.damaged(`${SHARDS}/${wrong[0]![0]}`, wrong[0]![1] + more);
+      }
+    } catch (err) {
+      if (err instanceof CatalogDamage) throw this.damaged(err.file, err.problem);
+      throw storageError(err, this.dir);
+    }
+  }
+
+  /**
+   * A directory without a catalog (new, or written by a version before it): the catalog is made
+   * from the shard files there, once, each checked to be a shard. Written whole into a temp
+   * folder renamed into place, so a crash leaves either no catalog or a complete one.
+   */
+  private async adopt(): Promise<void> {
+    const buckets = new Map<number, Map<string, string>>();
+    for (let b = 0; b < 64; b++) buckets.set(b, new Map());
+    for (const f of (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'))) {
+      const text = await readFile(join(this.shardDir, f), 'utf8');
+      const data = parseShard(text);
+      if (typeof data === 'string') throw this.damaged(`${SHARDS}/${f}`, data);
+      buckets.get(sumBucket(f))!.set(f, catalogEntry(text));
+    }
+    const tmp = `${this.sumDir}.${randomBytes(6).toString('hex')}.tmp`;
+    await mkdir(tmp, { mode: 0o700 });
+    try {
+      for (const [b, sums] of buckets) if (sums.size) await stageFile(join(tmp, bucketFile(b)), JSON.stringify(Object.fromEntries(sums)), this.opts.openFile).then((t) => rename(t, join(tmp, bucketFile(b))));
+      await syncDir(tmp);
+      await rename(tmp, this.sumDir);
+      await syncDir(this.dir);
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      throw err;
+    }
+    this.buckets = buckets;
   }
 
   async load(keys: string[]): Promise<Map<string, LoadedShard>> {
     const out = new Map<string, LoadedShard>();
     await each(keys, IO_CONCURRENCY, async (key) => {
+      const file = fileName(key);
+      const sum = await this.sumOf(file);
       let text: string | undefined;
       try {
-        text = await readFile(join(this.shardDir, fileName(key)), 'utf8');
+        text = await readFile(join(this.shardDir, file), 'utf8');
       } catch (err: any) {
-        if (err.code !== 'ENOENT') throw err;
+        if (err.code !== 'ENOENT') throw storageError(err, this.dir);
+        if (sum !== undefined) throw this.damaged(`${SHARDS}/${file}`, 'is missing (the catalog of committed shards lists it)');
       }
+      if (text !== undefined && sum === undefined) throw this.damaged(`${SHARDS}/${file}`, 'is not in the catalog of committed shards (put there outside docs)');
+      const data = text === undefined ? undefined : checkShard(text, sum!);
+      if (typeof data === 'string') throw this.damaged(`${SHARDS}/${file}`, data);
       // Through lowdb, so the document is what lowdb would read.
-      const low = new Low<ShardData>({ read: async () => (text === undefined ? null : JSON.parse(text)), write: async () => {} }, {});
+      const low = new Low<ShardData>({ read: async () => data ?? null, write: async () => {} }, {});
       await low.read();
       const version = text === undefined ? 0 : (this.versions.get(key) ?? 1);
       out.set(key, { data: low.data, version, size: text?.length ?? 0 });
@@ -76,57 +207,114 @@ export class FileBackend implements ShardBackend {
     return (await readdir(this.shardDir)).filter((f) => f.endsWith('.json')).map(keyOf);
   }
 
-  private async recover(): Promise<void> {
+  /** Completes a commit a crash interrupted after its commit point; removes temp files of the others. */
+  async recover(): Promise<void> {
     const manifestPath = join(this.dir, MANIFEST);
-    let manifest: { renames: [string, string][]; deletes: string[] } | undefined;
+    let manifest: { v?: number; renames: [string, string][]; deletes: string[] } | undefined;
     try {
       manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
     } catch (err: any) {
       if (err.code !== 'ENOENT') throw err;
     }
     if (manifest) {
+      // Manifests of version 2 name files from the data directory; older ones from shards/.
+      const base = manifest.v === 2 ? this.dir : this.shardDir;
       for (const [tmp, target] of manifest.renames) {
-        await rename(join(this.shardDir, tmp), join(this.shardDir, target)).catch((e) => {
+        await rename(join(base, tmp), join(base, target)).catch((e) => {
           if (e.code !== 'ENOENT') throw e;
         });
       }
-      for (const f of manifest.deletes) await unlink(join(this.shardDir, f)).catch(() => {});
+      for (const f of manifest.deletes) await unlink(join(base, f)).catch(() => {});
       await syncDir(this.shardDir);
+      await syncDir(this.sumDir).catch(() => {});
       await unlink(manifestPath);
     }
-    for (const f of await readdir(this.shardDir)) {
-      if (f.endsWith('.tmp')) await unlink(join(this.shardDir, f));
+    for (const d of [this.shardDir, this.sumDir]) {
+      for (const f of await readdir(d).catch(() => [] as string[])) if (f.endsWith('.tmp')) await unlink(join(d, f));
     }
     for (const f of await readdir(this.dir)) {
       if (f.startsWith(MANIFEST) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
+      if (f.startsWith(`${CHECKSUMS}.`) && f.endsWith('.tmp')) await rm(join(this.dir, f), { recursive: true, force: true });
+      if (f.startsWith('.snapshot-')) await rm(join(this.dir, f), { recursive: true, force: true }); // of a backup a crash cut short
     }
   }
 
-  async commit(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
+  /** Runs `fn` when no commit or snapshot runs. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn, fn);
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  commit(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
+    return this.exclusive(() => this.commitNow(changes));
+  }
+
+  private async commitNow(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
     const versions = new Map<string, number>();
     for (const [key, data] of changes) versions.set(key, data === null ? 0 : (this.versions.get(key) ?? 1) + 1);
-    if (changes.size === 1) {
-      const [[key, data]] = [...changes];
-      const low = new Low<ShardData>(this.adapter(key!), data ?? {});
-      if (data === null) await this.adapter(key!).remove();
-      else await low.write();
-    } else {
-      const renames: [string, string][] = [];
-      const deletes: string[] = [];
-      await each([...changes], IO_CONCURRENCY, async ([key, data]) => {
-        if (data === null) return void deletes.push(fileName(key));
-        const tmp = await this.adapter(key).stage(data);
-        renames.push([tmp.slice(this.shardDir.length + 1), fileName(key)]);
-      });
-      const manifestPath = join(this.dir, MANIFEST);
-      const staged = await stageFile(manifestPath, JSON.stringify({ renames, deletes }));
-      await rename(staged, manifestPath);
-      await syncDir(this.dir); // commit point
-      await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.shardDir, tmp), join(this.shardDir, target)));
-      await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.shardDir, f)).catch(() => {}));
-      await syncDir(this.shardDir);
-      await unlink(manifestPath);
+    // The catalog buckets this commit rewrites, as they will be after it.
+    const buckets = new Map<number, Map<string, string>>();
+    const before = new Map<number, Map<string, string>>();
+    for (const key of changes.keys()) {
+      const b = sumBucket(fileName(key));
+      if (!before.has(b)) before.set(b, await this.bucket(b));
     }
+    const bucket = (file: string) => {
+      const b = sumBucket(file);
+      let m = buckets.get(b);
+      if (!m) buckets.set(b, (m = new Map(before.get(b))));
+      return m;
+    };
+    const staged: string[] = []; // absolute temp paths, removed if the commit fails before its point
+    const renames: [string, string][] = [];
+    const deletes: string[] = [];
+    const rel = (p: string) => relative(this.dir, p);
+    const stage = async (target: string, text: string) => {
+      const tmp = await stageFile(target, text, this.opts.openFile);
+      staged.push(tmp);
+      renames.push([rel(tmp), rel(target)]);
+    };
+    const manifestPath = join(this.dir, MANIFEST);
+    try {
+      await each([...changes], IO_CONCURRENCY, async ([key, data]) => {
+        const file = fileName(key);
+        if (data === null) {
+          bucket(file).delete(file);
+          if (before.get(sumBucket(file))!.has(file)) deletes.push(rel(join(this.shardDir, file)));
+          return;
+        }
+        const text = JSON.stringify(data);
+        bucket(file).set(file, catalogEntry(text));
+        await stage(join(this.shardDir, file), text);
+      });
+      await each([...buckets], IO_CONCURRENCY, async ([b, sums]) => {
+        const path = join(this.sumDir, bucketFile(b));
+        if (sums.size) await stage(path, JSON.stringify(Object.fromEntries(sums)));
+        else if (before.get(b)!.size) deletes.push(rel(path));
+      });
+      const tmp = await stageFile(manifestPath, JSON.stringify({ v: 2, renames, deletes }), this.opts.openFile);
+      staged.push(tmp);
+      await rename(tmp, manifestPath);
+      await syncDir(this.dir); // commit point
+    } catch (err) {
+      // Not committed: nothing of it may stay behind, or a full disk stays full.
+      await each(staged, IO_CONCURRENCY, (f) => unlink(f).catch(() => {}));
+      await unlink(manifestPath).catch(() => {});
+      throw storageError(err, this.dir);
+    }
+    try {
+      await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
+      await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.dir, f)).catch(() => {}));
+      await Promise.all([syncDir(this.shardDir), syncDir(this.sumDir)]);
+      await unlink(manifestPath);
+    } catch {
+      // Committed (the manifest is durable): finishing it is what a restart would do.
+      await this.recover().catch((err) => {
+        throw storageError(err, this.dir);
+      });
+    }
+    for (const [b, sums] of buckets) this.buckets.set(b, sums);
     for (const [key, v] of versions) {
       if (v === 0) this.versions.delete(key);
       else this.versions.set(key, v);
@@ -134,5 +322,34 @@ export class FileBackend implements ShardBackend {
     return versions;
   }
 
-  async close(): Promise<void> {}
+  /**
+   * Hard-links every file of the data directory but the lock and temp files into `target` (a new
+   * folder on the same file system), between two commits: a consistent copy that costs one
+   * link per file. Commits replace files by rename, never in place, so the links keep the
+   * snapshot's contents while the store goes on.
+   */
+  snapshot(target: string, skip: (rel: string) => boolean = () => false): Promise<number> {
+    return this.exclusive(async () => {
+      let count = 0;
+      const walk = async (from: string, to: string) => {
+        await mkdir(to, { recursive: true, mode: 0o700 });
+        for (const ent of await readdir(from, { withFileTypes: true })) {
+          const src = join(from, ent.name);
+          const r = relative(this.dir, src);
+          if (src === target || skip(r) || ent.name.endsWith('.tmp') || ent.name.endsWith('.stale')) continue;
+          if (ent.isDirectory()) await walk(src, join(to, ent.name));
+          else if (ent.isFile()) {
+            await link(src, join(to, ent.name));
+            count++;
+          }
+        }
+      };
+      await walk(this.dir, target);
+      return count;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+  }
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { storageError } from './storage-error.js';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -16,6 +17,13 @@ export interface LockInfo {
 }
 
 export const LOCK_FILE = 'lock.json';
+
+/** Removes `path` if it is an empty file (ours: `wx` created it, the write failed). */
+function rmEmpty(path: string) {
+  try {
+    if (statSync(path).size === 0) unlinkSync(path);
+  } catch {}
+}
 
 function alive(pid: number): boolean {
   try {
@@ -44,7 +52,11 @@ export type Acquired = { ok: true; release: () => void; update: (info: Partial<L
 
 /** Tries once to take the lock; a lock left by a dead process is taken over. */
 export function tryLock(dir: string, info: Omit<LockInfo, 'pid' | 'startedAt'> = {}): Acquired {
-  mkdirSync(dir, { recursive: true, mode: 0o700 }); // the data directory is the owner's alone
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 }); // the data directory is the owner's alone
+  } catch (err) {
+    throw storageError(err, dir);
+  }
   const path = join(dir, LOCK_FILE);
   const mine: LockInfo = { pid: process.pid, startedAt: new Date().toISOString(), ...info };
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -57,8 +69,15 @@ export function tryLock(dir: string, info: Omit<LockInfo, 'pid' | 'startedAt'> =
           current = { ...current, ...more };
           // Replace atomically: readers never see a half-written lock.
           const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-          writeFileSync(tmp, JSON.stringify(current), { mode: 0o600 });
-          renameSync(tmp, path);
+          try {
+            writeFileSync(tmp, JSON.stringify(current), { mode: 0o600 });
+            renameSync(tmp, path);
+          } catch (err) {
+            try {
+              unlinkSync(tmp);
+            } catch {}
+            throw storageError(err, dir);
+          }
         },
         release: () => {
           const now = readLock(dir);
@@ -66,7 +85,11 @@ export function tryLock(dir: string, info: Omit<LockInfo, 'pid' | 'startedAt'> =
         },
       };
     } catch (err: any) {
-      if (err.code !== 'EEXIST') throw err;
+      if (err.code !== 'EEXIST') {
+        // Created but not written (a full disk): an empty lock would block the next command.
+        rmEmpty(path);
+        throw storageError(err, dir);
+      }
     }
     const holder = readLock(dir);
     if (holder && alive(holder.pid) && holder.pid !== process.pid) return { ok: false, holder };

@@ -319,7 +319,9 @@ export class ShardStore implements Store {
             jobs = done.map(([job]) => job); // the rejected ones have their answer
             continue;
           }
-          const e = new DocsError('unavailable', 'the write could not be made durable; nothing was changed', { cause: err });
+          // A backend's DocsError says why (a full disk, a damaged file): kept in the one line.
+          const why = err instanceof DocsError ? ` (${err.message})` : '';
+          const e = new DocsError('unavailable', `the write could not be made durable${why}; nothing was changed`, { cause: err });
           for (const [job] of done) job.reject(e);
           return;
         }

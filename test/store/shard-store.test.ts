@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from '../../src/store/backend.js';
 import { FileBackend } from '../../src/store/file-backend.js';
+import { bucketFile, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
 import { MemoryBackend } from '../../src/store/memory-backend.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
@@ -349,13 +350,38 @@ describe('FileBackend', () => {
   it('completes a multi-shard commit whose manifest reached disk before a crash', async () => {
     const dir = tempDir();
     await (await ShardStore.open(new FileBackend(dir), SPECS)).write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
-    // Simulate a crash right after the commit point: temp files staged, manifest renamed, no renames.
-    writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } }));
-    writeFileSync(join(dir, 'shards', 'org__b.json.1.y.tmp'), JSON.stringify({ orgs: { b: { id: 'b', v: 2 } } }));
-    writeFileSync(join(dir, 'commit.json'), JSON.stringify({ renames: [['org__a.json.1.x.tmp', 'org__a.json'], ['org__b.json.1.y.tmp', 'org__b.json']], deletes: [] }));
+    // Simulate a crash right after the commit point: temp files staged (shards and their catalog
+    // buckets), manifest renamed, no renames.
+    const a = JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } });
+    const b = JSON.stringify({ orgs: { b: { id: 'b', v: 2 } } });
+    writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), a);
+    writeFileSync(join(dir, 'shards', 'org__b.json.1.y.tmp'), b);
+    const renames = [['shards/org__a.json.1.x.tmp', 'shards/org__a.json'], ['shards/org__b.json.1.y.tmp', 'shards/org__b.json']];
+    const buckets = new Map<string, Record<string, string>>();
+    for (const [file, text] of [['org__a.json', a], ['org__b.json', b]] as const) {
+      const bf = bucketFile(sumBucket(file));
+      if (!buckets.has(bf)) buckets.set(bf, existsSync(join(dir, 'checksums', bf)) ? JSON.parse(readFileSync(join(dir, 'checksums', bf), 'utf8')) : {});
+      buckets.get(bf)![file] = catalogEntry(text);
+    }
+    for (const [bf, sums] of buckets) {
+      writeFileSync(join(dir, 'checksums', bf + '.1.z.tmp'), JSON.stringify(sums));
+      renames.push([`checksums/${bf}.1.z.tmp`, `checksums/${bf}`]);
+    }
+    writeFileSync(join(dir, 'commit.json'), JSON.stringify({ v: 2, renames, deletes: [] }));
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await store.read((tx) => [tx.get<any>('orgs', 'a').v, tx.get<any>('orgs', 'b').v])).toEqual([2, 2]);
     expect(existsSync(join(dir, 'commit.json'))).toBe(false);
+  });
+
+  it('replays a manifest of an earlier version (paths from shards/, no catalog), then builds the catalog', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'shards'), { recursive: true });
+    writeFileSync(join(dir, 'shards', 'catalog.json'), JSON.stringify({ $layout: { store: { id: 'store', layout: 2 } } }));
+    writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } }));
+    writeFileSync(join(dir, 'commit.json'), JSON.stringify({ renames: [['org__a.json.1.x.tmp', 'org__a.json']], deletes: [] }));
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(2);
+    expect(readdirSync(join(dir, 'checksums')).length).toBeGreaterThan(0);
   });
 
   it('discards temp files of a commit that never reached its commit point', async () => {
@@ -375,6 +401,6 @@ describe('FileBackend', () => {
       tx.put('orgs', { id: 'b' });
     });
     expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['catalog.json', 'org__a.json', 'org__b.json']);
-    expect(readdirSync(dir).sort()).toEqual(['shards']);
+    expect(readdirSync(dir).sort()).toEqual(['checksums', 'shards']);
   });
 });

@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
+
+// Damaged files are named, never silently dropped. The store keeps a catalog of its committed
+// shards (checksums/NN.json: SHA-256 and size per shard file, written in the same commit). A start
+// on a directory with a committed shard missing, emptied, cut short or replaced by something
+// that is not a shard (invalid JSON, `null`, `[]`) exits 1 with one line naming the file and
+// what is wrong, and writes nothing; a shard damaged in place at its size is caught when loaded
+// (503 naming the file). `docs doctor` reports the damage and exits 1; `--repair` quarantines
+// the file and says what was lost, after which the store opens again.
+
+let pristine: string; // a store with an owner, an organization and two spaces
+let org: string;
+let spaceA: string;
+let spaceB: string;
+
+beforeAll(async () => {
+  pristine = tempDir();
+  const s = await startServer({ dataDir: pristine });
+  org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
+  spaceA = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Kept' } })).body.id;
+  spaceB = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Damaged' } })).body.id;
+  await s.stop();
+}, 60_000);
+const made: string[] = [];
+afterAll(() => {
+  for (const d of [pristine, ...made]) rmSync(d, { recursive: true, force: true });
+});
+
+/** A copy of the pristine store. */
+function copy(): string {
+  const d = tempDir();
+  made.push(d);
+  cpSync(pristine, d, { recursive: true });
+  return d;
+}
+
+/** Every file of `dir` with a hash of its bytes (to show a failed start wrote nothing). */
+function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex') + ':' + statSync(p).mtimeMs;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Starts `docs serve` on `dir`; resolves with its exit code and stderr once it exits (or fails the test after 20 s). */
+function failedStart(dir: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: 'gb_api_would_be_new_owner' } });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stdout += d));
+    const t = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`docs serve started on a damaged store: ${stdout}`))), 20_000);
+    child.on('exit', (code) => (clearTimeout(t), resolve({ code, stderr })));
+  });
+}
+
+const shard = (dir: string, name: string) => join(dir, 'shards', name);
+
+describe('a damaged data directory stops docs serve, naming the file', () => {
+  const cases: [string, (dir: string) => string, RegExp][] = [
+    ['an organization shard cut short', (d) => (truncateSync(shard(d, `org__${org}.json`), 200), `org__${org}.json`), /is cut short \(200 of its \d+ bytes\): it is not valid JSON/],
+    ['an emptied shard', (d) => (writeFileSync(shard(d, `space__${spaceB}.json`), ''), `space__${spaceB}.json`), /is empty/],
+    ['invalid JSON', (d) => (writeFileSync(shard(d, `space__${spaceB}.json`), '{"spaces": {'), `space__${spaceB}.json`), /is not valid JSON/],
+    ['valid JSON null', (d) => (writeFileSync(shard(d, `org__${org}.json`), 'null'), `org__${org}.json`), /is not a shard: its JSON is null/],
+    ['valid JSON []', (d) => (writeFileSync(shard(d, `org__${org}.json`), '[]'), `org__${org}.json`), /is not a shard: its JSON is an array/],
+    ['a deleted shard file', (d) => (rmSync(shard(d, `space__${spaceB}.json`)), `space__${spaceB}.json`), /is missing/],
+    ['the deleted root shard', (d) => (rmSync(shard(d, 'root.json')), 'root.json'), /is missing/],
+  ];
+  for (const [what, damage, problem] of cases) {
+    it(`${what}: exit 1, one line naming the file, nothing written`, async () => {
+      const dir = copy();
+      const file = damage(dir);
+      const before = fingerprint(dir);
+      const r = await failedStart(dir);
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`data directory ${dir}: shards/${file} `);
+      expect(lines[0]).toMatch(problem);
+      expect(fingerprint(dir)).toEqual(before);
+      // docs doctor says the same, and exits 1.
+      const d = docs(['doctor', '--data', dir]);
+      expect(d.status).toBe(1);
+      expect(d.stdout).toContain(`DAMAGED shards/${file} `);
+    }, 40_000);
+  }
+});
+
+describe('damage at the same size, found when the shard is loaded', () => {
+  it('a request touching it answers 503 naming the file; the rest of the store answers', async () => {
+    const dir = copy();
+    const file = shard(dir, `space__${spaceB}.json`);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('Damaged', 'Dam4ged')); // valid JSON, same size, not what was committed
+    const served = await spawnServe(['--data', dir], {});
+    try {
+      const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const bad = await get(`/v1/spaces/${spaceB}`);
+      expect(bad.status).toBe(503);
+      expect(bad.body.error.message).toContain(`shards/space__${spaceB}.json does not match its checksum`);
+      expect((await get(`/v1/spaces/${spaceA}`)).status).toBe(200);
+      expect(served.output()).toMatch(new RegExp(`GET /v1/spaces/${spaceB} 503 .*does not match its checksum`));
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exited;
+    }
+  }, 40_000);
+});
+
+describe('docs doctor', () => {
+  it('finds no damage in a healthy store (exit 0)', () => {
+    const r = docs(['doctor', '--data', pristine, '--json']);
+    expect(r.status).toBe(0);
+    expect(r.json.damaged).toEqual([]);
+    expect(r.json.shards).toBeGreaterThan(3);
+    expect(r.json.rows).toBeGreaterThan(3);
+  });
+
+  it('--repair quarantines a damaged space shard, says what was lost, and the store opens again', async () => {
+    const dir = copy();
+    writeFileSync(shard(dir, `space__${spaceB}.json`), 'null');
+    expect(docs(['doctor', '--data', dir]).status).toBe(1);
+    expect(existsSync(join(dir, 'quarantine'))).toBe(false); // nothing moved without --repair
+    const r = docs(['doctor', '--data', dir, '--repair']);
+    expect(r.stdout).toMatch(new RegExp(`lost: shard space/${spaceB} .*spaces ${spaceB}`));
+    expect(r.status).toBe(0);
+    const [stamp] = readdirSync(join(dir, 'quarantine'));
+    expect(readFileSync(join(dir, 'quarantine', stamp!, 'shards', `space__${spaceB}.json`), 'utf8')).toBe('null');
+    expect(docs(['doctor', '--data', dir]).status).toBe(0);
+    const served = await spawnServe(['--data', dir], {});
+    try {
+      const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then((r) => r.status);
+      expect(await get(`/v1/spaces/${spaceA}`)).toBe(200);
+      expect(await get(`/v1/spaces/${spaceB}`)).toBe(404);
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exited;
+    }
+  }, 60_000);
+
+  it('a damaged bucket of the catalog stops the start, naming it; --repair rebuilds it from the shard files', async () => {
+    const dir = copy();
+    const [bucket] = readdirSync(join(dir, 'checksums'));
+    writeFileSync(join(dir, 'checksums', bucket!), '{"x":');
+    const r = await failedStart(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`data directory ${dir}: checksums/${bucket} is not valid JSON`);
+    expect(docs(['doctor', '--data', dir]).stdout).toContain(`DAMAGED checksums/${bucket} `);
+    const repaired = docs(['doctor', '--data', dir, '--repair']);
+    expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the \\d+ shard file`));
+    expect(repaired.status).toBe(0);
+  }, 40_000);
+
+  it('notes blobs no row names (not damage), and --repair moves them aside', () => {
+    const dir = copy();
+    const sha = 'ab'.repeat(32);
+    mkdirSync(join(dir, 'files', 'ab'), { recursive: true });
+    writeFileSync(join(dir, 'files', 'ab', sha), 'orphan bytes');
+    const r = docs(['doctor', '--data', dir]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('1 blob(s) no row names (12 bytes');
+    const fixed = docs(['doctor', '--data', dir, '--repair', '--json']);
+    expect(fixed.status).toBe(0);
+    expect(fixed.json.repaired.moved).toEqual([`files/ab/${sha}`]);
+    expect(existsSync(join(dir, 'files', 'ab', sha))).toBe(false);
+  }, 30_000);
+
+  it('refuses a directory held by docs serve (exit 5)', async () => {
+    const dir = copy();
+    const served = await spawnServe(['--data', dir], {});
+    try {
+      const r = docs(['doctor', '--data', dir]);
+      expect(r.status).toBe(5);
+      expect(r.stderr).toContain('held by docs serve');
+    } finally {
+      served.child.kill('SIGTERM');
+      await served.exited;
+    }
+  }, 40_000);
+});

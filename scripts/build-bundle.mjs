@@ -35,9 +35,15 @@ await build({
   plugins: [{
     name: 'only-oclif-inside',
     setup(b) {
+      // The MCP SDK (docs mcp) is bundled too: ~150 small ESM files with zod. Its default JSON
+      // Schema validator (ajv, for elicitation) is never used (src/mcp/server.ts passes its own):
+      // a stub instead of loading ajv at every `docs mcp` start.
+      b.onResolve({ filter: /\/ajv-provider\.js$/ }, (a) => (/@modelcontextprotocol/.test(a.importer) ? { path: 'ajv-provider', namespace: 'mcp-stub' } : null));
+      b.onLoad({ filter: /.*/, namespace: 'mcp-stub' }, () => ({ contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("bundled docs mcp: pass a jsonSchemaValidator"); } }' }));
       b.onResolve({ filter: /^[^./]/ }, (a) => {
         if (a.path.startsWith('node:')) return { external: true };
         if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled
+        if (a.path.startsWith('@modelcontextprotocol/sdk/')) return null; // bundled (see above)
         if (insideOclif(a.importer)) return null; // oclif's own dependencies: bundled with it
         return { external: true }; // our other packages: from node_modules, as before
       });

@@ -9,6 +9,7 @@ import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { hasBody, header, readJsonBody } from './body.js';
 import { serveDownload, servePdf } from './downloads.js';
+import { serveMcp } from './mcp.js';
 
 export type RequestLog = (line: string) => void;
 
@@ -78,6 +79,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // Rendered PDFs (getSpacePDF, getChangeRequestPDF): signed, expiring URLs too (src/pdf/files.ts).
       if (pathname.startsWith('/pdf/')) {
         servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // MCP (Streamable HTTP) for agents, with a bearer token as for the API (server/mcp.ts).
+      if (pathname === '/mcp') {
+        serveMcp(ctx, req, res, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { DocsError } from '../src/kernel/errors.js';
+import { MAX_BODY_BYTES } from '../src/kernel/limits.js';
 
-/** Largest request body accepted (16 MiB, room for a batch of base64 files); larger is a 413. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Largest request body accepted (src/kernel/limits.ts); larger is a 413. */
+export { MAX_BODY_BYTES };
 
 /**
  * The first value of a request header (`name` in lower case), from the raw header list: the

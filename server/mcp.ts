@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate, bearer } from '../src/auth/tokens.js';
+import type { Context } from '../src/kernel/context.js';
+import { asDocsError, DocsError } from '../src/kernel/errors.js';
+import type { Providers } from '../src/mcp/server.js';
+import { header, readJsonBody } from './body.js';
+
+// `/mcp`: the administration MCP server over Streamable HTTP, stateless (a server per request,
+// no session to keep), for callers with a bearer token, as for the API. Tool calls run through
+// `invoke` as that caller. `?read-only=1&tools=spaces,cr` narrow the tools as `docs mcp` flags do.
+// The MCP SDK is loaded on the first /mcp request only.
+
+/** A refusal before MCP runs, as a JSON-RPC error (what an MCP client reads) with the HTTP status. */
+function refuse(res: ServerResponse, err: unknown, rpcCode: number): number {
+  const e = asDocsError(err);
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (e.kind === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
+  if (e.kind === 'too_large') headers.connection = 'close';
+  if (e.kind === 'method_not_allowed') headers.allow = 'POST';
+  res.writeHead(e.status, headers);
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: rpcCode, message: e.message, data: e.toBody() }, id: null }));
+  return e.status;
+}
+
+let version: string | undefined;
+async function packageVersion(): Promise<string> {
+  if (version) return version;
+  const [{ readFileSync }, { join }, { packageRoot }] = await Promise.all([import('node:fs'), import('node:path'), import('../src/kernel/root.js')]);
+  return (version = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version as string);
+}
+
+export async function serveMcp(ctx: Context, req: IncomingMessage, res: ServerResponse, search: string): Promise<number> {
+  let caller;
+  try {
+    caller = await authenticate(ctx, bearer(header(req, 'authorization')));
+  } catch (err) {
+    return refuse(res, err, -32001);
+  }
+  // Stateless: no session, so no GET stream to resume and no DELETE to end one.
+  if (req.method !== 'POST') return refuse(res, new DocsError('method_not_allowed', `${req.method} is not allowed on /mcp (allowed: POST; this server is stateless)`), -32000);
+  let body: unknown;
+  try {
+    body = await readJsonBody(req);
+  } catch (err) {
+    return refuse(res, err, asDocsError(err).kind === 'too_large' ? -32600 : -32700);
+  }
+  const params = new URLSearchParams(search);
+  const [{ adminProviders }, { selectTools }, { invoke }] = await Promise.all([import('../src/mcp/admin.js'), import('../src/mcp/tools.js'), import('../src/invoke.js')]);
+  const filter = { readOnly: ['1', 'true'].includes(params.get('read-only') ?? ''), areas: params.get('tools')?.split(',').filter(Boolean) };
+  try {
+    selectTools(filter);
+  } catch (err) {
+    return refuse(res, err, -32602);
+  }
+  const call = async (operationId: string, input?: object) => {
+    const r = await invoke(ctx, operationId, input ?? {}, caller);
+    if (r.error) throw r.error;
+    return { status: r.status, body: r.body, headers: r.headers ?? {} };
+  };
+  return answerMcp(req, res, body, adminProviders(call, filter, await packageVersion()));
+}
+
+/**
+ * Answers one MCP message over Streamable HTTP, stateless: a server per request from `providers`.
+ * Shared by every MCP endpoint (the administration one above; a published site's read-only one,
+ * with its own visitor check and providers, can reuse it as is).
+ */
+export async function answerMcp(req: IncomingMessage, res: ServerResponse, body: unknown, providers: Providers): Promise<number> {
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../src/mcp/server.js')]);
+  const server = createMcpServer(providers);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+  return res.statusCode;
+}

@@ -9,6 +9,7 @@ import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { hasBody, header, readJsonBody } from './body.js';
 import { serveDownload, servePdf } from './downloads.js';
+import { isPublishedPath, servePublishedPath } from './published.js';
 
 export type RequestLog = (line: string) => void;
 
@@ -78,6 +79,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // Rendered PDFs (getSpacePDF, getChangeRequestPDF): signed, expiring URLs too (src/pdf/files.ts).
       if (pathname.startsWith('/pdf/')) {
         servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Published sites and the app's views: HTML (server/published.ts).
+      if (isPublishedPath(pathname)) {
+        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

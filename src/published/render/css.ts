@@ -46,7 +46,7 @@ header.top{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:10px 
 nav.header-links,nav.sections,nav.variants{display:flex;gap:12px;flex-wrap:wrap;align-items:center}
 nav a[aria-current]{font-weight:700;text-decoration:underline}
 nav.sections{padding:6px 24px;border-bottom:1px solid var(--line)}
-nav.sections details{position:relative}nav.sections details ul{position:absolute;background:var(--bg);border:1px solid var(--line);list-style:none;margin:0;padding:6px 12px;z-index:2}
+nav details{position:relative}nav details ul{position:absolute;background:var(--bg);border:1px solid var(--line);list-style:none;margin:0;padding:6px 12px;z-index:2}
 form.search{margin-left:auto;display:flex;gap:4px}
 form.search input{padding:4px 8px;border:1px solid var(--line);border-radius:var(--radius);background:var(--soft);color:var(--fg)}
 form.search button,.toggle button{padding:4px 10px;border:1px solid var(--line);border-radius:var(--radius);background:var(--soft);color:var(--fg);cursor:pointer}

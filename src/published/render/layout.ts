@@ -67,6 +67,9 @@ export function frame(f: Frame): string {
   const links = (Array.isArray(header.links) ? header.links : [])
     .map((l: any) => {
       const href = f.ref(l?.to);
+      const sub = (Array.isArray(l?.links) ? l.links : []).map((x: any) => [x?.title, f.ref(x?.to)]).filter((x: any[]) => x[1]);
+      // An item with links of its own is a menu (a <details>, no script).
+      if (sub.length) return `<details><summary>${esc(l.title)}</summary><ul>${sub.map(([t, h]: string[]) => `<li><a href="${attr(safeUrl(h))}">${esc(t)}</a></li>`).join('')}</ul></details>`;
       return href ? `<a href="${attr(safeUrl(href))}">${esc(l.title)}</a>` : '';
     })
     .join('');

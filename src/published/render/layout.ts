@@ -77,7 +77,8 @@ export function frame(f: Frame): string {
     ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="${f.theme === 'dark' ? 'light' : 'dark'}" aria-label="Switch to ${f.theme === 'dark' ? 'light' : 'dark'} mode">${f.theme === 'dark' ? 'Light' : 'Dark'} mode</button></form>`
     : '';
   const search = `<form class="search" role="search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
-  const sections = view.nav.length ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
+  // One section alone is no choice: no top navigation then.
+  const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
   const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
   const switcher = variants.length > 1
     ? `<nav class="variants" aria-label="Variants">${variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('')}</nav>`

@@ -29,7 +29,9 @@ export async function searchSite(ctx: Context, view: SiteView, q: string): Promi
       const ix = spacePages(tx, entry.space);
       const pages = hits.flatMap((h) => {
         const l = ix.byId.get(h.page);
-        if (!l || l.node.type !== 'document' || !pageVisible(ix, l, view.visitor)) return [];
+        const hidden = l && (l.node.hidden || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden));
+        // Hidden pages are left out of search as out of navigation; pages closed to the visitor too.
+        if (!l || hidden || l.node.type !== 'document' || !pageVisible(ix, l, view.visitor)) return [];
         const url = pageUrl(entry, l.path);
         return [{ title: l.node.title, url, sections: h.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })) }];
       });

@@ -94,3 +94,20 @@ describe('for machines and agents', () => {
     expect(await (await fetch(`${base}/robots.txt`)).text()).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${base}/sitemap.xml\n`);
   });
 });
+
+describe('for agents in process (sitePagesForVisitor, pageMarkdownForVisitor)', () => {
+  it('lists the pages a visitor may see and gives a page as markdown; nothing for a site they may not see', async () => {
+    const { sitePagesForVisitor, pageMarkdownForVisitor } = await import('../../src/published/agents.js');
+    const site = await sitePagesForVisitor(s.ctx, base);
+    expect(site!.title).toBe('Search Site');
+    expect(site!.pages.map((p) => [p.section, p.space, p.title, p.url])).toEqual([
+      ['Guides', 'Guides', 'Installation', `${base}/installation`],
+      ['Guides', 'Guides', 'Usage', `${base}/usage`],
+      ['Reference', 'API', 'Widget API', `${base}/reference/widget-api`],
+    ]);
+    expect((await pageMarkdownForVisitor(s.ctx, `${base}/usage`))!.markdown).toBe('# Usage\n\nUse the widget daily.\n');
+    expect(await pageMarkdownForVisitor(s.ctx, `${base}/staff-notes`)).toBeUndefined();
+    expect(await sitePagesForVisitor(s.ctx, `${s.url}/sites/nobody/nothing`)).toBeUndefined();
+    expect(await sitePagesForVisitor(s.ctx, base, { token: 'forged.token.here' })).toBeUndefined();
+  });
+});

@@ -6,6 +6,7 @@ import { pageSource } from './content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from './machine.js';
 import { listedPages, openSite, siteSegments } from './open.js';
 import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from './pages.js';
+import { bodyKey, cachedBody, keepBody, renderStats } from './render/cache.js';
 import { frame } from './render/layout.js';
 import { renderMarkdown } from './render/markdown.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
@@ -165,7 +166,17 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   if (!found) return notFound(entry);
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
-  const { html, headings } = await renderMarkdown(found.source.markdown, found.source.links);
+  const { ix, page } = found;
+  const key = bodyKey(
+    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000)],
+    ix.conditional ? visitor.claims : undefined,
+  );
+  let body = cachedBody(key);
+  if (!body) {
+    renderStats.rendered++;
+    keepBody(key, (body = await renderMarkdown(found.source.markdown, found.source.links)));
+  }
+  const { html, headings } = body;
   const theme = themeOf(view, found.settings, cookies);
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;

@@ -19,6 +19,8 @@ export interface PageIndexed {
   /** Document pages in reading order, with their position in it. */
   docs: Located[];
   docAt: Map<string, number>;
+  /** Whether any page has a condition (then what a page links to depends on the visitor). */
+  conditional: boolean;
 }
 
 const indexes = new WeakMap<readonly PageNode[], Omit<PageIndexed, 'rev'>>();
@@ -28,7 +30,7 @@ function indexTree(tree: readonly PageNode[]) {
   if (!hit) {
     const flat = flatten(tree);
     const docs = flat.filter((l) => l.node.type === 'document');
-    hit = { tree, byPath: new Map(flat.map((l) => [l.path, l])), byId: new Map(flat.map((l) => [l.node.id, l])), docs, docAt: new Map(docs.map((l, i) => [l.node.id, i])) };
+    hit = { tree, byPath: new Map(flat.map((l) => [l.path, l])), byId: new Map(flat.map((l) => [l.node.id, l])), docs, docAt: new Map(docs.map((l, i) => [l.node.id, i])), conditional: flat.some((l) => l.node.condition !== undefined) };
     indexes.set(tree, hit);
   }
   return hit;

@@ -120,6 +120,17 @@ describe('published site: structure and pages', () => {
     expect(textOf(mainOf((await get(s, `${published}/advanced`)).doc))).toContain('Rewritten now.');
   });
 
+  it('rendered bodies are cached by what decides them: a second request renders nothing, a change renders again', async () => {
+    const { renderStats } = await import('../../src/published/render/cache.js');
+    await get(s, `${published}/advanced`);
+    const before = renderStats.rendered;
+    expect(textOf(mainOf((await get(s, `${published}/advanced`)).doc))).toContain('Rewritten now.');
+    expect(renderStats.rendered).toBe(before);
+    await edit(s, guides.space.id, [{ operation: 'update_page', page: guides.pages['Advanced'].id, document: { markdown: 'Changed again.' } }]);
+    expect(textOf(mainOf((await get(s, `${published}/advanced`)).doc))).toContain('Changed again.');
+    expect(renderStats.rendered).toBe(before + 1);
+  });
+
   it('a site that is not published: 404', async () => {
     const other = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Draft Site', spaces: [guides.space.id] });
     expect((await get(s, `/sites/${org}/draft-site`)).status).toBe(404);

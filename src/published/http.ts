@@ -7,6 +7,7 @@ import { llmsFull, llmsIndex, robots, sitemap } from './machine.js';
 import { listedPages, openSite, siteSegments } from './open.js';
 import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from './pages.js';
 import { bodyKey, cachedBody, keepBody, renderStats } from './render/cache.js';
+import { esc } from './render/html.js';
 import { frame } from './render/layout.js';
 import { renderMarkdown } from './render/markdown.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
@@ -139,6 +140,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     const ix = spacePages(tx, entry.space);
     let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
     if (page && !pageVisible(ix, page, visitor)) page = undefined;
+    if (!page && !path && !ix.docs.length) return { empty: true as const };
     if (!page) {
       const moved = path ? movedFrom(tx, entry.space, ix, path) : undefined;
       return moved && pageVisible(ix, moved, visitor) ? { moved: pageUrl(entry, moved.path) } : undefined;
@@ -164,6 +166,11 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     };
   });
   if (!found) return notFound(entry);
+  if ('empty' in found) {
+    // A space with no page yet: its address answers, saying so.
+    const settings = settingsOf(view, entry);
+    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: entry.space.title, here: pathname, main: `<h1>${esc(entry.space.title)}</h1><p>No pages yet.</p>`, ref: (to) => contentRef(view, to) }));
+  }
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
   const { ix, page } = found;

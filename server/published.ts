@@ -7,7 +7,16 @@ import type { Context } from '../src/kernel/context.js';
 
 export const isPublishedPath = (pathname: string) => pathname.startsWith('/sites/') || pathname === '/o' || pathname.startsWith('/o/') || pathname.startsWith('/integrations/');
 
+/**
+ * `/sites/<org>/<basename>/mcp`: the site's MCP server (server/mcp.ts), for every method but a
+ * plain GET or HEAD, which stays the site's (a page may have the path `mcp`). A GET asking for an
+ * event stream is an MCP client's, and gets the MCP endpoint's 405.
+ */
+const isSiteMcp = (req: IncomingMessage, pathname: string) =>
+  /^\/sites\/[^/]+\/[^/]+\/mcp$/.test(pathname) && ((req.method !== 'GET' && req.method !== 'HEAD') || /text\/event-stream/.test(req.headers.accept ?? ''));
+
 export async function servePublishedPath(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  if (isSiteMcp(req, pathname)) return (await import('./mcp.js')).serveSiteMcp(ctx, req, res, pathname, search);
   if (pathname.startsWith('/sites/')) return (await import('../src/published/http.js')).servePublished(ctx, req, res, pathname, search);
   return (await import('../src/published/app/http.js')).serveApp(ctx, req, res, pathname, search);
 }

@@ -76,6 +76,15 @@ describe('<site>/mcp', () => {
     expect(text(await client.callTool({ name: 'read_page', arguments: { page: '/installation.md' } }))).toContain('Run the installer again.');
     expect(text(await client.callTool({ name: 'read_page', arguments: { page: '' } }))).toContain('# Installation');
 
+    // A bare tools/call over HTTP, as the README's curl example (stateless: no initialize needed).
+    const raw = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'daily' } } }),
+    });
+    expect(raw.status).toBe(200);
+    expect((await raw.json()).result.structuredContent.results.map((r: any) => r.title)).toEqual(['Usage']);
+
     const missing = await client.callTool({ name: 'read_page', arguments: { page: 'nothing-here' } });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toContain('page: not found: nothing-here');
@@ -121,6 +130,22 @@ describe('<site>/mcp', () => {
     expect((await reader.callTool({ name: 'read_page', arguments: { page: 'admins-only' } })).isError).toBe(true);
     // A forged token: the whole site is a 404, as for the HTML site.
     await expect(connect(`${base}/mcp?jwt_token=${token.slice(0, -4)}AAAA`)).rejects.toThrow(/404/);
+  });
+
+  it("unsigned claims the site's adaptive schema declares (?visitor.NAME=VALUE) open pages as on the HTML site", async () => {
+    const beta = await spaceWith(s, org, 'Beta Docs', [page('x', 'Overview', 'All about the gizmo.'), page('y', 'Beta Flags', 'Turn on the turbo flag.', { condition: 'visitor.claims.unsigned.beta == true' })]);
+    const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Beta Gizmo', spaces: [beta.space.id] });
+    const o = `/v1/orgs/${org}/sites/${site.id}`;
+    await call('PATCH', o, { adaptiveContent: { enabled: true } });
+    await call('PUT', `${o}/adaptive-schema`, {
+      jsonSchema: { type: 'object', properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Beta tester' } }, additionalProperties: false } }, additionalProperties: false },
+    });
+    const url = (await call('POST', `${o}/publish`)).urls.published.split('?')[0];
+    const read = async (c: Client) => (await c.callTool({ name: 'read_page', arguments: { page: 'beta-flags' } })).isError;
+    expect(await read(await connect(`${url}/mcp`))).toBe(true);
+    expect(await read(await connect(`${url}/mcp?visitor.beta=false`))).toBe(true);
+    expect(await read(await connect(`${url}/mcp?visitor.beta=true`))).toBeFalsy();
+    expect((await fetch(`${url}/beta-flags.md?visitor.beta=true`, { redirect: 'manual' })).status).toBe(302); // the HTML site takes the same input
   });
 
   it('a share-link site: 404 without its key (or with a forged one), open with ?share=KEY or its cookie', async () => {

@@ -62,8 +62,8 @@ export async function serveMcp(ctx: Context, req: IncomingMessage, res: ServerRe
 
 /**
  * Answers one MCP message over Streamable HTTP, stateless: a server per request from `providers`.
- * Shared by every MCP endpoint (the administration one above; a published site's read-only one,
- * with its own visitor check and providers, can reuse it as is).
+ * Shared by every MCP endpoint: the administration one above, a published site's read-only one
+ * below (each with its own check before and its own providers).
  */
 export async function answerMcp(req: IncomingMessage, res: ServerResponse, body: unknown, providers: Providers): Promise<number> {
   const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../src/mcp/server.js')]);

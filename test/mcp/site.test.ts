@@ -174,6 +174,17 @@ describe('<site>/mcp', () => {
     expect([a.status, b.status]).toEqual([404, 404]);
     expect(await a.json()).toEqual(await b.json());
 
+    // An oversized message: 413 with a JSON-RPC error naming the limit, as /mcp.
+    const big = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'x'.repeat(17 * 1024 * 1024) } } }),
+    }).catch((err) => err as Error);
+    if (!(big instanceof Error)) {
+      expect(big.status).toBe(413);
+      expect((await big.json()).error.message).toBe('body: larger than the limit of 16777216 bytes');
+    }
+
     const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(stream.status).toBe(405);
     expect(stream.headers.get('allow')).toBe('POST');

@@ -10,6 +10,7 @@ import { OPERATION_IDS } from '../src/operations.js';
 import { hasBody, header, readJsonBody } from './body.js';
 import { serveDownload, servePdf } from './downloads.js';
 import { serveMcp } from './mcp.js';
+import { isPublishedPath, servePublishedPath } from './published.js';
 
 export type RequestLog = (line: string) => void;
 
@@ -94,6 +95,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // `docs backup` while this server holds the data directory (session token only).
       if (pathname === '/_docs/backup') {
         import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Published sites and the app's views: HTML (server/published.ts).
+      if (isPublishedPath(pathname)) {
+        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

@@ -62,8 +62,8 @@ export async function serveMcp(ctx: Context, req: IncomingMessage, res: ServerRe
 
 /**
  * Answers one MCP message over Streamable HTTP, stateless: a server per request from `providers`.
- * Shared by every MCP endpoint (the administration one above; a published site's read-only one,
- * with its own visitor check and providers, can reuse it as is).
+ * Shared by every MCP endpoint: the administration one above, a published site's read-only one
+ * below (each with its own check before and its own providers).
  */
 export async function answerMcp(req: IncomingMessage, res: ServerResponse, body: unknown, providers: Providers): Promise<number> {
   const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../src/mcp/server.js')]);
@@ -76,4 +76,35 @@ export async function answerMcp(req: IncomingMessage, res: ServerResponse, body:
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
   return res.statusCode;
+}
+
+/**
+ * `<published site URL>/mcp`: the site's read-only MCP server for its visitors (src/mcp/site.ts).
+ * No API token: the visitor's access comes from the same inputs as the HTML site (share key and
+ * visitor token in the query or the site's cookies, unsigned claims), plus a visitor token as
+ * `Authorization: Bearer` (what an MCP client's configuration can send). A site the visitor may
+ * not see answers 404 whatever the reason, as the HTML site does.
+ */
+export async function serveSiteMcp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  const [{ openSite, siteSegments }, { parseCookies, visitorInput }] = await Promise.all([import('../src/published/open.js'), import('../src/published/visitor.js')]);
+  const [orgKey, basename] = siteSegments(pathname) ?? [];
+  const query = new URLSearchParams(search);
+  const auth = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '')?.[1];
+  if (auth && !query.has('jwt_token')) query.set('jwt_token', auth);
+  const cookies = parseCookies(req.headers.cookie);
+  const held: { input?: ReturnType<typeof visitorInput> } = {};
+  // The visitor's cookies are named after the site: read once the site is known.
+  const opened = orgKey && basename ? await openSite(ctx, orgKey, basename, (siteId) => (held.input = visitorInput(query, cookies, siteId))) : undefined;
+  const given = held.input;
+  if (!opened || !given) return refuse(res, new DocsError('not_found', 'not found'), -32001);
+  if (req.method !== 'POST') return refuse(res, new DocsError('method_not_allowed', `${req.method} is not allowed on ${opened.ref.base}/mcp (allowed: POST; this server is stateless)`), -32000);
+  let body: unknown;
+  try {
+    body = await readJsonBody(req);
+  } catch (err) {
+    return refuse(res, err, asDocsError(err).kind === 'too_large' ? -32600 : -32700);
+  }
+  const { siteProviders } = await import('../src/mcp/site.js');
+  const { fromQuery: _f, ...agent } = given;
+  return answerMcp(req, res, body, siteProviders(ctx, { ...opened, given: agent }, await packageVersion()));
 }

@@ -20,8 +20,8 @@ import { asDocsError } from '../kernel/errors.js';
 
 // An MCP server assembled from providers, so that each way of exposing docs is only its
 // providers: the administration server (operations as tools, pages as resources, agent
-// instructions as a prompt: src/mcp/admin.ts) and, later, a published site's read-only server
-// (two tools, search and read a page, under the site's own visibility rules) on the same wiring.
+// instructions as a prompt: src/mcp/admin.ts) and a published site's read-only server (two
+// tools, search and read a page, under the site's own visibility rules: src/mcp/site.ts).
 
 export interface ToolProvider {
   list(): Tool[];

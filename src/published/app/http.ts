@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate } from '../../auth/tokens.js';
+import type { Caller, Context } from '../../kernel/context.js';
+import { asDocsError, DocsError } from '../../kernel/errors.js';
+import { esc } from '../render/html.js';
+import { parseCookies } from '../visitor.js';
+import { appPage, loginForm } from './page.js';
+import { appView } from './views.js';
+
+// The app's read-only views: every `urls.app` the API hands out (`/o/...`) answers with HTML for
+// a signed-in member. Signing in is a form taking an API token, kept in an HttpOnly,
+// SameSite=Strict cookie; the views only read, each through the API's own operations (invoke)
+// as that member, so a view shows exactly what the API would give them, and refuses the same.
+
+const SESSION = 'docs_session';
+const CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function html(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}): number {
+  const bytes = Buffer.from(body);
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': bytes.length, 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...headers });
+  res.end(bytes);
+  return status;
+}
+
+/** Where to go after signing in: a path of the app only (no open redirect). */
+const safeNext = (next: string | null | undefined) => (next && /^\/o(\/|$)/.test(next) && !next.startsWith('//') ? next : '/o');
+
+async function readForm(req: IncomingMessage, limit = 8192): Promise<URLSearchParams> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > limit) throw new DocsError('too_large', `form: must be at most ${limit} bytes`);
+    chunks.push(c as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  const query = new URLSearchParams(search);
+  if (pathname === '/o/login') {
+    if (req.method === 'POST') {
+      const form = await readForm(req);
+      const token = (form.get('token') ?? '').trim();
+      const next = safeNext(form.get('next'));
+      try {
+        await authenticate(ctx, token);
+      } catch {
+        return html(res, 401, loginForm(next, 'That token is not valid.'));
+      }
+      res.writeHead(303, { location: next, 'set-cookie': `${SESSION}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`, 'content-length': 0 });
+      res.end();
+      return 303;
+    }
+    return html(res, 200, loginForm(safeNext(query.get('next'))));
+  }
+  if (pathname === '/o/logout') {
+    res.writeHead(303, { location: '/o/login', 'set-cookie': `${SESSION}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`, 'content-length': 0 });
+    res.end();
+    return 303;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 });
+    res.end();
+    return 405;
+  }
+  const token = parseCookies(req.headers.cookie)[SESSION];
+  let caller: Caller;
+  try {
+    caller = await authenticate(ctx, token);
+  } catch {
+    return html(res, 401, loginForm(pathname + (search ? `?${search}` : '')));
+  }
+  try {
+    // `/o/<...>` views; `/integrations/<name>` (an integration's urls.app) as ['', 'integrations', name].
+    const app = pathname.startsWith('/o/') || pathname === '/o';
+    const segs = (app ? pathname.split('/').slice(2) : pathname.split('/')).map((s) => decodeURIComponent(s));
+    while (segs.length && segs[segs.length - 1] === '') segs.pop();
+    if (segs.some((s, i) => (!s && (app || i > 0)) || s.includes('\0'))) throw new DocsError('not_found', `nothing at ${pathname}`);
+    return html(res, 200, await appView(ctx, caller, segs));
+  } catch (err) {
+    const e = err instanceof URIError ? new DocsError('not_found', `nothing at ${pathname}`) : asDocsError(err);
+    if (e.kind === 'bug') throw err;
+    return html(res, e.status, appPage(e.status === 403 ? 'Forbidden' : 'Not found', `<h1>${e.status === 403 ? 'Forbidden' : 'Not found'}</h1><p>${esc(e.message)}</p><p><a href="/o">Home</a></p>`));
+  }
+}

@@ -1,0 +1,166 @@
+import { diffLines } from 'diff';
+import type { Caller, Context } from '../../kernel/context.js';
+import { DocsError } from '../../kernel/errors.js';
+import { invoke } from '../../invoke.js';
+import { attr, esc, safeUrl } from '../render/html.js';
+import { renderMarkdown } from '../render/markdown.js';
+import { appPage, list, section } from './page.js';
+
+// One view per kind of `urls.app`. Every read goes through `invoke` as the signed-in member:
+// what the API would refuse them (404, 403), the view refuses the same way.
+
+type Call = (operationId: string, path: Record<string, string>, query?: Record<string, string>) => Promise<any>;
+
+const caller = (ctx: Context, who: Caller): Call => async (operationId, path, query = {}) => {
+  const r = await invoke(ctx, operationId, { path, query }, who);
+  if (r.status >= 400) throw (r as any).error ?? new DocsError('not_found', `${operationId}: ${r.status}`);
+  return r.body;
+};
+
+const enc = encodeURIComponent;
+
+export async function appView(ctx: Context, who: Caller, segs: string[]): Promise<string> {
+  const call = caller(ctx, who);
+  if (segs.length === 0) {
+    const orgs = await call('listOrganizationsForAuthenticatedUser', {});
+    return appPage('Organizations', `<h1>Organizations</h1>${list(orgs.items.map((o: any) => ({ title: o.title, href: `/o/${enc(o.id)}` })))}<p><a href="/o/logout">Sign out</a></p>`);
+  }
+  // An integration's own `urls.app` is `/integrations/<name>` (installations are under /o/<org>).
+  if (segs[0] === '' && segs[1] === 'integrations' && segs.length === 3) return integration(call, segs[2]!, []);
+  const [org, kind, id, ...rest] = segs as [string, string | undefined, string | undefined, ...string[]];
+  const orgBody = await call('getOrganizationById', { organizationId: org });
+  const home = { title: orgBody.title, href: `/o/${enc(org)}` };
+  if (kind === undefined) return organization(call, orgBody);
+  if (kind === 's' && id) return space(call, home, id, rest);
+  if (kind === 'c' && id && !rest.length) return collection(call, home, id);
+  if (kind === 'sites' && id && !rest.length) return site(call, home, org, id);
+  if (kind === 'openapi' && id && !rest.length) return openapi(call, home, org, id);
+  if (kind === 'integrations' && id && !rest.length) return integration(call, id, [home]);
+  if (kind === 'conversations' && id === 'clusters' && rest.length === 1) {
+    const c = await call('getConversationsIssuesCluster', { organizationId: org, clusterId: rest[0]! });
+    return appPage(c.title ?? 'Cluster', `<h1>${esc(c.title ?? 'Cluster')}</h1><pre>${esc(JSON.stringify(c, null, 2))}</pre>`, [home]);
+  }
+  throw new DocsError('not_found', `nothing at /o/${segs.join('/')}`);
+}
+
+async function organization(call: Call, o: any) {
+  const [spaces, collections, sites, specs] = await Promise.all([
+    call('listSpacesInOrganizationById', { organizationId: o.id }, { limit: '1000' }),
+    call('listCollectionsInOrganizationById', { organizationId: o.id }, { limit: '1000' }),
+    call('listSites', { organizationId: o.id }, { limit: '1000' }),
+    call('listOpenAPISpecs', { organizationId: o.id }, { limit: '1000' }),
+  ]);
+  const link = (x: any) => new URL(x.urls.app).pathname;
+  return appPage(
+    o.title,
+    `<h1>${esc(o.title)}</h1>${section('Collections', list(collections.items.map((c: any) => ({ title: c.title, href: link(c) }))))}${section('Spaces', list(spaces.items.map((s: any) => ({ title: s.title, href: link(s) }))))}${section('Sites', list(sites.items.map((s: any) => ({ title: s.title, href: link(s), note: s.published ? 'published' : 'not published' }))))}${section('OpenAPI specifications', list(specs.items.map((s: any) => ({ title: s.slug, href: link(s) }))))}`,
+  );
+}
+
+async function collection(call: Call, home: { title: string; href: string }, id: string) {
+  const c = await call('getCollectionById', { collectionId: id });
+  const spaces = await call('listSpacesInCollectionById', { collectionId: id }, { limit: '1000' });
+  return appPage(c.title, `<h1>${esc(c.title)}</h1>${section('Spaces', list(spaces.items.map((s: any) => ({ title: s.title, href: new URL(s.urls.app).pathname }))))}`, [home]);
+}
+
+function tree(pages: any[], base: string, current?: string): string {
+  const items = pages.map((p) => {
+    const here = p.path === current ? ' aria-current="page"' : '';
+    const title = p.type === 'document' ? `<a href="${attr(`${base}/${p.path.split('/').map(enc).join('/')}`)}"${here}>${esc(p.title)}</a>` : esc(p.title);
+    return `<li>${title}${p.pages?.length ? tree(p.pages, base, current) : ''}</li>`;
+  });
+  return items.length ? `<ul>${items.join('')}</ul>` : '';
+}
+
+async function space(call: Call, home: { title: string; href: string }, id: string, rest: string[]) {
+  const s = await call('getSpaceById', { spaceId: id });
+  const base = new URL(s.urls.app).pathname;
+  const crumbs = [home, { title: s.title, href: base }];
+  if (rest[0] === '~' && rest[1] === 'changes' && rest[2] && rest.length === 3) return changeRequest(call, crumbs, id, rest[2]);
+  if (rest[0] === '~' && rest[1] === 'revisions' && rest[2] && rest.length === 3) {
+    const rev = await call('getRevisionById', { spaceId: id, revisionId: rest[2] });
+    return appPage(`Revision ${rev.id}`, `<h1>Revision ${esc(rev.id)}</h1><p>${esc(rev.createdAt)} · ${esc(rev.type)}</p>${section('Pages', tree(rev.pages, base))}`, crumbs);
+  }
+  if (rest[0] === '~') throw new DocsError('not_found', `nothing at ${base}/${rest.join('/')}`);
+  const [{ pages }, crs] = await Promise.all([call('listPages', { spaceId: id }), call('listChangeRequestsForSpace', { spaceId: id }, { limit: '20' })]);
+  const path = rest.join('/');
+  let body = '';
+  if (path) {
+    const p = await call('getPageByPath', { spaceId: id, pagePath: path });
+    const { html } = await renderMarkdown(p.markdown ?? '', { link: () => undefined, image: () => undefined });
+    body = `<article><h1>${esc(p.title)}</h1>${html}</article>`;
+  } else {
+    body = `<h1>${esc(s.title)}</h1>${s.urls.published ? `<p>Published at <a href="${attr(safeUrl(s.urls.published))}">${esc(s.urls.published)}</a></p>` : ''}${section('Change requests', list(crs.items.map((c: any) => ({ title: `#${c.number} ${c.subject ?? ''}`, href: new URL(c.urls.app).pathname, note: c.status }))))}`;
+  }
+  return appPage(s.title, `<div class="layout" style="padding:0"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`, crumbs);
+}
+
+function diffHtml(before = '', after = ''): string {
+  return `<pre class="diff">${diffLines(before, after)
+    .map((part) => {
+      const sign = part.added ? '+' : part.removed ? '-' : ' ';
+      const lines = part.value.replace(/\n$/, '').split('\n').map((l) => `${sign} ${l}`).join('\n');
+      return part.added ? `<ins>${esc(lines)}</ins>\n` : part.removed ? `<del>${esc(lines)}</del>\n` : `${esc(lines)}\n`;
+    })
+    .join('')}</pre>`;
+}
+
+async function changeRequest(call: Call, crumbs: { title: string; href?: string }[], spaceId: string, number: string) {
+  const cr = await call('getChangeRequestById', { spaceId, changeRequestId: number });
+  const changes = await call('getChangeRequestChanges', { spaceId, changeRequestId: cr.id });
+  const items = (changes.changes ?? []).map((c: any) => {
+    const what = c.page ? `${c.type.replace('_', ' ')}: ${c.page.title} (${c.page.path})` : `${c.type.replace('_', ' ')}: ${c.file?.name ?? ''}`;
+    const doc = c.attributes?.document;
+    return `<li><strong>${esc(what)}</strong>${doc ? diffHtml(doc.before, doc.after) : ''}</li>`;
+  });
+  return appPage(
+    `#${cr.number} ${cr.subject ?? ''}`,
+    `<h1>#${esc(cr.number)} ${esc(cr.subject ?? '')}</h1><p>Status: <strong>${esc(cr.status)}</strong></p>${section('Changes', items.length ? `<ul class="changes">${items.join('')}</ul>` : '<p>No changes.</p>')}`,
+    crumbs,
+  );
+}
+
+async function site(call: Call, home: { title: string; href: string }, org: string, id: string) {
+  const s = await call('getSiteById', { organizationId: org, siteId: id });
+  const structure = await call('getSiteStructure', { organizationId: org, siteId: id });
+  const spaceItem = (ss: any) => ({ title: `${ss.title} (${ss.path})`, href: new URL(ss.space.urls.app).pathname, note: ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : '' });
+  const body =
+    structure.type === 'sections'
+      ? structure.structure.map((n: any) => (n.object === 'site-section' ? section(n.title, list(n.siteSpaces.map(spaceItem))) : section(n.title, n.children.map((c: any) => (c.siteSpaces ? `<h3>${esc(c.title)}</h3>${list(c.siteSpaces.map(spaceItem))}` : '')).join('')))).join('')
+      : section('Site spaces', list(structure.structure.map(spaceItem)));
+  return appPage(
+    s.title,
+    `<h1>${esc(s.title)}</h1><p>Visibility: ${esc(s.visibility)} · ${s.published ? `published at <a href="${attr(safeUrl(s.urls.published))}">${esc(s.urls.published)}</a>` : 'not published'}</p>${body}`,
+    [home],
+  );
+}
+
+async function openapi(call: Call, home: { title: string; href: string }, org: string, slug: string) {
+  const spec = await call('getOpenAPISpecBySlug', { organizationId: org, specSlug: slug });
+  const versions = await call('listOpenAPISpecVersions', { organizationId: org, specSlug: slug }, { limit: '100' });
+  let ops = '<p>No version yet.</p>';
+  try {
+    const content = await call('getLatestOpenAPISpecVersionContent', { organizationId: org, specSlug: slug });
+    // `filesystem`: the version's documents by file name; the root is the one that says `openapi`.
+    const files = Object.values(content.filesystem ?? {}) as any[];
+    const doc = files.find((f) => f && typeof f === 'object' && ('openapi' in f || 'swagger' in f)) ?? files[0] ?? {};
+    const rows = Object.entries(doc.paths ?? {}).flatMap(([p, item]: [string, any]) =>
+      Object.entries(item ?? {})
+        .filter(([m]) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(m))
+        .map(([m, op]: [string, any]) => `<li><code>${esc(m.toUpperCase())} ${esc(p)}</code> ${esc(op?.summary ?? op?.operationId ?? '')}${op?.description ? `<p>${esc(op.description)}</p>` : ''}</li>`),
+    );
+    ops = `<p>${esc(doc.info?.title ?? '')} ${esc(doc.info?.version ?? '')}</p>${rows.length ? `<ul>${rows.join('')}</ul>` : '<p>No operations.</p>'}`;
+  } catch (err) {
+    if (!(err instanceof DocsError) || err.kind !== 'not_found') throw err;
+  }
+  return appPage(
+    spec.slug,
+    `<h1>${esc(spec.slug)}</h1>${section('Versions', list(versions.items.map((v: any) => ({ title: v.id, note: v.createdAt }))))}${section('Operations (latest version)', ops)}`,
+    [home],
+  );
+}
+
+async function integration(call: Call, name: string, crumbs: { title: string; href?: string }[]) {
+  const i = await call('getIntegrationByName', { integrationName: name });
+  return appPage(i.title, `<h1>${esc(i.title)}</h1><p>${esc(i.description ?? '')}</p><dl><dt>Name</dt><dd>${esc(i.name)}</dd><dt>Scopes</dt><dd>${esc((i.scopes ?? []).join(', '))}</dd></dl>`, crumbs);
+}

@@ -1,0 +1,66 @@
+import { makeResolver } from '../content/link-refs.js';
+import type { FileEntry } from '../content/model.js';
+import { fileDownloadUrl } from '../content/downloads.js';
+import { markdownOf } from '../content/revisions.js';
+import type { Located } from '../content/tree.js';
+import type { Context } from '../kernel/context.js';
+import type { ReadTx } from '../store/port.js';
+import { pageVisible, type PageIndexed } from './pages.js';
+import type { RenderOptions } from './render/markdown.js';
+import { pageUrl } from './render/page.js';
+import type { SpaceEntry } from './site.js';
+import type { Visitor } from './visitor.js';
+
+// What a page's rendering reads from the store (inside one read), and how its links resolve:
+// a page of the space to its address on this site (a page closed to the visitor counts as
+// missing), a file of the space to its signed download URL, anything broken marked as such.
+
+export interface PageSource {
+  markdown: string;
+  links: RenderOptions;
+}
+
+/** Call after `ensureDownloadSecret(ctx)` (file URLs are signed). */
+export function pageSource(tx: ReadTx, ctx: Context, entry: SpaceEntry, ix: PageIndexed, l: Located, visitor: Visitor, externalBlank = false): PageSource {
+  const files: readonly FileEntry[] = ix.rev.files ?? [];
+  const resolver = makeResolver(
+    { locate: (id) => ix.byId.get(id), idAt: (path) => ix.byPath.get(path)?.node.id },
+    files,
+    ctx.baseUrl,
+  );
+  const fileUrl = (id: string) => {
+    const f = files.find((x) => x.id === id);
+    return f && fileDownloadUrl(ctx, entry.space.id, f);
+  };
+  const target = (url: string) => {
+    try {
+      return resolver.resolve(url, l.node.id);
+    } catch {
+      return { kind: 'missing-page' as const, ref: url }; // a malformed URI (bad % escape)
+    }
+  };
+  return {
+    markdown: markdownOf(tx, entry.space.id, l.node),
+    links: {
+      externalBlank,
+      link(url) {
+        const t = target(url);
+        if (t.kind === 'page') {
+          const to = ix.byId.get(t.page);
+          if (!to || !pageVisible(ix, to, visitor)) return { broken: true };
+          return { href: pageUrl(entry, to.path) + (t.anchor ? `#${t.anchor}` : '') };
+        }
+        if (t.kind === 'file') {
+          const u = fileUrl(t.file);
+          return u ? { href: u } : { broken: true };
+        }
+        if (t.kind === 'missing-page' || t.kind === 'missing-file') return { broken: true };
+        return undefined;
+      },
+      image(url) {
+        const t = target(url);
+        return t.kind === 'file' ? fileUrl(t.file) : undefined;
+      },
+    },
+  };
+}

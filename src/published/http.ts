@@ -1,0 +1,202 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ensureDownloadSecret } from '../content/downloads.js';
+import { markdownOf } from '../content/revisions.js';
+import type { Context } from '../kernel/context.js';
+import { pageSource } from './content.js';
+import { llmsFull, llmsIndex, robots, sitemap } from './machine.js';
+import { listedPages, openSite, siteSegments } from './open.js';
+import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from './pages.js';
+import { bodyKey, cachedBody, keepBody, renderStats } from './render/cache.js';
+import { esc } from './render/html.js';
+import { frame } from './render/layout.js';
+import { renderMarkdown } from './render/markdown.js';
+import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
+import { searchPage, searchSite } from './search.js';
+import { locate, settingsOf, siteView, type SiteView, type SpaceEntry } from './site.js';
+import { cookieNames, parseCookies, visitorInput } from './visitor.js';
+
+// The published sites' HTTP routes, under `/sites/<org>/<basename>`:
+//   /...page path            a content page (HTML), `.md` for its markdown
+//   /~/search?q=             search results (HTML, a plain GET form); /~/search.json?q= (JSON)
+//   /~/theme?set=dark&back=  the light/dark toggle (a cookie, then back)
+//   /llms.txt /llms-full.txt /sitemap.xml /robots.txt
+// Everything is read from the store at request time: no build step.
+
+const CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string | string[]> = {}): number {
+  const bytes = Buffer.from(body);
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': bytes.length,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    ...(type.startsWith('text/html') ? { 'content-security-policy': CSP } : {}),
+    ...headers,
+  });
+  res.end(bytes);
+  return status;
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+/** The 404 of an address that is not a site the visitor may see: the same page, whatever the reason. */
+export const bareNotFound = (res: ServerResponse) =>
+  send(res, 404, HTML, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing at this address.</p></main></body></html>`);
+
+function redirect(res: ServerResponse, status: 301 | 302 | 303, to: string, cookies: string[] = []) {
+  res.writeHead(status, { location: to, 'content-length': 0, ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+  res.end();
+  return status;
+}
+
+function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<string, string>): 'light' | 'dark' {
+  const chosen = cookies[`docs_theme_${view.site.id}`];
+  if (settings.themes?.toggeable !== false && (chosen === 'light' || chosen === 'dark')) return chosen;
+  return settings.themes?.default === 'dark' ? 'dark' : 'light';
+}
+
+export async function servePublished(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 });
+    res.end();
+    return 405;
+  }
+  const segs = siteSegments(pathname);
+  if (!segs) return bareNotFound(res);
+  const [orgKey, basename, ...rest] = segs as [string, string, ...string[]];
+  const query = new URLSearchParams(search);
+  const cookies = parseCookies(req.headers.cookie);
+  const given: { input?: ReturnType<typeof visitorInput> } = {};
+  // The visitor's cookies are named after the site: read once the site is known.
+  const opened = await openSite(ctx, orgKey, basename, (siteId) => (given.input = visitorInput(query, cookies, siteId)));
+  const input = given.input;
+  if (!opened || !input) return bareNotFound(res);
+  const { ref, visitor } = opened;
+
+  // Keys and claims given in the query go into cookies for the site's path, and the address
+  // loses them (a share key must not stay in the address bar, history or Referer).
+  if (input.fromQuery) {
+    const names = cookieNames(ref.site.id);
+    const attrs = `Path=${ref.base}; HttpOnly; SameSite=Lax`;
+    const set: string[] = [];
+    if (visitor.shareKey && query.has('share')) set.push(`${names.share}=${encodeURIComponent(visitor.shareKey)}; ${attrs}; Max-Age=2592000`);
+    if (input.token && query.has('jwt_token')) set.push(`${names.token}=${encodeURIComponent(input.token)}; ${attrs}; Max-Age=3600`);
+    if (Object.keys(input.unsigned).length) set.push(`${names.unsigned}=${Buffer.from(JSON.stringify(input.unsigned)).toString('base64url')}; ${attrs}`);
+    for (const k of [...query.keys()]) if (k === 'share' || k === 'jwt_token' || k.startsWith('visitor.')) query.delete(k);
+    const q = query.toString();
+    return redirect(res, 302, pathname + (q ? `?${q}` : ''), set);
+  }
+
+  await ensureDownloadSecret(ctx);
+  const view = await ctx.store.read((tx) => siteView(tx, ref, visitor));
+  const baseSettings = settingsOf(view);
+  const notFound = async (entry?: SpaceEntry) => {
+    const settings = settingsOf(view, entry);
+    const side = entry ? await ctx.store.read((tx) => sidebar(spacePages(tx, entry.space), entry, undefined, visitor)) : undefined;
+    return send(res, 404, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: 'Page not found', here: pathname, main: notFoundMain(view.base), sidebar: side, ref: (to) => contentRef(view, to), noindex: true }));
+  };
+
+  // Site-wide routes.
+  if (rest[0] === '~') {
+    const what = rest.slice(1).join('/');
+    if (what === 'theme') {
+      const set = query.get('set');
+      const back = query.get('back') ?? '';
+      const to = back.startsWith(`${ref.base}`) && !back.startsWith('//') ? back : ref.base;
+      const cookie = set === 'light' || set === 'dark' ? [`docs_theme_${ref.site.id}=${set}; Path=${ref.base}; SameSite=Lax; Max-Age=31536000`] : [];
+      return redirect(res, 303, to, cookie);
+    }
+    if (what === 'search' || what === 'search.json') {
+      const q = (query.get('q') ?? '').slice(0, 200);
+      const groups = await searchSite(ctx, view, q);
+      if (what === 'search.json') return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ query: q, groups }));
+      const theme = themeOf(view, baseSettings, cookies);
+      return send(res, 200, HTML, frame({ view, settings: baseSettings, theme, title: q ? `Search: ${q}` : 'Search', here: `${pathname}?${query}`, main: searchPage(q, groups), ref: (to) => contentRef(view, to), noindex: true }));
+    }
+    return notFound();
+  }
+  if (rest.length === 1) {
+    const robotsText = { 'robots.txt': () => robots(ctx, view), 'sitemap.xml': () => ctx.store.read((tx) => sitemap(tx, ctx, view)), 'llms.txt': () => ctx.store.read((tx) => llmsIndex(tx, ctx, view)), 'llms-full.txt': () => ctx.store.read((tx) => llmsFull(tx, ctx, view)) }[rest[0]!];
+    if (robotsText) {
+      const type = rest[0] === 'sitemap.xml' ? 'application/xml; charset=utf-8' : rest[0]!.startsWith('llms') ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8';
+      return send(res, 200, type, await robotsText());
+    }
+  }
+
+  // A page: `.md` after its path asks for its markdown.
+  let asMarkdown = false;
+  const last = rest[rest.length - 1];
+  if (last?.endsWith('.md') && last.length > 3) {
+    asMarkdown = true;
+    rest[rest.length - 1] = last.slice(0, -3);
+  }
+  const at = locate(view, rest);
+  if (at.kind === 'redirect') return redirect(res, 302, at.to);
+  if (at.kind === 'none') return notFound();
+  const { entry } = at;
+  const path = at.rest.join('/');
+  const found = await ctx.store.read((tx) => {
+    const ix = spacePages(tx, entry.space);
+    let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
+    if (page && !pageVisible(ix, page, visitor)) page = undefined;
+    if (!page && !path && !ix.docs.length) return { empty: true as const };
+    if (!page) {
+      const moved = path ? movedFrom(tx, entry.space, ix, path) : undefined;
+      return moved && pageVisible(ix, moved, visitor) ? { moved: pageUrl(entry, moved.path) } : undefined;
+    }
+    if (page.node.type === 'group') {
+      const first = firstUnder(ix, page, visitor);
+      return first ? { moved: pageUrl(entry, first.path), temporary: true } : undefined;
+    }
+    if (page.node.type === 'link') {
+      const t = page.node.target;
+      const to = t?.kind === 'url' ? t.url : t?.kind === 'page' && ix.byId.get(t.page) ? pageUrl(entry, ix.byId.get(t.page)!.path) : page.node.href;
+      return to ? { moved: to, temporary: true } : undefined;
+    }
+    if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${markdownOf(tx, entry.space.id, page.node)}` };
+    const settings = settingsOf(view, entry);
+    return {
+      ix,
+      page,
+      settings,
+      source: pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank'),
+      side: sidebar(ix, entry, page, visitor),
+      ...neighbours(ix, page, visitor),
+    };
+  });
+  if (!found) return notFound(entry);
+  if ('empty' in found) {
+    // A space with no page yet: its address answers, saying so.
+    const settings = settingsOf(view, entry);
+    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: entry.space.title, here: pathname, main: `<h1>${esc(entry.space.title)}</h1><p>No pages yet.</p>`, ref: (to) => contentRef(view, to) }));
+  }
+  if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
+  if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
+  const { ix, page } = found;
+  const key = bodyKey(
+    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000)],
+    ix.conditional ? visitor.claims : undefined,
+  );
+  let body = cachedBody(key);
+  if (!body) {
+    renderStats.rendered++;
+    keepBody(key, (body = await renderMarkdown(found.source.markdown, found.source.links)));
+  }
+  const { html, headings } = body;
+  const theme = themeOf(view, found.settings, cookies);
+  const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
+  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
+  return send(res, 200, HTML, frame({ view, entry, settings: found.settings, theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => contentRef(view, to), noindex }));
+}
+
+/** A customization link target (ContentRef): a URL, or a page of one of the site's spaces. */
+export function contentRef(view: SiteView, to: unknown): string | undefined {
+  const t = to as any;
+  if (!t || typeof t !== 'object') return undefined;
+  if (t.kind === 'url' && typeof t.url === 'string') return t.url;
+  if (t.kind === 'space' && typeof t.space === 'string') return view.sections.flatMap((s) => s.spaces).find((e) => e.space.id === t.space)?.url;
+  return undefined;
+}
+
+export { listedPages };

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { Heading } from './markdown.js';
+
+// Rendered page bodies, by everything that decides them: the space and its revision's tree
+// (links resolve against it), the page's body hash, the page's address prefix, the link
+// settings, the hour (signed file URLs change hourly) and, where pages have conditions, the
+// visitor's claims (a link to a page closed to them renders broken). A write changes one of
+// these (a new revision, a moved site space, new customization), so an entry never goes stale:
+// it just stops being asked for. Bounded: the oldest entries leave first.
+
+const MAX = 1000;
+const bodies = new Map<string, { html: string; headings: Heading[] }>();
+
+export const bodyKey = (parts: (string | number | boolean | undefined)[], claims?: unknown) =>
+  parts.map((p) => String(p ?? '')).join('|') + (claims === undefined ? '' : `|${createHash('sha256').update(JSON.stringify(claims)).digest('base64url')}`);
+
+export function cachedBody(key: string) {
+  const hit = bodies.get(key);
+  if (hit) {
+    bodies.delete(key);
+    bodies.set(key, hit);
+  }
+  return hit;
+}
+
+export function keepBody(key: string, body: { html: string; headings: Heading[] }) {
+  if (bodies.size >= MAX) bodies.delete(bodies.keys().next().value!);
+  bodies.set(key, body);
+}
+
+/** For tests: how many bodies were rendered (cache misses). */
+export const renderStats = { rendered: 0 };

@@ -1,0 +1,109 @@
+import type { Settings } from '../../sites/customization.js';
+import type { NavNode, SiteView, SpaceEntry } from '../site.js';
+import { BASE_CSS, themeVars } from './css.js';
+import { attr, esc, safeUrl } from './html.js';
+import type { Heading } from './markdown.js';
+
+// The frame every page of a published site is drawn in: header (logo or title, header links,
+// search, light/dark toggle), sections as top navigation, the site space switcher, the page
+// tree as sidebar, the page, its outline, the footer. No script: links and GET forms only.
+
+export interface Frame {
+  view: SiteView;
+  entry?: SpaceEntry;
+  settings: Settings;
+  theme: 'light' | 'dark';
+  /** The document's <title> (the page's title; the site's is added). */
+  title: string;
+  /** The page's URL path (for the toggle's way back). */
+  here: string;
+  sidebar?: string;
+  main: string;
+  outline?: Heading[];
+  /** Resolves a customization content ref (header and footer links) to a URL. */
+  ref(to: unknown): string | undefined;
+  noindex?: boolean;
+}
+
+const themed = (u: unknown, mode: 'light' | 'dark'): string | undefined => {
+  if (typeof u === 'string') return u;
+  if (u && typeof u === 'object') return (u as any)[mode] ?? (u as any).light;
+  return undefined;
+};
+
+function favicon(settings: Settings): string {
+  const f = settings.favicon ?? {};
+  const icon = themed(f.icon, 'light');
+  if (icon) return `<link rel="icon" href="${attr(safeUrl(icon))}">`;
+  if (typeof f.emoji === 'string' && f.emoji) {
+    const ch = /^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(f.emoji) ? String.fromCodePoint(...f.emoji.split('-').map((h: string) => parseInt(h, 16))) : f.emoji;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${esc(ch)}</text></svg>`;
+    return `<link rel="icon" href="data:image/svg+xml,${attr(encodeURIComponent(svg))}">`;
+  }
+  return '';
+}
+
+function navHtml(nodes: NavNode[], current: string | undefined): string {
+  return nodes
+    .map((n) => {
+      if (n.kind === 'section') {
+        const s = n.section;
+        return `<a href="${attr(s.url)}"${s.row?.id === current ? ' aria-current="page"' : ''}>${esc(s.title)}</a>`;
+      }
+      return `<details><summary>${esc(n.row.title)}</summary><ul>${n.children.map((c) => `<li>${navHtml([c], current)}</li>`).join('')}</ul></details>`;
+    })
+    .join('');
+}
+
+export function frame(f: Frame): string {
+  const { view, settings, entry } = f;
+  const siteTitle = typeof settings.title === 'string' && settings.title ? settings.title : view.site.title;
+  const header = settings.header ?? {};
+  const logoLight = themed(header.logo, 'light');
+  const logoDark = themed(header.logo, 'dark');
+  const brand = logoLight
+    ? `<img class="logo-light" src="${attr(safeUrl(logoLight))}" alt="${attr(siteTitle)}">${logoDark && logoDark !== logoLight ? `<img class="logo-dark" src="${attr(safeUrl(logoDark))}" alt="">` : ''}<span>${esc(siteTitle)}</span>`
+    : `<span>${esc(siteTitle)}</span>`;
+  const links = (Array.isArray(header.links) ? header.links : [])
+    .map((l: any) => {
+      const href = f.ref(l?.to);
+      const sub = (Array.isArray(l?.links) ? l.links : []).map((x: any) => [x?.title, f.ref(x?.to)]).filter((x: any[]) => x[1]);
+      // An item with links of its own is a menu (a <details>, no script).
+      if (sub.length) return `<details><summary>${esc(l.title)}</summary><ul>${sub.map(([t, h]: string[]) => `<li><a href="${attr(safeUrl(h))}">${esc(t)}</a></li>`).join('')}</ul></details>`;
+      return href ? `<a href="${attr(safeUrl(href))}">${esc(l.title)}</a>` : '';
+    })
+    .join('');
+  const toggle = settings.themes?.toggeable !== false
+    ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="${f.theme === 'dark' ? 'light' : 'dark'}" aria-label="Switch to ${f.theme === 'dark' ? 'light' : 'dark'} mode">${f.theme === 'dark' ? 'Light' : 'Dark'} mode</button></form>`
+    : '';
+  const search = `<form class="search" role="search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
+  // One section alone is no choice: no top navigation then.
+  const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
+  const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
+  const switcher = variants.length > 1
+    ? `<nav class="variants" aria-label="Variants">${variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('')}</nav>`
+    : '';
+  const footer = settings.footer ?? {};
+  const footerGroups = (Array.isArray(footer.groups) ? footer.groups : [])
+    .map((g: any) => `<div><strong>${esc(g?.title)}</strong><ul>${(Array.isArray(g?.links) ? g.links : []).map((l: any) => { const h = f.ref(l?.to); return h ? `<li><a href="${attr(safeUrl(h))}">${esc(l.title)}</a></li>` : ''; }).join('')}</ul></div>`)
+    .join('');
+  const footerLogo = themed(footer.logo, f.theme);
+  const outline = f.outline?.filter((h) => h.depth === 2 || h.depth === 3) ?? [];
+  const lang = typeof settings.internationalization?.locale === 'string' ? settings.internationalization.locale : 'en';
+  return `<!doctype html>
+<html lang="${attr(lang)}" data-theme="${f.theme}" data-style="${attr(settings.styling?.theme ?? 'clean')}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
+${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
+<style>${themeVars(settings.styling)}${BASE_CSS}</style></head>
+<body><a class="skip" href="#content">Skip to content</a>
+<header class="top"><a class="brand" href="${attr(view.base)}">${brand}</a><nav class="header-links" aria-label="Header links">${links}</nav>${switcher}${search}${toggle}</header>
+${sections}
+<div class="layout">
+<aside class="sidebar">${f.sidebar ?? ''}</aside>
+<main id="content">${f.main}</main>
+<aside class="outline">${outline.length ? `<nav aria-label="On this page"><strong>On this page</strong><ul>${outline.map((h) => `<li class="d${h.depth}"><a href="#${attr(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul></nav>` : ''}</aside>
+</div>
+<footer class="site">${footerLogo ? `<img src="${attr(safeUrl(footerLogo))}" alt="" height="24">` : ''}${footerGroups}${typeof footer.copyright === 'string' ? `<p class="copyright">${esc(footer.copyright)}</p>` : ''}</footer>
+</body></html>`;
+}

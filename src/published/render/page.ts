@@ -1,0 +1,57 @@
+import type { PageNode } from '../../content/model.js';
+import type { Located } from '../../content/tree.js';
+import { pageVisible, type PageIndexed } from '../pages.js';
+import type { SpaceEntry } from '../site.js';
+import type { Visitor } from '../visitor.js';
+import { attr, esc, safeUrl } from './html.js';
+
+// The parts of a content page inside the frame: the sidebar (the space's page tree), the
+// breadcrumbs, the page, previous/next.
+
+export const pageUrl = (entry: SpaceEntry, path: string) => (path ? `${entry.url}/${path.split('/').map(encodeURIComponent).join('/')}` : entry.url);
+
+/**
+ * The page tree as nested lists: groups as headings, link pages as links out, hidden pages and
+ * pages closed to the visitor left out. Only the branch of the current page is open below the
+ * top level, so a space of thousands of pages draws a short list.
+ */
+export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | undefined, visitor: Visitor): string {
+  const open = new Set(current ? [...current.ancestors.map((a) => a.id), current.node.id] : []);
+  const item = (p: PageNode, depth: number): string => {
+    if (p.hidden) return '';
+    const l = ix.byId.get(p.id)!;
+    if (!satisfiesPage(ix, l, visitor)) return '';
+    if (p.type === 'group') return `<li><div class="group">${esc(p.title)}</div>${list(p.pages, depth + 1)}</li>`;
+    if (p.type === 'link') {
+      const href = p.target?.kind === 'url' ? p.target.url : p.target?.kind === 'page' && ix.byId.get(p.target.page) ? pageUrl(entry, ix.byId.get(p.target.page)!.path) : p.href;
+      return href ? `<li><a href="${attr(safeUrl(href))}">${esc(p.title)}</a></li>` : '';
+    }
+    const here = current?.node.id === p.id ? ' aria-current="page"' : '';
+    return `<li><a href="${attr(pageUrl(entry, l.path))}"${here}>${p.emoji ? `${esc(emoji(p.emoji))} ` : ''}${esc(p.title)}</a>${p.pages.length && open.has(p.id) ? list(p.pages, depth + 1) : ''}</li>`;
+  };
+  const list = (pages: readonly PageNode[], depth: number): string => {
+    const inner = pages.map((p) => item(p, depth)).join('');
+    return inner ? `<ul>${inner}</ul>` : '';
+  };
+  return `<nav aria-label="Pages">${list(ix.tree, 0)}</nav>`;
+}
+
+const satisfiesPage = (ix: PageIndexed, l: Located, visitor: Visitor) => pageVisible(ix, l, visitor);
+
+/** An emoji given as code points (`1f680`) or as the character. */
+export const emoji = (e: string) => (/^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(e) ? String.fromCodePoint(...e.split('-').map((h) => parseInt(h, 16))) : e);
+
+export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean): string {
+  const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a) => `<li>${esc(a.title)}</li>`)];
+  const pager = pagination && (prev || next)
+    ? `<nav class="pager" aria-label="Previous and next">${prev ? `<a rel="prev" href="${attr(pageUrl(entry, prev.path))}">← ${esc(prev.node.title)}</a>` : '<span></span>'}${next ? `<a rel="next" href="${attr(pageUrl(entry, next.path))}">${esc(next.node.title)} →</a>` : ''}</nav>`
+    : '';
+  return `<nav class="breadcrumbs" aria-label="Breadcrumbs"><ol>${crumbs.join('')}</ol></nav>
+<h1>${l.node.emoji ? `${esc(emoji(l.node.emoji))} ` : ''}${esc(l.node.title)}</h1>
+${l.node.description ? `<p class="description">${esc(l.node.description)}</p>` : ''}
+<article class="content">${html}</article>
+${pager}`;
+}
+
+export const notFoundMain = (home: string) =>
+  `<div class="notfound"><h1>Page not found</h1><p>The page you are looking for does not exist or is not available to you.</p><p><a href="${attr(home)}">Go to the home page</a></p></div>`;

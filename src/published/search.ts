@@ -1,0 +1,56 @@
+import { searchOrganization } from '../content/search.js';
+import type { Context } from '../kernel/context.js';
+import type { SpaceRecord } from '../spaces/model.js';
+import { pageVisible, spacePages } from './pages.js';
+import { attr, esc } from './render/html.js';
+import { pageUrl } from './render/page.js';
+import { listedSpaces, type SiteView, type SpaceEntry } from './site.js';
+
+// Search across a published site: the organization's full-text index (src/content/search.ts)
+// asked about the site's listed spaces only, results kept to the pages this visitor may see and
+// grouped by section and space, each with its matching sections.
+
+export interface SearchGroup {
+  section?: string;
+  space: string;
+  url: string;
+  pages: { title: string; url: string; sections: { title: string; url: string; snippet: string }[] }[];
+}
+
+export async function searchSite(ctx: Context, view: SiteView, q: string): Promise<SearchGroup[]> {
+  if (!q.trim()) return [];
+  const entries = new Map<string, SpaceEntry>();
+  for (const e of listedSpaces(view)) if (!entries.has(e.space.id)) entries.set(e.space.id, e);
+  const spaces: SpaceRecord[] = [...entries.values()].map((e) => e.space);
+  const found = await searchOrganization(ctx, view.org.id, spaces, q);
+  return ctx.store.read((tx) =>
+    found.flatMap(({ space, hits }) => {
+      const entry = entries.get(space.id)!;
+      const ix = spacePages(tx, entry.space);
+      const pages = hits.flatMap((h) => {
+        const l = ix.byId.get(h.page);
+        const hidden = l && (l.node.hidden || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden));
+        // Hidden pages are left out of search as out of navigation; pages closed to the visitor too.
+        if (!l || hidden || l.node.type !== 'document' || !pageVisible(ix, l, view.visitor)) return [];
+        const url = pageUrl(entry, l.path);
+        return [{ title: l.node.title, url, sections: h.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })) }];
+      });
+      return pages.length ? [{ ...(entry.section.row ? { section: entry.section.row.title } : {}), space: entry.space.title, url: entry.url, pages }] : [];
+    }),
+  );
+}
+
+export function searchPage(q: string, groups: SearchGroup[]): string {
+  const total = groups.reduce((n, g) => n + g.pages.length, 0);
+  const head = `<h1>Search</h1><form class="search" role="search" method="get"><label for="q2">Search for</label> <input id="q2" type="search" name="q" value="${attr(q)}"><button type="submit">Search</button></form>`;
+  if (!q.trim()) return head;
+  if (!total) return `${head}<p role="status">No results for “${esc(q)}”.</p>`;
+  return `${head}<p role="status">${total} result${total === 1 ? '' : 's'} for “${esc(q)}”.</p>${groups
+    .map(
+      (g) =>
+        `<section class="results"><h2>${esc([g.section, g.space].filter(Boolean).join(' › '))}</h2><ol>${g.pages
+          .map((p) => `<li><a href="${attr(p.url)}">${esc(p.title)}</a>${p.sections.map((s) => `<div class="snippet"><a href="${attr(s.url)}">${esc(s.title)}</a> — ${esc(s.snippet)}</div>`).join('')}</li>`)
+          .join('')}</ol></section>`,
+    )
+    .join('')}`;
+}

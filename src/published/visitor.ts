@@ -1,0 +1,105 @@
+import { createPublicKey } from 'node:crypto';
+import { readVisitorKey, VISITOR_KEY_ALG } from '../auth/visitor-keys.js';
+import type { Context } from '../kernel/context.js';
+import type { SiteRecord } from '../sites/model.js';
+
+// Who is looking at a published site. A visitor brings, each optional:
+// - a share key (`?share=KEY`, then a cookie), which opens `unlisted` and `share-link` sites;
+// - a signed visitor token (`?jwt_token=JWT`, then a cookie): ES256, signed by this data
+//   directory's visitor key (the `gitbookVisitorClaims` of the ping operation, or any token made
+//   with that key), whose payload are the visitor's claims; it opens `visitor-auth` sites;
+// - unsigned claims (`?visitor.NAME=VALUE`, then a cookie), kept only where the site's adaptive
+//   schema declares them under `unsigned`, typed as it says.
+// A forged or expired key or token makes the whole site answer 404, with no hint it exists.
+
+export interface VisitorInput {
+  shareKey?: string;
+  token?: string;
+  unsigned: Record<string, string>;
+  /** True when the values came from the query (the handler then sets cookies and redirects). */
+  fromQuery: boolean;
+}
+
+export interface Visitor {
+  shareKey?: string;
+  /** Claims of a valid token (with `unsigned` holding the unsigned ones the schema allows). */
+  claims: Record<string, unknown>;
+  /** Whether a valid signed token came with the request. */
+  signed: boolean;
+}
+
+export const cookieNames = (siteId: string) => ({ share: `docs_share_${siteId}`, token: `docs_visitor_${siteId}`, unsigned: `docs_claims_${siteId}` });
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const k = part.slice(0, i).trim();
+    if (!k || k in out) continue;
+    try {
+      out[k] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      /* a cookie that is not ours, badly encoded: ignored */
+    }
+  }
+  return out;
+}
+
+/** What the request says about its visitor, for one site: the query wins over cookies. */
+export function visitorInput(query: URLSearchParams, cookies: Record<string, string>, siteId: string): VisitorInput {
+  const names = cookieNames(siteId);
+  const unsigned: Record<string, string> = {};
+  let fromQuery = false;
+  for (const [k, v] of query) {
+    if (k.startsWith('visitor.') && k.length > 8) (unsigned[k.slice(8)] = v), (fromQuery = true);
+  }
+  if (!fromQuery && cookies[names.unsigned]) {
+    try {
+      const parsed = JSON.parse(Buffer.from(cookies[names.unsigned]!, 'base64url').toString('utf8'));
+      if (parsed && typeof parsed === 'object') for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') unsigned[k] = v;
+    } catch {
+      /* ignored: unsigned claims are only a preference */
+    }
+  }
+  const shareKey = query.get('share') ?? cookies[names.share];
+  const token = query.get('jwt_token') ?? cookies[names.token];
+  return {
+    ...(shareKey ? { shareKey } : {}),
+    ...(token ? { token } : {}),
+    unsigned,
+    fromQuery: fromQuery || query.has('share') || query.has('jwt_token'),
+  };
+}
+
+/** The claims of a token signed by this data directory's visitor key; undefined if it is not valid (forged, expired, other key). */
+export async function verifyVisitorToken(ctx: Context, token: string): Promise<Record<string, unknown> | undefined> {
+  const meta = await ctx.store.read(readVisitorKey);
+  if (!meta) return undefined;
+  const { jwtVerify } = await import('jose'); // loaded only when a visitor brings a token
+  try {
+    const { payload } = await jwtVerify(token, createPublicKey({ key: meta.publicJwk, format: 'jwk' }), {
+      algorithms: [VISITOR_KEY_ALG],
+      currentDate: ctx.clock.now(),
+    });
+    const { iss: _i, sub: _s, aud: _a, exp: _e, nbf: _n, iat: _t, jti: _j, ...claims } = payload;
+    return { ...claims, ...(payload.sub ? { sub: payload.sub } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The unsigned claims the site's adaptive schema declares, converted to their declared types. */
+export function unsignedClaims(site: SiteRecord, given: Record<string, string>): Record<string, unknown> {
+  const declared = (site.adaptiveSchema?.jsonSchema as any)?.properties?.unsigned?.properties as Record<string, any> | undefined;
+  const out: Record<string, unknown> = {};
+  if (!declared) return out;
+  for (const [k, raw] of Object.entries(given)) {
+    const type = Object.prototype.hasOwnProperty.call(declared, k) ? declared[k]?.type : undefined;
+    if (type === 'string') out[k] = raw;
+    else if (type === 'boolean' && (raw === 'true' || raw === 'false')) out[k] = raw === 'true';
+    else if (type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) out[k] = Number(raw);
+    else if (type === 'array') out[k] = raw.split(',').filter(Boolean);
+  }
+  return out;
+}

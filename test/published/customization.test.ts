@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { api, attrOf, byClass, byLabel, byTag, get, links, mainOf, page, spaceWith, textOf } from './fixture.js';
+
+// The site customization and per-site-space overrides change what is rendered: one setting at a
+// time, each seen in the page.
+
+let s: TestServer;
+let call: ReturnType<typeof api>;
+let o: string;
+let base: string;
+let ssSecond: string;
+
+beforeAll(async () => {
+  s = await startServer();
+  call = api(s);
+  const org = (await call('GET', '/v1/orgs')).items[0].id;
+  const a = await spaceWith(s, org, 'First', [page('a', 'Alpha', 'See [example](https://example.com).'), page('b', 'Beta', 'B.')]);
+  const b = await spaceWith(s, org, 'Second', [page('c', 'Gamma', 'C.')]);
+  const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Styled Site', spaces: [a.space.id, b.space.id] });
+  o = `/v1/orgs/${org}/sites/${site.id}`;
+  ssSecond = (await call('GET', `${o}/site-spaces`)).items.find((x: any) => x.space.id === b.space.id).id;
+  base = (await call('POST', `${o}/publish`)).urls.published;
+}, 60_000);
+afterAll(() => s?.stop());
+
+const customize = async (change: (c: any) => void) => {
+  const c = await call('GET', `${o}/customization`);
+  change(c);
+  await call('PUT', `${o}/customization`, c);
+};
+const home = async (path = '', cookie?: string) => (await get(s, base + path, cookie)).doc;
+const style = (doc: any) => textOf(byTag(doc, 'style')[0]);
+const htmlEl = (doc: any) => byTag(doc, 'html')[0];
+
+describe('customization', () => {
+  it('title', async () => {
+    expect(textOf(byClass(await home(), 'brand')[0]).trim()).toBe('Styled Site');
+    await customize((c) => (c.title = 'Renamed Docs'));
+    const doc = await home();
+    expect(textOf(byClass(doc, 'brand')[0]).trim()).toBe('Renamed Docs');
+    expect(textOf(byTag(doc, 'title')[0])).toBe('Alpha | Renamed Docs');
+  });
+
+  it('logo (light and dark)', async () => {
+    await customize((c) => (c.header.logo = { light: 'https://cdn.example/logo.png', dark: 'https://cdn.example/logo-dark.png' }));
+    const imgs = byTag(byClass(await home(), 'brand')[0], 'img');
+    expect(imgs.map((i) => [attrOf(i, 'class'), attrOf(i, 'src')])).toEqual([['logo-light', 'https://cdn.example/logo.png'], ['logo-dark', 'https://cdn.example/logo-dark.png']]);
+  });
+
+  it('favicon: icon, or emoji', async () => {
+    await customize((c) => (c.favicon = { icon: { light: 'https://cdn.example/fav.png', dark: 'https://cdn.example/fav-dark.png' } }));
+    expect(attrOf(byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'), 'href')).toBe('https://cdn.example/fav.png');
+    await customize((c) => (c.favicon = { emoji: '1f680' }));
+    const href = attrOf(byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'), 'href');
+    expect(decodeURIComponent(href)).toContain('🚀');
+  });
+
+  it('primary color, light and dark; theme; font; corners', async () => {
+    await customize((c) => {
+      c.styling.primaryColor = { light: '#ff0000', dark: '#00ff00' };
+      c.styling.theme = 'bold';
+      c.styling.font = 'Merriweather';
+      c.styling.corners = 'straight';
+    });
+    const doc = await home();
+    expect(style(doc)).toContain(':root{--primary:#ff0000;--font:Merriweather, Georgia, serif;--radius:0}');
+    expect(style(doc)).toContain('[data-theme=dark]{--primary:#00ff00}');
+    expect(attrOf(htmlEl(doc), 'data-style')).toBe('bold');
+  });
+
+  it('header links and footer (groups, copyright)', async () => {
+    await customize((c) => {
+      c.header.links = [
+        { title: 'Status', to: { kind: 'url', url: 'https://status.example' }, links: [] },
+        { title: 'More', to: null, links: [{ title: 'Blog', to: { kind: 'url', url: 'https://blog.example' } }] },
+      ];
+      c.footer = { groups: [{ title: 'Company', links: [{ title: 'About', to: { kind: 'url', url: 'https://example.com/about' } }] }], copyright: '© Acme' };
+    });
+    const doc = await home();
+    expect(links(byLabel(doc, 'Header links'))).toEqual([{ text: 'Status', href: 'https://status.example' }, { text: 'Blog', href: 'https://blog.example' }]);
+    expect(textOf(byTag(byLabel(doc, 'Header links'), 'summary')[0])).toBe('More');
+    const footer = byTag(doc, 'footer')[0];
+    expect(textOf(footer)).toContain('Company');
+    expect(links(footer)).toEqual([{ text: 'About', href: 'https://example.com/about' }]);
+    expect(textOf(byClass(footer, 'copyright')[0])).toBe('© Acme');
+  });
+
+  it('light/dark: the default mode, the toggle (a cookie), and no toggle when not toggeable', async () => {
+    expect(attrOf(htmlEl(await home()), 'data-theme')).toBe('light');
+    const toggle = await get(s, `${base}/~/theme?set=dark&back=${encodeURIComponent(new URL(base).pathname + '/beta')}`);
+    expect(toggle.status).toBe(303);
+    expect(toggle.headers.get('location')).toBe(`${new URL(base).pathname}/beta`);
+    const cookie = toggle.headers.get('set-cookie')!.split(';')[0]!;
+    expect(attrOf(htmlEl(await home('', cookie)), 'data-theme')).toBe('dark');
+    // The way back stays on the site.
+    expect((await get(s, `${base}/~/theme?set=dark&back=https://evil.example`)).headers.get('location')).toBe(new URL(base).pathname);
+    await customize((c) => (c.themes = { default: 'dark', toggeable: false }));
+    const doc = await home('', cookie.replace('dark', 'light'));
+    expect(attrOf(htmlEl(doc), 'data-theme')).toBe('dark');
+    expect(byClass(doc, 'toggle')).toHaveLength(0);
+  });
+
+  it('pagination and external link target', async () => {
+    expect(byLabel(await home(), 'Previous and next')).toBeDefined();
+    await customize((c) => {
+      c.pagination = { enabled: false };
+      c.externalLinks = { target: 'blank' };
+    });
+    const doc = await home();
+    expect(byLabel(doc, 'Previous and next')).toBeUndefined();
+    const ext = byTag(mainOf(doc), 'a').find((a) => textOf(a) === 'example');
+    expect([attrOf(ext, 'target'), attrOf(ext, 'rel')]).toEqual(['_blank', 'noopener noreferrer']);
+  });
+
+  it('a site space override applies to that site space only, and resets', async () => {
+    await call('PATCH', `${o}/site-spaces/${ssSecond}/customization`, { title: 'Second Look', styling: { primaryColor: { light: '#123456', dark: '#654321' } } });
+    const second = await home('/second');
+    expect(textOf(byClass(second, 'brand')[0]).trim()).toBe('Second Look');
+    expect(style(second)).toContain('--primary:#123456');
+    const first = await home();
+    expect(textOf(byClass(first, 'brand')[0]).trim()).toBe('Renamed Docs');
+    expect(style(first)).toContain('--primary:#ff0000');
+    await call('DELETE', `${o}/site-spaces/${ssSecond}/customization`);
+    expect(textOf(byClass(await home('/second'), 'brand')[0]).trim()).toBe('Renamed Docs');
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { api, byLabel, get, h1, links, page } from './fixture.js';
+
+// A space of 5,000 pages (100 parts of 50 pages): a page renders with its sidebar collapsed
+// beyond the current branch, and a request does no work over the whole space once its index is built.
+
+let s: TestServer;
+let base: string;
+
+beforeAll(async () => {
+  s = await startServer();
+  const call = api(s);
+  const org = (await call('GET', '/v1/orgs')).items[0].id;
+  // 100 parts of 1 + 49 pages: one change request, batches of 50 changes (the contract's limit).
+  const sp = { space: await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Big' }) };
+  const cr = await call('POST', `/v1/spaces/${sp.space.id}/change-requests`, { subject: 'Big' });
+  for (let i = 0; i < 100; i++) {
+    const changes: object[] = [page(`p${i}`, `Part ${i}`, `Part ${i}.`)];
+    for (let j = 0; j < 49; j++) changes.push(page(`p${i}-${j}`, `Page ${i}.${j}`, `Body ${i}.${j}.`, { into: `p${i}` }));
+    await call('POST', `/v1/spaces/${sp.space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+  }
+  await call('POST', `/v1/spaces/${sp.space.id}/change-requests/${cr.id}/merge`);
+  const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Big Site', spaces: [sp.space.id] });
+  base = (await call('POST', `/v1/orgs/${org}/sites/${site.id}/publish`)).urls.published;
+}, 180_000);
+afterAll(() => s?.stop());
+
+describe('a space of 5,000 pages', () => {
+  it('renders a page with the sidebar collapsed beyond the current branch', async () => {
+    const r = await get(s, `${base}/part-7/page-7-42`);
+    expect(r.status).toBe(200);
+    expect(h1(r.doc)).toBe('Page 7.42');
+    const side = links(byLabel(r.doc, 'Pages')).map((l) => l.text);
+    // The 100 parts, and the 49 pages of the open part only.
+    expect(side).toHaveLength(100 + 49);
+    expect(side.filter((t) => t.startsWith('Page 8.'))).toEqual([]);
+    expect(links(byLabel(r.doc, 'Previous and next')).map((l) => l.text)).toEqual(['← Page 7.41', 'Page 7.43 →']);
+  });
+
+  it('later requests are cheap: the index is built once per revision', async () => {
+    const { treeWork } = await import('../../src/content/tree.js');
+    await get(s, `${base}/part-3/page-3-1`);
+    const before = treeWork.visits;
+    for (const p of ['part-3/page-3-2', 'part-40/page-40-48', 'part-99']) expect((await get(s, `${base}/${p}`)).status).toBe(200);
+    expect(treeWork.visits - before).toBe(0);
+  });
+});

@@ -7,7 +7,10 @@ import type { Context } from '../src/kernel/context.js';
 
 export const isPublishedPath = (pathname: string) => pathname.startsWith('/sites/') || pathname === '/o' || pathname.startsWith('/o/') || pathname.startsWith('/integrations/');
 
+let sites: Promise<typeof import('../src/published/http.js')> | undefined;
+let app: Promise<typeof import('../src/published/app/http.js')> | undefined;
+
 export async function servePublishedPath(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
-  if (pathname.startsWith('/sites/')) return (await import('../src/published/http.js')).servePublished(ctx, req, res, pathname, search);
-  return (await import('../src/published/app/http.js')).serveApp(ctx, req, res, pathname, search);
+  if (pathname.startsWith('/sites/')) return (await (sites ??= import('../src/published/http.js'))).servePublished(ctx, req, res, pathname, search);
+  return (await (app ??= import('../src/published/app/http.js'))).serveApp(ctx, req, res, pathname, search);
 }

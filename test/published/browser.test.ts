@@ -91,7 +91,7 @@ const visit = async (url: string) => {
 };
 
 async function noSeriousViolations(p: any, what: string) {
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const AxeBuilder = ((await import('@axe-core/playwright')) as any).default;
   const r = await new AxeBuilder({ page: p }).analyze();
   const bad = r.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
   expect(bad, what).toEqual([]);

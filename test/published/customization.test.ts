@@ -54,6 +54,9 @@ describe('customization', () => {
     await customize((c) => (c.favicon = { emoji: '1f680' }));
     const href = attrOf(byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'), 'href');
     expect(decodeURIComponent(href)).toContain('🚀');
+    // A code point past U+10FFFF is shown as written, never a failed page.
+    const { emoji } = await import('../../src/published/render/page.js');
+    expect([emoji('1f680'), emoji('ffffff'), emoji('🙂')]).toEqual(['🚀', 'ffffff', '🙂']);
   });
 
   it('primary color, light and dark; theme; font; corners', async () => {

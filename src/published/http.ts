@@ -171,7 +171,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const { html, headings } = body;
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
-  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => contentRef(view, to), noindex }));
+  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
   keepPage(found.sig, bytes);
   return send(res, 200, HTML, bytes);
 }
@@ -210,6 +210,7 @@ function findPage(tx: ReadTx, ctx: Context, view: SiteView, entry: SpaceEntry, p
       settings,
       theme,
       sig,
+      refs: pageRefs(tx, view, entry, settings),
       source: pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank'),
       side: sidebar(ix, entry, page, visitor),
       ...neighbours(ix, page, visitor),
@@ -239,4 +240,27 @@ function signature(view: SiteView, ix: PageIndexed, page: string, theme: string,
   parts.push(serial(ix.rev), page, theme, pathname, hour);
   if (ix.conditional) parts.push(JSON.stringify(view.visitor.claims));
   return parts.join('|');
+}
+
+/**
+ * Header and footer links to pages (`{kind: 'page', page, space?}`): to the page's address on
+ * this site, in its space's site space (the current one first), when the visitor may see it.
+ */
+function pageRefs(tx: ReadTx, view: SiteView, current: SpaceEntry, settings: Record<string, any>): Map<unknown, string> {
+  const out = new Map<unknown, string>();
+  const items: any[] = [
+    ...(Array.isArray(settings.header?.links) ? settings.header.links.flatMap((l: any) => [l, ...(Array.isArray(l?.links) ? l.links : [])]) : []),
+    ...(Array.isArray(settings.footer?.groups) ? settings.footer.groups.flatMap((g: any) => (Array.isArray(g?.links) ? g.links : [])) : []),
+  ];
+  for (const item of items) {
+    const to = item?.to;
+    if (!to || to.kind !== 'page' || typeof to.page !== 'string') continue;
+    const spaceId = typeof to.space === 'string' ? to.space : current.space.id;
+    const entry = current.space.id === spaceId ? current : view.sections.flatMap((s) => s.spaces).find((e) => e.space.id === spaceId);
+    if (!entry) continue;
+    const ix = spacePages(tx, entry.space);
+    const l = ix.byId.get(to.page);
+    if (l && l.node.type === 'document' && pageVisible(ix, l, view.visitor)) out.set(to, pageUrl(entry, l.path));
+  }
+  return out;
 }

@@ -15,8 +15,11 @@ export const isPublishedPath = (pathname: string) => pathname.startsWith('/sites
 const isSiteMcp = (req: IncomingMessage, pathname: string) =>
   /^\/sites\/[^/]+\/[^/]+\/mcp$/.test(pathname) && ((req.method !== 'GET' && req.method !== 'HEAD') || /text\/event-stream/.test(req.headers.accept ?? ''));
 
+let sites: Promise<typeof import('../src/published/http.js')> | undefined;
+let app: Promise<typeof import('../src/published/app/http.js')> | undefined;
+
 export async function servePublishedPath(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
   if (isSiteMcp(req, pathname)) return (await import('./mcp.js')).serveSiteMcp(ctx, req, res, pathname, search);
-  if (pathname.startsWith('/sites/')) return (await import('../src/published/http.js')).servePublished(ctx, req, res, pathname, search);
-  return (await import('../src/published/app/http.js')).serveApp(ctx, req, res, pathname, search);
+  if (pathname.startsWith('/sites/')) return (await (sites ??= import('../src/published/http.js'))).servePublished(ctx, req, res, pathname, search);
+  return (await (app ??= import('../src/published/app/http.js'))).serveApp(ctx, req, res, pathname, search);
 }

@@ -5,14 +5,16 @@ import type { Context } from '../kernel/context.js';
 import { pageSource } from './content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from './machine.js';
 import { listedPages, openSite, siteSegments } from './open.js';
+import type { ReadTx } from '../store/port.js';
 import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from './pages.js';
-import { bodyKey, cachedBody, keepBody, renderStats } from './render/cache.js';
+import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from './render/cache.js';
 import { esc } from './render/html.js';
 import { frame } from './render/layout.js';
 import { renderMarkdown } from './render/markdown.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
 import { searchPage, searchSite } from './search.js';
-import { locate, settingsOf, siteView, type SiteView, type SpaceEntry } from './site.js';
+import { locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from './site.js';
+import type { PageIndexed } from './pages.js';
 import { cookieNames, parseCookies, visitorInput } from './visitor.js';
 
 // The published sites' HTTP routes, under `/sites/<org>/<basename>`:
@@ -24,8 +26,8 @@ import { cookieNames, parseCookies, visitorInput } from './visitor.js';
 
 const CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string | string[]> = {}): number {
-  const bytes = Buffer.from(body);
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(status, {
     'content-type': type,
     'content-length': bytes.length,
@@ -69,10 +71,30 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const cookies = parseCookies(req.headers.cookie);
   const given: { input?: ReturnType<typeof visitorInput> } = {};
   // The visitor's cookies are named after the site: read once the site is known.
-  const opened = await openSite(ctx, orgKey, basename, (siteId) => (given.input = visitorInput(query, cookies, siteId)));
+  const opened = await openSite(ctx, orgKey, basename, (siteId) => (given.input = visitorInput(query, cookies, siteId)), false);
   const input = given.input;
   if (!opened || !input) return bareNotFound(res);
   const { ref, visitor } = opened;
+  await ensureDownloadSecret(ctx);
+
+  // A page: `.md` after its path asks for its markdown.
+  let asMarkdown = false;
+  const last = rest[rest.length - 1];
+  if (rest[0] !== '~' && last?.endsWith('.md') && last.length > 3) {
+    asMarkdown = true;
+    rest[rest.length - 1] = last.slice(0, -3);
+  }
+  // One read: may the visitor enter, the site as they see it, and the page the address leads to.
+  const entered = await ctx.store.read((tx) => {
+    if (!mayEnter(tx, ref.site, visitor)) return undefined;
+    const view = siteView(tx, ref, visitor);
+    const special = rest[0] === '~' || (rest.length === 1 && SITE_FILES.has(rest[0]!));
+    const at = special || input.fromQuery ? undefined : locate(view, rest);
+    const page = at?.kind === 'space' ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, pathname) : undefined;
+    return { view, at, page };
+  });
+  if (!entered) return bareNotFound(res);
+  const { view } = entered;
 
   // Keys and claims given in the query go into cookies for the site's path, and the address
   // loses them (a share key must not stay in the address bar, history or Referer).
@@ -88,8 +110,6 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     return redirect(res, 302, pathname + (q ? `?${q}` : ''), set);
   }
 
-  await ensureDownloadSecret(ctx);
-  const view = await ctx.store.read((tx) => siteView(tx, ref, visitor));
   const baseSettings = settingsOf(view);
   const notFound = async (entry?: SpaceEntry) => {
     const settings = settingsOf(view, entry);
@@ -124,20 +144,44 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     }
   }
 
-  // A page: `.md` after its path asks for its markdown.
-  let asMarkdown = false;
-  const last = rest[rest.length - 1];
-  if (last?.endsWith('.md') && last.length > 3) {
-    asMarkdown = true;
-    rest[rest.length - 1] = last.slice(0, -3);
-  }
-  const at = locate(view, rest);
+  const at = entered.at!;
   if (at.kind === 'redirect') return redirect(res, 302, at.to);
   if (at.kind === 'none') return notFound();
   const { entry } = at;
-  const path = at.rest.join('/');
-  const found = await ctx.store.read((tx) => {
-    const ix = spacePages(tx, entry.space);
+  const found = entered.page;
+  if (!found) return notFound(entry);
+  if ('empty' in found) {
+    // A space with no page yet: its address answers, saying so.
+    const settings = settingsOf(view, entry);
+    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: entry.space.title, here: pathname, main: `<h1>${esc(entry.space.title)}</h1><p>No pages yet.</p>`, ref: (to) => contentRef(view, to) }));
+  }
+  if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
+  if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
+  if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer);
+  const { ix, page } = found;
+  const key = bodyKey(
+    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000)],
+    ix.conditional ? visitor.claims : undefined,
+  );
+  let body = cachedBody(key);
+  if (!body) {
+    renderStats.rendered++;
+    keepBody(key, (body = await renderMarkdown(found.source.markdown, found.source.links)));
+  }
+  const { html, headings } = body;
+  const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
+  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
+  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
+  keepPage(found.sig, bytes);
+  return send(res, 200, HTML, bytes);
+}
+
+const SITE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
+
+/** What the address of a page in a site space leads to, read in the request's one read. */
+function findPage(tx: ReadTx, ctx: Context, view: SiteView, entry: SpaceEntry, path: string, asMarkdown: boolean, cookies: Record<string, string>, pathname: string) {
+  const visitor = view.visitor;
+  const ix = spacePages(tx, entry.space);
     let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
     if (page && !pageVisible(ix, page, visitor)) page = undefined;
     if (!page && !path && !ix.docs.length) return { empty: true as const };
@@ -156,38 +200,21 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     }
     if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${markdownOf(tx, entry.space.id, page.node)}` };
     const settings = settingsOf(view, entry);
+    const theme = themeOf(view, settings, cookies);
+    const sig = signature(view, ix, page.node.id, theme, pathname, Math.floor(ctx.clock.now().getTime() / 3_600_000));
+    const hit = cachedPage(sig);
+    if (hit) return { cached: hit };
     return {
       ix,
       page,
       settings,
+      theme,
+      sig,
+      refs: pageRefs(tx, view, entry, settings),
       source: pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank'),
       side: sidebar(ix, entry, page, visitor),
       ...neighbours(ix, page, visitor),
     };
-  });
-  if (!found) return notFound(entry);
-  if ('empty' in found) {
-    // A space with no page yet: its address answers, saying so.
-    const settings = settingsOf(view, entry);
-    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: entry.space.title, here: pathname, main: `<h1>${esc(entry.space.title)}</h1><p>No pages yet.</p>`, ref: (to) => contentRef(view, to) }));
-  }
-  if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
-  if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
-  const { ix, page } = found;
-  const key = bodyKey(
-    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000)],
-    ix.conditional ? visitor.claims : undefined,
-  );
-  let body = cachedBody(key);
-  if (!body) {
-    renderStats.rendered++;
-    keepBody(key, (body = await renderMarkdown(found.source.markdown, found.source.links)));
-  }
-  const { html, headings } = body;
-  const theme = themeOf(view, found.settings, cookies);
-  const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
-  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
-  return send(res, 200, HTML, frame({ view, entry, settings: found.settings, theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => contentRef(view, to), noindex }));
 }
 
 /** A customization link target (ContentRef): a URL, or a page of one of the site's spaces. */
@@ -200,3 +227,40 @@ export function contentRef(view: SiteView, to: unknown): string | undefined {
 }
 
 export { listedPages };
+
+/** The signature of a page as drawn for this request (see render/cache.ts). */
+function signature(view: SiteView, ix: PageIndexed, page: string, theme: string, pathname: string, hour: number): string {
+  const parts: (string | number)[] = [serial(view.org), serial(view.site)];
+  const nav = (nodes: NavNode[]) => nodes.forEach((n) => (n.kind === 'group' ? (parts.push(serial(n.row)), nav(n.children)) : undefined));
+  nav(view.nav);
+  for (const s of view.sections) {
+    parts.push(s.row ? serial(s.row) : 0);
+    for (const e of s.spaces) parts.push(serial(e.ss), serial(e.space));
+  }
+  parts.push(serial(ix.rev), page, theme, pathname, hour);
+  if (ix.conditional) parts.push(JSON.stringify(view.visitor.claims));
+  return parts.join('|');
+}
+
+/**
+ * Header and footer links to pages (`{kind: 'page', page, space?}`): to the page's address on
+ * this site, in its space's site space (the current one first), when the visitor may see it.
+ */
+function pageRefs(tx: ReadTx, view: SiteView, current: SpaceEntry, settings: Record<string, any>): Map<unknown, string> {
+  const out = new Map<unknown, string>();
+  const items: any[] = [
+    ...(Array.isArray(settings.header?.links) ? settings.header.links.flatMap((l: any) => [l, ...(Array.isArray(l?.links) ? l.links : [])]) : []),
+    ...(Array.isArray(settings.footer?.groups) ? settings.footer.groups.flatMap((g: any) => (Array.isArray(g?.links) ? g.links : [])) : []),
+  ];
+  for (const item of items) {
+    const to = item?.to;
+    if (!to || to.kind !== 'page' || typeof to.page !== 'string') continue;
+    const spaceId = typeof to.space === 'string' ? to.space : current.space.id;
+    const entry = current.space.id === spaceId ? current : view.sections.flatMap((s) => s.spaces).find((e) => e.space.id === spaceId);
+    if (!entry) continue;
+    const ix = spacePages(tx, entry.space);
+    const l = ix.byId.get(to.page);
+    if (l && l.node.type === 'document' && pageVisible(ix, l, view.visitor)) out.set(to, pageUrl(entry, l.path));
+  }
+  return out;
+}

@@ -10,6 +10,7 @@ let call: ReturnType<typeof api>;
 let o: string;
 let base: string;
 let ssSecond: string;
+let betaPage: string;
 
 beforeAll(async () => {
   s = await startServer();
@@ -17,6 +18,7 @@ beforeAll(async () => {
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   const a = await spaceWith(s, org, 'First', [page('a', 'Alpha', 'See [example](https://example.com).'), page('b', 'Beta', 'B.')]);
   const b = await spaceWith(s, org, 'Second', [page('c', 'Gamma', 'C.')]);
+  betaPage = a.pages['Beta'].id;
   const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Styled Site', spaces: [a.space.id, b.space.id] });
   o = `/v1/orgs/${org}/sites/${site.id}`;
   ssSecond = (await call('GET', `${o}/site-spaces`)).items.find((x: any) => x.space.id === b.space.id).id;
@@ -54,6 +56,9 @@ describe('customization', () => {
     await customize((c) => (c.favicon = { emoji: '1f680' }));
     const href = attrOf(byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'), 'href');
     expect(decodeURIComponent(href)).toContain('🚀');
+    // A code point past U+10FFFF is shown as written, never a failed page.
+    const { emoji } = await import('../../src/published/render/page.js');
+    expect([emoji('1f680'), emoji('ffffff'), emoji('🙂')]).toEqual(['🚀', 'ffffff', '🙂']);
   });
 
   it('primary color, light and dark; theme; font; corners', async () => {
@@ -74,11 +79,16 @@ describe('customization', () => {
       c.header.links = [
         { title: 'Status', to: { kind: 'url', url: 'https://status.example' }, links: [] },
         { title: 'More', to: null, links: [{ title: 'Blog', to: { kind: 'url', url: 'https://blog.example' } }] },
+        { title: 'Beta page', to: { kind: 'page', page: betaPage }, links: [] },
       ];
       c.footer = { groups: [{ title: 'Company', links: [{ title: 'About', to: { kind: 'url', url: 'https://example.com/about' } }] }], copyright: '© Acme' };
     });
     const doc = await home();
-    expect(links(byLabel(doc, 'Header links'))).toEqual([{ text: 'Status', href: 'https://status.example' }, { text: 'Blog', href: 'https://blog.example' }]);
+    expect(links(byLabel(doc, 'Header links'))).toEqual([
+      { text: 'Status', href: 'https://status.example' },
+      { text: 'Blog', href: 'https://blog.example' },
+      { text: 'Beta page', href: `${new URL(base).pathname}/beta` },
+    ]);
     expect(textOf(byTag(byLabel(doc, 'Header links'), 'summary')[0])).toBe('More');
     const footer = byTag(doc, 'footer')[0];
     expect(textOf(footer)).toContain('Company');

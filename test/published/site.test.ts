@@ -131,6 +131,19 @@ describe('published site: structure and pages', () => {
     expect(renderStats.rendered).toBe(before + 1);
   });
 
+  it('a deleted space never renders: its section leaves the navigation, its addresses 404; HEAD answers without a body', async () => {
+    const extra = await spaceWith(s, org, 'Soon Gone', [page('x', 'Ephemeral', 'Here for now.')]);
+    const o = `/v1/orgs/${org}/sites/${site.id}`;
+    await call('POST', `${o}/sections`, { spaceId: extra.space.id, title: 'Gone' });
+    expect(h1((await get(s, `${published}/gone`)).doc)).toBe('Ephemeral');
+    await call('DELETE', `/v1/spaces/${extra.space.id}`);
+    expect((await get(s, `${published}/gone`)).status).toBe(404);
+    expect(links(byLabel((await get(s, published)).doc, 'Sections')).map((l) => l.text)).toEqual(['Guides', 'API']);
+    const head = await fetch(published, { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    expect((await fetch(published, { method: 'POST' })).status).toBe(405);
+  });
+
   it('a site that is not published: 404', async () => {
     const other = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Draft Site', spaces: [guides.space.id] });
     expect((await get(s, `/sites/${org}/draft-site`)).status).toBe(404);

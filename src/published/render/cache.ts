@@ -30,3 +30,30 @@ export function keepBody(key: string, body: { html: string; headings: Heading[] 
 
 /** For tests: how many bodies were rendered (cache misses). */
 export const renderStats = { rendered: 0 };
+
+// Whole pages, by a signature of what they were drawn from. Store rows are immutable objects
+// (a write puts a new one), so each row read gets a serial number once, and a signature lists
+// the serials of every row a page shows (organization, site, sections, groups, site spaces,
+// spaces, the space's revision) with the request's own inputs (address, theme, hour, and the
+// visitor's claims where pages have conditions). A write gives new rows, so new serials: a
+// cached page is never served after what it shows has changed.
+
+const serials = new WeakMap<object, number>();
+let nextSerial = 1;
+export function serial(row: object): number {
+  let n = serials.get(row);
+  if (n === undefined) serials.set(row, (n = nextSerial++));
+  return n;
+}
+
+const PAGES_MAX = 500;
+const pages = new Map<string, Buffer>();
+
+export function cachedPage(sig: string): Buffer | undefined {
+  return pages.get(sig);
+}
+
+export function keepPage(sig: string, bytes: Buffer) {
+  if (pages.size >= PAGES_MAX) pages.delete(pages.keys().next().value!);
+  pages.set(sig, bytes);
+}

@@ -3,6 +3,7 @@ import type { NavNode, SiteView, SpaceEntry } from '../site.js';
 import { BASE_CSS, themeVars } from './css.js';
 import { attr, esc, safeUrl } from './html.js';
 import type { Heading } from './markdown.js';
+import { emoji } from './page.js';
 
 // The frame every page of a published site is drawn in: header (logo or title, header links,
 // search, light/dark toggle), sections as top navigation, the site space switcher, the page
@@ -36,7 +37,7 @@ function favicon(settings: Settings): string {
   const icon = themed(f.icon, 'light');
   if (icon) return `<link rel="icon" href="${attr(safeUrl(icon))}">`;
   if (typeof f.emoji === 'string' && f.emoji) {
-    const ch = /^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(f.emoji) ? String.fromCodePoint(...f.emoji.split('-').map((h: string) => parseInt(h, 16))) : f.emoji;
+    const ch = emoji(f.emoji);
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${esc(ch)}</text></svg>`;
     return `<link rel="icon" href="data:image/svg+xml,${attr(encodeURIComponent(svg))}">`;
   }

@@ -79,6 +79,9 @@ function finish(opts: RenderOptions, headings: Heading[], codes: { parent: El; i
           if (t) p.href = t.href;
           if (opts.externalBlank && /^https?:/i.test(p.href)) Object.assign(p, { target: '_blank', rel: ['noopener', 'noreferrer'] });
         }
+      } else if (n.tagName === 'input' && p.type === 'checkbox') {
+        // A task list's checkbox (disabled, GFM) says what it means to screen readers too.
+        p.ariaLabel = p.checked ? 'Done' : 'Not done';
       } else if (n.tagName === 'img' && typeof p.src === 'string') {
         const src = opts.image(p.src);
         if (src) p.src = src;

@@ -39,7 +39,12 @@ export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | u
 const satisfiesPage = (ix: PageIndexed, l: Located, visitor: Visitor) => pageVisible(ix, l, visitor);
 
 /** An emoji given as code points (`1f680`) or as the character. */
-export const emoji = (e: string) => (/^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(e) ? String.fromCodePoint(...e.split('-').map((h) => parseInt(h, 16))) : e);
+export function emoji(e: string): string {
+  if (!/^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(e)) return e;
+  const points = e.split('-').map((h) => parseInt(h, 16));
+  // Past U+10FFFF is no character: shown as written rather than failing the page.
+  return points.every((p) => p <= 0x10ffff) ? String.fromCodePoint(...points) : e;
+}
 
 export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean): string {
   const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a) => `<li>${esc(a.title)}</li>`)];

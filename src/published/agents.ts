@@ -10,7 +10,7 @@ import { locate, siteView } from './site.js';
 // callers that are not a browser (an MCP server, scripts). Nothing here renders HTML.
 
 export interface AgentVisitor {
-  /** The key of an active share link (unlisted and share-link sites). */
+  /** The key of an active share link (share-link sites). */
   shareKey?: string;
   /** A visitor token signed with this data directory's visitor key. */
   token?: string;

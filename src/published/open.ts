@@ -30,8 +30,8 @@ export async function openSite(
   }
   const unsigned = unsignedClaims(ref.site, input.unsigned);
   if (Object.keys(unsigned).length) claims = { ...claims, unsigned: { ...((claims.unsigned as object) ?? {}), ...unsigned } };
-  // A public site needs no key: one given is ignored (and not kept in a cookie).
-  const needsKey = ref.site.visibility === 'unlisted' || ref.site.visibility === 'share-link';
+  // Only a share-link site needs a key: one given elsewhere is ignored (and not kept in a cookie).
+  const needsKey = ref.site.visibility === 'share-link';
   const visitor: Visitor = { ...(needsKey && input.shareKey ? { shareKey: input.shareKey } : {}), claims, signed };
   const ok = !check || (await ctx.store.read((tx) => mayEnter(tx, ref.site, visitor)));
   return ok ? { ref, visitor } : undefined;

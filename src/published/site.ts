@@ -57,15 +57,16 @@ export function findSite(tx: ReadTx, orgKey: string, basename: string): SiteRef 
 }
 
 /**
- * Whether the visitor may see the site at all: `public` sites, anyone; `unlisted` and
+ * Whether the visitor may see the site at all: `public` and `unlisted` sites, anyone (API.md:
+ * unlisted is "anyone, not indexed": its pages say noindex and robots.txt disallows all);
  * `share-link` sites, a visitor with the key of an active share link; `visitor-auth` sites, a
  * visitor with a valid signed token. Everyone else gets the same 404 as for no site.
  */
 export function mayEnter(tx: ReadTx, site: SiteRecord, visitor: Visitor): boolean {
   switch (site.visibility) {
     case 'public':
-      return true;
     case 'unlisted':
+      return true;
     case 'share-link':
       return !!visitor.shareKey && validShareKey(tx, site, visitor.shareKey);
     case 'visitor-auth':

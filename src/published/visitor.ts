@@ -4,7 +4,7 @@ import type { Context } from '../kernel/context.js';
 import type { SiteRecord } from '../sites/model.js';
 
 // Who is looking at a published site. A visitor brings, each optional:
-// - a share key (`?share=KEY`, then a cookie), which opens `unlisted` and `share-link` sites;
+// - a share key (`?share=KEY`, then a cookie), which opens `share-link` sites;
 // - a signed visitor token (`?jwt_token=JWT`, then a cookie): ES256, signed by this data
 //   directory's visitor key (the `gitbookVisitorClaims` of the ping operation, or any token made
 //   with that key), whose payload are the visitor's claims; it opens `visitor-auth` sites;

@@ -6,7 +6,7 @@ import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, byLabel, get, h1, links, mainOf, page, spaceWith, textOf } from './fixture.js';
 
-// Who may see a published site: unpublished 404; unlisted and share-link sites only with the
+// Who may see a published site: unpublished 404; unlisted sites anyone (not indexed); share-link sites only with the
 // key of an active share link (?share=KEY, then a cookie); visitor-auth sites only with a valid
 // signed visitor token; adaptive content by the claims of the visitor's token.
 
@@ -40,7 +40,7 @@ async function signed(claims: object, expiresIn = '1h') {
 }
 
 describe('share keys', () => {
-  for (const visibility of ['share-link', 'unlisted'] as const) {
+  for (const visibility of ['share-link'] as const) {
     it(`${visibility}: 404 without a key or with a forged one; ?share=KEY sets a cookie and drops the key from the address`, async () => {
       const site = await newSite(`Shared ${visibility}`, { visibility });
       const link = await call('POST', `${site.o}/share-links`, { name: 'Reviewers' });
@@ -65,6 +65,15 @@ describe('share keys', () => {
       expect((await get(s, `${site.url}/welcome`, cookie)).status).toBe(404);
     });
   }
+
+  it('unlisted sites open to anyone, without a key, and are not indexed (API.md: anyone, not indexed)', async () => {
+    const site = await newSite('Quiet Site', { visibility: 'unlisted' });
+    const page = await get(s, `${site.url}/welcome`);
+    expect(page.status).toBe(200);
+    expect(h1(page.doc)).toBe('Welcome');
+    expect(page.text).toMatch(/<meta name="robots" content="noindex/);
+    expect((await get(s, `${site.url}/robots.txt`)).text).toBe('User-agent: *\nDisallow: /\n');
+  });
 
   it('public sites need no key (a bad one is ignored)', async () => {
     const site = await newSite('Open Site');

@@ -3,7 +3,7 @@ import { Command } from '@oclif/core/command';
 import * as Errors from '@oclif/core/errors';
 import * as Flags from '@oclif/core/flags';
 import { format } from 'node:util';
-import { DocsError } from '../../src/kernel/errors.js';
+import { INTERRUPTED_EXIT, isPromptInterrupt, toDocsError } from './cli-errors.js';
 import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
 
@@ -55,15 +55,16 @@ export abstract class DocsCommand extends Command {
 
   async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
     if (err instanceof Errors.ExitError) throw err;
-    let e: DocsError;
-    if (err instanceof DocsError) e = err;
-    else if (err instanceof Errors.CLIError) {
-      // oclif's own errors: unknown or malformed flags and arguments.
-      e = new DocsError('invalid', (err.message ?? 'invalid arguments').split('\n')[0]!);
-    } else {
-      e = new DocsError('bug', `internal error: ${err.message}`);
-      if (process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
+    // A parse that failed was still a parse: no "did not parse its arguments" warning (NODE_ENV=test).
+    (this as unknown as { parsed: boolean }).parsed = true;
+    if (isPromptInterrupt(err)) {
+      // Ctrl-C at a prompt: the user's choice, not a failure to report.
+      process.stderr.write('\n');
+      process.exitCode = INTERRUPTED_EXIT;
+      return;
     }
+    const e = toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim());
+    if (e.kind === 'bug' && process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
     if (this.jsonEnabled()) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
     process.stderr.write(`Error: ${e.message}\n`);
     process.exitCode = e.exitCode;

@@ -5,6 +5,8 @@ import { operationSpec, type JsonSchema, type OperationSpec } from '../../src/co
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from './base.js';
+import { argName } from './cli-errors.js';
+import { confirmDestructive } from './confirm.js';
 import { renderObject, renderTable } from './render.js';
 
 export interface OperationCommandDef {
@@ -14,13 +16,18 @@ export interface OperationCommandDef {
   examples: string[];
   /** Table columns for list results (dot paths allowed). */
   columns?: string[];
-  /** Success line for operations answering without a body (a function: by status, e.g. 205 vs 204). */
-  done?: string | ((status: number) => string);
+  /** Success line for operations answering without a body (a function: by status and path values). */
+  done?: string | ((status: number, path: Record<string, string>) => string);
+  /**
+   * Deletes answering 204 ("did not exist") or 205 ("deleted"), as the contract words them: the
+   * message of a 204, which then exits 3 (a script deleting the wrong id must notice).
+   */
+  missing?: (path: Record<string, string>) => string;
   /**
    * Destructive operations: on a terminal, ask this question (built from the path values) unless
-   * --yes; never asks elsewhere (CI, pipes), where the command line is the confirmation.
+   * --yes; elsewhere (CI, pipes) refuse without --yes (exit 2), see confirm.ts.
    */
-  confirm?: (path: Record<string, string>) => string;
+  confirm?: (path: Record<string, string>, flags: Record<string, any>) => string | undefined;
   /**
    * Take `organizationId` from --org instead of a positional argument; when --org is left out
    * and the caller belongs to exactly one organization, that one is used.
@@ -101,7 +108,7 @@ export function operationCommand(def: OperationCommandDef) {
   const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
   Object.assign(flagDefs, def.flags);
   if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
-  if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation' });
+  if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Confirm without asking (required when not on a terminal)' });
   if (def.orgFlag) flagDefs.org = Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' });
 
   return class extends DocsCommand {
@@ -115,15 +122,13 @@ export function operationCommand(def: OperationCommandDef) {
       const { args, flags } = await this.parse(this.constructor as any);
       const f = flags as Record<string, any>;
       const path: Record<string, string> = {};
-      const missing = pathParams.find((p) => (args as any)[p] === undefined);
-      if (missing && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArgument(missing);
+      const missing = pathParams.filter((p) => (args as any)[p] === undefined);
+      if (missing.length && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArguments(missing, this.id);
       const transport = await this.transport(f);
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, transport));
       if (def.orgFlag) path.organizationId = f.org ?? (await soleOrganization(transport));
-      if (def.confirm && !f.yes && process.stdin.isTTY && process.stdout.isTTY) {
-        const { confirm } = await import('@inquirer/prompts');
-        if (!(await confirm({ message: def.confirm(path), default: false }))) throw new DocsError('conflict', 'cancelled');
-      }
+      const question = def.confirm?.(path, f);
+      if (question) await confirmDestructive(question, f.yes);
       const query: Record<string, unknown> = {};
       for (const [flag, [name]] of Object.entries(queryFlags)) if (f[flag] !== undefined) query[name] = f[flag];
       let input: any;
@@ -136,12 +141,13 @@ export function operationCommand(def: OperationCommandDef) {
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
-      if (!this.jsonEnabled()) await this.show(result.body, result.status);
+      if (def.missing && result.status === 204) throw new DocsError('not_found', def.missing(path));
+      if (!this.jsonEnabled()) await this.show(result.body, result.status, path);
       return result.body;
     }
 
-    private async show(body: any, status: number) {
-      if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status) : def.done) ?? 'Done.');
+    private async show(body: any, status: number, path: Record<string, string>) {
+      if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status, path) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
         this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
         if (body.next?.page) this.log(`More: --page ${body.next.page}`);
@@ -164,8 +170,8 @@ export function operationCommand(def: OperationCommandDef) {
   };
 }
 
-const argName = (name: string) => kebab(name).replace(/-/g, '_').toUpperCase();
-const missingArgument = (name: string) => new DocsError('invalid', `missing argument ${argName(name)}`);
+const missingArguments = (names: string[], id?: string) =>
+  new DocsError('invalid', `missing argument${names.length === 1 ? '' : 's'} ${names.map(argName).join(', ')} (see docs ${id?.replace(/:/g, ' ')} --help)`);
 
 /** The caller's only organization, for commands whose --org was left out. */
 export async function soleOrganization(transport: Transport): Promise<string> {

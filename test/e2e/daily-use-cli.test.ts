@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BIN, docs } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+// Issue 20: the CLI as a person and a script meet it. Parse errors name what is wrong (exit 2),
+// unknown commands suggest the near one, destructive commands refuse without --yes off a terminal,
+// a missing target is exit 3, and a terminal prompt answers "no" (exit 2) or Ctrl-C (exit 130).
+
+const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_daily' };
+
+describe('whole parse errors', () => {
+  it('name every missing argument and flag, in text and --json, exit 2', () => {
+    const merge = docs(['cr', 'merge'], env);
+    expect([merge.status, merge.stderr]).toEqual([2, 'Error: missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)\n']);
+    const json = docs(['cr', 'merge', '--json'], env);
+    expect(json.status).toBe(2);
+    expect(json.json).toEqual({ error: { code: 400, message: 'missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)' } });
+    const push = docs(['content', 'push', './docs'], env);
+    expect([push.status, push.stderr]).toEqual([2, 'Error: missing flag --space (see docs content push --help)\n']);
+  });
+
+  it('a flag value of the wrong type is exit 2 naming the flag, nothing sent', () => {
+    const r = docs(['spaces', 'list', '--limit', 'abc'], env);
+    expect([r.status, r.stderr]).toEqual([2, 'Error: --limit: must be a number (see docs spaces list --help)\n']);
+    const unknown = docs(['spaces', 'list', '--nope'], env);
+    expect([unknown.status, unknown.stderr]).toEqual([2, 'Error: unknown flag: --nope (see docs spaces list --help)\n']);
+  });
+
+  it('an extra argument is "unexpected argument", also where the command takes none', () => {
+    const none = docs(['spaces', 'list', 'extra'], env);
+    expect([none.status, none.stderr]).toEqual([2, 'Error: unexpected argument: extra (see docs spaces list --help)\n']);
+    const one = docs(['spaces', 'get', 'a', 'b'], env);
+    expect([one.status, one.stderr]).toEqual([2, 'Error: unexpected argument: b (see docs spaces get --help)\n']);
+  });
+});
+
+describe('suggestions, help, version', () => {
+  it('a mistyped command names the nearest one', () => {
+    const r = docs(['spcaes', 'list'], env);
+    expect([r.status, r.stderr]).toEqual([2, 'Error: unknown command "spcaes list". Did you mean "docs spaces list"? (see docs --help)\n']);
+    expect(docs(['membres'], env).stderr).toContain('Did you mean "docs members"?');
+  });
+
+  it('docs help TOPIC and docs version', () => {
+    const help = docs(['help', 'spaces'], env);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('spaces delete');
+    expect(docs(['help', 'spaces', 'list'], env).stdout).toContain('$ docs spaces list');
+    expect(docs(['help', 'nope'], env).status).toBe(2);
+    const version = docs(['version'], env);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toBe(docs(['--version']).stdout);
+  });
+});
+
+describe('destructive commands in scripts', () => {
+  it('refuse without --yes off a terminal; delete names the id and the restore command; a second delete is exit 3', () => {
+    const space = docs(['spaces', 'create', '--title', 'Doomed', '--json'], env).json.id as string;
+    const refused = docs(['spaces', 'delete', space], env);
+    expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete space ${space}: not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
+    expect(docs(['spaces', 'get', space], env).status).toBe(0); // nothing deleted
+    const deleted = docs(['spaces', 'delete', space, '--yes'], env);
+    expect([deleted.status, deleted.stdout]).toEqual([0, `Deleted space ${space}. Restore it within 7 days with: docs spaces restore ${space}\n`]);
+    const again = docs(['spaces', 'delete', space, '--yes'], env);
+    expect([again.status, again.stderr]).toEqual([3, `Error: space ${space} not found (or already deleted): nothing deleted\n`]);
+    expect(docs(['spaces', 'restore', space], env).status).toBe(0); // the printed command works
+    const team = docs(['teams', 'delete', 'noSuchTeam', '--yes'], env);
+    expect([team.status, team.stderr]).toEqual([3, 'Error: team noSuchTeam not found: nothing deleted\n']);
+    const collection = docs(['collections', 'delete', 'noSuchCollection', '--yes'], env);
+    expect(collection.status).toBe(3);
+  });
+
+  it('sites unpublish and cr archiving ask too', () => {
+    expect(docs(['sites', 'unpublish', 'someSite'], env).stderr).toContain('pass --yes to confirm');
+    expect(docs(['cr', 'edit', 'someSpace', '1', '--status', 'archived'], env).stderr).toContain('pass --yes to confirm');
+  });
+
+  // A real terminal through util-linux `script` (a pty): answer "n", or press Ctrl-C.
+  const onTty = (args: string[], keys: string) => {
+    const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+    return spawnSync('sh', ['-c', `(sleep 2; printf '${keys}'; sleep 2) | script -qec "${cmd.replace(/"/g, '\\"')}" /dev/null`], {
+      encoding: 'utf8',
+      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, ...env },
+      timeout: 20_000,
+    });
+  };
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: "no" is exit 2 "cancelled", Ctrl-C is exit 130 without an error', () => {
+    const space = docs(['spaces', 'create', '--title', 'Kept', '--json'], env).json.id as string;
+    const no = onTty(['spaces', 'delete', space], 'n\\r');
+    expect(no.status).toBe(2);
+    expect(no.stdout).toContain('Error: cancelled');
+    const interrupted = onTty(['spaces', 'delete', space], '\\003');
+    expect(interrupted.status).toBe(130);
+    expect(interrupted.stdout).not.toContain('Error');
+    expect(docs(['spaces', 'get', space], env).status).toBe(0);
+  });
+});

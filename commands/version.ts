@@ -1,7 +1,9 @@
-import { Command } from '@oclif/core/command';
+import { DocsCommand } from './_lib/base.js';
 
 // `docs version`: the line of `docs --version`; with --json, the parts of it.
-export default class Version extends Command {
+export default class Version extends DocsCommand {
+  // No transport: none of the global API flags.
+  static baseFlags = {} as typeof DocsCommand.baseFlags;
   static summary = 'Show the version of docs (same as docs --version)';
   static enableJsonFlag = true;
   static examples = ['<%= config.bin %> version', '<%= config.bin %> version --json'];

@@ -7,6 +7,7 @@ import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from './base.js';
 import { argName } from './cli-errors.js';
 import { confirmDestructive } from './confirm.js';
+import { organizationOf, orgFlag } from './org.js';
 import { renderObject, renderTable } from './render.js';
 
 export interface OperationCommandDef {
@@ -109,7 +110,7 @@ export function operationCommand(def: OperationCommandDef) {
   Object.assign(flagDefs, def.flags);
   if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
   if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Confirm without asking (required when not on a terminal)' });
-  if (def.orgFlag) flagDefs.org = Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' });
+  if (def.orgFlag) flagDefs.org = orgFlag();
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
@@ -126,7 +127,7 @@ export function operationCommand(def: OperationCommandDef) {
       if (missing.length && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArguments(missing, this.id);
       const transport = await this.transport(f);
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, transport));
-      if (def.orgFlag) path.organizationId = f.org ?? (await soleOrganization(transport));
+      if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
       const question = def.confirm?.(path, f);
       if (question) await confirmDestructive(question, f.yes);
       const query: Record<string, unknown> = {};
@@ -172,13 +173,6 @@ export function operationCommand(def: OperationCommandDef) {
 
 const missingArguments = (names: string[], id?: string) =>
   new DocsError('invalid', `missing argument${names.length === 1 ? '' : 's'} ${names.map(argName).join(', ')} (see docs ${id?.replace(/:/g, ' ')} --help)`);
-
-/** The caller's only organization, for commands whose --org was left out. */
-export async function soleOrganization(transport: Transport): Promise<string> {
-  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
-  if (list.count === 1) return list.items[0]!.id;
-  throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations (see docs orgs list)`);
-}
 
 function readInput(file: string): unknown {
   try {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, docs } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
@@ -95,5 +96,44 @@ describe('destructive commands in scripts', () => {
     expect(interrupted.status).toBe(130);
     expect(interrupted.stdout).not.toContain('Error');
     expect(docs(['spaces', 'get', space], env).status).toBe(0);
+  });
+});
+
+describe('docs auth token', () => {
+  it('prints the token of the saved login, or of --token / DOCS_TOKEN; none is exit 4', () => {
+    const conf = tempDir();
+    const cfg = { DOCS_CONFIG_DIR: conf };
+    const none = docs(['auth', 'token'], cfg);
+    expect(none.status).toBe(4);
+    expect(none.stderr).toMatch(/^Error: not logged in/);
+    writeFileSync(join(conf, 'config.json'), JSON.stringify({ current: 'default', profiles: { default: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_saved' }, ci: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_ci' } } }));
+    expect(docs(['auth', 'token'], cfg).stdout).toBe('gb_api_saved\n');
+    expect(docs(['auth', 'token', '--profile', 'ci', '--json'], cfg).json).toEqual({ token: 'gb_api_ci', source: 'profile ci' });
+    expect(docs(['auth', 'token'], { ...cfg, DOCS_TOKEN: 'gb_api_env' }).stdout).toBe('gb_api_env\n');
+    expect(docs(['auth', 'token', '--profile', 'nope'], cfg).status).toBe(3);
+  });
+});
+
+describe('shell completion', () => {
+  it('__complete answers topics, commands and flags from the manifest', () => {
+    expect(docs(['__complete']).stdout.split('\n')).toEqual(expect.arrayContaining(['spaces', 'cr', 'autocomplete']));
+    expect(docs(['__complete']).stdout).not.toContain('__complete');
+    expect(docs(['__complete', 'spaces']).stdout.split('\n')).toEqual(expect.arrayContaining(['list', 'delete', 'restore']));
+    expect(docs(['__complete', 'spaces', 'delete']).stdout.split('\n')).toEqual(expect.arrayContaining(['--yes', '--json', '--api-url']));
+  });
+
+  it('the bash script completes through it', () => {
+    const bin = tempDir();
+    writeFileSync(join(bin, 'docs'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const script = docs(['autocomplete', 'bash']).stdout;
+    const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(docs spaces li); COMP_CWORD=2; _docs_complete; echo "\${COMPREPLY[@]}"`], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      timeout: 20_000,
+    });
+    expect(r.stdout.trim()).toBe('list');
+    expect(docs(['autocomplete', 'zsh']).stdout).toContain('compdef _docs docs');
+    expect(docs(['autocomplete', 'fish']).stdout).toContain("complete -c docs -f -a '(docs __complete");
+    expect(docs(['autocomplete', 'nope']).status).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ import { DocsCommand } from './base.js';
 import { argName } from './cli-errors.js';
 import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
+import { allFlag, collectPages, moreHint, type ListBody } from './pages.js';
 import { renderObject, renderTable } from './render.js';
 
 export interface OperationCommandDef {
@@ -111,6 +112,8 @@ export function operationCommand(def: OperationCommandDef) {
   if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
   if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Confirm without asking (required when not on a terminal)' });
   if (def.orgFlag) flagDefs.org = orgFlag();
+  const paged = op.parameters.some((p) => p.in === 'query' && p.name === 'page') && !flagDefs.all;
+  if (paged) flagDefs.all = allFlag();
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
@@ -142,6 +145,9 @@ export function operationCommand(def: OperationCommandDef) {
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
+      if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
+        result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);
+      }
       if (def.missing && result.status === 204) throw new DocsError('not_found', def.missing(path));
       if (!this.jsonEnabled()) await this.show(result.body, result.status, path);
       return result.body;
@@ -151,7 +157,7 @@ export function operationCommand(def: OperationCommandDef) {
       if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status, path) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
         this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
-        if (body.next?.page) this.log(`More: --page ${body.next.page}`);
+        moreHint(body);
         return;
       }
       this.log(typeof body === 'object' ? renderObject(body) : String(body));

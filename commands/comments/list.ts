@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag, summary } from '../_lib/comments.js';
+import { moreHint } from '../_lib/pages.js';
 
 export default class CommentsList extends CommentCommand {
   static summary = 'List the comments of a space, or of a change request (newest first)';
@@ -33,7 +34,7 @@ export default class CommentsList extends CommentCommand {
     const list = body as { items: any[]; count: number; next?: { page: string } };
     if (!this.jsonEnabled()) {
       this.log(list.items.length ? list.items.map(summary).join('\n') : 'No comments.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return list;
   }

@@ -6,6 +6,7 @@ import { renderObject, renderTable } from '../_lib/render.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 type Cluster = { id: string; label: string; stats: { issues: number; conversations: number }; weeklyPulse: number[]; updatedAt: string };
+import { moreHint } from '../_lib/pages.js';
 
 export default class ConversationsClusters extends DocsCommand {
   static summary = 'List the clusters of issues found in conversations (with their weekly pulse), or show one';
@@ -40,7 +41,7 @@ export default class ConversationsClusters extends DocsCommand {
     if (!this.jsonEnabled()) {
       const rows = list.items.map((c) => ({ id: c.id, label: c.label, issues: c.stats.issues, conversations: c.stats.conversations, pulse: sparkline(c.weeklyPulse), updatedAt: c.updatedAt }));
       this.log(rows.length ? await renderTable(rows) : 'No items.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return body;
   }

@@ -4,6 +4,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { spin } from '../_lib/operation-command.js';
 import { renderObject, renderTable } from '../_lib/render.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
+import { moreHint } from '../_lib/pages.js';
 
 export default class ConversationsIssues extends DocsCommand {
   static summary = 'List the issues found in conversations (by cluster, by conversation), or show one';
@@ -38,7 +39,7 @@ export default class ConversationsIssues extends DocsCommand {
     const list = body as { items: Record<string, unknown>[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
       this.log(list.items.length ? await renderTable(list.items, ['issue.id', 'issue.title', 'issue.cluster', 'conversation.id', 'issue.createdAt']) : 'No items.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return body;
   }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -135,5 +135,47 @@ describe('shell completion', () => {
     expect(docs(['autocomplete', 'zsh']).stdout).toContain('compdef _docs docs');
     expect(docs(['autocomplete', 'fish']).stdout).toContain("complete -c docs -f -a '(docs __complete");
     expect(docs(['autocomplete', 'nope']).status).toBe(2);
+  });
+});
+
+describe('pages', () => {
+  it('--all follows next.page to the end; a partial list says "N of M" on stderr only', () => {
+    const e = { ...env, DOCS_DATA: tempDir() };
+    for (const t of ['One', 'Two', 'Three']) expect(docs(['spaces', 'create', '--title', t], e).status).toBe(0);
+    const part = docs(['spaces', 'list', '--limit', '2'], e);
+    expect(part.stdout).not.toContain('More');
+    expect(part.stderr).toMatch(/^Showing 2 of 3\. More: --page \S+ \(or --all\)\n$/);
+    const all = docs(['spaces', 'list', '--limit', '2', '--all', '--json'], e);
+    expect(all.json.items.map((s: any) => s.title).sort()).toEqual(['One', 'Three', 'Two']);
+    expect(all.json.next).toBeUndefined();
+    const org = all.json.items[0].organization;
+    const api = docs(['api', 'GET', `/orgs/${org}/spaces`, '-f', 'limit=1', '--paginate'], e);
+    expect(JSON.parse(api.stdout).items).toHaveLength(3);
+    expect(docs(['api', 'POST', '/orgs', '--paginate'], e).status).toBe(2);
+  });
+
+  it('a server whose next.page repeats is stopped, not followed forever', async () => {
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const server = createServer((req, res) => {
+      calls++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ items: [{ id: `s${calls}`, title: 'Loop' }], count: 1000, next: { page: 'same' } }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as any).port}`;
+      const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
+      });
+      expect(r.stderr).toContain("the server's next.page repeats (same): stopped after 2 items");
+      expect(r.status).toBe(1);
+      expect(calls).toBeLessThan(5);
+    } finally {
+      server.close();
+    }
   });
 });

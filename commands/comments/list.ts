@@ -26,7 +26,8 @@ export default class CommentsList extends CommentCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CommentsList);
     const cr = flags['change-request'];
-    const query: Record<string, unknown> = {};
+    // markdown unless asked otherwise: a server may default to the Document form.
+    const query: Record<string, unknown> = { format: 'markdown' };
     for (const [k, v] of [['status', flags.status], ['order', flags.order], ['targetPage', flags['target-page']], ['authors', flags.author], ['format', flags.format], ['limit', flags.limit], ['page', flags.page]] as const) {
       if (v !== undefined) query[k] = v;
     }

@@ -179,3 +179,69 @@ describe('pages', () => {
     }
   });
 });
+
+describe('against another server implementing the contract', () => {
+  it('comments get asks for markdown (a server may default to the Document form)', async () => {
+    const { createServer } = await import('node:http');
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      asked.push(url.pathname + url.search);
+      const markdown = url.searchParams.get('format') === 'markdown';
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({
+        object: 'comment', id: 'c1', status: 'open', postedAt: '2026-01-01T00:00:00.000Z', postedBy: { displayName: 'Ann' }, target: {}, reactions: [], replies: 0,
+        body: markdown ? { markdown: 'The **token** step.' } : { document: { object: 'document', nodes: [] } },
+      }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as any).port}`;
+      const r = await new Promise<{ status: number; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.on('close', (code) => resolve({ status: code ?? -1, stdout }));
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('The **token** step.');
+      expect(r.stdout).not.toContain('undefined');
+      expect(asked.some((a) => a.startsWith('/v1/spaces/s1/comments/c1?') && a.includes('format=markdown'))).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('content pull asks each page for its markdown when listPages gives the tree only', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      res.setHeader('content-type', 'application/json');
+      if (url.pathname === '/v1/spaces/s1/content/pages') return res.end(JSON.stringify({ pages: [{ id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [] }] }));
+      if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
+      if (url.pathname === '/v1/spaces/s1/content/page/p1' && url.searchParams.get('format') === 'markdown') {
+        return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', markdown: 'Hello from the page.\n' }));
+      }
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const dir = join(tempDir(), 'out');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as any).port}`;
+      const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const { readdirSync, readFileSync } = await import('node:fs');
+      const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');
+      expect(files.length).toBe(1);
+      expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Hello from the page.');
+    } finally {
+      server.close();
+    }
+  });
+});

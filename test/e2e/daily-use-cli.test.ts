@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, docs } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { tryLock } from '../../src/store/lock.js';
 
 // Issue 20: the CLI as a person and a script meet it. Parse errors name what is wrong (exit 2),
 // unknown commands suggest the near one, destructive commands refuse without --yes off a terminal,
@@ -243,5 +244,21 @@ describe('against another server implementing the contract', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('lock waits', () => {
+  it('an in-process command waiting for another says so on stderr after 500 ms, then runs', async () => {
+    const dir = tempDir();
+    const held = tryLock(dir);
+    expect(held.ok).toBe(true);
+    const child = spawn(process.execPath, [BIN, 'orgs', 'list', '--json'], { env: { ...process.env, DOCS_DATA: dir, DOCS_API_URL: undefined, DOCS_TOKEN: undefined } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const done = new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(stderr).toContain(`waiting for pid ${process.pid} (another docs command) to release the data directory ${dir} ...`);
+    if (held.ok) held.release();
+    expect(await done).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ export default class Api extends DocsCommand {
     '<%= config.bin %> api POST /orgs --input org.json --api-url http://127.0.0.1:7780',
   ];
   static args = {
-    method: Args.string({ required: true, options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
+    method: Args.string({ description: 'HTTP method', required: true, options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
     path: Args.string({ required: true, description: 'path under /v1, e.g. /orgs' }),
   };
   static flags = {

@@ -59,6 +59,21 @@ function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema 
   return s;
 }
 
+/** Words for the query parameters the spec leaves undescribed ("--limit  limit" says nothing). */
+const KNOWN: Record<string, string> = {
+  limit: 'How many items a page holds (1 to 1000)',
+  page: 'Which page: the cursor a previous list printed ("More: --page ...")',
+  status: 'Only those with this status',
+  creator: 'Only those created by this user (id)',
+  contributor: 'Only those this user (id) contributed to',
+  requestedReviewer: 'Only those waiting for the review of this user (id)',
+  nested: 'Include the collections inside collections',
+  metadata: 'Include page metadata',
+  computed: 'Include computed content',
+  format: 'Body format',
+  role: 'Only members with this role',
+};
+
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
 
 /** The body's top-level fields; for a body that is one of several object shapes, the fields of all. */
@@ -78,10 +93,10 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   // A choice among string enums spread over oneOf branches (e.g. a role or "guest").
   const branches = (s.oneOf ?? s.anyOf ?? []).map((b: JsonSchema) => resolve(op, b));
   if (branches.length && branches.every((b: JsonSchema) => Array.isArray(b.enum) && b.enum.every((e: unknown) => typeof e === 'string'))) {
-    return Flags.string({ description: (description ?? s.description ?? name).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
+    return Flags.string({ description: (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
   }
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
-  const desc = (description ?? s.description ?? name).split('\n')[0];
+  const desc = (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0];
   if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
   if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => { const n = Number(v); if (!Number.isFinite(n)) throw new Error(`${name} must be a number`); return n as any; } });
   if (type === 'array' && ['string', undefined].includes(resolve(op, s.items).type)) return Flags.string({ description: desc, multiple: true });
@@ -119,7 +134,7 @@ export function operationCommand(def: OperationCommandDef) {
     static summary = def.description ?? op.summary;
     static description = `API: ${op.method} /v1${op.path} (${op.operationId}).`;
     static examples = def.examples;
-    static args = Object.fromEntries(pathParams.map((p) => [p, Args.string({ description: p, required: false })]));
+    static args = Object.fromEntries(pathParams.map((p) => [p, Args.string({ description: `${inWords(p)}${/Id$/.test(p) ? ' ID' : ''} (asked for on a terminal when left out)`, required: false })]));
     static flags = flagDefs;
 
     async run(): Promise<unknown> {
@@ -169,12 +184,18 @@ export function operationCommand(def: OperationCommandDef) {
       if (choices) {
         if (!choices.length) throw new DocsError('not_found', `nothing to choose from for ${argName(name)}`);
         const { select } = await import('@inquirer/prompts');
-        return select({ message: `${name}:`, choices });
+        return select({ message: `${inWords(name)}:`, choices });
       }
       const { input } = await import('@inquirer/prompts');
-      return input({ message: `${name}:`, required: true });
+      return input({ message: `${inWords(name)}${/Id$/.test(name) ? ' ID' : ''}:`, required: true });
     }
   };
+}
+
+/** A parameter's name for people: "changeRequestId" -> "Change request", "specSlug" -> "Spec slug". */
+export function inWords(name: string): string {
+  const words = name.replace(/Id$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const missingArguments = (names: string[], id?: string) =>

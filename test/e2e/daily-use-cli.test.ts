@@ -262,3 +262,19 @@ describe('lock waits', () => {
     expect(await done).toBe(0);
   });
 });
+
+describe('--jq', () => {
+  it('filters the JSON output through jq (strings raw); a bad expression is exit 2 naming the flag', () => {
+    const e = { ...env, DOCS_DATA: tempDir() };
+    expect(docs(['spaces', 'create', '--title', 'Jq one'], e).status).toBe(0);
+    const titles = docs(['spaces', 'list', '--jq', '.items[].title'], e);
+    expect([titles.status, titles.stdout]).toEqual([0, 'Jq one\n']);
+    const count = docs(['spaces', 'list', '--json', '--jq', '{n: .count}'], e);
+    expect(JSON.parse(count.stdout)).toEqual({ n: 1 });
+    const bad = docs(['spaces', 'list', '--jq', '.items['], e);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: --jq: jq: error: syntax error/);
+    const missing = docs(['orgs', 'get', 'nope', '--jq', '.id'], e);
+    expect([missing.status, missing.stdout]).toEqual([3, '']);
+  });
+});

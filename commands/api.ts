@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { DocsError, kindForStatus } from '../src/kernel/errors.js';
 import { DocsCommand } from './_lib/base.js';
 import { spin } from './_lib/operation-command.js';
+import { collectPages, type ListBody } from './_lib/pages.js';
 
 /** Parses -f key=value: JSON values when they parse (numbers, booleans, objects), else strings. */
 function field(raw: string): [string, unknown] {
@@ -23,16 +24,18 @@ export default class Api extends DocsCommand {
   static examples = [
     '<%= config.bin %> api GET /user',
     '<%= config.bin %> api GET /orgs -f limit=5',
+    '<%= config.bin %> api GET /orgs/r55bjk0VeuQGpJpb7mcG/spaces --paginate',
     '<%= config.bin %> api POST /orgs -f title="Acme Docs"',
     '<%= config.bin %> api POST /orgs --input org.json --api-url http://127.0.0.1:7780',
   ];
   static args = {
-    method: Args.string({ required: true, options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
+    method: Args.string({ description: 'HTTP method', required: true, options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
     path: Args.string({ required: true, description: 'path under /v1, e.g. /orgs' }),
   };
   static flags = {
     field: Flags.string({ char: 'f', multiple: true, description: 'key=value (repeatable)' }),
     input: Flags.string({ description: 'JSON file with the request body ("-" for stdin)' }),
+    paginate: Flags.boolean({ description: 'GET a list: follow next.page to the end and print one list of every item' }),
   };
 
   async run(): Promise<unknown> {
@@ -46,7 +49,15 @@ export default class Api extends DocsCommand {
     const [pathname, search] = args.path.split('?');
     for (const [k, v] of new URLSearchParams(search ?? '')) query[k] = v;
     const transport = await this.transport(flags);
+    if (flags.paginate && method !== 'GET') throw new DocsError('invalid', 'paginate: only for GET');
     const res = await spin(transport.remote, `${method} ${pathname}`, () => transport.request(method, pathname!, { query, body }));
+    if (flags.paginate && res.status < 400 && Array.isArray((res.body as ListBody)?.items)) {
+      res.body = await collectPages(res.body as ListBody, async (page) => {
+        const next = await transport.request(method, pathname!, { query: { ...query, page }, body });
+        if (next.status >= 400) throw new DocsError(kindForStatus(next.status), (next.body as any)?.error?.message ?? `HTTP ${next.status}`);
+        return next.body as ListBody;
+      });
+    }
     if (res.status >= 400) {
       const message = (res.body as any)?.error?.message ?? `HTTP ${res.status}`;
       if (this.jsonEnabled()) process.stdout.write(JSON.stringify(res.body, null, 2) + '\n');

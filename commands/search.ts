@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from './_lib/base.js';
-import { soleOrganization } from './_lib/operation-command.js';
+import { orgFlag, organizationOf } from './_lib/org.js';
 
 export default class Search extends DocsCommand {
   static summary = 'Search the content of a space, or of every space of an organization you can read';
@@ -10,7 +10,7 @@ export default class Search extends DocsCommand {
   static args = { query: Args.string({ description: 'words to find (at most 512 characters)', required: true }) };
   static flags = {
     space: Flags.string({ description: 'search this space only' }),
-    org: Flags.string({ description: 'organization id (default: your only organization)' }),
+    org: orgFlag(),
     limit: Flags.integer({ description: 'at most this many results' }),
   };
 
@@ -29,7 +29,7 @@ export default class Search extends DocsCommand {
       if (!this.jsonEnabled()) body.items.length ? show(body.items) : this.log('No results.');
       return body;
     }
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     const body = (await transport.call('searchOrganizationContent', { path: { organizationId }, query })).body as any;
     if (!this.jsonEnabled()) {
       if (!body.items.length) this.log('No results.');

@@ -11,9 +11,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = join(root, 'dist', 'commands');
 const files = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-  e.isDirectory() ? (e.name === '_lib' ? [] : files(join(d, e.name))) : e.name.endsWith('.js') ? [join(d, e.name)] : []);
+  e.isDirectory() ? (e.name.startsWith('_') ? [] : files(join(d, e.name))) : e.name.endsWith('.js') ? [join(d, e.name)] : []);
 const entryPoints = {
   run: join(root, 'bin', 'cli-entry.js'),
+  // oclif hooks (package.json oclif.hooks), loaded only when their event happens.
+  'hooks/not-found': join(commands, '_hooks', 'not-found.js'),
   ...Object.fromEntries(files(commands).map((f) => ['commands/' + relative(commands, f).slice(0, -3), f])),
 };
 const outdir = join(root, 'dist', 'cli');

@@ -3,7 +3,8 @@ import { Command } from '@oclif/core/command';
 import * as Errors from '@oclif/core/errors';
 import * as Flags from '@oclif/core/flags';
 import { format } from 'node:util';
-import { DocsError } from '../../src/kernel/errors.js';
+import { INTERRUPTED_EXIT, isPromptInterrupt, toDocsError } from './cli-errors.js';
+import { jqExpression, runJq } from './jq.js';
 import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
 
@@ -20,10 +21,39 @@ export abstract class DocsCommand extends Command {
     token: Flags.string({ description: 'Bearer token (with --api-url, or to act as another user in-process).', env: 'DOCS_TOKEN', helpGroup: 'GLOBAL' }),
     data: Flags.string({ description: 'Data directory of the embedded store (default: a per-user data directory).', env: 'DOCS_DATA', helpGroup: 'GLOBAL' }),
     profile: Flags.string({ description: 'Saved login to use (see docs auth login).', helpGroup: 'GLOBAL' }),
+    jq: Flags.string({ description: 'Filter the JSON output with this jq expression (implies --json; strings print raw)', helpGroup: 'GLOBAL' }),
     store: Flags.string({ description: 'A PostgreSQL store (postgres://user@host/db[?schema=name]) instead of the data directory, which then keeps file bytes only.', env: 'DOCS_STORE', helpGroup: 'GLOBAL' }),
   };
 
   private transportInstance?: Transport;
+
+  /** --jq implies --json (as gh's). */
+  jsonEnabled(): boolean {
+    return super.jsonEnabled() || (Boolean((this.constructor as typeof Command).enableJsonFlag) && jqExpression(this.argv) !== undefined);
+  }
+
+  /**
+   * With --jq: oclif's JSON output (printed after `finally`, synchronously) is captured and
+   * printed through jq once the command is done.
+   */
+  async _run<T>(): Promise<T> {
+    const expression = this.jsonEnabled() ? jqExpression(this.argv) : undefined;
+    if (expression === undefined) return super._run<T>();
+    let captured: { value: unknown } | undefined;
+    this.logJson = (json: unknown) => void (captured = { value: json });
+    const result = await super._run<T>();
+    if (captured) {
+      try {
+        const out = await runJq(captured.value, expression);
+        process.stdout.write(out.endsWith('\n') || out === '' ? out : out + '\n');
+      } catch (err) {
+        const e = toDocsError(err as Error, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim());
+        process.stderr.write(`Error: ${e.message}\n`);
+        process.exitCode = e.exitCode;
+      }
+    }
+    return result;
+  }
 
   /** The transport chosen from flags, environment, profile and data-directory lock. */
   protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string; store?: string }): Promise<Transport> {
@@ -55,16 +85,17 @@ export abstract class DocsCommand extends Command {
 
   async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
     if (err instanceof Errors.ExitError) throw err;
-    let e: DocsError;
-    if (err instanceof DocsError) e = err;
-    else if (err instanceof Errors.CLIError) {
-      // oclif's own errors: unknown or malformed flags and arguments.
-      e = new DocsError('invalid', (err.message ?? 'invalid arguments').split('\n')[0]!);
-    } else {
-      e = new DocsError('bug', `internal error: ${err.message}`);
-      if (process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
+    // A parse that failed was still a parse: no "did not parse its arguments" warning (NODE_ENV=test).
+    (this as unknown as { parsed: boolean }).parsed = true;
+    if (isPromptInterrupt(err)) {
+      // Ctrl-C at a prompt: the user's choice, not a failure to report.
+      process.stderr.write('\n');
+      process.exitCode = INTERRUPTED_EXIT;
+      return;
     }
-    if (this.jsonEnabled()) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
+    const e = toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim());
+    if (e.kind === 'bug' && process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
+    if (this.jsonEnabled() && jqExpression(this.argv) === undefined) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
     process.stderr.write(`Error: ${e.message}\n`);
     process.exitCode = e.exitCode;
   }

@@ -1,3 +1,4 @@
+import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 
 // The content of a space (current revision) or of one of its change requests, as the API gives
@@ -31,7 +32,18 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
   const toPage = (p: any): RemotePage[] =>
-    p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.markdown ?? '', children: (p.pages ?? []).flatMap(toPage) }];
+    p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''), children: (p.pages ?? []).flatMap(toPage) }];
+  const pages = listed.pages.flatMap(toPage);
+  // The contract's listPages need not carry each page's text (ours does; GitBook's gives the
+  // tree only): ask each page without it for its markdown, rather than write empty files.
+  const textless = flattenRemote(pages).map((x) => x.page).filter((p) => typeof p.markdown !== 'string');
+  for (let i = 0; i < textless.length; i += 8) {
+    await Promise.all(textless.slice(i, i + 8).map(async (p) => {
+      const got = (await transport.call(changeRequest ? 'getPageInChangeRequestById' : 'getPageById', { path: { ...path, pageId: p.id }, query: { format: 'markdown' } })).body as any;
+      if (typeof got?.markdown !== 'string') throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave no markdown for it, even with format=markdown`);
+      p.markdown = got.markdown;
+    }));
+  }
   const files: RemoteFile[] = [];
   let page: string | undefined;
   do {
@@ -39,7 +51,7 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
     files.push(...r.items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL })));
     page = r.next?.page;
   } while (page);
-  return { pages: listed.pages.flatMap(toPage), files };
+  return { pages, files };
 }
 
 export const flattenRemote = (pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] =>

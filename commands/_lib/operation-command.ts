@@ -5,6 +5,10 @@ import { operationSpec, type JsonSchema, type OperationSpec } from '../../src/co
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from './base.js';
+import { argName } from './cli-errors.js';
+import { confirmDestructive } from './confirm.js';
+import { organizationOf, orgFlag } from './org.js';
+import { allFlag, collectPages, moreHint, type ListBody } from './pages.js';
 import { renderObject, renderTable } from './render.js';
 
 export interface OperationCommandDef {
@@ -14,13 +18,18 @@ export interface OperationCommandDef {
   examples: string[];
   /** Table columns for list results (dot paths allowed). */
   columns?: string[];
-  /** Success line for operations answering without a body (a function: by status, e.g. 205 vs 204). */
-  done?: string | ((status: number) => string);
+  /** Success line for operations answering without a body (a function: by status and path values). */
+  done?: string | ((status: number, path: Record<string, string>) => string);
+  /**
+   * Deletes answering 204 ("did not exist") or 205 ("deleted"), as the contract words them: the
+   * message of a 204, which then exits 3 (a script deleting the wrong id must notice).
+   */
+  missing?: (path: Record<string, string>) => string;
   /**
    * Destructive operations: on a terminal, ask this question (built from the path values) unless
-   * --yes; never asks elsewhere (CI, pipes), where the command line is the confirmation.
+   * --yes; elsewhere (CI, pipes) refuse without --yes (exit 2), see confirm.ts.
    */
-  confirm?: (path: Record<string, string>) => string;
+  confirm?: (path: Record<string, string>, flags: Record<string, any>) => string | undefined;
   /**
    * Take `organizationId` from --org instead of a positional argument; when --org is left out
    * and the caller belongs to exactly one organization, that one is used.
@@ -50,6 +59,21 @@ function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema 
   return s;
 }
 
+/** Words for the query parameters the spec leaves undescribed ("--limit  limit" says nothing). */
+const KNOWN: Record<string, string> = {
+  limit: 'How many items a page holds (1 to 1000)',
+  page: 'Which page: the cursor a previous list printed ("More: --page ...")',
+  status: 'Only those with this status',
+  creator: 'Only those created by this user (id)',
+  contributor: 'Only those this user (id) contributed to',
+  requestedReviewer: 'Only those waiting for the review of this user (id)',
+  nested: 'Include the collections inside collections',
+  metadata: 'Include page metadata',
+  computed: 'Include computed content',
+  format: 'Body format',
+  role: 'Only members with this role',
+};
+
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
 
 /** The body's top-level fields; for a body that is one of several object shapes, the fields of all. */
@@ -69,10 +93,10 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   // A choice among string enums spread over oneOf branches (e.g. a role or "guest").
   const branches = (s.oneOf ?? s.anyOf ?? []).map((b: JsonSchema) => resolve(op, b));
   if (branches.length && branches.every((b: JsonSchema) => Array.isArray(b.enum) && b.enum.every((e: unknown) => typeof e === 'string'))) {
-    return Flags.string({ description: (description ?? s.description ?? name).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
+    return Flags.string({ description: (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
   }
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
-  const desc = (description ?? s.description ?? name).split('\n')[0];
+  const desc = (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0];
   if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
   if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => { const n = Number(v); if (!Number.isFinite(n)) throw new Error(`${name} must be a number`); return n as any; } });
   if (type === 'array' && ['string', undefined].includes(resolve(op, s.items).type)) return Flags.string({ description: desc, multiple: true });
@@ -101,29 +125,29 @@ export function operationCommand(def: OperationCommandDef) {
   const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
   Object.assign(flagDefs, def.flags);
   if (op.requestBody) flagDefs.input = Flags.string({ description: 'JSON file with the whole request body ("-" for stdin); other flags override its fields.' });
-  if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation' });
-  if (def.orgFlag) flagDefs.org = Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' });
+  if (def.confirm) flagDefs.yes = Flags.boolean({ char: 'y', description: 'Confirm without asking (required when not on a terminal)' });
+  if (def.orgFlag) flagDefs.org = orgFlag();
+  const paged = op.parameters.some((p) => p.in === 'query' && p.name === 'page') && !flagDefs.all;
+  if (paged) flagDefs.all = allFlag();
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
     static description = `API: ${op.method} /v1${op.path} (${op.operationId}).`;
     static examples = def.examples;
-    static args = Object.fromEntries(pathParams.map((p) => [p, Args.string({ description: p, required: false })]));
+    static args = Object.fromEntries(pathParams.map((p) => [p, Args.string({ description: `${inWords(p)}${/Id$/.test(p) ? ' ID' : ''} (asked for on a terminal when left out)`, required: false })]));
     static flags = flagDefs;
 
     async run(): Promise<unknown> {
       const { args, flags } = await this.parse(this.constructor as any);
       const f = flags as Record<string, any>;
       const path: Record<string, string> = {};
-      const missing = pathParams.find((p) => (args as any)[p] === undefined);
-      if (missing && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArgument(missing);
+      const missing = pathParams.filter((p) => (args as any)[p] === undefined);
+      if (missing.length && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArguments(missing, this.id);
       const transport = await this.transport(f);
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, transport));
-      if (def.orgFlag) path.organizationId = f.org ?? (await soleOrganization(transport));
-      if (def.confirm && !f.yes && process.stdin.isTTY && process.stdout.isTTY) {
-        const { confirm } = await import('@inquirer/prompts');
-        if (!(await confirm({ message: def.confirm(path), default: false }))) throw new DocsError('conflict', 'cancelled');
-      }
+      if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
+      const question = def.confirm?.(path, f);
+      if (question) await confirmDestructive(question, f.yes);
       const query: Record<string, unknown> = {};
       for (const [flag, [name]] of Object.entries(queryFlags)) if (f[flag] !== undefined) query[name] = f[flag];
       let input: any;
@@ -136,15 +160,19 @@ export function operationCommand(def: OperationCommandDef) {
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
-      if (!this.jsonEnabled()) await this.show(result.body, result.status);
+      if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
+        result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);
+      }
+      if (def.missing && result.status === 204) throw new DocsError('not_found', def.missing(path));
+      if (!this.jsonEnabled()) await this.show(result.body, result.status, path);
       return result.body;
     }
 
-    private async show(body: any, status: number) {
-      if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status) : def.done) ?? 'Done.');
+    private async show(body: any, status: number, path: Record<string, string>) {
+      if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status, path) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
         this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
-        if (body.next?.page) this.log(`More: --page ${body.next.page}`);
+        moreHint(body);
         return;
       }
       this.log(typeof body === 'object' ? renderObject(body) : String(body));
@@ -156,23 +184,22 @@ export function operationCommand(def: OperationCommandDef) {
       if (choices) {
         if (!choices.length) throw new DocsError('not_found', `nothing to choose from for ${argName(name)}`);
         const { select } = await import('@inquirer/prompts');
-        return select({ message: `${name}:`, choices });
+        return select({ message: `${inWords(name)}:`, choices });
       }
       const { input } = await import('@inquirer/prompts');
-      return input({ message: `${name}:`, required: true });
+      return input({ message: `${inWords(name)}${/Id$/.test(name) ? ' ID' : ''}:`, required: true });
     }
   };
 }
 
-const argName = (name: string) => kebab(name).replace(/-/g, '_').toUpperCase();
-const missingArgument = (name: string) => new DocsError('invalid', `missing argument ${argName(name)}`);
-
-/** The caller's only organization, for commands whose --org was left out. */
-export async function soleOrganization(transport: Transport): Promise<string> {
-  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
-  if (list.count === 1) return list.items[0]!.id;
-  throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations (see docs orgs list)`);
+/** A parameter's name for people: "changeRequestId" -> "Change request", "specSlug" -> "Spec slug". */
+export function inWords(name: string): string {
+  const words = name.replace(/Id$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+const missingArguments = (names: string[], id?: string) =>
+  new DocsError('invalid', `missing argument${names.length === 1 ? '' : 's'} ${names.map(argName).join(', ')} (see docs ${id?.replace(/:/g, ' ')} --help)`);
 
 function readInput(file: string): unknown {
   try {

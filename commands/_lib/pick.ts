@@ -1,4 +1,5 @@
 import type { Transport } from '../../src/transport/types.js';
+import { collectPages, type ListBody } from './pages.js';
 
 // Choices for the pickers of commands whose SPACE or COLLECTION argument was left out on a
 // terminal: what the caller can see, across their organizations, labelled with where it is.
@@ -8,16 +9,10 @@ interface Listed {
   title: string;
 }
 
-/** Every item of a list operation, following next.page. */
+/** Every item of a list operation, following next.page (guarded against a looping cursor). */
 export async function listAll<T>(transport: Transport, operationId: string, path: Record<string, string>, query: Record<string, unknown> = {}): Promise<T[]> {
-  const items: T[] = [];
-  let page: string | undefined;
-  do {
-    const body = (await transport.call(operationId, { path, query: { ...query, limit: 1000, ...(page ? { page } : {}) } })).body as { items: T[]; next?: { page: string } };
-    items.push(...body.items);
-    page = body.next?.page;
-  } while (page);
-  return items;
+  const get = async (page?: string) => (await transport.call(operationId, { path, query: { ...query, limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<T>;
+  return (await collectPages(await get(), get)).items;
 }
 
 async function acrossOrganizations(transport: Transport, operationId: string) {

@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { spin } from '../_lib/operation-command.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 export default class AgentInstructionsGet extends DocsCommand {
   static summary = "Show the organization's Docs agent instructions, as markdown";
@@ -11,12 +12,12 @@ export default class AgentInstructionsGet extends DocsCommand {
     '<%= config.bin %> agent-instructions get --org r55bjk0VeuQGpJpb7mcG > instructions.md',
     '<%= config.bin %> agent-instructions get --json',
   ];
-  static flags = { org: Flags.string({ description: 'Organization id (default: your only organization)' }) };
+  static flags = { org: orgFlag() };
 
   async run(): Promise<unknown> {
     const { flags } = await this.parse(AgentInstructionsGet);
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     const { body } = await spin(transport.remote, 'GET agent-instructions', () => transport.call('getOrganizationAgentInstructions', { path: { organizationId } }));
     const r = body as { instructions: { nodes: unknown[] }; updatedAt: string; updatedBy: string };
     if (!this.jsonEnabled()) {

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { markdownToDocument } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { spin } from '../_lib/operation-command.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 export default class AgentInstructionsSet extends DocsCommand {
   static summary = "Replace the organization's Docs agent instructions with a markdown file or stdin (admins)";
@@ -16,7 +17,7 @@ export default class AgentInstructionsSet extends DocsCommand {
     '<%= config.bin %> agent-instructions set - --org r55bjk0VeuQGpJpb7mcG --json < instructions.md',
   ];
   static args = { file: Args.string({ description: 'Markdown file ("-" or left out: standard input)', required: false, ignoreStdin: true }) };
-  static flags = { org: Flags.string({ description: 'Organization id (default: your only organization)' }) };
+  static flags = { org: orgFlag() };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(AgentInstructionsSet);
@@ -31,7 +32,7 @@ export default class AgentInstructionsSet extends DocsCommand {
     }
     const instructions = await markdownToDocument(markdown);
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     const { body } = await spin(transport.remote, 'PUT agent-instructions', () =>
       transport.call('updateOrganizationAgentInstructions', { path: { organizationId }, body: { instructions } }),
     );

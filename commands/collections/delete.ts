@@ -7,5 +7,6 @@ export default operationCommand({
   examples: ['<%= config.bin %> collections delete szoY47EmGxQDFXEuua83', '<%= config.bin %> collections delete szoY47EmGxQDFXEuua83 --yes'],
   choose: { collectionId: chooseCollection },
   confirm: (p) => `Delete collection ${p.collectionId} with everything in it? (its spaces can be restored for 7 days)`,
-  done: 'Deleted (or there was nothing to delete).',
+  done: (_s, p) => `Deleted collection ${p.collectionId}. Its spaces can be restored within 7 days: docs spaces list --deleted, then docs spaces restore SPACE_ID`,
+  missing: (p) => `collection ${p.collectionId} not found: nothing deleted`,
 });

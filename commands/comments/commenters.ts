@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag } from '../_lib/comments.js';
 import { renderTable } from '../_lib/render.js';
+import { moreHint } from '../_lib/pages.js';
 
 export default class CommentsCommenters extends CommentCommand {
   static summary = 'List the members who commented on a change request (or a space), in the order they joined in';
@@ -18,7 +19,7 @@ export default class CommentsCommenters extends CommentCommand {
     const list = body as { items: any[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
       this.log(list.items.length ? await renderTable(list.items, ['id', 'user.displayName', 'user.email', 'role']) : 'No commenters.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return list;
   }

@@ -15,7 +15,8 @@ export default class CommentsGet extends CommentCommand {
     const { args, flags } = await this.parse(CommentsGet);
     const cr = flags['change-request'];
     const transport = await this.transport(flags);
-    const query = flags.format ? { format: flags.format } : {};
+    // Asked for explicitly: a server may default to the Document form (the contract allows it).
+    const query = { format: flags.format ?? 'markdown' };
     const path = this.where(args.spaceId, cr, { commentId: args.commentId });
     if (flags.reply !== undefined) {
       const { body } = await this.call(transport, this.op('getCommentReply', cr), { path: { ...path, commentReplyId: flags.reply }, query });
@@ -25,13 +26,13 @@ export default class CommentsGet extends CommentCommand {
     const { body } = await this.call(transport, this.op('getComment', cr), { path, query });
     if (!this.jsonEnabled()) {
       const c = body as any;
-      const full = flags.format === 'document' ? JSON.stringify(c.body.document, null, 2) : c.body.markdown;
+      const full = flags.format === 'document' || c.body?.markdown === undefined ? JSON.stringify(c.body?.document, null, 2) : c.body.markdown;
       this.log(`${c.id}  ${c.postedBy.displayName}  ${c.postedAt}  [${c.status}${c.status === 'resolved' ? ` by ${c.resolvedBy.displayName}` : ''}]`);
       if (c.target.page) this.log(`on page ${c.target.page.id}`);
       this.log(`\n${full}`);
       if (c.reactions.length) this.log(c.reactions.map((r: any) => `${r.emoji} ${r.count}`).join('  '));
       if (c.replies) {
-        const replies = (await this.call(transport, this.op('listCommentReplies', cr), { path, query: { limit: 1000 } })).body as { items: any[] };
+        const replies = (await this.call(transport, this.op('listCommentReplies', cr), { path, query: { limit: 1000, format: 'markdown' } })).body as { items: any[] };
         this.log(`\n${c.replies} ${c.replies === 1 ? 'reply' : 'replies'}:\n` + replies.items.map(summary).join('\n'));
       }
     }

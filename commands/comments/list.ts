@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag, summary } from '../_lib/comments.js';
+import { moreHint } from '../_lib/pages.js';
 
 export default class CommentsList extends CommentCommand {
   static summary = 'List the comments of a space, or of a change request (newest first)';
@@ -25,7 +26,8 @@ export default class CommentsList extends CommentCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CommentsList);
     const cr = flags['change-request'];
-    const query: Record<string, unknown> = {};
+    // markdown unless asked otherwise: a server may default to the Document form.
+    const query: Record<string, unknown> = { format: 'markdown' };
     for (const [k, v] of [['status', flags.status], ['order', flags.order], ['targetPage', flags['target-page']], ['authors', flags.author], ['format', flags.format], ['limit', flags.limit], ['page', flags.page]] as const) {
       if (v !== undefined) query[k] = v;
     }
@@ -33,7 +35,7 @@ export default class CommentsList extends CommentCommand {
     const list = body as { items: any[]; count: number; next?: { page: string } };
     if (!this.jsonEnabled()) {
       this.log(list.items.length ? list.items.map(summary).join('\n') : 'No comments.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return list;
   }

@@ -1,10 +1,12 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { spin } from '../_lib/operation-command.js';
 import { renderObject, renderTable } from '../_lib/render.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 type Cluster = { id: string; label: string; stats: { issues: number; conversations: number }; weeklyPulse: number[]; updatedAt: string };
+import { moreHint } from '../_lib/pages.js';
 
 export default class ConversationsClusters extends DocsCommand {
   static summary = 'List the clusters of issues found in conversations (with their weekly pulse), or show one';
@@ -17,7 +19,7 @@ export default class ConversationsClusters extends DocsCommand {
   ];
   static args = { cluster: Args.string({ description: 'Cluster id: show this one', required: false }) };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    org: orgFlag(),
     'order-by': Flags.string({ description: 'Sort key (default updatedAt)', options: ['updatedAt', 'issues', 'conversations', 'tasksTotal', 'tasksBacklog', 'tasksStarted'] }),
     order: Flags.string({ description: 'Sort direction (default desc)', options: ['asc', 'desc'] }),
     limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
@@ -27,7 +29,7 @@ export default class ConversationsClusters extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ConversationsClusters);
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     if (args.cluster) {
       const { body } = await spin(transport.remote, 'GET conversations-clusters', () => transport.call('getConversationsIssuesCluster', { path: { organizationId, clusterId: args.cluster! } }));
       if (!this.jsonEnabled()) this.log(renderObject(body as Record<string, unknown>));
@@ -39,7 +41,7 @@ export default class ConversationsClusters extends DocsCommand {
     if (!this.jsonEnabled()) {
       const rows = list.items.map((c) => ({ id: c.id, label: c.label, issues: c.stats.issues, conversations: c.stats.conversations, pulse: sparkline(c.weeklyPulse), updatedAt: c.updatedAt }));
       this.log(rows.length ? await renderTable(rows) : 'No items.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return body;
   }

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { spin } from '../_lib/operation-command.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -19,7 +20,7 @@ Processing (issues, clusters) runs off the request path: --wait waits until ever
   ];
   static args = { file: Args.string({ description: 'JSON file ("-": standard input)', required: true, ignoreStdin: true }) };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    org: orgFlag(),
     wait: Flags.boolean({ description: 'Wait until the conversations are processed' }),
     timeout: Flags.integer({ description: 'Seconds --wait waits at most', default: 120, min: 1 }),
   };
@@ -35,7 +36,7 @@ Processing (issues, clusters) runs off the request path: --wait waits until ever
     }
     const count = Array.isArray(body) ? body.length : 1;
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     if (flags.wait) transport.runWorkers?.(); // in-process: this process does the processing it waits for
     await spin(transport.remote, 'POST conversations', () => transport.call('ingestConversation', { path: { organizationId }, body }));
     if (!flags.wait) {

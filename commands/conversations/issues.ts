@@ -1,8 +1,10 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { spin } from '../_lib/operation-command.js';
 import { renderObject, renderTable } from '../_lib/render.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
+import { moreHint } from '../_lib/pages.js';
 
 export default class ConversationsIssues extends DocsCommand {
   static summary = 'List the issues found in conversations (by cluster, by conversation), or show one';
@@ -16,7 +18,7 @@ export default class ConversationsIssues extends DocsCommand {
   ];
   static args = { issue: Args.string({ description: 'Issue id: show this one', required: false }) };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    org: orgFlag(),
     cluster: Flags.string({ description: 'Only the issues of this cluster' }),
     conversation: Flags.string({ description: 'Only the issues of this conversation' }),
     limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
@@ -26,7 +28,7 @@ export default class ConversationsIssues extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ConversationsIssues);
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     if (args.issue) {
       const { body } = await spin(transport.remote, 'GET conversations-issues', () => transport.call('getConversationIssueById', { path: { organizationId, issueId: args.issue! } }));
       if (!this.jsonEnabled()) this.log(renderObject(body as Record<string, unknown>));
@@ -37,7 +39,7 @@ export default class ConversationsIssues extends DocsCommand {
     const list = body as { items: Record<string, unknown>[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
       this.log(list.items.length ? await renderTable(list.items, ['issue.id', 'issue.title', 'issue.cluster', 'conversation.id', 'issue.createdAt']) : 'No items.');
-      if (list.next) this.log(`More: --page ${list.next.page}`);
+      moreHint(list);
     }
     return body;
   }

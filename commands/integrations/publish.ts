@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization } from '../_lib/operation-command.js';
+import { orgFlag, soleOrganization } from '../_lib/org.js';
 import { DocsError } from '../../src/kernel/errors.js';
 
 function read(file: string, field: string): Buffer {
@@ -33,7 +33,7 @@ The manifest is the JSON request body (title, description, scopes, visibility, b
   static flags = {
     manifest: Flags.string({ description: 'JSON file with the integration definition', required: true }),
     script: Flags.string({ description: 'File with the integration script (overrides the manifest\'s "script")' }),
-    org: Flags.string({ description: 'Owning organization: id or subdomain', env: 'DOCS_ORG' }),
+    org: orgFlag('Owning organization: id or subdomain (default: $DOCS_ORG, else your only organization)'),
   };
 
   async run(): Promise<unknown> {

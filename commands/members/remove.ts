@@ -5,7 +5,8 @@ export default operationCommand({
   description: 'Remove a member from the organization (admins; anyone can remove themself)',
   orgFlag: true,
   confirm: (p) => `Remove member ${p.userId} from organization ${p.organizationId}?`,
-  done: (status) => (status === 205 ? 'Removed.' : 'Nothing to do: no such member.'),
+  done: (_s, p) => `Removed member ${p.userId} from organization ${p.organizationId}. To add them back: docs invites send --org ${p.organizationId} --emails EMAIL`,
+  missing: (p) => `member ${p.userId} not found in organization ${p.organizationId}: nothing removed`,
   examples: [
     '<%= config.bin %> members remove Xk2f9QmL0aTz7WcV1bNp',
     '<%= config.bin %> members remove Xk2f9QmL0aTz7WcV1bNp --org r55bjk0VeuQGpJpb7mcG --yes',

@@ -1,8 +1,8 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization } from '../_lib/operation-command.js';
 import { DocsError } from '../../src/kernel/errors.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 export default class Content extends DocsCommand {
   static summary = 'Print the parsed documents of a version of an OpenAPI spec (default: the latest)';
@@ -16,14 +16,14 @@ export default class Content extends DocsCommand {
     versionId: Args.string({ description: 'version id (default: latest)', required: false }),
   };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: your only organization)' }),
+    org: orgFlag(),
     file: Flags.string({ description: 'Print only this document of the filesystem (e.g. openapi.yaml)' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(Content);
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     const path = { organizationId, specSlug: args.specSlug };
     const result = args.versionId && args.versionId !== 'latest'
       ? await transport.call('getOpenAPISpecVersionContentById', { path: { ...path, versionId: args.versionId } })

@@ -2,9 +2,9 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization } from '../_lib/operation-command.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 type Spec = { slug: string; processingState: string; visibility: string; lastVersion?: string; lastProcessErrorCode?: string; lastProcessedErrors?: { message: string; code?: string }[] };
 
@@ -26,7 +26,7 @@ With --wait, waits until processing is complete: exit 0 when it succeeded; exit 
   static flags = {
     file: Flags.string({ description: 'Local file with the spec (JSON or YAML), sent as text' }),
     url: Flags.string({ description: 'http(s) URL the server fetches the spec from' }),
-    org: Flags.string({ description: 'Organization id (default: your only organization)' }),
+    org: orgFlag(),
     visibility: Flags.string({ description: 'Set the visibility too', options: ['private', 'public'] }),
     wait: Flags.boolean({ description: 'Wait until processing is complete' }),
     timeout: Flags.integer({ description: 'Seconds --wait waits at most', default: 300, min: 1 }),
@@ -38,7 +38,7 @@ With --wait, waits until processing is complete: exit 0 when it succeeded; exit 
     // The file is read before anything else: a bad path fails without touching the server.
     const source = flags.file !== undefined ? { text: readSpecFile(flags.file) } : { url: flags.url! };
     const transport = await this.transport(flags);
-    const path = { organizationId: flags.org ?? (await soleOrganization(transport)), specSlug: args.specSlug };
+    const path = { organizationId: (await organizationOf(flags, transport)), specSlug: args.specSlug };
     if (flags.wait) transport.runWorkers?.(); // in-process: this process does the processing it waits for
     const put = await transport.call('createOrUpdateOpenAPISpecBySlug', { path, body: { source } });
     const created = put.status === 201;

@@ -5,7 +5,8 @@ export default operationCommand({
   description: 'Delete a SAML provider (admins)',
   orgFlag: true,
   confirm: (p) => `Delete SAML provider ${p.samlProviderId}?`,
-  done: (status) => (status === 205 ? 'Deleted.' : 'Nothing to do: no such SAML provider.'),
+  done: (_s, p) => `Deleted SAML provider ${p.samlProviderId} (not restorable).`,
+  missing: (p) => `SAML provider ${p.samlProviderId} not found: nothing deleted`,
   examples: [
     '<%= config.bin %> saml delete S4mLpR0v1d3rX9kQ2wEa --yes',
   ],

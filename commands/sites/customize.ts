@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization } from '../_lib/operation-command.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 /** `a.b.c=value`: the value is JSON when it parses (true, 12, {"light":...}), else the text itself. */
 export function applySet(target: Record<string, any>, assignment: string): void {
@@ -34,9 +34,9 @@ export default class SitesCustomize extends DocsCommand {
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=bold',
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=null   # back to the site\'s',
   ];
-  static args = { siteId: Args.string({ description: 'siteId', required: true }) };
+  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    org: orgFlag(),
     set: Flags.string({ description: 'KEY.PATH=VALUE (VALUE as JSON when it parses, else text); repeatable', multiple: true }),
     file: Flags.string({ description: 'JSON file: the whole customization (site) or the overrides (--site-space); --set applies on top' }),
     'site-space': Flags.string({ description: 'Change the overrides of this site space instead of the site' }),
@@ -46,7 +46,7 @@ export default class SitesCustomize extends DocsCommand {
     const { args, flags } = await this.parse(SitesCustomize);
     if (!flags.set?.length && !flags.file) throw new DocsError('invalid', 'give --set KEY.PATH=VALUE or --file FILE');
     const transport = await this.transport(flags);
-    const path = { organizationId: flags.org ?? (await soleOrganization(transport)), siteId: args.siteId };
+    const path = { organizationId: (await organizationOf(flags, transport)), siteId: args.siteId };
     let body: Record<string, any>;
     if (flags.file) {
       try {

@@ -6,5 +6,6 @@ export default operationCommand({
   examples: ['<%= config.bin %> sites delete szK9Qp2mTtR4bLx0aVn1 --yes'],
   orgFlag: true,
   confirm: (p) => `Delete site ${p.siteId} with its sections and site spaces? (its spaces stay)`,
-  done: (status) => (status === 205 ? 'Deleted.' : 'Nothing to delete.'),
+  done: (_s, p) => `Deleted site ${p.siteId} with its sections and site spaces (the spaces stay; not restorable).`,
+  missing: (p) => `site ${p.siteId} not found: nothing deleted`,
 });

@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { openUrl } from '../_lib/opener.js';
-import { soleOrganization } from '../_lib/operation-command.js';
+import { soleOrganization } from '../_lib/org.js';
 
 export default class SitesOpen extends DocsCommand {
   static summary = "Print a published site's address, and open it in the browser on a terminal";

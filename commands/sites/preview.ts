@@ -6,7 +6,7 @@ import { defaultDataDir } from '../../src/transport/profiles.js';
 import { selectTransport } from '../../src/transport/select.js';
 import { DocsCommand } from '../_lib/base.js';
 import { openUrl } from '../_lib/opener.js';
-import { soleOrganization } from '../_lib/operation-command.js';
+import { soleOrganization } from '../_lib/org.js';
 
 export default class SitesPreview extends DocsCommand {
   static summary = 'Serve a site on a free loopback port for this data directory (unless a server runs) and print its address';

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization } from '../_lib/operation-command.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 interface Item {
   object: 'site-space' | 'site-section' | 'site-section-group';
@@ -29,16 +29,16 @@ export default class SitesStructure extends DocsCommand {
   static summary = "Print a site's navigation tree: groups, sections and their site spaces, in order";
   static description = 'API: GET /v1/orgs/{organizationId}/sites/{siteId}/structure (getSiteStructure).';
   static examples = ['<%= config.bin %> sites structure szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites structure szK9Qp2mTtR4bLx0aVn1 --json'];
-  static args = { siteId: Args.string({ description: 'siteId', required: true }) };
+  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    org: orgFlag(),
     'share-key': Flags.string({ description: 'Key of a share link (published URLs then carry it)' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(SitesStructure);
     const transport = await this.transport(flags);
-    const organizationId = flags.org ?? (await soleOrganization(transport));
+    const organizationId = (await organizationOf(flags, transport));
     const query = flags['share-key'] ? { shareKey: flags['share-key'] } : {};
     const { body } = await transport.call('getSiteStructure', { path: { organizationId, siteId: args.siteId }, query });
     const tree = body as { type: string; structure: Item[] };

@@ -3,6 +3,7 @@ import { operationCommand } from '../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'unpublishSite',
   description: 'Take a docs site offline',
-  examples: ['<%= config.bin %> sites unpublish szK9Qp2mTtR4bLx0aVn1'],
+  examples: ['<%= config.bin %> sites unpublish szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites unpublish szK9Qp2mTtR4bLx0aVn1 --yes --json'],
+  confirm: (p) => `Take site ${p.siteId} offline? (publish it again with: docs sites publish ${p.siteId})`,
   orgFlag: true,
 });

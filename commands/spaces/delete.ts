@@ -7,5 +7,6 @@ export default operationCommand({
   examples: ['<%= config.bin %> spaces delete dHD9ZmkOPnfy9hWCsaQB', '<%= config.bin %> spaces delete dHD9ZmkOPnfy9hWCsaQB --yes'],
   choose: { spaceId: chooseSpace },
   confirm: (p) => `Delete space ${p.spaceId}? (it can be restored for 7 days)`,
-  done: 'Deleted (or there was nothing to delete). Restore within 7 days with: docs spaces restore ID',
+  done: (_s, p) => `Deleted space ${p.spaceId}. Restore it within 7 days with: docs spaces restore ${p.spaceId}`,
+  missing: (p) => `space ${p.spaceId} not found (or already deleted): nothing deleted`,
 });

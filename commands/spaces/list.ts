@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags';
-import { operationCommand, soleOrganization } from '../_lib/operation-command.js';
+import { operationCommand } from '../_lib/operation-command.js';
 import { listAll } from '../_lib/pick.js';
 import { buildTree, renderTree, type Node } from '../_lib/tree-view.js';
+import { organizationOf } from '../_lib/org.js';
 
 const List = operationCommand({
   operationId: 'listSpacesInOrganizationById',
@@ -21,7 +22,7 @@ export default class SpacesList extends List {
     const flags = (await this.parse(SpacesList)).flags as Record<string, any>;
     if (!flags.tree) return super.run();
     const transport = await this.transport(flags);
-    const organizationId: string = flags.org ?? (await soleOrganization(transport));
+    const organizationId: string = (await organizationOf(flags, transport));
     const collections = await listAll<Node>(transport, 'listCollectionsInOrganizationById', { organizationId });
     const spaces = await listAll<Node>(transport, 'listSpacesInOrganizationById', { organizationId });
     const tree = buildTree(collections, spaces);

@@ -5,7 +5,8 @@ export default operationCommand({
   description: 'Delete a team (admins and team owners)',
   orgFlag: true,
   confirm: (p) => `Delete team ${p.teamId}?`,
-  done: (status) => (status === 205 ? 'Deleted.' : 'Nothing to do: no such team.'),
+  done: (_s, p) => `Deleted team ${p.teamId} (not restorable; create one with: docs teams create).`,
+  missing: (p) => `team ${p.teamId} not found: nothing deleted`,
   examples: [
     '<%= config.bin %> teams delete T7gH2kLm9QpR4sVx8YzA',
     '<%= config.bin %> teams delete T7gH2kLm9QpR4sVx8YzA --yes',

@@ -3,7 +3,8 @@ import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from '../_lib/base.js';
-import { soleOrganization, spin } from '../_lib/operation-command.js';
+import { spin } from '../_lib/operation-command.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 
 type Translation = { id: string; status: string; result?: { space: string; revision: string }; error?: { code: string; message: string }; stats: { latestWords: number; latestPages: number } };
 
@@ -19,7 +20,7 @@ With --wait, waits until the run ends (a spinner on a terminal): exit 0 when it 
   ];
   static args = { translationId: Args.string({ description: 'Translation id', required: true }) };
   static flags = {
-    org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
+    org: orgFlag(),
     wait: Flags.boolean({ description: 'Wait until the run ends' }),
     timeout: Flags.integer({ description: 'Seconds --wait waits at most', default: 300, min: 1 }),
   };
@@ -27,7 +28,7 @@ With --wait, waits until the run ends (a spinner on a terminal): exit 0 when it 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(TranslationsRun);
     const transport = await this.transport(flags);
-    const path = { organizationId: flags.org ?? (await soleOrganization(transport)), translationId: args.translationId };
+    const path = { organizationId: (await organizationOf(flags, transport)), translationId: args.translationId };
     if (flags.wait) transport.runWorkers?.(); // in-process: this process runs what it waits for
     await spin(transport.remote, 'POST translations run', () => transport.call('runTranslation', { path }));
     if (!flags.wait) {

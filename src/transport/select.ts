@@ -56,8 +56,13 @@ async function openShared(store: string, blobs: string, token: string | undefine
   }
 }
 
+/** After this long waiting for another in-process command, say so (else a wait looks like a hang). */
+export const WAIT_NOTICE_MS = 500;
+
 async function openLocal(dir: string, token: string | undefined, notice?: (m: string) => void): Promise<Transport> {
-  const deadline = Date.now() + 10_000;
+  const started = Date.now();
+  const deadline = started + 10_000;
+  let told = false;
   for (;;) {
     const server = liveHolder(dir);
     if (server?.url) return new HttpTransport(server.url, token ?? server.token);
@@ -80,6 +85,10 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
     // Another in-process command holds it for the length of one command: wait our turn.
     if (got.holder.url) continue;
     if (Date.now() > deadline) throw new DocsError('unavailable', `data directory ${dir} is busy (held by pid ${got.holder.pid})`);
+    if (!told && Date.now() - started >= WAIT_NOTICE_MS) {
+      told = true;
+      notice?.(`waiting for pid ${got.holder.pid} (another docs command) to release the data directory ${dir} ...`);
+    }
     await sleep(20);
   }
 }

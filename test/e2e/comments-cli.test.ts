@@ -21,7 +21,7 @@ function scenario(env: Record<string, string>, full: boolean) {
     expect(run('comments', 'list', space).stdout).toContain('[resolved, 1 reply]  👍 1');
     run('api', 'POST', `/spaces/${space}/change-requests`, '-f', 'subject=Review');
     const onCr = run('comments', 'add', space, 'Why?', '-c', '1', '--json').json;
-    expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Deleted comment ${onCr.id} and its replies.\n`);
+    expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Deleted comment ${onCr.id} and its replies (not restorable).\n`);
     return;
   }
   const list = run('comments', 'list', space).stdout;
@@ -47,8 +47,9 @@ function scenario(env: Record<string, string>, full: boolean) {
   expect(run('comments', 'list', space, '-c', '1', '--json').json.items.map((x: any) => x.id)).toEqual([onCr.id]);
   expect(run('api', 'GET', `/spaces/${space}/change-requests/1`, '--json').json.comments).toBe(1);
   expect(run('comments', 'commenters', space, '-c', '1').stdout).toContain('Owner');
-  expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Deleted comment ${onCr.id} and its replies.\n`);
-  expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Nothing to delete: no comment ${onCr.id}.\n`);
+  expect(run('comments', 'delete', space, onCr.id, '-c', '1', '--yes').stdout).toBe(`Deleted comment ${onCr.id} and its replies (not restorable).\n`);
+  const again = docs(['comments', 'delete', space, onCr.id, '-c', '1', '--yes'], env);
+  expect([again.status, again.stderr]).toEqual([3, `Error: comment ${onCr.id} not found: nothing deleted\n`]);
 }
 
 describe('docs comments', () => {

@@ -34,7 +34,7 @@ function scenario(env: Record<string, string>, full: boolean) {
     // --template fills the new change request (its own revision, the space untouched).
     const t = run('cr', 'create', space, '--subject', 'Start', '--template', 'getting-started', '--json').json;
     expect(t.revision).not.toBe(t.revisionInitial);
-    run('cr', 'edit', space, String(t.number), '--status', 'archived');
+    run('cr', 'edit', space, String(t.number), '--status', 'archived', '--yes');
   }
   const b = run('cr', 'create', space, '--subject', 'Guide by B', '--json').json;
   const write = (n: number, changes: object[]) => {

@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/server.js';
 describe('organization commands, in-process', () => {
   const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_orgs' };
 
-  it('invites people, lists and filters members, changes a role to guest, removes without prompting off a TTY', () => {
+  it('invites people, lists and filters members, changes a role to guest, refuses to remove off a TTY without --yes, exit 3 when there is nobody to remove', () => {
     const sent = docs(['invites', 'send', '--emails', 'ann@acme.com', '--emails', 'bob@acme.com', '--role', 'edit', '--json'], env);
     expect(sent.status).toBe(0);
     expect(sent.json.invited).toBe(2);
@@ -19,10 +19,15 @@ describe('organization commands, in-process', () => {
     const guest = docs(['members', 'update', ann, '--role', 'guest', '--json'], env);
     expectContract('PATCH', `/v1/orgs/x/members/${ann}`, 200, guest.json);
     expect(guest.json.role).toBeNull();
-    const removed = docs(['members', 'remove', bob], env);
+    // Not on a terminal: refused without --yes, nothing removed.
+    const refused = docs(['members', 'remove', bob], env);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`^Error: Remove member ${bob} from organization \\S+: not confirmed; pass --yes to confirm`));
+    const removed = docs(['members', 'remove', bob, '--yes'], env);
     expect(removed.status).toBe(0);
-    expect(removed.stdout).toBe('Removed.\n');
-    expect(docs(['members', 'remove', bob], env).stdout).toBe('Nothing to do: no such member.\n');
+    expect(removed.stdout).toMatch(new RegExp(`^Removed member ${bob} from organization \\S+\\. To add them back: docs invites send`));
+    const again = docs(['members', 'remove', bob, '--yes'], env);
+    expect([again.status, again.stderr]).toEqual([3, expect.stringContaining(`member ${bob} not found`)]);
     const denied = docs(['members', 'update', 'nobody', '--role', 'read'], env);
     expect(denied.status).toBe(3);
     expect(denied.stderr).toBe('Error: member nobody not found in this organization\n');
@@ -72,7 +77,7 @@ describe('organization commands, over HTTP (--api-url)', () => {
       expectContract('POST', `/v1/orgs/${org}/saml`, 201, saml.json);
       expect(saml.json.service.acsURL).toBe(`${s.url}/sso/saml/${saml.json.id}/acs`);
       expect(docs(['saml', 'logins'], remote).stdout).toContain(`${s.url}/sso/saml/${saml.json.id}/start`);
-      expect(docs(['saml', 'delete', saml.json.id, '--yes'], remote).stdout).toBe('Deleted.\n');
+      expect(docs(['saml', 'delete', saml.json.id, '--yes'], remote).stdout).toBe(`Deleted SAML provider ${saml.json.id} (not restorable).\n`);
 
       const ping = docs(['members', 'ping', '--json'], remote);
       const jwks = await (await fetch(`${s.url}/.well-known/jwks.json`)).json();

@@ -55,7 +55,7 @@ function scenario(env: Record<string, string>, full: boolean) {
   const prof = run('sites', 'published', site.id, '--json').json;
   expect(prof.structure.type).toBe('sections');
   expect(prof.customizations.siteSpaces[ss.id].styling.theme).toBe('bold');
-  expect(run('sites', 'delete', site.id, '--yes').stdout).toBe('Deleted.\n');
+  expect(run('sites', 'delete', site.id, '--yes').stdout).toBe(`Deleted site ${site.id} with its sections and site spaces (the spaces stay; not restorable).\n`);
   const got = docs(['sites', 'get', site.id], env);
   expect([got.status, got.stderr]).toEqual([3, `Error: site ${site.id} not found\n`]);
 }

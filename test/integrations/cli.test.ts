@@ -77,10 +77,10 @@ describe('docs integrations, in-process', () => {
     expect(follow.stderr).toMatch(/^Error: follow: needs a server/);
 
     const un = await docsAsync(['integrations', 'uninstall', 'notifier', installation.id, '--yes'], env);
-    expect(un.stdout).toBe('Uninstalled.\n');
+    expect(un.stdout).toBe(`Uninstalled notifier (installation ${installation.id}). Install it again with: docs integrations install notifier\n`);
     expect(rx.received.map((r) => r.body.type)).toEqual(['installation_setup', 'installation_deleted']);
     expect(run(['integrations', 'dev', 'notifier', '--off']).stdout).toBe('Development mode of notifier is off.\n');
-    expect(run(['integrations', 'delete', 'notifier', '--yes']).stdout).toBe('Deleted.\n');
+    expect(run(['integrations', 'delete', 'notifier', '--yes']).stdout).toBe('Deleted integration notifier with its installations and events (not restorable).\n');
     expect(run(['integrations', 'get', 'notifier']).status).toBe(3);
     for (const o of outputs) expect(o).not.toContain(SECRET);
   });

@@ -85,7 +85,7 @@ describe('docs openapi, in-process', () => {
 });
 
 describe('docs openapi against a server (--api-url)', () => {
-  it('publishes, lists, shows, changes visibility, lists versions, prints content and deletes', async () => {
+  it('publishes, lists, shows, changes visibility, lists versions, prints content and deletes', { timeout: 60_000 }, async () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_openapi_remote' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_openapi_remote' };
     try {
@@ -110,8 +110,11 @@ describe('docs openapi against a server (--api-url)', () => {
       const failed = docs(['openapi', 'put', 'api', '--file', bad, '--wait'], env);
       expect(failed.status).toBe(2);
       expect(failed.stderr).toContain(`${bad}: /paths/~1pets/post/responses: must NOT have fewer than 1 properties`);
-      expect(docs(['openapi', 'delete', 'api'], env).stdout).toBe('Deleted.\n'); // no TTY: no question
-      expect(docs(['openapi', 'delete', 'api', '--yes'], env).stdout).toBe('There was no such spec: nothing deleted.\n');
+      const refused = docs(['openapi', 'delete', 'api'], env); // no TTY: refused without --yes
+      expect([refused.status, refused.stderr]).toEqual([2, 'Error: Delete the OpenAPI spec api and all its versions: not confirmed; pass --yes to confirm (no terminal to ask on)\n']);
+      expect(docs(['openapi', 'delete', 'api', '--yes'], env).stdout).toMatch(/^Deleted OpenAPI spec api with all its versions/);
+      const again = docs(['openapi', 'delete', 'api', '--yes'], env);
+      expect([again.status, again.stderr]).toEqual([3, 'Error: OpenAPI spec api not found: nothing deleted\n']);
       expect(docs(['openapi', 'get', 'api'], env).status).toBe(3);
     } finally {
       s.child.kill('SIGTERM');

@@ -56,7 +56,7 @@ describe('docs translations, in-process', () => {
     expect(docs(['spaces', 'get', r.json.result.space, '--json'], env).json).toMatchObject({ title: '[fr] User guide', language: 'fr' });
     expect(docs(['translations', 'list'], env).stdout).toContain('completed');
     const del = docs(['translations', 'delete', t.json.id, '--yes'], env);
-    expect(del.stdout).toBe('Deleted.\n');
+    expect(del.stdout).toBe(`Deleted translation ${t.json.id} (its translated space stays; not restorable).\n`);
   });
 });
 

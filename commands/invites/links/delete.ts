@@ -5,7 +5,8 @@ export default operationCommand({
   description: 'Delete an invite link (admins)',
   orgFlag: true,
   confirm: (p) => `Delete invite link ${p.inviteId}?`,
-  done: (status) => (status === 205 ? 'Deleted.' : 'Nothing to do: no such invite link.'),
+  done: (_s, p) => `Deleted invite link ${p.inviteId} (not restorable; create another with: docs invites links create).`,
+  missing: (p) => `invite link ${p.inviteId} not found: nothing deleted`,
   examples: [
     '<%= config.bin %> invites links delete I9nV1t3L1nK5aB7cD2eF --yes',
   ],

@@ -5,7 +5,8 @@ export default operationCommand({
   description: 'Remove a member from a team',
   orgFlag: true,
   confirm: (p) => `Remove ${p.userId} from team ${p.teamId}?`,
-  done: (status) => (status === 205 ? 'Removed.' : 'Nothing to do: no such team member.'),
+  done: (_s, p) => `Removed ${p.userId} from team ${p.teamId}. Add them back with: docs teams members add ${p.teamId} ${p.userId}`,
+  missing: (p) => `${p.userId} is not a member of team ${p.teamId}: nothing removed`,
   examples: [
     '<%= config.bin %> teams members remove T7gH2kLm9QpR4sVx8YzA Xk2f9QmL0aTz7WcV1bNp',
     '<%= config.bin %> teams members remove T7gH2kLm9QpR4sVx8YzA Xk2f9QmL0aTz7WcV1bNp --yes',

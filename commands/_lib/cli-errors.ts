@@ -1,0 +1,44 @@
+import * as Errors from '@oclif/core/errors';
+import { DocsError } from '../../src/kernel/errors.js';
+
+// oclif's parse errors come as several lines ("Missing 2 required args:\nspaceId  ...\nSee more
+// help with --help") or wrapped ("Parsing --limit \n\t..."); the first line alone drops the names.
+// Here each becomes one readable DocsError (exit 2) that names every argument or flag at fault.
+
+/** The shell's convention for a command ended by Ctrl-C (128 + SIGINT). */
+export const INTERRUPTED_EXIT = 130;
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+const SEE_HELP = /\n?See more help with --help\s*$/;
+export const argName = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase();
+
+/** Ctrl-C in an @inquirer prompt (it throws instead of letting the signal end the process). */
+export function isPromptInterrupt(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError');
+}
+
+/** The DocsError a command error stands for; anything unknown is a bug (exit 1). */
+export function toDocsError(err: Error, command: string): DocsError {
+  if (err instanceof DocsError) return err;
+  const help = `see ${command} --help`;
+  const text = (err.message ?? '').replace(ANSI, '').replace(SEE_HELP, '');
+  // A flag's own parse function failed (ours throw "must be a number" and such).
+  const parsing = /^Parsing --([\w-]+)\s*\n\t?([\s\S]*)$/.exec(text);
+  if (parsing) return new DocsError('invalid', `--${parsing[1]}: ${parsing[2]!.trim().replace(/^[\w-]+:?\s+(?=must|is|cannot)/, '')} (${help})`);
+  if (!(err instanceof Errors.CLIError)) return new DocsError('bug', `internal error: ${err.message}`);
+  const args = (err as { args?: { name: string }[] }).args;
+  if (/^Missing \d+ required args?/.test(text) && Array.isArray(args)) {
+    const names = args.map((a) => argName(a.name));
+    return new DocsError('invalid', `missing argument${names.length === 1 ? '' : 's'} ${names.join(', ')} (${help})`);
+  }
+  const unexpected = /^Unexpected arguments?: (.*)$/.exec(text);
+  if (unexpected) return new DocsError('invalid', `unexpected argument${unexpected[1]!.includes(',') ? 's' : ''}: ${unexpected[1]} (${help})`);
+  const nonexistent = /^Nonexistent flags?: (.*)$/.exec(text);
+  if (nonexistent) return new DocsError('invalid', `unknown flag${nonexistent[1]!.includes(',') ? 's' : ''}: ${nonexistent[1]} (${help})`);
+  const requiredFlags = [...text.matchAll(/Missing required flag ([\w-]+)/g)].map((m) => `--${m[1]}`);
+  if (requiredFlags.length) return new DocsError('invalid', `missing flag${requiredFlags.length === 1 ? '' : 's'} ${requiredFlags.join(', ')} (${help})`);
+  // "The following error(s) occurred:" then the reasons, one per line: keep the reasons.
+  const reasons = /^The following errors? occurred:\s*\n([\s\S]*)$/.exec(text);
+  if (reasons) return new DocsError('invalid', `${reasons[1]!.split('\n').map((l) => l.trim()).filter(Boolean).join('; ')} (${help})`);
+  return new DocsError('invalid', `${text.split('\n').map((l) => l.trim()).filter(Boolean).join('; ')} (${help})`);
+}

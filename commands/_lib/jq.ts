@@ -1,0 +1,26 @@
+import { DocsError } from '../../src/kernel/errors.js';
+
+// `--jq EXPR`: the --json output through a real jq (jq 1.7 compiled to WebAssembly, jq-wasm),
+// as gh's --jq: strings print raw. Loaded only when the flag is given: no cost otherwise.
+
+/** The --jq expression of a command line, if any (before a `--`). */
+export function jqExpression(argv: string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--jq') return args[i + 1];
+    if (args[i]!.startsWith('--jq=')) return args[i]!.slice(5);
+  }
+  return undefined;
+}
+
+/** The output of `jq -r EXPR` on the value; a bad expression is exit 2 naming the flag. */
+export async function runJq(value: unknown, expression: string): Promise<string> {
+  const { raw } = await import('jq-wasm');
+  try {
+    return await raw(value === undefined ? 'null' : JSON.stringify(value), expression, ['-r']);
+  } catch (err) {
+    const message = String((err as Error).message ?? err).replace(/\s+/g, ' ').trim();
+    throw new DocsError('invalid', `--jq: ${message}`);
+  }
+}

@@ -1,0 +1,280 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, docs } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+import { tryLock } from '../../src/store/lock.js';
+
+// Issue 20: the CLI as a person and a script meet it. Parse errors name what is wrong (exit 2),
+// unknown commands suggest the near one, destructive commands refuse without --yes off a terminal,
+// a missing target is exit 3, and a terminal prompt answers "no" (exit 2) or Ctrl-C (exit 130).
+
+const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_daily' };
+
+describe('whole parse errors', () => {
+  it('name every missing argument and flag, in text and --json, exit 2', () => {
+    const merge = docs(['cr', 'merge'], env);
+    expect([merge.status, merge.stderr]).toEqual([2, 'Error: missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)\n']);
+    const json = docs(['cr', 'merge', '--json'], env);
+    expect(json.status).toBe(2);
+    expect(json.json).toEqual({ error: { code: 400, message: 'missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)' } });
+    const push = docs(['content', 'push', './docs'], env);
+    expect([push.status, push.stderr]).toEqual([2, 'Error: missing flag --space (see docs content push --help)\n']);
+  });
+
+  it('a flag value of the wrong type is exit 2 naming the flag, nothing sent', () => {
+    const r = docs(['spaces', 'list', '--limit', 'abc'], env);
+    expect([r.status, r.stderr]).toEqual([2, 'Error: --limit: must be a number (see docs spaces list --help)\n']);
+    const unknown = docs(['spaces', 'list', '--nope'], env);
+    expect([unknown.status, unknown.stderr]).toEqual([2, 'Error: unknown flag: --nope (see docs spaces list --help)\n']);
+  });
+
+  it('an extra argument is "unexpected argument", also where the command takes none', () => {
+    const none = docs(['spaces', 'list', 'extra'], env);
+    expect([none.status, none.stderr]).toEqual([2, 'Error: unexpected argument: extra (see docs spaces list --help)\n']);
+    const one = docs(['spaces', 'get', 'a', 'b'], env);
+    expect([one.status, one.stderr]).toEqual([2, 'Error: unexpected argument: b (see docs spaces get --help)\n']);
+  });
+});
+
+describe('suggestions, help, version', () => {
+  it('a mistyped command names the nearest one', () => {
+    const r = docs(['spcaes', 'list'], env);
+    expect([r.status, r.stderr]).toEqual([2, 'Error: unknown command "spcaes list". Did you mean "docs spaces list"? (see docs --help)\n']);
+    expect(docs(['membres'], env).stderr).toContain('Did you mean "docs members"?');
+  });
+
+  it('docs help TOPIC and docs version', () => {
+    const help = docs(['help', 'spaces'], env);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('spaces delete');
+    expect(docs(['help', 'spaces', 'list'], env).stdout).toContain('$ docs spaces list');
+    expect(docs(['help', 'nope'], env).status).toBe(2);
+    const version = docs(['version'], env);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toBe(docs(['--version']).stdout);
+  });
+});
+
+describe('destructive commands in scripts', () => {
+  it('refuse without --yes off a terminal; delete names the id and the restore command; a second delete is exit 3', () => {
+    const space = docs(['spaces', 'create', '--title', 'Doomed', '--json'], env).json.id as string;
+    const refused = docs(['spaces', 'delete', space], env);
+    expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete space ${space}: not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
+    expect(docs(['spaces', 'get', space], env).status).toBe(0); // nothing deleted
+    const deleted = docs(['spaces', 'delete', space, '--yes'], env);
+    expect([deleted.status, deleted.stdout]).toEqual([0, `Deleted space ${space}. Restore it within 7 days with: docs spaces restore ${space}\n`]);
+    const again = docs(['spaces', 'delete', space, '--yes'], env);
+    expect([again.status, again.stderr]).toEqual([3, `Error: space ${space} not found (or already deleted): nothing deleted\n`]);
+    expect(docs(['spaces', 'restore', space], env).status).toBe(0); // the printed command works
+    const team = docs(['teams', 'delete', 'noSuchTeam', '--yes'], env);
+    expect([team.status, team.stderr]).toEqual([3, 'Error: team noSuchTeam not found: nothing deleted\n']);
+    const collection = docs(['collections', 'delete', 'noSuchCollection', '--yes'], env);
+    expect(collection.status).toBe(3);
+  });
+
+  it('sites unpublish and cr archiving ask too', () => {
+    expect(docs(['sites', 'unpublish', 'someSite'], env).stderr).toContain('pass --yes to confirm');
+    expect(docs(['cr', 'edit', 'someSpace', '1', '--status', 'archived'], env).stderr).toContain('pass --yes to confirm');
+  });
+
+  // A real terminal through util-linux `script` (a pty): answer "n", or press Ctrl-C.
+  const onTty = (args: string[], keys: string) => {
+    const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+    return spawnSync('sh', ['-c', `(sleep 2; printf '${keys}'; sleep 2) | script -qec "${cmd.replace(/"/g, '\\"')}" /dev/null`], {
+      encoding: 'utf8',
+      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, ...env },
+      timeout: 20_000,
+    });
+  };
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: "no" is exit 2 "cancelled", Ctrl-C is exit 130 without an error', () => {
+    const space = docs(['spaces', 'create', '--title', 'Kept', '--json'], env).json.id as string;
+    const no = onTty(['spaces', 'delete', space], 'n\\r');
+    expect(no.status).toBe(2);
+    expect(no.stdout).toContain('Error: cancelled');
+    const interrupted = onTty(['spaces', 'delete', space], '\\003');
+    expect(interrupted.status).toBe(130);
+    expect(interrupted.stdout).not.toContain('Error');
+    expect(docs(['spaces', 'get', space], env).status).toBe(0);
+  });
+});
+
+describe('docs auth token', () => {
+  it('prints the token of the saved login, or of --token / DOCS_TOKEN; none is exit 4', () => {
+    const conf = tempDir();
+    const cfg = { DOCS_CONFIG_DIR: conf };
+    const none = docs(['auth', 'token'], cfg);
+    expect(none.status).toBe(4);
+    expect(none.stderr).toMatch(/^Error: not logged in/);
+    writeFileSync(join(conf, 'config.json'), JSON.stringify({ current: 'default', profiles: { default: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_saved' }, ci: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_ci' } } }));
+    expect(docs(['auth', 'token'], cfg).stdout).toBe('gb_api_saved\n');
+    expect(docs(['auth', 'token', '--profile', 'ci', '--json'], cfg).json).toEqual({ token: 'gb_api_ci', source: 'profile ci' });
+    expect(docs(['auth', 'token'], { ...cfg, DOCS_TOKEN: 'gb_api_env' }).stdout).toBe('gb_api_env\n');
+    expect(docs(['auth', 'token', '--profile', 'nope'], cfg).status).toBe(3);
+  });
+});
+
+describe('shell completion', () => {
+  it('__complete answers topics, commands and flags from the manifest', () => {
+    expect(docs(['__complete']).stdout.split('\n')).toEqual(expect.arrayContaining(['spaces', 'cr', 'autocomplete']));
+    expect(docs(['__complete']).stdout).not.toContain('__complete');
+    expect(docs(['__complete', 'spaces']).stdout.split('\n')).toEqual(expect.arrayContaining(['list', 'delete', 'restore']));
+    expect(docs(['__complete', 'spaces', 'delete']).stdout.split('\n')).toEqual(expect.arrayContaining(['--yes', '--json', '--api-url']));
+  });
+
+  it('the bash script completes through it', () => {
+    const bin = tempDir();
+    writeFileSync(join(bin, 'docs'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const script = docs(['autocomplete', 'bash']).stdout;
+    const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(docs spaces li); COMP_CWORD=2; _docs_complete; echo "\${COMPREPLY[@]}"`], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      timeout: 20_000,
+    });
+    expect(r.stdout.trim()).toBe('list');
+    expect(docs(['autocomplete', 'zsh']).stdout).toContain('compdef _docs docs');
+    expect(docs(['autocomplete', 'fish']).stdout).toContain("complete -c docs -f -a '(docs __complete");
+    expect(docs(['autocomplete', 'nope']).status).toBe(2);
+  });
+});
+
+describe('pages', () => {
+  it('--all follows next.page to the end; a partial list says "N of M" on stderr only', () => {
+    const e = { ...env, DOCS_DATA: tempDir() };
+    for (const t of ['One', 'Two', 'Three']) expect(docs(['spaces', 'create', '--title', t], e).status).toBe(0);
+    const part = docs(['spaces', 'list', '--limit', '2'], e);
+    expect(part.stdout).not.toContain('More');
+    expect(part.stderr).toMatch(/^Showing 2 of 3\. More: --page \S+ \(or --all\)\n$/);
+    const all = docs(['spaces', 'list', '--limit', '2', '--all', '--json'], e);
+    expect(all.json.items.map((s: any) => s.title).sort()).toEqual(['One', 'Three', 'Two']);
+    expect(all.json.next).toBeUndefined();
+    const org = all.json.items[0].organization;
+    const api = docs(['api', 'GET', `/orgs/${org}/spaces`, '-f', 'limit=1', '--paginate'], e);
+    expect(JSON.parse(api.stdout).items).toHaveLength(3);
+    expect(docs(['api', 'POST', '/orgs', '--paginate'], e).status).toBe(2);
+  });
+
+  it('a server whose next.page repeats is stopped, not followed forever', async () => {
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const server = createServer((req, res) => {
+      calls++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ items: [{ id: `s${calls}`, title: 'Loop' }], count: 1000, next: { page: 'same' } }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as any).port}`;
+      const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
+      });
+      expect(r.stderr).toContain("the server's next.page repeats (same): stopped after 2 items");
+      expect(r.status).toBe(1);
+      expect(calls).toBeLessThan(5);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('against another server implementing the contract', () => {
+  it('comments get asks for markdown (a server may default to the Document form)', async () => {
+    const { createServer } = await import('node:http');
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      asked.push(url.pathname + url.search);
+      const markdown = url.searchParams.get('format') === 'markdown';
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({
+        object: 'comment', id: 'c1', status: 'open', postedAt: '2026-01-01T00:00:00.000Z', postedBy: { displayName: 'Ann' }, target: {}, reactions: [], replies: 0,
+        body: markdown ? { markdown: 'The **token** step.' } : { document: { object: 'document', nodes: [] } },
+      }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as any).port}`;
+      const r = await new Promise<{ status: number; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.on('close', (code) => resolve({ status: code ?? -1, stdout }));
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('The **token** step.');
+      expect(r.stdout).not.toContain('undefined');
+      expect(asked.some((a) => a.startsWith('/v1/spaces/s1/comments/c1?') && a.includes('format=markdown'))).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('content pull asks each page for its markdown when listPages gives the tree only', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      res.setHeader('content-type', 'application/json');
+      if (url.pathname === '/v1/spaces/s1/content/pages') return res.end(JSON.stringify({ pages: [{ id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [] }] }));
+      if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
+      if (url.pathname === '/v1/spaces/s1/content/page/p1' && url.searchParams.get('format') === 'markdown') {
+        return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', markdown: 'Hello from the page.\n' }));
+      }
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const dir = join(tempDir(), 'out');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as any).port}`;
+      const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const { readdirSync, readFileSync } = await import('node:fs');
+      const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');
+      expect(files.length).toBe(1);
+      expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Hello from the page.');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('lock waits', () => {
+  it('an in-process command waiting for another says so on stderr after 500 ms, then runs', async () => {
+    const dir = tempDir();
+    const held = tryLock(dir);
+    expect(held.ok).toBe(true);
+    const child = spawn(process.execPath, [BIN, 'orgs', 'list', '--json'], { env: { ...process.env, DOCS_DATA: dir, DOCS_API_URL: undefined, DOCS_TOKEN: undefined } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const done = new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(stderr).toContain(`waiting for pid ${process.pid} (another docs command) to release the data directory ${dir} ...`);
+    if (held.ok) held.release();
+    expect(await done).toBe(0);
+  });
+});
+
+describe('--jq', () => {
+  it('filters the JSON output through jq (strings raw); a bad expression is exit 2 naming the flag', () => {
+    const e = { ...env, DOCS_DATA: tempDir() };
+    expect(docs(['spaces', 'create', '--title', 'Jq one'], e).status).toBe(0);
+    const titles = docs(['spaces', 'list', '--jq', '.items[].title'], e);
+    expect([titles.status, titles.stdout]).toEqual([0, 'Jq one\n']);
+    const count = docs(['spaces', 'list', '--json', '--jq', '{n: .count}'], e);
+    expect(JSON.parse(count.stdout)).toEqual({ n: 1 });
+    const bad = docs(['spaces', 'list', '--jq', '.items['], e);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: --jq: jq: error: syntax error/);
+    const missing = docs(['orgs', 'get', 'nope', '--jq', '.id'], e);
+    expect([missing.status, missing.stdout]).toEqual([3, '']);
+  });
+});

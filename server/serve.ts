@@ -8,7 +8,7 @@ import { DocsError } from '../src/kernel/errors.js';
 import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { startSweeper } from '../src/spaces/retention.js';
-import { tryLock } from '../src/store/lock.js';
+import { tryLockProbed } from '../src/store/lock.js';
 import { loadAllOperations } from '../src/operations.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
@@ -53,7 +53,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function holdDataDir(dir: string, waitMs: number) {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const got = tryLock(dir);
+    const got = await tryLockProbed(dir);
     if (got.ok) return got;
     // A CLI command holds it for one command only: wait for it. A server holds it for good.
     if (got.holder.url || Date.now() > deadline) {

@@ -50,7 +50,7 @@ export async function hasPdf(ctx: Context, key: string): Promise<boolean> {
 export async function writePdf(ctx: Context, key: string, bytes: Buffer): Promise<void> {
   if (!ctx.dataDir) return void mem(ctx).set(key, bytes);
   const file = pdfPath(ctx.dataDir, key);
-  await mkdir(join(file, '..'), { recursive: true });
+  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 }); // the data directory is the owner's alone
   await rename(await stageFile(file, bytes as any), file);
   await syncDir(join(file, '..'));
 }

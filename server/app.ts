@@ -7,7 +7,7 @@ import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
 import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
-import { hasBody, header, readJsonBody } from './body.js';
+import { clientErrorStatus, hasBody, header, readJsonBody } from './body.js';
 import { serveDownload, servePdf } from './downloads.js';
 import { serveMcp } from './mcp.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
@@ -62,7 +62,8 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     // A 5xx line says why (a full disk, a damaged shard file): the operator reads the log, not the body.
-    const done = (status: number) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms${status >= 500 && res.errorMessage ? ` ${res.errorMessage}` : ''}`);
+    // A request cut off by Node's parser was answered on the socket (server/serve.ts): log that.
+    const done = (handled: number, status = clientErrorStatus(req) ?? handled) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms${status >= 500 && res.errorMessage ? ` ${res.errorMessage}` : ''}`);
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { DocsError } from '../src/kernel/errors.js';
 import { MAX_BODY_BYTES } from '../src/kernel/limits.js';
 
@@ -24,16 +25,32 @@ export function hasBody(req: IncomingMessage): boolean {
   return header(req, 'content-length') !== undefined || header(req, 'transfer-encoding') !== undefined;
 }
 
+/**
+ * The status Node's parser errors were answered with on a connection (server/serve.ts's
+ * `clientError` handler writes it straight to the socket): a request whose body then fails to
+ * read is logged with what the client really got, not as the handler's own error.
+ */
+const answeredOn = new WeakMap<Socket, number>();
+export const recordClientError = (socket: Socket, status: number) => void answeredOn.set(socket, status);
+export const clientErrorStatus = (req: IncomingMessage): number | undefined => answeredOn.get(req.socket);
+
 /** Reads and parses a JSON body. `undefined` when there is none. */
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req) {
+      size += chunk.length;
+      if (size > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof DocsError) throw err;
+    // The stream broke mid-body (malformed chunked encoding, a client that went away): the
+    // client's fault, never a server error.
+    throw new DocsError('invalid', 'body: malformed or cut short (the request body could not be read)', { cause: err });
   }
   if (size === 0) return undefined;
   const type = String(req.headers['content-type'] ?? '');

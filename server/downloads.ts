@@ -1,8 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { create as contentDisposition } from 'content-disposition';
 import { readBlob } from '../src/content/blobs.js';
 import { checkDownload } from '../src/content/downloads.js';
 import type { Context } from '../src/kernel/context.js';
 import { DocsError } from '../src/kernel/errors.js';
+
+// Every download is served so that a browser cannot run it as a page of this origin: no type
+// sniffing, a sandboxing CSP, and files always as attachments (HTML, SVG, XML and scripts above
+// all). The name goes in an RFC 6266 `Content-Disposition` (an ASCII `filename` fallback plus
+// `filename*=UTF-8''...`); names and types with control characters never reach here (400).
+const SAFE_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "sandbox; default-src 'none'" };
 
 /** GET /files/<space>/<sha>?name&type&exp&sig: the bytes, with their content type. */
 export async function serveDownload(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
@@ -12,10 +19,11 @@ export async function serveDownload(ctx: Context, req: IncomingMessage, res: Ser
   const bytes = ok && (await readBlob(ctx, ok.sha));
   if (!ok || !bytes) throw new DocsError('not_found', 'file not found (or the download URL expired: get a new one from the API)');
   res.writeHead(200, {
-    'content-type': ok.type,
+    'content-type': ok.type || 'application/octet-stream',
     'content-length': bytes.length,
-    'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(ok.name)}`,
+    'content-disposition': contentDisposition(ok.name || 'download', { type: 'attachment' }),
     'cache-control': 'private, max-age=300',
+    ...SAFE_HEADERS,
   });
   res.end(req.method === 'HEAD' ? undefined : bytes);
   return 200;
@@ -30,8 +38,9 @@ export async function servePdf(ctx: Context, req: IncomingMessage, res: ServerRe
   res.writeHead(200, {
     'content-type': 'application/pdf',
     'content-length': ok.bytes.length,
-    'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(ok.name)}`,
+    'content-disposition': contentDisposition(ok.name || 'export.pdf', { type: 'inline' }),
     'cache-control': 'private, max-age=300',
+    // No sandboxing CSP here: browsers do not open their PDF viewer in a sandboxed document.
     'x-content-type-options': 'nosniff',
   });
   res.end(req.method === 'HEAD' ? undefined : ok.bytes);

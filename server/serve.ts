@@ -1,5 +1,5 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { bootstrap, ownerOf } from '../src/auth/bootstrap.js';
 import { hashToken } from '../src/auth/tokens.js';
 import type { Clock } from '../src/kernel/clock.js';
@@ -8,10 +8,11 @@ import { DocsError } from '../src/kernel/errors.js';
 import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { startSweeper } from '../src/spaces/retention.js';
-import { tryLock } from '../src/store/lock.js';
+import { tryLockProbed } from '../src/store/lock.js';
 import { loadAllOperations } from '../src/operations.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
+import { recordClientError } from './body.js';
 
 export interface ServeOptions {
   /** Data directory; undefined keeps everything in memory (tests). With `store`, it keeps file bytes only. */
@@ -52,7 +53,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function holdDataDir(dir: string, waitMs: number) {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const got = tryLock(dir);
+    const got = await tryLockProbed(dir);
     if (got.ok) return got;
     // A CLI command holds it for one command only: wait for it. A server holds it for good.
     if (got.holder.url || Date.now() > deadline) {
@@ -101,6 +102,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout: headers or body took too long']
         : [400, 'malformed HTTP request'];
       const body = JSON.stringify({ error: { code: status, message } });
+      recordClientError(socket as Socket, status);
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       // end() only half-closes (the HTTP server allows half-open sockets): a client that never
       // reads the answer nor closes would keep the connection, and its slot under the cap, for

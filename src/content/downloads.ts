@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../kernel/context.js';
+import { DocsError } from '../kernel/errors.js';
 import type { FileEntry } from './model.js';
 
 // `downloadURL` must work without a bearer header (browsers, curl, <img>): it is a URL of
@@ -31,8 +32,19 @@ function secret(ctx: Context): Buffer {
   return s;
 }
 
-/** HMAC of the parts with the data directory's download secret (also signs PDF URLs, src/pdf/files.ts). */
-export const sign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(parts.join('\n')).digest('base64url');
+/**
+ * HMAC of the parts with the data directory's download secret (also signs PDF URLs,
+ * src/pdf/files.ts). The parts are signed as a JSON array, an encoding with one reading: joined
+ * by a separator, a name holding that separator could move the split (name `x\ntext/html` with
+ * type `text/plain` would verify as name `x`, type `text/html\ntext/plain`). URLs signed by the
+ * separator-joined encoding of earlier versions no longer verify (they expire within the hour).
+ */
+export const sign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(JSON.stringify(parts)).digest('base64url');
+
+/** C0 and C1 control characters: never in a served file name or content type (they would end up in headers). */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/** A content type that can be sent as a header value as it is (printable ASCII). */
+export const SERVABLE_TYPE = /^[\x20-\x7e]+$/;
 
 export function fileDownloadUrl(ctx: Context, space: string, f: FileEntry): string {
   // Expiry rounded up to the hour: URLs stay stable within an hour (cacheable, comparable).
@@ -48,6 +60,8 @@ export async function checkDownload(ctx: Context, pathname: string, search: stri
   if (!m) return undefined;
   const q = new URLSearchParams(search);
   const [name, type, exp, sig] = ['name', 'type', 'exp', 'sig'].map((k) => q.get(k) ?? '');
+  if (CONTROL_CHARS.test(name!)) throw new DocsError('invalid', 'name: control characters are not allowed in a file name');
+  if (type && !SERVABLE_TYPE.test(type)) throw new DocsError('invalid', 'type: a content type must be printable ASCII (no control characters)');
   if (!sig || !/^\d+$/.test(exp!) || Number(exp) < ctx.clock.now().getTime()) return undefined;
   const want = Buffer.from(sign(ctx, [m[1]!, m[2]!, name!, type!, exp!]));
   const got = Buffer.from(sig!);

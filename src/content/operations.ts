@@ -12,7 +12,7 @@ import type { ReadTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
 import { applyChanges, type UploadedFile } from './authoring.js';
 import { imageDimensions, writeBlob } from './blobs.js';
-import { ensureDownloadSecret } from './downloads.js';
+import { CONTROL_CHARS, ensureDownloadSecret, SERVABLE_TYPE } from './downloads.js';
 import { loadParser } from './link-refs.js';
 import { backlinks, linkItems } from './links.js';
 import { applyTemplate } from './templates.js';
@@ -116,6 +116,15 @@ export const getFileById = defineOperation('getFileById', async ({ ctx, caller, 
 /** Decodes and stores the bytes of every insert_files change before the (synchronous) write. */
 async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number, UploadedFile[]>> {
   const out = new Map<number, UploadedFile[]>();
+  // Names and types end up in download headers (server/downloads.ts): no control characters.
+  // Checked for every file before any bytes are stored, so a refused request leaves no blob.
+  for (const [i, c] of changes.entries()) {
+    if (c.operation !== 'insert_files') continue;
+    for (const [j, f] of c.files.entries()) {
+      if (CONTROL_CHARS.test(f.name)) throw invalid(`changes[${i}].files[${j}].name: control characters are not allowed in a file name`);
+      if (f.contentType !== undefined && !SERVABLE_TYPE.test(f.contentType)) throw invalid(`changes[${i}].files[${j}].contentType: must be printable ASCII (no control characters)`);
+    }
+  }
   for (const [i, c] of changes.entries()) {
     if (c.operation !== 'insert_files') continue;
     const list: UploadedFile[] = [];
@@ -141,6 +150,7 @@ async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number,
         bytes = Buffer.from(f.base64, 'base64');
         if (bytes.length > MAX_FILE_BYTES) throw invalid(`${where}.base64: must be at most 1 MB of bytes (got ${bytes.length})`);
       }
+      if (!SERVABLE_TYPE.test(contentType!)) throw invalid(`${where}.contentType: must be printable ASCII (no control characters)`);
       const f2 = { ...f, contentType: contentType! };
       const sha = sha256(bytes);
       await writeBlob(ctx, sha, bytes);

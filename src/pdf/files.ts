@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DOWNLOAD_TTL_MS, ensureDownloadSecret, sign } from '../content/downloads.js';
+import { CONTROL_CHARS, DOWNLOAD_TTL_MS, ensureDownloadSecret, sign } from '../content/downloads.js';
+import { DocsError } from '../kernel/errors.js';
 import type { Context } from '../kernel/context.js';
 import { stageFile, syncDir } from '../store/durable-file.js';
 
@@ -49,7 +50,7 @@ export async function hasPdf(ctx: Context, key: string): Promise<boolean> {
 export async function writePdf(ctx: Context, key: string, bytes: Buffer): Promise<void> {
   if (!ctx.dataDir) return void mem(ctx).set(key, bytes);
   const file = pdfPath(ctx.dataDir, key);
-  await mkdir(join(file, '..'), { recursive: true });
+  await mkdir(join(file, '..'), { recursive: true, mode: 0o700 }); // the data directory is the owner's alone
   await rename(await stageFile(file, bytes as any), file);
   await syncDir(join(file, '..'));
 }
@@ -72,6 +73,7 @@ export async function checkPdfDownload(ctx: Context, pathname: string, search: s
   if (!m) return undefined;
   const q = new URLSearchParams(search);
   const [name, exp, sig] = ['name', 'exp', 'sig'].map((k) => q.get(k) ?? '') as [string, string, string];
+  if (CONTROL_CHARS.test(name)) throw new DocsError('invalid', 'name: control characters are not allowed in a file name');
   if (!sig || !/^\d+$/.test(exp) || Number(exp) < ctx.clock.now().getTime()) return undefined;
   const want = Buffer.from(sign(ctx, parts(m[1]!, m[2]!, name, exp)));
   const got = Buffer.from(sig);

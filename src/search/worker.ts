@@ -115,7 +115,14 @@ export function indexWorker(load: (id: string) => any): void {
   }
 
   function create(file: string | null): any {
-    if (file) fs.mkdirSync(nodePath.dirname(file), { recursive: true });
+    if (file) {
+      // Owner-only like the rest of the data directory: SQLite creates a new database 0644 (less
+      // the umask), and gives its -wal and -shm files the database file's mode, so the file is
+      // made 0600 first (and an existing one of an earlier version narrowed).
+      fs.mkdirSync(nodePath.dirname(file), { recursive: true, mode: 0o700 });
+      fs.closeSync(fs.openSync(file, 'a', 0o600));
+      fs.chmodSync(file, 0o600);
+    }
     const db = new Database(file ?? ':memory:');
     try {
       if (file) {

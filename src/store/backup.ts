@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -61,6 +61,16 @@ export async function writeArchive(stream: Readable | ReadableStream, out: strin
   return (await stat(out)).size;
 }
 
+/** Folders 0700 and files 0600 under `dir` (what the store creates; an archive may say otherwise). */
+async function ownerOnly(dir: string): Promise<void> {
+  await chmod(dir, 0o700);
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) await ownerOnly(p);
+    else await chmod(p, 0o600);
+  }
+}
+
 /** `docs restore`: unpacks `archive` into `dir` (absent or empty), checks it, or leaves nothing. */
 export async function restoreArchive(archive: string, dir: string): Promise<{ shards: number; rows: number; blobs: number }> {
   if (!existsSync(archive)) throw new DocsError('not_found', `no archive at ${archive}`);
@@ -75,6 +85,7 @@ export async function restoreArchive(archive: string, dir: string): Promise<{ sh
       throw new DocsError('invalid', `${archive} is not a readable .tar.gz: ${err.message}`);
     });
     if (!existsSync(join(tmp, SHARDS))) throw new DocsError('invalid', `${archive} is not a docs backup (it has no ${SHARDS}/ folder)`);
+    await ownerOnly(tmp); // whatever modes the archive carries, the data directory is the owner's alone
     const { doctor } = await import('./doctor.js');
     const report = await doctor(tmp);
     if (report.damaged.length) {

@@ -1,7 +1,7 @@
 import { bootstrap, ownerOf } from '../auth/bootstrap.js';
 import { DocsError } from '../kernel/errors.js';
 import { openContext } from '../open.js';
-import { liveHolder, tryLock } from '../store/lock.js';
+import { liveHolderProbed, tryLockProbed } from '../store/lock.js';
 import { HttpTransport } from './http.js';
 import { LocalTransport } from './local.js';
 import { currentProfile, defaultDataDir } from './profiles.js';
@@ -64,9 +64,9 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
   const deadline = started + 10_000;
   let told = false;
   for (;;) {
-    const server = liveHolder(dir);
+    const server = await liveHolderProbed(dir);
     if (server?.url) return new HttpTransport(server.url, token ?? server.token);
-    const got = tryLock(dir);
+    const got = await tryLockProbed(dir);
     if (got.ok) {
       try {
         const ctx = await openContext(dir);

@@ -48,7 +48,7 @@ describe('getSpacePDF', () => {
     expect(r.status).toBe(200);
     expect(r.body.url).toMatch(new RegExp(`^${s.url}/pdf/${space}/[a-f0-9]{64}\\.pdf\\?`));
     const got = await fetchPdf(r.body.url);
-    expect(got).toMatchObject({ status: 200, type: 'application/pdf', disposition: "inline; filename*=UTF-8''acme-handbook.pdf" });
+    expect(got).toMatchObject({ status: 200, type: 'application/pdf', disposition: "inline; filename=acme-handbook.pdf" });
     expect(got.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     const pdf = await readPdf(got.bytes);
     expect(pdf.pageCount).toBe(3);
@@ -85,7 +85,7 @@ describe('getSpacePDF', () => {
     expect(subPdf.pages.map((p) => p[0])).toEqual(['Guide', 'Setup']);
     const one = await s.api('GET', `/v1/spaces/${space}/pdf?page=${ids.guide}&only=true`);
     const onePdf = await fetchPdf(one.body.url);
-    expect(onePdf.disposition).toBe("inline; filename*=UTF-8''acme-handbook-guide.pdf");
+    expect(onePdf.disposition).toBe("inline; filename=acme-handbook-guide.pdf");
     expect((await readPdf(onePdf.bytes)).pages.map((p) => p[0])).toEqual(['Guide']);
     const leaf = await s.api('GET', `/v1/spaces/${space}/pdf?page=${ids.setup}&only=false`);
     expect((await readPdf((await fetchPdf(leaf.body.url)).bytes)).pages.map((p) => p[0])).toEqual(['Setup']);
@@ -151,7 +151,7 @@ describe('getChangeRequestPDF', () => {
     expect(byId.body.url).toBe(byNumber.body.url);
     const got = await fetchPdf(byNumber.body.url);
     expect(got.type).toBe('application/pdf');
-    expect(got.disposition).toBe(`inline; filename*=UTF-8''acme-handbook-cr-${cr.number}.pdf`);
+    expect(got.disposition).toBe(`inline; filename=acme-handbook-cr-${cr.number}.pdf`);
     const pdf = await readPdf(got.bytes);
     expect(pdf.title).toBe(`Acme Handbook: change request #${cr.number} New chapter`);
     expect(pdf.pages.map((p) => p[0])).toEqual(['Guide', 'Setup', 'FAQ', 'Changelog']);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 import { startReceiver } from '../integrations/helpers.js';
+import { startFakeTranslator } from '../translations/fake-translator.js';
 
 // Secrets stay secret, end to end on a spawned `docs serve` with its request log on: the owner's
 // token is printed once (at bootstrap) and never again, in no log line and no response; no
@@ -21,6 +22,8 @@ const BASIC = Buffer.from('alice:basic-password-secret').toString('base64');
 const dir = tempDir();
 let served: Awaited<ReturnType<typeof spawnServe>>;
 let token = '';
+let translator: Awaited<ReturnType<typeof startFakeTranslator>>;
+const backupFile = join(tempDir(), 'backup.tar.gz');
 const responses: string[] = [];
 
 async function call(method: string, path: string, body?: unknown, auth = `Bearer ${token}`) {
@@ -50,11 +53,13 @@ function cli(args: string[]): Promise<{ out: string; all: string }> {
 describe('secrets', () => {
   beforeAll(async () => {
     // No DOCS_BOOTSTRAP_TOKEN: the server makes a random token and prints it once.
-    served = await spawnServe(['--data', dir], { DOCS_BOOTSTRAP_TOKEN: '', DOCS_DELIVERY_TIMEOUT_MS: '2000' });
+    translator = await startFakeTranslator();
+    served = await spawnServe(['--data', dir], { DOCS_BOOTSTRAP_TOKEN: '', DOCS_DELIVERY_TIMEOUT_MS: '2000', DOCS_TRANSLATOR_URL: translator.url });
     token = /Token \(shown once\): (\S+)/.exec(served.output())![1]!;
   });
   afterAll(async () => {
     if (served.child.exitCode === null) served.child.kill('SIGKILL');
+    await translator?.close();
   });
 
   it('never prints or returns a token, an Authorization value or an integration secret', async () => {
@@ -82,9 +87,14 @@ describe('secrets', () => {
     for (const e of events) await call('GET', `/v1/integrations/secretive/events/${e.id}`);
 
     // A file served at a signed URL: the signature (in the query) is not logged.
-    const space = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Files' })).body.id;
+    const space = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Files', language: 'en' })).body.id;
     const cr = (await call('POST', `/v1/spaces/${space}/change-requests`, { subject: 'File' })).body.id;
-    await call('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, { changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] }] });
+    await call('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+      changes: [
+        { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] },
+        { operation: 'insert_page', title: 'Zebras', document: { markdown: 'Zebras are striped.' } },
+      ],
+    });
     expect((await call('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBe(200);
     const url: string = (await call('GET', `/v1/spaces/${space}/content/files`)).body.items[0].downloadURL;
     const sig = new URL(url).searchParams.get('sig')!;
@@ -93,6 +103,26 @@ describe('secrets', () => {
     // A processed OpenAPI spec (its documents are files of the data directory).
     expect((await call('PUT', `/v1/orgs/${org}/openapi/petstore`, { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } })).status).toBe(201);
     while ((await call('GET', `/v1/orgs/${org}/openapi/petstore/versions`)).body.count === 0 && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 50));
+
+    // Every other area that writes files of the data directory: a rendered PDF, the search
+    // index (SQLite and its -wal/-shm files), a translation run, a backup taken through the server.
+    const pdf = await call('GET', `/v1/spaces/${space}/pdf`);
+    expect(pdf.status).toBe(200);
+    expect((await fetch(pdf.body.url)).status).toBe(200);
+    const found = await call('GET', `/v1/spaces/${space}/search?query=zebras`);
+    expect(found.status).toBe(200);
+    expect(found.body.count).toBeGreaterThan(0);
+    const tr = await call('POST', `/v1/orgs/${org}/translations`, { source: { space, language: 'en' }, language: 'fr' });
+    expect(tr.status).toBe(201);
+    expect((await call('POST', `/v1/orgs/${org}/translations/${tr.body.id}/run`)).status).toBe(204);
+    let run = tr.body;
+    while (run.status !== 'completed' && run.status !== 'failed' && Date.now() < deadline + 20_000) {
+      await new Promise((r) => setTimeout(r, 50));
+      run = (await call('GET', `/v1/orgs/${org}/translations/${tr.body.id}`)).body;
+    }
+    expect(run.status, JSON.stringify(run)).toBe('completed');
+    const backup = await cli(['backup', '--data', dir, backupFile]);
+    expect(statSync(backupFile).mode & 0o077, backup.all).toBe(0);
 
     // An in-process command on the held directory is sent to the server with its session token.
     const session = JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8')).token as string;
@@ -134,7 +164,8 @@ describe('secrets', () => {
     expect(statSync(dir).mode & 0o077).toBe(0);
     walk(dir);
     expect(loose, 'readable or writable by others').toEqual([]);
-    // The walk saw the store, the file blobs and the processed-spec files.
-    expect(readdirSync(dir)).toEqual(expect.arrayContaining(['shards', 'files', 'openapi']));
+    // The walk saw the store, the file blobs, the processed-spec files, the PDFs and the search index.
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining(['shards', 'files', 'openapi', 'pdf', 'search']));
+    expect(readdirSync(join(dir, 'search')).some((f) => f.endsWith('.sqlite'))).toBe(true);
   });
 });

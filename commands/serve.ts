@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags';
+import { normalOrigin } from '../server/cors.js';
 import { serve } from '../server/serve.js';
 import { DEFAULT_PORT } from '../src/open.js';
 import { defaultDataDir } from '../src/transport/profiles.js';
@@ -12,6 +13,8 @@ export default class Serve extends DocsCommand {
     '<%= config.bin %> serve --port 8080 --data ./docs-data --quiet',
     'DOCS_BOOTSTRAP_TOKEN=ci-token <%= config.bin %> serve --port 0',
     '<%= config.bin %> serve --store postgres://docs@db.internal/docs --blobs /mnt/shared/docs-blobs --port 7781',
+    '<%= config.bin %> serve --rate-limit 600',
+    '<%= config.bin %> serve --host 0.0.0.0 --allowed-host docs.lan --cors http://localhost:5173',
   ];
   static enableJsonFlag = false;
   static flags = {
@@ -19,16 +22,25 @@ export default class Serve extends DocsCommand {
     host: Flags.string({ description: 'Address to listen on', default: '127.0.0.1' }),
     quiet: Flags.boolean({ description: 'No log line per request' }),
     blobs: Flags.string({ description: 'With --store: the directory for file bytes, shared by every server of the store (default: --data)' }),
+    'rate-limit': Flags.string({ description: 'Requests per minute per token, reported in X-RateLimit-* headers; 429 past it, or "off". Failed authentications are always limited per address', default: 'off' }),
+    'allowed-host': Flags.string({ description: 'Another host name accepted in Host headers (besides 127.0.0.1, localhost, [::1] and --host; others get 421)', multiple: true }),
+    cors: Flags.string({ description: 'An origin (scheme://host[:port]) given CORS headers and preflight answers (default: none)', multiple: true }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
+    const rate = flags['rate-limit'];
+    if (rate !== 'off' && !/^[1-9]\d{0,8}$/.test(rate)) this.error(`--rate-limit: expected a positive number of requests per minute or "off", got ${JSON.stringify(rate)}`, { exit: 2 });
+    const cors = (flags.cors ?? []).map((o) => normalOrigin(o) ?? this.error(`--cors: expected an origin such as http://localhost:5173, got ${JSON.stringify(o)}`, { exit: 2 }));
     const dataDir = flags.blobs ?? flags.data ?? defaultDataDir();
     const served = await serve({
       dataDir,
       store: flags.store,
       port: flags.port,
       host: flags.host,
+      rateLimit: rate === 'off' ? undefined : Number(rate),
+      allowedHosts: flags['allowed-host'],
+      cors,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticate, bearer } from '../src/auth/tokens.js';
 import { visitorJwks } from '../src/auth/visitor-keys.js';
 import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
@@ -7,12 +6,27 @@ import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
 import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
-import { clientErrorStatus, hasBody, header, readJsonBody } from './body.js';
+import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
+import { corsHandler } from './cors.js';
 import { serveDownload, servePdf } from './downloads.js';
 import { serveMcp } from './mcp.js';
+import { hostCheck } from './host-check.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
+import { RateLimiter } from './rate-limit.js';
 
 export type RequestLog = (line: string) => void;
+
+/** What `docs serve` flags decide about who may reach the server and how often. */
+export interface HttpOptions {
+  /** The address listened on: its name is accepted in Host headers (server/host-check.ts). */
+  host?: string;
+  /** More names accepted in Host headers (`--allowed-host`). */
+  allowedHosts?: string[];
+  /** Origins given CORS headers (`--cors`, server/cors.ts). */
+  cors?: string[];
+  /** Requests per minute per token (`--rate-limit`); 0 or undefined: none (server/rate-limit.ts). */
+  rateLimit?: number;
+}
 
 /** A response that failed with a server-side error remembers its message for the log line. */
 type Answer = ServerResponse & { errorMessage?: string };
@@ -41,14 +55,18 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
 }
 
 /** The HTTP adapter: `/v1` + the contract's routes -> invoke -> JSON, errors in the contract's body. */
-export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false) {
+export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false, opts: HttpOptions = {}) {
   const router = new Router(OPERATION_IDS);
+  const checkHost = hostCheck(opts.host ?? '127.0.0.1', opts.allowedHosts);
+  const cors = corsHandler(opts.cors ?? []);
+  const limiter = new RateLimiter({ perTokenPerMinute: opts.rateLimit });
+  const auth = (req: IncomingMessage, res: ServerResponse) => limiter.authenticate(ctx, req, res);
 
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): number => {
     const e = asDocsError(err);
     if (e.kind === 'bug' && process.env.DEBUG) console.error(err);
     const allow = (e as any).allow as string[] | undefined;
-    const headers: Record<string, string> = allow ? { allow: allow.join(', ') } : {};
+    const headers: Record<string, string> = { ...(allow ? { allow: allow.join(', ') } : {}), ...(e as any).headers };
     // The connection may still be sending a body we refuse to read: close it after answering.
     if (e.kind === 'too_large') headers.connection = 'close';
     if (!res.headersSent) send(res, e.status, e.toBody(), headers);
@@ -67,6 +85,10 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {
+      // Before anything else, /health, sites and /mcp included: a page on another origin that
+      // rebound its name to this address is refused here (421), and CORS is only for --cors origins.
+      checkHost(req.headers.host);
+      if (cors?.(req, res)) return done(204);
       // For scripts and CI waiting for the server to come up: no token, no store access.
       if (pathname === '/health') return done((send(res, 200, { status: 'ok' }), 200));
       // Public keys that verify the visitor-claims JWTs of POST /v1/orgs/{id}/ping: no token needed.
@@ -90,7 +112,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       }
       // MCP (Streamable HTTP) for agents, with a bearer token as for the API (server/mcp.ts).
       if (pathname === '/mcp') {
-        serveMcp(ctx, req, res, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        serveMcp(ctx, req, res, q === -1 ? '' : url.slice(q + 1), auth).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // `docs backup` while this server holds the data directory (session token only).
@@ -107,7 +129,8 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
       const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
       // Authentication reads the store (a promise); the body, if any, is read only once it passed.
-      const status = authenticate(ctx, bearer(header(req, 'authorization'))).then((caller) => {
+      // Failed authentications are limited per address, requests per token (server/rate-limit.ts).
+      const status = auth(req, res).then((caller) => {
         const respond = (body: unknown) => {
           const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);
           if (result instanceof Promise) return result.then((r) => (send(res, r.status, r.body, r.headers), r.status));

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, bearer } from '../src/auth/tokens.js';
-import type { Context } from '../src/kernel/context.js';
+import type { Caller, Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import type { Providers } from '../src/mcp/server.js';
 import { header, readJsonBody } from './body.js';
@@ -17,6 +17,7 @@ function refuse(res: ServerResponse, err: unknown, rpcCode: number): number {
   if (e.kind === 'unauthenticated') headers['www-authenticate'] = 'Bearer';
   if (e.kind === 'too_large') headers.connection = 'close';
   if (e.kind === 'method_not_allowed') headers.allow = 'POST';
+  Object.assign(headers, (e as any).headers); // Retry-After of a 429
   res.writeHead(e.status, headers);
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: rpcCode, message: e.message, data: e.toBody() }, id: null }));
   return e.status;
@@ -29,10 +30,16 @@ async function packageVersion(): Promise<string> {
   return (version = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version as string);
 }
 
-export async function serveMcp(ctx: Context, req: IncomingMessage, res: ServerResponse, search: string): Promise<number> {
+export async function serveMcp(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  search: string,
+  auth: (req: IncomingMessage, res: ServerResponse) => Promise<Caller> = (r) => authenticate(ctx, bearer(header(r, 'authorization'))),
+): Promise<number> {
   let caller;
   try {
-    caller = await authenticate(ctx, bearer(header(req, 'authorization')));
+    caller = await auth(req, res);
   } catch (err) {
     return refuse(res, err, -32001);
   }

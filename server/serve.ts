@@ -34,6 +34,12 @@ export interface ServeOptions {
   clock?: Clock;
   /** How often deleted spaces past their retention are purged (default one minute). */
   sweepIntervalMs?: number;
+  /** More host names accepted in Host headers besides 127.0.0.1, localhost, [::1] and `host`. */
+  allowedHosts?: string[];
+  /** Origins that get CORS headers (none by default). */
+  cors?: string[];
+  /** Requests per minute per token; undefined or 0: no per-token limit. */
+  rateLimit?: number;
 }
 
 export interface Served {
@@ -90,7 +96,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
     server = createServer(
       { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
-      createHandler(ctx, opts.log, () => stopping),
+      createHandler(ctx, opts.log, () => stopping, { host, allowedHosts: opts.allowedHosts, cors: opts.cors, rateLimit: opts.rateLimit }),
     );
     server.maxConnections = opts.maxConnections ?? 4096;
     // Requests Node refuses before our handler sees them (oversized or malformed request lines

@@ -18,7 +18,7 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 // Clients send the same few tokens on every request: remember recent hashes (bounded) rather
 // than hashing each time. Only what the process already holds per request is kept.
 const recent = new Map<string, string>();
-function cachedHash(token: string): string {
+export function cachedHash(token: string): string {
   let h = recent.get(token);
   if (h === undefined) {
     if (recent.size >= 1000) recent.clear();

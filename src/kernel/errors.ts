@@ -9,6 +9,8 @@ export type ErrorKind =
   | 'conflict' // no change, duplicate, merge conflict
   | 'precondition'
   | 'too_large'
+  | 'rate_limited' // too many failed authentications, or a token over its limit (docs serve)
+  | 'misdirected' // a Host header this server does not answer for (docs serve)
   | 'unavailable' // e.g. the data directory is held by another process
   | 'bug';
 
@@ -21,6 +23,8 @@ const TABLE: Record<ErrorKind, { status: number; exit: number }> = {
   conflict: { status: 409, exit: 5 },
   precondition: { status: 412, exit: 5 },
   too_large: { status: 413, exit: 2 },
+  rate_limited: { status: 429, exit: 1 },
+  misdirected: { status: 421, exit: 2 },
   unavailable: { status: 503, exit: 1 },
   bug: { status: 500, exit: 1 },
 };

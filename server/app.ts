@@ -98,6 +98,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
+      // `docs tokens create|list|revoke` (caller's bearer token; server/tokens.ts).
+      if (pathname === '/_docs/tokens' || pathname.startsWith('/_docs/tokens/')) {
+        import('./tokens.js').then((m) => m.serveTokens(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1))).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
       // Published sites and the app's views: HTML (server/published.ts).
       if (isPublishedPath(pathname)) {
         servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));

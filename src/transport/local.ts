@@ -44,8 +44,8 @@ export class LocalTransport implements Transport {
 
   async docs(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
     if (!this.caller) throw new DocsError('unauthenticated', 'no owner in this store yet: nothing to act as');
-    const { tokenRoute } = await import('../auth/token-admin.js');
-    const r = await tokenRoute(this.ctx, this.caller, method.toUpperCase(), path, input.query ?? {}, input.body);
+    const { docsRoute } = await import('../docs-routes.js');
+    const r = await docsRoute(this.ctx, this.caller, method.toUpperCase(), path, input.query ?? {}, input.body);
     return { status: r.status, body: r.body, headers: {} };
   }
 

@@ -3,7 +3,21 @@ import { normalOrigin } from '../server/cors.js';
 import { serve } from '../server/serve.js';
 import { DEFAULT_PORT } from '../src/open.js';
 import { defaultDataDir } from '../src/transport/profiles.js';
+import type { Context } from '../src/kernel/context.js';
+import type { UserRecord } from '../src/users/model.js';
 import { DocsCommand } from './_lib/base.js';
+
+/**
+ * On an existing store the owner's token is not shown again: say how to get one. In-process
+ * commands on this directory go through this server as its owner (the session token in the
+ * owner-only lock file), so `docs tokens create` works while it runs.
+ */
+async function tokenHint(ctx: Context, where: string): Promise<string> {
+  const { ownerOf } = await import('../src/auth/bootstrap.js');
+  const owner = await ownerOf(ctx);
+  const email = owner && (await ctx.store.read((tx) => tx.get<UserRecord>('users', owner)?.email));
+  return `docs serve: a token for HTTP use: docs tokens create --user ${email ?? '<email>'} ${where} (run as this OS user; or docs auth token where you logged in)`;
+}
 
 export default class Serve extends DocsCommand {
   static summary = 'Serve the API (/v1) on the embedded store';
@@ -44,6 +58,7 @@ export default class Serve extends DocsCommand {
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);
+    if (!served.bootstrapToken) this.log(await tokenHint(served.ctx, flags.store ? `--store ${flags.store}` : `--data ${dataDir}`));
     this.log(`docs serve: API at ${served.url}/v1 (${flags.store ? `store: PostgreSQL, blobs: ${dataDir}` : `data: ${dataDir}`})`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

@@ -4,6 +4,7 @@ import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
+import { isDocsRoute } from '../src/docs-routes.js';
 import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
@@ -118,6 +119,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // `docs backup` while this server holds the data directory (session token only).
       if (pathname === '/_docs/backup') {
         import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // `docs tokens ...`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
+      if (isDocsRoute(pathname)) {
+        import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1))).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // Published sites and the app's views: HTML (server/published.ts).

@@ -10,7 +10,20 @@ export interface TokenRecord {
   user: string;
   label: string;
   createdAt: string;
+  /** After this instant the token is refused (401). */
+  expiresAt?: string;
+  /** When it last authenticated a request, to the minute (see TOUCH_EVERY_MS). */
+  lastUsedAt?: string;
 }
+
+/**
+ * The id people see and revoke by (docs tokens list/revoke): a prefix of the stored hash, so
+ * every row has one without a migration. It tells nothing of the secret (a 238-bit random value).
+ */
+export const publicTokenId = (hash: string) => `tok_${hash.slice(0, 16)}`;
+
+/** lastUsedAt is written at most this often per token, so reads do not become writes. */
+export const TOUCH_EVERY_MS = 60_000;
 
 // Tokens are 238-bit random secrets, so a fast hash is enough: there is nothing to brute-force.
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -27,8 +40,27 @@ export function cachedHash(token: string): string {
   return h;
 }
 
-export function insertToken(tx: WriteTx, token: string, user: string, label: string, now: Date): void {
-  tx.put<TokenRecord>('tokens', { id: hashToken(token), user, label, createdAt: now.toISOString() });
+export function insertToken(tx: WriteTx, token: string, user: string, label: string, now: Date, expiresAt?: string): TokenRecord {
+  return tx.put<TokenRecord>('tokens', { id: hashToken(token), user, label, createdAt: now.toISOString(), ...(expiresAt ? { expiresAt } : {}) });
+}
+
+// Per process: when each token's lastUsedAt was last written, so concurrent requests of the same
+// minute do not each queue a write before the first one commits.
+const touched = new Map<string, number>();
+
+async function touch(ctx: Context, hash: string, now: Date): Promise<void> {
+  const last = touched.get(hash);
+  if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
+  if (touched.size >= 10_000) touched.clear();
+  touched.set(hash, now.getTime());
+  try {
+    await ctx.store.write((tx) => {
+      const row = tx.get<TokenRecord>('tokens', hash);
+      if (row && !(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) tx.put<TokenRecord>('tokens', { ...row, lastUsedAt: now.toISOString() });
+    });
+  } catch {
+    // A record of use that cannot be written (a full disk) must not refuse a valid token.
+  }
 }
 
 /** The caller behind a bearer token; 401 when it is missing or matches no live user. */
@@ -36,11 +68,20 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   if (!token) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
   const hash = cachedHash(token);
   const session = ctx.sessionTokens.get(hash);
-  const userId = session ?? (await ctx.store.read((tx: ReadTx) => tx.get<TokenRecord>('tokens', hash)?.user));
-  if (!userId || !(await ctx.store.read((tx) => tx.get<UserRecord>('users', userId)))) {
-    throw new DocsError('unauthenticated', 'invalid token');
+  if (session) {
+    if (!(await ctx.store.read((tx) => tx.get<UserRecord>('users', session)))) throw new DocsError('unauthenticated', 'invalid token');
+    return { userId: session };
   }
-  return { userId };
+  const row = await ctx.store.read((tx: ReadTx) => {
+    const t = tx.get<TokenRecord>('tokens', hash);
+    return t && tx.get<UserRecord>('users', t.user) ? t : undefined;
+  });
+  // A revoked token has no row: refused at once, as an unknown one.
+  if (!row) throw new DocsError('unauthenticated', 'invalid token');
+  const now = ctx.clock.now();
+  if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) throw new DocsError('unauthenticated', `token expired at ${row.expiresAt}`);
+  if (!(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) await touch(ctx, hash, now);
+  return { userId: row.user };
 }
 
 /** The bearer token of an Authorization header value, if any. */

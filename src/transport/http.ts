@@ -37,8 +37,21 @@ export class HttpTransport implements Transport {
   }
 
   async request(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
-    const { request } = await import('undici'); // loaded only when a command goes over HTTP
     const rel = path.startsWith('/v1/') || path === '/v1' ? path : '/v1' + (path.startsWith('/') ? path : '/' + path);
+    return this.send(method, rel, input);
+  }
+
+  async docs(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
+    const result = await this.send(method, path, input);
+    if (result.status >= 400) {
+      const message = (result.body as any)?.error?.message ?? `HTTP ${result.status} from ${this.base}${path} (is it a docs serve?)`;
+      throw new DocsError(kindForStatus(result.status), message);
+    }
+    return result;
+  }
+
+  private async send(method: string, rel: string, input: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult> {
+    const { request } = await import('undici'); // loaded only when a command goes over HTTP
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let body: string | undefined;

@@ -42,6 +42,13 @@ export class LocalTransport implements Transport {
     }
   }
 
+  async docs(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
+    if (!this.caller) throw new DocsError('unauthenticated', 'no owner in this store yet: nothing to act as');
+    const { docsRoute } = await import('../docs-routes.js');
+    const r = await docsRoute(this.ctx, this.caller, method.toUpperCase(), path, input.query ?? {}, input.body);
+    return { status: r.status, body: r.body, headers: {} };
+  }
+
   async download(url: string): Promise<Buffer> {
     const u = new URL(url);
     if (u.pathname.startsWith('/pdf/')) {

@@ -15,6 +15,11 @@ export interface Transport {
   call(operationId: string, input?: OperationInput): Promise<CallResult>;
   /** Sends any request (for `docs api`); answers are returned whatever their status. */
   request(method: string, path: string, input?: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult>;
+  /**
+   * A route of this server outside the contract (`/_docs/tokens`, `/_docs/deleted-spaces`; src/docs-routes.ts), as the caller; a non-2xx
+   * answer is thrown as a DocsError of the matching kind.
+   */
+  docs(method: string, path: string, input?: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult>;
   /** Where calls go, for people: "local data directory …" or the API URL. */
   readonly target: string;
   readonly remote: boolean;

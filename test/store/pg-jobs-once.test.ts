@@ -1,10 +1,8 @@
-import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spawnServe } from '../helpers/cli.js';
-import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
-import { tempDir } from '../helpers/server.js';
+import { postgresOrSkip } from '../helpers/postgres.js';
+import { pgServers } from '../helpers/pg-servers.js';
 
 // Background jobs with two `docs serve` processes on one PostgreSQL store: integration events
 // are delivered by whichever process claims them, each exactly once. The first server makes the
@@ -17,23 +15,9 @@ const TOKEN = 'gb_api_jobs_once';
 const EVENTS = 24;
 
 describe.skipIf(!pgUrl)('background jobs with two docs serve processes on one PostgreSQL store', () => {
-  const schema = freshSchemaName('jobs_once');
-  const store = `${pgUrl}?schema=${schema}`;
-  const blobs = tempDir();
-  const config = tempDir();
-  const children: Awaited<ReturnType<typeof spawnServe>>[] = [];
-  const start = async () => {
-    const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN, DOCS_CONFIG_DIR: config });
-    children.push(s);
-    return s;
-  };
-  afterAll(async () => {
-    for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await Promise.all(children.map((c) => c.exited));
-    await dropSchema(pgUrl!, schema);
-    rmSync(blobs, { recursive: true, force: true });
-    rmSync(config, { recursive: true, force: true });
-  });
+  const servers = pgServers(pgUrl!, 'jobs_once', TOKEN);
+  const start = () => servers.start();
+  afterAll(() => servers.stop());
 
   it(`delivers each of ${EVENTS} events once while both servers take up the pending ones`, async () => {
     // Answers are held until `release()`: the first server's deliveries are in flight when the second starts.

@@ -1,8 +1,6 @@
-import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServe } from '../helpers/cli.js';
-import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
-import { tempDir } from '../helpers/server.js';
+import { postgresOrSkip } from '../helpers/postgres.js';
+import { pgServers } from '../helpers/pg-servers.js';
 
 // Two `docs serve` processes on one PostgreSQL schema, 32 clients writing through both: creates
 // of spaces and collections, renames, moves of spaces in and out of collections, deletes, and
@@ -57,25 +55,9 @@ function settles(writes: Write[], final: string | null): boolean {
 }
 
 describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () => {
-  const schema = freshSchemaName('two_servers');
-  const store = `${pgUrl}?schema=${schema}`;
-  const blobs = tempDir();
-  const config = tempDir();
-  const children: Awaited<ReturnType<typeof spawnServe>>[] = [];
-
-  const start = async () => {
-    const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN, DOCS_CONFIG_DIR: config });
-    children.push(s);
-    return s;
-  };
-
-  afterAll(async () => {
-    for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-    await Promise.all(children.map((c) => c.exited));
-    await dropSchema(pgUrl!, schema);
-    rmSync(blobs, { recursive: true, force: true });
-    rmSync(config, { recursive: true, force: true });
-  });
+  const servers = pgServers(pgUrl!, 'two_servers', TOKEN);
+  const start = () => servers.start();
+  afterAll(() => servers.stop());
 
   it(`keeps every acknowledged write of ${CLIENTS} clients writing through both, across a SIGKILL of one`, async () => {
     const a = await start();

@@ -1,0 +1,32 @@
+import { rmSync } from 'node:fs';
+import { spawnServe } from './cli.js';
+import { dropSchema, freshSchemaName } from './postgres.js';
+import { tempDir } from './server.js';
+
+/**
+ * `docs serve` processes on one fresh PostgreSQL schema, sharing a blobs directory, a config
+ * directory and a bootstrap token. `stop()` kills what is still running, drops the schema and
+ * removes the directories (call it from afterAll).
+ */
+export function pgServers(pgUrl: string, name: string, token: string) {
+  const schema = freshSchemaName(name);
+  const store = `${pgUrl}?schema=${schema}`;
+  const blobs = tempDir();
+  const config = tempDir();
+  const children: Awaited<ReturnType<typeof spawnServe>>[] = [];
+  return {
+    store,
+    async start() {
+      const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: token, DOCS_CONFIG_DIR: config });
+      children.push(s);
+      return s;
+    },
+    async stop() {
+      for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+      await Promise.all(children.map((c) => c.exited));
+      await dropSchema(pgUrl, schema);
+      rmSync(blobs, { recursive: true, force: true });
+      rmSync(config, { recursive: true, force: true });
+    },
+  };
+}

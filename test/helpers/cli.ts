@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { packageRoot } from '../../src/kernel/root.js';
 
 export const BIN = join(packageRoot(), 'bin', 'run.js');
@@ -11,18 +12,69 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the built `docs` executable, as a user or a CI script would (no TTY). */
+/**
+ * Runs a `docs` command as a user or a CI script would (no TTY), and answers as a process would:
+ * exit status, stdout, stderr. By default in this test file's CLI worker thread
+ * (./cli-worker.mjs: the built CLI loaded once, each command run with its own environment,
+ * arguments and captured output), synchronously: the caller waits as it did for spawnSync.
+ * Tests about processes themselves (locks between processes, signals, crashes, start-up) use
+ * `docsProcess`, a real child process.
+ */
 export function docs(args: string[], env: Record<string, string | undefined> = {}): CliResult {
+  if (process.env.DOCS_TEST_SPAWN) return docsProcess(args, env);
+  return withJson(cliWorker().run(args, { DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }));
+}
+
+/** Runs the built `docs` executable in its own process. */
+export function docsProcess(args: string[], env: Record<string, string | undefined> = {}): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
     env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env },
     timeout: 30_000,
   });
+  return withJson({ status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr });
+}
+
+function withJson(r: { status: number; stdout: string; stderr: string }): CliResult {
   let json: any;
   try {
     json = JSON.parse(r.stdout);
   } catch {}
-  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json };
+  return { ...r, json };
+}
+
+const WORKER_TIMEOUT_MS = 30_000;
+let worker: { run(args: string[], env: Record<string, string | undefined>): { status: number; stdout: string; stderr: string } } | undefined;
+
+/** The worker thread of this test file, started on first use. */
+function cliWorker() {
+  if (worker) return worker;
+  const state = new SharedArrayBuffer(4);
+  const flag = new Int32Array(state);
+  const { port1, port2 } = new MessageChannel();
+  const thread = new Worker(new URL('./cli-worker.mjs', import.meta.url), {
+    workerData: { port: port2, state, bin: BIN },
+    transferList: [port2],
+    stdout: false,
+    stderr: false,
+  });
+  thread.unref();
+  port1.unref();
+  worker = {
+    run(args, env) {
+      Atomics.store(flag, 0, 0);
+      port1.postMessage({ args, env });
+      // Blocks this thread until the worker answers, as spawnSync did; a command that hangs is
+      // ended with the worker (the next call starts a new one), like spawnSync's timeout.
+      if (Atomics.wait(flag, 0, 0, WORKER_TIMEOUT_MS) === 'timed-out') {
+        void thread.terminate();
+        worker = undefined;
+        return { status: -1, stdout: '', stderr: `docs ${args.join(' ')}: no answer within ${WORKER_TIMEOUT_MS} ms` };
+      }
+      return receiveMessageOnPort(port1)!.message;
+    },
+  };
+  return worker;
 }
 
 /** Starts `docs serve` as a child process and resolves once it prints its URL. */

@@ -28,10 +28,10 @@ export function resolveSteps(spaceId: string, number: string | number, dir?: str
   return [
     'To resolve it:',
     ...(dir ? [] : [`  0. DIR is your folder of markdown for it (or get one: docs content pull DIR --space ${spaceId} --change-request ${cr})`]),
-    `  1. docs content pull ./space-now --space ${spaceId}                    # the space as it is now`,
-    `  2. in ${d}, make each conflicting page above the same as in ./space-now, then:`,
+    `  1. docs content pull ./space-now --space ${spaceId}   # the space as it is now`,
+    `  2. in ${d}, make each conflicting page named above the same as in ./space-now, then:`,
     `     docs content push ${d} --space ${spaceId} --change-request ${cr}`,
-    `  3. docs cr update ${spaceId} ${cr}                                     # takes in the space's changes, no clash left`,
+    `  3. docs cr update ${spaceId} ${cr}   # takes in the space's changes: no clash is left`,
     `  4. docs content pull ${d} --space ${spaceId} --change-request ${cr} --force   # ${d} gets them too`,
     `  5. redo your edits of those pages in ${d}, then:`,
     `     docs content push ${d} --space ${spaceId} --change-request ${cr} --merge`,

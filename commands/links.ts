@@ -1,42 +1,55 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { DocsError } from '../src/kernel/errors.js';
 import { DocsCommand } from './_lib/base.js';
 
 export default class Links extends DocsCommand {
-  static summary = "Check the links of a space's pages: ok, broken, in-app";
-  static description = 'API: GET /v1/spaces/{spaceId}/links (listSpaceLinks). With --fail-on-broken, exits 1 when any link is broken (for CI). --json prints the API body.';
+  static summary = "Check the links of a space's pages (or of a change request's, before merging it): ok, broken, in-app";
+  static description =
+    'API: GET /v1/spaces/{spaceId}/links (listSpaceLinks); with --change-request, GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links (listChangeRequestLinks): the links of the content the change request would merge, and how many broken ones it introduces. With --fail-on-broken, exits 1 when any link is broken (for CI). --json prints the API body.';
   static examples = [
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB',
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --broken',
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --fail-on-broken   # CI: exit 1 on a broken link',
+    '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --change-request 4 --fail-on-broken   # CI: check a change request before merging it',
   ];
   static args = { spaceId: Args.string({ description: 'space id', required: true }) };
   static flags = {
     broken: Flags.boolean({ description: 'list broken links only' }),
-    'fail-on-broken': Flags.boolean({ description: 'exit 1 when the space has a broken link' }),
+    'fail-on-broken': Flags.boolean({ description: 'exit 1 when the space (or the change request) has a broken link' }),
+    'change-request': Flags.string({ description: "check this change request's content (number or id) instead of the space's" }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(Links);
     const transport = await this.transport(flags);
+    const cr = flags['change-request'];
+    const crLabel = cr && /^\d+$/.test(cr) ? `#${cr}` : cr;
     const items: any[] = [];
+    const seen = new Set<string>();
     let page: string | undefined;
     let stats: any;
     do {
       const query = { limit: 1000, ...(flags.broken ? { status: 'broken' } : {}), ...(page ? { page } : {}) };
-      const body = (await transport.call('listSpaceLinks', { path: { spaceId: args.spaceId }, query })).body as any;
+      const body = cr
+        ? ((await transport.call('listChangeRequestLinks', { path: { spaceId: args.spaceId, changeRequestId: cr }, query })).body as any)
+        : ((await transport.call('listSpaceLinks', { path: { spaceId: args.spaceId }, query })).body as any);
       items.push(...body.items);
       stats = body.stats;
       page = body.next?.page;
+      // A next page seen before would loop forever.
+      if (page && seen.has(page)) throw new DocsError('unavailable', `the server's next page ${page} repeats an earlier one; stopped`);
+      if (page) seen.add(page);
     } while (page);
     const target = (t: any) => (t?.kind === 'page' ? `page ${t.page.path}` : t?.kind === 'file' ? `file ${t.file.name}` : t?.url ?? '?');
     if (!this.jsonEnabled()) {
-      for (const i of items) this.log(`${i.status.padEnd(7)} ${target(i.targetReference)}  <- ${i.locationReferences.map((l: any) => l.page.path).join(', ')}`);
-      this.log(`${stats.total} links, ${stats.broken.total} broken.`);
+      for (const i of items) this.log(`${i.status.padEnd(7)} ${target(i.targetReference)}  <- ${(i.locationReferences ?? []).map((l: any) => l.page?.path ?? '?').join(', ')}`);
+      const introduced = cr && typeof stats.broken.changeRequest === 'number' ? ` (${stats.broken.changeRequest} introduced by change request ${crLabel})` : '';
+      this.log(`${stats.total} links, ${stats.broken.total} broken${introduced}.`);
     }
     // For CI: the list is printed as usual (--json too); only the exit code changes.
     if (flags['fail-on-broken'] && stats.broken.total > 0) {
-      process.stderr.write(`Error: ${stats.broken.total} broken link${stats.broken.total === 1 ? '' : 's'}\n`);
+      process.stderr.write(`Error: ${stats.broken.total} broken link${stats.broken.total === 1 ? '' : 's'}${cr ? ` in change request ${crLabel}` : ''}\n`);
       process.exitCode = 1;
     }
     return { items, stats };

@@ -255,6 +255,7 @@ export const AREAS: Area[] = [
       'getFileInChangeRequestById',
       'listChangeRequestFileBacklinks',
       'listPageLinksInChangeRequest',
+      'listChangeRequestLinks',
       'listChangeRequestPageBacklinks',
       'getPageInChangeRequestByPath',
     ],

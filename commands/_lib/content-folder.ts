@@ -7,8 +7,9 @@ import { DocsError } from '../../src/kernel/errors.js';
 // A folder of markdown as Git keeps docs, and the same content as the API has it. Layout (what
 // `docs content pull` writes and `push` reads): a page at path `a/b` is `a/b.md`, or
 // `a/b/README.md` when it has subpages; its slug is the file (or folder) name; `SUMMARY.md`
-// gives the order (a nested list of links to the files); without it, the folder tree in name
-// order. Any other file is uploaded under its path (`images/logo.png`). Links are relative
+// gives the order (a nested list of links to the files; markdown files it does not list are
+// skipped, and named as such); without it, the folder tree in natural name order (1, 2, 10), a
+// root `README.md` first (the space's first page, as GitBook's Git Sync has it). Any other file is uploaded under its path (`images/logo.png`). Links are relative
 // (`../guide.md`, `./images/logo.png`) in the folder and `/pages/<id>`, `/files/<id>` in the API;
 // both sides are compared in one canonical relative form, so pull then push changes nothing.
 
@@ -47,8 +48,8 @@ function readPage(dir: string, path: string, file: string, children: LocalPage[]
   return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children };
 }
 
-/** Pages from SUMMARY.md: nested list items linking to files. */
-function fromSummary(dir: string, parse: Parse): LocalPage[] {
+/** Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`). */
+function fromSummary(dir: string, parse: Parse, used: Set<string>): LocalPage[] {
   const tree = parse(readFileSync(join(dir, 'SUMMARY.md'), 'utf8')) as any;
   const items = (list: any): LocalPage[] =>
     (list?.children ?? []).flatMap((li: any) => {
@@ -58,16 +59,22 @@ function fromSummary(dir: string, parse: Parse): LocalPage[] {
       const file = decodeURI(link.url).replace(/^\.\//, '');
       if (!existsSync(join(dir, file))) throw new DocsError('invalid', `SUMMARY.md: ${file} does not exist`);
       const path = file.replace(/\.md$/i, '').replace(/\/README$/i, '');
+      used.add(posix.normalize(file));
       return [readPage(dir, path, file, items(li.children.find((c: any) => c.type === 'list')))];
     });
   return tree.children.filter((n: any) => n.type === 'list').flatMap(items);
 }
 
-/** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body). */
+/** Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). */
+const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+export const naturalCompare = (a: string, b: string) => natural.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+
+/** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body); a root README.md first. */
 function fromTree(dir: string, rel = ''): LocalPage[] {
+  const rootReadme = (name: string) => rel === '' && /^README\.md$/i.test(name);
   const entries = readdirSync(join(dir, rel), { withFileTypes: true })
     .filter((e) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => Number(rootReadme(b.name)) - Number(rootReadme(a.name)) || naturalCompare(a.name, b.name));
   const out: LocalPage[] = [];
   for (const e of entries) {
     const p = rel ? `${rel}/${e.name}` : e.name;
@@ -94,10 +101,28 @@ function listFiles(dir: string, rel = ''): LocalFile[] {
   });
 }
 
-export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean } {
+/** Markdown files of the folder (SUMMARY.md and dotfiles aside), by relative path. */
+function markdownFiles(dir: string, rel = ''): string[] {
+  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.name.startsWith('.') || p === 'SUMMARY.md') return [];
+    if (e.isDirectory()) return markdownFiles(dir, p);
+    return /\.md$/i.test(e.name) ? [p] : [];
+  });
+}
+
+/**
+ * The folder's pages and files. `skipped`: markdown files SUMMARY.md does not list, which are
+ * neither pages nor uploaded files (push warns about each, and refuses with --strict).
+ */
+export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[] } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const summary = existsSync(join(dir, 'SUMMARY.md'));
-  return { pages: summary ? fromSummary(dir, parse) : fromTree(dir), files: listFiles(dir), summary };
+  if (!summary) return { pages: fromTree(dir), files: listFiles(dir), summary, skipped: [] };
+  const used = new Set<string>();
+  const pages = fromSummary(dir, parse, used);
+  const skipped = markdownFiles(dir).filter((f) => !used.has(f)).sort(naturalCompare);
+  return { pages, files: listFiles(dir), summary, skipped };
 }
 
 export const flattenLocal = (pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] =>

@@ -1,3 +1,4 @@
+import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 
@@ -28,6 +29,8 @@ export function pageFields(p: Record<string, any>): Record<string, unknown> {
   return out;
 }
 
+const isDocument = (d: any) => d && typeof d === 'object' && Array.isArray(d.nodes);
+
 export async function remoteContent(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ pages: RemotePage[]; files: RemoteFile[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
@@ -35,21 +38,33 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
     p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''), children: (p.pages ?? []).flatMap(toPage) }];
   const pages = listed.pages.flatMap(toPage);
   // The contract's listPages need not carry each page's text (ours does; GitBook's gives the
-  // tree only): ask each page without it for its markdown, rather than write empty files.
+  // tree only, or a page's `document` instead of its `markdown`): ask each page without it for
+  // its markdown (format=markdown); a server that still answers a Document only gets it converted
+  // (documentToMarkdown: the common blocks; others by their text), and a page with neither stops
+  // the pull rather than be written empty.
   const textless = flattenRemote(pages).map((x) => x.page).filter((p) => typeof p.markdown !== 'string');
+  let converted = 0;
   for (let i = 0; i < textless.length; i += 8) {
     await Promise.all(textless.slice(i, i + 8).map(async (p) => {
       const got = (await transport.call(changeRequest ? 'getPageInChangeRequestById' : 'getPageById', { path: { ...path, pageId: p.id }, query: { format: 'markdown' } })).body as any;
-      if (typeof got?.markdown !== 'string') throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave no markdown for it, even with format=markdown`);
-      p.markdown = got.markdown;
+      if (typeof got?.markdown === 'string') p.markdown = got.markdown;
+      else if (isDocument(got?.document)) {
+        p.markdown = documentToMarkdown(got.document);
+        converted++;
+      } else throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave neither its markdown nor its document, even with format=markdown; nothing was written for it`);
     }));
   }
+  if (converted) process.stderr.write(`Note: the server gave ${converted} page${converted === 1 ? '' : 's'} as a Document only; converted to markdown (blocks it has no markdown for are kept as their text).\n`);
   const files: RemoteFile[] = [];
   let page: string | undefined;
+  const seen = new Set<string>();
   do {
     const r = (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as any;
     files.push(...r.items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL })));
     page = r.next?.page;
+    // A server whose next page repeats would loop forever: a page seen before ends the list.
+    if (page && seen.has(page)) throw new DocsError('unavailable', `listFiles: the server's next page ${page} repeats an earlier one; stopped`);
+    if (page) seen.add(page);
   } while (page);
   return { pages, files };
 }

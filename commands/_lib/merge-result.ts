@@ -15,6 +15,29 @@ interface Answer {
 
 const EXIT_CONFLICT = new DocsError('conflict', '').exitCode;
 
+/**
+ * The CLI steps that resolve a conflict between a change request and its space, as lines for
+ * stderr. Why this order: a merge (or update) conflicts where both sides changed the same lines of
+ * a page; once the change request's page is the space's version, updating takes the space's
+ * changes without a clash, and the edits are then redone on top of them. `dir`: the folder of
+ * markdown pushed, when known.
+ */
+export function resolveSteps(spaceId: string, number: string | number, dir?: string): string[] {
+  const d = dir ?? 'DIR';
+  const cr = String(number).replace(/^#/, '');
+  return [
+    'To resolve it:',
+    ...(dir ? [] : [`  0. DIR is your folder of markdown for it (or get one: docs content pull DIR --space ${spaceId} --change-request ${cr})`]),
+    `  1. docs content pull ./space-now --space ${spaceId}   # the space as it is now`,
+    `  2. in ${d}, make each conflicting page named above the same as in ./space-now, then:`,
+    `     docs content push ${d} --space ${spaceId} --change-request ${cr}`,
+    `  3. docs cr update ${spaceId} ${cr}   # takes in the space's changes: no clash is left`,
+    `  4. docs content pull ${d} --space ${spaceId} --change-request ${cr} --force   # ${d} gets them too`,
+    `  5. redo your edits of those pages in ${d}, then:`,
+    `     docs content push ${d} --space ${spaceId} --change-request ${cr} --merge`,
+  ];
+}
+
 export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChangeRequest'; summary: string; examples: string[]; done: (cr: string, space: string, revision: string) => string; clash: string; hint: string }) {
   return class extends DocsCommand {
     static summary = def.summary;
@@ -45,7 +68,7 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
           this.log(`  ${c.kind.padEnd(width)}  ${where}${c.fields?.length ? `: ${c.fields.join(', ')}` : ''}`);
         }
       }
-      process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n`);
+      process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n${resolveSteps(a.spaceId, a.changeRequestId).join('\n')}\n`);
       process.exitCode = EXIT_CONFLICT;
       return body;
     }

@@ -1,80 +1,122 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { basename, resolve } from 'node:path';
 import { loadParser } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
+import { resolveSteps } from '../_lib/merge-result.js';
+import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
 
 export default class ContentPush extends DocsCommand {
   static summary = 'Make a space match a folder of markdown, as one change request (and merge it with --merge)';
   static description =
-    'Reads DIR (SUMMARY.md when present, else the folder tree; other files are uploaded), compares it with the space\'s current content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). Pushing an unchanged folder makes no change request. Layout: see `docs content pull --help`.';
+    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. Layout: see `docs content pull --help`.";
   static examples = [
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --message "Update install guide"',
-    '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --merge   # CI: publish main',
+    '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # update change request #4',
+    '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --strict --merge   # CI: publish main',
   ];
   static args = { dir: Args.string({ description: 'folder of markdown', required: true }) };
   static flags = {
     space: Flags.string({ description: 'space id', required: true }),
     message: Flags.string({ description: 'subject of the change request (default: "Push from <folder>")' }),
     merge: Flags.boolean({ description: 'merge the change request once its content is in' }),
+    'change-request': Flags.string({ description: 'update this open change request (number or id) instead of opening one' }),
+    strict: Flags.boolean({ description: 'refuse (exit 2, nothing sent) when markdown files are missing from SUMMARY.md' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPush);
     const parse = await loadParser();
     const local = readFolder(args.dir, parse);
+    if (local.skipped.length) {
+      const list = local.skipped.join(', ');
+      if (flags.strict) throw new DocsError('invalid', `--strict: ${local.skipped.length} markdown file${local.skipped.length === 1 ? ' is' : 's are'} not in ${args.dir}/SUMMARY.md: ${list} (list them in SUMMARY.md, or remove them); nothing was sent`);
+      for (const f of local.skipped) process.stderr.write(`Warning: skipped ${f}: not in SUMMARY.md\n`);
+    }
     const transport = await this.transport(flags);
     const spinner = process.stderr.isTTY && !this.jsonEnabled() ? (await import('ora')).default({ stream: process.stderr, text: 'Comparing with the space' }).start() : undefined;
+    const space = flags.space;
     try {
-      const remote = await remoteContent(transport, flags.space);
+      const target: PushTarget | undefined = flags['change-request'] ? await givenTarget(transport, space, flags['change-request']) : await earlierTarget(transport, space, args.dir);
+      // An existing change request is compared with its own content: only what the folder changes
+      // since the last push is sent, and pushing the same folder again changes nothing.
+      const remote = await remoteContent(transport, space, target?.id);
       const plan = await planPush(parse, local, remote, (url) => transport.download(url));
-      if (!plan.phase1.length && !plan.phase2.length) {
+      const changed = plan.phase1.length > 0 || plan.phase2.length > 0;
+      const label = target ? `change request #${target.number}${target.how === 'earlier' ? ` (opened by an earlier push of ${args.dir})` : ''}` : '';
+      if (!changed && !target) {
         spinner?.stop();
-        if (!this.jsonEnabled()) this.log(`No change: ${args.dir} matches space ${flags.space}.`);
+        if (!this.jsonEnabled()) this.log(`No change: ${args.dir} matches space ${space}.`);
         return { changeRequest: null, merged: false, ...plan.stats };
       }
-      const subject = (flags.message ?? `Push from ${basename(resolve(args.dir))}`).slice(0, 100);
-      const cr = (await transport.call('createChangeRequest', { path: { spaceId: flags.space }, body: { subject } })).body as any;
-      const ids = new Map(flattenRemote(remote.pages).map((x) => [x.page.path, x.page.id]));
-      const batches = Math.ceil(plan.phase1.length / 50) + Math.ceil(plan.phase2.length / 50);
-      let n = 0;
-      for (const phase of [plan.phase1, plan.phase2]) {
-        for (let i = 0; i < phase.length; i += 50) {
-          const slice = phase.slice(i, i + 50);
-          // Parents inserted by an earlier batch are known by id; in this batch, by ref.
-          const changes = slice.map((c) => {
-            const change = { ...c.change };
-            if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : ids.get(c.intoPath) ?? c.intoPath;
-            if (change.operation === 'insert_page' && change.into === null) delete change.into;
-            if (c.pagePath !== undefined) change.page = ids.get(c.pagePath);
-            return change;
-          });
-          if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches}`;
-          const res = (await transport.call('updateChangeRequestContent', { path: { spaceId: flags.space, changeRequestId: cr.id }, query: { compat: false }, body: { changes } })).body as any;
-          for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
+      let cr: { id: string; number: number };
+      if (target) {
+        cr = target;
+        // A new --message on a change request found by its marker: the subject follows, marker kept.
+        if (flags.message && target.how === 'earlier') {
+          const subject = markedSubject(flags.message, args.dir);
+          if (subject !== target.subject) await transport.call('updateChangeRequestById', { path: { spaceId: space, changeRequestId: target.id }, body: { subject } });
         }
+      } else {
+        cr = (await transport.call('createChangeRequest', { path: { spaceId: space }, body: { subject: markedSubject(flags.message, args.dir) } })).body as any;
       }
+      if (changed) await this.send(transport, space, cr.id, plan, flattenRemote(remote.pages), spinner);
       let merged: string | undefined;
       if (flags.merge) {
         if (spinner) spinner.text = `Merging change request #${cr.number}`;
-        const res = (await transport.call('mergeChangeRequest', { path: { spaceId: flags.space, changeRequestId: cr.id } })).body as { revision: string; result: string; conflicts?: { title: string }[] };
+        const res = (await transport.call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr.id } })).body as { revision: string; result: string; conflicts?: { title: string; path?: string }[] };
         // The space moved meanwhile and clashes with the push: the change request stays open.
-        if (res.result === 'conflicts') throw new DocsError('conflict', `change request #${cr.number} conflicts with changes made to space ${flags.space} meanwhile (${(res.conflicts ?? []).map((c) => c.title).join(', ')}); it is left open, not merged (see docs cr merge)`);
+        if (res.result === 'conflicts') {
+          spinner?.stop();
+          const pages = (res.conflicts ?? []).map((c) => `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`).join(', ');
+          throw new DocsError('conflict', `change request #${cr.number} conflicts with changes made to space ${space} meanwhile: ${pages}; it is left open with the folder's content, not merged.\n${resolveSteps(space, cr.number, args.dir).join('\n')}`);
+        }
         merged = res.revision;
       }
       spinner?.stop();
       const s = plan.stats;
       if (!this.jsonEnabled()) {
-        this.log(`Change request #${cr.number} (${cr.id}): ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
-        if (merged) this.log(`Merged into space ${flags.space}: revision ${merged}.`);
+        if (!changed) this.log(`No change: ${args.dir} matches ${label}.`);
+        else if (target) this.log(`Updated ${label}: ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
+        else this.log(`Change request #${cr.number} (${cr.id}): ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
+        if (merged) this.log(`Merged into space ${space}: revision ${merged}.`);
       }
-      return { changeRequest: cr.id, number: cr.number, merged: !!merged, ...(merged ? { revision: merged } : {}), ...s };
+      return {
+        changeRequest: cr.id,
+        number: cr.number,
+        // new: opened by this push; given: --change-request; earlier: opened by an earlier push of DIR.
+        target: target?.how ?? 'new',
+        merged: !!merged,
+        ...(merged ? { revision: merged } : {}),
+        ...s,
+      };
     } finally {
       spinner?.stop();
+    }
+  }
+
+  /** The plan's changes, in batches of up to 50 (pages inserted by an earlier batch are then known by id). */
+  private async send(transport: Awaited<ReturnType<DocsCommand['transport']>>, spaceId: string, crId: string, plan: Awaited<ReturnType<typeof planPush>>, flat: ReturnType<typeof flattenRemote>, spinner?: { text: string }) {
+    const ids = new Map(flat.map((x) => [x.page.path, x.page.id]));
+    const batches = Math.ceil(plan.phase1.length / 50) + Math.ceil(plan.phase2.length / 50);
+    let n = 0;
+    for (const phase of [plan.phase1, plan.phase2]) {
+      for (let i = 0; i < phase.length; i += 50) {
+        // Parents inserted by an earlier batch are known by id; in this batch, by ref.
+        const changes = phase.slice(i, i + 50).map((c) => {
+          const change = { ...c.change };
+          if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : ids.get(c.intoPath) ?? c.intoPath;
+          if (change.operation === 'insert_page' && change.into === null) delete change.into;
+          if (c.pagePath !== undefined) change.page = ids.get(c.pagePath);
+          return change;
+        });
+        if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches}`;
+        const res = (await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })).body as any;
+        for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
+      }
     }
   }
 }

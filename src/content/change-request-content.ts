@@ -1,3 +1,4 @@
+import { baseOf } from '../change-requests/model.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { readChangeRequest } from '../change-requests/service.js';
 import { markdownToDocument } from '../documents/markdown.js';
@@ -9,7 +10,7 @@ import { purgeIfExpired } from '../spaces/retention.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
 import { loadParser } from './link-refs.js';
-import { backlinks, linkItems, type ContentVersion } from './links.js';
+import { backlinks, brokenKeys, linkItems, type ContentVersion } from './links.js';
 import { markdownBody, presentFile, presentPage } from './present.js';
 import { markdownOf, readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
@@ -58,6 +59,27 @@ export const listPageLinksInChangeRequest = defineOperation('listPageLinksInChan
     const { version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
     const all = linkItems(ctx, tx, caller, parse, path.spaceId, path.pageId, version);
     return { status: 200, body: { ...paginate(all.items, query), stats: all.stats } };
+  });
+});
+
+/**
+ * The links of the change request's content, as listSpaceLinks gives the space's. `stats.broken
+ * .changeRequest` counts the broken links the change request introduced: broken in its content
+ * and not in its base (the space revision it was last updated from). `brokenContext=change-request`
+ * keeps only those among the broken items listed; `space` (the default) lists every broken link.
+ */
+export const listChangeRequestLinks = defineOperation('listChangeRequestLinks', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const parse = await loadParser();
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { cr, version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
+    const all = linkItems(ctx, tx, caller, parse, path.spaceId, undefined, version);
+    const before = brokenKeys(tx, ctx, parse, path.spaceId, readRevision(tx, path.spaceId, baseOf(cr)));
+    const isNew = all.items.map((item, i) => item.status === 'broken' && !before.has(all.keys[i]!));
+    const items = all.items.filter((item, i) => (!query.status || item.status === query.status) && (query.brokenContext !== 'change-request' || item.status !== 'broken' || isNew[i]));
+    const stats = { total: all.stats.total, broken: { total: all.stats.broken.total, changeRequest: isNew.filter(Boolean).length } };
+    return { status: 200, body: { ...paginate(items, query), stats } };
   });
 });
 

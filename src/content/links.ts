@@ -88,7 +88,12 @@ export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse
       t.kind === 'page' ? loc.page(byId.get(t.page)!) : t.kind === 'file' ? loc.file(files.get(t.file)!) : t.kind === 'url' ? { kind: 'url' as const, url: t.url } : { kind: 'url' as const, url: (t as { ref: string }).ref };
     return { status: f.status, relation: 'reference' as const, targetReference, locationReferences: f.from.map(loc.page) };
   });
-  return { items, stats: { total: items.length, broken: { total: items.filter((i) => i.status === 'broken').length } } };
+  return { items, keys: found.map((f) => f.key), stats: { total: items.length, broken: { total: items.filter((i) => i.status === 'broken').length } } };
+}
+
+/** Keys (as collectLinks makes them) of the broken links of a revision: what a change request's base already had broken. */
+export function brokenKeys(tx: ReadTx, ctx: Context, parse: Parse, spaceId: string, rev: ContentRevision): Set<string> {
+  return new Set(collectLinks(tx, ctx, parse, spaceId, rev).filter((f) => f.status === 'broken').map((f) => f.key));
 }
 
 /** Pages of the current revision (or of `version`) that link to a page or a file. */

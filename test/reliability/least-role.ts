@@ -257,6 +257,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   getPageInChangeRequestByPath: { as: 'read' },
   getFileInChangeRequestById: { as: 'read' },
   listPageLinksInChangeRequest: { as: 'read' },
+  listChangeRequestLinks: { as: 'read' },
   listChangeRequestPageBacklinks: { as: 'read' },
   listChangeRequestFileBacklinks: { as: 'read' },
   updateChangeRequestContent: { as: 'edit', query: () => ({ compat: 'false' }), body: () => ({ changes: [{ operation: 'insert_page', title: unique('By a case'), document: { markdown: 'Written by a case.' } }] }) },

@@ -1,0 +1,56 @@
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docs } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+// A merge conflict between a pushed folder's change request and its space (issue 20, item 7):
+// `docs cr merge` and `docs content push --merge` print the CLI steps that resolve it (not an API
+// operation), and following those steps, as printed, ends in a clean merge. In-process only: the
+// steps are the same commands whatever the transport (content-loop-cli.test.ts runs both).
+
+function runner(env: Record<string, string>) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  return { run, raw: (...args: string[]) => docs(args, env) };
+}
+
+describe('a merge conflict', () => {
+  it('prints the CLI steps that resolve it, and following them merges', { timeout: 60_000 }, () => {
+    const { run, raw } = runner({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_loop_conflict' });
+    const space = run('spaces', 'create', '--title', 'Clash', '--json').json.id as string;
+    const mine = tempDir('docs-loop-mine-');
+    writeFileSync(join(mine, 'guide.md'), '# Guide\n\nLine one.\n\nLine two.\n');
+    run('content', 'push', mine, '--space', space, '--merge');
+    // My edit waits in change request #2 while another folder's edit of the same line is merged.
+    writeFileSync(join(mine, 'guide.md'), '# Guide\n\nLine one by me.\n\nLine two.\n');
+    expect(run('content', 'push', mine, '--space', space, '--json').json).toMatchObject({ number: 2, target: 'new' });
+    const theirs = tempDir('docs-loop-theirs-');
+    writeFileSync(join(theirs, 'guide.md'), '# Guide\n\nLine one by them.\n\nLine two.\n');
+    run('content', 'push', theirs, '--space', space, '--merge');
+
+    const merge = raw('cr', 'merge', space, '2');
+    expect(merge.status).toBe(5);
+    expect(merge.stderr).not.toContain('revert_page');
+    expect(merge.stderr).toContain(`docs cr update ${space} 2`);
+    expect(merge.stderr).toContain(`docs content push DIR --space ${space} --change-request 2`);
+
+    const push = raw('content', 'push', mine, '--space', space, '--merge');
+    expect(push.status).toBe(5);
+    expect(push.stderr).toContain(`docs content push ${mine} --space ${space} --change-request 2`);
+
+    // The steps, as printed.
+    const now = join(tempDir('docs-loop-now-'), 'space-now');
+    run('content', 'pull', now, '--space', space); // 1
+    copyFileSync(join(now, 'guide.md'), join(mine, 'guide.md')); // 2
+    run('content', 'push', mine, '--space', space, '--change-request', '2');
+    run('cr', 'update', space, '2'); // 3
+    run('content', 'pull', mine, '--space', space, '--change-request', '2', '--force'); // 4
+    writeFileSync(join(mine, 'guide.md'), '# Guide\n\nLine one by them, and me.\n\nLine two.\n'); // 5
+    expect(run('content', 'push', mine, '--space', space, '--change-request', '2', '--merge', '--json').json).toMatchObject({ number: 2, merged: true });
+    expect(run('pages', 'get', space, '--path', 'guide').stdout).toContain('Line one by them, and me.');
+  });
+});

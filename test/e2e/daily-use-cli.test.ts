@@ -256,7 +256,10 @@ describe('lock waits', () => {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const done = new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
-    await new Promise((r) => setTimeout(r, 2500));
+    // The message comes 500 ms after the child reaches the lock: wait for it (a loaded machine
+    // may take seconds to start the child), bounded.
+    const message = `waiting for pid ${process.pid} (another docs command) to release the data directory ${dir} ...`;
+    for (let waited = 0; !stderr.includes(message) && waited < 20_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     expect(stderr).toContain(`waiting for pid ${process.pid} (another docs command) to release the data directory ${dir} ...`);
     if (held.ok) held.release();
     expect(await done).toBe(0);

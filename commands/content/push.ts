@@ -4,6 +4,7 @@ import { basename, resolve } from 'node:path';
 import { loadParser } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
+import { startSpinner } from '../_lib/color.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
@@ -28,7 +29,7 @@ export default class ContentPush extends DocsCommand {
     const parse = await loadParser();
     const local = readFolder(args.dir, parse);
     const transport = await this.transport(flags);
-    const spinner = process.stderr.isTTY && !this.jsonEnabled() ? (await import('ora')).default({ stream: process.stderr, text: 'Comparing with the space' }).start() : undefined;
+    const spinner = this.jsonEnabled() ? undefined : await startSpinner('Comparing with the space');
     try {
       const remote = await remoteContent(transport, flags.space);
       const plan = await planPush(parse, local, remote, (url) => transport.download(url));

@@ -41,6 +41,7 @@ const at = (item: unknown, path: string) => path.split('.').reduce<any>((o, k) =
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** A key in words: "createdAt" -> "Created", "changeRequestsOpen" -> "Change requests open", "startURL" -> "Start URL". */
 export function words(key: string): string {
@@ -95,14 +96,14 @@ function cellText(v: unknown, o: RenderOptions): string {
   if (Array.isArray(v)) {
     if (v.every(isScalar)) return oneLine(v.join(', '));
     const names = v.map((x) => (isObject(x) ? nameOf(x) : undefined));
-    return names.every(Boolean) ? oneLine(names.join(', ')) : `${v.length} item${v.length === 1 ? '' : 's'}`;
+    return names.every(Boolean) ? oneLine(names.join(', ')) : count(v.length, 'item');
   }
   const o2 = v as Obj;
   const name = nameOf(o2);
   if (name) return oneLine(name);
   const entries = Object.entries(o2).filter(([k]) => k !== 'object');
   if (entries.every(([, x]) => isScalar(x))) return oneLine(entries.map(([k, x]) => `${k}: ${x}`).join(', '));
-  return `${entries.length} fields`;
+  return count(entries.length, 'field');
 }
 
 /** Columns to show: the given ones, else `id`, a name, and the next few plain (or named) fields. */
@@ -211,8 +212,8 @@ function inline(v: unknown, o: RenderOptions): string {
     if (!v.length) return 'none';
     if (v.every(isScalar) && v.join(', ').length <= 80) return v.join(', ');
     const names = v.map((x) => (isObject(x) ? nameOf(x) : undefined));
-    const count = `${v.length} item${v.length === 1 ? '' : 's'}`;
-    return names.every(Boolean) && v.length <= 3 ? `${count}: ${names.join(', ')}` : count;
+    const items = count(v.length, 'item');
+    return names.every(Boolean) && v.length <= 3 ? `${items}: ${names.join(', ')}` : items;
   }
   const obj = v as Obj;
   const name = nameOf(obj);
@@ -225,7 +226,7 @@ function inline(v: unknown, o: RenderOptions): string {
     return yes.length ? yes.join(', ') : 'none';
   }
   if (entries.every(([, x]) => isScalar(x))) return entries.map(([k, x]) => `${lowerFirst(words(k))}: ${inline(x, o)}`).join(', ');
-  return `${entries.length} fields`;
+  return count(entries.length, 'field');
 }
 
 /** A nested object shown as its own indented block rather than on one line. */
@@ -262,8 +263,8 @@ export function flatEntries(v: unknown, path = '', depth = 0, out: [string, stri
   let text: string;
   if (v === null || v === undefined || (isObject(v) && !Object.keys(v).length)) text = '';
   else if (isScalar(v)) text = String(v);
-  else if (Array.isArray(v)) text = v.every(isScalar) ? v.join(',') : `${v.length} items`;
-  else text = `${Object.keys(v as Obj).length} fields`;
+  else if (Array.isArray(v)) text = v.every(isScalar) ? v.join(',') : count(v.length, 'item');
+  else text = count(Object.keys(v as Obj).length, 'field');
   out.push([path, oneLine(text)]);
   return out;
 }

@@ -67,6 +67,7 @@ export function heading(path: string): string {
   const [last, parent] = [segs.at(-1)!, segs.at(-2)!];
   if (NAME_KEYS.includes(last)) return words(parent);
   if (last === 'id') return `${words(parent)} ID`;
+  if (last === 'email') return 'Email';
   if (last === 'markdown' || last === 'text') return words(segs[0]!);
   if (segs[0] === 'urls') return `${words(last)} URL`;
   return words(segs.join(' '));
@@ -78,20 +79,21 @@ function nameOf(v: Obj): string | undefined {
   return undefined;
 }
 
-/** "3 hours ago", "in 7 days", "yesterday". */
-export function relativeTime(iso: string, now = Date.now()): string {
+/** "3 hours ago", "in 7 days", "yesterday"; short (table cells): "3 hr. ago", "1 day ago". */
+export function relativeTime(iso: string, now = Date.now(), short = false): string {
   const seconds = (Date.parse(iso) - now) / 1000;
   const abs = Math.abs(seconds);
   if (abs < 45) return 'just now';
   const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
     abs < 45 * 60 ? ['minute', 60] : abs < 22 * 3600 ? ['hour', 3600] : abs < 26 * 86400 ? ['day', 86400] : abs < 320 * 86400 ? ['month', 2_629_800] : ['year', 31_557_600];
-  return new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(Math.round(seconds / size), unit);
+  const format = short ? new Intl.RelativeTimeFormat('en', { style: 'short' }) : new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  return format.format(Math.round(seconds / size), unit);
 }
 
 /** One value in a table cell (or a TSV field): never JSON. */
 function cellText(v: unknown, o: RenderOptions): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return o.tty && ISO_TIME.test(v) ? relativeTime(v, o.now) : oneLine(v);
+  if (typeof v === 'string') return o.tty && ISO_TIME.test(v) ? relativeTime(v, o.now, true) : oneLine(v);
   if (isScalar(v)) return String(v);
   if (Array.isArray(v)) {
     if (v.every(isScalar)) return oneLine(v.join(', '));
@@ -134,7 +136,7 @@ function waterfill(wants: number[], total: number): number[] {
 
 /**
  * Column widths within `width`: as they are when they fit. Else the ids keep theirs, every other
- * column keeps about its header's width (`floor`), and what is left goes to the widest (a title)
+ * column keeps its `floor` (short ones whole), and what is left goes to the widest (a title)
  * up to an equal cap; when even that does not fit, the ids keep theirs while the others can keep
  * MIN_CELL, and past that every column is cut alike.
  */
@@ -178,7 +180,8 @@ export async function renderTable(items: Obj[], columns?: string[], o: RenderOpt
   const { strlen, truncate } = await widthUtils();
   const heads = cols.map(heading);
   const natural = cols.map((_, i) => Math.max(strlen(heads[i]!), ...rows.map((r) => strlen(r[i]!))));
-  const floor = heads.map((h) => Math.max(MIN_CELL, Math.min(strlen(h), 12)));
+  // Short columns (a role, a time) stay whole; long ones keep at least their header's width.
+  const floor = heads.map((h, i) => (natural[i]! <= 12 ? natural[i]! : Math.max(MIN_CELL, Math.min(strlen(h), 12))));
   const widths = fitWidths(natural, cols.map(keepWhole), o.width, floor);
   const p = paint(o.color);
   const line = (cells: string[], style = (s: string) => s) =>

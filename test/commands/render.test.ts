@@ -25,7 +25,7 @@ describe('tables on a terminal', () => {
     const lines = out.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^Number {2}ID {20}Status {2}Subject {2,}Created by {2}Updated$/);
-    expect(lines[1]).toBe('12      VW28sU7eBxVN49Yd4jID  open    Rewrite the whole installation guide for the new release  Ann Lee     3 hours ago');
+    expect(lines[1]).toBe('12      VW28sU7eBxVN49Yd4jID  open    Rewrite the whole installation guide for the new release  Ann Lee     3 hr. ago');
     expect(lines[2]).toMatch(/^13 {6}Q2xX65XUm7UlzsXxCoxF {2}draft {3}Typo +Bob {9}4 days ago$/);
     expect(out).not.toMatch(/[│┌─┼]|createdBy|\{"/);
   });
@@ -76,8 +76,8 @@ describe('lists off a terminal (pipes, files, CI)', () => {
 
 describe('headers and widths', () => {
   it('name columns in words', () => {
-    expect(['id', 'title', 'createdBy.displayName', 'updatedAt', 'lastSeenAt', 'space.id', 'urls.published', 'comment.body.markdown', 'processingState', 'service.startURL', 'purge at', 'space_selection'].map(heading)).toEqual([
-      'ID', 'Title', 'Created by', 'Updated', 'Last seen', 'Space ID', 'Published URL', 'Comment', 'Processing state', 'Service start URL', 'Purge at', 'Space selection',
+    expect(['id', 'title', 'createdBy.displayName', 'updatedAt', 'lastSeenAt', 'space.id', 'urls.published', 'comment.body.markdown', 'processingState', 'service.startURL', 'purge at', 'space_selection', 'user.email'].map(heading)).toEqual([
+      'ID', 'Title', 'Created by', 'Updated', 'Last seen', 'Space ID', 'Published URL', 'Comment', 'Processing state', 'Service start URL', 'Purge at', 'Space selection', 'Email',
     ]);
   });
 
@@ -92,6 +92,8 @@ describe('headers and widths', () => {
     expect(relativeTime('2026-12-01T12:00:00Z', NOW)).toBe('in 7 days');
     expect(relativeTime('2026-11-23T12:00:00Z', NOW)).toBe('yesterday');
     expect(relativeTime('2026-11-24T11:59:50Z', NOW)).toBe('just now');
+    expect(relativeTime('2026-11-24T09:00:00Z', NOW, true)).toBe('3 hr. ago');
+    expect(relativeTime('2025-11-20T12:00:00Z', NOW, true)).toBe('1 yr. ago');
   });
 });
 

@@ -67,7 +67,7 @@ describe('human output: pipes and terminals', () => {
     expect(table).toContain(`${ESC}1mID${ESC}22m`);
     expect(visible(table!).split('\n')[0]).toMatch(/^ID {20}Title +Parent {2}Visibility {2}Updated$/);
     const row = visible(table!).split('\n')[1]!;
-    expect(row).toMatch(new RegExp(`^${space.id}  A long space[^…]*… +private +(just now|\\d+ seconds? ago)$`));
+    expect(row).toMatch(new RegExp(`^${space.id}  A long space[^…]*… +private +(just now|\\d+ min\\. ago)$`));
     for (const l of visible(table!).trimEnd().split('\n')) expect([...l].length).toBeLessThanOrEqual(72);
     expect(table).not.toMatch(/[│┌─]/);
     // The summary: labels in words, permissions as words, URLs indented, the --json hint.

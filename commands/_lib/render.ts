@@ -3,7 +3,7 @@
 // On a terminal (README "In scripts and at the terminal"):
 // - lists: a table that fits the terminal's width, headers in words ("Created by"), long cells cut
 //   with "…" (ids kept whole while the rest can still be read), names instead of objects, times
-//   relative ("3 hours ago"), no borders and no line between rows;
+//   relative ("3 hr. ago"), short columns whole, no borders and no line between rows;
 // - one object: a summary, labels in words, nested objects indented (two levels) or as counts,
 //   booleans maps as what is true ("view, edit"), never a JSON blob; a last line points to --json.
 // Elsewhere (a pipe, a file, CI), as gh does: lists as tab-separated rows without a header, one

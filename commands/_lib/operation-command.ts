@@ -6,10 +6,11 @@ import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from './base.js';
 import { argName } from './cli-errors.js';
+import { startSpinner } from './color.js';
 import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
 import { allFlag, collectPages, moreHint, type ListBody } from './pages.js';
-import { renderObject, renderTable } from './render.js';
+import { renderList, renderObject } from './render.js';
 
 export interface OperationCommandDef {
   operationId: string;
@@ -171,7 +172,8 @@ export function operationCommand(def: OperationCommandDef) {
     private async show(body: any, status: number, path: Record<string, string>) {
       if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status, path) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
-        this.log(body.items.length ? await renderTable(body.items, def.columns) : 'No items.');
+        const table = await renderList(body.items, def.columns);
+        if (table) this.log(table);
         moreHint(body);
         return;
       }
@@ -211,12 +213,10 @@ function readInput(file: string): unknown {
 
 /** An ora spinner on stderr while a remote call runs, only on a terminal. */
 export async function spin<T>(remote: boolean, text: string, fn: () => Promise<T>): Promise<T> {
-  if (!remote || !process.stderr.isTTY) return fn();
-  const { default: ora } = await import('ora');
-  const s = ora({ text, stream: process.stderr }).start();
+  const s = remote ? await startSpinner(text) : undefined;
   try {
     return await fn();
   } finally {
-    s.stop();
+    s?.stop();
   }
 }

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag } from '../_lib/comments.js';
-import { renderTable } from '../_lib/render.js';
+import { renderList } from '../_lib/render.js';
 import { moreHint } from '../_lib/pages.js';
 
 export default class CommentsCommenters extends CommentCommand {
@@ -18,7 +18,8 @@ export default class CommentsCommenters extends CommentCommand {
     const { body } = await this.call(await this.transport(flags), this.op('listCommenters', cr), { path: this.where(args.spaceId, cr), query });
     const list = body as { items: any[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
-      this.log(list.items.length ? await renderTable(list.items, ['id', 'user.displayName', 'user.email', 'role']) : 'No commenters.');
+      const table = await renderList(list.items, ['id', 'user.displayName', 'user.email', 'role'], 'No commenters.');
+      if (table) this.log(table);
       moreHint(list);
     }
     return list;

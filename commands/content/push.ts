@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { loadParser } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
+import { startSpinner } from '../_lib/color.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
@@ -37,7 +38,7 @@ export default class ContentPush extends DocsCommand {
       for (const f of local.skipped) process.stderr.write(`Warning: skipped ${f}: not in SUMMARY.md\n`);
     }
     const transport = await this.transport(flags);
-    const spinner = process.stderr.isTTY && !this.jsonEnabled() ? (await import('ora')).default({ stream: process.stderr, text: 'Comparing with the space' }).start() : undefined;
+    const spinner = this.jsonEnabled() ? undefined : await startSpinner('Comparing with the space');
     const space = flags.space;
     try {
       const target: PushTarget | undefined = flags['change-request'] ? await givenTarget(transport, space, flags['change-request']) : await earlierTarget(transport, space, args.dir);

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
 import { spin } from '../_lib/operation-command.js';
-import { renderObject, renderTable } from '../_lib/render.js';
+import { renderList, renderObject } from '../_lib/render.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 type Cluster = { id: string; label: string; stats: { issues: number; conversations: number }; weeklyPulse: number[]; updatedAt: string };
@@ -40,7 +40,8 @@ export default class ConversationsClusters extends DocsCommand {
     const list = body as { items: Cluster[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
       const rows = list.items.map((c) => ({ id: c.id, label: c.label, issues: c.stats.issues, conversations: c.stats.conversations, pulse: sparkline(c.weeklyPulse), updatedAt: c.updatedAt }));
-      this.log(rows.length ? await renderTable(rows) : 'No items.');
+      const table = await renderList(rows);
+      if (table) this.log(table);
       moreHint(list);
     }
     return body;

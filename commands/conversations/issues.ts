@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
 import { spin } from '../_lib/operation-command.js';
-import { renderObject, renderTable } from '../_lib/render.js';
+import { renderList, renderObject } from '../_lib/render.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { moreHint } from '../_lib/pages.js';
 
@@ -38,7 +38,9 @@ export default class ConversationsIssues extends DocsCommand {
     const { body } = await spin(transport.remote, 'GET conversations-issues', () => transport.call('listConversationsIssues', { path: { organizationId }, query }));
     const list = body as { items: Record<string, unknown>[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
-      this.log(list.items.length ? await renderTable(list.items, ['issue.id', 'issue.title', 'issue.cluster', 'conversation.id', 'issue.createdAt']) : 'No items.');
+      const rows = list.items.map((i: any) => ({ id: i.issue?.id, title: i.issue?.title, cluster: i.issue?.cluster, conversation: i.conversation?.id, createdAt: i.issue?.createdAt }));
+      const table = await renderList(rows, ['id', 'title', 'cluster', 'conversation', 'createdAt']);
+      if (table) this.log(table);
       moreHint(list);
     }
     return body;

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { DocsCommand } from '../_lib/base.js';
+import { colorEnabled, paint, type Paint } from '../_lib/color.js';
 
 interface Flat {
   id: string;
@@ -16,6 +17,25 @@ function flatten(pages: any[], out: Flat[] = []): Flat[] {
     flatten(p.pages ?? [], out);
   }
   return out;
+}
+
+/**
+ * One page's unified diff as git colors it: its file header bold, hunk headers cyan, added lines
+ * green, removed ones red; the text unchanged when `p` does not color.
+ */
+export function colorPatch(patch: string, p: Paint): string {
+  let header = true; // until the first hunk: a removed "-- x" line is not the "--- a/..." header
+  return patch
+    .split('\n')
+    .map((l) => {
+      if (l.startsWith('@@')) {
+        header = false;
+        return p.cyan(l);
+      }
+      if (header) return p.bold(l);
+      return l.startsWith('+') ? p.green(l) : l.startsWith('-') ? p.red(l) : l;
+    })
+    .join('\n');
 }
 
 export default class CrDiff extends DocsCommand {
@@ -53,7 +73,8 @@ export default class CrDiff extends DocsCommand {
     }
     if (!this.jsonEnabled()) {
       if (!pages.length) this.log(`No changes in change request #${cr.number} against revision ${base}.`);
-      for (const p of pages) this.log(p.patch.trimEnd());
+      const color = paint(colorEnabled(process.stdout));
+      for (const p of pages) this.log(colorPatch(p.patch.trimEnd(), color));
     }
     return { changeRequest: cr.id, number: cr.number, base, revision: cr.revision, pages };
   }

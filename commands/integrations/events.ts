@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
-import { renderTable } from '../_lib/render.js';
+import { renderList } from '../_lib/render.js';
 import { DocsError } from '../../src/kernel/errors.js';
 
 interface Ev {
@@ -39,7 +39,10 @@ export default class Events extends DocsCommand {
       ((await transport.call('listIntegrationEvents', { path: args, query: { limit } })).body as { items: Ev[]; count: number });
     const first = await fetch(flags.limit);
     if (!flags.follow) {
-      if (!this.jsonEnabled()) this.log(first.items.length ? await renderTable(first.items.map((e) => ({ ...e, type: e.payload.type })), ['id', 'type', 'status', 'installationId', 'createdAt']) : 'No events.');
+      if (!this.jsonEnabled()) {
+        const table = await renderList(first.items.map((e) => ({ ...e, type: e.payload.type })), ['id', 'type', 'status', 'installationId', 'createdAt'], 'No events.');
+        if (table) this.log(table);
+      }
       return first;
     }
     const print = (e: Ev) => process.stdout.write((this.jsonEnabled() ? JSON.stringify(e) : line(e)) + '\n');

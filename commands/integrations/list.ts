@@ -8,5 +8,5 @@ export default operationCommand({
     '<%= config.bin %> integrations list --search slack --category collaboration',
     '<%= config.bin %> integrations list --owner 6yZr3RyMqly3HeMx6Xkr --target space --json',
   ],
-  columns: ['name', 'title', 'version', 'visibility', 'target', 'owner.id'],
+  columns: ['name', 'title', 'version', 'visibility', 'target', 'owner'],
 });

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { DocsCommand } from '../_lib/base.js';
+import { startSpinner } from '../_lib/color.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
@@ -72,7 +73,7 @@ With --wait, waits until processing is complete: exit 0 when it succeeded; exit 
   /** Polls the spec until `complete`: a spinner on a terminal, a line per state change otherwise. */
   private async waitForCompletion(transport: Transport, path: Record<string, string>, timeoutS: number): Promise<Spec> {
     const deadline = Date.now() + timeoutS * 1000;
-    const spinner = process.stderr.isTTY ? (await import('ora')).default({ stream: process.stderr }).start() : undefined;
+    const spinner = await startSpinner();
     let shown = '';
     try {
       for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {

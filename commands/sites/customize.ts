@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
+import { flatEntries } from '../_lib/render.js';
 
 /** `a.b.c=value`: the value is JSON when it parses (true, 12, {"light":...}), else the text itself. */
 export function applySet(target: Record<string, any>, assignment: string): void {
@@ -59,7 +60,31 @@ export default class SitesCustomize extends DocsCommand {
     const result = flags['site-space']
       ? await transport.call('overrideSiteSpaceCustomizationById', { path: { ...path, siteSpaceId: flags['site-space'] }, body })
       : await transport.call('updateSiteCustomizationById', { path, body });
-    if (!this.jsonEnabled()) this.log(JSON.stringify(result.body, null, 2));
+    if (!this.jsonEnabled()) this.log(customizeSummary(args.siteId, flags, result.body as Record<string, unknown>));
     return result.body;
   }
+}
+
+/**
+ * What `sites customize` set, in a few lines: each --set path with the value now stored (its leaves
+ * when it is an object), the top-level fields a --file gave, and where to see the rest.
+ */
+export function customizeSummary(siteId: string, flags: { set?: string[]; file?: string; 'site-space'?: string }, stored: Record<string, unknown>): string {
+  const space = flags['site-space'];
+  const lines = [space ? `Updated the overrides of site space ${space} on site ${siteId}:` : `Updated the customization of site ${siteId}:`];
+  if (flags.file) {
+    const fields = Object.keys(stored ?? {}).length;
+    lines.push(`  from ${flags.file}${fields ? ` (${fields} top-level field${fields === 1 ? '' : 's'} stored)` : ''}`);
+  }
+  const rows: [string, string][] = [];
+  for (const assignment of flags.set ?? []) {
+    const key = assignment.slice(0, assignment.indexOf('='));
+    const value = key.split('.').reduce<any>((o, k) => o?.[k], stored);
+    if (value === null || value === undefined) rows.push([key, space ? "reset (the site's value)" : 'none']);
+    else rows.push(...flatEntries(value, key));
+  }
+  const width = Math.max(0, ...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) lines.push(`  ${k.padEnd(width)}  ${v}`.trimEnd());
+  lines.push(space ? 'All of it: add --json.' : `All of it: docs sites customization ${siteId} (or add --json).`);
+  return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../_lib/operation-command.js';
 import { listAll } from '../_lib/pick.js';
-import { renderTable } from '../_lib/render.js';
+import { renderList } from '../_lib/render.js';
 import { buildTree, renderTree, type Node } from '../_lib/tree-view.js';
 import { organizationOf } from '../_lib/org.js';
 
@@ -42,12 +42,10 @@ export default class SpacesList extends List {
     const organization = await organizationOf(flags, transport);
     const list = (await transport.docs('GET', '/_docs/deleted-spaces', { query: { organization } })).body as { items: any[]; count: number };
     if (!this.jsonEnabled()) {
-      if (!list.items.length) this.log('No deleted spaces to restore.');
-      else {
-        const rows = list.items.map((i) => ({ id: i.id, title: i.title, deleted: i.deletedAt, 'purge at': i.purgeAt, restorable: i.restorable ? 'yes' : 'no (needs admin)' }));
-        this.log(await renderTable(rows, ['id', 'title', 'deleted', 'purge at', 'restorable']));
-        process.stderr.write(`Restore one with: docs spaces restore ${list.items[0].id}\n`);
-      }
+      const rows = list.items.map((i) => ({ id: i.id, title: i.title, deleted: i.deletedAt, 'purge at': i.purgeAt, restorable: i.restorable ? 'yes' : 'no (needs admin)' }));
+      const table = await renderList(rows, ['id', 'title', 'deleted', 'purge at', 'restorable'], 'No deleted spaces to restore.');
+      if (table) this.log(table);
+      if (rows.length) process.stderr.write(`Restore one with: docs spaces restore ${list.items[0].id}\n`);
     }
     return list;
   }

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
-import { renderTable } from '../_lib/render.js';
+import { renderList } from '../_lib/render.js';
 import { TOKENS_PATH } from '../_lib/tokens.js';
 
 export default class List extends DocsCommand {
@@ -16,7 +16,8 @@ export default class List extends DocsCommand {
     const list = (await t.docs('GET', TOKENS_PATH, { query: { user: flags.user } })).body as { items: Record<string, unknown>[] };
     if (!this.jsonEnabled()) {
       const rows = list.items.map((i: any) => ({ id: i.id, label: i.label, user: i.user.email, created: i.createdAt, 'last used': i.lastUsedAt ?? 'never', expires: i.expiresAt ?? 'never' }));
-      this.log(rows.length ? await renderTable(rows, ['id', 'label', 'user', 'created', 'last used', 'expires']) : 'No tokens.');
+      const table = await renderList(rows, ['id', 'label', 'user', 'created', 'last used', 'expires'], 'No tokens.');
+      if (table) this.log(table);
     }
     return list;
   }

@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from '../_lib/base.js';
+import { startSpinner } from '../_lib/color.js';
 import { spin } from '../_lib/operation-command.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
@@ -52,7 +53,7 @@ With --wait, waits until the run ends (a spinner on a terminal): exit 0 when it 
 /** Polls until the run ends: `completed`, or back to `pending` with the reason it failed. */
 async function waitForRun(transport: Transport, path: Record<string, string>, timeoutS: number): Promise<Translation> {
   const deadline = Date.now() + timeoutS * 1000;
-  const spinner = process.stderr.isTTY ? (await import('ora')).default({ stream: process.stderr }).start() : undefined;
+  const spinner = await startSpinner();
   try {
     for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
       const t = (await transport.call('getTranslation', { path })).body as Translation;

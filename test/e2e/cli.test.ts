@@ -26,10 +26,12 @@ describe('docs CLI, in-process', () => {
     expect(list.json.items.map((o: any) => o.title)).toEqual(['My Organization', 'Acme Docs']);
     const got = docs(['orgs', 'get', created.json.id], env);
     expect(got.status).toBe(0);
-    expect(got.stdout).toMatch(/^title\s+Acme Docs$/m);
+    // Not a terminal: one object as key<TAB>value lines, a list as tab-separated rows, no header.
+    expect(got.stdout).toMatch(/^title\tAcme Docs$/m);
     const table = docs(['orgs', 'list'], env);
-    expect(table.stdout).toContain('Acme Docs');
-    expect(table.stdout).toContain('┌');
+    expect(table.stdout).toMatch(new RegExp(`^${created.json.id}\tAcme Docs\t`, 'm'));
+    expect(table.stdout.trim().split('\n')).toHaveLength(2);
+    expect(table.stdout).not.toMatch(/[│┌─]|^ID/m);
   });
 
   it('exits with the code of the error kind and one line on stderr', () => {

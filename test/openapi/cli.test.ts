@@ -96,9 +96,9 @@ describe('docs openapi against a server (--api-url)', () => {
       expect(results.map((r) => r.created).sort()).toEqual([false, true]);
       expect(results[0].spec.id).toBe(results[1].spec.id);
       expect(results[0].spec.visibility).toBe('public');
-      expect(docs(['openapi', 'list'], env).stdout).toMatch(/│ api\s+│ complete\s+│ public/);
+      expect(docs(['openapi', 'list'], env).stdout).toMatch(/^api\tcomplete\tpublic\t/m);
       const got = docs(['openapi', 'get', 'api'], env);
-      expect(got.stdout).toMatch(/^processingState\s+complete$/m);
+      expect(got.stdout).toMatch(/^processingState\tcomplete$/m);
       expect(docs(['openapi', 'visibility', 'api', '--visibility', 'private', '--json'], env).json.visibility).toBe('private');
       const versions = docs(['openapi', 'versions', 'api', '--json'], env);
       expect(versions.json.count).toBe(1);

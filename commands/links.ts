@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from './_lib/base.js';
+import { collectPages, type ListBody } from './_lib/pages.js';
 
 export default class Links extends DocsCommand {
   static summary = "Check the links of a space's pages: ok, broken, in-app";
@@ -19,19 +20,14 @@ export default class Links extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(Links);
     const transport = await this.transport(flags);
-    const items: any[] = [];
-    let page: string | undefined;
-    let stats: any;
-    do {
+    const get = async (page?: string) => {
       const query = { limit: 1000, ...(flags.broken ? { status: 'broken' } : {}), ...(page ? { page } : {}) };
-      const body = (await transport.call('listSpaceLinks', { path: { spaceId: args.spaceId }, query })).body as any;
-      items.push(...body.items);
-      stats = body.stats;
-      page = body.next?.page;
-    } while (page);
-    const target = (t: any) => (t?.kind === 'page' ? `page ${t.page.path}` : t?.kind === 'file' ? `file ${t.file.name}` : t?.url ?? '?');
+      return (await transport.call('listSpaceLinks', { path: { spaceId: args.spaceId }, query })).body as ListBody & { stats: any };
+    };
+    // Every page (a cursor that repeats is stopped); the stats are the space's, on each page.
+    const { items, stats } = (await collectPages(await get(), get)) as ListBody<any> & { stats: any };
     if (!this.jsonEnabled()) {
-      for (const i of items) this.log(`${i.status.padEnd(7)} ${target(i.targetReference)}  <- ${i.locationReferences.map((l: any) => l.page.path).join(', ')}`);
+      for (const i of items) this.log(`${String(i.status).padEnd(7)} ${where(i.targetReference)}  <- ${(i.locationReferences ?? []).map(where).join(', ')}`);
       this.log(`${stats.total} links, ${stats.broken.total} broken.`);
     }
     // For CI: the list is printed as usual (--json too); only the exit code changes.
@@ -41,4 +37,17 @@ export default class Links extends DocsCommand {
     }
     return { items, stats };
   }
+}
+
+/**
+ * A content location in words. The contract's locations are of any kind (page, file, URL, user,
+ * collection, space, reusable content, OpenAPI spec), for targets and for where links are found.
+ */
+function where(loc: any): string {
+  if (!loc || typeof loc !== 'object') return '?';
+  if (loc.kind === 'url') return String(loc.url ?? '?');
+  const key = loc.kind === 'reusable-content' ? 'reusableContent' : loc.kind === 'openapi' ? 'openAPISpec' : loc.kind;
+  const thing = (typeof key === 'string' && loc[key]) || {};
+  const name = loc.kind === 'page' ? thing.path ?? thing.title : loc.kind === 'user' ? thing.displayName : thing.name ?? thing.title ?? thing.slug;
+  return `${loc.kind ?? '?'} ${name ?? thing.id ?? '?'}`;
 }

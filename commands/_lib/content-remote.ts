@@ -1,5 +1,6 @@
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
+import { collectPages, type ListBody } from './pages.js';
 
 // The content of a space (current revision) or of one of its change requests, as the API gives
 // it, reduced to what `docs content push|pull` compare: pages by path, files by name.
@@ -44,13 +45,8 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
       p.markdown = got.markdown;
     }));
   }
-  const files: RemoteFile[] = [];
-  let page: string | undefined;
-  do {
-    const r = (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as any;
-    files.push(...r.items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL })));
-    page = r.next?.page;
-  } while (page);
+  const listFiles = async (page?: string) => (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<any>;
+  const files: RemoteFile[] = (await collectPages(await listFiles(), listFiles)).items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL }));
   return { pages, files };
 }
 

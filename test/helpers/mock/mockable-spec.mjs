@@ -51,7 +51,7 @@ export function mockableSpec(input, depth = DEPTH) {
   // a date-time string), else a stub (see 1. above).
   const stub = (name, side) => {
     const t = target(name);
-    if (!hasSchemaRef(t)) return clone(t);
+    if (!hasSchemaRef(t)) return rewrite(clone(t), depth + 1, side); // refers to nothing: ends
     stats.cut++;
     const description = `(cut at depth ${depth}: ${name})`;
     if (side === 'req') return { description, [CUT]: true };
@@ -95,7 +95,7 @@ export function mockableSpec(input, depth = DEPTH) {
         stats.nullableFixed++;
         const t = target(name);
         const { $ref, nullable, ...rest } = o;
-        if (t.type !== undefined && !hasSchemaRef(t)) return { ...clone(t), ...rest, nullable: true };
+        if (t.type !== undefined && !hasSchemaRef(t)) return rewrite({ ...clone(t), ...rest, nullable: true }, d, side);
         o = { $ref, ...rest };
       }
       if (d > depth) return stub(name, side);
@@ -115,7 +115,7 @@ export function mockableSpec(input, depth = DEPTH) {
     // Prism's sampler ignores propertyNames (answers keys property1, property2) and patterns, which
     // its request validation then refuses when the CLI sends back an object it read (sites customize).
     if (side === 'req' && o.type === 'object' && o.propertyNames && typeof o.propertyNames === 'object' && !Array.isArray(o.propertyNames)) delete o.propertyNames;
-    if (side === 'req' && o.type === 'string' && typeof o.pattern === 'string') delete o.pattern; // same: it answers "string" for a color
+    if (side === 'req' && typeof o.pattern === 'string') delete o.pattern; // same: it answers "string" for a color
     if (side === 'res' && o.type === 'array' && isCut(o.items)) {
       o.maxItems = 0;
       delete o.minItems;

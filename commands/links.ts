@@ -27,7 +27,7 @@ export default class Links extends DocsCommand {
     // Every page (a cursor that repeats is stopped); the stats are the space's, on each page.
     const { items, stats } = (await collectPages(await get(), get)) as ListBody<any> & { stats: any };
     if (!this.jsonEnabled()) {
-      for (const i of items) this.log(`${String(i.status).padEnd(7)} ${where(i.targetReference)}  <- ${(i.locationReferences ?? []).map(where).join(', ')}`);
+      for (const i of items) this.log(`${String(i.status).padEnd(7)} ${where(i.targetReference)}  <- ${(i.locationReferences ?? []).map((l: any) => (l?.kind === 'page' ? String(l.page?.path ?? where(l)) : where(l))).join(', ')}`);
       this.log(`${stats.total} links, ${stats.broken.total} broken.`);
     }
     // For CI: the list is printed as usual (--json too); only the exit code changes.
@@ -41,7 +41,8 @@ export default class Links extends DocsCommand {
 
 /**
  * A content location in words. The contract's locations are of any kind (page, file, URL, user,
- * collection, space, reusable content, OpenAPI spec), for targets and for where links are found.
+ * collection, space, reusable content, OpenAPI spec), for targets and for where links are found
+ * (where a page is said by its path alone).
  */
 function where(loc: any): string {
   if (!loc || typeof loc !== 'object') return '?';

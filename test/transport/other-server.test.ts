@@ -107,7 +107,7 @@ describe('answers the contract allows that docs serve does not give', () => {
         expect(r.status, r.stderr).toBe(0);
         expect(r.stdout).toContain('file logo.png');
         expect(r.stdout).toContain('space Guides');
-        expect(r.stdout).toContain('page intro');
+        expect(r.stdout).toContain('<- intro');
         expect(r.stdout).not.toContain('undefined');
       },
     );

@@ -16,7 +16,9 @@
 //  5. Request schemas lose `propertyNames` and string `pattern`s: Prism's sampler ignores both
 //     (answers keys property1, "string" for a color), and its request validation then refuses the
 //     object the CLI sends back (sites customize reads, changes and writes the whole object).
-//  6. Paths get their `/v1` prefix: the spec puts it in `servers` (`{host}/v1`), which Prism ignores
+//  6. With a file URL, every URL of an answer (format uri, a *URL field) is that URL, which the
+//     mock serves: downloads (files, PDFs, content pull) stay on this machine.
+//  7. Paths get their `/v1` prefix: the spec puts it in `servers` (`{host}/v1`), which Prism ignores
 //     when matching, so `/v1/orgs` would be a 404.
 
 const SCHEMA = '#/components/schemas/';
@@ -36,7 +38,7 @@ function hasSchemaRef(o) {
 }
 
 /** @param {'req' | 'res'} side */
-export function mockableSpec(input, depth = DEPTH) {
+export function mockableSpec(input, depth = DEPTH, fileUrl = undefined) {
   const spec = clone(input);
   const schemas = spec.components?.schemas ?? {};
   const out = {};
@@ -120,6 +122,10 @@ export function mockableSpec(input, depth = DEPTH) {
       o.maxItems = 0;
       delete o.minItems;
     }
+    if (fileUrl && side === 'res') {
+      if (o.type === 'string' && o.format === 'uri') o.example = fileUrl;
+      for (const [k, v] of Object.entries(o.properties ?? {})) if (/url$/i.test(k) && v?.type === 'string' && !v.enum) v.example = fileUrl;
+    }
     if (o.properties?.next?.properties?.page) {
       delete o.properties.next;
       if (Array.isArray(o.required)) o.required = o.required.filter((r) => r !== 'next');
@@ -138,6 +144,11 @@ export function mockableSpec(input, depth = DEPTH) {
     const next = {};
     for (const [k, v] of Object.entries(item)) next[k] = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(k) ? operation(v) : rewrite(v, 0, 'req');
     paths['/v1' + (p === '/' ? '' : p)] = next;
+  }
+  if (fileUrl) {
+    // What every URL of an answer points to (a file's downloadURL, a PDF's url): bytes from the mock.
+    const { pathname } = new URL(fileUrl);
+    paths[pathname] = { get: { operationId: 'mockFile', security: [], responses: { 200: { description: 'bytes', content: { 'application/pdf': { schema: { type: 'string' }, example: '%PDF-1.4 mock' } } } } } };
   }
   spec.paths = paths;
   for (const [kind, group] of Object.entries(spec.components ?? {})) {

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { createServer as createNetServer } from 'node:net';
 import { mockableSpec } from './mockable-spec.mjs';
 
 const require = createRequire(import.meta.url);
@@ -16,7 +17,15 @@ const { createLogger } = require('@stoplight/prism-core');
 const [specPath, depth] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'docs-prism-'));
 const file = join(dir, 'openapi.json');
-const { spec } = mockableSpec(JSON.parse(readFileSync(specPath, 'utf8')), depth ? Number(depth) : undefined);
+// The port is chosen first: the answers' URLs point to the mock itself (mockable-spec.mjs, 6.).
+const port = await new Promise((resolve, reject) => {
+  const probe = createNetServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+  probe.on('error', reject);
+});
+const { spec } = mockableSpec(JSON.parse(readFileSync(specPath, 'utf8')), depth ? Number(depth) : undefined, `http://127.0.0.1:${port}/mock-files/export.pdf?name=export.pdf`);
 writeFileSync(file, JSON.stringify(spec));
 const operations = await getHttpOperationsFromSpec(file);
 rmSync(dir, { recursive: true, force: true });
@@ -34,7 +43,7 @@ const server = createServer(operations, {
     upstreamProxy: undefined,
   },
 });
-const address = await server.listen(0, '127.0.0.1');
+const address = await server.listen(port, '127.0.0.1');
 process.stdout.write(`listening ${address.replace('0.0.0.0', '127.0.0.1')}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => server.close().finally(() => process.exit(0)));

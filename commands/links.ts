@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../src/kernel/errors.js';
 import { DocsCommand } from './_lib/base.js';
+import { collectPages, type ListBody } from './_lib/pages.js';
 
 export default class Links extends DocsCommand {
   static summary = "Check the links of a space's pages (or of a change request's, before merging it): ok, broken, in-app";
@@ -25,25 +26,17 @@ export default class Links extends DocsCommand {
     const transport = await this.transport(flags);
     const cr = flags['change-request'];
     const crLabel = cr && /^\d+$/.test(cr) ? `#${cr}` : cr;
-    const items: any[] = [];
-    const seen = new Set<string>();
-    let page: string | undefined;
-    let stats: any;
-    do {
+    const get = async (page?: string) => {
       const query = { limit: 1000, ...(flags.broken ? { status: 'broken' } : {}), ...(page ? { page } : {}) };
       const body = cr
-        ? ((await transport.call('listChangeRequestLinks', { path: { spaceId: args.spaceId, changeRequestId: cr }, query })).body as any)
-        : ((await transport.call('listSpaceLinks', { path: { spaceId: args.spaceId }, query })).body as any);
-      items.push(...body.items);
-      stats = body.stats;
-      page = body.next?.page;
-      // A next page seen before would loop forever.
-      if (page && seen.has(page)) throw new DocsError('unavailable', `the server's next page ${page} repeats an earlier one; stopped`);
-      if (page) seen.add(page);
-    } while (page);
-    const target = (t: any) => (t?.kind === 'page' ? `page ${t.page.path}` : t?.kind === 'file' ? `file ${t.file.name}` : t?.url ?? '?');
+        ? (await transport.call('listChangeRequestLinks', { path: { spaceId: args.spaceId, changeRequestId: cr }, query })).body
+        : (await transport.call('listSpaceLinks', { path: { spaceId: args.spaceId }, query })).body;
+      return body as ListBody & { stats: any };
+    };
+    // Every page (a cursor that repeats is stopped); the stats are the whole list's, on each page.
+    const { items, stats } = (await collectPages(await get(), get)) as ListBody<any> & { stats: any };
     if (!this.jsonEnabled()) {
-      for (const i of items) this.log(`${i.status.padEnd(7)} ${target(i.targetReference)}  <- ${(i.locationReferences ?? []).map((l: any) => l.page?.path ?? '?').join(', ')}`);
+      for (const i of items) this.log(`${String(i.status).padEnd(7)} ${where(i.targetReference)}  <- ${(i.locationReferences ?? []).map((l: any) => (l?.kind === 'page' ? String(l.page?.path ?? where(l)) : where(l))).join(', ')}`);
       const introduced = cr && typeof stats.broken.changeRequest === 'number' ? ` (${stats.broken.changeRequest} introduced by change request ${crLabel})` : '';
       this.log(`${stats.total} links, ${stats.broken.total} broken${introduced}.`);
     }
@@ -54,4 +47,18 @@ export default class Links extends DocsCommand {
     }
     return { items, stats };
   }
+}
+
+/**
+ * A content location in words. The contract's locations are of any kind (page, file, URL, user,
+ * collection, space, reusable content, OpenAPI spec), for targets and for where links are found
+ * (where a page is said by its path alone).
+ */
+function where(loc: any): string {
+  if (!loc || typeof loc !== 'object') return '?';
+  if (loc.kind === 'url') return String(loc.url ?? '?');
+  const key = loc.kind === 'reusable-content' ? 'reusableContent' : loc.kind === 'openapi' ? 'openAPISpec' : loc.kind;
+  const thing = (typeof key === 'string' && loc[key]) || {};
+  const name = loc.kind === 'page' ? thing.path ?? thing.title : loc.kind === 'user' ? thing.displayName : thing.name ?? thing.title ?? thing.slug;
+  return `${loc.kind ?? '?'} ${name ?? thing.id ?? '?'}`;
 }

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
+import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from './base.js';
@@ -55,9 +56,19 @@ export abstract class CommentCommand extends DocsCommand {
   }
 }
 
+/**
+ * A comment body as text: its markdown, else its Document as markdown (a server may answer the
+ * Document form even when asked for markdown: the contract allows both), else nothing.
+ */
+export function bodyText(body: any): string {
+  if (typeof body?.markdown === 'string') return body.markdown;
+  if (body?.document && typeof body.document === 'object') return documentToMarkdown(body.document);
+  return '';
+}
+
 /** One line for a comment or reply in human output. */
 export function summary(c: any): string {
-  const first = String(c.body?.markdown ?? '').split('\n')[0]!;
+  const first = bodyText(c.body).split('\n')[0]!;
   const reactions = (c.reactions ?? []).map((r: any) => `${r.emoji} ${r.count}`).join(' ');
   const status = c.object === 'comment' ? ` [${c.status}${c.replies ? `, ${c.replies} ${c.replies === 1 ? 'reply' : 'replies'}` : ''}]` : '';
   return `${c.id}  ${c.postedBy?.displayName ?? '?'}  ${c.postedAt}${status}${reactions ? '  ' + reactions : ''}\n    ${first.length > 100 ? first.slice(0, 97) + '...' : first}`;

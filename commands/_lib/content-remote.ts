@@ -1,6 +1,7 @@
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
+import { collectPages, type ListBody } from './pages.js';
 
 // The content of a space (current revision) or of one of its change requests, as the API gives
 // it, reduced to what `docs content push|pull` compare: pages by path, files by name.
@@ -55,17 +56,8 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
     }));
   }
   if (converted) process.stderr.write(`Note: the server gave ${converted} page${converted === 1 ? '' : 's'} as a Document only; converted to markdown (blocks it has no markdown for are kept as their text).\n`);
-  const files: RemoteFile[] = [];
-  let page: string | undefined;
-  const seen = new Set<string>();
-  do {
-    const r = (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as any;
-    files.push(...r.items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL })));
-    page = r.next?.page;
-    // A server whose next page repeats would loop forever: a page seen before ends the list.
-    if (page && seen.has(page)) throw new DocsError('unavailable', `listFiles: the server's next page ${page} repeats an earlier one; stopped`);
-    if (page) seen.add(page);
-  } while (page);
+  const listFiles = async (page?: string) => (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<any>;
+  const files: RemoteFile[] = (await collectPages(await listFiles(), listFiles)).items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL }));
   return { pages, files };
 }
 

@@ -18,7 +18,9 @@ export async function organizationOf(flags: { org?: string }, transport: Transpo
 
 /** The caller's only organization, for commands whose --org was left out. */
 export async function soleOrganization(transport: Transport): Promise<string> {
-  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
-  if (list.count === 1) return list.items[0]!.id;
-  throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations: pass --org ID or set DOCS_ORG (see docs orgs list)`);
+  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count?: number; next?: { page?: string } };
+  // `count` is optional in the contract: without it, the items and whether another page follows.
+  const count = typeof list.count === 'number' ? list.count : list.items.length + (list.next?.page ? 1 : 0);
+  if (count === 1 && list.items[0]) return list.items[0].id;
+  throw new DocsError('invalid', `org: required, you belong to ${typeof list.count === 'number' || !list.next?.page ? count : `${count} or more`} organizations: pass --org ID or set DOCS_ORG (see docs orgs list)`);
 }

@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import { commentArgs, CommentCommand, crFlag, replyFlag, summary } from '../_lib/comments.js';
+import { bodyText, commentArgs, CommentCommand, crFlag, replyFlag, summary } from '../_lib/comments.js';
 
 export default class CommentsGet extends CommentCommand {
   static summary = 'Show a comment and its replies (or one reply with --reply)';
@@ -26,7 +26,7 @@ export default class CommentsGet extends CommentCommand {
     const { body } = await this.call(transport, this.op('getComment', cr), { path, query });
     if (!this.jsonEnabled()) {
       const c = body as any;
-      const full = flags.format === 'document' || c.body?.markdown === undefined ? JSON.stringify(c.body?.document, null, 2) : c.body.markdown;
+      const full = flags.format === 'document' ? JSON.stringify(c.body?.document, null, 2) : bodyText(c.body);
       this.log(`${c.id}  ${c.postedBy.displayName}  ${c.postedAt}  [${c.status}${c.status === 'resolved' ? ` by ${c.resolvedBy.displayName}` : ''}]`);
       if (c.target.page) this.log(`on page ${c.target.page.id}`);
       this.log(`\n${full}`);

@@ -116,7 +116,14 @@ export default class ContentPush extends DocsCommand {
         });
         if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches}`;
         const res = (await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })).body as any;
-        for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
+        if (Array.isArray(res?.changes)) {
+          for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
+        } else if (n < batches) {
+          // A server answering the compat form (the change request, no per-change results; the
+          // latest spec's default) does not say which ids the new pages got: read them back by
+          // path before a later batch needs them.
+          for (const x of flattenRemote((await remoteContent(transport, spaceId, crId)).pages)) ids.set(x.page.path, x.page.id);
+        }
       }
     }
   }

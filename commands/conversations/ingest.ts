@@ -6,6 +6,7 @@ import type { Transport } from '../../src/transport/types.js';
 import { DocsCommand } from '../_lib/base.js';
 import { spin } from '../_lib/operation-command.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
+import { collectPages, type ListBody } from '../_lib/pages.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,14 +57,8 @@ Processing (issues, clusters) runs off the request path: --wait waits until ever
 async function waitProcessed(transport: Transport, organizationId: string, timeoutS: number): Promise<void> {
   const deadline = Date.now() + timeoutS * 1000;
   for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
-    let waiting = 0;
-    let page: string | undefined;
-    do {
-      const { body } = await transport.call('listConversations', { path: { organizationId }, query: { limit: 1000, ...(page ? { page } : {}) } });
-      const list = body as { items: { processedAt?: string }[]; next?: { page: string } };
-      waiting += list.items.filter((c) => !c.processedAt).length;
-      page = list.next?.page;
-    } while (page);
+    const get = async (page?: string) => (await transport.call('listConversations', { path: { organizationId }, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<{ processedAt?: string }>;
+    const waiting = (await collectPages(await get(), get)).items.filter((c) => !c.processedAt).length;
     if (!waiting) return;
     if (Date.now() + delay > deadline) throw new DocsError('unavailable', `conversations: ${waiting} still waiting for processing after ${timeoutS} s (see docs conversations list)`);
     await sleep(delay);

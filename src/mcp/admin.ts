@@ -53,8 +53,14 @@ const SPACES_PER_LIST = 10;
 /** Every item of a paginated list (`items` + `next.page`). */
 async function everything(call: Call, operationId: string, path: Record<string, string>): Promise<any[]> {
   const items: any[] = [];
+  const seen = new Set<string>();
   let page: string | undefined;
   do {
+    // Any server may answer: a cursor seen before would loop forever (as commands/_lib/pages.ts).
+    if (page !== undefined) {
+      if (seen.has(page)) throw new DocsError('unavailable', `the server's next.page repeats (${page}): stopped after ${items.length} items instead of looping`);
+      seen.add(page);
+    }
     const body = (await call(operationId, { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as any;
     items.push(...(body?.items ?? []));
     page = body?.next?.page;

@@ -13,6 +13,22 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return s ? '?' + s : '';
 }
 
+/**
+ * The message of an error answer: the contract's `{error: {message}}`; else what another server
+ * says (an RFC 9457 problem's title/detail and its first few validation messages, as Prism's 422,
+ * a `message` field, a short text body); else the status alone.
+ */
+export function errorMessage(status: number, body: unknown): string {
+  const b = body as any;
+  if (typeof b?.error?.message === 'string') return b.error.message;
+  if (typeof b === 'string' && b.trim() && b.length <= 300) return `HTTP ${status}: ${b.trim()}`;
+  if (!b || typeof b !== 'object') return `HTTP ${status}`;
+  const head = [b.title, b.detail, b.message].filter((x) => typeof x === 'string' && x).join(': ');
+  const list = Array.isArray(b.validation) ? b.validation : Array.isArray(b.errors) ? b.errors : [];
+  const details = list.map((v: any) => (typeof v === 'string' ? v : v?.message)).filter((m: unknown) => typeof m === 'string').slice(0, 3);
+  return [`HTTP ${status}`, head, details.join('; ')].filter(Boolean).join(': ');
+}
+
 /** Calls a `docs serve` (or any server of this API) over HTTP with undici. */
 export class HttpTransport implements Transport {
   readonly remote = true;
@@ -87,10 +103,7 @@ export class HttpTransport implements Transport {
       return encodeURIComponent(v);
     });
     const result = await this.request(op.method, path, { query: input.query, body: input.body });
-    if (result.status >= 400) {
-      const message = (result.body as any)?.error?.message ?? `HTTP ${result.status}`;
-      throw new DocsError(kindForStatus(result.status), message);
-    }
+    if (result.status >= 400) throw new DocsError(kindForStatus(result.status), errorMessage(result.status, result.body));
     return result;
   }
 

@@ -1,0 +1,181 @@
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { packageRoot } from '../../../src/kernel/root.js';
+import { tempDir } from '../server.js';
+import { runInProcess, type RunResult } from './in-process.js';
+import { SPECS, startPrism, type Mock } from './prism.js';
+
+// Every command's happy path against a server that is not `docs serve`: a Stoplight Prism mock of
+// the pinned (0.146.0) or of the latest @gitbook/api spec (test/transport/spec-mock-*.test.ts, one
+// file each so that they run side by side). Prism answers spec-valid values (ids "string", count 0
+// beside one item, the first alternative of each oneOf), checks each request against the spec (a
+// 422 or the spec's 400 when the CLI sends anything outside the contract) and its bearer token. A
+// command passes when it exits 0 and prints no "undefined" / "[object Object]" / "NaN". Commands
+// run in-process (in-process.ts): a process start per command would be ~150 of them per spec.
+
+/** Commands not run here, and why. */
+const SKIPPED: Record<string, string> = {
+  serve: 'is the server',
+  mcp: 'a stdio server that runs until its input ends',
+  backup: 'local data directory only',
+  restore: 'local data directory only',
+  doctor: 'local data directory only',
+  migrate: 'local data directory / PostgreSQL only',
+  'tokens:create': 'local data directory only (tokens of the embedded store)',
+  'tokens:list': 'local data directory only',
+  'tokens:revoke': 'local data directory only',
+  __complete: 'shell completion, no API call',
+  autocomplete: 'prints a shell script, no API call',
+  help: 'no API call',
+  version: 'no API call',
+  'sites:preview': 'serves the site locally until stopped',
+  'sites:open': 'opens a browser',
+};
+
+/** Operations a spec lacks (the CLI takes them from the latest, README "Contract"): a 405 there. */
+const NOT_IN: Record<keyof typeof SPECS, string[]> = {
+  pinned: ['orgs:create', 'content:push' /* updateChangeRequestContent */],
+  // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
+  latest: ['links', 'conversations:clusters', 'conversations:get', 'conversations:ingest', 'conversations:issues', 'conversations:list', 'section-groups:add-section', 'section-groups:remove-section', 'spaces:transfer'],
+};
+
+/** Failing against a mock for the mock's sake, not the CLI's; and why. */
+const PULL = 'every page of the mock has the path "string", parent and child alike (no real space has two): they collide on disk';
+const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
+  pinned: { 'content:pull': PULL },
+  latest: {
+    'content:pull': PULL,
+    // The same collision: the plan's updates name pages the mock cannot tell apart.
+    'content:push': 'every page of the mock has the path "string": the changes push plans for them are refused by the mock\'s own validation',
+  },
+};
+
+/**
+ * Arguments where a command's first example does not fit a non-interactive run against the mock
+ * (`--wait` would poll a status the static mock never changes; a file the example names).
+ */
+const ARGS: Record<string, string[]> = {
+  'auth:login': ['auth', 'login', '--profile', 'mock'],
+  'auth:status': ['auth', 'status'],
+  'conversations:ingest': ['conversations', 'ingest', 'conversations.json'],
+  'openapi:put': ['openapi', 'put', 'petstore', '--file', './openapi.yaml'],
+  'translations:run': ['translations', 'run', 'Tr4nsL8tI0nxYz123456'],
+};
+
+/** Commands of the saved login (made by auth:login): no --api-url / --token, after auth:login. */
+const LOCAL_ARGS: Record<string, string[]> = {
+  'auth:token': ['auth', 'token', '--profile', 'mock'],
+  'auth:logout': ['auth', 'logout', '--profile', 'mock'],
+};
+
+/** Splits an example line as a shell would (quotes, no expansion); drops a trailing comment. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(#.*$)|(\S+)/g;
+  for (let m; (m = re.exec(line)); ) {
+    if (m[3] !== undefined) break;
+    words.push(m[1] ?? m[2] ?? m[4]!);
+  }
+  return words;
+}
+
+interface Planned {
+  id: string;
+  argv: string[];
+}
+
+function plan(which: keyof typeof SPECS, url: string): Planned[] {
+  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { examples?: (string | { command: string })[]; flags: Record<string, unknown> }> };
+  const out: Planned[] = [];
+  for (const [id, cmd] of Object.entries(manifest.commands)) {
+    if (SKIPPED[id] || LOCAL_ARGS[id] || NOT_IN[which].includes(id) || MOCK_LIMITS[which][id]) continue;
+    // MOCK_ONLY=id,id: only these commands (while looking into one).
+    if (process.env.MOCK_ONLY && !process.env.MOCK_ONLY.split(',').includes(id)) continue;
+    let argv = ARGS[id];
+    if (!argv) {
+      const first = cmd.examples?.[0];
+      const line = typeof first === 'string' ? first : first?.command;
+      if (!line) throw new Error(`${id}: no example to run (add it to ARGS or SKIPPED)`);
+      argv = shellWords(line.replace('<%= config.bin %> ', ''));
+      if ('yes' in cmd.flags && !argv.includes('--yes')) argv.push('--yes');
+    }
+    out.push({ id, argv: [...argv, '--api-url', url, '--token', 'gb_api_mock'] });
+  }
+  for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) out.push({ id, argv });
+  return out;
+}
+
+/** Files the examples name, in the working directory the commands run in. */
+function workspace(): string {
+  const dir = tempDir('docs-mock-cwd-');
+  writeFileSync(join(dir, 'instructions.md'), '# How to answer\n\nBe brief.\n');
+  writeFileSync(join(dir, 'style.md'), 'Formal register.\n');
+  writeFileSync(join(dir, 'conversations.json'), JSON.stringify([{ id: 'ticket-1', subject: 'Install', parts: [{ type: 'message', role: 'user', body: 'How do I install?' }] }]));
+  writeFileSync(join(dir, 'openapi.yaml'), 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n');
+  writeFileSync(join(dir, 'visitor-schema.json'), JSON.stringify({ type: 'object', properties: { plan: { type: 'string', description: 'Plan' } }, additionalProperties: false }));
+  writeFileSync(join(dir, 'integration.json'), JSON.stringify({ name: 'slack', title: 'Slack', description: 'Posts to Slack', visibility: 'private', scopes: [] }));
+  mkdirSync(join(dir, 'dist'));
+  writeFileSync(join(dir, 'dist', 'index.js'), 'export default {};\n');
+  mkdirSync(join(dir, 'docs'));
+  writeFileSync(join(dir, 'docs', 'README.md'), '# Welcome\n\nHello.\n');
+  return dir;
+}
+
+/** A command that has not finished by then is a failure (a poll that never ends, a prompt). */
+const PER_COMMAND_MS = 10_000;
+
+const BAD_OUTPUT = /\bundefined\b|\[object Object\]|\bNaN\b/;
+
+export async function runAll(which: keyof typeof SPECS, mock: Mock): Promise<{ failures: string[]; ran: number }> {
+  const failures: string[] = [];
+  const cwd = process.cwd();
+  process.chdir(workspace());
+  try {
+    const planned = plan(which, mock.url);
+    for (const { id, argv: full } of planned) {
+      const started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const r: RunResult = await Promise.race([
+        runInProcess(full),
+        new Promise<RunResult>((resolve) => (timer = setTimeout(() => resolve({ status: -1, stdout: '', stderr: '' }), PER_COMMAND_MS))),
+      ]).finally(() => clearTimeout(timer));
+      // MOCK_LOG=FILE: every command, its time, exit code and output (to see what a mock answers).
+
+      if (process.env.MOCK_LOG) appendFileSync(process.env.MOCK_LOG, `${Date.now() - started}ms ${r.status} ${full.join(' ')}\n${r.stdout.slice(0, 400)}\n${r.stderr.slice(0, 400)}\n`);
+      const bad = BAD_OUTPUT.exec(r.stdout + r.stderr);
+      if (r.status === -1) {
+        // Still running in this process: what follows would share its load, so stop here.
+        failures.push(`${id}: still running after ${PER_COMMAND_MS} ms (the commands after it were not run)`);
+        break;
+      }
+      if (r.status !== 0 || bad) failures.push(`${id} (docs ${full.join(' ').replace(` --api-url ${mock.url} --token gb_api_mock`, '')}): exit ${r.status}${bad ? `, prints "${bad[0]}"` : ''}\n  ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 4).join('\n  ')}`);
+    }
+    return { failures, ran: planned.length };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+/** The suite of one spec: a mock, then every planned command in turn. */
+export function everyCommandAgainst(which: keyof typeof SPECS): void {
+  let mock: Mock;
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    mock = await startPrism(SPECS[which]);
+    // The organization as a CI job sets it; profiles (auth login) in a directory of their own.
+    process.env.DOCS_ORG = 'r55bjk0VeuQGpJpb7mcG';
+    process.env.DOCS_CONFIG_DIR = tempDir('docs-mock-config-');
+    for (const k of ['DOCS_API_URL', 'DOCS_TOKEN', 'DOCS_DATA', 'DOCS_STORE']) delete process.env[k];
+  }, 120_000);
+  afterAll(async () => {
+    process.env = saved;
+    await mock?.stop();
+  });
+
+  it(`every command exits 0 against a Prism mock of the ${which} spec, printing no "undefined"`, async () => {
+    const { failures, ran } = await runAll(which, mock);
+    if (!process.env.MOCK_ONLY) expect(ran).toBeGreaterThan(130);
+    expect(failures).toEqual([]);
+  }, 150_000);
+}

@@ -8,9 +8,27 @@ import { Config } from '@oclif/core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const file = join(root, 'oclif.manifest.json');
+const GLOBAL_FLAGS = ['api-url', 'token', 'data', 'profile', 'jq', 'store'];
 rmSync(file, { force: true });
 const config = await Config.load(root);
 const plugin = config.plugins.get(config.pjson.name);
 const manifest = plugin.manifest;
-writeFileSync(file, JSON.stringify(manifest, null, 2));
+// Every command repeats the same global flags (--api-url, --token, ...): two thirds of the file,
+// parsed at every start. They are written once, as `globalFlags`, and put back on each command
+// by bin/cli-entry.js after oclif loads the manifest (help and completion still list them).
+// Without indentation: whitespace is a third of the rest.
+const globalFlags = {};
+for (const name of GLOBAL_FLAGS) {
+  const defs = Object.values(manifest.commands).map((c) => c.flags?.[name]).filter(Boolean);
+  globalFlags[name] = defs[0];
+}
+for (const c of Object.values(manifest.commands)) {
+  for (const name of GLOBAL_FLAGS) {
+    if (c.flags?.[name] && JSON.stringify(c.flags[name]) === JSON.stringify(globalFlags[name])) {
+      delete c.flags[name];
+      (c.globalFlags ??= []).push(name);
+    }
+  }
+}
+writeFileSync(file, JSON.stringify({ ...manifest, globalFlags }));
 console.log(`manifest: ${Object.keys(manifest.commands).length} commands`);

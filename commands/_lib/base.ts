@@ -2,7 +2,11 @@
 import { Command } from '@oclif/core/command';
 import * as Errors from '@oclif/core/errors';
 import * as Flags from '@oclif/core/flags';
+import type { Input, ParserOutput } from '@oclif/core/interfaces';
 import { format } from 'node:util';
+import { interactive } from './confirm.js';
+import { organizationOf } from './org.js';
+import { pick, pickerFor } from './pick.js';
 import { INTERRUPTED_EXIT, isPromptInterrupt, toDocsError } from './cli-errors.js';
 import { jqExpression, runJq } from './jq.js';
 import { selectTransport } from '../../src/transport/select.js';
@@ -53,6 +57,33 @@ export abstract class DocsCommand extends Command {
       }
     }
     return result;
+  }
+
+  /**
+   * On a terminal, a required id argument left out is picked from a list (pick.ts) instead of
+   * failing the parse: those arguments are parsed as optional, then asked in order. Elsewhere
+   * (scripts, pipes) nobody can answer: oclif's "missing argument" error stands (exit 2).
+   */
+  protected async parse<F extends Record<string, any>, B extends Record<string, any>, A extends Record<string, any>>(options?: Input<F, B, A>, argv?: string[]): Promise<ParserOutput<F, B, A>> {
+    const opts = (options ?? this.ctor) as Input<F, B, A>;
+    const pickable = Object.entries<any>(opts.args ?? {}).filter(([name, a]) => a.required && pickerFor(name)).map(([name]) => name);
+    if (!pickable.length || !interactive()) return super.parse(opts, argv);
+    // Same options, those arguments optional (own props copied: oclif spreads the options).
+    const args = Object.fromEntries(Object.entries<any>(opts.args!).map(([name, a]) => [name, pickable.includes(name) ? { ...a, required: false } : a]));
+    const relaxed = Object.assign(Object.create(opts as object), { ...opts, args }) as Input<F, B, A>;
+    const out = await super.parse(relaxed, argv);
+    const flags = out.flags as Record<string, any>;
+    if (!pickable.some((name) => (out.args as any)[name] === undefined)) return out;
+    const transport = await this.transport(flags);
+    // A command with --org: its pickers list in that organization, resolved once (and kept in
+    // the flags, so the command does not resolve it again).
+    const organization = 'org' in (opts.flags ?? {}) ? async () => (flags.org ??= await organizationOf(flags, transport)) : undefined;
+    for (const name of Object.keys(opts.args!)) {
+      if (pickable.includes(name) && (out.args as any)[name] === undefined) {
+        (out.args as any)[name] = await pick(name, { transport, values: out.args as Record<string, string>, flags, organization });
+      }
+    }
+    return out;
   }
 
   /** The transport chosen from flags, environment, profile and data-directory lock. */

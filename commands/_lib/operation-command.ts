@@ -9,6 +9,7 @@ import { argName } from './cli-errors.js';
 import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
 import { allFlag, collectPages, moreHint, type ListBody } from './pages.js';
+import { pick, pickerFor, select, type PickContext } from './pick.js';
 import { renderObject, renderTable } from './render.js';
 
 export interface OperationCommandDef {
@@ -144,8 +145,9 @@ export function operationCommand(def: OperationCommandDef) {
       const missing = pathParams.filter((p) => (args as any)[p] === undefined);
       if (missing.length && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArguments(missing, this.id);
       const transport = await this.transport(f);
-      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, transport));
+      // The organization first: the pickers of the arguments list in it.
       if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
+      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
       const question = def.confirm?.(path, f);
       if (question) await confirmDestructive(question, f.yes);
       const query: Record<string, unknown> = {};
@@ -178,14 +180,11 @@ export function operationCommand(def: OperationCommandDef) {
       this.log(typeof body === 'object' ? renderObject(body) : String(body));
     }
 
-    /** Prompts for a missing argument on a terminal (a picker when `choose` has one). */
-    private async ask(name: string, transport: Transport): Promise<string> {
-      const choices = await def.choose?.[name]?.(transport);
-      if (choices) {
-        if (!choices.length) throw new DocsError('not_found', `nothing to choose from for ${argName(name)}`);
-        const { select } = await import('@inquirer/prompts');
-        return select({ message: `${inWords(name)}:`, choices });
-      }
+    /** Prompts for a missing argument on a terminal: a picker (pick.ts) for ids, else a text prompt. */
+    private async ask(name: string, ctx: PickContext): Promise<string> {
+      const chooser = def.choose?.[name];
+      if (chooser) return select(pickerFor(name)?.label ?? inWords(name), await chooser(ctx.transport));
+      if (pickerFor(name)) return pick(name, ctx);
       const { input } = await import('@inquirer/prompts');
       return input({ message: `${inWords(name)}${/Id$/.test(name) ? ' ID' : ''}:`, required: true });
     }

@@ -20,5 +20,11 @@ export async function organizationOf(flags: { org?: string }, transport: Transpo
 export async function soleOrganization(transport: Transport): Promise<string> {
   const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count: number };
   if (list.count === 1) return list.items[0]!.id;
+  // On a terminal, several organizations: pick one (pick.ts) rather than fail.
+  const { interactive } = await import('./confirm.js');
+  if (list.count > 1 && interactive()) {
+    const { pick } = await import('./pick.js');
+    return pick('organizationId', { transport, values: {}, flags: {} });
+  }
   throw new DocsError('invalid', `org: required, you belong to ${list.count} organizations: pass --org ID or set DOCS_ORG (see docs orgs list)`);
 }

@@ -10,7 +10,7 @@ export default class Links extends DocsCommand {
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --broken',
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --fail-on-broken   # CI: exit 1 on a broken link',
   ];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
   static flags = {
     broken: Flags.boolean({ description: 'list broken links only' }),
     'fail-on-broken': Flags.boolean({ description: 'exit 1 when the space has a broken link' }),

@@ -8,7 +8,7 @@ import { DocsCommand } from './base.js';
 import { argName } from './cli-errors.js';
 import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
-import { allFlag, collectPages, moreHint, type ListBody } from './pages.js';
+import { allFlag, collectPages, moreHint, PAGE_DESCRIPTION, type ListBody } from './pages.js';
 import { pick, pickerFor, select, type PickContext } from './pick.js';
 import { renderObject, renderTable } from './render.js';
 
@@ -63,7 +63,7 @@ function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema 
 /** Words for the query parameters the spec leaves undescribed ("--limit  limit" says nothing). */
 const KNOWN: Record<string, string> = {
   limit: 'How many items a page holds (1 to 1000)',
-  page: 'Which page: the cursor a previous list printed ("More: --page ...")',
+  page: PAGE_DESCRIPTION,
   status: 'Only those with this status',
   creator: 'Only those created by this user (id)',
   contributor: 'Only those this user (id) contributed to',
@@ -73,6 +73,50 @@ const KNOWN: Record<string, string> = {
   computed: 'Include computed content',
   format: 'Body format',
   role: 'Only members with this role',
+  source: 'Only conversations from this source',
+  conversationsIssuesCluster: 'Only those made from this conversations issues cluster (id)',
+  outdated: 'Only outdated reviews (--no-outdated: only current ones)',
+  search: 'Only those matching this text',
+  category: 'Only integrations of this category',
+  blockDomain: 'Only integrations whose blocks unfurl links of this domain',
+  blocks: 'Only integrations that provide blocks',
+  contentSources: 'Only integrations that provide content sources',
+  owner: 'Only those owned by this organization (id)',
+  scope: 'Only integrations asking for this scope',
+  order: 'Sort order (ascending or descending)',
+  sort: 'Sort by this field',
+  title: 'Only those whose title contains this text',
+  withDefaultSite: 'Also create a default docs site',
+  openapiUrl: 'Import the OpenAPI spec at this URL',
+  shareKey: 'Key of a share link: see what a visitor holding it sees',
+  default: 'Only the default one (--no-default: only the others)',
+  unmasked: 'Show secret values unmasked',
+  space: 'Only those publishing this space (id)',
+  published: 'Only published ones (--no-published: only unpublished ones)',
+  type: 'Only those of this type',
+};
+
+/** Words for the body fields the spec leaves undescribed. */
+const KNOWN_BODY: Record<string, string> = {
+  title: 'Title (shown in lists and navigation)',
+  language: 'Language of the content (code, e.g. en)',
+  organization: 'Organization to install it in (id)',
+  emails: 'Email addresses to invite (repeatable)',
+  emailDomains: 'Email domains whose users may join (repeatable)',
+  sso: 'Whether members sign in with SSO',
+  ai: 'Whether AI features are on',
+  inviteLinks: 'Whether invite links may be used',
+  label: 'Name shown for the identity provider',
+  entityID: 'Entity ID (issuer) of the identity provider',
+  certificate: 'X.509 certificate of the identity provider (PEM)',
+  ssoURL: 'Single sign-on URL of the identity provider',
+  defaultTeam: 'Team that new SSO members join (id)',
+  active: 'Whether the link works (--no-active disables it)',
+  add: 'Members to add (user ids, repeatable)',
+  remove: 'Members to remove (user ids, repeatable)',
+  status: 'New status',
+  defaultRole: 'Role given to new members',
+  role: 'Role to give',
 };
 
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
@@ -85,19 +129,19 @@ function bodyShape(op: OperationSpec, schema: JsonSchema): JsonSchema {
   return { type: 'object', properties };
 }
 
-function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined) {
+function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined, known: Record<string, string> = KNOWN) {
   // A role or null for a guest (MemberRoleOrGuest): `--role guest` sends null, as API.md words it.
   if (String(schema?.$ref ?? '').endsWith('/MemberRoleOrGuest')) {
-    return Flags.string({ description: (description ?? name).split('\n')[0] + ' (guest: no role)', options: GUEST_ROLES, parse: async (v) => (v === 'guest' ? null : v) as any });
+    return Flags.string({ description: (description ?? known[name] ?? inWords(name)).split('\n')[0] + ' (guest: no role)', options: GUEST_ROLES, parse: async (v) => (v === 'guest' ? null : v) as any });
   }
   const s = resolve(op, schema);
   // A choice among string enums spread over oneOf branches (e.g. a role or "guest").
   const branches = (s.oneOf ?? s.anyOf ?? []).map((b: JsonSchema) => resolve(op, b));
   if (branches.length && branches.every((b: JsonSchema) => Array.isArray(b.enum) && b.enum.every((e: unknown) => typeof e === 'string'))) {
-    return Flags.string({ description: (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
+    return Flags.string({ description: (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
   }
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
-  const desc = (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0];
+  const desc = (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0];
   if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
   if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => { const n = Number(v); if (!Number.isFinite(n)) throw new Error(`${name} must be a number`); return n as any; } });
   if (type === 'array' && ['string', undefined].includes(resolve(op, s.items).type)) return Flags.string({ description: desc, multiple: true });
@@ -121,7 +165,7 @@ export function operationCommand(def: OperationCommandDef) {
   for (const [prop, schema] of Object.entries<JsonSchema>(body?.properties ?? {})) {
     let name = kebab(prop);
     if (RESERVED.has(name) || queryFlags[name]) name = 'set-' + name;
-    bodyFlags[name] = [prop, flagFor(op, prop, schema, schema.description)];
+    bodyFlags[name] = [prop, flagFor(op, prop, schema, schema.description, KNOWN_BODY)];
   }
   const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
   Object.assign(flagDefs, def.flags);

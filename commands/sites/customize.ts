@@ -34,7 +34,7 @@ export default class SitesCustomize extends DocsCommand {
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=bold',
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=null   # back to the site\'s',
   ];
-  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
+  static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
     org: orgFlag(),
     set: Flags.string({ description: 'KEY.PATH=VALUE (VALUE as JSON when it parses, else text); repeatable', multiple: true }),

@@ -7,7 +7,7 @@ import { format } from 'node:util';
 import { interactive } from './confirm.js';
 import { organizationOf } from './org.js';
 import { pick, pickerFor } from './pick.js';
-import { INTERRUPTED_EXIT, isPromptInterrupt, toDocsError } from './cli-errors.js';
+import { fieldAsFlag, INTERRUPTED_EXIT, isPromptInterrupt, toDocsError } from './cli-errors.js';
 import { jqExpression, runJq } from './jq.js';
 import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -88,14 +88,26 @@ export abstract class DocsCommand extends Command {
 
   /** The transport chosen from flags, environment, profile and data-directory lock. */
   protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string; store?: string }): Promise<Transport> {
-    this.transportInstance ??= await selectTransport({
-      apiUrl: flags['api-url'],
-      token: flags.token,
-      data: flags.data,
-      store: flags.store,
-      profile: flags.profile,
-      notice: (m) => process.stderr.write(m + '\n'),
-    });
+    if (!this.transportInstance) {
+      const t = await selectTransport({
+        apiUrl: flags['api-url'],
+        token: flags.token,
+        data: flags.data,
+        store: flags.store,
+        profile: flags.profile,
+        notice: (m) => process.stderr.write(m + '\n'),
+      });
+      // Over HTTP, every call is checked against the contract before it is sent (in process,
+      // invoke checks it before anything is read or written): bad input never leaves.
+      if (t.remote) {
+        const call = t.call.bind(t);
+        t.call = async (operationId, input = {}) => {
+          (await import('./request-check.js')).checkRequest(operationId, input, {}, this.id);
+          return call(operationId, input);
+        };
+      }
+      this.transportInstance = t;
+    }
     return this.transportInstance;
   }
 
@@ -124,7 +136,7 @@ export abstract class DocsCommand extends Command {
       process.exitCode = INTERRUPTED_EXIT;
       return;
     }
-    const e = toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim());
+    const e = fieldAsFlag(toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim()), (this.constructor as { flags?: Record<string, unknown> }).flags ?? {});
     if (e.kind === 'bug' && process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
     if (this.jsonEnabled() && jqExpression(this.argv) === undefined) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
     process.stderr.write(`Error: ${e.message}\n`);

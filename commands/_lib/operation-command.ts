@@ -10,6 +10,7 @@ import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
 import { allFlag, collectPages, moreHint, PAGE_DESCRIPTION, type ListBody } from './pages.js';
 import { pick, pickerFor, select, type PickContext } from './pick.js';
+import { checkRequest } from './request-check.js';
 import { renderObject, renderTable } from './render.js';
 
 export interface OperationCommandDef {
@@ -143,10 +144,28 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   const desc = (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0];
   if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
-  if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => { const n = Number(v); if (!Number.isFinite(n)) throw new Error(`${name} must be a number`); return n as any; } });
-  if (type === 'array' && ['string', undefined].includes(resolve(op, s.items).type)) return Flags.string({ description: desc, multiple: true });
+  // limit: the page size of every list, an integer from 1 to 1000 (API.md; the spec's 0 is no page).
+  const rule = name === 'limit' ? { ...s, type: 'integer', minimum: 1, maximum: 1000 } : s;
+  if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => numberIn(rule, rule.type, v) as any });
+  const items = type === 'array' ? resolve(op, s.items) : undefined;
+  if (items && ['string', undefined].includes(items.type)) return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
   if (type === 'object' || type === 'array' || s.oneOf || s.anyOf) return Flags.string({ description: desc + ' (JSON)', parse: async (v) => { try { return JSON.parse(v); } catch { throw new Error(`${name} must be JSON`); } } });
   return Flags.string({ description: desc, ...(s.enum ? { options: s.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
+}
+
+/**
+ * A number flag's value, checked as the contract words it: an integer where it asks for one,
+ * within its minimum and maximum (a parse error names the flag: exit 2, nothing sent).
+ */
+export function numberIn(schema: JsonSchema, type: 'integer' | 'number', text: string): number {
+  const n = /^\s*$/.test(text) ? NaN : Number(text);
+  const { minimum: min, maximum: max, exclusiveMinimum: xmin, exclusiveMaximum: xmax } = schema;
+  const low = typeof xmin === 'number' ? `more than ${xmin}` : min !== undefined ? (max !== undefined ? `from ${min}` : `at least ${min}`) : undefined;
+  const high = typeof xmax === 'number' ? `less than ${xmax}` : max !== undefined ? (min !== undefined ? `to ${max}` : `at most ${max}`) : undefined;
+  const rule = `must be ${type === 'integer' ? 'an integer' : 'a number'}${[low, high].filter(Boolean).map((r) => ' ' + r).join('')}`;
+  const ok = Number.isFinite(n) && (type !== 'integer' || Number.isInteger(n)) && (min === undefined || n >= min) && (max === undefined || n <= max) && (typeof xmin !== 'number' || n > xmin) && (typeof xmax !== 'number' || n < xmax);
+  if (!ok) throw new Error(`${rule}, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /**
@@ -188,12 +207,7 @@ export function operationCommand(def: OperationCommandDef) {
       const path: Record<string, string> = {};
       const missing = pathParams.filter((p) => (args as any)[p] === undefined);
       if (missing.length && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArguments(missing, this.id);
-      const transport = await this.transport(f);
-      // The organization first: the pickers of the arguments list in it.
-      if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
-      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
-      const question = def.confirm?.(path, f);
-      if (question) await confirmDestructive(question, f.yes);
+      // The flags' values first (query, body, --input): a bad one fails before anything is sent.
       const query: Record<string, unknown> = {};
       for (const [flag, [name]] of Object.entries(queryFlags)) if (f[flag] !== undefined) query[name] = f[flag];
       let input: any;
@@ -203,8 +217,20 @@ export function operationCommand(def: OperationCommandDef) {
           if (f[flag] !== undefined) input = { ...(input ?? {}), [name]: f[flag] };
         }
       }
+      const transport = await this.transport(f);
+      // The organization first: the pickers of the arguments list in it.
+      if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
+      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
+      // Checked against the contract before the call: a bad value is named by its flag, nothing is sent.
+      checkRequest(op.operationId, req, {
+        query: Object.fromEntries(Object.entries(queryFlags).map(([flag, [name]]) => [name, `--${flag}`])),
+        body: Object.fromEntries(Object.entries(bodyFlags).filter(([flag]) => f[flag] !== undefined || !f.input).map(([flag, [name]]) => [name, `--${flag}`])),
+        bodySource: f.input ? `--input ${f.input}` : undefined,
+      }, this.id);
+      const question = def.confirm?.(path, f);
+      if (question) await confirmDestructive(question, f.yes);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
       if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
         result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);
@@ -248,7 +274,7 @@ function readInput(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
   } catch (err) {
-    throw new DocsError('invalid', `input: cannot read JSON from ${file}: ${(err as Error).message}`);
+    throw new DocsError('invalid', `--input: cannot read JSON from ${file === '-' ? 'standard input' : file}: ${(err as Error).message}`);
   }
 }
 

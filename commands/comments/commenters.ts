@@ -9,7 +9,7 @@ export default class CommentsCommenters extends CommentCommand {
   static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters (listCommentersInChangeRequest), or /v1/spaces/{spaceId}/commenters (listCommentersInSpace).';
   static examples = ['<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --change-request 4', '<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --json'];
   static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
-  static flags = { ...crFlag, limit: Flags.integer({ description: 'page size (1 to 1000, default 100)' }), page: pageFlag() };
+  static flags = { ...crFlag, limit: Flags.integer({ description: 'How many items a page holds (1 to 1000, default 100)', min: 1, max: 1000 }), page: pageFlag() };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CommentsCommenters);

@@ -19,7 +19,7 @@ export default class CommentsList extends CommentCommand {
     'target-page': Flags.string({ description: 'only comments on this page (id)' }),
     author: Flags.string({ multiple: true, description: 'only comments by these users (ids; repeat the flag)' }),
     format: Flags.string({ options: ['markdown', 'document'], description: 'body format of --json (default: markdown)' }),
-    limit: Flags.integer({ description: 'page size (1 to 1000, default 100)' }),
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000, default 100)', min: 1, max: 1000 }),
     page: pageFlag(),
   };
 

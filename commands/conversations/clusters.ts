@@ -22,7 +22,7 @@ export default class ConversationsClusters extends DocsCommand {
     org: orgFlag(),
     'order-by': Flags.string({ description: 'Sort key (default updatedAt)', options: ['updatedAt', 'issues', 'conversations', 'tasksTotal', 'tasksBacklog', 'tasksStarted'] }),
     order: Flags.string({ description: 'Sort direction (default desc)', options: ['asc', 'desc'] }),
-    limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000)', min: 1, max: 1000 }),
     page: pageFlag(),
   };
 

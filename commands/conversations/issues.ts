@@ -21,7 +21,7 @@ export default class ConversationsIssues extends DocsCommand {
     org: orgFlag(),
     cluster: Flags.string({ description: 'Only the issues of this cluster' }),
     conversation: Flags.string({ description: 'Only the issues of this conversation' }),
-    limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000)', min: 1, max: 1000 }),
     page: pageFlag(),
   };
 

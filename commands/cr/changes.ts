@@ -21,7 +21,7 @@ export default class CrChanges extends DocsCommand {
     spaceId: Args.string({ description: 'The space (its ID)', required: true }),
     changeRequestId: Args.string({ description: 'change request id or number', required: true }),
   };
-  static flags = { limit: Flags.integer({ description: 'at most this many changes (default 10)' }) };
+  static flags = { limit: Flags.integer({ description: 'at most this many changes (default 10)', min: 1 }) };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CrChanges);

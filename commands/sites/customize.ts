@@ -92,7 +92,16 @@ function blame(err: unknown, sets: Assignment[], file: string | undefined, id: s
   const m = err instanceof DocsError && err.kind === 'invalid' ? /^body\.?([^\s:]*): ([\s\S]*)$/.exec(err.message) : null;
   if (!m) return err;
   const [, field, rule] = m;
-  const set = sets.find((s) => field === s.keys.join('.') || field!.startsWith(s.keys.join('.') + '.') || s.keys.join('.').startsWith(field + '.'));
-  const where = set ? `--set ${field}` : file ? `--file ${file}: ${field}` : `${field} (in the site's customization)`;
+  // The --set sharing the longest leading path with the field at fault (styling.primaryColor.lihgt
+  // for a styling.primaryColor.light now missing).
+  const common = (keys: string[]) => {
+    const f = field!.split('.');
+    let n = 0;
+    while (n < keys.length && n < f.length && keys[n] === f[n]) n++;
+    return n;
+  };
+  const set = sets.map((s) => ({ s, n: common(s.keys) })).filter((c) => c.n > 0).sort((a, b) => b.n - a.n)[0]?.s;
+  const path = set?.keys.join('.');
+  const where = set ? (field === path || field!.startsWith(path + '.') || path!.startsWith(field + '.') ? `--set ${field}` : `--set ${path} (${field})`) : file ? `--file ${file}: ${field}` : `${field} (in the site's customization)`;
   return new DocsError('invalid', `${where}: ${rule} (see docs ${id.replace(/:/g, ' ')} --help)`);
 }

@@ -33,7 +33,7 @@ function shapes(schema: JsonSchema | undefined, schemas: Schemas, depth = 0): Js
 const isOpen = (s: JsonSchema) => !s.properties || (s.additionalProperties !== undefined && s.additionalProperties !== false);
 
 export interface UnknownField {
-  /** Dot path of the field ("styling.primaryColour", "header.links[0].titel"). */
+  /** Dot path of the field ("styling.primaryColour", "header.links.0.titel"). */
   path: string;
   /** The fields declared where it stands. */
   known: string[];
@@ -47,7 +47,7 @@ export function unknownField(schema: JsonSchema | undefined, value: unknown, sch
     const items = candidates.filter((c) => c.items).map((c) => c.items as JsonSchema);
     if (!items.length) return undefined;
     for (const [i, v] of value.entries()) {
-      const found = items.map((it) => unknownField(it, v, schemas, `${at}[${i}]`));
+      const found = items.map((it) => unknownField(it, v, schemas, `${at}.${i}`));
       if (found.every(Boolean)) return found[0];
     }
     return undefined;

@@ -9,7 +9,7 @@ import { collectPages, type ListBody } from './_lib/pages.js';
 /** Parses -f key=value: JSON values when they parse (numbers, booleans, objects), else strings. */
 function field(raw: string): [string, unknown] {
   const i = raw.indexOf('=');
-  if (i < 1) throw new DocsError('invalid', `field: expected key=value, got ${raw}`);
+  if (i < 1) throw new DocsError('invalid', `--field: expected key=value, got ${raw}`);
   const value = raw.slice(i + 1);
   try {
     return [raw.slice(0, i), JSON.parse(value)];
@@ -42,7 +42,12 @@ export default class Api extends DocsCommand {
     const { args, flags } = await this.parse(Api);
     const method = args.method.toUpperCase();
     const fields = Object.fromEntries((flags.field ?? []).map(field));
-    let body: any = flags.input ? JSON.parse(readFileSync(flags.input === '-' ? 0 : flags.input, 'utf8')) : undefined;
+    let body: any;
+    try {
+      body = flags.input ? JSON.parse(readFileSync(flags.input === '-' ? 0 : flags.input, 'utf8')) : undefined;
+    } catch (err) {
+      throw new DocsError('invalid', `--input: cannot read JSON from ${flags.input === '-' ? 'standard input' : flags.input}: ${(err as Error).message}`);
+    }
     let query: Record<string, unknown> = {};
     if (method === 'GET' || method === 'DELETE') query = fields;
     else if (Object.keys(fields).length) body = { ...(body ?? {}), ...fields };

@@ -14,7 +14,7 @@ export default class Links extends DocsCommand {
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --fail-on-broken   # CI: exit 1 on a broken link',
     '<%= config.bin %> links dHD9ZmkOPnfy9hWCsaQB --change-request 4 --fail-on-broken   # CI: check a change request before merging it',
   ];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
   static flags = {
     broken: Flags.boolean({ description: 'list broken links only' }),
     'fail-on-broken': Flags.boolean({ description: 'exit 1 when the space (or the change request) has a broken link' }),

@@ -11,7 +11,7 @@ export default class Search extends DocsCommand {
   static flags = {
     space: Flags.string({ description: 'search this space only' }),
     org: orgFlag(),
-    limit: Flags.integer({ description: 'at most this many results' }),
+    limit: Flags.integer({ description: 'at most this many results (1 to 1000)', min: 1, max: 1000 }),
   };
 
   async run(): Promise<unknown> {

@@ -2,8 +2,12 @@
 import { Command } from '@oclif/core/command';
 import * as Errors from '@oclif/core/errors';
 import * as Flags from '@oclif/core/flags';
+import type { Input, ParserOutput } from '@oclif/core/interfaces';
 import { format } from 'node:util';
-import { INTERRUPTED_EXIT, isPromptInterrupt, toDocsError } from './cli-errors.js';
+import { interactive } from './confirm.js';
+import { organizationOf } from './org.js';
+import { pick, pickerFor } from './pick.js';
+import { fieldAsFlag, INTERRUPTED_EXIT, switchWithValue, isPromptInterrupt, toDocsError } from './cli-errors.js';
 import { jqExpression, runJq } from './jq.js';
 import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -55,16 +59,55 @@ export abstract class DocsCommand extends Command {
     return result;
   }
 
+  /**
+   * On a terminal, a required id argument left out is picked from a list (pick.ts) instead of
+   * failing the parse: those arguments are parsed as optional, then asked in order. Elsewhere
+   * (scripts, pipes) nobody can answer: oclif's "missing argument" error stands (exit 2).
+   */
+  protected async parse<F extends Record<string, any>, B extends Record<string, any>, A extends Record<string, any>>(options?: Input<F, B, A>, argv?: string[]): Promise<ParserOutput<F, B, A>> {
+    const opts = (options ?? this.ctor) as Input<F, B, A>;
+    const pickable = Object.entries<any>(opts.args ?? {}).filter(([name, a]) => a.required && pickerFor(name)).map(([name]) => name);
+    if (!pickable.length || !interactive()) return super.parse(opts, argv);
+    // Same options, those arguments optional (own props copied: oclif spreads the options).
+    const args = Object.fromEntries(Object.entries<any>(opts.args!).map(([name, a]) => [name, pickable.includes(name) ? { ...a, required: false } : a]));
+    const relaxed = Object.assign(Object.create(opts as object), { ...opts, args }) as Input<F, B, A>;
+    const out = await super.parse(relaxed, argv);
+    const flags = out.flags as Record<string, any>;
+    if (!pickable.some((name) => (out.args as any)[name] === undefined)) return out;
+    const transport = await this.transport(flags);
+    // A command with --org: its pickers list in that organization, resolved once (and kept in
+    // the flags, so the command does not resolve it again).
+    const organization = 'org' in (opts.flags ?? {}) ? async () => (flags.org ??= await organizationOf(flags, transport)) : undefined;
+    for (const name of Object.keys(opts.args!)) {
+      if (pickable.includes(name) && (out.args as any)[name] === undefined) {
+        (out.args as any)[name] = await pick(name, { transport, values: out.args as Record<string, string>, flags, organization });
+      }
+    }
+    return out;
+  }
+
   /** The transport chosen from flags, environment, profile and data-directory lock. */
   protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string; store?: string }): Promise<Transport> {
-    this.transportInstance ??= await selectTransport({
-      apiUrl: flags['api-url'],
-      token: flags.token,
-      data: flags.data,
-      store: flags.store,
-      profile: flags.profile,
-      notice: (m) => process.stderr.write(m + '\n'),
-    });
+    if (!this.transportInstance) {
+      const t = await selectTransport({
+        apiUrl: flags['api-url'],
+        token: flags.token,
+        data: flags.data,
+        store: flags.store,
+        profile: flags.profile,
+        notice: (m) => process.stderr.write(m + '\n'),
+      });
+      // Over HTTP, every call is checked against the contract before it is sent (in process,
+      // invoke checks it before anything is read or written): bad input never leaves.
+      if (t.remote) {
+        const call = t.call.bind(t);
+        t.call = async (operationId, input = {}) => {
+          (await import('./request-check.js')).checkRequest(operationId, input, {}, this.id);
+          return call(operationId, input);
+        };
+      }
+      this.transportInstance = t;
+    }
     return this.transportInstance;
   }
 
@@ -93,7 +136,8 @@ export abstract class DocsCommand extends Command {
       process.exitCode = INTERRUPTED_EXIT;
       return;
     }
-    const e = toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim());
+    const flags = { ...(this.constructor as typeof DocsCommand).baseFlags, ...(this.constructor as { flags?: Record<string, any> }).flags };
+    const e = switchWithValue(fieldAsFlag(toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim()), flags), this.argv, flags);
     if (e.kind === 'bug' && process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
     if (this.jsonEnabled() && jqExpression(this.argv) === undefined) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
     process.stderr.write(`Error: ${e.message}\n`);

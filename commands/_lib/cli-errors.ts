@@ -17,6 +17,34 @@ export function isPromptInterrupt(err: unknown): boolean {
   return err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError');
 }
 
+/**
+ * A server's 400 names the request's field ("limit: must be ...", "body.title: ..."); at the
+ * command line that value was a flag: say --limit, as every other bad-input message does.
+ */
+export function fieldAsFlag(e: DocsError, flags: Record<string, unknown>): DocsError {
+  const m = e.kind === 'invalid' ? /^(?:query\.|body\.)?([A-Za-z][A-Za-z0-9]*)((?:[.[][^\s:]*)?): /.exec(e.message) : null;
+  const flag = m && m[1]!.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  if (!m || !flag || !flags[flag] || flag === 'json') return e;
+  return new DocsError('invalid', `--${flag}${m[2] ? ` (${m[1]}${m[2]})` : ''}: ${e.message.slice(m[0].length)}`);
+}
+
+/**
+ * `--published=maybe`: oclif reads a switch's "=value" as an extra argument ("unexpected
+ * argument: maybe"); say instead that the switch takes no value.
+ */
+export function switchWithValue(e: DocsError, argv: readonly string[], flags: Record<string, any>): DocsError {
+  const m = /^unexpected arguments?: (.*?) \(/.exec(e.message);
+  if (!m) return e;
+  for (const a of argv) {
+    const v = /^--([\w-]+)=(.*)$/.exec(a);
+    const name = v?.[1]?.replace(/^no-/, '');
+    if (v && name && flags[name]?.type === 'boolean' && m[1]!.split(', ').includes(v[2]!)) {
+      return new DocsError('invalid', `--${v[1]}: a switch takes no value, got "${v[2]}" (use --${name}${flags[name].allowNo ? ` or --no-${name}` : ''})`);
+    }
+  }
+  return e;
+}
+
 /** The DocsError a command error stands for; anything unknown is a bug (exit 1). */
 export function toDocsError(err: Error, command: string): DocsError {
   if (err instanceof DocsError) return err;

@@ -11,8 +11,8 @@ import { spin } from './operation-command.js';
 // change-request form; `--change-request N` (number or id) picks the second.
 
 export const commentArgs = {
-  spaceId: Args.string({ description: 'space id', required: true }),
-  commentId: Args.string({ description: 'comment id', required: true }),
+  spaceId: Args.string({ description: 'The space (its ID)', required: true }),
+  commentId: Args.string({ description: 'The comment (its ID)', required: true }),
 };
 
 export const crFlag = {

@@ -44,7 +44,7 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
     static description = `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path) and the exit code is 5.`;
     static examples = def.examples;
     static args = {
-      spaceId: Args.string({ description: 'space id', required: true }),
+      spaceId: Args.string({ description: 'The space (its ID)', required: true }),
       changeRequestId: Args.string({ description: 'change request number or id', required: true }),
     };
 

@@ -9,7 +9,9 @@ import { argName } from './cli-errors.js';
 import { startSpinner } from './color.js';
 import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
-import { allFlag, collectPages, moreHint, type ListBody } from './pages.js';
+import { allFlag, collectPages, moreHint, PAGE_DESCRIPTION, type ListBody } from './pages.js';
+import { pick, pickerFor, select, type PickContext } from './pick.js';
+import { checkRequest } from './request-check.js';
 import { renderList, renderObject } from './render.js';
 
 export interface OperationCommandDef {
@@ -63,7 +65,7 @@ function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema 
 /** Words for the query parameters the spec leaves undescribed ("--limit  limit" says nothing). */
 const KNOWN: Record<string, string> = {
   limit: 'How many items a page holds (1 to 1000)',
-  page: 'Which page: the cursor a previous list printed ("More: --page ...")',
+  page: PAGE_DESCRIPTION,
   status: 'Only those with this status',
   creator: 'Only those created by this user (id)',
   contributor: 'Only those this user (id) contributed to',
@@ -73,6 +75,50 @@ const KNOWN: Record<string, string> = {
   computed: 'Include computed content',
   format: 'Body format',
   role: 'Only members with this role',
+  source: 'Only conversations from this source',
+  conversationsIssuesCluster: 'Only those made from this conversations issues cluster (id)',
+  outdated: 'Only outdated reviews (--no-outdated: only current ones)',
+  search: 'Only those matching this text',
+  category: 'Only integrations of this category',
+  blockDomain: 'Only integrations whose blocks unfurl links of this domain',
+  blocks: 'Only integrations that provide blocks',
+  contentSources: 'Only integrations that provide content sources',
+  owner: 'Only those owned by this organization (id)',
+  scope: 'Only integrations asking for this scope',
+  order: 'Sort order (ascending or descending)',
+  sort: 'Sort by this field',
+  title: 'Only those whose title contains this text',
+  withDefaultSite: 'Also create a default docs site',
+  openapiUrl: 'Import the OpenAPI spec at this URL',
+  shareKey: 'Key of a share link: see what a visitor holding it sees',
+  default: 'Only the default one (--no-default: only the others)',
+  unmasked: 'Show secret values unmasked',
+  space: 'Only those publishing this space (id)',
+  published: 'Only published ones (--no-published: only unpublished ones)',
+  type: 'Only those of this type',
+};
+
+/** Words for the body fields the spec leaves undescribed. */
+const KNOWN_BODY: Record<string, string> = {
+  title: 'Title (shown in lists and navigation)',
+  language: 'Language of the content (code, e.g. en)',
+  organization: 'Organization to install it in (id)',
+  emails: 'Email addresses to invite (repeatable)',
+  emailDomains: 'Email domains whose users may join (repeatable)',
+  sso: 'Whether members sign in with SSO',
+  ai: 'Whether AI features are on',
+  inviteLinks: 'Whether invite links may be used',
+  label: 'Name shown for the identity provider',
+  entityID: 'Entity ID (issuer) of the identity provider',
+  certificate: 'X.509 certificate of the identity provider (PEM)',
+  ssoURL: 'Single sign-on URL of the identity provider',
+  defaultTeam: 'Team that new SSO members join (id)',
+  active: 'Whether the link works (--no-active disables it)',
+  add: 'Members to add (user ids, repeatable)',
+  remove: 'Members to remove (user ids, repeatable)',
+  status: 'New status',
+  defaultRole: 'Role given to new members',
+  role: 'Role to give',
 };
 
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
@@ -85,24 +131,42 @@ function bodyShape(op: OperationSpec, schema: JsonSchema): JsonSchema {
   return { type: 'object', properties };
 }
 
-function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined) {
+function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined, known: Record<string, string> = KNOWN) {
   // A role or null for a guest (MemberRoleOrGuest): `--role guest` sends null, as API.md words it.
   if (String(schema?.$ref ?? '').endsWith('/MemberRoleOrGuest')) {
-    return Flags.string({ description: (description ?? name).split('\n')[0] + ' (guest: no role)', options: GUEST_ROLES, parse: async (v) => (v === 'guest' ? null : v) as any });
+    return Flags.string({ description: (description ?? known[name] ?? inWords(name)).split('\n')[0] + ' (guest: no role)', options: GUEST_ROLES, parse: async (v) => (v === 'guest' ? null : v) as any });
   }
   const s = resolve(op, schema);
   // A choice among string enums spread over oneOf branches (e.g. a role or "guest").
   const branches = (s.oneOf ?? s.anyOf ?? []).map((b: JsonSchema) => resolve(op, b));
   if (branches.length && branches.every((b: JsonSchema) => Array.isArray(b.enum) && b.enum.every((e: unknown) => typeof e === 'string'))) {
-    return Flags.string({ description: (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
+    return Flags.string({ description: (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
   }
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
-  const desc = (description ?? s.description ?? KNOWN[name] ?? inWords(name)).split('\n')[0];
+  const desc = (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0];
   if (type === 'boolean') return Flags.boolean({ description: desc, allowNo: true });
-  if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => { const n = Number(v); if (!Number.isFinite(n)) throw new Error(`${name} must be a number`); return n as any; } });
-  if (type === 'array' && ['string', undefined].includes(resolve(op, s.items).type)) return Flags.string({ description: desc, multiple: true });
+  // limit: the page size of every list, an integer from 1 to 1000 (API.md; the spec's 0 is no page).
+  const rule = name === 'limit' ? { ...s, type: 'integer', minimum: 1, maximum: 1000 } : s;
+  if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => numberIn(rule, rule.type, v) as any });
+  const items = type === 'array' ? resolve(op, s.items) : undefined;
+  if (items && ['string', undefined].includes(items.type)) return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
   if (type === 'object' || type === 'array' || s.oneOf || s.anyOf) return Flags.string({ description: desc + ' (JSON)', parse: async (v) => { try { return JSON.parse(v); } catch { throw new Error(`${name} must be JSON`); } } });
   return Flags.string({ description: desc, ...(s.enum ? { options: s.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
+}
+
+/**
+ * A number flag's value, checked as the contract words it: an integer where it asks for one,
+ * within its minimum and maximum (a parse error names the flag: exit 2, nothing sent).
+ */
+export function numberIn(schema: JsonSchema, type: 'integer' | 'number', text: string): number {
+  const n = /^\s*$/.test(text) ? NaN : Number(text);
+  const { minimum: min, maximum: max, exclusiveMinimum: xmin, exclusiveMaximum: xmax } = schema;
+  const low = typeof xmin === 'number' ? `more than ${xmin}` : min !== undefined ? (max !== undefined ? `from ${min}` : `at least ${min}`) : undefined;
+  const high = typeof xmax === 'number' ? `less than ${xmax}` : max !== undefined ? (min !== undefined ? `to ${max}` : `at most ${max}`) : undefined;
+  const rule = `must be ${type === 'integer' ? 'an integer' : 'a number'}${[low, high].filter(Boolean).map((r) => ' ' + r).join('')}`;
+  const ok = Number.isFinite(n) && (type !== 'integer' || Number.isInteger(n)) && (min === undefined || n >= min) && (max === undefined || n <= max) && (typeof xmin !== 'number' || n > xmin) && (typeof xmax !== 'number' || n < xmax);
+  if (!ok) throw new Error(`${rule}, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /**
@@ -121,7 +185,7 @@ export function operationCommand(def: OperationCommandDef) {
   for (const [prop, schema] of Object.entries<JsonSchema>(body?.properties ?? {})) {
     let name = kebab(prop);
     if (RESERVED.has(name) || queryFlags[name]) name = 'set-' + name;
-    bodyFlags[name] = [prop, flagFor(op, prop, schema, schema.description)];
+    bodyFlags[name] = [prop, flagFor(op, prop, schema, schema.description, KNOWN_BODY)];
   }
   const flagDefs = Object.fromEntries([...Object.entries(queryFlags), ...Object.entries(bodyFlags)].map(([k, [, f]]) => [k, f]));
   Object.assign(flagDefs, def.flags);
@@ -144,11 +208,7 @@ export function operationCommand(def: OperationCommandDef) {
       const path: Record<string, string> = {};
       const missing = pathParams.filter((p) => (args as any)[p] === undefined);
       if (missing.length && !(process.stdin.isTTY && process.stdout.isTTY)) throw missingArguments(missing, this.id);
-      const transport = await this.transport(f);
-      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, transport));
-      if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
-      const question = def.confirm?.(path, f);
-      if (question) await confirmDestructive(question, f.yes);
+      // The flags' values first (query, body, --input): a bad one fails before anything is sent.
       const query: Record<string, unknown> = {};
       for (const [flag, [name]] of Object.entries(queryFlags)) if (f[flag] !== undefined) query[name] = f[flag];
       let input: any;
@@ -158,8 +218,20 @@ export function operationCommand(def: OperationCommandDef) {
           if (f[flag] !== undefined) input = { ...(input ?? {}), [name]: f[flag] };
         }
       }
+      const transport = await this.transport(f);
+      // The organization first: the pickers of the arguments list in it.
+      if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
+      for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
+      // Checked against the contract before the call: a bad value is named by its flag, nothing is sent.
+      checkRequest(op.operationId, req, {
+        query: Object.fromEntries(Object.entries(queryFlags).map(([flag, [name]]) => [name, `--${flag}`])),
+        body: Object.fromEntries(Object.entries(bodyFlags).filter(([flag]) => f[flag] !== undefined || !f.input).map(([flag, [name]]) => [name, `--${flag}`])),
+        bodySource: f.input ? `--input ${f.input}` : undefined,
+      }, this.id);
+      const question = def.confirm?.(path, f);
+      if (question) await confirmDestructive(question, f.yes);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
       if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
         result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);
@@ -180,14 +252,11 @@ export function operationCommand(def: OperationCommandDef) {
       this.log(typeof body === 'object' ? renderObject(body) : String(body));
     }
 
-    /** Prompts for a missing argument on a terminal (a picker when `choose` has one). */
-    private async ask(name: string, transport: Transport): Promise<string> {
-      const choices = await def.choose?.[name]?.(transport);
-      if (choices) {
-        if (!choices.length) throw new DocsError('not_found', `nothing to choose from for ${argName(name)}`);
-        const { select } = await import('@inquirer/prompts');
-        return select({ message: `${inWords(name)}:`, choices });
-      }
+    /** Prompts for a missing argument on a terminal: a picker (pick.ts) for ids, else a text prompt. */
+    private async ask(name: string, ctx: PickContext): Promise<string> {
+      const chooser = def.choose?.[name];
+      if (chooser) return select(pickerFor(name)?.label ?? inWords(name), await chooser(ctx.transport));
+      if (pickerFor(name)) return pick(name, ctx);
       const { input } = await import('@inquirer/prompts');
       return input({ message: `${inWords(name)}${/Id$/.test(name) ? ' ID' : ''}:`, required: true });
     }
@@ -207,7 +276,7 @@ function readInput(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
   } catch (err) {
-    throw new DocsError('invalid', `input: cannot read JSON from ${file}: ${(err as Error).message}`);
+    throw new DocsError('invalid', `--input: cannot read JSON from ${file === '-' ? 'standard input' : file}: ${(err as Error).message}`);
   }
 }
 

@@ -22,5 +22,11 @@ export async function soleOrganization(transport: Transport): Promise<string> {
   // `count` is optional in the contract: without it, the items and whether another page follows.
   const count = typeof list.count === 'number' ? list.count : list.items.length + (list.next?.page ? 1 : 0);
   if (count === 1 && list.items[0]) return list.items[0].id;
+  // On a terminal, several organizations: pick one (pick.ts) rather than fail.
+  const { interactive } = await import('./confirm.js');
+  if (count > 1 && interactive()) {
+    const { pick } = await import('./pick.js');
+    return pick('organizationId', { transport, values: {}, flags: {} });
+  }
   throw new DocsError('invalid', `org: required, you belong to ${typeof list.count === 'number' || !list.next?.page ? count : `${count} or more`} organizations: pass --org ID or set DOCS_ORG (see docs orgs list)`);
 }

@@ -15,6 +15,10 @@ export interface ListBody<T = unknown> {
 /** More pages than any real list: 1000 items a page, 10 million items. */
 export const MAX_PAGES = 10_000;
 
+/** The one wording of --page, for every list (operation and hand-written commands alike). */
+export const PAGE_DESCRIPTION = 'Which page: the cursor a previous list printed ("More: --page ...")';
+export const pageFlag = () => Flags.string({ description: PAGE_DESCRIPTION });
+
 export const allFlag = () => Flags.boolean({ description: 'Fetch every page: follow next.page to the end', exclusive: ['page'] });
 
 /** The first page and every next one, as one list without `next`. */

@@ -1,12 +1,39 @@
+import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { collectPages, type ListBody } from './pages.js';
 
-// Choices for the pickers of commands whose SPACE or COLLECTION argument was left out on a
-// terminal: what the caller can see, across their organizations, labelled with where it is.
+// Pickers: on a terminal, an id argument left out is chosen from a list instead of typed. One
+// registry keyed by the argument's name (the contract's path parameter names: spaceId, siteId,
+// changeRequestId, ...), so every command with such an argument gets its picker without code of
+// its own: operation commands ask in operation-command.ts, hand-written ones in base.ts (parse).
+// Arguments are asked in order, so a picker sees the answers before it (a change request is
+// chosen among those of the space chosen just before).
 
-interface Listed {
+export interface Choice {
+  name: string;
+  value: string;
+}
+
+/** What a picker knows: the values given or chosen so far, the command's flags, its organization. */
+export interface PickContext {
+  transport: Transport;
+  /** Argument values so far (given on the command line or chosen), by name; organizationId when known. */
+  values: Record<string, string | undefined>;
+  flags: Record<string, any>;
+  /** The command's organization (--org, DOCS_ORG, the only one, or picked), for a command that has one. */
+  organization?: () => Promise<string>;
+}
+
+export interface Picker {
+  /** The prompt's label, in words ("Change request"). */
+  label: string;
+  choices(ctx: PickContext): Promise<Choice[]>;
+}
+
+interface Titled {
   id: string;
-  title: string;
+  title?: string;
+  [k: string]: any;
 }
 
 /** Every item of a list operation, following next.page (guarded against a looping cursor). */
@@ -15,16 +42,154 @@ export async function listAll<T>(transport: Transport, operationId: string, path
   return (await collectPages(await get(), get)).items;
 }
 
-async function acrossOrganizations(transport: Transport, operationId: string) {
-  const orgs = await listAll<Listed>(transport, 'listOrganizationsForAuthenticatedUser', {});
-  const out: { name: string; value: string }[] = [];
+/**
+ * The organizations to list in: the command's (or the one already chosen), else every one of
+ * the caller's, then each item is labelled with its organization when there are several.
+ */
+async function inOrganizations(ctx: PickContext, operationId: string, path: Record<string, string>, name: (item: any) => string, value: (item: any) => string = (i) => i.id): Promise<Choice[]> {
+  const known = ctx.values.organizationId ?? (ctx.organization ? await ctx.organization() : undefined);
+  const orgs = known ? [{ id: known, title: '' }] : await listAll<Titled>(ctx.transport, 'listOrganizationsForAuthenticatedUser', {});
+  const out: Choice[] = [];
   for (const org of orgs) {
-    for (const item of await listAll<Listed>(transport, operationId, { organizationId: org.id })) {
-      out.push({ name: orgs.length > 1 ? `${item.title} (${org.title})` : item.title, value: item.id });
+    for (const item of await listAll<any>(ctx.transport, operationId, { organizationId: org.id, ...path })) {
+      out.push({ name: orgs.length > 1 ? `${name(item)} (${org.title})` : name(item), value: value(item) });
     }
   }
   return out;
 }
 
-export const chooseSpace = (transport: Transport) => acrossOrganizations(transport, 'listSpacesInOrganizationById');
-export const chooseCollection = (transport: Transport) => acrossOrganizations(transport, 'listCollectionsInOrganizationById');
+/** A value the picker needs from an earlier argument (asked before it, so present). */
+function need(ctx: PickContext, name: string, label: string): string {
+  const v = ctx.values[name];
+  if (v === undefined) throw new DocsError('invalid', `${label}: give the ${name.replace(/Id$/, '')} first`);
+  return v;
+}
+
+/** A site's children need the site's organization: the command's, else the one holding the site. */
+async function siteScope(ctx: PickContext): Promise<Record<string, string>> {
+  const siteId = need(ctx, 'siteId', 'site');
+  const organizationId = ctx.values.organizationId ?? (ctx.organization ? await ctx.organization() : await orgOfSite(ctx.transport, siteId));
+  return { organizationId, siteId };
+}
+
+async function orgOfSite(transport: Transport, siteId: string): Promise<string> {
+  for (const org of await listAll<Titled>(transport, 'listOrganizationsForAuthenticatedUser', {})) {
+    if ((await listAll<Titled>(transport, 'listSites', { organizationId: org.id })).some((s) => s.id === siteId)) return org.id;
+  }
+  throw new DocsError('not_found', `site ${siteId} not found in your organizations`);
+}
+
+const first = (text: string | undefined, max = 60) => {
+  const line = String(text ?? '').split('\n')[0]!.trim();
+  return line.length > max ? line.slice(0, max - 1) + '…' : line;
+};
+
+/** The change request whose items are listed: an earlier argument, or --change-request. */
+const changeRequestOf = (ctx: PickContext): string | undefined => ctx.values.changeRequestId ?? ctx.flags['change-request'];
+
+/** A page tree (listPages), flattened, indented by depth; links are not pages to act on. */
+function pageChoices(pages: any[], depth = 0): Choice[] {
+  return pages.flatMap((p) => [
+    ...(p.type === 'link' ? [] : [{ name: `${'  '.repeat(depth)}${p.title}${p.path ? ` (${p.path})` : ''}`, value: p.id }]),
+    ...pageChoices(p.pages ?? [], depth + 1),
+  ]);
+}
+
+export const PICKERS: Record<string, Picker> = {
+  organizationId: { label: 'Organization', choices: async (ctx) => (await listAll<Titled>(ctx.transport, 'listOrganizationsForAuthenticatedUser', {})).map((o) => ({ name: o.title ?? o.id, value: o.id })) },
+  spaceId: { label: 'Space', choices: (ctx) => inOrganizations(ctx, 'listSpacesInOrganizationById', {}, (s) => s.title) },
+  collectionId: { label: 'Collection', choices: (ctx) => inOrganizations(ctx, 'listCollectionsInOrganizationById', {}, (c) => c.title) },
+  siteId: { label: 'Site', choices: (ctx) => inOrganizations(ctx, 'listSites', {}, (s) => s.title) },
+  siteSpaceId: { label: 'Site space', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSpaces', await siteScope(ctx))).map((ss) => ({ name: `${ss.title ?? ss.space?.title} (/${ss.path})`, value: ss.id })) },
+  siteSectionId: { label: 'Section', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSections', await siteScope(ctx))).map((s) => ({ name: `${s.title} (/${s.path})`, value: s.id })) },
+  siteSectionGroupId: { label: 'Section group', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSectionGroups', await siteScope(ctx))).map((g) => ({ name: g.title, value: g.id })) },
+  shareLinkId: { label: 'Share link', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteShareLinks', await siteScope(ctx))).map((l) => ({ name: `${l.name}${l.active ? '' : ' (inactive)'}`, value: l.id })) },
+  changeRequestId: {
+    label: 'Change request',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listChangeRequestsForSpace', { spaceId: need(ctx, 'spaceId', 'change request') })).map((cr) => ({
+        name: `#${cr.number} ${first(cr.subject) || '(no subject)'} [${cr.status}]`,
+        value: cr.id,
+      })),
+  },
+  pageId: {
+    label: 'Page',
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'page');
+      const cr = changeRequestOf(ctx);
+      const body = cr
+        ? (await ctx.transport.call('listPagesInChangeRequest', { path: { spaceId, changeRequestId: cr }, query: {} })).body
+        : (await ctx.transport.call('listPages', { path: { spaceId }, query: {} })).body;
+      return pageChoices((body as { pages: any[] }).pages);
+    },
+  },
+  fileId: {
+    label: 'File',
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'file');
+      const cr = changeRequestOf(ctx);
+      const files = cr ? await listAll<any>(ctx.transport, 'listFilesInChangeRequestById', { spaceId, changeRequestId: cr }) : await listAll<any>(ctx.transport, 'listFiles', { spaceId });
+      return files.map((f) => ({ name: f.name, value: f.id }));
+    },
+  },
+  commentId: {
+    label: 'Comment',
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'comment');
+      const cr = changeRequestOf(ctx);
+      const query = { format: 'markdown' };
+      const items = cr ? await listAll<any>(ctx.transport, 'listCommentsInChangeRequest', { spaceId, changeRequestId: cr }, query) : await listAll<any>(ctx.transport, 'listCommentsInSpace', { spaceId }, query);
+      return items.map((c) => ({ name: `${c.postedBy?.displayName ?? '?'}: ${first(c.body?.markdown) || '(no text)'}${c.status === 'resolved' ? ' [resolved]' : ''}`, value: c.id }));
+    },
+  },
+  specSlug: { label: 'OpenAPI spec', choices: (ctx) => inOrganizations(ctx, 'listOpenAPISpecs', {}, (s) => s.slug, (s) => s.slug) },
+  versionId: {
+    label: 'Spec version',
+    choices: async (ctx) => {
+      const organizationId = ctx.values.organizationId ?? (await ctx.organization?.());
+      if (!organizationId) throw new DocsError('invalid', 'spec version: give the organization (--org) first');
+      const items = await listAll<any>(ctx.transport, 'listOpenAPISpecVersions', { organizationId, specSlug: need(ctx, 'specSlug', 'spec version') });
+      return items.map((v) => ({ name: `${v.createdAt} (${v.id})`, value: v.id }));
+    },
+  },
+  integrationName: { label: 'Integration', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listIntegrations', {})).map((i) => ({ name: `${i.title} (${i.name})`, value: i.name })) },
+  installationId: {
+    label: 'Installation',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listIntegrationInstallations', { integrationName: need(ctx, 'integrationName', 'installation') })).map((i) => ({
+        name: `${i.target?.organization ? `organization ${i.target.organization}` : i.id} [${i.status}]`,
+        value: i.id,
+      })),
+  },
+  eventId: {
+    label: 'Event',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listIntegrationEvents', { integrationName: need(ctx, 'integrationName', 'event') })).map((e) => ({ name: `${e.createdAt} ${e.payload?.type ?? ''} [${e.status}]`.trim(), value: e.id })),
+  },
+  userId: { label: 'Member', choices: (ctx) => inOrganizations(ctx, 'listMembersInOrganizationById', {}, (m) => `${m.user?.displayName ?? m.id}${m.user?.email ? ` <${m.user.email}>` : ''} (${m.role ?? 'guest'})`) },
+  teamId: { label: 'Team', choices: (ctx) => inOrganizations(ctx, 'listTeamsInOrganizationById', {}, (t) => t.title) },
+  inviteId: { label: 'Invite link', choices: (ctx) => inOrganizations(ctx, 'listOrganizationInviteLinks', {}, (l) => `${l.role ?? 'guest'} link (${l.id})`) },
+  samlProviderId: { label: 'SAML provider', choices: (ctx) => inOrganizations(ctx, 'listSAMLProvidersInOrganizationById', {}, (p) => `${p.label} [${p.status}]`) },
+  translationId: { label: 'Translation', choices: (ctx) => inOrganizations(ctx, 'listTranslations', {}, (t) => `${t.language} of ${t.source?.space ?? '?'} [${t.status}]`) },
+  conversationId: { label: 'Conversation', choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`) },
+};
+
+export const pickerFor = (name: string): Picker | undefined => (Object.hasOwn(PICKERS, name) ? PICKERS[name] : undefined);
+
+/** Asks for `name` with its picker: the choices, then a select prompt labelled in words. */
+export async function pick(name: string, ctx: PickContext): Promise<string> {
+  const picker = pickerFor(name);
+  if (!picker) throw new DocsError('bug', `no picker for ${name}`);
+  return select(picker.label, await picker.choices(ctx));
+}
+
+/** A select prompt over choices (none: exit 3, there is nothing to act on). */
+export async function select(label: string, choices: Choice[]): Promise<string> {
+  if (!choices.length) throw new DocsError('not_found', `${label.toLowerCase()}: nothing to choose from`);
+  const { select } = await import('@inquirer/prompts');
+  return select({ message: `${label}:`, choices, pageSize: 15 });
+}
+
+// Kept for commands that name their picker (spaces, collections).
+export const chooseSpace = (transport: Transport) => PICKERS.spaceId!.choices({ transport, values: {}, flags: {} });
+export const chooseCollection = (transport: Transport) => PICKERS.collectionId!.choices({ transport, values: {}, flags: {} });

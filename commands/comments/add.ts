@@ -10,7 +10,7 @@ export default class CommentsAdd extends CommentCommand {
     '<%= config.bin %> comments add dHD9ZmkOPnfy9hWCsaQB "Why move this page?" --change-request 4 --page 3qZcJmWxW8b4nUdHhXhQ',
     'git log -1 --format=%B | <%= config.bin %> comments add dHD9ZmkOPnfy9hWCsaQB --file - --json',
   ];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }), text: Args.string({ description: 'the comment (markdown); or give --file', ignoreStdin: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }), text: Args.string({ description: 'the comment (markdown); or give --file', ignoreStdin: true }) };
   static flags = {
     ...crFlag,
     ...textFlags,

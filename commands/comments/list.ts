@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag, summary } from '../_lib/comments.js';
-import { moreHint } from '../_lib/pages.js';
+import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class CommentsList extends CommentCommand {
   static summary = 'List the comments of a space, or of a change request (newest first)';
@@ -11,7 +11,7 @@ export default class CommentsList extends CommentCommand {
     '<%= config.bin %> comments list dHD9ZmkOPnfy9hWCsaQB --change-request 4 --status open',
     '<%= config.bin %> comments list dHD9ZmkOPnfy9hWCsaQB --target-page 3qZcJmWxW8b4nUdHhXhQ --author Xk2f9QmL0aTz7WcV1bNp --order asc --json',
   ];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
   static flags = {
     ...crFlag,
     status: Flags.string({ options: ['all', 'open', 'resolved'], description: 'which comments (default: all)' }),
@@ -19,8 +19,8 @@ export default class CommentsList extends CommentCommand {
     'target-page': Flags.string({ description: 'only comments on this page (id)' }),
     author: Flags.string({ multiple: true, description: 'only comments by these users (ids; repeat the flag)' }),
     format: Flags.string({ options: ['markdown', 'document'], description: 'body format of --json (default: markdown)' }),
-    limit: Flags.integer({ description: 'page size (1 to 1000, default 100)' }),
-    page: Flags.string({ description: 'the next page, from a previous list' }),
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000, default 100)', min: 1, max: 1000 }),
+    page: pageFlag(),
   };
 
   async run(): Promise<unknown> {

@@ -12,8 +12,8 @@ export default class CommentsReact extends CommentCommand {
   ];
   static strict = false;
   static args = {
-    spaceId: Args.string({ description: 'space id', required: true }),
-    commentId: Args.string({ description: 'comment id', required: true }),
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
+    commentId: Args.string({ description: 'The comment (its ID)', required: true }),
     emoji: Args.string({ description: 'one or more emoji', required: true }),
   };
   static flags = { ...crFlag, ...replyFlag, remove: Flags.boolean({ description: 'remove these reactions of yours instead of adding them' }) };

@@ -19,7 +19,7 @@ export default class ContentPull extends DocsCommand {
   ];
   static args = { dir: Args.string({ description: 'folder to write (must be empty unless --force)', required: true }) };
   static flags = {
-    space: Flags.string({ description: 'space id', required: true }),
+    space: Flags.string({ description: 'The space (its ID)', required: true }),
     'change-request': Flags.string({ description: 'a change request (id or number) instead of the space\'s current content' }),
     force: Flags.boolean({ description: 'write into a non-empty folder (files of the same names are replaced)' }),
   };

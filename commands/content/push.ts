@@ -21,7 +21,7 @@ export default class ContentPush extends DocsCommand {
   ];
   static args = { dir: Args.string({ description: 'folder of markdown', required: true }) };
   static flags = {
-    space: Flags.string({ description: 'space id', required: true }),
+    space: Flags.string({ description: 'The space (its ID)', required: true }),
     message: Flags.string({ description: 'subject of the change request (default: "Push from <folder>")' }),
     merge: Flags.boolean({ description: 'merge the change request once its content is in' }),
     'change-request': Flags.string({ description: 'update this open change request (number or id) instead of opening one' }),

@@ -6,7 +6,7 @@ import { renderList, renderObject } from '../_lib/render.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 type Cluster = { id: string; label: string; stats: { issues: number; conversations: number }; weeklyPulse: number[]; updatedAt: string };
-import { moreHint } from '../_lib/pages.js';
+import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class ConversationsClusters extends DocsCommand {
   static summary = 'List the clusters of issues found in conversations (with their weekly pulse), or show one';
@@ -22,8 +22,8 @@ export default class ConversationsClusters extends DocsCommand {
     org: orgFlag(),
     'order-by': Flags.string({ description: 'Sort key (default updatedAt)', options: ['updatedAt', 'issues', 'conversations', 'tasksTotal', 'tasksBacklog', 'tasksStarted'] }),
     order: Flags.string({ description: 'Sort direction (default desc)', options: ['asc', 'desc'] }),
-    limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
-    page: Flags.string({ description: 'Page cursor (next.page of a previous answer)' }),
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000)', min: 1, max: 1000 }),
+    page: pageFlag(),
   };
 
   async run(): Promise<unknown> {

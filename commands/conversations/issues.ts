@@ -4,7 +4,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { spin } from '../_lib/operation-command.js';
 import { renderList, renderObject } from '../_lib/render.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
-import { moreHint } from '../_lib/pages.js';
+import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class ConversationsIssues extends DocsCommand {
   static summary = 'List the issues found in conversations (by cluster, by conversation), or show one';
@@ -21,8 +21,8 @@ export default class ConversationsIssues extends DocsCommand {
     org: orgFlag(),
     cluster: Flags.string({ description: 'Only the issues of this cluster' }),
     conversation: Flags.string({ description: 'Only the issues of this conversation' }),
-    limit: Flags.integer({ description: 'Page size (1 to 1000)' }),
-    page: Flags.string({ description: 'Page cursor (next.page of a previous answer)' }),
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000)', min: 1, max: 1000 }),
+    page: pageFlag(),
   };
 
   async run(): Promise<unknown> {

@@ -18,10 +18,10 @@ export default class CrChanges extends DocsCommand {
   static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes (getChangeRequestChanges). Compared with the space revision the change request is based on. --json prints the API body.';
   static examples = ['<%= config.bin %> cr changes dHD9ZmkOPnfy9hWCsaQB 3', '<%= config.bin %> cr changes dHD9ZmkOPnfy9hWCsaQB 3 --limit 100 --json'];
   static args = {
-    spaceId: Args.string({ description: 'space id', required: true }),
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
     changeRequestId: Args.string({ description: 'change request id or number', required: true }),
   };
-  static flags = { limit: Flags.integer({ description: 'at most this many changes (default 10)' }) };
+  static flags = { limit: Flags.integer({ description: 'at most this many changes (default 10)', min: 1 }) };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CrChanges);

@@ -44,7 +44,7 @@ export default class CrDiff extends DocsCommand {
     'The base is the revision the change request was last updated from, else the one it started from (revisionMergedAncestor ?? revisionInitial). Pages are matched by id, so a moved page shows both paths. API: getChangeRequestById, getRevisionById, listPagesInChangeRequest.';
   static examples = ['<%= config.bin %> cr diff dHD9ZmkOPnfy9hWCsaQB 4', '<%= config.bin %> cr diff dHD9ZmkOPnfy9hWCsaQB 4 --json'];
   static args = {
-    spaceId: Args.string({ description: 'space id', required: true }),
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
     changeRequestId: Args.string({ description: 'change request number or id', required: true }),
   };
 

@@ -6,7 +6,7 @@ export default class CrPages extends DocsCommand {
   static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages (listPagesInChangeRequest). --json prints the API body.';
   static examples = ['<%= config.bin %> cr pages dHD9ZmkOPnfy9hWCsaQB 4', '<%= config.bin %> cr pages dHD9ZmkOPnfy9hWCsaQB 4 --json'];
   static args = {
-    spaceId: Args.string({ description: 'space id', required: true }),
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
     changeRequestId: Args.string({ description: 'change request number or id', required: true }),
   };
 

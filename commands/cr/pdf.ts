@@ -10,7 +10,7 @@ export default class CrPdf extends DocsCommand {
     '<%= config.bin %> cr pdf dHD9ZmkOPnfy9hWCsaQB 4 --page hsRODB46wWuaGYRjUICJ --only -o setup.pdf',
   ];
   static args = {
-    spaceId: Args.string({ description: 'space id', required: true }),
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
     changeRequestId: Args.string({ description: 'change request id or number', required: true }),
   };
   static flags = pdfFlags;

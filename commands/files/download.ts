@@ -7,7 +7,7 @@ export default class FilesDownload extends DocsCommand {
   static summary = "Save a file's bytes (from its downloadURL)";
   static description = 'API: GET /v1/spaces/{spaceId}/content/files/{fileId} (getFileById), then its downloadURL. Saves to --output, else to the file\'s name in the current folder.';
   static examples = ['<%= config.bin %> files download dHD9ZmkOPnfy9hWCsaQB Xb1fHq0zYk2mWvPpLr7s', '<%= config.bin %> files download dHD9ZmkOPnfy9hWCsaQB Xb1fHq0zYk2mWvPpLr7s --output logo.png'];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }), fileId: Args.string({ description: 'file id', required: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }), fileId: Args.string({ description: 'The file (its ID)', required: true }) };
   static flags = { output: Flags.string({ char: 'o', description: 'where to save (default: the file name, without its folders)' }) };
 
   async run(): Promise<unknown> {

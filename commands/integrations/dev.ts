@@ -12,7 +12,7 @@ While on, each event of the integration is POSTed as JSON to the tunnel URL (3 a
     '<%= config.bin %> integrations dev slack --tunnel https://abc123.ngrok.app --all',
     '<%= config.bin %> integrations dev slack --off',
   ];
-  static args = { integrationName: Args.string({ description: 'integration name', required: true }) };
+  static args = { integrationName: Args.string({ description: 'The integration (its name, e.g. my-integration)', required: true }) };
   static flags = {
     tunnel: Flags.string({ description: 'http(s) URL events are POSTed to' }),
     all: Flags.boolean({ description: "Forward every organization's events, not only the owning organization's" }),

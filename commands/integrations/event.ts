@@ -7,8 +7,8 @@ export default class Event extends DocsCommand {
   static description = 'API: GET /v1/integrations/{integrationName}/events/{eventId} (getIntegrationEvent).';
   static examples = ['<%= config.bin %> integrations event slack Qm8vT2xLp0RsWn4kZ7cY', '<%= config.bin %> integrations event slack Qm8vT2xLp0RsWn4kZ7cY --json'];
   static args = {
-    integrationName: Args.string({ description: 'integration name', required: true }),
-    eventId: Args.string({ description: 'event id', required: true }),
+    integrationName: Args.string({ description: 'The integration (its name, e.g. my-integration)', required: true }),
+    eventId: Args.string({ description: 'The event (its ID)', required: true }),
   };
 
   async run(): Promise<unknown> {

@@ -23,7 +23,7 @@ export default class Events extends DocsCommand {
     '<%= config.bin %> integrations events slack --follow',
     '<%= config.bin %> integrations events slack --follow --json --max 1 --api-url http://127.0.0.1:7780',
   ];
-  static args = { integrationName: Args.string({ description: 'integration name', required: true }) };
+  static args = { integrationName: Args.string({ description: 'The integration (its name, e.g. my-integration)', required: true }) };
   static flags = {
     limit: Flags.integer({ description: 'How many events to show (at most 1000)', default: 20, min: 1, max: 1000 }),
     follow: Flags.boolean({ char: 'f', description: 'Keep printing new events until interrupted' }),

@@ -10,7 +10,7 @@ export default class PagesGet extends DocsCommand {
     '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB --path guides/install',
     '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB 3qZcJmWxW8b4nUdHhXhQ --format document',
   ];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }), pageId: Args.string({ description: 'page id (or give --path)' }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }), pageId: Args.string({ description: 'The page (its ID), or give --path' }) };
   static flags = {
     path: Flags.string({ description: 'page path instead of an id (e.g. guides/install)' }),
     format: Flags.string({ options: ['markdown', 'document'], default: 'markdown', description: 'body format' }),

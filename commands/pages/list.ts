@@ -5,7 +5,7 @@ export default class PagesList extends DocsCommand {
   static summary = "List a space's pages as a tree (current revision)";
   static description = 'API: GET /v1/spaces/{spaceId}/content/pages (listPages). --json prints the API body.';
   static examples = ['<%= config.bin %> pages list dHD9ZmkOPnfy9hWCsaQB', '<%= config.bin %> pages list dHD9ZmkOPnfy9hWCsaQB --json'];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(PagesList);

@@ -5,12 +5,19 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { flatEntries } from '../_lib/render.js';
+import { checkRequest } from '../_lib/request-check.js';
 
-/** `a.b.c=value`: the value is JSON when it parses (true, 12, {"light":...}), else the text itself. */
-export function applySet(target: Record<string, any>, assignment: string): void {
+/** One --set: `a.b.c=value`, the value JSON when it parses (true, 12, {"light":...}), else the text itself. */
+export interface Assignment {
+  keys: string[];
+  value: unknown;
+}
+
+/** Reads `KEY.PATH=VALUE`; a malformed one is refused before anything is sent. */
+export function parseSet(assignment: string): Assignment {
   const eq = assignment.indexOf('=');
-  if (eq < 1) throw new DocsError('invalid', `--set ${assignment}: expected KEY.PATH=VALUE, e.g. styling.primaryColor.light=#1f6feb`);
-  const keys = assignment.slice(0, eq).split('.');
+  const keys = assignment.slice(0, Math.max(eq, 0)).split('.');
+  if (eq < 1 || keys.some((k) => !k)) throw new DocsError('invalid', `--set ${assignment}: expected KEY.PATH=VALUE, e.g. styling.primaryColor.light=#1f6feb`);
   const raw = assignment.slice(eq + 1);
   let value: unknown;
   try {
@@ -18,6 +25,12 @@ export function applySet(target: Record<string, any>, assignment: string): void 
   } catch {
     value = raw;
   }
+  return { keys, value };
+}
+
+/** Sets one assignment into the body (objects on the way are copied, not shared). */
+export function applySet(target: Record<string, any>, assignment: string | Assignment): void {
+  const { keys, value } = typeof assignment === 'string' ? parseSet(assignment) : assignment;
   let at = target;
   for (const k of keys.slice(0, -1)) at = at[k] = at[k] && typeof at[k] === 'object' ? { ...at[k] } : {};
   at[keys.at(-1)!] = value;
@@ -35,7 +48,7 @@ export default class SitesCustomize extends DocsCommand {
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=bold',
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=null   # back to the site\'s',
   ];
-  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
+  static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
     org: orgFlag(),
     set: Flags.string({ description: 'KEY.PATH=VALUE (VALUE as JSON when it parses, else text); repeatable', multiple: true }),
@@ -46,20 +59,30 @@ export default class SitesCustomize extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(SitesCustomize);
     if (!flags.set?.length && !flags.file) throw new DocsError('invalid', 'give --set KEY.PATH=VALUE or --file FILE');
-    const transport = await this.transport(flags);
-    const path = { organizationId: (await organizationOf(flags, transport)), siteId: args.siteId };
-    let body: Record<string, any>;
+    // Every value read before any call: a malformed --set or an unreadable --file sends nothing.
+    const sets = (flags.set ?? []).map(parseSet);
+    let file: Record<string, any> | undefined;
     if (flags.file) {
       try {
-        body = JSON.parse(readFileSync(flags.file, 'utf8'));
+        file = JSON.parse(readFileSync(flags.file, 'utf8'));
       } catch (err) {
         throw new DocsError('invalid', `--file ${flags.file}: ${(err as Error).message}`);
       }
-    } else body = flags['site-space'] ? {} : structuredClone((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>);
-    for (const s of flags.set ?? []) applySet(body, s);
-    const result = flags['site-space']
-      ? await transport.call('overrideSiteSpaceCustomizationById', { path: { ...path, siteSpaceId: flags['site-space'] }, body })
-      : await transport.call('updateSiteCustomizationById', { path, body });
+      if (!file || typeof file !== 'object' || Array.isArray(file)) throw new DocsError('invalid', `--file ${flags.file}: must hold a JSON object`);
+    }
+    const transport = await this.transport(flags);
+    const path = { organizationId: (await organizationOf(flags, transport)), siteId: args.siteId };
+    const body: Record<string, any> = file ?? (flags['site-space'] ? {} : structuredClone((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>));
+    for (const s of sets) applySet(body, s);
+    const operationId = flags['site-space'] ? 'overrideSiteSpaceCustomizationById' : 'updateSiteCustomizationById';
+    const req = { path: flags['site-space'] ? { ...path, siteSpaceId: flags['site-space'] } : path, body };
+    // Checked before the PUT (unknown fields at every depth too): the error names the --set or --file at fault.
+    try {
+      checkRequest(operationId, req);
+    } catch (err) {
+      throw blame(err, sets, flags.file, this.id!);
+    }
+    const result = await transport.call(operationId, req);
     if (!this.jsonEnabled()) this.log(customizeSummary(args.siteId, flags, result.body as Record<string, unknown>));
     return result.body;
   }
@@ -87,4 +110,23 @@ export function customizeSummary(siteId: string, flags: { set?: string[]; file?:
   for (const [k, v] of rows) lines.push(`  ${k.padEnd(width)}  ${v}`.trimEnd());
   lines.push(space ? 'All of it: add --json.' : `All of it: docs sites customization ${siteId} (or add --json).`);
   return lines.join('\n');
+}
+
+/** "body.styling.primaryColour: ..." -> "--set styling.primaryColour: ..." (or --file, or the site's current customization). */
+function blame(err: unknown, sets: Assignment[], file: string | undefined, id: string): unknown {
+  const m = err instanceof DocsError && err.kind === 'invalid' ? /^body\.?([^\s:]*): ([\s\S]*)$/.exec(err.message) : null;
+  if (!m) return err;
+  const [, field, rule] = m;
+  // The --set sharing the longest leading path with the field at fault (styling.primaryColor.lihgt
+  // for a styling.primaryColor.light now missing).
+  const common = (keys: string[]) => {
+    const f = field!.split('.');
+    let n = 0;
+    while (n < keys.length && n < f.length && keys[n] === f[n]) n++;
+    return n;
+  };
+  const set = sets.map((s) => ({ s, n: common(s.keys) })).filter((c) => c.n > 0).sort((a, b) => b.n - a.n)[0]?.s;
+  const path = set?.keys.join('.');
+  const where = set ? (field === path || field!.startsWith(path + '.') || path!.startsWith(field + '.') ? `--set ${field}` : `--set ${path} (${field})`) : file ? `--file ${file}: ${field}` : `${field} (in the site's customization)`;
+  return new DocsError('invalid', `${where}: ${rule} (see docs ${id.replace(/:/g, ' ')} --help)`);
 }

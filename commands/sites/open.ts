@@ -9,7 +9,7 @@ export default class SitesOpen extends DocsCommand {
   static summary = "Print a published site's address, and open it in the browser on a terminal";
   static description = 'API: GET /v1/orgs/{organizationId}/sites/{siteId} (getSiteById), its urls.published. Starts nothing: `docs serve` (or `docs sites preview`) serves it.';
   static examples = ['<%= config.bin %> sites open szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites open szK9Qp2mTtR4bLx0aVn1 --json'];
-  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
+  static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
     org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
   };

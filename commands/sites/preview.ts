@@ -13,7 +13,7 @@ export default class SitesPreview extends DocsCommand {
   static description = 'Reads the site (getSiteById); if `docs serve` already holds the data directory, prints its address there and exits. Otherwise serves the data directory on 127.0.0.1 and a free port until Ctrl-C.';
   static examples = ['<%= config.bin %> sites preview szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites preview szK9Qp2mTtR4bLx0aVn1 --data ./docs-data'];
   static enableJsonFlag = false;
-  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
+  static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
     org: Flags.string({ description: 'Organization id (default: $DOCS_ORG, else your only organization)', env: 'DOCS_ORG' }),
   };

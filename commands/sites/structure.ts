@@ -29,7 +29,7 @@ export default class SitesStructure extends DocsCommand {
   static summary = "Print a site's navigation tree: groups, sections and their site spaces, in order";
   static description = 'API: GET /v1/orgs/{organizationId}/sites/{siteId}/structure (getSiteStructure).';
   static examples = ['<%= config.bin %> sites structure szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites structure szK9Qp2mTtR4bLx0aVn1 --json'];
-  static args = { siteId: Args.string({ description: 'Site ID', required: true }) };
+  static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
     org: orgFlag(),
     'share-key': Flags.string({ description: 'Key of a share link (published URLs then carry it)' }),

@@ -10,7 +10,7 @@ export default class SpacesPdf extends DocsCommand {
     '<%= config.bin %> spaces pdf dHD9ZmkOPnfy9hWCsaQB --page DT8h1lNJY7eIeQFNSwF0 -o guide.pdf',
     '<%= config.bin %> spaces pdf dHD9ZmkOPnfy9hWCsaQB --page hsRODB46wWuaGYRjUICJ --only -o - > setup.pdf',
   ];
-  static args = { spaceId: Args.string({ description: 'space id', required: true }) };
+  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
   static flags = pdfFlags;
 
   async run(): Promise<unknown> {

@@ -13,7 +13,7 @@ export default class TemplatesApply extends DocsCommand {
   ];
   static args = { id: Args.string({ description: 'template id', required: true, options: TEMPLATES.map((t) => t.id) }) };
   static flags = {
-    space: Flags.string({ description: 'space id', required: true }),
+    space: Flags.string({ description: 'The space (its ID)', required: true }),
     ref: Flags.string({ description: 'a content ref NAME=URL (a URL, or page:<id> / file:<id>)', multiple: true }),
     'change-request': Flags.string({ description: 'apply into this change request (id) instead of the space' }),
   };

@@ -19,7 +19,7 @@ With --wait, waits until the run ends (a spinner on a terminal): exit 0 when it 
     '<%= config.bin %> translations run Tr4nsL8tI0nxYz123456 --wait',
     'DOCS_API_URL=http://127.0.0.1:7780 DOCS_TOKEN=$TOKEN <%= config.bin %> translations run Tr4nsL8tI0nxYz123456 --wait --timeout 600 --json',
   ];
-  static args = { translationId: Args.string({ description: 'Translation id', required: true }) };
+  static args = { translationId: Args.string({ description: 'The translation (its ID)', required: true }) };
   static flags = {
     org: orgFlag(),
     wait: Flags.boolean({ description: 'Wait until the run ends' }),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { invalid } from '../kernel/errors.js';
 import { packageRoot } from '../kernel/root.js';
 import type { JsonSchema, OperationSpec } from './spec.js';
+import { unknownField } from './strict-fields.js';
 
 // Input is validated once, at the boundary, with the contract's own schemas (ajv). Validators
 // are compiled lazily, per operation, on first use: a CLI call compiles only what it runs.
@@ -71,6 +72,13 @@ function knownFields(op: OperationSpec): Set<string> | undefined {
   return new Set(Object.keys(s.properties));
 }
 const compiled = new Map<string, Compiled>();
+
+/**
+ * Bodies whose fields are checked at every depth, not only the top (strict-fields.ts): the
+ * customizations, where a nested typo ("styling.primaryColour") would be stored and change
+ * nothing. The spec does not forbid extra fields there; we refuse them (README "Docs sites").
+ */
+export const STRICT_BODIES = new Set(['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById']);
 
 function paramsSchema(op: OperationSpec, where: 'path' | 'query'): JsonSchema {
   const ps = op.parameters.filter((p) => p.in === where);
@@ -151,6 +159,14 @@ function tooDeep(value: unknown): boolean {
   return false;
 }
 
+/** " (did you mean primaryColor?)" for a field name close to a declared one, else the declared ones. */
+function suggestion(name: string, known: string[]): string {
+  const { closest, distance } = require('fastest-levenshtein') as typeof import('fastest-levenshtein');
+  const best = known.length ? closest(name, known) : undefined;
+  if (best && distance(name, best) <= Math.max(2, Math.floor(name.length / 4))) return ` (did you mean ${best}?)`;
+  return known.length ? ` (accepted here: ${known.join(', ')})` : '';
+}
+
 /** Validates (and coerces path/query values) or throws a 400 naming the field and the rule. */
 export function validateInput(op: OperationSpec, input: OperationInput, extraFields: readonly string[] = []): ValidInput {
   const c = compile(op);
@@ -167,6 +183,10 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
     } else {
       if (tooDeep(body)) throw invalid(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
       check(bodyValidator(op, c), body, 'body');
+      if (STRICT_BODIES.has(op.operationId)) {
+        const unknown = unknownField(op.requestBody.schema, body, op.components.schemas);
+        if (unknown) throw invalid(`body.${unknown.path}: is not an accepted field${suggestion(unknown.path.split('.').pop()!, unknown.known)}`);
+      }
       // '*': the operation's body is open (API.md says so); its handler reads what it knows.
       if (c.fields && !extraFields.includes('*')) for (const k of Object.keys(body as object)) if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
     }

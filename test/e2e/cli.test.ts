@@ -40,9 +40,9 @@ describe('docs CLI, in-process', () => {
     expect(missing.stderr).toBe('Error: organization nope not found\n');
     const bad = docs(['orgs', 'create', '--title', 'A'], env);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('Error: body.title: must NOT have fewer than 2 characters\n');
+    expect(bad.stderr).toBe('Error: --title: must NOT have fewer than 2 characters (see docs orgs create --help)\n');
     const badJson = docs(['orgs', 'create', '--title', 'A', '--json'], env);
-    expect(badJson.json).toEqual({ error: { code: 400, message: 'body.title: must NOT have fewer than 2 characters' } });
+    expect(badJson.json).toEqual({ error: { code: 400, message: '--title: must NOT have fewer than 2 characters (see docs orgs create --help)' } });
     const noArg = docs(['orgs', 'get'], env);
     expect(noArg.status).toBe(2);
     expect(noArg.stderr).toContain('missing argument ORGANIZATION_ID');

@@ -25,7 +25,7 @@ describe('whole parse errors', () => {
 
   it('a flag value of the wrong type is exit 2 naming the flag, nothing sent', () => {
     const r = docs(['spaces', 'list', '--limit', 'abc'], env);
-    expect([r.status, r.stderr]).toEqual([2, 'Error: --limit: must be a number (see docs spaces list --help)\n']);
+    expect([r.status, r.stderr]).toEqual([2, 'Error: --limit: must be an integer from 1 to 1000, got "abc" (see docs spaces list --help)\n']);
     const unknown = docs(['spaces', 'list', '--nope'], env);
     expect([unknown.status, unknown.stderr]).toEqual([2, 'Error: unknown flag: --nope (see docs spaces list --help)\n']);
   });

@@ -70,7 +70,7 @@ describe('organization commands, over HTTP (--api-url)', () => {
       expect(upd.json).toMatchObject({ hostname: 'acme-docs', emailDomains: ['acme.com'], defaultRole: 'comment', inviteLinks: false });
       const bad = docs(['orgs', 'update', org, '--hostname', 'Bad_Host'], remote);
       expect(bad.status).toBe(2);
-      expect(bad.stderr).toBe('Error: hostname: must be lowercase letters, digits and hyphens, starting and ending with a letter or digit\n');
+      expect(bad.stderr).toBe('Error: --hostname: must be lowercase letters, digits and hyphens, starting and ending with a letter or digit\n');
 
       const saml = docs(['saml', 'create', '--label', 'Okta', '--entity-id', 'urn:okta', '--certificate', 'MIIC', '--sso-url', 'https://idp.test/sso', '--json'], remote);
       expect(saml.status).toBe(0);

@@ -25,7 +25,7 @@ function scenario(env: Record<string, string>, full: boolean) {
   expect(run('site-spaces', 'update', site.id, ss.id, '--no-condition', '--json').json.condition).toBeUndefined();
   const bad = docs(['site-spaces', 'update', site.id, ss.id, '--condition', 'alert(1)'], env);
   expect(bad.status).toBe(2);
-  expect(bad.stderr).toMatch(/^Error: condition: unsupported /);
+  expect(bad.stderr).toMatch(/^Error: --condition: unsupported /);
 
   run('sites', 'sort', site.id, '--item', `site-section:${section.id}`, '--before', `site-section:${run('sections', 'list', site.id, '--json').json.items[0].id}`);
   const tree = run('sites', 'structure', site.id).stdout.split('\n');

@@ -58,7 +58,7 @@ describe('docs collections and spaces', () => {
       // Two organizations now: --org is required where it was guessed before.
       const guess = docs(['spaces', 'list'], env);
       expect(guess.status).toBe(2);
-      expect(guess.stderr).toBe('Error: org: required, you belong to 2 organizations: pass --org ID or set DOCS_ORG (see docs orgs list)\n');
+      expect(guess.stderr).toBe('Error: --org: required, you belong to 2 organizations: pass --org ID or set DOCS_ORG (see docs orgs list)\n');
       const t = docs(['collections', 'transfer', guides.id, '--organization', other.id, '--json'], env);
       expect(t.status).toBe(0);
       expect(t.json.organization).toBe(other.id);

@@ -74,7 +74,7 @@ describe('docs integrations, in-process', () => {
     expect(ev.stdout).toMatch(/info  POST http:\/\/127\.0\.0\.1:\d+\/events -> 200 in \d+ ms \(attempt 1\/3\)/);
     const follow = run(['integrations', 'events', 'notifier', '--follow']);
     expect(follow.status).toBe(2);
-    expect(follow.stderr).toMatch(/^Error: follow: needs a server/);
+    expect(follow.stderr).toMatch(/^Error: --follow: needs a server/);
 
     const un = await docsAsync(['integrations', 'uninstall', 'notifier', installation.id, '--yes'], env);
     expect(un.stdout).toBe(`Uninstalled notifier (installation ${installation.id}). Install it again with: docs integrations install notifier\n`);
@@ -90,7 +90,7 @@ describe('docs integrations, in-process', () => {
     writeFileSync(bad, '{ nope');
     const r = docs(['integrations', 'publish', 'x', '--manifest', bad], env);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^Error: manifest: .*bad\.json is not JSON/);
+    expect(r.stderr).toMatch(/^Error: --manifest: .*bad\.json is not JSON/);
     writeFileSync(bad, JSON.stringify({ title: 'x', description: 'd', scopes: [], script: 's' }));
     const short = docs(['integrations', 'publish', 'x', '--manifest', bad], env);
     expect(short.status).toBe(2);

@@ -57,7 +57,7 @@ describe('docs openapi, in-process', () => {
   it('refuses a missing file or source before any request, and never prompts', () => {
     const missing = docs(['openapi', 'put', 'other', '--file', join(files, 'nope.yaml')], env);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toBe(`Error: file: cannot read ${join(files, 'nope.yaml')} (ENOENT)\n`);
+    expect(missing.stderr).toBe(`Error: --file: cannot read ${join(files, 'nope.yaml')} (ENOENT)\n`);
     const none = docs(['openapi', 'put', 'other'], env);
     expect(none.status).toBe(2);
     expect(none.stderr).toBe('Error: source: give exactly one of --file PATH or --url URL\n');

@@ -10,7 +10,7 @@ export default class SitesSchemaSet extends DocsCommand {
   static description = 'API: PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema (updateSiteAdaptiveSchema). The file holds the schema itself, or {"jsonSchema": ...}.';
   static examples = ['<%= config.bin %> sites schema set szK9Qp2mTtR4bLx0aVn1 visitor-schema.json', 'cat visitor-schema.json | <%= config.bin %> sites schema set szK9Qp2mTtR4bLx0aVn1 -'];
   static args = {
-    siteId: Args.string({ description: 'Site ID', required: true }),
+    siteId: Args.string({ description: 'The site (its ID)', required: true }),
     file: Args.string({ description: 'JSON file with the schema ("-" for stdin)', required: true }),
   };
   static flags = { org: orgFlag() };

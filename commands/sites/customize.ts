@@ -80,7 +80,12 @@ export default class SitesCustomize extends DocsCommand {
     try {
       checkRequest(operationId, req);
     } catch (err) {
-      throw blame(err, sets, flags.file, this.id!);
+      const blamed = blame(err, sets, flags.file, this.id!);
+      // A field no --set touches came as the server gave it (a server on another version of the
+      // contract may answer a customization our pinned schema would not accept): not the user's
+      // input, so the server judges it, not the CLI.
+      if (blamed) throw blamed;
+      this.unchecked.add(operationId);
     }
     const result = await transport.call(operationId, req);
     if (!this.jsonEnabled()) this.log(customizeSummary(args.siteId, flags, result.body as Record<string, unknown>));
@@ -112,7 +117,7 @@ export function customizeSummary(siteId: string, flags: { set?: string[]; file?:
   return lines.join('\n');
 }
 
-/** "body.styling.primaryColour: ..." -> "--set styling.primaryColour: ..." (or --file, or the site's current customization). */
+/** "body.styling.primaryColour: ..." -> "--set styling.primaryColour: ..." (or --file); undefined when no --set or --file gave the field. */
 function blame(err: unknown, sets: Assignment[], file: string | undefined, id: string): unknown {
   const m = err instanceof DocsError && err.kind === 'invalid' ? /^body\.?([^\s:]*): ([\s\S]*)$/.exec(err.message) : null;
   if (!m) return err;
@@ -125,8 +130,9 @@ function blame(err: unknown, sets: Assignment[], file: string | undefined, id: s
     while (n < keys.length && n < f.length && keys[n] === f[n]) n++;
     return n;
   };
-  const set = sets.map((s) => ({ s, n: common(s.keys) })).filter((c) => c.n > 0).sort((a, b) => b.n - a.n)[0]?.s;
+  // A --set is at fault when the field is on its path, or differs from it only in the last key.
+  const set = sets.map((s) => ({ s, n: common(s.keys) })).filter((c) => c.n > 0 && c.n >= c.s.keys.length - 1).sort((a, b) => b.n - a.n)[0]?.s;
   const path = set?.keys.join('.');
-  const where = set ? (field === path || field!.startsWith(path + '.') || path!.startsWith(field + '.') ? `--set ${field}` : `--set ${path} (${field})`) : file ? `--file ${file}: ${field}` : `${field} (in the site's customization)`;
-  return new DocsError('invalid', `${where}: ${rule} (see docs ${id.replace(/:/g, ' ')} --help)`);
+  const where = set ? (field === path || field!.startsWith(path + '.') || path!.startsWith(field + '.') ? `--set ${field}` : `--set ${path} (${field})`) : file ? `--file ${file}: ${field}` : undefined;
+  return where && new DocsError('invalid', `${where}: ${rule} (see docs ${id.replace(/:/g, ' ')} --help)`);
 }

@@ -118,6 +118,12 @@ export function mockableSpec(input, depth = DEPTH, fileUrl = undefined) {
     // its request validation then refuses when the CLI sends back an object it read (sites customize).
     if (side === 'req' && o.type === 'object' && o.propertyNames && typeof o.propertyNames === 'object' && !Array.isArray(o.propertyNames)) delete o.propertyNames;
     if (side === 'req' && typeof o.pattern === 'string') delete o.pattern; // same: it answers "string" for a color
+    // In answers, a value its pattern accepts where "string" is not one: the CLI checks what it
+    // sends back (sites customize PUTs the customization it read) against the contract.
+    if (side === 'res' && typeof o.pattern === 'string' && o.example === undefined && !new RegExp(o.pattern).test('string')) {
+      const sample = ['#1f6feb', '/string', 'integration:string:string', 'integration:string'].find((v) => new RegExp(o.pattern).test(v));
+      if (sample) o.example = sample;
+    }
     if (side === 'res' && o.type === 'array' && isCut(o.items)) {
       o.maxItems = 0;
       delete o.minItems;

@@ -1,6 +1,6 @@
 import { DocsError } from '../../src/kernel/errors.js';
 
-// `--jq EXPR`: the --json output through a real jq (jq 1.7 compiled to WebAssembly, jq-wasm),
+// `--jq EXPR`: the --json output through a real jq (jq 1.8 compiled to WebAssembly, jq-wasm 3),
 // as gh's --jq: strings print raw. Loaded only when the flag is given: no cost otherwise.
 
 /** The --jq expression of a command line, if any (before a `--`). */
@@ -17,16 +17,20 @@ export function jqExpression(argv: string[]): string | undefined {
 /** The output of `jq -r EXPR` on the value; a bad expression is exit 2 naming the flag. */
 export async function runJq(value: unknown, expression: string): Promise<string> {
   // jq's WebAssembly compiled by the baseline compiler only: V8 otherwise starts optimizing the
-  // whole module in the background and the process waits for that before it exits (~170 ms of a
-  // `--jq` run, for a filter that runs once in well under a millisecond). Set before the module
-  // is compiled, it applies to jq only.
+  // whole module in the background and the process waits for that before it exits, for a filter
+  // that runs once. Set before the module is compiled, it applies to jq only.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
   const { raw } = await import('jq-wasm');
+  let result: { stdout: string; stderr: string; exitCode: number };
   try {
-    return await raw(value === undefined ? 'null' : JSON.stringify(value), expression, ['-r']);
+    result = await raw(value === undefined ? 'null' : JSON.stringify(value), expression, ['-r']);
   } catch (err) {
-    const message = String((err as Error).message ?? err).replace(/\s+/g, ' ').trim();
+    result = { stdout: '', stderr: String((err as Error).message ?? err), exitCode: 1 };
+  }
+  if (result.exitCode !== 0) {
+    const message = (result.stderr || `jq exited ${result.exitCode}`).replace(/\s+/g, ' ').trim();
     throw new DocsError('invalid', `--jq: ${message}`);
   }
+  return result.stdout;
 }

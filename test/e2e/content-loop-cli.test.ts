@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { docs, docsAsync, spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
 // Docs as code closes the loop (issue 20, item 7): a push updates the change request it opened
@@ -115,12 +114,7 @@ async function pullFrom(page: (req: IncomingMessage) => unknown) {
   const dir = join(tempDir(), 'out');
   try {
     const url = `http://127.0.0.1:${(server.address() as any).port}`;
-    const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
-    });
+    const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
     return { ...r, dir, asked };
   } finally {
     server.close();

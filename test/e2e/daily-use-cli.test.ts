@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs } from '../helpers/cli.js';
+import { BIN, docs, docsAsync } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 import { tryLock } from '../../src/store/lock.js';
 
@@ -166,12 +166,7 @@ describe('pages', () => {
     await new Promise((r) => server.once('listening', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as any).port}`;
-      const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
-        let stderr = '';
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
-      });
+      const r = await docsAsync(['spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't']);
       expect(r.stderr).toContain("the server's next.page repeats (same): stopped after 2 items");
       expect(r.status).toBe(1);
       expect(calls).toBeLessThan(5);
@@ -198,12 +193,7 @@ describe('against another server implementing the contract', () => {
     await new Promise((r) => server.once('listening', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as any).port}`;
-      const r = await new Promise<{ status: number; stdout: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
-        let stdout = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.on('close', (code) => resolve({ status: code ?? -1, stdout }));
-      });
+      const r = await docsAsync(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('The **token** step.');
       expect(r.stdout).not.toContain('undefined');
@@ -230,12 +220,7 @@ describe('against another server implementing the contract', () => {
     const dir = join(tempDir(), 'out');
     try {
       const url = `http://127.0.0.1:${(server.address() as any).port}`;
-      const r = await new Promise<{ status: number; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't'], { env: { ...process.env, DOCS_DATA: undefined } });
-        let stderr = '';
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => resolve({ status: code ?? -1, stderr }));
-      });
+      const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
       expect(r.status, r.stderr).toBe(0);
       const { readdirSync, readFileSync } = await import('node:fs');
       const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');

@@ -35,6 +35,21 @@ export function docsProcess(args: string[], env: Record<string, string | undefin
   return withJson({ status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr });
 }
 
+/**
+ * Runs the built `docs` executable in its own process without blocking this one: for a command
+ * talking to a server this test process runs, or commands side by side.
+ */
+export function docsAsync(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve(withJson({ status: code ?? -1, stdout, stderr })));
+  });
+}
+
 function withJson(r: { status: number; stdout: string; stderr: string }): CliResult {
   let json: any;
   try {

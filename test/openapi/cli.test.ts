@@ -1,24 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { docs, docsAsync, spawnServe } from '../helpers/cli.js';
 import { expectContract } from '../helpers/contract.js';
 import { tempDir } from '../helpers/server.js';
 import { invalidSpec, petstore } from './fixtures.js';
-
-/** Runs `docs` without blocking this process (for commands that run side by side). */
-function docsAsync(args: string[], env: Record<string, string | undefined>) {
-  return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
-  });
-}
 
 const files = tempDir('docs-openapi-files-');
 const good = join(files, 'petstore.yaml');

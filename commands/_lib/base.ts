@@ -86,7 +86,7 @@ export abstract class DocsCommand extends Command {
     return out;
   }
 
-  /** Operations this run sends without the CLI's contract check (the command checked what the user gave itself). */
+  /** Operations this run sends without the transport's contract check: the command checked them itself (naming its flags). */
   protected unchecked = new Set<string>();
 
   /** The transport chosen from flags, environment, profile and data-directory lock. */

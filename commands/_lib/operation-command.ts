@@ -230,6 +230,8 @@ export function operationCommand(def: OperationCommandDef) {
         body: Object.fromEntries(Object.entries(bodyFlags).filter(([flag]) => f[flag] !== undefined || !f.input).map(([flag, [name]]) => [name, `--${flag}`])),
         bodySource: f.input ? `--input ${f.input}` : undefined,
       }, this.id);
+      // Checked here, with the flags' names: the transport's own check (base.ts) would repeat it.
+      this.unchecked.add(op.operationId);
       const question = def.confirm?.(path, f);
       if (question) await confirmDestructive(question, f.yes);
       const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));

@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
+import type { Transport } from '../../src/transport/types.js';
 
 // Lists come a page at a time (`next.page`, an opaque cursor). `--all` follows the cursors to the
 // end; a server whose cursor repeats or never ends is stopped, not followed forever (any server
@@ -43,4 +44,10 @@ export function moreHint(list: ListBody): void {
   if (!list.next?.page) return;
   const of = typeof list.count === 'number' ? ` of ${list.count}` : '';
   process.stderr.write(`Showing ${list.items.length}${of}. More: --page ${list.next.page} (or --all)\n`);
+}
+
+/** Every item of a list operation, following next.page (guarded against a looping cursor). */
+export async function listAll<T>(transport: Transport, operationId: string, path: Record<string, string>, query: Record<string, unknown> = {}): Promise<T[]> {
+  const get = async (page?: string) => (await transport.call(operationId, { path, query: { ...query, limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<T>;
+  return (await collectPages(await get(), get)).items;
 }

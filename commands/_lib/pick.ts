@@ -1,6 +1,6 @@
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
-import { collectPages, type ListBody } from './pages.js';
+import { listAll } from './pages.js';
 
 // Pickers: on a terminal, an id argument left out is chosen from a list instead of typed. One
 // registry keyed by the argument's name (the contract's path parameter names: spaceId, siteId,
@@ -34,12 +34,6 @@ interface Titled {
   id: string;
   title?: string;
   [k: string]: any;
-}
-
-/** Every item of a list operation, following next.page (guarded against a looping cursor). */
-export async function listAll<T>(transport: Transport, operationId: string, path: Record<string, string>, query: Record<string, unknown> = {}): Promise<T[]> {
-  const get = async (page?: string) => (await transport.call(operationId, { path, query: { ...query, limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<T>;
-  return (await collectPages(await get(), get)).items;
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
+import { listAll } from './pages.js';
 
 // Which change request `docs content push` writes to. With --change-request N, that one (it must
 // still take content: open or draft). Without it, the open change request an earlier push of the
@@ -62,17 +63,8 @@ export async function givenTarget(transport: Transport, spaceId: string, idOrNum
 export async function earlierTarget(transport: Transport, spaceId: string, dir: string): Promise<PushTarget | undefined> {
   const marker = pushMarker(dir);
   let best: any;
-  const seen = new Set<string>();
-  let page: string | undefined;
-  // Pages are followed to the end, with a guard against a server whose next page repeats.
-  for (let n = 0; n < 100; n++) {
-    const body = (await transport.call('listChangeRequestsForSpace', { path: { spaceId }, query: { status: 'open', limit: 100, ...(page ? { page } : {}) } })).body as any;
-    for (const cr of body.items ?? []) {
-      if (cr.status === 'open' && typeof cr.subject === 'string' && cr.subject.endsWith(marker) && (!best || cr.number > best.number)) best = cr;
-    }
-    page = body.next?.page;
-    if (!page || seen.has(page)) break;
-    seen.add(page);
+  for (const cr of await listAll<any>(transport, 'listChangeRequestsForSpace', { spaceId }, { status: 'open' })) {
+    if (cr.status === 'open' && typeof cr.subject === 'string' && cr.subject.endsWith(marker) && (!best || cr.number > best.number)) best = cr;
   }
   return best ? { id: best.id, number: best.number, subject: best.subject, status: best.status, how: 'earlier' } : undefined;
 }

@@ -86,9 +86,13 @@ export function relativeTime(iso: string, now = Date.now(), short = false): stri
   if (abs < 45) return 'just now';
   const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
     abs < 45 * 60 ? ['minute', 60] : abs < 22 * 3600 ? ['hour', 3600] : abs < 26 * 86400 ? ['day', 86400] : abs < 320 * 86400 ? ['month', 2_629_800] : ['year', 31_557_600];
-  const format = short ? new Intl.RelativeTimeFormat('en', { style: 'short' }) : new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  return format.format(Math.round(seconds / size), unit);
+  return relativeFormat(short).format(Math.round(seconds / size), unit);
 }
+
+// Built once per run: a table of times would otherwise build two ICU formatters per cell.
+const formats: Partial<Record<'short' | 'long', Intl.RelativeTimeFormat>> = {};
+const relativeFormat = (short: boolean) =>
+  short ? (formats.short ??= new Intl.RelativeTimeFormat('en', { style: 'short' })) : (formats.long ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
 
 /** One value in a table cell (or a TSV field): never JSON. */
 function cellText(v: unknown, o: RenderOptions): string {

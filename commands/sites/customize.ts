@@ -85,8 +85,9 @@ export default class SitesCustomize extends DocsCommand {
       // contract may answer a customization our pinned schema would not accept): not the user's
       // input, so the server judges it, not the CLI.
       if (blamed) throw blamed;
-      this.unchecked.add(operationId);
     }
+    // Checked above (or left to the server): the transport's own check would repeat it.
+    this.unchecked.add(operationId);
     const result = await transport.call(operationId, req);
     if (!this.jsonEnabled()) this.log(customizeSummary(args.siteId, flags, result.body as Record<string, unknown>));
     return result.body;

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../_lib/operation-command.js';
-import { listAll } from '../_lib/pick.js';
+import { listAll } from '../_lib/pages.js';
 import { renderList } from '../_lib/render.js';
 import { buildTree, renderTree, type Node } from '../_lib/tree-view.js';
 import { organizationOf } from '../_lib/org.js';

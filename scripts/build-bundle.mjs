@@ -21,6 +21,11 @@ const entryPoints = {
 };
 const outdir = join(root, 'dist', 'cli');
 rmSync(outdir, { recursive: true, force: true });
+// Small pure-JS packages that everyday in-process commands load: bundled, as each package loaded
+// from node_modules costs the ESM loader its own resolution (package.json "exports") and load,
+// ~4 ms apiece (lowdb + env-paths + jsep: 11.5 ms of `spaces list`'s 330).
+const BUNDLED = new Set(['lowdb', 'env-paths', 'jsep']);
+const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 const insideOclif = (importer) => /node_modules[\\/]/.test(importer);
 await build({
   entryPoints,
@@ -57,6 +62,7 @@ await build({
         if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled
         if (a.path.startsWith('@modelcontextprotocol/sdk/')) return null; // bundled (see above)
         if (insideOclif(a.importer)) return null; // oclif's own dependencies: bundled with it
+        if (BUNDLED.has(packageOf(a.path))) return null;
         return { external: true }; // our other packages: from node_modules, as before
       });
     },

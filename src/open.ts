@@ -17,9 +17,9 @@ export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^po
  * schema, default `docs`) or a data directory, or memory when neither is given. The pg driver is
  * loaded only for a PostgreSQL store, so other commands never pay for it.
  */
-export async function openBackend(location: string | undefined, opts: { statAtOpen?: boolean } = {}): Promise<ShardBackend> {
+export async function openBackend(location: string | undefined, opts: { statAtOpen?: boolean; syncReads?: boolean } = {}): Promise<ShardBackend> {
   if (!location) return new MemoryBackend();
-  if (!isPostgresUrl(location)) return new FileBackend(location, { statAtOpen: opts.statAtOpen });
+  if (!isPostgresUrl(location)) return new FileBackend(location, { statAtOpen: opts.statAtOpen, syncReads: opts.syncReads });
   const url = new URL(location);
   const schema = url.searchParams.get('schema') ?? 'docs';
   url.searchParams.delete('schema');
@@ -34,6 +34,8 @@ export interface OpenOptions {
   store?: string;
   /** A data directory's shard files are all checked by size at open (`docs serve`: a damaged one stops the start). */
   statAtOpen?: boolean;
+  /** A data directory's files are read synchronously (FileBackendOptions.syncReads: a process with one caller). */
+  syncReads?: boolean;
 }
 
 /** A context on the data directory `dir` (lowdb files), on PostgreSQL (`store`), or in memory. */
@@ -41,7 +43,7 @@ export async function openContext(dir: string | undefined, opts: OpenOptions = {
   if (opts.store && !isPostgresUrl(opts.store)) throw new DocsError('invalid', `--store: ${opts.store} is not a postgres:// URL (a data directory is given with --data)`);
   let store: ShardStore;
   try {
-    store = await ShardStore.open(await openBackend(opts.store ?? dir, { statAtOpen: opts.statAtOpen }), TABLES);
+    store = await ShardStore.open(await openBackend(opts.store ?? dir, { statAtOpen: opts.statAtOpen, syncReads: opts.syncReads }), TABLES);
   } catch (err: any) {
     if (!opts.store || err instanceof DocsError) throw err;
     const where = new URL(opts.store);

@@ -5,8 +5,8 @@ import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
-import { existsSync } from 'node:fs';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readBucketSync, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
 
 export { fileName, keyOf } from './shard-files.js';
@@ -43,6 +43,13 @@ export interface FileBackendOptions {
    * lists `shards/`, and a damaged file is found, and named, when a command loads it.
    */
   statAtOpen?: boolean;
+  /**
+   * Read shards and catalog buckets with readFileSync. For a process that opens the store for
+   * itself (an in-process command, `docs mcp`): nothing else waits on its event loop, and a small
+   * file read synchronously costs a fifth of an async read (open, fstat, read and close, each a
+   * round trip through the thread pool). `spaces list` on 100 spaces reads ~160 files.
+   */
+  syncReads?: boolean;
 }
 
 /**
@@ -93,6 +100,15 @@ export class FileBackend implements ShardBackend {
   private bucket(b: number): Promise<Map<string, string>> {
     const have = this.buckets.get(b);
     if (have) return Promise.resolve(have);
+    if (this.opts.syncReads) {
+      try {
+        const m = readBucketSync(this.dir, b);
+        this.buckets.set(b, m);
+        return Promise.resolve(m);
+      } catch (err) {
+        return Promise.reject(err instanceof CatalogDamage ? this.damaged(err.file, err.problem) : storageError(err, this.dir));
+      }
+    }
     let p = this.bucketReads.get(b);
     if (!p) {
       p = readBucket(this.dir, b).then(
@@ -186,7 +202,8 @@ export class FileBackend implements ShardBackend {
       const sum = await this.sumOf(file);
       let text: string | undefined;
       try {
-        text = await readFile(join(this.shardDir, file), 'utf8');
+        const path = join(this.shardDir, file);
+        text = this.opts.syncReads ? readFileSync(path, 'utf8') : await readFile(path, 'utf8');
       } catch (err: any) {
         if (err.code !== 'ENOENT') throw storageError(err, this.dir);
         if (sum !== undefined) throw this.damaged(`${SHARDS}/${file}`, 'is missing (the catalog of committed shards lists it)');

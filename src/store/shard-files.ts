@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bucketOf } from './buckets.js';
@@ -74,14 +74,30 @@ export function sizeProblem(size: number, entry: string): string | undefined {
 
 /** One bucket of the catalog (file name -> entry); empty when its file does not exist. */
 export async function readBucket(dir: string, b: number): Promise<Map<string, string>> {
-  const name = bucketFile(b);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(join(dir, CHECKSUMS, name), 'utf8');
+    text = await readFile(join(dir, CHECKSUMS, bucketFile(b)), 'utf8');
   } catch (err: any) {
-    if (err.code === 'ENOENT') return new Map();
-    throw err;
+    if (err.code !== 'ENOENT') throw err;
   }
+  return parseBucket(b, text);
+}
+
+/** readBucket, reading the file synchronously (FileBackendOptions.syncReads). */
+export function readBucketSync(dir: string, b: number): Map<string, string> {
+  let text: string | undefined;
+  try {
+    text = readFileSync(join(dir, CHECKSUMS, bucketFile(b)), 'utf8');
+  } catch (err: any) {
+    if (err.code !== 'ENOENT') throw err;
+  }
+  return parseBucket(b, text);
+}
+
+/** A bucket file's text (undefined: no file) as its entries, or CatalogDamage naming what is wrong. */
+function parseBucket(b: number, text: string | undefined): Map<string, string> {
+  if (text === undefined) return new Map();
+  const name = bucketFile(b);
   let data: unknown;
   try {
     data = JSON.parse(text);

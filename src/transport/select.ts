@@ -69,7 +69,8 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
     const got = await tryLockProbed(dir);
     if (got.ok) {
       try {
-        const ctx = await openContext(dir);
+        // The lock makes this process the directory's only user, for one caller: sync reads.
+        const ctx = await openContext(dir, { syncReads: true });
         const boot = await bootstrap(ctx);
         if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
         const owner = await ownerOf(ctx);

@@ -308,6 +308,12 @@ engineContract('FileBackend', async () => {
   return { open: () => new FileBackend(dir) };
 });
 
+// What an in-process command opens (src/transport/select.ts): the same contract, files read synchronously.
+engineContract('FileBackend (sync reads)', async () => {
+  const dir = tempDir();
+  return { open: () => new FileBackend(dir, { syncReads: true }) };
+});
+
 // PostgreSQL: a fresh schema per test, its backends closed and the schema dropped after it.
 const pgUrl = await postgresOrSkip();
 const pgOpen: PgBackend[] = [];
@@ -336,6 +342,23 @@ engineContract(
 );
 
 describe('FileBackend', () => {
+  it('with sync reads, names a shard changed in place and a damaged catalog bucket when it loads them', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => (tx.put('members', { id: 'm1', org: 'o1' }), tx.put('members', { id: 'm2', org: 'o2' })));
+    await store.close();
+    const changed = join(dir, 'shards', 'org__o1.json');
+    writeFileSync(changed, readFileSync(changed, 'utf8').replace('"o1"', '"o9"')); // same size: only the checksum tells
+    const reader = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS);
+    await expect(reader.read((tx) => tx.find('members', 'org', 'o1'))).rejects.toThrow(`data directory ${dir}: shards/org__o1.json does not match its checksum in the catalog`);
+    expect(await reader.read((tx) => tx.find('members', 'org', 'o2'))).toHaveLength(1);
+    await reader.close();
+    const buckets = readdirSync(join(dir, 'checksums'));
+    for (const b of buckets) writeFileSync(join(dir, 'checksums', b), '{"x":');
+    const again = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS).catch((err) => err);
+    expect(String(again?.message ?? again)).toMatch(new RegExp(`data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: checksums/\\d+\\.json is not valid JSON`));
+  });
+
   it('has every acknowledged write on disk when the promise resolves', async () => {
     const dir = tempDir();
     const store = await ShardStore.open(new FileBackend(dir), SPECS);

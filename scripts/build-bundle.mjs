@@ -1,10 +1,21 @@
-// Bundles the CLI (bin entry + one entry per command, shared code split into chunks) into
-// dist/cli/, with @oclif/core and its dependencies inside: node loads ~430 small files for one
-// in-process command otherwise, and resolving/reading them is most of a command's start
-// (`spaces list` on 100 spaces: 3.8x -> 3.3x `node -e 0`). Other packages stay external (loaded
-// from node_modules as before); dist/src stays the code the server and tests use.
+// Bundles the CLI into one CommonJS file, dist/cli/docs.cjs: oclif and its dependencies, every
+// command and the code they share. bin/cli-bundle.cjs loads it with V8's code cache, and oclif
+// finds the commands in it (package.json oclif.commands: strategy "explicit", COMMANDS).
+//
+// Why one file, and why CommonJS (figures: `spaces list --json` on 100 spaces / `node -e 0`):
+// - node loads ~430 small files for one in-process command from node_modules (3.8x); bundled
+//   with esbuild as ESM, split into chunks, it loaded ~60 (3.3x), and each ESM module costs the
+//   loader its resolution, an async read and a compile, ~0.5 ms apiece here.
+// - A script can be compiled from V8's code cache (vm.Script cachedData), an ES module cannot
+//   on Node 20 (module.enableCompileCache is Node 22). With the cache nothing is parsed at start.
+// Nothing runs that a command does not use: each module is wrapped by esbuild in a lazy
+// initializer, run when first required (each COMMANDS entry is a getter requiring its command).
+// Other packages stay external, loaded from node_modules when used (ESM-only ones by require(),
+// which Node has without a flag since 20.19: package.json engines); dist/src stays the code the
+// server and tests use.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,31 +24,58 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = join(root, 'dist', 'commands');
 const files = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) =>
   e.isDirectory() ? (e.name.startsWith('_') ? [] : files(join(d, e.name))) : e.name.endsWith('.js') ? [join(d, e.name)] : []);
-const entryPoints = {
-  run: join(root, 'bin', 'cli-entry.js'),
-  // oclif hooks (package.json oclif.hooks), loaded only when their event happens.
-  'hooks/not-found': join(commands, '_hooks', 'not-found.js'),
-  ...Object.fromEntries(files(commands).map((f) => ['commands/' + relative(commands, f).slice(0, -3), f])),
-};
+const ids = files(commands).map((f) => [relative(commands, f).slice(0, -3).split(/[\\/]/).join(':'), f]).sort(([a], [b]) => (a < b ? -1 : 1));
+
+// The bundle's entry: run() (oclif's execute, the root being the package), the commands by id,
+// and the command_not_found hook (package.json oclif.hooks).
+const entry = `
+import { Config } from '@oclif/core/config';
+import { execute } from '@oclif/core/execute';
+
+export async function run() {
+  const config = await Config.load(new URL('../../bin/run.js', import.meta.url).href);
+  // scripts/build-manifest.mjs writes the global flags once (\`globalFlags\`) instead of on every
+  // command: each command that had them gets the same definitions back (shared objects, no copy).
+  for (const plugin of config.plugins.values()) {
+    const globals = plugin.manifest?.globalFlags;
+    if (!globals) continue;
+    for (const command of plugin.commands) for (const name of command.globalFlags ?? []) command.flags[name] = globals[name];
+  }
+  await execute({ loadOptions: config });
+}
+
+export const COMMANDS = {};
+${ids.map(([id, f]) => `Object.defineProperty(COMMANDS, ${JSON.stringify(id)}, { enumerable: true, get: () => require(${JSON.stringify(f)}).default });`).join('\n')}
+
+export const notFound = (opts) => require(${JSON.stringify(join(commands, '_hooks', 'not-found.js'))}).default(opts);
+`;
+
 const outdir = join(root, 'dist', 'cli');
 rmSync(outdir, { recursive: true, force: true });
+const outfile = join(outdir, 'docs.cjs');
 // Small pure-JS packages that everyday in-process commands load: bundled, as each package loaded
-// from node_modules costs the ESM loader its own resolution (package.json "exports") and load,
-// ~4 ms apiece (lowdb + env-paths + jsep: 11.5 ms of `spaces list`'s 330).
+// from node_modules costs its own resolution (package.json "exports") and load.
 const BUNDLED = new Set(['lowdb', 'env-paths', 'jsep']);
 const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
-const insideOclif = (importer) => /node_modules[\\/]/.test(importer);
+const insideNodeModules = (importer) => /node_modules[\\/]/.test(importer);
 await build({
-  entryPoints,
-  outdir,
+  stdin: { contents: entry, resolveDir: join(root, 'dist'), sourcefile: 'cli-entry.js', loader: 'js' },
+  outfile,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  // oclif is CommonJS: its require() calls need a require in the ESM chunks.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Less text to read and scan at every start (the machine reads ~250 MB/s): no whitespace or
+  // comments, simpler syntax. Identifiers stay, so stack traces and class names read as the
+  // source (and no keepNames: its __name() calls would break functions shipped to a worker as
+  // text, src/search/worker.ts).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // One URL for every module of the bundle: the bundle's own (dist/cli/docs.cjs), as each chunk's
+  // was before; the code using it (kernel/root.ts, createRequire) only needs its folder.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // oclif's TypeScript support (ts-node, tsx, typescript) is for plugins in development: not ours.
   external: ['typescript', 'ts-node', 'tsx'],
   plugins: [{
@@ -61,10 +99,26 @@ await build({
         if (a.path.startsWith('node:')) return { external: true };
         if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled
         if (a.path.startsWith('@modelcontextprotocol/sdk/')) return null; // bundled (see above)
-        if (insideOclif(a.importer)) return null; // oclif's own dependencies: bundled with it
+        if (insideNodeModules(a.importer)) return null; // dependencies of what is bundled: bundled with it
         if (BUNDLED.has(packageOf(a.path))) return null;
         return { external: true }; // our other packages: from node_modules, as before
       });
     },
   }],
 });
+
+// The first line names the build (a hash of the rest): bin/cli-bundle.cjs keys its code cache by
+// it, since V8 checks a cache against the source's length only.
+// Every character above ASCII (in regular expressions and template literals, where esbuild keeps
+// them) becomes its \u escape: an ASCII file is decoded as latin1, twice as fast as UTF-8.
+// Every import() left in the bundle (esbuild has made those of bundled files lazy initializers)
+// loads something outside it at run time: a package left external (ESM ones, when used) or a
+// file oclif loads by path. Each becomes __docsImport(), bin/cli-bundle.cjs's own import(): node
+// gives a script compiled from a code cache no import() ("A dynamic import callback was not
+// specified"), and vm's importModuleDynamically is experimental (a warning on stderr).
+// `import()` with nothing inside is oclif's error message text, left alone.
+const body = readFileSync(outfile, 'utf8')
+  .replace(/\bimport\((?!\))/g, '__docsImport(').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
+writeFileSync(outfile, `// docs CLI bundle ${hash}\n${body}`);
+console.log(`bundle: ${ids.length} commands, ${(body.length / 1e6).toFixed(1)} MB, build ${hash}`);

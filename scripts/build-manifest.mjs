@@ -15,7 +15,7 @@ const plugin = config.plugins.get(config.pjson.name);
 const manifest = plugin.manifest;
 // Every command repeats the same global flags (--api-url, --token, ...): two thirds of the file,
 // parsed at every start. They are written once, as `globalFlags`, and put back on each command
-// by bin/cli-entry.js after oclif loads the manifest (help and completion still list them).
+// by run() in the bundle (scripts/build-bundle.mjs) after oclif loads the manifest (help and completion still list them).
 // Without indentation: whitespace is a third of the rest.
 const globalFlags = {};
 for (const name of GLOBAL_FLAGS) {

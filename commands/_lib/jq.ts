@@ -21,6 +21,8 @@ export async function runJq(value: unknown, expression: string): Promise<string>
   // that runs once. Set before the module is compiled, it applies to jq only.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
+  // V8 would reject a code cache made under other flags: bin/cli-bundle.cjs writes none for this run.
+  (globalThis as Record<symbol, unknown>)[Symbol.for('docs.codeCache.skip')] = true;
   const { raw } = await import('jq-wasm');
   let result: { stdout: string; stderr: string; exitCode: number };
   try {

@@ -3,12 +3,15 @@
 // command, which made the CLI test files spend most of their time starting node processes.
 // Each request gets the environment, arguments, stdout/stderr and exit code a spawned process
 // would have; a command that calls process.exit ends only its run here.
+import { createRequire } from 'node:module';
 import { workerData } from 'node:worker_threads';
 
 const { port, state, bin } = workerData;
 const flag = new Int32Array(state);
 const baseEnv = { ...process.env };
 let runs = 0;
+let loaded;
+const bundle = () => (loaded ??= createRequire(import.meta.url)('../../bin/cli-bundle.cjs'));
 
 const realWrite = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 
@@ -39,12 +42,12 @@ port.on('message', async ({ args, env }) => {
   // oclif's error handler ends with process.exit(code): the first code is the run's.
   process.exit = (code) => void (exitCode ??= code ?? process.exitCode ?? 0);
   try {
-    // A fresh copy of the entry module per run: bin/run.js for its --version fast path, else the
-    // bundle's entry (oclif's execute on process.argv). The bundle's chunks (oclif, commands,
-    // the store) are imported by plain URL, so they stay loaded between runs.
+    // bin/run.js, a fresh copy per run, for its --version fast path; else the bundle's run()
+    // (oclif's execute on process.argv). The bundle (oclif, commands, the store) is loaded once
+    // per worker and stays loaded between runs.
     const fast = args.length === 1 && (args[0] === '--version' || args[0] === '-v');
-    const entry = new URL(fast ? '../../bin/run.js' : '../../dist/cli/run.js', import.meta.url).href;
-    await import(`${entry}?run=${++runs}`);
+    if (fast) await import(`${new URL('../../bin/run.js', import.meta.url).href}?run=${++runs}`);
+    else await bundle().run();
   } catch (err) {
     stderr += `${err?.stack ?? err}\n`;
     exitCode ??= 1;

@@ -29,7 +29,38 @@ export function errorMessage(status: number, body: unknown): string {
   return [`HTTP ${status}`, head, details.join('; ')].filter(Boolean).join(': ');
 }
 
-/** Calls a `docs serve` (or any server of this API) over HTTP with undici. */
+/** How many times a request answered 429 is sent again, and the longest wait the CLI takes for one. */
+export const RATE_LIMIT_RETRIES = 3;
+export const RATE_LIMIT_MAX_WAIT_S = 60;
+
+/**
+ * The seconds a 429's Retry-After asks for (delay-seconds or an HTTP date); undefined without a
+ * usable one.
+ */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface HttpTransportOptions {
+  /** Told when a request is sent again after a 429 (the CLI: a line on stderr). */
+  notice?: (message: string) => void;
+}
+
+/**
+ * Calls a `docs serve` (or any server of this API) over HTTP with undici.
+ *
+ * A 429 (rate limited: the server refused the request without acting on it, so sending it again
+ * is safe whatever the method) with a Retry-After of at most RATE_LIMIT_MAX_WAIT_S is sent again
+ * after that wait, up to RATE_LIMIT_RETRIES times, as gh and the GitBook clients do: a CI job
+ * publishing specs over a token's limit slows down instead of failing. A longer wait, or none
+ * given, is answered at once with the server's message (it says when to retry).
+ */
 export class HttpTransport implements Transport {
   readonly remote = true;
   private readonly base: string;
@@ -37,6 +68,7 @@ export class HttpTransport implements Transport {
   constructor(
     apiUrl: string,
     private readonly token: string | undefined,
+    private readonly opts: HttpTransportOptions = {},
   ) {
     // Accept both "http://host:port" and "http://host:port/v1".
     this.base = apiUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
@@ -67,6 +99,17 @@ export class HttpTransport implements Transport {
   }
 
   private async send(method: string, rel: string, input: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.sendOnce(method, rel, input);
+      if (result.status !== 429 || attempt === RATE_LIMIT_RETRIES) return result;
+      const wait = retryAfterSeconds(result.headers?.['retry-after']);
+      if (wait === undefined || wait > RATE_LIMIT_MAX_WAIT_S) return result;
+      this.opts.notice?.(`${errorMessage(429, result.body)}: sending ${method.toUpperCase()} ${rel} again in ${wait} s (retry ${attempt + 1} of ${RATE_LIMIT_RETRIES})`);
+      await sleep(wait * 1000);
+    }
+  }
+
+  private async sendOnce(method: string, rel: string, input: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult> {
     const { request } = await import('undici'); // loaded only when a command goes over HTTP
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;

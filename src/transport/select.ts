@@ -30,13 +30,13 @@ export async function selectTransport(o: TransportOptions): Promise<Transport> {
   const env = process.env;
   const token = o.token ?? env.DOCS_TOKEN ?? undefined;
   const apiUrl = o.apiUrl ?? env.DOCS_API_URL;
-  if (apiUrl) return new HttpTransport(apiUrl, token ?? (o.profile ? currentProfile(o.profile)?.token : undefined));
+  if (apiUrl) return new HttpTransport(apiUrl, token ?? (o.profile ? currentProfile(o.profile)?.token : undefined), { notice: o.notice });
   const data = o.data ?? env.DOCS_DATA;
   const store = o.store ?? env.DOCS_STORE;
   if (store) return openShared(store, data ?? defaultDataDir(), token, o.notice);
   if (!data) {
     const profile = currentProfile(o.profile);
-    if (profile) return new HttpTransport(profile.apiUrl, token ?? profile.token);
+    if (profile) return new HttpTransport(profile.apiUrl, token ?? profile.token, { notice: o.notice });
     if (o.profile) throw new DocsError('not_found', `profile ${o.profile} not found (docs auth login --profile ${o.profile} ...)`);
   }
   return openLocal(data ?? defaultDataDir(), token, o.notice);
@@ -65,7 +65,7 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
   let told = false;
   for (;;) {
     const server = await liveHolderProbed(dir);
-    if (server?.url) return new HttpTransport(server.url, token ?? server.token);
+    if (server?.url) return new HttpTransport(server.url, token ?? server.token, { notice });
     const got = await tryLockProbed(dir);
     if (got.ok) {
       try {

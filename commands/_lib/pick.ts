@@ -1,6 +1,7 @@
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { listAll } from './pages.js';
+import { TOKENS_PATH } from './tokens.js';
 
 // Pickers: on a terminal, an id argument left out is chosen from a list instead of typed. One
 // registry keyed by the argument's name (the contract's path parameter names: spaceId, siteId,
@@ -166,6 +167,17 @@ export const PICKERS: Record<string, Picker> = {
   samlProviderId: { label: 'SAML provider', choices: (ctx) => inOrganizations(ctx, 'listSAMLProvidersInOrganizationById', {}, (p) => `${p.label} [${p.status}]`) },
   translationId: { label: 'Translation', choices: (ctx) => inOrganizations(ctx, 'listTranslations', {}, (t) => `${t.language} of ${t.source?.space ?? '?'} [${t.status}]`) },
   conversationId: { label: 'Conversation', choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`) },
+  // The caller's own API tokens of the local store (docs tokens list), newest first as listed.
+  tokenId: {
+    label: 'Token',
+    choices: async (ctx) =>
+      ((await ctx.transport.docs('GET', TOKENS_PATH)).body as { items: any[] }).items.map((t) => ({
+        name: `${t.label} (${t.id}; last used ${t.lastUsedAt ?? 'never'})`,
+        value: t.id,
+      })),
+  },
+  // The built-in templates (src/content/templates.ts): no call needed.
+  templateId: { label: 'Template', choices: async () => (await import('../../src/content/templates.js')).TEMPLATES.map((t) => ({ name: `${t.title} (${t.id})`, value: t.id })) },
 };
 
 export const pickerFor = (name: string): Picker | undefined => (Object.hasOwn(PICKERS, name) ? PICKERS[name] : undefined);

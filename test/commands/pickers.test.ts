@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PICKERS, pickerFor, type PickContext } from '../../commands/_lib/pick.js';
+import { TOKENS_PATH } from '../../commands/_lib/tokens.js';
 import { packageRoot } from '../../src/kernel/root.js';
 import { LocalTransport } from '../../src/transport/local.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -66,6 +67,10 @@ describe('pickers', () => {
       ['translationId', {}, ids.translationId!, /^fr of /],
       ['conversationId', {}, ids.conversationId!, /Reset email never arrives/],
     ];
+    // The caller's API tokens (docs tokens list) and the built-in templates.
+    const me = (await transport.call('getAuthenticatedUser')).body as { id: string };
+    const token = (await transport.docs('POST', TOKENS_PATH, { body: { user: me.id, label: 'CI publisher' } })).body as { id: string };
+    cases.push(['tokenId', {}, token.id, /^CI publisher \(tok_.*; last used never\)$/], ['templateId', {}, 'faq', /\(faq\)$/]);
     for (const [name, values, expected, label] of cases) {
       const choices = await PICKERS[name]!.choices(ctx(values));
       const hit = choices.find((c) => c.value === expected);

@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationInput } from '../contract/validate.js';
 import { DocsError } from '../kernel/errors.js';
+import { collectPages, type ListBody } from '../transport/follow-pages.js';
 import type { CallResult } from '../transport/types.js';
 import type { Providers, PromptProvider, ResourceProvider, ToolProvider } from './server.js';
 import type { ToolEntry } from './tool-schema.js';
@@ -50,22 +51,13 @@ function operationTools(call: Call, tools: ToolEntry[]): ToolProvider {
 const PAGE_URI = /^docs:\/\/spaces\/([^/]+)\/pages\/([^/]+)$/;
 const SPACES_PER_LIST = 10;
 
-/** Every item of a paginated list (`items` + `next.page`). */
+/** Every item of a paginated list (`items` + `next.page`), guarded against a looping cursor. */
 async function everything(call: Call, operationId: string, path: Record<string, string>): Promise<any[]> {
-  const items: any[] = [];
-  const seen = new Set<string>();
-  let page: string | undefined;
-  do {
-    // Any server may answer: a cursor seen before would loop forever (as commands/_lib/pages.ts).
-    if (page !== undefined) {
-      if (seen.has(page)) throw new DocsError('unavailable', `the server's next.page repeats (${page}): stopped after ${items.length} items instead of looping`);
-      seen.add(page);
-    }
+  const get = async (page?: string): Promise<ListBody> => {
     const body = (await call(operationId, { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as any;
-    items.push(...(body?.items ?? []));
-    page = body?.next?.page;
-  } while (page);
-  return items;
+    return { ...body, items: body?.items ?? [] };
+  };
+  return (await collectPages(await get(), get)).items;
 }
 
 function pageResources(call: Call): ResourceProvider {

@@ -123,7 +123,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       }
       // `docs tokens ...`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
       if (isDocsRoute(pathname)) {
-        import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1))).then(done, (err) => done(fail(req, res, err)));
+        import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // Published sites and the app's views: HTML (server/published.ts).

@@ -78,6 +78,13 @@ describe('failed authentications are limited per address', () => {
     const refused = mcp.filter((r) => r.status === 429);
     expect(refused.length).toBeGreaterThanOrEqual(Math.min(1, 10 - refill));
     for (const r of refused) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // So do the /_docs routes (docs tokens ...: where new tokens are minted).
+    t0 = performance.now();
+    const docsRoutes = await Promise.all(Array.from({ length: 10 }, () => get(s, '/_docs/tokens', randomToken())));
+    refill = Math.ceil(((performance.now() - t0) / 1000) * 10) + 1;
+    const refusedDocs = docsRoutes.filter((r) => r.status === 429);
+    expect(refusedDocs.length).toBeGreaterThanOrEqual(Math.min(1, 10 - refill));
+    for (const r of refusedDocs) expect(r.body).toEqual({ error: { code: 429, message: expect.stringMatching(/too many failed authentications/) } });
 
     // Once the bucket refills (10/s), wrong tokens are plain 401s again.
     await new Promise((r) => setTimeout(r, 1200));
@@ -126,6 +133,11 @@ describe('docs serve --rate-limit N: requests per minute per token', () => {
     const other = await get(s, '/v1/user', OTHER);
     expect(other.status).toBe(200);
     expect(other.headers.get('x-ratelimit-remaining')).toBe('29');
+    // The /_docs routes (docs tokens ...) count against the same limit.
+    expect((await get(s, '/_docs/tokens', TOKEN)).status).toBe(429);
+    const otherTokens = await get(s, '/_docs/tokens', OTHER);
+    expect(otherTokens.status).toBe(200);
+    expect(otherTokens.headers.get('x-ratelimit-remaining')).toBe('28');
     // A 401 carries no rate-limit headers (the caller is not known).
     expect((await get(s, '/v1/user', randomToken())).headers.get('x-ratelimit-limit')).toBeNull();
   });

@@ -107,16 +107,16 @@ await build({
   }],
 });
 
-// The first line names the build (a hash of the rest): bin/cli-bundle.cjs keys its code cache by
-// it, since V8 checks a cache against the source's length only.
-// Every character above ASCII (in regular expressions and template literals, where esbuild keeps
-// them) becomes its \u escape: an ASCII file is decoded as latin1, twice as fast as UTF-8.
 // Every import() left in the bundle (esbuild has made those of bundled files lazy initializers)
 // loads something outside it at run time: a package left external (ESM ones, when used) or a
 // file oclif loads by path. Each becomes __docsImport(), bin/cli-bundle.cjs's own import(): node
 // gives a script compiled from a code cache no import() ("A dynamic import callback was not
 // specified"), and vm's importModuleDynamically is experimental (a warning on stderr).
 // `import()` with nothing inside is oclif's error message text, left alone.
+// Every character above ASCII (in regular expressions and template literals, where esbuild keeps
+// them) becomes its \u escape: an ASCII file is decoded as latin1, twice as fast as UTF-8.
+// The first line names the build (a hash of the rest): bin/cli-bundle.cjs keys its code cache by
+// it, since V8 checks a cache against the source's length only.
 const body = readFileSync(outfile, 'utf8')
   .replace(/\bimport\((?!\))/g, '__docsImport(').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);

@@ -1,42 +1,17 @@
-import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { soleOrganization } from '../../commands/_lib/org.js';
 import { collectPages, MAX_PAGES } from '../../commands/_lib/pages.js';
 import { errorMessage } from '../../src/transport/http.js';
 import type { Transport } from '../../src/transport/types.js';
-import { BIN } from '../helpers/cli.js';
+import { docsAsync } from '../helpers/cli.js';
+import { withServer } from '../helpers/loopback.js';
 
 // What the CLI must not assume of a server beyond the contract: a cursor that ends, `count`, the
 // markdown form of a body, errors in the contract's shape. Tiny loopback servers answer as another
 // implementation may (spec-valid, or a buggy cursor).
 
-async function withServer(handler: (req: IncomingMessage, res: ServerResponse) => void, fn: (url: string) => Promise<void>) {
-  const server = createServer(handler).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  try {
-    await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
-}
-
-function run(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_DATA: undefined, DOCS_API_URL: undefined, DOCS_TOKEN: undefined } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill(), 15_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code ?? -1, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => docsAsync(args);
 
 const json = (res: ServerResponse, body: unknown, status = 200) => {
   res.statusCode = status;

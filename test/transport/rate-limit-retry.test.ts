@@ -1,40 +1,15 @@
-import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RETRIES, retryAfterSeconds } from '../../src/transport/http.js';
-import { BIN } from '../helpers/cli.js';
+import { docsAsync } from '../helpers/cli.js';
+import { withServer } from '../helpers/loopback.js';
 
 // Over HTTP the CLI sends a request answered 429 again after the server's Retry-After (when it
 // is short), a few times, saying so on stderr; a long or missing Retry-After fails at once.
 
 const ORGS = { items: [{ object: 'organization', id: 'org1', title: 'Acme', urls: { location: 'http://x/org1', app: 'http://x/app/org1' } }], count: 1 };
 
-async function withServer(handler: (req: IncomingMessage, res: ServerResponse) => void, fn: (url: string) => Promise<void>) {
-  const server = createServer(handler).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  try {
-    await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
-}
-
-function run(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_DATA: undefined, DOCS_API_URL: undefined, DOCS_TOKEN: undefined } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill(), 20_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code ?? -1, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => docsAsync(args);
 
 const limited = (res: ServerResponse, retryAfter?: string) => {
   res.writeHead(429, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });

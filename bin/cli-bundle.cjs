@@ -33,10 +33,8 @@ try {
 // loaded when used) is this file's (scripts/build-bundle.mjs rewrites the calls).
 const wrapped = `(function (exports, require, module, __filename, __dirname, __docsImport) {${source}\n})`;
 const script = new vm.Script(wrapped, { filename: file, cachedData });
+// The bundle's `module`: only its exports are used (require is createRequire's, by file path).
 const bundle = new Module(file, module);
-bundle.filename = file;
-bundle.paths = Module._nodeModulePaths(dirname(file));
-bundle.loaded = true;
 script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dirname(file), (specifier) => import(specifier));
 
 // Written after a command ran (run()), not when oclif only reads COMMANDS (the manifest's build

@@ -2,7 +2,7 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import type { Context } from './kernel/context.js';
 import { DocsError } from './kernel/errors.js';
 import type { ShardBackend } from './store/backend.js';
-import { FileBackend } from './store/file-backend.js';
+import { FileBackend, type FileBackendOptions } from './store/file-backend.js';
 import { MemoryBackend } from './store/memory-backend.js';
 import { ShardStore } from './store/shard-store.js';
 import { TABLES } from './store/tables.js';
@@ -17,9 +17,9 @@ export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^po
  * schema, default `docs`) or a data directory, or memory when neither is given. The pg driver is
  * loaded only for a PostgreSQL store, so other commands never pay for it.
  */
-export async function openBackend(location: string | undefined, opts: { statAtOpen?: boolean; syncReads?: boolean } = {}): Promise<ShardBackend> {
+export async function openBackend(location: string | undefined, opts: Pick<FileBackendOptions, 'statAtOpen' | 'syncReads'> = {}): Promise<ShardBackend> {
   if (!location) return new MemoryBackend();
-  if (!isPostgresUrl(location)) return new FileBackend(location, { statAtOpen: opts.statAtOpen, syncReads: opts.syncReads });
+  if (!isPostgresUrl(location)) return new FileBackend(location, opts);
   const url = new URL(location);
   const schema = url.searchParams.get('schema') ?? 'docs';
   url.searchParams.delete('schema');
@@ -32,10 +32,9 @@ export interface OpenOptions {
   baseUrl?: string;
   /** A PostgreSQL URL: the rows live there, and `dir` keeps only file bytes (blobs, PDFs, OpenAPI documents). */
   store?: string;
-  /** A data directory's shard files are all checked by size at open (`docs serve`: a damaged one stops the start). */
-  statAtOpen?: boolean;
-  /** A data directory's files are read synchronously (FileBackendOptions.syncReads: a process with one caller). */
-  syncReads?: boolean;
+  /** A data directory's files: checked by size at open (`docs serve`), read synchronously (a process with one caller). See FileBackendOptions. */
+  statAtOpen?: FileBackendOptions['statAtOpen'];
+  syncReads?: FileBackendOptions['syncReads'];
 }
 
 /** A context on the data directory `dir` (lowdb files), on PostgreSQL (`store`), or in memory. */

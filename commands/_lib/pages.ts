@@ -1,12 +1,12 @@
 import * as Flags from '@oclif/core/flags';
-import { collectPages, type ListBody } from '../../src/transport/follow-pages.js';
+import { collectPages, MAX_PAGES, type ListBody } from '../../src/transport/follow-pages.js';
 import type { Transport } from '../../src/transport/types.js';
 
 // The CLI's side of lists, a page at a time (`next.page`): --page, --all (following the cursors
 // to the end through src/transport/follow-pages.ts, which stops a cursor that repeats or never
 // ends), and the hint that a list has more, on stderr, never stdout.
 
-export { collectPages, MAX_PAGES, type ListBody } from '../../src/transport/follow-pages.js';
+export { collectPages, MAX_PAGES, type ListBody };
 
 /** The one wording of --page, for every list (operation and hand-written commands alike). */
 export const PAGE_DESCRIPTION = 'Which page: the cursor a previous list printed ("More: --page ...")';

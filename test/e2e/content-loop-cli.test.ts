@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, docsAsync, spawnServe } from '../helpers/cli.js';
+import { docs, docsAsync, spawnServe, type CliResult } from '../helpers/cli.js';
+import { withServer } from '../helpers/loopback.js';
 import { tempDir } from '../helpers/server.js';
 
 // Docs as code closes the loop (issue 20, item 7): a push updates the change request it opened
@@ -97,28 +98,27 @@ describe('docs content push: one change request per folder, --change-request, --
 /** `docs content pull` against a minimal contract server whose pages come as Documents. */
 async function pullFrom(page: (req: IncomingMessage) => unknown) {
   const asked: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url!, 'http://x');
-    asked.push(url.pathname + url.search);
-    res.setHeader('content-type', 'application/json');
-    const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a Document.', marks: [] }] }] }] };
-    if (url.pathname === '/v1/spaces/s1/content/pages') {
-      return res.end(JSON.stringify({ pages: [{ object: 'revision-page', id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [], document: doc }] }));
-    }
-    if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
-    if (url.pathname === '/v1/spaces/s1/content/page/p1') return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', ...(page(req) as object) }));
-    res.statusCode = 404;
-    res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
-  }).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
   const dir = join(tempDir(), 'out');
-  try {
-    const url = `http://127.0.0.1:${(server.address() as any).port}`;
-    const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
-    return { ...r, dir, asked };
-  } finally {
-    server.close();
-  }
+  let r: CliResult | undefined;
+  await withServer(
+    (req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      asked.push(url.pathname + url.search);
+      res.setHeader('content-type', 'application/json');
+      const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a Document.', marks: [] }] }] }] };
+      if (url.pathname === '/v1/spaces/s1/content/pages') {
+        return res.end(JSON.stringify({ pages: [{ object: 'revision-page', id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [], document: doc }] }));
+      }
+      if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
+      if (url.pathname === '/v1/spaces/s1/content/page/p1') return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', ...(page(req) as object) }));
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
+    },
+    async (url) => {
+      r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
+    },
+  );
+  return { ...r!, dir, asked };
 }
 
 describe('docs content pull against a server that answers Documents', () => {

@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, docs, docsAsync } from '../helpers/cli.js';
+import { withServer } from '../helpers/loopback.js';
 import { tempDir } from '../helpers/server.js';
 import { tryLock } from '../../src/store/lock.js';
 
@@ -156,79 +157,70 @@ describe('pages', () => {
   });
 
   it('a server whose next.page repeats is stopped, not followed forever', async () => {
-    const { createServer } = await import('node:http');
     let calls = 0;
-    const server = createServer((req, res) => {
-      calls++;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ items: [{ id: `s${calls}`, title: 'Loop' }], count: 1000, next: { page: 'same' } }));
-    }).listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as any).port}`;
-      const r = await docsAsync(['spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't']);
-      expect(r.stderr).toContain("the server's next.page repeats (same): stopped after 2 items");
-      expect(r.status).toBe(1);
-      expect(calls).toBeLessThan(5);
-    } finally {
-      server.close();
-    }
+    await withServer(
+      (_req, res) => {
+        calls++;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ items: [{ id: `s${calls}`, title: 'Loop' }], count: 1000, next: { page: 'same' } }));
+      },
+      async (url) => {
+        const r = await docsAsync(['spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't']);
+        expect(r.stderr).toContain("the server's next.page repeats (same): stopped after 2 items");
+        expect(r.status).toBe(1);
+        expect(calls).toBeLessThan(5);
+      },
+    );
   });
 });
 
 describe('against another server implementing the contract', () => {
   it('comments get asks for markdown (a server may default to the Document form)', async () => {
-    const { createServer } = await import('node:http');
     const asked: string[] = [];
-    const server = createServer((req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      asked.push(url.pathname + url.search);
-      const markdown = url.searchParams.get('format') === 'markdown';
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({
-        object: 'comment', id: 'c1', status: 'open', postedAt: '2026-01-01T00:00:00.000Z', postedBy: { displayName: 'Ann' }, target: {}, reactions: [], replies: 0,
-        body: markdown ? { markdown: 'The **token** step.' } : { document: { object: 'document', nodes: [] } },
-      }));
-    }).listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as any).port}`;
-      const r = await docsAsync(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
-      expect(r.status).toBe(0);
-      expect(r.stdout).toContain('The **token** step.');
-      expect(r.stdout).not.toContain('undefined');
-      expect(asked.some((a) => a.startsWith('/v1/spaces/s1/comments/c1?') && a.includes('format=markdown'))).toBe(true);
-    } finally {
-      server.close();
-    }
+    await withServer(
+      (req, res) => {
+        const url = new URL(req.url!, 'http://x');
+        asked.push(url.pathname + url.search);
+        const markdown = url.searchParams.get('format') === 'markdown';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({
+          object: 'comment', id: 'c1', status: 'open', postedAt: '2026-01-01T00:00:00.000Z', postedBy: { displayName: 'Ann' }, target: {}, reactions: [], replies: 0,
+          body: markdown ? { markdown: 'The **token** step.' } : { document: { object: 'document', nodes: [] } },
+        }));
+      },
+      async (url) => {
+        const r = await docsAsync(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
+        expect(r.status).toBe(0);
+        expect(r.stdout).toContain('The **token** step.');
+        expect(r.stdout).not.toContain('undefined');
+        expect(asked.some((a) => a.startsWith('/v1/spaces/s1/comments/c1?') && a.includes('format=markdown'))).toBe(true);
+      },
+    );
   });
 
   it('content pull asks each page for its markdown when listPages gives the tree only', async () => {
-    const { createServer } = await import('node:http');
-    const server = createServer((req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      res.setHeader('content-type', 'application/json');
-      if (url.pathname === '/v1/spaces/s1/content/pages') return res.end(JSON.stringify({ pages: [{ id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [] }] }));
-      if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
-      if (url.pathname === '/v1/spaces/s1/content/page/p1' && url.searchParams.get('format') === 'markdown') {
-        return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', markdown: 'Hello from the page.\n' }));
-      }
-      res.statusCode = 404;
-      res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
-    }).listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
     const dir = join(tempDir(), 'out');
-    try {
-      const url = `http://127.0.0.1:${(server.address() as any).port}`;
-      const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
-      expect(r.status, r.stderr).toBe(0);
-      const { readdirSync, readFileSync } = await import('node:fs');
-      const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');
-      expect(files.length).toBe(1);
-      expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Hello from the page.');
-    } finally {
-      server.close();
-    }
+    await withServer(
+      (req, res) => {
+        const url = new URL(req.url!, 'http://x');
+        res.setHeader('content-type', 'application/json');
+        if (url.pathname === '/v1/spaces/s1/content/pages') return res.end(JSON.stringify({ pages: [{ id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [] }] }));
+        if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
+        if (url.pathname === '/v1/spaces/s1/content/page/p1' && url.searchParams.get('format') === 'markdown') {
+          return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', markdown: 'Hello from the page.\n' }));
+        }
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
+      },
+      async (url) => {
+        const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
+        expect(r.status, r.stderr).toBe(0);
+        const { readdirSync, readFileSync } = await import('node:fs');
+        const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');
+        expect(files.length).toBe(1);
+        expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Hello from the page.');
+      },
+    );
   });
 });
 

@@ -171,6 +171,30 @@ export function compareToBareNode(args, env, { runs, warmup = 2, check }) {
   return { ratio: c / b, cmdMs: c, baseMs: b, runs };
 }
 
+/**
+ * Alternates two commands (`node ...a` and `node ...b`), `runs` times each after `warmup`
+ * discarded pairs, the order within a pair alternating: the ratio of their medians, a over b.
+ */
+export function compareCommands(a, b, env, { runs, warmup = 2, checkA, checkB }) {
+  const times = { a: [], b: [] };
+  for (let i = 0; i < warmup + runs; i++) {
+    const pair = [];
+    const run = (k, args, check) => () => {
+      const r = timeNode(args, env);
+      if (check) check(r.stdout);
+      pair.push([k, r.ms]);
+    };
+    const [first, second] = i % 2 ? [run('b', b, checkB), run('a', a, checkA)] : [run('a', a, checkA), run('b', b, checkB)];
+    first();
+    second();
+    if (i < warmup) continue;
+    for (const [k, ms] of pair) times[k].push(ms);
+  }
+  const ma = median(times.a);
+  const mb_ = median(times.b);
+  return { ratio: ma / mb_, aMs: ma, bMs: mb_, runs };
+}
+
 // ---------------------------------------------------------------------------------------------
 // HTTP load (autocannon, keep-alive, in this process).
 

@@ -9,6 +9,7 @@ import {
   BIN,
   ROOT,
   childEnv,
+  compareCommands,
   compareToBareNode,
   dirBytes,
   load,
@@ -174,6 +175,22 @@ async function main() {
         context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
       });
     }
+    // A write command against the read above, on the same store: a comment on the first space.
+    // Its body is checked against the contract like every write (the validator precompiled at
+    // build: compiled at run time it made this 3.7x the read).
+    const space = JSON.parse(timeNode([BIN, 'spaces', 'list', '--json', '--data', dir], env).stdout).items[0].id;
+    log(`\n[2] CLI write command: comments add SPACE TEXT --json vs spaces list --json, ${CLI_RUNS} runs each, alternating`);
+    const w = compareCommands([BIN, 'comments', 'add', space, 'Bench comment', '--json', '--data', dir], [BIN, 'spaces', 'list', '--json', '--data', dir], env, {
+      runs: CLI_RUNS,
+      checkA: (out) => {
+        if (JSON.parse(out).object !== 'comment') throw new Error(`unexpected comments add output: ${out.slice(0, 300)}`);
+      },
+    });
+    record('CLI write command (comments add / spaces list)', w.ratio, {
+      target: '<= 1.3',
+      pass: w.ratio <= 1.3,
+      context: `median ${w.aMs.toFixed(1)} ms vs ${w.bMs.toFixed(1)} ms`,
+    });
     removeDir(dir);
   }
 

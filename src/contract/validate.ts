@@ -7,12 +7,11 @@ import type { JsonSchema, OperationSpec } from './spec.js';
 import { unknownField } from './strict-fields.js';
 
 // Input is validated once, at the boundary, with the contract's own schemas (ajv). Validators
-// are compiled lazily, per operation, on first use: a CLI call compiles only what it runs.
+// are precompiled at build (scripts/build-validators.mjs) and loaded per operation on first use:
+// a CLI call loads only what it runs. Compiling here is the fallback for a missing build output.
 
 const require = createRequire(import.meta.url);
 type AjvCtor = new (opts: object) => { compile(s: JsonSchema): ValidateFunction };
-// One emoji: pictographs, flags, keycaps, with their joiners, variation selectors and tags.
-const EMOJI = /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3#*0-9\u{E0020}-\u{E007F}]{1,16}$/u;
 const engines = new Map<string, { compile(s: JsonSchema): ValidateFunction }>();
 
 function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
@@ -28,12 +27,10 @@ function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
       validateFormats: true,
     }) as any;
     require('ajv-formats').default(instance);
-    // OpenAPI's numeric formats are sizes, not string formats: accept them.
-    for (const f of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) instance.addFormat(f, true);
-    // The spec's own formats. emoji: "Unicode codepoint or character of the emoji" (🎉 or 1f389,
-    // joined sequences too; '' clears it on updates); icon: an icon name (gear, arrow-right).
-    instance.addFormat('emoji', (s: string) => s === '' || EMOJI.test(s) || /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(s));
-    instance.addFormat('icon', /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    // The same formats as the precompiled validators (scripts/contract-formats.cjs).
+    const { custom, sizes } = require(join(packageRoot(), 'generated', 'contract', 'formats.cjs'));
+    for (const f of sizes) instance.addFormat(f, true);
+    for (const [name, f] of Object.entries(custom)) instance.addFormat(name, f);
     engines.set(key, (ajv = instance));
   }
   return ajv!;
@@ -114,9 +111,15 @@ function compile(op: OperationSpec): Compiled {
   return c;
 }
 
-/** The body validator, compiled on first use: only writes need it. */
+/** The body validator, loaded on first use (only writes need it); compiled when the build did not make it. */
 function bodyValidator(op: OperationSpec, c: Compiled): ValidateFunction {
-  return (c.body ??= engine(op.dialect, false).compile({ ...op.requestBody!.schema, components: op.components }));
+  if (c.body) return c.body;
+  try {
+    c.body = require(join(packageRoot(), 'generated', 'contract', 'bodies', op.operationId + '.cjs')) as ValidateFunction;
+  } catch {
+    c.body = engine(op.dialect, false).compile({ ...op.requestBody!.schema, components: op.components });
+  }
+  return c.body;
 }
 
 /** "body.title: must NOT have more than 255 characters" — the field, then the rule. */

@@ -1,0 +1,21 @@
+// The string formats the contract's validators know, in one place: the run-time ajv engine
+// (src/contract/validate.ts) adds them, and the validators precompiled at build time
+// (scripts/build-validators.mjs) reference this module from their generated code, so both
+// accept exactly the same values. Copied to generated/contract/formats.cjs by the build.
+'use strict';
+const { fullFormats } = require('ajv-formats/dist/formats');
+
+// One emoji: pictographs, flags, keycaps, with their joiners, variation selectors and tags.
+const EMOJI = /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3#*0-9\u{E0020}-\u{E007F}]{1,16}$/u;
+
+/** The spec's own formats, beyond ajv-formats. */
+const custom = {
+  // "Unicode codepoint or character of the emoji" (🎉 or 1f389, joined sequences too; '' clears it on updates).
+  emoji: (s) => s === '' || EMOJI.test(s) || /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(s),
+  // An icon name (gear, arrow-right).
+  icon: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+};
+// OpenAPI's numeric formats are sizes, not string formats: accept them.
+const sizes = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
+
+module.exports = { custom, sizes, formats: { ...fullFormats, ...custom } };

@@ -7,6 +7,8 @@ import { DocsError } from '../../src/kernel/errors.js';
 // - `docs spcaes list`: a typo; name the nearest command, as gh does (never run it for them).
 // Loaded only when a command is not found, so it costs nothing to a found command.
 
+const DESTRUCTIVE = new Set(['delete', 'remove', 'revoke', 'uninstall', 'unpublish', 'purge', 'leave', 'cancel', 'reset', 'transfer', 'decline', 'reject', 'close', 'restore', 'merge', 'logout']);
+
 interface HookOptions {
   id: string;
   argv?: string[];
@@ -26,7 +28,14 @@ export default async function notFound(opts: HookOptions): Promise<void> {
     error = new DocsError('invalid', `unexpected argument${extra.length === 1 ? '' : 's'}: ${extra.join(', ')} (see ${config.bin} ${command} --help)`);
   } else {
     const typed = words.join(' ');
-    const candidates = [...config.commandIDs, ...config.topics.map((t) => t.name)].map((c) => c.replace(/:/g, ' '));
+    // A destructive command is proposed only for a typo of its own verb ("delet"), never as the
+    // nearest guess for something else ("spaces lits" must not become "spaces leave").
+    const candidates = [...config.commandIDs, ...config.topics.map((t) => t.name)]
+      .map((c) => c.replace(/:/g, ' '))
+      .filter((c) => {
+        const verb = c.split(' ').pop()!;
+        return !DESTRUCTIVE.has(verb) || words.some((w) => w.length >= 3 && verb.startsWith(w.slice(0, 3)));
+      });
     const near = candidates.length ? closest(typed, candidates) : undefined;
     error = new DocsError('invalid', `unknown command "${typed}"${near ? `. Did you mean "${config.bin} ${near}"?` : ''} (see ${config.bin} --help)`);
   }

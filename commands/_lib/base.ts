@@ -7,7 +7,7 @@ import { format } from 'node:util';
 import { interactive } from './confirm.js';
 import { organizationOf } from './org.js';
 import { pick, pickerFor } from './pick.js';
-import { fieldAsFlag, INTERRUPTED_EXIT, switchWithValue, isPromptInterrupt, toDocsError } from './cli-errors.js';
+import { fieldAsFlag, INTERRUPTED_EXIT, switchWithValue, isPromptInterrupt, toDocsError, withSuggestion } from './cli-errors.js';
 import { jqExpression, runJq } from './jq.js';
 import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -140,7 +140,11 @@ export abstract class DocsCommand extends Command {
       return;
     }
     const flags = { ...(this.constructor as typeof DocsCommand).baseFlags, ...(this.constructor as { flags?: Record<string, any> }).flags };
-    const e = switchWithValue(fieldAsFlag(toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim()), flags), this.argv, flags);
+    const e = withSuggestion(
+      switchWithValue(fieldAsFlag(toDocsError(err, `${this.config.bin} ${this.id?.replace(/:/g, ' ') ?? ''}`.trim()), flags), this.argv, flags),
+      // oclif adds --json itself to a command that enables it.
+      (this.constructor as { enableJsonFlag?: boolean }).enableJsonFlag ? { ...flags, json: {} } : flags,
+    );
     if (e.kind === 'bug' && process.env.DEBUG) process.stderr.write((err.stack ?? '') + '\n');
     if (this.jsonEnabled() && jqExpression(this.argv) === undefined) process.stdout.write(JSON.stringify(e.toBody(), null, 2) + '\n');
     process.stderr.write(`Error: ${e.message}\n`);

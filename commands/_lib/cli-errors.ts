@@ -1,5 +1,8 @@
 import * as Errors from '@oclif/core/errors';
+import { createRequire } from 'node:module';
 import { DocsError } from '../../src/kernel/errors.js';
+
+const require = createRequire(import.meta.url);
 
 // oclif's parse errors come as several lines ("Missing 2 required args:\nspaceId  ...\nSee more
 // help with --help") or wrapped ("Parsing --limit \n\t..."); the first line alone drops the names.
@@ -41,6 +44,43 @@ export function switchWithValue(e: DocsError, argv: readonly string[], flags: Re
     if (v && name && flags[name]?.type === 'boolean' && m[1]!.split(', ').includes(v[2]!)) {
       return new DocsError('invalid', `--${v[1]}: a switch takes no value, got "${v[2]}" (use --${name}${flags[name].allowNo ? ` or --no-${name}` : ''})`);
     }
+  }
+  return e;
+}
+
+/**
+ * The nearest of `known` to `typed`, or undefined when none is near enough to be what was meant:
+ * an edit distance within a third of the word (at least 2: a swap of two letters), or one name starting with the other
+ * (`--parent-collection` for `--parent`). fastest-levenshtein is loaded only on such an error.
+ */
+export function nearest(typed: string, known: readonly string[]): string | undefined {
+  if (!typed || !known.length) return undefined;
+  const { closest, distance } = require('fastest-levenshtein') as typeof import('fastest-levenshtein');
+  const best = closest(typed, [...known]);
+  if (distance(typed, best) <= (typed.length < 3 ? 1 : Math.max(2, Math.floor(typed.length / 3)))) return best;
+  const prefixed = known.filter((k) => k.length >= 3 && (typed.startsWith(k) || k.startsWith(typed)));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
+
+/**
+ * Suggestions for what was mistyped, as for commands: an unknown flag names the nearest of the
+ * command's flags (`--jsn`: did you mean --json?), a value outside a flag's choices the nearest
+ * choice (`--visibility publc`: did you mean public?).
+ */
+export function withSuggestion(e: DocsError, flags: Record<string, any>): DocsError {
+  if (e.kind !== 'invalid') return e;
+  const unknown = /^unknown flag: --([\w-]+)(?:=\S*)? \((.*)\)$/.exec(e.message);
+  if (unknown) {
+    const names = Object.entries(flags).flatMap(([name, f]) => [name, ...((f?.aliases as string[]) ?? [])]);
+    const near = nearest(unknown[1]!, names);
+    if (near) return new DocsError('invalid', `unknown flag: --${unknown[1]}. Did you mean --${near}? (${unknown[2]})`);
+    return e;
+  }
+  const choice = /^Expected --([\w-]+)=(.*) to be one of: (.*) \((see .*)\)$/.exec(e.message);
+  if (choice) {
+    const options = choice[3]!.split(', ');
+    const near = nearest(choice[2]!, options);
+    return new DocsError('invalid', `--${choice[1]}: "${choice[2]}" is not one of ${options.join(', ')}${near ? `. Did you mean ${near}?` : ''} (${choice[4]})`);
   }
   return e;
 }

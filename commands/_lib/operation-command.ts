@@ -217,6 +217,9 @@ export function operationCommand(def: OperationCommandDef) {
         for (const [flag, [name]] of Object.entries(bodyFlags)) {
           if (f[flag] !== undefined) input = { ...(input ?? {}), [name]: f[flag] };
         }
+        // No body flag given: an empty body, so that a required field is named by its flag
+        // ("missing flag --title"), not by the API's words ("body: is required").
+        if (input === undefined && op.requestBody.required) input = {};
       }
       const transport = await this.transport(f);
       // The organization first: the pickers of the arguments list in it.

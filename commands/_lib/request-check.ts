@@ -35,6 +35,7 @@ export function inFlags(message: string, given: Given): string {
   const top = field.split(/[.[]/)[0]!;
   if (where === 'path' && top) return `${argName(top)}: ${rule}`;
   const flag = top ? given[where as 'query' | 'body']?.[top] : undefined;
+  if (flag && field === top && rule === 'is required') return `missing flag ${flag}`;
   if (flag) return `${flag}${field !== top ? ` (${field})` : ''}: ${rule}`;
   if (where === 'body' && given.bodySource) return `${given.bodySource}: ${field || 'the body'}: ${rule}`;
   return message;

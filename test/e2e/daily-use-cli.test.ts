@@ -46,6 +46,32 @@ describe('suggestions, help, version', () => {
     expect(docs(['membres'], env).stderr).toContain('Did you mean "docs members"?');
   });
 
+  it('a mistyped flag or value names the nearest one; exit 2, nothing done', () => {
+    const json = docs(['spaces', 'list', '--jsn'], env);
+    expect([json.status, json.stderr]).toEqual([2, 'Error: unknown flag: --jsn. Did you mean --json? (see docs spaces list --help)\n']);
+    expect(docs(['spaces', 'delete', 'x', '--yse'], env).stderr).toContain('Did you mean --yes?');
+    // A longer name of the same flag.
+    expect(docs(['collections', 'create', '--title', 'C', '--parent-collection', 'x'], env).stderr).toContain('unknown flag: --parent-collection. Did you mean --parent?');
+    const before = docs(['spaces', 'list', '--json'], env).json.items.length;
+    const value = docs(['spaces', 'create', '--title', 'S', '--visibility', 'publc'], env);
+    expect([value.status, value.stderr]).toEqual([2, 'Error: --visibility: "publc" is not one of public, unlisted, share-link, visitor-auth, in-collection, private. Did you mean public? (see docs spaces create --help)\n']);
+    expect(docs(['spaces', 'list', '--json'], env).json.items.length).toBe(before);
+    // Nothing near: no guess.
+    expect(docs(['spaces', 'list', '--zzzz'], env).stderr).toBe('Error: unknown flag: --zzzz (see docs spaces list --help)\n');
+  });
+
+  it('a destructive command is suggested only for a typo of its own verb', () => {
+    expect(docs(['spaces', 'delet', 'x'], env).stderr).toContain('Did you mean "docs spaces delete"?');
+    const r = docs(['tokens', 'rvk'], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toContain('revoke');
+  });
+
+  it('a required body field left out is named by its flag, not the API\'s words', () => {
+    const r = docs(['orgs', 'create'], env);
+    expect([r.status, r.stderr]).toEqual([2, 'Error: missing flag --title (see docs orgs create --help)\n']);
+  });
+
   it('docs help TOPIC and docs version', () => {
     const help = docs(['help', 'spaces'], env);
     expect(help.status).toBe(0);

@@ -26,7 +26,7 @@ export const getOrganizationById = defineOperation('getOrganizationById', ({ ctx
 export const createOrganization = defineOperation('createOrganization', async ({ ctx, caller, query, body }) => {
   // Importing an OpenAPI spec into the default site would need a site to show specs, which sites
   // here do not: refuse rather than create an organization without what the caller asked for.
-  if (query.openapiUrl !== undefined) throw invalid('openapiUrl: attaching an OpenAPI spec to the default site is not supported by this server (create the organization, then the spec with docs openapi create)');
+  if (query.openapiUrl !== undefined) throw invalid('openapiUrl: attaching an OpenAPI spec to the default site is not supported by this server (create the organization, then publish the spec: docs openapi put SLUG --url URL --org ORG_ID, or PUT /v1/orgs/{organizationId}/openapi/{specSlug}, createOrUpdateOpenAPISpecBySlug)');
   const title = String(body.title).trim();
   if (title.length < 2) throw invalid('title: must be 2 to 255 characters');
   const { org, member } = await ctx.store.write((tx) => {

@@ -72,6 +72,14 @@ describe('suggestions, help, version', () => {
     expect([r.status, r.stderr]).toEqual([2, 'Error: missing flag --title (see docs orgs create --help)\n']);
   });
 
+  it('orgs create does not offer --openapi-url, which this server refuses; the refusal names a command that exists', () => {
+    expect(docs(['orgs', 'create', '--help'], env).stdout).not.toContain('openapi');
+    const r = docs(['orgs', 'create', '--title', 'Specs', '--openapi-url', 'http://127.0.0.1:1/spec.json'], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('docs openapi put SLUG --url URL');
+    expect(docs(['openapi', 'put', '--help'], env).status).toBe(0);
+  });
+
   it('docs help TOPIC and docs version', () => {
     const help = docs(['help', 'spaces'], env);
     expect(help.status).toBe(0);

@@ -90,8 +90,17 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // rebound its name to this address is refused here (421), and CORS is only for --cors origins.
       checkHost(req.headers.host);
       if (cors?.(req, res)) return done(204);
-      // For scripts and CI waiting for the server to come up: no token, no store access.
-      if (pathname === '/health') return done((send(res, 200, { status: 'ok' }), 200));
+      // For scripts, CI and load balancers: no token. 503 with the error body naming the store
+      // while the store cannot serve (PostgreSQL unreachable: src/store/pg-backend.ts).
+      if (pathname === '/health') {
+        const health = ctx.store.health?.();
+        if (!health) return done((send(res, 200, { status: 'ok' }), 200));
+        health.then(
+          (h) => done(h.ok ? (send(res, 200, { status: 'ok' }), 200) : (send(res, 503, { status: 'unavailable', error: { code: 503, message: h.message } }), 503)),
+          (err) => done(fail(req, res, err)),
+        );
+        return;
+      }
       // Public keys that verify the visitor-claims JWTs of POST /v1/orgs/{id}/ping: no token needed.
       if (pathname === '/.well-known/jwks.json') {
         if (req.method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET'] });

@@ -91,7 +91,7 @@ class Deliverer {
 
   kick(): void {
     if (this.stopped) return;
-    trackScan(this.settled, 'integration event delivery', () => this.scan());
+    trackScan(this.settled, 'integration event delivery', () => this.scan(), () => this.kick());
   }
 
   private async scan(): Promise<void> {

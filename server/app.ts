@@ -135,9 +135,10 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
-      // Published sites and the app's views: HTML (server/published.ts).
+      // Published sites and the app's views: HTML (server/published.ts); the app's sign-in and
+      // session cookies behind the same failed-authentication limit as tokens.
       if (isPublishedPath(pathname)) {
-        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), (secret, check) => limiter.checked(ctx, req, secret, check)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

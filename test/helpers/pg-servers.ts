@@ -17,8 +17,9 @@ export function pgServers(pgUrl: string, name: string, token: string, via = pgUr
   const children: Awaited<ReturnType<typeof spawnServe>>[] = [];
   return {
     store,
-    async start() {
-      const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: token, DOCS_CONFIG_DIR: config });
+    /** One more server; `flags`: more `docs serve` flags. */
+    async start(flags: string[] = []) {
+      const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet', ...flags], { DOCS_BOOTSTRAP_TOKEN: token, DOCS_CONFIG_DIR: config });
       children.push(s);
       return s;
     },

@@ -31,6 +31,7 @@ export async function bootstrap(ctx: Context, fixedToken = process.env.DOCS_BOOT
       displayName: 'Owner',
       email: 'owner@localhost',
       createdAt: now.toISOString(),
+      emailVerified: true,
     });
     tx.put<OwnerMeta>('meta', { id: 'owner', user: user.id });
     insertOrganization(tx, ctx, { title: 'My Organization' }, user.id);

@@ -7,7 +7,7 @@ import type { MemberRecord, OrganizationRecord } from '../organizations/model.js
 import { addMember, findMember, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
-import { isEmailVerified } from '../users/instance.js';
+import { isEmailVerified, userByEmail } from '../users/instance.js';
 import type { InviteLinkRecord } from './model.js';
 import { inviteExisting, settleInvitation } from './pending.js';
 
@@ -139,7 +139,7 @@ export function inviteByEmail(tx: WriteTx, ctx: Context, caller: MemberRecord, o
   const users: string[] = [];
   const failedSSOEmails: string[] = [];
   for (const [email, role] of wanted) {
-    const existing = tx.find<UserRecord>('users', 'email', email)[0];
+    const existing = userByEmail(tx, email);
     if (existing && findMember(tx, org.id, existing.id)) continue;
     let sso = !!body.sso;
     if (sso && existing && inAnotherOrganization(tx, org.id, existing.id)) {

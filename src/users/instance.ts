@@ -33,9 +33,16 @@ export function requireInstanceOwner(tx: ReadTx, caller: Caller, action: string)
   if (!isInstanceOwner(tx, caller.userId)) throw forbidden(`${action} needs an instance owner (the user docs serve was first started for, or one they designated with docs users update --instance-owner)`);
 }
 
+/** The user with this email address, in any case (invites store addresses lowercased; others may not). */
+export function userByEmail(tx: ReadTx, email: string): UserRecord | undefined {
+  const e = email.trim();
+  const exact = tx.find<UserRecord>('users', 'email', e)[0] ?? tx.find<UserRecord>('users', 'email', e.toLowerCase())[0];
+  return exact ?? tx.all<UserRecord>('users').find((u) => u.email.toLowerCase() === e.toLowerCase());
+}
+
 /** A user by id or email address; 404 when there is none. */
 export function findUser(tx: ReadTx, ref: string): UserRecord {
-  const u = tx.get<UserRecord>('users', ref) ?? (ref.includes('@') ? tx.find<UserRecord>('users', 'email', ref.trim().toLowerCase())[0] : undefined);
+  const u = tx.get<UserRecord>('users', ref) ?? (ref.includes('@') ? userByEmail(tx, ref) : undefined);
   if (!u) throw notFound(`user ${ref} not found (give a user id or an email address; see docs members list)`);
   return u;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../helpers/people.js';
 import { docs } from '../helpers/cli.js';
+import { connectMcp, toolText } from '../helpers/mcp.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // Boundary: inviting an EXISTING user makes a pending invitation that only that user accepts or
@@ -88,6 +89,24 @@ describe('pending invitations over HTTP', () => {
     expect((await s.api('GET', `/v1/orgs/${org}/members/${r.body.users[0]}`)).status).toBe(200);
     expect((await s.docs('GET', '/_docs/users/fresh@acme.test')).body).toMatchObject({ email: 'fresh@acme.test', emailVerified: false, instanceOwner: false });
     expect((await s.docs('GET', '/_docs/tokens?user=fresh@acme.test')).body.count).toBe(0);
+  });
+});
+
+describe('pending invitations through MCP', () => {
+  it('an agent inviting the owner with the inviteUsersToOrganization tool makes only a pending invitation', async () => {
+    const m = await addUser(s.ctx, ownerOrg, 'read');
+    const agent = await connectMcp(s.url, m.token);
+    try {
+      const made = await agent.callTool({ name: 'createOrganization', arguments: { title: 'Agent org' } });
+      expect(made.isError, toolText(made)).toBeFalsy();
+      const e = (made.structuredContent as any).id;
+      const r = await agent.callTool({ name: 'inviteUsersToOrganization', arguments: { organizationId: e, emails: ['owner@localhost'], role: 'admin' } });
+      expect(r.isError, toolText(r)).toBeFalsy();
+      expect(await orgIds()).not.toContain(e);
+      expect((await s.docs('GET', '/_docs/invitations')).body.items.map((i: any) => i.organization.id)).toContain(e);
+    } finally {
+      await agent.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertToken } from '../../src/auth/tokens.js';
 import { docs } from '../helpers/cli.js';
+import { connectMcp, toolText } from '../helpers/mcp.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -71,6 +72,22 @@ describe('join by email domain over HTTP', () => {
     await s.docs('PATCH', `/_docs/users/${kim}`, { body: { emailVerified: true } });
     expect((await s.docs('PATCH', `/_docs/users/${kim}`, { body: { emailVerified: false } })).body.emailVerified).toBe(false);
     expect((await s.api('POST', `/v1/orgs/${org}/join`, { token })).status).toBe(403);
+  });
+});
+
+describe('join by email domain through MCP', () => {
+  it('the joinOrganization tool refuses an unverified address the same way', async () => {
+    const seed = (await s.api('POST', '/v1/orgs', { body: { title: 'Agent seed' } })).body.id;
+    const bot = (await s.api('POST', `/v1/orgs/${seed}/invites`, { body: { emails: ['bot@acme.com'] } })).body.users[0];
+    const agent = await connectMcp(s.url, await tokenFor(bot));
+    try {
+      const r = await agent.callTool({ name: 'joinOrganization', arguments: { organizationId: victim } });
+      expect(r.isError).toBe(true);
+      expect(toolText(r)).toContain('needs a verified email address; bot@acme.com is not verified');
+      expect((await s.api('GET', `/v1/orgs/${victim}/members/${bot}`)).status).toBe(404);
+    } finally {
+      await agent.close();
+    }
   });
 });
 

@@ -12,7 +12,8 @@ import type { UserRecord } from './model.js';
 //   owner's word. The bootstrap user's address and those an instance owner marked verified count;
 //   a user made as a side effect of an invitation, or one who accepted an invitation, does not.
 
-interface OwnerMeta {
+/** The meta row naming the bootstrap user (written by src/auth/bootstrap.ts). */
+export interface OwnerMeta {
   id: 'owner';
   user: string;
 }

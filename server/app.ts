@@ -130,7 +130,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
-      // `docs tokens ...`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
+      // `docs tokens|users ...`, `docs invites pending|accept|decline`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
       if (isDocsRoute(pathname)) {
         import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth)).then(done, (err) => done(fail(req, res, err)));
         return;

@@ -21,6 +21,7 @@ export interface SchemaChange {
 
 const join = (prefix: string, child: string) => (!prefix ? child : !child ? prefix : child.startsWith('[') ? prefix + child : `${prefix}.${child}`);
 const show = (v: unknown) => JSON.stringify(v);
+const REF = /"\$ref":"((?:[^"\\]|\\.)*)"/g;
 const UPPER = ['maxLength', 'maximum', 'maxItems', 'maxProperties'] as const;
 const LOWER = ['minLength', 'minimum', 'minItems', 'minProperties'] as const;
 
@@ -56,6 +57,13 @@ export class SchemaDiff {
     this.memo.set(key, []);
     this.stack.push(key);
     try {
+      // The same text on both sides (most schemas between two versions): no change here, only
+      // in the schemas it references, compared in turn. Much quicker than the walk below.
+      const text = JSON.stringify(o.node);
+      if (o.file === n.file && text === JSON.stringify(n.node)) {
+        for (const m of text.matchAll(REF)) this.compare({ $ref: JSON.parse(`"${m[1]}"`) }, o.file, { $ref: JSON.parse(`"${m[1]}"`) }, n.file, dir);
+        return [];
+      }
       this.memo.set(key, this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, 0));
     } finally {
       this.stack.pop();

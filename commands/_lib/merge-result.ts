@@ -1,4 +1,5 @@
 import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from './base.js';
 import { spin } from './operation-command.js';
@@ -12,6 +13,8 @@ interface Answer {
   result: string;
   conflicts?: { kind: string; title: string; path?: string; page?: string; file?: string; fields?: string[] }[];
 }
+
+type Change = { type: string; page?: { title: string; path?: string }; file?: { name: string } };
 
 const EXIT_CONFLICT = new DocsError('conflict', '').exitCode;
 
@@ -47,14 +50,26 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
       spaceId: Args.string({ description: 'The space (its ID)', required: true }),
       changeRequestId: Args.string({ description: 'change request number or id', required: true }),
     };
+    static flags: Record<string, any> = def.operationId === 'mergeChangeRequest' ? { 'dry-run': Flags.boolean({ description: 'Change nothing: list the pages the merge would add, change and delete, or its conflicts (exit 5)' }) } : {};
 
     async run(): Promise<unknown> {
       const { args, flags } = await this.parse(this.constructor as any);
       const a = args as { spaceId: string; changeRequestId: string };
       const transport = await this.transport(flags as any);
       const path = { spaceId: a.spaceId, changeRequestId: a.changeRequestId };
-      const body = (await spin(transport.remote, def.operationId, () => transport.call(def.operationId, { path }))).body as Answer;
+      const dry = (flags as any)['dry-run'] === true;
+      // A dry run: the same merge on the server, its writes dropped (src/dry-run.ts).
+      const answer = dry ? ((await transport.docs('POST', '/_docs/dry-run', { body: { operationId: def.operationId, path } })).body as { result: Answer; changes?: Change[] }) : undefined;
+      const body = answer ? answer.result : ((await spin(transport.remote, def.operationId, () => transport.call(def.operationId, { path }))).body as Answer);
       const label = /^\d+$/.test(a.changeRequestId) ? `#${a.changeRequestId}` : a.changeRequestId;
+      if (answer && body.result !== 'conflicts') {
+        if (!this.jsonEnabled()) {
+          const changes = answer.changes ?? [];
+          this.log(`Dry run, nothing changed: merging change request ${label} into space ${a.spaceId} would make ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
+          for (const c of changes) this.log(`  ${c.type.replace(/^(page|file)_/, '$1 ').padEnd(13)} ${c.page ? `${c.page.title} (${c.page.path ?? ''})` : (c.file?.name ?? '')}`);
+        }
+        return { dryRun: true, ...body, changes: answer.changes ?? [] };
+      }
       if (body.result !== 'conflicts') {
         if (!this.jsonEnabled()) this.log(def.done(label, a.spaceId, body.revision));
         return body;
@@ -68,9 +83,10 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
           this.log(`  ${c.kind.padEnd(width)}  ${where}${c.fields?.length ? `: ${c.fields.join(', ')}` : ''}`);
         }
       }
+      if (dry) process.stderr.write('Dry run: ');
       process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n${resolveSteps(a.spaceId, a.changeRequestId).join('\n')}\n`);
       process.exitCode = EXIT_CONFLICT;
-      return body;
+      return dry ? { dryRun: true, ...body } : body;
     }
   };
 }

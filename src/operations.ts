@@ -12,6 +12,11 @@ interface Area {
 
 export const AREAS: Area[] = [
   {
+    // system: the API itself (GET /v1/)
+    load: () => import('./system/operations.js'),
+    operations: ['getApiInformation'],
+  },
+  {
     // users
     load: () => import('./users/operations.js'),
     operations: [

@@ -12,7 +12,8 @@ export function storedReader(flags: { org?: string }, transport: () => Promise<T
     const t = await transport();
     const path = { organizationId: await organizationOf(flags, t), specSlug: slug };
     const r = version === 'latest' ? await t.call('getLatestOpenAPISpecVersionContent', { path }) : await t.call('getOpenAPISpecVersionContentById', { path: { ...path, versionId: version } });
-    return (r.body as { filesystem: Record<string, unknown> }).filesystem;
+    const body = r.body as { filesystem?: Record<string, unknown>; url?: string };
+    return { files: body.filesystem ?? {}, url: body.url };
   };
 }
 

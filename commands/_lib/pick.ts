@@ -107,12 +107,28 @@ export const PICKERS: Record<string, Picker> = {
         value: cr.id,
       })),
   },
+  revisionId: {
+    label: 'Revision',
+    // No list of revisions in the API: the space's current one, then those its merges made.
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'revision');
+      const current = (await ctx.transport.call('getCurrentRevision', { path: { spaceId }, query: { metadata: false } })).body as { id: string };
+      const merged = await listAll<any>(ctx.transport, 'listChangeRequestsForSpace', { spaceId }, { status: 'merged' });
+      return [
+        { name: 'Current revision', value: current.id },
+        ...merged.filter((cr) => cr.revisionMerged && cr.revisionMerged !== current.id).map((cr) => ({ name: `Merge of #${cr.number} ${first(cr.subject) || '(no subject)'}`, value: cr.revisionMerged })),
+      ];
+    },
+  },
   pageId: {
     label: 'Page',
     choices: async (ctx) => {
       const spaceId = need(ctx, 'spaceId', 'page');
       const cr = changeRequestOf(ctx);
-      const body = cr
+      const revisionId = ctx.values.revisionId;
+      const body = revisionId
+        ? (await ctx.transport.call('listPagesInRevisionById', { path: { spaceId, revisionId }, query: {} })).body
+        : cr
         ? (await ctx.transport.call('listPagesInChangeRequest', { path: { spaceId, changeRequestId: cr }, query: {} })).body
         : (await ctx.transport.call('listPages', { path: { spaceId }, query: {} })).body;
       return pageChoices((body as { pages: any[] }).pages);
@@ -123,7 +139,12 @@ export const PICKERS: Record<string, Picker> = {
     choices: async (ctx) => {
       const spaceId = need(ctx, 'spaceId', 'file');
       const cr = changeRequestOf(ctx);
-      const files = cr ? await listAll<any>(ctx.transport, 'listFilesInChangeRequestById', { spaceId, changeRequestId: cr }) : await listAll<any>(ctx.transport, 'listFiles', { spaceId });
+      const revisionId = ctx.values.revisionId;
+      const files = revisionId
+        ? await listAll<any>(ctx.transport, 'listFilesInRevisionById', { spaceId, revisionId })
+        : cr
+        ? await listAll<any>(ctx.transport, 'listFilesInChangeRequestById', { spaceId, changeRequestId: cr })
+        : await listAll<any>(ctx.transport, 'listFiles', { spaceId });
       return files.map((f) => ({ name: f.name, value: f.id }));
     },
   },

@@ -127,10 +127,10 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
       next = { root: Object.keys(files)[0]!, files };
     } else {
       const { loadSpec } = await import('../../src/openapi/diff/load.js');
-      next = await loadSpec(flags.url!, async () => ({}));
+      next = await loadSpec(flags.url!, async () => ({ files: {} }));
     }
     if (!existing?.lastVersion) return { existing, next, diff: undefined, same: false };
-    const stored = await storedReader({ org: path.organizationId }, async () => transport)(path.specSlug, existing.lastVersion);
+    const { files: stored } = await storedReader({ org: path.organizationId }, async () => transport)(path.specSlug, existing.lastVersion);
     const { diffSpecs } = await import('../../src/openapi/diff/classify.js');
     const diff: DiffResult = diffSpecs({ root: Object.keys(stored)[0]!, files: stored }, next);
     // The server makes no version for the same content: the same stored text, or for a URL (whose

@@ -39,6 +39,11 @@ describe.each([
   // clients' own (a wrong name would fail at run time).
   const client = (): any => new GitBookAPI({ endpoint: s.url, authToken: s.token });
 
+  it('reads the API information (GET /v1/): this package\'s version and its build date', async () => {
+    const { data } = await client().getApiInformation();
+    expect(data).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), build: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
   it('reads a nested page by its path, in the space, a revision and a change request', async () => {
     const api = client();
     expect((await api.spaces.getPageByPath(space, 'guide/setup')).data).toMatchObject({ id: child, title: 'Setup' });

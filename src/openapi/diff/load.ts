@@ -20,8 +20,11 @@ export interface LoadedSpec extends SpecFiles {
   path?: string;
 }
 
-/** Reads a stored version's files (`version`: an id or `latest`). */
-export type StoredReader = (slug: string, version: string) => Promise<Record<string, unknown>>;
+/**
+ * Reads a stored version (`version`: an id or `latest`): its files, and the URL the contract
+ * gives its content at (another server may answer with the URL only, an empty filesystem).
+ */
+export type StoredReader = (slug: string, version: string) => Promise<{ files: Record<string, unknown>; url?: string }>;
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 const STORED = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:@([A-Za-z0-9_-]+))?$/;
@@ -92,8 +95,11 @@ export async function loadSpec(arg: string, stored: StoredReader): Promise<Loade
   }
   const m = STORED.exec(arg);
   if (!m) throw invalid(`${arg}: not a file, an http(s) URL or a stored spec (SPEC or SPEC@VERSION)`);
-  const files = await stored(m[1]!, m[2] ?? 'latest');
+  const { files, url } = await stored(m[1]!, m[2] ?? 'latest');
   const root = Object.keys(files)[0];
-  if (root === undefined) throw invalid(`${arg}: the stored version has no files`);
+  if (root === undefined) {
+    if (url && isUrl(url)) return { ...(await loadSpec(url, stored)), label: arg };
+    throw invalid(`${arg}: the stored version has no files`);
+  }
   return { label: arg, root, files };
 }

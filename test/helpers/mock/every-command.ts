@@ -67,6 +67,8 @@ const ARGS: Record<string, string[]> = {
   'invites:accept': ['invites', 'accept', 'r55bjk0VeuQGpJpb7mcG', 'I9nV1t3L1nK5aB7cD2eF'],
   'conversations:ingest': ['conversations', 'ingest', 'conversations.json'],
   'openapi:put': ['openapi', 'put', 'petstore', '--file', './openapi.yaml'],
+  // The mock's stored content is a schema's placeholder (no files; its url answers a PDF): two files.
+  'openapi:diff': ['openapi', 'diff', './openapi.yaml', './openapi-2.yaml'],
   'translations:run': ['translations', 'run', 'Tr4nsL8tI0nxYz123456'],
 };
 
@@ -120,6 +122,7 @@ function workspace(): string {
   writeFileSync(join(dir, 'style.md'), 'Formal register.\n');
   writeFileSync(join(dir, 'conversations.json'), JSON.stringify([{ id: 'ticket-1', subject: 'Install', parts: [{ type: 'message', role: 'user', body: 'How do I install?' }] }]));
   writeFileSync(join(dir, 'openapi.yaml'), 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n');
+  writeFileSync(join(dir, 'openapi-2.yaml'), 'openapi: 3.0.3\ninfo: { title: Pets, version: "2" }\npaths: {}\n');
   writeFileSync(join(dir, 'visitor-schema.json'), JSON.stringify({ type: 'object', properties: { plan: { type: 'string', description: 'Plan' } }, additionalProperties: false }));
   writeFileSync(join(dir, 'integration.json'), JSON.stringify({ name: 'slack', title: 'Slack', description: 'Posts to Slack', visibility: 'private', scopes: [] }));
   mkdirSync(join(dir, 'dist'));

@@ -14,6 +14,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // Operations any authenticated user may call whatever their organizations (not org-scoped).
 const OPEN_TO_ANYONE = new Set([
   'getAuthenticatedUser',
+  'getApiInformation',
   'getUserById',
   'listOrganizationsForAuthenticatedUser',
   'createOrganization',

@@ -245,7 +245,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   deleteSiteSectionGroupById: { as: 'admin', setup: async (w) => ({ siteSectionGroupId: (await w.owner('POST', `${site(w)}/section-groups`, { title: unique('Doomed group') })).id }) },
   deleteSiteById: { as: 'admin', setup: async (w) => ({ siteId: (await w.owner('POST', `${org(w)}/sites`, { title: 'Doomed site' })).id }) },
 
-  getApiInformation: { as: 'read' },
+  getApiInformation: { as: 'anyone' },
 
   // space content
   getCurrentRevision: { as: 'read' },

@@ -149,7 +149,7 @@ export function mockableSpec(input, depth = DEPTH, fileUrl = undefined) {
   for (const [p, item] of Object.entries(spec.paths ?? {})) {
     const next = {};
     for (const [k, v] of Object.entries(item)) next[k] = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(k) ? operation(v) : rewrite(v, 0, 'req');
-    paths['/v1' + (p === '/' ? '' : p)] = next;
+    paths['/v1' + p] = next; // '/' as '/v1/': the path official clients request (getApiInformation)
   }
   if (fileUrl) {
     // What every URL of an answer points to (a file's downloadURL, a PDF's url): bytes from the mock.

@@ -10,9 +10,9 @@ import { DocsError } from '../../src/kernel/errors.js';
 // safe relative path, or whose path is taken (by another entry, or on disk by something that is
 // not a regular file, or through a symbolic link leading out of the folder), is written under a
 // safe name instead (sanitized, then numbered until free), with a warning naming the original.
-// Writing never follows a symbolic link out of the folder: a link in the way of a file is
-// replaced by the file (as --force replaces files), and a link to a folder outside is never
-// entered (the entry is written elsewhere).
+// Writing never follows a symbolic link out of the folder: a link in the place of a file is
+// replaced by the file (as --force replaces files), one in the place of a folder by a folder,
+// unless it leads to a folder inside the target (then it is followed); each replacement is said.
 
 // Characters Windows refuses in a name, and its device names (`con`, `nul.txt`, ...).
 const WIN_CHARS = /[<>:"|?*]/;
@@ -83,10 +83,20 @@ export class PullTarget {
 
   private key = (rel: string) => (folds ? rel.normalize('NFC').toLowerCase() : rel);
 
+  /** The real folder a link leads to when it is a folder inside the target, else undefined. */
+  private linkInside(p: string): string | undefined {
+    try {
+      const real = realpathSync(p);
+      return within(this.real, real) && statSync(real).isDirectory() ? real : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
-   * The folder that `segs` (all but a file's last segment) lead to on disk, when every existing
-   * one is a folder inside the target (a link to a folder inside counts); `null` when something
-   * else is in the way; `undefined` when a segment does not exist yet (it will be made).
+   * The folder that `segs` (all but a file's last segment) lead to on disk: `undefined` when a
+   * segment does not exist yet, or is a link that will be replaced by a folder (a link out of
+   * the target, or to no folder); `null` when a file (or a socket, ...) is in the way.
    */
   private parentOnDisk(segs: string[]): string | null | undefined {
     let cur = this.real;
@@ -96,14 +106,9 @@ export class PullTarget {
       if (!st) return undefined;
       if (st.isDirectory()) cur = p;
       else if (st.isSymbolicLink()) {
-        let real: string;
-        try {
-          real = realpathSync(p);
-        } catch {
-          return null;
-        }
-        if (!within(this.real, real) || !statSync(real).isDirectory()) return null;
-        cur = real;
+        const inside = this.linkInside(p);
+        if (!inside) return undefined;
+        cur = inside;
       } else return null;
     }
     return cur;
@@ -132,7 +137,7 @@ export class PullTarget {
   /** Why `rel` is not a path this pull may write as it is, or undefined. */
   private problem(rel: string): string | undefined {
     const bad = fileNameProblem(rel);
-    if (bad) return `not a safe path: it ${bad}`;
+    if (bad) return `not a safe path: ${bad}`;
     for (const seg of rel.split('/')) {
       const p = platformProblem(seg);
       if (p) return `not a path this system can write: a segment ${p}`;
@@ -188,6 +193,11 @@ export class PullTarget {
     throw new DocsError('invalid', `page ${original}: found no free name to write it under in ${this.dir}`);
   }
 
+  /** Says that a link in the target was replaced (by the file, or a folder), its target untouched. */
+  private note(abs: string, by: string) {
+    process.stderr.write(`Warning: ${relative(this.real, abs).split(sep).join('/')} in ${this.dir} was a symbolic link; replaced by ${by} (what it pointed to is left as it was)\n`);
+  }
+
   private rename(kind: Renamed['kind'], original: string, written: string, why: string) {
     this.renamed.push({ kind, original, written });
     process.stderr.write(`Warning: ${kind} ${JSON.stringify(original)} written as ${written} (${why})\n`);
@@ -201,18 +211,26 @@ export class PullTarget {
       for (const seg of segs.slice(0, -1)) {
         const p = join(cur, seg);
         const st = lstat(p);
-        if (!st) mkdirSync(p);
-        else if (st.isSymbolicLink()) {
-          // Claimed only when it leads to a folder inside (parentOnDisk): checked again here.
-          const real = realpathSync(p);
-          if (!within(this.real, real)) throw new DocsError('invalid', `${join(this.dir, rel)}: a link out of ${this.dir} appeared in its path; stopped`);
-          cur = real;
-          continue;
-        } else if (!st.isDirectory()) throw new DocsError('invalid', `${join(this.dir, rel)}: ${seg} is not a folder; stopped`);
+        if (st?.isSymbolicLink()) {
+          // A link to a folder inside is followed; any other is replaced by a folder (its target
+          // is left as it is), never followed out of the target.
+          const inside = this.linkInside(p);
+          if (inside) {
+            cur = inside;
+            continue;
+          }
+          unlinkSync(p);
+          this.note(p, 'a folder');
+          mkdirSync(p);
+        } else if (!st) mkdirSync(p);
+        else if (!st.isDirectory()) throw new DocsError('invalid', `${join(this.dir, rel)}: ${seg} is not a folder; stopped`);
         cur = p;
       }
       const target = join(cur, segs.at(-1)!);
-      if (lstat(target)?.isSymbolicLink()) unlinkSync(target);
+      if (lstat(target)?.isSymbolicLink()) {
+        unlinkSync(target);
+        this.note(target, 'the file');
+      }
       // O_NOFOLLOW: a link made in between is not followed either (where the system has it).
       const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o666);
       try {

@@ -38,7 +38,7 @@ export default class ContentPush extends DocsCommand {
     // request is opened, rather than halfway through the push.
     for (const f of local.files) {
       const bad = fileNameProblem(f.name);
-      if (bad) throw new DocsError('invalid', `${f.name}: this file name ${bad}; a file name is ${FILE_NAME_RULE}; rename it; nothing was sent`);
+      if (bad) throw new DocsError('invalid', `${f.name}: not a safe file name (${bad}); a file name is ${FILE_NAME_RULE}; rename it; nothing was sent`);
     }
     if (local.skipped.length) {
       const list = local.skipped.join(', ');

@@ -126,7 +126,7 @@ async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number,
       if (CONTROL_CHARS.test(f.name)) throw invalid(`changes[${i}].files[${j}].name: control characters are not allowed in a file name`);
       // Names become paths when a space is pulled to a folder (safe-names.ts).
       const bad = fileNameProblem(f.name);
-      if (bad) throw invalid(`changes[${i}].files[${j}].name: ${JSON.stringify(f.name)} ${bad}; a file name is ${FILE_NAME_RULE}`);
+      if (bad) throw invalid(`changes[${i}].files[${j}].name: ${JSON.stringify(f.name)} is not a safe file name (${bad}); a file name is ${FILE_NAME_RULE}`);
       if (f.contentType !== undefined && !SERVABLE_TYPE.test(f.contentType)) throw invalid(`changes[${i}].files[${j}].contentType: must be printable ASCII (no control characters)`);
     }
   }

@@ -138,7 +138,19 @@ export function describe(where: string, e: ErrorObject): string {
 }
 
 function check(fn: ValidateFunction, data: unknown, where: string) {
-  if (!fn(data)) throw invalid(describe(where, fn.errors![0]!));
+  if (!fn(data)) throw invalid(describe(where, deepest(fn.errors!)));
+}
+
+/**
+ * The error to name. A oneOf (a change of updateChangeRequestContent: insert_files, update_page,
+ * ...) reports each branch's first error, then its own: the deepest one is the branch the body
+ * meant (`changes.0.files.0.name: must NOT have more than 255 characters`), not the first
+ * branch's (`changes.0.page: is required`).
+ */
+function deepest(errors: ErrorObject[]): ErrorObject {
+  let best = errors[0]!;
+  for (const e of errors) if (e.instancePath.split('/').length > best.instancePath.split('/').length) best = e;
+  return best;
 }
 
 /**

@@ -1,15 +1,14 @@
 import { closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileNameProblem, segmentProblem } from '../../src/content/safe-names.js';
+import { fileNameProblem, SEGMENT_MAX_BYTES, segmentProblem } from '../../src/content/safe-names.js';
 import { DocsError } from '../../src/kernel/errors.js';
 
 // Where `docs content pull` writes: only inside the target folder, whatever the server sends.
 // The server refuses unsafe names (safe-names.ts), but a store written by an older build, or
 // straight into PostgreSQL, or another server, may still hold `../../x`, `..`, `a\b` or two
 // entries with one path. Every path is claimed before anything is written: a name that is not a
-// safe relative path, or whose path is taken (by another entry, or on disk by something that is
-// not a regular file, or through a symbolic link leading out of the folder), is written under a
-// safe name instead (sanitized, then numbered until free), with a warning naming the original.
+// safe relative path, or whose path is taken (by another entry, or on disk by a folder where a
+// file goes, or by a file where a folder goes), is written under a safe name instead (sanitized, then numbered until free), with a warning naming the original.
 // Writing never follows a symbolic link out of the folder: a link in the place of a file is
 // replaced by the file (as --force replaces files), one in the place of a folder by a folder,
 // unless it leads to a folder inside the target (then it is followed); each replacement is said.
@@ -30,13 +29,16 @@ function platformProblem(seg: string): string | undefined {
   return undefined;
 }
 
-/** A safe segment from any string: unsafe characters become `_`, `.`/`..`/empty become `_`s, cut to 200 bytes. */
+/**
+ * A safe segment from any string: unsafe characters become `_`, `.`/`..`/empty become `_`s; one
+ * longer than 255 bytes is cut to 240 (room for a `-2` when that name is taken).
+ */
 export function safeSegment(seg: string): string {
   // eslint-disable-next-line no-control-regex
   let out = seg.replace(/[\\/\u0000-\u001f\u007f-\u009f]/g, '_');
   if (windows) out = out.replace(/[<>:"|?*]/g, '_').replace(/[. ]$/, '_').replace(WIN_DEVICE, '_$1$2');
   if (out === '' || out === '.' || out === '..') out = '_'.repeat(Math.max(1, out.length));
-  while (Buffer.byteLength(out, 'utf8') > 200) out = [...out].slice(0, -1).join('');
+  if (Buffer.byteLength(out, 'utf8') > SEGMENT_MAX_BYTES) while (Buffer.byteLength(out, 'utf8') > 240) out = [...out].slice(0, -1).join('');
   return out;
 }
 
@@ -62,7 +64,7 @@ const lstat = (p: string) => {
   }
 };
 
-const TAKEN = 'its path is taken: by another page or file, or on disk by a folder or a link out of the folder';
+const TAKEN = 'its path is taken: by another page or file, or on disk by a folder (or by a file where a folder is needed)';
 
 export interface Renamed {
   kind: 'file' | 'page';

@@ -1,10 +1,11 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitRevision, currentRevision, treeOf } from '../../src/content/revisions.js';
 import type { FileEntry, PageNode } from '../../src/content/model.js';
 import type { SpaceRecord } from '../../src/spaces/model.js';
-import { docs, docsAsync, type CliResult } from '../helpers/cli.js';
+import { BIN, docs, docsAsync, type CliResult } from '../helpers/cli.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // Boundary: `docs content pull` writes only inside the target folder, whatever the server sends
@@ -154,5 +155,19 @@ describe('docs content pull writes only inside the folder, whatever the store ho
     // In-process: the CLI on the data directory itself.
     const local = target(true);
     check(docs(['content', 'pull', local.dir, '--space', space!, '--json', '--force'], { DOCS_DATA: data }), local, true);
+
+    // `docs files download` saves under the file's name in the current folder: `..` and an
+    // empty name are saved under safe names there (with a warning), not an error or a climb.
+    const files = docs(['api', 'GET', `/spaces/${space!}/content/files`, '-f', 'limit=100', '--json'], { DOCS_DATA: data }).json.items;
+    const cwd = join(tempDir('docs-download-'), 'here');
+    mkdirSync(cwd);
+    for (const [name, saved] of [['..', '__'], ['', '_'], ['a\\..\\..\\WIN.txt', 'a_.._.._WIN.txt']]) {
+      const id = files.find((f: any) => f.name === name).id;
+      const r = spawnSync(process.execPath, [BIN, 'files', 'download', space!, id, '--json'], { cwd, encoding: 'utf8', env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: data }, timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`Warning: the file's name ${JSON.stringify(name)} is not a safe file name here; saved as ${saved}`);
+      expect(lstatSync(join(cwd, saved!)).isFile()).toBe(true);
+    }
+    expect(readdirSync(join(cwd, '..'))).toEqual(['here']);
   });
 });

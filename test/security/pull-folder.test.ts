@@ -1,11 +1,11 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitRevision, currentRevision, treeOf } from '../../src/content/revisions.js';
 import type { FileEntry, PageNode } from '../../src/content/model.js';
 import type { SpaceRecord } from '../../src/spaces/model.js';
-import { BIN, docs, docsAsync, type CliResult } from '../helpers/cli.js';
+import { docs, docsAsync, type CliResult } from '../helpers/cli.js';
+import { withServer } from '../helpers/loopback.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // Boundary: `docs content pull` writes only inside the target folder, whatever the server sends
@@ -163,11 +163,42 @@ describe('docs content pull writes only inside the folder, whatever the store ho
     mkdirSync(cwd);
     for (const [name, saved] of [['..', '__'], ['', '_'], ['a\\..\\..\\WIN.txt', 'a_.._.._WIN.txt']]) {
       const id = files.find((f: any) => f.name === name).id;
-      const r = spawnSync(process.execPath, [BIN, 'files', 'download', space!, id, '--json'], { cwd, encoding: 'utf8', env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: data }, timeout: 30_000 });
+      const r = await docsAsync(['files', 'download', space!, id, '--json'], { DOCS_DATA: data }, { cwd });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain(`Warning: the file's name ${JSON.stringify(name)} is not a safe file name here; saved as ${saved}`);
       expect(lstatSync(join(cwd, saved!)).isFile()).toBe(true);
     }
     expect(readdirSync(join(cwd, '..'))).toEqual(['here']);
+  });
+});
+
+describe('names for files saved in the current folder come from the server: made safe there', () => {
+  it('docs spaces pdf: a PDF named ../../evil.pdf by the server is saved as .._.._evil.pdf', { timeout: 60_000 }, async () => {
+    const root = tempDir('docs-pdf-name-');
+    const cwd = join(root, 'a', 'here');
+    mkdirSync(cwd, { recursive: true });
+    let r: CliResult | undefined;
+    await withServer(
+      (req, res) => {
+        const url = new URL(req.url!, 'http://x');
+        if (url.pathname === '/v1/spaces/s1/pdf') {
+          res.setHeader('content-type', 'application/json');
+          return res.end(JSON.stringify({ url: `http://${req.headers.host}/pdf/s1/k.pdf?name=${encodeURIComponent('../../evil.pdf')}` }));
+        }
+        if (url.pathname === '/pdf/s1/k.pdf') {
+          res.setHeader('content-type', 'application/pdf');
+          return res.end('%PDF-1.4 fake');
+        }
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
+      },
+      async (url) => {
+        r = await docsAsync(['spaces', 'pdf', 's1', '--api-url', url, '--token', 't'], {}, { cwd });
+      },
+    );
+    expect(r!.status, r!.stderr).toBe(0);
+    expect(r!.stderr).toContain('saved as .._.._evil.pdf');
+    expect(readdirSync(cwd)).toEqual(['.._.._evil.pdf']);
+    expect(tree(root)).toEqual(['a', 'a/here', 'a/here/.._.._evil.pdf']);
   });
 });

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, statSync, existsSync } from 'node:fs';
 import { extname, join, posix } from 'node:path';
 import { normalizeBody, readPageSource } from '../../src/documents/page-source.js';
 import { extractLinks, pageDir, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
+import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
 
 // A folder of markdown as Git keeps docs, and the same content as the API has it. Layout (what
 // `docs content pull` writes and `push` reads): a page at path `a/b` is `a/b.md`, or
@@ -38,29 +39,54 @@ export const pageFile = (path: string, hasChildren: boolean) => (hasChildren ? `
 
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
-function readPage(dir: string, path: string, file: string, children: LocalPage[]): LocalPage {
+function readPage(real: string, path: string, file: string, children: LocalPage[]): LocalPage {
   let src;
   try {
-    src = readPageSource(readFileSync(join(dir, file), 'utf8'));
+    src = readPageSource(readFileSync(real, 'utf8'));
   } catch (err) {
     throw new DocsError('invalid', `${file}: ${(err as Error).message}`);
   }
   return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children };
 }
 
-/** Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`). */
-function fromSummary(dir: string, parse: Parse, used: Set<string>): LocalPage[] {
-  const tree = parse(readFileSync(join(dir, 'SUMMARY.md'), 'utf8')) as any;
+/**
+ * Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`).
+ * Each link must name a regular file inside the folder, once: anything else is refused naming
+ * the line (`SUMMARY.md line 3 (* [x](../../etc/passwd))`), before anything is sent.
+ */
+function fromSummary(folder: Folder, parse: Parse, used: Set<string>): LocalPage[] {
+  const text = readFileSync(regularFile(folder, 'SUMMARY.md', 'SUMMARY.md'), 'utf8');
+  const lines = text.split(/\r?\n/);
+  const tree = parse(text) as any;
+  const listed = new Map<string, number>();
+  const pages = new Map<string, number>();
   const items = (list: any): LocalPage[] =>
     (list?.children ?? []).flatMap((li: any) => {
       const para = li.children.find((c: any) => c.type === 'paragraph');
       const link = para?.children.find((c: any) => c.type === 'link');
       if (!link) return [];
-      const file = decodeURI(link.url).replace(/^\.\//, '');
-      if (!existsSync(join(dir, file))) throw new DocsError('invalid', `SUMMARY.md: ${file} does not exist`);
+      const line = link.position?.start.line as number | undefined;
+      const where = line ? `SUMMARY.md line ${line} (${lines[line - 1]!.trim()})` : `SUMMARY.md (${link.url})`;
+      let decoded: string;
+      try {
+        decoded = decodeURI(link.url);
+      } catch {
+        throw new DocsError('invalid', `${where}: ${link.url} is not a valid link (bad %-escape); nothing was sent`);
+      }
+      const file = posix.normalize(decoded.replace(/^\.\//, ''));
+      // Lexically outside (../, an absolute path) is refused before the disk is asked anything.
+      if (file === '..' || file.startsWith('../') || posix.isAbsolute(file) || /^[a-z]:[\\/]/i.test(file)) {
+        throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
+      }
+      if (!existsSync(join(folder.dir, file))) throw new DocsError('invalid', `${where}: ${file} does not exist`);
+      const real = regularFile(folder, file, where);
+      if (listed.has(file)) throw new DocsError('invalid', `${where}: ${file} is already listed on line ${listed.get(file)}; list each file once; nothing was sent`);
+      listed.set(file, line ?? 0);
       const path = file.replace(/\.md$/i, '').replace(/\/README$/i, '');
-      used.add(posix.normalize(file));
-      return [readPage(dir, path, file, items(li.children.find((c: any) => c.type === 'list')))];
+      if (pages.has(path)) throw new DocsError('invalid', `${where}: ${file} is the page ${path}, already listed on line ${pages.get(path)}; list each page once; nothing was sent`);
+      pages.set(path, line ?? 0);
+      used.add(file);
+      return [readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')))];
     });
   return tree.children.filter((n: any) => n.type === 'list').flatMap(items);
 }
@@ -70,59 +96,62 @@ const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 export const naturalCompare = (a: string, b: string) => natural.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body); a root README.md first. */
-function fromTree(dir: string, rel = ''): LocalPage[] {
+function fromTree(walk: Walk, rel = ''): LocalPage[] {
   const rootReadme = (name: string) => rel === '' && /^README\.md$/i.test(name);
-  const entries = readdirSync(join(dir, rel), { withFileTypes: true })
-    .filter((e) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'))
-    .sort((a, b) => Number(rootReadme(b.name)) - Number(rootReadme(a.name)) || naturalCompare(a.name, b.name));
+  const files = walk.files.get(rel) ?? [];
+  const entries = [...files.map((e) => ({ e, dir: false })), ...(walk.dirs.get(rel) ?? []).map((e) => ({ e, dir: true }))]
+    .filter(({ e }) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'))
+    .sort((a, b) => Number(rootReadme(b.e.name)) - Number(rootReadme(a.e.name)) || naturalCompare(a.e.name, b.e.name));
   const out: LocalPage[] = [];
-  for (const e of entries) {
-    const p = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) {
-      const children = fromTree(dir, p);
-      const hasReadme = existsSync(join(dir, p, 'README.md'));
-      if (!hasReadme && !children.length) continue; // a folder of files only (images, ...)
-      out.push(hasReadme ? readPage(dir, p, `${p}/README.md`, children) : { path: p, title: e.name, fields: {}, body: '', children });
+  for (const { e, dir } of entries) {
+    const p = e.rel;
+    if (dir) {
+      const children = fromTree(walk, p);
+      const readme = (walk.files.get(p) ?? []).find((f) => f.name === 'README.md');
+      if (!readme && !children.length) continue; // a folder of files only (images, ...)
+      out.push(readme ? readPage(readme.real, p, readme.rel, children) : { path: p, title: e.name, fields: {}, body: '', children });
     } else if (/\.md$/i.test(e.name) && !(rel && /^README\.md$/i.test(e.name))) {
-      out.push(readPage(dir, p.replace(/\.md$/i, ''), p, []));
+      out.push(readPage(e.real, p.replace(/\.md$/i, ''), p, []));
     }
   }
   return out;
 }
 
+/** Every regular file of the walk (dot entries aside, `.gitbook` kept), by relative path. */
+const allFiles = (walk: Walk): Entry[] => [...walk.files.values()].flat();
+
 /** Non-markdown files, `.gitbook/assets` included, other dotfiles not. */
-function listFiles(dir: string, rel = ''): LocalFile[] {
-  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const p = rel ? `${rel}/${e.name}` : e.name;
-    if (e.name.startsWith('.') && p !== '.gitbook' && !p.startsWith('.gitbook/')) return [];
-    if (e.isDirectory()) return listFiles(dir, p);
-    if (/\.md$/i.test(e.name)) return [];
-    return [{ name: p, abs: join(dir, p), size: statSync(join(dir, p)).size }];
-  });
-}
+const listFiles = (walk: Walk): LocalFile[] =>
+  allFiles(walk)
+    .filter((e) => !/\.md$/i.test(e.name))
+    .map((e) => ({ name: e.rel, abs: e.real, size: statSync(e.real).size }));
 
 /** Markdown files of the folder (SUMMARY.md and dotfiles aside), by relative path. */
-function markdownFiles(dir: string, rel = ''): string[] {
-  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const p = rel ? `${rel}/${e.name}` : e.name;
-    if (e.name.startsWith('.') || p === 'SUMMARY.md') return [];
-    if (e.isDirectory()) return markdownFiles(dir, p);
-    return /\.md$/i.test(e.name) ? [p] : [];
-  });
-}
+const markdownFiles = (walk: Walk): string[] =>
+  allFiles(walk)
+    .filter((e) => /\.md$/i.test(e.name) && !e.rel.startsWith('.') && e.rel !== 'SUMMARY.md')
+    .map((e) => e.rel);
 
 /**
  * The folder's pages and files. `skipped`: markdown files SUMMARY.md does not list, which are
- * neither pages nor uploaded files (push warns about each, and refuses with --strict).
+ * neither pages nor uploaded files (push warns about each, and refuses with --strict). `notes`:
+ * what the walk left out (links to folders, sockets). Only regular files inside the folder are
+ * read (folder-walk.ts).
  */
-export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[] } {
+export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
+  const folder = openFolder(dir);
   const summary = existsSync(join(dir, 'SUMMARY.md'));
-  if (!summary) return { pages: fromTree(dir), files: listFiles(dir), summary, skipped: [] };
+  if (!summary) {
+    const walk = walkFolder(folder);
+    return { pages: fromTree(walk), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
+  }
   const used = new Set<string>();
-  const pages = fromSummary(dir, parse, used);
-  const skipped = markdownFiles(dir).filter((f) => !used.has(f)).sort(naturalCompare);
-  return { pages, files: listFiles(dir), summary, skipped };
+  // SUMMARY.md first: a refused entry is named by its line, even when the walk would refuse it too.
+  const pages = fromSummary(folder, parse, used);
+  const walk = walkFolder(folder);
+  const skipped = markdownFiles(walk).filter((f) => !used.has(f)).sort(naturalCompare);
+  return { pages, files: listFiles(walk), summary, skipped, notes: walk.notes };
 }
 
 export const flattenLocal = (pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] =>

@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { writeFileSync } from 'node:fs';
 import type { Transport } from '../../src/transport/types.js';
+import { safeSegment } from './pull-target.js';
 
 // `docs spaces pdf` and `docs cr pdf`: ask the API for the PDF's URL, then fetch its bytes through
 // the transport (over HTTP from the server, or in-process from the data directory after the same
@@ -18,7 +19,10 @@ export async function savePdf(transport: Transport, operationId: string, path: R
   if (flags.only) query.only = true;
   const { url } = (await transport.call(operationId, { path, query })).body as { url: string };
   const bytes = await transport.download(url);
-  const out = flags.output ?? (new URL(url).searchParams.get('name') || 'export.pdf');
+  // The server's name is made a safe file name here: another server may send `../../x.pdf`.
+  const given = new URL(url).searchParams.get('name') || 'export.pdf';
+  const out = flags.output ?? safeSegment(given);
+  if (!flags.output && out !== given) process.stderr.write(`Warning: the server's name for the PDF, ${JSON.stringify(given)}, is not a safe file name here; saved as ${out}\n`);
   if (out === '-') process.stdout.write(bytes);
   else writeFileSync(out, bytes);
   return { url, path: out, size: bytes.length };

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { loadParser } from '../../src/content/link-refs.js';
+import { FILE_NAME_RULE, fileNameProblem } from '../../src/content/safe-names.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { startSpinner } from '../_lib/color.js';
@@ -13,7 +14,7 @@ import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_
 export default class ContentPush extends DocsCommand {
   static summary = 'Make a space match a folder of markdown, as one change request (and merge it with --merge)';
   static description =
-    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. Layout: see `docs content pull --help`.";
+    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. Layout: see `docs content pull --help`.";
   static examples = [
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --message "Update install guide"',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # update change request #4',
@@ -32,6 +33,13 @@ export default class ContentPush extends DocsCommand {
     const { args, flags } = await this.parse(ContentPush);
     const parse = await loadParser();
     const local = readFolder(args.dir, parse);
+    for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
+    // The server refuses names that are not safe path segments: refused here, before a change
+    // request is opened, rather than halfway through the push.
+    for (const f of local.files) {
+      const bad = fileNameProblem(f.name);
+      if (bad) throw new DocsError('invalid', `${f.name}: not a safe file name (${bad}); a file name is ${FILE_NAME_RULE}; rename it; nothing was sent`);
+    }
     if (local.skipped.length) {
       const list = local.skipped.join(', ');
       if (flags.strict) throw new DocsError('invalid', `--strict: ${local.skipped.length} markdown file${local.skipped.length === 1 ? ' is' : 's are'} not in ${args.dir}/SUMMARY.md: ${list} (list them in SUMMARY.md, or remove them); nothing was sent`);

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { writeFileSync } from 'node:fs';
 import { DocsCommand } from '../_lib/base.js';
+import { safeSegment } from '../_lib/pull-target.js';
 
 export default class FilesDownload extends DocsCommand {
   static summary = "Save a file's bytes (from its downloadURL)";
@@ -15,7 +16,11 @@ export default class FilesDownload extends DocsCommand {
     const transport = await this.transport(flags);
     const file = (await transport.call('getFileById', { path: args })).body as any;
     const bytes = await transport.download(file.downloadURL);
-    const out = flags.output ?? file.name.slice(file.name.lastIndexOf('/') + 1);
+    // The server's name, last segment, made a safe one: `..`, `a\..\x` or an empty name (from a
+    // store written by an older build) must not climb out of, or fail on, the current folder.
+    const last = String(file.name ?? '').slice(String(file.name ?? '').lastIndexOf('/') + 1);
+    const out = flags.output ?? safeSegment(last);
+    if (!flags.output && out !== last) process.stderr.write(`Warning: the file's name ${JSON.stringify(file.name)} is not a safe file name here; saved as ${out}\n`);
     writeFileSync(out, bytes);
     if (!this.jsonEnabled()) this.log(`Saved ${file.name} (${bytes.length} bytes) to ${out}.`);
     return { file: file.id, path: out, size: bytes.length };

@@ -98,7 +98,9 @@ export function runBatch(
         if (!t || t.length > 256) throw invalid(`${where}.title: must be 1 to 256 characters`);
         node.title = t;
       } else if (k === 'slug') {
-        if (!/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i.test(v)) throw invalid(`${where}.slug: must be letters and digits in groups joined by - _ or . (1 to 100)`);
+        // A slug is a path segment on disk too (docs content pull): the pattern leaves out ".",
+        // "..", "/", "\" and control characters; the length was promised and is now held.
+        if (v.length > 100 || !/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i.test(v)) throw invalid(`${where}.slug: must be letters and digits in groups joined by - _ or . (1 to 100)`);
         node.slug = v;
       } else if ((k === 'emoji' || k === 'icon' || k === 'condition') && v === '') delete node[k];
       else (node as any)[k] = v;

@@ -49,7 +49,11 @@ export const SERVABLE_TYPE = /^[\x20-\x7e]+$/;
 export function fileDownloadUrl(ctx: Context, space: string, f: FileEntry): string {
   // Expiry rounded up to the hour: URLs stay stable within an hour (cacheable, comparable).
   const exp = String(Math.ceil((ctx.clock.now().getTime() + DOWNLOAD_TTL_MS) / DOWNLOAD_TTL_MS) * DOWNLOAD_TTL_MS);
-  const q = new URLSearchParams({ name: f.name, type: f.contentType, exp, sig: sign(ctx, [space, f.sha, f.name, f.contentType, exp]) });
+  // Uploads refuse control characters; a file stored before that (or written into the store by
+  // other means) is still served, under a name and type fit for headers.
+  const name = f.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '_');
+  const type = SERVABLE_TYPE.test(f.contentType) ? f.contentType : 'application/octet-stream';
+  const q = new URLSearchParams({ name, type, exp, sig: sign(ctx, [space, f.sha, name, type, exp]) });
   return `${ctx.baseUrl}/files/${space}/${f.sha}?${q}`;
 }
 

@@ -14,6 +14,7 @@ import { applyChanges, type UploadedFile } from './authoring.js';
 import { imageDimensions, writeBlob } from './blobs.js';
 import { CONTROL_CHARS, ensureDownloadSecret, SERVABLE_TYPE } from './downloads.js';
 import { loadParser } from './link-refs.js';
+import { FILE_NAME_RULE, fileNameProblem } from './safe-names.js';
 import { backlinks, linkItems } from './links.js';
 import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
@@ -119,12 +120,16 @@ export const getFileById = defineOperation('getFileById', async ({ ctx, caller, 
 /** Decodes and stores the bytes of every insert_files change before the (synchronous) write. */
 async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number, UploadedFile[]>> {
   const out = new Map<number, UploadedFile[]>();
-  // Names and types end up in download headers (server/downloads.ts): no control characters.
+  // Names and types end up in download headers (server/downloads.ts): no control characters;
+  // names also become paths on disk (docs content pull): safe path segments only.
   // Checked for every file before any bytes are stored, so a refused request leaves no blob.
   for (const [i, c] of changes.entries()) {
     if (c.operation !== 'insert_files') continue;
     for (const [j, f] of c.files.entries()) {
       if (CONTROL_CHARS.test(f.name)) throw invalid(`changes[${i}].files[${j}].name: control characters are not allowed in a file name`);
+      // Names become paths when a space is pulled to a folder (safe-names.ts).
+      const bad = fileNameProblem(f.name);
+      if (bad) throw invalid(`changes[${i}].files[${j}].name: ${JSON.stringify(f.name)} is not a safe file name (${bad}); a file name is ${FILE_NAME_RULE}`);
       if (f.contentType !== undefined && !SERVABLE_TYPE.test(f.contentType)) throw invalid(`changes[${i}].files[${j}].contentType: must be printable ASCII (no control characters)`);
     }
   }

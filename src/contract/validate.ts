@@ -141,7 +141,21 @@ export function describe(where: string, e: ErrorObject): string {
 }
 
 function check(fn: ValidateFunction, data: unknown, where: string) {
-  if (!fn(data)) throw invalid(describe(where, fn.errors![0]!));
+  if (!fn(data)) throw invalid(describe(where, deepest(fn.errors!)));
+}
+
+/**
+ * The error to name. A oneOf (a change of updateChangeRequestContent: insert_files, update_page,
+ * ...) reports each branch's first error, then its own. A branch that failed deeper in the body
+ * is the one the body meant (`changes.0.files.0.name: must NOT have more than 256 characters`,
+ * not the first branch's `changes.0.page: is required`), unless what failed there is a const or
+ * an enum: a discriminator (`type: must be one of "none"`) says the body meant another branch.
+ */
+function deepest(errors: ErrorObject[]): ErrorObject {
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+  let best = errors[0]!;
+  for (const e of errors) if (e.keyword !== 'const' && e.keyword !== 'enum' && depth(e) > depth(best)) best = e;
+  return best;
 }
 
 /**

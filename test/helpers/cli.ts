@@ -37,11 +37,12 @@ export function docsProcess(args: string[], env: Record<string, string | undefin
 
 /**
  * Runs the built `docs` executable in its own process without blocking this one: for a command
- * talking to a server this test process runs, or commands side by side.
+ * talking to a server this test process runs, or commands side by side (`cwd`: for commands that
+ * save into the current folder).
  */
-export function docsAsync(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export function docsAsync(args: string[], env: Record<string, string | undefined> = {}, opts: { cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
+import { MARKER_TMP_PREFIX, OLD_SHARD_DIR, migrateFormat, readFormat } from './data-format.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readBucketSync, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readBucketSync, readCatalog, sizeProblem, STRAY, sumBucket } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
 
@@ -75,7 +76,7 @@ export interface FileBackendOptions {
  * One process writes a directory (src/store/lock.ts), so versions only count commits.
  */
 export class FileBackend implements ShardBackend {
-  private readonly shardDir: string;
+  private shardDir: string;
   private readonly sumDir: string;
   private readonly versions = new Map<string, number>();
   /** The catalog: bucket -> (file name -> `sha256:bytes`). */
@@ -129,8 +130,7 @@ export class FileBackend implements ShardBackend {
 
   async open(): Promise<void> {
     try {
-      await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
-      await this.recover();
+      await this.prepare();
       if (!existsSync(this.sumDir)) await this.adopt();
       if (!this.opts.statAtOpen) return; // buckets are read as shards are loaded
       this.buckets = (await readCatalog(this.dir))!;
@@ -145,7 +145,7 @@ export class FileBackend implements ShardBackend {
         throw this.damaged(`${SHARDS}/${missing[0]}`, `is missing (the catalog of committed shards lists it${more})`);
       }
       const stray = [...present].filter((f) => !known.has(f));
-      if (stray.length) throw this.damaged(`${SHARDS}/${stray[0]}`, 'is not in the catalog of committed shards (put there outside docs)');
+      if (stray.length) throw this.damaged(`${SHARDS}/${stray[0]}`, STRAY);
       const wrong: [string, string][] = [];
       await each([...known], 64, async ([f, entry]) => {
         let problem = sizeProblem((await stat(join(this.shardDir, f))).size, entry);
@@ -165,6 +165,24 @@ export class FileBackend implements ShardBackend {
       if (err instanceof CatalogDamage) throw this.damaged(err.file, err.problem);
       throw storageError(err, this.dir);
     }
+  }
+
+  /**
+   * Reads the directory's format (src/store/data-format.ts) before anything is written: a newer
+   * format, two formats mixed or a damaged marker stop here. A new directory gets the current
+   * format; an older one completes its interrupted commit where its shards are, then is migrated.
+   * Then completes an interrupted commit. `docs doctor --repair` starts with this too.
+   */
+  async prepare(): Promise<void> {
+    const format = readFormat(this.dir);
+    if (format.kind === 'empty') await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    if (format.kind === 'older') {
+      this.shardDir = join(this.dir, OLD_SHARD_DIR);
+      await this.recover();
+      this.shardDir = join(this.dir, SHARDS);
+    }
+    await migrateFormat(this.dir, format);
+    await this.recover();
   }
 
   /**
@@ -208,7 +226,7 @@ export class FileBackend implements ShardBackend {
         if (err.code !== 'ENOENT') throw storageError(err, this.dir);
         if (sum !== undefined) throw this.damaged(`${SHARDS}/${file}`, 'is missing (the catalog of committed shards lists it)');
       }
-      if (text !== undefined && sum === undefined) throw this.damaged(`${SHARDS}/${file}`, 'is not in the catalog of committed shards (put there outside docs)');
+      if (text !== undefined && sum === undefined) throw this.damaged(`${SHARDS}/${file}`, STRAY);
       const data = text === undefined ? undefined : checkShard(text, sum!);
       if (typeof data === 'string') throw this.damaged(`${SHARDS}/${file}`, data);
       // Through lowdb, so the document is what lowdb would read.
@@ -250,7 +268,7 @@ export class FileBackend implements ShardBackend {
       for (const f of await readdir(d).catch(() => [] as string[])) if (f.endsWith('.tmp')) await unlink(join(d, f));
     }
     for (const f of await readdir(this.dir)) {
-      if (f.startsWith(MANIFEST) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
+      if ((f.startsWith(MANIFEST) || f.startsWith(MARKER_TMP_PREFIX)) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
       if (f.startsWith(`${CHECKSUMS}.`) && f.endsWith('.tmp')) await rm(join(this.dir, f), { recursive: true, force: true });
       if (f.startsWith('.snapshot-')) await rm(join(this.dir, f), { recursive: true, force: true }); // of a backup a crash cut short
     }

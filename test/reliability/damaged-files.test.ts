@@ -67,7 +67,7 @@ function failedStart(dir: string): Promise<{ code: number | null; stderr: string
   });
 }
 
-const shard = (dir: string, name: string) => join(dir, 'shards', name);
+const shard = (dir: string, name: string) => join(dir, 'store', name);
 
 describe('a damaged data directory stops docs serve, naming the file', () => {
   const cases: [string, (dir: string) => string, RegExp][] = [
@@ -88,13 +88,13 @@ describe('a damaged data directory stops docs serve, naming the file', () => {
       expect(r.code).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`data directory ${dir}: shards/${file} `);
+      expect(lines[0]).toContain(`data directory ${dir}: store/${file} `);
       expect(lines[0]).toMatch(problem);
       expect(fingerprint(dir)).toEqual(before);
       // docs doctor says the same, and exits 1.
       const d = docs(['doctor', '--data', dir]);
       expect(d.status).toBe(1);
-      expect(d.stdout).toContain(`DAMAGED shards/${file} `);
+      expect(d.stdout).toContain(`DAMAGED store/${file} `);
     }, 40_000);
   }
 });
@@ -110,7 +110,7 @@ describe('damage at the same size, found when the shard is loaded', () => {
       const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
       const bad = await get(`/v1/spaces/${spaceB}`);
       expect(bad.status).toBe(503);
-      expect(bad.body.error.message).toContain(`shards/space__${spaceB}.json does not match its checksum`);
+      expect(bad.body.error.message).toContain(`store/space__${spaceB}.json does not match its checksum`);
       expect((await get(`/v1/spaces/${spaceA}`)).status).toBe(200);
       expect(served.output()).toMatch(new RegExp(`GET /v1/spaces/${spaceB} 503 .*does not match its checksum`));
     } finally {
@@ -134,11 +134,16 @@ describe('docs doctor', () => {
     writeFileSync(shard(dir, `space__${spaceB}.json`), 'null');
     expect(docs(['doctor', '--data', dir]).status).toBe(1);
     expect(existsSync(join(dir, 'quarantine'))).toBe(false); // nothing moved without --repair
-    const r = docs(['doctor', '--data', dir, '--repair']);
+    const refused = docs(['doctor', '--data', dir, '--repair']); // no terminal to ask on, no --yes: the plan, nothing done
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toMatch(new RegExp(`will move into quarantine/: store/space__${spaceB}\\.json\nwill lose: shard space/${spaceB} .*spaces ${spaceB}`));
+    expect(refused.stderr).toMatch(/not confirmed; pass --yes/);
+    expect(existsSync(join(dir, 'quarantine'))).toBe(false);
+    const r = docs(['doctor', '--data', dir, '--repair', '--yes']);
     expect(r.stdout).toMatch(new RegExp(`lost: shard space/${spaceB} .*spaces ${spaceB}`));
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(1); // it found damage: repaired, but not "fine"
     const [stamp] = readdirSync(join(dir, 'quarantine'));
-    expect(readFileSync(join(dir, 'quarantine', stamp!, 'shards', `space__${spaceB}.json`), 'utf8')).toBe('null');
+    expect(readFileSync(join(dir, 'quarantine', stamp!, 'store', `space__${spaceB}.json`), 'utf8')).toBe('null');
     expect(docs(['doctor', '--data', dir]).status).toBe(0);
     const served = await spawnServe(['--data', dir], {});
     try {
@@ -159,9 +164,10 @@ describe('docs doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`data directory ${dir}: checksums/${bucket} is not valid JSON`);
     expect(docs(['doctor', '--data', dir]).stdout).toContain(`DAMAGED checksums/${bucket} `);
-    const repaired = docs(['doctor', '--data', dir, '--repair']);
-    expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the \\d+ shard file`));
-    expect(repaired.status).toBe(0);
+    const repaired = docs(['doctor', '--data', dir, '--repair', '--yes']);
+    expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the shard files`));
+    expect(repaired.status).toBe(1);
+    expect(docs(['doctor', '--data', dir]).status).toBe(0);
   }, 40_000);
 
   it('notes blobs no row names (not damage), and --repair moves them aside', () => {
@@ -171,8 +177,8 @@ describe('docs doctor', () => {
     writeFileSync(join(dir, 'files', 'ab', sha), 'orphan bytes');
     const r = docs(['doctor', '--data', dir]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('1 blob(s) no row names (12 bytes');
-    const fixed = docs(['doctor', '--data', dir, '--repair', '--json']);
+    expect(r.stdout).toContain('1 file(s) no row references (12 bytes');
+    const fixed = docs(['doctor', '--data', dir, '--repair', '--yes', '--json']);
     expect(fixed.status).toBe(0);
     expect(fixed.json.repaired.moved).toEqual([`files/ab/${sha}`]);
     expect(existsSync(join(dir, 'files', 'ab', sha))).toBe(false);

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { fingerprint } from '../helpers/fingerprint.js';
 import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 
 // Damaged files are named, never silently dropped. The store keeps a catalog of its committed
@@ -38,20 +38,6 @@ function copy(): string {
   made.push(d);
   cpSync(pristine, d, { recursive: true });
   return d;
-}
-
-/** Every file of `dir` with a hash of its bytes (to show a failed start wrote nothing). */
-function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex') + ':' + statSync(p).mtimeMs;
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 /** Starts `docs serve` on `dir`; resolves with its exit code and stderr once it exits (or fails the test after 20 s). */
@@ -97,6 +83,55 @@ describe('a damaged data directory stops docs serve, naming the file', () => {
       expect(d.stdout).toContain(`DAMAGED store/${file} `);
     }, 40_000);
   }
+});
+
+// A directory of another format (src/store/data-format.ts): a format from the future, two formats
+// mixed, a damaged marker, or an older directory whose catalog names a missing file: one line,
+// exit 1, and nothing written (the older directory is not migrated by a start that fails).
+const FIXTURE = join(import.meta.dirname, '../fixtures/format-2/data');
+describe('a directory of another format stops docs serve and every command, naming it', () => {
+  const cases: [string, (dir: string) => void, string | RegExp][] = [
+    ['a format from the future', (d) => writeFileSync(join(d, 'shards'), JSON.stringify({ format: 4, writtenBy: 'docs 9.0.0' })), /: has format 4 \(written by docs 9\.0\.0\); this docs \(\d+\.\d+\.\d+\) reads formats 1 to 3: use docs 9\.0\.0 or later; nothing was changed$/],
+    ['two formats mixed', (d) => (rmSync(join(d, 'shards')), mkdirSync(join(d, 'shards')), writeFileSync(join(d, 'shards', 'root.json'), '{}')), ': two formats mixed: shards/ holds shard files of format 1 or 2 and store/ those of format 3'],
+    ['a damaged format marker', (d) => writeFileSync(join(d, 'shards'), '{"form'), ': shards (the format marker) is damaged: '],
+    ['the shard folder gone, the marker left', (d) => renameSync(join(d, 'store'), join(d, 'elsewhere')), ': store/ is missing (the format marker says format 3'],
+  ];
+  for (const [what, damage, problem] of cases) {
+    it(`${what}: exit 1, one line, nothing written (serve, doctor, an in-process command)`, async () => {
+      const dir = copy();
+      damage(dir);
+      const before = fingerprint(dir);
+      const r = await failedStart(dir);
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`data directory ${dir}`);
+      if (typeof problem === 'string') expect(lines[0]).toContain(problem);
+      else expect(lines[0]).toMatch(problem);
+      for (const args of [['doctor'], ['doctor', '--repair', '--yes'], ['orgs', 'list']]) {
+        const c = docs([...args, '--data', dir], { DOCS_TOKEN: TEST_TOKEN });
+        expect(c.status, args.join(' ')).toBe(1);
+        expect(c.stderr).toContain(lines[0]!.replace(/^Error: /, ''));
+      }
+      expect(fingerprint(dir)).toEqual(before);
+    }, 40_000);
+  }
+
+  it('an older directory whose catalog names a missing file: exit 1 naming it, not migrated', async () => {
+    const dir = tempDir();
+    made.push(dir);
+    cpSync(FIXTURE, dir, { recursive: true });
+    const [victim] = readdirSync(join(dir, 'shards')).filter((f) => f.startsWith('space__'));
+    rmSync(join(dir, 'shards', victim!));
+    const before = fingerprint(dir);
+    const r = await failedStart(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`Error: data directory ${dir}: shards/${victim} is missing (the catalog of committed shards lists it) (see docs doctor --data ${dir})`);
+    expect(fingerprint(dir)).toEqual(before);
+    const d = docs(['doctor', '--data', dir]);
+    expect(d.status).toBe(1);
+    expect(d.stdout).toContain(`DAMAGED shards/${victim} is missing`);
+  }, 40_000);
 });
 
 describe('damage at the same size, found when the shard is loaded', () => {

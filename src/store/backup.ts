@@ -81,6 +81,7 @@ async function ownerOnly(dir: string): Promise<void> {
 async function checkEntries(archive: string): Promise<void> {
   const tar = await import('tar');
   const seen = new Map<string, 'File' | 'Directory'>();
+  const parents = new Set<string>(); // every folder some entry is under
   let problem: string | undefined;
   const refuse = (entry: string, why: string) => {
     problem ??= `${archive}: entry ${JSON.stringify(entry.slice(0, 200))} ${why}; nothing was restored`;
@@ -111,7 +112,8 @@ async function checkEntries(archive: string): Promise<void> {
           const parent = segs.slice(0, i).join('/');
           if (seen.get(parent) === 'File') return refuse(raw, `is under ${parent}, which the archive holds as a file`);
         }
-        if (kind === 'File' && [...seen.keys()].some((p) => p.startsWith(`${path}/`))) return refuse(raw, 'is a file where the archive also holds entries under it');
+        if (kind === 'File' && parents.has(path)) return refuse(raw, 'is a file where the archive also holds entries under it');
+        for (let i = 1; i < segs.length; i++) parents.add(segs.slice(0, i).join('/'));
         seen.set(path, kind);
       },
     })

@@ -93,6 +93,7 @@ describe('docs restore refuses every archive shape it cannot restore whole', () 
     ['a `..` in the middle', () => [...store, { path: 'store/../../escape.txt', type: 'file', body: 'out' }], /entry "store\/\.\.\/\.\.\/escape\.txt" is not a relative path/],
     ['an absolute path', () => [...store, { path: `${outside}/abs.txt`, type: 'file', body: 'out' }], /is not a relative path of plain names/],
     ['a duplicate entry', () => [...store, { path: 'store/root.json', type: 'file', body: '{}' }], /entry "store\/root\.json" appears twice/],
+    ['an entry, then a file where its folder is', () => [...store, { path: 'extra/x', type: 'file', body: 'x' }, { path: 'extra', type: 'file', body: 'f' }], /entry "extra" is a file where the archive also holds entries under it/],
     ['a file, then an entry under it', () => [...store, { path: 'extra', type: 'file', body: 'f' }, { path: 'extra/x', type: 'file', body: 'x' }], /entry "extra\/x" is under extra, which the archive holds as a file/],
   ];
   for (const [what, entries, message] of cases) {

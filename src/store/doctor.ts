@@ -285,13 +285,19 @@ export interface DoctorOptions {
 export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const first = await examine(dir);
   if (!opts.repair && !opts.adopt) return first.report;
-  if (isEmpty(planOf(first, opts))) return { ...first.report, plan: planOf(first, opts) };
+  const shown = planOf(first, opts);
+  if (isEmpty(shown)) return { ...first.report, plan: shown };
+  // Asked before anything is written, the format migration included.
+  if (opts.confirm && !(await opts.confirm(shown, first.report))) return { ...first.report, plan: shown };
   // What any open does first (a format migration, an interrupted commit completed): not repair.
   await new FileBackend(dir).prepare();
   const ex = await examine(dir);
   const plan = planOf(ex, opts);
   if (isEmpty(plan)) return { ...ex.report, plan };
-  if (opts.confirm && !(await opts.confirm(plan, ex.report))) return { ...ex.report, plan };
+  // Completing an interrupted commit only makes the plan smaller; anything new was not agreed to.
+  const agreed = new Set([...shown.move, ...shown.adopt.map((a) => a.file)]);
+  const unforeseen = [...plan.move, ...plan.adopt.map((a) => a.file)].filter((f) => !agreed.has(f));
+  if (unforeseen.length) throw new DocsError('conflict', `${dir} changed while it was checked (${unforeseen[0]}): nothing was moved; run docs doctor again`);
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const qdir = join(dir, QUARANTINE, stamp);

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctor } from '../../src/store/doctor.js';
@@ -90,6 +90,24 @@ describe('a data directory of format 2, opened by this build', () => {
     expect(fixed.json.plan).toEqual({ adopt: [], refused: [], move: [], lost: [] });
     expect(existsSync(join(dir, 'quarantine'))).toBe(false);
     expect(fingerprint(dir)).toEqual(before);
+  }, 30_000);
+});
+
+describe('docs doctor --repair on a damaged directory of format 2', () => {
+  it('shows its plan and changes nothing (not even the format) until it is confirmed', () => {
+    const dir = copy();
+    const [victim] = readdirSync(join(dir, 'shards')).filter((f) => f.startsWith('integration__'));
+    writeFileSync(join(dir, 'shards', victim!), '[]');
+    const before = fingerprint(dir);
+    const asked = docs(['doctor', '--data', dir, '--repair']);
+    expect(asked.status).toBe(2);
+    expect(asked.stdout).toContain(`DAMAGED shards/${victim} is not a shard`);
+    expect(asked.stdout).toContain(`will move into quarantine/: store/${victim}`);
+    expect(fingerprint(dir)).toEqual(before);
+    const done = docs(['doctor', '--data', dir, '--repair', '--yes']);
+    expect(done.status).toBe(1);
+    expect(done.stdout).toMatch(/Moved 1 file\(s\) into quarantine\//);
+    expect(docs(['doctor', '--data', dir, '--json']).json).toMatchObject({ format: 3, damaged: [] });
   }, 30_000);
 });
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openContext } from '../../src/open.js';
 import { doctor } from '../../src/store/doctor.js';
 import { fileName } from '../../src/store/file-backend.js';
 import { catalogEntry, bucketFile, sumBucket } from '../../src/store/shard-files.js';
@@ -105,6 +106,21 @@ describe('docs doctor on a full world', () => {
       const back = docs(['spaces', 'get', ids.spaceId!, '--data', work, '--json'], { DOCS_TOKEN: TEST_TOKEN });
       expect(back.status, back.stderr).toBe(0);
       expect(back.json.id).toBe(ids.spaceId);
+
+      // A shard of rows the store's directories do not know (an organization copied in by hand):
+      // adopted, its rows then found by id and listed like every other.
+      const orgFile = fileName(`org/${ids.organizationId}`);
+      const orgRow = JSON.parse(readFileSync(join(work, 'store', orgFile), 'utf8')).organizations[ids.organizationId!];
+      writeFileSync(join(work, 'store', fileName('org/AdoptedOrg')), JSON.stringify({ organizations: { AdoptedOrg: { ...orgRow, id: 'AdoptedOrg', title: 'Adopted', hostname: undefined } } }));
+      expect(docs(['doctor', '--data', work, '--adopt', '--yes']).stdout).toContain(`adopted: store/${fileName('org/AdoptedOrg')}`);
+      expect(docs(['doctor', '--data', work]).status).toBe(0);
+      const ctx = await openContext(work);
+      try {
+        expect(await ctx.store.read((tx) => tx.all<any>('organizations').map((o) => o.id).sort())).toEqual(['AdoptedOrg', ids.organizationId].sort());
+        expect(await ctx.store.read((tx) => tx.get<any>('organizations', 'AdoptedOrg')?.title)).toBe('Adopted');
+      } finally {
+        await ctx.store.close();
+      }
 
       // A readable shard whose rows belong elsewhere is not adopted, and never moved.
       const stray = fileName(`space/${ids.spaceId}/0`);

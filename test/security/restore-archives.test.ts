@@ -124,6 +124,15 @@ describe('docs restore refuses every archive shape it cannot restore whole', () 
     expect(existsSync(target)).toBe(false);
   }, 30_000);
 
+  it('a backup of format 2 (taken by an earlier docs): restored as it is, migrated at its first start', () => {
+    const { r, target } = restore(entriesOf(join(import.meta.dirname, '../fixtures/format-2/data')));
+    expect(r.status, r.stderr).toBe(0);
+    expect(statSync(join(target, 'shards')).isDirectory()).toBe(true);
+    expect(docs(['doctor', '--data', target, '--json']).json).toMatchObject({ format: 2, damaged: [] });
+    expect(docs(['orgs', 'list', '--data', target], { DOCS_TOKEN: 'gb_api_test_owner_token' }).status).toBe(0);
+    expect(statSync(join(target, 'shards')).isFile()).toBe(true);
+  }, 30_000);
+
   it('the same store, whole: restored and checked', () => {
     const { r, target, beside } = restore(store);
     expect(r.status, r.stderr).toBe(0);

@@ -146,7 +146,8 @@ describe('damage at the same size, found when the shard is loaded', () => {
       const bad = await get(`/v1/spaces/${spaceB}`);
       expect(bad.status).toBe(503);
       expect(bad.body.error.message).toContain(`store/space__${spaceB}.json does not match its checksum`);
-      expect((await get(`/v1/spaces/${spaceA}`)).status).toBe(200);
+      const okA = await get(`/v1/spaces/${spaceA}`);
+      expect(okA.status, JSON.stringify(okA.body)).toBe(200);
       expect(served.output()).toMatch(new RegExp(`GET /v1/spaces/${spaceB} 503 .*does not match its checksum`));
     } finally {
       served.child.kill('SIGTERM');

@@ -359,6 +359,22 @@ describe('FileBackend', () => {
     expect(String(again?.message ?? again)).toMatch(new RegExp(`data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: checksums/\\d+\\.json is not valid JSON`));
   });
 
+  it('a damaged shard fails only the operations that need it, not one loading a healthy shard alongside', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => (tx.put('members', { id: 'm1', org: 'o1' }), tx.put('members', { id: 'm2', org: 'o2' })));
+    await store.close();
+    const changed = join(dir, 'store', 'org__o1.json');
+    writeFileSync(changed, readFileSync(changed, 'utf8').replace('"o1"', '"o9"'));
+    const reader = await ShardStore.open(new FileBackend(dir), SPECS);
+    // Both shards in one batch (a listing), and meanwhile an operation on the healthy one only.
+    const both = reader.read((tx) => [tx.find('members', 'org', 'o1'), tx.find('members', 'org', 'o2')]);
+    const healthy = reader.read((tx) => tx.find('members', 'org', 'o2').length);
+    await expect(both).rejects.toThrow('store/org__o1.json does not match its checksum');
+    expect(await healthy).toBe(1);
+    await reader.close();
+  });
+
   it('has every acknowledged write on disk when the promise resolves', async () => {
     const dir = tempDir();
     const store = await ShardStore.open(new FileBackend(dir), SPECS);

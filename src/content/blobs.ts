@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../kernel/context.js';
+import { blobFile } from '../store/blob-refs.js';
 import { stageFile, syncDir } from '../store/durable-file.js';
 
 // File bytes are blobs named by their SHA-256 under `<data>/files/`, written durably before the
@@ -14,7 +15,7 @@ const mem = (ctx: Context) => {
   return m;
 };
 
-const blobPath = (dataDir: string, sha: string) => join(dataDir, 'files', sha.slice(0, 2), sha);
+const blobPath = (dataDir: string, sha: string) => join(dataDir, blobFile(sha));
 
 export async function writeBlob(ctx: Context, sha: string, bytes: Buffer): Promise<void> {
   if (!ctx.dataDir) return void mem(ctx).set(sha, bytes);

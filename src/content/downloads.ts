@@ -41,6 +41,26 @@ function secret(ctx: Context): Buffer {
  */
 export const sign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(JSON.stringify(parts)).digest('base64url');
 
+/** The signature of the same parts in the encoding of earlier versions (joined by newlines). */
+const legacySign = (ctx: Context, parts: string[]) => createHmac('sha256', secret(ctx)).update(parts.join('\n')).digest('base64url');
+
+const same = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * Checks `sig` over `parts`. A signature in the earlier encoding never verifies (that encoding
+ * let a name move the split), but it is told apart from a forged or mistyped one: the link was
+ * issued by an older version of docs and can never work, so it answers 410 saying so rather than
+ * "not found". `what` names the thing for the message (a file, a PDF).
+ */
+export function verifySignature(ctx: Context, parts: string[], sig: string, what: string): boolean {
+  if (same(sign(ctx, parts), sig)) return true;
+  if (same(legacySign(ctx, parts), sig)) throw new DocsError('gone', `this ${what} link was issued by an older version of docs (its signature encoding has changed): get a new link from the API`);
+  return false;
+}
+
 /** C0 and C1 control characters: never in a served file name or content type (they would end up in headers). */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 /** A content type that can be sent as a header value as it is (printable ASCII). */
@@ -66,9 +86,8 @@ export async function checkDownload(ctx: Context, pathname: string, search: stri
   const [name, type, exp, sig] = ['name', 'type', 'exp', 'sig'].map((k) => q.get(k) ?? '');
   if (CONTROL_CHARS.test(name!)) throw new DocsError('invalid', 'name: control characters are not allowed in a file name');
   if (type && !SERVABLE_TYPE.test(type)) throw new DocsError('invalid', 'type: a content type must be printable ASCII (no control characters)');
-  if (!sig || !/^\d+$/.test(exp!) || Number(exp) < ctx.clock.now().getTime()) return undefined;
-  const want = Buffer.from(sign(ctx, [m[1]!, m[2]!, name!, type!, exp!]));
-  const got = Buffer.from(sig!);
-  if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
+  if (!sig || !/^\d+$/.test(exp!)) return undefined;
+  if (!verifySignature(ctx, [m[1]!, m[2]!, name!, type!, exp!], sig, 'download')) return undefined;
+  if (Number(exp) < ctx.clock.now().getTime()) return undefined;
   return { sha: m[2]!, name: name!, type: type! };
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../kernel/context.js';
+import { openapiFile } from '../store/blob-refs.js';
 import { stageFile, syncDir } from '../store/durable-file.js';
 
 // The parsed documents of a version (`content.filesystem`) can be megabytes: they are kept as
@@ -26,7 +27,7 @@ export async function writeContent(ctx: Context, specId: string, versionId: stri
   }
   const dir = specDir(ctx.dataDir, specId);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${versionId}.json`);
+  const file = join(ctx.dataDir, openapiFile(specId, versionId));
   await rename(await stageFile(file, json), file);
   await syncDir(dir);
 }
@@ -35,7 +36,7 @@ export async function writeContent(ctx: Context, specId: string, versionId: stri
 export async function readContent(ctx: Context, specId: string, versionId: string): Promise<string | undefined> {
   if (!ctx.dataDir) return mem(ctx).get(`${specId}/${versionId}`);
   try {
-    return await readFile(join(specDir(ctx.dataDir, specId), `${versionId}.json`), 'utf8');
+    return await readFile(join(ctx.dataDir, openapiFile(specId, versionId)), 'utf8');
   } catch (err: any) {
     if (err.code === 'ENOENT') return undefined;
     throw err;

@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CONTROL_CHARS, DOWNLOAD_TTL_MS, ensureDownloadSecret, sign } from '../content/downloads.js';
+import { CONTROL_CHARS, DOWNLOAD_TTL_MS, ensureDownloadSecret, sign, verifySignature } from '../content/downloads.js';
 import { DocsError } from '../kernel/errors.js';
 import type { Context } from '../kernel/context.js';
 import { stageFile, syncDir } from '../store/durable-file.js';
@@ -74,10 +73,9 @@ export async function checkPdfDownload(ctx: Context, pathname: string, search: s
   const q = new URLSearchParams(search);
   const [name, exp, sig] = ['name', 'exp', 'sig'].map((k) => q.get(k) ?? '') as [string, string, string];
   if (CONTROL_CHARS.test(name)) throw new DocsError('invalid', 'name: control characters are not allowed in a file name');
-  if (!sig || !/^\d+$/.test(exp) || Number(exp) < ctx.clock.now().getTime()) return undefined;
-  const want = Buffer.from(sign(ctx, parts(m[1]!, m[2]!, name, exp)));
-  const got = Buffer.from(sig);
-  if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
+  if (!sig || !/^\d+$/.test(exp)) return undefined;
+  if (!verifySignature(ctx, parts(m[1]!, m[2]!, name, exp), sig, 'PDF')) return undefined;
+  if (Number(exp) < ctx.clock.now().getTime()) return undefined;
   const bytes = await readPdf(ctx, m[2]!);
   return bytes && { key: m[2]!, name, bytes };
 }

@@ -3,18 +3,29 @@ import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocsError } from '../kernel/errors.js';
 import type { ShardData } from './backend.js';
+import { REFERENCED_FOLDERS, blobsOf } from './blob-refs.js';
+import { FORMAT, OLD_SHARD_DIR, readFormat } from './data-format.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
-import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, segmentsOf } from './layout.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, QUARANTINE, SHARDS, SUM_BUCKETS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readCatalog, sumBucket } from './shard-files.js';
+import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf } from './layout.js';
+import type { TableSpec } from './port.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, QUARANTINE, SHARDS, STRAY, SUM_BUCKETS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readCatalog, sumBucket } from './shard-files.js';
+import { TABLES } from './tables.js';
 
 // `docs doctor`: checks a data directory without starting a store on it (no write unless
-// --repair): every committed shard is there and parses as a shard matching its checksum, every
-// directory entry and segment the store keeps points at a row that exists, every organization
-// and user a row names exists, every file a row
-// names is there, and no blob is unreferenced. `--repair` moves damaged shard files into
-// `<dir>/quarantine/<time>/`, drops them from the catalog and drops the directory entries that
-// pointed into them, and says which rows were lost.
+// --repair or --adopt): every committed shard is there and parses as a shard matching its
+// checksum, every directory entry and segment the store keeps points at a row that exists, every
+// organization and user a row names exists, every file a row references (src/store/blob-refs.ts)
+// is there, and no such file is unreferenced.
+//
+// Repair never removes readable data. A shard file that parses but that the catalog does not
+// list (written by another docs, restored by hand) or whose checksum differs is *adopted* once
+// its shape (known tables, each row in the shard its table puts it in) and references (its
+// organizations and users exist) are checked: its catalog entry is written and the store's
+// directories and segment lists learn its rows. Only unreadable files (not JSON, not a shard)
+// are moved into `<dir>/quarantine/<time>/`, with the blobs no row names; the report says which
+// rows were lost with them. The plan is computed and shown before anything is done (the command
+// asks, or needs --yes).
 
 export interface Finding {
   /** Relative to the data directory. */
@@ -22,37 +33,59 @@ export interface Finding {
   problem: string;
 }
 
+/** What --repair (or --adopt) would do, before it is done. */
+export interface RepairPlan {
+  /** Shard files taken in after their checks (file -> rows). */
+  adopt: { file: string; rows: number }[];
+  /** Readable shard files that cannot be taken in, left where they are, and why. */
+  refused: Finding[];
+  /** Files moved into quarantine/ (unreadable shards, catalog buckets, unreferenced blobs). */
+  move: string[];
+  /** What is lost with them (and with committed shards found missing). */
+  lost: string[];
+}
+
 export interface DoctorReport {
   dir: string;
+  /** The directory's format (src/store/data-format.ts). */
+  format: number;
   shards: number;
   rows: number;
   blobs: number;
   /** Damage: the store would not open, or would answer 503 for what it touches. */
   damaged: Finding[];
-  /** Not damage: an interrupted commit, unreferenced blobs. */
+  /** Not damage: an interrupted commit, unreferenced blobs, an older format. */
   notes: string[];
-  /** With --repair: what was moved aside and what was lost with it. */
-  repaired?: { quarantine: string; moved: string[]; lost: string[] };
+  /** With --repair or --adopt: what was (or would be) done. */
+  plan?: RepairPlan;
+  repaired?: { quarantine?: string; moved: string[]; lost: string[]; adopted: string[] };
 }
 
 interface Examined {
   report: DoctorReport;
   good: Map<string, ShardData>; // key -> data of shards that passed
-  bad: Map<string, string>; // shard file -> problem (missing, stray, damaged)
+  readable: Map<string, { data: ShardData; text: string }>; // shard file -> a readable shard the catalog does not list or whose checksum differs
+  bad: Map<string, string>; // shard file -> problem (missing, unreadable)
   badBuckets: string[];
   orphans: string[];
 }
 
 const DIR_KEY = /^dir\/(.+)\.([^./]+)\/\d+$/;
+const SPECS = new Map<string, TableSpec>(TABLES.map((t) => [t.name, t]));
 
 async function examine(dir: string): Promise<Examined> {
-  const shardDir = join(dir, SHARDS);
-  if (!existsSync(shardDir)) throw new DocsError('not_found', `no store in ${dir} (it has no ${SHARDS}/ folder)`);
-  const report: DoctorReport = { dir, shards: 0, rows: 0, blobs: 0, damaged: [], notes: [] };
+  const format = readFormat(dir); // a newer format, two formats mixed, a damaged marker: thrown, one line
+  if (format.kind === 'empty') throw new DocsError('not_found', `no store in ${dir} (it has no ${SHARDS}/ folder)`);
+  const folder = format.kind === 'older' ? OLD_SHARD_DIR : SHARDS;
+  const shardDir = join(dir, folder);
+  const report: DoctorReport = { dir, format: format.kind === 'older' ? format.format : FORMAT, shards: 0, rows: 0, blobs: 0, damaged: [], notes: [] };
   const good = new Map<string, ShardData>();
+  const readable = new Map<string, { data: ShardData; text: string }>();
   const bad = new Map<string, string>();
   const badBuckets: string[] = [];
   const damage = (file: string, problem: string) => report.damaged.push({ file, problem });
+  if (format.kind === 'older') report.notes.push(`format ${format.format} (written by an earlier docs): the next start migrates it to format ${FORMAT}`);
+  if (format.kind === 'interrupted') report.notes.push(`a migration to format ${FORMAT} was interrupted; the next start completes it`);
   if (existsSync(join(dir, MANIFEST))) report.notes.push(`${MANIFEST}: a commit was interrupted after its commit point; the next start (or --repair) completes it, and until then its files may show as changed`);
 
   let catalog: Map<number, Map<string, string>> | undefined;
@@ -68,106 +101,149 @@ async function examine(dir: string): Promise<Examined> {
   const entries = new Map<string, string>();
   for (const b of catalog?.values() ?? []) for (const [f, e] of b) entries.set(f, e);
   const files = (await readdir(shardDir)).filter((f) => f.endsWith('.json')).sort();
+  const present = new Set(files);
   for (const f of entries.keys()) {
-    if (!files.includes(f)) bad.set(f, 'is missing (the catalog of committed shards lists it)');
+    if (!present.has(f)) bad.set(f, 'is missing (the catalog of committed shards lists it)');
   }
   for (const f of files) {
     const text = await readFile(join(shardDir, f), 'utf8');
     const entry = entries.get(f);
-    const data = entry ? checkShard(text, entry) : parseShard(text);
+    const data = parseShard(text);
     if (typeof data === 'string') bad.set(f, data);
-    else if (catalog && !entry) bad.set(f, 'is not in the catalog of committed shards (put there outside docs)');
+    else if (catalog && !entry) readable.set(f, { data, text });
+    else if (entry && typeof checkShard(text, entry) === 'string') readable.set(f, { data, text });
     else good.set(keyOf(f), data);
   }
-  for (const [f, problem] of bad) damage(`${SHARDS}/${f}`, problem);
+  for (const [f, problem] of bad) damage(`${folder}/${f}`, problem);
+  for (const [f, { text }] of readable) damage(`${folder}/${f}`, entries.has(f) ? `${checkShard(text, entries.get(f)!)}: docs doctor --adopt checks it and takes it in` : STRAY);
   report.shards = files.length;
 
-  // What the store's own records point at.
+  // What the store's own records point at (readable shards not yet adopted count as there).
   const badKeys = new Set([...bad.keys()].map(keyOf));
-  const cat = good.get(CATALOG_KEY);
-  if (good.size && cat && cat[LAYOUT]?.store?.layout !== LAYOUT_VERSION) damage(`${SHARDS}/catalog.json`, `says layout ${cat[LAYOUT]?.store?.layout}; this version reads layout ${LAYOUT_VERSION}`);
-  if (good.size > 1 && !good.has('root') && !badKeys.has('root')) damage(`${SHARDS}/root.json`, 'is missing: the owner, users and tokens are gone (a start would create a new owner)');
-  const shas = new Set<string>();
-  for (const [key, data] of good) {
+  const known = new Map(good);
+  for (const [f, { data }] of readable) known.set(keyOf(f), data);
+  const cat = known.get(CATALOG_KEY);
+  if (good.size && cat && cat[LAYOUT]?.store?.layout !== LAYOUT_VERSION) damage(`${folder}/catalog.json`, `says layout ${cat[LAYOUT]?.store?.layout}; this version reads layout ${LAYOUT_VERSION}`);
+  if (known.size > 1 && !known.has('root') && !badKeys.has('root')) damage(`${folder}/root.json`, 'is missing: the owner, users and tokens are gone (a start would create a new owner)');
+  const referenced = new Set<string>();
+  for (const [key, data] of known) {
     for (const [table, rows] of Object.entries(data)) {
       if (table.startsWith('$')) continue;
       for (const row of Object.values(rows) as any[]) {
-        report.rows++;
-        if (typeof row?.sha === 'string' && /^[0-9a-f]{64}$/.test(row.sha)) shas.add(row.sha);
+        if (good.has(key)) report.rows++;
+        for (const b of blobsOf(SPECS.get(table), row)) referenced.add(b);
       }
     }
     const m = DIR_KEY.exec(key);
-    if (m && data[DIR]) {
+    if (m && data[DIR] && good.has(key)) {
       const table = m[1]!;
       for (const [value, ids] of Object.entries(data[DIR] as Record<string, Record<string, string>>)) {
         for (const [id, home] of Object.entries(ids)) {
           if (badKeys.has(home)) continue; // reported with the file; --repair drops the entry
-          const target = good.get(home);
-          if (!target?.[table]?.[id]) damage(`${SHARDS}/${fileName(key)}`, `lists ${table} ${id} (${m[2]} ${JSON.stringify(value)}) in shard ${home}, which does not hold it`);
+          const target = known.get(home);
+          if (!target?.[table]?.[id]) damage(`${folder}/${fileName(key)}`, `lists ${table} ${id} (${m[2]} ${JSON.stringify(value)}) in shard ${home}, which does not hold it`);
         }
       }
     }
     for (const seg of segmentsOf(data)) {
-      if (!good.has(seg.id) && !badKeys.has(seg.id)) damage(`${SHARDS}/${fileName(key)}`, `lists segment ${seg.id}, which does not exist`);
+      if (good.has(key) && !known.has(seg.id) && !badKeys.has(seg.id)) damage(`${folder}/${fileName(key)}`, `lists segment ${seg.id}, which does not exist`);
     }
   }
 
   // Rows naming an organization or a user (never deleted, so a name that resolves to nothing is
   // damage): skipped when the shard that would hold it is itself reported.
-  const orgs = new Set<string>();
-  const users = new Set<string>();
-  for (const data of good.values()) {
-    for (const id of Object.keys(data.organizations ?? {})) orgs.add(id);
-    for (const id of Object.keys(data.users ?? {})) users.add(id);
-  }
+  const { orgs, users } = namesOf(known);
   for (const [key, data] of good) {
-    for (const [table, rows] of Object.entries(data)) {
-      if (table.startsWith('$')) continue;
-      for (const [id, row] of Object.entries(rows) as [string, any][]) {
-        const org = table === 'organizations' ? undefined : row?.organization;
-        if (typeof org === 'string' && !orgs.has(org) && !badKeys.has(`org/${org}`)) damage(`${SHARDS}/${fileName(key)}`, `holds ${table} ${id} of organization ${org}, which does not exist`);
-        const user = table === 'users' ? undefined : row?.user;
-        if (typeof user === 'string' && !users.has(user) && !badKeys.has('root')) damage(`${SHARDS}/${fileName(key)}`, `holds ${table} ${id} of user ${user}, who does not exist`);
+    for (const problem of referenceProblems(data, orgs, users, badKeys)) damage(`${folder}/${fileName(key)}`, problem);
+  }
+
+  // Files beside the store: those rows reference must be there; the others are orphans.
+  const orphans: string[] = [];
+  const found = new Set<string>();
+  for (const top of REFERENCED_FOLDERS) {
+    for (const sub of await readdir(join(dir, top)).catch(() => [] as string[])) {
+      for (const f of await readdir(join(dir, top, sub)).catch(() => [] as string[])) {
+        if (f.endsWith('.tmp')) continue;
+        const rel = `${top}/${sub}/${f}`;
+        found.add(rel);
+        if (!referenced.has(rel)) orphans.push(rel);
       }
     }
   }
-
-  // Blobs: files/<2 hex>/<sha>.
-  const orphans: string[] = [];
-  const filesDir = join(dir, 'files');
-  const present = new Set<string>();
-  for (const sub of await readdir(filesDir).catch(() => [] as string[])) {
-    for (const f of await readdir(join(filesDir, sub)).catch(() => [] as string[])) {
-      if (f.endsWith('.tmp')) continue;
-      present.add(f);
-      if (!shas.has(f)) orphans.push(`files/${sub}/${f}`);
-    }
-  }
-  report.blobs = present.size;
-  for (const sha of shas) if (!present.has(sha)) damage(`files/${sha.slice(0, 2)}/${sha}`, 'is missing (a file row names it)');
+  report.blobs = found.size;
+  for (const rel of referenced) if (!found.has(rel)) damage(rel, 'is missing (a row references it)');
   if (orphans.length) {
     let bytes = 0;
     for (const o of orphans) bytes += (await stat(join(dir, o))).size;
-    report.notes.push(`${orphans.length} blob(s) no row names (${bytes} bytes; left by a write that failed or a crash before its commit; --repair moves them to ${QUARANTINE}/)`);
+    report.notes.push(`${orphans.length} file(s) no row references (${bytes} bytes; left by a write that failed or a crash before its commit; --repair moves them to ${QUARANTINE}/)`);
   }
-  return { report, good, bad, badBuckets, orphans };
+  return { report, good, readable, bad, badBuckets, orphans };
 }
 
-/** Checks `dir` (held by the caller), and with `repair` quarantines what is damaged. */
-export async function doctor(dir: string, opts: { repair?: boolean } = {}): Promise<DoctorReport> {
-  if (opts.repair) await new FileBackend(dir).recover(); // an interrupted commit first: it is not damage
-  const ex = await examine(dir);
-  if (!opts.repair || (!ex.report.damaged.length && !ex.orphans.length)) return ex.report;
+function namesOf(shards: Map<string, ShardData>): { orgs: Set<string>; users: Set<string> } {
+  const orgs = new Set<string>();
+  const users = new Set<string>();
+  for (const data of shards.values()) {
+    for (const id of Object.keys(data.organizations ?? {})) orgs.add(id);
+    for (const id of Object.keys(data.users ?? {})) users.add(id);
+  }
+  return { orgs, users };
+}
 
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const qdir = join(dir, QUARANTINE, stamp);
-  await mkdir(join(qdir, SHARDS), { recursive: true, mode: 0o700 });
-  await mkdir(join(qdir, CHECKSUMS), { recursive: true, mode: 0o700 });
-  const moved: string[] = [];
-  const lost: string[] = [];
+function referenceProblems(data: ShardData, orgs: Set<string>, users: Set<string>, badKeys: Set<string>): string[] {
+  const out: string[] = [];
+  for (const [table, rows] of Object.entries(data)) {
+    if (table.startsWith('$')) continue;
+    for (const [id, row] of Object.entries(rows) as [string, any][]) {
+      const org = table === 'organizations' ? undefined : row?.organization;
+      if (typeof org === 'string' && !orgs.has(org) && !badKeys.has(`org/${org}`)) out.push(`holds ${table} ${id} of organization ${org}, which does not exist`);
+      const user = table === 'users' ? undefined : row?.user;
+      if (typeof user === 'string' && !users.has(user) && !badKeys.has('root')) out.push(`holds ${table} ${id} of user ${user}, who does not exist`);
+    }
+  }
+  return out;
+}
+
+/** Why a readable shard cannot be taken in as `key`, or undefined when it can. */
+function adoptionProblem(key: string, data: ShardData, orgs: Set<string>, users: Set<string>): string | undefined {
+  for (const [table, rows] of Object.entries(data)) {
+    if (table === DIR) {
+      if (!DIR_KEY.test(key)) return `holds directory entries but is not a directory shard`;
+      continue;
+    }
+    if (table === SEGMENTS || (table === LAYOUT && key === CATALOG_KEY)) continue;
+    const spec = SPECS.get(table);
+    if (!spec) return `holds table ${JSON.stringify(table)}, unknown to this docs (written by a newer one?)`;
+    for (const [id, row] of Object.entries(rows) as [string, any][]) {
+      if (typeof row !== 'object' || row === null || row.id !== id) return `holds ${table} ${id}, which is not a row with that id`;
+      let home: string;
+      try {
+        home = spec.shard(row);
+      } catch {
+        return `holds ${table} ${id}, a row without the fields that say where it belongs`;
+      }
+      if (spec.immutable ? !key.startsWith(`${home}/`) || !/^\d+$/.test(key.slice(home.length + 1)) : key !== home) {
+        return `holds ${table} ${id}, which belongs in shard ${home} (a shard of another format?)`;
+      }
+    }
+  }
+  const refs = referenceProblems(data, orgs, users, new Set());
+  return refs[0];
+}
+
+function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
+  const plan: RepairPlan = { adopt: [], refused: [], move: [], lost: [] };
+  const known = new Map(ex.good);
+  for (const [f, { data }] of ex.readable) known.set(keyOf(f), data);
+  const { orgs, users } = namesOf(known);
+  for (const [f, { data }] of ex.readable) {
+    const problem = adoptionProblem(keyOf(f), data, orgs, users);
+    if (problem) plan.refused.push({ file: `${SHARDS}/${f}`, problem });
+    else plan.adopt.push({ file: `${SHARDS}/${f}`, rows: Object.entries(data).filter(([t]) => !t.startsWith('$')).reduce((n, [, rows]) => n + Object.keys(rows).length, 0) });
+  }
+  if (!opts.repair) return plan;
   const badKeys = new Set([...ex.bad.keys()].map(keyOf));
-
-  // What each damaged shard held, as its directories say (the shard itself cannot be trusted).
+  // What each lost shard held, as the directories say (the shard itself cannot be read).
   const held = new Map<string, string[]>();
   for (const [key, data] of ex.good) {
     const m = DIR_KEY.exec(key);
@@ -178,29 +254,68 @@ export async function doctor(dir: string, opts: { repair?: boolean } = {}): Prom
   }
   for (const [file, problem] of ex.bad) {
     const key = keyOf(file);
-    if (existsSync(join(dir, SHARDS, file))) {
-      await rename(join(dir, SHARDS, file), join(qdir, SHARDS, file));
-      moved.push(`${SHARDS}/${file}`);
-    }
+    if (!problem.startsWith('is missing')) plan.move.push(`${SHARDS}/${file}`);
     const rows = held.get(key);
     const what =
       key === 'root' ? 'the owner, users, tokens and store secrets (the next start creates a new owner and organization)'
       : rows?.length ? `${rows.length} row(s): ${rows.slice(0, 20).join(', ')}${rows.length > 20 ? ', ...' : ''}`
       : 'its rows (no directory lists them: rows found by their shard, e.g. an organization or a space and what it holds)';
-    lost.push(`shard ${key} (${SHARDS}/${file} ${problem}): ${what}`);
+    plan.lost.push(`shard ${key} (${SHARDS}/${file} ${problem}): ${what}`);
   }
-  for (const o of ex.orphans) {
-    await mkdir(join(qdir, 'files'), { recursive: true, mode: 0o700 });
-    await rename(join(dir, o), join(qdir, 'files', o.split('/').pop()!));
-    moved.push(o);
-  }
-
-  // The catalog, without the quarantined shards; a damaged bucket is moved aside and rebuilt
-  // from the files it would list (their checksums cannot be verified: said so).
-  const catalog = (await readCatalog(dir).catch(() => undefined)) ?? new Map<number, Map<string, string>>();
   for (const b of ex.badBuckets) {
-    await rename(join(dir, b), join(qdir, b));
-    moved.push(b);
+    plan.move.push(b);
+    plan.lost.push(`${b}: rebuilt from the shard files it lists (their checksums cannot be verified)`);
+  }
+  plan.move.push(...ex.orphans);
+  return plan;
+}
+
+const isEmpty = (p: RepairPlan) => !p.adopt.length && !p.move.length && !p.lost.length;
+
+export interface DoctorOptions {
+  /** Quarantine unreadable files and unreferenced blobs; adopt readable shards. */
+  repair?: boolean;
+  /** Only adopt readable shards the catalog does not list (or whose checksum differs). */
+  adopt?: boolean;
+  /** Called with the plan before anything is changed; false: nothing is changed. */
+  confirm?: (plan: RepairPlan, report: DoctorReport) => Promise<boolean>;
+}
+
+/** Checks `dir` (held by the caller); with `repair`/`adopt`, and `confirm`, acts on what it found. */
+export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<DoctorReport> {
+  const first = await examine(dir);
+  if (!opts.repair && !opts.adopt) return first.report;
+  const shown = planOf(first, opts);
+  if (isEmpty(shown)) return { ...first.report, plan: shown };
+  // Asked before anything is written, the format migration included.
+  if (opts.confirm && !(await opts.confirm(shown, first.report))) return { ...first.report, plan: shown };
+  // What any open does first (a format migration, an interrupted commit completed): not repair.
+  await new FileBackend(dir).prepare();
+  const ex = await examine(dir);
+  const plan = planOf(ex, opts);
+  if (isEmpty(plan)) return { ...ex.report, plan };
+  // Completing an interrupted commit only makes the plan smaller; anything new was not agreed to.
+  const agreed = new Set([...shown.move, ...shown.adopt.map((a) => a.file)]);
+  const unforeseen = [...plan.move, ...plan.adopt.map((a) => a.file)].filter((f) => !agreed.has(f));
+  if (unforeseen.length) throw new DocsError('conflict', `${dir} changed while it was checked (${unforeseen[0]}): nothing was moved; run docs doctor again`);
+
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const qdir = join(dir, QUARANTINE, stamp);
+  const moved: string[] = [];
+  const moveAside = async (rel: string) => {
+    await mkdir(join(qdir, rel, '..'), { recursive: true, mode: 0o700 });
+    await rename(join(dir, rel), join(qdir, rel));
+    moved.push(rel);
+  };
+  for (const rel of plan.move) if (!ex.badBuckets.includes(rel) && existsSync(join(dir, rel))) await moveAside(rel);
+
+  // The catalog: without the lost shards, with the adopted ones; a damaged bucket is moved aside
+  // and rebuilt from the files it would list (their checksums cannot be verified: said so).
+  const adopted = new Set(plan.adopt.map((a) => a.file.slice(SHARDS.length + 1)));
+  const catalog = (await readCatalog(dir).catch(() => undefined)) ?? new Map<number, Map<string, string>>();
+  const changed = new Set<number>();
+  for (const b of opts.repair ? ex.badBuckets : []) {
+    await moveAside(b);
     const n = Number(b.slice(CHECKSUMS.length + 1, CHECKSUMS.length + 3));
     const rebuilt = new Map<string, string>();
     for (const f of (await readdir(join(dir, SHARDS))).filter((f) => f.endsWith('.json') && sumBucket(f) === n)) {
@@ -208,14 +323,20 @@ export async function doctor(dir: string, opts: { repair?: boolean } = {}): Prom
       if (typeof parseShard(text) !== 'string') rebuilt.set(f, catalogEntry(text));
     }
     catalog.set(n, rebuilt);
-    lost.push(`${b}: rebuilt from the ${rebuilt.size} shard file(s) it lists (their checksums could not be verified)`);
+    changed.add(n);
   }
-  for (let n = 0; n < SUM_BUCKETS; n++) {
-    const sums = catalog.get(n);
-    if (!sums) continue;
-    let changed = ex.badBuckets.includes(`${CHECKSUMS}/${bucketFile(n)}`);
-    for (const f of ex.bad.keys()) if (sums.delete(f)) changed = true;
-    if (!changed) continue;
+  for (const f of opts.repair ? ex.bad.keys() : []) {
+    const n = sumBucket(f);
+    if (catalog.get(n)?.delete(f)) changed.add(n);
+  }
+  for (const f of adopted) {
+    const n = sumBucket(f);
+    if (!catalog.has(n)) catalog.set(n, new Map());
+    catalog.get(n)!.set(f, catalogEntry(ex.readable.get(f)!.text));
+    changed.add(n);
+  }
+  for (const n of changed) {
+    const sums = catalog.get(n)!;
     const target = join(dir, CHECKSUMS, bucketFile(n));
     await mkdir(join(dir, CHECKSUMS), { recursive: true, mode: 0o700 });
     await rename(await stageFile(target, JSON.stringify(Object.fromEntries(sums))), target);
@@ -223,32 +344,68 @@ export async function doctor(dir: string, opts: { repair?: boolean } = {}): Prom
   await syncDir(join(dir, SHARDS));
   await syncDir(join(dir, CHECKSUMS)).catch(() => {});
 
-  // The store now opens: drop the directory entries and segments that pointed into what was moved.
+  // The store now opens: the directories and segment lists follow what was moved and adopted.
   const backend = new FileBackend(dir);
   await backend.open();
-  const changes = new Map<string, ShardData | null>();
-  for (const [key, data] of ex.good) {
-    let next: ShardData | undefined;
+  const now = new Map(ex.good);
+  for (const f of adopted) now.set(keyOf(f), ex.readable.get(f)!.data);
+  const lostKeys = new Set([...(opts.repair ? ex.bad.keys() : [])].map(keyOf));
+  const changes = new Map<string, ShardData>();
+  const edit = (key: string) => {
+    let d = changes.get(key);
+    if (!d) changes.set(key, (d = structuredClone(now.get(key) ?? {})));
+    return d;
+  };
+  // Entries and segments pointing at what was lost or at nothing (--repair only).
+  for (const [key, data] of opts.repair ? now : new Map<string, ShardData>()) {
     const m = DIR_KEY.exec(key);
     if (m && data[DIR]) {
       const dirTable: Record<string, Record<string, string>> = {};
       for (const [value, ids] of Object.entries(data[DIR] as Record<string, Record<string, string>>)) {
-        const kept = Object.fromEntries(Object.entries(ids).filter(([id, home]) => !badKeys.has(home) && ex.good.get(home)?.[m[1]!]?.[id]));
+        const kept = Object.fromEntries(Object.entries(ids).filter(([id, home]) => !lostKeys.has(home) && now.get(home)?.[m[1]!]?.[id]));
         if (Object.keys(kept).length) dirTable[value] = kept;
       }
-      if (JSON.stringify(dirTable) !== JSON.stringify(data[DIR])) next = { ...data, [DIR]: dirTable };
+      if (JSON.stringify(dirTable) !== JSON.stringify(data[DIR])) edit(key)[DIR] = dirTable;
     }
-    const segs = data.$segments as Record<string, unknown> | undefined;
-    if (segs && Object.keys(segs).some((id) => !ex.good.has(id))) {
-      next = { ...(next ?? data), $segments: Object.fromEntries(Object.entries(segs).filter(([id]) => ex.good.has(id))) };
-    }
-    if (next) {
-      for (const [t, rows] of Object.entries(next)) if (!Object.keys(rows).length) delete next[t];
-      changes.set(key, Object.keys(next).length ? next : null);
+    const segs = data[SEGMENTS] as Record<string, unknown> | undefined;
+    if (segs && Object.keys(segs).some((id) => !now.has(id))) edit(key)[SEGMENTS] = Object.fromEntries(Object.entries(segs).filter(([id]) => now.has(id)));
+  }
+  for (const f of adopted) {
+    const key = keyOf(f);
+    for (const [table, rows] of Object.entries(now.get(key)!)) {
+      const spec = SPECS.get(table);
+      if (!spec) continue;
+      if (spec.immutable) {
+        const group = spec.shard(Object.values(rows)[0]);
+        const segs = segmentsOf(changes.get(group) ?? now.get(group));
+        if (!segs.some((s) => s.id === key)) {
+          const seq = Math.max(0, ...segs.map((s) => s.seq)) + 1;
+          (edit(group)[SEGMENTS] ??= {})[key] = { id: key, seq, rows: Object.keys(rows).length };
+        }
+        continue;
+      }
+      for (const row of Object.values(rows) as any[]) {
+        for (const field of directoryFields(spec)) {
+          for (const v of dirValues(row, field)) {
+            const dk = dirKey(table, field, v);
+            const cur = (changes.get(dk) ?? now.get(dk))?.[DIR]?.[v]?.[row.id];
+            if (cur !== key) ((edit(dk)[DIR] ??= {})[v] ??= {})[row.id] = key;
+          }
+        }
+      }
     }
   }
-  if (changes.size) await backend.commit(changes);
+  const commit = new Map<string, ShardData | null>();
+  for (const [key, data] of changes) {
+    for (const [t, rows] of Object.entries(data)) if (!Object.keys(rows).length) delete data[t];
+    commit.set(key, Object.keys(data).length ? data : null);
+  }
+  if (commit.size) await backend.commit(commit);
   await backend.close();
   const after = await examine(dir);
-  return { ...after.report, repaired: { quarantine: `${QUARANTINE}/${stamp}`, moved, lost } };
+  return {
+    ...after.report,
+    plan,
+    repaired: { ...(moved.length ? { quarantine: `${QUARANTINE}/${stamp}` } : {}), moved, lost: plan.lost, adopted: plan.adopt.map((a) => a.file) },
+  };
 }

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
+import { MARKER_TMP_PREFIX, OLD_SHARD_DIR, migrateFormat, readFormat, type DirFormat } from './data-format.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readBucketSync, readCatalog, sizeProblem, sumBucket } from './shard-files.js';
+import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readBucketSync, readCatalog, sizeProblem, STRAY, sumBucket } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
 
@@ -53,7 +54,8 @@ export interface FileBackendOptions {
 }
 
 /**
- * One lowdb document per shard under `<dir>/shards`, read when the store asks for it, and a
+ * One lowdb document per shard under `<dir>/store` (`<dir>/shards` before format 3, see
+ * src/store/data-format.ts), read when the store asks for it, and a
  * catalog of the committed shards under `<dir>/checksums` (file name -> SHA-256 of its text, in
  * 64 buckets). A commit stages every file it changes, shards and catalog buckets alike (fsynced
  * temp files), then renames a manifest listing them into place: that rename is the commit point.
@@ -75,7 +77,7 @@ export interface FileBackendOptions {
  * One process writes a directory (src/store/lock.ts), so versions only count commits.
  */
 export class FileBackend implements ShardBackend {
-  private readonly shardDir: string;
+  private shardDir: string;
   private readonly sumDir: string;
   private readonly versions = new Map<string, number>();
   /** The catalog: bucket -> (file name -> `sha256:bytes`). */
@@ -127,44 +129,81 @@ export class FileBackend implements ShardBackend {
     return (await this.bucket(sumBucket(file))).get(file);
   }
 
+  /** The folder of shard files, as messages name it (`shards` while an older format is read). */
+  private folder(): string {
+    return relative(this.dir, this.shardDir);
+  }
+
   async open(): Promise<void> {
     try {
-      await mkdir(this.shardDir, { recursive: true, mode: 0o700 });
-      await this.recover();
+      // An older directory is checked where its shards are, and migrated only once it opened:
+      // a start refused for damage leaves it as it was.
+      const older = await this.prepare({ migrate: false });
       if (!existsSync(this.sumDir)) await this.adopt();
-      if (!this.opts.statAtOpen) return; // buckets are read as shards are loaded
-      this.buckets = (await readCatalog(this.dir))!;
-      // Every committed shard is there with its committed size, and nothing else: one listing
-      // and a stat per file, no reads (a file's text is checked when it is loaded).
-      const present = new Set((await readdir(this.shardDir)).filter((f) => f.endsWith('.json')));
-      const known = new Map<string, string>();
-      for (const b of this.buckets.values()) for (const [f, e] of b) known.set(f, e);
-      const missing = [...known.keys()].filter((f) => !present.has(f));
-      if (missing.length) {
-        const more = missing.length > 1 ? `; ${missing.length - 1} other committed shard file(s) missing too` : '';
-        throw this.damaged(`${SHARDS}/${missing[0]}`, `is missing (the catalog of committed shards lists it${more})`);
-      }
-      const stray = [...present].filter((f) => !known.has(f));
-      if (stray.length) throw this.damaged(`${SHARDS}/${stray[0]}`, 'is not in the catalog of committed shards (put there outside docs)');
-      const wrong: [string, string][] = [];
-      await each([...known], 64, async ([f, entry]) => {
-        let problem = sizeProblem((await stat(join(this.shardDir, f))).size, entry);
-        if (!problem) return;
-        // Only a file already found damaged is read, to say how (not JSON, not a shard).
-        const text = await readFile(join(this.shardDir, f), 'utf8');
-        const parsed = text ? parseShard(text) : 'is empty';
-        if (typeof parsed === 'string') problem = parsed === 'is empty' ? parsed : `${problem}: it ${parsed}`;
-        wrong.push([f, problem]);
-      });
-      if (wrong.length) {
-        wrong.sort((a, b) => a[0].localeCompare(b[0]));
-        const more = wrong.length > 1 ? `; ${wrong.length - 1} other shard file(s) damaged too` : '';
-        throw this.damaged(`${SHARDS}/${wrong[0]![0]}`, wrong[0]![1] + more);
+      if (this.opts.statAtOpen) await this.checkAtOpen();
+      if (older) {
+        await migrateFormat(this.dir, older);
+        this.shardDir = join(this.dir, SHARDS);
       }
     } catch (err) {
       if (err instanceof CatalogDamage) throw this.damaged(err.file, err.problem);
       throw storageError(err, this.dir);
     }
+  }
+
+  /** Every committed shard there with its committed size, and nothing else (`docs serve`). */
+  private async checkAtOpen(): Promise<void> {
+    this.buckets = (await readCatalog(this.dir))!;
+    // Every committed shard is there with its committed size, and nothing else: one listing
+    // and a stat per file, no reads (a file's text is checked when it is loaded).
+    const present = new Set((await readdir(this.shardDir)).filter((f) => f.endsWith('.json')));
+    const known = new Map<string, string>();
+    for (const b of this.buckets.values()) for (const [f, e] of b) known.set(f, e);
+    const missing = [...known.keys()].filter((f) => !present.has(f));
+    if (missing.length) {
+      const more = missing.length > 1 ? `; ${missing.length - 1} other committed shard file(s) missing too` : '';
+      throw this.damaged(`${this.folder()}/${missing[0]}`, `is missing (the catalog of committed shards lists it${more})`);
+    }
+    const stray = [...present].filter((f) => !known.has(f));
+    if (stray.length) throw this.damaged(`${this.folder()}/${stray[0]}`, STRAY);
+    const wrong: [string, string][] = [];
+    await each([...known], 64, async ([f, entry]) => {
+      let problem = sizeProblem((await stat(join(this.shardDir, f))).size, entry);
+      if (!problem) return;
+      // Only a file already found damaged is read, to say how (not JSON, not a shard).
+      const text = await readFile(join(this.shardDir, f), 'utf8');
+      const parsed = text ? parseShard(text) : 'is empty';
+      if (typeof parsed === 'string') problem = parsed === 'is empty' ? parsed : `${problem}: it ${parsed}`;
+      wrong.push([f, problem]);
+    });
+    if (wrong.length) {
+      wrong.sort((a, b) => a[0].localeCompare(b[0]));
+      const more = wrong.length > 1 ? `; ${wrong.length - 1} other shard file(s) damaged too` : '';
+      throw this.damaged(`${this.folder()}/${wrong[0]![0]}`, wrong[0]![1] + more);
+    }
+  }
+
+  /**
+   * Reads the directory's format (src/store/data-format.ts) before anything is written: a newer
+   * format, two formats mixed or a damaged marker stop here. A new directory gets the current
+   * format; an older one completes its interrupted commit where its shards are, then is migrated
+   * (unless `migrate: false`: then it is returned, for the caller to migrate once it has
+   * checked). Then completes an interrupted commit. `docs doctor --repair` starts with this too.
+   */
+  async prepare(opts: { migrate?: boolean } = {}): Promise<DirFormat | undefined> {
+    const format = readFormat(this.dir);
+    if (format.kind === 'empty') await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    if (format.kind === 'older') {
+      this.shardDir = join(this.dir, OLD_SHARD_DIR);
+      await this.recover();
+      if (opts.migrate === false) return format; // the caller migrates once it has checked
+      await migrateFormat(this.dir, format);
+      this.shardDir = join(this.dir, SHARDS);
+      return undefined;
+    }
+    await migrateFormat(this.dir, format);
+    await this.recover();
+    return undefined;
   }
 
   /**
@@ -178,7 +217,7 @@ export class FileBackend implements ShardBackend {
     for (const f of (await readdir(this.shardDir)).filter((f) => f.endsWith('.json'))) {
       const text = await readFile(join(this.shardDir, f), 'utf8');
       const data = parseShard(text);
-      if (typeof data === 'string') throw this.damaged(`${SHARDS}/${f}`, data);
+      if (typeof data === 'string') throw this.damaged(`${this.folder()}/${f}`, data);
       buckets.get(sumBucket(f))!.set(f, catalogEntry(text));
     }
     const tmp = `${this.sumDir}.${randomBytes(6).toString('hex')}.tmp`;
@@ -206,11 +245,11 @@ export class FileBackend implements ShardBackend {
         text = this.opts.syncReads ? readFileSync(path, 'utf8') : await readFile(path, 'utf8');
       } catch (err: any) {
         if (err.code !== 'ENOENT') throw storageError(err, this.dir);
-        if (sum !== undefined) throw this.damaged(`${SHARDS}/${file}`, 'is missing (the catalog of committed shards lists it)');
+        if (sum !== undefined) throw this.damaged(`${this.folder()}/${file}`, 'is missing (the catalog of committed shards lists it)');
       }
-      if (text !== undefined && sum === undefined) throw this.damaged(`${SHARDS}/${file}`, 'is not in the catalog of committed shards (put there outside docs)');
+      if (text !== undefined && sum === undefined) throw this.damaged(`${this.folder()}/${file}`, STRAY);
       const data = text === undefined ? undefined : checkShard(text, sum!);
-      if (typeof data === 'string') throw this.damaged(`${SHARDS}/${file}`, data);
+      if (typeof data === 'string') throw this.damaged(`${this.folder()}/${file}`, data);
       // Through lowdb, so the document is what lowdb would read.
       const low = new Low<ShardData>({ read: async () => data ?? null, write: async () => {} }, {});
       await low.read();
@@ -250,7 +289,7 @@ export class FileBackend implements ShardBackend {
       for (const f of await readdir(d).catch(() => [] as string[])) if (f.endsWith('.tmp')) await unlink(join(d, f));
     }
     for (const f of await readdir(this.dir)) {
-      if (f.startsWith(MANIFEST) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
+      if ((f.startsWith(MANIFEST) || f.startsWith(MARKER_TMP_PREFIX)) && f.endsWith('.tmp')) await unlink(join(this.dir, f));
       if (f.startsWith(`${CHECKSUMS}.`) && f.endsWith('.tmp')) await rm(join(this.dir, f), { recursive: true, force: true });
       if (f.startsWith('.snapshot-')) await rm(join(this.dir, f), { recursive: true, force: true }); // of a backup a crash cut short
     }

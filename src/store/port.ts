@@ -64,4 +64,9 @@ export interface TableSpec {
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */
   home?: string;
+  /**
+   * The files beside the store a row references (relative to the data directory, see
+   * src/store/blob-refs.ts): what `docs doctor` checks and its repair never moves.
+   */
+  blobs?: (row: any) => string[];
 }

@@ -10,7 +10,8 @@ import type { ShardData } from './backend.js';
 // shards (`checksums/NN.json`: file name -> `<SHA-256 of its text>:<bytes>`, split in buckets so that a
 // commit rewrites only the buckets of the shards it touches), and what a damaged file looks like.
 
-export const SHARDS = 'shards';
+/** The folder of shard files (`shards/` before format 3, src/store/data-format.ts). */
+export const SHARDS = 'store';
 export const CHECKSUMS = 'checksums';
 export const MANIFEST = 'commit.json';
 export const QUARANTINE = 'quarantine';
@@ -51,6 +52,9 @@ export function parseShard(text: string): ShardData | string {
   }
   return data as ShardData;
 }
+
+/** What a shard file the catalog does not list is (the start-up message points at --adopt). */
+export const STRAY = 'is not in the catalog of committed shards (written by another docs, or put there by hand): docs doctor --adopt checks it and takes it in';
 
 /** A catalog entry: `<sha256 of the text>:<bytes>` (the size lets open check files with a stat). */
 export const catalogEntry = (text: string) => `${sha256(text)}:${Buffer.byteLength(text)}`;

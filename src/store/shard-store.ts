@@ -166,7 +166,28 @@ export class ShardStore implements Store {
     const fresh = want.filter((k) => !this.loading.has(k) && !this.cache.has(k));
     if (fresh.length) {
       for (const k of fresh) this.changedWhileLoading.delete(k);
-      const p = this.backend.load(fresh).then(async (loaded) => {
+      const batch = this.backend.load(fresh).then(
+        (loaded) => ({ loaded, failed: new Map<string, unknown>() }),
+        async (err) => {
+          // One damaged shard fails the read of its whole batch: the others of the batch are
+          // read alone, so an operation that needs only them (loading concurrently with one
+          // that reached the damaged shard) is not refused for a shard it never touches.
+          if (fresh.length === 1) throw err;
+          const loaded = new Map<string, LoadedShard>();
+          const failed = new Map<string, unknown>();
+          await Promise.all(
+            fresh.map(async (k) => {
+              try {
+                for (const [key, s] of await this.backend.load([k])) loaded.set(key, s);
+              } catch (e) {
+                failed.set(k, e);
+              }
+            }),
+          );
+          return { loaded, failed };
+        },
+      );
+      const p = batch.then(async ({ loaded, failed }) => {
         for (const [k, s] of loaded) {
           this.insert(k, s);
           // Another process committed it while it was being read: this copy may predate that.
@@ -174,11 +195,19 @@ export class ShardStore implements Store {
         }
         const segments = [...loaded.values()].flatMap((s) => segmentsOf(s.data).map((g) => g.id)).filter((k) => !this.cache.has(k));
         if (segments.length) for (const [k, s] of await this.backend.load(segments)) this.insert(k, s);
+        return failed;
       });
+      const perKey = new Map<string, Promise<void>>();
       const settled = p.finally(() => {
-        for (const k of fresh) if (this.loading.get(k) === settled) this.loading.delete(k);
+        for (const k of fresh) if (this.loading.get(k) === perKey.get(k)) this.loading.delete(k);
       });
-      for (const k of fresh) this.loading.set(k, settled);
+      for (const k of fresh) {
+        const q = settled.then((failed) => {
+          if (failed.has(k)) throw failed.get(k);
+        });
+        perKey.set(k, q);
+        this.loading.set(k, q);
+      }
     }
     await Promise.all(want.map((k) => this.loading.get(k)));
   }

@@ -1,3 +1,4 @@
+import { openapiVersionBlobs, revisionBlobs } from './blob-refs.js';
 import type { TableSpec } from './port.js';
 
 // Every table, with the shard its rows live in and how a row is found without reading every
@@ -70,6 +71,7 @@ export const TABLES: TableSpec[] = [
     shard: (r) => `space/${r.space}/rev`,
     indexes: ['space', 'changeRequest'],
     locate: { space: (v) => `space/${v}/rev` },
+    blobs: revisionBlobs, // uploaded files: files/<sha>
   },
   // Organizations area: teams, invite links, SAML providers, agent instructions (id = organization).
   inOrg('teams', ['organization']),
@@ -81,7 +83,7 @@ export const TABLES: TableSpec[] = [
   // spec's own shard (the parsed documents of versions are files beside the store, see src/openapi).
   inOrg('openapiSpecs', ['organization', 'key', 'processingState']),
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [], locateId: (id) => `openapi/${id}` },
-  { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'], locate: { spec: (v) => `openapi/${v}` } },
+  { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'], locate: { spec: (v) => `openapi/${v}` }, blobs: openapiVersionBlobs },
   // Integrations: global by `name` (unique), kept in the owner's shard; installations in the
   // shard of the organization they are installed in; events in the integration's own shard.
   inOrg('integrations', ['name', 'organization']),

@@ -301,7 +301,7 @@ describe('OpenAPI specs: visibility, permissions, delete', () => {
     expect((await s.api('GET', `${base()}/ci`)).status).toBe(404);
     expect((await s.api('GET', `${base()}/ci/versions/${spec.lastVersion}`)).status).toBe(404);
     expect(existsSync(join(s.dataDir!, 'openapi', spec.id))).toBe(false);
-    expect(readdirSync(join(s.dataDir!, 'shards'))).not.toContain(`openapi__${spec.id}.json`);
+    expect(readdirSync(join(s.dataDir!, 'store'))).not.toContain(`openapi__${spec.id}.json`);
     // The slug is free again: a new spec, new id, no versions.
     const again = await s.api('POST', base(), { body: { slug: 'ci', source: { text: petstore() } } });
     expect(again.status).toBe(201);

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { fingerprint } from '../helpers/fingerprint.js';
 import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 
 // Damaged files are named, never silently dropped. The store keeps a catalog of its committed
@@ -40,20 +40,6 @@ function copy(): string {
   return d;
 }
 
-/** Every file of `dir` with a hash of its bytes (to show a failed start wrote nothing). */
-function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex') + ':' + statSync(p).mtimeMs;
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 /** Starts `docs serve` on `dir`; resolves with its exit code and stderr once it exits (or fails the test after 20 s). */
 function failedStart(dir: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -67,7 +53,7 @@ function failedStart(dir: string): Promise<{ code: number | null; stderr: string
   });
 }
 
-const shard = (dir: string, name: string) => join(dir, 'shards', name);
+const shard = (dir: string, name: string) => join(dir, 'store', name);
 
 describe('a damaged data directory stops docs serve, naming the file', () => {
   const cases: [string, (dir: string) => string, RegExp][] = [
@@ -88,15 +74,64 @@ describe('a damaged data directory stops docs serve, naming the file', () => {
       expect(r.code).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`data directory ${dir}: shards/${file} `);
+      expect(lines[0]).toContain(`data directory ${dir}: store/${file} `);
       expect(lines[0]).toMatch(problem);
       expect(fingerprint(dir)).toEqual(before);
       // docs doctor says the same, and exits 1.
       const d = docs(['doctor', '--data', dir]);
       expect(d.status).toBe(1);
-      expect(d.stdout).toContain(`DAMAGED shards/${file} `);
+      expect(d.stdout).toContain(`DAMAGED store/${file} `);
     }, 40_000);
   }
+});
+
+// A directory of another format (src/store/data-format.ts): a format from the future, two formats
+// mixed, a damaged marker, or an older directory whose catalog names a missing file: one line,
+// exit 1, and nothing written (the older directory is not migrated by a start that fails).
+const FIXTURE = join(import.meta.dirname, '../fixtures/format-2/data');
+describe('a directory of another format stops docs serve and every command, naming it', () => {
+  const cases: [string, (dir: string) => void, string | RegExp][] = [
+    ['a format from the future', (d) => writeFileSync(join(d, 'shards'), JSON.stringify({ format: 4, writtenBy: 'docs 9.0.0' })), /: has format 4 \(written by docs 9\.0\.0\); this docs \(\d+\.\d+\.\d+\) reads formats 1 to 3: use docs 9\.0\.0 or later; nothing was changed$/],
+    ['two formats mixed', (d) => (rmSync(join(d, 'shards')), mkdirSync(join(d, 'shards')), writeFileSync(join(d, 'shards', 'root.json'), '{}')), ': two formats mixed: shards/ holds shard files of format 1 or 2 and store/ those of format 3'],
+    ['a damaged format marker', (d) => writeFileSync(join(d, 'shards'), '{"form'), ': shards (the format marker) is damaged: '],
+    ['the shard folder gone, the marker left', (d) => renameSync(join(d, 'store'), join(d, 'elsewhere')), ': store/ is missing (the format marker says format 3'],
+  ];
+  for (const [what, damage, problem] of cases) {
+    it(`${what}: exit 1, one line, nothing written (serve, doctor, an in-process command)`, async () => {
+      const dir = copy();
+      damage(dir);
+      const before = fingerprint(dir);
+      const r = await failedStart(dir);
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`data directory ${dir}`);
+      if (typeof problem === 'string') expect(lines[0]).toContain(problem);
+      else expect(lines[0]).toMatch(problem);
+      for (const args of [['doctor'], ['doctor', '--repair', '--yes'], ['orgs', 'list']]) {
+        const c = docs([...args, '--data', dir], { DOCS_TOKEN: TEST_TOKEN });
+        expect(c.status, args.join(' ')).toBe(1);
+        expect(c.stderr).toContain(lines[0]!.replace(/^Error: /, ''));
+      }
+      expect(fingerprint(dir)).toEqual(before);
+    }, 40_000);
+  }
+
+  it('an older directory whose catalog names a missing file: exit 1 naming it, not migrated', async () => {
+    const dir = tempDir();
+    made.push(dir);
+    cpSync(FIXTURE, dir, { recursive: true });
+    const [victim] = readdirSync(join(dir, 'shards')).filter((f) => f.startsWith('space__'));
+    rmSync(join(dir, 'shards', victim!));
+    const before = fingerprint(dir);
+    const r = await failedStart(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`Error: data directory ${dir}: shards/${victim} is missing (the catalog of committed shards lists it) (see docs doctor --data ${dir})`);
+    expect(fingerprint(dir)).toEqual(before);
+    const d = docs(['doctor', '--data', dir]);
+    expect(d.status).toBe(1);
+    expect(d.stdout).toContain(`DAMAGED shards/${victim} is missing`);
+  }, 40_000);
 });
 
 describe('damage at the same size, found when the shard is loaded', () => {
@@ -110,8 +145,9 @@ describe('damage at the same size, found when the shard is loaded', () => {
       const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
       const bad = await get(`/v1/spaces/${spaceB}`);
       expect(bad.status).toBe(503);
-      expect(bad.body.error.message).toContain(`shards/space__${spaceB}.json does not match its checksum`);
-      expect((await get(`/v1/spaces/${spaceA}`)).status).toBe(200);
+      expect(bad.body.error.message).toContain(`store/space__${spaceB}.json does not match its checksum`);
+      const okA = await get(`/v1/spaces/${spaceA}`);
+      expect(okA.status, JSON.stringify(okA.body)).toBe(200);
       expect(served.output()).toMatch(new RegExp(`GET /v1/spaces/${spaceB} 503 .*does not match its checksum`));
     } finally {
       served.child.kill('SIGTERM');
@@ -134,11 +170,16 @@ describe('docs doctor', () => {
     writeFileSync(shard(dir, `space__${spaceB}.json`), 'null');
     expect(docs(['doctor', '--data', dir]).status).toBe(1);
     expect(existsSync(join(dir, 'quarantine'))).toBe(false); // nothing moved without --repair
-    const r = docs(['doctor', '--data', dir, '--repair']);
+    const refused = docs(['doctor', '--data', dir, '--repair']); // no terminal to ask on, no --yes: the plan, nothing done
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toMatch(new RegExp(`will move into quarantine/: store/space__${spaceB}\\.json\nwill lose: shard space/${spaceB} .*spaces ${spaceB}`));
+    expect(refused.stderr).toMatch(/not confirmed; pass --yes/);
+    expect(existsSync(join(dir, 'quarantine'))).toBe(false);
+    const r = docs(['doctor', '--data', dir, '--repair', '--yes']);
     expect(r.stdout).toMatch(new RegExp(`lost: shard space/${spaceB} .*spaces ${spaceB}`));
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(1); // it found damage: repaired, but not "fine"
     const [stamp] = readdirSync(join(dir, 'quarantine'));
-    expect(readFileSync(join(dir, 'quarantine', stamp!, 'shards', `space__${spaceB}.json`), 'utf8')).toBe('null');
+    expect(readFileSync(join(dir, 'quarantine', stamp!, 'store', `space__${spaceB}.json`), 'utf8')).toBe('null');
     expect(docs(['doctor', '--data', dir]).status).toBe(0);
     const served = await spawnServe(['--data', dir], {});
     try {
@@ -159,9 +200,10 @@ describe('docs doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`data directory ${dir}: checksums/${bucket} is not valid JSON`);
     expect(docs(['doctor', '--data', dir]).stdout).toContain(`DAMAGED checksums/${bucket} `);
-    const repaired = docs(['doctor', '--data', dir, '--repair']);
-    expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the \\d+ shard file`));
-    expect(repaired.status).toBe(0);
+    const repaired = docs(['doctor', '--data', dir, '--repair', '--yes']);
+    expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the shard files`));
+    expect(repaired.status).toBe(1);
+    expect(docs(['doctor', '--data', dir]).status).toBe(0);
   }, 40_000);
 
   it('notes blobs no row names (not damage), and --repair moves them aside', () => {
@@ -171,8 +213,8 @@ describe('docs doctor', () => {
     writeFileSync(join(dir, 'files', 'ab', sha), 'orphan bytes');
     const r = docs(['doctor', '--data', dir]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('1 blob(s) no row names (12 bytes');
-    const fixed = docs(['doctor', '--data', dir, '--repair', '--json']);
+    expect(r.stdout).toContain('1 file(s) no row references (12 bytes');
+    const fixed = docs(['doctor', '--data', dir, '--repair', '--yes', '--json']);
     expect(fixed.status).toBe(0);
     expect(fixed.json.repaired.moved).toEqual([`files/ab/${sha}`]);
     expect(existsSync(join(dir, 'files', 'ab', sha))).toBe(false);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDownloadSecret, sign } from '../../src/content/downloads.js';
 import { openContext } from '../../src/open.js';
@@ -57,6 +58,24 @@ describe('signed download URLs', () => {
     const other = new URL(url);
     other.searchParams.set('type', 'text/html');
     expect((await fetch(other)).status).toBe(404);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
+  it('a link signed in the encoding of an earlier version answers 410 saying so (a forged one stays 404)', async () => {
+    const { cr } = await upload([{ name: 'old.txt', contentType: 'text/plain', text: 'old' }]);
+    const url = new URL((await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`)).body.items[0].downloadURL);
+    // What an earlier docs signed: the same parts joined by newlines, with the same secret.
+    const secret = Buffer.from((await s.ctx.store.read((tx) => tx.get<any>('meta', 'download-signing-key'))).secret, 'base64url');
+    const [, , spaceId, sha] = url.pathname.split('/');
+    const q = url.searchParams;
+    const legacy = new URL(url);
+    legacy.searchParams.set('sig', createHmac('sha256', secret).update([spaceId, sha, q.get('name'), q.get('type'), q.get('exp')].join('\n')).digest('base64url'));
+    const res = await fetch(legacy);
+    expect(res.status).toBe(410);
+    expect(((await res.json()) as any).error).toEqual({ code: 410, message: 'this download link was issued by an older version of docs (its signature encoding has changed): get a new link from the API' });
+    const forged = new URL(url);
+    forged.searchParams.set('sig', 'A'.repeat(43));
+    expect((await fetch(forged)).status).toBe(404);
     expect((await fetch(url)).status).toBe(200);
   });
 

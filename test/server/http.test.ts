@@ -15,7 +15,7 @@ afterAll(() => s.stop());
 /** Every byte of the data directory, to show that refused requests change nothing. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of readdirSync(join(dir, 'shards'))) out[f] = readFileSync(join(dir, 'shards', f), 'utf8');
+  for (const f of readdirSync(join(dir, 'store'))) out[f] = readFileSync(join(dir, 'store', f), 'utf8');
   return out;
 }
 

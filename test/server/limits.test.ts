@@ -20,8 +20,9 @@ describe('server guards', () => {
 
   it('keeps the data directory and its files readable by the owner only', () => {
     expect(statSync(s.dataDir!).mode & 0o077).toBe(0);
-    expect(statSync(join(s.dataDir!, 'shards')).mode & 0o077).toBe(0);
-    expect(statSync(join(s.dataDir!, 'shards', 'root.json')).mode & 0o077).toBe(0);
+    expect(statSync(join(s.dataDir!, 'store')).mode & 0o077).toBe(0);
+    expect(statSync(join(s.dataDir!, 'store', 'root.json')).mode & 0o077).toBe(0);
+    expect(statSync(join(s.dataDir!, 'shards')).mode & 0o077).toBe(0); // the format marker
   });
 });
 

@@ -367,16 +367,32 @@ describe('FileBackend', () => {
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     await store.write((tx) => (tx.put('members', { id: 'm1', org: 'o1' }), tx.put('members', { id: 'm2', org: 'o2' })));
     await store.close();
-    const changed = join(dir, 'shards', 'org__o1.json');
+    const changed = join(dir, 'store', 'org__o1.json');
     writeFileSync(changed, readFileSync(changed, 'utf8').replace('"o1"', '"o9"')); // same size: only the checksum tells
     const reader = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS);
-    await expect(reader.read((tx) => tx.find('members', 'org', 'o1'))).rejects.toThrow(`data directory ${dir}: shards/org__o1.json does not match its checksum in the catalog`);
+    await expect(reader.read((tx) => tx.find('members', 'org', 'o1'))).rejects.toThrow(`data directory ${dir}: store/org__o1.json does not match its checksum in the catalog`);
     expect(await reader.read((tx) => tx.find('members', 'org', 'o2'))).toHaveLength(1);
     await reader.close();
     const buckets = readdirSync(join(dir, 'checksums'));
     for (const b of buckets) writeFileSync(join(dir, 'checksums', b), '{"x":');
     const again = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS).catch((err) => err);
     expect(String(again?.message ?? again)).toMatch(new RegExp(`data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: checksums/\\d+\\.json is not valid JSON`));
+  });
+
+  it('a damaged shard fails only the operations that need it, not one loading a healthy shard alongside', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => (tx.put('members', { id: 'm1', org: 'o1' }), tx.put('members', { id: 'm2', org: 'o2' })));
+    await store.close();
+    const changed = join(dir, 'store', 'org__o1.json');
+    writeFileSync(changed, readFileSync(changed, 'utf8').replace('"o1"', '"o9"'));
+    const reader = await ShardStore.open(new FileBackend(dir), SPECS);
+    // Both shards in one batch (a listing), and meanwhile an operation on the healthy one only.
+    const both = reader.read((tx) => [tx.find('members', 'org', 'o1'), tx.find('members', 'org', 'o2')]);
+    const healthy = reader.read((tx) => tx.find('members', 'org', 'o2').length);
+    await expect(both).rejects.toThrow('store/org__o1.json does not match its checksum');
+    expect(await healthy).toBe(1);
+    await reader.close();
   });
 
   it('has every acknowledged write on disk when the promise resolves', async () => {
@@ -386,7 +402,7 @@ describe('FileBackend', () => {
     // A second reader opening the directory now, without any close, sees all 30.
     const reader = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await reader.read((tx) => tx.all('members'))).toHaveLength(30);
-    const shard = JSON.parse(readFileSync(join(dir, 'shards', 'org__o0.json'), 'utf8'));
+    const shard = JSON.parse(readFileSync(join(dir, 'store', 'org__o0.json'), 'utf8'));
     expect(Object.keys(shard.members).sort()).toEqual(['m0', 'm14', 'm21', 'm28', 'm7']);
   });
 
@@ -397,9 +413,9 @@ describe('FileBackend', () => {
     // buckets), manifest renamed, no renames.
     const a = JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } });
     const b = JSON.stringify({ orgs: { b: { id: 'b', v: 2 } } });
-    writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), a);
-    writeFileSync(join(dir, 'shards', 'org__b.json.1.y.tmp'), b);
-    const renames = [['shards/org__a.json.1.x.tmp', 'shards/org__a.json'], ['shards/org__b.json.1.y.tmp', 'shards/org__b.json']];
+    writeFileSync(join(dir, 'store', 'org__a.json.1.x.tmp'), a);
+    writeFileSync(join(dir, 'store', 'org__b.json.1.y.tmp'), b);
+    const renames = [['store/org__a.json.1.x.tmp', 'store/org__a.json'], ['store/org__b.json.1.y.tmp', 'store/org__b.json']];
     const buckets = new Map<string, Record<string, string>>();
     for (const [file, text] of [['org__a.json', a], ['org__b.json', b]] as const) {
       const bf = bucketFile(sumBucket(file));
@@ -430,10 +446,10 @@ describe('FileBackend', () => {
   it('discards temp files of a commit that never reached its commit point', async () => {
     const dir = tempDir();
     await (await ShardStore.open(new FileBackend(dir), SPECS)).write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
-    writeFileSync(join(dir, 'shards', 'org__a.json.1.x.tmp'), '{"orgs":{"a":{"id":"a","v":'); // half-written
+    writeFileSync(join(dir, 'store', 'org__a.json.1.x.tmp'), '{"orgs":{"a":{"id":"a","v":'); // half-written
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
-    expect(readdirSync(join(dir, 'shards')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(join(dir, 'store')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes several shards of one commit through the manifest and cleans up', async () => {
@@ -443,7 +459,7 @@ describe('FileBackend', () => {
       tx.put('orgs', { id: 'a' });
       tx.put('orgs', { id: 'b' });
     });
-    expect(readdirSync(join(dir, 'shards')).sort()).toEqual(['catalog.json', 'org__a.json', 'org__b.json']);
-    expect(readdirSync(dir).sort()).toEqual(['checksums', 'shards']);
+    expect(readdirSync(join(dir, 'store')).sort()).toEqual(['catalog.json', 'org__a.json', 'org__b.json']);
+    expect(readdirSync(dir).sort()).toEqual(['checksums', 'shards', 'store']);
   });
 });

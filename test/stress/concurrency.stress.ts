@@ -157,7 +157,7 @@ describe('no lost writes under concurrency', () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
 
-    for (const f of readdirSync(join(dir, 'shards'))) expect(() => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8'))).not.toThrow();
+    for (const f of readdirSync(join(dir, 'store'))) expect(() => JSON.parse(readFileSync(join(dir, 'store', f), 'utf8'))).not.toThrow();
     const ctx = await openContext(dir);
     const rows = new Map((await ctx.store.read((tx) => tx.all<any>('spaces'))).map((r) => [r.id, r]));
     for (const [id, parent] of created) {

@@ -72,8 +72,8 @@ describe('crash safety', () => {
     }
     // Every shard parses; no temp file or manifest is left once the store has been opened.
     const ctx = await openContext(dir);
-    for (const f of readdirSync(join(dir, 'shards'))) expect(() => JSON.parse(readFileSync(join(dir, 'shards', f), 'utf8')), f).not.toThrow();
-    expect(readdirSync(join(dir, 'shards')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    for (const f of readdirSync(join(dir, 'store'))) expect(() => JSON.parse(readFileSync(join(dir, 'store', f), 'utf8')), f).not.toThrow();
+    expect(readdirSync(join(dir, 'store')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // Replay the acknowledgements in order: the store must hold their net result.
     const expected = new Map<string, { deleted: boolean; title?: string }>();
     // (Titles are checked loosely below; ids, creations and deletions exactly.)

@@ -61,7 +61,9 @@ export function importGraph(root: string): Graph {
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
     if (/\bdefineOperation\(/.test(text)) declaresOperations.add(file);
-    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    // Only `import(` can appear below the top level: without it, the top-level statements suffice.
+    const deep = /\bimport\s*\(/.test(text);
     const add = (node: ts.Node, spec: string, typeOnly: boolean, dynamic: boolean) =>
       edges.push({ from: file, to: resolveSpecifier(root, file, spec), line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, typeOnly, dynamic });
     const visit = (node: ts.Node): void => {
@@ -72,9 +74,9 @@ export function importGraph(root: string): Graph {
         const arg = node.arguments[0];
         if (arg && ts.isStringLiteralLike(arg)) add(node, arg.text, false, true);
       } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node, node.argument.literal.text, true, false);
-      ts.forEachChild(node, visit);
+      if (deep) ts.forEachChild(node, visit);
     };
-    visit(source);
+    for (const statement of source.statements) visit(statement);
   }
   return { files, edges, declaresOperations };
 }

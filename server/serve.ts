@@ -7,7 +7,7 @@ import type { Context } from '../src/kernel/context.js';
 import { DocsError } from '../src/kernel/errors.js';
 import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
-import { startSweeper } from '../src/spaces/retention.js';
+import { startSweeper } from '../src/space-purge.js';
 import { tryLockProbed } from '../src/store/lock.js';
 import { loadAllOperations } from '../src/operations.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';

@@ -1,7 +1,7 @@
 import type { Context } from './kernel/context.js';
 import { startDelivery, stopDelivery } from './integrations/delivery.js';
 import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
-import { closeSearchIndexes } from './content/search.js';
+import { closeSearchIndexes } from './search/service.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
 import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
 

@@ -7,7 +7,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ChangeRequestRecord, ChangeRequestStatus } from './model.js';
 import { pendingRequests } from './reviews.js';
-import { crsOf } from './service.js';
+import { crsOf } from './lookup.js';
 
 // The filters of the change-request lists (space and organization): `status` (default open),
 // `creator`, `contributor`, `requestedReviewer` (user ids) and `conversationsIssuesCluster`.

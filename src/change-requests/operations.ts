@@ -1,4 +1,3 @@
-import { applyTemplate } from '../content/templates.js';
 import { loadParser } from '../content/link-refs.js';
 import { operationSpec } from '../contract/spec.js';
 import { validateInput } from '../contract/validate.js';
@@ -6,9 +5,11 @@ import { apiUrl } from '../kernel/context.js';
 import { DocsError, invalid } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { purgeIfExpired } from '../spaces/retention.js';
+import { purgeIfExpired } from '../space-purge.js';
+import { applyTemplateToChangeRequest } from './authoring.js';
 import { listForSpace } from './filters.js';
 import { presentChangeRequest } from './present.js';
+import { findChangeRequest } from './lookup.js';
 import * as service from './service.js';
 
 export const createChangeRequest = defineOperation(
@@ -21,8 +22,8 @@ export const createChangeRequest = defineOperation(
     const { space, cr } = await ctx.store.write((tx) => {
       const made = service.createChangeRequest(tx, ctx, caller, path.spaceId, input);
       if (!input.template) return made;
-      applyTemplate(tx, ctx, caller, path.spaceId, { ...input.template, changeRequestId: made.cr.id }, parse!);
-      return { space: made.space, cr: service.findChangeRequest(tx, path.spaceId, made.cr.id) };
+      applyTemplateToChangeRequest(tx, ctx, caller, path.spaceId, made.cr.id, input.template, parse!);
+      return { space: made.space, cr: findChangeRequest(tx, path.spaceId, made.cr.id) };
     });
     return {
       status: 201,

@@ -1,4 +1,4 @@
-import { openCommentsOfChangeRequest } from '../comments/counts.js';
+import { openCommentsOfChangeRequest } from './comment-counts.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';

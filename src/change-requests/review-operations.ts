@@ -2,7 +2,7 @@ import { ensureDownloadSecret } from '../content/downloads.js';
 import { notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { purgeIfExpired } from '../spaces/retention.js';
+import { purgeIfExpired } from '../space-purge.js';
 import { visibleSpace } from '../spaces/service.js';
 import { requireLevel } from '../tree/access.js';
 import type { ReadTx } from '../store/port.js';

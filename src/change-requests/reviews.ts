@@ -10,7 +10,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireLevel } from '../tree/access.js';
 import type { UserRecord } from '../users/model.js';
 import { SUBJECT_MAX, type ChangeRequestRecord } from './model.js';
-import { findChangeRequest } from './service.js';
+import { findChangeRequest } from './lookup.js';
 
 // Reviews of a change request and the requests for them (README "Change request reviews and
 // merge rules"). Both live in the space's shard, next to the change request they are about.

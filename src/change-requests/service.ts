@@ -1,6 +1,6 @@
 import { requireCluster } from '../conversations/service.js';
 import type { Caller, Context } from '../kernel/context.js';
-import { conflict, invalid, notFound } from '../kernel/errors.js';
+import { conflict, invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import { requireContentEdit, visibleSpace } from '../spaces/service.js';
@@ -9,26 +9,11 @@ import { requireLevel } from '../tree/access.js';
 import { commitRevision } from '../content/revisions.js';
 import { mergeRevisions, type MergeConflict } from './merge-revisions.js';
 import { requireMergeRules } from './merge-rules.js';
+import { crsOf, findChangeRequest } from './lookup.js';
 import { baseOf, SUBJECT_MAX, type ChangeRequestRecord, type ChangeRequestStatus } from './model.js';
 
 // Change requests: create, read, list, change (PATCH), merge into the space and update from it
 // (both three-way, merge-revisions.ts).
-
-export function crsOf(tx: ReadTx, space: string): ChangeRequestRecord[] {
-  return tx.find<ChangeRequestRecord>('changeRequests', 'space', space).sort((a, b) => b.number - a.number);
-}
-
-/** A change request of the space by id or by number, or 404. */
-export function findChangeRequest(tx: ReadTx, space: string, idOrNumber: string): ChangeRequestRecord {
-  const byId = tx.get<ChangeRequestRecord>('changeRequests', idOrNumber);
-  if (byId && byId.space === space) return byId;
-  if (/^\d+$/.test(idOrNumber)) {
-    const n = Number(idOrNumber);
-    const hit = crsOf(tx, space).find((c) => c.number === n);
-    if (hit) return hit;
-  }
-  throw notFound(`change request ${idOrNumber} not found in space ${space}`);
-}
 
 export function readChangeRequest(tx: ReadTx, caller: Caller, spaceId: string, idOrNumber: string) {
   const seen = visibleSpace(tx, caller, spaceId);
@@ -67,12 +52,6 @@ export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, s
     ...(cluster !== undefined ? { conversationsIssuesCluster: cluster } : {}),
   });
   return { space, cr };
-}
-
-/** A change request that may still receive content (not merged, not archived). */
-export function requireWritable(cr: ChangeRequestRecord): void {
-  if (cr.status === 'merged') throw conflict(`change request ${cr.number} is merged: its content can no longer change`);
-  if (cr.status === 'archived') throw conflict(`change request ${cr.number} is archived: set its status to open to edit it`);
 }
 
 /** 409 unless the change request may be merged: open (a draft is not ready; archived and merged are closed). */

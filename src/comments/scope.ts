@@ -1,5 +1,5 @@
 import type { ChangeRequestRecord } from '../change-requests/model.js';
-import { findChangeRequest } from '../change-requests/service.js';
+import { findChangeRequest } from '../change-requests/lookup.js';
 import type { Caller } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { atLeast, type MemberRole } from '../kernel/roles.js';

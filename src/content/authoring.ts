@@ -5,15 +5,14 @@ import { invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { requireContentEdit } from '../spaces/service.js';
-import { baseOf, type ChangeRequestRecord } from '../change-requests/model.js';
-import { findChangeRequest, requireWritable } from '../change-requests/service.js';
 import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
 import { commitRevision, editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
 
 // updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
-// the change request's page tree, then committed as one new revision; the first failing change
+// the change request's page tree, then committed as one new revision (by
+// src/change-requests/authoring.ts, which finds the change request); the first failing change
 // rejects the whole batch with a 400 naming it (`changes[3]: ...`), and nothing is written.
 // The copy is copy on write and pages are found through the revision's page index (tree.ts
 // EditableTree): a batch costs the pages it touches and their ancestors, not the space's size.
@@ -40,25 +39,6 @@ function bodyOf(doc: any): { markdown?: string } {
   if (typeof doc.markdown === 'string') return { markdown: doc.markdown };
   if (doc.document) return { markdown: documentToMarkdown(doc.document) };
   return { markdown: '' };
-}
-
-export function applyChanges(
-  tx: WriteTx,
-  ctx: Context,
-  caller: Caller,
-  spaceId: string,
-  crId: string,
-  changes: any[],
-  uploads: Map<number, UploadedFile[]>,
-  parse: Parse,
-) {
-  requireContentEdit(tx, caller, spaceId);
-  const cr = findChangeRequest(tx, spaceId, crId);
-  requireWritable(cr);
-  const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), changes, uploads, parse);
-  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
-  const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
-  return { cr: updated, outcomes: res.outcomes, inserted: res.inserted };
 }
 
 /** Applies a batch to a copy of revision `from`'s tree; the caller commits the result. */

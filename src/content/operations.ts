@@ -7,10 +7,11 @@ import { invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { listSpaces, visibleSpace } from '../spaces/service.js';
-import { purgeIfExpired } from '../spaces/retention.js';
+import { purgeIfExpired } from '../space-purge.js';
 import type { ReadTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
-import { applyChanges, type UploadedFile } from './authoring.js';
+import { applyChanges, applyTemplateToChangeRequest } from '../change-requests/authoring.js';
+import type { UploadedFile } from './authoring.js';
 import { imageDimensions, writeBlob } from './blobs.js';
 import { CONTROL_CHARS, ensureDownloadSecret, SERVABLE_TYPE } from './downloads.js';
 import { loadParser } from './link-refs.js';
@@ -20,7 +21,7 @@ import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
 import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
-import { searchOrganization, searchSpace, type SearchHit } from './search.js';
+import { searchOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
 import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
 
@@ -278,7 +279,9 @@ export const applyTemplateToSpace = defineOperation(
   async ({ ctx, caller, path, body }) => {
     await purgeIfExpired(ctx, path.spaceId);
     const parse = await loadParser();
-    await ctx.store.write((tx) => applyTemplate(tx, ctx, caller, path.spaceId, body, parse));
+    await ctx.store.write((tx) =>
+      body.changeRequestId !== undefined ? applyTemplateToChangeRequest(tx, ctx, caller, path.spaceId, body.changeRequestId, body, parse) : applyTemplate(tx, ctx, caller, path.spaceId, body, parse),
+    );
     return { status: 201 };
   },
   // API.md's optional `changeRequestId` (in the contract from 0.167.0 on, not in the pinned 0.146.0).

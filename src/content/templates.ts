@@ -3,8 +3,6 @@ import { invalid } from '../kernel/errors.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import { requireContentEdit } from '../spaces/service.js';
 import type { WriteTx } from '../store/port.js';
-import { findChangeRequest, requireWritable } from '../change-requests/service.js';
-import { baseOf, type ChangeRequestRecord } from '../change-requests/model.js';
 import { runBatch } from './authoring.js';
 import type { Parse } from './link-refs.js';
 import { commitRevision } from './revisions.js';
@@ -85,20 +83,16 @@ export function renderTemplate(id: string, contentRefs: Record<string, unknown> 
   return t.pages.map((p) => ({ ...p, markdown: fill(p.markdown) }));
 }
 
-export function applyTemplate(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: { id: string; params?: { contentRefs?: Record<string, unknown> }; changeRequestId?: string }, parse: Parse) {
-  const { row: space } = requireContentEdit(tx, caller, spaceId);
+/** The batch inserting the template's pages; parents are named by ref (`api`), resolved as the batch goes. */
+export function templateChanges(body: { id: string; params?: { contentRefs?: Record<string, unknown> } }) {
   const pages = renderTemplate(body.id, body.params?.contentRefs);
-  const changes = pages.map((p) => ({ operation: 'insert_page', ref: p.ref, title: p.title, document: { markdown: p.markdown }, ...(p.into ? { into: p.into } : {}) }));
-  // Parents are named by ref (`api`), resolved as the batch goes; taken slugs get a number.
-  const withParents = changes;
-  if (body.changeRequestId !== undefined) {
-    const cr = findChangeRequest(tx, spaceId, body.changeRequestId);
-    requireWritable(cr);
-    const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), withParents, new Map(), parse, true);
-    const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
-    tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
-    return;
-  }
+  return pages.map((p) => ({ operation: 'insert_page', ref: p.ref, title: p.title, document: { markdown: p.markdown }, ...(p.into ? { into: p.into } : {}) }));
+}
+
+/** Applies a template to the space itself (a change request's: src/change-requests/authoring.ts); taken slugs get a number. */
+export function applyTemplate(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, body: { id: string; params?: { contentRefs?: Record<string, unknown> } }, parse: Parse) {
+  const { row: space } = requireContentEdit(tx, caller, spaceId);
+  const withParents = templateChanges(body);
   const res = runBatch(tx, ctx, spaceId, space.revision, space.revision, withParents, new Map(), parse, true);
   const rev = commitRevision(tx, ctx, spaceId, [space.revision], { pages: res.pages, files: res.files, message: `Template ${body.id}`, author: caller.userId });
   tx.put<SpaceRecord>('spaces', { ...space, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });

@@ -1,7 +1,7 @@
 import { ensureVisitorKey } from '../auth/visitor-keys.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { spacesOfMember } from '../organizations/space-access.js';
+import { spacesOfMember } from '../tree/space-access.js';
 import { membershipOf } from '../organizations/service.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';

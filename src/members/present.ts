@@ -1,6 +1,6 @@
 import type { Context } from '../kernel/context.js';
 import type { MemberRecord } from '../organizations/model.js';
-import { spacesReachable } from '../organizations/space-access.js';
+import { spacesReachable } from '../tree/space-access.js';
 import type { ReadTx } from '../store/port.js';
 import { teamsOfUser } from '../teams/service.js';
 import type { UserRecord } from '../users/model.js';

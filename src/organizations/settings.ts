@@ -1,10 +1,11 @@
 import { conflict, invalid } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
-import { isActiveProvider, type SamlProviderRecord } from '../saml/model.js';
+import type { SamlProviderRecord } from '../saml/model.js';
 import type { SiteRecord } from '../sites/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { MemberRecord, MergeRules, OrganizationRecord } from './model.js';
 import { findMember, requireOrgRole } from './service.js';
+import { isActiveProvider } from './sso.js';
 
 export interface OrganizationPatch {
   title?: string;

@@ -1,7 +1,7 @@
 import { readBlob } from '../content/blobs.js';
 import type { Context } from '../kernel/context.js';
 import { defineOperation, type OperationResult } from '../kernel/operation.js';
-import { purgeIfExpired } from '../spaces/retention.js';
+import { purgeIfExpired } from '../space-purge.js';
 import { hasPdf, pdfUrl, writePdf } from './files.js';
 import { renderPdf } from './render.js';
 import { changeRequestSource, spaceSource, type PdfSelection, type PdfSource } from './service.js';

@@ -1,4 +1,4 @@
-import { searchOrganization } from '../content/search.js';
+import { searchOrganization } from '../search/service.js';
 import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import { pageVisible, spacePages } from './pages.js';
@@ -6,7 +6,7 @@ import { attr, esc } from './render/html.js';
 import { pageUrl } from './render/page.js';
 import { listedSpaces, type SiteView, type SpaceEntry } from './site.js';
 
-// Search across a published site: the organization's full-text index (src/content/search.ts)
+// Search across a published site: the organization's full-text index (src/search/service.ts)
 // asked about the site's listed spaces only, results kept to the pages this visitor may see and
 // grouped by section and space, each with its matching sections.
 

@@ -15,8 +15,5 @@ export interface SamlProviderRecord {
   createdAt: string;
 }
 
-/**
- * `active` once the identity provider's side is fully known (entity ID, certificate, SSO URL):
- * only then can anyone sign in through it. Until then `pending`.
- */
-export const isActiveProvider = (p: SamlProviderRecord) => !!(p.entityID && p.certificate && p.ssoURL);
+// Whether a provider is active: defined in organizations/ (below), which needs it too.
+export { isActiveProvider } from '../organizations/sso.js';

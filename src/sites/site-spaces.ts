@@ -135,7 +135,7 @@ export function deleteSiteSpace(tx: WriteTx, site: SiteRecord, id: string): bool
   return true;
 }
 
-/** When a space is purged for good, it leaves every site it was on (src/spaces/retention.ts). */
+/** When a space is purged for good, it leaves every site it was on (src/space-purge.ts). */
 export function removeSpaceFromSites(tx: WriteTx, spaceId: string): void {
   for (const row of tx.find<SiteSpaceRecord>('siteSpaces', 'space', spaceId)) {
     tx.delete('siteSpaces', row.id);

@@ -6,7 +6,7 @@ import { spaceCounts } from './counts.js';
 import type { SpaceRecord } from './model.js';
 import { presentSpace } from './present.js';
 import * as relocate from './relocate.js';
-import { purgeIfExpired, purgingIfExpired } from './retention.js';
+import { purgeIfExpired, purgingIfExpired } from '../space-purge.js';
 import * as service from './service.js';
 
 /** The Space object with its counts as they are now (read after the write that changed it). */

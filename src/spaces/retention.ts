@@ -1,7 +1,3 @@
-import type { Context } from '../kernel/context.js';
-import type { WriteTx } from '../store/port.js';
-import { removeSpaceFromSites } from '../sites/site-spaces.js';
-import { deleteSpaceContent } from './content-rows.js';
 import type { SpaceRecord } from './model.js';
 
 /** A deleted space can be restored for 7 days (API.md "Limits"); then it is purged for good. */
@@ -12,62 +8,5 @@ export const SWEEP_INTERVAL_MS = 60_000;
 
 export const isExpired = (s: SpaceRecord, now: Date) => s.deletedAt !== undefined && now.getTime() - Date.parse(s.deletedAt) >= RETENTION_MS;
 
-/** Removes a space for good: its metadata row, every row of its content shard, its place on sites. */
-export function purgeSpace(tx: WriteTx, space: SpaceRecord): void {
-  deleteSpaceContent(tx, space.id);
-  removeSpaceFromSites(tx, space.id);
-  tx.delete('spaces', space.id);
-}
-
-function purgeExpired(tx: WriteTx, ids: string[], now: Date): number {
-  let n = 0;
-  for (const id of ids) {
-    // Checked again inside the write: it may have been restored since it was found.
-    const s = tx.get<SpaceRecord>('spaces', id);
-    if (s && isExpired(s, now)) {
-      purgeSpace(tx, s);
-      n++;
-    }
-  }
-  return n;
-}
-
-/**
- * The check on access: a space past its retention is purged before anything reads it, so it is
- * gone whether or not the sweeper has run (the CLI in-process has no sweeper).
- */
-export async function purgeIfExpired(ctx: Context, spaceId: string): Promise<void> {
-  await purgingIfExpired(ctx, spaceId);
-}
-
-/**
- * `purgeIfExpired`'s check, kept cheap for the most frequent reads: one store read, and no clock
- * read nor write unless the space is deleted (nearly never). Resolves once any purge is done.
- */
-export async function purgingIfExpired(ctx: Context, spaceId: string): Promise<unknown> {
-  const s = await ctx.store.read((tx) => tx.get<SpaceRecord>('spaces', spaceId));
-  if (s?.deletedAt === undefined) return undefined; // not deleted: no clock read
-  const now = ctx.clock.now();
-  return isExpired(s, now) ? ctx.store.write((tx) => purgeExpired(tx, [spaceId], now)) : undefined;
-}
-
-/** Purges every deleted space past its retention; returns how many. */
-export async function purgeExpiredSpaces(ctx: Context): Promise<number> {
-  const now = ctx.clock.now();
-  const ids = await ctx.store.read((tx) => tx.all<SpaceRecord>('spaces').filter((s) => isExpired(s, now)).map((s) => s.id));
-  return ids.length ? ctx.store.write((tx) => purgeExpired(tx, ids, now)) : 0;
-}
-
-/**
- * The sweeper of `docs serve`: purges expired spaces now and then every `everyMs`. The timer is
- * unref'd (it never keeps the process alive); `stop` ends it before the store closes. A sweep
- * that fails (store unavailable) is simply tried again at the next tick.
- */
-export function startSweeper(ctx: Context, everyMs = SWEEP_INTERVAL_MS): { stop(): void; sweep(): Promise<number> } {
-  let running: Promise<number> | undefined;
-  const sweep = () => (running ??= purgeExpiredSpaces(ctx).catch(() => 0).finally(() => (running = undefined)));
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  void sweep();
-  return { stop: () => clearInterval(timer), sweep };
-}
+// Purging (spaces past their retention, on access and by the sweeper of `docs serve`) is
+// src/space-purge.ts: it removes rows of areas above spaces/ too (sites).

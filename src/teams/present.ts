@@ -1,5 +1,5 @@
 import type { MemberRecord } from '../organizations/model.js';
-import { spacesReachable } from '../organizations/space-access.js';
+import { spacesReachable } from '../tree/space-access.js';
 import type { ReadTx } from '../store/port.js';
 import type { TeamRecord } from './model.js';
 import { teamMembersOf, teamRights } from './service.js';

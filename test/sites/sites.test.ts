@@ -434,7 +434,8 @@ describe('organizations and spaces meet sites', () => {
 describe('a purged space leaves its sites', () => {
   it('after retention, its site spaces are removed and the next one becomes the default', async () => {
     const { ManualClock } = await import('../../src/kernel/clock.js');
-    const { purgeExpiredSpaces, RETENTION_MS } = await import('../../src/spaces/retention.js');
+    const { purgeExpiredSpaces } = await import('../../src/space-purge.js');
+    const { RETENTION_MS } = await import('../../src/spaces/retention.js');
     const clock = new ManualClock();
     const t = await startServer({ clock });
     try {

@@ -6,7 +6,8 @@ import { openContext } from '../../src/open.js';
 import { spaceContentTables } from '../../src/spaces/content-rows.js';
 import { spaceCounts } from '../../src/spaces/counts.js';
 import { duplicateSpace } from '../../src/spaces/relocate.js';
-import { purgeExpiredSpaces, RETENTION_MS } from '../../src/spaces/retention.js';
+import { purgeExpiredSpaces } from '../../src/space-purge.js';
+import { RETENTION_MS } from '../../src/spaces/retention.js';
 import { createSpace, deleteSpace } from '../../src/spaces/service.js';
 import { TABLES } from '../../src/store/tables.js';
 

@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticate } from '../../auth/tokens.js';
-import type { Caller, Context } from '../../kernel/context.js';
-import { asDocsError, DocsError } from '../../kernel/errors.js';
-import { esc } from '../render/html.js';
-import { parseCookies } from '../visitor.js';
-import { appPage, loginForm } from './page.js';
-import { endSession, sessionCaller, startSession } from './sessions.js';
-import { appView } from './views.js';
+import { authenticate } from '../../src/auth/tokens.js';
+import type { Caller, Context } from '../../src/kernel/context.js';
+import { asDocsError, DocsError } from '../../src/kernel/errors.js';
+import { esc } from '../../src/published/render/html.js';
+import { parseCookies } from '../../src/published/visitor.js';
+import { appPage, loginForm } from '../../src/published/app/page.js';
+import { endSession, sessionCaller, startSession } from '../../src/published/app/sessions.js';
+import { appView } from '../../src/published/app/views.js';
 
 // The app's read-only views: every `urls.app` the API hands out (`/o/...`) answers with HTML for
 // a signed-in member. Signing in is a form taking an API token, accepted only from this server's
 // own pages (Origin or Referer) and behind the server's failed-authentication limit; it makes a
-// new session (./sessions.ts) whose id is kept in an HttpOnly, SameSite=Strict cookie; the views only read, each through the API's own operations (invoke)
+// new session (src/published/app/sessions.ts) whose id is kept in an HttpOnly, SameSite=Strict cookie; the views only read, each through the API's own operations (invoke)
 // as that member, so a view shows exactly what the API would give them, and refuses the same.
 
 const SESSION = 'docs_session';

@@ -2,7 +2,7 @@ import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
 
 // Full-text search of space content. The indexes are SQLite FTS5 databases, one per
-// organization, kept by a worker thread beside the store (src/search/): they follow each
+// organization, kept by a worker thread beside the store (./indexes.ts, ./worker.ts): they follow each
 // space's current revision (a search first re-indexes the pages that changed since), a space's
 // search reads its own rows, and an organization's search is one ranked query returning its
 // best sections, however many spaces it has. This module is what the operations see; the index
@@ -23,7 +23,7 @@ export interface SearchHit {
 }
 
 let loaded = false;
-const load = () => ((loaded = true), import('../search/indexes.js'));
+const load = () => ((loaded = true), import('./indexes.js'));
 
 /** Closes a context's index files (with its store); nothing to do if it never searched. */
 export async function closeSearchIndexes(ctx: Context): Promise<void> {

@@ -1,9 +1,9 @@
 import type { MemberRole } from '../kernel/roles.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
-import { ContentAccess } from '../tree/access.js';
-import { walk } from '../tree/order.js';
-import { memberRowId, type MemberRecord, type OrganizationRecord } from './model.js';
+import { ContentAccess } from './access.js';
+import { walk } from './order.js';
+import { memberRowId, type MemberRecord, type OrganizationRecord } from '../organizations/model.js';
 
 /** Whose reach of spaces is counted: a member (by user id) or a team. */
 export type SpaceHolder = { member: string } | { team: string };

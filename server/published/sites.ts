@@ -1,21 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ensureDownloadSecret } from '../content/downloads.js';
-import { markdownOf } from '../content/revisions.js';
-import type { Context } from '../kernel/context.js';
-import { pageSource } from './content.js';
-import { llmsFull, llmsIndex, robots, sitemap } from './machine.js';
-import { listedPages, openSite, siteSegments } from './open.js';
-import type { ReadTx } from '../store/port.js';
-import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from './pages.js';
-import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from './render/cache.js';
-import { esc } from './render/html.js';
-import { frame } from './render/layout.js';
-import { renderMarkdown } from './render/markdown.js';
-import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
-import { searchPage, searchSite } from './search.js';
-import { locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from './site.js';
-import type { PageIndexed } from './pages.js';
-import { cookieNames, parseCookies, visitorInput } from './visitor.js';
+import { ensureDownloadSecret } from '../../src/content/downloads.js';
+import { markdownOf } from '../../src/content/revisions.js';
+import type { Context } from '../../src/kernel/context.js';
+import { pageSource } from '../../src/published/content.js';
+import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
+import { listedPages, openSite, siteSegments } from '../../src/published/open.js';
+import type { ReadTx } from '../../src/store/port.js';
+import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
+import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
+import { esc } from '../../src/published/render/html.js';
+import { frame } from '../../src/published/render/layout.js';
+import { renderMarkdown } from '../../src/published/render/markdown.js';
+import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
+import { searchPage, searchSite } from '../../src/published/search.js';
+import { locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
+import type { PageIndexed } from '../../src/published/pages.js';
+import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
 
 // The published sites' HTTP routes, under `/sites/<org>/<basename>`:
 //   /...page path            a content page (HTML), `.md` for its markdown

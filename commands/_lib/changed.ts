@@ -39,7 +39,7 @@ type Obj = Record<string, any>;
 
 /** The name a person knows the object by: its title, name or label; a member's user's name. */
 function nameOf(body: Obj): string | undefined {
-  for (const k of ['title', 'name', 'displayName', 'label']) if (typeof body[k] === 'string' && body[k]) return body[k];
+  for (const k of ['title', 'name', 'displayName', 'label', 'subject']) if (typeof body[k] === 'string' && body[k]) return body[k];
   if (body.user && typeof body.user === 'object') return nameOf(body.user);
   return undefined;
 }
@@ -58,10 +58,12 @@ const show = (v: unknown) => (v === null ? 'none' : typeof v === 'string' && /\s
  * What a write set, from its request body: `role edit, title "New title"` (scalar fields only:
  * positions and other objects are said by the verb). Nothing for a create: the name says it.
  */
-export function changesOf(verb: string, body: unknown): string {
+export function changesOf(verb: string, body: unknown, name?: string): string {
   if (verb === 'Created' || !body || typeof body !== 'object' || Array.isArray(body)) return '';
   return Object.entries(body as Obj)
     .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+    // A new title is the name the line already shows.
+    .filter(([, v]) => v !== name)
     .map(([k, v]) => `${words(k).toLowerCase()} ${show(v)}`)
     .join(', ');
 }
@@ -70,16 +72,21 @@ export function changesOf(verb: string, body: unknown): string {
  * The line of a write that answered `body` (an object with an id), or undefined for a body this
  * cannot name (then the caller shows the object as before).
  */
-export function changedLine(verb: string, body: unknown, sent?: unknown, color = colorEnabled(process.stdout)): string | undefined {
+export function changedLine(verb: string, body: unknown, sent?: unknown, color = colorEnabled(process.stdout), path: Record<string, string> = {}): string | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as Obj;
+  const glyph = color ? paint(true).green('✓') + ' ' : '';
+  // An invite link has no page to show: what to share is how to join with it. (Its `redundant`,
+  // whether it grants the caller nothing new, is always true for the admin creating it: --json.)
+  if (b.object === 'invite' && typeof b.id === 'string' && path.organizationId) {
+    return `${glyph}${verb} invite link ${b.id}${b.role !== undefined ? ` (role ${b.role ?? 'guest'})` : ''}. To join, share: docs invites accept ${path.organizationId} ${b.id}`;
+  }
   const id = typeof b.number === 'number' ? `#${b.number}` : typeof b.id === 'string' ? b.id : undefined;
   if (!id || typeof b.object !== 'string') return undefined;
   const kind = words(b.object).toLowerCase();
   const name = nameOf(b);
   const what = name ? `${kind} "${name}" (${id})` : `${kind} ${id}`;
-  const changes = changesOf(verb, sent);
+  const changes = changesOf(verb, sent, name);
   const url = urlOf(b, verb);
-  const glyph = color ? paint(true).green('✓') + ' ' : '';
   return `${glyph}${verb} ${what}${changes ? `: ${changes}` : ''}${url ? `${changes ? ';' : ''} ${url}` : ''}`;
 }

@@ -267,16 +267,16 @@ export function operationCommand(def: OperationCommandDef) {
         moreHint(body);
         return;
       }
-      const line = op.method !== 'GET' && typeof body === 'object' ? this.changed(body, sent) : undefined;
+      const line = op.method !== 'GET' && typeof body === 'object' ? this.changed(body, sent, path) : undefined;
       this.log(line ?? (typeof body === 'object' ? renderObject(body) : String(body)));
     }
 
     /** A write's one line (changed.ts), when the def or the command's verb words it. */
-    private changed(body: any, sent: unknown): string | undefined {
+    private changed(body: any, sent: unknown, path: Record<string, string>): string | undefined {
       if (def.summary === false) return undefined;
       if (typeof def.summary === 'function') return def.summary(body, sent);
       const verb = def.summary ?? verbOf(this.id);
-      return verb ? changedLine(verb, body, sent) : undefined;
+      return verb ? changedLine(verb, body, sent, undefined, path) : undefined;
     }
 
     /** Prompts for a missing argument on a terminal: a picker (pick.ts) for ids, else a text prompt. */

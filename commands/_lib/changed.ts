@@ -37,6 +37,12 @@ export function verbOf(commandId: string | undefined): string | undefined {
 
 type Obj = Record<string, any>;
 
+/** An object's kind in words, acronyms kept: "change-request" -> "change request", "saml-provider" -> "SAML provider". */
+const kindOf = (object: string): string => {
+  const w = object === 'openapi-spec' ? 'OpenAPI spec' : words(object);
+  return /^[A-Z][a-z]/.test(w) ? w.charAt(0).toLowerCase() + w.slice(1) : w;
+};
+
 /** The name a person knows the object by: its title, name or label; a member's user's name. */
 function nameOf(body: Obj): string | undefined {
   for (const k of ['title', 'name', 'displayName', 'label', 'subject']) if (typeof body[k] === 'string' && body[k]) return body[k];
@@ -81,11 +87,11 @@ export function changedLine(verb: string, body: unknown, sent?: unknown, color =
   if (b.object === 'invite' && typeof b.id === 'string' && path.organizationId) {
     return `${glyph}${verb} invite link ${b.id}${b.role !== undefined ? ` (role ${b.role ?? 'guest'})` : ''}. To join, share: docs invites accept ${path.organizationId} ${b.id}`;
   }
-  const id = typeof b.number === 'number' ? `#${b.number}` : typeof b.id === 'string' ? b.id : undefined;
-  if (!id || typeof b.object !== 'string') return undefined;
-  const kind = words(b.object).toLowerCase();
+  if (typeof b.id !== 'string' || typeof b.object !== 'string') return undefined;
+  const kind = kindOf(b.object);
   const name = nameOf(b);
-  const what = name ? `${kind} "${name}" (${id})` : `${kind} ${id}`;
+  // A change request is known by its number: `change request #4 "Fix the guide"`.
+  const what = typeof b.number === 'number' ? `${kind} #${b.number}${name ? ` "${name}"` : ''}` : name ? `${kind} "${name}" (${b.id})` : `${kind} ${b.id}`;
   const changes = changesOf(verb, sent, name);
   const url = urlOf(b, verb);
   return `${glyph}${verb} ${what}${changes ? `: ${changes}` : ''}${url ? `${changes ? ';' : ''} ${url}` : ''}`;

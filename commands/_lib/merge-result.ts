@@ -3,7 +3,6 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from './base.js';
 import type { Transport } from '../../src/transport/types.js';
 import { colorEnabled, paint } from './color.js';
-import { hunks, labelsOf, sidesOf, threeVersions } from './conflict-hunks.js';
 import { spin } from './operation-command.js';
 
 // `docs cr merge` and `docs cr update`: one call whose answer is 200 either way; `result:
@@ -58,6 +57,8 @@ export function resolveHint(spaceId: string, number: string | number, dir = `./c
 async function conflictHunks(transport: Transport, spaceId: string, changeRequestId: string, list: NonNullable<Answer['conflicts']>): Promise<string[]> {
   const pages = list.filter((c) => c.kind === 'content' && c.page);
   if (!pages.length) return [];
+  // Loaded on a conflict only (diff3 inside): a clean merge does not pay for it.
+  const { hunks, labelsOf, sidesOf, threeVersions } = await import('./conflict-hunks.js');
   const sides = await sidesOf(transport, spaceId, changeRequestId);
   const color = colorEnabled(process.stdout);
   const versions = await threeVersions(transport, spaceId, sides, pages.map((c) => c.page!));

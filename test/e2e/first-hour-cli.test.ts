@@ -157,6 +157,12 @@ describe('merge conflicts in the terminal', () => {
     expect(merge.status).toBe(5);
     expect(merge.stdout).toContain(['Line one.', '<<<<<<< space', 'Line two, as the space says.', '=======', 'Line two, as the change request says.', `>>>>>>> change request #${cr}`, 'Line three.'].join('\n'));
     expect(merge.stderr).toContain(`docs cr resolve ${space} ${cr} ./cr-${cr}`);
+    if (hasScript) {
+      // On a terminal: the space's side red, the change request's green (as cr diff colors old and new).
+      const tty = inTerminal([`$D cr merge ${space} ${cr}; echo "exit=$?"`], env, 120);
+      expect(tty).toContain(`${ESC}31m<<<<<<< space${ESC}39m\n${ESC}31mLine two, as the space says.${ESC}39m\n=======\n${ESC}32mLine two, as the change request says.${ESC}39m\n${ESC}32m>>>>>>> change request #${cr}${ESC}39m`);
+      expect(tty).toContain('exit=5');
+    }
     // --json: the API's answer as it is.
     expect(docs(['cr', 'merge', space, cr, '--json'], env).json).toMatchObject({ result: 'conflicts', conflicts: [{ kind: 'content', title: 'Guide', path: 'guide' }] });
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, hasScript, inTerminal } from '../helpers/cli.js';
+import { docs, hasScript, inTerminal, spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
 // Issue 34, the CLI's first hour: one line per change, lists alike, things named rather than
@@ -137,9 +137,13 @@ describe('things named, not ids', () => {
   }, 60_000);
 });
 
-describe('merge conflicts in the terminal', () => {
-  it('cr merge shows the clashing lines with markers; cr resolve, one edit and one push merge it', () => {
-    const { env, run } = world();
+/** A one-line clash between change request and space: shown with markers, resolved by one edit and one push. */
+function clash(env: Record<string, string>) {
+    const run = (...args: string[]) => {
+      const r = docs(args, env);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
     const space = run('spaces', 'create', '--title', 'Clash', '--json').json.id;
     const root = tempDir('docs-first-hour-clash-');
     const [mine, theirs] = [join(root, 'mine'), join(root, 'theirs')];
@@ -179,6 +183,19 @@ describe('merge conflicts in the terminal', () => {
     expect(push.stdout).toContain('Merged into space');
     const page = run('pages', 'list', space, '--json').json.pages[0];
     expect(run('api', 'GET', `/spaces/${space}/content/page/${page.id}`, '--jq', '.markdown').stdout).toBe('Line one.\nLine two, as both say.\nLine three.\n');
+}
+
+describe('merge conflicts in the terminal', () => {
+  it('cr merge shows the clashing lines with markers; cr resolve, one edit and one push merge it', () => clash(world().env), 90_000);
+
+  it('the same against a server (--api-url, --token)', async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_first_hour_remote' });
+    try {
+      clash({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_first_hour_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
   }, 90_000);
 
   it('cr resolve with nothing clashing says so; a non-empty folder is refused before anything changes', () => {

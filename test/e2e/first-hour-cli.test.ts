@@ -101,6 +101,7 @@ describe('lists behave alike', () => {
     expect(every.items.map((c: any) => c.number).sort()).toEqual([...merged, Number(cr), archived].sort());
     expect(run('cr', 'list', space, '--status', 'all').stdout.trim().split('\n')).toHaveLength(every.items.length);
     expect(run('cr', 'list', space, '--json').json.items.map((c: any) => c.number)).toEqual([Number(cr)]);
+    expect(run('cr', 'list-org', '--status', 'all', '--json').json.items.map((c: any) => c.number).sort()).toEqual(every.items.map((c: any) => c.number).sort());
     const page = docs(['cr', 'list', space, '--status', 'all', '--page', 'x'], env);
     expect([page.status, page.stderr]).toEqual([2, 'Error: --page does not go with --status all, which lists every page of every status (see docs cr list --help)\n']);
   }, 90_000);

@@ -150,6 +150,23 @@ async function main() {
     });
   }
 
+  // 1b. openapi diff of two versions of the GitBook spec (0.146.0, 1.2 MB, and 0.202.0, 1.7 MB) ---------
+  log(`\n[1b] openapi diff of the GitBook spec 0.146.0 vs 0.202.0 (1.7 MB) vs node -e 0, ${CLI_RUNS} runs each, alternating`);
+  {
+    const spec = (alias) => join(ROOT, 'node_modules', alias, 'spec', 'openapi.json');
+    const r = compareToBareNode([BIN, 'openapi', 'diff', spec('gitbook-api-0146'), spec('gitbook-api-latest'), '--json'], env, {
+      runs: CLI_RUNS,
+      check: (out) => {
+        if (!(JSON.parse(out).summary?.breaking > 0)) throw new Error(`unexpected openapi diff output: ${out.slice(0, 300)}`);
+      },
+    });
+    record('openapi diff (GitBook spec 0.146.0 vs 0.202.0 / node -e 0)', r.ratio, {
+      target: '<= 3.0',
+      pass: r.ratio <= 3.0,
+      context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
+    });
+  }
+
   // 2. CLI command --------------------------------------------------------------------------------
   log(`\n[2] CLI command: node bin/run.js spaces list --json|--jq EXPR --data DIR (${CLI_SPACES} spaces) vs node -e 0, ${CLI_RUNS} runs each, alternating`);
   {

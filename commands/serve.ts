@@ -29,6 +29,7 @@ export default class Serve extends DocsCommand {
     '<%= config.bin %> serve --store postgres://docs@db.internal/docs --blobs /mnt/shared/docs-blobs --port 7781',
     '<%= config.bin %> serve --rate-limit 600',
     '<%= config.bin %> serve --host 0.0.0.0 --allowed-host docs.lan --cors http://localhost:5173',
+    '<%= config.bin %> serve --allow-private-tunnels',
   ];
   static enableJsonFlag = false;
   static flags = {
@@ -39,6 +40,9 @@ export default class Serve extends DocsCommand {
     'rate-limit': Flags.string({ description: 'Requests per minute per token, reported in X-RateLimit-* headers; 429 past it, or "off". Failed authentications are always limited per address', default: 'off' }),
     'allowed-host': Flags.string({ description: 'Another host name accepted in Host headers (besides 127.0.0.1, localhost, [::1] and --host; others get 421)', multiple: true }),
     cors: Flags.string({ description: 'An origin (scheme://host[:port]) given CORS headers and preflight answers (default: none)', multiple: true }),
+    'allow-private-tunnels': Flags.boolean({
+      description: "Let every user's integration development tunnel reach loopback and private addresses (by default only the instance owner's, set through the in-process CLI)",
+    }),
   };
 
   async run(): Promise<void> {
@@ -55,6 +59,7 @@ export default class Serve extends DocsCommand {
       rateLimit: rate === 'off' ? undefined : Number(rate),
       allowedHosts: flags['allowed-host'],
       cors,
+      allowPrivateTunnels: flags['allow-private-tunnels'],
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

@@ -106,4 +106,21 @@ for (const src of [pinned, latest]) {
 }
 for (const id of FROM_LATEST) if (!routes.some((r) => r[2] === id)) throw new Error(`${id} missing from ${latest.source}`);
 writeFileSync(join(out, 'routes.json'), JSON.stringify(routes));
-console.log(`contract: ${routes.length} operations -> ${out}`);
+// Every other operation of either spec, [method, path, operationId, packages]: the server answers
+// those with 501 naming the operation (not implemented), never 404, which a client could not
+// tell from a missing resource. A path in neither spec stays 404.
+const known = new Set(routes.map((r) => r[2]));
+const others = new Map();
+for (const src of [pinned, latest]) {
+  for (const [path, item] of Object.entries(src.spec.paths)) {
+    for (const method of METHODS) {
+      const id = item[method]?.operationId;
+      if (!id || known.has(id)) continue;
+      const key = `${method} ${path} ${id}`;
+      if (others.has(key)) others.get(key)[3].push(src.source);
+      else others.set(key, [method.toUpperCase(), path, id, [src.source]]);
+    }
+  }
+}
+writeFileSync(join(out, 'other-routes.json'), JSON.stringify([...others.values()]));
+console.log(`contract: ${routes.length} operations, ${others.size} more of either spec -> ${out}`);

@@ -90,8 +90,17 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // rebound its name to this address is refused here (421), and CORS is only for --cors origins.
       checkHost(req.headers.host);
       if (cors?.(req, res)) return done(204);
-      // For scripts and CI waiting for the server to come up: no token, no store access.
-      if (pathname === '/health') return done((send(res, 200, { status: 'ok' }), 200));
+      // For scripts, CI and load balancers: no token. 503 with the error body naming the store
+      // while the store cannot serve (PostgreSQL unreachable: src/store/pg-backend.ts).
+      if (pathname === '/health') {
+        const health = ctx.store.health?.();
+        if (!health) return done((send(res, 200, { status: 'ok' }), 200));
+        health.then(
+          (h) => done(h.ok ? (send(res, 200, { status: 'ok' }), 200) : (send(res, 503, { status: 'unavailable', error: { code: 503, message: h.message } }), 503)),
+          (err) => done(fail(req, res, err)),
+        );
+        return;
+      }
       // Public keys that verify the visitor-claims JWTs of POST /v1/orgs/{id}/ping: no token needed.
       if (pathname === '/.well-known/jwks.json') {
         if (req.method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET'] });
@@ -121,14 +130,15 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         import('./backup.js').then((m) => m.serveBackup(ctx, req, res)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
-      // `docs tokens ...`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
+      // `docs tokens|users ...`, `docs invites pending|accept|decline`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
       if (isDocsRoute(pathname)) {
         import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
-      // Published sites and the app's views: HTML (server/published.ts).
+      // Published sites and the app's views: HTML (server/published.ts); the app's sign-in and
+      // session cookies behind the same failed-authentication limit as tokens.
       if (isPublishedPath(pathname)) {
-        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), (secret, check) => limiter.checked(ctx, req, secret, check)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

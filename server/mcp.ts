@@ -3,7 +3,11 @@ import { authenticate, bearer } from '../src/auth/tokens.js';
 import type { Caller, Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import type { Providers } from '../src/mcp/server.js';
+import { booleanFlag, refuseCaseVariants, singleParam } from '../src/kernel/query-flags.js';
 import { header, readJsonBody } from './body.js';
+
+/** The query parameters of `/mcp`. */
+const MCP_PARAMS = ['read-only', 'tools'];
 
 // `/mcp`: the administration MCP server over Streamable HTTP, stateless (a server per request,
 // no session to keep), for callers with a bearer token, as for the API. Tool calls run through
@@ -53,8 +57,11 @@ export async function serveMcp(
   }
   const params = new URLSearchParams(search);
   const [{ adminProviders }, { selectTools }, { invoke }] = await Promise.all([import('../src/mcp/admin.js'), import('../src/mcp/tools.js'), import('../src/invoke.js')]);
-  const filter = { readOnly: ['1', 'true'].includes(params.get('read-only') ?? ''), areas: params.get('tools')?.split(',').filter(Boolean) };
+  let filter;
   try {
+    // Strict (src/kernel/query-flags.ts): a narrowing flag that is not understood is refused, never ignored.
+    refuseCaseVariants(params, MCP_PARAMS);
+    filter = { readOnly: booleanFlag(params, 'read-only') ?? false, areas: singleParam(params, 'tools')?.split(',').filter(Boolean) };
     selectTools(filter);
   } catch (err) {
     return refuse(res, err, -32602);

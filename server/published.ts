@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from '../src/kernel/context.js';
+import type { AuthGuard } from '../src/published/app/http.js';
 
 // The HTML side of `docs serve`, outside the API: published sites (`/sites/...`) and the app's
 // read-only views (`/o/...`, and `/integrations/<name>`, an integration's `urls.app`). Loaded on the first such request, so the API and the CLI never
@@ -18,8 +19,8 @@ const isSiteMcp = (req: IncomingMessage, pathname: string) =>
 let sites: Promise<typeof import('../src/published/http.js')> | undefined;
 let app: Promise<typeof import('../src/published/app/http.js')> | undefined;
 
-export async function servePublishedPath(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+export async function servePublishedPath(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string, guard?: AuthGuard): Promise<number> {
   if (isSiteMcp(req, pathname)) return (await import('./mcp.js')).serveSiteMcp(ctx, req, res, pathname, search);
   if (pathname.startsWith('/sites/')) return (await (sites ??= import('../src/published/http.js'))).servePublished(ctx, req, res, pathname, search);
-  return (await (app ??= import('../src/published/app/http.js'))).serveApp(ctx, req, res, pathname, search);
+  return (await (app ??= import('../src/published/app/http.js'))).serveApp(ctx, req, res, pathname, search, guard);
 }

@@ -5,7 +5,8 @@ import { DocsError } from '../src/kernel/errors.js';
 import { header } from './body.js';
 
 // Two limits, both in memory and bounded:
-// - failed authentications per client address (always on): a token bucket of FAILURES_PER_SECOND
+// - failed authentications per client address (always on, one limiter for every door that takes
+//   a secret: bearer tokens on /v1, /mcp and /_docs, the app's sign-in form and session cookies): a token bucket of FAILURES_PER_SECOND
 //   sustained with a burst of FAILURE_BURST. While an address's bucket is empty, a token this
 //   server has not yet seen succeed gets 429 without being looked up (guessing stops: a guess is
 //   never checked), but a token that did succeed (and the server's session token) keeps working:
@@ -107,21 +108,21 @@ export class RateLimiter {
   }
 
   /**
-   * `authenticate` behind both limits: a 429 (DocsError with `headers`) when the address is limited
-   * for failures or the token is over its limit; on success, the X-RateLimit-* headers are set on `res`.
+   * The one failed-authentication limit, for every secret a client sends: a bearer token (`/v1`,
+   * `/mcp`, `/_docs`), a token typed into the app's sign-in form (`POST /o/login`), an app session
+   * cookie (`/o`). `check` verifies `secret` and throws `unauthenticated` when it is wrong: that
+   * counts against the client's address (once per distinct secret); while the address is
+   * limited, a secret not yet seen to succeed is refused with 429 without being checked.
    */
-  async authenticate(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<Caller> {
-    const token = bearer(header(req, 'authorization'));
-    // No token at all is not a guess: plain 401, nothing counted.
-    if (!token) return authenticate(ctx, token);
+  async checked<T>(ctx: Context, req: IncomingMessage, secret: string, check: () => Promise<T>): Promise<T> {
     const address = req.socket.remoteAddress ?? '';
-    const hash = cachedHash(token);
+    const hash = cachedHash(secret);
     if (!this.good.has(hash) && !this.bad.has(hash) && !ctx.sessionTokens.has(hash) && !this.failures.has(address)) {
       throw tooMany('too many failed authentications from this address', this.failures.take(address).retryAfterMs);
     }
-    let caller: Caller;
+    let out: T;
     try {
-      caller = await authenticate(ctx, token);
+      out = await check();
     } catch (err) {
       if (err instanceof DocsError && err.kind === 'unauthenticated') {
         this.good.delete(hash); // a revoked token is a stranger again
@@ -135,8 +136,20 @@ export class RateLimiter {
     }
     this.bad.delete(hash);
     RateLimiter.remember(this.good, hash);
+    return out;
+  }
+
+  /**
+   * `authenticate` behind both limits: a 429 (DocsError with `headers`) when the address is limited
+   * for failures or the token is over its limit; on success, the X-RateLimit-* headers are set on `res`.
+   */
+  async authenticate(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<Caller> {
+    const token = bearer(header(req, 'authorization'));
+    // No token at all is not a guess: plain 401, nothing counted.
+    if (!token) return authenticate(ctx, token);
+    const caller = await this.checked(ctx, req, token, () => authenticate(ctx, token));
     if (this.perToken) {
-      const t = this.perToken.take(hash);
+      const t = this.perToken.take(cachedHash(token));
       const headers = {
         'x-ratelimit-limit': String(this.perToken.burst),
         'x-ratelimit-remaining': String(t.remaining),

@@ -40,6 +40,8 @@ export interface ServeOptions {
   cors?: string[];
   /** Requests per minute per token; undefined or 0: no per-token limit. */
   rateLimit?: number;
+  /** Anyone's integration development tunnel may reach loopback and private addresses (`--allow-private-tunnels`). */
+  allowPrivateTunnels?: boolean;
 }
 
 export interface Served {
@@ -89,6 +91,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   let server: Server | undefined;
   try {
     ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
+    if (opts.allowPrivateTunnels) ctx.allowPrivateTunnels = true;
     let stopping = false;
     // A slow client cannot hold the server: headers must arrive within 10 s and a whole request
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;

@@ -3,12 +3,20 @@ import { notFound } from './kernel/errors.js';
 
 // Routes of this server outside the contract (under /_docs/, not /v1), answered for an
 // authenticated caller by the server (server/docs-routes.ts) and in-process (LocalTransport.docs)
-// alike: API tokens (docs tokens) and deleted spaces (docs spaces list --deleted).
+// alike: API tokens (docs tokens), the instance's users (docs users), the caller's pending
+// invitations (docs invites pending|accept|decline), deleted spaces (docs spaces list --deleted)
+// and dry runs (--dry-run of sites publish and cr merge).
 
-export const isDocsRoute = (path: string) => path === '/_docs/tokens' || path.startsWith('/_docs/tokens/') || path === '/_docs/deleted-spaces';
+const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+const FAMILIES = ['/_docs/tokens', '/_docs/users', '/_docs/invitations'];
+
+export const isDocsRoute = (path: string) => path === '/_docs/dry-run' || path === '/_docs/deleted-spaces' || FAMILIES.some((f) => under(path, f));
 
 export async function docsRoute(ctx: Context, caller: Caller, method: string, path: string, query: Record<string, unknown>, body: unknown): Promise<{ status: number; body: unknown }> {
+  if (path === '/_docs/dry-run' && method === 'POST') return (await import('./dry-run.js')).dryRunRoute(ctx, caller, body);
   if (path === '/_docs/deleted-spaces') return (await import('./spaces/deleted.js')).deletedSpacesRoute(ctx, caller, method, query);
-  if (path === '/_docs/tokens' || path.startsWith('/_docs/tokens/')) return (await import('./auth/token-admin.js')).tokenRoute(ctx, caller, method, path, query, body);
+  if (under(path, '/_docs/tokens')) return (await import('./auth/token-admin.js')).tokenRoute(ctx, caller, method, path, query, body);
+  if (under(path, '/_docs/users')) return (await import('./users/admin.js')).userRoute(ctx, caller, method, path, body);
+  if (under(path, '/_docs/invitations')) return (await import('./invites/pending.js')).invitationRoute(ctx, caller, method, path);
   throw notFound(`no route for ${method} ${path}`);
 }

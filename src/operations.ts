@@ -258,6 +258,12 @@ export const AREAS: Area[] = [
       'listChangeRequestLinks',
       'listChangeRequestPageBacklinks',
       'getPageInChangeRequestByPath',
+      'listPagesInRevisionById',
+      'getPageInRevisionById',
+      'getPageInRevisionByPath',
+      'getPageDocumentInRevisionById',
+      'listFilesInRevisionById',
+      'getFileInRevisionById',
     ],
   },
   {

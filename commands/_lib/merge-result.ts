@@ -1,4 +1,5 @@
 import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from './base.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -14,6 +15,8 @@ interface Answer {
   result: string;
   conflicts?: { kind: string; title: string; path?: string; page?: string; file?: string; fields?: string[] }[];
 }
+
+type Change = { type: string; page?: { title: string; path?: string }; file?: { name: string } };
 
 const EXIT_CONFLICT = new DocsError('conflict', '').exitCode;
 
@@ -79,14 +82,26 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
       spaceId: Args.string({ description: 'The space (its ID)', required: true }),
       changeRequestId: Args.string({ description: 'change request number or id', required: true }),
     };
+    static flags: Record<string, any> = def.operationId === 'mergeChangeRequest' ? { 'dry-run': Flags.boolean({ description: 'Change nothing: list the pages the merge would add, change and delete, or its conflicts (exit 5)' }) } : {};
 
     async run(): Promise<unknown> {
       const { args, flags } = await this.parse(this.constructor as any);
       const a = args as { spaceId: string; changeRequestId: string };
       const transport = await this.transport(flags as any);
       const path = { spaceId: a.spaceId, changeRequestId: a.changeRequestId };
-      const body = (await spin(transport.remote, def.operationId, () => transport.call(def.operationId, { path }))).body as Answer;
+      const dry = (flags as any)['dry-run'] === true;
+      // A dry run: the same merge on the server, its writes dropped (src/dry-run.ts).
+      const answer = dry ? ((await transport.docs('POST', '/_docs/dry-run', { body: { operationId: def.operationId, path } })).body as { result: Answer; changes?: Change[] }) : undefined;
+      const body = answer ? answer.result : ((await spin(transport.remote, def.operationId, () => transport.call(def.operationId, { path }))).body as Answer);
       const label = /^\d+$/.test(a.changeRequestId) ? `#${a.changeRequestId}` : a.changeRequestId;
+      if (answer && body.result !== 'conflicts') {
+        if (!this.jsonEnabled()) {
+          const changes = answer.changes ?? [];
+          this.log(`Dry run, nothing changed: merging change request ${label} into space ${a.spaceId} would make ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
+          for (const c of changes) this.log(`  ${c.type.replace(/^(page|file)_/, '$1 ').padEnd(13)} ${c.page ? `${c.page.title} (${c.page.path ?? ''})` : (c.file?.name ?? '')}`);
+        }
+        return { dryRun: true, ...body, changes: answer.changes ?? [] };
+      }
       if (body.result !== 'conflicts') {
         if (!this.jsonEnabled()) this.log(def.done(label, a.spaceId, body.revision));
         return body;
@@ -99,16 +114,17 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
           const where = c.file ? `file ${c.title}` : `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`;
           this.log(`  ${c.kind.padEnd(width)}  ${where}${c.fields?.length ? `: ${c.fields.join(', ')}` : ''}`);
         }
-        // The clashing lines themselves, as git shows them: one read of each side per page.
+        // The clashing lines themselves, as git shows them: one read of each of the three revisions.
         for (const block of await conflictHunks(transport, a.spaceId, a.changeRequestId, list)) this.log(block);
       }
       // Pages whose lines clash resolve in a folder (cr resolve: one edit, one push); other
       // conflicts (a page moved, deleted or orphaned, a file) by the steps of resolveSteps.
       const inFolder = list.every((c) => c.page && RESOLVABLE.has(c.kind));
       const how = inFolder ? resolveHint(a.spaceId, a.changeRequestId) : resolveSteps(a.spaceId, a.changeRequestId);
+      if (dry) process.stderr.write('Dry run: ');
       process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n${how.join('\n')}\n`);
       process.exitCode = EXIT_CONFLICT;
-      return body;
+      return dry ? { dryRun: true, ...body } : body;
     }
   };
 }

@@ -58,6 +58,11 @@ export interface OperationCommandDef {
    * undefined to make the call as usual.
    */
   call?: (req: { path: Record<string, string>; query: Record<string, unknown>; body: any }, flags: Record<string, any>, transport: Transport) => Promise<{ status: number; body: unknown } | undefined>;
+  /**
+   * Adds --dry-run: the operation runs on the server on a store whose writes are dropped
+   * (POST /_docs/dry-run, src/dry-run.ts); this prints its answer (lines for the terminal).
+   */
+  dryRun?: (answer: any, path: Record<string, string>) => string[];
   /** Last adjustments of the request from the flags (e.g. ids given as flags turned into the body's shape). */
   prepare?: (req: { path: Record<string, string>; query: Record<string, unknown>; body: any }, flags: Record<string, any>, transport: Transport) => void | Promise<void>;
 }
@@ -207,6 +212,7 @@ export function operationCommand(def: OperationCommandDef) {
   if (def.orgFlag) flagDefs.org = orgFlag();
   const paged = op.parameters.some((p) => p.in === 'query' && p.name === 'page') && !flagDefs.all;
   if (paged) flagDefs.all = allFlag();
+  if (def.dryRun) flagDefs['dry-run'] = Flags.boolean({ description: 'Change nothing: say what would change (exit code as the real run)' });
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
@@ -250,6 +256,11 @@ export function operationCommand(def: OperationCommandDef) {
       this.unchecked.add(op.operationId);
       const question = def.confirm && !f.yes ? await def.confirm(path, f, transport) : undefined;
       if (question) await confirmDestructive(question, f.yes);
+      if (def.dryRun && f['dry-run']) {
+        const answer = (await transport.docs('POST', '/_docs/dry-run', { body: { operationId: op.operationId, path } })).body;
+        if (!this.jsonEnabled()) this.log(def.dryRun(answer, path).join('\n'));
+        return answer;
+      }
       const result = await spin(transport.remote, `${op.method} ${op.path}`, async () => (await def.call?.(req, f, transport)) ?? transport.call(op.operationId, req));
       if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
         result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);

@@ -3,8 +3,8 @@ import { DocsCommand } from '../_lib/base.js';
 import { expiresAt, TOKENS_PATH } from '../_lib/tokens.js';
 
 export default class Create extends DocsCommand {
-  static summary = 'Create an API token for a user (yours, or a member of an organization you administer)';
-  static description = `Prints the new token once: only its hash is kept. Anyone creates tokens for themself; an admin of an organization also for its members (an invited member gets their first token this way). In-process on the data directory, or through the server holding it (its /_docs/tokens route, with your token).`;
+  static summary = 'Create an API token for a user (yours; an instance owner for anyone)';
+  static description = `Prints the new token once: only its hash is kept. Anyone creates tokens for themself; an instance owner also for any user (an invited user gets their first token this way). An organization admin cannot: a token acts in every organization of its user. In-process on the data directory, or through the server holding it (its /_docs/tokens route, with your token).`;
   static examples = [
     '<%= config.bin %> tokens create --user ann@acme.com --label laptop --expires 90d',
     'DOCS_TOKEN=$(<%= config.bin %> tokens create --user ci@acme.com --label ci --expires 2027-01-31 --jq .token)',

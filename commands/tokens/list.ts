@@ -7,7 +7,7 @@ export default class List extends DocsCommand {
   static summary = "List a user's API tokens (labels, creation, last use, expiry; never the secret)";
   static examples = ['<%= config.bin %> tokens list', '<%= config.bin %> tokens list --user ann@acme.com --json'];
   static flags = {
-    user: Flags.string({ description: 'Whose tokens: a user id or an email address (default: yours; another member needs the admin role)' }),
+    user: Flags.string({ description: 'Whose tokens: a user id or an email address (default: yours; those of another user need an instance owner)' }),
   };
 
   async run(): Promise<unknown> {

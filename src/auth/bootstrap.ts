@@ -1,18 +1,14 @@
 import type { Context } from '../kernel/context.js';
 import { newId, newToken } from '../kernel/ids.js';
 import { insertOrganization } from '../organizations/service.js';
+import { bootstrapOwner, type OwnerMeta } from '../users/instance.js';
 import type { UserRecord } from '../users/model.js';
 import { downloadSecretRow } from '../content/downloads.js';
 import { insertToken } from './tokens.js';
 
-interface OwnerMeta {
-  id: 'owner';
-  user: string;
-}
-
 /** The store's owner: the user the in-process CLI acts as when no token is given. */
 export function ownerOf(ctx: Context): Promise<string | undefined> {
-  return ctx.store.read((tx) => tx.get<OwnerMeta>('meta', 'owner')?.user);
+  return ctx.store.read(bootstrapOwner);
 }
 
 /**
@@ -31,6 +27,7 @@ export async function bootstrap(ctx: Context, fixedToken = process.env.DOCS_BOOT
       displayName: 'Owner',
       email: 'owner@localhost',
       createdAt: now.toISOString(),
+      emailVerified: true,
     });
     tx.put<OwnerMeta>('meta', { id: 'owner', user: user.id });
     insertOrganization(tx, ctx, { title: 'My Organization' }, user.id);

@@ -1,15 +1,16 @@
 import type { Caller, Context } from '../kernel/context.js';
 import { DocsError, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newToken } from '../kernel/ids.js';
-import { atLeast } from '../kernel/roles.js';
-import type { MemberRecord } from '../organizations/model.js';
 import type { ReadTx } from '../store/port.js';
+import { findUser, isInstanceOwner, requireInstanceOwner } from '../users/instance.js';
 import type { UserRecord } from '../users/model.js';
 import { insertToken, publicTokenId, type TokenRecord } from './tokens.js';
 
 // API tokens of the local store (docs tokens create|list|revoke). Not contract operations: the
 // server exposes them at /_docs/tokens (server/tokens.ts), in-process commands call tokenRoute.
-// Anyone manages their own tokens; an admin of an organization a user belongs to manages theirs.
+// Anyone manages their own tokens; an instance owner manages everyone's (src/users/instance.ts).
+// An organization admin does not: a token acts in every organization of its user, so the power to
+// mint one would let whoever invited a user act as them everywhere.
 
 /** A token as shown: never the secret, nor the hash it is stored under. */
 export interface TokenView {
@@ -32,19 +33,26 @@ const present = (t: TokenRecord, u: UserRecord | undefined): TokenView => ({
   expiresAt: t.expiresAt ?? null,
 });
 
-/** A user by id or email address; 404 when there is none. */
-function findUser(tx: ReadTx, ref: string): UserRecord {
-  const u = tx.get<UserRecord>('users', ref) ?? (ref.includes('@') ? tx.find<UserRecord>('users', 'email', ref.trim().toLowerCase())[0] : undefined);
-  if (!u) throw notFound(`user ${ref} not found (give a user id or an email address; see docs members list)`);
-  return u;
+/** Whether `caller` may manage `target`'s tokens: themself, or an instance owner. */
+function requireManager(tx: ReadTx, caller: Caller, target: UserRecord, action: string): void {
+  if (caller.userId === target.id || isInstanceOwner(tx, caller.userId)) return;
+  throw refused(action, target.email);
 }
 
-/** Whether `caller` may manage `target`'s tokens: themself, or an admin of an organization the target is in. */
-function requireManager(tx: ReadTx, caller: Caller, target: UserRecord, action: string): void {
-  if (caller.userId === target.id) return;
-  const orgs = new Set(tx.find<MemberRecord>('members', 'user', target.id).filter((m) => !m.disabled).map((m) => m.organization));
-  const admin = tx.find<MemberRecord>('members', 'user', caller.userId).some((m) => !m.disabled && orgs.has(m.organization) && atLeast(m.role, 'admin'));
-  if (!admin) throw forbidden(`${action} for ${target.email} needs the admin role in an organization ${target.email} belongs to`);
+const refused = (action: string, who: string) =>
+  forbidden(`${action} for ${who} is refused: only that user or an instance owner manages a user's tokens (an organization admin does not)`);
+
+/**
+ * The user whose tokens are asked for. Checked before the lookup, so that a caller who may not
+ * manage others learns nothing of which addresses have an account (403 for all of them alike).
+ */
+function targetUser(tx: ReadTx, caller: Caller, ref: string, action: string): UserRecord {
+  if (!isInstanceOwner(tx, caller.userId)) {
+    const me = tx.get<UserRecord>('users', caller.userId);
+    if (!me || (ref !== me.id && ref.trim().toLowerCase() !== me.email.toLowerCase())) throw refused(action, ref);
+    return me;
+  }
+  return findUser(tx, ref);
 }
 
 const MAX_LABEL = 100;
@@ -65,8 +73,7 @@ export async function createToken(ctx: Context, caller: Caller, body: unknown): 
   }
   const token = newToken();
   return ctx.store.write((tx) => {
-    const user = findUser(tx, b.user as string);
-    requireManager(tx, caller, user, 'creating a token');
+    const user = targetUser(tx, caller, b.user as string, 'creating a token');
     const row = insertToken(tx, token, user.id, label.trim(), ctx.clock.now(), expiresAt);
     return { ...present(row, user), token };
   });
@@ -74,8 +81,7 @@ export async function createToken(ctx: Context, caller: Caller, body: unknown): 
 
 export function listTokens(ctx: Context, caller: Caller, userRef: string | undefined): Promise<{ items: TokenView[]; count: number }> {
   return ctx.store.read((tx) => {
-    const user = findUser(tx, userRef ?? caller.userId);
-    requireManager(tx, caller, user, 'listing tokens');
+    const user = targetUser(tx, caller, userRef ?? caller.userId, 'listing tokens');
     const items = tx
       .find<TokenRecord>('tokens', 'user', user.id)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
@@ -92,6 +98,7 @@ export async function revokeToken(ctx: Context, caller: Caller, id: string): Pro
     if (!row) throw notFound(`token ${id} not found (see docs tokens list): nothing revoked`);
     const user = tx.get<UserRecord>('users', row.user);
     if (user) requireManager(tx, caller, user, 'revoking a token');
+    else requireInstanceOwner(tx, caller, `revoking token ${id} (of a deleted user)`);
     tx.delete('tokens', row.id);
     return present(row, user);
   });

@@ -70,7 +70,8 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   const session = ctx.sessionTokens.get(hash);
   if (session) {
     if (!(await ctx.store.read((tx) => tx.get<UserRecord>('users', session)))) throw new DocsError('unauthenticated', 'invalid token');
-    return { userId: session };
+    // Only an in-process CLI command of this machine holds it (the owner-only lock file).
+    return { userId: session, inProcess: true };
   }
   const row = await ctx.store.read((tx: ReadTx) => {
     const t = tx.get<TokenRecord>('tokens', hash);

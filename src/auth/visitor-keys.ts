@@ -10,6 +10,13 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 
 export const VISITOR_KEY_ALG = 'ES256';
 
+/**
+ * The `aud` of a visitor token: the organization (`org:<id>`) or the one site (`site:<id>`) it
+ * was issued for. A token opens, and its claims count on, only the sites of its audience.
+ */
+export const visitorAudience = (organizationId: string) => `org:${organizationId}`;
+export const siteAudience = (siteId: string) => `site:${siteId}`;
+
 interface VisitorKeyMeta {
   id: 'visitor-signing-key';
   kid: string;

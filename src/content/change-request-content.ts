@@ -14,6 +14,7 @@ import { backlinks, brokenKeys, linkItems, type ContentVersion } from './links.j
 import { markdownBody, presentFile, presentPage } from './present.js';
 import { markdownOf, readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
+import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
 
 // The content routes of a change request that mirror the space's (file, file backlinks, page
 // by path, page links, page backlinks): the same implementations, on the change request's
@@ -38,17 +39,14 @@ export const getFileInChangeRequestById = defineOperation('getFileInChangeReques
 
 export const getPageInChangeRequestByPath = defineOperation('getPageInChangeRequestByPath', async ({ ctx, caller, path, query }) => {
   await purgeIfExpired(ctx, path.spaceId);
-  const want = decodeURIComponent(path.pagePath).replace(/^\/+|\/+$/g, '');
+  const want = wantedPath(path.pagePath);
   const found = await ctx.store.read((tx) => {
     const { space, cr, version } = crVersion(ctx, tx, caller, path.spaceId, path.changeRequestId);
     const l: Located | undefined = flatten(treeOf(tx, version.rev)).find((x) => x.path === want && x.node.type !== 'link');
     if (!l) throw notFound(`page at path ${want} not found in change request ${cr.number}`);
-    return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
+    return foundPage(ctx, tx, space, l);
   });
-  const doc = query.format === 'document' ? await markdownToDocument(found.markdown) : undefined;
-  const page = presentPage(ctx, found.space, found.l.node, found.l.path, () => (doc ? { document: doc } : { markdown: found.markdown }), false);
-  if (page.pages) page.pages = found.children;
-  return { status: 200, body: page };
+  return pageAnswer(ctx, found, query.format);
 });
 
 export const listPageLinksInChangeRequest = defineOperation('listPageLinksInChangeRequest', async ({ ctx, caller, path, query }) => {

@@ -21,9 +21,12 @@ import { markdownBody, pageLocation, presentFile, presentPage, presentRevision }
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { searchOrganization, searchSpace, type SearchHit } from './search.js';
 import { flatten } from './tree.js';
+import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
 
 // The change request's file, page by path, links and backlinks (the content area's module for them).
 export * from './change-request-content.js';
+// Any revision's pages and files by the revision's id.
+export * from './revision-content.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -88,7 +91,7 @@ export const getPageById = defineOperation('getPageById', ({ ctx, caller, path, 
 );
 
 export const getPageByPath = defineOperation('getPageByPath', ({ ctx, caller, path, query }) => {
-  const want = decodeURIComponent(path.pagePath).replace(/^\/+|\/+$/g, '');
+  const want = wantedPath(path.pagePath);
   return showPage(ctx, caller, path.spaceId, query, (tree) => flatten(tree).find((l) => l.path === want && l.node.type !== 'link'), `page at path ${want}`);
 });
 
@@ -317,10 +320,7 @@ export const getPageInChangeRequestById = defineOperation('getPageInChangeReques
     const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
     const l = flatten(treeOf(tx, rev)).find((x) => x.node.id === path.pageId);
     if (!l) throw notFound(`page ${path.pageId} not found in change request ${path.changeRequestId}`);
-    return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
+    return foundPage(ctx, tx, space, l);
   });
-  const doc = query.format === 'document' ? await markdownToDocument(found.markdown) : undefined;
-  const page = presentPage(ctx, found.space, found.l.node, found.l.path, () => (doc ? { document: doc } : { markdown: found.markdown }), false);
-  if (page.pages) page.pages = found.children;
-  return { status: 200, body: page };
+  return pageAnswer(ctx, found, query.format);
 });

@@ -48,6 +48,16 @@ export function operationSpec(operationId: string): OperationSpec {
   return op;
 }
 
+/** [method, path, operationId, packages] for the other operations of either spec (not in the contract's files). */
+export type OtherRouteEntry = [string, string, string, string[]];
+export function otherRoutes(): OtherRouteEntry[] {
+  try {
+    return JSON.parse(readFileSync(join(dir(), 'other-routes.json'), 'utf8')) as OtherRouteEntry[];
+  } catch {
+    return []; // a build from before the file: those paths stay 404
+  }
+}
+
 /** [method, path, operationId] for every operation of the contract. */
 export type RouteEntry = [string, string, string];
 let routes: RouteEntry[] | undefined;

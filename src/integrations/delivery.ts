@@ -4,6 +4,8 @@ import type { Context } from '../kernel/context.js';
 import type { EventRecord, IntegrationRecord, LogLine } from './model.js';
 import { forwards, log } from './events.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
+import { guardedLookup, loadIpaddr, REFUSED_CODE, refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
+import { PRIVATE_TUNNEL_HINT } from './service.js';
 
 // Development-mode delivery, off the request path: events are stored `delivery: pending` in the
 // same write that records them, and this worker (run by the process holding the store: `docs
@@ -13,6 +15,11 @@ import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 // at most 3 attempts with backoff (250 ms, 500 ms); any other answer is final. Every attempt
 // (status code or error, duration) goes into the event's trace, the outcome into its `status`.
 // Events left pending by a process that stopped are taken up by the next one.
+// The tunnel reaches loopback and private addresses only when the instance owner set it through
+// the in-process CLI or this server runs with --allow-private-tunnels (src/integrations/service.ts);
+// otherwise it goes through the guard of OpenAPI fetches (src/kernel/outbound-guard.ts): an IP
+// literal is checked here, a host name in the connection's DNS lookup, and a refusal is final
+// (no retry), recorded in the trace without a word from the address (open or closed port alike).
 
 export const ATTEMPTS = 3;
 const BACKOFF_MS = 250;
@@ -36,14 +43,32 @@ interface Attempt {
 }
 
 type Dispatcher = import('undici').Dispatcher;
+interface Dispatchers {
+  ip: Ipaddr;
+  /** For tunnels that may reach any address. */
+  open: Dispatcher;
+  /** For the others: connects only to public addresses a host name resolves to. */
+  guarded: Dispatcher;
+}
 
-async function attempt(ctx: Context, dispatcher: Dispatcher, i: IntegrationRecord, e: EventRecord, n: number, signal: AbortSignal): Promise<Attempt> {
+/** Whether this process delivers the integration's events to loopback and private addresses. */
+export const deliversPrivate = (ctx: Context, i: IntegrationRecord) => !!ctx.allowPrivateTunnels || !!i.dev?.privateAllowed;
+
+const REFUSED_HINT = `refused (${PRIVATE_TUNNEL_HINT})`;
+
+async function attempt(ctx: Context, dispatchers: Dispatchers, i: IntegrationRecord, e: EventRecord, n: number, signal: AbortSignal): Promise<Attempt> {
   const { request } = await import('undici');
   const url = i.dev!.tunnelUrl;
   const csp = cspHeader(i.contentSecurityPolicy);
   const started = performance.now();
   const ms = () => `${Math.round(performance.now() - started)} ms`;
   const which = `attempt ${n}/${ATTEMPTS}`;
+  const open = deliversPrivate(ctx, i);
+  const refused = (why: string): Attempt => ({ ok: false, retry: false, line: log(ctx, 'error', `POST ${url} not sent (${which}): ${why}`) });
+  // An IP literal is connected to without a DNS lookup: judged here.
+  const why = open ? undefined : refusedLiteral(dispatchers.ip, new URL(url));
+  if (why) return refused(`${why}: ${REFUSED_HINT}`);
+  const dispatcher = open ? dispatchers.open : dispatchers.guarded;
   try {
     const res = await request(url, {
       method: 'POST',
@@ -67,6 +92,7 @@ async function attempt(ctx: Context, dispatcher: Dispatcher, i: IntegrationRecor
       line: log(ctx, ok ? 'info' : 'error', `POST ${url} -> ${code} in ${ms()} (${which})`),
     };
   } catch (err: any) {
+    if (err?.code === REFUSED_CODE || err?.cause?.code === REFUSED_CODE) return refused(err.cause?.code === REFUSED_CODE ? err.cause.message : err.message);
     const timedOut = err?.name === 'TimeoutError' || err?.cause?.name === 'TimeoutError';
     const reason = timedOut ? `timed out after ${timeoutMs()} ms` : `${err?.code ?? err?.name ?? 'error'}: ${err?.message ?? err}`;
     return { ok: false, retry: !signal.aborted, line: log(ctx, 'error', `POST ${url} failed in ${ms()} (${which}): ${reason}`) };
@@ -77,21 +103,25 @@ class Deliverer {
   private readonly running = new Map<string, AbortController>();
   private readonly settled = new Set<Promise<void>>();
   private stopped = false;
-  /** The worker's own connection pool: closed on stop, so keep-alive sockets never hold a CLI process open. */
-  private agent?: Promise<Dispatcher>;
+  /** The worker's own connection pools (open, and guarded: see attempt): closed on stop, so keep-alive sockets never hold a CLI process open. */
+  private agent?: Promise<Dispatchers>;
 
   /** This worker's name on the leases it takes. */
   private readonly owner = randomUUID();
 
   constructor(private readonly ctx: Context) {}
 
-  private dispatcher(): Promise<Dispatcher> {
-    return (this.agent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 1000 })));
+  private dispatchers(): Promise<Dispatchers> {
+    return (this.agent ??= Promise.all([import('undici'), loadIpaddr()]).then(([{ Agent }, ip]) => ({
+      ip,
+      open: new Agent({ keepAliveTimeout: 1000 }),
+      guarded: new Agent({ keepAliveTimeout: 1000, connect: { lookup: guardedLookup(ip, REFUSED_HINT) as any } }),
+    })));
   }
 
   kick(): void {
     if (this.stopped) return;
-    trackScan(this.settled, 'integration event delivery', () => this.scan());
+    trackScan(this.settled, 'integration event delivery', () => this.scan(), () => this.kick());
   }
 
   private async scan(): Promise<void> {
@@ -138,7 +168,7 @@ class Deliverer {
       ok = true;
     } else {
       for (let n = 1; n <= ATTEMPTS; n++) {
-        const a = await attempt(ctx, await this.dispatcher(), i, e, n, signal);
+        const a = await attempt(ctx, await this.dispatchers(), i, e, n, signal);
         if (signal.aborted) return; // abandoned: stays pending for the next process
         lines.push(a.line);
         ok = a.ok;
@@ -160,7 +190,10 @@ class Deliverer {
     await Promise.race([Promise.allSettled([...this.settled]), grace]);
     for (const a of this.running.values()) a.abort();
     await Promise.allSettled([...this.settled]);
-    if (this.agent) await (await this.agent).destroy();
+    if (this.agent) {
+      const d = await this.agent;
+      await Promise.all([d.open.destroy(), d.guarded.destroy()]);
+    }
   }
 
   async idle(): Promise<void> {

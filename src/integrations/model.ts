@@ -14,6 +14,11 @@ export interface DevMode {
   tunnelUrl: string;
   /** Forward events of every organization's installations, not only the owner's. */
   all: boolean;
+  /**
+   * Set by the instance owner through the in-process CLI: the tunnel may reach loopback and
+   * private addresses (src/integrations/service.ts). Never returned by any operation.
+   */
+  privateAllowed?: true;
 }
 
 export interface IntegrationRecord {

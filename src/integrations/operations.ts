@@ -8,6 +8,7 @@ import { presentSpace } from '../spaces/present.js';
 import { ContentAccess } from '../tree/access.js';
 import type { ReadTx } from '../store/port.js';
 import { kickDelivery } from './delivery.js';
+import { loadIpaddr } from '../kernel/outbound-guard.js';
 import { eventOf, eventsOf } from './events.js';
 import { install, installationsOf, sitesOf, spacesOf, uninstall, updateInstallation, visibleInstallation } from './installations.js';
 import type { InstallationRecord, IntegrationRecord } from './model.js';
@@ -120,7 +121,8 @@ export const getIntegrationEvent = defineOperation('getIntegrationEvent', ({ ctx
 export const setIntegrationDevelopmentMode = defineOperation('setIntegrationDevelopmentMode', async ({ ctx, caller, path, body }) => {
   // The URL is checked inside, after the integration and the caller's right: an outsider learns
   // nothing from the rules of the input.
-  await ctx.store.write((tx) => setDevMode(tx, ctx, caller, path.integrationName, { tunnelUrl: body.tunnelUrl, all: body.all ?? false }));
+  const ip = await loadIpaddr();
+  await ctx.store.write((tx) => setDevMode(tx, ctx, caller, path.integrationName, { tunnelUrl: body.tunnelUrl, all: body.all ?? false }, ip));
   return { status: 204 };
 });
 

@@ -6,6 +6,7 @@ import type { OrganizationRecord } from '../organizations/model.js';
 import { findMember, membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { DevMode, EventRecord, InstallationRecord, IntegrationRecord } from './model.js';
+import { refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
 
 // The rules of integrations (README "Integrations"). Integrations are global and found by name;
 // their owning organization decides about them: its admins publish, update, unpublish them, set
@@ -179,10 +180,24 @@ export function unpublish(tx: WriteTx, caller: Caller, name: string): boolean {
 }
 
 /**
- * Tunnel URLs are the developer's own (an admin of the owner): usually a tunnel or a server on
- * their machine, so unlike OpenAPI fetches there is no private-address guard; only http(s).
+ * Whether this caller's tunnel may reach loopback and private addresses: only the instance owner
+ * on their own machine (the in-process CLI, or its calls forwarded to the server holding the data
+ * directory), or anyone on a server started with `--allow-private-tunnels`. Anyone else could
+ * otherwise make an organization, point a tunnel at 127.0.0.1:PORT and read from the event trace
+ * which ports of the host are open (issue 26): their tunnel gets the guard of OpenAPI fetches.
  */
-export function checkTunnel(url: string): string {
+export function tunnelMayBePrivate(tx: ReadTx, ctx: Context, caller: Caller): boolean {
+  return !!ctx.allowPrivateTunnels || (!!caller.inProcess && tx.get<{ id: string; user: string }>('meta', 'owner')?.user === caller.userId);
+}
+
+export const PRIVATE_TUNNEL_HINT =
+  'the development tunnel reaches loopback and private addresses only when the instance owner sets it through the in-process CLI, or on a server started with docs serve --allow-private-tunnels';
+
+/**
+ * Tunnel URLs: http(s) without credentials; an IP literal that is not a public address is refused
+ * here unless `mayBePrivate` (host names are judged by what they resolve to, at each delivery).
+ */
+export function checkTunnel(url: string, ip?: Ipaddr, mayBePrivate = true): string {
   let u: URL;
   try {
     u = new URL(url);
@@ -191,12 +206,19 @@ export function checkTunnel(url: string): string {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid('tunnelUrl: must be an http or https URL');
   if (u.username || u.password) throw invalid('tunnelUrl: must not carry credentials');
+  const why = !mayBePrivate && ip ? refusedLiteral(ip, u) : undefined;
+  if (why) throw invalid(`tunnelUrl: ${why}: ${PRIVATE_TUNNEL_HINT}`);
   return url;
 }
 
-export function setDevMode(tx: WriteTx, ctx: Context, caller: Caller, name: string, dev: DevMode | undefined): IntegrationRecord {
+export function setDevMode(tx: WriteTx, ctx: Context, caller: Caller, name: string, dev: DevMode | undefined, ip?: Ipaddr): IntegrationRecord {
   const i = administeredIntegration(tx, name, caller, dev ? 'turning on development mode' : 'turning off development mode');
-  if (dev) checkTunnel(dev.tunnelUrl);
   const { dev: _old, ...rest } = i;
-  return tx.put<IntegrationRecord>('integrations', { ...rest, ...(dev ? { dev } : {}), updatedAt: ctx.clock.now().toISOString() });
+  if (!dev) return tx.put<IntegrationRecord>('integrations', { ...rest, updatedAt: ctx.clock.now().toISOString() });
+  // What the server's flag allows is decided at each delivery (by the server delivering); what
+  // the owner allowed is kept with the URL, and lost when anyone else sets the URL again.
+  const owners = !ctx.allowPrivateTunnels && tunnelMayBePrivate(tx, ctx, caller);
+  checkTunnel(dev.tunnelUrl, ip, tunnelMayBePrivate(tx, ctx, caller));
+  const { privateAllowed: _p, ...given } = dev;
+  return tx.put<IntegrationRecord>('integrations', { ...rest, dev: { ...given, ...(owners ? { privateAllowed: true as const } : {}) }, updatedAt: ctx.clock.now().toISOString() });
 }

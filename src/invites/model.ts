@@ -8,3 +8,18 @@ export interface InviteLinkRecord {
   createdAt: string;
   createdBy: string;
 }
+
+/**
+ * An invitation of an existing user to an organization, waiting for that user to accept or
+ * decline it (docs invites pending). Until accepted it grants nothing: no membership, no sight of
+ * the organization. One per user and organization; inviting again updates the role.
+ */
+export interface InvitationRecord {
+  id: string;
+  organization: string;
+  user: string;
+  role: MemberRole;
+  sso: boolean;
+  invitedBy: string;
+  createdAt: string;
+}

@@ -7,7 +7,9 @@ import type { MemberRecord, OrganizationRecord } from '../organizations/model.js
 import { addMember, findMember, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
+import { isEmailVerified, userByEmail } from '../users/instance.js';
 import type { InviteLinkRecord } from './model.js';
+import { inviteExisting, settleInvitation } from './pending.js';
 
 // An email address as people type them: local@domain, no spaces (domain may be a bare host: localhost). Deliverability is
 // not ours to judge; this catches typos such as a missing @ or domain.
@@ -81,15 +83,17 @@ export function joinWithLink(tx: WriteTx, ctx: Context, organizationId: string, 
   if (!org || !link || link.organization !== org.id) throw notFound(`invite ${inviteId} not found`);
   if (!org.inviteLinks) throw forbidden('inviteLinks: invite links are turned off in this organization');
   const member = findMember(tx, org.id, userId);
-  if (!member) addMember(tx, ctx, org.id, userId, link.role);
+  if (!member) settleInvitation(tx, addMember(tx, ctx, org.id, userId, link.role));
   else if (!covers(member.role, link.role)) tx.put<MemberRecord>('members', { ...member, role: link.role });
 }
 
 // ---- joining by email domain --------------------------------------------------------------
 
 /**
- * Joins an organization whose allowed email domains include the caller's. Emails are taken as
- * verified (this server sends no mail). A member already in it changes nothing.
+ * Joins an organization whose allowed email domains include the caller's, for a caller whose email
+ * address the instance verified (this server sends no mail: see src/users/instance.ts); otherwise
+ * anyone could invite `someone@victim.com` into an organization of their own, get that user's
+ * token, and walk into every organization allowing victim.com. A member already in it changes nothing.
  */
 export function joinByDomain(tx: WriteTx, ctx: Context, organizationId: string, userId: string): void {
   const org = tx.get<OrganizationRecord>('organizations', organizationId);
@@ -100,7 +104,10 @@ export function joinByDomain(tx: WriteTx, ctx: Context, organizationId: string, 
   if (!org.emailDomains.some((d) => d.toLowerCase() === domain)) {
     throw forbidden(`joining organization ${org.id} needs an email address in one of its allowed domains; ${domain} is not one of them`);
   }
-  addMember(tx, ctx, org.id, userId, org.defaultRole);
+  if (!isEmailVerified(tx, user)) {
+    throw forbidden(`joining organization ${org.id} by email domain needs a verified email address; ${user.email} is not verified on this instance (an instance owner verifies it: docs users update ${user.email} --email-verified)`);
+  }
+  settleInvitation(tx, addMember(tx, ctx, org.id, userId, org.defaultRole));
 }
 
 // ---- invites by email ---------------------------------------------------------------------
@@ -112,10 +119,12 @@ export interface InviteByEmail {
 }
 
 /**
- * Adds people by email address, creating a user for an address nobody has yet (such a user has no
- * token until one is issued). People who are already members are left as they are and not counted.
- * With `sso`, each is made an SSO member unless they belong to another organization (then they are
- * added without SSO and listed in `failedSSOEmails`).
+ * Invites people by email address. An address nobody has yet gets a new user, added at once (it
+ * has no token until it or an instance owner makes one, and its email is not verified). A user
+ * who already exists is not added: they get a pending invitation to accept or decline
+ * (./pending.ts), so that no admin makes anyone a member without their consent. Members are left
+ * as they are and not counted. With `sso`, each is made an SSO member unless they belong to
+ * another organization (then they are invited without SSO and listed in `failedSSOEmails`).
  */
 export function inviteByEmail(tx: WriteTx, ctx: Context, caller: MemberRecord, org: OrganizationRecord, body: InviteByEmail) {
   requireOrgRole(caller, 'admin', 'inviting people');
@@ -130,18 +139,22 @@ export function inviteByEmail(tx: WriteTx, ctx: Context, caller: MemberRecord, o
   const users: string[] = [];
   const failedSSOEmails: string[] = [];
   for (const [email, role] of wanted) {
-    let user = tx.find<UserRecord>('users', 'email', email)[0];
-    if (!user) {
-      user = tx.put<UserRecord>('users', { id: newId(), displayName: email.split('@')[0]!, email, createdAt: ctx.clock.now().toISOString() });
-    }
-    if (findMember(tx, org.id, user.id)) continue;
+    const existing = userByEmail(tx, email);
+    if (existing && findMember(tx, org.id, existing.id)) continue;
     let sso = !!body.sso;
-    if (sso && inAnotherOrganization(tx, org.id, user.id)) {
+    if (sso && existing && inAnotherOrganization(tx, org.id, existing.id)) {
       sso = false;
       failedSSOEmails.push(email);
     }
-    addMember(tx, ctx, org.id, user.id, role, sso);
-    users.push(user.id);
+    if (existing) {
+      inviteExisting(tx, ctx, org, existing.id, role, sso, caller.user);
+      users.push(existing.id);
+    } else {
+      // Not emailVerified: nobody proved the address (src/users/instance.ts).
+      const user = tx.put<UserRecord>('users', { id: newId(), displayName: email.split('@')[0]!, email, createdAt: ctx.clock.now().toISOString() });
+      addMember(tx, ctx, org.id, user.id, role, sso);
+      users.push(user.id);
+    }
   }
   return { users, invited: users.length, ...(body.sso ? { failedSSOEmails } : {}) };
 }

@@ -11,11 +11,21 @@ export interface Context {
   sessionTokens: Map<string, string>;
   /** The data directory, for large files kept beside the store's JSON; undefined in memory. */
   dataDir?: string;
+  /**
+   * `docs serve --allow-private-tunnels`: integration development tunnels of anyone may reach
+   * loopback and private addresses (src/integrations/service.ts). Off by default.
+   */
+  allowPrivateTunnels?: boolean;
 }
 
 /** The authenticated user behind a request. */
 export interface Caller {
   userId: string;
+  /**
+   * The call comes from the in-process CLI on this machine (src/transport/local.ts), or is
+   * forwarded by it to the server holding its data directory with the server's session token.
+   */
+  inProcess?: boolean;
 }
 
 export const apiUrl = (ctx: Context, path: string) => `${ctx.baseUrl}/v1${path}`;

@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'rate_limited' // too many failed authentications, or a token over its limit (docs serve)
   | 'misdirected' // a Host header this server does not answer for (docs serve)
   | 'unavailable' // e.g. the data directory is held by another process
+  | 'not_implemented' // an operation of the contract's specs that this server does not serve
   | 'bug';
 
 const TABLE: Record<ErrorKind, { status: number; exit: number }> = {
@@ -26,6 +27,7 @@ const TABLE: Record<ErrorKind, { status: number; exit: number }> = {
   rate_limited: { status: 429, exit: 1 },
   misdirected: { status: 421, exit: 2 },
   unavailable: { status: 503, exit: 1 },
+  not_implemented: { status: 501, exit: 1 },
   bug: { status: 500, exit: 1 },
 };
 

@@ -35,14 +35,20 @@ export function workerRegistry<W extends Worker>(make: (ctx: Context) => W) {
   };
 }
 
+/** How long after a failed scan (the store unavailable: PostgreSQL away) a worker looks again. */
+export const SCAN_RETRY_MS = 2_000;
+
 /**
  * Runs a worker's scan (a store read of waiting work) tracked in `settled` like its runs, so that
- * `idle` and `stop` wait for it too; a failed scan is logged under DEBUG and tried at the next kick.
+ * `idle` and `stop` wait for it too. A failed scan is logged under DEBUG and `retry` (the worker's
+ * kick, which does nothing once stopped) is called after SCAN_RETRY_MS: work waiting in the store
+ * is taken up again once the store is back, with no new kick from a request.
  */
-export function trackScan(settled: Set<Promise<void>>, label: string, scan: () => Promise<void>): void {
+export function trackScan(settled: Set<Promise<void>>, label: string, scan: () => Promise<void>, retry?: () => void, retryMs = SCAN_RETRY_MS): void {
   const p: Promise<void> = scan()
     .catch((err) => {
       if (process.env.DEBUG) console.error(`${label}:`, err);
+      if (retry) setTimeout(retry, retryMs).unref();
     })
     .finally(() => settled.delete(p));
   settled.add(p);

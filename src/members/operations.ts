@@ -49,7 +49,7 @@ export const updateOrganizationMemberLastSeenAt = defineOperation('updateOrganiz
 export const setUserAsSSOMemberForOrganization = defineOperation('setUserAsSSOMemberForOrganization', async ({ ctx, caller, path }) => {
   const m = await ctx.store.write((tx) => {
     const { org, member } = membershipOf(tx, path.organizationId, caller);
-    return setSsoMember(tx, ctx, member, org, path.userId);
+    return setSsoMember(tx, member, org, path.userId);
   });
   return { status: 200, body: await ctx.store.read((tx) => presentMember(ctx, tx, m)) };
 });

@@ -1,8 +1,8 @@
 import type { Context } from '../kernel/context.js';
-import { conflict, invalid, notFound } from '../kernel/errors.js';
+import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
-import { addMember, findMember, membersOf, requireMember, requireOrgRole } from '../organizations/service.js';
+import { findMember, membersOf, requireMember, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { TeamRecord } from '../teams/model.js';
 import { leaveTeams, teamsOfUser } from '../teams/service.js';
@@ -81,19 +81,21 @@ export function inAnotherOrganization(tx: ReadTx, organization: string, user: st
 }
 
 /**
- * Makes a user an SSO member: a member already is marked so; a user who is not a member is added
- * with the organization's default role. An SSO identity belongs to one organization, so a user
- * who is a member of another organization is refused (as invites report in `failedSSOEmails`).
+ * Marks a member as an SSO member. A user who is not a member is refused: nobody is made a member
+ * without their consent, so they are invited first (docs invites send --sso) and accept. An SSO
+ * identity belongs to one organization, so a member of another organization is refused too.
  */
-export function setSsoMember(tx: WriteTx, ctx: Context, caller: MemberRecord, org: OrganizationRecord, userId: string): MemberRecord {
+export function setSsoMember(tx: WriteTx, caller: MemberRecord, org: OrganizationRecord, userId: string): MemberRecord {
   requireOrgRole(caller, 'admin', 'setting a member as SSO member');
   if (!tx.get<UserRecord>('users', userId)) throw notFound(`user ${userId} not found`);
+  const existing = findMember(tx, org.id, userId);
+  if (!existing) {
+    throw forbidden(`setting user ${userId} as SSO member is refused: they are not a member of this organization, and only they can make themself one (invite them: docs invites send --emails <address> --sso; they accept with docs invites accept)`);
+  }
   if (inAnotherOrganization(tx, org.id, userId)) {
     throw conflict(`userId: ${userId} is a member of another organization; an SSO member can belong to this organization only`);
   }
-  const existing = findMember(tx, org.id, userId);
-  if (existing?.sso) return existing;
-  return existing ? tx.put<MemberRecord>('members', { ...existing, sso: true }) : addMember(tx, ctx, org.id, userId, org.defaultRole, true);
+  return existing.sso ? existing : tx.put<MemberRecord>('members', { ...existing, sso: true });
 }
 
 /** The teams of a member, `title` filtering case-insensitively; ordered by team title. */

@@ -1,11 +1,12 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
+import { guardedLookup, loadIpaddr, REFUSED_CODE, refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
+
+export { refusedAddress } from '../kernel/outbound-guard.js';
 
 // Fetching a spec's URL from the server is where a request could be turned against the host or
 // its network (SSRF). The guard: only http and https; every address the host name resolves to
-// must be a public unicast address (no loopback, private, link-local, unique-local, CGNAT,
-// multicast or reserved ranges), checked in the connection's own DNS lookup so a second answer
-// cannot differ from the checked one; at most 5 redirects, each target checked again like the
+// must be a public unicast address, every form of it normalized first, checked in the
+// connection's own DNS lookup so a second answer cannot differ from the checked one (the guard:
+// src/kernel/outbound-guard.ts); at most 5 redirects, each target checked again like the
 // first; one deadline for the whole fetch (redirects included); a cap on the bytes read.
 // DOCS_FETCH_ALLOW_PRIVATE=1 lifts the address check (a server fetching from its own network,
 // tests against a fixture server on 127.0.0.1); the other limits always apply.
@@ -37,51 +38,14 @@ export class FetchFailure extends Error {
   }
 }
 
-type Ipaddr = typeof import('ipaddr.js');
-let ipaddr: Ipaddr | undefined;
-async function loadIpaddr(): Promise<Ipaddr> {
-  return (ipaddr ??= ((await import('ipaddr.js')) as any).default ?? (await import('ipaddr.js')));
-}
-
-/** Why `address` may not be fetched from, or undefined when it is a public unicast address. */
-export function refusedAddress(ip: Ipaddr, address: string): string | undefined {
-  let parsed;
-  try {
-    parsed = ip.process(address); // IPv4-mapped IPv6 addresses are judged as the IPv4 they carry
-  } catch {
-    return `${address} is not an IP address`;
-  }
-  const range = parsed.range();
-  return range === 'unicast' ? undefined : `${address} is a ${range} address`;
-}
-
 const REFUSED_HINT = 'refused (private and local addresses are not fetched; DOCS_FETCH_ALLOW_PRIVATE=1 allows them)';
-
-function guardedLookup(ip: Ipaddr, allowPrivate: boolean) {
-  return (hostname: string, options: any, callback: (err: Error | null, address?: any, family?: number) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err);
-      if (!allowPrivate) {
-        for (const a of addresses) {
-          const why = refusedAddress(ip, a.address);
-          if (why) return callback(Object.assign(new Error(`${hostname}: ${why}: ${REFUSED_HINT}`), { code: 'EDOCSREFUSED' }));
-        }
-      }
-      if (options?.all) callback(null, addresses);
-      else callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
-}
 
 function checkUrl(ip: Ipaddr, url: URL, allowPrivate: boolean): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs are fetched`);
   if (url.username || url.password) throw new FetchFailure('FETCH_ERROR', `${url.origin}: URLs with credentials are not fetched`);
   // An IP literal is connected to without a DNS lookup: check it here.
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host)) {
-    const why = refusedAddress(ip, host);
-    if (why) throw new FetchFailure('FETCH_ERROR', `${url.host}: ${why}: ${REFUSED_HINT}`);
-  }
+  const why = allowPrivate ? undefined : refusedLiteral(ip, url);
+  if (why) throw new FetchFailure('FETCH_ERROR', `${url.host}: ${why}: ${REFUSED_HINT}`);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -100,7 +64,7 @@ export async function guardedFetchBytes(url: string, opts: { limits?: FetchLimit
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
   const agent = new Agent({
-    connect: { lookup: guardedLookup(ip, limits.allowPrivate) as any, timeout: limits.timeoutMs },
+    connect: { ...(limits.allowPrivate ? {} : { lookup: guardedLookup(ip, REFUSED_HINT) as any }), timeout: limits.timeoutMs },
     headersTimeout: limits.timeoutMs,
     bodyTimeout: limits.timeoutMs,
   });
@@ -156,7 +120,7 @@ export async function guardedFetchBytes(url: string, opts: { limits?: FetchLimit
       throw new FetchFailure('FETCH_TIMEOUT', `${current.href}: no complete answer within ${limits.timeoutMs} ms`);
     }
     const cause = e.cause?.message ?? e.message;
-    throw new FetchFailure('FETCH_ERROR', (e.code === 'EDOCSREFUSED' || e.cause?.code === 'EDOCSREFUSED') ? cause : `${current.href}: ${cause}`);
+    throw new FetchFailure('FETCH_ERROR', (e.code === REFUSED_CODE || e.cause?.code === REFUSED_CODE) ? cause : `${current.href}: ${cause}`);
   } finally {
     agent.destroy().catch(() => {});
   }

@@ -17,7 +17,7 @@ export interface Source {
 }
 
 /** A failure of the document itself (PARSE_ERROR), with every error found. */
-class ParseFailure extends Error {
+export class ParseFailure extends Error {
   constructor(readonly errors: ProcessError[]) {
     super(errors[0]?.message ?? 'invalid document');
   }
@@ -40,7 +40,7 @@ function lineCol(text: string, offset: number): string {
 let yamlLib: typeof import('yaml') | undefined;
 
 /** Parses one file's text; JSON when it looks like JSON (much faster), else YAML 1.2. */
-async function parseText(text: string, name: string): Promise<unknown> {
+export async function parseText(text: string, name: string): Promise<unknown> {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (/^\s*[{[]/.test(text)) {
     try {

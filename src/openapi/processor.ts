@@ -33,7 +33,7 @@ class Processor {
   /** Takes up every spec waiting to be processed, as far as the concurrency allows. */
   kick(): void {
     if (this.stopped || this.running.size >= CONCURRENCY) return;
-    trackScan(this.settled, 'openapi processing', () => this.scan());
+    trackScan(this.settled, 'openapi processing', () => this.scan(), () => this.kick());
   }
 
   private async scan(): Promise<void> {

@@ -23,7 +23,7 @@ export async function openSite(
   let claims: Record<string, unknown> = {};
   let signed = false;
   if (input.token) {
-    const verified = await verifyVisitorToken(ctx, input.token);
+    const verified = await verifyVisitorToken(ctx, input.token, ref.site);
     if (!verified) return undefined;
     claims = verified;
     signed = true;

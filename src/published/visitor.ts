@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { readVisitorKey, VISITOR_KEY_ALG } from '../auth/visitor-keys.js';
+import { readVisitorKey, siteAudience, visitorAudience, VISITOR_KEY_ALG } from '../auth/visitor-keys.js';
 import type { Context } from '../kernel/context.js';
 import type { SiteRecord } from '../sites/model.js';
 
@@ -7,7 +7,8 @@ import type { SiteRecord } from '../sites/model.js';
 // - a share key (`?share=KEY`, then a cookie), which opens `share-link` sites;
 // - a signed visitor token (`?jwt_token=JWT`, then a cookie): ES256, signed by this data
 //   directory's visitor key (the `gitbookVisitorClaims` of the ping operation, or any token made
-//   with that key), whose payload are the visitor's claims; it opens `visitor-auth` sites;
+//   with that key) for this site or its organization (`aud`), whose payload are the visitor's
+//   claims; it opens `visitor-auth` sites; a token for another audience opens nothing;
 // - unsigned claims (`?visitor.NAME=VALUE`, then a cookie), kept only where the site's adaptive
 //   schema declares them under `unsigned`, typed as it says.
 // A forged or expired key or token makes the whole site answer 404, with no hint it exists.
@@ -72,8 +73,12 @@ export function visitorInput(query: URLSearchParams, cookies: Record<string, str
   };
 }
 
-/** The claims of a token signed by this data directory's visitor key; undefined if it is not valid (forged, expired, other key). */
-export async function verifyVisitorToken(ctx: Context, token: string): Promise<Record<string, unknown> | undefined> {
+/**
+ * The claims of a token signed by this data directory's visitor key for `site` (its `aud` names
+ * the site or its organization: src/auth/visitor-keys.ts); undefined if it is not valid (forged,
+ * expired, other key, no audience or another one).
+ */
+export async function verifyVisitorToken(ctx: Context, token: string, site: Pick<SiteRecord, 'id' | 'organization'>): Promise<Record<string, unknown> | undefined> {
   const meta = await ctx.store.read(readVisitorKey);
   if (!meta) return undefined;
   const { jwtVerify } = await import('jose'); // loaded only when a visitor brings a token
@@ -81,6 +86,8 @@ export async function verifyVisitorToken(ctx: Context, token: string): Promise<R
     const { payload } = await jwtVerify(token, createPublicKey({ key: meta.publicJwk, format: 'jwk' }), {
       algorithms: [VISITOR_KEY_ALG],
       currentDate: ctx.clock.now(),
+      // One of these must be in `aud`; a token without `aud` is refused too.
+      audience: [siteAudience(site.id), visitorAudience(site.organization)],
     });
     const { iss: _i, sub: _s, aud: _a, exp: _e, nbf: _n, iat: _t, jti: _j, ...claims } = payload;
     return { ...claims, ...(payload.sub ? { sub: payload.sub } : {}) };

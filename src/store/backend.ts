@@ -43,8 +43,13 @@ export interface ShardBackend {
    * null when another process holds it. A claim ends by itself when its process dies.
    */
   claim?(job: string): Promise<JobClaim | null>;
+  /** Can the store serve requests now (`/health`)? Absent: whenever this process runs. */
+  health?(): Promise<BackendHealth>;
   close(): Promise<void>;
 }
+
+/** A backend's answer to `health()`: a message naming the store when it cannot serve. */
+export type BackendHealth = { ok: true } | { ok: false; message: string };
 
 export interface JobClaim {
   /** Ends the claim (the job is done, or given up): another process may claim it again. */

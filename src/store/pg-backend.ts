@@ -27,7 +27,8 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { DocsError } from '../kernel/errors.js';
+import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
 
 export interface PgBackendOptions {
   /** Connections in the pool (commits and loads; the listener has its own). Default 10. */
@@ -36,7 +37,7 @@ export interface PgBackendOptions {
   schema?: string;
   /** Time to wait for a connection, in ms. Default 10,000. */
   connectTimeoutMs?: number;
-  /** The listener's first and longest wait before reconnecting, in ms. Default 100 and 5,000. */
+  /** The listener's first and longest wait before reconnecting, in ms. Default 100 and 2,000. */
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
   /** How often the listener checks its connection is alive (a dead peer may send nothing), in ms. Default 30,000. */
@@ -61,6 +62,37 @@ interface Payload {
   keys?: string[] | '*';
   /** A barrier of the sender's (see `heardAll`): no shards changed. */
   sync?: string;
+}
+
+// When PostgreSQL goes away (restarted, stopped, the network cut) no process may end and no
+// request may get a 500: every pg Pool and Client has an 'error' listener (an 'error' event
+// without one ends the process; pg emits it on a checked-out client too, when the connection
+// dies under a transaction), and the errors of an unreachable store become DocsError
+// `unavailable` (503) naming the store (`unavailable` below). Nothing waits for PostgreSQL to
+// return: each request tries again on a new connection, the listener reconnects with backoff
+// (sooner if a query gets through), so service resumes by itself.
+
+/** SQLSTATE classes of a store that cannot serve now (connection, resources, shutdown, system). */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
+/** Errors of pg itself (not of the server) when a connection cannot be made or was lost. */
+const CONNECTION_MESSAGES = /Connection terminated|connection error|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed/i;
+
+/** Does `err` say the store cannot be reached (as opposed to a bug: bad SQL, bad data)? */
+function isUnavailable(err: unknown): boolean {
+  if (err instanceof pg.DatabaseError) return UNAVAILABLE_CLASSES.has(String(err.code).slice(0, 2));
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || CONNECTION_MESSAGES.test(err.message);
+}
+
+/** `host:port/database (schema s)`: names the store in messages, without its credentials. */
+function storeName(connectionString: string, schema: string): string {
+  try {
+    const u = new URL(connectionString);
+    return `${u.hostname || 'localhost'}:${u.port || 5432}${u.pathname || ''} (schema ${schema})`;
+  } catch {
+    return `(schema ${schema})`;
+  }
 }
 
 /** 64-bit advisory lock id (as a decimal string for an int8 parameter) of a name. */
@@ -89,6 +121,12 @@ export class PgBackend implements ShardBackend {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** `host:port/database (schema s)`, for messages. */
+  readonly name: string;
+  /** Why the listener is not connected (its last error), while it is not. */
+  private listenerDown: string | undefined;
+  /** The health probe in flight, shared by concurrent callers. */
+  private probing: Promise<BackendHealth> | undefined;
 
   constructor(private readonly connectionString: string, options: PgBackendOptions = {}) {
     this.schema = options.schema ?? 'docs';
@@ -100,22 +138,82 @@ export class PgBackend implements ShardBackend {
     this.opts = {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       reconnectMinMs: options.reconnectMinMs ?? 100,
-      reconnectMaxMs: options.reconnectMaxMs ?? 5_000,
+      reconnectMaxMs: options.reconnectMaxMs ?? 2_000,
       heartbeatMs: options.heartbeatMs ?? 30_000,
     };
-    this.pool = new pg.Pool({
-      connectionString,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: this.opts.connectTimeoutMs,
-      keepAlive: true,
-      application_name: 'docs',
-    });
-    // An idle pooled connection that dies (server restart) is dropped from the pool; without a
-    // handler its 'error' would end the process.
-    this.pool.on('error', () => {});
+    this.name = storeName(connectionString, this.schema);
+    this.pool = guarded(
+      new pg.Pool({
+        connectionString,
+        max: options.poolSize ?? 10,
+        connectionTimeoutMillis: this.opts.connectTimeoutMs,
+        keepAlive: true,
+        application_name: 'docs',
+      }),
+    );
   }
 
-  async open(): Promise<void> {
+  /**
+   * Runs a statement of the store's: the errors of an unreachable store become `unavailable`
+   * naming it; a success while the listener is waiting to reconnect makes it reconnect now
+   * (PostgreSQL is back: the sooner it listens, the sooner other processes' commits are heard).
+   */
+  private async run<T>(fn: () => Promise<T>, unsure?: () => boolean): Promise<T> {
+    let out: T;
+    try {
+      out = await fn();
+    } catch (err) {
+      throw this.unavailable(err, unsure?.());
+    }
+    if (this.reconnectTimer && !this.closed) {
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = undefined;
+      this.listening = this.listen();
+    }
+    return out;
+  }
+
+  /** `err` as DocsError `unavailable` naming the store when it says the store cannot be reached; else `err`. */
+  private unavailable(err: unknown, unsure = false): unknown {
+    if (err instanceof DocsError || err instanceof ShardConflict || !isUnavailable(err)) return err;
+    const e = new DocsError('unavailable', `PostgreSQL store ${this.name} is unavailable: ${(err as Error).message || String(err)}`, { cause: err });
+    // The connection died after COMMIT was sent: PostgreSQL may have made it (shard-store.ts says so).
+    if (unsure) Object.assign(e, { outcomeUnknown: true });
+    return e;
+  }
+
+  /**
+   * Can the store serve now? Not while the listener is disconnected (commits of other processes
+   * would go unheard); otherwise a `SELECT 1` (one at a time, bounded by the connect timeout).
+   */
+  async health(): Promise<BackendHealth> {
+    if (this.closed) return { ok: false, message: `PostgreSQL store ${this.name} is closed` };
+    if (this.subscribers.size && !this.listener) {
+      return { ok: false, message: `PostgreSQL store ${this.name} is unavailable: ${this.listenerDown ?? 'connecting'}` };
+    }
+    return (this.probing ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${this.opts.connectTimeoutMs} ms`)), this.opts.connectTimeoutMs);
+        });
+        await Promise.race([this.run(() => this.pool.query('SELECT 1')), timeout]);
+        return { ok: true } as const;
+      } catch (err) {
+        const message = err instanceof DocsError ? err.message : `PostgreSQL store ${this.name} is unavailable: ${(err as Error).message}`;
+        return { ok: false, message } as const;
+      } finally {
+        clearTimeout(timer);
+        this.probing = undefined;
+      }
+    })());
+  }
+
+  open(): Promise<void> {
+    return this.run(() => this.openTables());
+  }
+
+  private async openTables(): Promise<void> {
     // Fast path: already at this layout (needs no CREATE privilege on the database).
     const exists = await this.pool.query<{ e: boolean }>('SELECT to_regclass($1) IS NOT NULL AS e', [`${this.q}schema_version`]);
     if (exists.rows[0].e) {
@@ -178,9 +276,11 @@ export class PgBackend implements ShardBackend {
     const wanted = [...new Set(keys)];
     const out = new Map<string, LoadedShard>();
     if (!wanted.length) return out;
-    const r = await this.pool.query<{ key: string; data: string; version: string }>(
-      `SELECT key, data, version FROM ${this.q}shards WHERE key = ANY($1::text[]) AND data IS NOT NULL`,
-      [wanted],
+    const r = await this.run(() =>
+      this.pool.query<{ key: string; data: string; version: string }>(
+        `SELECT key, data, version FROM ${this.q}shards WHERE key = ANY($1::text[]) AND data IS NOT NULL`,
+        [wanted],
+      ),
     );
     for (const row of r.rows) {
       out.set(row.key, { data: JSON.parse(row.data), version: Number(row.version), size: Buffer.byteLength(row.data) });
@@ -190,7 +290,7 @@ export class PgBackend implements ShardBackend {
   }
 
   async keys(): Promise<string[]> {
-    const r = await this.pool.query<{ key: string }>(`SELECT key FROM ${this.q}shards WHERE data IS NOT NULL ORDER BY key`);
+    const r = await this.run(() => this.pool.query<{ key: string }>(`SELECT key FROM ${this.q}shards WHERE data IS NOT NULL ORDER BY key`));
     return r.rows.map((row) => row.key);
   }
 
@@ -206,7 +306,12 @@ export class PgBackend implements ShardBackend {
   // would, without its predicate locks and serialization failures. The data the caller read
   // (earlier, through load) is validated by its version, not by a database snapshot, so the
   // transaction needs none of its own.
-  async commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>> {
+  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>> {
+    const sent = { commit: false };
+    return this.run(() => this.commitShards(changes, expected, sent), () => sent.commit);
+  }
+
+  private async commitShards(changes: Map<string, ShardData | null>, expected: Map<string, number>, sent: { commit: boolean }): Promise<Map<string, number>> {
     const result = new Map<string, number>();
     const keys = [...new Set([...expected.keys(), ...changes.keys()])];
     if (!keys.length) return result;
@@ -271,6 +376,7 @@ export class PgBackend implements ShardBackend {
           [wKeys, wData, wVersions, this.channel, payload],
         );
       }
+      sent.commit = true;
       await client.query('COMMIT');
       return result;
     } catch (e) {
@@ -287,7 +393,11 @@ export class PgBackend implements ShardBackend {
   // dies loses its connection, so PostgreSQL ends the transaction and the job is free again.
   // The row is inserted first in its own statement: an INSERT of a key another open transaction
   // holds would wait for it. Release deletes the row (the job's own state says it is done).
-  async claim(job: string): Promise<{ release(): Promise<void> } | null> {
+  claim(job: string): Promise<{ release(): Promise<void> } | null> {
+    return this.run(() => this.claimJob(job));
+  }
+
+  private async claimJob(job: string): Promise<{ release(): Promise<void> } | null> {
     await this.pool.query(`INSERT INTO ${this.q}jobs (key) VALUES ($1) ON CONFLICT DO NOTHING`, [job]);
     this.jobPool ??= this.makeJobPool();
     const client = await this.jobPool.connect();
@@ -312,7 +422,16 @@ export class PgBackend implements ShardBackend {
     // The process that ran the job before may have committed its outcome just before letting
     // go: this process must have heard of that commit before the job reads its state, or it
     // would run a finished job again from a stale cache.
-    if (!(await this.heardAll())) {
+    let heard: boolean;
+    try {
+      heard = await this.heardAll();
+    } catch (e) {
+      // PostgreSQL went away meanwhile: let go of the connection (and its lock) before failing.
+      client.off('error', lost);
+      client.release((await rollback(client, e)) ?? (e instanceof Error ? e : new Error(String(e))));
+      throw e;
+    }
+    if (!heard) {
       await client.query('ROLLBACK').catch(() => {});
       client.off('error', lost);
       client.release();
@@ -362,15 +481,15 @@ export class PgBackend implements ShardBackend {
 
   private makeJobPool(): pg.Pool {
     // Workers run at most a few jobs each at once (src/*/processor.ts, delivery.ts, runner.ts).
-    const pool = new pg.Pool({
-      connectionString: this.connectionString,
-      max: 12,
-      connectionTimeoutMillis: this.opts.connectTimeoutMs,
-      keepAlive: true,
-      application_name: `docs-jobs-${this.id}`,
-    });
-    pool.on('error', () => {});
-    return pool;
+    return guarded(
+      new pg.Pool({
+        connectionString: this.connectionString,
+        max: 12,
+        connectionTimeoutMillis: this.opts.connectTimeoutMs,
+        keepAlive: true,
+        application_name: `docs-jobs-${this.id}`,
+      }),
+    );
   }
 
   subscribe(fn: (keys: string[]) => void): void {
@@ -401,13 +520,18 @@ export class PgBackend implements ShardBackend {
       application_name: `docs-listener-${this.id}`,
     });
     let lost = false;
-    const onLost = () => {
+    const onLost = (err?: unknown) => {
       if (lost) return;
       lost = true;
-      if (this.listener === client) this.listener = undefined;
+      this.listenerDown = err instanceof Error && err.message ? err.message : 'the connection was closed';
+      const wasListening = this.listener === client;
+      if (wasListening) this.listener = undefined;
       clearInterval(this.heartbeatTimer);
       client.end().catch(() => {});
       this.scheduleReconnect();
+      // Commits of other processes go unheard from now on: what is cached may go stale, so
+      // subscribers drop everything now (and again once listening, for what came meanwhile).
+      if (wasListening) this.emit(['*']);
     };
     client.on('error', onLost);
     client.on('end', onLost);
@@ -428,9 +552,9 @@ export class PgBackend implements ShardBackend {
     try {
       await client.connect();
       await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
-    } catch {
+    } catch (err) {
       this.listening = undefined;
-      onLost();
+      onLost(err);
       return;
     }
     this.listening = undefined;
@@ -440,6 +564,7 @@ export class PgBackend implements ShardBackend {
       return;
     }
     this.listener = client;
+    this.listenerDown = undefined;
     this.listenAttempts = 1;
     this.heartbeatTimer = setInterval(() => {
       client.query('SELECT 1').catch(onLost);
@@ -480,6 +605,18 @@ export class PgBackend implements ShardBackend {
     this.listener = undefined;
     await Promise.all([listener?.end().catch(() => {}), this.pool.end(), this.jobPool?.end()]);
   }
+}
+
+/**
+ * `pool` with every 'error' handled. The pool's own 'error' is an idle connection dying (it is
+ * dropped from the pool). A checked-out client has no listener of the pool's: when its
+ * connection dies mid-transaction pg rejects the query in flight (or the next one) AND emits
+ * 'error', which without a listener would end the process; the rejection is what we act on.
+ */
+function guarded(pool: pg.Pool): pg.Pool {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
 
 /** Rolls back after an error; returns the error to release the client with when the connection is unusable. */

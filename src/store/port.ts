@@ -34,6 +34,11 @@ export interface Store {
    * src/kernel/leases.ts); absent when the store is this process's alone.
    */
   claim?(job: string): Promise<{ release(): Promise<void> } | null>;
+  /**
+   * Can the store serve requests now? (`GET /health`.) Not ok, with a message naming the store,
+   * while a shared store (PostgreSQL) cannot be reached.
+   */
+  health?(): Promise<{ ok: true } | { ok: false; message: string }>;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { DocsError } from '../kernel/errors.js';
 import { withReplayedIds } from '../kernel/ids.js';
-import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
 import { CATALOG_KEY, DIR, LAYOUT, LAYOUT_VERSION, allDirKeys, dirKey, dirValues, directoryFields, isStoreTable, segmentsOf, type SegmentInfo } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
 import type { ReadTx, Row, Store, TableSpec, WriteTx } from './port.js';
@@ -319,9 +319,12 @@ export class ShardStore implements Store {
             jobs = done.map(([job]) => job); // the rejected ones have their answer
             continue;
           }
-          // A backend's DocsError says why (a full disk, a damaged file): kept in the one line.
+          // A backend's DocsError says why (a full disk, a damaged file, PostgreSQL unreachable):
+          // kept in the one line. A connection lost after COMMIT was sent leaves the outcome unknown.
           const why = err instanceof DocsError ? ` (${err.message})` : '';
-          const e = new DocsError('unavailable', `the write could not be made durable${why}; nothing was changed`, { cause: err });
+          const e = (err as { outcomeUnknown?: boolean } | undefined)?.outcomeUnknown
+            ? new DocsError('unavailable', `the write's outcome is unknown${why}; it may have been made: read before trying again`, { cause: err })
+            : new DocsError('unavailable', `the write could not be made durable${why}; nothing was changed`, { cause: err });
           for (const [job] of done) job.reject(e);
           return;
         }
@@ -402,7 +405,15 @@ export class ShardStore implements Store {
     const expected = new Map<string, number>();
     for (const op of ops) for (const [k, e] of op.pins) expected.set(k, Math.min(e.version, expected.get(k) ?? Infinity));
     for (const k of next.keys()) if (!expected.has(k)) expected.set(k, this.cache.get(k)?.version ?? 0);
-    const versions = await this.backend.commit(next, expected);
+    let versions: Map<string, number>;
+    try {
+      versions = await this.backend.commit(next, expected);
+    } catch (err) {
+      // Unless refused, the commit may have been made after all (a connection lost after COMMIT
+      // was sent): what is cached of these shards is read again rather than trusted.
+      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys()]);
+      throw err;
+    }
     for (const [key, data] of next) {
       const old = this.cache.get(key);
       if (data === null) {
@@ -476,6 +487,12 @@ export class ShardStore implements Store {
       index.$segments = segments;
       return;
     }
+  }
+
+  /** Can the store serve requests now (`/health`): what the backend says, ok if it says nothing. */
+  async health(): Promise<BackendHealth> {
+    if (this.closed) return { ok: false, message: 'the store is closed' };
+    return (await this.backend.health?.()) ?? { ok: true };
   }
 
   async close(): Promise<void> {

@@ -52,6 +52,8 @@ export const TABLES: TableSpec[] = [
   inRoot('meta'),
   inRoot('users', ['email']),
   inRoot('tokens', ['user']),
+  // Pending invitations of existing users (src/invites/pending.ts): found by their user.
+  inRoot('invitations', ['user', 'organization']),
   // Leases of background jobs (src/kernel/leases.ts): few and short-lived, in one shard of their own.
   { name: 'leases', shard: () => 'jobs', indexes: [], home: 'jobs', locateId: () => 'jobs' },
   // `enumerable`: listed whole by checks and tests (a directory entry per organization or member).

@@ -40,7 +40,7 @@ class Runner {
 
   kick(): void {
     if (this.stopped) return;
-    trackScan(this.settled, 'translation run', () => this.scan());
+    trackScan(this.settled, 'translation run', () => this.scan(), () => this.kick());
   }
 
   private async scan(): Promise<void> {

@@ -21,7 +21,9 @@ export class LocalTransport implements Transport {
 
   /** A transport acting as the holder of `token`, or as `caller` when there is no token. */
   static async as(ctx: Context, token: string | undefined, caller: Caller | undefined, target: string, onClose?: () => Promise<void>) {
-    return new LocalTransport(ctx, token ? await authenticate(ctx, token) : caller, target, onClose);
+    const who = token ? await authenticate(ctx, token) : caller;
+    // Whoever it acts as, the call is made on this machine, by whoever can open its store.
+    return new LocalTransport(ctx, who && { ...who, inProcess: true }, target, onClose);
   }
 
   async call(operationId: string, input: OperationInput = {}): Promise<CallResult> {

@@ -60,10 +60,24 @@ describe('router', () => {
     expect(router.match('GET', '/orgs/a%20b')).toEqual({ operationId: 'getOrganizationById', path: { organizationId: 'a b' } });
     expect(router.match('POST', '/orgs').operationId).toBe('createOrganization');
   });
-  it('answers 404 for unknown and unregistered routes, 405 for a wrong method', () => {
+  it('answers 404 for a path in neither spec, 501 naming the operation for one not served, 405 for a wrong method', () => {
     expect(() => router.match('GET', '/nope')).toThrow(expect.objectContaining({ kind: 'not_found' }));
-    expect(() => router.match('GET', '/orgs/x/members')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(() => router.match('GET', '/orgs/x/nope')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    // In the pinned spec, not registered in this router.
+    expect(() => router.match('GET', '/orgs/x/members')).toThrow(expect.objectContaining({ kind: 'not_implemented', message: expect.stringMatching(/^listMembersInOrganizationById \(GET \/v1\/orgs\/x\/members\) is an operation/) }));
+    // Only in the newest spec.
+    expect(() => router.match('POST', '/user/notifications/token')).toThrow(expect.objectContaining({ kind: 'not_implemented', message: expect.stringContaining('createUserNotificationsToken') }));
     expect(() => router.match('DELETE', '/orgs')).toThrow(expect.objectContaining({ kind: 'method_not_allowed' }));
+  });
+  it('a page path takes the rest of the path, its slashes encoded or not', () => {
+    const pages = new Router(['getPageByPath', 'getPageInRevisionByPath', 'getPageInChangeRequestByPath', 'getSpaceById']);
+    for (const p of ['guide/setup', 'guide%2Fsetup', 'guide/setup%20notes/x']) {
+      expect(pages.match('GET', `/spaces/s1/content/path/${p}`)).toEqual({ operationId: 'getPageByPath', path: { spaceId: 's1', pagePath: decodeURIComponent(p) } });
+    }
+    expect(pages.match('GET', '/spaces/s1/revisions/r1/path/a/b')).toEqual({ operationId: 'getPageInRevisionByPath', path: { spaceId: 's1', revisionId: 'r1', pagePath: 'a/b' } });
+    expect(pages.match('GET', '/spaces/s1/change-requests/c1/content/path/a/b/c')).toEqual({ operationId: 'getPageInChangeRequestByPath', path: { spaceId: 's1', changeRequestId: 'c1', pagePath: 'a/b/c' } });
+    // Static routes still win where they exist: a space's own sub-resources are not page paths.
+    expect(pages.match('GET', '/spaces/s1').operationId).toBe('getSpaceById');
   });
   it('refuses bad percent-encoding as invalid input', () => {
     expect(() => router.match('GET', '/orgs/%E0%A4%A')).toThrow(expect.objectContaining({ kind: 'invalid' }));

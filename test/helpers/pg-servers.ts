@@ -6,18 +6,20 @@ import { tempDir } from './server.js';
 /**
  * `docs serve` processes on one fresh PostgreSQL schema, sharing a blobs directory, a config
  * directory and a bootstrap token. `stop()` kills what is still running, drops the schema and
- * removes the directories (call it from afterAll).
+ * removes the directories (call it from afterAll). `via`: the URL the servers connect to, when
+ * not `pgUrl` itself (a proxy in front of it: test/helpers/pg-proxy.ts).
  */
-export function pgServers(pgUrl: string, name: string, token: string) {
+export function pgServers(pgUrl: string, name: string, token: string, via = pgUrl) {
   const schema = freshSchemaName(name);
-  const store = `${pgUrl}?schema=${schema}`;
+  const store = `${via}?schema=${schema}`;
   const blobs = tempDir();
   const config = tempDir();
   const children: Awaited<ReturnType<typeof spawnServe>>[] = [];
   return {
     store,
-    async start() {
-      const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: token, DOCS_CONFIG_DIR: config });
+    /** One more server; `flags`: more `docs serve` flags. */
+    async start(flags: string[] = []) {
+      const s = await spawnServe(['--store', store, '--blobs', blobs, '--quiet', ...flags], { DOCS_BOOTSTRAP_TOKEN: token, DOCS_CONFIG_DIR: config });
       children.push(s);
       return s;
     },

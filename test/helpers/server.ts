@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type Served } from '../../server/serve.js';
 import type { Clock } from '../../src/kernel/clock.js';
+import { expect } from 'vitest';
 import { expectContract } from './contract.js';
 
 export const TEST_TOKEN = 'gb_api_test_owner_token';
@@ -12,6 +13,8 @@ export interface TestServer extends Served {
   dataDir?: string;
   /** A request whose answer is checked against the contract before it is returned. */
   api(method: string, path: string, opts?: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** A request to a /_docs route (outside the contract): an error must still carry the API's error body. */
+  docs(method: string, path: string, opts?: { body?: unknown; token?: string | null }): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 }
 
@@ -20,11 +23,11 @@ export function tempDir(prefix = 'docs-test-'): string {
 }
 
 /** A real `docs serve` on an ephemeral loopback port (in memory unless `onDisk`). */
-export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number } = {}): Promise<TestServer> {
+export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.onDisk ? tempDir() : undefined);
   const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
   process.env.DOCS_BOOTSTRAP_TOKEN = TEST_TOKEN;
-  const served = await serve({ port: 0, dataDir, clock: opts.clock, sweepIntervalMs: opts.sweepIntervalMs }).finally(() => {
+  const served = await serve({ port: 0, dataDir, clock: opts.clock, sweepIntervalMs: opts.sweepIntervalMs, allowPrivateTunnels: opts.allowPrivateTunnels }).finally(() => {
     if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
     else process.env.DOCS_BOOTSTRAP_TOKEN = prev;
   });
@@ -40,11 +43,24 @@ export async function startServer(opts: { onDisk?: boolean; dataDir?: string; cl
     expectContract(method, path, res.status, parsed, res.headers);
     return { status: res.status, body: parsed, headers: res.headers };
   };
+  const docs: TestServer['docs'] = async (method, path, o = {}) => {
+    const token = o.token === undefined ? TEST_TOKEN : o.token;
+    const res = await fetch(served.url + path, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
+    const text = await res.text();
+    const body = text ? JSON.parse(text) : undefined;
+    if (res.status >= 400) expect(body, `${method} ${path} -> ${res.status}`).toEqual({ error: { code: res.status, message: expect.any(String) } });
+    return { status: res.status, body };
+  };
   return {
     ...served,
     token: TEST_TOKEN,
     dataDir,
     api,
+    docs,
     stop: async () => {
       await served.close();
       if (dataDir && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });

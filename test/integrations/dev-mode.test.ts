@@ -9,7 +9,7 @@ let org: string;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ allowPrivateTunnels: true }); // the receivers are on 127.0.0.1
   org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
 });
 afterAll(() => s.stop());

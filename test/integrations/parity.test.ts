@@ -73,7 +73,7 @@ describe('Integrations transport parity', () => {
   let server: TestServer;
   let rx: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ allowPrivateTunnels: true }); // the receiver is on 127.0.0.1
     rx = await startReceiver();
   });
   afterAll(async () => {

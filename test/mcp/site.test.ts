@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureVisitorKey, signingKey } from '../../src/auth/visitor-keys.js';
+import { ensureVisitorKey, signingKey, visitorAudience } from '../../src/auth/visitor-keys.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, page, spaceWith } from '../published/fixture.js';
 import { text } from './world.js';
@@ -33,7 +33,7 @@ const newSite = async (title: string, body: object = {}, publish = true) => {
 /** A visitor token signed with this data directory's visitor key (ES256), with these claims. */
 async function signed(claims: object) {
   const meta = await s.ctx.store.write((tx) => ensureVisitorKey(tx, s.ctx));
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: meta.kid }).setIssuedAt().setExpirationTime('1h').sign(signingKey(meta));
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: meta.kid }).setAudience(visitorAudience(org)).setIssuedAt().setExpirationTime('1h').sign(signingKey(meta));
 }
 
 beforeAll(async () => {

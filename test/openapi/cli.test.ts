@@ -13,6 +13,33 @@ const bad = join(files, 'broken.yaml');
 writeFileSync(good, petstore());
 writeFileSync(bad, invalidSpec);
 
+/** diff, put --fail-on-breaking and put --dry-run, on spec `api` whose latest version is `good`. */
+function gates(env: Record<string, string>) {
+  const breaking = join(files, 'breaking.yaml');
+  writeFileSync(breaking, petstore('Pets').replace("'200': {description: ok}", "'201': {description: created}"));
+  const d = docs(['openapi', 'diff', 'api', breaking], env);
+  expect([d.status, d.stdout]).toEqual([0, '2 changes: 1 breaking, 0 warnings, 1 non-breaking.\nbreaking  GET /pets  response 200: success status no longer returned\nwarning   GET /pets  response 201: status added\n'.replace('1 non-breaking', '0 non-breaking').replace('0 warnings', '1 warning')]);
+  const gh = docs(['openapi', 'diff', 'api@latest', breaking, '--format', 'github', '--fail-on-breaking'], env);
+  expect(gh.status).toBe(1);
+  expect(gh.stdout.split('\n')[0]).toBe(`::error file=${breaking},title=Breaking API change (response-success-status-removed)::GET /pets  response 200: success status no longer returned`);
+  const json = docs(['openapi', 'diff', 'api', breaking, '--json'], env).json;
+  expect(json.summary).toEqual({ breaking: 1, warning: 1, info: 0 });
+  const versions = docs(['openapi', 'versions', 'api', '--json'], env).json.count;
+  const dry = docs(['openapi', 'put', 'api', '--file', breaking, '--dry-run', '--fail-on-breaking', '--json'], env);
+  expect([dry.status, dry.json.action, dry.json.newVersion]).toEqual([1, 'refused', false]);
+  expect(docs(['openapi', 'put', 'api', '--file', good, '--dry-run'], env).stdout).toMatch(/^Dry run, nothing changed: OpenAPI spec api content unchanged: no new version would be made/);
+  const refused = docs(['openapi', 'put', 'api', '--file', breaking, '--fail-on-breaking', '--wait'], env);
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toMatch(/Error: api: not published: 1 breaking change against the latest version \w+ \(--fail-on-breaking\); nothing was sent\n$/);
+  expect(docs(['openapi', 'versions', 'api', '--json'], env).json.count).toBe(versions);
+  // Without breaking changes the gate lets it through.
+  const fine = join(files, 'fine.yaml');
+  writeFileSync(fine, petstore('Pets', "  /owners:\n    get:\n      responses:\n        '200': {description: ok}\n").replace('x-lang: no\n', '').replace('\n  /owners', '\n  /owners'));
+  const ok = docs(['openapi', 'put', 'api', '--file', fine, '--fail-on-breaking', '--wait'], env);
+  expect(ok.status, ok.stderr).toBe(0);
+  expect(docs(['openapi', 'versions', 'api', '--json'], env).json.count).toBe(versions + 1);
+}
+
 describe('docs openapi, in-process', () => {
   const data = tempDir();
   const env = { DOCS_DATA: data, DOCS_BOOTSTRAP_TOKEN: 'gb_api_openapi' };
@@ -32,13 +59,34 @@ describe('docs openapi, in-process', () => {
     expect(again.stdout).toBe(`Published petstore: content unchanged, no new version (latest: ${first.json.spec.lastVersion}).\n`);
   });
 
-  it('put --wait on an invalid file exits 2 and prints every error as file: location: message', () => {
-    const r = docs(['openapi', 'put', 'petstore', '--file', bad, '--wait'], env);
+  it('diff, put --fail-on-breaking and --dry-run', () => {
+    expect(docs(['openapi', 'put', 'api', '--file', good, '--wait'], env).status).toBe(0);
+    gates(env);
+    docs(['openapi', 'delete', 'api', '--yes'], env);
+  });
+
+  it('put of an invalid file exits 2 with file:line:column errors and stores nothing (not even a new spec)', () => {
+    const r = docs(['openapi', 'put', 'broken', '--file', bad, '--wait'], env);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`Processing of petstore failed (PARSE_ERROR), 2 errors:\n${bad}: /paths/~1pets/get/responses/200: must have required property 'description'\n${bad}: /paths/~1pets/post/responses: must NOT have fewer than 1 properties\n`);
-    const json = docs(['openapi', 'put', 'petstore', '--file', bad, '--wait', '--json'], env);
+    expect(r.stderr).toBe(
+      `broken: not published: ${bad} is not a valid OpenAPI document (PARSE_ERROR), 2 errors; nothing was sent:\n` +
+        `${bad}:7:9: must have required property 'description' (at /paths/~1pets/get/responses/200)\n` +
+        `${bad}:9:7: must NOT have fewer than 1 properties (at /paths/~1pets/post/responses)\n`,
+    );
+    const json = docs(['openapi', 'put', 'broken', '--file', bad, '--json'], env);
     expect(json.status).toBe(2);
-    expect(json.json).toMatchObject({ spec: { lastProcessErrorCode: 'PARSE_ERROR' }, version: null });
+    expect(json.json).toMatchObject({ spec: null, created: false, errorCode: 'PARSE_ERROR', errors: [{ line: 7, column: 9, pointer: '/paths/~1pets/get/responses/200' }, { line: 9, column: 7 }] });
+    // Not OpenAPI at all: line and column too.
+    const notOpenAPI = join(files, 'not-openapi.yaml');
+    writeFileSync(notOpenAPI, 'name: a package.json?\n');
+    const n = docs(['openapi', 'put', 'broken', '--file', notOpenAPI], env);
+    expect([n.status, n.stderr.split('\n')[1]]).toEqual([2, `${notOpenAPI}:1:1: not an OpenAPI 3.x or Swagger 2.0 document (needs "openapi": "3.x.y" or "swagger": "2.0") (at /)`]);
+    expect(docs(['openapi', 'list', '--json'], env).json.items.map((x: any) => x.slug)).toEqual(['petstore']);
+    // lint: the same checks, exit 1.
+    const lint = docs(['openapi', 'lint', good, bad], env);
+    expect([lint.status, lint.stdout, lint.stderr]).toEqual([1, `${bad}:7:9: must have required property 'description' (at /paths/~1pets/get/responses/200)\n${bad}:9:7: must NOT have fewer than 1 properties (at /paths/~1pets/post/responses)\n`, '2 problems in 1 of 2 files\n']);
+    expect(docs(['openapi', 'lint', bad, '--format', 'github'], env).stdout.split('\n')[0]).toBe(`::error file=${bad},line=7,col=9,title=OpenAPI required::must have required property 'description' (at /paths/~1pets/get/responses/200)`);
+    expect(docs(['openapi', 'lint', good], env).status).toBe(0);
   });
 
   it('refuses a missing file or source before any request, and never prompts', () => {
@@ -96,7 +144,10 @@ describe('docs openapi against a server (--api-url)', () => {
       // Failure over HTTP: exit 2 with the errors, the good version kept.
       const failed = docs(['openapi', 'put', 'api', '--file', bad, '--wait'], env);
       expect(failed.status).toBe(2);
-      expect(failed.stderr).toContain(`${bad}: /paths/~1pets/post/responses: must NOT have fewer than 1 properties`);
+      expect(failed.stderr).toContain(`${bad}:9:7: must NOT have fewer than 1 properties (at /paths/~1pets/post/responses)`);
+      expect(docs(['openapi', 'put', 'other', '--file', bad], env).status).toBe(2);
+      expect(docs(['openapi', 'list', '--json'], env).json.items.map((x: any) => x.slug)).toEqual(['api']);
+      gates(env);
       const refused = docs(['openapi', 'delete', 'api'], env); // no TTY: refused without --yes
       expect([refused.status, refused.stderr]).toEqual([2, 'Error: Delete the OpenAPI spec api and all its versions: not confirmed; pass --yes to confirm (no terminal to ask on)\n']);
       expect(docs(['openapi', 'delete', 'api', '--yes'], env).stdout).toMatch(/^Deleted OpenAPI spec api with all its versions/);

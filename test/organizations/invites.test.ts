@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 describe('invites by email (inviteUsersToOrganization)', () => {
-  it('adds known users, creates unknown ones, skips members, applies roles', async () => {
+  it('creates unknown users as members, invites known ones pending their consent, skips members, applies roles', async () => {
     const org = await newOrg(s);
     await s.api('PATCH', `/v1/orgs/${org}`, { body: { defaultRole: 'comment' } });
     const known = await outsider(s, 'known', 'known@acme.test');
@@ -21,10 +21,19 @@ describe('invites by email (inviteUsersToOrganization)', () => {
     expect(r.body.users).toHaveLength(3);
     expect(r.body.users[0]).toBe(known.id);
     expect(r.body.failedSSOEmails).toBeUndefined();
-    const roles = Object.fromEntries(
-      (await s.api('GET', `/v1/orgs/${org}/members?limit=10`)).body.items.map((m: any) => [m.user.email, m.role]),
-    );
-    expect(roles).toEqual({ 'owner@localhost': 'admin', 'known@acme.test': 'comment', 'new@acme.test': 'comment', 'boss@acme.test': 'admin' });
+    const roles = async () => Object.fromEntries((await s.api('GET', `/v1/orgs/${org}/members?limit=10`)).body.items.map((m: any) => [m.user.email, m.role]));
+    // The known user is not a member until they accept (src/invites/pending.ts).
+    expect(await roles()).toEqual({ 'owner@localhost': 'admin', 'new@acme.test': 'comment', 'boss@acme.test': 'admin' });
+    expect((await s.api('GET', `/v1/orgs/${org}`, { token: known.token })).status).toBe(404);
+    const pending = await s.docs('GET', '/_docs/invitations', { token: known.token });
+    expect(pending.body).toEqual({
+      items: [{ object: 'invitation', id: expect.any(String), organization: { id: org, title: expect.any(String) }, role: 'comment', invitedBy: expect.objectContaining({ email: 'owner@localhost' }), createdAt: expect.any(String) }],
+      count: 1,
+    });
+    const accepted = await s.docs('POST', `/_docs/invitations/${pending.body.items[0].id}/accept`, { token: known.token });
+    expect(accepted.status).toBe(200);
+    expect((await roles())['known@acme.test']).toBe('comment');
+    expect((await s.docs('GET', '/_docs/invitations', { token: known.token })).body.count).toBe(0);
     const created = await s.api('GET', `/v1/users/${r.body.users[1]}`);
     expect(created.body).toMatchObject({ email: 'new@acme.test', displayName: 'new' });
     // The body's role applies to plain addresses; null makes guests.
@@ -34,13 +43,15 @@ describe('invites by email (inviteUsersToOrganization)', () => {
     expect((await s.api('POST', `/v1/orgs/${org}/invites`, { body: { emails: ['new@acme.test'] } })).body).toEqual({ users: [], invited: 0 });
   });
 
-  it('with sso, members of another organization are added without SSO and reported', async () => {
+  it('with sso, members of another organization are invited without SSO and reported', async () => {
     const org = await newOrg(s);
     const elsewhere = await newOrg(s);
-    await addPerson(s, elsewhere, 'read', 'busy');
+    const busy = await addPerson(s, elsewhere, 'read', 'busy');
     const r = await s.api('POST', `/v1/orgs/${org}/invites`, { body: { emails: ['busy@example.com', 'free@example.com'], sso: true } });
     expect(r.body.invited).toBe(2);
     expect(r.body.failedSSOEmails).toEqual(['busy@example.com']);
+    const [invitation] = (await s.docs('GET', '/_docs/invitations', { token: busy.token })).body.items;
+    await s.docs('POST', `/_docs/invitations/${invitation.id}/accept`, { token: busy.token });
     const sso = Object.fromEntries((await s.api('GET', `/v1/orgs/${org}/members?limit=10`)).body.items.map((m: any) => [m.user.email, m.sso]));
     expect(sso).toMatchObject({ 'busy@example.com': false, 'free@example.com': true });
   });
@@ -130,7 +141,7 @@ describe('invite links', () => {
 });
 
 describe('joining by email domain (joinOrganization)', () => {
-  it('joins with the default role when the email domain is allowed; otherwise 403', async () => {
+  it('joins with the default role when the email domain is allowed and the email verified; otherwise 403', async () => {
     const org = await newOrg(s);
     await s.api('PATCH', `/v1/orgs/${org}`, { body: { emailDomains: ['acme.com'], defaultRole: 'comment' } });
     const insider = await outsider(s, 'insider', 'jo@ACME.com');
@@ -139,6 +150,11 @@ describe('joining by email domain (joinOrganization)', () => {
     expect(no.status).toBe(403);
     expect(no.body.error.message).toBe(`joining organization ${org} needs an email address in one of its allowed domains; acme.com.evil.test is not one of them`);
     expect((await s.api('GET', `/v1/orgs/${org}`, { token: other.token })).status).toBe(404);
+    // Nobody vouched for jo@ACME.com yet (test/security/join-domain.test.ts has the attack).
+    const unverified = await s.api('POST', `/v1/orgs/${org}/join`, { token: insider.token });
+    expect(unverified.status).toBe(403);
+    expect(unverified.body.error.message).toContain('needs a verified email address; jo@ACME.com is not verified');
+    expect((await s.docs('PATCH', `/_docs/users/${insider.id}`, { body: { emailVerified: true } })).body.emailVerified).toBe(true);
     expect((await s.api('POST', `/v1/orgs/${org}/join`, { token: insider.token })).status).toBe(204);
     expect((await s.api('GET', `/v1/orgs/${org}/members/${insider.id}`)).body.role).toBe('comment');
     // Joining again changes nothing.

@@ -166,17 +166,24 @@ describe('ping (updateOrganizationMemberLastSeenAt)', () => {
 });
 
 describe('SSO members (setUserAsSSOMemberForOrganization)', () => {
-  it('marks a member, adds a non-member with the default role, refuses members of another org', async () => {
+  it('marks a member, refuses a non-member (they accept an invitation first) and members of another org', async () => {
     const org = await newOrg(s);
     const ann = await addPerson(s, org, 'edit');
     const m = await s.api('POST', `/v1/orgs/${org}/members/${ann.id}/sso`);
     expect(m.status).toBe(200);
     expect(m.body).toMatchObject({ id: ann.id, sso: true, role: 'edit' });
 
+    // Nobody is made a member without their consent: a non-member is refused, nothing changes.
     const newcomer = await outsider(s);
-    const added = await s.api('POST', `/v1/orgs/${org}/members/${newcomer.id}/sso`);
-    expect(added.body).toMatchObject({ id: newcomer.id, sso: true, role: 'read' });
-    expect((await s.api('GET', `/v1/orgs/${org}`, { token: newcomer.token })).status).toBe(200);
+    const refusedOutsider = await s.api('POST', `/v1/orgs/${org}/members/${newcomer.id}/sso`);
+    expect(refusedOutsider.status).toBe(403);
+    expect(refusedOutsider.body.error.message).toContain(`setting user ${newcomer.id} as SSO member is refused: they are not a member of this organization`);
+    expect((await s.api('GET', `/v1/orgs/${org}`, { token: newcomer.token })).status).toBe(404);
+    // Invited with sso, they accept and are an SSO member with the default role.
+    await s.api('POST', `/v1/orgs/${org}/invites`, { body: { emails: [newcomer.email], sso: true } });
+    const [invitation] = (await s.docs('GET', '/_docs/invitations', { token: newcomer.token })).body.items;
+    await s.docs('POST', `/_docs/invitations/${invitation.id}/accept`, { token: newcomer.token });
+    expect((await s.api('GET', `/v1/orgs/${org}/members/${newcomer.id}`)).body).toMatchObject({ id: newcomer.id, sso: true, role: 'read' });
 
     // The owner is in several organizations: an SSO identity belongs to one.
     const me = (await s.api('GET', '/v1/user')).body.id;

@@ -12,7 +12,7 @@ let w: World;
 let session: string;
 
 async function login(token: string): Promise<Response> {
-  return fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, next: '/o' }) });
+  return fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token, next: '/o' }) });
 }
 
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe('urls.app views', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get('set-cookie')).toBeNull();
     // After signing in, only app paths are followed (no open redirect).
-    const evil = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: s.token, next: 'https://evil.example' }) });
+    const evil = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token: s.token, next: 'https://evil.example' }) });
     expect(evil.headers.get('location')).toBe('/o');
   });
 

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readVisitorKey, signingKey } from '../../src/auth/visitor-keys.js';
+import { readVisitorKey, signingKey, visitorAudience } from '../../src/auth/visitor-keys.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { api, byLabel, get, h1, links, mainOf, page, spaceWith, textOf } from './fixture.js';
@@ -36,7 +36,7 @@ const pingToken = async (token: string) => (await s.api('POST', `/v1/orgs/${org}
 /** A token signed with this data directory's visitor key, with any claims (as a backend holding the key would make). */
 async function signed(claims: object, expiresIn = '1h') {
   const meta = (await s.ctx.store.read(readVisitorKey))!;
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: meta.kid }).setIssuedAt().setExpirationTime(expiresIn).sign(signingKey(meta));
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: meta.kid }).setAudience(visitorAudience(org)).setIssuedAt().setExpirationTime(expiresIn).sign(signingKey(meta));
 }
 
 describe('share keys', () => {

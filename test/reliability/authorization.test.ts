@@ -115,4 +115,34 @@ describe('authorization matrix: outsiders', () => {
     const outsider = await addUser(s.ctx);
     expect((await s.api('POST', `/v1/orgs/${ids.organizationId}/join`, { token: outsider.token })).status).toBe(403);
   });
+
+  // README "Who may act as whom"; the attacks are in test/security/.
+  it("gives an organization admin nothing over another user's account: tokens, marks, invitations", async () => {
+    const admin = await addUser(s.ctx, ids.organizationId, 'admin');
+    const stranger = await addUser(s.ctx);
+    const other = await s.api('POST', '/v1/orgs', { token: stranger.token, body: { title: 'Other' } });
+    await s.api('POST', `/v1/orgs/${other.body.id}/invites`, { token: stranger.token, body: { emails: ['owner@localhost'] } });
+    const invitation = (await s.docs('GET', '/_docs/invitations')).body.items[0].id;
+    const attempts: [string, string, unknown?][] = [
+      ['POST', '/_docs/tokens', { user: 'owner@localhost' }],
+      ['POST', '/_docs/tokens', { user: ids.userId }],
+      ['GET', '/_docs/tokens?user=owner@localhost'],
+      ['GET', '/_docs/users'],
+      ['GET', `/_docs/users/${ids.userId}`],
+      ['PATCH', `/_docs/users/${ids.userId}`, { emailVerified: false }],
+      ['PATCH', `/_docs/users/${admin.userId}`, { instanceOwner: true }],
+      ['POST', `/_docs/invitations/${invitation}/accept`],
+      ['POST', `/_docs/invitations/${invitation}/decline`],
+    ];
+    const allowed: string[] = [];
+    for (const [method, path, body] of attempts) {
+      for (const who of [admin, stranger]) {
+        const r = await s.docs(method, path, { token: who.token, body });
+        if (r.status !== 403 && r.status !== 404) allowed.push(`${method} ${path} -> ${r.status}`);
+      }
+    }
+    expect(allowed, allowed.join('\n')).toEqual([]);
+    expect((await s.docs('GET', '/_docs/invitations')).body.items.map((i: any) => i.id)).toEqual([invitation]);
+    expect((await s.api('GET', `/v1/orgs/${other.body.id}`)).status).toBe(404);
+  });
 });

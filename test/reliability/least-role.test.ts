@@ -22,7 +22,7 @@ let world: World;
 
 describe('authorization matrix: the least role succeeds, the role below does not', () => {
   beforeAll(async () => {
-    s = await startServer();
+    s = await startServer({ allowPrivateTunnels: true }); // development tunnels on 127.0.0.1
     world = await buildWorld(s);
   }, 60_000);
   afterAll(() => s?.stop());

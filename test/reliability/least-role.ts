@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Role } from '../../src/kernel/roles.js';
 import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js';
 
@@ -122,7 +123,15 @@ export const LEAST_ROLE: Record<string, Case> = {
   getOrganizationInviteLink: { as: 'anyone' },
   updateOrganizationInviteById: { as: 'admin', body: () => ({ role: 'comment' }) },
   joinOrganizationWithInvite: { as: 'anyone' },
-  joinOrganization: { as: 'anyone', setup: async (w) => { await w.owner('PATCH', org(w), { emailDomains: ['example.com'] }); return {}; } },
+  // Any user whose email the instance verified (an instance owner marks it; test/security/join-domain.test.ts).
+  joinOrganization: {
+    as: 'anyone',
+    setup: async (w) => {
+      await w.owner('PATCH', org(w), { emailDomains: ['example.com'] });
+      expect((await w.s.docs('PATCH', `/_docs/users/${w.me}`, { body: { emailVerified: true } })).status).toBe(200);
+      return {};
+    },
+  },
   deleteOrganizationInviteById: { as: 'admin', setup: async (w) => ({ inviteId: (await w.owner('POST', `${org(w)}/link-invites`, { role: 'read' })).id }) },
 
   // teams
@@ -242,6 +251,12 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPages: { as: 'read' },
   getPageById: { as: 'read' },
   getPageByPath: { as: 'read' },
+  listPagesInRevisionById: { as: 'read' },
+  getPageInRevisionById: { as: 'read' },
+  getPageInRevisionByPath: { as: 'read' },
+  getPageDocumentInRevisionById: { as: 'read' },
+  listFilesInRevisionById: { as: 'read' },
+  getFileInRevisionById: { as: 'read' },
   listFiles: { as: 'read' },
   getFileById: { as: 'read' },
   searchSpaceContent: { as: 'read', query: () => ({ query: 'install' }) },

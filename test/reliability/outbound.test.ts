@@ -41,7 +41,7 @@ describe('outbound answers are read up to a cap', () => {
   beforeAll(async () => {
     // Reading a body without end would hit this deadline and mark the event failed.
     process.env.DOCS_DELIVERY_TIMEOUT_MS = '3000';
-    s = await startServer();
+    s = await startServer({ allowPrivateTunnels: true }); // the slow sources are on 127.0.0.1
     src = await endless();
   });
   afterAll(async () => {

@@ -54,7 +54,7 @@ describe('secrets', () => {
   beforeAll(async () => {
     // No DOCS_BOOTSTRAP_TOKEN: the server makes a random token and prints it once.
     translator = await startFakeTranslator();
-    served = await spawnServe(['--data', dir], { DOCS_BOOTSTRAP_TOKEN: '', DOCS_DELIVERY_TIMEOUT_MS: '2000', DOCS_TRANSLATOR_URL: translator.url });
+    served = await spawnServe(['--data', dir, '--allow-private-tunnels'], { DOCS_BOOTSTRAP_TOKEN: '', DOCS_DELIVERY_TIMEOUT_MS: '2000', DOCS_TRANSLATOR_URL: translator.url });
     token = /Token \(shown once\): (\S+)/.exec(served.output())![1]!;
   });
   afterAll(async () => {

@@ -267,12 +267,15 @@ describe.skipIf(!url)('PgBackend (PostgreSQL)', () => {
       } finally {
         await c.end();
       }
-      await waitFor('b to reconnect', () => heard.length === 1);
+      // Told at once (commits go unheard until it listens again), and again once it does.
+      await waitFor('b to hear of the loss', () => heard.length === 1);
       expect(heard[0]).toEqual(['*']);
+      await waitFor('b to reconnect', () => heard.length === 2);
+      expect(heard[1]).toEqual(['*']);
       await b.whenListening();
       await a.commit(one('after', page('p', 'p')), exp({ after: 0 }));
-      await waitFor('b to hear of a commit after reconnecting', () => heard.length === 2);
-      expect(heard[1]).toEqual(['after']);
+      await waitFor('b to hear of a commit after reconnecting', () => heard.length === 3);
+      expect(heard[2]).toEqual(['after']);
     }, { reconnectMinMs: 20 });
   }, T);
 });

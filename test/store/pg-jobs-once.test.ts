@@ -16,7 +16,8 @@ const EVENTS = 24;
 
 describe.skipIf(!pgUrl)('background jobs with two docs serve processes on one PostgreSQL store', () => {
   const servers = pgServers(pgUrl!, 'jobs_once', TOKEN);
-  const start = () => servers.start();
+  // The receiver is on 127.0.0.1, the tunnel set over HTTP: allowed by the servers' flag.
+  const start = () => servers.start(['--allow-private-tunnels']);
   afterAll(() => servers.stop());
 
   it(`delivers each of ${EVENTS} events once while both servers take up the pending ones`, async () => {

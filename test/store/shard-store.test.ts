@@ -7,6 +7,7 @@ import { bucketFile, catalogEntry, sumBucket } from '../../src/store/shard-files
 import { MemoryBackend } from '../../src/store/memory-backend.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
+import { DocsError } from '../../src/kernel/errors.js';
 import type { TableSpec } from '../../src/store/port.js';
 import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/server.js';
@@ -24,6 +25,8 @@ class Spy implements ShardBackend {
   commits: string[][] = [];
   loads: string[] = [];
   fail = false;
+  /** Commit, then fail as a connection lost after COMMIT was sent does (pg-backend.ts). */
+  lostAfterCommit = false;
   conflicts = 0;
   constructor(readonly inner: ShardBackend) {}
   open() {
@@ -43,7 +46,9 @@ class Spy implements ShardBackend {
       throw new ShardConflict([...changes.keys()]);
     }
     this.commits.push([...changes.keys()].sort());
-    return this.inner.commit(changes, expected);
+    const versions = await this.inner.commit(changes, expected);
+    if (this.lostAfterCommit) throw Object.assign(new DocsError('unavailable', 'PostgreSQL store x is unavailable: Connection terminated unexpectedly'), { outcomeUnknown: true });
+    return versions;
   }
   close() {
     return this.inner.close();
@@ -81,6 +86,21 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
         }),
       ).rejects.toThrow('rule broken');
       expect(await store.read((tx) => [tx.get('orgs', 'a'), tx.get('orgs', 'b')])).toEqual([{ id: 'a', title: 'A' }, undefined]);
+    });
+
+    it('says when a failed write may have been made, and reads its shards again', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A' }));
+      spy.lostAfterCommit = true;
+      const e = await store.write((tx) => tx.put('orgs', { id: 'a', title: 'maybe' })).catch((err) => err);
+      expect(e).toBeInstanceOf(DocsError);
+      expect(e.message).toMatch(/^the write's outcome is unknown \(PostgreSQL store x is unavailable: .*\); it may have been made/);
+      spy.lostAfterCommit = false;
+      // It was made: the cache does not hide it.
+      expect(await store.read((tx) => tx.get<any>('orgs', 'a')?.title)).toBe('maybe');
+      spy.fail = true;
+      expect((await store.write((tx) => tx.put('orgs', { id: 'a', title: 'no' })).catch((err) => err)).message).toMatch(/nothing was changed$/);
     });
 
     it('freezes rows so that services cannot change committed data in place', async () => {

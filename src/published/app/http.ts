@@ -5,11 +5,13 @@ import { asDocsError, DocsError } from '../../kernel/errors.js';
 import { esc } from '../render/html.js';
 import { parseCookies } from '../visitor.js';
 import { appPage, loginForm } from './page.js';
+import { endSession, sessionCaller, startSession } from './sessions.js';
 import { appView } from './views.js';
 
 // The app's read-only views: every `urls.app` the API hands out (`/o/...`) answers with HTML for
-// a signed-in member. Signing in is a form taking an API token, kept in an HttpOnly,
-// SameSite=Strict cookie; the views only read, each through the API's own operations (invoke)
+// a signed-in member. Signing in is a form taking an API token, accepted only from this server's
+// own pages (Origin or Referer) and behind the server's failed-authentication limit; it makes a
+// new session (./sessions.ts) whose id is kept in an HttpOnly, SameSite=Strict cookie; the views only read, each through the API's own operations (invoke)
 // as that member, so a view shows exactly what the API would give them, and refuses the same.
 
 const SESSION = 'docs_session';
@@ -36,25 +38,62 @@ async function readForm(req: IncomingMessage, limit = 8192): Promise<URLSearchPa
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+/**
+ * The server's failed-authentication limit (server/rate-limit.ts) around checking one secret
+ * the client sent: a 429 when its address is limited; a wrong secret counts against it.
+ */
+export type AuthGuard = <T>(secret: string, check: () => Promise<T>) => Promise<T>;
+const unguarded: AuthGuard = (_secret, check) => check();
+
+/** Why a sign-in form POST is not from a page of this server (login CSRF), or undefined. */
+function crossOrigin(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  const origin = req.headers.origin;
+  const referer = req.headers.referer;
+  const hostOf = (u: string) => {
+    try {
+      return new URL(u).host;
+    } catch {
+      return undefined;
+    }
+  };
+  // Browsers send Origin with every form POST; Referer where an old one does not.
+  if (origin !== undefined) return origin !== 'null' && hostOf(origin) === host ? undefined : `a sign-in from ${origin} (another origin) is refused`;
+  if (referer !== undefined) return hostOf(referer) === host ? undefined : 'a sign-in from another origin is refused';
+  return 'a sign-in needs the Origin (or Referer) of this server: sign in from its own form';
+}
+
+const retryHeaders = (e: DocsError) => (e as any).headers ?? {};
+
+export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string, guard: AuthGuard = unguarded): Promise<number> {
   const query = new URLSearchParams(search);
+  const cookie = parseCookies(req.headers.cookie)[SESSION];
   if (pathname === '/o/login') {
     if (req.method === 'POST') {
+      // Only this server's own form signs in: a page elsewhere cannot sign a visitor in as someone else.
+      const foreign = crossOrigin(req);
+      if (foreign) return html(res, 403, loginForm('/o', `${foreign}.`));
       const form = await readForm(req);
       const token = (form.get('token') ?? '').trim();
       const next = safeNext(form.get('next'));
       try {
-        await authenticate(ctx, token);
-      } catch {
+        await guard(token, () => authenticate(ctx, token));
+      } catch (err) {
+        const e = asDocsError(err);
+        if (e.kind === 'rate_limited') return html(res, 429, loginForm(next, 'Too many failed sign-ins from this address: wait and try again.'), retryHeaders(e));
+        if (e.kind !== 'unauthenticated') throw err;
         return html(res, 401, loginForm(next, 'That token is not valid.'));
       }
-      res.writeHead(303, { location: next, 'set-cookie': `${SESSION}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`, 'content-length': 0 });
+      // A new session id at each sign-in; the one the browser came with ends.
+      const id = startSession(ctx, token, cookie);
+      res.writeHead(303, { location: next, 'set-cookie': `${SESSION}=${id}; Path=/; HttpOnly; SameSite=Strict`, 'content-length': 0 });
       res.end();
       return 303;
     }
     return html(res, 200, loginForm(safeNext(query.get('next'))));
   }
   if (pathname === '/o/logout') {
+    endSession(ctx, cookie);
     res.writeHead(303, { location: '/o/login', 'set-cookie': `${SESSION}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`, 'content-length': 0 });
     res.end();
     return 303;
@@ -64,11 +103,14 @@ export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerRe
     res.end();
     return 405;
   }
-  const token = parseCookies(req.headers.cookie)[SESSION];
   let caller: Caller;
   try {
-    caller = await authenticate(ctx, token);
-  } catch {
+    // A session id is a secret like a token: a wrong one counts against the address.
+    caller = cookie ? await guard(cookie, () => sessionCaller(ctx, cookie)) : await sessionCaller(ctx, cookie);
+  } catch (err) {
+    const e = asDocsError(err);
+    if (e.kind === 'rate_limited') return html(res, 429, loginForm(pathname + (search ? `?${search}` : ''), 'Too many failed sign-ins from this address: wait and try again.'), retryHeaders(e));
+    if (e.kind !== 'unauthenticated') throw err;
     return html(res, 401, loginForm(pathname + (search ? `?${search}` : '')));
   }
   try {

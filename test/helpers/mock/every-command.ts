@@ -25,6 +25,11 @@ const SKIPPED: Record<string, string> = {
   'tokens:create': 'local data directory only (tokens of the embedded store)',
   'tokens:list': 'local data directory only',
   'tokens:revoke': 'local data directory only',
+  // This server's own /_docs routes (src/docs-routes.ts), which another server does not have.
+  'users:list': 'docs serve or the local data directory only (/_docs/users)',
+  'users:update': 'docs serve or the local data directory only (/_docs/users)',
+  'invites:pending': 'docs serve or the local data directory only (/_docs/invitations)',
+  'invites:decline': 'docs serve or the local data directory only (/_docs/invitations)',
   __complete: 'shell completion, no API call',
   autocomplete: 'prints a shell script, no API call',
   help: 'no API call',
@@ -58,6 +63,8 @@ const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
 const ARGS: Record<string, string[]> = {
   'auth:login': ['auth', 'login', '--profile', 'mock'],
   'auth:status': ['auth', 'status'],
+  // The invite-link form (a contract operation); the one-id form is a pending invitation of /_docs/invitations.
+  'invites:accept': ['invites', 'accept', 'r55bjk0VeuQGpJpb7mcG', 'I9nV1t3L1nK5aB7cD2eF'],
   'conversations:ingest': ['conversations', 'ingest', 'conversations.json'],
   'openapi:put': ['openapi', 'put', 'petstore', '--file', './openapi.yaml'],
   'translations:run': ['translations', 'run', 'Tr4nsL8tI0nxYz123456'],

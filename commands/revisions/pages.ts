@@ -1,0 +1,24 @@
+import * as Args from '@oclif/core/args';
+import { DocsCommand } from '../_lib/base.js';
+
+export default class RevisionsPages extends DocsCommand {
+  static summary = "List a space's pages as a tree, as they were in one revision";
+  static description = 'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages (listPagesInRevisionById). --json prints the API body.';
+  static examples = ['<%= config.bin %> revisions pages dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3', '<%= config.bin %> revisions pages dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3 --json'];
+  static args = {
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
+    revisionId: Args.string({ description: 'The revision (its ID)', required: true }),
+  };
+
+  async run(): Promise<unknown> {
+    const { args, flags } = await this.parse(RevisionsPages);
+    const transport = await this.transport(flags);
+    const body = (await transport.call('listPagesInRevisionById', { path: args })).body as { pages: any[] };
+    if (!this.jsonEnabled()) {
+      const walk = (pages: any[], depth: number): void => pages.forEach((p) => (this.log(`${p.id}  ${'  '.repeat(depth)}${p.emoji ? p.emoji + ' ' : ''}${p.title}  (${p.path ?? p.href ?? ''})`), walk(p.pages ?? [], depth + 1)));
+      if (!body.pages.length) this.log('No pages.');
+      walk(body.pages, 0);
+    }
+    return body;
+  }
+}

@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { invalid } from '../../kernel/errors.js';
+import { FetchFailure, guardedFetch } from '../fetch.js';
+import { ParseFailure, parseText } from '../pipeline.js';
+import { externalRefs, type SpecFiles } from './resolve.js';
+
+// The two sides of `docs openapi diff` (and the new side of `put --fail-on-breaking`): a local
+// file (its relative $refs read from beside it), an http(s) URL (fetched through the same
+// outbound guard as the server's spec fetches, its relative $refs too), or a stored spec,
+// `SPEC` (latest version) or `SPEC@VERSION`. Documents are parsed, not validated: a diff of
+// two 1.7 MB specs must stay quick, and `docs openapi lint` is there for validity.
+
+const MAX_FILES = 100;
+
+export interface LoadedSpec extends SpecFiles {
+  /** What the user gave, for messages. */
+  label: string;
+  /** The local path, when it is a file. */
+  path?: string;
+}
+
+/** Reads a stored version's files (`version`: an id or `latest`). */
+export type StoredReader = (slug: string, version: string) => Promise<Record<string, unknown>>;
+
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+const STORED = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:@([A-Za-z0-9_-]+))?$/;
+
+function checkOpenAPI(doc: unknown, name: string): void {
+  const d = doc as any;
+  if (!d || typeof d !== 'object' || Array.isArray(d) || !((typeof d.openapi === 'string' && /^3\./.test(d.openapi)) || d.swagger === '2.0')) {
+    throw invalid(`${name}: line 1, column 1: not an OpenAPI 3.x or Swagger 2.0 document (needs "openapi": "3.x.y" or "swagger": "2.0")`);
+  }
+}
+
+async function parse(text: string, name: string): Promise<unknown> {
+  try {
+    return await parseText(text, name);
+  } catch (err) {
+    if (err instanceof ParseFailure) throw invalid(err.errors.map((e) => e.message).join('\n'));
+    throw err;
+  }
+}
+
+/** Loads the root and every file it references (breadth first, at most 100 files). */
+async function withReferences(root: string, first: unknown, firstText: string, read: (name: string) => Promise<string>): Promise<Record<string, unknown>> {
+  const files: Record<string, unknown> = { [root]: first };
+  const todo = externalRefs(first, root, firstText);
+  while (todo.length) {
+    const name = todo.shift()!;
+    if (name in files) continue;
+    if (Object.keys(files).length >= MAX_FILES) throw invalid(`${root}: more than ${MAX_FILES} referenced files`);
+    const text = await read(name);
+    const doc = await parse(text, name);
+    files[name] = doc;
+    todo.push(...externalRefs(doc, name, text));
+  }
+  return files;
+}
+
+async function fetchText(url: string): Promise<{ text: string; url: string }> {
+  try {
+    return await guardedFetch(url);
+  } catch (err) {
+    if (err instanceof FetchFailure) throw invalid(err.message);
+    throw err;
+  }
+}
+
+export async function loadSpec(arg: string, stored: StoredReader): Promise<LoadedSpec> {
+  if (isUrl(arg)) {
+    const got = await fetchText(arg);
+    const doc = await parse(got.text, got.url);
+    checkOpenAPI(doc, got.url);
+    return { label: arg, root: got.url, files: await withReferences(got.url, doc, got.text, async (name) => (await fetchText(name)).text) };
+  }
+  if (existsSync(arg)) {
+    // Names relative to the root's folder, so that `a.yaml#/X` from `api/root.yaml` is `api/a.yaml`.
+    const base = dirname(arg);
+    const name = relative(base, arg);
+    const read = (file: string) => {
+      try {
+        return readFileSync(join(base, file), 'utf8');
+      } catch (err) {
+        throw invalid(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+    };
+    const text = read(name);
+    const doc = await parse(text, arg);
+    checkOpenAPI(doc, arg);
+    return { label: arg, path: arg, root: name, files: await withReferences(name, doc, text, async (f) => read(f)) };
+  }
+  const m = STORED.exec(arg);
+  if (!m) throw invalid(`${arg}: not a file, an http(s) URL or a stored spec (SPEC or SPEC@VERSION)`);
+  const files = await stored(m[1]!, m[2] ?? 'latest');
+  const root = Object.keys(files)[0];
+  if (root === undefined) throw invalid(`${arg}: the stored version has no files`);
+  return { label: arg, root, files };
+}

@@ -1,0 +1,91 @@
+// $ref resolution over the files of one spec (a version's `filesystem`: root file first, then
+// the files it references), lazily: the diff follows only the references it reaches, so a
+// large spec is never dereferenced as a whole. References are `#/pointer` within a file or
+// `other.yaml#/pointer` relative to the referring file's folder (or an absolute URL).
+
+export interface SpecFiles {
+  /** The root document's name in `files`. */
+  root: string;
+  files: Record<string, unknown>;
+}
+
+export interface Resolved {
+  node: any;
+  file: string;
+  /** `file#pointer` of the last reference followed; undefined when `node` was not a reference. */
+  key?: string;
+}
+
+function unescape(part: string): string {
+  return decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function joinName(from: string, rel: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(rel)) return rel;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(from)) {
+    try {
+      return new URL(rel, from).href;
+    } catch {
+      return rel;
+    }
+  }
+  const parts = from.split('/').slice(0, -1);
+  for (const p of rel.split('/')) {
+    if (p === '..') parts.pop();
+    else if (p !== '.' && p !== '') parts.push(p);
+  }
+  return parts.join('/');
+}
+
+/** The value at a JSON pointer of a document, or undefined. */
+export function atPointer(doc: unknown, pointer: string): unknown {
+  let node: any = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = node[unescape(raw)];
+  }
+  return node;
+}
+
+export class Resolver {
+  constructor(readonly spec: SpecFiles) {}
+
+  get root(): any {
+    return this.spec.files[this.spec.root];
+  }
+
+  /** Follows `$ref`s (at most 32 in a row) from `node` found in `file`. */
+  resolve(node: any, file: string): Resolved {
+    let key: string | undefined;
+    for (let i = 0; i < 32 && node && typeof node === 'object' && typeof node.$ref === 'string'; i++) {
+      const ref: string = node.$ref;
+      const hash = ref.indexOf('#');
+      const target = hash === 0 ? file : joinName(file, hash === -1 ? ref : ref.slice(0, hash));
+      const pointer = hash === -1 ? '' : ref.slice(hash + 1);
+      key = `${target}#${pointer}`;
+      file = target;
+      node = atPointer(this.spec.files[target], pointer);
+    }
+    return { node, file, key };
+  }
+}
+
+/** Names of the files a document references (relative to `file`), for loading them first. */
+export function externalRefs(doc: unknown, file: string, text?: string): string[] {
+  // Most specs are one file: when the text has no reference outside itself, skip the walk.
+  if (text !== undefined && !/\$ref['"]?\s*:\s*['"]?(?!#)/.test(text)) return [];
+  const out = new Set<string>();
+  const stack: unknown[] = [doc];
+  while (stack.length) {
+    const x = stack.pop();
+    if (Array.isArray(x)) {
+      for (const v of x) if (v && typeof v === 'object') stack.push(v);
+    } else if (x && typeof x === 'object') {
+      for (const [k, v] of Object.entries(x)) {
+        if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) out.add(joinName(file, v.split('#')[0]!));
+        else if (v && typeof v === 'object') stack.push(v);
+      }
+    }
+  }
+  return [...out];
+}

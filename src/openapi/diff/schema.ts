@@ -1,0 +1,226 @@
+import type { Resolver } from './resolve.js';
+
+// Schema changes, judged by the direction data flows (the rules of oasdiff, Bump.sh and
+// Redocly agree on these): in a REQUEST the client sends, so anything the server now refuses
+// that it accepted before is breaking (a narrower type, a removed enum value, a new required
+// property, a tighter bound); in a RESPONSE the client reads, so anything the client may now
+// receive that it could not before is breaking (a removed or now optional property, a
+// changed type, null allowed), and a wider enum is a warning (a client with an exhaustive
+// switch may fail; oasdiff also reports it as a warning).
+
+export type Level = 'breaking' | 'warning' | 'info';
+export type Direction = 'request' | 'response';
+
+/** A change inside a schema: `field` is the dotted path from the schema compared (`items[].name`). */
+export interface SchemaChange {
+  id: string;
+  level: Level;
+  field: string;
+  text: string;
+}
+
+const join = (prefix: string, child: string) => (!prefix ? child : !child ? prefix : child.startsWith('[') ? prefix + child : `${prefix}.${child}`);
+const show = (v: unknown) => JSON.stringify(v);
+const REF = /"\$ref":"((?:[^"\\]|\\.)*)"/g;
+const UPPER = ['maxLength', 'maximum', 'maxItems', 'maxProperties'] as const;
+const LOWER = ['minLength', 'minimum', 'minItems', 'minProperties'] as const;
+
+export class SchemaDiff {
+  /**
+   * Changes of each pair of referenced schemas (`oldKey|newKey|direction`), computed once
+   * whatever uses them and reported once, with the operations that reach them, not at each.
+   */
+  readonly memo = new Map<string, SchemaChange[]>();
+  /** Which referenced schemas each operation, and each referenced schema, uses directly. */
+  readonly uses = new Map<string, Set<string>>();
+  /** The operation being compared: the owner of the references reached outside any other. */
+  owner = '';
+  private readonly stack: string[] = [];
+
+  constructor(
+    private readonly oldSpec: Resolver,
+    private readonly newSpec: Resolver,
+  ) {}
+
+  /** The changes of an inline schema (those of the referenced schemas it reaches are in `memo`). */
+  compare(oRaw: unknown, oFile: string, nRaw: unknown, nFile: string, dir: Direction, depth = 0): SchemaChange[] {
+    const o = this.oldSpec.resolve(oRaw, oFile);
+    const n = this.newSpec.resolve(nRaw, nFile);
+    const key = o.key && n.key ? `${o.key}|${n.key}|${dir}` : undefined;
+    if (!key) return depth > 64 ? [] : this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, depth);
+    const from = this.stack.at(-1) ?? this.owner;
+    let set = this.uses.get(from);
+    if (!set) this.uses.set(from, (set = new Set()));
+    set.add(key);
+    // Computed already, or being computed (a recursive schema): nothing more to do here.
+    if (this.memo.has(key)) return [];
+    this.memo.set(key, []);
+    this.stack.push(key);
+    try {
+      // The same text on both sides (most schemas between two versions): no change here, only
+      // in the schemas it references, compared in turn. Much quicker than the walk below.
+      const text = JSON.stringify(o.node);
+      if (o.file === n.file && text === JSON.stringify(n.node)) {
+        for (const m of text.matchAll(REF)) this.compare({ $ref: JSON.parse(`"${m[1]}"`) }, o.file, { $ref: JSON.parse(`"${m[1]}"`) }, n.file, dir);
+        return [];
+      }
+      this.memo.set(key, this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, 0));
+    } finally {
+      this.stack.pop();
+    }
+    return [];
+  }
+
+  /** allOf merged into one schema (properties, required, the first type/enum/bounds found). */
+  private flatten(spec: Resolver, s: any, file: string, depth = 0): any {
+    if (!s || typeof s !== 'object' || !Array.isArray(s.allOf) || depth > 16) return s;
+    const merged: any = { ...s, properties: { ...(s.properties ?? {}) }, required: [...(s.required ?? [])] };
+    delete merged.allOf;
+    for (const part of s.allOf) {
+      const r = spec.resolve(part, file);
+      const p = this.flatten(spec, r.node, r.file, depth + 1);
+      if (!p || typeof p !== 'object') continue;
+      // Properties of a part keep their reference so that nested $refs resolve from its file.
+      for (const [k, v] of Object.entries(p.properties ?? {})) merged.properties[k] ??= r.file === file ? v : { $ref: `${r.file}#/__inline`, __inline: v };
+      merged.required.push(...(p.required ?? []));
+      for (const [k, v] of Object.entries(p)) if (!(k in merged) && k !== 'properties' && k !== 'required') merged[k] = v;
+    }
+    if (!Object.keys(merged.properties).length) delete merged.properties;
+    if (!merged.required.length) delete merged.required;
+    return merged;
+  }
+
+  private compareResolved(o: any, oFile: string, n: any, nFile: string, dir: Direction, depth: number): SchemaChange[] {
+    const out: SchemaChange[] = [];
+    if (!o || !n || typeof o !== 'object' || typeof n !== 'object') return out;
+    const add = (id: string, level: Level, text: string, field = '') => out.push({ id: `${dir}-${id}`, level, field, text });
+    const req = dir === 'request';
+
+    // Types, with `nullable` (3.0) as the type null (3.1).
+    const ot = typesOf(o);
+    const nt = typesOf(n);
+    let compatible = true;
+    if (ot && nt) {
+      const added = [...nt].filter((t) => !ot.has(t) && !(t === 'number' && ot.has('integer')));
+      const removed = [...ot].filter((t) => !nt.has(t) && !(t === 'integer' && nt.has('number')));
+      const intWidened = ot.has('integer') && !ot.has('number') && nt.has('number');
+      const intNarrowed = ot.has('number') && !nt.has('number') && nt.has('integer');
+      const label = `${[...ot].join('|')} → ${[...nt].join('|')}`;
+      if (removed.length === 1 && removed[0] === 'null' && !added.length) add('became-not-nullable', req ? 'breaking' : 'info', 'no longer accepts null' + (req ? '' : ' (never null now)'));
+      else if (added.length === 1 && added[0] === 'null' && !removed.length) add('became-nullable', req ? 'info' : 'breaking', 'may now be null');
+      else if (added.length || removed.length || intWidened || intNarrowed) {
+        // A request accepting more types (or integer → number) breaks no client; a response giving fewer neither.
+        const widened = !removed.length && !intNarrowed;
+        const narrowed = !added.length && !intWidened;
+        const level: Level = req ? (widened ? 'info' : 'breaking') : narrowed ? 'info' : 'breaking';
+        add('type-changed', level, `type changed: ${label}`);
+        compatible = added.length === 0 || removed.length === 0 || intWidened || intNarrowed;
+        if (removed.includes('object') || removed.includes('array')) compatible = false;
+      }
+    }
+    if (o.format !== undefined && n.format !== undefined && o.format !== n.format) add('format-changed', 'warning', `format changed: ${o.format} → ${n.format}`);
+    else if (o.format === undefined && n.format !== undefined) add('format-added', req ? 'warning' : 'info', `format now ${n.format}`);
+
+    // Enums.
+    const oe = Array.isArray(o.enum) ? new Set(o.enum.map(show)) : undefined;
+    const ne = Array.isArray(n.enum) ? new Set(n.enum.map(show)) : undefined;
+    if (oe && ne) {
+      const removed = [...oe].filter((v) => !ne.has(v));
+      const added = [...ne].filter((v) => !oe.has(v));
+      if (removed.length) add('enum-value-removed', req ? 'breaking' : 'info', `enum value${removed.length > 1 ? 's' : ''} removed: ${removed.join(', ')}`);
+      if (added.length) add('enum-value-added', req ? 'info' : 'warning', `enum value${added.length > 1 ? 's' : ''} added: ${added.join(', ')}`);
+    } else if (!oe && ne) add('enum-added', req ? 'breaking' : 'info', `now restricted to ${[...ne].join(', ')}`);
+    else if (oe && !ne) add('enum-removed', req ? 'info' : 'warning', `no longer restricted to ${[...oe].join(', ')}`);
+
+    // Bounds: tighter in a request, looser in a response, are what clients notice.
+    for (const k of UPPER) {
+      const [a, b] = [o[k], n[k]];
+      if (a === b) continue;
+      if (b !== undefined && (a === undefined || b < a)) add(`${k}-decreased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
+      else add(`${k}-increased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
+    }
+    for (const k of LOWER) {
+      const [a, b] = [o[k], n[k]];
+      if (a === b) continue;
+      if (b !== undefined && (a === undefined || b > a)) add(`${k}-increased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
+      else add(`${k}-decreased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
+    }
+    if (o.pattern !== n.pattern && n.pattern !== undefined) add('pattern-changed', req ? 'warning' : 'info', `pattern ${o.pattern === undefined ? 'added' : 'changed'}: ${n.pattern}`);
+    if (!compatible) return out;
+
+    // Properties.
+    const op: Record<string, any> = o.properties ?? {};
+    const np: Record<string, any> = n.properties ?? {};
+    const oreq = new Set<string>(Array.isArray(o.required) ? o.required : []);
+    const nreq = new Set<string>(Array.isArray(n.required) ? n.required : []);
+    // readOnly properties are never sent, writeOnly ones never received.
+    const skip = (spec: Resolver, s: any, file: string) => {
+      const r = spec.resolve(s, file).node;
+      return r && typeof r === 'object' && (req ? r.readOnly === true : r.writeOnly === true);
+    };
+    for (const name of Object.keys(op)) {
+      if (name in np || skip(this.oldSpec, op[name], oFile)) continue;
+      if (req) add('property-removed', 'warning', 'property removed (the server ignores or refuses it now)', name);
+      else add('property-removed', 'breaking', 'property removed', name);
+    }
+    for (const name of Object.keys(np)) {
+      if (skip(this.newSpec, np[name], nFile)) continue;
+      if (!(name in op)) {
+        if (req) add(nreq.has(name) ? 'new-required-property' : 'new-optional-property', nreq.has(name) ? 'breaking' : 'info', nreq.has(name) ? 'new required property' : 'new optional property', name);
+        else add('property-added', 'info', 'new property', name);
+        continue;
+      }
+      if (!oreq.has(name) && nreq.has(name)) add('property-became-required', req ? 'breaking' : 'info', 'became required', name);
+      if (oreq.has(name) && !nreq.has(name)) add('property-became-optional', req ? 'info' : 'breaking', 'became optional (may be absent)', name);
+      for (const c of this.child(op[name], oFile, np[name], nFile, dir, depth)) out.push({ ...c, field: join(name, c.field) });
+    }
+    if (o.additionalProperties !== false && n.additionalProperties === false && req) add('additional-properties-refused', 'breaking', 'properties not listed are now refused');
+    if (isSchema(o.additionalProperties) && isSchema(n.additionalProperties)) {
+      for (const c of this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth)) out.push({ ...c, field: join('{}', c.field) });
+    }
+    if (isSchema(o.items) && isSchema(n.items)) {
+      for (const c of this.child(o.items, oFile, n.items, nFile, dir, depth)) out.push({ ...c, field: join('[]', c.field) });
+    }
+
+    // Alternatives: matched by the schema they reference, else by position.
+    for (const kw of ['oneOf', 'anyOf'] as const) {
+      const ob: any[] = Array.isArray(o[kw]) ? o[kw] : [];
+      const nb: any[] = Array.isArray(n[kw]) ? n[kw] : [];
+      if (!ob.length && !nb.length) continue;
+      const name = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.split('/').pop() : `#${i}`);
+      const nByName = new Map(nb.map((b, i) => [name(b, i), b]));
+      const oNames = new Set(ob.map(name));
+      ob.forEach((b, i) => {
+        const nm = name(b, i);
+        const other = nByName.get(nm);
+        if (other === undefined) add(`${kw}-removed`, req ? 'breaking' : 'info', `${kw} alternative ${nm} removed`);
+        else for (const c of this.child(b, oFile, other, nFile, dir, depth)) out.push({ ...c, field: join(`${kw}[${nm}]`, c.field) });
+      });
+      nb.forEach((b, i) => {
+        if (!oNames.has(name(b, i))) add(`${kw}-added`, req ? 'info' : 'warning', `${kw} alternative ${name(b, i)} added`);
+      });
+    }
+    return out;
+  }
+
+  private child(o: unknown, oFile: string, n: unknown, nFile: string, dir: Direction, depth: number): SchemaChange[] {
+    // An allOf part's property was wrapped to remember its file: unwrap it here.
+    const [ou, of] = unwrap(o, oFile);
+    const [nu, nf] = unwrap(n, nFile);
+    return this.compare(ou, of, nu, nf, dir, depth + 1);
+  }
+}
+
+function unwrap(s: any, file: string): [unknown, string] {
+  if (s && typeof s === 'object' && '__inline' in s && typeof s.$ref === 'string') return [s.__inline, s.$ref.slice(0, s.$ref.indexOf('#'))];
+  return [s, file];
+}
+
+const isSchema = (s: unknown) => !!s && typeof s === 'object';
+
+function typesOf(s: any): Set<string> | undefined {
+  if (s.type === undefined) return undefined;
+  const set = new Set<string>(Array.isArray(s.type) ? s.type : [s.type]);
+  if (s.nullable === true) set.add('null');
+  return set;
+}

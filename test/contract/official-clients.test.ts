@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitBookAPI as Client0146 } from 'gitbook-api-0146';
+import { GitBookAPI as ClientLatest } from 'gitbook-api-latest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+// GitBook's official clients (@gitbook/api 0.146.0 and 0.202.0) pointed at docs serve. They send a
+// nested page path with its slashes unencoded (`/content/path/guide/setup`); operations docs serve
+// does not implement answer 501 naming the operation, which the client reports as such.
+
+let s: TestServer;
+let space: string;
+let cr: string;
+let revision: string;
+let child: string;
+beforeAll(async () => {
+  s = await startServer();
+  const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
+  space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Docs' } })).body.id;
+  cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Pages' } })).body.id;
+  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+    body: {
+      changes: [
+        { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'The guide.' } },
+        { operation: 'insert_page', ref: 'setup', title: 'Setup', into: 'guide', document: { markdown: 'Run it.' } },
+      ],
+    },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  child = r.body.changes[1].page.id;
+  revision = (await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).body.revision;
+});
+afterAll(() => s.stop());
+
+describe.each([
+  ['0.146.0', Client0146],
+  ['0.202.0', ClientLatest],
+])('@gitbook/api %s', (_, GitBookAPI) => {
+  // The packages' types do not resolve under this project's module settings: the calls are the
+  // clients' own (a wrong name would fail at run time).
+  const client = (): any => new GitBookAPI({ endpoint: s.url, authToken: s.token });
+
+  it('reads a nested page by its path, in the space, a revision and a change request', async () => {
+    const api = client();
+    expect((await api.spaces.getPageByPath(space, 'guide/setup')).data).toMatchObject({ id: child, title: 'Setup' });
+    expect((await api.spaces.getPageInRevisionByPath(space, revision, 'guide/setup')).data).toMatchObject({ id: child });
+    expect((await api.spaces.getPageInChangeRequestByPath(space, cr, 'guide/setup')).data).toMatchObject({ id: child });
+    // Encoded as well, and a path that leads nowhere is a 404 with the error body.
+    expect((await api.spaces.getPageByPath(space, encodeURIComponent('guide/setup'))).data).toMatchObject({ id: child });
+    await expect(api.spaces.getPageByPath(space, 'guide/nope')).rejects.toMatchObject({ code: 404 });
+  });
+});
+
+it('an operation of the newest spec that is not served is 501 naming it, through the client and over HTTP', async () => {
+  const api: any = new ClientLatest({ endpoint: s.url, authToken: s.token });
+  await expect(api.user.createUserNotificationsToken()).rejects.toMatchObject({ code: 501, message: expect.stringContaining('createUserNotificationsToken') });
+  const raw = await s.api('POST', '/v1/user/notifications/token');
+  expect(raw.status).toBe(501);
+  expect(raw.body).toEqual({ error: { code: 501, message: expect.stringMatching(/^createUserNotificationsToken \(POST \/v1\/user\/notifications\/token\) is an operation/) } });
+  // A path in neither spec stays 404.
+  expect((await s.api('GET', '/v1/user/nope')).status).toBe(404);
+});

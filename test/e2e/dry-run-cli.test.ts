@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docs, spawnServe } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+/** Every file of a data directory by content hash (the lock file aside: it names the process). */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (!/lock/.test(name)) out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * --dry-run of cr merge, sites publish and openapi put: what would change is printed, exit codes
+ * are those of the real run, and nothing changes (what the API shows, and in-process the data
+ * directory's bytes).
+ */
+function scenario(env: Record<string, string>, data?: string) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const dir = tempDir('docs-dry-');
+  const src = join(dir, 'src');
+  mkdirSync(src);
+  writeFileSync(join(src, 'guide.md'), '# Guide\n\nLine one.\n');
+  const space = run('spaces', 'create', '--title', 'Handbook', '--json').json.id as string;
+  run('content', 'push', src, '--space', space, '--merge');
+  const [guide] = run('pages', 'list', space, '--json').json.pages.map((p: any) => p.id as string);
+  const a = run('cr', 'create', space, '--subject', 'A', '--json').json;
+  const b = run('cr', 'create', space, '--subject', 'B', '--json').json;
+  const write = (n: number, markdown: string) => {
+    const file = join(dir, `changes-${n}.json`);
+    writeFileSync(file, JSON.stringify({ changes: [{ operation: 'update_page', page: guide, document: { markdown } }, ...(n === a.number ? [{ operation: 'insert_page', title: 'New page', document: { markdown: 'New.\n' } }] : [])] }));
+    run('api', 'POST', `/spaces/${space}/change-requests/${n}/content?compat=false`, '--input', file);
+  };
+  write(a.number, '# Guide\n\nLine one by A.\n');
+  write(b.number, '# Guide\n\nLine one by B.\n');
+  const site = run('sites', 'create', '--title', 'Public Docs', '--spaces', space, '--json').json;
+  const state = () => ({
+    space: run('spaces', 'get', space, '--json').json.revision,
+    crs: run('cr', 'list', space, '--json').json.items.map((c: any) => [c.number, c.status, c.revision]),
+    site: run('sites', 'get', site.id, '--json').json.published,
+    specs: run('openapi', 'list', '--json').json.items.length,
+  });
+  const before = state();
+  const files = data && snapshot(data);
+
+  const merge = run('cr', 'merge', space, String(a.number), '--dry-run');
+  expect(merge.stdout).toMatch(new RegExp(`^Dry run, nothing changed: merging change request #${a.number} into space ${space} would make 2 changes:\\n`));
+  expect(merge.stdout).toMatch(/page created +New page/);
+  expect(merge.stdout).toMatch(/page edited +Guide \(guide\)/);
+  expect(run('cr', 'merge', space, String(a.number), '--dry-run', '--json').json).toMatchObject({ dryRun: true, result: 'merge', changes: [{ type: 'page_edited' }, { type: 'page_created' }] });
+  const publish = run('sites', 'publish', site.id, '--dry-run');
+  expect(publish.stdout).toMatch(new RegExp(`^Dry run, nothing changed: site Public Docs \\(${site.id}\\) would be published, visibility public, at `));
+  const spec = join(dir, 'openapi.yaml');
+  writeFileSync(spec, `openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths: {}\n`);
+  expect(run('openapi', 'put', 'pets', '--file', spec, '--dry-run').stdout).toBe('Dry run, nothing changed: OpenAPI spec pets would be created, with its first version.\n');
+  expect(state()).toEqual(before);
+  if (data) expect(snapshot(data)).toEqual(files);
+
+  // Exit codes as the real run: the merge of A, then B conflicts (5) in a dry run too.
+  run('cr', 'merge', space, String(a.number));
+  const clash = docs(['cr', 'merge', space, String(b.number), '--dry-run'], env);
+  expect([clash.status, clash.stdout]).toEqual([5, `Change request #${b.number} conflicts with space ${space}; nothing changed. Conflicts:\n  content  Guide (guide)\n`]);
+  expect(clash.stderr).toMatch(/^Dry run: Error: 1 conflict; nothing was merged\n/);
+  run('sites', 'publish', site.id);
+  const again = docs(['sites', 'publish', site.id, '--dry-run'], env);
+  expect([again.status, again.stderr]).toEqual([5, `Error: nothing to change: site ${site.id} is already published\n`]);
+}
+
+describe('--dry-run (cr merge, sites publish, openapi put)', () => {
+  it('changes nothing in-process', { timeout: 120_000 }, () => {
+    const data = tempDir();
+    scenario({ DOCS_DATA: data, DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry' }, data);
+  });
+
+  it('changes nothing against a server (--api-url)', { timeout: 120_000 }, async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry_remote' });
+    try {
+      scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_dry_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});

@@ -96,6 +96,9 @@ describe('lists behave alike', () => {
     // --status all: open, merged and archived together; the API's own statuses still one at a time.
     const merged = run('cr', 'list', space, '--status', 'merged', '--json').json.items.map((c: any) => c.number);
     const archived = run('cr', 'create', space, '--subject', 'Dropped', '--json').json.number;
+    expect(docs(['cr', 'edit', space, String(archived), '--status', 'archived'], env).stderr).toBe(
+      `Error: Archive change request #${archived} "Dropped" of space "Lists" (${space}): not confirmed; pass --yes to confirm (no terminal to ask on)\n`,
+    );
     run('cr', 'edit', space, String(archived), '--status', 'archived', '--yes');
     const every = run('cr', 'list', space, '--status', 'all', '--json').json;
     expect(every.items.map((c: any) => c.number).sort()).toEqual([...merged, Number(cr), archived].sort());

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { loadParser } from '../../src/content/link-refs.js';
 import { writePageSource } from '../../src/documents/page-source.js';
 import { DocsError } from '../../src/kernel/errors.js';
@@ -87,13 +87,18 @@ export default class CrResolve extends DocsCommand {
     // (3) the change request's content into DIR, the clashing pages marked.
     const parse = await loadParser();
     const remote = await remoteContent(transport, spaceId, changeRequestId);
+    const flat = flattenRemote(remote.pages);
+    // Every name the server gave stays inside DIR, checked before anything is written: a page
+    // path or file name such as "../../.bashrc" from a hostile or broken server writes nothing.
+    const targets = [...remote.files.map((f) => f.name), ...flat.map(({ page }) => pageFile(page.path, page.children.length > 0)), 'SUMMARY.md'];
+    const outside = targets.find((rel) => !insideDir(dir, rel));
+    if (outside !== undefined) throw new DocsError('invalid', `the server named a page or file outside ${dir}: ${JSON.stringify(outside)}; nothing was written`);
     const write = (rel: string, data: string | Buffer) => {
       const abs = join(dir, rel);
       mkdirSync(dirname(abs), { recursive: true });
       writeFileSync(abs, data);
     };
     for (const f of remote.files) write(f.name, await transport.download(f.downloadURL));
-    const flat = flattenRemote(remote.pages);
     const byPath = new Map(flat.map((x) => [x.page.path, { hasChildren: x.page.children.length > 0 }]));
     const ids = { pages: new Map(flat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
     const names = new Set(remote.files.map((f) => f.name));
@@ -122,6 +127,13 @@ export default class CrResolve extends DocsCommand {
     }
     return { conflicts, dir, marked: marked.map((m) => ({ file: join(dir, m.file), title: m.title, clashes: m.conflicts })) };
   }
+}
+
+/** Whether `rel` (a name the server gave) lands inside `dir`, not on it nor above it, and is not absolute. */
+function insideDir(dir: string, rel: string): boolean {
+  if (!rel || isAbsolute(rel) || rel.includes('\0')) return false;
+  const root = resolvePath(dir);
+  return resolvePath(root, rel).startsWith(root + sep);
 }
 
 /** Sets `pageIds` of the change request to their state in `revision` (the space's), 50 at a time. */

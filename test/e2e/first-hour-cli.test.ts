@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, hasScript, inTerminal, spawnServe } from '../helpers/cli.js';
+import { docs, docsAsync, hasScript, inTerminal, spawnServe } from '../helpers/cli.js';
+import { withServer } from '../helpers/loopback.js';
 import { tempDir } from '../helpers/server.js';
 
 // Issue 34, the CLI's first hour: one line per change, lists alike, things named rather than
@@ -196,6 +197,52 @@ describe('merge conflicts in the terminal', () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_first_hour_remote' });
     try {
       clash({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_first_hour_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  }, 90_000);
+
+  it('cr resolve writes nothing outside DIR when a server names a page "../escape"', async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_first_hour_hostile' });
+    try {
+      const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_first_hour_hostile' };
+      const run = (...args: string[]) => {
+        const r = docs(args, env);
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+        return r;
+      };
+      const space = run('spaces', 'create', '--title', 'Hostile', '--json').json.id;
+      const root = tempDir('docs-first-hour-hostile-');
+      const [mine, theirs] = [join(root, 'mine'), join(root, 'theirs')];
+      mkdirSync(mine);
+      mkdirSync(theirs);
+      writeFileSync(join(mine, 'guide.md'), '# Guide\n\nOne.\n');
+      run('content', 'push', mine, '--space', space, '--merge');
+      writeFileSync(join(mine, 'guide.md'), '# Guide\n\nOne, mine.\n');
+      const cr = String(run('content', 'push', mine, '--space', space, '--json').json.number);
+      writeFileSync(join(theirs, 'guide.md'), '# Guide\n\nOne, theirs.\n');
+      run('content', 'push', theirs, '--space', space, '--merge');
+      // A proxy that answers as the server does, but names the change request's page "../escape".
+      await withServer(
+        async (req, res) => {
+          const chunks: Buffer[] = [];
+          for await (const c of req) chunks.push(c as Buffer);
+          const headers: Record<string, string> = { authorization: String(req.headers.authorization ?? '') };
+          if (req.headers['content-type']) headers['content-type'] = String(req.headers['content-type']);
+          const upstream = await fetch(s.url + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+          let text = await upstream.text();
+          if (/\/change-requests\/\d+\/content\/pages/.test(req.url ?? '')) text = text.replace(/"path":"guide"/g, '"path":"../escape"');
+          res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(text);
+        },
+        async (url) => {
+          const dir = join(root, 'out', 'cr');
+          const r = await docsAsync(['cr', 'resolve', space, cr, dir, '--api-url', url, '--token', env.DOCS_TOKEN]);
+          expect([r.status, r.stderr]).toEqual([2, `Error: the server named a page or file outside ${dir}: "../escape.md"; nothing was written\n`]);
+          expect(existsSync(join(root, 'out', 'escape.md'))).toBe(false);
+          expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+        },
+      );
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

@@ -2,6 +2,8 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from './base.js';
+import type { Transport } from '../../src/transport/types.js';
+import { colorEnabled, paint } from './color.js';
 import { spin } from './operation-command.js';
 
 // `docs cr merge` and `docs cr update`: one call whose answer is 200 either way; `result:
@@ -41,10 +43,40 @@ export function resolveSteps(spaceId: string, number: string | number, dir?: str
   ];
 }
 
+/** Conflict kinds `docs cr resolve` settles in a folder (it sets the page to the space's version first). */
+export const RESOLVABLE = new Set(['content', 'metadata', 'deleted']);
+
+/** The one-command way: `docs cr resolve` writes the pages with markers into a folder. */
+export function resolveHint(spaceId: string, number: string | number, dir = `./cr-${String(number).replace(/^#/, '')}`): string[] {
+  const cr = String(number).replace(/^#/, '');
+  return [
+    'To resolve it:',
+    `  docs cr resolve ${spaceId} ${cr} ${dir}   # the change request in ${dir}, clashing lines between <<<<<<< and >>>>>>>`,
+    `  then edit each marked page and: docs content push ${dir} --space ${spaceId} --change-request ${cr} --merge`,
+  ];
+}
+
+/** The marked hunks of each page whose lines clash (kind content), headed by its title and path. */
+async function conflictHunks(transport: Transport, spaceId: string, changeRequestId: string, list: NonNullable<Answer['conflicts']>): Promise<string[]> {
+  const pages = list.filter((c) => c.kind === 'content' && c.page);
+  if (!pages.length) return [];
+  // Loaded on a conflict only (diff3 inside): a clean merge does not pay for it.
+  const { hunks, labelsOf, sidesOf, threeVersions } = await import('./conflict-hunks.js');
+  const sides = await sidesOf(transport, spaceId, changeRequestId);
+  const color = colorEnabled(process.stdout);
+  const versions = await threeVersions(transport, spaceId, sides, pages.map((c) => c.page!));
+  const out: string[] = [];
+  for (const c of pages) {
+    const { base, ours, theirs } = versions.get(c.page!)!;
+    out.push(paint(color).bold(`\n${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`), ...hunks(base, ours, theirs, labelsOf(sides.number), color));
+  }
+  return out;
+}
+
 export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChangeRequest'; summary: string; examples: string[]; done: (cr: string, space: string, revision: string) => string; clash: string; hint: string }) {
   return class extends DocsCommand {
     static summary = def.summary;
-    static description = `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path) and the exit code is 5.`;
+    static description = `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path), then the clashing lines between git's markers (<<<<<<< space, =======, >>>>>>> change request), and the exit code is 5; docs cr resolve writes them into a folder to edit and push.`;
     static examples = def.examples;
     static args = {
       spaceId: Args.string({ description: 'The space (its ID)', required: true }),
@@ -82,9 +114,15 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
           const where = c.file ? `file ${c.title}` : `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`;
           this.log(`  ${c.kind.padEnd(width)}  ${where}${c.fields?.length ? `: ${c.fields.join(', ')}` : ''}`);
         }
+        // The clashing lines themselves, as git shows them: one read of each of the three revisions.
+        for (const block of await conflictHunks(transport, a.spaceId, a.changeRequestId, list)) this.log(block);
       }
+      // Pages whose lines clash resolve in a folder (cr resolve: one edit, one push); other
+      // conflicts (a page moved, deleted or orphaned, a file) by the steps of resolveSteps.
+      const inFolder = list.every((c) => c.page && RESOLVABLE.has(c.kind));
+      const how = inFolder ? resolveHint(a.spaceId, a.changeRequestId) : resolveSteps(a.spaceId, a.changeRequestId);
       if (dry) process.stderr.write('Dry run: ');
-      process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n${resolveSteps(a.spaceId, a.changeRequestId).join('\n')}\n`);
+      process.stderr.write(`Error: ${list.length} conflict${list.length === 1 ? '' : 's'}; ${def.hint}\n${how.join('\n')}\n`);
       process.exitCode = EXIT_CONFLICT;
       return dry ? { dryRun: true, ...body } : body;
     }

@@ -11,6 +11,7 @@ import { confirmDestructive } from './confirm.js';
 import { organizationOf, orgFlag } from './org.js';
 import { allFlag, collectPages, moreHint, PAGE_DESCRIPTION, type ListBody } from './pages.js';
 import { pick, pickerFor, select, type PickContext } from './pick.js';
+import { changedLine, verbOf } from './changed.js';
 import { checkRequest } from './request-check.js';
 import { renderList, renderObject } from './render.js';
 
@@ -21,6 +22,12 @@ export interface OperationCommandDef {
   examples: string[];
   /** Table columns for list results (dot paths allowed). */
   columns?: string[];
+  /**
+   * The one line a write answering one object prints instead of the object (changed.ts): the
+   * verb ("Created"; by default from the command's name, e.g. `spaces move` -> "Moved"), or a
+   * function of the body and the request's body; false: show the object (key/value) as reads do.
+   */
+  summary?: false | string | ((body: any, sent: unknown) => string | undefined);
   /** Success line for operations answering without a body (a function: by status and path values). */
   done?: string | ((status: number, path: Record<string, string>) => string);
   /**
@@ -30,9 +37,10 @@ export interface OperationCommandDef {
   missing?: (path: Record<string, string>) => string;
   /**
    * Destructive operations: on a terminal, ask this question (built from the path values) unless
-   * --yes; elsewhere (CI, pipes) refuse without --yes (exit 2), see confirm.ts.
+   * --yes; elsewhere (CI, pipes) refuse without --yes (exit 2), see confirm.ts. Not called with
+   * --yes: a question that reads the thing's name (names.ts) costs nothing then.
    */
-  confirm?: (path: Record<string, string>, flags: Record<string, any>) => string | undefined;
+  confirm?: (path: Record<string, string>, flags: Record<string, any>, transport: Transport) => string | undefined | Promise<string | undefined>;
   /**
    * Take `organizationId` from --org instead of a positional argument; when --org is left out
    * and the caller belongs to exactly one organization, that one is used.
@@ -45,6 +53,11 @@ export interface OperationCommandDef {
   choose?: Record<string, (transport: Transport) => Promise<{ name: string; value: string }[]>>;
   /** More flags, or replacements of generated ones (same name: the value still goes to that body field). */
   flags?: Record<string, any>;
+  /**
+   * In place of the one call (e.g. `cr list --status all`: one list per status): the answer, or
+   * undefined to make the call as usual.
+   */
+  call?: (req: { path: Record<string, string>; query: Record<string, unknown>; body: any }, flags: Record<string, any>, transport: Transport) => Promise<{ status: number; body: unknown } | undefined>;
   /**
    * Adds --dry-run: the operation runs on the server on a store whose writes are dropped
    * (POST /_docs/dry-run, src/dry-run.ts); this prints its answer (lines for the terminal).
@@ -241,23 +254,23 @@ export function operationCommand(def: OperationCommandDef) {
       }, this.id);
       // Checked here, with the flags' names: the transport's own check (base.ts) would repeat it.
       this.unchecked.add(op.operationId);
-      const question = def.confirm?.(path, f);
+      const question = def.confirm && !f.yes ? await def.confirm(path, f, transport) : undefined;
       if (question) await confirmDestructive(question, f.yes);
       if (def.dryRun && f['dry-run']) {
         const answer = (await transport.docs('POST', '/_docs/dry-run', { body: { operationId: op.operationId, path } })).body;
         if (!this.jsonEnabled()) this.log(def.dryRun(answer, path).join('\n'));
         return answer;
       }
-      const result = await spin(transport.remote, `${op.method} ${op.path}`, () => transport.call(op.operationId, req));
+      const result = await spin(transport.remote, `${op.method} ${op.path}`, async () => (await def.call?.(req, f, transport)) ?? transport.call(op.operationId, req));
       if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
         result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);
       }
       if (def.missing && result.status === 204) throw new DocsError('not_found', def.missing(path));
-      if (!this.jsonEnabled()) await this.show(result.body, result.status, path);
+      if (!this.jsonEnabled()) await this.show(result.body, result.status, path, req.body);
       return result.body;
     }
 
-    private async show(body: any, status: number, path: Record<string, string>) {
+    private async show(body: any, status: number, path: Record<string, string>, sent: unknown) {
       if (body === undefined || body === '') return this.log((typeof def.done === 'function' ? def.done(status, path) : def.done) ?? 'Done.');
       if (Array.isArray(body?.items)) {
         const table = await renderList(body.items, def.columns);
@@ -265,7 +278,16 @@ export function operationCommand(def: OperationCommandDef) {
         moreHint(body);
         return;
       }
-      this.log(typeof body === 'object' ? renderObject(body) : String(body));
+      const line = op.method !== 'GET' && typeof body === 'object' ? this.changed(body, sent, path) : undefined;
+      this.log(line ?? (typeof body === 'object' ? renderObject(body) : String(body)));
+    }
+
+    /** A write's one line (changed.ts), when the def or the command's verb words it. */
+    private changed(body: any, sent: unknown, path: Record<string, string>): string | undefined {
+      if (def.summary === false) return undefined;
+      if (typeof def.summary === 'function') return def.summary(body, sent);
+      const verb = def.summary ?? verbOf(this.id);
+      return verb ? changedLine(verb, body, sent, undefined, path) : undefined;
     }
 
     /** Prompts for a missing argument on a terminal: a picker (pick.ts) for ids, else a text prompt. */

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { CommentCommand, crFlag, summary } from '../_lib/comments.js';
+import { bodyText, CommentCommand, crFlag, summary } from '../_lib/comments.js';
+import { outputOptions, renderList } from '../_lib/render.js';
 import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class CommentsList extends CommentCommand {
@@ -34,7 +35,14 @@ export default class CommentsList extends CommentCommand {
     const { body } = await this.call(await this.transport(flags), this.op('listComments', cr), { path: this.where(args.spaceId, cr), query });
     const list = body as { items: any[]; count: number; next?: { page: string } };
     if (!this.jsonEnabled()) {
-      this.log(list.items.length ? list.items.map(summary).join('\n') : 'No comments.');
+      if (outputOptions().tty) this.log(list.items.length ? list.items.map(summary).join('\n') : 'No comments.');
+      else {
+        // Through a pipe, as every list: one tab-separated row per comment (id, author, posted,
+        // status, replies, first line of the body); "No comments." on stderr.
+        const rows = list.items.map((c) => ({ ...c, text: bodyText(c.body).split('\n')[0] }));
+        const table = await renderList(rows, ['id', 'postedBy.displayName', 'postedAt', 'status', 'replies', 'text'], 'No comments.');
+        if (table) this.log(table);
+      }
       moreHint(list);
     }
     return list;

@@ -1,3 +1,4 @@
+import { changeRequestNamed } from '../_lib/names.js';
 import { descriptionFlag } from '../_lib/markdown-flag.js';
 import { operationCommand } from '../_lib/operation-command.js';
 
@@ -12,5 +13,5 @@ export default operationCommand({
   ],
   flags: { description: descriptionFlag() },
   // Archiving closes the change request for reviewers: confirmed like other destructive commands.
-  confirm: (p, f) => (f.status === 'archived' ? `Archive change request ${p.changeRequestId} of space ${p.spaceId}? (reopen with --status open)` : undefined),
+  confirm: async (p, f, t) => (f.status === 'archived' ? `Archive ${await changeRequestNamed(t, p.spaceId!, p.changeRequestId!)}? (reopen with --status open)` : undefined),
 });

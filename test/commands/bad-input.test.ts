@@ -46,7 +46,7 @@ describe('bad flag values: exit 2 naming the flag and the rule, nothing sent', (
       [['spaces', 'list', '--limit', 'abc'], /--limit: must be an integer from 1 to 1000, got "abc"/],
       [['spaces', 'list', '--limit', '2000'], /--limit: must be an integer from 1 to 1000/],
       [['comments', 'list', 'space1', '--limit', '0'], /--limit: .*greater than or equal to 1/],
-      [['cr', 'list', 'space1', '--status', 'done'], /--status: "done" is not one of draft, open, archived, merged/],
+      [['cr', 'list', 'space1', '--status', 'done'], /--status: "done" is not one of draft, open, archived, merged, all/],
       [['sites', 'list', '--type', 'gold'], /--type: "gold" is not one of basic, premium/],
       [['sites', 'list', '--published=maybe'], /--published: a switch takes no value, got "maybe" \(use --published or --no-published\)/],
       [['spaces', 'create', '--title', 'x'.repeat(60)], /--title: must NOT have more than 50 characters/],

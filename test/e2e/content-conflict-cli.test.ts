@@ -35,8 +35,9 @@ describe('a merge conflict', () => {
     const merge = raw('cr', 'merge', space, '2');
     expect(merge.status).toBe(5);
     expect(merge.stderr).not.toContain('revert_page');
-    expect(merge.stderr).toContain(`docs cr update ${space} 2`);
-    expect(merge.stderr).toContain(`docs content push DIR --space ${space} --change-request 2`);
+    // cr merge: the one-command way (docs cr resolve, first-hour-cli.test.ts follows it).
+    expect(merge.stderr).toContain(`docs cr resolve ${space} 2 ./cr-2`);
+    expect(merge.stderr).toContain(`docs content push ./cr-2 --space ${space} --change-request 2 --merge`);
 
     const push = raw('content', 'push', mine, '--space', space, '--merge');
     expect(push.status).toBe(5);

@@ -20,7 +20,7 @@ function scenario(env: Record<string, string>, space: string, cr: { id: string; 
     return r;
   };
   const n = String(cr.number);
-  expect(run(as.author, 'cr', 'changes', space, n).stdout).toBe('page_created Setup (setup)\n');
+  expect(run(as.author, 'cr', 'changes', space, n).stdout).toBe('page_created\tSetup\tsetup\t\n');
   const asked = run(as.author, 'cr', 'request-review', space, n, '--user', as.reviewerId, '--description', 'Adds *setup*.', '--json').json;
   expect(asked.users[0].user.id).toBe(as.reviewerId);
   expect(run(as.reviewer, 'cr', 'list-org', '--requested-reviewer', as.reviewerId, '--json').json.items.map((c: any) => c.id)).toEqual([cr.id]);

@@ -97,7 +97,7 @@ describe('destructive commands in scripts', () => {
   it('refuse without --yes off a terminal; delete names the id and the restore command; a second delete is exit 3', () => {
     const space = docs(['spaces', 'create', '--title', 'Doomed', '--json'], env).json.id as string;
     const refused = docs(['spaces', 'delete', space], env);
-    expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete space ${space}: not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
+    expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete space "Doomed" (${space}): not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
     expect(docs(['spaces', 'get', space], env).status).toBe(0); // nothing deleted
     const deleted = docs(['spaces', 'delete', space, '--yes'], env);
     expect([deleted.status, deleted.stdout]).toEqual([0, `Deleted space ${space}. Restore it within 7 days with: docs spaces restore ${space}\n`]);
@@ -128,6 +128,7 @@ describe('destructive commands in scripts', () => {
     const space = docs(['spaces', 'create', '--title', 'Kept', '--json'], env).json.id as string;
     const no = onTty(['spaces', 'delete', space], 'n\\r');
     expect(no.status).toBe(2);
+    expect(no.stdout).toContain(`Delete space "Kept" (${space})?`); // the question names it
     expect(no.stdout).toContain('Error: cancelled');
     const interrupted = onTty(['spaces', 'delete', space], '\\003');
     expect(interrupted.status).toBe(130);

@@ -22,7 +22,8 @@ describe('organization commands, in-process', () => {
     // Not on a terminal: refused without --yes, nothing removed.
     const refused = docs(['members', 'remove', bob], env);
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(new RegExp(`^Error: Remove member ${bob} from organization \\S+: not confirmed; pass --yes to confirm`));
+    // Named: the member's name and email, the organization's title.
+    expect(refused.stderr).toMatch(new RegExp(`^Error: Remove member "[^"]+" <[^>]+> \\(${bob}\\) from "[^"]+": not confirmed; pass --yes to confirm`));
     const removed = docs(['members', 'remove', bob, '--yes'], env);
     expect(removed.status).toBe(0);
     expect(removed.stdout).toMatch(new RegExp(`^Removed member ${bob} from organization \\S+\\. To add them back: docs invites send`));

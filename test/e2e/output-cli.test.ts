@@ -1,27 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs } from '../helpers/cli.js';
+import { docs, hasScript, inTerminal } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
 // Human output as a person and a script see it (README "In scripts and at the terminal"): the
 // same commands through a pipe (docs(): no TTY) and in a pseudo-terminal (util-linux `script`,
 // skipped without it), with and without NO_COLOR. The rendering rules themselves:
 // test/commands/render.test.ts.
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 const ESC = '\u001b[';
-
-/** Runs shell lines in a pseudo-terminal `cols` wide; `$D` is the built CLI. */
-function inTerminal(lines: string[], env: Record<string, string | undefined>, cols = 72): string {
-  const r = spawnSync('script', ['-qec', [`stty cols ${cols} rows 50`, ...lines].join('\n'), '/dev/null'], {
-    encoding: 'utf8',
-    env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', D: `${process.execPath} ${BIN}`, ...env },
-    timeout: 60_000,
-  });
-  expect(r.status, r.stderr + r.stdout).toBe(0);
-  return r.stdout.replace(/\r\n/g, '\n');
-}
 
 describe('human output: pipes and terminals', () => {
   it('lists and objects: TSV through a pipe; fitted tables and summaries on a terminal; colors obey NO_COLOR', () => {

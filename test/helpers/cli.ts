@@ -110,3 +110,21 @@ export async function spawnServe(args: string[], env: Record<string, string> = {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, url, exited, output: () => out, errors: () => err };
 }
+
+/** Whether util-linux `script` is here to give a command a pseudo-terminal (inTerminal). */
+export const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+/**
+ * Runs shell lines in a pseudo-terminal `cols` wide (util-linux `script`), as a person at a
+ * terminal: stdin and stdout are TTYs; `$D` is the built CLI. Colors on unless the lines set
+ * NO_COLOR. Answers the terminal's output (both streams, CRLF turned to LF).
+ */
+export function inTerminal(lines: string[], env: Record<string, string | undefined>, cols = 72): string {
+  const r = spawnSync('script', ['-qec', [`stty cols ${cols} rows 50`, ...lines].join('\n'), '/dev/null'], {
+    encoding: 'utf8',
+    env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', D: `${process.execPath} ${BIN}`, ...env },
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`script exited ${r.status}: ${r.stderr}${r.stdout}`);
+  return r.stdout.replace(/\r\n/g, '\n');
+}

@@ -11,6 +11,7 @@ import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, seria
 import { esc } from './render/html.js';
 import { frame } from './render/layout.js';
 import { renderMarkdown } from './render/markdown.js';
+import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from './render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
 import { searchPage, searchSite } from './search.js';
 import { locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from './site.js';
@@ -24,7 +25,9 @@ import { cookieNames, parseCookies, visitorInput } from './visitor.js';
 //   /llms.txt /llms-full.txt /sitemap.xml /robots.txt
 // Everything is read from the store at request time: no build step.
 
-const CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+// Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`).
+const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const SCRIPT = Buffer.from(SITE_JS);
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -52,10 +55,14 @@ function redirect(res: ServerResponse, status: 301 | 302 | 303, to: string, cook
   return status;
 }
 
-function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<string, string>): 'light' | 'dark' {
+/**
+ * The theme a page is drawn in: the visitor's choice (the toggle's cookie), else their system's
+ * preference (`auto`, resolved by CSS); a site that is not toggeable forces its default.
+ */
+function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<string, string>): 'light' | 'dark' | 'auto' {
+  if (settings.themes?.toggeable === false) return settings.themes?.default === 'dark' ? 'dark' : 'light';
   const chosen = cookies[`docs_theme_${view.site.id}`];
-  if (settings.themes?.toggeable !== false && (chosen === 'light' || chosen === 'dark')) return chosen;
-  return settings.themes?.default === 'dark' ? 'dark' : 'light';
+  return chosen === 'light' || chosen === 'dark' ? chosen : 'auto';
 }
 
 export async function servePublished(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
@@ -120,6 +127,11 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   // Site-wide routes.
   if (rest[0] === '~') {
     const what = rest.slice(1).join('/');
+    if (what === 'site.js') {
+      // The same bytes for every site; the URL carries the script's version, so it keeps a year.
+      const current = query.get('v') === SITE_JS_VERSION;
+      return send(res, 200, 'text/javascript; charset=utf-8', SCRIPT, { 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    }
     if (what === 'theme') {
       const set = query.get('set');
       const back = query.get('back') ?? '';
@@ -171,7 +183,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const { html, headings } = body;
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
-  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
+  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
   keepPage(found.sig, bytes);
   return send(res, 200, HTML, bytes);
 }

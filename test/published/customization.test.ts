@@ -69,8 +69,13 @@ describe('customization', () => {
       c.styling.corners = 'straight';
     });
     const doc = await home();
-    expect(style(doc)).toContain(':root{--primary:#ff0000;--font:Merriweather, Georgia, serif;--radius:0}');
-    expect(style(doc)).toContain('[data-theme=dark]{--primary:#00ff00}');
+    // The colors as chosen, and for text adjusted to AA contrast where they fail it (#ff0000 on white: 4.0).
+    expect(style(doc)).toMatch(/:root\{--primary:#ff0000;--link:#([0-9a-f]{6});--on-primary:#000000;--font:Merriweather, Georgia, serif;--radius:0\}/);
+    const link = /:root\{--primary:#ff0000;--link:(#[0-9a-f]{6})/.exec(style(doc))![1]!;
+    const { contrast } = await import('../../src/published/render/contrast.js');
+    expect(contrast(link, '#f5f6f8')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(link, '#ff0000')).toBeLessThan(1.5);
+    expect(style(doc)).toContain('[data-theme=dark]{--primary:#00ff00;--link:#00ff00;');
     expect(attrOf(htmlEl(doc), 'data-style')).toBe('bold');
   });
 
@@ -96,8 +101,8 @@ describe('customization', () => {
     expect(textOf(byClass(footer, 'copyright')[0])).toBe('© Acme');
   });
 
-  it('light/dark: the default mode, the toggle (a cookie), and no toggle when not toggeable', async () => {
-    expect(attrOf(htmlEl(await home()), 'data-theme')).toBe('light');
+  it("light/dark: the system's preference by default, the toggle (a cookie), and no toggle when not toggeable", async () => {
+    expect(attrOf(htmlEl(await home()), 'data-theme')).toBe('auto');
     const toggle = await get(s, `${base}/~/theme?set=dark&back=${encodeURIComponent(new URL(base).pathname + '/beta')}`);
     expect(toggle.status).toBe(303);
     expect(toggle.headers.get('location')).toBe(`${new URL(base).pathname}/beta`);

@@ -3,7 +3,8 @@ import type { Caller, Context } from '../../kernel/context.js';
 import { DocsError } from '../../kernel/errors.js';
 import { invoke } from '../../invoke.js';
 import { attr, esc, safeUrl } from '../render/html.js';
-import { renderMarkdown } from '../render/markdown.js';
+import { makeResolver } from '../../content/link-refs.js';
+import { renderMarkdown, type RenderOptions } from '../render/markdown.js';
 import { appPage, list, section } from './page.js';
 
 // One view per kind of `urls.app`. Every read goes through `invoke` as the signed-in member:
@@ -38,7 +39,7 @@ export async function appView(ctx: Context, who: Caller, segs: string[]): Promis
   if (kind === 'integrations' && id && !rest.length) return integration(call, id, [home]);
   if (kind === 'conversations' && id === 'clusters' && rest.length === 1) {
     const c = await call('getConversationsIssuesCluster', { organizationId: org, clusterId: rest[0]! });
-    return appPage(c.title ?? 'Cluster', `<h1>${esc(c.title ?? 'Cluster')}</h1><pre>${esc(JSON.stringify(c, null, 2))}</pre>`, [home]);
+    return appPage(c.title ?? 'Cluster', `<h1>${esc(c.title ?? 'Cluster')}</h1>${cluster(c)}`, [home]);
   }
   throw new DocsError('not_found', `nothing at /o/${segs.join('/')}`);
 }
@@ -86,21 +87,51 @@ async function space(call: Call, home: { title: string; href: string }, id: stri
   const path = rest.join('/');
   let body = '';
   if (path) {
-    const p = await call('getPageByPath', { spaceId: id, pagePath: path });
-    const { html } = await renderMarkdown(p.markdown ?? '', { link: () => undefined, image: () => undefined });
+    const [p, files] = await Promise.all([call('getPageByPath', { spaceId: id, pagePath: path }), call('listFiles', { spaceId: id }, { limit: '1000' })]);
+    const { html } = await renderMarkdown(p.markdown ?? '', previewLinks(pages, files.items ?? [], base, p.id, ctxBase(s)));
     body = `<article><h1>${esc(p.title)}</h1>${html}</article>`;
   } else {
     body = `<h1>${esc(s.title)}</h1>${s.urls.published ? `<p>Published at <a href="${attr(safeUrl(s.urls.published))}">${esc(s.urls.published)}</a></p>` : ''}${section('Change requests', list(crs.items.map((c: any) => ({ title: `#${c.number} ${c.subject ?? ''}`, href: new URL(c.urls.app).pathname, note: c.status }))))}`;
   }
-  return appPage(s.title, `<div class="layout" style="padding:0"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`, crumbs);
+  return appPage(s.title, `<div class="layout"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`, crumbs);
 }
 
+/** The origin the API's `urls.app` are under (links to it count as links in the app). */
+const ctxBase = (s: any) => new URL(s.urls.app).origin;
+
+/**
+ * How links resolve in a page preview: pages of the space to their view here, files as
+ * written, and links to nothing shown as broken (a warning style: the editors should see them).
+ */
+function previewLinks(pages: any[], files: any[], base: string, pageId: string, origin: string): RenderOptions {
+  const resolver = makeResolver(pages, files, origin);
+  const byId = new Map<string, string>();
+  const walk = (ps: any[]) => ps.forEach((p) => (byId.set(p.id, p.path), walk(p.pages ?? [])));
+  walk(pages);
+  return {
+    broken: 'warn',
+    image: () => undefined,
+    link(url) {
+      let t;
+      try {
+        t = resolver.resolve(url, pageId);
+      } catch {
+        return { broken: true };
+      }
+      if (t.kind === 'missing-page' || t.kind === 'missing-file') return { broken: true };
+      if (t.kind === 'page' && byId.has(t.page)) return { href: `${base}/${byId.get(t.page)!.split('/').map(enc).join('/')}${t.anchor ? `#${t.anchor}` : ''}` };
+      return undefined;
+    },
+  };
+}
+
+/** A line diff: added and removed lines colored and marked (+/-), long lines wrapped. */
 function diffHtml(before = '', after = ''): string {
   return `<pre class="diff">${diffLines(before, after)
     .map((part) => {
       const sign = part.added ? '+' : part.removed ? '-' : ' ';
-      const lines = part.value.replace(/\n$/, '').split('\n').map((l) => `${sign} ${l}`).join('\n');
-      return part.added ? `<ins>${esc(lines)}</ins>\n` : part.removed ? `<del>${esc(lines)}</del>\n` : `${esc(lines)}\n`;
+      const tag = part.added ? 'ins' : part.removed ? 'del' : 'span';
+      return part.value.replace(/\n$/, '').split('\n').map((l) => `<${tag}>${esc(`${sign} ${l}`)}</${tag}>`).join('');
     })
     .join('')}</pre>`;
 }
@@ -163,4 +194,24 @@ async function openapi(call: Call, home: { title: string; href: string }, org: s
 async function integration(call: Call, name: string, crumbs: { title: string; href?: string }[]) {
   const i = await call('getIntegrationByName', { integrationName: name });
   return appPage(i.title, `<h1>${esc(i.title)}</h1><p>${esc(i.description ?? '')}</p><dl><dt>Name</dt><dd>${esc(i.name)}</dd><dt>Scopes</dt><dd>${esc((i.scopes ?? []).join(', '))}</dd></dl>`, crumbs);
+}
+
+/** A value of a record as table text: strings and numbers as they are, the rest as compact JSON. */
+const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** Records as a table (the columns: every key they have, in first-seen order). */
+export function table(rows: Record<string, unknown>[], caption?: string): string {
+  if (!rows.length) return '<p>None.</p>';
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return `<div class="table-wrap" tabindex="0"><table>${caption ? `<caption>${esc(caption)}</caption>` : ''}<thead><tr>${cols.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${cols.map((c) => `<td>${esc(cell(r[c]))}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table></div>`;
+}
+
+/** A conversation cluster: its fields as a definition list, its issues (and any other lists) as tables. */
+function cluster(c: Record<string, any>): string {
+  const scalars = Object.entries(c).filter(([, v]) => v === null || typeof v !== 'object');
+  const lists = Object.entries(c).filter(([, v]) => Array.isArray(v) && v.every((x) => x && typeof x === 'object'));
+  const others = Object.entries(c).filter(([k, v]) => v && typeof v === 'object' && !lists.some(([l]) => l === k));
+  return `<dl class="fields">${[...scalars, ...others].map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(cell(v))}</dd>`).join('')}</dl>${lists.map(([k, v]) => section(k, table(v))).join('')}`;
 }

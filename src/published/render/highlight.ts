@@ -1,9 +1,19 @@
+import { readable } from './contrast.js';
+import { CODE_BG } from './css.js';
 // Code highlighting with shiki's fine-grained core: the JavaScript regex engine (no WASM to
 // load), two themes (light and dark, switched by CSS variables) and only the languages pages
 // use, each loaded the first time a code block asks for it. Nothing here loads before a page
 // with code is rendered.
 
-const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
+const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
+
+/** Token colors made to read (WCAG AA) on the code background of each theme. */
+function readableTokens(n: any) {
+  if (typeof n.properties?.style === 'string') {
+    n.properties.style = n.properties.style.replace(/--shiki-(light|dark):(#[0-9a-fA-F]{3,8})/g, (_: string, mode: 'light' | 'dark', c: string) => `--shiki-${mode}:${readable(c, CODE_BG[mode])}`);
+  }
+  for (const c of n.children ?? []) readableTokens(c);
+}
 
 let core: Promise<{ hl: any; langs: Record<string, () => Promise<any>> }> | undefined;
 const loaded = new Map<string, Promise<boolean>>();
@@ -40,5 +50,7 @@ async function language(name: string): Promise<boolean> {
 export async function highlightCode(code: string, lang: string): Promise<unknown | undefined> {
   if (!lang || !(await language(lang))) return undefined;
   const { hl } = await highlighter();
-  return hl.codeToHast(code.replace(/\n$/, ''), { lang: lang.toLowerCase(), themes: THEMES, defaultColor: false }).children[0];
+  const pre = hl.codeToHast(code.replace(/\n$/, ''), { lang: lang.toLowerCase(), themes: THEMES, defaultColor: false }).children[0];
+  readableTokens(pre);
+  return pre;
 }

@@ -19,6 +19,11 @@ export interface RenderOptions {
   image(url: string): string | undefined;
   /** Links out of the site open in a new tab. */
   externalBlank?: boolean;
+  /**
+   * How a broken link shows: `text` (a published site: its words, plainly) or `warn` (a
+   * preview for the people editing: a visible warning style, titled "Broken link").
+   */
+  broken?: 'text' | 'warn';
 }
 
 export interface Heading {
@@ -72,13 +77,17 @@ function finish(opts: RenderOptions, headings: Heading[], codes: { parent: El; i
       if (n.tagName === 'a' && typeof p.href === 'string') {
         const t = opts.link(p.href);
         if (t && 'broken' in t) {
-          // A link to a page or file that does not exist: shown as such, going nowhere.
+          // A link to a page or file that does not exist goes nowhere: plain words on a
+          // published site, a warning in a preview.
           n.tagName = 'span';
-          n.properties = { className: ['broken-link'], title: 'Broken link' };
+          n.properties = opts.broken === 'warn' ? { className: ['broken-link'], title: 'Broken link' } : {};
         } else {
           if (t) p.href = t.href;
           if (opts.externalBlank && /^https?:/i.test(p.href)) Object.assign(p, { target: '_blank', rel: ['noopener', 'noreferrer'] });
         }
+      } else if (n.tagName === 'table' && parent) {
+        // Wide tables scroll in their own box (focusable, so the keyboard can scroll it), not the page.
+        parent.children![index] = { type: 'element', tagName: 'div', properties: { className: ['table-wrap'], tabIndex: 0 }, children: [n] };
       } else if (n.tagName === 'input' && p.type === 'checkbox') {
         // A task list's checkbox (disabled, GFM) says what it means to screen readers too.
         p.ariaLabel = p.checked ? 'Done' : 'Not done';
@@ -111,10 +120,16 @@ export async function renderMarkdown(markdown: string, opts: RenderOptions): Pro
   const codes: { parent: El; index: number; lang: string; code: string }[] = [];
   const processor = p.unified().use(p.remarkParse).use(p.remarkGfm).use(remarkBlocks(nonce)).use(p.remarkRehype).use(p.rehypeSanitize, p.schema).use(finish(opts, headings, codes));
   const tree = await processor.run(processor.parse(text));
-  // Highlighted code replaces its <pre>: shiki's output, built from the code as text.
+  // Highlighted code replaces its <pre>: shiki's output, built from the code as text. Every code
+  // block gets a head with its language (the script adds a copy button there) and scrolls in its
+  // own box (focusable for the keyboard).
   for (const c of codes) {
-    const hast = await highlightCode(c.code, c.lang);
-    if (hast) c.parent.children![c.index] = hast as El;
+    const hast = (await highlightCode(c.code, c.lang)) as El | undefined;
+    const pre = hast ?? c.parent.children![c.index]!;
+    (pre.properties ??= {}).tabIndex = 0;
+    const label = c.lang ? [{ type: 'element', tagName: 'span', properties: { className: ['lang'] }, children: [{ type: 'text', value: c.lang }] }] : [{ type: 'element', tagName: 'span', properties: {}, children: [] }];
+    const head: El = { type: 'element', tagName: 'div', properties: { className: ['code-head'] }, children: label };
+    c.parent.children![c.index] = { type: 'element', tagName: 'div', properties: { className: ['code'] }, children: [head, pre] };
   }
   const html = p.unified().use(p.rehypeStringify).stringify(tree);
   return { html, headings };

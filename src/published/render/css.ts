@@ -121,6 +121,7 @@ details{border:1px solid var(--line);border-radius:var(--radius);padding:6px 12p
 .broken-link{color:var(--warn);text-decoration:underline wavy;text-underline-offset:3px;cursor:help}.broken-link:before{content:"⚠ "}
 footer.site{border-top:1px solid var(--line);padding:24px;color:var(--muted);display:flex;gap:48px;flex-wrap:wrap}
 footer.site ul{list-style:none;padding:0}
+form.page-search{margin:0 0 24px;max-width:480px}.page-search label{align-self:center}
 .results li{margin-bottom:12px}.results .snippet{color:var(--muted);font-size:.9rem}
 .notfound{text-align:center;padding:64px 0}
 @media (max-width:1180px){.layout{grid-template-columns:240px minmax(0,1fr)}aside.outline{display:none}}

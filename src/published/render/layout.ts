@@ -84,7 +84,7 @@ export function frame(f: Frame): string {
   const toggle = settings.themes?.toggeable !== false
     ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme" data-cookie="docs_theme_${attr(view.site.id)}" data-path="${attr(view.base)}"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="dark" aria-label="Switch to dark mode" title="Dark mode"><span aria-hidden="true">☾</span></button><button name="set" value="light" aria-label="Switch to light mode" title="Light mode"><span aria-hidden="true">☀</span></button></form>`
     : '';
-  const search = `<form class="search" role="search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
+  const search = `<form class="search" role="search" aria-label="Site search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
   // One section alone is no choice: no top navigation then.
   const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
   const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
@@ -114,9 +114,9 @@ ${f.description ? `<meta name="description" content="${attr(f.description)}">` :
 <header class="top">${menu}<a class="brand" href="${attr(view.base)}">${brand}</a>${linkNav}${switcher}${search}${toggle}</header>
 ${sections}
 <div class="layout">
-<aside class="sidebar" id="nav">${mobile}${f.sidebar ?? ''}</aside>
+<aside class="sidebar" id="nav" aria-label="Navigation">${mobile}${f.sidebar ?? ''}</aside>
 <main id="content">${f.main}</main>
-<aside class="outline">${outline.length ? `<nav aria-label="On this page"><strong>On this page</strong><ul>${outline.map((h) => `<li class="d${h.depth}"><a href="#${attr(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul></nav>` : ''}</aside>
+<aside class="outline" aria-label="Outline">${outline.length ? `<nav aria-label="On this page"><strong>On this page</strong><ul>${outline.map((h) => `<li class="d${h.depth}"><a href="#${attr(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul></nav>` : ''}</aside>
 </div>
 <footer class="site">${footerLogo ? `<img src="${attr(safeUrl(footerLogo))}" alt="" height="24">` : ''}${footerGroups}${typeof footer.copyright === 'string' ? `<p class="copyright">${esc(footer.copyright)}</p>` : ''}</footer>
 </body></html>`;

@@ -98,6 +98,7 @@ describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
             // The table and the code do scroll, inside their boxes.
             const boxes = await p.evaluate(() => [...document.querySelectorAll('.table-wrap, .code pre')].map((e) => e.scrollWidth > e.clientWidth));
             expect(boxes).toEqual([true, true]);
+            if (javaScriptEnabled) await p.waitForTimeout(300);
             if (javaScriptEnabled) await p.screenshot({ path: join(artifacts, `published-wide-${width}.png`), fullPage: false });
           }
           await ctx.close();

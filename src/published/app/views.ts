@@ -38,8 +38,12 @@ export async function appView(ctx: Context, who: Caller, segs: string[]): Promis
   if (kind === 'openapi' && id && !rest.length) return openapi(call, home, org, id);
   if (kind === 'integrations' && id && !rest.length) return integration(call, id, [home]);
   if (kind === 'conversations' && id === 'clusters' && rest.length === 1) {
-    const c = await call('getConversationsIssuesCluster', { organizationId: org, clusterId: rest[0]! });
-    return appPage(c.title ?? 'Cluster', `<h1>${esc(c.title ?? 'Cluster')}</h1>${cluster(c)}`, [home]);
+    const [c, issues] = await Promise.all([
+      call('getConversationsIssuesCluster', { organizationId: org, clusterId: rest[0]! }),
+      call('listConversationsIssues', { organizationId: org }, { cluster: rest[0]!, limit: '100' }),
+    ]);
+    const title = c.label ?? c.title ?? 'Cluster';
+    return appPage(title, `<h1>${esc(title)}</h1>${cluster(c, issues.items ?? [])}`, [home]);
   }
   throw new DocsError('not_found', `nothing at /o/${segs.join('/')}`);
 }
@@ -196,22 +200,25 @@ async function integration(call: Call, name: string, crumbs: { title: string; hr
   return appPage(i.title, `<h1>${esc(i.title)}</h1><p>${esc(i.description ?? '')}</p><dl><dt>Name</dt><dd>${esc(i.name)}</dd><dt>Scopes</dt><dd>${esc((i.scopes ?? []).join(', '))}</dd></dl>`, crumbs);
 }
 
-/** A value of a record as table text: strings and numbers as they are, the rest as compact JSON. */
-const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+/** A value as table text: strings and numbers as they are, dates as dates. */
+const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? '' : String(v).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d).*Z$/, '$1 $2 UTC'));
 
-/** Records as a table (the columns: every key they have, in first-seen order). */
-export function table(rows: Record<string, unknown>[], caption?: string): string {
+/** Rows as a table: a header row from `cols` ([key, heading]), one row per record. */
+export function table(rows: Record<string, unknown>[], cols: [string, string][], caption?: string): string {
   if (!rows.length) return '<p>None.</p>';
-  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return `<div class="table-wrap" tabindex="0"><table>${caption ? `<caption>${esc(caption)}</caption>` : ''}<thead><tr>${cols.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${cols.map((c) => `<td>${esc(cell(r[c]))}</td>`).join('')}</tr>`)
+  return `<div class="table-wrap" tabindex="0"><table>${caption ? `<caption>${esc(caption)}</caption>` : ''}<thead><tr>${cols.map(([, h]) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${cols.map(([k]) => `<td>${esc(cell(r[k]))}</td>`).join('')}</tr>`)
     .join('')}</tbody></table></div>`;
 }
 
-/** A conversation cluster: its fields as a definition list, its issues (and any other lists) as tables. */
-function cluster(c: Record<string, any>): string {
-  const scalars = Object.entries(c).filter(([, v]) => v === null || typeof v !== 'object');
-  const lists = Object.entries(c).filter(([, v]) => Array.isArray(v) && v.every((x) => x && typeof x === 'object'));
-  const others = Object.entries(c).filter(([k, v]) => v && typeof v === 'object' && !lists.some(([l]) => l === k));
-  return `<dl class="fields">${[...scalars, ...others].map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(cell(v))}</dd>`).join('')}</dl>${lists.map(([k, v]) => section(k, table(v))).join('')}`;
+/** A conversation cluster: its summary, figures, weekly pulse and sources as tables, then its issues. */
+function cluster(c: Record<string, any>, issues: any[]): string {
+  const kv = (o: unknown) => (o && typeof o === 'object' ? Object.entries(o as object).map(([k, v]) => ({ k, v })) : []);
+  const weeks = Array.isArray(c.weeklyPulse) ? c.weeklyPulse.map((n: unknown, i: number, a: unknown[]) => ({ k: i === a.length - 1 ? 'this week' : `${a.length - 1 - i} weeks ago`, v: n })) : [];
+  const rows = issues.map((i) => ({ title: i.issue?.title, summary: i.issue?.summary, conversation: i.conversation?.subject, at: i.issue?.createdAt }));
+  return `${c.summary ? `<p>${esc(c.summary)}</p>` : ''}<p class="updated">Created ${esc(cell(c.createdAt))} · updated ${esc(cell(c.updatedAt))}</p>
+${section('Issues', table(rows, [['title', 'Issue'], ['summary', 'Summary'], ['conversation', 'Conversation'], ['at', 'Created']]))}
+${section('Figures', table(kv(c.stats), [['k', 'Figure'], ['v', 'Count']]))}
+${section('Weekly pulse', table(weeks.filter((w: any) => w.v), [['k', 'Week'], ['v', 'Issues']]))}
+${section('Sources', table(kv(c.sources), [['k', 'Source'], ['v', 'Issues']]))}`;
 }

@@ -131,7 +131,8 @@ header.top{gap:10px;padding:0 12px}nav.header-links,nav.variants.top{display:non
 nav.sections{padding:6px 12px}nav.sections details ul{position:static}
 .layout{display:flex;flex-direction:column;padding:0 16px;gap:0}main{order:1;padding-top:16px}aside.sidebar{order:2;border-top:1px solid var(--line)}
 aside.sidebar>nav{position:static;max-height:none}
-.js aside.sidebar{position:fixed;z-index:15;top:var(--top);left:0;bottom:0;width:min(320px,86vw);background:var(--bg);border-right:1px solid var(--line);padding:0 12px;overflow:auto;visibility:hidden;transform:translateX(-100%);transition:transform .2s,visibility .2s}
+.js aside.sidebar{position:fixed;z-index:15;top:var(--top);left:0;bottom:0;width:min(320px,86vw);background:var(--bg);border-right:1px solid var(--line);padding:0 12px;overflow:auto;visibility:hidden;transform:translateX(-100%)}
+.anim aside.sidebar{transition:transform .2s,visibility .2s}
 .js .nav-open aside.sidebar{visibility:visible;transform:none}
 h1{font-size:1.6rem}
 }

@@ -12,7 +12,7 @@ export const SITE_JS = `(()=>{"use strict";
 const d=document,h=d.documentElement,$=(s,r=d)=>[...r.querySelectorAll(s)];
 h.classList.add("js");
 const menu=d.querySelector("button.menu");
-if(menu){const set=o=>{menu.setAttribute("aria-expanded",String(o));d.body.classList.toggle("nav-open",o)};
+if(menu){const set=o=>{menu.setAttribute("aria-expanded",String(o));d.body.classList.add("anim");d.body.classList.toggle("nav-open",o)};
 menu.addEventListener("click",()=>{const o=menu.getAttribute("aria-expanded")!=="true";set(o);if(o){const a=d.querySelector("#nav a");a&&a.focus()}});
 d.addEventListener("keydown",e=>{if(e.key==="Escape"&&d.body.classList.contains("nav-open")){set(false);menu.focus()}});}
 $("button.arrow").forEach(b=>b.addEventListener("click",()=>{const o=b.getAttribute("aria-expanded")!=="true";b.setAttribute("aria-expanded",String(o));b.closest("li").classList.toggle("closed",!o)}));

@@ -88,7 +88,7 @@ async function axe(p: any, what: string) {
 
 describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
   it('no horizontal page scroll on any page (wide tables and code scroll in their own box), with and without script', async () => {
-    for (const width of WIDTHS) {
+    for (const width of [...WIDTHS, 768]) {
       for (const javaScriptEnabled of [true, false]) {
         for (const path of ['', '/wide-things', '/~/search?q=section', '/nowhere']) {
           const { ctx, p } = await open(width, path, { javaScriptEnabled });
@@ -123,7 +123,6 @@ describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
     await p.screenshot({ path: join(artifacts, 'published-menu-390.png') });
     await p.keyboard.press('Escape');
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
-    await nav.getByRole('link', { name: 'Welcome' }).click({ force: true }).catch(() => undefined);
     await ctx.close();
     // Without script: no menu button, the page tree after the content, reachable.
     const bare = await open(390, '/wide-things', { javaScriptEnabled: false });

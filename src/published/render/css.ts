@@ -62,7 +62,7 @@ button:hover{border-color:var(--muted)}
 input[type=search],input[type=text],input[type=password]{padding:5px 10px;border:1px solid var(--line);border-radius:var(--radius);background:var(--soft);min-width:0}
 header.top{position:sticky;top:0;z-index:20;display:flex;align-items:center;gap:16px;height:var(--top);padding:0 24px;border-bottom:1px solid var(--line);background:var(--bg);white-space:nowrap}
 [data-style=bold] header.top{background:var(--primary);color:var(--on-primary)}[data-style=bold] header.top a{color:var(--on-primary)}
-[data-style=muted]{--fg:#3a3a40}[data-theme=dark][data-style=muted]{--fg:#c9c9d1}
+[data-style=muted]{--fg:#3a3a40}[data-theme=dark][data-style=muted]{--fg:#c9c9d1}@media (prefers-color-scheme:dark){[data-theme=auto][data-style=muted]{--fg:#c9c9d1}}
 [data-style=gradient] header.top{background:linear-gradient(90deg,var(--soft),var(--bg))}
 .brand{display:flex;align-items:center;gap:8px;font-weight:700;color:inherit;text-decoration:none;font-size:1.1rem;min-width:0;overflow:hidden;text-overflow:ellipsis}
 .brand img{height:28px}

@@ -131,6 +131,28 @@ describe('page content', () => {
     expect(textOf(more)).toContain('Hidden detail.');
   });
 
+  it("GitBook's images with captions become figures; embeds a link card (nothing framed); their HTML is not let through", async () => {
+    const { renderMarkdown } = await import('../../src/published/render/markdown.js');
+    const opts = { link: () => undefined, image: (u: string) => (u === 'diagram.png' ? '/files/diagram' : undefined) };
+    const md = [
+      '<figure><img src="diagram.png" alt="A [diagram]"><figcaption><p>The <strong>whole</strong> flow</p></figcaption></figure>',
+      '',
+      '<figure><img src="x.png" alt="" onerror="alert(1)"></figure>',
+      '',
+      '{% embed url="https://www.youtube.com/watch?v=abc" %}',
+      'A video.',
+      '{% endembed %}',
+      '',
+      '{% embed url="javascript:alert(2)" %}',
+    ].join('\n');
+    const { html } = await renderMarkdown(md, opts);
+    expect(html).toContain('<figure><p><img src="/files/diagram" alt="A [diagram]" loading="lazy"></p><figcaption>The whole flow</figcaption></figure>');
+    expect(html).toContain('<figure><p><img src="x.png" alt="" loading="lazy"></p></figure>');
+    expect(html).toContain('<div class="embed"><p><a href="https://www.youtube.com/watch?v=abc">https://www.youtube.com/watch?v=abc</a></p></div>');
+    expect(html).toContain('A video.');
+    expect(html).not.toMatch(/onerror|href="javascript:|<iframe|endembed/);
+  });
+
   it('a page that tries to inject script renders inert', async () => {
     const r = await get(s, `${base}/attack`);
     expect(r.status).toBe(200);

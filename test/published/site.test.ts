@@ -69,8 +69,11 @@ describe('published site: structure and pages', () => {
     const r = await get(s, `${published}/advanced/deep-dive`);
     expect(r.status).toBe(200);
     expect(h1(r.doc)).toBe('Deep Dive');
-    expect(links(byLabel(r.doc, 'Breadcrumbs')).map((l) => l.text)).toEqual(['Guides']);
-    expect(textOf(byLabel(r.doc, 'Breadcrumbs'))).toContain('Advanced');
+    // Breadcrumbs: the space, then each ancestor, linked.
+    expect(links(byLabel(r.doc, 'Breadcrumbs'))).toEqual([
+      { text: 'Guides', href: published.replace(/^https?:\/\/[^/]+/, '') },
+      { text: 'Advanced', href: `${published.replace(/^https?:\/\/[^/]+/, '')}/advanced` },
+    ]);
     expect(links(byLabel(r.doc, 'Pages')).map((l) => l.text)).toEqual(['Getting Started', 'Advanced', 'Deep Dive']);
     // The current branch is open.
     expect(attrOf(byTag(byLabel(r.doc, 'Pages'), 'button')[0], 'aria-expanded')).toBe('true');

@@ -111,7 +111,8 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 pre{background:var(--code);padding:12px;margin:0;border-radius:var(--radius);overflow-x:auto;line-height:1.5}.code pre{background:none!important}
 .table-wrap{overflow-x:auto;margin:16px 0}
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:6px 12px;text-align:left;vertical-align:top}th{background:var(--soft)}
-img{max-width:100%;height:auto}
+img{max-width:100%;height:auto}figure{margin:16px 0}figcaption{color:var(--muted);font-size:.9rem;text-align:center;margin-top:6px}
+.embed{border:1px solid var(--line);border-radius:var(--radius);padding:4px 16px;margin:16px 0}.embed:before{content:"↗ Embedded content";display:block;color:var(--muted);font-size:.8rem;margin-top:8px}
 .hint{border-left:4px solid var(--primary);background:var(--soft);padding:4px 16px;margin:16px 0;border-radius:var(--radius)}
 .hint-success{border-color:#00c950}.hint-warning{border-color:#fe9a00}.hint-danger{border-color:#fb2c36}
 details{border:1px solid var(--line);border-radius:var(--radius);padding:6px 12px;margin:12px 0}summary{cursor:pointer;font-weight:600}

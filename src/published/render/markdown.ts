@@ -47,9 +47,11 @@ function load() {
     const base = rehypeSanitize.defaultSchema;
     const schema = {
       ...base,
+      // figure/figcaption come only from the block markers (raw HTML never reaches the tree).
+      tagNames: [...(base.tagNames ?? []), 'figure', 'figcaption'],
       attributes: {
         ...base.attributes,
-        div: [...(base.attributes?.div ?? []), ['className', 'hint', 'hint-info', 'hint-success', 'hint-warning', 'hint-danger', 'tabs']],
+        div: [...(base.attributes?.div ?? []), ['className', 'hint', 'hint-info', 'hint-success', 'hint-warning', 'hint-danger', 'tabs', 'embed']],
         details: [['className', 'tab']],
       },
     };

@@ -57,7 +57,9 @@ export function emoji(e: string): string {
 }
 
 export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean): string {
-  const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a) => `<li>${esc(a.title)}</li>`)];
+  // An ancestor's path is the start of the page's (a group's address leads to its first page).
+  const segs = l.path.split('/');
+  const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a, i) => `<li><a href="${attr(pageUrl(entry, segs.slice(0, i + 1).join('/')))}">${esc(a.title)}</a></li>`)];
   const pager = pagination && (prev || next)
     ? `<nav class="pager" aria-label="Previous and next">${prev ? `<a rel="prev" href="${attr(pageUrl(entry, prev.path))}">← ${esc(prev.node.title)}</a>` : '<span></span>'}${next ? `<a rel="next" href="${attr(pageUrl(entry, next.path))}">${esc(next.node.title)} →</a>` : ''}</nav>`
     : '';

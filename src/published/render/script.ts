@@ -15,6 +15,8 @@ const menu=d.querySelector("button.menu");
 if(menu){const set=o=>{menu.setAttribute("aria-expanded",String(o));d.body.classList.add("anim");d.body.classList.toggle("nav-open",o)};
 menu.addEventListener("click",()=>{const o=menu.getAttribute("aria-expanded")!=="true";set(o);if(o){const a=d.querySelector("#nav a");a&&a.focus()}});
 d.addEventListener("keydown",e=>{if(e.key==="Escape"&&d.body.classList.contains("nav-open")){set(false);menu.focus()}});}
+const cur=d.querySelector("#nav [aria-current=page]"),box=cur&&cur.closest("nav");
+if(box&&box.scrollHeight>box.clientHeight)box.scrollTop=Math.max(0,cur.offsetTop-box.clientHeight/3);
 $("button.arrow").forEach(b=>b.addEventListener("click",()=>{const o=b.getAttribute("aria-expanded")!=="true";b.setAttribute("aria-expanded",String(o));b.closest("li").classList.toggle("closed",!o)}));
 const t=d.querySelector("form.toggle");
 if(t)t.addEventListener("submit",e=>{const b=e.submitter;if(!b||!t.dataset.cookie)return;e.preventDefault();const v=b.value;

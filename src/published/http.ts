@@ -10,6 +10,7 @@ import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages }
 import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from './render/cache.js';
 import { esc } from './render/html.js';
 import { frame } from './render/layout.js';
+import { codeThemesOf } from './render/highlight.js';
 import { renderMarkdown } from './render/markdown.js';
 import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from './render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from './render/page.js';
@@ -172,13 +173,13 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer);
   const { ix, page } = found;
   const key = bodyKey(
-    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000)],
+    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000), JSON.stringify(codeThemesOf(found.settings.styling) ?? null)],
     ix.conditional ? visitor.claims : undefined,
   );
   let body = cachedBody(key);
   if (!body) {
     renderStats.rendered++;
-    keepBody(key, (body = await renderMarkdown(found.source.markdown, found.source.links)));
+    keepBody(key, (body = await renderMarkdown(found.source.markdown, { ...found.source.links, codeThemes: codeThemesOf(found.settings.styling) })));
   }
   const { html, headings } = body;
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);

@@ -108,6 +108,8 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .code{position:relative;margin:16px 0;border:1px solid var(--line);border-radius:var(--radius);background:var(--code)}
 .code-head{display:flex;justify-content:space-between;align-items:center;padding:2px 8px 2px 12px;border-bottom:1px solid var(--line);font-size:.75rem;color:var(--muted);min-height:30px}
 .code-head button{font-size:.75rem;padding:1px 8px}
+.code[style]{background:var(--cb-l);color:var(--cf-l)}.code[style] .code-head{color:inherit}
+[data-theme=dark] .code[style]{background:var(--cb-d);color:var(--cf-d)}@media (prefers-color-scheme:dark){[data-theme=auto] .code[style]{background:var(--cb-d);color:var(--cf-d)}}
 pre{background:var(--code);padding:12px;margin:0;border-radius:var(--radius);overflow-x:auto;line-height:1.5}.code pre{background:none!important}
 .table-wrap{overflow-x:auto;margin:16px 0}
 table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:6px 12px;text-align:left;vertical-align:top}th{background:var(--soft)}

@@ -1,5 +1,6 @@
 import { markBlocks, remarkBlocks } from './blocks.js';
-import { highlightCode } from './highlight.js';
+import { highlightCode, type CodeThemes } from './highlight.js';
+import { color } from './html.js';
 
 // Heading anchors as the search index makes them (src/search/indexes.ts), so a result's anchor lands.
 const anchorOf = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section';
@@ -24,6 +25,8 @@ export interface RenderOptions {
    * preview for the people editing: a visible warning style, titled "Broken link").
    */
   broken?: 'text' | 'warn';
+  /** The code themes (`styling.codeTheme.default`); undefined: the default ones. */
+  codeThemes?: CodeThemes;
 }
 
 export interface Heading {
@@ -126,12 +129,15 @@ export async function renderMarkdown(markdown: string, opts: RenderOptions): Pro
   // block gets a head with its language (the script adds a copy button there) and scrolls in its
   // own box (focusable for the keyboard).
   for (const c of codes) {
-    const hast = (await highlightCode(c.code, c.lang)) as El | undefined;
-    const pre = hast ?? c.parent.children![c.index]!;
+    const lit = await highlightCode(c.code, c.lang, opts.codeThemes);
+    const pre = (lit?.pre as El | undefined) ?? c.parent.children![c.index]!;
     (pre.properties ??= {}).tabIndex = 0;
     const label = c.lang ? [{ type: 'element', tagName: 'span', properties: { className: ['lang'] }, children: [{ type: 'text', value: c.lang }] }] : [{ type: 'element', tagName: 'span', properties: {}, children: [] }];
     const head: El = { type: 'element', tagName: 'div', properties: { className: ['code-head'] }, children: label };
-    c.parent.children![c.index] = { type: 'element', tagName: 'div', properties: { className: ['code'] }, children: [head, pre] };
+    // A chosen code theme brings its own background and text color (CSS variables on the block).
+    const k = lit?.colors;
+    const style = k ? `--cb-l:${color(k.light.bg, '#ffffff')};--cf-l:${color(k.light.fg, '#000000')};--cb-d:${color(k.dark.bg, '#000000')};--cf-d:${color(k.dark.fg, '#ffffff')}` : undefined;
+    c.parent.children![c.index] = { type: 'element', tagName: 'div', properties: { className: ['code'], ...(style ? { style } : {}) }, children: [head, pre] };
   }
   const html = p.unified().use(p.rehypeStringify).stringify(tree);
   return { html, headings };

@@ -40,6 +40,7 @@ ${Array.from({ length: 8 }, (_, i) => `## Section ${i + 1}\n\n${'Some words to r
 let s: TestServer;
 let browser: any;
 let base: string;
+let sectioned: string;
 const artifacts = join(packageRoot(), 'test-artifacts');
 const WIDTHS = [390, 1280] as const;
 
@@ -64,6 +65,16 @@ beforeAll(async () => {
   c.header.links = [{ title: 'Status', to: { kind: 'url', url: 'https://status.example' }, links: [] }];
   await call('PUT', `${o}/customization`, c);
   base = (await call('POST', `${o}/publish`)).urls.published;
+  // A site of sections with two variants in one (the sections bar and the variant switcher).
+  const v1 = await spaceWith(s, org, 'API version one with a long title', [pageChange('a', 'About', 'Version one.')]);
+  const v2 = await spaceWith(s, org, 'API version two with a long title', [pageChange('a', 'About', 'Version two.')]);
+  const multi = await call('POST', `/v1/orgs/${org}/sites`, { title: 'A Site With A Rather Long Title For A Phone' });
+  const m = `/v1/orgs/${org}/sites/${multi.id}`;
+  await call('POST', `${m}/sections`, { spaceId: guides.space.id, title: 'Handbook for everyone' });
+  const apiSection = await call('POST', `${m}/sections`, { spaceId: v1.space.id, title: 'API reference' });
+  await call('POST', `${m}/site-spaces`, { spaceId: v2.space.id, sectionId: apiSection.id });
+  for (const t of ['Changelog', 'Tutorials', 'Integrations']) await call('POST', `${m}/sections`, { spaceId: v1.space.id, title: t });
+  sectioned = (await call('POST', `${m}/publish`)).urls.published;
   mkdirSync(artifacts, { recursive: true });
 }, 120_000);
 afterAll(async () => {
@@ -74,7 +85,7 @@ afterAll(async () => {
 async function open(width: number, path = '', opts: Record<string, unknown> = {}) {
   const ctx = await browser.newContext({ viewport: { width, height: 800 }, ...opts });
   const p = await ctx.newPage();
-  const res = await p.goto(base + path);
+  const res = await p.goto(path.startsWith('http') ? path : base + path);
   return { ctx, p, res };
 }
 
@@ -90,10 +101,11 @@ describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
   it('no horizontal page scroll on any page (wide tables and code scroll in their own box), with and without script', async () => {
     for (const width of [...WIDTHS, 768]) {
       for (const javaScriptEnabled of [true, false]) {
-        for (const path of ['', '/wide-things', '/~/search?q=section', '/nowhere']) {
+        for (const path of ['', '/wide-things', '/~/search?q=section', '/nowhere', sectioned, `${sectioned}/api-reference`]) {
           const { ctx, p } = await open(width, path, { javaScriptEnabled });
           const { scroll, inner } = await overflow(p);
           expect(scroll, `${path || '/'} at ${width}px, script ${javaScriptEnabled}`).toBeLessThanOrEqual(inner);
+          if (path === `${sectioned}/api-reference` && width === 390 && javaScriptEnabled) await p.screenshot({ path: join(artifacts, 'published-sections-390.png') });
           if (path === '/wide-things') {
             // The table and the code do scroll, inside their boxes.
             const boxes = await p.evaluate(() => [...document.querySelectorAll('.table-wrap, .code pre')].map((e) => e.scrollWidth > e.clientWidth));
@@ -120,6 +132,7 @@ describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
     await expect.poll(() => nav.getByRole('link', { name: 'Welcome' }).isVisible()).toBe(true);
     // The header's links moved into the menu.
     expect(await p.getByRole('navigation', { name: 'Site links' }).getByRole('link', { name: 'Status' }).isVisible()).toBe(true);
+    await p.waitForTimeout(300);
     await p.screenshot({ path: join(artifacts, 'published-menu-390.png') });
     await p.keyboard.press('Escape');
     expect(await menu.getAttribute('aria-expanded')).toBe('false');

@@ -131,7 +131,7 @@ form.page-search{margin:0 0 24px;max-width:480px}.page-search label{align-self:c
 @media (max-width:900px){
 header.top{gap:10px;padding:0 12px}nav.header-links,nav.variants.top{display:none}nav.mobile-links{display:flex;flex-direction:column;gap:4px;padding-bottom:12px;margin-bottom:12px;border-bottom:1px solid var(--line)}
 .js button.menu{display:inline-block}
-nav.sections{padding:6px 12px}nav.sections details ul{position:static}
+nav.sections{padding:6px 12px;flex-wrap:nowrap;overflow-x:auto;white-space:nowrap}nav.sections details ul{position:static}
 .layout{display:flex;flex-direction:column;padding:0 16px;gap:0}main{order:1;padding-top:16px}aside.sidebar{order:2;border-top:1px solid var(--line)}
 aside.sidebar>nav{position:static;max-height:none}
 .js aside.sidebar{position:fixed;z-index:15;top:var(--top);left:0;bottom:0;width:min(320px,86vw);background:var(--bg);border-right:1px solid var(--line);padding:0 12px;overflow:auto;visibility:hidden;transform:translateX(-100%)}

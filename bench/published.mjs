@@ -1,12 +1,14 @@
 // Published-site figures, through a real `docs serve` on a data directory:
 // - requests/s of a published content page (HTML) at 32 connections, against a bare node:http
 //   server answering the same bytes (target >= 0.5; warm: the page was rendered once before);
+// - the bytes a content page costs a visitor: HTML (inline CSS) + the site script, gzip (target <= 50 kB);
 // - the first render of a page of a 5,000-page space (the site's index of that space is built on
 //   it: no earlier request touched the space), in ms (target <= 50) and against a warm request.
 // Prints each figure with its target; exits 1 on a miss.
 //
 //   node bench/published.mjs [--quick]     (--quick: 2,000 pages, shorter loads)
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { childEnv, load, removeDir, startBareServer, startDocsServe, stopChild, tempDir } from './lib.mjs';
 import { sectionChanges } from './text.mjs';
@@ -16,7 +18,7 @@ const BIG = QUICK ? 2000 : 5000;
 const SECONDS = QUICK ? 2 : 5;
 const ROUNDS = 4;
 const TOKEN = 'bench-published-token';
-const TARGETS = { readRatio: 0.5, firstRenderMs: 50 };
+const TARGETS = { readRatio: 0.5, firstRenderMs: 50, pageKb: 50 };
 
 async function api(base, method, path, body) {
   const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
@@ -66,6 +68,17 @@ try {
   const pages = (await api(base, 'GET', `/v1/spaces/${(await api(base, 'GET', `/v1/orgs/${org}/spaces`)).items[0].id}/content/pages`)).pages;
   const pagePath = `${pages[0].path}/${pages[0].pages[3].slug}`;
   await timedGet(`${small}/${pagePath}`);
+
+  // What a visitor's browser transfers for a content page: its HTML (the stylesheet is inline)
+  // and the site's one script, each gzip-compressed (docs serve does not compress: a proxy in
+  // front of it would; the bench compresses as it would).
+  const html = (await timedGet(`${small}/${pagePath}`)).bytes;
+  const scripts = [...html.toString().matchAll(/<script src="([^"]+)"/g)].map((m) => new URL(m[1].replace(/&amp;/g, '&'), base).href);
+  const parts = [html, ...(await Promise.all(scripts.map(async (u) => (await timedGet(u)).bytes)))];
+  const raw = parts.reduce((n, b) => n + b.length, 0);
+  const gz = parts.reduce((n, b) => n + gzipSync(b).length, 0);
+  console.log(`content page transferred: ${(raw / 1024).toFixed(1)} kB raw, ${(gz / 1024).toFixed(1)} kB gzip (HTML with inline CSS + ${scripts.length} script)`);
+  check('content page transferred (HTML + CSS + JS, gzip)', gz / 1024, TARGETS.pageKb, ' kB');
 
   // First render of a page of the big space, then the same page warm (median of 9).
   const big = await site(base, org, await spaceOf(base, org, BIG, 'Big'), 'Big Site');

@@ -10,7 +10,9 @@ import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages }
 import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
 import { esc } from '../../src/published/render/html.js';
 import { frame } from '../../src/published/render/layout.js';
+import { codeThemesOf } from '../../src/published/render/highlight.js';
 import { renderMarkdown } from '../../src/published/render/markdown.js';
+import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
 import { locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
@@ -24,7 +26,9 @@ import { cookieNames, parseCookies, visitorInput } from '../../src/published/vis
 //   /llms.txt /llms-full.txt /sitemap.xml /robots.txt
 // Everything is read from the store at request time: no build step.
 
-const CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+// Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`).
+const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const SCRIPT = Buffer.from(SITE_JS);
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -52,10 +56,14 @@ function redirect(res: ServerResponse, status: 301 | 302 | 303, to: string, cook
   return status;
 }
 
-function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<string, string>): 'light' | 'dark' {
+/**
+ * The theme a page is drawn in: the visitor's choice (the toggle's cookie), else their system's
+ * preference (`auto`, resolved by CSS); a site that is not toggeable forces its default.
+ */
+function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<string, string>): 'light' | 'dark' | 'auto' {
+  if (settings.themes?.toggeable === false) return settings.themes?.default === 'dark' ? 'dark' : 'light';
   const chosen = cookies[`docs_theme_${view.site.id}`];
-  if (settings.themes?.toggeable !== false && (chosen === 'light' || chosen === 'dark')) return chosen;
-  return settings.themes?.default === 'dark' ? 'dark' : 'light';
+  return chosen === 'light' || chosen === 'dark' ? chosen : 'auto';
 }
 
 export async function servePublished(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
@@ -120,6 +128,11 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   // Site-wide routes.
   if (rest[0] === '~') {
     const what = rest.slice(1).join('/');
+    if (what === 'site.js') {
+      // The same bytes for every site; the URL carries the script's version, so it keeps a year.
+      const current = query.get('v') === SITE_JS_VERSION;
+      return send(res, 200, 'text/javascript; charset=utf-8', SCRIPT, { 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    }
     if (what === 'theme') {
       const set = query.get('set');
       const back = query.get('back') ?? '';
@@ -160,18 +173,18 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer);
   const { ix, page } = found;
   const key = bodyKey(
-    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000)],
+    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000), JSON.stringify(codeThemesOf(found.settings.styling) ?? null)],
     ix.conditional ? visitor.claims : undefined,
   );
   let body = cachedBody(key);
   if (!body) {
     renderStats.rendered++;
-    keepBody(key, (body = await renderMarkdown(found.source.markdown, found.source.links)));
+    keepBody(key, (body = await renderMarkdown(found.source.markdown, { ...found.source.links, codeThemes: codeThemesOf(found.settings.styling) })));
   }
   const { html, headings } = body;
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
-  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
+  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
   keepPage(found.sig, bytes);
   return send(res, 200, HTML, bytes);
 }

@@ -42,7 +42,7 @@ export async function searchSite(ctx: Context, view: SiteView, q: string): Promi
 
 export function searchPage(q: string, groups: SearchGroup[]): string {
   const total = groups.reduce((n, g) => n + g.pages.length, 0);
-  const head = `<h1>Search</h1><form class="search" role="search" method="get"><label for="q2">Search for</label> <input id="q2" type="search" name="q" value="${attr(q)}"><button type="submit">Search</button></form>`;
+  const head = `<h1>Search</h1><form class="search page-search" role="search" aria-label="Search again" method="get"><label for="q2">Search for</label> <input id="q2" type="search" name="q" value="${attr(q)}"><button type="submit">Search</button></form>`;
   if (!q.trim()) return head;
   if (!total) return `${head}<p role="status">No results for “${esc(q)}”.</p>`;
   return `${head}<p role="status">${total} result${total === 1 ? '' : 's'} for “${esc(q)}”.</p>${groups

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
-import { byTag, get, h1, mainOf, textOf } from './fixture.js';
+import { attrOf, byClass, byTag, edit, get, h1, mainOf, textOf } from './fixture.js';
 
 // Every `urls.app` the API hands out leads to a read-only HTML view for a signed-in member (a
 // login form taking a token, an HttpOnly SameSite=Strict cookie), never a JSON 404.
@@ -21,6 +21,8 @@ beforeAll(async () => {
   session = (await login(s.token)).headers.getSetCookie()[0]!.split(';')[0]!;
 }, 120_000);
 afterAll(() => s?.stop());
+
+const appUrlsOf = () => appUrls();
 
 /** Every `urls.app` of the world's resources, as the API gives them. */
 async function appUrls(): Promise<Record<string, string>> {
@@ -80,6 +82,28 @@ describe('urls.app views', () => {
     expect(byTag(mainOf(cr.doc), 'ins').map(textOf).join('')).toContain('+ Install it again.');
     const spec = await get(s, urls.openapi, session);
     expect(textOf(mainOf(spec.doc))).toContain('GET /ping');
+  });
+
+  it('a page preview warns of broken links (pages of the space lead to their view); diffs are colored per line and wrap; a cluster is tables, not JSON', async () => {
+    const { ids, owner } = w;
+    const space = await owner('GET', `/v1/spaces/${ids.spaceId}`);
+    await edit(s, ids.spaceId, [{ operation: 'insert_page', ref: 'broken', title: 'Broken Links', document: { markdown: 'See [setup](./setup.md) and [gone](./gone.md).' } }]);
+    const preview = await get(s, `${space.urls.app}/broken-links`, session);
+    expect(preview.status).toBe(200);
+    const main = byTag(mainOf(preview.doc), 'article')[0];
+    expect(byClass(main, 'broken-link').map((n) => [textOf(n), attrOf(n, 'title')])).toEqual([['gone', 'Broken link']]);
+    expect(byTag(main, 'a').map((a) => [textOf(a), attrOf(a, 'href')])).toEqual([['setup', `${new URL(space.urls.app).pathname}/setup`]]);
+    const cr = await get(s, (await appUrlsOf()).changeRequest, session);
+    const diff = byClass(mainOf(cr.doc), 'diff')[0];
+    expect(byTag(diff, 'del').length + byTag(diff, 'ins').length).toBeGreaterThanOrEqual(2);
+    expect(textOf(byTag(cr.doc, 'style')[0])).toMatch(/pre\.diff\{white-space:pre-wrap/);
+    const cluster = await get(s, `${s.url}/o/${ids.organizationId}/conversations/clusters/${ids.clusterId}`, session);
+    expect(cluster.status).toBe(200);
+    expect(byTag(mainOf(cluster.doc), 'pre')).toEqual([]);
+    expect(byTag(mainOf(cluster.doc), 'dl').length + byTag(mainOf(cluster.doc), 'table').length).toBeGreaterThan(0);
+    expect(textOf(mainOf(cluster.doc))).not.toContain('":');
+    expect(h1(cluster.doc)).toBe('Reset email never arrives');
+    expect(byTag(mainOf(cluster.doc), 'td').map(textOf)).toContain('I cannot reset my password: the reset email never arrives.');
   });
 
   it('no view shows what the API would refuse the member', async () => {

@@ -127,7 +127,7 @@ describe.skipIf(!CHROMIUM)('published site in Chromium', () => {
 
   it('light/dark toggle persists across pages', async () => {
     const { ctx, p } = await visit(base);
-    expect(await p.locator('html').getAttribute('data-theme')).toBe('light');
+    expect(await p.locator('html').getAttribute('data-theme')).toBe('auto');
     await p.getByRole('button', { name: 'Switch to dark mode' }).click();
     await p.waitForURL(base);
     expect(await p.locator('html').getAttribute('data-theme')).toBe('dark');

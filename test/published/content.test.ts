@@ -99,15 +99,17 @@ describe('page content', () => {
     expect(textOf(plain)).toContain('plain text stays');
   });
 
-  it('links between pages go to site URLs, files to signed URLs that download, broken links show as such', async () => {
+  it('links between pages go to site URLs, files to signed URLs that download, broken links are plain text', async () => {
     const main = mainOf((await get(s, `${base}/every-block`)).doc);
     const a = Object.fromEntries(byTag(main, 'a').map((x) => [textOf(x), attrOf(x, 'href')]));
     expect(a['the setup']).toBe(`${new URL(base).pathname}/setup`);
     expect(a['its install section']).toBe(`${new URL(base).pathname}/setup#install`);
     expect(a['the notes']).toMatch(new RegExp(`^${s.url}/files/`));
     expect(await (await fetch(a['the notes']!)).text()).toBe('the notes');
+    // A published site shows a broken link's words, plainly (the warning style is for previews).
     expect(a['nothing']).toBeUndefined();
-    expect(byClass(main, 'broken-link').map(textOf)).toEqual(['nothing']);
+    expect(textOf(main)).toContain('and nothing.');
+    expect(byClass(main, 'broken-link')).toEqual([]);
     const img = byTag(main, 'img')[0];
     expect(attrOf(img, 'alt')).toBe('diagram');
     const bytes = Buffer.from(await (await fetch(attrOf(img, 'src'))).arrayBuffer());
@@ -129,11 +131,35 @@ describe('page content', () => {
     expect(textOf(more)).toContain('Hidden detail.');
   });
 
+  it("GitBook's images with captions become figures; embeds a link card (nothing framed); their HTML is not let through", async () => {
+    const { renderMarkdown } = await import('../../src/published/render/markdown.js');
+    const opts = { link: () => undefined, image: (u: string) => (u === 'diagram.png' ? '/files/diagram' : undefined) };
+    const md = [
+      '<figure><img src="diagram.png" alt="A [diagram]"><figcaption><p>The <strong>whole</strong> flow</p></figcaption></figure>',
+      '',
+      '<figure><img src="x.png" alt="" onerror="alert(1)"></figure>',
+      '',
+      '{% embed url="https://www.youtube.com/watch?v=abc" %}',
+      'A video.',
+      '{% endembed %}',
+      '',
+      '{% embed url="javascript:alert(2)" %}',
+    ].join('\n');
+    const { html } = await renderMarkdown(md, opts);
+    expect(html).toContain('<figure><p><img src="/files/diagram" alt="A [diagram]" loading="lazy"></p><figcaption>The whole flow</figcaption></figure>');
+    expect(html).toContain('<figure><p><img src="x.png" alt="" loading="lazy"></p></figure>');
+    expect(html).toContain('<div class="embed"><p><a href="https://www.youtube.com/watch?v=abc">https://www.youtube.com/watch?v=abc</a></p></div>');
+    expect(html).toContain('A video.');
+    expect(html).not.toMatch(/onerror|href="javascript:|<iframe|endembed/);
+  });
+
   it('a page that tries to inject script renders inert', async () => {
     const r = await get(s, `${base}/attack`);
     expect(r.status).toBe(200);
     const main = mainOf(r.doc);
-    expect(byTag(r.doc, 'script')).toHaveLength(0);
+    // The one script is the site's own (by hash), never one from the page.
+    expect(byTag(r.doc, 'script').map((x) => attrOf(x, 'src')?.replace(/\?.*/, ''))).toEqual([`${new URL(base).pathname}/~/site.js`]);
+    expect(byTag(main, 'script')).toHaveLength(0);
     expect(byTag(main, 'iframe')).toHaveLength(0);
     expect(byTag(main, 'style')).toHaveLength(0);
     const attrs = all(main, () => true).flatMap((n) => n.attrs ?? []);

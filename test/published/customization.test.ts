@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'parse5';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { api, attrOf, byClass, byLabel, byTag, get, links, mainOf, page, spaceWith, textOf } from './fixture.js';
+import { all, api, attrOf, byClass, byLabel, byTag, get, links, mainOf, page, spaceWith, textOf } from './fixture.js';
 
 // The site customization and per-site-space overrides change what is rendered: one setting at a
 // time, each seen in the page.
@@ -16,7 +17,7 @@ beforeAll(async () => {
   s = await startServer();
   call = api(s);
   const org = (await call('GET', '/v1/orgs')).items[0].id;
-  const a = await spaceWith(s, org, 'First', [page('a', 'Alpha', 'See [example](https://example.com).'), page('b', 'Beta', 'B.')]);
+  const a = await spaceWith(s, org, 'First', [page('a', 'Alpha', 'See [example](https://example.com).\n\n```js\nconst x = "text"; // a note\nlet y = 42;\n```'), page('b', 'Beta', 'B.')]);
   const b = await spaceWith(s, org, 'Second', [page('c', 'Gamma', 'C.')]);
   betaPage = a.pages['Beta'].id;
   const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Styled Site', spaces: [a.space.id, b.space.id] });
@@ -69,9 +70,38 @@ describe('customization', () => {
       c.styling.corners = 'straight';
     });
     const doc = await home();
-    expect(style(doc)).toContain(':root{--primary:#ff0000;--font:Merriweather, Georgia, serif;--radius:0}');
-    expect(style(doc)).toContain('[data-theme=dark]{--primary:#00ff00}');
+    // The colors as chosen, and for text adjusted to AA contrast where they fail it (#ff0000 on white: 4.0).
+    expect(style(doc)).toMatch(/:root\{--primary:#ff0000;--link:#([0-9a-f]{6});--on-primary:#000000;--font:Merriweather, Georgia, serif;--radius:0\}/);
+    const link = /:root\{--primary:#ff0000;--link:(#[0-9a-f]{6})/.exec(style(doc))![1]!;
+    const { contrast } = await import('../../src/published/render/contrast.js');
+    expect(contrast(link, '#f5f6f8')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(link, '#ff0000')).toBeLessThan(1.5);
+    expect(style(doc)).toContain('[data-theme=dark]{--primary:#00ff00;--link:#00ff00;');
     expect(attrOf(htmlEl(doc), 'data-style')).toBe('bold');
+  });
+
+  it('styling.codeTheme (read where the customization has it): the chosen themes color the code, with their own background, tokens kept at AA contrast', async () => {
+    // The API's customization does not accept the field yet: the renderer is driven directly.
+    const { codeThemesOf } = await import('../../src/published/render/highlight.js');
+    const { renderMarkdown } = await import('../../src/published/render/markdown.js');
+    expect(codeThemesOf({})).toBeUndefined();
+    expect(codeThemesOf({ codeTheme: { default: { light: 'default-light', dark: 'default-dark' } } })).toBeUndefined();
+    const themes = codeThemesOf({ codeTheme: { default: { light: 'solarized-light', dark: 'dracula' }, openapi: {} } });
+    expect(themes).toEqual({ light: 'solarized-light', dark: 'dracula' });
+    const render = async (codeThemes?: any) => parse(`<body>${(await renderMarkdown('```js\nconst x = "text"; // a note\nlet y = 42;\n```', { link: () => undefined, image: () => undefined, codeThemes })).html}</body>`);
+    const code = byClass(await render(themes), 'code')[0];
+    const vars = Object.fromEntries((attrOf(code, 'style') as string).split(';').map((d) => d.split(':')));
+    expect(vars['--cb-l']!.toLowerCase()).toBe('#fdf6e3');
+    expect(vars['--cb-d']!.toLowerCase()).toBe('#282a36');
+    const { contrast } = await import('../../src/published/render/contrast.js');
+    const tokens = all(code, (n) => n.tagName === 'span' && /--shiki-light/.test(attrOf(n, 'style') ?? '')).map((n) => attrOf(n, 'style') as string);
+    expect(tokens.length).toBeGreaterThan(2);
+    for (const t of tokens) {
+      expect(contrast(/--shiki-light:(#[0-9a-f]+)/i.exec(t)![1]!, vars['--cb-l']!)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(/--shiki-dark:(#[0-9a-f]+)/i.exec(t)![1]!, vars['--cb-d']!)).toBeGreaterThanOrEqual(4.5);
+    }
+    // An unknown theme: that mode's default; both default: the default look (no style of its own).
+    expect(attrOf(byClass(await render({ light: 'no-such-theme', dark: 'github-dark-default' }), 'code')[0], 'style')).toBeUndefined();
   });
 
   it('header links and footer (groups, copyright)', async () => {
@@ -96,8 +126,8 @@ describe('customization', () => {
     expect(textOf(byClass(footer, 'copyright')[0])).toBe('© Acme');
   });
 
-  it('light/dark: the default mode, the toggle (a cookie), and no toggle when not toggeable', async () => {
-    expect(attrOf(htmlEl(await home()), 'data-theme')).toBe('light');
+  it("light/dark: the system's preference by default, the toggle (a cookie), and no toggle when not toggeable", async () => {
+    expect(attrOf(htmlEl(await home()), 'data-theme')).toBe('auto');
     const toggle = await get(s, `${base}/~/theme?set=dark&back=${encodeURIComponent(new URL(base).pathname + '/beta')}`);
     expect(toggle.status).toBe(303);
     expect(toggle.headers.get('location')).toBe(`${new URL(base).pathname}/beta`);

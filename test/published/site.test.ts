@@ -49,9 +49,12 @@ describe('published site: structure and pages', () => {
       { text: 'API', href: `/sites/${org}/acme-docs/api` },
     ]);
     expect(attrOf(byTag(sections, 'a')[0], 'aria-current')).toBe('page');
-    // The sidebar: the page tree without the hidden page, collapsed outside the current branch.
+    // The sidebar: the whole page tree without the hidden page; a branch outside the current
+    // page's is closed (for the script: its arrow says aria-expanded=false; without script it shows).
     const side = byLabel(r.doc, 'Pages');
-    expect(links(side).map((l) => l.text)).toEqual(['Getting Started', 'Advanced']);
+    expect(links(side).map((l) => l.text)).toEqual(['Getting Started', 'Advanced', 'Deep Dive']);
+    const arrow = byTag(side, 'button')[0];
+    expect([attrOf(arrow, 'aria-expanded'), attrOf(arrow, 'aria-label')]).toEqual(['false', 'Advanced: subpages']);
     // Outline from the headings, with anchors the headings carry.
     expect(links(byLabel(r.doc, 'On this page'))).toEqual([
       { text: 'Install', href: '#install' },
@@ -66,9 +69,14 @@ describe('published site: structure and pages', () => {
     const r = await get(s, `${published}/advanced/deep-dive`);
     expect(r.status).toBe(200);
     expect(h1(r.doc)).toBe('Deep Dive');
-    expect(links(byLabel(r.doc, 'Breadcrumbs')).map((l) => l.text)).toEqual(['Guides']);
-    expect(textOf(byLabel(r.doc, 'Breadcrumbs'))).toContain('Advanced');
+    // Breadcrumbs: the space, then each ancestor, linked.
+    expect(links(byLabel(r.doc, 'Breadcrumbs'))).toEqual([
+      { text: 'Guides', href: published.replace(/^https?:\/\/[^/]+/, '') },
+      { text: 'Advanced', href: `${published.replace(/^https?:\/\/[^/]+/, '')}/advanced` },
+    ]);
     expect(links(byLabel(r.doc, 'Pages')).map((l) => l.text)).toEqual(['Getting Started', 'Advanced', 'Deep Dive']);
+    // The current branch is open.
+    expect(attrOf(byTag(byLabel(r.doc, 'Pages'), 'button')[0], 'aria-expanded')).toBe('true');
     expect(links(byLabel(r.doc, 'Previous and next')).map((l) => l.text)).toEqual(['← Advanced']);
     // A hidden page answers at its address, unlisted.
     const hidden = await get(s, `${published}/hidden-page`);

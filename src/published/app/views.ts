@@ -3,7 +3,8 @@ import type { Caller, Context } from '../../kernel/context.js';
 import { DocsError } from '../../kernel/errors.js';
 import { invoke } from '../../invoke.js';
 import { attr, esc, safeUrl } from '../render/html.js';
-import { renderMarkdown } from '../render/markdown.js';
+import { makeResolver } from '../../content/link-refs.js';
+import { renderMarkdown, type RenderOptions } from '../render/markdown.js';
 import { appPage, list, section } from './page.js';
 
 // One view per kind of `urls.app`. Every read goes through `invoke` as the signed-in member:
@@ -37,8 +38,12 @@ export async function appView(ctx: Context, who: Caller, segs: string[]): Promis
   if (kind === 'openapi' && id && !rest.length) return openapi(call, home, org, id);
   if (kind === 'integrations' && id && !rest.length) return integration(call, id, [home]);
   if (kind === 'conversations' && id === 'clusters' && rest.length === 1) {
-    const c = await call('getConversationsIssuesCluster', { organizationId: org, clusterId: rest[0]! });
-    return appPage(c.title ?? 'Cluster', `<h1>${esc(c.title ?? 'Cluster')}</h1><pre>${esc(JSON.stringify(c, null, 2))}</pre>`, [home]);
+    const [c, issues] = await Promise.all([
+      call('getConversationsIssuesCluster', { organizationId: org, clusterId: rest[0]! }),
+      call('listConversationsIssues', { organizationId: org }, { cluster: rest[0]!, limit: '100' }),
+    ]);
+    const title = c.label ?? c.title ?? 'Cluster';
+    return appPage(title, `<h1>${esc(title)}</h1>${cluster(c, issues.items ?? [])}`, [home]);
   }
   throw new DocsError('not_found', `nothing at /o/${segs.join('/')}`);
 }
@@ -86,21 +91,51 @@ async function space(call: Call, home: { title: string; href: string }, id: stri
   const path = rest.join('/');
   let body = '';
   if (path) {
-    const p = await call('getPageByPath', { spaceId: id, pagePath: path });
-    const { html } = await renderMarkdown(p.markdown ?? '', { link: () => undefined, image: () => undefined });
+    const [p, files] = await Promise.all([call('getPageByPath', { spaceId: id, pagePath: path }), call('listFiles', { spaceId: id }, { limit: '1000' })]);
+    const { html } = await renderMarkdown(p.markdown ?? '', previewLinks(pages, files.items ?? [], base, p.id, ctxBase(s)));
     body = `<article><h1>${esc(p.title)}</h1>${html}</article>`;
   } else {
     body = `<h1>${esc(s.title)}</h1>${s.urls.published ? `<p>Published at <a href="${attr(safeUrl(s.urls.published))}">${esc(s.urls.published)}</a></p>` : ''}${section('Change requests', list(crs.items.map((c: any) => ({ title: `#${c.number} ${c.subject ?? ''}`, href: new URL(c.urls.app).pathname, note: c.status }))))}`;
   }
-  return appPage(s.title, `<div class="layout" style="padding:0"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`, crumbs);
+  return appPage(s.title, `<div class="layout"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`, crumbs);
 }
 
+/** The origin the API's `urls.app` are under (links to it count as links in the app). */
+const ctxBase = (s: any) => new URL(s.urls.app).origin;
+
+/**
+ * How links resolve in a page preview: pages of the space to their view here, files as
+ * written, and links to nothing shown as broken (a warning style: the editors should see them).
+ */
+function previewLinks(pages: any[], files: any[], base: string, pageId: string, origin: string): RenderOptions {
+  const resolver = makeResolver(pages, files, origin);
+  const byId = new Map<string, string>();
+  const walk = (ps: any[]) => ps.forEach((p) => (byId.set(p.id, p.path), walk(p.pages ?? [])));
+  walk(pages);
+  return {
+    broken: 'warn',
+    image: () => undefined,
+    link(url) {
+      let t;
+      try {
+        t = resolver.resolve(url, pageId);
+      } catch {
+        return { broken: true };
+      }
+      if (t.kind === 'missing-page' || t.kind === 'missing-file') return { broken: true };
+      if (t.kind === 'page' && byId.has(t.page)) return { href: `${base}/${byId.get(t.page)!.split('/').map(enc).join('/')}${t.anchor ? `#${t.anchor}` : ''}` };
+      return undefined;
+    },
+  };
+}
+
+/** A line diff: added and removed lines colored and marked (+/-), long lines wrapped. */
 function diffHtml(before = '', after = ''): string {
   return `<pre class="diff">${diffLines(before, after)
     .map((part) => {
       const sign = part.added ? '+' : part.removed ? '-' : ' ';
-      const lines = part.value.replace(/\n$/, '').split('\n').map((l) => `${sign} ${l}`).join('\n');
-      return part.added ? `<ins>${esc(lines)}</ins>\n` : part.removed ? `<del>${esc(lines)}</del>\n` : `${esc(lines)}\n`;
+      const tag = part.added ? 'ins' : part.removed ? 'del' : 'span';
+      return part.value.replace(/\n$/, '').split('\n').map((l) => `<${tag}>${esc(`${sign} ${l}`)}</${tag}>`).join('');
     })
     .join('')}</pre>`;
 }
@@ -163,4 +198,27 @@ async function openapi(call: Call, home: { title: string; href: string }, org: s
 async function integration(call: Call, name: string, crumbs: { title: string; href?: string }[]) {
   const i = await call('getIntegrationByName', { integrationName: name });
   return appPage(i.title, `<h1>${esc(i.title)}</h1><p>${esc(i.description ?? '')}</p><dl><dt>Name</dt><dd>${esc(i.name)}</dd><dt>Scopes</dt><dd>${esc((i.scopes ?? []).join(', '))}</dd></dl>`, crumbs);
+}
+
+/** A value as table text: strings and numbers as they are, dates as dates. */
+const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? '' : String(v).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d).*Z$/, '$1 $2 UTC'));
+
+/** Rows as a table: a header row from `cols` ([key, heading]), one row per record. */
+export function table(rows: Record<string, unknown>[], cols: [string, string][], caption?: string): string {
+  if (!rows.length) return '<p>None.</p>';
+  return `<div class="table-wrap" tabindex="0"><table>${caption ? `<caption>${esc(caption)}</caption>` : ''}<thead><tr>${cols.map(([, h]) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${cols.map(([k]) => `<td>${esc(cell(r[k]))}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table></div>`;
+}
+
+/** A conversation cluster: its summary, figures, weekly pulse and sources as tables, then its issues. */
+function cluster(c: Record<string, any>, issues: any[]): string {
+  const kv = (o: unknown) => (o && typeof o === 'object' ? Object.entries(o as object).map(([k, v]) => ({ k, v })) : []);
+  const weeks = Array.isArray(c.weeklyPulse) ? c.weeklyPulse.map((n: unknown, i: number, a: unknown[]) => ({ k: i === a.length - 1 ? 'this week' : `${a.length - 1 - i} weeks ago`, v: n })) : [];
+  const rows = issues.map((i) => ({ title: i.issue?.title, summary: i.issue?.summary, conversation: i.conversation?.subject, at: i.issue?.createdAt }));
+  return `${c.summary ? `<p>${esc(c.summary)}</p>` : ''}<p class="updated">Created ${esc(cell(c.createdAt))} · updated ${esc(cell(c.updatedAt))}</p>
+${section('Issues', table(rows, [['title', 'Issue'], ['summary', 'Summary'], ['conversation', 'Conversation'], ['at', 'Created']]))}
+${section('Figures', table(kv(c.stats), [['k', 'Figure'], ['v', 'Count']]))}
+${section('Weekly pulse', table(weeks.filter((w: any) => w.v), [['k', 'Week'], ['v', 'Issues']]))}
+${section('Sources', table(kv(c.sources), [['k', 'Source'], ['v', 'Issues']]))}`;
 }

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 //   {% hint style="info" %} ... {% endhint %}
 //   {% tabs %} {% tab title="npm" %} ... {% endtab %} {% endtabs %}
 //   <details><summary>Title</summary> ... </details>          (expandables)
+//   <figure><img src="a.png" alt="A"><figcaption><p>Caption</p></figcaption></figure>   (images with captions)
+//   {% embed url="https://..." %} [caption] [{% endembed %}]  (embeds: a link card; nothing is framed)
 // Raw HTML is never rendered, so these lines are turned into marker paragraphs (with a nonce
 // a page cannot guess) before parsing, and `remarkBlocks` folds what lies between an opening
 // and its closing marker into one element. Lines inside fenced code are left alone.
@@ -23,6 +25,14 @@ const DETAILS = /^ {0,3}<details>\s*(?:<summary>(.*?)<\/summary>)?\s*$/i;
 const SUMMARY = /^ {0,3}<summary>(.*?)<\/summary>\s*$/i;
 const END_DETAILS = /^ {0,3}<\/details>\s*$/i;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const FIGURE = /^ {0,3}<figure>\s*<img\s([^>]*?)\/?>\s*(?:<figcaption>([\s\S]*?)<\/figcaption>)?\s*<\/figure>\s*$/i;
+const EMBED = /^ {0,3}\{%\s*embed\s+url="([^"]*)"[^%]*%\}\s*$/;
+const END_EMBED = /^ {0,3}\{%\s*endembed\s*%\}\s*$/;
+
+const attrIn = (attrs: string, name: string) => new RegExp(`(?:^|\\s)${name}="([^"]*)"`, 'i').exec(attrs)?.[1] ?? '';
+const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+/** A caption's text: its tags dropped (it is shown as text). */
+const captionText = (html: string) => unescape(html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim());
 
 const enc = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
@@ -38,6 +48,14 @@ export function markBlocks(markdown: string): Markers {
     }
     if (f) return (fence = f[1]), line;
     let m: RegExpExecArray | null;
+    if ((m = FIGURE.exec(line))) {
+      // The image as markdown (so it resolves and is sanitized like any), the caption as text.
+      const src = unescape(attrIn(m[1]!, 'src'));
+      const alt = unescape(attrIn(m[1]!, 'alt')).replace(/[[\]\\]/g, '\\$&');
+      return `${mark('open', 'figure', captionText(m[2] ?? ''))}![${alt}](<${src.replace(/[<>\n]/g, encodeURIComponent)}>)${mark('close', 'figure')}`;
+    }
+    if ((m = EMBED.exec(line))) return mark('open', 'embed', unescape(m[1]!));
+    if (END_EMBED.test(line)) return '';
     if ((m = HINT.exec(line))) return mark('open', 'hint', m[1]);
     if (END_HINT.test(line)) return mark('close', 'hint');
     if (TABS.test(line)) return mark('open', 'tabs');
@@ -56,7 +74,7 @@ const dec = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
 
 /** A remark plugin folding the marked blocks into elements (hint: div.hint, tab/expandable: details). */
 export function remarkBlocks(nonce: string) {
-  const marker = new RegExp(`^${nonce}:(open|close|summary):(hint|tabs|tab|details):([A-Za-z0-9_-]*)$`);
+  const marker = new RegExp(`^${nonce}:(open|close|summary):(hint|tabs|tab|details|figure|embed):([A-Za-z0-9_-]*)$`);
   const summary = (title: string) => ({ type: 'docsSummary', data: { hName: 'summary' }, children: [{ type: 'text', value: title }] });
   return () => (tree: any) => {
     const fold = (parent: any) => {
@@ -72,6 +90,18 @@ export function remarkBlocks(nonce: string) {
           continue;
         }
         const [, what, kind, arg] = m as unknown as [string, string, string, string];
+        if (what === 'open' && kind === 'embed') {
+          // A link to what GitBook would frame: the site's CSP frames nothing.
+          const url = dec(arg);
+          push({ type: 'docsBlock', data: { hName: 'div', hProperties: { className: ['embed'] } }, children: [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }] });
+          continue;
+        }
+        if (what === 'open' && kind === 'figure') {
+          const node = { type: 'docsBlock', data: { hName: 'figure', caption: dec(arg) }, children: [] };
+          push(node);
+          stack.push({ kind, node });
+          continue;
+        }
         if (what === 'open') {
           const node =
             kind === 'hint'
@@ -87,6 +117,8 @@ export function remarkBlocks(nonce: string) {
         } else {
           // A closing marker closes the innermost block of its kind (and any left open inside it).
           const at = stack.map((s) => s.kind).lastIndexOf(kind);
+          const fig = stack[at]?.node;
+          if (kind === 'figure' && fig?.data.caption) fig.children.push({ type: 'docsBlock', data: { hName: 'figcaption' }, children: [{ type: 'text', value: fig.data.caption }] });
           if (at >= 0) stack.length = at;
         }
       }

@@ -4,16 +4,21 @@ import { BASE_CSS, themeVars } from './css.js';
 import { attr, esc, safeUrl } from './html.js';
 import type { Heading } from './markdown.js';
 import { emoji } from './page.js';
+import { SITE_JS_HASH, SITE_JS_VERSION } from './script.js';
 
 // The frame every page of a published site is drawn in: header (logo or title, header links,
 // search, light/dark toggle), sections as top navigation, the site space switcher, the page
-// tree as sidebar, the page, its outline, the footer. No script: links and GET forms only.
+// tree as sidebar, the page, its outline, the footer. Whole without script (links and GET
+// forms); the site's one script (./script.ts) adds to it.
 
 export interface Frame {
   view: SiteView;
   entry?: SpaceEntry;
   settings: Settings;
-  theme: 'light' | 'dark';
+  /** `auto`: the visitor's system preference (no choice made, the site lets them choose). */
+  theme: 'light' | 'dark' | 'auto';
+  /** The page's description (a meta tag for search engines and link previews). */
+  description?: string;
   /** The document's <title> (the page's title; the site's is added). */
   title: string;
   /** The page's URL path (for the toggle's way back). */
@@ -74,36 +79,44 @@ export function frame(f: Frame): string {
       return href ? `<a href="${attr(safeUrl(href))}">${esc(l.title)}</a>` : '';
     })
     .join('');
+  // Both choices are drawn; CSS shows the one leading away from the theme in effect (the system's
+  // when none was chosen), so the toggle is right without script. The script sets the same cookie.
   const toggle = settings.themes?.toggeable !== false
-    ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="${f.theme === 'dark' ? 'light' : 'dark'}" aria-label="Switch to ${f.theme === 'dark' ? 'light' : 'dark'} mode">${f.theme === 'dark' ? 'Light' : 'Dark'} mode</button></form>`
+    ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme" data-cookie="docs_theme_${attr(view.site.id)}" data-path="${attr(view.base)}"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="dark" aria-label="Switch to dark mode" title="Dark mode"><span aria-hidden="true">☾</span></button><button name="set" value="light" aria-label="Switch to light mode" title="Light mode"><span aria-hidden="true">☀</span></button></form>`
     : '';
-  const search = `<form class="search" role="search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
+  const search = `<form class="search" role="search" aria-label="Site search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
   // One section alone is no choice: no top navigation then.
   const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
   const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
   const switcher = variants.length > 1
-    ? `<nav class="variants" aria-label="Variants">${variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('')}</nav>`
+    ? `<nav class="variants top" aria-label="Variants">${variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('')}</nav>`
     : '';
   const footer = settings.footer ?? {};
   const footerGroups = (Array.isArray(footer.groups) ? footer.groups : [])
     .map((g: any) => `<div><strong>${esc(g?.title)}</strong><ul>${(Array.isArray(g?.links) ? g.links : []).map((l: any) => { const h = f.ref(l?.to); return h ? `<li><a href="${attr(safeUrl(h))}">${esc(l.title)}</a></li>` : ''; }).join('')}</ul></div>`)
     .join('');
-  const footerLogo = themed(footer.logo, f.theme);
+  const footerLogo = themed(footer.logo, f.theme === 'dark' ? 'dark' : 'light');
   const outline = f.outline?.filter((h) => h.depth === 2 || h.depth === 3) ?? [];
   const lang = typeof settings.internationalization?.locale === 'string' ? settings.internationalization.locale : 'en';
+  const linkNav = links ? `<nav class="header-links" aria-label="Header links">${links}</nav>` : '';
+  // On narrow screens the header keeps one row: its links and the variant switcher are drawn
+  // again at the top of the page tree (after the content, or in the menu's drawer).
+  const mobile = links || switcher ? `<nav class="mobile-links" aria-label="Site links">${links.replace(/<details>/g, '<details open>')}${variants.length > 1 ? variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('') : ''}</nav>` : '';
+  const menu = f.sidebar || mobile ? '<button class="menu" type="button" aria-expanded="false" aria-controls="nav" aria-label="Menu"><span aria-hidden="true">☰</span></button>' : '';
   return `<!doctype html>
 <html lang="${attr(lang)}" data-theme="${f.theme}" data-style="${attr(settings.styling?.theme ?? 'clean')}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
-${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
-<style>${themeVars(settings.styling)}${BASE_CSS}</style></head>
+${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
+<style>${themeVars(settings.styling)}${BASE_CSS}</style>
+<script src="${attr(view.base)}/~/site.js?v=${SITE_JS_VERSION}" integrity="${SITE_JS_HASH}" defer></script></head>
 <body><a class="skip" href="#content">Skip to content</a>
-<header class="top"><a class="brand" href="${attr(view.base)}">${brand}</a><nav class="header-links" aria-label="Header links">${links}</nav>${switcher}${search}${toggle}</header>
+<header class="top">${menu}<a class="brand" href="${attr(view.base)}">${brand}</a>${linkNav}${switcher}${search}${toggle}</header>
 ${sections}
 <div class="layout">
-<aside class="sidebar">${f.sidebar ?? ''}</aside>
+<aside class="sidebar" id="nav" aria-label="Navigation">${mobile}${f.sidebar ?? ''}</aside>
 <main id="content">${f.main}</main>
-<aside class="outline">${outline.length ? `<nav aria-label="On this page"><strong>On this page</strong><ul>${outline.map((h) => `<li class="d${h.depth}"><a href="#${attr(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul></nav>` : ''}</aside>
+<aside class="outline" aria-label="Outline">${outline.length ? `<nav aria-label="On this page"><strong>On this page</strong><ul>${outline.map((h) => `<li class="d${h.depth}"><a href="#${attr(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul></nav>` : ''}</aside>
 </div>
 <footer class="site">${footerLogo ? `<img src="${attr(safeUrl(footerLogo))}" alt="" height="24">` : ''}${footerGroups}${typeof footer.copyright === 'string' ? `<p class="copyright">${esc(footer.copyright)}</p>` : ''}</footer>
 </body></html>`;

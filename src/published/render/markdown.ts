@@ -1,5 +1,6 @@
 import { markBlocks, remarkBlocks } from './blocks.js';
-import { highlightCode } from './highlight.js';
+import { highlightCode, type CodeThemes } from './highlight.js';
+import { color } from './html.js';
 
 // Heading anchors as the search index makes them (src/search/indexes.ts), so a result's anchor lands.
 const anchorOf = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section';
@@ -19,6 +20,13 @@ export interface RenderOptions {
   image(url: string): string | undefined;
   /** Links out of the site open in a new tab. */
   externalBlank?: boolean;
+  /**
+   * How a broken link shows: `text` (a published site: its words, plainly) or `warn` (a
+   * preview for the people editing: a visible warning style, titled "Broken link").
+   */
+  broken?: 'text' | 'warn';
+  /** The code themes (`styling.codeTheme.default`); undefined: the default ones. */
+  codeThemes?: CodeThemes;
 }
 
 export interface Heading {
@@ -42,9 +50,11 @@ function load() {
     const base = rehypeSanitize.defaultSchema;
     const schema = {
       ...base,
+      // figure/figcaption come only from the block markers (raw HTML never reaches the tree).
+      tagNames: [...(base.tagNames ?? []), 'figure', 'figcaption'],
       attributes: {
         ...base.attributes,
-        div: [...(base.attributes?.div ?? []), ['className', 'hint', 'hint-info', 'hint-success', 'hint-warning', 'hint-danger', 'tabs']],
+        div: [...(base.attributes?.div ?? []), ['className', 'hint', 'hint-info', 'hint-success', 'hint-warning', 'hint-danger', 'tabs', 'embed']],
         details: [['className', 'tab']],
       },
     };
@@ -72,13 +82,17 @@ function finish(opts: RenderOptions, headings: Heading[], codes: { parent: El; i
       if (n.tagName === 'a' && typeof p.href === 'string') {
         const t = opts.link(p.href);
         if (t && 'broken' in t) {
-          // A link to a page or file that does not exist: shown as such, going nowhere.
+          // A link to a page or file that does not exist goes nowhere: plain words on a
+          // published site, a warning in a preview.
           n.tagName = 'span';
-          n.properties = { className: ['broken-link'], title: 'Broken link' };
+          n.properties = opts.broken === 'warn' ? { className: ['broken-link'], title: 'Broken link' } : {};
         } else {
           if (t) p.href = t.href;
           if (opts.externalBlank && /^https?:/i.test(p.href)) Object.assign(p, { target: '_blank', rel: ['noopener', 'noreferrer'] });
         }
+      } else if (n.tagName === 'table' && parent) {
+        // Wide tables scroll in their own box (focusable, so the keyboard can scroll it), not the page.
+        parent.children![index] = { type: 'element', tagName: 'div', properties: { className: ['table-wrap'], tabIndex: 0 }, children: [n] };
       } else if (n.tagName === 'input' && p.type === 'checkbox') {
         // A task list's checkbox (disabled, GFM) says what it means to screen readers too.
         p.ariaLabel = p.checked ? 'Done' : 'Not done';
@@ -111,10 +125,19 @@ export async function renderMarkdown(markdown: string, opts: RenderOptions): Pro
   const codes: { parent: El; index: number; lang: string; code: string }[] = [];
   const processor = p.unified().use(p.remarkParse).use(p.remarkGfm).use(remarkBlocks(nonce)).use(p.remarkRehype).use(p.rehypeSanitize, p.schema).use(finish(opts, headings, codes));
   const tree = await processor.run(processor.parse(text));
-  // Highlighted code replaces its <pre>: shiki's output, built from the code as text.
+  // Highlighted code replaces its <pre>: shiki's output, built from the code as text. Every code
+  // block gets a head with its language (the script adds a copy button there) and scrolls in its
+  // own box (focusable for the keyboard).
   for (const c of codes) {
-    const hast = await highlightCode(c.code, c.lang);
-    if (hast) c.parent.children![c.index] = hast as El;
+    const lit = await highlightCode(c.code, c.lang, opts.codeThemes);
+    const pre = (lit?.pre as El | undefined) ?? c.parent.children![c.index]!;
+    (pre.properties ??= {}).tabIndex = 0;
+    const label = c.lang ? [{ type: 'element', tagName: 'span', properties: { className: ['lang'] }, children: [{ type: 'text', value: c.lang }] }] : [{ type: 'element', tagName: 'span', properties: {}, children: [] }];
+    const head: El = { type: 'element', tagName: 'div', properties: { className: ['code-head'] }, children: label };
+    // A chosen code theme brings its own background and text color (CSS variables on the block).
+    const k = lit?.colors;
+    const style = k ? `--cb-l:${color(k.light.bg, '#ffffff')};--cf-l:${color(k.light.fg, '#000000')};--cb-d:${color(k.dark.bg, '#000000')};--cf-d:${color(k.dark.fg, '#ffffff')}` : undefined;
+    c.parent.children![c.index] = { type: 'element', tagName: 'div', properties: { className: ['code'], ...(style ? { style } : {}) }, children: [head, pre] };
   }
   const html = p.unified().use(p.rehypeStringify).stringify(tree);
   return { html, headings };

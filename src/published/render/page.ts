@@ -10,13 +10,19 @@ import { attr, esc, safeUrl } from './html.js';
 
 export const pageUrl = (entry: SpaceEntry, path: string) => (path ? `${entry.url}/${path.split('/').map(encodeURIComponent).join('/')}` : entry.url);
 
+/** Up to this many pages, the whole tree is drawn (collapsed by the script); past it, the current branch only. */
+export const FULL_TREE = 400;
+
 /**
  * The page tree as nested lists: groups as headings, link pages as links out, hidden pages and
- * pages closed to the visitor left out. Only the branch of the current page is open below the
- * top level, so a space of thousands of pages draws a short list.
+ * pages closed to the visitor left out. A page with children has a disclosure arrow (a button
+ * with aria-expanded, working with the script; without it every branch shows): the current
+ * page's branch open, the others closed. A space of thousands of pages draws its current branch
+ * only, so the page stays short.
  */
 export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | undefined, visitor: Visitor): string {
   const open = new Set(current ? [...current.ancestors.map((a) => a.id), current.node.id] : []);
+  const whole = ix.byId.size <= FULL_TREE;
   const item = (p: PageNode, depth: number): string => {
     if (p.hidden) return '';
     const l = ix.byId.get(p.id)!;
@@ -27,7 +33,11 @@ export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | u
       return href ? `<li><a href="${attr(safeUrl(href))}">${esc(p.title)}</a></li>` : '';
     }
     const here = current?.node.id === p.id ? ' aria-current="page"' : '';
-    return `<li><a href="${attr(pageUrl(entry, l.path))}"${here}>${p.emoji ? `${esc(emoji(p.emoji))} ` : ''}${esc(p.title)}</a>${p.pages.length && open.has(p.id) ? list(p.pages, depth + 1) : ''}</li>`;
+    const link = `<a href="${attr(pageUrl(entry, l.path))}"${here}>${p.emoji ? `${esc(emoji(p.emoji))} ` : ''}${esc(p.title)}</a>`;
+    const isOpen = open.has(p.id);
+    const children = p.pages.length && (whole || isOpen) ? list(p.pages, depth + 1) : '';
+    if (!children) return `<li>${link}</li>`;
+    return `<li${isOpen ? '' : ' class="closed"'}><div class="row">${link}<button class="arrow" type="button" aria-expanded="${isOpen}" aria-label="${attr(p.title)}: subpages"></button></div>${children}</li>`;
   };
   const list = (pages: readonly PageNode[], depth: number): string => {
     const inner = pages.map((p) => item(p, depth)).join('');
@@ -47,7 +57,9 @@ export function emoji(e: string): string {
 }
 
 export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean): string {
-  const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a) => `<li>${esc(a.title)}</li>`)];
+  // An ancestor's path is the start of the page's (a group's address leads to its first page).
+  const segs = l.path.split('/');
+  const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a, i) => `<li><a href="${attr(pageUrl(entry, segs.slice(0, i + 1).join('/')))}">${esc(a.title)}</a></li>`)];
   const pager = pagination && (prev || next)
     ? `<nav class="pager" aria-label="Previous and next">${prev ? `<a rel="prev" href="${attr(pageUrl(entry, prev.path))}">← ${esc(prev.node.title)}</a>` : '<span></span>'}${next ? `<a rel="next" href="${attr(pageUrl(entry, next.path))}">${esc(next.node.title)} →</a>` : ''}</nav>`
     : '';
@@ -55,7 +67,15 @@ export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Loca
 <h1>${l.node.emoji ? `${esc(emoji(l.node.emoji))} ` : ''}${esc(l.node.title)}</h1>
 ${l.node.description ? `<p class="description">${esc(l.node.description)}</p>` : ''}
 <article class="content">${html}</article>
-${pager}`;
+${updated(l.node.updatedAt)}${pager}`;
+}
+
+/** "Last updated" with the page's time (UTC date shown, the exact time in `datetime`). */
+function updated(at: string | undefined): string {
+  const d = at ? new Date(at) : undefined;
+  if (!d || Number.isNaN(d.getTime())) return '';
+  const shown = d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return `<p class="updated">Last updated <time datetime="${attr(d.toISOString())}">${esc(shown)}</time></p>`;
 }
 
 export const notFoundMain = (home: string) =>

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+
+// The site's one script, served from the site itself (`<site>/~/site.js`) and allowed by the
+// pages' CSP by its hash alone (`script-src 'sha256-…'`, the <script> carrying the same
+// `integrity`): no other script, inline or not, runs on a published page. Every page is whole
+// without it (links, GET forms, <details>); it adds: the menu button (narrow screens), the page
+// tree's disclosure arrows, theme choice without a reload (the same cookie the toggle form sets),
+// copy buttons on code, tabs that switch, the outline following the scroll. No third-party
+// request, no inline handler, nothing stored but the theme cookie.
+
+export const SITE_JS = `(()=>{"use strict";
+const d=document,h=d.documentElement,$=(s,r=d)=>[...r.querySelectorAll(s)];
+h.classList.add("js");
+const menu=d.querySelector("button.menu");
+if(menu){const set=o=>{menu.setAttribute("aria-expanded",String(o));d.body.classList.add("anim");d.body.classList.toggle("nav-open",o)};
+menu.addEventListener("click",()=>{const o=menu.getAttribute("aria-expanded")!=="true";set(o);if(o){const a=d.querySelector("#nav a");a&&a.focus()}});
+d.addEventListener("keydown",e=>{if(e.key==="Escape"&&d.body.classList.contains("nav-open")){set(false);menu.focus()}});}
+const cur=d.querySelector("#nav [aria-current=page]"),box=cur&&cur.closest("nav");
+if(box&&box.scrollHeight>box.clientHeight)box.scrollTop=Math.max(0,cur.offsetTop-box.clientHeight/3);
+$("button.arrow").forEach(b=>b.addEventListener("click",()=>{const o=b.getAttribute("aria-expanded")!=="true";b.setAttribute("aria-expanded",String(o));b.closest("li").classList.toggle("closed",!o)}));
+const t=d.querySelector("form.toggle");
+if(t)t.addEventListener("submit",e=>{const b=e.submitter;if(!b||!t.dataset.cookie)return;e.preventDefault();const v=b.value;
+h.dataset.theme=v;d.cookie=t.dataset.cookie+"="+v+"; Path="+t.dataset.path+"; SameSite=Lax; Max-Age=31536000";
+const o=t.querySelector("button:not([value="+v+"])");o&&o.focus()});
+$(".code").forEach(c=>{const pre=c.querySelector("pre"),head=c.querySelector(".code-head");if(!pre||!head||!navigator.clipboard)return;
+const b=d.createElement("button");b.type="button";b.className="copy";b.textContent="Copy";b.setAttribute("aria-label","Copy code");head.append(b);
+b.addEventListener("click",()=>navigator.clipboard.writeText(pre.innerText.replace(/\\n$/,"")).then(()=>{b.textContent="Copied";setTimeout(()=>b.textContent="Copy",1500)},()=>{b.textContent="Copy failed"}))});
+$(".tabs").forEach((box,n)=>{const tabs=$(":scope>details.tab",box);if(!tabs.length)return;
+const list=d.createElement("div");list.setAttribute("role","tablist");const btns=[],panels=[];
+tabs.forEach((tab,i)=>{const s=tab.querySelector(":scope>summary"),b=d.createElement("button"),p=d.createElement("div");
+b.type="button";b.id="tab-"+n+"-"+i;b.setAttribute("role","tab");b.setAttribute("aria-controls",b.id+"-panel");b.textContent=s?s.textContent:"Tab "+(i+1);
+p.id=b.id+"-panel";p.setAttribute("role","tabpanel");p.setAttribute("aria-labelledby",b.id);p.tabIndex=0;
+[...tab.childNodes].forEach(x=>x!==s&&p.append(x));tab.replaceWith(p);list.append(b);btns.push(b);panels.push(p);
+b.addEventListener("click",()=>pick(i));b.addEventListener("keydown",e=>{const k={ArrowRight:1,ArrowLeft:-1}[e.key];if(k){const j=(i+k+btns.length)%btns.length;pick(j);btns[j].focus()}})});
+const pick=i=>{btns.forEach((b,j)=>{b.setAttribute("aria-selected",String(i===j));b.tabIndex=i===j?0:-1;panels[j].hidden=i!==j})};
+box.prepend(list);pick(0)});
+const links=$("aside.outline a");
+if(links.length){const heads=links.map(a=>d.getElementById(decodeURIComponent(a.hash.slice(1)))).filter(Boolean);let q=0;
+const spot=()=>{q=0;const top=parseFloat(getComputedStyle(h).scrollPaddingTop)||80;let at=0;
+heads.forEach((x,i)=>{if(x.getBoundingClientRect().top<=top+8)at=i});
+if(innerHeight+scrollY>=h.scrollHeight-2)at=heads.length-1;
+links.forEach(a=>a.removeAttribute("aria-current"));const a=links.find(l=>l.hash.slice(1)===encodeURIComponent(heads[at]&&heads[at].id)||decodeURIComponent(l.hash.slice(1))===(heads[at]&&heads[at].id));a&&a.setAttribute("aria-current","location")};
+addEventListener("scroll",()=>{q||(q=requestAnimationFrame(spot))},{passive:true});spot()}
+})();
+`;
+
+export const SITE_JS_HASH = `sha256-${createHash('sha256').update(SITE_JS).digest('base64')}`;
+/** A version for the script's URL: it is cached for a year, and a new script gets a new URL. */
+export const SITE_JS_VERSION = createHash('sha256').update(SITE_JS).digest('hex').slice(0, 12);

@@ -42,6 +42,36 @@ export async function selectTransport(o: TransportOptions): Promise<Transport> {
   return openLocal(data ?? defaultDataDir(), token, o.notice);
 }
 
+/** Where selectTransport sends a command, and where the token comes from, in words (docs auth status). */
+export interface Selection {
+  /** What chose the destination: "--api-url", "DOCS_API_URL", "--data", "DOCS_DATA", "--store", "DOCS_STORE", "profile NAME" or "default data directory". */
+  via: string;
+  /** The saved login in use, if any. */
+  profile?: string;
+  /** "--token", "DOCS_TOKEN", "profile NAME", or "none (in-process as the store's owner)" / "none". */
+  tokenFrom: string;
+}
+
+/** The same order as selectTransport, told instead of done. */
+export function describeSelection(o: TransportOptions): Selection {
+  const env = process.env;
+  const tokenGiven = o.token !== undefined ? '--token' : env.DOCS_TOKEN !== undefined ? 'DOCS_TOKEN' : undefined;
+  const apiUrlFrom = o.apiUrl !== undefined ? '--api-url' : env.DOCS_API_URL ? 'DOCS_API_URL' : undefined;
+  if (apiUrlFrom) {
+    const profile = !tokenGiven && o.profile && currentProfile(o.profile)?.token ? o.profile : undefined;
+    return { via: apiUrlFrom, ...(profile ? { profile } : {}), tokenFrom: tokenGiven ?? (profile ? `profile ${profile}` : 'none') };
+  }
+  const inProcess = (via: string): Selection => ({ via, tokenFrom: tokenGiven ?? "none (in-process: acting as the store's owner)" });
+  if (o.store !== undefined || env.DOCS_STORE) return inProcess(o.store !== undefined ? '--store' : 'DOCS_STORE');
+  if (o.data !== undefined || env.DOCS_DATA) return inProcess(o.data !== undefined ? '--data' : 'DOCS_DATA');
+  const profile = currentProfile(o.profile);
+  if (profile) {
+    const name = o.profile ?? profile.name;
+    return { via: `profile ${name}`, profile: name, tokenFrom: tokenGiven ?? `profile ${name}` };
+  }
+  return inProcess('default data directory');
+}
+
 /** In-process on a PostgreSQL store: servers and commands share it, so there is no lock to take. */
 async function openShared(store: string, blobs: string, token: string | undefined, notice?: (m: string) => void): Promise<Transport> {
   const ctx = await openContext(blobs, { store });

@@ -107,10 +107,18 @@ describe('docs serve and the CLI together', () => {
       const login = docs(['auth', 'login', '--api-url', s.url, '--token', 'gb_api_remote'], { DOCS_CONFIG_DIR: conf });
       expect(login.stdout).toContain('as Owner <owner@localhost>');
       const status = docs(['auth', 'status', '--json'], { DOCS_CONFIG_DIR: conf });
-      expect(status.json).toMatchObject({ target: s.url, remote: true, user: { email: 'owner@localhost' } });
+      expect(status.json).toMatchObject({ target: s.url, remote: true, via: 'profile default', profile: 'default', tokenFrom: 'profile default', user: { email: 'owner@localhost' } });
+      // Where the token comes from, as typed: a flag, an environment variable.
+      expect(docs(['auth', 'status', '--json', '--api-url', s.url, '--token', 'gb_api_remote'], { DOCS_CONFIG_DIR: conf }).json).toMatchObject({ via: '--api-url', tokenFrom: '--token' });
+      expect(docs(['auth', 'status', '--json'], { DOCS_CONFIG_DIR: conf, DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_remote' }).json).toMatchObject({ via: 'DOCS_API_URL', tokenFrom: 'DOCS_TOKEN' });
       expect(docs(['orgs', 'list', '--json'], { DOCS_CONFIG_DIR: conf }).json.count).toBe(1);
       expect(docs(['auth', 'logout'], { DOCS_CONFIG_DIR: conf }).status).toBe(0);
       expect(docs(['auth', 'logout'], { DOCS_CONFIG_DIR: conf }).status).toBe(3);
+      // After logout it does not look logged in: in-process, as the local store's owner, and says so.
+      const after = docs(['auth', 'status'], { DOCS_CONFIG_DIR: conf, DOCS_DATA: tempDir() });
+      expect(after.stdout).toMatch(/^via\tDOCS_DATA$/m);
+      expect(after.stdout).toMatch(/^token\tnone \(in-process: acting as the store's owner\)$/m);
+      expect(after.stdout).toContain('Not logged in to a server');
     } finally {
       s.child.kill('SIGINT');
       await s.exited;

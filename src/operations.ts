@@ -12,11 +12,6 @@ interface Area {
 
 export const AREAS: Area[] = [
   {
-    // system: the API itself (GET /v1/)
-    load: () => import('./system/operations.js'),
-    operations: ['getApiInformation'],
-  },
-  {
     // users
     load: () => import('./users/operations.js'),
     operations: [
@@ -333,6 +328,11 @@ export const AREAS: Area[] = [
       'getContributorsByChangeRequestId',
       'listChangeRequestsForOrganization',
     ],
+  },
+  {
+    // system: the API itself (GET /v1/)
+    load: () => import('./system/operations.js'),
+    operations: ['getApiInformation'],
   },
 ];
 

@@ -39,13 +39,30 @@ export const pageFile = (path: string, hasChildren: boolean) => (hasChildren ? `
 
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
+/**
+ * The line of an unresolved conflict in a page (`docs cr resolve` writes them): the three markers
+ * in order, each at the start of a line, as git writes them. Pushing one would publish the markers.
+ */
+export function conflictMarkerLine(text: string): number | undefined {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('<<<<<<< '));
+  if (start === -1) return undefined;
+  const mid = lines.findIndex((l, i) => i > start && l.trimEnd() === '=======');
+  const end = lines.findIndex((l, i) => i > mid && mid !== -1 && l.startsWith('>>>>>>> '));
+  return mid !== -1 && end !== -1 ? start + 1 : undefined;
+}
+
 function readPage(real: string, path: string, file: string, children: LocalPage[]): LocalPage {
   let src;
+  let text: string;
   try {
-    src = readPageSource(readFileSync(real, 'utf8'));
+    text = readFileSync(real, 'utf8');
+    src = readPageSource(text);
   } catch (err) {
     throw new DocsError('invalid', `${file}: ${(err as Error).message}`);
   }
+  const marker = conflictMarkerLine(text);
+  if (marker !== undefined) throw new DocsError('invalid', `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`);
   return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children };
 }
 

@@ -8,7 +8,7 @@ import { startSpinner } from '../_lib/color.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
-import { resolveSteps } from '../_lib/merge-result.js';
+import { resolveHint } from '../_lib/merge-result.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
 
 export default class ContentPush extends DocsCommand {
@@ -81,7 +81,7 @@ export default class ContentPush extends DocsCommand {
         if (res.result === 'conflicts') {
           spinner?.stop();
           const pages = (res.conflicts ?? []).map((c) => `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`).join(', ');
-          throw new DocsError('conflict', `change request #${cr.number} conflicts with changes made to space ${space} meanwhile: ${pages}; it is left open with the folder's content, not merged.\n${resolveSteps(space, cr.number, args.dir).join('\n')}`);
+          throw new DocsError('conflict', `change request #${cr.number} conflicts with changes made to space ${space} meanwhile: ${pages}; it is left open with the folder's content, not merged.\n${resolveHint(space, cr.number).join('\n')}`);
         }
         merged = res.revision;
       }

@@ -1,4 +1,4 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docs } from '../helpers/cli.js';
@@ -41,17 +41,20 @@ describe('a merge conflict', () => {
 
     const push = raw('content', 'push', mine, '--space', space, '--merge');
     expect(push.status).toBe(5);
-    expect(push.stderr).toContain(`docs content push ${mine} --space ${space} --change-request 2`);
-
-    // The steps, as printed.
-    const now = join(tempDir('docs-loop-now-'), 'space-now');
-    run('content', 'pull', now, '--space', space); // 1
-    copyFileSync(join(now, 'guide.md'), join(mine, 'guide.md')); // 2
-    run('content', 'push', mine, '--space', space, '--change-request', '2');
-    run('cr', 'update', space, '2'); // 3
-    run('content', 'pull', mine, '--space', space, '--change-request', '2', '--force'); // 4
-    writeFileSync(join(mine, 'guide.md'), '# Guide\n\nLine one by them, and me.\n\nLine two.\n'); // 5
-    expect(run('content', 'push', mine, '--space', space, '--change-request', '2', '--merge', '--json').json).toMatchObject({ number: 2, merged: true });
+    // content push points at the same one-command way, into a folder of its own.
+    expect(push.stderr).toContain(`docs cr resolve ${space} 2 ./cr-2`);
+    const cr2 = join(tempDir('docs-loop-cr-'), 'cr-2');
+    expect(raw('cr', 'resolve', space, '2', cr2).status).toBe(0);
+    const marked = readFileSync(join(cr2, 'guide.md'), 'utf8');
+    expect(marked).toMatch(/^<<<<<<< /m);
+    // Pushed as it is, the markers would be published: refused, naming the file and line, nothing sent.
+    const unresolved = raw('content', 'push', cr2, '--space', space, '--change-request', '2', '--merge');
+    expect(unresolved.status).toBe(2);
+    expect(unresolved.stderr).toMatch(/guide\.md:\d+: an unresolved conflict .*nothing was sent/);
+    expect(run('cr', 'get', space, '2', '--json').json.status).toBe('open');
+    // One edit, one push.
+    writeFileSync(join(cr2, 'guide.md'), '# Guide\n\nLine one by them, and me.\n\nLine two.\n');
+    expect(run('content', 'push', cr2, '--space', space, '--change-request', '2', '--merge', '--json').json).toMatchObject({ number: 2, merged: true });
     expect(run('pages', 'get', space, '--path', 'guide').stdout).toContain('Line one by them, and me.');
   });
 });

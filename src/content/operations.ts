@@ -23,7 +23,7 @@ import { markdownBody, pageLocation, presentFile, presentPage, presentRevision }
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { searchOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
-import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
+import { filesPage, foundPage, pageAnswer, wantedPath } from './revision-content.js';
 
 // The change request's file, page by path, links and backlinks (the content area's module for them).
 export * from './change-request-content.js';
@@ -102,8 +102,7 @@ export const listFiles = defineOperation('listFiles', async ({ ctx, caller, path
   await ensureDownloadSecret(ctx);
   return ctx.store.read((tx) => {
     const { space, rev } = current(tx, caller, path.spaceId);
-    const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    return { status: 200, body: paginate(files, query, (f) => presentFile(ctx, space, f)) };
+    return { status: 200, body: filesPage(ctx, space, rev, query) };
   });
 });
 
@@ -317,8 +316,7 @@ export const listFilesInChangeRequestById = defineOperation('listFilesInChangeRe
   await ensureDownloadSecret(ctx);
   return ctx.store.read((tx) => {
     const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
-    const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    return { status: 200, body: paginate(files, query, (f) => presentFile(ctx, space, f)) };
+    return { status: 200, body: filesPage(ctx, space, rev, query) };
   });
 });
 

@@ -42,6 +42,12 @@ export function foundPage(ctx: Context, tx: ReadTx, space: SpaceRecord, l: Locat
   return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
 }
 
+/** A revision's files as the file lists answer them: by name (then id), a page of them. */
+export function filesPage(ctx: Context, space: SpaceRecord, rev: ContentRevision, query: Record<string, unknown>) {
+  const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  return paginate(files, query, (f) => presentFile(ctx, space, f));
+}
+
 function ofRevision(tx: ReadTx, caller: Caller, spaceId: string, revisionId: string): { space: SpaceRecord; rev: ContentRevision } {
   const { row: space } = visibleSpace(tx, caller, spaceId);
   return { space, rev: readRevision(tx, space.id, revisionId) };
@@ -80,8 +86,7 @@ export const listFilesInRevisionById = defineOperation('listFilesInRevisionById'
   await ensureDownloadSecret(ctx);
   return ctx.store.read((tx) => {
     const { space, rev } = ofRevision(tx, caller, path.spaceId, path.revisionId);
-    const files = [...(rev.files ?? [])].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    return { status: 200, body: paginate(files, query, (f) => presentFile(ctx, space, f)) };
+    return { status: 200, body: filesPage(ctx, space, rev, query) };
   });
 });
 

@@ -213,6 +213,13 @@ export function operationCommand(def: OperationCommandDef) {
   const paged = op.parameters.some((p) => p.in === 'query' && p.name === 'page') && !flagDefs.all;
   if (paged) flagDefs.all = allFlag();
   if (def.dryRun) flagDefs['dry-run'] = Flags.boolean({ description: 'Change nothing: say what would change (exit code as the real run)' });
+  // One name for one thing across commands: `--space` is the flag of a space everywhere
+  // (content push, pages...), so a generated `--space-id` answers to `--space` too, and a
+  // repeatable `--spaces` to `--space` (as cr request-review's --users to --user).
+  for (const [name, flag] of Object.entries<any>(flagDefs)) {
+    const alias = name.endsWith('-id') ? name.slice(0, -3) : flag.multiple && /[^s]s$/.test(name) ? name.slice(0, -1) : undefined;
+    if (alias && !flagDefs[alias] && !RESERVED.has(alias) && !Object.values<any>(flagDefs).some((f) => f.aliases?.includes(alias))) flagDefs[name] = { ...flag, aliases: [...(flag.aliases ?? []), alias] };
+  }
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;

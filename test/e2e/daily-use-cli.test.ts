@@ -60,6 +60,16 @@ describe('suggestions, help, version', () => {
     expect(docs(['spaces', 'list', '--zzzz'], env).stderr).toBe('Error: unknown flag: --zzzz (see docs spaces list --help)\n');
   });
 
+  it('one flag name for a space: --space answers for a generated --space-id and a repeatable --spaces', () => {
+    const space = docs(['spaces', 'create', '--title', 'Flag names', '--json'], env).json.id;
+    const site = docs(['sites', 'create', '--title', 'Flag site', '--space', space, '--json'], env);
+    expect(site.status, site.stderr).toBe(0);
+    const api = docs(['spaces', 'create', '--title', 'Flag API', '--json'], env).json.id;
+    const section = docs(['sections', 'create', site.json.id, '--space', api, '--title', 'API Reference', '--json'], env);
+    expect(section.status, section.stderr).toBe(0);
+    expect(docs(['sections', 'create', '--help'], env).stdout).toContain('--space-id');
+  });
+
   it('a destructive command is suggested only for a typo of its own verb', () => {
     expect(docs(['spaces', 'delet', 'x'], env).stderr).toContain('Did you mean "docs spaces delete"?');
     const r = docs(['tokens', 'rvk'], env);

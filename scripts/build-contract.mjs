@@ -14,6 +14,11 @@ const latest = { spec: load('gitbook-api-latest'), source: '@gitbook/api@' + JSO
 // Operations taken from the latest spec because 0.146.0 lacks them (README "Contract").
 const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+// Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
+// (socialAccounts, styling.codeTheme, pageActions.items) or no longer requires (pdf, git): their
+// request body is either spec's (anyOf), the newest's components renamed `Latest...` so the two
+// versions of a schema (SiteCustomizationSettings) do not collide. README "Contract".
+const BOTH_INPUTS = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
 
 function deref(spec, node) {
   while (node && node.$ref) {
@@ -88,6 +93,22 @@ function build({ spec, source }, path, method, op, shared) {
   };
 }
 
+/** `node` with every `#/components/schemas/X` reference turned into `#/components/schemas/LatestX`. */
+function prefixed(node) {
+  if (Array.isArray(node)) return node.map(prefixed);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/components/schemas/Latest') : prefixed(v)]));
+}
+
+function withLatestInput(art) {
+  const found = Object.values(latest.spec.paths).flatMap((item) => METHODS.map((m) => item[m])).find((o) => o?.operationId === art.operationId);
+  const rb = found && deref(latest.spec, found.requestBody);
+  const schema = rb && Object.values(rb.content || {})[0]?.schema;
+  if (!schema) throw new Error(`${art.operationId}: no request body in ${latest.source}`);
+  art.requestBody.schema = { anyOf: [art.requestBody.schema, prefixed(normalize(schema))] };
+  for (const [name, s] of Object.entries(closure(latest.spec, schema))) art.components.schemas['Latest' + name] = prefixed(s);
+}
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'ops'), { recursive: true });
 const routes = [];
@@ -99,6 +120,7 @@ for (const src of [pinned, latest]) {
       const wanted = src === pinned ? !FROM_LATEST.includes(op.operationId) : FROM_LATEST.includes(op.operationId);
       if (!wanted) continue;
       const art = build(src, path, method, op, item.parameters);
+      if (BOTH_INPUTS.includes(op.operationId)) withLatestInput(art);
       writeFileSync(join(out, 'ops', op.operationId + '.json'), JSON.stringify(art));
       routes.push([art.method, path, op.operationId]);
     }
@@ -123,4 +145,36 @@ for (const src of [pinned, latest]) {
   }
 }
 writeFileSync(join(out, 'other-routes.json'), JSON.stringify([...others.values()]));
-console.log(`contract: ${routes.length} operations, ${others.size} more of either spec -> ${out}`);
+
+// The newest spec is part of the contract too (README "Contract"): for every operation of the
+// contract that 0.202.0 also has (by operationId), its response schemas, for the tests that check
+// each answer against both specs. Only tests read these files: the CLI and the server never do.
+// `moved` records an operation whose method or path differs between the two specs.
+mkdirSync(join(out, 'latest'), { recursive: true });
+const latestOps = new Map();
+for (const [path, item] of Object.entries(latest.spec.paths)) {
+  for (const method of METHODS) if (item[method]?.operationId) latestOps.set(item[method].operationId, [path, method, item[method]]);
+}
+const moved = [];
+let both = 0;
+for (const [method, path, id] of routes) {
+  const hit = latestOps.get(id);
+  if (!hit) continue;
+  const [lpath, lmethod, op] = hit;
+  if (lpath !== path || lmethod.toUpperCase() !== method) moved.push({ operationId: id, pinned: `${method} ${path}`, latest: `${lmethod.toUpperCase()} ${lpath}` });
+  const responses = {};
+  for (const [status, r0] of Object.entries(op.responses || {})) {
+    const r = deref(latest.spec, r0);
+    const [contentType, media] = Object.entries(r.content || {})[0] || [];
+    responses[status] = { contentType: contentType || null, schema: media?.schema ? normalize(media.schema) : null, headers: Object.keys(r.headers || {}) };
+  }
+  const art = {
+    operationId: id, method: lmethod.toUpperCase(), path: lpath, source: latest.source,
+    dialect: latest.spec.openapi.startsWith('3.1') ? '2020-12' : 'draft-07',
+    responses, components: { schemas: closure(latest.spec, responses) },
+  };
+  writeFileSync(join(out, 'latest', id + '.json'), JSON.stringify(art));
+  both++;
+}
+writeFileSync(join(out, 'latest', 'index.json'), JSON.stringify({ source: latest.source, operations: both, moved }));
+console.log(`contract: ${routes.length} operations (${both} also in ${latest.source}), ${others.size} more of either spec -> ${out}`);

@@ -53,6 +53,8 @@ export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: Or
       app: `${ctx.baseUrl}/integrations/${i.name}`,
       assets: `${ctx.baseUrl}/integrations/${i.name}/assets`,
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/public`,
+      // No separate, cookie-free origin for rendered content here: the same endpoint (0.202.0).
+      publicContentEndpoint: `${ctx.baseUrl}/integrations/${i.name}/public`,
     },
     permissions: { admin: role === 'admin' },
     ...(i.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: i.contentSecurityPolicy } : {}),
@@ -75,6 +77,7 @@ export function presentInstallation(ctx: Context, i: IntegrationRecord, inst: In
       location: apiUrl(ctx, installationPath(i.name, inst.id)),
       app: `${ctx.baseUrl}/o/${inst.organization}/integrations/${i.name}`,
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
+      publicContentEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
     },
     externalIds: inst.externalIds,
     target: { organization: inst.organization },
@@ -93,6 +96,7 @@ export function presentContentInstallation(ctx: Context, i: IntegrationRecord, i
     urls: {
       location: apiUrl(ctx, installationPath(i.name, inst.id)),
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
+      publicContentEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
     },
     [kind]: target,
   };

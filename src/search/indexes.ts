@@ -373,18 +373,18 @@ class Indexes {
    * Every page of the space matching, best first, once its index is current: page ids, and the
    * rowids of each one's matching sections (for `details`).
    */
-  async searchSpace(org: string, space: { id: string; revision: string }, match: string): Promise<{ ids: string[]; rowids: number[][] }> {
+  async searchSpace(org: string, space: { id: string; revision: string }, match: string): Promise<{ ids: string[]; rowids: number[][]; scores: number[][] }> {
     return this.retrying(org, async () => {
       await this.ensure(org, [space]);
       const { key, file } = this.where(org);
-      return call<{ ids: string[]; rowids: number[][] }>('searchSpace', key, file, space.id, match);
+      return call<{ ids: string[]; rowids: number[][]; scores: number[][] }>('searchSpace', key, file, space.id, match);
     });
   }
 
   /** The details (title, path, ancestors, sections with snippets) of found pages of a space. */
   async details(org: string, space: string, terms: string[], pages: [string, number[]][]) {
     const { key, file } = this.where(org);
-    return call<({ title: string; path: string; ancestors: string; sections: { sec: number; title: string; anchor: string; snippet: string }[] } | null)[]>(
+    return call<({ title: string; path: string; ancestors: string; sections: { rowid: number; sec: number; title: string; anchor: string; snippet: string }[] } | null)[]>(
       'details',
       key,
       file,

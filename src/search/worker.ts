@@ -333,7 +333,8 @@ export function indexWorker(load: (id: string) => any): void {
         return { page, best: secs[0]![0], first: secs[0]![1], rowids: secs.map((x) => x[1]) };
       });
       pages.sort((a, b) => a.best - b.best || a.first - b.first);
-      return { ids: pages.map((p) => p.page), rowids: pages.map((p) => p.rowids) };
+      // bm25 is lower for better matches (negative): its opposite is the relevance score.
+      return { ids: pages.map((p) => p.page), rowids: pages.map((p) => p.rowids), scores: pages.map((p) => byPage.get(p.page)!.map((x) => x[0])) };
     },
 
     /** Pages' titles, paths, ancestors and the sections `rowids` (with snippets around `terms`). */
@@ -345,7 +346,7 @@ export function indexWorker(load: (id: string) => any): void {
         if (!p) return null;
         const secs = rowids.flatMap((r) => {
           const x = d.st.section.get(r);
-          return x ? [{ sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(x.body, terms) }] : [];
+          return x ? [{ rowid: r, sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(x.body, terms) }] : [];
         });
         return { title: p.title, path: p.path, ancestors: p.ancestors, sections: secs };
       });

@@ -2,7 +2,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { presentOrganization } from '../organizations/present.js';
-import type { EventRecord, InstallationRecord, IntegrationRecord } from './model.js';
+import { RETIRED_CATEGORIES, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
 
 // Record -> contract objects. `secrets` and `script` are never read here: no route returns them.
 
@@ -41,7 +41,8 @@ export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: Or
     verified: false,
     visibility: i.visibility,
     scopes: i.scopes,
-    categories: i.categories,
+    // An integration published before `gitsync` was retired: shown without it (0.202.0).
+    categories: i.categories.filter((c) => !RETIRED_CATEGORIES.includes(c)),
     blocks: i.blocks,
     contentSources: i.contentSources,
     ...(i.configurations !== undefined ? { configurations: i.configurations } : {}),

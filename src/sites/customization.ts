@@ -142,9 +142,7 @@ export function foldOverride(stored: Settings | undefined, patch: Settings): Set
 /** The settings a site space shows: the site's with its overrides applied. */
 export const siteSpaceCustomization = (site: SiteRecord, ss: SiteSpaceRecord): Settings => completeCustomization(mergeOverride(siteCustomization(site), ss.customization));
 
-export function putSiteSpaceOverride(tx: WriteTx, site: SiteRecord, ss: SiteSpaceRecord, patch: Settings): SiteSpaceRecord {
-  // Page actions given as 0.146.0's booleans or 0.202.0's list: the override stores both, agreeing.
-  if (patch.pageActions && typeof patch.pageActions === 'object') patch = { ...patch, pageActions: resolvePageActions(patch.pageActions, siteSpaceCustomization(site, ss).pageActions) };
+export function putSiteSpaceOverride(tx: WriteTx, ss: SiteSpaceRecord, patch: Settings): SiteSpaceRecord {
   const customization = foldOverride(ss.customization, patch);
   const next: SiteSpaceRecord = { ...ss };
   if (customization) next.customization = customization;

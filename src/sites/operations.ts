@@ -251,7 +251,7 @@ export const getSiteSpaceCustomizationById = defineOperation('getSiteSpaceCustom
 
 export const overrideSiteSpaceCustomizationById = defineOperation('overrideSiteSpaceCustomizationById', async ({ ctx, caller, path, body }) => {
   const body2 = await write(ctx, caller, path, `customizing site ${path.siteId}`, (tx, { site }) =>
-    siteSpaceCustomization(site, putSiteSpaceOverride(tx, site, siteSpaces.siteSpaceOf(tx, site, path.siteSpaceId), body ?? {})),
+    siteSpaceCustomization(site, putSiteSpaceOverride(tx, siteSpaces.siteSpaceOf(tx, site, path.siteSpaceId), body ?? {})),
   );
   return { status: 200, body: body2 };
 });

@@ -18,8 +18,7 @@ import { backlinks, linkItems } from './links.js';
 import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
 import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
-import { currentRevision, markdownOf, pageOf, readRevision, sha256, treeOf } from './revisions.js';
-import type { SpaceRecord } from '../spaces/model.js';
+import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { searchOrganization, searchSpace, type SearchHit } from './search.js';
 import { flatten } from './tree.js';
 import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
@@ -197,20 +196,12 @@ const requireQuery = (q: unknown): string => {
   return s;
 };
 
-/** The descriptions of found pages at the space's current revision ('' for a page without one). */
-const descriptions = (ctx: Context, space: SpaceRecord, hits: readonly SearchHit[]) =>
-  ctx.store.read((tx) => {
-    const row = tx.get<SpaceRecord>('spaces', space.id) ?? space;
-    const rev = currentRevision(tx, row);
-    return new Map(hits.map((h) => [h.page, pageOf(tx, rev, h.page)?.node.description ?? '']));
-  });
-
-const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit, description: string) => {
+const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit) => {
   const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${h.path}`;
   return {
     id: h.page,
     title: h.title,
-    description,
+    description: h.description,
     path: h.path,
     score: h.score,
     rank: h.rank,
@@ -229,8 +220,7 @@ export const searchSpaceContent = defineOperation('searchSpaceContent', async ({
   const found = await searchSpace(ctx, space, q);
   const page = paginate(found.pages, query);
   const hits = await found.hits(page.items);
-  const described = await descriptions(ctx, space, hits);
-  return { status: 200, body: { ...page, items: hits.map((h) => presentHit(ctx, space, h, described.get(h.page)!)) } };
+  return { status: 200, body: { ...page, items: hits.map((h) => presentHit(ctx, space, h)) } };
 });
 
 // The best hits across the caller's spaces: one ranked query on the organization's index
@@ -243,13 +233,7 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
     return listSpaces(tx, caller, path.organizationId).map(({ row }) => row);
   });
   const results = await searchOrganization(ctx, path.organizationId, spaces, q);
-  const page = paginate(results, query);
-  const items = [];
-  for (const r of page.items) {
-    const described = await descriptions(ctx, r.space, r.hits);
-    items.push({ type: 'space' as const, id: r.space.id, title: r.space.title, score: r.score, pages: r.hits.map((h) => presentHit(ctx, r.space, h, described.get(h.page)!)) });
-  }
-  return { status: 200, body: { ...page, items } };
+  return { status: 200, body: paginate(results, query, (r) => ({ type: 'space' as const, id: r.space.id, title: r.space.title, score: r.score, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
 });
 
 // Links and backlinks of the current revision.

@@ -16,6 +16,8 @@ import type { SpaceRecord } from '../spaces/model.js';
 export interface SearchHit {
   page: string;
   title: string;
+  /** The page's description ('' when it has none), as indexed with the page. */
+  description: string;
   path: string;
   ancestors: { id: string; title: string }[];
   /**
@@ -60,10 +62,11 @@ async function snippetTerms(words: readonly string[]): Promise<string[]> {
 
 type Section = { sec: number; title: string; anchor: string; snippet: string; score: number };
 
-function hit(page: string, rank: number, p: { title: string; path: string; ancestors: string }, secs: Section[]): SearchHit {
+function hit(page: string, rank: number, p: { title: string; description: string; path: string; ancestors: string }, secs: Section[]): SearchHit {
   return {
     page,
     title: p.title,
+    description: p.description,
     path: p.path,
     ancestors: JSON.parse(p.ancestors),
     score: relevance(secs[0]?.score ?? 0),
@@ -127,7 +130,7 @@ export async function searchOrganization(ctx: Context, org: string, spaces: read
     secs.push(r);
   }
   return [...bySpace].map(([id, pages]) => {
-    const hits = [...pages].map(([page, secs]) => hit(page, rankOf.get(`${id}/${page}`)!, { title: secs[0]!.pageTitle, path: secs[0]!.path, ancestors: secs[0]!.ancestors }, secs));
+    const hits = [...pages].map(([page, secs]) => hit(page, rankOf.get(`${id}/${page}`)!, { title: secs[0]!.pageTitle, description: secs[0]!.description, path: secs[0]!.path, ancestors: secs[0]!.ancestors }, secs));
     // A space scores as its best page (spaces come in that order).
     return { space: byId.get(id)!, score: hits[0]?.score ?? 0, hits };
   });

@@ -205,10 +205,17 @@ describe('search: score and rank from the engine, description, space results', (
     const second = await call('GET', `/v1/spaces/${spaceId}/search?query=refund&limit=1&page=${encodeURIComponent(first.next.page)}`);
     expect(second.items.map((p: any) => [p.title, p.rank, p.score])).toEqual([['Billing', 2, all.items[1].score]]);
 
+    // The description is indexed with the page: a new one shows at the next search.
+    const sp = `/v1/spaces/${spaceId}`;
+    const cr = await call('POST', `${sp}/change-requests`, { subject: 'Describe' }, 201);
+    await call('POST', `${sp}/change-requests/${cr.id}/content?compat=false`, { changes: [{ operation: 'update_page', page: all.items[1].id, description: 'Invoices and credits' }] });
+    await call('POST', `${sp}/change-requests/${cr.id}/merge`);
+    expect((await call('GET', `${sp}/search?query=refund`)).items.map((p: any) => p.description)).toEqual(['How refunds work', 'Invoices and credits']);
+
     const org = await call('GET', `${o()}/search?query=refund`);
     const hit = org.items.find((x: any) => x.id === spaceId);
     expect(hit).toMatchObject({ type: 'space', score: hit.pages[0].score });
-    expect(hit.pages.map((p: any) => p.title)).toEqual(['Refunds', 'Billing']);
+    expect(hit.pages.map((p: any) => [p.title, p.description])).toEqual([['Refunds', 'How refunds work'], ['Billing', 'Invoices and credits']]);
     const ranks = org.items.flatMap((x: any) => x.pages.map((p: any) => p.rank)).sort((a: number, b: number) => a - b);
     expect(ranks).toEqual(ranks.map((_: number, i: number) => i + 1));
   });

@@ -15,9 +15,10 @@ const latest = { spec: load('gitbook-api-latest'), source: '@gitbook/api@' + JSO
 const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
-// (socialAccounts, styling.codeTheme, pageActions.items) or no longer requires (pdf, git): their
-// request body is either spec's (anyOf), the newest's components renamed `Latest...` so the two
-// versions of a schema (SiteCustomizationSettings) do not collide. README "Contract".
+// (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:
+// their request schema is both specs' merged (mergedInput below), each field checked by the spec
+// that has it, required only where both require it (0.202.0 no longer requires pdf and git; the
+// server fills what a client left out). README "Contract".
 const BOTH_INPUTS = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
 
 function deref(spec, node) {
@@ -100,13 +101,53 @@ function prefixed(node) {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/components/schemas/Latest') : prefixed(v)]));
 }
 
+/** An object schema's own properties and required list, through $refs and allOf. */
+function objectOf(spec, schema, depth = 0) {
+  const s0 = deref(spec, schema);
+  if (!s0 || typeof s0 !== 'object' || depth > 10) return undefined;
+  if (s0.allOf) {
+    const parts = s0.allOf.map((p) => objectOf(spec, p, depth + 1));
+    if (parts.some((p) => !p)) return undefined;
+    return { properties: Object.assign({}, s0.properties, ...parts.map((p) => p.properties)), required: [...(s0.required ?? []), ...parts.flatMap((p) => p.required)] };
+  }
+  if (!s0.properties || s0.oneOf || s0.anyOf) return undefined;
+  return { properties: s0.properties, required: s0.required ?? [], description: s0.description };
+}
+
+/**
+ * The two specs' request schemas as one: properties of both (a field both have and both describe
+ * as an object with properties is merged the same way; otherwise 0.146.0's schema checks it), a
+ * field only 0.202.0 has checked by 0.202.0's schema (its components renamed `Latest...`), and
+ * required only what both require. `uses` collects the 0.202.0 schemas reached.
+ */
+function mergedInput(pSchema, lSchema, uses) {
+  const p = objectOf(pinned.spec, pSchema);
+  const l = objectOf(latest.spec, lSchema);
+  if (!p || !l) return normalize(pSchema);
+  const properties = {};
+  for (const k of new Set([...Object.keys(p.properties), ...Object.keys(l.properties)])) {
+    if (k in p.properties && k in l.properties) properties[k] = mergedInput(p.properties[k], l.properties[k], uses);
+    else if (k in p.properties) properties[k] = normalize(p.properties[k]);
+    else {
+      uses.push(l.properties[k]);
+      properties[k] = prefixed(normalize(l.properties[k]));
+    }
+  }
+  const required = p.required.filter((r) => l.required.includes(r));
+  return { type: 'object', ...(p.description ? { description: p.description } : {}), properties, ...(required.length ? { required } : {}) };
+}
+
 function withLatestInput(art) {
-  const found = Object.values(latest.spec.paths).flatMap((item) => METHODS.map((m) => item[m])).find((o) => o?.operationId === art.operationId);
-  const rb = found && deref(latest.spec, found.requestBody);
-  const schema = rb && Object.values(rb.content || {})[0]?.schema;
-  if (!schema) throw new Error(`${art.operationId}: no request body in ${latest.source}`);
-  art.requestBody.schema = { anyOf: [art.requestBody.schema, prefixed(normalize(schema))] };
-  for (const [name, s] of Object.entries(closure(latest.spec, schema))) art.components.schemas['Latest' + name] = prefixed(s);
+  const body = (spec) => {
+    const op = Object.values(spec.paths).flatMap((item) => METHODS.map((m) => item[m])).find((o) => o?.operationId === art.operationId);
+    const rb = op && deref(spec, op.requestBody);
+    return rb && Object.values(rb.content || {})[0]?.schema;
+  };
+  const [p, l] = [body(pinned.spec), body(latest.spec)];
+  if (!p || !l) throw new Error(`${art.operationId}: a request body is missing from one of the specs`);
+  const uses = [];
+  art.requestBody.schema = mergedInput(p, l, uses);
+  for (const [name, sch] of Object.entries(closure(latest.spec, uses))) art.components.schemas['Latest' + name] = prefixed(sch);
 }
 
 rmSync(out, { recursive: true, force: true });

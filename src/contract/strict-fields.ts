@@ -58,10 +58,8 @@ export function unknownField(schema: JsonSchema | undefined, value: unknown, sch
     const path = at ? `${at}.${k}` : k;
     const declared = objects.filter((c) => Object.hasOwn(c.properties, k)).map((c) => c.properties[k] as JsonSchema);
     if (!declared.length) return { path, known: [...new Set(objects.flatMap((c) => Object.keys(c.properties)))] };
-    // The field's schemas of every branch that declares it, together: a nested field is known
-    // when any of them declares it (a body may mix 0.146.0's and 0.202.0's customization fields).
-    const found = unknownField(declared.length === 1 ? declared[0] : { anyOf: declared }, v, schemas, path);
-    if (found) return found;
+    const found = declared.map((d) => unknownField(d, v, schemas, path));
+    if (found.every(Boolean)) return found[0];
   }
   return undefined;
 }

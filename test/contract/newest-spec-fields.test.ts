@@ -137,6 +137,11 @@ describe('customization: socialAccounts, styling.codeTheme, pageActions.items', 
     const put2 = await call('PUT', `${base}/customization`, latestOnly);
     expect(put2.pdf).toEqual({ enabled: true });
     expect(put2.git).toEqual({ showEditLink: false });
+    // The fields only 0.202.0 has are checked by 0.202.0's schema.
+    for (const wrong of [{ socialAccounts: 'github' }, { styling: { ...put2.styling, codeTheme: { default: { light: 'nord', dark: 'nord' } } } }, { pageActions: { items: ['fax'] } }]) {
+      const r = await s.api('PUT', `${base}/customization`, { body: { ...put2, ...wrong } });
+      expect(r.status, JSON.stringify(wrong)).toBe(400);
+    }
     // A typo is still refused at any depth.
     const bad = await s.api('PUT', `${base}/customization`, { body: { ...put2, styling: { ...put2.styling, codeTheme: { ...put2.styling.codeTheme, defualt: {} } } } });
     expect(bad.status).toBe(400);

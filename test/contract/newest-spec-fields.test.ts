@@ -51,6 +51,11 @@ describe('sites: permissions of the caller, appliedType, defaultLevel, urls.prev
     expect((await call('GET', `${o()}/sites`, undefined, 200, reader.token)).items.find((x: any) => x.id === site.id).permissions.admin).toBe(false);
 
     expect(site.urls.preview).toBe(site.urls.app);
+    // The app page answers: its sign-in form for a browser without a session (members see the
+    // site there once signed in); the unpublished site's own address is a 404.
+    const app = await fetch(site.urls.preview, { redirect: 'manual' });
+    expect([200, 401]).toContain(app.status);
+    expect(await app.text()).toContain('<form');
     const published = await call('POST', `${o()}/sites/${site.id}/publish`);
     expect(published.urls.preview).toBe(published.urls.published);
     const page = await fetch(published.urls.preview);

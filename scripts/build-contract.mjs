@@ -14,6 +14,12 @@ const latest = { spec: load('gitbook-api-latest'), source: '@gitbook/api@' + JSO
 // Operations taken from the latest spec because 0.146.0 lacks them (README "Contract").
 const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+// Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
+// (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:
+// their request schema is both specs' merged (mergedInput below), each field checked by the spec
+// that has it, required only where both require it (0.202.0 no longer requires pdf and git; the
+// server fills what a client left out). README "Contract".
+const BOTH_INPUTS = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
 
 function deref(spec, node) {
   while (node && node.$ref) {
@@ -88,6 +94,62 @@ function build({ spec, source }, path, method, op, shared) {
   };
 }
 
+/** `node` with every `#/components/schemas/X` reference turned into `#/components/schemas/LatestX`. */
+function prefixed(node) {
+  if (Array.isArray(node)) return node.map(prefixed);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/components/schemas/Latest') : prefixed(v)]));
+}
+
+/** An object schema's own properties and required list, through $refs and allOf. */
+function objectOf(spec, schema, depth = 0) {
+  const s0 = deref(spec, schema);
+  if (!s0 || typeof s0 !== 'object' || depth > 10) return undefined;
+  if (s0.allOf) {
+    const parts = s0.allOf.map((p) => objectOf(spec, p, depth + 1));
+    if (parts.some((p) => !p)) return undefined;
+    return { properties: Object.assign({}, s0.properties, ...parts.map((p) => p.properties)), required: [...(s0.required ?? []), ...parts.flatMap((p) => p.required)] };
+  }
+  if (!s0.properties || s0.oneOf || s0.anyOf) return undefined;
+  return { properties: s0.properties, required: s0.required ?? [], description: s0.description };
+}
+
+/**
+ * The two specs' request schemas as one: properties of both (a field both have and both describe
+ * as an object with properties is merged the same way; otherwise 0.146.0's schema checks it), a
+ * field only 0.202.0 has checked by 0.202.0's schema (its components renamed `Latest...`), and
+ * required only what both require. `uses` collects the 0.202.0 schemas reached.
+ */
+function mergedInput(pSchema, lSchema, uses) {
+  const p = objectOf(pinned.spec, pSchema);
+  const l = objectOf(latest.spec, lSchema);
+  if (!p || !l) return normalize(pSchema);
+  const properties = {};
+  for (const k of new Set([...Object.keys(p.properties), ...Object.keys(l.properties)])) {
+    if (k in p.properties && k in l.properties) properties[k] = mergedInput(p.properties[k], l.properties[k], uses);
+    else if (k in p.properties) properties[k] = normalize(p.properties[k]);
+    else {
+      uses.push(l.properties[k]);
+      properties[k] = prefixed(normalize(l.properties[k]));
+    }
+  }
+  const required = p.required.filter((r) => l.required.includes(r));
+  return { type: 'object', ...(p.description ? { description: p.description } : {}), properties, ...(required.length ? { required } : {}) };
+}
+
+function withLatestInput(art) {
+  const body = (spec) => {
+    const op = Object.values(spec.paths).flatMap((item) => METHODS.map((m) => item[m])).find((o) => o?.operationId === art.operationId);
+    const rb = op && deref(spec, op.requestBody);
+    return rb && Object.values(rb.content || {})[0]?.schema;
+  };
+  const [p, l] = [body(pinned.spec), body(latest.spec)];
+  if (!p || !l) throw new Error(`${art.operationId}: a request body is missing from one of the specs`);
+  const uses = [];
+  art.requestBody.schema = mergedInput(p, l, uses);
+  for (const [name, sch] of Object.entries(closure(latest.spec, uses))) art.components.schemas['Latest' + name] = prefixed(sch);
+}
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'ops'), { recursive: true });
 const routes = [];
@@ -99,6 +161,7 @@ for (const src of [pinned, latest]) {
       const wanted = src === pinned ? !FROM_LATEST.includes(op.operationId) : FROM_LATEST.includes(op.operationId);
       if (!wanted) continue;
       const art = build(src, path, method, op, item.parameters);
+      if (BOTH_INPUTS.includes(op.operationId)) withLatestInput(art);
       writeFileSync(join(out, 'ops', op.operationId + '.json'), JSON.stringify(art));
       routes.push([art.method, path, op.operationId]);
     }
@@ -123,4 +186,36 @@ for (const src of [pinned, latest]) {
   }
 }
 writeFileSync(join(out, 'other-routes.json'), JSON.stringify([...others.values()]));
-console.log(`contract: ${routes.length} operations, ${others.size} more of either spec -> ${out}`);
+
+// The newest spec is part of the contract too (README "Contract"): for every operation of the
+// contract that 0.202.0 also has (by operationId), its response schemas, for the tests that check
+// each answer against both specs. Only tests read these files: the CLI and the server never do.
+// `moved` records an operation whose method or path differs between the two specs.
+mkdirSync(join(out, 'latest'), { recursive: true });
+const latestOps = new Map();
+for (const [path, item] of Object.entries(latest.spec.paths)) {
+  for (const method of METHODS) if (item[method]?.operationId) latestOps.set(item[method].operationId, [path, method, item[method]]);
+}
+const moved = [];
+let both = 0;
+for (const [method, path, id] of routes) {
+  const hit = latestOps.get(id);
+  if (!hit) continue;
+  const [lpath, lmethod, op] = hit;
+  if (lpath !== path || lmethod.toUpperCase() !== method) moved.push({ operationId: id, pinned: `${method} ${path}`, latest: `${lmethod.toUpperCase()} ${lpath}` });
+  const responses = {};
+  for (const [status, r0] of Object.entries(op.responses || {})) {
+    const r = deref(latest.spec, r0);
+    const [contentType, media] = Object.entries(r.content || {})[0] || [];
+    responses[status] = { contentType: contentType || null, schema: media?.schema ? normalize(media.schema) : null, headers: Object.keys(r.headers || {}) };
+  }
+  const art = {
+    operationId: id, method: lmethod.toUpperCase(), path: lpath, source: latest.source,
+    dialect: latest.spec.openapi.startsWith('3.1') ? '2020-12' : 'draft-07',
+    responses, components: { schemas: closure(latest.spec, responses) },
+  };
+  writeFileSync(join(out, 'latest', id + '.json'), JSON.stringify(art));
+  both++;
+}
+writeFileSync(join(out, 'latest', 'index.json'), JSON.stringify({ source: latest.source, operations: both, moved }));
+console.log(`contract: ${routes.length} operations (${both} also in ${latest.source}), ${others.size} more of either spec -> ${out}`);

@@ -206,8 +206,11 @@ const presentHit = (ctx: Context, space: { id: string; organization: string }, h
   return {
     id: h.page,
     title: h.title,
+    description: h.description,
     path: h.path,
-    sections: h.sections.map((s) => ({ id: s.id, title: s.title, path: s.anchor ? `${h.path}#${s.anchor}` : h.path, body: s.snippet(), urls: { app: s.anchor ? `${app}#${s.anchor}` : app } })),
+    score: h.score,
+    rank: h.rank,
+    sections: h.sections.map((s) => ({ id: s.id, title: s.title, path: s.anchor ? `${h.path}#${s.anchor}` : h.path, score: s.score, body: s.snippet(), urls: { app: s.anchor ? `${app}#${s.anchor}` : app } })),
     ancestors: h.ancestors.map((a) => ({ id: a.id, title: a.title })),
     urls: { app },
   };
@@ -235,7 +238,7 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
     return listSpaces(tx, caller, path.organizationId).map(({ row }) => row);
   });
   const results = await searchOrganization(ctx, path.organizationId, spaces, q);
-  return { status: 200, body: paginate(results, query, (r) => ({ id: r.space.id, title: r.space.title, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
+  return { status: 200, body: paginate(results, query, (r) => ({ type: 'space' as const, id: r.space.id, title: r.space.title, score: r.score, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
 });
 
 // Links and backlinks of the current revision.

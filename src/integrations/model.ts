@@ -90,3 +90,6 @@ export interface EventRecord {
   delivery: 'pending' | 'done';
   trace: LogLine[];
 }
+
+/** Categories of 0.146.0 that 0.202.0 dropped: refused when publishing, left out of answers (README "Contract"). */
+export const RETIRED_CATEGORIES: readonly string[] = ['gitsync'];

@@ -12,7 +12,7 @@ import { loadIpaddr } from '../kernel/outbound-guard.js';
 import { eventOf, eventsOf } from './events.js';
 import { install, installationsOf, sitesOf, spacesOf, uninstall, updateInstallation, visibleInstallation } from './installations.js';
 import type { InstallationRecord, IntegrationRecord } from './model.js';
-import { presentSite } from '../sites/present.js';
+import { presentSite, siteViewer } from '../sites/present.js';
 import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration } from './present.js';
 import { checkPublish, listIntegrations as listVisible, publish, setDevMode, unpublish, visibleIntegration } from './service.js';
 
@@ -101,7 +101,7 @@ export const listIntegrationSiteInstallations = defineOperation('listIntegration
     return {
       status: 200,
       body: paginate(rows, query, ({ inst, s }) =>
-        presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSite(ctx, tx, tx.get<OrganizationRecord>('organizations', s.organization)!, s) : s.id),
+        presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSite(ctx, tx, tx.get<OrganizationRecord>('organizations', s.organization)!, s, undefined, siteViewer(tx, s.organization, caller)) : s.id),
       ),
     };
   }),

@@ -2,7 +2,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { presentOrganization } from '../organizations/present.js';
-import type { EventRecord, InstallationRecord, IntegrationRecord } from './model.js';
+import { RETIRED_CATEGORIES, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
 
 // Record -> contract objects. `secrets` and `script` are never read here: no route returns them.
 
@@ -41,7 +41,8 @@ export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: Or
     verified: false,
     visibility: i.visibility,
     scopes: i.scopes,
-    categories: i.categories,
+    // An integration published before `gitsync` was retired: shown without it (0.202.0).
+    categories: i.categories.filter((c) => !RETIRED_CATEGORIES.includes(c)),
     blocks: i.blocks,
     contentSources: i.contentSources,
     ...(i.configurations !== undefined ? { configurations: i.configurations } : {}),
@@ -53,6 +54,8 @@ export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: Or
       app: `${ctx.baseUrl}/integrations/${i.name}`,
       assets: `${ctx.baseUrl}/integrations/${i.name}/assets`,
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/public`,
+      // No separate, cookie-free origin for rendered content here: the same endpoint (0.202.0).
+      publicContentEndpoint: `${ctx.baseUrl}/integrations/${i.name}/public`,
     },
     permissions: { admin: role === 'admin' },
     ...(i.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: i.contentSecurityPolicy } : {}),
@@ -75,6 +78,7 @@ export function presentInstallation(ctx: Context, i: IntegrationRecord, inst: In
       location: apiUrl(ctx, installationPath(i.name, inst.id)),
       app: `${ctx.baseUrl}/o/${inst.organization}/integrations/${i.name}`,
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
+      publicContentEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
     },
     externalIds: inst.externalIds,
     target: { organization: inst.organization },
@@ -93,6 +97,7 @@ export function presentContentInstallation(ctx: Context, i: IntegrationRecord, i
     urls: {
       location: apiUrl(ctx, installationPath(i.name, inst.id)),
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
+      publicContentEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,
     },
     [kind]: target,
   };

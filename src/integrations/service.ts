@@ -5,7 +5,7 @@ import { atLeast } from '../kernel/roles.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { findMember, membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { DevMode, EventRecord, InstallationRecord, IntegrationRecord } from './model.js';
+import { RETIRED_CATEGORIES, type DevMode, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
 import { refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
 
 // The rules of integrations (README "Integrations"). Integrations are global and found by name;
@@ -137,6 +137,9 @@ export function publish(tx: WriteTx, ctx: Context, caller: Caller, name: string,
     throw conflict(`integrationName: the name ${name} is taken`);
   }
   requireOrgRole(member, ADMIN, 'publishing an integration');
+  // 0.146.0 lists `gitsync` among the categories, 0.202.0 no longer does: the newest wins
+  // (README "Contract"), so no answer carries a category today's clients cannot read.
+  for (const c of body.categories ?? []) if (RETIRED_CATEGORIES.includes(c)) throw invalid(`body.categories: "${c}" is no longer a category (@gitbook/api 0.202.0): use one of analytics, collaboration, content, marketing, visitor-auth, other`);
   const now = ctx.clock.now().toISOString();
   return tx.put<IntegrationRecord>('integrations', {
     id: existing?.id ?? newId(),

@@ -1,6 +1,7 @@
 import type { Context } from '../kernel/context.js';
 import type { MemberRecord } from '../organizations/model.js';
 import { spacesReachable } from '../tree/space-access.js';
+import { sitesReachable } from '../sites/access.js';
 import type { ReadTx } from '../store/port.js';
 import { teamsOfUser } from '../teams/service.js';
 import type { UserRecord } from '../users/model.js';
@@ -20,5 +21,6 @@ export function presentMember(ctx: Context, tx: ReadTx, m: MemberRecord) {
     sso: m.sso,
     spaces: spacesReachable(tx, m.organization, { member: m.user }),
     teams: teamsOfUser(tx, m.organization, m.user).length,
+    sites: sitesReachable(tx, m.organization, m.role),
   };
 }

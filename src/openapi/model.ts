@@ -33,6 +33,8 @@ export interface OpenAPISpecRecord {
   lastProcessedAt?: string;
   lastProcessErrorCode?: ProcessErrorCode;
   lastProcessedErrors?: ProcessError[];
+  /** Every error the last processing found (lastProcessedErrors keeps the first 50). */
+  lastProcessedErrorCount?: number;
 }
 
 /** The text of a text source, kept only until its processing has finished. Row id = spec id. */

@@ -80,7 +80,11 @@ async function content(ctx: Context, caller: Caller, path: Record<string, string
     if (!(await ctx.store.read((tx) => tx.get('openapiVersions', version.id)))) throw notFound(`version ${versionId} of openapi spec ${path.specSlug} not found`);
     throw new DocsError('bug', `content of version ${version.id} is missing from the data directory`);
   }
-  return { status: 200, body: { filesystem: JSON.parse(json), url: versionUrl(ctx, spec, version) } };
+  const url = versionUrl(ctx, spec, version);
+  // 0.202.0's `urls`: `source`, where this version came from (its URL, or this route for a text
+  // source); `public`, where those who are not editors read it: the same for a public spec, null
+  // for a private one (README "Contract").
+  return { status: 200, body: { filesystem: JSON.parse(json), url, urls: { source: url, public: spec.visibility === 'public' ? url : null } } };
 }
 
 export const getLatestOpenAPISpecVersionContent = defineOperation('getLatestOpenAPISpecVersionContent', ({ ctx, caller, path }) => content(ctx, caller, path, 'latest'));

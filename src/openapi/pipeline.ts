@@ -9,7 +9,7 @@ import type { ProcessError, ProcessErrorCode } from './model.js';
 
 export type Outcome =
   | { ok: true; filesystem: string; files: string[]; hash: string; url?: string }
-  | { ok: false; errorCode: ProcessErrorCode; errors: ProcessError[] };
+  | { ok: false; errorCode: ProcessErrorCode; errors: ProcessError[]; errorCount: number };
 
 export interface Source {
   url?: string;
@@ -18,7 +18,11 @@ export interface Source {
 
 /** A failure of the document itself (PARSE_ERROR), with every error found. */
 export class ParseFailure extends Error {
-  constructor(readonly errors: ProcessError[]) {
+  /** `errors` is cut at MAX_ERRORS; `total` counts every error found (0.202.0's lastProcessedErrorCount). */
+  constructor(
+    readonly errors: ProcessError[],
+    readonly total = errors.length,
+  ) {
     super(errors[0]?.message ?? 'invalid document');
   }
 }
@@ -60,6 +64,7 @@ export async function parseText(text: string, name: string): Promise<unknown> {
         message: `${name}: ${e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'document'}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
         code: e.code,
       })),
+      doc.errors.length,
     );
   }
   try {
@@ -169,6 +174,7 @@ async function bundleExternal(root: any, rootUrl: string, rootFile: string, limi
         const at = Array.isArray(e?.path) ? '/' + (e.path as string[]).map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/') : 'document';
         return { message: `${rootFile}: ${at}: cannot resolve $ref: ${inner}`, code: 'UNRESOLVED_REF' };
       }),
+      list.length,
     );
   }
   return files;
@@ -225,7 +231,7 @@ export async function processSource(source: Source, opts: { limits?: FetchLimits
       text = got.text;
       finalUrl = got.url;
     } catch (err) {
-      if (err instanceof FetchFailure) return { ok: false, errorCode: err.code, errors: [{ message: err.message, code: err.code }] };
+      if (err instanceof FetchFailure) return { ok: false, errorCode: err.code, errors: [{ message: err.message, code: err.code }], errorCount: 1 };
       throw err;
     }
   } else text = source.text ?? '';
@@ -255,13 +261,13 @@ export async function processSource(source: Source, opts: { limits?: FetchLimits
       const errors = result.errors.slice(0, MAX_ERRORS).map((e) => validatorError(root, e.message, doc));
       const more = result.additionalErrors + Math.max(0, result.errors.length - MAX_ERRORS);
       if (more > 0) errors.push({ message: `${root}: document: ${more} more errors not shown`, code: 'MORE' });
-      throw new ParseFailure(errors);
+      throw new ParseFailure(errors, result.errors.length + result.additionalErrors);
     }
     const filesystem = '{' + parts.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',') + '}';
     return { ok: true, filesystem, files: parts.map(([n]) => n), hash: createHash('sha256').update(filesystem).digest('hex'), url: finalUrl };
   } catch (err) {
-    if (err instanceof ParseFailure) return { ok: false, errorCode: 'PARSE_ERROR', errors: err.errors };
+    if (err instanceof ParseFailure) return { ok: false, errorCode: 'PARSE_ERROR', errors: err.errors, errorCount: err.total };
     if (opts.signal?.aborted) throw err;
-    return { ok: false, errorCode: 'PARSE_ERROR', errors: [{ message: `${root}: document: ${(err as Error).message}`, code: 'INVALID' }] };
+    return { ok: false, errorCode: 'PARSE_ERROR', errors: [{ message: `${root}: document: ${(err as Error).message}`, code: 'INVALID' }], errorCount: 1 };
   }
 }

@@ -20,6 +20,9 @@ export function presentSpec(ctx: Context, s: OpenAPISpecRecord, role: MemberRole
     ...(s.lastProcessedAt ? { lastProcessedAt: s.lastProcessedAt } : {}),
     ...(s.lastProcessErrorCode ? { lastProcessErrorCode: s.lastProcessErrorCode } : {}),
     ...(s.lastProcessedErrors ? { lastProcessedErrors: s.lastProcessedErrors } : {}),
+    // The errors of the last processing, all of them (0 before the first, and after a success);
+    // a spec processed before the count was kept: the errors it kept, the "more" line aside.
+    lastProcessedErrorCount: s.lastProcessedErrorCount ?? (s.lastProcessedErrors ?? []).filter((e) => e.code !== 'MORE').length,
     permissions: { view: true, edit: canEditSpecs(role) },
     // No published site hosts specs here, so `urls.published` is never set.
     urls: { location: apiUrl(ctx, specPath(s)), app: `${ctx.baseUrl}/o/${s.organization}/openapi/${s.slug}` },

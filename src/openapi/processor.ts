@@ -114,8 +114,8 @@ class Processor {
       if (!spec) return false; // deleted, or put again meanwhile: this result is stale
       const now = ctx.clock.now().toISOString();
       const { lastProcessErrorCode: _c, lastProcessedErrors: _e, ...rest } = spec;
-      let next: OpenAPISpecRecord = { ...rest, processingState: 'complete', lastProcessedAt: now };
-      if (!outcome.ok) next = { ...next, lastProcessErrorCode: outcome.errorCode, lastProcessedErrors: outcome.errors };
+      let next: OpenAPISpecRecord = { ...rest, processingState: 'complete', lastProcessedAt: now, lastProcessedErrorCount: 0 };
+      if (!outcome.ok) next = { ...next, lastProcessErrorCode: outcome.errorCode, lastProcessedErrors: outcome.errors, lastProcessedErrorCount: outcome.errorCount };
       else if (versionId) {
         tx.put<OpenAPIVersionRecord>('openapiVersions', {
           id: versionId,

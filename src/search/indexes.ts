@@ -32,7 +32,7 @@ import { workerSource, type IndexedPage, type RawHit, type SectionRow, type Walk
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 1;
+const SCHEMA = 2; // 2: pages carry their description (search results show it)
 
 /** Work counters (tests and measurements). */
 export const searchStats = {
@@ -158,7 +158,7 @@ export function sections(title: string, markdown: string): SectionRow[] {
 }
 
 /** What decides whether a page's text must be indexed again: its body hash and title. */
-const sigOf = (node: Pick<PageNode, 'content' | 'title'>) => `${node.content ?? ''}:${node.title}`;
+const sigOf = (node: Pick<PageNode, 'content' | 'title' | 'description'>) => `${node.content ?? ''}:${node.title}:${node.description ?? ''}`;
 
 // ---------------------------------------------------------------------------------------------
 // The indexes of one context.
@@ -354,7 +354,7 @@ class Indexes {
       const node = row.node;
       const path = f.prefix ? `${f.prefix}/${node.slug}` : node.slug;
       searchStats.pagesWalked++;
-      if (node.type === 'document' && !node.noIndex) out.push({ row: [node.id, sigOf(node), node.title, path, f.json], node });
+      if (node.type === 'document' && !node.noIndex) out.push({ row: [node.id, sigOf(node), node.title, path, f.json, node.description ?? ''], node });
       if (row.children.length) {
         const ancestors = [...f.ancestors, { id: node.id, title: node.title }];
         const json = JSON.stringify(ancestors);
@@ -373,18 +373,18 @@ class Indexes {
    * Every page of the space matching, best first, once its index is current: page ids, and the
    * rowids of each one's matching sections (for `details`).
    */
-  async searchSpace(org: string, space: { id: string; revision: string }, match: string): Promise<{ ids: string[]; rowids: number[][] }> {
+  async searchSpace(org: string, space: { id: string; revision: string }, match: string): Promise<{ ids: string[]; rowids: number[][]; scores: number[][] }> {
     return this.retrying(org, async () => {
       await this.ensure(org, [space]);
       const { key, file } = this.where(org);
-      return call<{ ids: string[]; rowids: number[][] }>('searchSpace', key, file, space.id, match);
+      return call<{ ids: string[]; rowids: number[][]; scores: number[][] }>('searchSpace', key, file, space.id, match);
     });
   }
 
   /** The details (title, path, ancestors, sections with snippets) of found pages of a space. */
   async details(org: string, space: string, terms: string[], pages: [string, number[]][]) {
     const { key, file } = this.where(org);
-    return call<({ title: string; path: string; ancestors: string; sections: { sec: number; title: string; anchor: string; snippet: string }[] } | null)[]>(
+    return call<({ title: string; path: string; ancestors: string; description: string; sections: { rowid: number; sec: number; title: string; anchor: string; snippet: string }[] } | null)[]>(
       'details',
       key,
       file,

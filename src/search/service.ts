@@ -16,11 +16,24 @@ import type { SpaceRecord } from '../spaces/model.js';
 export interface SearchHit {
   page: string;
   title: string;
+  /** The page's description ('' when it has none), as indexed with the page. */
+  description: string;
   path: string;
   ancestors: { id: string; title: string }[];
-  /** Matching sections, best first, with a piece of their body around the words. */
-  sections: { id: string; title: string; anchor: string; snippet: () => string }[];
+  /**
+   * The engine's own ranking (0.202.0's `score` and `rank`): `score`, the relevance of the page's
+   * best section (the opposite of its FTS5 bm25, title 3 / heading 2 / body 1: higher is better,
+   * unbounded); `rank`, the page's one-based position among all the pages found (kept across
+   * pagination and grouping by space).
+   */
+  score: number;
+  rank: number;
+  /** Matching sections, best first, with a piece of their body around the words, and their score. */
+  sections: { id: string; title: string; anchor: string; score: number; snippet: () => string }[];
 }
+
+/** bm25 is negative, lower for better matches: its opposite, never below 0, is the score. */
+const relevance = (bm25: number) => Math.max(0, -bm25);
 
 let loaded = false;
 const load = () => ((loaded = true), import('./indexes.js'));
@@ -47,15 +60,18 @@ async function snippetTerms(words: readonly string[]): Promise<string[]> {
   return [...new Set(words.flatMap((w) => [w, stem!(w)]))];
 }
 
-type Section = { sec: number; title: string; anchor: string; snippet: string };
+type Section = { sec: number; title: string; anchor: string; snippet: string; score: number };
 
-function hit(page: string, p: { title: string; path: string; ancestors: string }, secs: Section[]): SearchHit {
+function hit(page: string, rank: number, p: { title: string; description: string; path: string; ancestors: string }, secs: Section[]): SearchHit {
   return {
     page,
     title: p.title,
+    description: p.description,
     path: p.path,
     ancestors: JSON.parse(p.ancestors),
-    sections: secs.map((s) => ({ id: `${page}#${s.sec}`, title: s.title, anchor: s.anchor, snippet: () => s.snippet })),
+    score: relevance(secs[0]?.score ?? 0),
+    rank,
+    sections: secs.map((s) => ({ id: `${page}#${s.sec}`, title: s.title, anchor: s.anchor, score: relevance(s.score), snippet: () => s.snippet })),
   };
 }
 
@@ -68,14 +84,20 @@ export async function searchSpace(ctx: Context, space: SpaceRecord, query: strin
   if (!words.length) return { pages: [] as string[], hits: async () => [] as SearchHit[] };
   const match = matchExpression(words);
   const indexes = (await load()).indexesOf(ctx);
-  const { ids, rowids } = await indexes.searchSpace(space.organization, space, match);
+  const { ids, rowids, scores } = await indexes.searchSpace(space.organization, space, match);
   const at = new Map(ids.map((id, i) => [id, i]));
   return {
     pages: ids,
     async hits(some: string[]): Promise<SearchHit[]> {
       if (!some.length) return [];
       const details = await indexes.details(space.organization, space.id, await snippetTerms(words), some.map((id) => [id, rowids[at.get(id)!]!]));
-      return some.flatMap((id, i) => (details[i] ? [hit(id, details[i]!, details[i]!.sections)] : []));
+      return some.flatMap((id, i) => {
+        const d = details[i];
+        if (!d) return [];
+        const n = at.get(id)!;
+        const scoreOf = new Map(rowids[n]!.map((r, k) => [r, scores[n]![k]!]));
+        return [hit(id, n + 1, d, d.sections.map((sec) => ({ ...sec, score: scoreOf.get(sec.rowid) ?? 0 })))];
+      });
     },
   };
 }
@@ -85,25 +107,31 @@ export async function searchSpace(ctx: Context, space: SpaceRecord, query: strin
  * its best sections (at most `searchLimits.orgSections`), grouped by space, spaces ranked by
  * their best page, pages by their best section.
  */
-export async function searchOrganization(ctx: Context, org: string, spaces: readonly SpaceRecord[], query: string): Promise<{ space: SpaceRecord; hits: SearchHit[] }[]> {
+export async function searchOrganization(ctx: Context, org: string, spaces: readonly SpaceRecord[], query: string): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> {
   const words = queryWords(query);
   if (!words.length || !spaces.length) return [];
   const match = matchExpression(words);
   const indexes = (await load()).indexesOf(ctx);
   const rows = await indexes.searchOrg(org, spaces, match, await snippetTerms(words));
   const byId = new Map(spaces.map((s) => [s.id, s]));
-  // Rows come best first: the first row of a space or page is its best.
+  // Rows come best first: the first row of a space or page is its best, and pages are ranked
+  // (one-based, across spaces) in the order their best row comes.
   const bySpace = new Map<string, Map<string, typeof rows>>();
+  const rankOf = new Map<string, number>();
   for (const r of rows) {
     if (!byId.has(r.space)) continue;
     let pages = bySpace.get(r.space);
     if (!pages) bySpace.set(r.space, (pages = new Map()));
     let secs = pages.get(r.page);
-    if (!secs) pages.set(r.page, (secs = []));
+    if (!secs) {
+      pages.set(r.page, (secs = []));
+      rankOf.set(`${r.space}/${r.page}`, rankOf.size + 1);
+    }
     secs.push(r);
   }
-  return [...bySpace].map(([id, pages]) => ({
-    space: byId.get(id)!,
-    hits: [...pages].map(([page, secs]) => hit(page, { title: secs[0]!.pageTitle, path: secs[0]!.path, ancestors: secs[0]!.ancestors }, secs)),
-  }));
+  return [...bySpace].map(([id, pages]) => {
+    const hits = [...pages].map(([page, secs]) => hit(page, rankOf.get(`${id}/${page}`)!, { title: secs[0]!.pageTitle, description: secs[0]!.description, path: secs[0]!.path, ancestors: secs[0]!.ancestors }, secs));
+    // A space scores as its best page (spaces come in that order).
+    return { space: byId.get(id)!, score: hits[0]?.score ?? 0, hits };
+  });
 }

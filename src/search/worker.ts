@@ -12,8 +12,8 @@
 //   spaces(no, id, rev, seq, version): the revision a space's index is at (null while it has
 //     never been completed), the next rowid offset, and a counter bumped by every write to the
 //     space, so that an update that raced another (another process on the same files) is retried;
-//   pages(space, id, sig, title, path, ancestors, first, n): one row per indexed page (sig: its
-//     body hash and title; its sections are rowids first .. first + n - 1);
+//   pages(space, id, sig, title, path, ancestors, first, n, description): one row per indexed page
+//     (sig: its body hash, title and description; its sections are rowids first .. first + n - 1);
 //   sections: FTS5 (pageTitle, title, body; page, sec, anchor unindexed).
 
 /** What the thread is told at start. */
@@ -26,7 +26,7 @@ export interface WorkerInit {
 /** A section as indexed: [title, anchor, body]. */
 export type SectionRow = [title: string, anchor: string, body: string];
 /** A page of a walk: [id, sig, title, path, ancestors JSON]. */
-export type WalkedPage = [id: string, sig: string, title: string, path: string, ancestors: string];
+export type WalkedPage = [id: string, sig: string, title: string, path: string, ancestors: string, description: string];
 /** A page to (re)index: the walked page and its sections. */
 export type IndexedPage = [...WalkedPage, SectionRow[]];
 
@@ -40,6 +40,7 @@ export interface RawHit {
   snippet: string;
   score: number;
   pageTitle: string;
+  description: string;
   path: string;
   ancestors: string;
 }
@@ -94,7 +95,7 @@ export function indexWorker(load: (id: string) => any): void {
 
   const DDL = [
     `CREATE TABLE IF NOT EXISTS spaces(no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rev TEXT, seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0)`,
-    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
+    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(pageTitle, title, body, page UNINDEXED, sec UNINDEXED, anchor UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')`,
   ];
   // Column weights of bm25: a page title counts 3, a section title 2, body 1 (as the boosts of
@@ -155,9 +156,9 @@ export function indexWorker(load: (id: string) => any): void {
       setSeq: db.prepare(`UPDATE spaces SET seq = ? WHERE no = ?`),
       setRev: db.prepare(`UPDATE spaces SET rev = ? WHERE no = ?`),
       revs: db.prepare(`SELECT id, rev FROM spaces`),
-      page: db.prepare(`SELECT sig, title, path, ancestors, first, n FROM pages WHERE space = ? AND id = ?`),
+      page: db.prepare(`SELECT sig, title, path, ancestors, first, n, description FROM pages WHERE space = ? AND id = ?`),
       pagesOf: db.prepare(`SELECT id, first, n FROM pages WHERE space = ?`),
-      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, title, path, ancestors, first, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, title, path, ancestors, first, n, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
       delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
       addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body, page, sec, anchor) VALUES (?, ?, ?, ?, ?, ?, ?)`),
@@ -251,7 +252,7 @@ export function indexWorker(load: (id: string) => any): void {
     },
 
     /** Pages of the walk: returns the ids whose text must be (re)indexed; moves are applied. */
-    walk(id: number, pages: [string, string, string, string, string][]) {
+    walk(id: number, pages: WalkedPage[]) {
       const s = session(id);
       const need: string[] = [];
       const moved: [string, string, string][] = [];
@@ -271,18 +272,18 @@ export function indexWorker(load: (id: string) => any): void {
     },
 
     /** (Re)indexes pages: their old sections removed, the new ones added. */
-    index(id: number, pages: [string, string, string, string, string, [string, string, string][]][]) {
+    index(id: number, pages: IndexedPage[]) {
       const s = session(id);
       const { st } = s.db;
       const r = write(s, () => {
         let seq: number = st.space.get(s.space).seq;
-        for (const [pid, sig, title, path, ancestors, secs] of pages) {
+        for (const [pid, sig, title, path, ancestors, description, secs] of pages) {
           const old = st.page.get(s.no, pid);
           if (old) removePage(s.db, s.no, pid, old.first, old.n);
           if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
           const first = s.no * SPAN + seq;
           secs.forEach(([t, anchor, body], i) => st.addSection.run(first + i, title, t, body, pid, i, anchor));
-          st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length);
+          st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length, description);
           seq += secs.length;
         }
         st.setSeq.run(seq, s.no);
@@ -333,7 +334,8 @@ export function indexWorker(load: (id: string) => any): void {
         return { page, best: secs[0]![0], first: secs[0]![1], rowids: secs.map((x) => x[1]) };
       });
       pages.sort((a, b) => a.best - b.best || a.first - b.first);
-      return { ids: pages.map((p) => p.page), rowids: pages.map((p) => p.rowids) };
+      // bm25 is lower for better matches (negative): its opposite is the relevance score.
+      return { ids: pages.map((p) => p.page), rowids: pages.map((p) => p.rowids), scores: pages.map((p) => byPage.get(p.page)!.map((x) => x[0])) };
     },
 
     /** Pages' titles, paths, ancestors and the sections `rowids` (with snippets around `terms`). */
@@ -345,9 +347,9 @@ export function indexWorker(load: (id: string) => any): void {
         if (!p) return null;
         const secs = rowids.flatMap((r) => {
           const x = d.st.section.get(r);
-          return x ? [{ sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(x.body, terms) }] : [];
+          return x ? [{ rowid: r, sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(x.body, terms) }] : [];
         });
-        return { title: p.title, path: p.path, ancestors: p.ancestors, sections: secs };
+        return { title: p.title, description: p.description, path: p.path, ancestors: p.ancestors, sections: secs };
       });
     },
 
@@ -378,6 +380,7 @@ export function indexWorker(load: (id: string) => any): void {
           snippet: snippet(r.body, terms),
           score: r.score,
           pageTitle: p?.title ?? '',
+          description: p?.description ?? '',
           path: p?.path ?? '',
           ancestors: p?.ancestors ?? '[]',
         };

@@ -1,6 +1,6 @@
 import type { Caller } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import type { Role } from '../kernel/roles.js';
+import { atLeast, type MemberRole, type Role } from '../kernel/roles.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx } from '../store/port.js';
@@ -35,4 +35,12 @@ export function siteOf(tx: ReadTx, caller: Caller, organizationId: string, siteI
   if (!site || site.organization !== org.id) throw notFound(`site ${siteId} not found`);
   requireOrgRole(member, need, action);
   return { org, member, site };
+}
+
+/**
+ * How many of the organization's sites a member can reach (0.202.0's member `sites`): every
+ * one with a role (read and up), none for a guest, as the rights above decide.
+ */
+export function sitesReachable(tx: ReadTx, organizationId: string, role: MemberRole): number {
+  return atLeast(role, SITE_READ) ? tx.find<SiteRecord>('sites', 'organization', organizationId).length : 0;
 }

@@ -1,12 +1,13 @@
 import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
+import { contentAccess } from '../tree/access.js';
 import { defineOperation, type OperationResult } from '../kernel/operation.js';
 import type { Role } from '../kernel/roles.js';
 import { paginate } from '../kernel/pagination.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { SITE_ADMIN, SITE_READ, siteOf, type SiteSeen } from './access.js';
 import { checkAdaptiveSchema, templateConditions } from './adaptive.js';
-import { putSiteSpaceOverride, siteCustomization, siteSpaceCustomization } from './customization.js';
+import { customizationToStore, putSiteSpaceOverride, siteCustomization, siteSpaceCustomization } from './customization.js';
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { presentShareLink, presentSite, SitePresenter } from './present.js';
 import { publishedProfile } from './published.js';
@@ -44,7 +45,8 @@ const gone = (deleted: boolean): OperationResult => ({ status: deleted ? 205 : 2
 export const listSites = defineOperation('listSites', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
     const { org, sites } = service.listSites(tx, caller, path.organizationId, query);
-    return { status: 200, body: paginate(sites, query, (s) => presentSite(ctx, tx, org, s)) };
+    const viewer = contentAccess(tx, org.id, caller);
+    return { status: 200, body: paginate(sites, query, (s) => presentSite(ctx, tx, org, s, undefined, viewer)) };
   }),
 );
 
@@ -238,7 +240,7 @@ export const getSiteCustomizationById = defineOperation('getSiteCustomizationByI
 
 export const updateSiteCustomizationById = defineOperation('updateSiteCustomizationById', async ({ ctx, caller, path, body }) => {
   const site = await write(ctx, caller, path, `customizing site ${path.siteId}`, (tx, { site }) =>
-    tx.put<SiteRecord>('sites', { ...site, customization: body, updatedAt: ctx.clock.now().toISOString() }),
+    tx.put<SiteRecord>('sites', { ...site, customization: customizationToStore(body, site), updatedAt: ctx.clock.now().toISOString() }),
   );
   return { status: 200, body: siteCustomization(site) };
 });

@@ -6,6 +6,7 @@ import { presentSpace } from '../spaces/present.js';
 import type { ReadTx } from '../store/port.js';
 import { contentAccess, type ContentAccess } from '../tree/access.js';
 import type { ShareLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import { liveGroup, liveSection, liveSiteSpace, sitePermissions } from './live.js';
 import { hasSections, nodesIn, sectionsOf, siteSpacesIn, siteSpacesOfSite, type Node } from './rows.js';
 
 /**
@@ -41,7 +42,7 @@ export class SitePresenter {
   }
 
   presentSite() {
-    return presentSite(this.ctx, this.tx, this.org, this.site, this.opts.shareKey);
+    return presentSite(this.ctx, this.tx, this.org, this.site, this.opts.shareKey, this.access);
   }
 
   /** Whether a site space is shown, and its space: see the two views below. */
@@ -72,6 +73,7 @@ export class SitePresenter {
       default: ss.default,
       ...(ss.condition !== undefined ? { condition: ss.condition } : {}),
       hidden: ss.hidden,
+      draft: !liveSiteSpace(this.tx, this.site, ss),
       hasAdvancedCustomizationFeature: !!ss.customization,
       urls: this.published(ss.default ? prefix : `${prefix}/${ss.path}`),
     };
@@ -88,6 +90,7 @@ export class SitePresenter {
       title: s.title,
       ...(s.description !== undefined ? { description: s.description } : {}),
       default: s.default,
+      draft: !liveSection(this.tx, this.site, s),
       path: s.path,
       ...(s.condition !== undefined ? { condition: s.condition } : {}),
       ...(s.group ? { sectionGroup: s.group } : {}),
@@ -105,6 +108,7 @@ export class SitePresenter {
       title: g.title,
       ...(g.group ? { sectionGroup: g.group } : {}),
       ...(g.icon ? { icon: g.icon } : {}),
+      draft: !liveGroup(this.tx, this.site, g),
       sections: children.filter((c) => c.object === 'site-section'),
       children,
     };
@@ -128,12 +132,33 @@ export class SitePresenter {
   }
 }
 
-export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, site: SiteRecord, shareKey?: string) {
+/** The caller's access to an organization's content, or undefined when they are not a member. */
+export function siteViewer(tx: ReadTx, organizationId: string, caller: Caller): ContentAccess | undefined {
+  try {
+    return contentAccess(tx, organizationId, caller);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A site as `viewer` (the caller's access to its organization; none: not a member) sees it:
+ * `permissions` are theirs. `appliedType` is `type` (no plan here freezes a site to a lower
+ * type); `defaultLevel` is `inherit` (a site's rights follow the member's organization role,
+ * src/sites/access.ts); `urls.preview` is where a member sees the site as it stands: the
+ * published address once published, else the site's page in the app (README "Contract").
+ */
+export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, site: SiteRecord, shareKey?: string, viewer?: ContentAccess) {
   const base = siteAddress(ctx, org, site);
+  const app = `${ctx.baseUrl}/o/${org.id}/sites/${site.id}`;
+  const published = site.published ? withKey(base, shareKey) : undefined;
   return {
     object: 'site' as const,
     id: site.id,
     type: site.type,
+    appliedType: site.type,
+    defaultLevel: 'inherit' as const,
+    permissions: sitePermissions(tx, site, viewer),
     title: site.title,
     basename: site.basename,
     ...(site.proxy ? { proxy: { origin: site.proxy, target: `${ctx.baseUrl}/sites/${org.hostname ?? org.id}/${site.basename}` } } : {}),
@@ -146,8 +171,9 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
     features: [],
     urls: {
       location: apiUrl(ctx, `/orgs/${org.id}/sites/${site.id}`),
-      app: `${ctx.baseUrl}/o/${org.id}/sites/${site.id}`,
-      ...(site.published ? { published: withKey(base, shareKey) } : {}),
+      app,
+      ...(published ? { published } : {}),
+      preview: published ?? app,
     },
   };
 }

@@ -34,7 +34,8 @@ export interface TranslationRecord {
   /** Who asked for the latest run: the target space is created with their rights. */
   requestedBy?: string;
   startedAt?: string;
-  result?: { space: string; revision: string };
+  /** The latest result: its space, revision, and the language it is in (0.202.0). */
+  result?: { space: string; revision: string; language?: string };
   stats: TranslationStats;
   /** Source page ids ever translated, for `stats.totalPages` (unique pages). */
   pages: string[];

@@ -11,7 +11,9 @@ export function presentTranslation(ctx: Context, t: TranslationRecord, role: Mem
     source: t.source,
     language: t.language,
     instructions: t.instructions,
-    ...(t.result ? { result: t.result } : {}),
+    // A result stored before its language was kept is in the translation's language (the only
+    // language its runs write into: an update cannot change it).
+    ...(t.result ? { result: { ...t.result, language: t.result.language ?? t.language } } : {}),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     stats: t.stats,

@@ -133,7 +133,7 @@ class Runner {
         ...rest,
         status: 'completed',
         queue: 'idle',
-        result: { space: target.id, revision: revision.id },
+        result: { space: target.id, revision: revision.id, language: t.language },
         pages: seen,
         stats: {
           runs: t.stats.runs + 1,

@@ -64,3 +64,19 @@ it('an operation of the newest spec that is not served is 501 naming it, through
   // A path in neither spec stays 404.
   expect((await s.api('GET', '/v1/user/nope')).status).toBe(404);
 });
+
+it('the 0.202.0 client reads the fields its types promise, and writes the customization it read back', async () => {
+  const api: any = new ClientLatest({ endpoint: s.url, authToken: s.token });
+  const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
+  const site = (await s.api('POST', `/v1/orgs/${org}/sites`, { body: { title: 'Client site', spaces: [space] } })).body.id;
+  expect((await api.orgs.getSiteById(org, site)).data.permissions.admin).toBe(true);
+  expect((await api.spaces.getPageByPath(space, 'guide')).data.layout.tags).toBe(false);
+  const custom = (await api.orgs.getSiteCustomizationById(org, site)).data;
+  custom.styling.codeTheme.default = { light: 'vitesse-light', dark: 'vitesse-dark' };
+  custom.pageActions.items = ['mcp'];
+  const saved = (await api.orgs.updateSiteCustomizationById(org, site, custom)).data;
+  expect(saved.styling.codeTheme.default).toEqual({ light: 'vitesse-light', dark: 'vitesse-dark' });
+  expect(saved.pageActions).toMatchObject({ items: ['mcp'], markdown: false, externalAI: false, mcp: true });
+  const hits = (await api.spaces.searchSpaceContent(space, { query: 'guide' })).data.items;
+  expect(hits[0]).toMatchObject({ rank: 1, score: expect.any(Number), description: '' });
+});

@@ -121,12 +121,12 @@ describe('publish, get, list, unpublish', () => {
       body: manifest(other, { title: 'Figma', categories: ['content'], target: 'space', scopes: ['space:content:write'], blocks: [{ id: 'embed', title: 'Embed', urlUnfurl: ['https://www.figma.com/file/*'] }] }),
     });
     await s.api('POST', '/v1/integrations/f-git', {
-      body: manifest(other, { title: 'Git', categories: ['gitsync'], target: 'site', contentSources: [{ id: 'src', title: 'Repo', configuration: { componentId: 'cfg' } }] }),
+      body: manifest(other, { title: 'Git', categories: ['analytics'], target: 'site', contentSources: [{ id: 'src', title: 'Repo', configuration: { componentId: 'cfg' } }] }),
     });
     const names = async (q: string) => (await s.api('GET', `/v1/integrations?owner=${other}&${q}`)).body.items.map((i: any) => i.name);
     expect(await names('')).toEqual(['f-figma', 'f-git']);
     expect(await names('search=FIG')).toEqual(['f-figma']);
-    expect(await names('category=gitsync')).toEqual(['f-git']);
+    expect(await names('category=analytics')).toEqual(['f-git']);
     expect(await names('blockDomain=figma.com')).toEqual(['f-figma']);
     expect(await names('blockDomain=github.com')).toEqual([]);
     expect(await names('blocks=true')).toEqual(['f-figma']);

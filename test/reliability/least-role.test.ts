@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractRoutes, operationSpec } from '../../src/contract/spec.js';
-import { ROLES } from '../../src/kernel/roles.js';
+import { operationSpec } from '../../src/contract/spec.js';
 import { OPERATION_IDS } from '../../src/operations.js';
-import { addMember, addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
-import { LEAST_ROLE, type CaseWorld, type Who } from './least-role.js';
+import { caseOrder, LEAST_ROLE, prepareCase, type CaseCall } from './least-role.js';
 
 // Authorization matrix, the "right role -> success" half (the refusals: authorization.test.ts).
 // Every registered operation is called as a fresh user with the least role its entry in
 // least-role.ts names, on one prepared world, and must answer a 2xx matching the contract; a
 // fresh user with the role just below must be refused (403/404; 204 for a DELETE, which
 // answers "nothing there" for what the caller cannot see) and change nothing the call needs.
-
-/** From least to most: who is just below whom. */
-const LADDER: Who[] = ['anyone', 'guest', ...[...ROLES].reverse()];
-const below = (who: Who): Who | undefined => LADDER[LADDER.indexOf(who) - 1];
 
 let s: TestServer;
 let world: World;
@@ -35,35 +29,17 @@ describe('authorization matrix: the least role succeeds, the role below does not
   });
 
   it('answers 2xx to the least role and refuses the role below, for every operation', async () => {
-    const routes = new Map(contractRoutes().map(([m, p, id]) => [id, [m, p] as const]));
-    const org = world.ids.organizationId!;
-    const caller = async (who: Who) => (who === 'anyone' ? addUser(s.ctx) : addUser(s.ctx, org, who === 'guest' ? null : who));
-    const rank = (id: string) => ({ GET: 0, DELETE: 2 })[routes.get(id)![0]] ?? 1;
-    const order = OPERATION_IDS.filter((id) => LEAST_ROLE[id]).sort((a, b) => rank(a) - rank(b));
     const problems: string[] = [];
-    for (const operationId of order) {
+    for (const operationId of caseOrder(OPERATION_IDS)) {
       const c = LEAST_ROLE[operationId]!;
-      const [method, template] = routes.get(operationId)!;
-      const me = await caller(c.as);
-      const lowerWho = below(c.as);
-      const lesser = lowerWho ? await caller(lowerWho) : undefined;
-      const w: CaseWorld = {
-        ...world,
-        ids: { ...world.ids },
-        me: me.userId,
-        lesser: lesser?.userId,
-        member: (o, user, role) => addMember(s.ctx, o, user, role),
-        newMember: async (role) => (await addUser(s.ctx, org, role)).userId,
-      };
+      let call: CaseCall;
       try {
-        Object.assign(w.ids, await c.setup?.(w));
+        call = await prepareCase(s, world, operationId);
       } catch (err) {
         problems.push(`${operationId}: setup failed: ${(err as Error).message.split('\n')[0]}`);
         continue;
       }
-      const query = c.query?.(w);
-      const url = '/v1' + template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) + (query ? `?${new URLSearchParams(query)}` : '');
-      const body = c.body?.(w);
+      const { method, url, body, me, lesser, lowerWho, w } = call;
       // s.api checks every answer against the contract (and throws on a mismatch).
       try {
         if (lesser) {
@@ -82,5 +58,5 @@ describe('authorization matrix: the least role succeeds, the role below does not
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);
-  }, 60_000);
+  }, 120_000); // ~200 operations, two callers each, every answer checked under both specs
 });

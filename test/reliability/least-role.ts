@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
-import type { Role } from '../../src/kernel/roles.js';
+import { contractRoutes } from '../../src/contract/spec.js';
+import { ROLES, type Role } from '../../src/kernel/roles.js';
+import { addMember, addUser } from '../helpers/people.js';
+import type { TestServer } from '../helpers/server.js';
 import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js';
 
 // The "right role -> success" half of the authorization matrix: for every registered operation,
@@ -348,3 +351,57 @@ export const LEAST_ROLE: Record<string, Case> = {
   deleteCommentInChangeRequest: { as: 'admin', setup: async (w) => ({ commentId: (await w.owner('POST', `${cr(w)}/comments`, { body: { markdown: 'Doomed' } })).id }) },
   deleteCommentReplyInChangeRequest: { as: 'admin', setup: async (w) => ({ commentId: w.ids.crCommentId!, commentReplyId: (await w.owner('POST', `${cr(w)}/comments/${w.ids.crCommentId}/replies`, { body: { markdown: 'Doomed' } })).id }) },
 };
+
+/** From least to most: who is just below whom. */
+export const LADDER: Who[] = ['anyone', 'guest', ...[...ROLES].reverse()];
+const below = (who: Who): Who | undefined => LADDER[LADDER.indexOf(who) - 1];
+
+/** The call a case makes: its request, and the two callers (with the least role, and the role below). */
+export interface CaseCall {
+  method: string;
+  url: string;
+  body: unknown;
+  me: { userId: string; token: string };
+  lesser?: { userId: string; token: string };
+  lowerWho?: Who;
+  w: CaseWorld;
+}
+
+/**
+ * Prepares one operation's case on `world` (the two callers, the setup's fixtures, the URL with
+ * real ids): shared by the authorization matrix and the contract sweep (contract-sweep.test.ts).
+ * Throws when the setup fails.
+ */
+export async function prepareCase(s: TestServer, world: World, operationId: string, opts: { lesser?: boolean } = {}): Promise<CaseCall> {
+  const [method, template] = routeOf(operationId);
+  const c = LEAST_ROLE[operationId]!;
+  const o = world.ids.organizationId!;
+  const caller = async (who: Who) => (who === 'anyone' ? addUser(s.ctx) : addUser(s.ctx, o, who === 'guest' ? null : who));
+  const me = await caller(c.as);
+  const lowerWho = opts.lesser === false ? undefined : below(c.as);
+  const lesser = lowerWho ? await caller(lowerWho) : undefined;
+  const w: CaseWorld = {
+    ...world,
+    ids: { ...world.ids },
+    me: me.userId,
+    lesser: lesser?.userId,
+    member: (og, user, role) => addMember(s.ctx, og, user, role),
+    newMember: async (role) => (await addUser(s.ctx, o, role)).userId,
+  };
+  Object.assign(w.ids, await c.setup?.(w));
+  const query = c.query?.(w);
+  const url = '/v1' + template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) + (query ? `?${new URLSearchParams(query)}` : '');
+  return { method, url, body: c.body?.(w), me, lesser, lowerWho, w };
+}
+
+let routeIndex: Map<string, readonly [string, string]> | undefined;
+export function routeOf(operationId: string): readonly [string, string] {
+  routeIndex ??= new Map(contractRoutes().map(([m, p, id]) => [id, [m, p] as const]));
+  return routeIndex.get(operationId)!;
+}
+
+/** Every operation with a case, GETs first, then other writes, then DELETEs, each in table order. */
+export function caseOrder(ids: readonly string[]): string[] {
+  const rank = (id: string) => ({ GET: 0, DELETE: 2 })[routeOf(id)[0]] ?? 1;
+  return ids.filter((id) => LEAST_ROLE[id]).sort((a, b) => rank(a) - rank(b));
+}

@@ -23,6 +23,7 @@ export type ProblemKind =
   | 'bad-link' // a link that is not a valid URL (bad %-escape)
   | 'not-in-summary' // a markdown file SUMMARY.md does not list (push skips it)
   | 'summary-missing-file' // a SUMMARY.md entry whose file is not there
+  | 'summary-not-a-list' // a SUMMARY.md without a list of links: push would find no page
   | 'duplicate-path'; // two entries or files for one page path
 
 export interface Problem {
@@ -73,6 +74,7 @@ export function checkFolder(dir: string, parse: Parse): CheckResult {
   let pages: string[];
   if (entries.has('SUMMARY.md')) {
     pages = summaryPages(treeOf('SUMMARY.md'), entries, (line, kind, message) => add('SUMMARY.md', line, kind, message));
+    if (!(treeOf('SUMMARY.md') as any).children.some((n: any) => n.type === 'list')) add('SUMMARY.md', 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
     const listed = new Set(pages);
     for (const f of markdown) if (!listed.has(f)) add(f, 1, 'not-in-summary', `not listed in SUMMARY.md: push skips it (list it, or remove it)`);
   } else {

@@ -41,7 +41,7 @@ describe('docs content check DIR', () => {
     expect(r.status).toBe(0);
   });
 
-  // Each case: the clean folder, one defect, exactly one line (file:line: message), exit 1.
+  // Each case: the clean folder, one defect, exactly its line(s) (file:line: message), exit 1.
   const cases: [string, (dir: string) => void, (dir: string) => string][] = [
     ['a link to a page that is not there', (d) => write(d, { 'guide/setup.md': '# Setup\n\n## Setup & install\n\nSee [gone](./gone.md).\n' }), (d) => `${d}/guide/setup.md:5: broken link ./gone.md: no page guide/gone.md`],
     ['an anchor of another page that is not there', (d) => write(d, { 'guide/setup.md': '# Setup\n\n## Setup & install\n\nBack to [intro](../intro.md#how).\n' }), (d) => `${d}/guide/setup.md:5: broken anchor ../intro.md#how: intro.md has no heading #how`],
@@ -52,6 +52,7 @@ describe('docs content check DIR', () => {
     ['a page SUMMARY.md does not list', (d) => write(d, { 'extra.md': '# Extra\n' }), (d) => `${d}/extra.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)`],
     ['a SUMMARY.md entry without its file', (d) => write(d, { 'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [FAQ](faq.md)\n' }), (d) => `${d}/SUMMARY.md:6: faq.md: no such file (entry "FAQ")`],
     ['a file SUMMARY.md lists twice', (d) => write(d, { 'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [Again](./intro.md)\n' }), (d) => `${d}/SUMMARY.md:6: intro.md is already listed on line 3; list each file once`],
+    ['a SUMMARY.md that is not a list', (d) => (write(d, { 'SUMMARY.md': '# Table of contents\n\nSee intro.md.\n' }), rmSync(join(d, 'guide'), { recursive: true })), (d) => `${d}/intro.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)\n${d}/SUMMARY.md:1: not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it`],
     ['two files of one page path (no SUMMARY.md)', (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'guide.md': '# Guide again\n' })), (d) => `${d}/guide/README.md:1: page path guide is also guide.md; rename one`],
     ['two page paths that differ only in case (no SUMMARY.md)', (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'Intro.md': '# Intro again\n' })), (d) => `${d}/intro.md:1: page path intro is also Intro.md (they differ only in case); rename one`],
   ];
@@ -61,7 +62,8 @@ describe('docs content check DIR', () => {
       spoil(dir);
       const r = docs(['content', 'check', dir]);
       expect(r.stdout).toBe(`${line(dir)}\n`);
-      expect(r.stderr).toBe(`Error: 1 problem in ${dir}\n`);
+      const n = line(dir).split('\n').length;
+      expect(r.stderr).toBe(`Error: ${n} problem${n === 1 ? '' : 's'} in ${dir}\n`);
       expect(r.status).toBe(1);
     });
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docs, spawnServe } from '../helpers/cli.js';
@@ -49,6 +49,8 @@ describe('docs content check DIR', () => {
     ['an image that is not there', (d) => rmSync(join(d, 'images/logo.png')), (d) => `${d}/intro.md:3: missing image images/logo.png: no file images/logo.png`],
     ['a file that is not there', (d) => rmSync(join(d, 'files/sheet.pdf')), (d) => `${d}/guide/README.md:3: missing file ../files/sheet.pdf: no file files/sheet.pdf`],
     ['a link leading outside the folder', (d) => write(d, { 'guide/README.md': '# Guide\n\n[secrets](../../../etc/passwd)\n' }), (d) => `${d}/guide/README.md:3: link ../../../etc/passwd leads outside ${d}: push reads only files inside the folder`],
+    ['a link that is not a valid URL', (d) => write(d, { 'guide/README.md': '# Guide\n\n[bad](100%.md)\n' }), (d) => `${d}/guide/README.md:3: 100%.md is not a valid link (bad %-escape)`],
+    ['a link to a folder (no page once pushed)', (d) => write(d, { 'intro.md': '# Introduction\n\n## Why\n\nSee [the guide](guide/).\n' }), (d) => `${d}/intro.md:5: broken link guide/: a folder; link its page, guide/README.md`],
     ['a page SUMMARY.md does not list', (d) => write(d, { 'extra.md': '# Extra\n' }), (d) => `${d}/extra.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)`],
     ['a SUMMARY.md entry without its file', (d) => write(d, { 'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [FAQ](faq.md)\n' }), (d) => `${d}/SUMMARY.md:6: faq.md: no such file (entry "FAQ")`],
     ['a file SUMMARY.md lists twice', (d) => write(d, { 'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [Again](./intro.md)\n' }), (d) => `${d}/SUMMARY.md:6: intro.md is already listed on line 3; list each file once`],
@@ -120,9 +122,16 @@ describe('docs content check DIR', () => {
     expect(docs(['content', 'check']).status).toBe(2);
     const both = docs(['content', 'check', clean(), '--space', 'x']);
     expect([both.status, both.stderr]).toEqual([2, 'Error: give a folder (DIR) or --space, not both\n']);
+    expect(docs(['content', 'check', '--change-request', '4'])).toMatchObject({ status: 2 });
     const none = join(tempDir(), 'nope');
     expect(docs(['content', 'check', none])).toMatchObject({ status: 2, stderr: `Error: DIR: ${none} is not a folder\n` });
     expect(docs(['content', 'check', clean(), '--format', 'xml']).status).toBe(2);
+    // A symbolic link out of the folder is refused as push refuses it: nothing outside is read.
+    const out = clean();
+    symlinkSync('/etc/passwd', join(out, 'passwd.md'));
+    const r = docs(['content', 'check', out]);
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`Error: passwd.md: a symbolic link to /etc/passwd, outside ${out}; push reads only files inside the folder; nothing was sent\n`);
   });
 });
 

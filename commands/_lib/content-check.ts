@@ -100,6 +100,7 @@ export function checkFolder(dir: string, parse: Parse): CheckResult {
     const set = anchors(rel);
     return set.has(a) || set.has(a.toLowerCase());
   };
+  const isPage = new Set(pages);
   for (const page of pages) {
     const from = posix.dirname(page) === '.' ? '' : posix.dirname(page);
     for (const l of extractLinks(() => treeOf(page), textOf(page))) {
@@ -133,6 +134,7 @@ export function checkFolder(dir: string, parse: Parse): CheckResult {
       }
       if (isMarkdown(target)) {
         if (!entries.has(target)) add(page, l.line, 'broken-link', `broken link ${url}: no page ${target}`);
+        else if (!isPage.has(target)) add(page, l.line, 'broken-link', `broken link ${url}: ${target} is not in SUMMARY.md, so push skips it`);
         else if (anchor && !hasAnchor(target, anchor)) add(page, l.line, 'broken-anchor', `broken anchor ${url}: ${target} has no heading #${anchor}`);
       } else if (!entries.has(target)) {
         if (l.type === 'image') add(page, l.line, 'missing-image', `missing image ${url}: no file ${target}`);

@@ -5,6 +5,8 @@ import { FILE_NAME_RULE, fileNameProblem } from '../../src/content/safe-names.js
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { startSpinner } from '../_lib/color.js';
+import { problemLine, verdict } from '../_lib/check-report.js';
+import { checkFolder } from '../_lib/content-check.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
@@ -19,6 +21,7 @@ export default class ContentPush extends DocsCommand {
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --message "Update install guide"',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # update change request #4',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --strict --merge   # CI: publish main',
+    '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --check --merge   # docs content check first: nothing sent when it fails',
   ];
   static args = { dir: Args.string({ description: 'folder of markdown', required: true }) };
   static flags = {
@@ -27,11 +30,22 @@ export default class ContentPush extends DocsCommand {
     merge: Flags.boolean({ description: 'merge the change request once its content is in' }),
     'change-request': Flags.string({ description: 'update this open change request (number or id) instead of opening one' }),
     strict: Flags.boolean({ description: 'refuse (exit 2, nothing sent) when markdown files are missing from SUMMARY.md' }),
+    check: Flags.boolean({ description: 'run `docs content check DIR` first: when it finds a problem, print them and exit 1, nothing sent' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPush);
     const parse = await loadParser();
+    if (flags.check) {
+      // Before anything is read for the push or asked of the server: a failed check sends nothing.
+      const checked = checkFolder(args.dir, parse);
+      if (checked.problems.length) {
+        for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);
+        process.stderr.write(`Error: --check: ${verdict(checked)}; nothing was sent\n`);
+        process.exitCode = 1;
+        return { changeRequest: null, merged: false, check: checked };
+      }
+    }
     const local = readFolder(args.dir, parse);
     for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
     // The server refuses names that are not safe path segments: refused here, before a change

@@ -17,6 +17,10 @@ export async function loadParser(): Promise<Parse> {
 
 export interface RawLink {
   url: string;
+  /** link, image or definition (`[x]: url`), as the parser names it. */
+  type: 'link' | 'image' | 'definition';
+  /** The line it starts on (1-based). */
+  line: number;
   /** Offsets of the URL text in the markdown, when it appears verbatim (for rewriting). */
   start?: number;
   end?: number;
@@ -29,7 +33,8 @@ export function extractLinks(parse: Parse, markdown: string): RawLink[] {
       const from = n.position.start.offset as number;
       const slice = markdown.slice(from, n.position.end.offset);
       const at = slice.lastIndexOf(n.url);
-      out.push(at >= 0 ? { url: n.url, start: from + at, end: from + at + n.url.length } : { url: n.url });
+      const base = { url: n.url as string, type: n.type, line: n.position.start.line as number };
+      out.push(at >= 0 ? { ...base, start: from + at, end: from + at + n.url.length } : base);
     }
     for (const c of n.children ?? []) visit(c);
   };

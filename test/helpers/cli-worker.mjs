@@ -56,6 +56,9 @@ port.on('message', async ({ args, env }) => {
     // only once its event loop is empty; here the next macrotask is enough for what is queued).
     await new Promise((r) => setImmediate(r));
     process.exit = exit;
+    // oclif's flush() waits for 'drain' once per run, and the capture above never emits it: its
+    // listeners would pile up (MaxListenersExceededWarning on a later run's stderr).
+    process.stdout.removeAllListeners('drain');
     process.stdout.write = realWrite.out;
     process.stderr.write = realWrite.err;
   }

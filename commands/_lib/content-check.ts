@@ -1,0 +1,214 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { posix } from 'node:path';
+import { headingAnchors } from '../../src/content/heading-anchors.js';
+import { extractLinks, type Parse } from '../../src/content/link-refs.js';
+import { DocsError } from '../../src/kernel/errors.js';
+import type { Transport } from '../../src/transport/types.js';
+import { naturalCompare } from './content-folder.js';
+import { openFolder, walkFolder, type Entry } from './folder-walk.js';
+import { collectPages, type ListBody } from './pages.js';
+
+// `docs content check`: what would be wrong after a push, found before it, all at once (push
+// itself stops at the first refusal). A folder is read as push reads it (folder-walk.ts: only
+// regular files inside it; existence is asked of the walk, never of the disk, so a link
+// pointing outside the folder is reported, not probed). A space or a change request is checked
+// by the server (listSpaceLinks, listChangeRequestLinks: its broken links).
+
+export type ProblemKind =
+  | 'broken-link' // a link to a page (markdown file) that is not there
+  | 'broken-anchor' // page.md#x (or #x) where the page has no heading x
+  | 'missing-image'
+  | 'missing-file' // a link to another file (a PDF, ...) that is not there
+  | 'outside-folder' // a link (or SUMMARY.md entry) leading out of the folder
+  | 'bad-link' // a link that is not a valid URL (bad %-escape)
+  | 'not-in-summary' // a markdown file SUMMARY.md does not list (push skips it)
+  | 'summary-missing-file' // a SUMMARY.md entry whose file is not there
+  | 'summary-not-a-list' // a SUMMARY.md without a list of links: push would find no page
+  | 'duplicate-path'; // two entries or files for one page path
+
+export interface Problem {
+  /** As the user opens it: DIR joined with the file's path in the folder (or a page path, remotely). */
+  file: string;
+  line?: number;
+  kind: ProblemKind;
+  message: string;
+}
+
+export interface CheckResult {
+  target: { dir: string } | { space: string; changeRequest?: string };
+  /** What was checked: pages and files of a folder, links of a space. */
+  counts: { pages?: number; files?: number; links?: number };
+  problems: Problem[];
+}
+
+const pagePathOf = (file: string) => file.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '');
+const isMarkdown = (name: string) => /\.md$/i.test(name);
+
+/** `dir` joined with `rel`, lexically; undefined when it leaves the folder. */
+function joinInside(dir: string, rel: string): string | undefined {
+  const parts = dir ? dir.split('/') : [];
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!parts.length) return undefined;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+export function checkFolder(dir: string, parse: Parse): CheckResult {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
+  const walk = walkFolder(openFolder(dir));
+  const entries = new Map<string, Entry>([...walk.files.values()].flat().map((e) => [e.rel, e]));
+  const problems: Problem[] = [];
+  const shown = (rel: string) => posix.join(dir.replace(/\\/g, '/'), rel);
+  const add = (rel: string, line: number | undefined, kind: ProblemKind, message: string) => problems.push({ file: shown(rel), ...(line ? { line } : {}), kind, message });
+  const trees = new Map<string, ReturnType<Parse>>();
+  const texts = new Map<string, string>();
+  const textOf = (rel: string) => texts.get(rel) ?? (texts.set(rel, readFileSync(entries.get(rel)!.real, 'utf8')), texts.get(rel)!);
+  const treeOf = (rel: string) => trees.get(rel) ?? (trees.set(rel, parse(textOf(rel))), trees.get(rel)!);
+
+  const markdown = [...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== 'SUMMARY.md').sort(naturalCompare);
+  // The pages: SUMMARY.md's entries, else every markdown file (as push reads the folder).
+  let pages: string[];
+  if (entries.has('SUMMARY.md')) {
+    pages = summaryPages(treeOf('SUMMARY.md'), entries, (line, kind, message) => add('SUMMARY.md', line, kind, message));
+    if (!(treeOf('SUMMARY.md') as any).children.some((n: any) => n.type === 'list')) add('SUMMARY.md', 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
+    const listed = new Set(pages);
+    for (const f of markdown) if (!listed.has(f)) add(f, 1, 'not-in-summary', `not listed in SUMMARY.md: push skips it (list it, or remove it)`);
+  } else {
+    pages = markdown;
+    // a.md and a/README.md are both the page `a`; Guide.md and guide.md clash on a
+    // case-insensitive disk (a pull on macOS or Windows).
+    const byPath = new Map<string, string>();
+    for (const f of markdown) {
+      const key = pagePathOf(f).toLowerCase();
+      const earlier = byPath.get(key);
+      if (earlier) add(f, 1, 'duplicate-path', `page path ${pagePathOf(f)} is also ${earlier}${pagePathOf(earlier) === pagePathOf(f) ? '' : ' (they differ only in case)'}; rename one`);
+      else byPath.set(key, f);
+    }
+  }
+
+  const anchorsOf = new Map<string, Set<string>>();
+  const anchors = (rel: string) => anchorsOf.get(rel) ?? (anchorsOf.set(rel, headingAnchors(treeOf(rel))), anchorsOf.get(rel)!);
+  const hasAnchor = (rel: string, anchor: string) => {
+    let a = anchor;
+    try {
+      a = decodeURIComponent(anchor);
+    } catch {}
+    const set = anchors(rel);
+    return set.has(a) || set.has(a.toLowerCase());
+  };
+  const isPage = new Set(pages);
+  for (const page of pages) {
+    const from = posix.dirname(page) === '.' ? '' : posix.dirname(page);
+    for (const l of extractLinks(() => treeOf(page), textOf(page))) {
+      const url = l.url;
+      // External links (a scheme: https:, mailto:) and site-absolute ones are not checked here.
+      if (!url || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.startsWith('//')) continue;
+      const hash = url.indexOf('#');
+      const raw = (hash < 0 ? url : url.slice(0, hash)).replace(/\?.*$/, '');
+      const anchor = hash < 0 ? '' : url.slice(hash + 1);
+      if (raw === '') {
+        if (anchor && !hasAnchor(page, anchor)) add(page, l.line, 'broken-anchor', `broken anchor #${anchor}: no such heading in this page`);
+        continue;
+      }
+      let decoded: string;
+      try {
+        decoded = decodeURI(raw);
+      } catch {
+        add(page, l.line, 'bad-link', `${url} is not a valid link (bad %-escape)`);
+        continue;
+      }
+      const target = joinInside(from, decoded);
+      if (target === undefined) {
+        add(page, l.line, 'outside-folder', `link ${url} leads outside ${dir}: push reads only files inside the folder`);
+        continue;
+      }
+      // A link to a folder resolves to nothing once pushed (the server's check says so too).
+      if (decoded.endsWith('/') || walk.dirs.has(target) || target === '') {
+        const readme = target ? `${target}/README.md` : 'README.md';
+        add(page, l.line, 'broken-link', `broken link ${url}: a folder${entries.has(readme) ? `; link its page, ${posix.relative(from || '.', readme)}` : ''}`);
+        continue;
+      }
+      if (isMarkdown(target)) {
+        if (!entries.has(target)) add(page, l.line, 'broken-link', `broken link ${url}: no page ${target}`);
+        else if (!isPage.has(target)) add(page, l.line, 'broken-link', `broken link ${url}: ${target} is not in SUMMARY.md, so push skips it`);
+        else if (anchor && !hasAnchor(target, anchor)) add(page, l.line, 'broken-anchor', `broken anchor ${url}: ${target} has no heading #${anchor}`);
+      } else if (!entries.has(target)) {
+        if (l.type === 'image') add(page, l.line, 'missing-image', `missing image ${url}: no file ${target}`);
+        else add(page, l.line, 'missing-file', `missing file ${url}: no file ${target}`);
+      }
+    }
+  }
+  // By file, then line (as linters list them); on one line, in the order written.
+  problems.sort((a, b) => naturalCompare(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
+  return { target: { dir }, counts: { pages: pages.length, files: [...entries.keys()].filter((f) => !isMarkdown(f)).length }, problems };
+}
+
+/**
+ * SUMMARY.md's entries, in order, as push reads them (content-folder.ts fromSummary), but each
+ * problem reported instead of the first one refused: an entry outside the folder, without its
+ * file, or listed twice (the same file, or two files of one page path).
+ */
+function summaryPages(tree: any, entries: Map<string, Entry>, report: (line: number | undefined, kind: ProblemKind, message: string) => void): string[] {
+  const out: string[] = [];
+  const files = new Map<string, number | undefined>();
+  const paths = new Map<string, number | undefined>();
+  const at = (line: number | undefined) => (line ? ` on line ${line}` : '');
+  const items = (list: any) => {
+    for (const li of list?.children ?? []) {
+      const para = li.children.find((c: any) => c.type === 'paragraph');
+      const link = para?.children.find((c: any) => c.type === 'link');
+      if (link) {
+        const line = link.position?.start.line as number | undefined;
+        let decoded: string | undefined;
+        try {
+          decoded = decodeURI(link.url);
+        } catch {
+          report(line, 'bad-link', `${link.url} is not a valid link (bad %-escape)`);
+        }
+        const file = decoded === undefined ? undefined : joinInside('', decoded.replace(/^\.\//, ''));
+        if (decoded !== undefined && (file === undefined || posix.isAbsolute(decoded) || /^[a-z][a-z0-9+.-]*:/i.test(decoded))) report(line, 'outside-folder', `${decoded} is outside the folder; push reads only files inside it`);
+        else if (file !== undefined && !entries.has(file)) report(line, 'summary-missing-file', `${file}: no such file (entry "${toText(link)}")`);
+        else if (file !== undefined && files.has(file)) report(line, 'duplicate-path', `${file} is already listed${at(files.get(file))}; list each file once`);
+        else if (file !== undefined && paths.has(pagePathOf(file))) report(line, 'duplicate-path', `${file} is the page ${pagePathOf(file)}, already listed${at(paths.get(pagePathOf(file)))}; list each page once`);
+        else if (file !== undefined) {
+          files.set(file, line);
+          paths.set(pagePathOf(file), line);
+          out.push(file);
+        }
+      }
+      items(li.children.find((c: any) => c.type === 'list'));
+    }
+  };
+  for (const n of tree.children ?? []) if (n.type === 'list') items(n);
+  return out;
+}
+
+const toText = (n: any): string => (typeof n.value === 'string' ? n.value : (n.children ?? []).map(toText).join(''));
+
+/** The server's own link check of a space (or of a change request's content): its broken links. */
+export async function checkRemote(transport: Transport, space: string, changeRequest?: string): Promise<CheckResult> {
+  const get = async (page?: string) => {
+    const query = { limit: 1000, status: 'broken', ...(page ? { page } : {}) };
+    const res = changeRequest
+      ? await transport.call('listChangeRequestLinks', { path: { spaceId: space, changeRequestId: changeRequest }, query })
+      : await transport.call('listSpaceLinks', { path: { spaceId: space }, query });
+    return res.body as ListBody<any> & { stats: any };
+  };
+  const { items, stats } = (await collectPages(await get(), get)) as ListBody<any> & { stats: any };
+  const problems: Problem[] = [];
+  for (const i of items) {
+    if (i.status !== 'broken') continue;
+    const t = i.targetReference ?? {};
+    const target = t.kind === 'url' ? String(t.url) : `${t.kind ?? '?'} ${t[t.kind]?.id ?? '?'}`;
+    for (const l of i.locationReferences ?? []) {
+      const file = l?.kind === 'page' ? String(l.page?.path ?? l.page?.id ?? '?') : String(l?.kind ?? '?');
+      problems.push({ file, kind: 'broken-link', message: `broken link ${target}` });
+    }
+  }
+  problems.sort((a, b) => naturalCompare(a.file, b.file) || naturalCompare(a.message, b.message));
+  return { target: { space, ...(changeRequest ? { changeRequest } : {}) }, counts: { links: Number(stats?.total ?? 0) }, problems };
+}

@@ -1,0 +1,42 @@
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
+import { loadParser } from '../../src/content/link-refs.js';
+import { DocsError } from '../../src/kernel/errors.js';
+import { DocsCommand } from '../_lib/base.js';
+import { FORMATS, report, verdict, type Format } from '../_lib/check-report.js';
+import { checkFolder, checkRemote, type CheckResult } from '../_lib/content-check.js';
+
+export default class ContentCheck extends DocsCommand {
+  static summary = 'Check a folder of markdown (or a space, or a change request) before merging: broken links and anchors, missing images and files, SUMMARY.md';
+  static description =
+    'A folder (DIR) is read as `docs content push` reads it, nothing sent: links to pages that are not there, `page.md#anchor` and `#anchor` links to no heading of the page (its anchor as the published site spells it, or as GitHub does), images and other files not there, links leading outside the folder, markdown files SUMMARY.md does not list and SUMMARY.md entries without their file, a file listed twice, two files of one page path (a.md and a/README.md; Guide.md and guide.md). Every problem is reported, one per line (file:line: message). --space S asks the server for the broken links of the space (GET /v1/spaces/{spaceId}/links, listSpaceLinks); with --change-request N, of the content that change request would merge (listChangeRequestLinks). Exit 1 when something is broken, 0 when clean, 2 on bad input. External links are not checked (--external is not available yet). `docs content push --check` runs the folder check first and sends nothing when it fails.';
+  static examples = [
+    '<%= config.bin %> content check ./docs',
+    '<%= config.bin %> content check ./docs --format github   # GitHub Actions: annotations on the pull request',
+    '<%= config.bin %> content check ./docs --format junit > content-check.xml   # CI test report',
+    '<%= config.bin %> content check --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # the server\'s check of a change request',
+  ];
+  static args = { dir: Args.string({ description: 'folder of markdown (as `docs content push` reads it)' }) };
+  static flags = {
+    space: Flags.string({ description: "check this space's content on the server (its ID) instead of a folder" }),
+    'change-request': Flags.string({ description: "with --space: check this change request's content (number or id)", dependsOn: ['space'] }),
+    format: Flags.string({ description: 'Output: file:line: message lines, GitHub annotations (::error file=...,line=...::), or a JUnit XML report', options: [...FORMATS], default: 'text' }),
+  };
+
+  async run(): Promise<CheckResult> {
+    const { args, flags } = await this.parse(ContentCheck);
+    if (args.dir !== undefined && flags.space) throw new DocsError('invalid', 'give a folder (DIR) or --space, not both');
+    if (args.dir === undefined && !flags.space) throw new DocsError('invalid', 'what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)');
+    const result = args.dir !== undefined ? checkFolder(args.dir, await loadParser()) : await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
+    const format = flags.format as Format;
+    if (!this.jsonEnabled()) {
+      for (const line of report(result, format)) this.log(line);
+      const last = verdict(result);
+      if (result.problems.length) process.stderr.write(`Error: ${last}\n`);
+      else if (format === 'text') this.log(last);
+      else process.stderr.write(`${last}\n`);
+    }
+    if (result.problems.length) process.exitCode = 1;
+    return result;
+  }
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { headingAnchors } from '../../src/content/heading-anchors.js';
-import { extractLinks, type Parse } from '../../src/content/link-refs.js';
+import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { naturalCompare } from './content-folder.js';
@@ -41,22 +41,7 @@ export interface CheckResult {
   problems: Problem[];
 }
 
-const pagePathOf = (file: string) => file.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '');
 const isMarkdown = (name: string) => /\.md$/i.test(name);
-
-/** `dir` joined with `rel`, lexically; undefined when it leaves the folder. */
-function joinInside(dir: string, rel: string): string | undefined {
-  const parts = dir ? dir.split('/') : [];
-  for (const seg of rel.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (!parts.length) return undefined;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.join('/');
-}
-
 export function checkFolder(dir: string, parse: Parse): CheckResult {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const walk = walkFolder(openFolder(dir));
@@ -121,7 +106,7 @@ export function checkFolder(dir: string, parse: Parse): CheckResult {
         add(page, l.line, 'bad-link', `${url} is not a valid link (bad %-escape)`);
         continue;
       }
-      const target = joinInside(from, decoded);
+      const target = joinPath(from, decoded);
       if (target === undefined) {
         add(page, l.line, 'outside-folder', `link ${url} leads outside ${dir}: push reads only files inside the folder`);
         continue;
@@ -169,7 +154,7 @@ function summaryPages(tree: any, entries: Map<string, Entry>, report: (line: num
         } catch {
           report(line, 'bad-link', `${link.url} is not a valid link (bad %-escape)`);
         }
-        const file = decoded === undefined ? undefined : joinInside('', decoded.replace(/^\.\//, ''));
+        const file = decoded === undefined ? undefined : joinPath('', decoded.replace(/^\.\//, ''));
         if (decoded !== undefined && (file === undefined || posix.isAbsolute(decoded) || /^[a-z][a-z0-9+.-]*:/i.test(decoded))) report(line, 'outside-folder', `${decoded} is outside the folder; push reads only files inside it`);
         else if (file !== undefined && !entries.has(file)) report(line, 'summary-missing-file', `${file}: no such file (entry "${toText(link)}")`);
         else if (file !== undefined && files.has(file)) report(line, 'duplicate-path', `${file} is already listed${at(files.get(file))}; list each file once`);

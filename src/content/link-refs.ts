@@ -61,7 +61,8 @@ export function pageDir(path: string, hasChildren: boolean): string {
   return i < 0 ? '' : path.slice(0, i);
 }
 
-function joinPath(dir: string, rel: string): string | undefined {
+/** `dir` joined with `rel`, lexically; undefined when it leaves the root. */
+export function joinPath(dir: string, rel: string): string | undefined {
   const parts = dir ? dir.split('/') : [];
   for (const seg of rel.split('/')) {
     if (seg === '' || seg === '.') continue;
@@ -74,7 +75,7 @@ function joinPath(dir: string, rel: string): string | undefined {
 }
 
 /** `a/b.md`, `a/b/README.md`, `a/b` -> page path `a/b`. */
-const pagePathOf = (p: string) => p.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '').replace(/\/$/, '');
+export const pagePathOf = (p: string) => p.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '').replace(/\/$/, '');
 
 /** Pages found one at a time (an authoring batch's tree, tree.ts EditableTree), not by a walk. */
 export interface PageLookup {

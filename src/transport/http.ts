@@ -61,9 +61,22 @@ export interface HttpTransportOptions {
  * publishing specs over a token's limit slows down instead of failing. A longer wait, or none
  * given, is answered at once with the server's message (it says when to retry).
  */
+/**
+ * A kept-alive connection idle longer than this is not used again: a new one is opened. A server
+ * closes an idle connection after a few seconds (Node's default: 5 s), and a request sent just as
+ * it does is lost with "other side closed" (the classic keep-alive race). A command busy computing
+ * (a push comparing hundreds of pages) hits that window easily: its event loop is blocked, so
+ * nothing retires the connection in time. Judged by the clock at send time, so a blocked loop
+ * changes nothing; a new connection costs a handshake, well below what the gap already cost.
+ */
+export const IDLE_CONNECTION_MS = 1000;
+
 export class HttpTransport implements Transport {
   readonly remote = true;
   private readonly base: string;
+  /** This transport's connection pool (undici), replaced after an idle gap, and when it was last used. */
+  private agent: import('undici').Agent | undefined;
+  private lastUsed = 0;
 
   constructor(
     apiUrl: string,
@@ -119,12 +132,19 @@ export class HttpTransport implements Transport {
       body = JSON.stringify(input.body);
     }
     let res;
+    const dispatcher = await this.dispatcher();
     try {
-      res = await request(this.base + rel + queryString(input.query), { method: method.toUpperCase() as any, headers, body, headersTimeout: 60_000, bodyTimeout: 60_000 });
+      res = await request(this.base + rel + queryString(input.query), { method: method.toUpperCase() as any, headers, body, headersTimeout: 60_000, bodyTimeout: 60_000, dispatcher });
     } catch (err) {
+      const code = (err as { code?: string }).code;
+      // Reached, then cut off: the server is up (not "cannot reach"); it closed the connection.
+      if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') throw new DocsError('unavailable', `${this.base} closed the connection before answering ${method.toUpperCase()} ${rel}: ${(err as Error).message}`, { cause: err });
       throw new DocsError('unavailable', `cannot reach ${this.base}: ${(err as Error).message}`, { cause: err });
+    } finally {
+      this.lastUsed = Date.now();
     }
     const text = await res.body.text();
+    this.lastUsed = Date.now();
     let parsed: unknown = undefined;
     if (text) {
       try {
@@ -163,5 +183,20 @@ export class HttpTransport implements Transport {
     return bytes;
   }
 
-  async close() {}
+  /** The pool to send on: a new one when the last use is older than IDLE_CONNECTION_MS (the old one closes once its requests are done). */
+  private async dispatcher(): Promise<import('undici').Agent> {
+    const now = Date.now();
+    if (!this.agent || now - this.lastUsed > IDLE_CONNECTION_MS) {
+      const { Agent } = await import('undici');
+      void this.agent?.close().catch(() => undefined);
+      this.agent = new Agent();
+    }
+    this.lastUsed = now;
+    return this.agent;
+  }
+
+  async close() {
+    await this.agent?.close();
+    this.agent = undefined;
+  }
 }

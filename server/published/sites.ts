@@ -27,8 +27,9 @@ import { cookieNames, parseCookies, visitorInput } from '../../src/published/vis
 //   /llms.txt /llms-full.txt /sitemap.xml /robots.txt
 // Everything is read from the store at request time: no build step.
 
-// Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`).
-const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+// Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`);
+// it may fetch from the site's own origin only ("Copy page" reads the page's `.md`).
+const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const SCRIPT = Buffer.from(SITE_JS);
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { api, byLabel, get, links, page, spaceWith } from './fixture.js';
+import { api, byLabel, edit, get, h1, links, page, spaceWith } from './fixture.js';
 
 // The page actions of a content page (customization `pageActions.items`): plain links, in the
 // customization's order, each leading somewhere that answers.
@@ -10,12 +10,14 @@ let call: ReturnType<typeof api>;
 let o: string;
 let base: string;
 let betaApp: string;
+let spaceId: string;
 
 beforeAll(async () => {
   s = await startServer();
   call = api(s);
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   const a = await spaceWith(s, org, 'Handbook', [page('a', 'Alpha', 'Alpha text.'), page('b', 'Beta', 'Beta **text**.')]);
+  spaceId = a.space.id;
   betaApp = new URL(a.pages['Beta'].urls.app).pathname;
   const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Actions Site', spaces: [a.space.id] });
   o = `/v1/orgs/${org}/sites/${site.id}`;
@@ -83,5 +85,13 @@ describe('page actions', () => {
     const view = await get(s, got[0]!.href, signIn.headers.getSetCookie()[0]!.split(';')[0]!);
     expect(view.status).toBe(200);
     expect(view.text).toContain('Beta');
+  });
+
+  it('`<site>/mcp` is the MCP explainer only while no page has that path', async () => {
+    expect(h1((await get(s, `${base}/mcp`)).doc)).toBe('MCP server');
+    await edit(s, spaceId, [page('m', 'Mcp', 'A page called mcp.')]);
+    const r = await get(s, `${base}/mcp`);
+    expect(r.status).toBe(200);
+    expect(h1(r.doc)).toBe('Mcp');
   });
 });

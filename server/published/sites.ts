@@ -9,6 +9,7 @@ import type { ReadTx } from '../../src/store/port.js';
 import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
 import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
 import { esc } from '../../src/published/render/html.js';
+import { pageActions } from '../../src/published/render/actions.js';
 import { frame } from '../../src/published/render/layout.js';
 import { codeThemesOf } from '../../src/published/render/highlight.js';
 import { renderMarkdown } from '../../src/published/render/markdown.js';
@@ -26,8 +27,9 @@ import { cookieNames, parseCookies, visitorInput } from '../../src/published/vis
 //   /llms.txt /llms-full.txt /sitemap.xml /robots.txt
 // Everything is read from the store at request time: no build step.
 
-// Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`).
-const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+// Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`);
+// it may fetch from the site's own origin only ("Copy page" reads the page's `.md`).
+const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const SCRIPT = Buffer.from(SITE_JS);
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {
@@ -162,6 +164,12 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   if (at.kind === 'none') return notFound();
   const { entry } = at;
   const found = entered.page;
+  // `<site>/mcp` opened in a browser (no page of that path): what the address is for. MCP clients
+  // (POST, or GET for an event stream) never get here (server/published.ts).
+  if (!found && rest.length === 1 && rest[0] === 'mcp') {
+    const settings = settingsOf(view, entry);
+    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: 'MCP server', here: pathname, main: mcpMain(`${ctx.baseUrl}${view.base}/mcp`), ref: (to) => contentRef(view, to), noindex: true }));
+  }
   if (!found) return notFound(entry);
   if ('empty' in found) {
     // A space with no page yet: its address answers, saying so.
@@ -182,12 +190,18 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     keepBody(key, (body = await renderMarkdown(found.source.markdown, { ...found.source.links, codeThemes: codeThemesOf(found.settings.styling) })));
   }
   const { html, headings } = body;
-  const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false);
+  const here = pageUrl(entry, found.page.path);
+  const actions = pageActions(found.settings, { markdown: `${here}.md`, mcp: `${view.base}/mcp`, app: `/o/${encodeURIComponent(entry.space.organization)}/s/${encodeURIComponent(entry.space.id)}/${found.page.path}` });
+  const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
   const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
   keepPage(found.sig, bytes);
   return send(res, 200, HTML, bytes);
 }
+
+/** What a browser shows at `<site>/mcp`: the address to give an MCP client. */
+const mcpMain = (url: string) =>
+  `<h1>MCP server</h1><p>This site answers the Model Context Protocol (Streamable HTTP) at this address, with two read-only tools: search the site and read a page as Markdown. Give it to your MCP client:</p><pre tabindex="0"><code>${esc(JSON.stringify({ mcpServers: { docs: { url } } }, null, 2))}</code></pre>`;
 
 const SITE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 

@@ -189,9 +189,10 @@ describe('<site>/mcp', () => {
     expect(stream.status).toBe(405);
     expect(stream.headers.get('allow')).toBe('POST');
     expect((await fetch(`${base}/mcp`, { method: 'DELETE' })).status).toBe(405);
-    // A browser's GET of that address stays the site's (here: no page `mcp`, the site's 404 page).
+    // A browser's GET of that address stays the site's (here: no page `mcp`, the page saying what the address is for).
     const page = await fetch(`${base}/mcp`);
-    expect(page.status).toBe(404);
+    expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<h1>MCP server</h1>');
   });
 });

@@ -178,6 +178,17 @@ describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
     await ctx.close();
   });
 
+  it('"Copy page" puts the page\'s markdown on the clipboard', async () => {
+    const { ctx, p } = await open(1280, '/wide-things');
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
+    await p.getByRole('button', { name: 'Copy page as Markdown' }).click();
+    await expect.poll(() => p.getByRole('button', { name: 'Copy page as Markdown' }).textContent()).toBe('Copied');
+    const copied = await p.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^# Wide Things\n/);
+    expect(copied).toContain(LONG_LINE);
+    await ctx.close();
+  });
+
   it('tabs switch; disclosure arrows open and close branches (aria-expanded)', async () => {
     const { ctx, p } = await open(1280, '/wide-things');
     const yarn = p.getByRole('tab', { name: 'yarn' });

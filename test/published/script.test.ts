@@ -58,7 +58,14 @@ describe('the site script and its CSP', () => {
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const text = await r.text();
-    expect(text).not.toMatch(/https?:\/\/|fetch\(|XMLHttpRequest|import\(|eval\(|new Function|innerHTML|localStorage/);
+    expect(text).not.toMatch(/https?:\/\/|XMLHttpRequest|import\(|eval\(|new Function|innerHTML|localStorage/);
+    // One request of its own: "Copy page" reads the page's `.md` link, when it is on this origin;
+    // the CSP lets it reach this origin alone.
+    expect(text.match(/fetch\(/g)).toEqual(['fetch(']);
+    expect(text).toContain('fetch(md.href,');
+    expect(text).toContain('md.origin===location.origin');
+    const csp = (await get(s, base)).headers.get('content-security-policy')!;
+    expect(/connect-src ([^;]+)/.exec(csp)![1]!.trim()).toBe("'self'");
     const stale = await fetch(new URL(src.replace(/\?v=.*/, '?v=old'), s.url));
     expect(stale.headers.get('cache-control')).toBe('no-cache');
     // Not a site: the same 404 as any address there.

@@ -100,6 +100,7 @@ aside.outline a[aria-current]{color:var(--link);border-left-color:var(--primary)
 .breadcrumbs li+li:before{content:"/";margin-right:6px}
 h1{font-size:2rem;line-height:1.25;margin:.4em 0;overflow-wrap:break-word}h2,h3{line-height:1.3;margin-top:1.8em}
 .description{color:var(--muted);font-size:1.1rem}
+.page-actions ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;padding:0;margin:0 0 12px}.page-actions button{font-size:.85rem;padding:3px 10px}.page-actions a{display:inline-block;border:1px solid var(--line);border-radius:var(--radius);padding:3px 10px;font-size:.85rem;text-decoration:none}
 .updated{color:var(--muted);font-size:.85rem;margin-top:40px}
 .pager{display:flex;justify-content:space-between;margin-top:24px;gap:12px}
 .pager a{border:1px solid var(--line);border-radius:var(--radius);padding:10px 14px;text-decoration:none;max-width:48%}.pager a[rel=next]{margin-left:auto;text-align:right}

@@ -56,7 +56,7 @@ export function emoji(e: string): string {
   return points.every((p) => p <= 0x10ffff) ? String.fromCodePoint(...points) : e;
 }
 
-export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean): string {
+export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean, actions = ''): string {
   // An ancestor's path is the start of the page's (a group's address leads to its first page).
   const segs = l.path.split('/');
   const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a, i) => `<li><a href="${attr(pageUrl(entry, segs.slice(0, i + 1).join('/')))}">${esc(a.title)}</a></li>`)];
@@ -65,7 +65,7 @@ export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Loca
     : '';
   return `<nav class="breadcrumbs" aria-label="Breadcrumbs"><ol>${crumbs.join('')}</ol></nav>
 <h1>${l.node.emoji ? `${esc(emoji(l.node.emoji))} ` : ''}${esc(l.node.title)}</h1>
-${l.node.description ? `<p class="description">${esc(l.node.description)}</p>` : ''}
+${actions}${l.node.description ? `<p class="description">${esc(l.node.description)}</p>` : ''}
 <article class="content">${html}</article>
 ${updated(l.node.updatedAt)}${pager}`;
 }

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 // `integrity`): no other script, inline or not, runs on a published page. Every page is whole
 // without it (links, GET forms, <details>); it adds: the menu button (narrow screens), the page
 // tree's disclosure arrows, theme choice without a reload (the same cookie the toggle form sets),
-// copy buttons on code, tabs that switch, the outline following the scroll. No third-party
+// copy buttons on code, "Copy page" (the page's own `.md`, fetched from the same origin: the
+// CSP's `connect-src 'self'`), tabs that switch, the outline following the scroll. No third-party
 // request, no inline handler, nothing stored but the theme cookie.
 
 export const SITE_JS = `(()=>{"use strict";
@@ -25,6 +26,9 @@ const o=t.querySelector("button:not([value="+v+"])");o&&o.focus()});
 $(".code").forEach(c=>{const pre=c.querySelector("pre"),head=c.querySelector(".code-head");if(!pre||!head||!navigator.clipboard)return;
 const b=d.createElement("button");b.type="button";b.className="copy";b.textContent="Copy";b.setAttribute("aria-label","Copy code");head.append(b);
 b.addEventListener("click",()=>navigator.clipboard.writeText(pre.innerText.replace(/\\n$/,"")).then(()=>{b.textContent="Copied";setTimeout(()=>b.textContent="Copy",1500)},()=>{b.textContent="Copy failed"}))});
+const md=d.querySelector(".page-actions a[type='text/markdown']");
+if(md&&navigator.clipboard&&md.origin===location.origin){const li=d.createElement("li"),b=d.createElement("button");b.type="button";b.textContent="Copy page";b.setAttribute("aria-label","Copy page as Markdown");li.append(b);md.parentNode.before(li);
+b.addEventListener("click",()=>fetch(md.href,{credentials:"same-origin"}).then(r=>r.ok?r.text():Promise.reject()).then(x=>navigator.clipboard.writeText(x)).then(()=>{b.textContent="Copied";setTimeout(()=>b.textContent="Copy page",1500)},()=>{b.textContent="Copy failed"}))}
 $(".tabs").forEach((box,n)=>{const tabs=$(":scope>details.tab",box);if(!tabs.length)return;
 const list=d.createElement("div");list.setAttribute("role","tablist");const btns=[],panels=[];
 tabs.forEach((tab,i)=>{const s=tab.querySelector(":scope>summary"),b=d.createElement("button"),p=d.createElement("div");

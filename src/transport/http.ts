@@ -185,9 +185,11 @@ export class HttpTransport implements Transport {
 
   /** The pool to send on: a new one when the last use is older than IDLE_CONNECTION_MS (the old one closes once its requests are done). */
   private async dispatcher(): Promise<import('undici').Agent> {
+    const { Agent } = await import('undici');
+    // Checked and swapped with no await in between: calls made together share one pool (one that
+    // swapped it in must not see another close it before it sends).
     const now = Date.now();
     if (!this.agent || now - this.lastUsed > IDLE_CONNECTION_MS) {
-      const { Agent } = await import('undici');
       void this.agent?.close().catch(() => undefined);
       this.agent = new Agent();
     }

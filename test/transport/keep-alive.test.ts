@@ -60,6 +60,10 @@ it('after a blocked event loop, a request (a POST too) goes out on a fresh conne
     busy(1500);
     expect((await t.request('POST', '/v1/orgs', { body: { title: 'x' } })).body).toEqual({ method: 'POST' });
     expect(connections).toBe(2);
+    // Calls made together after a gap share the one new pool: none is sent on a pool another closed.
+    busy(1500);
+    const together = await Promise.all([1, 2, 3].map(() => t.request('GET', '/v1/orgs')));
+    expect(together.map((r) => r.body)).toEqual([{ method: 'GET' }, { method: 'GET' }, { method: 'GET' }]);
   } finally {
     await t.close();
   }

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { DocsCommand } from '../_lib/base.js';
+import { pageTreeLines } from '../_lib/page-tree.js';
 
 export default class CrPages extends DocsCommand {
   static summary = "List a change request's pages as a tree (its current revision)";
@@ -15,9 +16,7 @@ export default class CrPages extends DocsCommand {
     const transport = await this.transport(flags);
     const body = (await transport.call('listPagesInChangeRequest', { path: { spaceId: args.spaceId, changeRequestId: args.changeRequestId } })).body as { pages: any[] };
     if (!this.jsonEnabled()) {
-      const walk = (pages: any[], depth: number): void => pages.forEach((p) => (this.log(`${p.id}  ${'  '.repeat(depth)}${p.emoji ? p.emoji + ' ' : ''}${p.title}  (${p.path ?? p.href ?? ''})`), walk(p.pages ?? [], depth + 1)));
-      if (!body.pages.length) this.log('No pages.');
-      walk(body.pages, 0);
+      for (const line of pageTreeLines(body.pages)) this.log(line);
     }
     return body;
   }

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { DocsCommand } from '../_lib/base.js';
+import { pageTreeLines } from '../_lib/page-tree.js';
 import { outputOptions, renderList } from '../_lib/render.js';
 
 export default class PagesList extends DocsCommand {
@@ -21,9 +22,7 @@ export default class PagesList extends DocsCommand {
       const table = await renderList(rows, ['id', 'title', 'path', 'type'], 'No pages.');
       if (table) this.log(table);
     } else if (!this.jsonEnabled()) {
-      const walk = (pages: any[], depth: number): void => pages.forEach((p) => (this.log(`${p.id}  ${'  '.repeat(depth)}${p.emoji ? p.emoji + ' ' : ''}${p.title}  (${p.path ?? p.href ?? ''})`), walk(p.pages ?? [], depth + 1)));
-      if (!body.pages.length) this.log('No pages.');
-      walk(body.pages, 0);
+      for (const line of pageTreeLines(body.pages)) this.log(line);
     }
     return body;
   }

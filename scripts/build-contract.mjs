@@ -11,14 +11,14 @@ const out = join(root, 'generated', 'contract');
 const load = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'spec', 'openapi.json'), 'utf8'));
 const pinned = { spec: load('gitbook-api-0146'), source: '@gitbook/api@0.146.0' };
 const latest = { spec: load('gitbook-api-latest'), source: '@gitbook/api@' + JSON.parse(readFileSync(join(root, 'node_modules/gitbook-api-latest/package.json'), 'utf8')).version };
-// Operations taken from the latest spec because 0.146.0 lacks them (README "Contract").
+// Operations taken from the latest spec because 0.146.0 lacks them (docs/manual/contract.md).
 const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
 // (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:
 // their request schema is both specs' merged (mergedInput below), each field checked by the spec
 // that has it, required only where both require it (0.202.0 no longer requires pdf and git; the
-// server fills what a client left out). README "Contract".
+// server fills what a client left out). docs/manual/contract.md.
 const BOTH_INPUTS = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
 
 function deref(spec, node) {
@@ -187,7 +187,7 @@ for (const src of [pinned, latest]) {
 }
 writeFileSync(join(out, 'other-routes.json'), JSON.stringify([...others.values()]));
 
-// The newest spec is part of the contract too (README "Contract"): for every operation of the
+// The newest spec is part of the contract too (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract): for every operation of the
 // contract that 0.202.0 also has (by operationId), its response schemas, for the tests that check
 // each answer against both specs. Only tests read these files: the CLI and the server never do.
 // `moved` records an operation whose method or path differs between the two specs.

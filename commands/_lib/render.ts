@@ -1,6 +1,6 @@
 // Human output. --json (and --jq) bypass all of this and print the API body as it is.
 //
-// On a terminal (README "In scripts and at the terminal"):
+// On a terminal (docs/manual/cli.md#in-scripts-and-at-the-terminal):
 // - lists: a table that fits the terminal's width, headers in words ("Created by"), long cells cut
 //   with "…" (ids kept whole while the rest can still be read), names instead of objects, times
 //   relative ("3 hr. ago"), short columns whole, no borders and no line between rows;

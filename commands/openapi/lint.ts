@@ -6,7 +6,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 
 // The checks `openapi put` runs (parse as JSON or YAML 1.2, Swagger 2.0 / OpenAPI 3.x schema
 // validation and the spec's own rules by @readme/openapi-parser), on local files, each problem
-// with its line and column. No other linter library is bundled (see the README).
+// with its line and column. No other linter library is bundled (see docs/manual/openapi.md).
 
 export default class Lint extends DocsCommand {
   static summary = 'Check OpenAPI files as a put would, each problem as file:line:column';

@@ -15,7 +15,7 @@ import { readChangeRequest } from './service.js';
 import type { ChangeRequestRecord } from './model.js';
 
 // The change-request area's review side: semantic changes, reviews, review requests,
-// contributors, and the organization-wide list (README "Change request reviews and merge rules").
+// contributors, and the organization-wide list (docs/manual/reviews.md).
 
 /** Each review with whether it still stands, newest first. */
 function reviewsWithState(tx: ReadTx, cr: ChangeRequestRecord): { review: ReviewRecord; outdated: boolean }[] {

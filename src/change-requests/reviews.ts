@@ -12,8 +12,7 @@ import type { UserRecord } from '../users/model.js';
 import { SUBJECT_MAX, type ChangeRequestRecord } from './model.js';
 import { findChangeRequest } from './lookup.js';
 
-// Reviews of a change request and the requests for them (README "Change request reviews and
-// merge rules"). Both live in the space's shard, next to the change request they are about.
+// Reviews of a change request and the requests for them (docs/manual/reviews.md). Both live in the space's shard, next to the change request they are about.
 //
 // A review is made against the change request's revision at that moment. It is *outdated* (no
 // longer counts for merge rules) once it is superseded: the change request's content changed

@@ -21,7 +21,7 @@ export interface Where {
 
 export interface Scope {
   space: SpaceRecord;
-  /** The caller's level on the space (README "Collections and spaces"). */
+  /** The caller's level on the space (docs/manual/collections-and-spaces.md). */
   level: MemberRole;
   cr?: ChangeRequestRecord;
 }

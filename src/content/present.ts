@@ -13,7 +13,7 @@ import { fileDownloadUrl } from './downloads.js';
 
 // Every page is laid out the same (the published site has no per-page layout options): the
 // flags say what the renderer shows. `coverMask: 'none'` (covers are not masked), `tags` (no
-// tags to show: `docs` has no tags, README "Contract"), `actions` (the page-actions menu the
+// tags to show: `docs` has no tags, docs/manual/contract.md#the-newest-spec-is-part-of-the-contract), `actions` (the page-actions menu the
 // site's customization configures), `anchors` (headings carry anchor links).
 const LAYOUT = { width: 'default', cover: true, coverSize: 'full', coverMask: 'none', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true, tags: false, actions: true, anchors: true } as const;
 
@@ -45,7 +45,7 @@ export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, pa
     ...(node.description ? { description: node.description } : {}),
     pages: children(),
     layout: LAYOUT,
-    tags: [], // `docs` has no page tags (README "Contract")
+    tags: [], // `docs` has no page tags (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract)
     hidden: !!node.hidden,
     noIndex: !!node.noIndex,
     noRobotsIndex: !!node.noRobotsIndex,
@@ -77,7 +77,7 @@ export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, re
     pages: presentPages(ctx, space, treeOf(tx, rev), markdownBody(tx, space.id)),
     files: (rev.files ?? []).map((f) => presentFile(ctx, space, f)),
     reusableContents: [],
-    tags: [], // no tags concept: none are available (README "Contract")
+    tags: [], // no tags concept: none are available (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract)
     createdAt: rev.createdAt,
     ...(metadata && rev.message ? { git: { oid: rev.id, message: rev.message, createdByGitBook: true } } : {}),
     urls: {

@@ -73,7 +73,7 @@ const compiled = new Map<string, Compiled>();
 /**
  * Bodies whose fields are checked at every depth, not only the top (strict-fields.ts): the
  * customizations, where a nested typo ("styling.primaryColour") would be stored and change
- * nothing. The spec does not forbid extra fields there; we refuse them (README "Docs sites").
+ * nothing. The spec does not forbid extra fields there; we refuse them (docs/manual/sites.md).
  */
 export const STRICT_BODIES = new Set(['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById']);
 

@@ -4,7 +4,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import type { ClusterRecord, IssueRecord, Terms } from './model.js';
 import { addTerms, cosine, cut, topTerms } from './vectors.js';
 
-// Grouping issues into clusters (README "Conversations"): leader-follower clustering over term
+// Grouping issues into clusters (docs/manual/conversations.md): leader-follower clustering over term
 // vectors. Issues are taken in ingestion order; each joins the existing cluster of its
 // organization whose centroid (the sum of its issues' vectors) is the most similar, if that
 // similarity is at least JOIN; otherwise it starts a new cluster. Ties go to the older cluster,

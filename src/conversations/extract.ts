@@ -2,7 +2,7 @@ import type { ConversationRecord, Terms } from './model.js';
 import { addTerms, cosine, cut } from './vectors.js';
 import { contentWords, firstSentence, plainText, termVector } from './words.js';
 
-// Issues of a conversation, by a deterministic method (README "Conversations"):
+// Issues of a conversation, by a deterministic method (docs/manual/conversations.md):
 // only what the user wrote counts (assistants and team members answer, they do not report).
 // The user's messages are read in order and grouped into segments: a message with at least
 // TOPIC_WORDS content words whose similarity to the current segment is below NEW_TOPIC starts a

@@ -22,7 +22,7 @@ export type Terms = Record<string, number>;
 export interface ConversationRecord {
   id: string;
   organization: string;
-  /** Who sent it: `integration:api:<userId>` for a user token (see README "Conversations"). */
+  /** Who sent it: `integration:api:<userId>` for a user token (see docs/manual/conversations.md). */
   source: string;
   /** The ingester's id for it, unique within its source. */
   externalId: string;

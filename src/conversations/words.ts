@@ -3,7 +3,7 @@ import { eng } from 'stopword';
 import type { Terms } from './model.js';
 import { cut } from './vectors.js';
 
-// The text side of the deterministic method (README "Conversations: issues"): message bodies
+// The text side of the deterministic method (docs/manual/conversations.md): message bodies
 // (markdown or HTML) -> plain text -> stemmed content terms -> a weighted term vector. No
 // randomness, no model: the same input always gives the same vectors. Loaded only by the
 // processing worker (stopword's lists are large: CLI start-up does not pay for them).

@@ -10,7 +10,7 @@ import { recordEvent } from './events.js';
 import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
 import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
 
-// Installations of an integration on an organization (README "Integrations"). Installing,
+// Installations of an integration on an organization (docs/manual/integrations.md). Installing,
 // changing and uninstalling is the business of that organization's admins (the organization's
 // `installIntegration` permission). An installation is visible to them and to the admins of the
 // integration's owner (its developers, who in GitBook read them with the integration's token).

@@ -91,5 +91,5 @@ export interface EventRecord {
   trace: LogLine[];
 }
 
-/** Categories of 0.146.0 that 0.202.0 dropped: refused when publishing, left out of answers (README "Contract"). */
+/** Categories of 0.146.0 that 0.202.0 dropped: refused when publishing, left out of answers (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract). */
 export const RETIRED_CATEGORIES: readonly string[] = ['gitsync'];

@@ -8,7 +8,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { RETIRED_CATEGORIES, type DevMode, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
 import { refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
 
-// The rules of integrations (README "Integrations"). Integrations are global and found by name;
+// The rules of integrations (docs/manual/integrations.md). Integrations are global and found by name;
 // their owning organization decides about them: its admins publish, update, unpublish them, set
 // development mode and read their events. Who sees one: `public` and `unlisted` integrations are
 // readable by anyone authenticated (`unlisted` ones are left out of lists except for members of
@@ -138,7 +138,7 @@ export function publish(tx: WriteTx, ctx: Context, caller: Caller, name: string,
   }
   requireOrgRole(member, ADMIN, 'publishing an integration');
   // 0.146.0 lists `gitsync` among the categories, 0.202.0 no longer does: the newest wins
-  // (README "Contract"), so no answer carries a category today's clients cannot read.
+  // (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract), so no answer carries a category today's clients cannot read.
   for (const c of body.categories ?? []) if (RETIRED_CATEGORIES.includes(c)) throw invalid(`body.categories: "${c}" is no longer a category (@gitbook/api 0.202.0): use one of analytics, collaboration, content, marketing, visitor-auth, other`);
   const now = ctx.clock.now().toISOString();
   return tx.put<IntegrationRecord>('integrations', {

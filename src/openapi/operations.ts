@@ -83,7 +83,7 @@ async function content(ctx: Context, caller: Caller, path: Record<string, string
   const url = versionUrl(ctx, spec, version);
   // 0.202.0's `urls`: `source`, where this version came from (its URL, or this route for a text
   // source); `public`, where those who are not editors read it: the same for a public spec, null
-  // for a private one (README "Contract").
+  // for a private one (docs/manual/contract.md).
   return { status: 200, body: { filesystem: JSON.parse(json), url, urls: { source: url, public: spec.visibility === 'public' ? url : null } } };
 }
 

@@ -7,7 +7,7 @@ import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { specKey, type OpenAPISourceRecord, type OpenAPISpecRecord, type OpenAPIVersionRecord, type SpecVisibility } from './model.js';
 
-// The rules of OpenAPI specs. Who may do what (README "OpenAPI specs"): members with the
+// The rules of OpenAPI specs. Who may do what (docs/manual/openapi.md): members with the
 // `create` role or above create, update and delete specs (the organization's
 // `createOpenAPISpec` permission); every member from `read` up sees every spec; guests see
 // only public ones; non-members see nothing (404).

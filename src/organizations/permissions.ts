@@ -2,7 +2,7 @@ import { atLeast, type MemberRole } from '../kernel/roles.js';
 
 /**
  * The Organization `permissions` booleans for a member of the given role. The contract names
- * them; which role grants which is our choice (README "Roles"): admins do everything; content
+ * them; which role grants which is our choice (docs/manual/decisions.md): admins do everything; content
  * creators create content, OpenAPI specs and teams; every non-guest member can list the organization's
  * members, teams and integrations; guests only see the organization.
  */

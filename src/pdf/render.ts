@@ -8,7 +8,7 @@ import type { Blockquote, Code, Heading, List, Nodes, Paragraph, PhrasingContent
 //
 // Fonts are the PDF standard 14 (Helvetica, Courier): nothing to embed, small files, but their
 // encoding is WinAnsi (Latin-1 plus typographic quotes and dashes). Other characters are folded to
-// their unaccented letter when there is one, else shown as '?': an honest limit, see README.
+// their unaccented letter when there is one, else shown as '?': an honest limit, see docs/manual/pdf.md.
 
 export interface PdfPage {
   /** Anchor for in-document links (a page id). */

@@ -13,7 +13,7 @@ export interface SiteSeen {
 }
 
 /**
- * Rights on sites (README "Docs sites"): every member with a role (read and up) sees the
+ * Rights on sites (docs/manual/sites.md): every member with a role (read and up) sees the
  * organization's sites, their structure and customization; changing anything about a site
  * (structure, customization, share links, publishing) needs the admin role, since it changes
  * what the organization shows the world. Non-members get 404, as for every organization resource.

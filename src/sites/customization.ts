@@ -56,7 +56,7 @@ const CODE_THEME = { light: 'github-light', dark: 'github-dark' };
 /**
  * Page actions (0.202.0's `pageActions.items`): the ordered list of actions of a page's menu, the
  * first one the main button; an action not listed is off. 0.146.0 says the same with three
- * booleans (externalAI, markdown, mcp): both are kept, and agree (README "Contract").
+ * booleans (externalAI, markdown, mcp): both are kept, and agree (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract).
  */
 export const DEFAULT_PAGE_ACTIONS = ['markdown', 'external-ai', 'mcp'] as const;
 const ACTION_OF = { externalAI: 'external-ai', markdown: 'markdown', mcp: 'mcp' } as const;

@@ -7,7 +7,7 @@ import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRe
 import { nodesIn, siteSpacesIn, siteSpacesOfSite } from './rows.js';
 
 // What of a site is live, i.e. served to its audience right now (0.202.0's `draft` is the
-// opposite), and what the caller may do with a site (0.202.0's `permissions`). README "Contract".
+// opposite), and what the caller may do with a site (0.202.0's `permissions`). docs/manual/contract.md#the-newest-spec-is-part-of-the-contract.
 //
 // `docs` has no separate published snapshot of a site's structure: publishing serves the current
 // structure as it is. So an item is a draft exactly when the published site does not serve it

@@ -146,7 +146,7 @@ export function siteViewer(tx: ReadTx, organizationId: string, caller: Caller): 
  * `permissions` are theirs. `appliedType` is `type` (no plan here freezes a site to a lower
  * type); `defaultLevel` is `inherit` (a site's rights follow the member's organization role,
  * src/sites/access.ts); `urls.preview` is where a member sees the site as it stands: the
- * published address once published, else the site's page in the app (README "Contract").
+ * published address once published, else the site's page in the app (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract).
  */
 export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, site: SiteRecord, shareKey?: string, viewer?: ContentAccess) {
   const base = siteAddress(ctx, org, site);

@@ -3,7 +3,7 @@
 
 export type TranslationStatus = 'pending' | 'running' | 'completed';
 
-/** Why the latest run failed (an extension of the contract's Translation, see README). */
+/** Why the latest run failed (an extension of the contract's Translation, see docs/manual/translations.md). */
 export interface RunError {
   code: 'NO_TRANSLATOR' | 'TRANSLATOR_ERROR' | 'TRANSLATOR_TIMEOUT' | 'SOURCE_MISSING' | 'TARGET_REFUSED';
   message: string;

@@ -2,7 +2,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import { atLeast, type MemberRole } from '../kernel/roles.js';
 import type { TranslationRecord } from './model.js';
 
-/** The contract's Translation, plus `error` when the latest run failed (an extension, README). */
+/** The contract's Translation, plus `error` when the latest run failed (an extension, docs/manual/translations.md). */
 export function presentTranslation(ctx: Context, t: TranslationRecord, role: MemberRole) {
   return {
     object: 'translation' as const,

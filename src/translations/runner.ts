@@ -11,7 +11,7 @@ import { configuredTranslator, TranslatorError } from './translator.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 
 // Translation runs, off the request path, in whichever process holds the store (`docs serve`,
-// or an in-process `docs translations run --wait`). States (README "Translations"):
+// or an in-process `docs translations run --wait`). States (docs/manual/translations.md):
 //   run requested -> pending (queue: waiting) -> running -> completed
 //                                                       \-> pending with `error` (the reason)
 // A run reads the source content in one write (a consistent snapshot, marked running), sends

@@ -7,7 +7,7 @@ import { visibleSpace } from '../spaces/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { EMPTY_DOCUMENT, NO_STATS, type TranslationRecord } from './model.js';
 
-// Rights (README "Translations"): every member but guests reads translations; the `create` role
+// Rights (docs/manual/translations.md): every member but guests reads translations; the `create` role
 // and up creates, changes, deletes and runs them (a run creates a space, as `create` may).
 
 export function readerOf(tx: ReadTx, organizationId: string, caller: Caller): MemberRecord {

@@ -8,7 +8,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 
 /**
- * What a member may do on the content of one organization (README "Collections and spaces").
+ * What a member may do on the content of one organization (docs/manual/collections-and-spaces.md).
  *
  * - Organization admins are admins of every collection and space: content cannot be hidden
  *   from the people who administer the organization.

@@ -3,7 +3,7 @@ import { forbidden, notFound } from '../kernel/errors.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from './model.js';
 
-// Who the instance trusts beyond organizations (README "Who may act as whom").
+// Who the instance trusts beyond organizations (docs/manual/access.md#who-may-act-as-whom).
 // - Instance owners: the bootstrap user (meta row `owner`, made with the store) and the users an
 //   instance owner designated (`instanceOwner` on the user row). Only they, and each user for
 //   themself, create, list or revoke a user's credentials; only they mark email addresses verified

@@ -146,8 +146,8 @@ describe('review requests', () => {
 // The pinned schema makes `page_edited` unsatisfiable: its `attributes` is a oneOf of three
 // object shapes without additionalProperties: false, where the document shape's properties
 // include the group's, so every valid value matches two or more branches. Answers are checked
-// against the contract with that one oneOf read as anyOf (README "Change request reviews").
-// 0.202.0 keeps the same oneOf: both specs are read that way (README "Contract").
+// against the contract with that one oneOf read as anyOf (docs/manual/reviews.md).
+// 0.202.0 keeps the same oneOf: both specs are read that way (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract).
 const asAnyOf = (spec: OperationSpec) => {
   const op = structuredClone(spec);
   const edited = op.components.schemas.RevisionSemanticChangePageEdited;

@@ -8,7 +8,7 @@ import { caseOrder, prepareCase } from '../reliability/least-role.js';
 // The contract sweep: every served operation called with real ids on the prepared world (the
 // cases of the authorization matrix, test/reliability/least-role.ts, each as its least role),
 // and every 2xx body (the world's own making included) validated against both specs:
-// @gitbook/api 0.146.0 and 0.202.0 (README "Contract"). Reports, per spec, the invalid bodies
+// @gitbook/api 0.146.0 and 0.202.0 (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract). Reports, per spec, the invalid bodies
 // and the operations they come from; the target is 0 under both.
 //
 // The whole sweep takes about a minute on a shared machine: by default it runs a seeded sample

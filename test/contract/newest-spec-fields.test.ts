@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-// The fields @gitbook/api 0.202.0 requires, each with its real meaning (README "Contract"),
+// The fields @gitbook/api 0.202.0 requires, each with its real meaning (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract),
 // through HTTP; s.api checks every answer against both specs as well.
 
 let s: TestServer;

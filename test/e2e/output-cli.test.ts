@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { docs, hasScript, inTerminal } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
-// Human output as a person and a script see it (README "In scripts and at the terminal"): the
+// Human output as a person and a script see it (docs/manual/cli.md#in-scripts-and-at-the-terminal): the
 // same commands through a pipe (docs(): no TTY) and in a pseudo-terminal (util-linux `script`,
 // skipped without it), with and without NO_COLOR. The rendering rules themselves:
 // test/commands/render.test.ts.

@@ -9,7 +9,7 @@ import { OPERATIONS } from '../../src/operations.js';
 
 const router = new Router(OPERATIONS.map((o) => o.operationId));
 
-// The contract is both specs (README "Contract"): an answer must be valid under the pinned
+// The contract is both specs (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract): an answer must be valid under the pinned
 // @gitbook/api 0.146.0 wherever it has the operation, and under 0.202.0 (what `npm install
 // @gitbook/api` gives today) wherever that has it. The newest spec's response schemas are
 // extracted at build by scripts/build-contract.mjs into generated/contract/latest/.
@@ -31,8 +31,8 @@ export function latestSpec(operationId: string): OperationSpec | undefined {
 
 /**
  * Where the two specs contradict each other, 0.202.0 wins: the pinned spec's check is skipped for
- * these (operationId -> statuses, '*' for every one). Each is listed in the README's contract
- * section with its reason; keep both lists the same.
+ * these (operationId -> statuses, '*' for every one). Each is listed in docs/manual/contract.md
+ * with its reason; keep both lists the same.
  */
 export const LATEST_WINS: Record<string, readonly string[]> = {
   // 0.146.0 answers 201, 0.202.0 200: the newest status is the one served.

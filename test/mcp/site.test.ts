@@ -76,7 +76,7 @@ describe('<site>/mcp', () => {
     expect(text(await client.callTool({ name: 'read_page', arguments: { page: '/installation.md' } }))).toContain('Run the installer again.');
     expect(text(await client.callTool({ name: 'read_page', arguments: { page: '' } }))).toContain('# Installation');
 
-    // A bare tools/call over HTTP, as the README's curl example (stateless: no initialize needed).
+    // A bare tools/call over HTTP, as the curl example of docs/manual/mcp.md (stateless: no initialize needed).
     const raw = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

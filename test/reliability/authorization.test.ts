@@ -8,7 +8,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // The authorization matrix, generated from the operation registry so that a new operation
 // cannot skip it: a user outside the organization gets 404 (or 403) on every operation that
 // addresses the organization's things, with real ids and bodies that pass validation.
-// 404 is the rule (README "Decisions": existence is not revealed); 403 is accepted where the
+// 404 is the rule (docs/manual/decisions.md: existence is not revealed); 403 is accepted where the
 // operation is addressed by something other than an organization's resource.
 
 // Operations any authenticated user may call whatever their organizations (not org-scoped).
@@ -117,7 +117,7 @@ describe('authorization matrix: outsiders', () => {
     expect((await s.api('POST', `/v1/orgs/${ids.organizationId}/join`, { token: outsider.token })).status).toBe(403);
   });
 
-  // README "Who may act as whom"; the attacks are in test/security/.
+  // docs/manual/access.md#who-may-act-as-whom; the attacks are in test/security/.
   it("gives an organization admin nothing over another user's account: tokens, marks, invitations", async () => {
     const admin = await addUser(s.ctx, ids.organizationId, 'admin');
     const stranger = await addUser(s.ctx);

@@ -303,7 +303,7 @@ export const LEAST_ROLE: Record<string, Case> = {
 
   // reviews, review requests, semantic changes, contributors
   // A change request of its own that creates a page: the pinned schema cannot be met by any
-  // `page_edited` change (README "Change request reviews": its attributes' oneOf overlaps), and
+  // `page_edited` change (docs/manual/reviews.md: its attributes' oneOf overlaps), and
   // s.api checks answers against it as it is.
   getChangeRequestChanges: {
     as: 'read',

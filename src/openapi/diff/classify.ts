@@ -3,8 +3,8 @@ import { SchemaDiff, type Level } from './schema.js';
 
 // The changes between two versions of an API description, each classified breaking (a client
 // written against OLD can fail against NEW), warning (it may, depending on the client) or info
-// (it cannot). The rules are those of oasdiff, Bump.sh and Redocly where they agree; the README
-// ("OpenAPI specs: breaking changes") lists them. Swagger 2.0 is read as the OpenAPI 3 it
+// (it cannot). The rules are those of oasdiff, Bump.sh and Redocly where they agree;
+// docs/manual/openapi.md#breaking-changes-gates-and-dry-runs lists them. Swagger 2.0 is read as the OpenAPI 3 it
 // converts to (body and formData parameters as the request body, response schemas as JSON).
 
 export type { Level } from './schema.js';

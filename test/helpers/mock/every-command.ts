@@ -38,7 +38,7 @@ const SKIPPED: Record<string, string> = {
   'sites:open': 'opens a browser',
 };
 
-/** Operations a spec lacks (the CLI takes them from the latest, README "Contract"): a 405 there. */
+/** Operations a spec lacks (the CLI takes them from the latest, docs/manual/contract.md): a 405 there. */
 const NOT_IN: Record<keyof typeof SPECS, string[]> = {
   pinned: ['orgs:create', 'content:push' /* updateChangeRequestContent */],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.

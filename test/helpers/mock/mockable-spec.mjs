@@ -1,5 +1,4 @@
-// Makes a copy of a @gitbook/api OpenAPI spec that Stoplight Prism 5 can serve (README "Against
-// another server"). What the CLI reads keeps its meaning; these change:
+// Makes a copy of a @gitbook/api OpenAPI spec that Stoplight Prism 5 can serve (docs/manual/other-servers.md). What the CLI reads keeps its meaning; these change:
 //  1. Schema references are inlined to a fixed depth (copies Name__d1, Name__d2, ...), deeper ones
 //     cut: Prism dereferences everything up front, and the recursive Document / Revision schemas
 //     either never finish (cycles) or expand to millions of nodes (minutes to start, then tens of

@@ -1,7 +1,7 @@
 // A Stoplight Prism mock of a @gitbook/api spec on 127.0.0.1 (an ephemeral port), for tests:
 //   node test/helpers/mock/prism-mock.mjs SPEC.json [DEPTH]
 // prints "listening http://127.0.0.1:PORT" once it answers, and stops when its parent goes away
-// (its stdin closes). The spec is first made servable (mockable-spec.mjs: README "Against another server").
+// (its stdin closes). The spec is first made servable (mockable-spec.mjs: docs/manual/other-servers.md).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

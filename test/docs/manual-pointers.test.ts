@@ -72,6 +72,23 @@ describe('pointers at the manual in the code', () => {
     expect(old).toEqual([]);
   });
 
+  it('the links of README.md, ARCHITECTURE.md and CONTRIBUTING.md lead to files (and headings) that exist', () => {
+    const broken: string[] = [];
+    for (const doc of ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md']) {
+      const text = readFileSync(join(root, doc), 'utf8');
+      text.split('\n').forEach((l, i) => {
+        for (const m of l.matchAll(/\]\(([^)\s]+)\)/g)) {
+          const [target, anchor] = m[1]!.split('#') as [string, string | undefined];
+          if (/^[a-z]+:/i.test(target)) continue;
+          const file = target ? join(root, target) : join(root, doc);
+          if (!existsSync(file)) broken.push(`${doc}:${i + 1}: ${m[1]}: no such file`);
+          else if (anchor && !headingAnchors(fromMarkdown(readFileSync(file, 'utf8'))).has(anchor)) broken.push(`${doc}:${i + 1}: ${m[1]}: no such heading`);
+        }
+      });
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('names a pointer that leads nowhere: a missing page, a missing heading, a path out of the manual', () => {
     const text = [
       '// see docs/manual/store.md#guarantees-that-are-not-there',

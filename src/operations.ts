@@ -17,6 +17,7 @@ export const AREAS: Area[] = [
     operations: [
       'getAuthenticatedUser',
       'getUserById',
+      'updateUserById',
     ],
   },
   {
@@ -27,6 +28,8 @@ export const AREAS: Area[] = [
       'getOrganizationById',
       'createOrganization',
       'updateOrganizationById',
+      'getSubdomain',
+      'getOrganizationsForEmailDomain',
     ],
   },
   {
@@ -328,6 +331,11 @@ export const AREAS: Area[] = [
       'getContributorsByChangeRequestId',
       'listChangeRequestsForOrganization',
     ],
+  },
+  {
+    // urls: this server's own addresses resolved to what they show (spaces, collections, pages, change requests)
+    load: () => import('./urls/operations.js'),
+    operations: ['getContentByUrl', 'getEmbedByUrl', 'getEmbedByUrlInSpace'],
   },
   {
     // system: the API itself (GET /v1/)

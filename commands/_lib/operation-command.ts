@@ -114,6 +114,7 @@ const KNOWN: Record<string, string> = {
   space: 'Only those publishing this space (id)',
   published: 'Only published ones (--no-published: only unpublished ones)',
   type: 'Only those of this type',
+  url: 'The address (an absolute http(s) URL)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */

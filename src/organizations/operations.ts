@@ -1,12 +1,14 @@
 import { apiUrl } from '../kernel/context.js';
-import { invalid } from '../kernel/errors.js';
+import { forbidden, invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { insertSite } from '../sites/service.js';
 import { ownsATeam } from '../teams/service.js';
+import { isEmailVerified, isInstanceOwner } from '../users/instance.js';
+import type { UserRecord } from '../users/model.js';
 import type { OrganizationRecord } from './model.js';
 import { presentOrganization } from './present.js';
-import { insertOrganization, membershipOf, organizationsOf } from './service.js';
+import { findMember, insertOrganization, membershipOf, organizationsOf } from './service.js';
 import { emailDomains, updateOrganization } from './settings.js';
 
 export const listOrganizationsForAuthenticatedUser = defineOperation('listOrganizationsForAuthenticatedUser', ({ ctx, caller, query }) =>
@@ -52,3 +54,51 @@ export const updateOrganizationById = defineOperation('updateOrganizationById', 
   });
   return getOrganizationById.handler({ ctx, caller, path: { organizationId: org.id }, query: {}, body: undefined });
 });
+
+/**
+ * GET /v1/subdomains/{subdomain}: the organization whose published sites live under this name
+ * (its `hostname`: `/sites/<hostname>/<site>` on this server, as `<subdomain>.gitbook.io` is on
+ * GitBook's). Shown to that organization's members; to anyone else it does not exist (404), like
+ * every other organization resource. Active: published sites answer under it.
+ */
+export const getSubdomain = defineOperation('getSubdomain', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const org = tx.find<OrganizationRecord>('organizations', 'hostname', path.subdomain)[0];
+    const member = org && findMember(tx, org.id, caller.userId);
+    if (!org || !member || member.disabled) throw notFound(`subdomain ${path.subdomain} not found`);
+    return { status: 200, body: { object: 'subdomain' as const, subdomain: path.subdomain, target: { type: 'organization' as const, organization: org.id }, isActive: true } };
+  }),
+);
+
+/**
+ * GET /v1/email-domains/{emailDomain}/orgs: the organizations a user of that email domain may
+ * join (their allowed `emailDomains` list it). GitBook keeps it internal; here an instance owner
+ * may ask for any domain and a user for the domain of their own verified address, the one that
+ * lets them join (src/invites/service.ts `joinByDomain`): anyone else would learn which
+ * organizations exist. Each organization is shown with the caller's permissions in it.
+ */
+export const getOrganizationsForEmailDomain = defineOperation('getOrganizationsForEmailDomain', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const domain = path.emailDomain.trim().toLowerCase();
+    if (!isInstanceOwner(tx, caller.userId)) {
+      const me = tx.get<UserRecord>('users', caller.userId);
+      const mine = me?.email.split('@').pop()?.toLowerCase();
+      if (!me || mine !== domain || !isEmailVerified(tx, me)) {
+        throw forbidden(`listing the organizations of email domain ${domain} needs an instance owner, or a verified email address in that domain`);
+      }
+    }
+    const orgs = tx
+      .all<OrganizationRecord>('organizations')
+      .filter((o) => o.emailDomains.some((d) => d.toLowerCase() === domain))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return {
+      status: 200,
+      body: {
+        organizations: orgs.map((o) => {
+          const member = findMember(tx, o.id, caller.userId);
+          return presentOrganization(ctx, o, member && !member.disabled ? member.role : null, ownsATeam(tx, o.id, caller.userId));
+        }),
+      },
+    };
+  }),
+);

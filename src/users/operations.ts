@@ -1,5 +1,6 @@
-import { notFound } from '../kernel/errors.js';
+import { invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
+import { requireInstanceOwner } from './instance.js';
 import type { UserRecord } from './model.js';
 import { presentUser } from './present.js';
 
@@ -14,3 +15,35 @@ export const getUserById = defineOperation('getUserById', async ({ ctx, path }) 
   if (!user) throw notFound(`user ${path.userId} not found`);
   return { status: 200, body: presentUser(ctx, user) };
 });
+
+/**
+ * PATCH /v1/users/{userId}: a user's profile (displayName, photoURL), changed by that user or
+ * an instance owner (src/users/instance.ts): an organization admin has no power over an account.
+ */
+export const updateUserById = defineOperation('updateUserById', async ({ ctx, caller, path, body }) => {
+  const patch = body as { displayName?: string; photoURL?: string };
+  const user = await ctx.store.write((tx) => {
+    const u = tx.get<UserRecord>('users', path.userId);
+    if (!u) throw notFound(`user ${path.userId} not found`);
+    if (u.id !== caller.userId) requireInstanceOwner(tx, caller, `changing the profile of user ${path.userId} (only they or an instance owner may)`);
+    const next: UserRecord = { ...u };
+    if (patch.displayName !== undefined) {
+      const name = patch.displayName.trim();
+      if (!name) throw invalid('displayName: must not be blank');
+      next.displayName = name;
+    }
+    if (patch.photoURL !== undefined) next.photoURL = photoUrl(patch.photoURL);
+    return tx.put<UserRecord>('users', next);
+  });
+  return { status: 200, body: presentUser(ctx, user) };
+});
+
+/** A photo is shown by browsers (the app views): only an absolute http(s) URL, never javascript: or data:. */
+function photoUrl(raw: string): string {
+  let ok = false;
+  try {
+    ok = raw.length <= 2048 && ['http:', 'https:'].includes(new URL(raw).protocol);
+  } catch {}
+  if (!ok) throw invalid('photoURL: must be an http(s) URL of at most 2048 characters');
+  return raw;
+}

@@ -38,6 +38,7 @@ const AREA_ORDER = [
   'integrations',
   'translations',
   'pdf',
+  'urls',
 ] as const;
 
 /** The layers, lowest first (ARCHITECTURE.md). */

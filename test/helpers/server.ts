@@ -4,9 +4,18 @@ import { join } from 'node:path';
 import { serve, type Served } from '../../server/serve.js';
 import type { Clock } from '../../src/kernel/clock.js';
 import { expect } from 'vitest';
+import { Agent, fetch } from 'undici';
 import { expectContract } from './contract.js';
 
 export const TEST_TOKEN = 'gb_api_test_owner_token';
+
+/**
+ * The test's requests give up an idle connection after 1 s, well before the server's 5 s
+ * keep-alive: client and server share this process, so when it stalls (a loaded machine) both
+ * timers expire together and a request could be written on a socket the server is closing
+ * (ECONNRESET in buildWorld). The CLI's transport does the same (src/transport/http.ts).
+ */
+const dispatcher = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
 export interface TestServer extends Served {
   token: string;
@@ -37,7 +46,7 @@ export async function startServer(opts: { onDisk?: boolean; dataDir?: string; cl
     let body: string | undefined = o.raw;
     if (o.body !== undefined) body = JSON.stringify(o.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(served.url + path, { method, headers, body });
+    const res = await fetch(served.url + path, { method, headers, body, dispatcher });
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
     expectContract(method, path, res.status, parsed, res.headers);
@@ -46,6 +55,7 @@ export async function startServer(opts: { onDisk?: boolean; dataDir?: string; cl
   const docs: TestServer['docs'] = async (method, path, o = {}) => {
     const token = o.token === undefined ? TEST_TOKEN : o.token;
     const res = await fetch(served.url + path, {
+      dispatcher,
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: o.body === undefined ? undefined : JSON.stringify(o.body),

@@ -15,6 +15,8 @@ import { startServer, type TestServer } from '../helpers/server.js';
 const OPEN_TO_ANYONE = new Set([
   'getAuthenticatedUser',
   'getApiInformation',
+  'getEmbedByUrl', // an embed of any address; this server's own pages only as the caller may read them
+  'getContentByUrl', // answers with what the caller may read, 404 otherwise (tested in test/urls)
   'getUserById',
   'listOrganizationsForAuthenticatedUser',
   'createOrganization',

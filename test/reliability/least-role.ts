@@ -223,7 +223,8 @@ export const LEAST_ROLE: Record<string, Case> = {
   createSite: { as: 'admin', body: () => ({ title: 'Case site' }) },
   updateSiteById: { as: 'admin', body: () => ({ title: 'World site' }) },
   publishSite: { as: 'admin' },
-  unpublishSite: { as: 'admin' },
+  // Published by its setup: a seeded sample (contract sweep) may not run publishSite before it.
+  unpublishSite: { as: 'admin', setup: async (w) => (await w.s.api('POST', `/v1/orgs/${w.ids.organizationId}/sites/${w.ids.siteId}/publish`), {}) }, // 409 when already published: fine
   sortSiteStructure: { as: 'admin', body: (w) => ({ item: { type: 'site-section', id: w.ids.siteSectionId }, position: {} }) },
   addSectionToSite: { as: 'admin', body: (w) => ({ spaceId: w.ids.spaceId, title: unique('Section') }) },
   updateSiteSectionById: { as: 'admin', body: () => ({ title: 'Guides' }) },
@@ -249,6 +250,29 @@ export const LEAST_ROLE: Record<string, Case> = {
   deleteSiteById: { as: 'admin', setup: async (w) => ({ siteId: (await w.owner('POST', `${org(w)}/sites`, { title: 'Doomed site' })).id }) },
 
   getApiInformation: { as: 'anyone' },
+  // URLs of this server's app and embeds (src/urls/operations.ts)
+  getContentByUrl: { as: 'read', query: (w) => ({ url: `${w.s.url}/o/${w.ids.organizationId}/s/${w.ids.spaceId}` }) },
+  getEmbedByUrl: { as: 'anyone', query: () => ({ url: 'https://example.com/guide' }) },
+  getEmbedByUrlInSpace: { as: 'read', query: () => ({ url: 'https://example.com/guide' }) },
+  // A profile is changed by its user (or an instance owner): the caller changes their own.
+  updateUserById: { as: 'anyone', setup: async (w) => ({ userId: w.me }), body: () => ({ displayName: 'Renamed by a case' }) },
+  getSubdomain: {
+    as: 'guest',
+    setup: async (w) => {
+      await w.owner('PATCH', org(w), { hostname: 'world-docs' });
+      return { subdomain: 'world-docs' };
+    },
+  },
+  // Any domain for an instance owner; for others, the domain of their own verified address
+  // (test users are <id>@example.com): the caller is verified, the organization admits example.com.
+  getOrganizationsForEmailDomain: {
+    as: 'anyone',
+    setup: async (w) => {
+      await w.s.ctx.store.write((tx) => tx.put('users', { ...tx.get<{ id: string }>('users', w.me)!, emailVerified: true }));
+      return { emailDomain: 'example.com' };
+    },
+    sees: (b, w) => Array.isArray(b.organizations),
+  },
 
   // space content
   getCurrentRevision: { as: 'read' },

@@ -267,6 +267,7 @@ export const AREAS: Area[] = [
       'getPageDocumentInRevisionById',
       'listFilesInRevisionById',
       'getFileInRevisionById',
+      'getDocumentById',
     ],
   },
   {
@@ -330,6 +331,7 @@ export const AREAS: Area[] = [
       'removeRequestedReviewerFromChangeRequest',
       'getContributorsByChangeRequestId',
       'listChangeRequestsForOrganization',
+      'getRevisionSemanticChanges',
     ],
   },
   {

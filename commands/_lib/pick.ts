@@ -90,6 +90,14 @@ function pageChoices(pages: any[], depth = 0): Choice[] {
   ]);
 }
 
+/** The documents of a page tree: each page's body (`documentId`), named after its page. */
+function documentChoices(pages: any[], depth = 0): Choice[] {
+  return pages.flatMap((p) => [
+    ...(p.documentId ? [{ name: `${'  '.repeat(depth)}${p.title}${p.path ? ` (${p.path})` : ''}`, value: p.documentId }] : []),
+    ...documentChoices(p.pages ?? [], depth + 1),
+  ]);
+}
+
 export const PICKERS: Record<string, Picker> = {
   organizationId: { label: 'Organization', choices: async (ctx) => (await listAll<Titled>(ctx.transport, 'listOrganizationsForAuthenticatedUser', {})).map((o) => ({ name: o.title ?? o.id, value: o.id })) },
   spaceId: { label: 'Space', choices: (ctx) => inOrganizations(ctx, 'listSpacesInOrganizationById', {}, (s) => s.title) },
@@ -132,6 +140,13 @@ export const PICKERS: Record<string, Picker> = {
         ? (await ctx.transport.call('listPagesInChangeRequest', { path: { spaceId, changeRequestId: cr }, query: {} })).body
         : (await ctx.transport.call('listPages', { path: { spaceId }, query: {} })).body;
       return pageChoices((body as { pages: any[] }).pages);
+    },
+  },
+  documentId: {
+    label: 'Page document',
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'document');
+      return documentChoices(((await ctx.transport.call('listPages', { path: { spaceId }, query: {} })).body as { pages: any[] }).pages);
     },
   },
   fileId: {

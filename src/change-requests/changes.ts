@@ -94,8 +94,25 @@ export function diffRevisions(ctx: Context, tx: ReadTx, space: SpaceRecord, base
 
 /** `{changes, more?}`: the first `limit` changes of the change request (default 10). */
 export function changeRequestChanges(ctx: Context, tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, limit = 10) {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit: must be an integer from 1 to 1000');
+  checkLimit(limit);
   const base = readRevision(tx, space.id, cr.revisionMergedAncestor ?? cr.revisionInitial);
-  const all = diffRevisions(ctx, tx, space, base, readRevision(tx, space.id, cr.revision));
-  return { changes: all.slice(0, limit), ...(all.length > limit ? { more: all.length - limit } : {}) };
+  return limited(diffRevisions(ctx, tx, space, base, readRevision(tx, space.id, cr.revision)), limit);
 }
+
+/**
+ * What a revision brought in (getRevisionSemanticChanges): the difference with its first parent,
+ * the revision it was made on (a merge revision's first parent is the space's content before the
+ * merge). The space's first revision has none: everything in it is new.
+ */
+export function revisionChanges(ctx: Context, tx: ReadTx, space: SpaceRecord, rev: ContentRevision, limit = 10) {
+  checkLimit(limit);
+  const parent = rev.parents[0];
+  const base: ContentRevision = parent ? readRevision(tx, space.id, parent) : { ...rev, id: `${rev.id}^`, rootNode: undefined, root: [], files: [] };
+  return limited(diffRevisions(ctx, tx, space, base, rev), limit);
+}
+
+function checkLimit(limit: number) {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit: must be an integer from 1 to 1000');
+}
+
+const limited = (all: Change[], limit: number) => ({ changes: all.slice(0, limit), ...(all.length > limit ? { more: all.length - limit } : {}) });

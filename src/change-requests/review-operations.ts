@@ -1,4 +1,5 @@
 import { ensureDownloadSecret } from '../content/downloads.js';
+import { readRevision } from '../content/revisions.js';
 import { notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
@@ -6,7 +7,7 @@ import { purgeIfExpired } from '../space-purge.js';
 import { visibleSpace } from '../spaces/service.js';
 import { requireLevel } from '../tree/access.js';
 import type { ReadTx } from '../store/port.js';
-import { changeRequestChanges } from './changes.js';
+import { changeRequestChanges, revisionChanges } from './changes.js';
 import { contributorsOf, listForOrganization } from './filters.js';
 import { presentChangeRequest, user } from './present.js';
 import { presentReview, presentReviewRequest, reviewUrl } from './review-present.js';
@@ -32,6 +33,23 @@ export const getChangeRequestChanges = defineOperation('getChangeRequestChanges'
     const body = changeRequestChanges(ctx, tx, space, cr, query.limit);
     // The changes of a merged change request are those its merge revision brought in.
     return { status: 200, body: { ...(cr.status === 'merged' ? { mergedFrom: presentChangeRequest(ctx, tx, cr, space.organization) } : {}), ...body } };
+  });
+});
+
+/**
+ * GET /spaces/{spaceId}/revisions/{revisionId}/changes: what a revision brought in against its
+ * parent (src/change-requests/changes.ts `revisionChanges`); a merge revision names the change
+ * request it merged (`mergedFrom`), as the change request's own changes do.
+ */
+export const getRevisionSemanticChanges = defineOperation('getRevisionSemanticChanges', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ensureDownloadSecret(ctx);
+  return ctx.store.read((tx) => {
+    const { row: space } = visibleSpace(tx, caller, path.spaceId);
+    const rev = readRevision(tx, space.id, path.revisionId);
+    const body = revisionChanges(ctx, tx, space, rev, query.limit);
+    const merged = rev.mergedFrom ? tx.get<ChangeRequestRecord>('changeRequests', rev.mergedFrom) : undefined;
+    return { status: 200, body: { ...(merged ? { mergedFrom: presentChangeRequest(ctx, tx, merged, space.organization) } : {}), ...body } };
   });
 });
 

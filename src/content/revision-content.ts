@@ -8,7 +8,7 @@ import { purgeIfExpired } from '../space-purge.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
-import type { ContentRevision } from './model.js';
+import { contentRowId, type ContentRevision, type PageContentRecord } from './model.js';
 import { markdownBody, presentFile, presentPage } from './present.js';
 import { markdownOf, readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
@@ -109,6 +109,23 @@ export const getPageDocumentInRevisionById = defineOperation('getPageDocumentInR
     const l = flatten(treeOf(tx, rev)).find((x) => x.node.id === path.pageId);
     if (!l || l.node.type !== 'document') throw notFound(`page ${path.pageId} ${l ? 'has no document' : 'not found'} in revision ${path.revisionId}`);
     return markdownOf(tx, space.id, l.node);
+  });
+  return { status: 200, body: await markdownToDocument(markdown) };
+});
+
+/**
+ * GET /spaces/{spaceId}/documents/{documentId}: a page body by the `documentId` pages carry. Bodies
+ * are kept once per space by the hash of their markdown (src/content/revisions.ts `putMarkdown`),
+ * so any body the space ever had (a past revision, a change request) is found, and only in its
+ * own space: the id is looked up under this space's prefix, whatever it holds.
+ */
+export const getDocumentById = defineOperation('getDocumentById', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const markdown = await ctx.store.read((tx) => {
+    const { row: space } = visibleSpace(tx, caller, path.spaceId);
+    const row = /^[0-9a-f]{64}$/.test(path.documentId) ? tx.get<PageContentRecord>('pageContents', contentRowId(space.id, path.documentId)) : undefined;
+    if (!row || row.space !== space.id) throw notFound(`document ${path.documentId} not found in space ${path.spaceId}`);
+    return row.markdown;
   });
   return { status: 200, body: await markdownToDocument(markdown) };
 });

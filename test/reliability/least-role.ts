@@ -284,6 +284,8 @@ export const LEAST_ROLE: Record<string, Case> = {
   getPageInRevisionById: { as: 'read' },
   getPageInRevisionByPath: { as: 'read' },
   getPageDocumentInRevisionById: { as: 'read' },
+  getRevisionSemanticChanges: { as: 'read' },
+  getDocumentById: { as: 'read', setup: async (w) => ({ documentId: (await w.owner('GET', `/v1/spaces/${w.ids.spaceId}/content/page/${w.ids.pageId}`)).documentId }) },
   listFilesInRevisionById: { as: 'read' },
   getFileInRevisionById: { as: 'read' },
   listFiles: { as: 'read' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp, toolText } from '../helpers/mcp.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -126,6 +127,33 @@ describe('permissions', () => {
     expect((await s.api('GET', `${site}/permissions/users`)).body.items).toEqual([{ permission: 'admin', user: expect.objectContaining({ id: guest.userId }) }]);
     await s.api('PATCH', `${site}/permissions/users/${guest.userId}`, { body: {} });
     expect((await g.call('PATCH', site, { title: 'Again' })).status).toBe(403);
+  });
+
+  it('over MCP: the tools give, show and remove a grant; the guest then reaches the space through MCP too; a grant above the level is refused', { timeout: 60_000 }, async () => {
+    const guest = await addUser(s.ctx, org, null);
+    const owner = await connectMcp(s.url, s.token);
+    const mine = await connectMcp(s.url, guest.token);
+    try {
+      const before = await mine.callTool({ name: 'getSpaceById', arguments: { spaceId: ids.other } });
+      expect(before.isError).toBe(true);
+      const given = await owner.callTool({ name: 'inviteToSpace', arguments: { spaceId: ids.other, body: { role: 'read', users: [guest.userId] } } });
+      expect(given.isError, toolText(given)).toBeFalsy();
+      const seen = await mine.callTool({ name: 'getSpaceById', arguments: { spaceId: ids.other } });
+      expect(seen.isError, toolText(seen)).toBeFalsy();
+      expect(JSON.parse(toolText(seen)).permissions).toMatchObject({ view: true, edit: false });
+      const listed = await owner.callTool({ name: 'listUserPermissionsInSpace', arguments: { spaceId: ids.other } });
+      expect(JSON.parse(toolText(listed)).items.map((x: any) => [x.user.id, x.permission])).toEqual([[guest.userId, 'read']]);
+      // The guest reads only: giving anything is refused, and nothing changed.
+      const above = await mine.callTool({ name: 'inviteToSpace', arguments: { spaceId: ids.other, body: { role: 'edit', users: [guest.userId] } } });
+      expect(above.isError).toBe(true);
+      expect(toolText(above)).toMatch(/403|above your own level/);
+      expect(JSON.parse(toolText(await owner.callTool({ name: 'listUserPermissionsInSpace', arguments: { spaceId: ids.other } }))).items.map((x: any) => x.permission)).toEqual(['read']);
+      await owner.callTool({ name: 'updateUserPermissionInSpace', arguments: { spaceId: ids.other, userId: guest.userId, role: null } });
+      expect((await mine.callTool({ name: 'getSpaceById', arguments: { spaceId: ids.other } })).isError).toBe(true);
+    } finally {
+      await owner.close();
+      await mine.close();
+    }
   });
 
   describe('bad grants are refused and change nothing', () => {

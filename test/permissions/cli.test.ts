@@ -20,7 +20,7 @@ function scenario(env: Record<string, string>) {
 
   // The owner is the only member: grants go to the owner's own team (members of the organization only).
   expect(run('spaces', 'permissions', 'add', space, '--team', team, '--role', 'edit').stdout).toBe('Granted.\n');
-  expect(run('spaces', 'permissions', 'teams', space).stdout).toBe(`${team}\tWriters\t1\tedit\n`);
+  expect(run('spaces', 'permissions', 'teams', space).stdout).toBe(`${team}\tWriters\t0\tedit\n`);
   expect(run('spaces', 'permissions', 'update-team', space, team, '--role', 'comment').stdout).toBe('Updated.\n');
   expect(run('spaces', 'permissions', 'teams', space, '--json').json.items.map((x: any) => x.permission)).toEqual(['comment']);
   expect(run('spaces', 'permissions', 'add', space, '--user', me, '--role', 'read').stdout).toBe('Granted.\n');
@@ -47,7 +47,7 @@ function scenario(env: Record<string, string>) {
   // Bad input: a user of no organization of ours (400: exit 2), a team id that is nobody's (404 in the path: exit 3).
   const stranger = 'Zz9Yy8Xx7Ww6Vv5Uu4Tt';
   const bad = docs(['spaces', 'permissions', 'add', space, '--user', stranger, '--role', 'read'], env);
-  expect([bad.status, bad.stderr]).toEqual([2, `Error: users: user ${stranger} is not a member of organization ${org}\n`]);
+  expect([bad.status, bad.stderr]).toEqual([2, `Error: --users: user ${stranger} is not a member of organization ${org}\n`]);
   const missing = docs(['sites', 'permissions', 'update-team', site, stranger, '--role', 'read'], env);
   expect([missing.status, missing.stderr]).toEqual([3, `Error: team ${stranger} is not a team of organization ${org}\n`]);
   const wrongRole = docs(['spaces', 'permissions', 'add', space, '--user', me, '--role', 'owner'], env);

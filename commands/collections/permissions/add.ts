@@ -1,3 +1,4 @@
+import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../../_lib/operation-command.js';
 import { chooseCollection } from '../../_lib/pick.js';
 
@@ -10,4 +11,12 @@ export default operationCommand({
   ],
   choose: { collectionId: chooseCollection },
   done: 'Granted.',
+  // The body is a role and users, teams or both (anyOf): one repeatable flag for each.
+  flags: {
+    users: Flags.string({ description: 'User to give the role to (id, repeatable)', multiple: true, aliases: ['user'] }),
+    teams: Flags.string({ description: 'Team to give the role to (id, repeatable)', multiple: true, aliases: ['team'] }),
+  },
+  prepare: (req, flags) => {
+    req.body = { ...req.body, ...(flags.users ? { users: flags.users } : {}), ...(flags.teams ? { teams: flags.teams } : {}) };
+  },
 });

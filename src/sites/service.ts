@@ -6,6 +6,7 @@ import type { OrganizationRecord } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { SITE_ADMIN, SITE_READ, siteMembership, siteOf, sitesOfMember } from './access.js';
 import { atLeast } from '../kernel/roles.js';
+import { dropGrantsOn } from '../tree/grants.js';
 import { membershipOf } from '../organizations/service.js';
 import { SITE_TITLE, type SiteRecord, type SiteType, type SiteVisibility } from './model.js';
 import { slugify, uniquePath } from './paths.js';
@@ -154,6 +155,7 @@ export function deleteSite(tx: WriteTx, caller: Caller, organizationId: string, 
   for (const r of sectionsOf(tx, site.id)) tx.delete('siteSections', r.id);
   for (const r of groupsOf(tx, site.id)) tx.delete('siteSectionGroups', r.id);
   for (const r of tx.find<{ id: string }>('siteShareLinks', 'site', site.id)) tx.delete('siteShareLinks', r.id);
+  dropGrantsOn(tx, org.id, 'site', site.id);
   tx.delete('sites', site.id);
   if (org.defaultContent?.type === 'site' && org.defaultContent.site === site.id) {
     const { defaultContent: _, ...rest } = org;

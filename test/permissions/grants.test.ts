@@ -129,6 +129,18 @@ describe('permissions', () => {
     expect((await g.call('PATCH', site, { title: 'Again' })).status).toBe(403);
   });
 
+  it('grants stay behind when a space moves to another organization, and do not come back with it', async () => {
+    const guest = await addUser(s.ctx, org, null);
+    const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Travelling' } })).body.id;
+    await s.api('POST', `/v1/spaces/${space}/permissions`, { body: { role: 'edit', users: [guest.userId] } });
+    const elsewhere = (await s.api('POST', '/v1/orgs', { body: { title: 'Destination' } })).body.id;
+    expect((await s.api('POST', `/v1/spaces/${space}/transfer`, { body: { organization: elsewhere } })).status).toBe(200);
+    expect((await s.api('GET', `/v1/spaces/${space}/permissions/users`)).body.items).toEqual([]);
+    expect((await s.api('POST', `/v1/spaces/${space}/transfer`, { body: { organization: org } })).status).toBe(200);
+    expect((await s.api('GET', `/v1/spaces/${space}/permissions/users`)).body.items).toEqual([]);
+    expect((await as(guest.token).get(`/v1/spaces/${space}`)).status).toBe(404);
+  });
+
   it('over MCP: the tools give, show and remove a grant; the guest then reaches the space through MCP too; a grant above the level is refused', { timeout: 60_000 }, async () => {
     const guest = await addUser(s.ctx, org, null);
     const owner = await connectMcp(s.url, s.token);

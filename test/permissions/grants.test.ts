@@ -129,6 +129,20 @@ describe('permissions', () => {
     expect((await g.call('PATCH', site, { title: 'Again' })).status).toBe(403);
   });
 
+  it("the app's view of a space (urls.app) opens for a guest with a grant and closes when it is removed", async () => {
+    const guest = await addUser(s.ctx, org, null);
+    const login = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token: guest.token, next: '/o' }) });
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const url = (await s.api('GET', `/v1/spaces/${ids.inCollection}`)).body.urls.app as string;
+    const view = () => fetch(url, { headers: { cookie }, redirect: 'manual' }).then((r) => r.status);
+    const closed = await view();
+    expect(closed).not.toBe(200);
+    await s.api('POST', `/v1/collections/${ids.collection}/permissions`, { body: { role: 'read', users: [guest.userId] } });
+    expect(await view()).toBe(200);
+    await s.api('PATCH', `/v1/collections/${ids.collection}/permissions/users/${guest.userId}`, { body: { role: null } });
+    expect(await view()).toBe(closed);
+  });
+
   it('grants stay behind when a space moves to another organization, and do not come back with it', async () => {
     const guest = await addUser(s.ctx, org, null);
     const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Travelling' } })).body.id;

@@ -92,8 +92,13 @@ describe('permissions', () => {
     expect((await s.api('GET', `/v1/spaces/${ids.inCollection}/permissions/aggregate`)).body.items.find((x: any) => x.user.id === guest.userId).permission).toBe('comment');
     expect((await s.api('GET', `/v1/collections/${ids.collection}/permissions/users`)).body.items.map((x: any) => [x.user.id, x.permission])).toEqual([[guest.userId, 'comment']]);
     // Search follows: the organization's search reaches the collection's space only.
-    const found = await g.get(`/v1/orgs/${org}/search?query=anything`);
-    expect(found.status).toBe(200);
+    for (const space of [ids.inCollection, ids.shared]) {
+      const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Zebra' } })).body.id;
+      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, { body: { changes: [{ operation: 'insert_page', title: `Zebras of ${space}`, document: { markdown: 'Zebras graze.' } }] } });
+      expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBeLessThan(300);
+    }
+    expect((await s.api('GET', `/v1/orgs/${org}/search?query=zebras`)).body.items.map((x: any) => x.id).sort()).toEqual([ids.inCollection, ids.shared].sort());
+    expect((await g.get(`/v1/orgs/${org}/search?query=zebras`)).body.items.map((x: any) => x.id)).toEqual([ids.inCollection]);
     await s.api('PATCH', `/v1/collections/${ids.collection}/permissions/users/${guest.userId}`, { body: { role: null } });
     expect((await g.get(`/v1/spaces/${ids.inCollection}`)).status).toBe(404);
   });

@@ -52,10 +52,14 @@ export class MemberGrants {
 
   constructor(tx: ReadTx, member: MemberRecord) {
     if (member.disabled) return;
-    const teams = new Set(
-      tx.find<TeamMemberRecord>('teamMembers', 'user', member.user).filter((t) => t.organization === member.organization).map((t) => t.team),
-    );
-    for (const g of tx.find<GrantRecord>('grants', 'organization', member.organization)) {
+    const grants = tx.find<GrantRecord>('grants', 'organization', member.organization);
+    if (!grants.length) return;
+    // The member's teams only when a team holds a grant: finding them by user reads the
+    // directory (and the shards of their other organizations' teams).
+    const teams = grants.some((g) => g.holderKind === 'team')
+      ? new Set(tx.find<TeamMemberRecord>('teamMembers', 'user', member.user).filter((t) => t.organization === member.organization).map((t) => t.team))
+      : new Set<string>();
+    for (const g of grants) {
       const mine = g.holderKind === 'user' ? g.holder === member.user : teams.has(g.holder);
       if (!mine) continue;
       const key = `${g.targetKind}.${g.target}`;

@@ -3,7 +3,7 @@ import { chooseCollection } from '../../_lib/pick.js';
 
 export default operationCommand({
   operationId: 'listPermissionsAggregateInCollection',
-  description: "Everyone who can reach a collection, with the level they have there (role, defaults and grants together)",
+  description: 'Everyone who can reach a collection, with the level they have there (role, defaults and grants together)',
   examples: [
     '<%= config.bin %> collections permissions effective szoY47EmGxQDFXEuua83',
     '<%= config.bin %> collections permissions effective szoY47EmGxQDFXEuua83 --role edit --json',

@@ -3,7 +3,7 @@ import { chooseCollection } from '../../_lib/pick.js';
 
 export default operationCommand({
   operationId: 'listUserPermissionsInCollection',
-  description: "List the users given a role on a collection",
+  description: 'List the users given a role on a collection',
   examples: [
     '<%= config.bin %> collections permissions list szoY47EmGxQDFXEuua83',
     '<%= config.bin %> collections permissions list szoY47EmGxQDFXEuua83 --json',

@@ -3,7 +3,7 @@ import { chooseCollection } from '../../_lib/pick.js';
 
 export default operationCommand({
   operationId: 'listTeamPermissionsInCollection',
-  description: "List the teams given a role on a collection",
+  description: 'List the teams given a role on a collection',
   examples: [
     '<%= config.bin %> collections permissions teams szoY47EmGxQDFXEuua83',
   ],

@@ -3,7 +3,7 @@ import { chooseSpace } from '../../_lib/pick.js';
 
 export default operationCommand({
   operationId: 'listPermissionsAggregateInSpace',
-  description: "Everyone who can reach a space, with the level they have there (role, defaults and grants together)",
+  description: 'Everyone who can reach a space, with the level they have there (role, defaults and grants together)',
   examples: [
     '<%= config.bin %> spaces permissions effective dHD9ZmkOPnfy9hWCsaQB',
     '<%= config.bin %> spaces permissions effective dHD9ZmkOPnfy9hWCsaQB --role edit --json',

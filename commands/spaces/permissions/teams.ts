@@ -3,7 +3,7 @@ import { chooseSpace } from '../../_lib/pick.js';
 
 export default operationCommand({
   operationId: 'listTeamPermissionsInSpace',
-  description: "List the teams given a role on a space",
+  description: 'List the teams given a role on a space',
   examples: [
     '<%= config.bin %> spaces permissions teams dHD9ZmkOPnfy9hWCsaQB',
   ],

@@ -12,7 +12,9 @@ const load = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 's
 const pinned = { spec: load('gitbook-api-0146'), source: '@gitbook/api@0.146.0' };
 const latest = { spec: load('gitbook-api-latest'), source: '@gitbook/api@' + JSON.parse(readFileSync(join(root, 'node_modules/gitbook-api-latest/package.json'), 'utf8')).version };
 // Operations taken from the latest spec because 0.146.0 lacks them (docs/manual/contract.md).
-const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent'];
+// The site permission operations (inviteToSite, list/update of user and team permissions in a
+// site) exist only in the latest spec (docs/manual/permissions.md).
+const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent', 'inviteToSite', 'listUserPermissionsInSite', 'updateUserPermissionInSite', 'listTeamPermissionsInSite', 'updateTeamPermissionInSite'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
 // (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:

@@ -105,6 +105,30 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // permissions
+    load: () => import('./permissions/operations.js'),
+    operations: [
+      'inviteToSpace',
+      'listUserPermissionsInSpace',
+      'updateUserPermissionInSpace',
+      'listTeamPermissionsInSpace',
+      'updateTeamPermissionInSpace',
+      'listPermissionsAggregateInSpace',
+      'inviteToCollection',
+      'listUserPermissionsInCollection',
+      'updateUserPermissionInCollection',
+      'listTeamPermissionsInCollection',
+      'updateTeamPermissionInCollection',
+      'listPermissionsAggregateInCollection',
+      'inviteToSite',
+      'listUserPermissionsInSite',
+      'updateUserPermissionInSite',
+      'listTeamPermissionsInSite',
+      'updateTeamPermissionInSite',
+      'listPermissionsAggregateInSite',
+    ],
+  },
+  {
     // saml
     load: () => import('./saml/operations.js'),
     operations: [

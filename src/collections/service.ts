@@ -8,6 +8,7 @@ import { contentAccess, requireCreateIn, requireLevel, type ContentAccess } from
 import { moveItem, type MoveInput } from '../tree/move.js';
 import { collectionSubtree, endPosition, siblings, spacesIn, walk } from '../tree/order.js';
 import { checkTransfer, requireTransferable } from '../tree/transfer.js';
+import { dropGrantsOn } from '../tree/grants.js';
 import { COLLECTION_TITLE_MAX, type CollectionRecord, type DefaultLevel } from './model.js';
 
 export interface Seen<T> {
@@ -141,6 +142,9 @@ export function transferCollection(tx: WriteTx, ctx: Context, caller: Caller, id
   requireTransferable(tx, spaces.filter((s) => !s.deletedAt), organization, `collection ${id}`);
   const now = ctx.clock.now().toISOString();
   const position = endPosition(tx, organization, null, 'collection');
+  // Grants name people and teams of the organization they leave: they do not follow.
+  for (const c of collections) dropGrantsOn(tx, c.organization, 'collection', c.id);
+  for (const s of spaces) dropGrantsOn(tx, s.organization, 'space', s.id);
   for (const c of collections) {
     tx.put<CollectionRecord>('collections', c.id === id ? { ...c, organization, parent: null, position, updatedAt: now } : { ...c, organization });
   }

@@ -21,6 +21,6 @@ export function presentMember(ctx: Context, tx: ReadTx, m: MemberRecord) {
     sso: m.sso,
     spaces: spacesReachable(tx, m.organization, { member: m.user }),
     teams: teamsOfUser(tx, m.organization, m.user).length,
-    sites: sitesReachable(tx, m.organization, m.role),
+    sites: sitesReachable(tx, m),
   };
 }

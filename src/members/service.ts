@@ -2,6 +2,7 @@ import type { Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
+import { dropGrantsOf } from '../tree/grants.js';
 import { findMember, membersOf, requireMember, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { TeamRecord } from '../teams/model.js';
@@ -65,6 +66,8 @@ export function removeMember(tx: WriteTx, caller: MemberRecord, userId: string):
   if (!target) return false;
   keepAnAdmin(tx, target, 'removed');
   leaveTeams(tx, caller.organization, userId);
+  // Their grants go with them: someone invited back starts with no permissions.
+  dropGrantsOf(tx, caller.organization, 'user', userId);
   tx.delete('members', target.id);
   return true;
 }

@@ -1,9 +1,10 @@
 import type { Caller } from '../kernel/context.js';
-import { notFound } from '../kernel/errors.js';
+import { forbidden, notFound } from '../kernel/errors.js';
 import { atLeast, type MemberRole, type Role } from '../kernel/roles.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx } from '../store/port.js';
+import { higher, MemberGrants } from '../tree/grants.js';
 import type { SiteRecord } from './model.js';
 
 export interface SiteSeen {
@@ -17,6 +18,8 @@ export interface SiteSeen {
  * organization's sites, their structure and customization; changing anything about a site
  * (structure, customization, share links, publishing) needs the admin role, since it changes
  * what the organization shows the world. Non-members get 404, as for every organization resource.
+ * A role given on one site (inviteToSite, src/tree/grants.ts) to a member or a team of theirs
+ * raises their level on that site only: a member given `admin` on a site administers that site.
  */
 export const SITE_READ: Role = 'read';
 export const SITE_ADMIN: Role = 'admin';
@@ -33,14 +36,38 @@ export function siteOf(tx: ReadTx, caller: Caller, organizationId: string, siteI
   const { org, member } = membershipOf(tx, organizationId, caller);
   const site = tx.get<SiteRecord>('sites', siteId);
   if (!site || site.organization !== org.id) throw notFound(`site ${siteId} not found`);
-  requireOrgRole(member, need, action);
+  requireSiteLevel(tx, member, site, need, action);
   return { org, member, site };
+}
+
+/** A member's level on a site: their organization role, raised by the grants on the site. */
+export function siteLevel(tx: ReadTx, member: MemberRecord, site: SiteRecord, grants?: MemberGrants): MemberRole {
+  if (member.disabled) return null;
+  if (member.role === 'admin') return 'admin';
+  return higher(member.role, (grants ?? new MemberGrants(tx, member)).on('site', site.id));
+}
+
+/** 403 unless the member's level on the site is at least `need`. */
+export function requireSiteLevel(tx: ReadTx, member: MemberRecord, site: SiteRecord, need: Role, action: string): void {
+  if (atLeast(member.role, need)) return;
+  const level = siteLevel(tx, member, site);
+  if (!atLeast(level, need)) {
+    throw forbidden(`${action} needs the ${need} role in this organization or on site ${site.id} (you have ${level ?? 'guest'})`);
+  }
+}
+
+/** The organization's sites a member reaches (read and up), through their role or grants. */
+export function sitesOfMember(tx: ReadTx, member: MemberRecord): SiteRecord[] {
+  const all = tx.find<SiteRecord>('sites', 'organization', member.organization);
+  if (atLeast(member.role, SITE_READ)) return all;
+  const grants = new MemberGrants(tx, member);
+  return grants.empty ? [] : all.filter((s) => atLeast(siteLevel(tx, member, s, grants), SITE_READ));
 }
 
 /**
  * How many of the organization's sites a member can reach (0.202.0's member `sites`): every
- * one with a role (read and up), none for a guest, as the rights above decide.
+ * one with a role (read and up), for a guest those given to them, as the rights above decide.
  */
-export function sitesReachable(tx: ReadTx, organizationId: string, role: MemberRole): number {
-  return atLeast(role, SITE_READ) ? tx.find<SiteRecord>('sites', 'organization', organizationId).length : 0;
+export function sitesReachable(tx: ReadTx, member: MemberRecord): number {
+  return sitesOfMember(tx, member).length;
 }

@@ -2,7 +2,7 @@ import { atLeast } from '../kernel/roles.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ContentAccess } from '../tree/access.js';
-import { SITE_ADMIN, SITE_READ } from './access.js';
+import { SITE_ADMIN, SITE_READ, siteLevel } from './access.js';
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { nodesIn, siteSpacesIn, siteSpacesOfSite } from './rows.js';
 
@@ -48,7 +48,7 @@ export interface SitePermissions {
  * when the caller may edit the content of at least one of its spaces. No membership: all false.
  */
 export function sitePermissions(tx: ReadTx, site: SiteRecord, access: ContentAccess | undefined): SitePermissions {
-  const role = access?.member.role ?? null;
+  const role = access ? siteLevel(tx, access.member, site) : null;
   const view = atLeast(role, SITE_READ);
   const admin = atLeast(role, SITE_ADMIN);
   const edit =

@@ -4,7 +4,10 @@ import { conflict, DocsError, invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import { SITE_ADMIN, SITE_READ, siteMembership, siteOf } from './access.js';
+import { SITE_ADMIN, SITE_READ, siteMembership, siteOf, sitesOfMember } from './access.js';
+import { atLeast } from '../kernel/roles.js';
+import { dropGrantsOn } from '../tree/grants.js';
+import { membershipOf } from '../organizations/service.js';
 import { SITE_TITLE, type SiteRecord, type SiteType, type SiteVisibility } from './model.js';
 import { slugify, uniquePath } from './paths.js';
 import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesOfSite } from './rows.js';
@@ -29,12 +32,17 @@ export interface SiteFilters {
 
 /** The organization's sites, oldest first, filtered as UNSHOWN.md lists (title: case-insensitive contains). */
 export function listSites(tx: ReadTx, caller: Caller, organizationId: string, f: SiteFilters) {
-  const { org } = siteMembership(tx, caller, organizationId, SITE_READ, 'listing sites');
+  // A guest given a role on some sites lists those; without any, the organization role decides (403).
+  const { org, member } = membershipOf(tx, organizationId, caller);
+  const reached = atLeast(member.role, SITE_READ) ? sitesOf(tx, org.id) : sitesOfMember(tx, member);
+  if (!reached.length) siteMembership(tx, caller, organizationId, SITE_READ, 'listing sites');
+  const ids = new Set(reached.map((s) => s.id));
   const title = f.title?.toLowerCase();
   return {
     org,
     sites: sitesOf(tx, org.id).filter(
       (s) =>
+        ids.has(s.id) &&
         (title === undefined || s.title.toLowerCase().includes(title)) &&
         (f.published === undefined || s.published === f.published) &&
         (!f.type?.length || f.type.includes(s.type)) &&
@@ -147,6 +155,7 @@ export function deleteSite(tx: WriteTx, caller: Caller, organizationId: string, 
   for (const r of sectionsOf(tx, site.id)) tx.delete('siteSections', r.id);
   for (const r of groupsOf(tx, site.id)) tx.delete('siteSectionGroups', r.id);
   for (const r of tx.find<{ id: string }>('siteShareLinks', 'site', site.id)) tx.delete('siteShareLinks', r.id);
+  dropGrantsOn(tx, org.id, 'site', site.id);
   tx.delete('sites', site.id);
   if (org.defaultContent?.type === 'site' && org.defaultContent.site === site.id) {
     const { defaultContent: _, ...rest } = org;

@@ -5,6 +5,7 @@ import { requireCreateIn } from '../tree/access.js';
 import { atRootVisibility, moveItem, type MoveInput } from '../tree/move.js';
 import { endPosition, siblings, writeOrder } from '../tree/order.js';
 import { checkTransfer, requireTransferable } from '../tree/transfer.js';
+import { dropGrantsOn } from '../tree/grants.js';
 import { copySpaceContent } from './content-rows.js';
 import { SPACE_TITLE_MAX, type SpaceRecord } from './model.js';
 import { visibleSpace } from './service.js';
@@ -55,6 +56,9 @@ export function transferSpace(tx: WriteTx, ctx: Context, caller: Caller, id: str
   const { row, access } = visibleSpace(tx, caller, id);
   const target = checkTransfer(tx, caller, access, organization, `space ${id}`);
   requireTransferable(tx, [row], organization, `space ${id}`);
+  // Grants name people and teams of the organization it leaves: they do not follow it (nor
+  // come back if it ever returns).
+  dropGrantsOn(tx, row.organization, 'space', row.id);
   const moved = tx.put<SpaceRecord>('spaces', {
     ...row,
     organization,

@@ -76,6 +76,8 @@ export const TABLES: TableSpec[] = [
   // Organizations area: teams, invite links, SAML providers, agent instructions (id = organization).
   inOrg('teams', ['organization']),
   inOrg('teamMembers', ['team', 'user']),
+  // Permissions given on a space, collection or site to a user or a team (src/tree/grants.ts).
+  inOrg('grants', ['organization', 'target']),
   inOrg('inviteLinks', ['organization']),
   inOrg('samlProviders', ['organization']),
   inOrg('agentInstructions', [], { locateId: org }),

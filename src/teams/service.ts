@@ -3,6 +3,7 @@ import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { atLeast } from '../kernel/roles.js';
 import type { MemberRecord } from '../organizations/model.js';
+import { dropGrantsOf } from '../tree/grants.js';
 import { findMember, requireOrgRole } from '../organizations/service.js';
 import type { SamlProviderRecord } from '../saml/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
@@ -116,6 +117,7 @@ export function deleteTeam(tx: WriteTx, caller: MemberRecord, teamId: string): b
   const provider = tx.find<SamlProviderRecord>('samlProviders', 'organization', caller.organization).find((p) => p.defaultTeam === team.id);
   if (provider) throw conflict(`team ${team.id} is the default team of SAML provider ${provider.id} (${provider.label}); change the provider's defaultTeam first`);
   for (const tm of teamMembersOf(tx, team.id)) tx.delete('teamMembers', tm.id);
+  dropGrantsOf(tx, team.organization, 'team', team.id);
   tx.delete('teams', team.id);
   return true;
 }

@@ -6,6 +6,7 @@ import type { MemberRecord, OrganizationRecord } from '../organizations/model.js
 import { membershipOf } from '../organizations/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
+import { higher, MemberGrants } from './grants.js';
 
 /**
  * What a member may do on the content of one organization (docs/manual/collections-and-spaces.md).
@@ -17,9 +18,14 @@ import type { ReadTx } from '../store/port.js';
  *   organization role: that is how a collection is opened to editors or closed to readers),
  *   `null` (nothing), or `inherit`: the level of the parent collection, and at the
  *   organization's root their own organization role.
+ * - Above that, the grants (src/tree/grants.ts): a role given on the item, on a collection above
+ *   it, to the member or to a team of theirs raises their level there (guests included), never
+ *   lowers it.
  */
 export class ContentAccess {
   private readonly cache = new Map<string, MemberRole>();
+  private readonly reachCache = new Map<string, MemberRole>();
+  private held?: MemberGrants;
 
   constructor(
     private readonly tx: ReadTx,
@@ -44,14 +50,34 @@ export class ContentAccess {
   collection(c: CollectionRecord): MemberRole {
     let level = this.cache.get(c.id);
     if (level === undefined) {
-      level = this.resolve(c.defaultLevel, c.parent);
+      level = higher(this.resolve(c.defaultLevel, c.parent), this.granted('collection', c.id, c.parent));
       this.cache.set(c.id, level);
     }
     return level;
   }
 
   space(s: SpaceRecord): MemberRole {
-    return this.resolve(s.defaultLevel, s.parent);
+    return higher(this.resolve(s.defaultLevel, s.parent), this.granted('space', s.id, s.parent));
+  }
+
+  /** What the member's grants (and their teams') give on an item: its own and its collections'. */
+  granted(kind: 'space' | 'collection', id: string, parent: string | null): MemberRole {
+    if (this.member.role === 'admin') return 'admin';
+    this.held ??= new MemberGrants(this.tx, this.member);
+    if (this.held.empty) return null;
+    return higher(this.held.on(kind, id), this.reach(parent));
+  }
+
+  /** The grants a collection passes down to what it holds (its own and those above it). */
+  private reach(parent: string | null, depth = 0): MemberRole {
+    if (parent === null || depth > 64) return null;
+    let level = this.reachCache.get(parent);
+    if (level === undefined) {
+      const c = this.tx.get<CollectionRecord>('collections', parent);
+      level = !c || c.organization !== this.org.id ? null : higher(this.held!.on('collection', c.id), this.reach(c.parent, depth + 1));
+      this.reachCache.set(parent, level);
+    }
+    return level;
   }
 
   private resolve(defaultLevel: DefaultLevel, parent: string | null): MemberRole {

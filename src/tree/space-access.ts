@@ -3,6 +3,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ContentAccess } from './access.js';
 import { walk } from './order.js';
+import type { GrantRecord } from './grants.js';
 import { memberRowId, type MemberRecord, type OrganizationRecord } from '../organizations/model.js';
 
 /** Whose reach of spaces is counted: a member (by user id) or a team. */
@@ -25,10 +26,25 @@ export function spacesOfMember(tx: ReadTx, organization: string, userId: string)
 
 /**
  * The `spaces` count of a Member and of a Team. A member's: the spaces they reach. A team's:
- * the spaces the team was given a permission on. Access is granted through organization roles
- * and `defaultLevel` only: the per-space and per-collection permission routes (inviteToSpace,
- * team permissions) are not served, so no space grants a team anything and the count is 0.
+ * the live spaces the team was given a permission on, directly or on a collection above them
+ * (src/tree/grants.ts).
  */
 export function spacesReachable(tx: ReadTx, organization: string, holder: SpaceHolder): number {
-  return 'member' in holder ? spacesOfMember(tx, organization, holder.member).length : 0;
+  if ('member' in holder) return spacesOfMember(tx, organization, holder.member).length;
+  const given = new Set(
+    tx
+      .find<GrantRecord>('grants', 'organization', organization)
+      .filter((g) => g.holderKind === 'team' && g.holder === holder.team && g.targetKind !== 'site')
+      .map((g) => g.target),
+  );
+  if (!given.size) return 0;
+  let count = 0;
+  const reached = new Set<string>();
+  for (const { item } of walk(tx, organization)) {
+    const parent = item.row.parent;
+    const inside = given.has(item.row.id) || (parent !== null && reached.has(parent));
+    if (item.kind === 'collection' && inside) reached.add(item.row.id);
+    if (item.kind === 'space' && inside) count++;
+  }
+  return count;
 }

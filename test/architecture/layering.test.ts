@@ -24,6 +24,7 @@ const AREA_ORDER = [
   'spaces',
   'sites',
   'teams',
+  'permissions',
   'saml',
   'conversations',
   'openapi',

@@ -37,6 +37,9 @@ export function latestSpec(operationId: string): OperationSpec | undefined {
 export const LATEST_WINS: Record<string, readonly string[]> = {
   // 0.146.0 answers 201, 0.202.0 200: the newest status is the one served.
   cancelImportRun: ['200'],
+  // A level given on the site itself (inviteToSite) has a `site` origin, which only 0.202.0 knows
+  // (0.146.0's origin is a space or the organization): the newest shape is the one served.
+  listPermissionsAggregateInSite: ['200'],
 };
 
 export interface ContractCheck {

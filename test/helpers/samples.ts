@@ -10,7 +10,14 @@ export function sample(op: OperationSpec, schema: JsonSchema | undefined, depth 
   if (depth > 8) return undefined;
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum)) return s.enum.find((e: unknown) => e !== null) ?? s.enum[0];
-  if (s.oneOf || s.anyOf) return sample(op, (s.oneOf ?? s.anyOf)[0], depth + 1);
+  if (s.oneOf || s.anyOf) {
+    const branch = sample(op, (s.oneOf ?? s.anyOf)[0], depth + 1);
+    if (!s.properties) return branch;
+    // Fields of its own beside the alternatives (inviteToSpace: a role, and users or teams): both.
+    const { oneOf: _o, anyOf: _a, ...own } = s;
+    const base = sample(op, own, depth + 1) as Record<string, unknown>;
+    return branch && typeof branch === 'object' && !Array.isArray(branch) ? { ...base, ...branch } : base;
+  }
   if (s.allOf) {
     return s.allOf.reduce((acc: any, part: JsonSchema) => {
       const v = sample(op, part, depth + 1);

@@ -207,6 +207,27 @@ export const LEAST_ROLE: Record<string, Case> = {
   runTranslation: { as: 'create' },
   deleteTranslation: { as: 'create', setup: async (w) => ({ translationId: (await w.owner('POST', `${org(w)}/translations`, { language: 'es', source: { space: w.ids.spaceId, language: 'en' } })).id }) },
 
+  // permissions (src/permissions): lists for readers, changes for admins of the item; the role
+  // given is `read` so that the case below (create) is refused for the admin level, not the role.
+  listUserPermissionsInSpace: { as: 'read' },
+  listTeamPermissionsInSpace: { as: 'read' },
+  listPermissionsAggregateInSpace: { as: 'read' },
+  inviteToSpace: { as: 'admin', setup: async (w) => ({ extra: await w.newMember(null) }), body: (w) => ({ role: 'read', users: [w.ids.extra] }) },
+  updateUserPermissionInSpace: { as: 'admin', setup: async (w) => ({ userId: await w.newMember(null) }), body: () => ({ role: 'read' }) },
+  updateTeamPermissionInSpace: { as: 'admin', body: () => ({ role: 'read' }) },
+  listUserPermissionsInCollection: { as: 'read' },
+  listTeamPermissionsInCollection: { as: 'read' },
+  listPermissionsAggregateInCollection: { as: 'read' },
+  inviteToCollection: { as: 'admin', setup: async (w) => ({ extra: await w.newMember(null) }), body: (w) => ({ role: 'read', teams: [w.ids.teamId] }) },
+  updateUserPermissionInCollection: { as: 'admin', setup: async (w) => ({ userId: await w.newMember(null) }), body: () => ({ role: 'read' }) },
+  updateTeamPermissionInCollection: { as: 'admin', body: () => ({ role: 'read' }) },
+  listUserPermissionsInSite: { as: 'read' },
+  listTeamPermissionsInSite: { as: 'read' },
+  listPermissionsAggregateInSite: { as: 'read' },
+  inviteToSite: { as: 'admin', setup: async (w) => ({ extra: await w.newMember(null) }), body: (w) => ({ role: 'read', users: [w.ids.extra] }) },
+  updateUserPermissionInSite: { as: 'admin', setup: async (w) => ({ userId: await w.newMember(null) }), body: () => ({ role: 'read' }) },
+  updateTeamPermissionInSite: { as: 'admin', body: () => ({ role: 'read' }) },
+
   // docs sites
   listSites: { as: 'read' },
   getSiteById: { as: 'read' },

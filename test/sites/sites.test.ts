@@ -101,7 +101,7 @@ describe('permissions', () => {
     const stranger = await addUser(s.ctx);
     const r = await s.api('GET', `/v1/orgs/${org}/sites/${x.id}`, { token: reader.token });
     expect(r.status).toBe(200);
-    await fails('PATCH', `/sites/${x.id}`, { title: 'Nope' }, 403, `updating site ${x.id} needs the admin role in this organization (you have read)`, reader.token);
+    await fails('PATCH', `/sites/${x.id}`, { title: 'Nope' }, 403, `updating site ${x.id} needs the admin role in this organization or on site ${x.id} (you have read)`, reader.token);
     await fails('POST', '/sites', {}, 403, 'creating a site needs the admin role in this organization (you have read)', reader.token);
     await fails('POST', `/sites/${x.id}/share-links`, { name: 'x' }, 403, /needs the admin role/, reader.token);
     await fails('GET', `/sites/${x.id}`, undefined, 404, `organization ${org} not found`, stranger.token);

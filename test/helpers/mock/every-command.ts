@@ -40,7 +40,12 @@ const SKIPPED: Record<string, string> = {
 
 /** Operations a spec lacks (the CLI takes them from the latest, docs/manual/contract.md): a 405 there. */
 const NOT_IN: Record<keyof typeof SPECS, string[]> = {
-  pinned: ['orgs:create', 'content:push' /* updateChangeRequestContent */],
+  pinned: [
+    'orgs:create',
+    'content:push' /* updateChangeRequestContent */,
+    // inviteToSite and the user/team permission operations of a site (its aggregate is in both).
+    ...['add', 'list', 'teams', 'update', 'update-team', 'remove', 'remove-team'].map((c) => `sites:permissions:${c}`),
+  ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: ['links', 'conversations:clusters', 'conversations:get', 'conversations:ingest', 'conversations:issues', 'conversations:list', 'section-groups:add-section', 'section-groups:remove-section', 'spaces:transfer'],
 };

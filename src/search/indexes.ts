@@ -5,7 +5,7 @@ import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import { contentRowId, type ContentRevision, type PageNode, type PageNodeRecord } from '../content/model.js';
 import { markdownOf, rootOf } from '../content/revisions.js';
-import { workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
+import { SQLITE_PACKAGE, workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
 
 // The search indexes of a context: SQLite FTS5 databases kept by one worker thread
 // (src/search/worker.ts), one per organization, beside the store (`<data>/search/<org>.sqlite`)
@@ -85,7 +85,7 @@ class IndexReset extends Error {}
 
 function start(): Thread {
   const require = createRequire(import.meta.url);
-  const init: WorkerInit = { sqlite: require.resolve('better-sqlite3'), schema: SCHEMA };
+  const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA };
   const worker = new Worker(workerSource(), { eval: true, workerData: init });
   generation++;
   const t: Thread = { worker, pending: new Map(), next: 1 };

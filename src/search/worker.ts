@@ -16,6 +16,16 @@
 //     (sig: its body hash, title and description; its sections are rowids first .. first + n - 1);
 //   sections: FTS5 (pageTitle, title, body; page, sec, anchor unindexed).
 
+/**
+ * The better-sqlite3 package for this Node: 13 (Node-API; its binaries ship inside the npm
+ * package, one for every Node from 22 on) where it runs, 12 on Node 20 (13 needs 22: on 20 it
+ * crashes the process). Not 12 on 22+: it wraps its objects with node::ObjectWrap, whose
+ * destructor aborts the whole process on Node 24.19 and later when V8 collects a statement after
+ * the thread's environment is gone ("Assertion failed: (env) != nullptr" in
+ * RemoveEnvironmentCleanupHook; nodejs/node issue 65446), as the search thread does when it ends.
+ */
+export const SQLITE_PACKAGE = Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-node22' : 'better-sqlite3';
+
 /** What the thread is told at start. */
 export interface WorkerInit {
   /** Absolute path of better-sqlite3's entry point. */

@@ -8,6 +8,7 @@ import { invoke } from '../../src/invoke.js';
 import type { Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
 import { closeIndexes, indexesOf, searchLimits, searchStats } from '../../src/search/indexes.js';
+import { SQLITE_PACKAGE } from '../../src/search/worker.js';
 import { BIN } from '../helpers/cli.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -16,7 +17,7 @@ import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 // pages (re)indexed and walked, slices given back to the event loop, rows an organization search
 // reads.
 
-const Database = createRequire(import.meta.url)('better-sqlite3');
+const Database = createRequire(import.meta.url)(SQLITE_PACKAGE);
 
 type Call = (op: string, input: object) => Promise<any>;
 
@@ -100,6 +101,14 @@ describe('indexing a big space', () => {
     expect(delta(after).pagesIndexed).toBe(1);
     expect((await s.api('GET', `/v1/spaces/${big}/search?query=zebras&limit=1`)).body.count).toBe(1499);
   }, 120_000);
+});
+
+describe('the SQLite package', () => {
+  it('is better-sqlite3 13 (Node-API) on Node 22 and later, 12 on Node 20', () => {
+    const require = createRequire(import.meta.url);
+    const { version } = require(`${SQLITE_PACKAGE}/package.json`);
+    expect(version.split('.')[0]).toBe(Number(process.versions.node.split('.')[0]) >= 22 ? '13' : '12');
+  });
 });
 
 describe('index files', () => {

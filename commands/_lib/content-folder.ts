@@ -1,7 +1,8 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { extname, join, posix } from 'node:path';
-import { normalizeBody, readPageSource } from '../../src/documents/page-source.js';
+import { normalizeBody, readPageSource, writePageSource } from '../../src/documents/page-source.js';
 import { extractLinks, pageDir, type Parse } from '../../src/content/link-refs.js';
+import { slugify } from '../../src/content/tree.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
 
@@ -20,6 +21,10 @@ export interface LocalPage {
   fields: Record<string, unknown>;
   body: string;
   children: LocalPage[];
+  /** A group page (SUMMARY.md `## Heading`): no file, no body. */
+  group?: boolean;
+  /** The file as it is on disk, byte for byte (sent as the page's source: pull writes it back). */
+  source?: string;
 }
 
 export interface LocalFile {
@@ -52,38 +57,60 @@ export function conflictMarkerLine(text: string): number | undefined {
   return mid !== -1 && end !== -1 ? start + 1 : undefined;
 }
 
-function readPage(real: string, path: string, file: string, children: LocalPage[]): LocalPage {
+/**
+ * A page from its file. `linkTitle`: the SUMMARY.md link's text, the page's title (its leading
+ * heading then stays in the body unless it says the same).
+ */
+function readPage(real: string, path: string, file: string, children: LocalPage[], linkTitle?: string): LocalPage {
   let src;
   let text: string;
   try {
     text = readFileSync(real, 'utf8');
-    src = readPageSource(text);
+    src = readPageSource(text, linkTitle ? { title: linkTitle } : undefined);
   } catch (err) {
     throw new DocsError('invalid', `${file}: ${(err as Error).message}`);
   }
   const marker = conflictMarkerLine(text);
   if (marker !== undefined) throw new DocsError('invalid', `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`);
-  return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children };
+  return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children, source: text };
+}
+
+/** The text of an inline node (a link's or a heading's), as read. */
+const textOf = (n: any): string => (typeof n.value === 'string' ? n.value : (n.children ?? []).map(textOf).join(''));
+
+/** The file a page is written to and read from when it has a body (what pull writes without a kept source). */
+export function composePage(page: { title: string; fields: Record<string, unknown>; body: string }): string {
+  return writePageSource({ title: page.title, fields: page.fields, body: page.body });
 }
 
 /**
- * Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`).
- * Each link must name a regular file inside the folder, once: anything else is refused naming
- * the line (`SUMMARY.md line 3 (* [x](../../etc/passwd))`), before anything is sent.
+ * Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`),
+ * under `## Heading` group headings (group pages, as GitBook's Git Sync has them; a `# Title`
+ * heading is the table's own). The link's text is the page's title. Each link must name a
+ * regular file inside the folder, once: anything else is refused naming the line
+ * (`SUMMARY.md line 3 (* [x](../../etc/passwd))`), before anything is sent, and so is a SUMMARY.md
+ * that is not a list of links.
  */
-function fromSummary(folder: Folder, parse: Parse, used: Set<string>): LocalPage[] {
-  const text = readFileSync(regularFile(folder, 'SUMMARY.md', 'SUMMARY.md'), 'utf8');
+function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFile = 'SUMMARY.md'): LocalPage[] {
+  const text = readFileSync(regularFile(folder, summaryFile, summaryFile), 'utf8');
   const lines = text.split(/\r?\n/);
   const tree = parse(text) as any;
   const listed = new Map<string, number>();
   const pages = new Map<string, number>();
+  const at = (node: any) => {
+    const line = node.position?.start.line as number | undefined;
+    return line ? `${summaryFile} line ${line} (${lines[line - 1]!.trim()})` : summaryFile;
+  };
   const items = (list: any): LocalPage[] =>
     (list?.children ?? []).flatMap((li: any) => {
       const para = li.children.find((c: any) => c.type === 'paragraph');
       const link = para?.children.find((c: any) => c.type === 'link');
-      if (!link) return [];
+      if (!link) {
+        if (!li.children.length) return [];
+        throw new DocsError('invalid', `${at(li)}: an entry is a link to a page's file (* [Title](page.md)); nothing was sent`);
+      }
       const line = link.position?.start.line as number | undefined;
-      const where = line ? `SUMMARY.md line ${line} (${lines[line - 1]!.trim()})` : `SUMMARY.md (${link.url})`;
+      const where = at(link);
       let decoded: string;
       try {
         decoded = decodeURI(link.url);
@@ -92,7 +119,7 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>): LocalPage
       }
       const file = posix.normalize(decoded.replace(/^\.\//, ''));
       // Lexically outside (../, an absolute path) is refused before the disk is asked anything.
-      if (file === '..' || file.startsWith('../') || posix.isAbsolute(file) || /^[a-z]:[\\/]/i.test(file)) {
+      if (file === '..' || file.startsWith('../') || posix.isAbsolute(file) || /^[a-z]:[\\/]/i.test(file) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)) {
         throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
       }
       if (!existsSync(join(folder.dir, file))) throw new DocsError('invalid', `${where}: ${file} does not exist`);
@@ -103,9 +130,42 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>): LocalPage
       if (pages.has(path)) throw new DocsError('invalid', `${where}: ${file} is the page ${path}, already listed on line ${pages.get(path)}; list each page once; nothing was sent`);
       pages.set(path, line ?? 0);
       used.add(file);
-      return [readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')))];
+      const title = textOf(link).trim() || undefined;
+      return [readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')), title)];
     });
-  return tree.children.filter((n: any) => n.type === 'list').flatMap(items);
+  const out: LocalPage[] = [];
+  let group: { page: LocalPage; where: string } | undefined;
+  const headings = new Map<LocalPage, string>();
+  for (const node of tree.children) {
+    if (node.type === 'heading' && node.depth === 1 && !group && !out.length) continue; // the table's title
+    if (node.type === 'heading') {
+      const title = textOf(node).trim();
+      if (!title) throw new DocsError('invalid', `${at(node)}: a group heading needs a title; nothing was sent`);
+      group = { page: { path: '', title, fields: {}, body: '', children: [], group: true }, where: at(node) };
+      out.push(group.page);
+      headings.set(group.page, group.where);
+    } else if (node.type === 'list') {
+      (group ? group.page.children : out).push(...items(node));
+    } else if (node.type !== 'html' && node.type !== 'thematicBreak' && node.type !== 'definition') {
+      throw new DocsError('invalid', `${at(node)}: not a list of links: ${summaryFile} holds lists of links to pages (* [Title](page.md)) and ## group headings; nothing was sent`);
+    }
+  }
+  // A group's slug is the folder its pages are in (a page's path is its group's slug, then its
+  // own, as the space has it): every page of a group in one folder, its own.
+  const slugs = new Set<string>();
+  for (const [i, g] of out.entries()) {
+    if (!g.group) continue;
+    const folders = new Set(g.children.map((c) => (c.path.includes('/') ? c.path.slice(0, c.path.indexOf('/')) : '')));
+    const [only] = folders;
+    const slug = !g.children.length ? slugify(g.title) : folders.size === 1 && only ? only : '';
+    if (!slug || slugs.has(slug) || out.some((p, j) => j !== i && !p.group && p.path === slug)) {
+      const named = g.children.map((c) => c.path).slice(0, 3).join(', ');
+      throw new DocsError('invalid', `${headings.get(g)}: group "${g.title}": its pages (${named || 'none'}) must all be in one folder of their own (guides/a.md, guides/b.md: the group's slug, part of their paths in the space); nothing was sent`);
+    }
+    slugs.add(slug);
+    g.path = slug;
+  }
+  return out;
 }
 
 /** Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). */
@@ -217,7 +277,7 @@ export function canonicalBody(
 }
 
 /** SUMMARY.md for a tree of pages (path, title, children). */
-export function writeSummary(pages: { path: string; title: string; children: any[] }[]): string {
+export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean }[]): string {
   const lines = ['# Table of contents', ''];
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
@@ -225,6 +285,25 @@ export function writeSummary(pages: { path: string; title: string; children: any
       walk(p.children, depth + 1);
     }
   };
-  walk(pages, 0);
+  // Group pages are `## Title` headings over their pages' list, as GitBook writes them.
+  let run: typeof pages = [];
+  const flush = () => {
+    if (!run.length) return;
+    if (lines[lines.length - 1] !== '') lines.push('');
+    walk(run, 0);
+    run = [];
+  };
+  for (const p of pages) {
+    if (!p.group) {
+      run.push(p);
+      continue;
+    }
+    flush();
+    if (lines[lines.length - 1] !== '') lines.push('');
+    lines.push(`## ${p.title}`, '');
+    walk(p.children, 0);
+  }
+  flush();
+  while (lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n') + '\n';
 }

@@ -1,12 +1,12 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { loadParser } from '../../src/content/link-refs.js';
-import { writePageSource } from '../../src/documents/page-source.js';
+import { loadParser, type Parse } from '../../src/content/link-refs.js';
+import { readPageSource } from '../../src/documents/page-source.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
-import { canonicalBody, pageFile, writeSummary } from '../_lib/content-folder.js';
-import { flattenRemote, remoteContent, type RemotePage } from '../_lib/content-remote.js';
+import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
+import { flattenRemote, pageFields, remoteContent, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
 
 export default class ContentPull extends DocsCommand {
@@ -42,19 +42,54 @@ export default class ContentPull extends DocsCommand {
     const byPath = new Map(flat.map((x) => [x.page.path, { hasChildren: x.page.children.length > 0 }]));
     const ids = { pages: new Map(flat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
     const names = new Set(remote.files.map((f) => f.name));
+    const pageOf = (p: string) => byPath.get(p);
+    const stale = new Set(got.stale);
+    // Pages written from their body rather than from the file they were pushed from, and why.
+    const rewritten: { path: string; file: string; why: string }[] = [];
     for (const { page } of flat) {
+      if (page.group) continue; // a SUMMARY.md heading, no file
       const at = { path: page.path, hasChildren: page.children.length > 0 };
-      const body = canonicalBody(parse, page.markdown, at, (p) => byPath.get(p), names, ids);
-      target.write(pageFile(page.path, at.hasChildren), writePageSource({ title: page.title, fields: page.fields, body }));
+      const file = pageFile(page.path, at.hasChildren);
+      const body = canonicalBody(parse, page.markdown, at, pageOf, names, ids);
+      // The file it was pushed from, byte for byte, when pushing it again would change nothing
+      // (same title, fields and content): the round trip keeps every character.
+      const why = page.source === undefined ? (stale.has(page.id) ? 'its content was edited in the space since it was pushed' : undefined) : sourceDiffers(parse, page, at, pageOf, names, ids, body);
+      if (page.source !== undefined && why === undefined) {
+        target.write(file, page.source);
+        continue;
+      }
+      if (why) rewritten.push({ path: page.path, file, why });
+      target.write(file, composePage({ title: page.title, fields: page.fields, body }));
     }
     target.write('SUMMARY.md', writeSummary(remote.pages));
-    const result = { dir: args.dir, pages: flat.length, files: remote.files.length, ...(target.renamed.length ? { renamed: target.renamed } : {}) };
+    if (rewritten.length) {
+      process.stderr.write(`Note: ${rewritten.length} page${rewritten.length === 1 ? ' was' : 's were'} changed in the space since pushed from a folder, so written from the space's content (links in relative ./ form, trailing spaces trimmed) rather than as pushed:\n`);
+      for (const r of rewritten) process.stderr.write(`  ${r.file}: ${r.why}\n`);
+    }
+    const result = { dir: args.dir, pages: flat.filter((x) => !x.page.group).length, files: remote.files.length, ...(target.renamed.length ? { renamed: target.renamed } : {}), ...(rewritten.length ? { rewritten } : {}) };
     if (!this.jsonEnabled()) {
       const renamed = target.renamed.length ? ` (${target.renamed.length} under another name: see the warnings)` : '';
-      this.log(`Pulled ${flat.length} pages and ${remote.files.length} files into ${args.dir}${renamed}.`);
+      this.log(`Pulled ${result.pages} pages and ${remote.files.length} files into ${args.dir}${renamed}.`);
     }
     return result;
   }
+}
+
+/**
+ * Why the page's kept source is not what the space holds now (its title, fields or content were
+ * changed since it was pushed), or undefined when pushing the source again would change nothing.
+ */
+function sourceDiffers(parse: Parse, page: RemotePage, at: { path: string; hasChildren: boolean }, pageOf: (p: string) => { hasChildren: boolean } | undefined, names: Set<string>, ids: { pages: Map<string, string>; files: Map<string, string> }, body: string): string | undefined {
+  let src;
+  try {
+    src = readPageSource(page.source!, { title: page.title });
+  } catch {
+    return 'its pushed file no longer reads';
+  }
+  if (src.title !== page.title) return `its title was changed in the space (to "${page.title}")`;
+  if (JSON.stringify(Object.entries(pageFields(src.fields)).sort()) !== JSON.stringify(Object.entries(page.fields).sort())) return 'its description, emoji, icon or hidden flag was changed in the space';
+  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body) return 'a page or file it links to was moved or renamed, or its content was edited in the space';
+  return undefined;
 }
 
 /** The page tree with each page's path where it is written: its server path when safe and free. */

@@ -1,0 +1,134 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { docs, spawnServe } from '../helpers/cli.js';
+import { tempDir } from '../helpers/server.js';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000003000000020806000000', 'hex');
+const PDF = Buffer.from('%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');
+
+/**
+ * A realistic docs folder: SUMMARY.md with group headings, link text that is not the page's
+ * first heading, nested pages, code with trailing spaces, images and an attachment, relative
+ * links written several ways, frontmatter, a file with no final newline.
+ */
+export const ROUNDTRIP: Record<string, string | Buffer> = {
+  'SUMMARY.md': '# Table of contents\n\n* [Introduction](README.md)\n* [Install](install.md)\n\n## Guides\n\n* [Getting started](guides/getting-started/README.md)\n  * [Advanced setup](guides/getting-started/advanced.md)\n* [Proxies](guides/proxies.md)\n\n## API reference\n\n* [Client](api/client.md)\n',
+  'README.md': '# undici\n\nAn HTTP/1.1 client, written from scratch.\n\n![logo](.gitbook/assets/logo.png)\n\nSee [how to install](install.md) and [the client](api/client.md#options).\n',
+  'install.md': '# Install\n\n```sh\nnpm i undici   \n```\n\nThen read [Getting started](guides/getting-started/README.md).',
+  'guides/getting-started/README.md': '---\ndescription: First steps with undici\n---\n\n# Getting started\n\n![flow](../../images/flow.png)\n\nRelative: [advanced](./advanced.md), [proxies](../proxies.md).\n\n```js\nconst { request } = require(\'undici\')  \n\t\n```\n',
+  'guides/getting-started/advanced.md': '# Advanced setup\n\nBack to [install](../../install.md). The [sample](../../files/sample.pdf).\n\n\n',
+  'guides/proxies.md': '# Proxies\n\nA line with a hard break  \nand the next one.\n\n    indented code   \n',
+  'api/client.md': '# Client\n\n## Options\n\n| name | type |\n|---|---|\n| url | string |\n\n[Home](../README.md)\n',
+  '.gitbook/assets/logo.png': PNG,
+  'images/flow.png': PNG,
+  'files/sample.pdf': PDF,
+};
+
+export function writeTree(files: Record<string, string | Buffer>, dir = tempDir('docs-roundtrip-src-')): string {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+/** Every file under dir (relative path → bytes). */
+function readTree(dir: string, rel = ''): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
+  for (const name of readdirSync(join(dir, rel)).sort()) {
+    const r = rel ? `${rel}/${name}` : name;
+    if (statSync(join(dir, r)).isDirectory()) Object.assign(out, readTree(dir, r));
+    else out[r] = readFileSync(join(dir, r));
+  }
+  return out;
+}
+
+function scenario(env: Record<string, string>) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const space = run('spaces', 'create', '--title', 'undici', '--json').json.id as string;
+  const src = writeTree(ROUNDTRIP);
+  const pushed = run('content', 'push', src, '--space', space, '--merge', '--json').json;
+  expect(pushed).toMatchObject({ merged: true, added: 8, deleted: 0, files: 3 });
+
+  // The table of contents: link text as titles, the headings as group pages.
+  const tree = run('pages', 'list', space, '--json').json;
+  const pages = (tree.pages ?? tree) as any[];
+  expect(pages.map((p) => [p.type, p.title, p.path])).toEqual([
+    ['document', 'Introduction', 'README'],
+    ['document', 'Install', 'install'],
+    ['group', 'Guides', 'guides'],
+    ['group', 'API reference', 'api'],
+  ]);
+  expect(pages[2].pages.map((p: any) => p.title)).toEqual(['Getting started', 'Proxies']);
+
+  // Pull into a new folder: the same bytes, file for file.
+  const out = join(tempDir('docs-roundtrip-pull-'), 'out');
+  const pulled = run('content', 'pull', out, '--space', space);
+  expect(pulled.stderr).toBe('');
+  const want = Object.fromEntries(Object.entries(ROUNDTRIP).map(([k, v]) => [k, Buffer.from(v)]));
+  const got = readTree(out);
+  expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+  for (const k of Object.keys(want)) expect(got[k]!.toString('latin1'), k).toBe(want[k]!.toString('latin1'));
+  expect(run('content', 'push', out, '--space', space).stdout).toBe(`No change: ${out} matches space ${space}.\n`);
+
+  // A change in bytes only (trailing spaces in code, the final newline) is a change: sent, and back.
+  writeFileSync(join(out, 'install.md'), '# Install\n\n```sh\nnpm i undici     \n```\n\nThen read [Getting started](guides/getting-started/README.md).\n');
+  expect(run('content', 'push', out, '--space', space, '--merge', '--json').json).toMatchObject({ updated: 1, added: 0, deleted: 0 });
+  const again = join(tempDir('docs-roundtrip-pull2-'), 'out');
+  run('content', 'pull', again, '--space', space);
+  expect(readFileSync(join(again, 'install.md'), 'utf8')).toBe(readFileSync(join(out, 'install.md'), 'utf8'));
+
+  // Edited in the space (not from a folder): pull says which page and why, and writes it from the space.
+  const proxies = pages[2].pages[1].id as string;
+  const open = run('api', 'POST', `/spaces/${space}/change-requests`, '-f', 'subject=app edit', '--json').json;
+  const body = join(tempDir('docs-roundtrip-body-'), 'body.json');
+  writeFileSync(body, JSON.stringify({ changes: [{ operation: 'update_page', page: proxies, document: { markdown: 'Edited in the app.\n' } }] }));
+  run('api', 'POST', `/spaces/${space}/change-requests/${open.id}/content`, '--input', body);
+  run('api', 'POST', `/spaces/${space}/change-requests/${open.id}/merge`);
+  const third = join(tempDir('docs-roundtrip-pull3-'), 'out');
+  const r = run('content', 'pull', third, '--space', space);
+  expect(r.stderr).toContain('1 page was changed in the space since pushed from a folder');
+  expect(r.stderr).toContain('guides/proxies.md: its content was edited in the space since it was pushed');
+  expect(readFileSync(join(third, 'guides/proxies.md'), 'utf8')).toBe('# Proxies\n\nEdited in the app.\n');
+  expect(readFileSync(join(third, 'README.md'), 'utf8')).toBe(ROUNDTRIP['README.md']);
+}
+
+describe('docs content push then pull: the same bytes, file for file', () => {
+  it('in-process', { timeout: 120_000 }, () => {
+    scenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_roundtrip' });
+  });
+
+  it('against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_roundtrip_remote' });
+    try {
+      scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_roundtrip_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});
+
+describe('docs content push refuses a SUMMARY.md it cannot read as a table of contents (exit 2, naming the line, nothing sent)', () => {
+  const env = () => ({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_roundtrip_bad' });
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['not a list', { 'SUMMARY.md': '# Table of contents\n\nJust some text.\n', 'a.md': '# A\n' }, /SUMMARY\.md line 3 \(Just some text\.\): not a list of links/],
+    ['a file twice', { 'SUMMARY.md': '* [A](a.md)\n\n## G\n\n* [Again](a.md)\n', 'a.md': '# A\n' }, /SUMMARY\.md line 5 \(\* \[Again\]\(a\.md\)\): a\.md is already listed on line 1/],
+    ['outside the folder', { 'SUMMARY.md': '* [A](a.md)\n* [X](../x.md)\n', 'a.md': '# A\n' }, /SUMMARY\.md line 2 \(\* \[X\]\(\.\.\/x\.md\)\): \.\.\/x\.md is outside/],
+    ['an entry that is not a link', { 'SUMMARY.md': '* [A](a.md)\n* just text\n', 'a.md': '# A\n' }, /SUMMARY\.md line 2 \(\* just text\): an entry is a link/],
+    ['a group whose pages are in no folder of their own', { 'SUMMARY.md': '## Guides\n\n* [A](a.md)\n', 'a.md': '# A\n' }, /SUMMARY\.md line 1 \(## Guides\): group "Guides": its pages \(a\) must all be in one folder of their own/],
+  ];
+  it.each(cases)('%s', { timeout: 60_000 }, (_, files, message) => {
+    const e = env();
+    const space = docs(['spaces', 'create', '--title', 'Bad', '--json'], e).json.id as string;
+    const r = docs(['content', 'push', writeTree(files), '--space', space], e);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(docs(['cr', 'list', space, '--json'], e).json.items ?? []).toEqual([]);
+  });
+});

@@ -117,7 +117,8 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
       } catch {
         throw new DocsError('invalid', `${where}: ${link.url} is not a valid link (bad %-escape); nothing was sent`);
       }
-      const file = posix.normalize(decoded.replace(/^\.\//, ''));
+      // Relative to SUMMARY.md's own folder (structure.summary may put it in one).
+      const file = posix.normalize(posix.join(posix.dirname(summaryFile), decoded.replace(/^\.\//, '')));
       // Lexically outside (../, an absolute path) is refused before the disk is asked anything.
       if (file === '..' || file.startsWith('../') || posix.isAbsolute(file) || /^[a-z]:[\\/]/i.test(file) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)) {
         throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
@@ -173,8 +174,8 @@ const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 export const naturalCompare = (a: string, b: string) => natural.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body); a root README.md first. */
-function fromTree(walk: Walk, rel = ''): LocalPage[] {
-  const rootReadme = (name: string) => rel === '' && /^README\.md$/i.test(name);
+function fromTree(walk: Walk, rel = '', readme = 'README.md'): LocalPage[] {
+  const rootReadme = (name: string) => rel === '' && name.toLowerCase() === readme.toLowerCase();
   const files = walk.files.get(rel) ?? [];
   const entries = [...files.map((e) => ({ e, dir: false })), ...(walk.dirs.get(rel) ?? []).map((e) => ({ e, dir: true }))]
     .filter(({ e }) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'))
@@ -204,9 +205,9 @@ const listFiles = (walk: Walk): LocalFile[] =>
     .map((e) => ({ name: e.rel, abs: e.real, size: statSync(e.real).size }));
 
 /** Markdown files of the folder (SUMMARY.md and dotfiles aside), by relative path. */
-const markdownFiles = (walk: Walk): string[] =>
+const markdownFiles = (walk: Walk, summaryFile = 'SUMMARY.md'): string[] =>
   allFiles(walk)
-    .filter((e) => /\.md$/i.test(e.name) && !e.rel.startsWith('.') && e.rel !== 'SUMMARY.md')
+    .filter((e) => /\.md$/i.test(e.name) && !e.rel.startsWith('.') && e.rel !== summaryFile)
     .map((e) => e.rel);
 
 /**
@@ -215,19 +216,22 @@ const markdownFiles = (walk: Walk): string[] =>
  * what the walk left out (links to folders, sockets). Only regular files inside the folder are
  * read (folder-walk.ts).
  */
-export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
+export function readFolder(dir: string, parse: Parse, structure: { summary?: string; readme?: string } = {}): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const folder = openFolder(dir);
-  const summary = existsSync(join(dir, 'SUMMARY.md'));
+  const summaryFile = structure.summary ?? 'SUMMARY.md';
+  const summary = existsSync(join(dir, summaryFile));
   if (!summary) {
     const walk = walkFolder(folder);
-    return { pages: fromTree(walk), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
+    // structure.readme (.gitbook.yaml) at the top: the first page, as README.md is otherwise.
+    const readme = structure.readme && !structure.readme.includes('/') ? structure.readme : 'README.md';
+    return { pages: fromTree(walk, '', readme), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
   }
   const used = new Set<string>();
   // SUMMARY.md first: a refused entry is named by its line, even when the walk would refuse it too.
-  const pages = fromSummary(folder, parse, used);
+  const pages = fromSummary(folder, parse, used, summaryFile);
   const walk = walkFolder(folder);
-  const skipped = markdownFiles(walk).filter((f) => !used.has(f)).sort(naturalCompare);
+  const skipped = markdownFiles(walk, summaryFile).filter((f) => !used.has(f)).sort(naturalCompare);
   return { pages, files: listFiles(walk), summary, skipped, notes: walk.notes };
 }
 
@@ -277,11 +281,12 @@ export function canonicalBody(
 }
 
 /** SUMMARY.md for a tree of pages (path, title, children). */
-export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean }[]): string {
+export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean }[], summaryFile = 'SUMMARY.md'): string {
   const lines = ['# Table of contents', ''];
+  const from = posix.dirname(summaryFile);
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
-      lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([\[\]])/g, '\\$1')}](${encodeURI(pageFile(p.path, p.children.length > 0))})`);
+      lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([\[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`);
       walk(p.children, depth + 1);
     }
   };

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { loadParser, type Parse } from '../../src/content/link-refs.js';
 import { readPageSource } from '../../src/documents/page-source.js';
 import { DocsError } from '../../src/kernel/errors.js';
@@ -8,6 +9,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
 import { flattenRemote, pageFields, remoteContent, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
+import { CONFIG_FILE, parseRepoConfig } from '../_lib/gitbook-yaml.js';
 
 export default class ContentPull extends DocsCommand {
   static summary = "Write a space's content (or a change request's) to a folder of markdown";
@@ -34,9 +36,24 @@ export default class ContentPull extends DocsCommand {
     // Every path is claimed before anything is written, SUMMARY.md first, then pages (the
     // content), then files: whatever the server sends, each lands inside DIR, under its own name
     // or (unsafe, or taken) under a safe one, with a warning (pull-target.ts).
-    const target = new PullTarget(args.dir);
-    target.reserve('SUMMARY.md');
-    const remote = { pages: localPages(target, got.pages), files: got.files.map((f) => ({ ...f, name: target.claimFile(f.name) })) };
+    // A space pushed with a .gitbook.yaml keeps it (a file of that name): written back at the
+    // top, and the pages under its root, the table of contents at its structure.summary.
+    const outer = new PullTarget(args.dir);
+    const kept = got.files.find((f) => f.name === CONFIG_FILE);
+    let config = parseRepoConfig('');
+    if (kept) {
+      const text = await transport.download(kept.downloadURL);
+      try {
+        config = parseRepoConfig(text.toString('utf8'));
+      } catch (err) {
+        process.stderr.write(`Warning: the space's ${CONFIG_FILE} was not read (${(err as Error).message.replace(/; nothing was sent$/, '')}): pages written at the top of ${args.dir}\n`);
+      }
+      for (const w of config.warnings) process.stderr.write(`Warning: ${w}\n`);
+      outer.write(CONFIG_FILE, text);
+    }
+    const target = config.root ? new PullTarget(insideRoot(args.dir, config.root)) : outer;
+    const summaryFile = target.reserve(config.summary);
+    const remote = { pages: localPages(target, got.pages), files: got.files.filter((f) => f !== kept).map((f) => ({ ...f, name: target.claimFile(f.name) })) };
     for (const f of remote.files) target.write(f.name, await transport.download(f.downloadURL));
     const flat = flattenRemote(remote.pages);
     const byPath = new Map(flat.map((x) => [x.page.path, { hasChildren: x.page.children.length > 0 }]));
@@ -61,7 +78,7 @@ export default class ContentPull extends DocsCommand {
       if (why) rewritten.push({ path: page.path, file, why });
       target.write(file, composePage({ title: page.title, fields: page.fields, body }));
     }
-    target.write('SUMMARY.md', writeSummary(remote.pages));
+    target.write(summaryFile, writeSummary(remote.pages, summaryFile));
     if (rewritten.length) {
       process.stderr.write(`Note: ${rewritten.length} page${rewritten.length === 1 ? ' was' : 's were'} changed in the space since pushed from a folder, so written from the space's content (links in relative ./ form, trailing spaces trimmed) rather than as pushed:\n`);
       for (const r of rewritten) process.stderr.write(`  ${r.file}: ${r.why}\n`);
@@ -73,6 +90,19 @@ export default class ContentPull extends DocsCommand {
     }
     return result;
   }
+}
+
+/** DIR/root, refused when a folder on the way is a link leading out of DIR (--force into a folder that has one). */
+function insideRoot(dir: string, root: string): string {
+  const real = realpathSync(dir);
+  let at = dir;
+  for (const seg of root.split('/')) {
+    at = join(at, seg);
+    if (!existsSync(at)) break;
+    const r = relative(real, realpathSync(at));
+    if (r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r)) throw new DocsError('invalid', `${CONFIG_FILE}: root ${root}: ${at} leads outside ${dir}; nothing was written under it`);
+  }
+  return join(dir, root);
 }
 
 /**

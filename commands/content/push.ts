@@ -8,6 +8,8 @@ import { startSpinner } from '../_lib/color.js';
 import { problemLine, verdict } from '../_lib/check-report.js';
 import { checkFolder } from '../_lib/content-check.js';
 import { readFolder } from '../_lib/content-folder.js';
+import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
+import { join } from 'node:path';
 import { planPush } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
@@ -46,7 +48,13 @@ export default class ContentPush extends DocsCommand {
         return { changeRequest: null, merged: false, check: checked };
       }
     }
-    const local = readFolder(args.dir, parse);
+    // .gitbook.yaml: the pages are under its root, the table of contents at structure.summary;
+    // the file itself is kept in the space (this server has no site redirects: its redirects
+    // travel with the content, and pull writes it back).
+    const config = readRepoConfig(args.dir);
+    for (const w of config.warnings) process.stderr.write(`Warning: ${w}\n`);
+    const local = readFolder(config.root ? join(args.dir, config.root) : args.dir, parse, { summary: config.summary, readme: config.readme });
+    if (config.text !== undefined) local.files.push({ name: CONFIG_FILE, abs: join(args.dir, CONFIG_FILE), size: Buffer.byteLength(config.text) });
     for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
     // The server refuses names that are not safe path segments: refused here, before a change
     // request is opened, rather than halfway through the push.

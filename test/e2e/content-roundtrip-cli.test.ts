@@ -132,3 +132,61 @@ describe('docs content push refuses a SUMMARY.md it cannot read as a table of co
     expect(docs(['cr', 'list', space, '--json'], e).json.items ?? []).toEqual([]);
   });
 });
+
+/** The same docs under docs/ of a repository, with a .gitbook.yaml naming a root, a summary elsewhere, redirects and a key it does not know. */
+function repository(): Record<string, string | Buffer> {
+  const files: Record<string, string | Buffer> = {
+    '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: _toc/SUMMARY.md\n\nredirects:\n  old/proxy: guides/proxies.md\n\nlanguage: en\n',
+    'package.json': '{"name":"undici"}\n',
+  };
+  for (const [k, v] of Object.entries(ROUNDTRIP)) {
+    if (k === 'SUMMARY.md') files['docs/_toc/SUMMARY.md'] = (v as string).replace(/\]\(/g, '](../');
+    else files[`docs/${k}`] = v;
+  }
+  return files;
+}
+
+function repoScenario(env: Record<string, string>) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const space = run('spaces', 'create', '--title', 'repo', '--json').json.id as string;
+  const files = repository();
+  const src = writeTree(files);
+  const pushed = run('content', 'push', src, '--space', space, '--merge', '--json');
+  expect(pushed.stderr).toBe('Warning: .gitbook.yaml: unknown key language (known: root, structure.readme, structure.summary, redirects); ignored\n');
+  // package.json is outside the root: not sent; .gitbook.yaml is kept in the space.
+  expect(pushed.json).toMatchObject({ merged: true, added: 8, files: 4 });
+  expect(run('files', 'list', space, '--json').json.items.map((f: any) => f.name).sort()).toEqual(['.gitbook.yaml', '.gitbook/assets/logo.png', 'files/sample.pdf', 'images/flow.png']);
+  const out = join(tempDir('docs-repo-pull-'), 'out');
+  const pulled = run('content', 'pull', out, '--space', space);
+  expect(pulled.stderr).toBe('Warning: .gitbook.yaml: unknown key language (known: root, structure.readme, structure.summary, redirects); ignored\n');
+  const got = readTree(out);
+  const want = Object.fromEntries(Object.entries(files).filter(([k]) => k !== 'package.json').map(([k, v]) => [k, Buffer.from(v).toString('latin1')]));
+  expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.toString('latin1')]))).toEqual(want);
+  expect(run('content', 'push', out, '--space', space).stdout).toBe(`No change: ${out} matches space ${space}.\n`);
+}
+
+describe('.gitbook.yaml: root, structure.summary, structure.readme, redirects kept with the space', () => {
+  it('in-process', { timeout: 120_000 }, () => {
+    repoScenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_repo' });
+  });
+  it('against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_repo_remote' });
+    try {
+      repoScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_repo_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+  it('refuses a root outside the folder (exit 2, nothing sent)', { timeout: 60_000 }, () => {
+    const e = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_repo_bad' };
+    const space = docs(['spaces', 'create', '--title', 'Bad', '--json'], e).json.id as string;
+    const r = docs(['content', 'push', writeTree({ '.gitbook.yaml': 'root: ../elsewhere\n', 'a.md': '# A\n' }), '--space', space], e);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('.gitbook.yaml: root ../elsewhere leads outside the folder; nothing was sent');
+  });
+});

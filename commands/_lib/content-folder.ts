@@ -118,9 +118,10 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
         throw new DocsError('invalid', `${where}: ${link.url} is not a valid link (bad %-escape); nothing was sent`);
       }
       // Relative to SUMMARY.md's own folder (structure.summary may put it in one).
-      const file = posix.normalize(posix.join(posix.dirname(summaryFile), decoded.replace(/^\.\//, '')));
+      const raw = decoded.replace(/^\.\//, '');
+      const file = posix.normalize(posix.join(posix.dirname(summaryFile), raw));
       // Lexically outside (../, an absolute path) is refused before the disk is asked anything.
-      if (file === '..' || file.startsWith('../') || posix.isAbsolute(file) || /^[a-z]:[\\/]/i.test(file) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)) {
+      if (file === '..' || file.startsWith('../') || posix.isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw) || /^[a-z][a-z0-9+.-]*:/i.test(decoded) || raw.startsWith('\\')) {
         throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
       }
       if (!existsSync(join(folder.dir, file))) throw new DocsError('invalid', `${where}: ${file} does not exist`);

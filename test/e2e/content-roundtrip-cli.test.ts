@@ -190,3 +190,82 @@ describe('.gitbook.yaml: root, structure.summary, structure.readme, redirects ke
     expect(r.stderr).toContain('.gitbook.yaml: root ../elsewhere leads outside the folder; nothing was sent');
   });
 });
+
+/** Every file of a data directory by content (the lock aside), to show a dry run wrote nothing. */
+function dataSnapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(readTree(dir)).filter(([k]) => !/lock/.test(k)).map(([k, v]) => [k, v.toString('base64')]));
+}
+
+function dryRunScenario(env: Record<string, string>, data?: string) {
+  const run = (...args: string[]) => {
+    const r = docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const space = run('spaces', 'create', '--title', 'dry', '--json').json.id as string;
+  const src = writeTree(ROUNDTRIP);
+  const state = () => ({ pages: run('pages', 'list', space, '--json').json, crs: run('cr', 'list', space, '--json').json.items, files: run('files', 'list', space, '--json').json.items });
+  let before = state();
+  let bytes = data && dataSnapshot(data);
+  const first = run('content', 'push', src, '--space', space, '--merge', '--dry-run');
+  expect(first.stdout).toBe(
+    `Dry run, nothing changed: pushing ${src} would put into a new change request in space ${space}: 8 pages added, 0 updated, 0 deleted, 3 files uploaded.\n` +
+      '  added    README.md (Introduction)\n  added    install.md (Install)\n  added    ## Guides (Guides)\n  added    guides/getting-started/README.md (Getting started)\n' +
+      '  added    guides/getting-started/advanced.md (Advanced setup)\n  added    guides/proxies.md (Proxies)\n  added    ## API reference (API reference)\n  added    api/client.md (Client)\n' +
+      '  upload   .gitbook/assets/logo.png\n  upload   files/sample.pdf\n  upload   images/flow.png\n' +
+      `The change request would be merged into space ${space}.\n`,
+  );
+  expect(run('content', 'push', src, '--space', space, '--merge', '--dry-run', '--json').json).toMatchObject({ dryRun: true, target: 'new', added: 8, files: 3, wouldMerge: true, pages: { added: ['README', 'install', 'guides', 'guides/getting-started', 'guides/getting-started/advanced', 'guides/proxies', 'api', 'api/client'], updated: [], deleted: [] } });
+  expect(state()).toEqual(before);
+  if (data) expect(dataSnapshot(data)).toEqual(bytes);
+
+  // After a real push: an edit, a deletion, a new page.
+  run('content', 'push', src, '--space', space, '--merge');
+  writeFileSync(join(src, 'install.md'), '# Install\n\nWith pnpm too.\n');
+  writeFileSync(join(src, 'faq.md'), '# FAQ\n');
+  writeFileSync(join(src, 'SUMMARY.md'), (ROUNDTRIP['SUMMARY.md'] as string).replace('* [Proxies](guides/proxies.md)\n', '').replace('* [Install](install.md)\n', '* [Install](install.md)\n* [FAQ](faq.md)\n'));
+  before = state();
+  bytes = data && dataSnapshot(data);
+  expect(run('content', 'push', src, '--space', space, '--dry-run').stdout).toBe(
+    `Dry run, nothing changed: pushing ${src} would put into a new change request in space ${space}: 1 pages added, 2 updated, 1 deleted, 0 files uploaded.\n` +
+      // getting-started links to the deleted page: its link no longer resolves, so it changes too.
+      '  added    faq.md (FAQ)\n  updated  install.md\n  updated  guides/getting-started/README.md\n  deleted  guides/proxies\n',
+  );
+  expect(state()).toEqual(before);
+  if (data) expect(dataSnapshot(data)).toEqual(bytes);
+
+  // Exit codes as the real push: a --merge that would conflict is 5, and nothing changes.
+  run('content', 'push', src, '--space', space); // change request left open, marked as this folder's
+  const installId = (before.pages.pages as any[]).find((p) => p.path === 'install').id;
+  const edit = run('api', 'POST', `/spaces/${space}/change-requests`, '-f', 'subject=meanwhile', '--json').json;
+  const body = join(tempDir('docs-dry-body-'), 'body.json');
+  writeFileSync(body, JSON.stringify({ changes: [{ operation: 'update_page', page: installId, document: { markdown: '# Install\n\nWith yarn.\n' } }] }));
+  run('api', 'POST', `/spaces/${space}/change-requests/${edit.id}/content`, '--input', body);
+  run('api', 'POST', `/spaces/${space}/change-requests/${edit.id}/merge`);
+  before = state();
+  bytes = data && dataSnapshot(data);
+  const clash = docs(['content', 'push', src, '--space', space, '--merge', '--dry-run'], env);
+  expect(clash.status, clash.stderr).toBe(5);
+  expect(clash.stderr).toContain('Dry run: the change request would conflict with changes made to space');
+  expect(clash.stderr).toContain('Install (install)');
+  expect(state()).toEqual(before);
+  if (data) expect(dataSnapshot(data)).toEqual(bytes);
+  // The same push for real: exit 5 too.
+  expect(docs(['content', 'push', src, '--space', space, '--merge'], env).status).toBe(5);
+}
+
+describe('docs content push --dry-run: what would change, nothing changed, exit codes as the real push', () => {
+  it('in-process', { timeout: 120_000 }, () => {
+    const data = tempDir();
+    dryRunScenario({ DOCS_DATA: data, DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry_push' }, data);
+  });
+  it('against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
+    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry_push_remote' });
+    try {
+      dryRunScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_dry_push_remote' });
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  });
+});

@@ -53,14 +53,21 @@ export async function planPush(
   stats.files = uploads.length;
 
   const rflat = flattenRemote(remote.pages);
-  const rByPath = new Map(rflat.map((x) => [x.page.path, x]));
   const lflat = flattenLocal(local.pages);
   const lByPath = new Map(lflat.map((x) => [x.page.path, x]));
+  // A page that became a group (or a group that became a page) is replaced, with its subpages:
+  // a group has no document, and a page's type does not change.
+  const replaced = new Set<string>();
+  for (const { page, parent } of rflat) {
+    const l = lByPath.get(page.path);
+    if ((l && !!l.page.group !== !!page.group) || (parent && replaced.has(parent))) replaced.add(page.id);
+  }
+  const rByPath = new Map(rflat.filter((x) => !replaced.has(x.page.id)).map((x) => [x.page.path, x]));
 
   // Deletions: remote pages no longer in the folder (the topmost: subpages go with them).
   const deleted = new Set<string>();
   for (const { page, parent } of rflat) {
-    if (lByPath.has(page.path)) continue;
+    if (lByPath.has(page.path) && !replaced.has(page.id)) continue;
     deleted.add(page.id);
     if (parent && deleted.has(parent)) continue;
     phase1.push({ change: { operation: 'delete_page', page: page.id } });

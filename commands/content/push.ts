@@ -164,7 +164,7 @@ export default class ContentPush extends DocsCommand {
     const where = run.target ? run.label : `a new change request in space ${run.space}`;
     let answer: any;
     if (run.changed || run.target) {
-      const ids = new Map(rflat.map((x) => [x.page.path, x.page.id]));
+      const ids = liveIds(rflat, plan);
       const batches: any[][] = [];
       for (const phase of [plan.phase1, plan.phase2]) for (let i = 0; i < phase.length; i += 50) batches.push(phase.slice(i, i + 50).map((c) => prepare(c, ids)));
       answer = (await transport.docs('POST', '/_docs/dry-run', { body: { operationId: 'contentPush', path: { spaceId: run.space, ...(run.target ? { changeRequestId: run.target.id } : {}) }, subject: run.subject, batches, merge: run.merge } })).body;
@@ -190,7 +190,7 @@ export default class ContentPush extends DocsCommand {
 
   /** The plan's changes, in batches of up to 50 (pages inserted by an earlier batch are then known by id). */
   private async send(transport: Awaited<ReturnType<DocsCommand['transport']>>, spaceId: string, crId: string, plan: Awaited<ReturnType<typeof planPush>>, flat: ReturnType<typeof flattenRemote>, spinner?: { text: string }) {
-    const ids = new Map(flat.map((x) => [x.page.path, x.page.id]));
+    const ids = liveIds(flat, plan);
     const batches = Math.ceil(plan.phase1.length / 50) + Math.ceil(plan.phase2.length / 50);
     let n = 0;
     for (const phase of [plan.phase1, plan.phase2]) {
@@ -219,4 +219,11 @@ function prepare(c: PlannedChange, ids: Map<string, string>) {
   if (change.operation === 'insert_page' && change.into === null) delete change.into;
   if (c.pagePath !== undefined) change.page = ids.get(c.pagePath) ?? c.pagePath;
   return change;
+}
+
+/** Page ids by path, of the pages the push keeps (a deleted page's path may be taken by a new one: a group that became a page). */
+function liveIds(flat: ReturnType<typeof flattenRemote>, plan: { phase1: PlannedChange[] }) {
+  const gone = new Set<string>(plan.phase1.filter((c) => c.change.operation === 'delete_page').map((c) => c.change.page));
+  for (const x of flat) if (x.parent && gone.has(x.parent)) gone.add(x.page.id);
+  return new Map(flat.filter((x) => !gone.has(x.page.id)).map((x) => [x.page.path, x.page.id]));
 }

@@ -241,3 +241,24 @@ describe('docs content push --dry-run: what would change, nothing changed, exit 
     }
   });
 });
+
+describe('a group that becomes a page (and back) is replaced, with its subpages', () => {
+  it('in-process', { timeout: 120_000 }, () => {
+    const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_group_swap' };
+    const run = (...args: string[]) => {
+      const r = docs(args, env);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
+    const space = run('spaces', 'create', '--title', 'swap', '--json').json.id as string;
+    const asGroup = { 'SUMMARY.md': '# Table of contents\n\n## Guides\n\n* [A](guides/a.md)\n', 'guides/a.md': '# A\n\nText.\n' };
+    const asPage = { 'SUMMARY.md': '# Table of contents\n\n* [Guides](guides/README.md)\n  * [A](guides/a.md)\n', 'guides/README.md': '# Guides\n\nAll guides.\n', 'guides/a.md': '# A\n\nText.\n' };
+    const shape = () => (run('pages', 'list', space, '--json').json.pages as any[]).map((p) => [p.type, p.title, p.pages.map((c: any) => c.title)]);
+    run('content', 'push', writeTree(asGroup), '--space', space, '--merge');
+    expect(shape()).toEqual([['group', 'Guides', ['A']]]);
+    expect(run('content', 'push', writeTree(asPage), '--space', space, '--merge', '--json').json).toMatchObject({ added: 2, deleted: 2 });
+    expect(shape()).toEqual([['document', 'Guides', ['A']]]);
+    run('content', 'push', writeTree(asGroup), '--space', space, '--merge');
+    expect(shape()).toEqual([['group', 'Guides', ['A']]]);
+  });
+});

@@ -42,7 +42,9 @@ export default class ContentPush extends DocsCommand {
     const parse = await loadParser();
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
-      const checked = checkFolder(args.dir, parse);
+      // The pages under .gitbook.yaml's root, when it names one.
+      const root = readRepoConfig(args.dir).root;
+      const checked = checkFolder(root ? join(args.dir, root) : args.dir, parse);
       if (checked.problems.length) {
         for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);
         process.stderr.write(`Error: --check: ${verdict(checked)}; nothing was sent\n`);

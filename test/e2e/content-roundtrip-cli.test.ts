@@ -127,7 +127,9 @@ function repoScenario(env: Record<string, string>) {
   const space = run('spaces', 'create', '--title', 'repo', '--json').json.id as string;
   const files = repository();
   const src = writeTree(files);
-  const pushed = run('content', 'push', src, '--space', space, '--merge', '--json');
+  // content check (and push --check) read the pages under the root.
+  expect(run('content', 'check', src).stdout).toMatch(/^No problems in .*docs \(/);
+  const pushed = run('content', 'push', src, '--space', space, '--merge', '--check', '--json');
   expect(pushed.stderr).toBe('Warning: .gitbook.yaml: unknown key language (known: root, structure.readme, structure.summary, redirects); ignored\n');
   // package.json is outside the root: not sent; .gitbook.yaml is kept in the space.
   expect(pushed.json).toMatchObject({ merged: true, added: 8, files: 4 });

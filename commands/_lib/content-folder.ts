@@ -1,7 +1,8 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { extname, join, posix } from 'node:path';
-import { normalizeBody, readPageSource } from '../../src/documents/page-source.js';
+import { normalizeBody, readPageSource, writePageSource } from '../../src/documents/page-source.js';
 import { extractLinks, pageDir, type Parse } from '../../src/content/link-refs.js';
+import { slugify } from '../../src/content/tree.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
 
@@ -20,6 +21,10 @@ export interface LocalPage {
   fields: Record<string, unknown>;
   body: string;
   children: LocalPage[];
+  /** A group page (SUMMARY.md `## Heading`): no file, no body. */
+  group?: boolean;
+  /** The file as it is on disk, byte for byte (sent as the page's source: pull writes it back). */
+  source?: string;
 }
 
 export interface LocalFile {
@@ -52,47 +57,71 @@ export function conflictMarkerLine(text: string): number | undefined {
   return mid !== -1 && end !== -1 ? start + 1 : undefined;
 }
 
-function readPage(real: string, path: string, file: string, children: LocalPage[]): LocalPage {
+/**
+ * A page from its file. `linkTitle`: the SUMMARY.md link's text, the page's title (its leading
+ * heading then stays in the body unless it says the same).
+ */
+function readPage(real: string, path: string, file: string, children: LocalPage[], linkTitle?: string): LocalPage {
   let src;
   let text: string;
   try {
     text = readFileSync(real, 'utf8');
-    src = readPageSource(text);
+    src = readPageSource(text, linkTitle ? { title: linkTitle } : undefined);
   } catch (err) {
     throw new DocsError('invalid', `${file}: ${(err as Error).message}`);
   }
   const marker = conflictMarkerLine(text);
   if (marker !== undefined) throw new DocsError('invalid', `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`);
-  return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children };
+  return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children, source: text };
+}
+
+/** The text of an inline node (a link's or a heading's), as read. */
+const textOf = (n: any): string => (typeof n.value === 'string' ? n.value : (n.children ?? []).map(textOf).join(''));
+
+/** The file a page is written to and read from when it has a body (what pull writes without a kept source). */
+export function composePage(page: { title: string; fields: Record<string, unknown>; body: string }): string {
+  return writePageSource({ title: page.title, fields: page.fields, body: page.body });
 }
 
 /**
- * Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`).
- * Each link must name a regular file inside the folder, once: anything else is refused naming
- * the line (`SUMMARY.md line 3 (* [x](../../etc/passwd))`), before anything is sent.
+ * Pages from SUMMARY.md: nested list items linking to files (each file read is added to `used`),
+ * under `## Heading` group headings (group pages, as GitBook's Git Sync has them; a `# Title`
+ * heading is the table's own). The link's text is the page's title. Each link must name a
+ * regular file inside the folder, once: anything else is refused naming the line
+ * (`SUMMARY.md line 3 (* [x](../../etc/passwd))`), before anything is sent, and so is a SUMMARY.md
+ * that is not a list of links.
  */
-function fromSummary(folder: Folder, parse: Parse, used: Set<string>): LocalPage[] {
-  const text = readFileSync(regularFile(folder, 'SUMMARY.md', 'SUMMARY.md'), 'utf8');
+function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFile = 'SUMMARY.md'): LocalPage[] {
+  const text = readFileSync(regularFile(folder, summaryFile, summaryFile), 'utf8');
   const lines = text.split(/\r?\n/);
   const tree = parse(text) as any;
   const listed = new Map<string, number>();
   const pages = new Map<string, number>();
+  const at = (node: any) => {
+    const line = node.position?.start.line as number | undefined;
+    return line ? `${summaryFile} line ${line} (${lines[line - 1]!.trim()})` : summaryFile;
+  };
   const items = (list: any): LocalPage[] =>
     (list?.children ?? []).flatMap((li: any) => {
       const para = li.children.find((c: any) => c.type === 'paragraph');
       const link = para?.children.find((c: any) => c.type === 'link');
-      if (!link) return [];
+      if (!link) {
+        if (!li.children.length) return [];
+        throw new DocsError('invalid', `${at(li)}: an entry is a link to a page's file (* [Title](page.md)); nothing was sent`);
+      }
       const line = link.position?.start.line as number | undefined;
-      const where = line ? `SUMMARY.md line ${line} (${lines[line - 1]!.trim()})` : `SUMMARY.md (${link.url})`;
+      const where = at(link);
       let decoded: string;
       try {
         decoded = decodeURI(link.url);
       } catch {
         throw new DocsError('invalid', `${where}: ${link.url} is not a valid link (bad %-escape); nothing was sent`);
       }
-      const file = posix.normalize(decoded.replace(/^\.\//, ''));
+      // Relative to SUMMARY.md's own folder (structure.summary may put it in one).
+      const raw = decoded.replace(/^\.\//, '');
+      const file = posix.normalize(posix.join(posix.dirname(summaryFile), raw));
       // Lexically outside (../, an absolute path) is refused before the disk is asked anything.
-      if (file === '..' || file.startsWith('../') || posix.isAbsolute(file) || /^[a-z]:[\\/]/i.test(file)) {
+      if (file === '..' || file.startsWith('../') || posix.isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw) || /^[a-z][a-z0-9+.-]*:/i.test(decoded) || raw.startsWith('\\')) {
         throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
       }
       if (!existsSync(join(folder.dir, file))) throw new DocsError('invalid', `${where}: ${file} does not exist`);
@@ -103,9 +132,42 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>): LocalPage
       if (pages.has(path)) throw new DocsError('invalid', `${where}: ${file} is the page ${path}, already listed on line ${pages.get(path)}; list each page once; nothing was sent`);
       pages.set(path, line ?? 0);
       used.add(file);
-      return [readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')))];
+      const title = textOf(link).trim() || undefined;
+      return [readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')), title)];
     });
-  return tree.children.filter((n: any) => n.type === 'list').flatMap(items);
+  const out: LocalPage[] = [];
+  let group: { page: LocalPage; where: string } | undefined;
+  const headings = new Map<LocalPage, string>();
+  for (const node of tree.children) {
+    if (node.type === 'heading' && node.depth === 1 && !group && !out.length) continue; // the table's title
+    if (node.type === 'heading') {
+      const title = textOf(node).trim();
+      if (!title) throw new DocsError('invalid', `${at(node)}: a group heading needs a title; nothing was sent`);
+      group = { page: { path: '', title, fields: {}, body: '', children: [], group: true }, where: at(node) };
+      out.push(group.page);
+      headings.set(group.page, group.where);
+    } else if (node.type === 'list') {
+      (group ? group.page.children : out).push(...items(node));
+    } else if (node.type !== 'html' && node.type !== 'thematicBreak' && node.type !== 'definition') {
+      throw new DocsError('invalid', `${at(node)}: not a list of links: ${summaryFile} holds lists of links to pages (* [Title](page.md)) and ## group headings; nothing was sent`);
+    }
+  }
+  // A group's slug is the folder its pages are in (a page's path is its group's slug, then its
+  // own, as the space has it): every page of a group in one folder, its own.
+  const slugs = new Set<string>();
+  for (const [i, g] of out.entries()) {
+    if (!g.group) continue;
+    const folders = new Set(g.children.map((c) => (c.path.includes('/') ? c.path.slice(0, c.path.indexOf('/')) : '')));
+    const [only] = folders;
+    const slug = !g.children.length ? slugify(g.title) : folders.size === 1 && only ? only : '';
+    if (!slug || slugs.has(slug) || out.some((p, j) => j !== i && !p.group && p.path === slug)) {
+      const named = g.children.map((c) => c.path).slice(0, 3).join(', ');
+      throw new DocsError('invalid', `${headings.get(g)}: group "${g.title}": its pages (${named || 'none'}) must all be in one folder of their own (guides/a.md, guides/b.md: the group's slug, part of their paths in the space); nothing was sent`);
+    }
+    slugs.add(slug);
+    g.path = slug;
+  }
+  return out;
 }
 
 /** Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). */
@@ -113,8 +175,8 @@ const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 export const naturalCompare = (a: string, b: string) => natural.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body); a root README.md first. */
-function fromTree(walk: Walk, rel = ''): LocalPage[] {
-  const rootReadme = (name: string) => rel === '' && /^README\.md$/i.test(name);
+function fromTree(walk: Walk, rel = '', readme = 'README.md'): LocalPage[] {
+  const rootReadme = (name: string) => rel === '' && name.toLowerCase() === readme.toLowerCase();
   const files = walk.files.get(rel) ?? [];
   const entries = [...files.map((e) => ({ e, dir: false })), ...(walk.dirs.get(rel) ?? []).map((e) => ({ e, dir: true }))]
     .filter(({ e }) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'))
@@ -144,9 +206,9 @@ const listFiles = (walk: Walk): LocalFile[] =>
     .map((e) => ({ name: e.rel, abs: e.real, size: statSync(e.real).size }));
 
 /** Markdown files of the folder (SUMMARY.md and dotfiles aside), by relative path. */
-const markdownFiles = (walk: Walk): string[] =>
+const markdownFiles = (walk: Walk, summaryFile = 'SUMMARY.md'): string[] =>
   allFiles(walk)
-    .filter((e) => /\.md$/i.test(e.name) && !e.rel.startsWith('.') && e.rel !== 'SUMMARY.md')
+    .filter((e) => /\.md$/i.test(e.name) && !e.rel.startsWith('.') && e.rel !== summaryFile)
     .map((e) => e.rel);
 
 /**
@@ -155,19 +217,22 @@ const markdownFiles = (walk: Walk): string[] =>
  * what the walk left out (links to folders, sockets). Only regular files inside the folder are
  * read (folder-walk.ts).
  */
-export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
+export function readFolder(dir: string, parse: Parse, structure: { summary?: string; readme?: string } = {}): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const folder = openFolder(dir);
-  const summary = existsSync(join(dir, 'SUMMARY.md'));
+  const summaryFile = structure.summary ?? 'SUMMARY.md';
+  const summary = existsSync(join(dir, summaryFile));
   if (!summary) {
     const walk = walkFolder(folder);
-    return { pages: fromTree(walk), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
+    // structure.readme (.gitbook.yaml) at the top: the first page, as README.md is otherwise.
+    const readme = structure.readme && !structure.readme.includes('/') ? structure.readme : 'README.md';
+    return { pages: fromTree(walk, '', readme), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
   }
   const used = new Set<string>();
   // SUMMARY.md first: a refused entry is named by its line, even when the walk would refuse it too.
-  const pages = fromSummary(folder, parse, used);
+  const pages = fromSummary(folder, parse, used, summaryFile);
   const walk = walkFolder(folder);
-  const skipped = markdownFiles(walk).filter((f) => !used.has(f)).sort(naturalCompare);
+  const skipped = markdownFiles(walk, summaryFile).filter((f) => !used.has(f)).sort(naturalCompare);
   return { pages, files: listFiles(walk), summary, skipped, notes: walk.notes };
 }
 
@@ -217,14 +282,34 @@ export function canonicalBody(
 }
 
 /** SUMMARY.md for a tree of pages (path, title, children). */
-export function writeSummary(pages: { path: string; title: string; children: any[] }[]): string {
+export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean }[], summaryFile = 'SUMMARY.md'): string {
   const lines = ['# Table of contents', ''];
+  const from = posix.dirname(summaryFile);
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
-      lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([\[\]])/g, '\\$1')}](${encodeURI(pageFile(p.path, p.children.length > 0))})`);
+      lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([\[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`);
       walk(p.children, depth + 1);
     }
   };
-  walk(pages, 0);
+  // Group pages are `## Title` headings over their pages' list, as GitBook writes them.
+  let run: typeof pages = [];
+  const flush = () => {
+    if (!run.length) return;
+    if (lines[lines.length - 1] !== '') lines.push('');
+    walk(run, 0);
+    run = [];
+  };
+  for (const p of pages) {
+    if (!p.group) {
+      run.push(p);
+      continue;
+    }
+    flush();
+    if (lines[lines.length - 1] !== '') lines.push('');
+    lines.push(`## ${p.title}`, '');
+    walk(p.children, 0);
+  }
+  flush();
+  while (lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n') + '\n';
 }

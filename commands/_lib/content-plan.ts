@@ -32,7 +32,7 @@ function cleared(had: Record<string, unknown>, wanted: Record<string, unknown>) 
 export async function planPush(
   parse: Parse,
   local: { pages: LocalPage[]; files: LocalFile[] },
-  remote: { pages: RemotePage[]; files: RemoteFile[] },
+  remote: { pages: RemotePage[]; files: RemoteFile[]; keepsSources?: boolean },
   download: (url: string) => Promise<Buffer>,
 ): Promise<{ phase1: PlannedChange[]; phase2: PlannedChange[]; stats: { added: number; updated: number; deleted: number; files: number } }> {
   const phase1: PlannedChange[] = [];
@@ -53,14 +53,21 @@ export async function planPush(
   stats.files = uploads.length;
 
   const rflat = flattenRemote(remote.pages);
-  const rByPath = new Map(rflat.map((x) => [x.page.path, x]));
   const lflat = flattenLocal(local.pages);
   const lByPath = new Map(lflat.map((x) => [x.page.path, x]));
+  // A page that became a group (or a group that became a page) is replaced, with its subpages:
+  // a group has no document, and a page's type does not change.
+  const replaced = new Set<string>();
+  for (const { page, parent } of rflat) {
+    const l = lByPath.get(page.path);
+    if ((l && !!l.page.group !== !!page.group) || (parent && replaced.has(parent))) replaced.add(page.id);
+  }
+  const rByPath = new Map(rflat.filter((x) => !replaced.has(x.page.id)).map((x) => [x.page.path, x]));
 
   // Deletions: remote pages no longer in the folder (the topmost: subpages go with them).
   const deleted = new Set<string>();
   for (const { page, parent } of rflat) {
-    if (lByPath.has(page.path)) continue;
+    if (lByPath.has(page.path) && !replaced.has(page.id)) continue;
     deleted.add(page.id);
     if (parent && deleted.has(parent)) continue;
     phase1.push({ change: { operation: 'delete_page', page: page.id } });
@@ -80,7 +87,7 @@ export async function planPush(
       const r = rByPath.get(p.path);
       if (!r) {
         stats.added++;
-        phase1.push({ change: { operation: 'insert_page', ref: p.path, title: p.title, slug: p.path.slice(p.path.lastIndexOf('/') + 1), document: { markdown: '' }, at }, path: p.path, intoPath: parentPath });
+        phase1.push({ change: { operation: 'insert_page', ref: p.path, ...(p.group ? { type: 'group' } : {}), title: p.title, slug: p.path.slice(p.path.lastIndexOf('/') + 1), document: p.group ? {} : { markdown: '' }, at }, path: p.path, intoPath: parentPath });
       } else if (!same) {
         phase1.push({ change: { operation: 'update_page', page: r.page.id, at }, intoPath: parentPath });
       }
@@ -97,15 +104,28 @@ export async function planPush(
   const names = new Set(local.files.map((f) => f.name));
   const ids = { pages: new Map(rflat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
   for (const { page } of lflat) {
+    const r = rByPath.get(page.path);
+    if (page.group) {
+      // A group page: its title only (inserted with it).
+      if (r && r.page.title !== page.title) {
+        stats.updated++;
+        phase2.push({ change: { operation: 'update_page', title: page.title }, pagePath: page.path });
+      }
+      continue;
+    }
     const at = { path: page.path, hasChildren: page.children.length > 0 };
     const body = canonicalBody(parse, page.body, at, pageOf, names, ids);
     const fields = pageFields(page.fields);
-    const r = rByPath.get(page.path);
-    if (r && r.page.title === page.title && sameFields(r.page.fields, fields) && canonicalBody(parse, r.page.markdown, at, pageOf, names, ids) === body) continue;
-    if (r) stats.updated++;
     const markdown = writePageSource({ title: page.title, fields, body });
+    // The file is kept with the page (a server that keeps sources): a page whose file changed in
+    // bytes only (trailing spaces in code, the final newline, how a link is written) is sent too,
+    // so that pull gives the file back as it is; one without a kept source is the same when the
+    // file is what pull writes from the body.
+    const sameSource = !remote.keepsSources || page.source === undefined || (r?.page.source !== undefined ? r.page.source === page.source : page.source === markdown);
+    if (r && sameSource && r.page.title === page.title && sameFields(r.page.fields, fields) && canonicalBody(parse, r.page.markdown, at, pageOf, names, ids) === body) continue;
+    if (r) stats.updated++;
     phase2.push({
-      change: { operation: 'update_page', title: page.title, ...cleared(r?.page.fields ?? {}, fields), document: { markdown } },
+      change: { operation: 'update_page', title: page.title, ...cleared(r?.page.fields ?? {}, fields), document: { markdown }, ...(remote.keepsSources && page.source !== undefined ? { source: page.source } : {}) },
       pagePath: page.path,
     });
   }

@@ -13,6 +13,10 @@ export interface RemotePage {
   fields: Record<string, unknown>;
   markdown: string;
   children: RemotePage[];
+  /** A group page (SUMMARY.md `## Heading`): a title and subpages, no body. */
+  group?: boolean;
+  /** The file a docs-as-code push made this page from, while its body is still the one made from it (servers that keep it). */
+  source?: string;
 }
 
 export interface RemoteFile {
@@ -32,12 +36,16 @@ export function pageFields(p: Record<string, any>): Record<string, unknown> {
 
 const isDocument = (d: any) => d && typeof d === 'object' && Array.isArray(d.nodes);
 
-export async function remoteContent(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ pages: RemotePage[]; files: RemoteFile[] }> {
+export async function remoteContent(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
   const toPage = (p: any): RemotePage[] =>
-    p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''), children: (p.pages ?? []).flatMap(toPage) }];
+    p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''), children: (p.pages ?? []).flatMap(toPage), ...(p.type === 'group' ? { group: true } : {}) }];
   const pages = listed.pages.flatMap(toPage);
+  // The files pages were pushed from (a `docs` server keeps them: GET /_docs/page-sources); a
+  // server without that route (GitBook) gives none, and pages are written from their bodies.
+  const kept = await pageSources(transport, spaceId, changeRequest);
+  for (const { page } of flattenRemote(pages)) if (!page.group && typeof kept?.sources[page.id] === 'string') page.source = kept.sources[page.id];
   // The contract's listPages need not carry each page's text (ours does; GitBook's gives the
   // tree only, or a page's `document` instead of its `markdown`): ask each page without it for
   // its markdown (format=markdown); a server that still answers a Document only gets it converted
@@ -58,7 +66,19 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
   if (converted) process.stderr.write(`Note: the server gave ${converted} page${converted === 1 ? '' : 's'} as a Document only; converted to markdown (blocks it has no markdown for are kept as their text).\n`);
   const listFiles = async (page?: string) => (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<any>;
   const files: RemoteFile[] = (await collectPages(await listFiles(), listFiles)).items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL }));
-  return { pages, files };
+  return { pages, files, keepsSources: !!kept, stale: kept?.stale ?? [] };
+}
+
+/** The kept sources, and the pages whose kept source is stale (edited otherwise since); undefined: the server keeps none. */
+async function pageSources(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ sources: Record<string, string>; stale: string[] } | undefined> {
+  try {
+    const got = (await transport.docs('GET', '/_docs/page-sources', { query: { spaceId, ...(changeRequest ? { changeRequestId: changeRequest } : {}) } })).body as any;
+    if (!got?.sources || typeof got.sources !== 'object') return undefined;
+    return { sources: got.sources, stale: Array.isArray(got.stale) ? got.stale.filter((x: unknown) => typeof x === 'string') : [] };
+  } catch (err) {
+    if (err instanceof DocsError && (err.kind === 'not_found' || err.kind === 'method_not_allowed')) return undefined;
+    throw err;
+  }
 }
 
 export const flattenRemote = (pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] =>

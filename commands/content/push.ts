@@ -7,8 +7,10 @@ import { DocsCommand } from '../_lib/base.js';
 import { startSpinner } from '../_lib/color.js';
 import { problemLine, verdict } from '../_lib/check-report.js';
 import { checkFolder } from '../_lib/content-check.js';
-import { readFolder } from '../_lib/content-folder.js';
-import { planPush } from '../_lib/content-plan.js';
+import { flattenLocal, pageFile, readFolder } from '../_lib/content-folder.js';
+import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
+import { join } from 'node:path';
+import { planPush, type PlannedChange } from '../_lib/content-plan.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
@@ -16,12 +18,13 @@ import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_
 export default class ContentPush extends DocsCommand {
   static summary = 'Make a space match a folder of markdown, as one change request (and merge it with --merge)';
   static description =
-    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. Layout: see `docs content pull --help`.";
+    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. SUMMARY.md: each link's text is the page's title; `## Heading` lines make group pages (their pages in one folder of their own). A .gitbook.yaml in DIR is read as GitBook's Git Sync reads it (root, structure.readme, structure.summary; unknown keys are named in a warning) and kept in the space (its redirects too: this server has no site redirects). Each page's file is kept with it, so `docs content pull` gives the same bytes back. --dry-run lists what would change and changes nothing (exit codes as the real push). Layout: see `docs content pull --help`.";
   static examples = [
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --message "Update install guide"',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # update change request #4',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --strict --merge   # CI: publish main',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --check --merge   # docs content check first: nothing sent when it fails',
+    '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --merge --dry-run   # on a pull request: what would change, nothing changed',
   ];
   static args = { dir: Args.string({ description: 'folder of markdown', required: true }) };
   static flags = {
@@ -31,6 +34,7 @@ export default class ContentPush extends DocsCommand {
     'change-request': Flags.string({ description: 'update this open change request (number or id) instead of opening one' }),
     strict: Flags.boolean({ description: 'refuse (exit 2, nothing sent) when markdown files are missing from SUMMARY.md' }),
     check: Flags.boolean({ description: 'run `docs content check DIR` first: when it finds a problem, print them and exit 1, nothing sent' }),
+    'dry-run': Flags.boolean({ description: 'Change nothing: list the pages the push would add, update and delete and the files it would upload (the server runs the push on a store whose writes are dropped: exit codes as the real push, 5 for a --merge that would conflict)' }),
   };
 
   async run(): Promise<unknown> {
@@ -38,7 +42,9 @@ export default class ContentPush extends DocsCommand {
     const parse = await loadParser();
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
-      const checked = checkFolder(args.dir, parse);
+      // The pages under .gitbook.yaml's root, when it names one.
+      const root = readRepoConfig(args.dir).root;
+      const checked = checkFolder(root ? join(args.dir, root) : args.dir, parse);
       if (checked.problems.length) {
         for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);
         process.stderr.write(`Error: --check: ${verdict(checked)}; nothing was sent\n`);
@@ -46,7 +52,13 @@ export default class ContentPush extends DocsCommand {
         return { changeRequest: null, merged: false, check: checked };
       }
     }
-    const local = readFolder(args.dir, parse);
+    // .gitbook.yaml: the pages are under its root, the table of contents at structure.summary;
+    // the file itself is kept in the space (this server has no site redirects: its redirects
+    // travel with the content, and pull writes it back).
+    const config = readRepoConfig(args.dir);
+    for (const w of config.warnings) process.stderr.write(`Warning: ${w}\n`);
+    const local = readFolder(config.root ? join(args.dir, config.root) : args.dir, parse, { summary: config.summary, readme: config.readme });
+    if (config.text !== undefined) local.files.push({ name: CONFIG_FILE, abs: join(args.dir, CONFIG_FILE), size: Buffer.byteLength(config.text) });
     for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
     // The server refuses names that are not safe path segments: refused here, before a change
     // request is opened, rather than halfway through the push.
@@ -70,6 +82,10 @@ export default class ContentPush extends DocsCommand {
       const plan = await planPush(parse, local, remote, (url) => transport.download(url));
       const changed = plan.phase1.length > 0 || plan.phase2.length > 0;
       const label = target ? `change request #${target.number}${target.how === 'earlier' ? ` (opened by an earlier push of ${args.dir})` : ''}` : '';
+      if (flags['dry-run']) {
+        spinner?.stop();
+        return await this.dryRun(transport, { dir: args.dir, space, target, label, changed, merge: !!flags.merge, subject: target?.how === 'earlier' || !target ? markedSubject(flags.message, args.dir) : undefined }, plan, local, remote);
+      }
       if (!changed && !target) {
         spinner?.stop();
         if (!this.jsonEnabled()) this.log(`No change: ${args.dir} matches space ${space}.`);
@@ -121,21 +137,68 @@ export default class ContentPush extends DocsCommand {
     }
   }
 
+  /**
+   * --dry-run: what the push would change, page by page, and the push run by the server on a
+   * store whose writes are dropped (POST /_docs/dry-run, contentPush): its refusals and a
+   * --merge's conflicts are the real push's, with the same exit codes; nothing changes.
+   */
+  private async dryRun(
+    transport: Awaited<ReturnType<DocsCommand['transport']>>,
+    run: { dir: string; space: string; target?: PushTarget; label: string; changed: boolean; merge: boolean; subject?: string },
+    plan: Awaited<ReturnType<typeof planPush>>,
+    local: ReturnType<typeof readFolder>,
+    remote: Awaited<ReturnType<typeof remoteContent>>,
+  ) {
+    const rflat = flattenRemote(remote.pages);
+    const byId = new Map(rflat.map((x) => [x.page.id, x.page]));
+    const lflat = flattenLocal(local.pages);
+    const fileOf = (path: string) => {
+      const l = lflat.find((x) => x.page.path === path)?.page;
+      return l?.group ? `## ${l.title}` : pageFile(path, (l?.children.length ?? 0) > 0);
+    };
+    const titleOf = (path: string) => lflat.find((x) => x.page.path === path)?.page.title ?? path;
+    const added = plan.phase1.filter((c) => c.change.operation === 'insert_page').map((c) => c.path!);
+    const deleted = plan.phase1.filter((c) => c.change.operation === 'delete_page').map((c) => byId.get(c.change.page)?.path ?? c.change.page);
+    const isNew = new Set(added);
+    const updated = plan.phase2.filter((c) => c.pagePath !== undefined && !isNew.has(c.pagePath)).map((c) => c.pagePath!);
+    const files = plan.phase1.filter((c) => c.change.operation === 'insert_files').flatMap((c) => c.change.files.map((f: any) => f.name as string));
+    const s = plan.stats;
+    const where = run.target ? run.label : `a new change request in space ${run.space}`;
+    let answer: any;
+    if (run.changed || run.target) {
+      const ids = liveIds(rflat, plan);
+      const batches: any[][] = [];
+      for (const phase of [plan.phase1, plan.phase2]) for (let i = 0; i < phase.length; i += 50) batches.push(phase.slice(i, i + 50).map((c) => prepare(c, ids)));
+      answer = (await transport.docs('POST', '/_docs/dry-run', { body: { operationId: 'contentPush', path: { spaceId: run.space, ...(run.target ? { changeRequestId: run.target.id } : {}) }, subject: run.subject, batches, merge: run.merge } })).body;
+    }
+    const conflicts = answer?.merge?.result === 'conflicts' ? ((answer.merge.conflicts ?? []) as { title: string; path?: string }[]) : undefined;
+    if (!this.jsonEnabled()) {
+      if (!run.changed && !run.target) this.log(`No change: ${run.dir} matches space ${run.space}.`);
+      else {
+        this.log(`Dry run, nothing changed: pushing ${run.dir} would ${run.changed ? `put into ${where}` : `leave ${where} as it is`}: ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
+        for (const p of added) this.log(`  added    ${fileOf(p)}${titleOf(p) !== p ? ` (${titleOf(p)})` : ''}`);
+        for (const p of updated) this.log(`  updated  ${fileOf(p)}`);
+        for (const p of deleted) this.log(`  deleted  ${p}`);
+        for (const f of files) this.log(`  upload   ${f}`);
+        if (run.merge && !conflicts) this.log(`The change request would be merged into space ${run.space}.`);
+      }
+    }
+    if (conflicts) {
+      const pages = conflicts.map((c) => `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`).join(', ');
+      throw new DocsError('conflict', `Dry run: the change request would conflict with changes made to space ${run.space} meanwhile: ${pages}; it would be left open with the folder's content, not merged; nothing changed`);
+    }
+    return { dryRun: true, changeRequest: run.target?.id ?? null, ...(run.target ? { number: run.target.number } : {}), target: run.target?.how ?? (run.changed ? 'new' : null), merged: false, wouldMerge: run.merge && !!answer?.merge && !conflicts, ...s, pages: { added, updated, deleted }, uploads: files };
+  }
+
   /** The plan's changes, in batches of up to 50 (pages inserted by an earlier batch are then known by id). */
   private async send(transport: Awaited<ReturnType<DocsCommand['transport']>>, spaceId: string, crId: string, plan: Awaited<ReturnType<typeof planPush>>, flat: ReturnType<typeof flattenRemote>, spinner?: { text: string }) {
-    const ids = new Map(flat.map((x) => [x.page.path, x.page.id]));
+    const ids = liveIds(flat, plan);
     const batches = Math.ceil(plan.phase1.length / 50) + Math.ceil(plan.phase2.length / 50);
     let n = 0;
     for (const phase of [plan.phase1, plan.phase2]) {
       for (let i = 0; i < phase.length; i += 50) {
         // Parents inserted by an earlier batch are known by id; in this batch, by ref.
-        const changes = phase.slice(i, i + 50).map((c) => {
-          const change = { ...c.change };
-          if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : ids.get(c.intoPath) ?? c.intoPath;
-          if (change.operation === 'insert_page' && change.into === null) delete change.into;
-          if (c.pagePath !== undefined) change.page = ids.get(c.pagePath);
-          return change;
-        });
+        const changes = phase.slice(i, i + 50).map((c) => prepare(c, ids));
         if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches}`;
         const res = (await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })).body as any;
         if (Array.isArray(res?.changes)) {
@@ -149,4 +212,20 @@ export default class ContentPush extends DocsCommand {
       }
     }
   }
+}
+
+/** A planned change as sent: parents and pages by id when known, else by path (a ref of the same batch, or of an earlier one in a dry run). */
+function prepare(c: PlannedChange, ids: Map<string, string>) {
+  const change = { ...c.change };
+  if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : ids.get(c.intoPath) ?? c.intoPath;
+  if (change.operation === 'insert_page' && change.into === null) delete change.into;
+  if (c.pagePath !== undefined) change.page = ids.get(c.pagePath) ?? c.pagePath;
+  return change;
+}
+
+/** Page ids by path, of the pages the push keeps (a deleted page's path may be taken by a new one: a group that became a page). */
+function liveIds(flat: ReturnType<typeof flattenRemote>, plan: { phase1: PlannedChange[] }) {
+  const gone = new Set<string>(plan.phase1.filter((c) => c.change.operation === 'delete_page').map((c) => c.change.page));
+  for (const x of flat) if (x.parent && gone.has(x.parent)) gone.add(x.page.id);
+  return new Map(flat.filter((x) => !gone.has(x.page.id)).map((x) => [x.page.path, x.page.id]));
 }

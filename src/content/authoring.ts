@@ -41,6 +41,14 @@ function bodyOf(doc: any): { markdown?: string } {
   return { markdown: '' };
 }
 
+/** The `source` of a change (an extension): the file its markdown was made from, kept for pulls. */
+function sourceOf(c: any, where: string): string | undefined {
+  if (c.source === undefined) return undefined;
+  if (typeof c.source !== 'string') throw invalid(`${where}.source: must be a string (the file the markdown was made from)`);
+  if (Buffer.byteLength(c.source) > 2 * 1024 * 1024) throw invalid(`${where}.source: at most 2 MB`);
+  return c.source;
+}
+
 /** Applies a batch to a copy of revision `from`'s tree; the caller commits the result. */
 export function runBatch(
   tx: WriteTx,
@@ -60,6 +68,8 @@ export function runBatch(
   const now = ctx.clock.now().toISOString();
   // Bodies touched by the batch, resolved (links) and stored once at the end.
   const bodies = new Map<string, string>();
+  // Sources (the files bodies were made from, docs content push) of the pages of this batch.
+  const sources = new Map<string, string | undefined>();
   const pageRefs = new Map<string, string>();
   const fileRefs = new Map<string, string>();
   const outcomes = new Map<string, Outcome>();
@@ -121,15 +131,23 @@ export function runBatch(
     const where = `changes[${i}]`;
     switch (c.operation) {
       case 'insert_page': {
-        const { meta, markdown } = withSource(c, where);
-        const node: PageNode = { id: newId(), type: 'document', title: 'Untitled', slug: '', createdAt: now, updatedAt: now, pages: [] };
+        // A group page (an extension: `type: "group"`; GitBook's SUMMARY.md `## Heading`): a
+        // title and subpages, no document.
+        const group = c.type === 'group';
+        if (c.type !== undefined && c.type !== 'group' && c.type !== 'document') throw invalid(`${where}.type: must be document or group`);
+        if (group && typeof c.document?.markdown === 'string' && c.document.markdown.trim()) throw invalid(`${where}.document: a group page has no document`);
+        const { meta, markdown } = group ? { meta: c, markdown: undefined } : withSource(c, where);
+        const node: PageNode = { id: newId(), type: group ? 'group' : 'document', title: 'Untitled', slug: '', createdAt: now, updatedAt: now, pages: [] };
         const siblings = place(node, c.into ?? null, c.at, where);
         if (c.ref !== undefined) {
           if (pageRefs.has(c.ref) || fileRefs.has(c.ref)) throw invalid(`${where}.ref: "${c.ref}" is already used in this batch`);
           pageRefs.set(c.ref, node.id);
         }
         applyMeta(node, { ...meta, __slugFromTitle: meta.slug === undefined }, where, siblings);
-        bodies.set(node.id, markdown ?? '');
+        if (!group) {
+          bodies.set(node.id, markdown ?? '');
+          sources.set(node.id, sourceOf(c, where));
+        }
         outcomes.set(node.id, { object: 'created_page', ...(c.ref !== undefined ? { ref: c.ref } : {}), page: node.id });
         break;
       }
@@ -149,6 +167,7 @@ export function runBatch(
         if (markdown !== undefined) {
           if (node.type !== 'document') throw invalid(`${where}.document: page ${node.id} is a ${node.type} page and has no document`);
           bodies.set(node.id, markdown);
+          sources.set(node.id, sourceOf(c, where));
         }
         node.updatedAt = now;
         if (!outcomes.has(node.id)) outcomes.set(node.id, { object: 'updated_page', page: node.id });
@@ -210,7 +229,11 @@ export function runBatch(
   for (const [id, raw] of bodies) {
     // A page removed since (with a page above it) has no body to store.
     if (tree.node(id)?.type !== 'document') continue;
-    tree.edit(id).content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, id, resolver));
+    const node = tree.edit(id);
+    node.content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, id, resolver));
+    const source = sources.get(id);
+    // A body set otherwise leaves an earlier source stale (body !== content): pull says so.
+    if (source !== undefined) node.source = { text: putMarkdown(tx, spaceId, source), body: node.content };
   }
   return { pages: tree.roots, files, outcomes: [...outcomes.values()], inserted };
 }

@@ -18,6 +18,14 @@ export interface PageNode {
   slug: string;
   /** SHA-256 (hex) of the markdown body, a `pageContents` row; document pages only. */
   content?: string;
+  /**
+   * The file the body was made from, as a docs-as-code push sent it (`source` of an
+   * insert_page/update_page change, an extension): `text` is the SHA-256 of a `pageContents` row
+   * holding it byte for byte, `body` the `content` it produced. Current while `body === content`
+   * (an edit of the body by any other means leaves it stale); `docs content pull` writes it back
+   * instead of markdown made from the body, so the round trip keeps every byte.
+   */
+  source?: { text: string; body: string };
   description?: string;
   emoji?: string;
   icon?: string;

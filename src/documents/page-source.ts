@@ -20,8 +20,12 @@ export interface PageSource {
 
 export const FRONTMATTER_FIELDS = ['title', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
 
-/** Splits a markdown file into frontmatter fields, leading-heading title and body. */
-export function readPageSource(text: string): PageSource {
+/**
+ * Splits a markdown file into frontmatter fields, leading-heading title and body. `title`: the
+ * title is given elsewhere (a SUMMARY.md link's text, as GitBook's Git Sync has it): the leading
+ * heading is taken as the title only when it says the same, and otherwise stays in the body.
+ */
+export function readPageSource(text: string, given?: { title?: string }): PageSource {
   let rest = text.replace(/\r\n/g, '\n');
   const fields: Record<string, unknown> = {};
   const fm = /^---\n([\s\S]*?)\n---\n?/.exec(rest);
@@ -37,10 +41,11 @@ export function readPageSource(text: string): PageSource {
   }
   let title: string | undefined;
   const h1 = /^\s*# +(.+?)\s*#*\s*(?:\n|$)/.exec(rest);
-  if (h1) {
+  if (h1 && (given?.title === undefined || h1[1]!.trim() === given.title)) {
     title = h1[1]!.trim();
     rest = rest.slice(h1[0].length);
   }
+  if (given?.title) title = given.title;
   if (typeof fields.title === 'string' && fields.title) title = fields.title;
   delete fields.title;
   return { title, fields, body: normalizeBody(rest) };

@@ -22,6 +22,17 @@ describe('readFolder', () => {
     expect(got.skipped).toEqual([]);
   });
 
+  it('structure.readme (.gitbook.yaml) is the first page instead of README.md; structure.summary is read where it says', async () => {
+    const dir = tempDir('docs-folder-');
+    for (const f of ['README.md', 'a.md', 'intro.md']) writeFileSync(join(dir, f), `# ${f}\n`);
+    expect(paths(readFolder(dir, await loadParser(), { readme: 'intro.md' }).pages)).toEqual(['intro', 'a', 'README']);
+    mkdirSync(join(dir, 'toc'));
+    writeFileSync(join(dir, 'toc', 'list.md'), '* [A](../a.md)\n* [Intro](../intro.md)\n');
+    const got = readFolder(dir, await loadParser(), { summary: 'toc/list.md' });
+    expect(paths(got.pages)).toEqual(['a', 'intro']);
+    expect(got.skipped).toEqual(['README.md']);
+  });
+
   it('with SUMMARY.md: its order, and the markdown files it does not list as skipped', async () => {
     const dir = tempDir('docs-folder-');
     mkdirSync(join(dir, 'guide'));

@@ -91,7 +91,7 @@ export function composePage(page: { title: string; fields: Record<string, unknow
  * (`SUMMARY.md line 3 (* [x](../../etc/passwd))`), before anything is sent, and so is a SUMMARY.md
  * that is not a list of links.
  */
-function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFile = 'SUMMARY.md'): LocalPage[] {
+function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFile = 'SUMMARY.md', notes: string[] = []): LocalPage[] {
   const text = readFileSync(regularFile(folder, summaryFile, summaryFile), 'utf8');
   const lines = text.split(/\r?\n/);
   const tree = parse(text) as any;
@@ -153,21 +153,31 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
     }
   }
   // A group's slug is the folder its pages are in (a page's path is its group's slug, then its
-  // own, as the space has it): every page of a group in one folder, its own.
+  // own, as the space has it): every page of a group in one folder, its own. A group whose pages
+  // are elsewhere (GitBook's Git Sync accepts `## Guides` over files at the top) cannot be a group
+  // without moving its pages' paths: its pages go in at the top level, where the heading stood,
+  // with a warning naming it (refusing would fail folders that pushed before groups existed).
   const slugs = new Set<string>();
+  const kept: LocalPage[] = [];
   for (const [i, g] of out.entries()) {
-    if (!g.group) continue;
+    if (!g.group) {
+      kept.push(g);
+      continue;
+    }
     const folders = new Set(g.children.map((c) => (c.path.includes('/') ? c.path.slice(0, c.path.indexOf('/')) : '')));
     const [only] = folders;
     const slug = !g.children.length ? slugify(g.title) : folders.size === 1 && only ? only : '';
     if (!slug || slugs.has(slug) || out.some((p, j) => j !== i && !p.group && p.path === slug)) {
       const named = g.children.map((c) => c.path).slice(0, 3).join(', ');
-      throw new DocsError('invalid', `${headings.get(g)}: group "${g.title}": its pages (${named || 'none'}) must all be in one folder of their own (guides/a.md, guides/b.md: the group's slug, part of their paths in the space); nothing was sent`);
+      notes.push(`${headings.get(g)}: group "${g.title}" not made: its pages (${named || 'none'}) are not all in one folder of its own (guides/a.md, guides/b.md: the group's slug, part of their paths in the space), so they go in at the top level`);
+      kept.push(...g.children);
+      continue;
     }
     slugs.add(slug);
     g.path = slug;
+    kept.push(g);
   }
-  return out;
+  return kept;
 }
 
 /** Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). */
@@ -230,10 +240,11 @@ export function readFolder(dir: string, parse: Parse, structure: { summary?: str
   }
   const used = new Set<string>();
   // SUMMARY.md first: a refused entry is named by its line, even when the walk would refuse it too.
-  const pages = fromSummary(folder, parse, used, summaryFile);
+  const groupNotes: string[] = [];
+  const pages = fromSummary(folder, parse, used, summaryFile, groupNotes);
   const walk = walkFolder(folder);
   const skipped = markdownFiles(walk, summaryFile).filter((f) => !used.has(f)).sort(naturalCompare);
-  return { pages, files: listFiles(walk), summary, skipped, notes: walk.notes };
+  return { pages, files: listFiles(walk), summary, skipped, notes: [...groupNotes, ...walk.notes] };
 }
 
 export const flattenLocal = (pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] =>

@@ -29,6 +29,8 @@ export interface Frame {
   /** Resolves a customization content ref (header and footer links) to a URL. */
   ref(to: unknown): string | undefined;
   noindex?: boolean;
+  /** More CSS for this page (API reference pages). */
+  css?: string;
 }
 
 const themed = (u: unknown, mode: 'light' | 'dark'): string | undefined => {
@@ -108,7 +110,7 @@ export function frame(f: Frame): string {
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
 ${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
-<style>${themeVars(settings.styling)}${BASE_CSS}</style>
+<style>${themeVars(settings.styling)}${BASE_CSS}${f.css ?? ''}</style>
 <script src="${attr(view.base)}/~/site.js?v=${SITE_JS_VERSION}" integrity="${SITE_JS_HASH}" defer></script></head>
 <body><a class="skip" href="#content">Skip to content</a>
 <header class="top">${menu}<a class="brand" href="${attr(view.base)}">${brand}</a>${linkNav}${switcher}${search}${toggle}</header>

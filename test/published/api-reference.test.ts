@@ -2,59 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processingIdle } from '../../src/openapi/processor.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { all, api, attrOf, byClass, byTag, edit, get, h1, mainOf, page, spaceWith, textOf } from './fixture.js';
+import { PETS } from './api-fixture.js';
+import { SITE_JS } from '../../src/published/render/script.js';
 
 // An organization's OpenAPI spec published as an API reference: a page with the line
 // `{% openapi-reference spec="<slug>" %}` gets one page per tag and, under it, one per operation.
-
-export const PETS = {
-  openapi: '3.0.3',
-  info: { title: 'Pet Store', version: '1.2.0', description: 'The **pet** API.' },
-  servers: [{ url: 'https://api.pets.test/v1' }],
-  tags: [{ name: 'Pets', description: 'Everything about pets.' }, { name: 'Store' }],
-  components: {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-    schemas: {
-      Pet: {
-        type: 'object',
-        required: ['name'],
-        properties: {
-          id: { type: 'integer', format: 'int64', example: 7 },
-          name: { type: 'string', description: 'The pet name. <script>alert(1)</script><img src=x onerror=alert(2)> [click](javascript:alert(3))' },
-          parent: { $ref: '#/components/schemas/Pet' },
-          tags: { type: 'array', items: { $ref: '#/components/schemas/Tag' } },
-        },
-      },
-      Tag: { type: 'object', properties: { label: { type: 'string', enum: ['cute', 'big'] } } },
-    },
-  },
-  security: [{ bearer: [] }],
-  paths: {
-    '/pets/{petId}': {
-      get: {
-        tags: ['Pets'],
-        operationId: 'getPet',
-        summary: 'Get a pet',
-        description: 'Returns one pet. <b onmouseover="alert(4)">bold</b>',
-        parameters: [
-          { name: 'petId', in: 'path', required: true, description: 'The pet id', schema: { type: 'integer' }, example: 42 },
-          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
-        ],
-        responses: { '200': { description: 'The pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, '404': { description: 'No such pet' } },
-      },
-    },
-    '/pets': {
-      post: {
-        tags: ['Pets'],
-        operationId: 'createPet',
-        summary: 'Create a pet',
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
-        responses: { '201': { description: 'Created' } },
-        'x-codeSamples': [{ lang: 'go', label: 'Go SDK', source: 'client.CreatePet(ctx, pet)' }],
-      },
-    },
-    '/orders': { get: { tags: ['Store'], operationId: 'listOrders', summary: 'List orders', responses: { '200': { description: 'Orders' } } } },
-  },
-};
 
 let s: TestServer;
 let call: ReturnType<typeof api>;
@@ -192,6 +144,10 @@ describe('API reference from an OpenAPI spec', () => {
     const r = await get(s, `${base}/ghost`);
     expect(r.status).toBe(200);
     expect((await get(s, `${base}/ghost/pets`)).status).toBe(404);
+  });
+
+  it("the site's script (with Test it) is valid JavaScript", () => {
+    expect(() => new Function(SITE_JS)).not.toThrow();
   });
 
   it('a 2,000-operation spec renders in bounded time; so does a deeply recursive schema', async () => {

@@ -42,7 +42,7 @@ $("form.try-it").forEach(f=>f.addEventListener("submit",e=>{e.preventDefault();c
 for(const el of f.elements){const n=el.name||"",i=n.indexOf(":");if(i<0||!el.value)continue;const k=n.slice(0,i),v=n.slice(i+1);
 if(k==="path")p=p.split("{"+v+"}").join(encodeURIComponent(el.value));else if(k==="query")q.append(v,el.value);else if(k==="header")hd[v]=el.value}
 const b=f.elements.namedItem("body"),url=f.elements.namedItem("server").value+p+(q.toString()?"?"+q:"");out.hidden=false;out.textContent="Sending "+m+" "+url+"…";
-fetch(url,{method:m,headers:hd,body:b&&m!=="GET"&&m!=="HEAD"?b.value:undefined,credentials:"omit",referrerPolicy:"no-referrer"}).then(r=>r.text().then(t=>{out.textContent=r.status+" "+r.statusText+"\n\n"+t.slice(0,100000)}),x=>{out.textContent="The request failed: "+x.message+" (the server may not allow requests from this site: CORS)"})}));
+fetch(url,{method:m,headers:hd,body:b&&m!=="GET"&&m!=="HEAD"?b.value:undefined,credentials:"omit",referrerPolicy:"no-referrer"}).then(r=>r.text().then(t=>{out.textContent=r.status+" "+r.statusText+"\\n\\n"+t.slice(0,100000)}),x=>{out.textContent="The request failed: "+x.message+" (the server may not allow requests from this site: CORS)"})}));
 const links=$("aside.outline a");
 if(links.length){const heads=links.map(a=>d.getElementById(decodeURIComponent(a.hash.slice(1)))).filter(Boolean);let q=0;
 const spot=()=>{q=0;const top=parseFloat(getComputedStyle(h).scrollPaddingTop)||80;let at=0;

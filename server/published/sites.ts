@@ -8,7 +8,7 @@ import { listedPages, openSite, siteSegments } from '../../src/published/open.js
 import type { ReadTx } from '../../src/store/port.js';
 import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
 import { loadApis, REFERENCE_LINE } from '../../src/published/api/load.js';
-import { operationBody, rootBody, tagBody } from '../../src/published/api/render.js';
+import { operationBody, partBody, rootBody, tagBody } from '../../src/published/api/render.js';
 import { API_CSS } from '../../src/published/api/css.js';
 import { publishedMarkdown } from '../../src/published/content.js';
 import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
@@ -106,6 +106,8 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     asMarkdown = true;
     rest[rest.length - 1] = last.slice(0, -3);
   }
+  // A deeper level of an API operation's schema (`?part=`), loaded when it is opened.
+  const part = (query.get('part') ?? '').slice(0, 2000) || undefined;
   // One read: may the visitor enter, the site as they see it, and the page the address leads to.
   // A space with an API reference whose spec version is not loaded yet: load it, read again.
   const enter = () =>
@@ -116,7 +118,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       const at = special || input.fromQuery ? undefined : locate(view, rest);
       const missing = at?.kind === 'space' ? apisToLoad(tx, [at.entry.space]) : [];
       if (missing.length) return { view, at, missing };
-      const page = at?.kind === 'space' ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, pathname) : undefined;
+      const page = at?.kind === 'space' ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, part ? `${pathname}?part=${part}` : pathname) : undefined;
       return { view, at, page, missing };
     });
   let entered = await enter();
@@ -208,12 +210,17 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000), JSON.stringify(codeThemesOf(found.settings.styling) ?? null)],
     ix.conditional ? visitor.claims : undefined,
   );
-  let body = cachedBody(api ? `${key}|${api.version}` : key);
+  const bodyAt = api ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}` : key;
+  let body = cachedBody(bodyAt);
   if (!body) {
     renderStats.rendered++;
     const codeThemes = codeThemesOf(found.settings.styling);
     const here = pageUrl(entry, page.path);
-    if (api?.kind === 'op') body = await operationBody(api, codeThemes);
+    if (api?.kind === 'op' && part) {
+      const got = await partBody(api, part, codeThemes);
+      if (!got) return notFound(entry);
+      body = got;
+    } else if (api?.kind === 'op') body = await operationBody(api, codeThemes);
     else if (api?.kind === 'tag') body = await tagBody(api, here, codeThemes);
     else {
       body = await renderMarkdown(api ? found.source.markdown.replace(REFERENCE_LINE, '') : found.source.markdown, { ...found.source.links, codeThemes });
@@ -224,13 +231,13 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
         body = { html: body.html + more.html, headings: [...body.headings, ...more.headings] };
       }
     }
-    keepBody(api ? `${key}|${api.version}` : key, body);
+    keepBody(bodyAt, body);
   }
   const { html, headings } = body;
   const here = pageUrl(entry, found.page.path);
   const actions = pageActions(found.settings, { markdown: `${here}.md`, mcp: `${view.base}/mcp`, app: `/o/${encodeURIComponent(entry.space.organization)}/s/${encodeURIComponent(entry.space.id)}/${found.page.path}` });
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
-  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
+  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || (api?.kind === 'op' && !!part);
   const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description ?? (api?.kind === 'op' ? api.op!.summary : undefined), here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex, ...(api ? { css: API_CSS } : {}) }));
   keepPage(found.sig, bytes, found.csp);
   return send(res, 200, HTML, bytes, found.csp ? { 'content-security-policy': found.csp } : {});

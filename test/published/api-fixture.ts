@@ -17,6 +17,7 @@ export const PETS = {
           name: { type: 'string', description: 'The pet name. <script>alert(1)</script><img src=x onerror=alert(2)> [click](javascript:alert(3))' },
           parent: { $ref: '#/components/schemas/Pet' },
           tags: { type: 'array', items: { $ref: '#/components/schemas/Tag' } },
+          owner: { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string', description: 'The city of the owner.' } } } } },
         },
       },
       Tag: { type: 'object', properties: { label: { type: 'string', enum: ['cute', 'big'] } } },

@@ -85,6 +85,21 @@ describe('API reference from an OpenAPI spec', () => {
     expect((await get(s, `${base}/intro`)).headers.get('content-security-policy')).toContain("connect-src 'self';");
   });
 
+  it('deeper schema levels load on demand: a <details> with a link to the part, which answers its properties', async () => {
+    const r = await get(s, `${base}/api/pets/getpet`);
+    const lazy = all(mainOf(r.doc), (n) => n.tagName === 'details' && attrOf(n, 'data-part'));
+    expect(lazy.length).toBeGreaterThan(0);
+    expect(textOf(mainOf(r.doc))).not.toContain('The city of the owner.');
+    const href = attrOf(byTag(lazy[0], 'a')[0], 'href');
+    expect(href).toBe(attrOf(lazy[0], 'data-part'));
+    const part = await get(s, `${base}/api/pets/getpet${href}`);
+    expect(part.status).toBe(200);
+    expect(textOf(byClass(part.doc, 'api-part')[0])).toContain('The city of the owner.');
+    expect(part.text).toContain('<meta name="robots" content="noindex">');
+    expect((await get(s, `${base}/api/pets/getpet?part=res/200/nope`)).status).toBe(404);
+    expect((await get(s, `${base}/api/pets/getpet?part=res/200/application%252Fjson/p.nope`)).status).toBe(404);
+  });
+
   it('honours x-codeSamples and shows the request body', async () => {
     const r = await get(s, `${base}/api/pets/createpet`);
     const text = textOf(mainOf(r.doc));

@@ -3,8 +3,9 @@ import type { CodeThemes } from '../render/highlight.js';
 import { attr, esc } from '../render/html.js';
 import type { Heading } from '../render/markdown.js';
 import { renderMarkdown } from '../render/markdown.js';
+import { quickMarkdown } from './quick-markdown.js';
 import type { ApiPage } from './load.js';
-import { exampleOf, exampleText, schemaBlock, Texts, type Draw } from './schemas.js';
+import { exampleOf, exampleText, schemaAt, schemaBlock, schemaChildren, Texts, type Draw } from './schemas.js';
 import { authHeaders, bodyExample, requestUrl, samplesOf } from './samples.js';
 import { deref, type ApiOperation, type ApiParam, type ApiSpec, type ApiTag } from './spec.js';
 
@@ -30,8 +31,8 @@ export const endpoint = (op: ApiOperation) => `<p class="endpoint"><span class="
 // Rendered markdown by text (descriptions repeat across operations: a spec's shared schemas).
 const rendered = new Map<string, string>();
 const RENDERED_MAX = 5000;
-/** Longer example or sample texts are shown as plain code (no highlighting: bounded time). */
-const HIGHLIGHT_MAX = 20_000;
+/** Longer example or sample texts are shown as plain code: highlighting costs ~20 ms a kB (shiki). */
+const HIGHLIGHT_MAX = 1_500;
 
 async function md(text: string, codeThemes: CodeThemes | undefined): Promise<string> {
   const key = `${JSON.stringify(codeThemes ?? null)}\u0000${text}`;
@@ -51,12 +52,72 @@ export function fence(code: string, lang: string): string {
   return `${tick}${code.length > HIGHLIGHT_MAX ? '' : lang.replace(/[^A-Za-z0-9_+-]/g, '')}\n${code}\n${tick}`;
 }
 
+/** Text with nothing markdown would read as markup: its paragraphs, escaped, are what remark makes of it. */
+const PLAIN = /^[^*_`[\]<>#|!~&\\{}=+\-:@\n\t]*(\n\n[^*_`[\]<>#|!~&\\{}=+\-:@\n\t]*)*$/;
+const isPlain = (t: string) => PLAIN.test(t) && !/(^|\n) |www\.|(^|\n)\d+[.)]/i.test(t);
+const plain = (t: string) => t.trim().split(/\n\n+/).map((p) => `<p>${esc(p.trim())}</p>`).join('\n');
+/** Blocks that must be rendered alone (a fence or a block left open would swallow what follows). */
+const ALONE = /```|~~~|\{%|<details|<\/details|<figure/i;
+
+/**
+ * Renders a page's markdown texts: plain ones directly, the others in one pass of the renderer
+ * (separated by marker paragraphs), those with code or blocks each alone. One pass instead of
+ * one per text: an operation of a large schema has hundreds of descriptions.
+ */
+async function renderAll(list: string[], codeThemes: CodeThemes | undefined): Promise<string[]> {
+  const out: string[] = new Array(list.length);
+  const batch: number[] = [];
+  const alone: number[] = [];
+  list.forEach((t, i) => {
+    const hit = rendered.get(`${JSON.stringify(codeThemes ?? null)}\u0000${t}`);
+    if (hit !== undefined) out[i] = hit;
+    else if (isPlain(t)) out[i] = plain(t);
+    else if ((out[i] = quickMarkdown(t)!) !== undefined) return;
+    else (ALONE.test(t) ? alone : batch).push(i);
+  });
+  const nonce = `apisep${randomBytes(6).toString('hex')}`;
+  const jobs: Promise<void>[] = alone.map(async (i) => {
+    out[i] = await md(list[i]!, codeThemes);
+  });
+  if (batch.length === 1) jobs.push(md(list[batch[0]!]!, codeThemes).then((h) => void (out[batch[0]!] = h)));
+  else if (batch.length) {
+    jobs.push(
+      (async () => {
+        const doc = batch.map((i, n) => `${nonce}x${n}\n\n${list[i]}`).join('\n\n');
+        const { html } = await renderMarkdown(doc, { link: () => undefined, image: () => undefined, codeThemes });
+        const parts = html.split(new RegExp(`<p>${nonce}x\\d+</p>\\n?`));
+        batch.forEach((i, n) => {
+          out[i] = parts[n + 1] ?? '';
+          if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+          rendered.set(`${JSON.stringify(codeThemes ?? null)}\u0000${list[i]}`, out[i]!);
+        });
+      })(),
+    );
+  }
+  await Promise.all(jobs);
+  return out;
+}
+
+/**
+ * A code block: a short one through the page renderer (highlighted, like a page's code), a long
+ * one drawn here as plain code in the same frame (the renderer's cost grows with the text).
+ */
+function codeBlock(d: Draw, code: string, lang: string): string {
+  if (code.length <= HIGHLIGHT_MAX) return d.texts.add(fence(code, lang));
+  return `<div class="code"><div class="code-head"><span class="lang">${esc(lang)}</span></div><pre tabindex="0"><code>${esc(code)}</code></pre></div>`;
+}
+
+/** Tabs as the renderer draws `{% tabs %}`: each a <details> (all open without script), the script makes them switch. */
+const tabs = (items: { title: string; html: string }[]) =>
+  `<div class="tabs">${items.map((t) => `<details class="tab" open><summary>${esc(t.title)}</summary>${t.html}</details>`).join('')}</div>`;
+
 async function fill(html: string, texts: Texts, codeThemes: CodeThemes | undefined): Promise<string> {
-  const out = await Promise.all(texts.list.map((t) => md(t, codeThemes)));
+  const out = await renderAll(texts.list, codeThemes);
   return html.replace(new RegExp(`<!--${texts.nonce}:(\\d+)-->`, 'g'), (_m, i) => `<div class="md">${out[Number(i)] ?? ''}</div>`);
 }
 
-const draw = (spec: ApiSpec): Draw => ({ spec, texts: new Texts(`apitext${randomBytes(6).toString('hex')}`), budget: { left: 1500 } });
+const draw = (spec: ApiSpec): Draw => ({ spec, texts: new Texts(`apitext${randomBytes(6).toString('hex')}`), budget: { left: 1500 }, lazy: true });
+const seg = (s: string) => encodeURIComponent(s);
 
 function h2(id: string, text: string, headings: Heading[]) {
   headings.push({ depth: 2, text, id });
@@ -142,23 +203,22 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
     parts.push(h2('request-body', 'Request body', headings));
     parts.push(d.texts.add(op.body.description));
     for (const [type, media] of Object.entries<any>(op.body.content).slice(0, 5)) {
-      parts.push(`<div class="media"><p class="media-type"><code>${esc(type)}</code>${op.body.required ? ' <span class="req">required</span>' : ''}</p>${schemaBlock(d, media?.schema)}</div>`);
+      parts.push(`<div class="media"><p class="media-type"><code>${esc(type)}</code>${op.body.required ? ' <span class="req">required</span>' : ''}</p>${schemaBlock(d, media?.schema, `/req/${seg(type)}`)}</div>`);
     }
     const ex = bodyExample(spec, op);
-    if (ex) parts.push(`<details class="example"><summary>Example</summary>${d.texts.add(fence(exampleText(ex.value), /json/i.test(ex.type) ? 'json' : ''))}</details>`);
+    if (ex) parts.push(`<details class="example"><summary>Example</summary>${codeBlock(d, exampleText(ex.value), /json/i.test(ex.type) ? 'json' : 'text')}</details>`);
   }
   if (op.responses.length) {
     parts.push(h2('responses', 'Responses', headings));
     op.responses.slice(0, 30).forEach(([status, raw], i) => {
       const r = deref(spec, raw).value ?? {};
-      // Swagger 2 keeps the schema on the response itself.
-      const content: [string, any][] = r.content && typeof r.content === 'object' ? Object.entries(r.content) : r.schema ? [['application/json', { schema: r.schema, example: r.examples?.['application/json'] }]] : [];
+      const content = responseContent(spec, raw);
       const cls = /^2/.test(status) ? 's2' : /^[45]/.test(status) ? 's4' : 's3';
       const inner = content
         .slice(0, 5)
         .map(([type, media]) => {
           const ex = responseExample(spec, media);
-          return `<div class="media"><p class="media-type"><code>${esc(type)}</code></p>${schemaBlock(d, media?.schema)}${ex !== undefined ? `<details class="example"><summary>Example</summary>${d.texts.add(fence(exampleText(ex), /json/i.test(type) ? 'json' : ''))}</details>` : ''}</div>`;
+          return `<div class="media"><p class="media-type"><code>${esc(type)}</code></p>${schemaBlock(d, media?.schema, `/res/${seg(status)}/${seg(type)}`)}${ex !== undefined ? `<details class="example"><summary>Example</summary>${codeBlock(d, exampleText(ex), /json/i.test(type) ? 'json' : 'text')}</details>` : ''}</div>`;
         })
         .join('');
       const desc = typeof r.description === 'string' ? r.description : '';
@@ -167,10 +227,44 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
   }
   parts.push(h2('code-samples', 'Code samples', headings));
   const samples = samplesOf(spec, op);
-  parts.push(d.texts.add(`{% tabs %}\n${samples.map((s) => `{% tab title="${s.label.replace(/["\n\r%{}]/g, '')}" %}\n${fence(s.source, s.lang === 'curl' || s.lang === 'shell' ? 'bash' : s.lang)}\n{% endtab %}`).join('\n')}\n{% endtabs %}`));
+  parts.push(tabs(samples.map((s) => ({ title: s.label, html: codeBlock(d, s.source, s.lang === 'curl' || s.lang === 'shell' || s.lang === 'sh' ? 'bash' : s.lang || 'text') }))));
   parts.push(tryIt(spec, op, headings));
   parts.push('</div>');
   return { html: await fill(parts.join('\n'), d.texts, codeThemes), headings };
+}
+
+/** A response's media types and their schemas (Swagger 2 keeps the schema on the response). */
+function responseContent(spec: ApiSpec, raw: any): [string, any][] {
+  const r = deref(spec, raw).value ?? {};
+  return r.content && typeof r.content === 'object' ? Object.entries(r.content) : r.schema ? [['application/json', { schema: r.schema, example: r.examples?.['application/json'] }]] : [];
+}
+
+/**
+ * One part of an operation's schemas (`?part=req/<type>/p.a/p.b`, `res/<status>/<type>/...`): what
+ * a collapsed deeper level holds, loaded when it is opened. Undefined when the address leads nowhere.
+ */
+export async function partBody(page: ApiPage, part: string, codeThemes?: CodeThemes): Promise<ApiBody | undefined> {
+  const { spec, op } = page as { spec: ApiSpec; op: ApiOperation };
+  const segs = part.split('/');
+  let root: any;
+  let rest: string[];
+  if (segs[0] === 'req' && segs[1] !== undefined) {
+    root = op.body?.content[decodeURIComponent(segs[1])]?.schema;
+    rest = segs.slice(2);
+  } else if (segs[0] === 'res' && segs[1] !== undefined && segs[2] !== undefined) {
+    const status = decodeURIComponent(segs[1]);
+    const resp = op.responses.find(([st]) => st === status);
+    root = resp ? responseContent(spec, resp[1]).find(([t]) => t === decodeURIComponent(segs[2]!))?.[1]?.schema : undefined;
+    rest = segs.slice(3);
+  } else return undefined;
+  if (!root) return undefined;
+  const d = draw(spec);
+  const at = schemaAt(d, root, rest.join('/'));
+  if (!at) return undefined;
+  const inside = schemaChildren(d, at.raw, 0, at.seen, `/${part}`);
+  const label = rest.filter((x) => x.startsWith('p.')).map((x) => decodeURIComponent(x).slice(2)).join('.');
+  const html = `<div class="api-op">${endpoint(op)}<p class="part-of">Properties of <code>${esc(label || 'the schema')}</code> (${esc(segs[0] === 'req' ? 'request body' : `response ${decodeURIComponent(segs[1]!)}`)}).</p><div class="api-part">${inside || '<p>No properties.</p>'}</div></div>`;
+  return { html: await fill(html, d.texts, codeThemes), headings: [] };
 }
 
 const opLink = (base: string, op: ApiOperation) => `<li><a href="${attr(`${base}/${op.slug}`)}"><span class="${METHOD_CLASS(op.method)}">${esc(op.method.toUpperCase())}</span> <span>${esc(op.title)}</span></a> <code class="path">${esc(op.path)}</code></li>`;

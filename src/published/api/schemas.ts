@@ -10,6 +10,14 @@ import { deref, type ApiSpec } from './spec.js';
 // page's markdown, by the caller, which puts them in place of their markers.
 
 export const MAX_DEPTH = 6;
+/**
+ * Levels drawn in the page itself; a deeper object is a <details> whose properties load when it
+ * is opened (the script fetches `?part=<path>` of the same page; without script it is a link to
+ * that address, a page of just that part). Each part draws again this many levels, so any depth
+ * is reachable, and a page stays small whatever the schema (the GitBook spec's customization
+ * body is some 2,000 properties deep and wide).
+ */
+export const INLINE_DEPTH = 1;
 
 /** Markdown texts to render, each replaced in the HTML by its marker. */
 export class Texts {
@@ -26,7 +34,12 @@ export interface Draw {
   spec: ApiSpec;
   texts: Texts;
   budget: { left: number };
+  /** Deeper levels are loaded on demand (`?part=`); without it (tests of a whole schema) all are drawn. */
+  lazy?: boolean;
 }
+
+/** A part's address: segments (encoded) from a section (`req/<type>`, `res/<status>/<type>`): `p.<name>`, `i`, `v<n>`, `a`. */
+const seg = (s: string) => encodeURIComponent(s);
 
 const scalar = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -75,7 +88,7 @@ function facts(s: any): string {
 }
 
 /** What lies inside a schema (its properties, its items', its variants), or '' for a scalar. */
-export function schemaChildren(d: Draw, raw: any, depth: number, seen: Set<string>): string {
+export function schemaChildren(d: Draw, raw: any, depth: number, seen: Set<string>, path = ''): string {
   const { value, name } = deref(d.spec, raw);
   if (!value || typeof value !== 'object') return '';
   if (name && raw?.$ref && seen.has(name)) return `<p class="circular">Circular reference to <code>${esc(name)}</code> (drawn above).</p>`;
@@ -88,30 +101,68 @@ export function schemaChildren(d: Draw, raw: any, depth: number, seen: Set<strin
       .slice(0, 30)
       .map((v: any, i: number) => {
         const label = deref(d.spec, v).name && v?.$ref ? deref(d.spec, v).name : typeLabel(d, v);
-        const body = schemaChildren(d, v, depth + 1, inner);
+        const body = schemaChildren(d, v, depth + 1, inner, `${path}/v${i}`);
         return `<li><span class="type">${esc(label ?? `Option ${i + 1}`)}</span>${d.texts.add(deref(d.spec, v).value?.description)}${body}</li>`;
       })
       .join('')}</ol>`;
   }
-  if (s.type === 'array' || (!s.type && s.items)) return s.items ? schemaChildren(d, s.items, depth, inner) : '';
+  if (s.type === 'array' || (!s.type && s.items)) return s.items ? schemaChildren(d, s.items, depth, inner, `${path}/i`) : '';
   const props = s.properties && typeof s.properties === 'object' ? Object.entries<any>(s.properties) : [];
   const required = new Set(Array.isArray(s.required) ? s.required : []);
   let html = '';
-  if (props.length) html += properties(d, props, required, depth, inner);
+  if (props.length) html += properties(d, props, required, depth, inner, path);
   if (s.additionalProperties && typeof s.additionalProperties === 'object') {
-    html += `<ul class="props"><li><div class="prop"><code>[key: string]</code> <span class="type">${esc(typeLabel(d, s.additionalProperties))}</span></div>${nested(d, s.additionalProperties, depth + 1, inner)}</li></ul>`;
+    html += `<ul class="props"><li><div class="prop"><code>[key: string]</code> <span class="type">${esc(typeLabel(d, s.additionalProperties))}</span></div>${nested(d, s.additionalProperties, depth + 1, inner, `${path}/a`)}</li></ul>`;
   }
   return html;
 }
 
 /** A property's inner schema, in a <details> (open at the first level only). */
-function nested(d: Draw, raw: any, depth: number, seen: Set<string>): string {
-  const inside = schemaChildren(d, raw, depth, seen);
+function nested(d: Draw, raw: any, depth: number, seen: Set<string>, path: string): string {
+  if (d.lazy && depth > INLINE_DEPTH) {
+    if (!hasInside(d, raw)) return '';
+    const href = `?part=${encodeURIComponent(path.slice(1))}`;
+    return `<details class="schema" data-part="${attr(href)}"><summary>Show properties</summary><p class="lazy"><a href="${attr(href)}">Show the properties</a></p></details>`;
+  }
+  const inside = schemaChildren(d, raw, depth, seen, path);
   if (!inside) return '';
   return `<details class="schema"${depth <= 1 ? ' open' : ''}><summary>${depth <= 1 ? 'Properties' : 'Show properties'}</summary>${inside}</details>`;
 }
 
-function properties(d: Draw, props: [string, any][], required: Set<unknown>, depth: number, seen: Set<string>): string {
+/** Whether a schema has anything inside (properties, items or variants with some): checked without drawing. */
+function hasInside(d: Draw, raw: any, n = 0): boolean {
+  const s = deref(d.spec, raw).value;
+  if (!s || typeof s !== 'object' || n > 4) return false;
+  if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf) || Array.isArray(s.allOf)) return true;
+  if (s.properties && typeof s.properties === 'object' && Object.keys(s.properties).length) return true;
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') return true;
+  return s.items ? hasInside(d, s.items, n + 1) : false;
+}
+
+/**
+ * The schema at a part's address under a section's schema, with the names of the `$ref`s on the
+ * way (for circular references), or undefined when the address leads nowhere.
+ */
+export function schemaAt(d: Draw, root: any, path: string): { raw: any; seen: Set<string> } | undefined {
+  let raw = root;
+  const seen = new Set<string>();
+  for (const part of path.split('/').filter(Boolean).slice(0, 64)) {
+    const { value, name } = deref(d.spec, raw);
+    if (!value || typeof value !== 'object') return undefined;
+    if (name && raw?.$ref) seen.add(name);
+    const s = merged(d, value, seen);
+    const key = decodeURIComponent(part);
+    if (key === 'i') raw = s.items;
+    else if (key === 'a') raw = s.additionalProperties;
+    else if (/^v\d+$/.test(key)) raw = (s.oneOf ?? s.anyOf)?.[Number(key.slice(1))];
+    else if (key.startsWith('p.') && s.properties && Object.prototype.hasOwnProperty.call(s.properties, key.slice(2))) raw = s.properties[key.slice(2)];
+    else return undefined;
+    if (raw === undefined || raw === null || typeof raw !== 'object') return undefined;
+  }
+  return { raw, seen };
+}
+
+function properties(d: Draw, props: [string, any][], required: Set<unknown>, depth: number, seen: Set<string>, path: string): string {
   const items: string[] = [];
   for (const [name, raw] of props) {
     if (d.budget.left-- <= 0) {
@@ -120,16 +171,16 @@ function properties(d: Draw, props: [string, any][], required: Set<unknown>, dep
     }
     const s = deref(d.spec, raw).value ?? {};
     const flags = [required.has(name) ? '<span class="req">required</span>' : '', s.deprecated ? '<span class="deprecated">deprecated</span>' : '', s.readOnly ? '<span class="flag">read-only</span>' : '', s.nullable ? '<span class="flag">nullable</span>' : ''].join('');
-    items.push(`<li><div class="prop"><code>${esc(name)}</code> <span class="type">${esc(typeLabel(d, raw))}</span>${flags}</div>${d.texts.add(s.description)}${facts(s)}${nested(d, raw, depth + 1, seen)}</li>`);
+    items.push(`<li><div class="prop"><code>${esc(name)}</code> <span class="type">${esc(typeLabel(d, raw))}</span>${flags}</div>${d.texts.add(s.description)}${facts(s)}${nested(d, raw, depth + 1, seen, `${path}/p.${seg(name)}`)}</li>`);
   }
   return `<ul class="props">${items.join('')}</ul>`;
 }
 
 /** A schema at the top of a section (a request body, a response): its type and what lies inside. */
-export function schemaBlock(d: Draw, raw: any): string {
+export function schemaBlock(d: Draw, raw: any, path = ''): string {
   const { value } = deref(d.spec, raw);
   if (!value) return '';
-  const inside = schemaChildren(d, raw, 0, new Set());
+  const inside = schemaChildren(d, raw, 0, new Set(), path);
   return `<p class="schema-type"><span class="type">${esc(typeLabel(d, raw))}</span></p>${d.texts.add(value.description)}${inside}`;
 }
 

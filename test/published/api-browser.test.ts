@@ -111,6 +111,10 @@ describe.skipIf(!CHROMIUM)('API reference operation page in a browser', () => {
     await expect.poll(() => p.locator('.try-result').textContent(), { timeout: 10_000 }).toContain('"name":"Rex"');
     expect(await p.locator('.try-result').textContent()).toMatch(/^200 OK/);
     expect(seen.at(-1)).toEqual({ method: 'GET', url: '/v1/pets/7?verbose=true', auth: 'Bearer secret-1' });
+    // A deeper schema level loads when opened (from the same page, ?part=).
+    const owner = p.locator('details[data-part$="p.owner"]').first();
+    await owner.locator(':scope > summary').click();
+    await expect.poll(() => owner.textContent(), { timeout: 10_000 }).toContain('address');
     // Any other origin is refused by the page's connect-src.
     const blocked = await p.evaluate((u: string) => fetch(u).then(() => 'sent', () => 'blocked'), otherUrl);
     expect(blocked).toBe('blocked');

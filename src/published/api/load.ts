@@ -2,6 +2,7 @@ import type { PageNode } from '../../content/model.js';
 import { markdownOf } from '../../content/revisions.js';
 import type { Context } from '../../kernel/context.js';
 import { readContent } from '../../openapi/content-files.js';
+import { onVersion } from '../../openapi/processor.js';
 import type { OpenAPIVersionRecord } from '../../openapi/model.js';
 import { findSpec } from '../../openapi/service.js';
 import type { SpaceRecord } from '../../spaces/model.js';
@@ -126,6 +127,20 @@ export async function loadApis(ctx: Context, needed: Needed[]): Promise<void> {
     }),
   );
 }
+
+// A version this process has just processed is indexed now, with the text it already holds: the
+// first page of a new version does not read and parse megabytes. The parse is deferred to the
+// next turn so the processing job's own write is not held up.
+onVersion((version, filesystem) => {
+  setImmediate(() => {
+    if (loaded.has(version.id)) return;
+    try {
+      remember(version.id, buildSpec(JSON.parse(filesystem), version.sourceURL));
+    } catch (err) {
+      if (process.env.DEBUG) console.error('api reference:', err);
+    }
+  });
+});
 
 /** For tests and the bench: forget loaded specs (the next render reads and indexes again). */
 export const forgetApis = () => loaded.clear();

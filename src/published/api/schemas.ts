@@ -11,13 +11,14 @@ import { deref, type ApiSpec } from './spec.js';
 
 export const MAX_DEPTH = 6;
 /**
- * Levels drawn in the page itself; a deeper object is a <details> whose properties load when it
- * is opened (the script fetches `?part=<path>` of the same page; without script it is a link to
- * that address, a page of just that part). Each part draws again this many levels, so any depth
+ * Levels of nested objects drawn in the page itself (0: the top level's properties only, as
+ * GitBook shows them); a deeper object is a <details> whose properties load when it is opened
+ * (the script fetches `?part=<path>` of the same page; without script it is a link to that
+ * address, a page of just that part). Each part draws its own level the same way, so any depth
  * is reachable, and a page stays small whatever the schema (the GitBook spec's customization
  * body is some 2,000 properties deep and wide).
  */
-export const INLINE_DEPTH = 1;
+export const INLINE_DEPTH = 0;
 
 /** Markdown texts to render, each replaced in the HTML by its marker. */
 export class Texts {

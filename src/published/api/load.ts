@@ -3,7 +3,7 @@ import { markdownOf } from '../../content/revisions.js';
 import type { Context } from '../../kernel/context.js';
 import { readContent } from '../../openapi/content-files.js';
 import { onVersion } from '../../openapi/processor.js';
-import type { OpenAPIVersionRecord } from '../../openapi/model.js';
+import type { OpenAPISpecRecord, OpenAPIVersionRecord } from '../../openapi/model.js';
 import { findSpec } from '../../openapi/service.js';
 import type { SpaceRecord } from '../../spaces/model.js';
 import type { ReadTx } from '../../store/port.js';
@@ -87,6 +87,8 @@ export interface Needed {
 /** The latest version of each reference of a space's tree (a spec with no version yet: none). */
 function versionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]) {
   const out: { ref: Ref; version: OpenAPIVersionRecord }[] = [];
+  // An organization without specs has no reference to draw: its pages' bodies are not scanned.
+  if (!tx.find<OpenAPISpecRecord>('openapiSpecs', 'organization', space.organization).length) return out;
   for (const ref of refsOf(tx, space.id, tree)) {
     // Only a spec of the space's own organization.
     const spec = findSpec(tx, space.organization, ref.slug);

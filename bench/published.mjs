@@ -4,10 +4,14 @@
 // - the bytes a content page costs a visitor: HTML (inline CSS) + the site script, gzip (target <= 50 kB);
 // - the first render of a page of a 5,000-page space (the site's index of that space is built on
 //   it: no earlier request touched the space), in ms (target <= 50) and against a warm request.
+// - the first render of an API reference operation page of the 1.7 MB GitBook spec (0.202.0),
+//   once the spec is processed: reading its version's documents, indexing them, the page tree
+//   with 263 paths' operations, and the page itself, in ms (target <= 50; the renderer and its
+//   code languages were loaded by a small spec's page first), against a warm request.
 // Prints each figure with its target; exits 1 on a miss.
 //
 //   node bench/published.mjs [--quick]     (--quick: 2,000 pages, shorter loads)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { childEnv, load, removeDir, startBareServer, startDocsServe, stopChild, tempDir } from './lib.mjs';
@@ -18,7 +22,7 @@ const BIG = QUICK ? 2000 : 5000;
 const SECONDS = QUICK ? 2 : 5;
 const ROUNDS = 4;
 const TOKEN = 'bench-published-token';
-const TARGETS = { readRatio: 0.5, firstRenderMs: 50, pageKb: 50 };
+const TARGETS = { readRatio: 0.5, firstRenderMs: 50, pageKb: 50, apiFirstRenderMs: 50 };
 
 async function api(base, method, path, body) {
   const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
@@ -39,6 +43,31 @@ async function site(base, org, space, title) {
   const s = await api(base, 'POST', `/v1/orgs/${org}/sites`, { title, spaces: [space] });
   return (await api(base, 'POST', `/v1/orgs/${org}/sites/${s.id}/publish`)).urls.published;
 }
+
+/** Puts an OpenAPI spec (text) and waits for its processing to finish. */
+async function specOf(base, org, slug, text) {
+  await api(base, 'PUT', `/v1/orgs/${org}/openapi/${slug}`, { source: { text } });
+  for (let i = 0; i < 600; i++) {
+    const spec = await api(base, 'GET', `/v1/orgs/${org}/openapi/${slug}`);
+    if (spec.processingState === 'complete') {
+      if (spec.lastProcessErrorCode) throw new Error(`openapi ${slug}: ${spec.lastProcessErrorCode}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`openapi ${slug}: not processed`);
+}
+
+/** A site of one space whose page \`reference\` is the API reference of spec \`slug\`. */
+async function referenceSite(base, org, slug) {
+  const space = (await api(base, 'POST', `/v1/orgs/${org}/spaces`, { title: `API ${slug}` })).id;
+  const cr = await api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: 'reference' });
+  await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', ref: 'r', title: 'Reference', document: { markdown: `{% openapi-reference spec="${slug}" %}\n` } }] });
+  await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
+  return site(base, org, space, `API ${slug} Site`);
+}
+
+const slug = (t, max) => t.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '');
 
 async function timedGet(url) {
   const t = performance.now();
@@ -79,6 +108,22 @@ try {
   const gz = parts.reduce((n, b) => n + gzipSync(b).length, 0);
   console.log(`content page transferred: ${(raw / 1024).toFixed(1)} kB raw, ${(gz / 1024).toFixed(1)} kB gzip (HTML with inline CSS + ${scripts.length} script)`);
   check('content page transferred (HTML + CSS + JS, gzip)', gz / 1024, TARGETS.pageKb, ' kB');
+
+  // First render of an API operation page of the GitBook spec, once processed. A small spec's
+  // operation page first: the renderer's code languages load there, not in the figure.
+  const tiny = { openapi: '3.0.3', info: { title: 'Tiny', version: '1' }, servers: [{ url: 'https://tiny.test' }], paths: { '/a': { post: { operationId: 'a', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { x: { type: 'string' } } } } } }, responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } } } } } };
+  await specOf(base, org, 'tiny', JSON.stringify(tiny));
+  await timedGet(`${await referenceSite(base, org, 'tiny')}/reference/other/a`);
+  const gitbookText = readFileSync(join(import.meta.dirname, '..', 'node_modules', 'gitbook-api-latest', 'spec', 'openapi.json'), 'utf8');
+  await specOf(base, org, 'gitbook', gitbookText);
+  const gb = JSON.parse(gitbookText);
+  const op = gb.paths['/orgs/{organizationId}/sites/{siteId}/customization'].put;
+  const opUrl = `${await referenceSite(base, org, 'gitbook')}/reference/${slug(op.tags[0], 80)}/${slug(op.operationId, 90)}`;
+  const apiFirst = await timedGet(opUrl);
+  const apiWarm = [];
+  for (let i = 0; i < 9; i++) apiWarm.push((await timedGet(opUrl)).ms);
+  console.log(`first render of an API operation page (GitBook spec, ${(gitbookText.length / 1048576).toFixed(1)} MB, processed): ${apiFirst.ms.toFixed(1)} ms; warm median ${median(apiWarm).toFixed(1)} ms (${(apiFirst.ms / median(apiWarm)).toFixed(2)}x); ${(apiFirst.bytes.length / 1024).toFixed(0)} kB HTML`);
+  check('first render, API operation page of the GitBook spec', apiFirst.ms, TARGETS.apiFirstRenderMs, ' ms');
 
   // First render of a page of the big space, then the same page warm (median of 9).
   const big = await site(base, org, await spaceOf(base, org, BIG, 'Big'), 'Big Site');

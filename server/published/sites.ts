@@ -6,7 +6,11 @@ import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
 import { listedPages, openSite, siteSegments } from '../../src/published/open.js';
 import type { ReadTx } from '../../src/store/port.js';
-import { firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
+import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
+import { loadApis, REFERENCE_LINE } from '../../src/published/api/load.js';
+import { operationBody, partBody, rootBody, tagBody } from '../../src/published/api/render.js';
+import { API_CSS } from '../../src/published/api/css.js';
+import { publishedMarkdown } from '../../src/published/content.js';
 import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
 import { esc } from '../../src/published/render/html.js';
 import { pageActions } from '../../src/published/render/actions.js';
@@ -16,7 +20,7 @@ import { renderMarkdown } from '../../src/published/render/markdown.js';
 import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
-import { locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
+import { listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
 import type { PageIndexed } from '../../src/published/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
 
@@ -31,6 +35,14 @@ import { cookieNames, parseCookies, visitorInput } from '../../src/published/vis
 // it may fetch from the site's own origin only ("Copy page" reads the page's `.md`).
 const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const SCRIPT = Buffer.from(SITE_JS);
+/** The CSP of an API operation page: its "Test it" may connect to the spec's server origins too. */
+const cspWith = (origins: string[]) => CSP.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`);
+
+/** Loads the API reference specs of the site's listed spaces (before llms.txt, search, sitemap). */
+async function preloadApis(ctx: Context, view: SiteView): Promise<void> {
+  const missing = await ctx.store.read((tx) => apisToLoad(tx, listedSpaces(view).map((e) => e.space)));
+  if (missing.length) await loadApis(ctx, missing);
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -94,15 +106,26 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     asMarkdown = true;
     rest[rest.length - 1] = last.slice(0, -3);
   }
+  // A deeper level of an API operation's schema (`?part=`), loaded when it is opened.
+  const part = (query.get('part') ?? '').slice(0, 2000) || undefined;
   // One read: may the visitor enter, the site as they see it, and the page the address leads to.
-  const entered = await ctx.store.read((tx) => {
-    if (!mayEnter(tx, ref.site, visitor)) return undefined;
-    const view = siteView(tx, ref, visitor);
-    const special = rest[0] === '~' || (rest.length === 1 && SITE_FILES.has(rest[0]!));
-    const at = special || input.fromQuery ? undefined : locate(view, rest);
-    const page = at?.kind === 'space' ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, pathname) : undefined;
-    return { view, at, page };
-  });
+  // A space with an API reference whose spec version is not loaded yet: load it, read again.
+  const enter = () =>
+    ctx.store.read((tx) => {
+      if (!mayEnter(tx, ref.site, visitor)) return undefined;
+      const view = siteView(tx, ref, visitor);
+      const special = rest[0] === '~' || (rest.length === 1 && SITE_FILES.has(rest[0]!));
+      const at = special || input.fromQuery ? undefined : locate(view, rest);
+      const missing = at?.kind === 'space' ? apisToLoad(tx, [at.entry.space]) : [];
+      if (missing.length) return { view, at, missing };
+      const page = at?.kind === 'space' ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, part ? `${pathname}?part=${part}` : pathname) : undefined;
+      return { view, at, page, missing };
+    });
+  let entered = await enter();
+  if (entered?.missing.length) {
+    await loadApis(ctx, entered.missing);
+    entered = await enter();
+  }
   if (!entered) return bareNotFound(res);
   const { view } = entered;
 
@@ -144,6 +167,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     }
     if (what === 'search' || what === 'search.json') {
       const q = (query.get('q') ?? '').slice(0, 200);
+      await preloadApis(ctx, view);
       const groups = await searchSite(ctx, view, q);
       if (what === 'search.json') return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ query: q, groups }));
       const theme = themeOf(view, baseSettings, cookies);
@@ -154,6 +178,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   if (rest.length === 1) {
     const robotsText = { 'robots.txt': () => robots(ctx, view), 'sitemap.xml': () => ctx.store.read((tx) => sitemap(tx, ctx, view)), 'llms.txt': () => ctx.store.read((tx) => llmsIndex(tx, ctx, view)), 'llms-full.txt': () => ctx.store.read((tx) => llmsFull(tx, ctx, view)) }[rest[0]!];
     if (robotsText) {
+      if (rest[0] !== 'robots.txt') await preloadApis(ctx, view);
       const type = rest[0] === 'sitemap.xml' ? 'application/xml; charset=utf-8' : rest[0]!.startsWith('llms') ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8';
       return send(res, 200, type, await robotsText());
     }
@@ -178,25 +203,44 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   }
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
-  if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer);
+  if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer, found.csp ? { 'content-security-policy': found.csp } : {});
   const { ix, page } = found;
+  const api = ix.api?.get(page.node.id);
   const key = bodyKey(
     [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000), JSON.stringify(codeThemesOf(found.settings.styling) ?? null)],
     ix.conditional ? visitor.claims : undefined,
   );
-  let body = cachedBody(key);
+  const bodyAt = api ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}` : key;
+  let body = cachedBody(bodyAt);
   if (!body) {
     renderStats.rendered++;
-    keepBody(key, (body = await renderMarkdown(found.source.markdown, { ...found.source.links, codeThemes: codeThemesOf(found.settings.styling) })));
+    const codeThemes = codeThemesOf(found.settings.styling);
+    const here = pageUrl(entry, page.path);
+    if (api?.kind === 'op' && part) {
+      const got = await partBody(api, part, codeThemes);
+      if (!got) return notFound(entry);
+      body = got;
+    } else if (api?.kind === 'op') body = await operationBody(api, codeThemes);
+    else if (api?.kind === 'tag') body = await tagBody(api, here, codeThemes);
+    else {
+      body = await renderMarkdown(api ? found.source.markdown.replace(REFERENCE_LINE, '') : found.source.markdown, { ...found.source.links, codeThemes });
+      if (api) {
+        // The reference page: its own text, then the spec's overview (tag addresses as in the tree).
+        const slugs = new Map(page.node.pages.map((c) => [c.id.slice(page.node.id.length + 1), c.slug]));
+        const more = await rootBody(api, here, codeThemes, slugs);
+        body = { html: body.html + more.html, headings: [...body.headings, ...more.headings] };
+      }
+    }
+    keepBody(bodyAt, body);
   }
   const { html, headings } = body;
   const here = pageUrl(entry, found.page.path);
   const actions = pageActions(found.settings, { markdown: `${here}.md`, mcp: `${view.base}/mcp`, app: `/o/${encodeURIComponent(entry.space.organization)}/s/${encodeURIComponent(entry.space.id)}/${found.page.path}` });
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
-  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex;
-  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description, here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex }));
-  keepPage(found.sig, bytes);
-  return send(res, 200, HTML, bytes);
+  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || (api?.kind === 'op' && !!part);
+  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description ?? (api?.kind === 'op' ? api.op!.summary : undefined), here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex, ...(api ? { css: API_CSS } : {}) }));
+  keepPage(found.sig, bytes, found.csp);
+  return send(res, 200, HTML, bytes, found.csp ? { 'content-security-policy': found.csp } : {});
 }
 
 /** What a browser shows at `<site>/mcp`: the address to give an MCP client. */
@@ -225,13 +269,17 @@ function findPage(tx: ReadTx, ctx: Context, view: SiteView, entry: SpaceEntry, p
       const to = t?.kind === 'url' ? t.url : t?.kind === 'page' && ix.byId.get(t.page) ? pageUrl(entry, ix.byId.get(t.page)!.path) : page.node.href;
       return to ? { moved: to, temporary: true } : undefined;
     }
-    if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${markdownOf(tx, entry.space.id, page.node)}` };
+    if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${publishedMarkdown(tx, entry.space.id, ix, page.node)}` };
     const settings = settingsOf(view, entry);
     const theme = themeOf(view, settings, cookies);
     const sig = signature(view, ix, page.node.id, theme, pathname, Math.floor(ctx.clock.now().getTime() / 3_600_000));
+    // An operation's page may send its "Test it" request to the spec's servers, and only there.
+    const api = ix.api?.get(page.node.id);
+    const csp = api?.kind === 'op' && api.spec.origins.length ? cspWith(api.spec.origins) : undefined;
     const hit = cachedPage(sig);
-    if (hit) return { cached: hit };
+    if (hit) return { cached: hit.bytes, csp: hit.csp };
     return {
+      csp,
       ix,
       page,
       settings,
@@ -264,7 +312,7 @@ function signature(view: SiteView, ix: PageIndexed, page: string, theme: string,
     parts.push(s.row ? serial(s.row) : 0);
     for (const e of s.spaces) parts.push(serial(e.ss), serial(e.space));
   }
-  parts.push(serial(ix.rev), page, theme, pathname, hour);
+  parts.push(serial(ix.rev), page, theme, pathname, hour, ix.apiVersions ?? '');
   if (ix.conditional) parts.push(JSON.stringify(view.visitor.claims));
   return parts.join('|');
 }

@@ -16,6 +16,15 @@ import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 // still the one processed, so a put during processing restarts it and the stale result is dropped.
 
 const CONCURRENCY = 2;
+
+/**
+ * Told of every new version this process records, with its documents (the `filesystem` JSON text):
+ * what renders specs (the published API reference) reads them here, off any request's path,
+ * instead of from the file on the first page asked for.
+ */
+export type VersionListener = (version: { id: string; spec: string; sourceURL?: string }, filesystem: string) => void;
+const versionListeners = new Set<VersionListener>();
+export const onVersion = (fn: VersionListener) => void versionListeners.add(fn);
 /** After an unexpected failure (e.g. the store could not write), wait before trying that spec again. */
 const RETRY_MS = 5000;
 
@@ -134,6 +143,15 @@ class Processor {
       return true;
     });
     if (!kept && versionId) await removeContent(ctx, specId, versionId);
+    if (kept && versionId && outcome.ok) {
+      for (const fn of versionListeners) {
+        try {
+          fn({ id: versionId, spec: specId, ...(outcome.url ? { sourceURL: outcome.url } : {}) }, outcome.filesystem);
+        } catch (err) {
+          if (process.env.DEBUG) console.error('openapi version listener:', err);
+        }
+      }
+    }
   }
 
   /** Stops taking work and abandons what runs (left `progress`, taken up by the next process). */

@@ -1,5 +1,7 @@
 import { makeResolver } from '../content/link-refs.js';
-import type { FileEntry } from '../content/model.js';
+import type { FileEntry, PageNode } from '../content/model.js';
+import { REFERENCE_LINE } from './api/load.js';
+import { apiMarkdown } from './api/render.js';
 import { fileDownloadUrl } from '../content/downloads.js';
 import { markdownOf } from '../content/revisions.js';
 import type { Located } from '../content/tree.js';
@@ -14,6 +16,17 @@ import type { Visitor } from './visitor.js';
 // What a page's rendering reads from the store (inside one read), and how its links resolve:
 // a page of the space to its address on this site (a page closed to the visitor counts as
 // missing), a file of the space to its signed download URL, anything broken marked as such.
+
+/**
+ * A page's markdown as the site publishes it (`.md`, llms-full.txt): a page generated from an
+ * OpenAPI spec is written from the spec; an API reference page is its text and the spec's overview.
+ */
+export function publishedMarkdown(tx: ReadTx, spaceId: string, ix: PageIndexed, node: PageNode): string {
+  const api = ix.api?.get(node.id);
+  if (!api) return markdownOf(tx, spaceId, node);
+  if (api.kind !== 'root') return apiMarkdown(api);
+  return `${markdownOf(tx, spaceId, node).replace(REFERENCE_LINE, '').trim()}\n\n${apiMarkdown(api)}`;
+}
 
 export interface PageSource {
   markdown: string;

@@ -1,4 +1,4 @@
-import { markdownOf } from '../content/revisions.js';
+import { publishedMarkdown } from './content.js';
 import type { Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import { listedPages } from './open.js';
@@ -39,6 +39,6 @@ export function llmsIndex(tx: ReadTx, ctx: Context, view: SiteView): string {
 
 export function llmsFull(tx: ReadTx, ctx: Context, view: SiteView): string {
   return listedPages(tx, view)
-    .map((p) => `# ${p.page.node.title}\n\nSource: ${abs(ctx, pageUrl(p.entry, p.page.path))}\n\n${markdownOf(tx, p.entry.space.id, p.page.node).trim()}\n`)
+    .map((p) => `# ${p.page.node.title}\n\nSource: ${abs(ctx, pageUrl(p.entry, p.page.path))}\n\n${publishedMarkdown(tx, p.entry.space.id, p.ix, p.page.node).trim()}\n`)
     .join('\n---\n\n');
 }

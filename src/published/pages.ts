@@ -5,6 +5,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
+import { apiTree, missingApis, type ApiPage, type Needed } from './api/load.js';
 
 // A space's pages as a published site serves them: found by path, filtered by the visitor's
 // claims (a page whose condition, or an ancestor's, fails is not there), ordered for
@@ -21,6 +22,9 @@ export interface PageIndexed {
   docAt: Map<string, number>;
   /** Whether any page has a condition (then what a page links to depends on the visitor). */
   conditional: boolean;
+  /** The pages generated from OpenAPI specs (api/load.ts), by page id; the versions they show. */
+  api?: Map<string, ApiPage>;
+  apiVersions?: string;
 }
 
 const indexes = new WeakMap<readonly PageNode[], Omit<PageIndexed, 'rev'>>();
@@ -38,7 +42,16 @@ function indexTree(tree: readonly PageNode[]) {
 
 export function spacePages(tx: ReadTx, space: SpaceRecord): PageIndexed {
   const rev = currentRevision(tx, space);
-  return { rev, ...indexTree(treeOf(tx, rev)) };
+  const tree = treeOf(tx, rev);
+  // A space with API references: its tree with their generated pages (when their specs are loaded).
+  const api = apiTree(tx, space, tree);
+  if (api) return { rev, ...indexTree(api.tree), api: api.pages, apiVersions: api.versions };
+  return { rev, ...indexTree(tree) };
+}
+
+/** The spaces' API reference versions not loaded yet (load them, then read again). */
+export function apisToLoad(tx: ReadTx, spaces: SpaceRecord[]): Needed[] {
+  return missingApis(tx, spaces.map((space) => ({ space, tree: treeOf(tx, currentRevision(tx, space)) })));
 }
 
 /** Whether the visitor may see the page: its condition and its ancestors' all hold. */

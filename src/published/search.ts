@@ -1,7 +1,7 @@
 import { searchOrganization } from '../search/service.js';
 import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
-import { pageVisible, spacePages } from './pages.js';
+import { pageVisible, spacePages, type PageIndexed } from './pages.js';
 import { attr, esc } from './render/html.js';
 import { pageUrl } from './render/page.js';
 import { listedSpaces, type SiteView, type SpaceEntry } from './site.js';
@@ -23,8 +23,10 @@ export async function searchSite(ctx: Context, view: SiteView, q: string): Promi
   for (const e of listedSpaces(view)) if (!entries.has(e.space.id)) entries.set(e.space.id, e);
   const spaces: SpaceRecord[] = [...entries.values()].map((e) => e.space);
   const found = await searchOrganization(ctx, view.org.id, spaces, q);
+  // Spaces with an API reference are asked too (their operations are not in the text index).
+  const all = [...found.map((f) => ({ space: f.space, hits: f.hits })), ...spaces.filter((s) => !found.some((f) => f.space.id === s.id)).map((space) => ({ space, hits: [] as (typeof found)[number]['hits'] }))];
   return ctx.store.read((tx) =>
-    found.flatMap(({ space, hits }) => {
+    all.flatMap(({ space, hits }) => {
       const entry = entries.get(space.id)!;
       const ix = spacePages(tx, entry.space);
       const pages = hits.flatMap((h) => {
@@ -35,9 +37,31 @@ export async function searchSite(ctx: Context, view: SiteView, q: string): Promi
         const url = pageUrl(entry, l.path);
         return [{ title: l.node.title, url, sections: h.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })) }];
       });
+      pages.push(...apiHits(ix, entry, view, q, new Set(pages.map((p) => p.url))));
       return pages.length ? [{ ...(entry.section.row ? { section: entry.section.row.title } : {}), space: entry.space.title, url: entry.url, pages }] : [];
     }),
   );
+}
+
+const API_HITS = 20;
+
+/** Operations of the space's API references whose words hold every word of the query. */
+function apiHits(ix: PageIndexed, entry: SpaceEntry, view: SiteView, q: string, seen: Set<string>): SearchGroup['pages'] {
+  if (!ix.api) return [];
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const out: SearchGroup['pages'] = [];
+  for (const [id, p] of ix.api) {
+    if (p.kind !== 'op' || out.length >= API_HITS) continue;
+    const op = p.op!;
+    const text = `${op.title} ${op.method} ${op.path} ${op.operationId ?? ''} ${op.description ?? ''}`.toLowerCase();
+    if (!words.every((w) => text.includes(w))) continue;
+    const l = ix.byId.get(id);
+    if (!l || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden) || !pageVisible(ix, l, view.visitor)) continue;
+    const url = pageUrl(entry, l.path);
+    if (seen.has(url)) continue;
+    out.push({ title: op.title, url, sections: [{ title: `${op.method.toUpperCase()} ${op.path}`, url, snippet: (op.description ?? op.summary ?? '').replace(/\s+/g, ' ').slice(0, 160) }] });
+  }
+  return out;
 }
 
 export function searchPage(q: string, groups: SearchGroup[]): string {

@@ -59,9 +59,13 @@ describe('the site script and its CSP', () => {
     expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const text = await r.text();
     expect(text).not.toMatch(/https?:\/\/|XMLHttpRequest|import\(|eval\(|new Function|innerHTML|localStorage/);
-    // One request of its own: "Copy page" reads the page's `.md` link, when it is on this origin;
-    // the CSP lets it reach this origin alone.
-    expect(text.match(/fetch\(/g)).toEqual(['fetch(']);
+    // Three requests: "Copy page" reads the page's `.md` link, when it is on this origin; an API
+    // operation's deeper schema level is read from the same page (`?part=`); "Test it" sends the
+    // visitor's request to the spec's server. The CSP lets a content page reach this origin
+    // alone (an API operation page adds its spec's servers: test/published/api-reference.test.ts).
+    expect(text.match(/fetch\(/g)).toEqual(['fetch(', 'fetch(', 'fetch(']);
+    expect(text).toContain('fetch(new URL(x.dataset.part,location.href),{credentials:"same-origin"})');
+    expect(text).toContain('credentials:"omit"');
     expect(text).toContain('fetch(md.href,');
     expect(text).toContain('md.origin===location.origin');
     const csp = (await get(s, base)).headers.get('content-security-policy')!;

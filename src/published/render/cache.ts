@@ -47,13 +47,14 @@ export function serial(row: object): number {
 }
 
 const PAGES_MAX = 500;
-const pages = new Map<string, Buffer>();
+const pages = new Map<string, { bytes: Buffer; csp?: string }>();
 
-export function cachedPage(sig: string): Buffer | undefined {
+/** A drawn page and the CSP it was sent with (an API operation page's names the spec's servers). */
+export function cachedPage(sig: string): { bytes: Buffer; csp?: string } | undefined {
   return pages.get(sig);
 }
 
-export function keepPage(sig: string, bytes: Buffer) {
+export function keepPage(sig: string, bytes: Buffer, csp?: string) {
   if (pages.size >= PAGES_MAX) pages.delete(pages.keys().next().value!);
-  pages.set(sig, bytes);
+  pages.set(sig, { bytes, ...(csp ? { csp } : {}) });
 }

@@ -123,6 +123,9 @@ details{border:1px solid var(--line);border-radius:var(--radius);padding:6px 12p
 .tabs [role=tab]{border:0;border-bottom:2px solid transparent;border-radius:0;background:none;padding:6px 12px}.tabs [role=tab][aria-selected=true]{border-bottom-color:var(--primary);color:var(--link);font-weight:600}
 .tabs [role=tabpanel]{padding:4px 0}
 .broken-link{color:var(--warn);text-decoration:underline wavy;text-underline-offset:3px;cursor:help}.broken-link:before{content:"⚠ "}
+.announcement{padding:8px 24px;text-align:center;background:var(--soft);border-bottom:3px solid var(--primary);overflow-wrap:anywhere}
+.announcement-success{border-color:#00c950}.announcement-warning{border-color:#fe9a00}.announcement-danger{border-color:#fb2c36}
+nav.social{display:flex;gap:12px;flex-wrap:wrap;align-items:center}
 footer.site{border-top:1px solid var(--line);padding:24px;color:var(--muted);display:flex;gap:48px;flex-wrap:wrap}
 footer.site ul{list-style:none;padding:0}
 form.page-search{margin:0 0 24px;max-width:480px}.page-search label{align-self:center}

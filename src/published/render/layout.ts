@@ -29,6 +29,8 @@ export interface Frame {
   /** Resolves a customization content ref (header and footer links) to a URL. */
   ref(to: unknown): string | undefined;
   noindex?: boolean;
+  /** More CSS for this page (API reference pages). */
+  css?: string;
 }
 
 const themed = (u: unknown, mode: 'light' | 'dark'): string | undefined => {
@@ -59,6 +61,55 @@ function navHtml(nodes: NavNode[], current: string | undefined): string {
       return `<details><summary>${esc(n.row.title)}</summary><ul>${n.children.map((c) => `<li>${navHtml([c], current)}</li>`).join('')}</ul></details>`;
     })
     .join('');
+}
+
+// Where a social account's handle leads (0.202.0 `socialAccounts`), by platform.
+const SOCIAL: Record<string, [string, (h: string) => string | undefined]> = {
+  twitter: ['X (Twitter)', (h) => `https://x.com/${encodeURIComponent(h)}`],
+  instagram: ['Instagram', (h) => `https://www.instagram.com/${encodeURIComponent(h)}`],
+  facebook: ['Facebook', (h) => `https://www.facebook.com/${encodeURIComponent(h)}`],
+  linkedin: ['LinkedIn', (h) => `https://www.linkedin.com/company/${encodeURIComponent(h)}`],
+  github: ['GitHub', (h) => `https://github.com/${encodeURIComponent(h)}`],
+  discord: ['Discord', (h) => `https://discord.gg/${encodeURIComponent(h)}`],
+  slack: ['Slack', (h) => (/^[a-z0-9-]+$/i.test(h) ? `https://${h}.slack.com` : undefined)],
+  youtube: ['YouTube', (h) => `https://www.youtube.com/@${encodeURIComponent(h)}`],
+  tiktok: ['TikTok', (h) => `https://www.tiktok.com/@${encodeURIComponent(h)}`],
+  reddit: ['Reddit', (h) => `https://www.reddit.com/r/${encodeURIComponent(h)}`],
+  bluesky: ['Bluesky', (h) => `https://bsky.app/profile/${encodeURIComponent(h)}`],
+  // A Mastodon handle is user@server: the profile is on that server.
+  mastodon: ['Mastodon', (h) => {
+    const m = /^([A-Za-z0-9_]+)@([A-Za-z0-9.-]+\.[A-Za-z]{2,})$/.exec(h);
+    return m ? `https://${m[2]}/@${m[1]}` : undefined;
+  }],
+  threads: ['Threads', (h) => `https://www.threads.net/@${encodeURIComponent(h)}`],
+  medium: ['Medium', (h) => `https://medium.com/@${encodeURIComponent(h)}`],
+};
+
+/** The site's social accounts shown at `where` (footer by default, header when asked), as links. */
+function socialLinks(settings: Settings, where: 'header' | 'footer'): string {
+  const accounts: any[] = Array.isArray(settings.socialAccounts) ? settings.socialAccounts.slice(0, 10) : [];
+  return accounts
+    .filter((a) => (where === 'footer' ? a?.display?.footer !== false : a?.display?.header === true))
+    .map((a) => {
+      const known = SOCIAL[a?.platform];
+      const handle = typeof a?.handle === 'string' ? a.handle.replace(/^@/, '').trim() : '';
+      const href = known && handle ? known[1](handle) : undefined;
+      return href ? `<a href="${attr(href)}" rel="me noopener">${esc(known![0])}</a>` : '';
+    })
+    .join('');
+}
+
+/** The customization's announcement (when enabled): a banner above the header, a link when it has one. */
+function announcement(f: Frame, lang: string): string {
+  const a = f.settings.announcement;
+  if (!a || a.enabled !== true) return '';
+  const localized = a.localizedMessage && typeof a.localizedMessage === 'object' ? a.localizedMessage[lang] : undefined;
+  const message = typeof localized === 'string' && localized.trim() ? localized : typeof a.message === 'string' ? a.message : '';
+  if (!message.trim()) return '';
+  const style = ['info', 'warning', 'danger', 'success'].includes(a.style) ? a.style : 'info';
+  const href = a.link ? f.ref(a.link.to ?? a.link) : undefined;
+  const text = esc(message);
+  return `<div class="announcement announcement-${style}" role="region" aria-label="Announcement">${href ? `<a href="${attr(safeUrl(href))}">${text}</a>` : `<span>${text}</span>`}</div>`;
 }
 
 export function frame(f: Frame): string {
@@ -98,6 +149,8 @@ export function frame(f: Frame): string {
   const footerLogo = themed(footer.logo, f.theme === 'dark' ? 'dark' : 'light');
   const outline = f.outline?.filter((h) => h.depth === 2 || h.depth === 3) ?? [];
   const lang = typeof settings.internationalization?.locale === 'string' ? settings.internationalization.locale : 'en';
+  const socialHeader = socialLinks(settings, 'header');
+  const socialFooter = socialLinks(settings, 'footer');
   const linkNav = links ? `<nav class="header-links" aria-label="Header links">${links}</nav>` : '';
   // On narrow screens the header keeps one row: its links and the variant switcher are drawn
   // again at the top of the page tree (after the content, or in the menu's drawer).
@@ -108,16 +161,16 @@ export function frame(f: Frame): string {
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
 ${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
-<style>${themeVars(settings.styling)}${BASE_CSS}</style>
+<style>${themeVars(settings.styling)}${BASE_CSS}${f.css ?? ''}</style>
 <script src="${attr(view.base)}/~/site.js?v=${SITE_JS_VERSION}" integrity="${SITE_JS_HASH}" defer></script></head>
 <body><a class="skip" href="#content">Skip to content</a>
-<header class="top">${menu}<a class="brand" href="${attr(view.base)}">${brand}</a>${linkNav}${switcher}${search}${toggle}</header>
+${announcement(f, lang)}<header class="top">${menu}<a class="brand" href="${attr(view.base)}">${brand}</a>${linkNav}${switcher}${socialHeader ? `<nav class="social header-social" aria-label="Social accounts">${socialHeader}</nav>` : ''}${search}${toggle}</header>
 ${sections}
 <div class="layout">
 <aside class="sidebar" id="nav" aria-label="Navigation">${mobile}${f.sidebar ?? ''}</aside>
 <main id="content">${f.main}</main>
 <aside class="outline" aria-label="Outline">${outline.length ? `<nav aria-label="On this page"><strong>On this page</strong><ul>${outline.map((h) => `<li class="d${h.depth}"><a href="#${attr(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul></nav>` : ''}</aside>
 </div>
-<footer class="site">${footerLogo ? `<img src="${attr(safeUrl(footerLogo))}" alt="" height="24">` : ''}${footerGroups}${typeof footer.copyright === 'string' ? `<p class="copyright">${esc(footer.copyright)}</p>` : ''}</footer>
+<footer class="site">${footerLogo ? `<img src="${attr(safeUrl(footerLogo))}" alt="" height="24">` : ''}${footerGroups}${socialFooter ? `<nav class="social" aria-label="Social accounts">${socialFooter}</nav>` : ''}${typeof footer.copyright === 'string' ? `<p class="copyright">${esc(footer.copyright)}</p>` : ''}</footer>
 </body></html>`;
 }

@@ -38,6 +38,14 @@ p.id=b.id+"-panel";p.setAttribute("role","tabpanel");p.setAttribute("aria-labell
 b.addEventListener("click",()=>pick(i));b.addEventListener("keydown",e=>{const k={ArrowRight:1,ArrowLeft:-1}[e.key];if(k){const j=(i+k+btns.length)%btns.length;pick(j);btns[j].focus()}})});
 const pick=i=>{btns.forEach((b,j)=>{b.setAttribute("aria-selected",String(i===j));b.tabIndex=i===j?0:-1;panels[j].hidden=i!==j})};
 box.prepend(list);pick(0)});
+d.addEventListener("toggle",e=>{const x=e.target;if(!x.matches||!x.matches("details[data-part]")||!x.open||x.dataset.loaded)return;x.dataset.loaded="1";
+fetch(new URL(x.dataset.part,location.href),{credentials:"same-origin"}).then(r=>r.ok?r.text():Promise.reject()).then(t=>{const p=new DOMParser().parseFromString(t,"text/html").querySelector(".api-part");
+if(!p)return Promise.reject();const s=x.querySelector(":scope>summary");x.replaceChildren(s,...p.childNodes)},()=>{x.dataset.loaded=""})},true);
+$("form.try-it").forEach(f=>f.addEventListener("submit",e=>{e.preventDefault();const out=f.querySelector(".try-result"),m=(f.dataset.method||"get").toUpperCase(),q=new URLSearchParams(),hd={};let p=f.dataset.path||"";
+for(const el of f.elements){const n=el.name||"",i=n.indexOf(":");if(i<0||!el.value)continue;const k=n.slice(0,i),v=n.slice(i+1);
+if(k==="path")p=p.split("{"+v+"}").join(encodeURIComponent(el.value));else if(k==="query")q.append(v,el.value);else if(k==="header")hd[v]=el.value}
+const b=f.elements.namedItem("body"),url=f.elements.namedItem("server").value+p+(q.toString()?"?"+q:"");out.hidden=false;out.textContent="Sending "+m+" "+url+"…";
+fetch(url,{method:m,headers:hd,body:b&&m!=="GET"&&m!=="HEAD"?b.value:undefined,credentials:"omit",referrerPolicy:"no-referrer"}).then(r=>r.text().then(t=>{out.textContent=r.status+" "+r.statusText+"\\n\\n"+t.slice(0,100000)}),x=>{out.textContent="The request failed: "+x.message+" (the server may not allow requests from this site: CORS)"})}));
 const links=$("aside.outline a");
 if(links.length){const heads=links.map(a=>d.getElementById(decodeURIComponent(a.hash.slice(1)))).filter(Boolean);let q=0;
 const spot=()=>{q=0;const top=parseFloat(getComputedStyle(h).scrollPaddingTop)||80;let at=0;

@@ -186,6 +186,8 @@ export function canonicalBody(
   pageOf: (path: string) => { hasChildren: boolean } | undefined,
   fileNames: Set<string>,
   idToPath: { pages: Map<string, string>; files: Map<string, string> },
+  /** Where the body's links are (the server's link index, checked): then it is not parsed. */
+  spans?: number[],
 ): string {
   const from = pageDir(at.path, at.hasChildren);
   const rel = (target: string) => {
@@ -193,7 +195,8 @@ export function canonicalBody(
     return r.startsWith('../') ? r : `./${r}`;
   };
   const edits: { start: number; end: number; text: string }[] = [];
-  for (const l of extractLinks(parse, body)) {
+  const links = spans ? linksAt(body, spans) : extractLinks(parse, body);
+  for (const l of links) {
     if (l.start === undefined || /^[a-z][a-z0-9+.-]*:/i.test(l.url) || l.url.startsWith('#')) continue;
     const [raw, anchor] = l.url.split('#', 2) as [string, string | undefined];
     let pagePath: string | undefined;
@@ -214,6 +217,13 @@ export function canonicalBody(
   let out = body;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return normalizeBody(out);
+}
+
+/** The links at known offsets (a link index), as extractLinks gives them. */
+function linksAt(body: string, spans: number[]): { url: string; start: number; end: number }[] {
+  const out = [];
+  for (let i = 0; i < spans.length; i += 2) out.push({ url: body.slice(spans[i], spans[i + 1]), start: spans[i]!, end: spans[i + 1]! });
+  return out;
 }
 
 /** SUMMARY.md for a tree of pages (path, title, children). */

@@ -9,6 +9,7 @@ import { problemLine, verdict } from '../_lib/check-report.js';
 import { checkFolder } from '../_lib/content-check.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
+import { LinkCache } from '../_lib/link-cache.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
@@ -67,7 +68,9 @@ export default class ContentPush extends DocsCommand {
       // An existing change request is compared with its own content: only what the folder changes
       // since the last push is sent, and pushing the same folder again changes nothing.
       const remote = await remoteContent(transport, space, target?.id);
-      const plan = await planPush(parse, local, remote, (url) => transport.download(url));
+      const cache = LinkCache.load();
+      const plan = await planPush(parse, local, remote, (url) => transport.download(url), cache);
+      cache.save();
       const changed = plan.phase1.length > 0 || plan.phase2.length > 0;
       const label = target ? `change request #${target.number}${target.how === 'earlier' ? ` (opened by an earlier push of ${args.dir})` : ''}` : '';
       if (!changed && !target) {

@@ -5,7 +5,7 @@ import { invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { requireContentEdit } from '../spaces/service.js';
-import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
+import { canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
 import { commitRevision, editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
@@ -210,7 +210,8 @@ export function runBatch(
   for (const [id, raw] of bodies) {
     // A page removed since (with a page above it) has no body to store.
     if (tree.node(id)?.type !== 'document') continue;
-    tree.edit(id).content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, id, resolver));
+    const stored = canonicalLinksIndexed(parse, raw, id, resolver);
+    tree.edit(id).content = putMarkdown(tx, spaceId, stored.markdown, stored.spans);
   }
   return { pages: tree.roots, files, outcomes: [...outcomes.values()], inserted };
 }

@@ -4,6 +4,7 @@ import { normalizeBody, readPageSource } from '../../src/documents/page-source.j
 import { extractLinks, pageDir, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
+import { yielder } from './yield.js';
 
 // A folder of markdown as Git keeps docs, and the same content as the API has it. Layout (what
 // `docs content pull` writes and `push` reads): a page at path `a/b` is `a/b.md`, or
@@ -52,7 +53,17 @@ export function conflictMarkerLine(text: string): number | undefined {
   return mid !== -1 && end !== -1 ? start + 1 : undefined;
 }
 
+// Pages are laid out first (fromSummary, fromTree) and their files read after (loadPages), in
+// chunks that give the event loop back (yield.ts): a folder of thousands of pages never holds it.
+const pending = new WeakMap<LocalPage, { real: string; file: string }>();
+
 function readPage(real: string, path: string, file: string, children: LocalPage[]): LocalPage {
+  const page: LocalPage = { path, title: basename(path), fields: {}, body: '', children };
+  pending.set(page, { real, file });
+  return page;
+}
+
+function loadPage(page: LocalPage, { real, file }: { real: string; file: string }) {
   let src;
   let text: string;
   try {
@@ -63,7 +74,19 @@ function readPage(real: string, path: string, file: string, children: LocalPage[
   }
   const marker = conflictMarkerLine(text);
   if (marker !== undefined) throw new DocsError('invalid', `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`);
-  return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children };
+  Object.assign(page, { title: src.title ?? basename(page.path), fields: src.fields, body: src.body });
+}
+
+/** Reads the files of the pages laid out (in order: the first refused is the first in the tree). */
+async function loadPages(pages: LocalPage[]) {
+  const tick = yielder();
+  for (const { page } of flattenLocal(pages)) {
+    const at = pending.get(page);
+    if (!at) continue;
+    await tick();
+    loadPage(page, at);
+    pending.delete(page);
+  }
 }
 
 /**
@@ -155,18 +178,21 @@ const markdownFiles = (walk: Walk): string[] =>
  * what the walk left out (links to folders, sockets). Only regular files inside the folder are
  * read (folder-walk.ts).
  */
-export function readFolder(dir: string, parse: Parse): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
+export async function readFolder(dir: string, parse: Parse): Promise<{ pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const folder = openFolder(dir);
   const summary = existsSync(join(dir, 'SUMMARY.md'));
   if (!summary) {
     const walk = walkFolder(folder);
-    return { pages: fromTree(walk), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
+    const pages = fromTree(walk);
+    await loadPages(pages);
+    return { pages, files: listFiles(walk), summary, skipped: [], notes: walk.notes };
   }
   const used = new Set<string>();
   // SUMMARY.md first: a refused entry is named by its line, even when the walk would refuse it too.
   const pages = fromSummary(folder, parse, used);
   const walk = walkFolder(folder);
+  await loadPages(pages);
   const skipped = markdownFiles(walk).filter((f) => !used.has(f)).sort(naturalCompare);
   return { pages, files: listFiles(walk), summary, skipped, notes: walk.notes };
 }

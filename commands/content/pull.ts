@@ -8,6 +8,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { canonicalBody, pageFile, writeSummary } from '../_lib/content-folder.js';
 import { flattenRemote, remoteContent, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
+import { yielder } from '../_lib/yield.js';
 
 export default class ContentPull extends DocsCommand {
   static summary = "Write a space's content (or a change request's) to a folder of markdown";
@@ -42,9 +43,12 @@ export default class ContentPull extends DocsCommand {
     const byPath = new Map(flat.map((x) => [x.page.path, { hasChildren: x.page.children.length > 0 }]));
     const ids = { pages: new Map(flat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
     const names = new Set(remote.files.map((f) => f.name));
+    const tick = yielder();
     for (const { page } of flat) {
+      await tick();
       const at = { path: page.path, hasChildren: page.children.length > 0 };
-      const body = canonicalBody(parse, page.markdown, at, (p) => byPath.get(p), names, ids);
+      // The server's link offsets (checked against the markdown): links made relative unparsed.
+      const body = canonicalBody(parse, page.markdown, at, (p) => byPath.get(p), names, ids, page.links);
       target.write(pageFile(page.path, at.hasChildren), writePageSource({ title: page.title, fields: page.fields, body }));
     }
     target.write('SUMMARY.md', writeSummary(remote.pages));

@@ -47,7 +47,7 @@ export default class ContentPush extends DocsCommand {
         return { changeRequest: null, merged: false, check: checked };
       }
     }
-    const local = readFolder(args.dir, parse);
+    const local = await readFolder(args.dir, parse);
     for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
     // The server refuses names that are not safe path segments: refused here, before a change
     // request is opened, rather than halfway through the push.

@@ -50,7 +50,7 @@ afterAll(() => {
 });
 
 const counting = (parse: Parse) => {
-  const c = { n: 0, parse: ((md: string) => (c.n++, parse(md))) as Parse };
+  const c: { n: number; parse: Parse } = { n: 0, parse: (md) => (c.n++, parse(md)) };
   return c;
 };
 

@@ -3,6 +3,7 @@ import { extname, join, posix } from 'node:path';
 import { normalizeBody, readPageSource } from '../../src/documents/page-source.js';
 import { extractLinks, pageDir, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
+import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
 import { yielder } from './yield.js';
 
@@ -66,6 +67,9 @@ function readPage(real: string, path: string, file: string, children: LocalPage[
 function loadPage(page: LocalPage, { real, file }: { real: string; file: string }) {
   let src;
   let text: string;
+  // Never read (nor parse: ~130 bytes of memory per byte) a page the server would refuse.
+  const size = statSync(real).size;
+  if (size > MAX_PAGE_BYTES) throw new DocsError('invalid', `${file}: ${size} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB) of markdown: split it into pages; nothing was sent`);
   try {
     text = readFileSync(real, 'utf8');
     src = readPageSource(text);

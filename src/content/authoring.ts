@@ -2,6 +2,7 @@ import { readPageSource } from '../documents/page-source.js';
 import { documentToMarkdown } from '../documents/markdown.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
+import { MAX_PAGE_BYTES } from '../kernel/limits.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { requireContentEdit } from '../spaces/service.js';
@@ -94,6 +95,9 @@ export function runBatch(
   /** Metadata from the change, overridden by the markdown's frontmatter and leading heading. */
   const withSource = (c: any, where: string) => {
     const body = bodyOf(c.document);
+    if (body.markdown !== undefined && body.markdown.length > MAX_PAGE_BYTES / 3 && Buffer.byteLength(body.markdown) > MAX_PAGE_BYTES) {
+      throw invalid(`${where}.document: the page's markdown is ${Buffer.byteLength(body.markdown)} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB): split it into pages`);
+    }
     if (body.markdown === undefined || c.document?.document) return { meta: c, markdown: body.markdown };
     let src;
     try {

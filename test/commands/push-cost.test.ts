@@ -143,6 +143,43 @@ describe('content push compares what changed', () => {
   }, 180_000);
 });
 
+describe('bad input', () => {
+  it('a folder of 10,000 pages already in the space is compared without parsing any', async () => {
+    const dir = tempDir('docs-push-10k-');
+    for (let s = 0; s < 100; s++) {
+      mkdirSync(join(dir, `s${s}`));
+      for (let i = 0; i < 100; i++) writeFileSync(join(dir, `s${s}`, `p${i}.md`), `# P ${s}.${i}\n\nText of ${s}.${i}, see [next](p${(i + 1) % 100}.md).\n`);
+    }
+    const parse = await loadParser();
+    const local = await readFolder(dir, parse);
+    expect(local.pages.reduce((n, p) => n + p.children.length, 0)).toBe(10_000);
+    // The space as it would answer for this folder: the same titles, bodies and tree.
+    let id = 0;
+    const asRemote = (p: (typeof local.pages)[number]): any => ({ id: `id${id++}`, path: p.path, title: p.title, fields: {}, markdown: p.body, children: p.children.map(asRemote) });
+    const c = counting(parse);
+    const plan = await planPush(c.parse, local, { pages: local.pages.map(asRemote), files: [] }, async () => Buffer.alloc(0));
+    expect(plan).toMatchObject({ phase1: [], phase2: [] });
+    expect(c.n).toBe(0);
+  }, 120_000);
+
+  it('a 20 MB page is refused before it is read (exit 2, nothing sent); the server refuses a page over 2 MiB', async () => {
+    const dir = tempDir('docs-push-20mb-');
+    writeFileSync(join(dir, 'small.md'), '# Small\n\nFine.\n');
+    writeFileSync(join(dir, 'huge.md'), '# Huge\n\n' + 'Some text of a very long page. '.repeat(700_000));
+    const before = process.memoryUsage().rss;
+    await expect(readFolder(dir, await loadParser())).rejects.toThrow(/huge\.md: 21\d{6} bytes; a page is at most 2097152 bytes/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+    const http = new HttpTransport(served.url, TOKEN);
+    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Huge' } })).body as any).id;
+    const cr = ((await http.call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'huge' } })).body as any).id;
+    const res = await http.request('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, { body: { changes: [{ operation: 'insert_page', title: 'Huge', document: { markdown: 'x'.repeat(2 * 1024 * 1024 + 1) } }] } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/changes\[0\]\.document: the page's markdown is 2097153 bytes; a page is at most 2097152 bytes/);
+    await http.close?.();
+  }, 60_000);
+});
+
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

@@ -60,3 +60,53 @@ export class LinkCache {
     }
   }
 }
+
+/**
+ * `docs content check`'s cache: a page's links (URL, kind, line) and heading anchors by the
+ * SHA-256 of its text (<cache>/check-index.json), so a check parses only the pages that changed
+ * since the last one. An entry of the wrong shape is ignored (the page is parsed).
+ */
+export class FactCache {
+  private dirty = false;
+  private constructor(private readonly file: string, private readonly entries: Map<string, unknown>) {}
+
+  static load(): FactCache {
+    const file = join(cacheDir(), 'check-index.json');
+    let entries = new Map<string, unknown>();
+    try {
+      const data = JSON.parse(readFileSync(file, 'utf8'));
+      if (data?.v === 1 && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries));
+    } catch {}
+    return new FactCache(file, entries);
+  }
+
+  get(text: string): { links: { url: string; type: string; line: number }[]; anchors: string[] } | undefined {
+    const got = this.entries.get(sha256hex(text)) as any;
+    const ok =
+      got &&
+      Array.isArray(got.links) &&
+      Array.isArray(got.anchors) &&
+      got.anchors.every((a: unknown) => typeof a === 'string') &&
+      got.links.every((l: any) => l && typeof l.url === 'string' && typeof l.type === 'string' && Number.isInteger(l.line));
+    return ok ? got : undefined;
+  }
+
+  set(text: string, facts: { links: { url: string; type: string; line: number }[]; anchors: string[] }) {
+    const sha = sha256hex(text);
+    if (this.entries.get(sha) === facts) return;
+    this.entries.delete(sha);
+    this.entries.set(sha, facts);
+    this.dirty = true;
+  }
+
+  save() {
+    if (!this.dirty) return;
+    try {
+      while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      mkdirSync(join(this.file, '..'), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(this.entries) }));
+      renameSync(tmp, this.file);
+    } catch {}
+  }
+}

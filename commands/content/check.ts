@@ -5,6 +5,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { FORMATS, report, verdict, type Format } from '../_lib/check-report.js';
 import { checkFolder, checkRemote, type CheckResult } from '../_lib/content-check.js';
+import { FactCache } from '../_lib/link-cache.js';
 
 export default class ContentCheck extends DocsCommand {
   static summary = 'Check a folder of markdown (or a space, or a change request) before merging: broken links and anchors, missing images and files, SUMMARY.md';
@@ -27,7 +28,12 @@ export default class ContentCheck extends DocsCommand {
     const { args, flags } = await this.parse(ContentCheck);
     if (args.dir !== undefined && flags.space) throw new DocsError('invalid', 'give a folder (DIR) or --space, not both');
     if (args.dir === undefined && !flags.space) throw new DocsError('invalid', 'what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)');
-    const result = args.dir !== undefined ? checkFolder(args.dir, await loadParser()) : await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
+    let result: CheckResult;
+    if (args.dir !== undefined) {
+      const cache = FactCache.load();
+      result = await checkFolder(args.dir, await loadParser(), cache);
+      cache.save();
+    } else result = await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
     const format = flags.format as Format;
     if (!this.jsonEnabled()) {
       for (const line of report(result, format)) this.log(line);

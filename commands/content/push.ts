@@ -9,7 +9,7 @@ import { problemLine, verdict } from '../_lib/check-report.js';
 import { checkFolder } from '../_lib/content-check.js';
 import { readFolder } from '../_lib/content-folder.js';
 import { planPush } from '../_lib/content-plan.js';
-import { LinkCache } from '../_lib/link-cache.js';
+import { FactCache, LinkCache } from '../_lib/link-cache.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
@@ -39,7 +39,9 @@ export default class ContentPush extends DocsCommand {
     const parse = await loadParser();
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
-      const checked = checkFolder(args.dir, parse);
+      const facts = FactCache.load();
+      const checked = await checkFolder(args.dir, parse, facts);
+      facts.save();
       if (checked.problems.length) {
         for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);
         process.stderr.write(`Error: --check: ${verdict(checked)}; nothing was sent\n`);

@@ -174,12 +174,15 @@ export function compareToBareNode(args, env, { runs, warmup = 2, check }) {
 /**
  * Alternates two commands (`node ...a` and `node ...b`), `runs` times each after `warmup`
  * discarded pairs, the order within a pair alternating: the ratio of their medians, a over b.
+ * `beforeA(i)` runs, untimed, before each run of `a`.
  */
-export function compareCommands(a, b, env, { runs, warmup = 2, checkA, checkB }) {
+export function compareCommands(a, b, env, { runs, warmup = 2, checkA, checkB, beforeA }) {
   const times = { a: [], b: [] };
   for (let i = 0; i < warmup + runs; i++) {
     const pair = [];
     const run = (k, args, check) => () => {
+      // beforeA: untimed preparation of each run of `a` (a one-line change before a push).
+      if (k === 'a' && beforeA) beforeA(i);
       const r = timeNode(args, env);
       if (check) check(r.stdout);
       pair.push([k, r.ms]);

@@ -2,6 +2,7 @@
 // as a ratio against a baseline with its target. Exits 1 when a target is missed.
 //
 //   node bench/run.mjs [--quick]     (--quick: fewer runs and shorter loads, for trying it out)
+//   node bench/run.mjs --content     (only content push/pull/check in the CLI: bench/content-cli.mjs)
 //   node bench/run.mjs --scale ...   (the figures on a store of 200,000 pages instead: bench/scale.mjs)
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,11 +23,14 @@ import {
   tempDir,
   timeNode,
 } from './lib.mjs';
+import { contentRows } from './content-cli.mjs';
 import { seedContentStore, seedSpaces } from './seed.mjs';
 
 const QUICK = process.argv.includes('--quick');
 // --cli: only the CLI figures ([1], [2]), e.g. after a change to the CLI's start.
 const CLI_ONLY = process.argv.includes('--cli');
+// --content: only docs as code in the CLI (content push, pull, check: bench/content-cli.mjs).
+const CONTENT_ONLY = process.argv.includes('--content');
 const SCALE = process.argv.some((a) => a === '--scale' || a.startsWith('--scale='));
 const CLI_RUNS = QUICK ? 6 : 25;
 const LOAD_SECONDS = QUICK ? 2 : 5;
@@ -133,6 +137,10 @@ async function main() {
   const configDir = tempDir('config');
   const env = childEnv(configDir);
   log(`docs bench (node ${process.version}, ${QUICK ? 'quick' : 'full'} run)`);
+  if (CONTENT_ONLY) {
+    await contentRows({ env, record, log, runs: QUICK ? 3 : 7 });
+    return summary(t0);
+  }
 
   // 1. CLI start --------------------------------------------------------------------------------
   log(`\n[1] CLI start: node bin/run.js --version vs node -e 0, ${CLI_RUNS} runs each, alternating`);
@@ -210,6 +218,9 @@ async function main() {
     });
     removeDir(dir);
   }
+
+  // 6. Docs as code in the CLI: content push, pull and check ----------------------------------------
+  await contentRows({ env, record, log, runs: QUICK ? 3 : 7 });
 
   if (CLI_ONLY) return summary(t0);
 

@@ -4,18 +4,20 @@ import { notFound } from './kernel/errors.js';
 // Routes of this server outside the contract (under /_docs/, not /v1), answered for an
 // authenticated caller by the server (server/docs-routes.ts) and in-process (LocalTransport.docs)
 // alike: API tokens (docs tokens), the instance's users (docs users), the caller's pending
-// invitations (docs invites pending|accept|decline), deleted spaces (docs spaces list --deleted)
-// dry runs (--dry-run of sites publish and cr merge) and the pages' pushed files (docs content pull,
-// src/page-sources.ts).
+// invitations (docs invites pending|accept|decline), deleted spaces (docs spaces list --deleted),
+// dry runs (--dry-run of sites publish and cr merge), the pages' pushed files (docs content pull,
+// src/page-sources.ts) and the content index (docs content push, src/content-index.ts).
 
 const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 const FAMILIES = ['/_docs/tokens', '/_docs/users', '/_docs/invitations'];
 
-export const isDocsRoute = (path: string) => path === '/_docs/dry-run' || path === '/_docs/page-sources' || path === '/_docs/deleted-spaces' || FAMILIES.some((f) => under(path, f));
+export const isDocsRoute = (path: string) =>
+  path === '/_docs/dry-run' || path === '/_docs/page-sources' || path === '/_docs/deleted-spaces' || path === '/_docs/content-index' || FAMILIES.some((f) => under(path, f));
 
 export async function docsRoute(ctx: Context, caller: Caller, method: string, path: string, query: Record<string, unknown>, body: unknown): Promise<{ status: number; body: unknown }> {
   if (path === '/_docs/dry-run' && method === 'POST') return (await import('./dry-run.js')).dryRunRoute(ctx, caller, body);
   if (path === '/_docs/page-sources') return (await import('./page-sources.js')).pageSourcesRoute(ctx, caller, method, query);
+  if (path === '/_docs/content-index') return (await import('./content-index.js')).contentIndexRoute(ctx, caller, method, query);
   if (path === '/_docs/deleted-spaces') return (await import('./spaces/deleted.js')).deletedSpacesRoute(ctx, caller, method, query);
   if (under(path, '/_docs/tokens')) return (await import('./auth/token-admin.js')).tokenRoute(ctx, caller, method, path, query, body);
   if (under(path, '/_docs/users')) return (await import('./users/admin.js')).userRoute(ctx, caller, method, path, body);

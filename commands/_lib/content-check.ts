@@ -7,6 +7,8 @@ import type { Transport } from '../../src/transport/types.js';
 import { naturalCompare } from './content-folder.js';
 import { openFolder, walkFolder, type Entry } from './folder-walk.js';
 import { collectPages, type ListBody } from './pages.js';
+import type { FactCache } from './link-cache.js';
+import { yielder } from './yield.js';
 
 // `docs content check`: what would be wrong after a push, found before it, all at once (push
 // itself stops at the first refusal). A folder is read as push reads it (folder-walk.ts: only
@@ -42,7 +44,14 @@ export interface CheckResult {
 }
 
 const isMarkdown = (name: string) => /\.md$/i.test(name);
-export function checkFolder(dir: string, parse: Parse): CheckResult {
+/** What a check needs of a page, from one parse: its links and the anchors of its headings. */
+interface PageFacts {
+  links: { url: string; type: string; line: number }[];
+  anchors: string[];
+}
+
+export async function checkFolder(dir: string, parse: Parse, cache?: FactCache): Promise<CheckResult> {
+  const tick = yielder();
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const walk = walkFolder(openFolder(dir));
   const entries = new Map<string, Entry>([...walk.files.values()].flat().map((e) => [e.rel, e]));
@@ -75,8 +84,21 @@ export function checkFolder(dir: string, parse: Parse): CheckResult {
     }
   }
 
+  // A page's links and anchors: from the cache by the SHA-256 of its text (a page is parsed
+  // once per text, link-cache.ts), else from its parse.
+  const factsOf = new Map<string, PageFacts>();
+  const facts = (rel: string): PageFacts => {
+    const had = factsOf.get(rel);
+    if (had) return had;
+    const text = textOf(rel);
+    const got = cache?.get(text) ?? { links: extractLinks(() => treeOf(rel), text).map(({ url, type, line }) => ({ url, type, line })), anchors: [...headingAnchors(treeOf(rel))] };
+    cache?.set(text, got);
+    trees.delete(rel);
+    factsOf.set(rel, got);
+    return got;
+  };
   const anchorsOf = new Map<string, Set<string>>();
-  const anchors = (rel: string) => anchorsOf.get(rel) ?? (anchorsOf.set(rel, headingAnchors(treeOf(rel))), anchorsOf.get(rel)!);
+  const anchors = (rel: string) => anchorsOf.get(rel) ?? (anchorsOf.set(rel, new Set(facts(rel).anchors)), anchorsOf.get(rel)!);
   const hasAnchor = (rel: string, anchor: string) => {
     let a = anchor;
     try {
@@ -87,8 +109,9 @@ export function checkFolder(dir: string, parse: Parse): CheckResult {
   };
   const isPage = new Set(pages);
   for (const page of pages) {
+    await tick();
     const from = posix.dirname(page) === '.' ? '' : posix.dirname(page);
-    for (const l of extractLinks(() => treeOf(page), textOf(page))) {
+    for (const l of facts(page).links) {
       const url = l.url;
       // External links (a scheme: https:, mailto:) and site-absolute ones are not checked here.
       if (!url || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.startsWith('//')) continue;

@@ -4,7 +4,9 @@ import { normalizeBody, readPageSource, writePageSource } from '../../src/docume
 import { extractLinks, pageDir, type Parse } from '../../src/content/link-refs.js';
 import { slugify } from '../../src/content/tree.js';
 import { DocsError } from '../../src/kernel/errors.js';
+import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
+import { yielder } from './yield.js';
 
 // A folder of markdown as Git keeps docs, and the same content as the API has it. Layout (what
 // `docs content pull` writes and `push` reads): a page at path `a/b` is `a/b.md`, or
@@ -57,13 +59,24 @@ export function conflictMarkerLine(text: string): number | undefined {
   return mid !== -1 && end !== -1 ? start + 1 : undefined;
 }
 
-/**
- * A page from its file. `linkTitle`: the SUMMARY.md link's text, the page's title (its leading
- * heading then stays in the body unless it says the same).
- */
+// Pages are laid out first (fromSummary, fromTree) and their files read after (loadPages), in
+// chunks that give the event loop back (yield.ts): a folder of thousands of pages never holds it.
+// `linkTitle`: the SUMMARY.md link's text, the page's title (its leading heading then stays in the
+// body unless it says the same).
+const pending = new WeakMap<LocalPage, { real: string; file: string; linkTitle?: string }>();
+
 function readPage(real: string, path: string, file: string, children: LocalPage[], linkTitle?: string): LocalPage {
+  const page: LocalPage = { path, title: linkTitle ?? basename(path), fields: {}, body: '', children };
+  pending.set(page, { real, file, linkTitle });
+  return page;
+}
+
+function loadPage(page: LocalPage, { real, file, linkTitle }: { real: string; file: string; linkTitle?: string }) {
   let src;
   let text: string;
+  // Never read (nor parse: ~130 bytes of memory per byte) a page the server would refuse.
+  const size = statSync(real).size;
+  if (size > MAX_PAGE_BYTES) throw new DocsError('invalid', `${file}: ${size} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB) of markdown: split it into pages; nothing was sent`);
   try {
     text = readFileSync(real, 'utf8');
     src = readPageSource(text, linkTitle ? { title: linkTitle } : undefined);
@@ -72,7 +85,19 @@ function readPage(real: string, path: string, file: string, children: LocalPage[
   }
   const marker = conflictMarkerLine(text);
   if (marker !== undefined) throw new DocsError('invalid', `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`);
-  return { path, title: src.title ?? basename(path), fields: src.fields, body: src.body, children, source: text };
+  Object.assign(page, { title: src.title ?? basename(page.path), fields: src.fields, body: src.body, source: text });
+}
+
+/** Reads the files of the pages laid out (in order: the first refused is the first in the tree). */
+async function loadPages(pages: LocalPage[]) {
+  const tick = yielder();
+  for (const { page } of flattenLocal(pages)) {
+    const at = pending.get(page);
+    if (!at) continue;
+    await tick();
+    loadPage(page, at);
+    pending.delete(page);
+  }
 }
 
 /** The text of an inline node (a link's or a heading's), as read. */
@@ -227,7 +252,7 @@ const markdownFiles = (walk: Walk, summaryFile = 'SUMMARY.md'): string[] =>
  * what the walk left out (links to folders, sockets). Only regular files inside the folder are
  * read (folder-walk.ts).
  */
-export function readFolder(dir: string, parse: Parse, structure: { summary?: string; readme?: string } = {}): { pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] } {
+export async function readFolder(dir: string, parse: Parse, structure: { summary?: string; readme?: string } = {}): Promise<{ pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const folder = openFolder(dir);
   const summaryFile = structure.summary ?? 'SUMMARY.md';
@@ -236,13 +261,16 @@ export function readFolder(dir: string, parse: Parse, structure: { summary?: str
     const walk = walkFolder(folder);
     // structure.readme (.gitbook.yaml) at the top: the first page, as README.md is otherwise.
     const readme = structure.readme && !structure.readme.includes('/') ? structure.readme : 'README.md';
-    return { pages: fromTree(walk, '', readme), files: listFiles(walk), summary, skipped: [], notes: walk.notes };
+    const pages = fromTree(walk, '', readme);
+    await loadPages(pages);
+    return { pages, files: listFiles(walk), summary, skipped: [], notes: walk.notes };
   }
   const used = new Set<string>();
   // SUMMARY.md first: a refused entry is named by its line, even when the walk would refuse it too.
   const groupNotes: string[] = [];
   const pages = fromSummary(folder, parse, used, summaryFile, groupNotes);
   const walk = walkFolder(folder);
+  await loadPages(pages);
   const skipped = markdownFiles(walk, summaryFile).filter((f) => !used.has(f)).sort(naturalCompare);
   return { pages, files: listFiles(walk), summary, skipped, notes: [...groupNotes, ...walk.notes] };
 }
@@ -262,6 +290,8 @@ export function canonicalBody(
   pageOf: (path: string) => { hasChildren: boolean } | undefined,
   fileNames: Set<string>,
   idToPath: { pages: Map<string, string>; files: Map<string, string> },
+  /** Where the body's links are (the server's link index, checked): then it is not parsed. */
+  spans?: number[],
 ): string {
   const from = pageDir(at.path, at.hasChildren);
   const rel = (target: string) => {
@@ -269,7 +299,8 @@ export function canonicalBody(
     return r.startsWith('../') ? r : `./${r}`;
   };
   const edits: { start: number; end: number; text: string }[] = [];
-  for (const l of extractLinks(parse, body)) {
+  const links = spans ? linksAt(body, spans) : extractLinks(parse, body);
+  for (const l of links) {
     if (l.start === undefined || /^[a-z][a-z0-9+.-]*:/i.test(l.url) || l.url.startsWith('#')) continue;
     const [raw, anchor] = l.url.split('#', 2) as [string, string | undefined];
     let pagePath: string | undefined;
@@ -290,6 +321,13 @@ export function canonicalBody(
   let out = body;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return normalizeBody(out);
+}
+
+/** The links at known offsets (a link index), as extractLinks gives them. */
+function linksAt(body: string, spans: number[]): { url: string; start: number; end: number }[] {
+  const out = [];
+  for (let i = 0; i < spans.length; i += 2) out.push({ url: body.slice(spans[i], spans[i + 1]), start: spans[i]!, end: spans[i + 1]! });
+  return out;
 }
 
 /** SUMMARY.md for a tree of pages (path, title, children). */

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync } from 'node:fs';
 import type { Parse } from '../../src/content/link-refs.js';
 import { writePageSource } from '../../src/documents/page-source.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { canonicalBody, contentTypeOf, flattenLocal, type LocalFile, type LocalPage } from './content-folder.js';
 import { flattenRemote, pageFields, type RemoteFile, type RemotePage } from './content-remote.js';
+import type { LinkCache } from './link-cache.js';
+import { yielder } from './yield.js';
 
 // What `docs content push` must change so the space matches the folder, as content changes of
 // updateChangeRequestContent. Phase 1: files, deletions, new pages (empty) and moves, in tree
@@ -20,6 +23,17 @@ export interface PlannedChange {
 }
 
 const MAX_FILE = 1024 * 1024;
+
+/** SHA-256 (hex) of a file's bytes, read as a stream (never the whole file in memory at once). */
+export function hashFile(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    createReadStream(path)
+      .on('data', (d) => h.update(d))
+      .on('error', reject)
+      .on('end', () => resolve(h.digest('hex')));
+  });
+}
 const sameFields = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 /** Fields the page has in the space but not in the folder: sent empty to remove them. */
@@ -34,6 +48,8 @@ export async function planPush(
   local: { pages: LocalPage[]; files: LocalFile[] },
   remote: { pages: RemotePage[]; files: RemoteFile[]; keepsSources?: boolean },
   download: (url: string) => Promise<Buffer>,
+  /** The folder's link offsets by body hash (kept between runs): a body is parsed once. */
+  cache?: LinkCache,
 ): Promise<{ phase1: PlannedChange[]; phase2: PlannedChange[]; stats: { added: number; updated: number; deleted: number; files: number } }> {
   const phase1: PlannedChange[] = [];
   const phase2: PlannedChange[] = [];
@@ -42,12 +58,17 @@ export async function planPush(
   // Files: new names, or the same name with other bytes.
   const remoteFiles = new Map(remote.files.map((f) => [f.name, f]));
   const uploads: any[] = [];
+  const tick = yielder();
   for (const f of local.files) {
+    await tick();
     if (f.size > MAX_FILE) throw new DocsError('invalid', `${f.name}: files are at most 1 MB (this one is ${f.size} bytes)`);
     const r = remoteFiles.get(f.name);
-    const bytes = readFileSync(f.abs);
-    if (r && r.size === bytes.length && (await download(r.downloadURL)).equals(bytes)) continue;
-    uploads.push({ name: f.name, contentType: contentTypeOf(f.name), base64: bytes.toString('base64') });
+    // The same size and the same SHA-256 (streamed from the disk; the server's is stored with
+    // the file): unchanged, nothing downloaded. A server that does not say: its bytes compared.
+    if (r && r.size === f.size) {
+      if (r.sha !== undefined ? r.sha === (await hashFile(f.abs)) : (await download(r.downloadURL)).equals(readFileSync(f.abs))) continue;
+    }
+    uploads.push({ name: f.name, contentType: contentTypeOf(f.name), base64: readFileSync(f.abs).toString('base64') });
   }
   for (let i = 0; i < uploads.length; i += 20) phase1.push({ change: { operation: 'insert_files', files: uploads.slice(i, i + 20) } });
   stats.files = uploads.length;
@@ -103,7 +124,12 @@ export async function planPush(
   };
   const names = new Set(local.files.map((f) => f.name));
   const ids = { pages: new Map(rflat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
+  // Only the pages that differ are parsed: a page whose title and fields are the space's is
+  // unchanged when its body is the space's markdown as it is, or as the folder writes it (its
+  // links made relative at the offsets of the server's link index, without parsing it); only
+  // then is the folder's body parsed, to put its links in the same form.
   for (const { page } of lflat) {
+    await tick();
     const r = rByPath.get(page.path);
     if (page.group) {
       // A group page: its title only (inserted with it).
@@ -114,15 +140,32 @@ export async function planPush(
       continue;
     }
     const at = { path: page.path, hasChildren: page.children.length > 0 };
-    const body = canonicalBody(parse, page.body, at, pageOf, names, ids);
     const fields = pageFields(page.fields);
-    const markdown = writePageSource({ title: page.title, fields, body });
     // The file is kept with the page (a server that keeps sources): a page whose file changed in
     // bytes only (trailing spaces in code, the final newline, how a link is written) is sent too,
     // so that pull gives the file back as it is; one without a kept source is the same when the
     // file is what pull writes from the body.
-    const sameSource = !remote.keepsSources || page.source === undefined || (r?.page.source !== undefined ? r.page.source === page.source : page.source === markdown);
-    if (r && sameSource && r.page.title === page.title && sameFields(r.page.fields, fields) && canonicalBody(parse, r.page.markdown, at, pageOf, names, ids) === body) continue;
+    const keptSame = !remote.keepsSources || page.source === undefined || (r?.page.source !== undefined && r.page.source === page.source);
+    const composedOnly = remote.keepsSources && page.source !== undefined && r !== undefined && r.page.source === undefined;
+    let body: string | undefined;
+    if (r && (keptSame || composedOnly) && r.page.title === page.title && sameFields(r.page.fields, fields)) {
+      let same = page.body === r.page.markdown;
+      if (!same) {
+        const remoteBody = canonicalBody(parse, r.page.markdown, at, pageOf, names, ids, r.page.links);
+        same = page.body === remoteBody;
+        if (!same) {
+          body = canonicalBody(parse, page.body, at, pageOf, names, ids, cache?.spans(parse, page.body));
+          same = body === remoteBody;
+        }
+      }
+      if (same && keptSame) continue;
+      if (same) {
+        body ??= canonicalBody(parse, page.body, at, pageOf, names, ids, cache?.spans(parse, page.body));
+        if (page.source === writePageSource({ title: page.title, fields, body })) continue;
+      }
+    }
+    body ??= canonicalBody(parse, page.body, at, pageOf, names, ids, cache?.spans(parse, page.body));
+    const markdown = writePageSource({ title: page.title, fields, body });
     if (r) stats.updated++;
     phase2.push({
       change: { operation: 'update_page', title: page.title, ...cleared(r?.page.fields ?? {}, fields), document: { markdown }, ...(remote.keepsSources && page.source !== undefined ? { source: page.source } : {}) },

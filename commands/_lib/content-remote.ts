@@ -1,7 +1,10 @@
+import type { ContentIndex } from '../../src/content-index.js';
+import { trustedSpans } from '../../src/content/link-index.js';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 import { collectPages, type ListBody } from './pages.js';
+import { yielder } from './yield.js';
 
 // The content of a space (current revision) or of one of its change requests, as the API gives
 // it, reduced to what `docs content push|pull` compare: pages by path, files by name.
@@ -17,6 +20,8 @@ export interface RemotePage {
   group?: boolean;
   /** The file a docs-as-code push made this page from, while its body is still the one made from it (servers that keep it). */
   source?: string;
+  /** Where its links are in `markdown` (the server's link index, checked here): compared without parsing. */
+  links?: number[];
 }
 
 export interface RemoteFile {
@@ -24,6 +29,8 @@ export interface RemoteFile {
   name: string;
   size: number;
   downloadURL: string;
+  /** SHA-256 of its bytes, when the server says (compared by hash instead of downloaded). */
+  sha?: string;
 }
 
 const FIELDS = ['description', 'emoji', 'icon', 'hidden'] as const;
@@ -66,6 +73,7 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
   if (converted) process.stderr.write(`Note: the server gave ${converted} page${converted === 1 ? '' : 's'} as a Document only; converted to markdown (blocks it has no markdown for are kept as their text).\n`);
   const listFiles = async (page?: string) => (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<any>;
   const files: RemoteFile[] = (await collectPages(await listFiles(), listFiles)).items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL }));
+  await withIndex(transport, spaceId, changeRequest, pages, files);
   return { pages, files, keepsSources: !!kept, stale: kept?.stale ?? [] };
 }
 
@@ -78,6 +86,34 @@ async function pageSources(transport: Transport, spaceId: string, changeRequest?
   } catch (err) {
     if (err instanceof DocsError && (err.kind === 'not_found' || err.kind === 'method_not_allowed')) return undefined;
     throw err;
+  }
+}
+
+/**
+ * The server's content index (GET /_docs/content-index, src/content-index.ts): each page's link
+ * offsets and each file's SHA-256. A page's offsets are used only when the index's hash is the
+ * SHA-256 of the markdown listPages gave (the same text: not a page changed in between) and
+ * they are well formed; a server without the route (GitBook's API) leaves every page to be
+ * parsed and every file to be downloaded, as before.
+ */
+async function withIndex(transport: Transport, space: string, changeRequest: string | undefined, pages: RemotePage[], files: RemoteFile[]) {
+  let index: ContentIndex | undefined;
+  try {
+    index = (await transport.docs('GET', '/_docs/content-index', { query: { space, ...(changeRequest ? { changeRequest } : {}) } })).body as ContentIndex;
+  } catch {
+    return;
+  }
+  if (!index || typeof index !== 'object' || typeof index.pages !== 'object' || typeof index.files !== 'object') return;
+  const tick = yielder();
+  for (const { page } of flattenRemote(pages)) {
+    await tick();
+    const got = Object.hasOwn(index.pages, page.id) ? index.pages[page.id] : undefined;
+    const spans = got && typeof got.sha === 'string' ? trustedSpans(page.markdown, { sha: got.sha, spans: got.links }) : undefined;
+    if (spans) page.links = spans;
+  }
+  for (const f of files) {
+    const sha = Object.hasOwn(index.files, f.id) ? index.files[f.id] : undefined;
+    if (typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha)) f.sha = sha;
   }
 }
 

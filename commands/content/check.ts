@@ -7,6 +7,7 @@ import { FORMATS, report, verdict, type Format } from '../_lib/check-report.js';
 import { checkFolder, checkRemote, type CheckResult } from '../_lib/content-check.js';
 import { readRepoConfig } from '../_lib/gitbook-yaml.js';
 import { join } from 'node:path';
+import { FactCache } from '../_lib/link-cache.js';
 
 export default class ContentCheck extends DocsCommand {
   static summary = 'Check a folder of markdown (or a space, or a change request) before merging: broken links and anchors, missing images and files, SUMMARY.md';
@@ -30,8 +31,13 @@ export default class ContentCheck extends DocsCommand {
     if (args.dir !== undefined && flags.space) throw new DocsError('invalid', 'give a folder (DIR) or --space, not both');
     if (args.dir === undefined && !flags.space) throw new DocsError('invalid', 'what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)');
     // A .gitbook.yaml naming a root: its pages are checked (as push reads them).
-    const root = args.dir !== undefined ? readRepoConfig(args.dir).root : '';
-    const result = args.dir !== undefined ? checkFolder(root ? join(args.dir, root) : args.dir, await loadParser()) : await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
+    let result: CheckResult;
+    if (args.dir !== undefined) {
+      const root = readRepoConfig(args.dir).root;
+      const cache = FactCache.load();
+      result = await checkFolder(root ? join(args.dir, root) : args.dir, await loadParser(), cache);
+      cache.save();
+    } else result = await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
     const format = flags.format as Format;
     if (!this.jsonEnabled()) {
       for (const line of report(result, format)) this.log(line);

@@ -10,6 +10,7 @@ import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/cont
 import { flattenRemote, pageFields, remoteContent, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
 import { CONFIG_FILE, parseRepoConfig } from '../_lib/gitbook-yaml.js';
+import { yielder } from '../_lib/yield.js';
 
 export default class ContentPull extends DocsCommand {
   static summary = "Write a space's content (or a change request's) to a folder of markdown";
@@ -63,11 +64,14 @@ export default class ContentPull extends DocsCommand {
     const stale = new Set(got.stale);
     // Pages written from their body rather than from the file they were pushed from, and why.
     const rewritten: { path: string; file: string; why: string }[] = [];
+    const tick = yielder();
     for (const { page } of flat) {
+      await tick();
       if (page.group) continue; // a SUMMARY.md heading, no file
       const at = { path: page.path, hasChildren: page.children.length > 0 };
       const file = pageFile(page.path, at.hasChildren);
-      const body = canonicalBody(parse, page.markdown, at, pageOf, names, ids);
+      // The server's link offsets (checked against the markdown): links made relative unparsed.
+      const body = canonicalBody(parse, page.markdown, at, pageOf, names, ids, page.links);
       // The file it was pushed from, byte for byte, when pushing it again would change nothing
       // (same title, fields and content): the round trip keeps every character.
       const why = page.source === undefined ? (stale.has(page.id) ? 'its content was edited in the space since it was pushed' : undefined) : sourceDiffers(parse, page, at, pageOf, names, ids, body);

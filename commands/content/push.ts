@@ -11,6 +11,7 @@ import { flattenLocal, pageFile, readFolder } from '../_lib/content-folder.js';
 import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
 import { join } from 'node:path';
 import { planPush, type PlannedChange } from '../_lib/content-plan.js';
+import { FactCache, LinkCache } from '../_lib/link-cache.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
@@ -44,7 +45,9 @@ export default class ContentPush extends DocsCommand {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
       // The pages under .gitbook.yaml's root, when it names one.
       const root = readRepoConfig(args.dir).root;
-      const checked = checkFolder(root ? join(args.dir, root) : args.dir, parse);
+      const facts = FactCache.load();
+      const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts);
+      facts.save();
       if (checked.problems.length) {
         for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);
         process.stderr.write(`Error: --check: ${verdict(checked)}; nothing was sent\n`);
@@ -57,7 +60,7 @@ export default class ContentPush extends DocsCommand {
     // travel with the content, and pull writes it back).
     const config = readRepoConfig(args.dir);
     for (const w of config.warnings) process.stderr.write(`Warning: ${w}\n`);
-    const local = readFolder(config.root ? join(args.dir, config.root) : args.dir, parse, { summary: config.summary, readme: config.readme });
+    const local = await readFolder(config.root ? join(args.dir, config.root) : args.dir, parse, { summary: config.summary, readme: config.readme });
     if (config.text !== undefined) local.files.push({ name: CONFIG_FILE, abs: join(args.dir, CONFIG_FILE), size: Buffer.byteLength(config.text) });
     for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
     // The server refuses names that are not safe path segments: refused here, before a change
@@ -79,7 +82,9 @@ export default class ContentPush extends DocsCommand {
       // An existing change request is compared with its own content: only what the folder changes
       // since the last push is sent, and pushing the same folder again changes nothing.
       const remote = await remoteContent(transport, space, target?.id);
-      const plan = await planPush(parse, local, remote, (url) => transport.download(url));
+      const cache = LinkCache.load();
+      const plan = await planPush(parse, local, remote, (url) => transport.download(url), cache);
+      cache.save();
       const changed = plan.phase1.length > 0 || plan.phase2.length > 0;
       const label = target ? `change request #${target.number}${target.how === 'earlier' ? ` (opened by an earlier push of ${args.dir})` : ''}` : '';
       if (flags['dry-run']) {
@@ -146,7 +151,7 @@ export default class ContentPush extends DocsCommand {
     transport: Awaited<ReturnType<DocsCommand['transport']>>,
     run: { dir: string; space: string; target?: PushTarget; label: string; changed: boolean; merge: boolean; subject?: string },
     plan: Awaited<ReturnType<typeof planPush>>,
-    local: ReturnType<typeof readFolder>,
+    local: Awaited<ReturnType<typeof readFolder>>,
     remote: Awaited<ReturnType<typeof remoteContent>>,
   ) {
     const rflat = flattenRemote(remote.pages);

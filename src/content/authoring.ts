@@ -2,10 +2,11 @@ import { readPageSource } from '../documents/page-source.js';
 import { documentToMarkdown } from '../documents/markdown.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
+import { MAX_PAGE_BYTES } from '../kernel/limits.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { requireContentEdit } from '../spaces/service.js';
-import { canonicalLinks, makeResolver, type Parse } from './link-refs.js';
+import { canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
 import { commitRevision, editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
@@ -104,6 +105,9 @@ export function runBatch(
   /** Metadata from the change, overridden by the markdown's frontmatter and leading heading. */
   const withSource = (c: any, where: string) => {
     const body = bodyOf(c.document);
+    if (body.markdown !== undefined && body.markdown.length > MAX_PAGE_BYTES / 3 && Buffer.byteLength(body.markdown) > MAX_PAGE_BYTES) {
+      throw invalid(`${where}.document: the page's markdown is ${Buffer.byteLength(body.markdown)} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB): split it into pages`);
+    }
     if (body.markdown === undefined || c.document?.document) return { meta: c, markdown: body.markdown };
     let src;
     try {
@@ -230,7 +234,8 @@ export function runBatch(
     // A page removed since (with a page above it) has no body to store.
     if (tree.node(id)?.type !== 'document') continue;
     const node = tree.edit(id);
-    node.content = putMarkdown(tx, spaceId, canonicalLinks(parse, raw, id, resolver));
+    const stored = canonicalLinksIndexed(parse, raw, id, resolver);
+    node.content = putMarkdown(tx, spaceId, stored.markdown, stored.spans);
     const source = sources.get(id);
     // A body set otherwise leaves an earlier source stale (body !== content): pull says so.
     if (source !== undefined) node.source = { text: putMarkdown(tx, spaceId, source), body: node.content };

@@ -143,14 +143,35 @@ export function makeResolver(
 
 /** The markdown with every resolvable page and file link in its stored form. */
 export function canonicalLinks(parse: Parse, markdown: string, pageId: string, resolver: Resolver): string {
-  const edits: { start: number; end: number; text: string }[] = [];
-  for (const l of extractLinks(parse, markdown)) {
-    if (l.start === undefined) continue;
+  return canonicalLinksIndexed(parse, markdown, pageId, resolver).markdown;
+}
+
+/** A link URL a folder's relative form may rewrite: not a scheme (`https:`), not `#anchor` only. */
+export const isRewritable = (url: string) => !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('#');
+
+/**
+ * canonicalLinks, and where the rewritable links (isRewritable) are in the result: flat
+ * [start, end, start, end, ...] offsets of their URL text, found in the one parse the write
+ * does (the offsets of the input, shifted by the rewrites before them). Stored with the body
+ * (link-index.ts), they let a reader rewrite links again without parsing the page.
+ */
+export function canonicalLinksIndexed(parse: Parse, markdown: string, pageId: string, resolver: Resolver): { markdown: string; spans: number[] } {
+  const links = extractLinks(parse, markdown)
+    .filter((l) => l.start !== undefined)
+    .sort((a, b) => a.start! - b.start!);
+  let out = '';
+  let from = 0;
+  const spans: number[] = [];
+  for (const l of links) {
+    if (l.start! < from) continue; // overlapping (cannot happen in a parse; never trusted)
     const t = resolver.resolve(l.url, pageId);
-    const text = t.kind === 'page' ? `/pages/${t.page}${t.anchor ? '#' + t.anchor : ''}` : t.kind === 'file' ? `/files/${t.file}` : undefined;
-    if (text && text !== l.url) edits.push({ start: l.start, end: l.end!, text });
+    const stored = t.kind === 'page' ? `/pages/${t.page}${t.anchor ? '#' + t.anchor : ''}` : t.kind === 'file' ? `/files/${t.file}` : undefined;
+    const text = stored ?? l.url;
+    out += markdown.slice(from, l.start);
+    if (isRewritable(text)) spans.push(out.length, out.length + text.length);
+    out += text;
+    from = l.end!;
   }
-  let out = markdown;
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  out += markdown.slice(from);
+  return { markdown: out, spans };
 }

@@ -78,6 +78,11 @@ export interface PageContentRecord {
   id: string;
   space: string;
   markdown: string;
+  /**
+   * Where its links are (link-index.ts), computed when it was written, bound to the markdown's
+   * SHA-256. Absent on bodies written before it existed, or by merges and translations.
+   */
+  links?: { sha: string; spans: number[] };
 }
 
 /** A page's metadata in the Merkle tree: PageNode without children, plus their node hashes. */

@@ -163,11 +163,14 @@ export function markdownOf(tx: ReadTx, space: string, node: PageNode): string {
   return tx.get<PageContentRecord>('pageContents', contentRowId(space, node.content))?.markdown ?? '';
 }
 
-/** Stores a body once per space (content addressed) and returns its hash. */
-export function putMarkdown(tx: WriteTx, space: string, markdown: string): string {
+/**
+ * Stores a body once per space (content addressed) and returns its hash; `spans`: where its
+ * links are (link-index.ts), when the writer parsed it anyway, stored bound to the hash.
+ */
+export function putMarkdown(tx: WriteTx, space: string, markdown: string, spans?: number[]): string {
   const sha = sha256(markdown);
   const id = contentRowId(space, sha);
-  if (!tx.get('pageContents', id)) tx.put<PageContentRecord>('pageContents', { id, space, markdown });
+  if (!tx.get('pageContents', id)) tx.put<PageContentRecord>('pageContents', { id, space, markdown, ...(spans ? { links: { sha, spans } } : {}) });
   return sha;
 }
 

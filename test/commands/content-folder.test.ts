@@ -17,7 +17,7 @@ describe('readFolder', () => {
     for (const f of ['10-faq.md', '2-setup.md', '1-intro.md', 'README.md', 'appendix.md']) writeFileSync(join(dir, f), `# ${f}\n`);
     mkdirSync(join(dir, 'parts'));
     for (const f of ['README.md', 'part-10.md', 'part-9.md']) writeFileSync(join(dir, 'parts', f), `# ${f}\n`);
-    const got = readFolder(dir, await loadParser());
+    const got = await readFolder(dir, await loadParser());
     expect(paths(got.pages)).toEqual(['README', '1-intro', '2-setup', '10-faq', 'appendix', ['parts', ['parts/part-9', 'parts/part-10']]]);
     expect(got.skipped).toEqual([]);
   });
@@ -25,10 +25,10 @@ describe('readFolder', () => {
   it('structure.readme (.gitbook.yaml) is the first page instead of README.md; structure.summary is read where it says', async () => {
     const dir = tempDir('docs-folder-');
     for (const f of ['README.md', 'a.md', 'intro.md']) writeFileSync(join(dir, f), `# ${f}\n`);
-    expect(paths(readFolder(dir, await loadParser(), { readme: 'intro.md' }).pages)).toEqual(['intro', 'a', 'README']);
+    expect(paths((await readFolder(dir, await loadParser(), { readme: 'intro.md' })).pages)).toEqual(['intro', 'a', 'README']);
     mkdirSync(join(dir, 'toc'));
     writeFileSync(join(dir, 'toc', 'list.md'), '* [A](../a.md)\n* [Intro](../intro.md)\n');
-    const got = readFolder(dir, await loadParser(), { summary: 'toc/list.md' });
+    const got = await readFolder(dir, await loadParser(), { summary: 'toc/list.md' });
     expect(paths(got.pages)).toEqual(['a', 'intro']);
     expect(got.skipped).toEqual(['README.md']);
   });
@@ -38,7 +38,7 @@ describe('readFolder', () => {
     mkdirSync(join(dir, 'guide'));
     for (const f of ['README.md', 'b.md', 'a.md', 'guide/README.md', 'guide/extra.md', 'guide/setup.md']) writeFileSync(join(dir, f), `# ${f}\n`);
     writeFileSync(join(dir, 'SUMMARY.md'), '# Table of contents\n\n* [B](b.md)\n* [Guide](./guide/README.md)\n  * [Setup](guide/setup.md)\n');
-    const got = readFolder(dir, await loadParser());
+    const got = await readFolder(dir, await loadParser());
     expect(paths(got.pages)).toEqual(['b', ['guide', ['guide/setup']]]);
     expect(got.skipped).toEqual(['a.md', 'guide/extra.md', 'README.md']);
   });

@@ -1,0 +1,112 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { sha256hex, spansOf, wellFormed } from '../../src/content/link-index.js';
+import type { Parse } from '../../src/content/link-refs.js';
+
+// The link offsets of the folder's markdown, by the SHA-256 of each body, kept between runs in
+// the CLI's cache (<cache>/link-index.json; DOCS_CONFIG_DIR/cache when that is set): a push
+// parses a file of the folder only when its hash is new, i.e. when it changed. Content
+// addressed, so never stale; an entry is used only when its offsets fit the body (wellFormed),
+// else the body is parsed again. A missing or unreadable cache only costs parsing.
+
+const MAX_ENTRIES = 100_000;
+const cacheDir = () => (process.env.DOCS_CONFIG_DIR ? join(process.env.DOCS_CONFIG_DIR, 'cache') : envPaths('docs', { suffix: 'nodejs' }).cache);
+
+export class LinkCache {
+  private dirty = false;
+  /** Bodies parsed this run (for tests and figures). */
+  parsed = 0;
+  private constructor(private readonly file: string, private readonly entries: Map<string, number[]>) {}
+
+  static load(): LinkCache {
+    const file = join(cacheDir(), 'link-index.json');
+    let entries = new Map<string, number[]>();
+    try {
+      const data = JSON.parse(readFileSync(file, 'utf8'));
+      if (data?.v === 1 && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries) as [string, number[]][]);
+    } catch {}
+    return new LinkCache(file, entries);
+  }
+
+  /** Where the body's links are: from the cache when its hash is known and the offsets fit, else parsed. */
+  spans(parse: Parse, body: string): number[] {
+    const sha = sha256hex(body);
+    const known = this.entries.get(sha);
+    if (known && wellFormed(body, known)) {
+      // Most recently used last: the oldest go first when the cache is full.
+      this.entries.delete(sha);
+      this.entries.set(sha, known);
+      return known;
+    }
+    const spans = spansOf(parse, body);
+    this.parsed++;
+    this.entries.delete(sha);
+    this.entries.set(sha, spans);
+    this.dirty = true;
+    return spans;
+  }
+
+  save() {
+    if (!this.dirty) return;
+    try {
+      while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      mkdirSync(join(this.file, '..'), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(this.entries) }));
+      renameSync(tmp, this.file);
+    } catch {
+      // A cache that cannot be written costs the next run its parsing, nothing else.
+    }
+  }
+}
+
+/**
+ * `docs content check`'s cache: a page's links (URL, kind, line) and heading anchors by the
+ * SHA-256 of its text (<cache>/check-index.json), so a check parses only the pages that changed
+ * since the last one. An entry of the wrong shape is ignored (the page is parsed).
+ */
+export class FactCache {
+  private dirty = false;
+  private constructor(private readonly file: string, private readonly entries: Map<string, unknown>) {}
+
+  static load(): FactCache {
+    const file = join(cacheDir(), 'check-index.json');
+    let entries = new Map<string, unknown>();
+    try {
+      const data = JSON.parse(readFileSync(file, 'utf8'));
+      if (data?.v === 1 && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries));
+    } catch {}
+    return new FactCache(file, entries);
+  }
+
+  get(text: string): { links: { url: string; type: string; line: number }[]; anchors: string[] } | undefined {
+    const got = this.entries.get(sha256hex(text)) as any;
+    const ok =
+      got &&
+      Array.isArray(got.links) &&
+      Array.isArray(got.anchors) &&
+      got.anchors.every((a: unknown) => typeof a === 'string') &&
+      got.links.every((l: any) => l && typeof l.url === 'string' && typeof l.type === 'string' && Number.isInteger(l.line));
+    return ok ? got : undefined;
+  }
+
+  set(text: string, facts: { links: { url: string; type: string; line: number }[]; anchors: string[] }) {
+    const sha = sha256hex(text);
+    if (this.entries.get(sha) === facts) return;
+    this.entries.delete(sha);
+    this.entries.set(sha, facts);
+    this.dirty = true;
+  }
+
+  save() {
+    if (!this.dirty) return;
+    try {
+      while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      mkdirSync(join(this.file, '..'), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(this.entries) }));
+      renameSync(tmp, this.file);
+    } catch {}
+  }
+}

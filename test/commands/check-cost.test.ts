@@ -1,0 +1,46 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { checkFolder } from '../../commands/_lib/content-check.js';
+import { FactCache } from '../../commands/_lib/link-cache.js';
+import { loadParser, type Parse } from '../../src/content/link-refs.js';
+import { tempDir } from '../helpers/server.js';
+
+// `docs content check DIR` parses a page once per text: its links and heading anchors are kept by
+// the SHA-256 of the text (issue 30's figure: a check of 1,000 pages <= 3x node -e 0); an entry
+// of the wrong shape is ignored, and the answer is the same either way.
+
+it('a second check parses no page; a changed page is parsed again; a malformed cache entry is not used', async () => {
+  process.env.DOCS_CONFIG_DIR = tempDir('docs-check-cost-config-');
+  const dir = tempDir('docs-check-cost-');
+  mkdirSync(join(dir, 'guide'));
+  writeFileSync(join(dir, 'README.md'), '# Home\n\nSee [setup](guide/setup.md#install) and [gone](missing.md).\n');
+  writeFileSync(join(dir, 'guide', 'setup.md'), '# Setup\n\n## Install\n\nBack [home](../README.md#nowhere).\n');
+  const base = await loadParser();
+  let n = 0;
+  const parse: Parse = (md) => (n++, base(md));
+  const run = async () => {
+    const cache = FactCache.load();
+    const r = await checkFolder(dir, parse, cache);
+    cache.save();
+    return r.problems.map((p) => `${p.kind} ${p.line}`);
+  };
+  const want = ['broken-anchor 5', 'broken-link 3'];
+  expect(await run()).toEqual(want);
+  expect(n).toBe(2);
+  n = 0;
+  expect(await run()).toEqual(want);
+  expect(n).toBe(0);
+  writeFileSync(join(dir, 'guide', 'setup.md'), '# Setup\n\n## Install\n\nBack [home](../README.md).\n');
+  n = 0;
+  expect(await run()).toEqual(['broken-link 3']);
+  expect(n).toBe(1);
+  // Every entry made malformed: each page parsed again, the same answer.
+  const file = join(process.env.DOCS_CONFIG_DIR, 'cache', 'check-index.json');
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  for (const k of Object.keys(data.entries)) data.entries[k] = { links: [{ url: 3 }], anchors: 'x' };
+  writeFileSync(file, JSON.stringify(data));
+  n = 0;
+  expect(await run()).toEqual(['broken-link 3']);
+  expect(n).toBe(2);
+});

@@ -3,6 +3,10 @@ import type { Caller, Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { UserRecord } from '../users/model.js';
+import { table } from '../store/port.js';
+
+/** The API tokens table (root shard), found by user. */
+export const Tokens = table<TokenRecord, 'user'>('tokens');
 
 /** A token row: its id is the SHA-256 of the secret, so the secret itself is never stored. */
 export interface TokenRecord {

@@ -2,6 +2,10 @@ import { createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:cry
 import type { Context } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
+import { table } from '../store/port.js';
+
+/** The signing key's row in the `meta` table. */
+const MetaVisitorKey = table<VisitorKeyMeta>('meta');
 
 // The key that signs visitor claims (the `gitbookVisitorClaims` JWT of the ping operation).
 // One ES256 key pair per data directory, made on first use and kept in the root shard, so tokens

@@ -11,6 +11,11 @@ import { contentAccess, requireLevel } from '../tree/access.js';
 import type { UserRecord } from '../users/model.js';
 import { SUBJECT_MAX, type ChangeRequestRecord } from './model.js';
 import { findChangeRequest } from './lookup.js';
+import { table } from '../store/port.js';
+
+/** Reviews and review requests of change requests, kept with their space. */
+export const ChangeRequestReviews = table<ReviewRecord, 'space' | 'changeRequest'>('changeRequestReviews');
+export const ChangeRequestReviewers = table<ReviewRequestRecord, 'space' | 'changeRequest' | 'user'>('changeRequestReviewers');
 
 // Reviews of a change request and the requests for them (docs/manual/reviews.md). Both live in the space's shard, next to the change request they are about.
 //

@@ -2,6 +2,14 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import type { FileEntry } from './model.js';
+import { table } from '../store/port.js';
+
+interface DownloadSecretRow {
+  id: string;
+  secret: string;
+}
+/** The download signing secret's row in the `meta` table. */
+export const MetaDownloadSecret = table<DownloadSecretRow>('meta');
 
 // `downloadURL` must work without a bearer header (browsers, curl, <img>): it is a URL of
 // `docs serve` outside /v1 carrying an expiry and an HMAC-SHA256 signature over

@@ -1,4 +1,9 @@
 import type { Context } from './context.js';
+import type { Table } from '../store/port.js';
+
+// The leases table (src/store/tables.ts), typed. The kernel sits below the store, so a cast (a type
+// import only) rather than the store's `table()`.
+export const Leases = 'leases' as Table<LeaseRecord, never>;
 
 // Background jobs (OpenAPI processing, event delivery, translation runs) run in whichever
 // process holds the store, and with a PostgreSQL store several `docs serve` processes do. On a

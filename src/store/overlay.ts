@@ -1,4 +1,4 @@
-import type { ReadTx, Row, Store, WriteTx } from './port.js';
+import type { ReadTx, Row, Store, Table, WriteTx } from './port.js';
 
 // A store whose writes go to memory, over a real store read as it is: what a dry run runs an
 // operation on. The operation's own code runs unchanged (the same checks, the same conflicts),
@@ -24,22 +24,22 @@ function overlayTx(tx: ReadTx, base: Layer, mine: Layer | undefined): WriteTx {
     mine.get(table)!.set(id, row);
   };
   return {
-    get: <T extends Row>(table: string, id: string) => {
+    get: <T extends Row>(table: Table<T>, id: string) => {
       const r = look(table, id);
-      return (r === null ? undefined : (r ?? tx.get<T>(table, id))) as T | undefined;
+      return (r === null ? undefined : (r ?? tx.get(table, id))) as T | undefined;
     },
-    find: <T extends Row>(table: string, field: string, value: string) =>
-      merge(table, tx.find<T>(table, field, value), (r) => {
+    find: <T extends Row, K extends string>(table: Table<T, K>, field: K, value: string) =>
+      merge(table, tx.find(table, field, value), (r) => {
         const v = (r as any)[field];
         return Array.isArray(v) ? v.includes(value) : v === value;
       }),
-    all: <T extends Row>(table: string) => merge(table, tx.all<T>(table), () => true),
-    put: <T extends Row>(table: string, row: T) => {
+    all: <T extends Row>(table: Table<T>) => merge(table, tx.all(table), () => true),
+    put: <T extends Row>(table: Table<T>, row: T) => {
       const frozen = Object.freeze({ ...row });
       set(table, row.id, frozen);
       return frozen;
     },
-    delete: (table: string, id: string) => {
+    delete: (table: Table<any>, id: string) => {
       const existed = look(table, id) ? true : look(table, id) === null ? false : tx.get(table, id) !== undefined;
       set(table, id, null);
       return existed;

@@ -12,18 +12,39 @@ export interface Row {
   readonly id: string;
 }
 
+declare const rowType: unique symbol;
+declare const indexType: unique symbol;
+
+/**
+ * A table as services name it: the table's name (at run time the handle is that string, so the
+ * backends and src/store/tables.ts keep plain names), typed with its rows `T` and the fields `K`
+ * that `find` may query. A handle is declared by the area that owns the table, in
+ * `src/<area>/tables.ts`, so reading another area's rows is an import of that area, which the
+ * layering test (test/architecture/layering.test.ts) sees; a plain string is a type error here.
+ * `T` is invariant: `put(Spaces, row)` checks `row` against `SpaceRecord` and `get(Spaces, id)`
+ * returns one. Several handles may view one table whose rows differ by id (`meta`).
+ */
+export type Table<T extends Row, K extends string = string> = string & {
+  // Type-only: no handle has these properties (so that a plain string is not a handle).
+  readonly [rowType]: (row: T) => T;
+  readonly [indexType]: K;
+};
+
+/** Declares a table handle: `export const Spaces = table<SpaceRecord, 'organization' | 'parent'>('spaces')`. */
+export const table = <T extends Row, K extends string = never>(name: string): Table<T, K> => name as Table<T, K>;
+
 export interface ReadTx {
-  get<T extends Row>(table: string, id: string): T | undefined;
+  get<T extends Row>(table: Table<T>, id: string): T | undefined;
   /** Rows whose indexed `field` equals `value` (or contains it, for array fields). Unordered. */
-  find<T extends Row>(table: string, field: string, value: string): T[];
+  find<T extends Row, K extends string>(table: Table<T, K>, field: NoInfer<K>, value: string): T[];
   /** Every row of a table. Unordered: services sort by what the contract orders by. */
-  all<T extends Row>(table: string): T[];
+  all<T extends Row>(table: Table<T>): T[];
 }
 
 export interface WriteTx extends ReadTx {
   /** Inserts or replaces the row with this id. Rows are frozen: put a new object to change one. */
-  put<T extends Row>(table: string, row: T): T;
-  delete(table: string, id: string): boolean;
+  put<T extends Row>(table: Table<T>, row: NoInfer<T>): T;
+  delete(table: Table<any>, id: string): boolean;
 }
 
 export interface Store {

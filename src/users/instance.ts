@@ -2,6 +2,10 @@ import type { Caller } from '../kernel/context.js';
 import { forbidden, notFound } from '../kernel/errors.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from './model.js';
+import { table } from '../store/port.js';
+
+/** The instance owner's row in the `meta` table (id `owner`). */
+export const MetaOwner = table<OwnerMeta>('meta');
 
 // Who the instance trusts beyond organizations (docs/manual/access.md#who-may-act-as-whom).
 // - Instance owners: the bootstrap user (meta row `owner`, made with the store) and the users an

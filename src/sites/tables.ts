@@ -1,0 +1,12 @@
+import { table } from '../store/port.js';
+import type { ShareLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+
+// The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
+// importing a handle from here, an import the layering test checks. Docs sites, their structure and share links.
+// The second type lists the fields `find` may query, as src/store/tables.ts indexes them.
+
+export const Sites = table<SiteRecord, 'organization' | 'proxy'>('sites');
+export const SiteSections = table<SiteSectionRecord, 'site'>('siteSections');
+export const SiteSectionGroups = table<SiteSectionGroupRecord, 'site'>('siteSectionGroups');
+export const SiteSpaces = table<SiteSpaceRecord, 'site' | 'space'>('siteSpaces');
+export const SiteShareLinks = table<ShareLinkRecord, 'site' | 'key'>('siteShareLinks');

@@ -107,7 +107,9 @@ function portCall(node) {
   if (!call || !ts.isCallExpression(call) || !call.arguments.includes(node)) return undefined;
   if (!ts.isPropertyAccessExpression(call.expression) || !PORT_METHODS.has(call.expression.name.text)) return undefined;
   const sym = checker.getSymbolAtLocation(call.expression.name);
-  return sym?.declarations?.some((d) => path.resolve(d.getSourceFile().fileName) === PORT) ? call : undefined;
+  // ReadTx/WriteTx of the port; not the store's own NamedReadTx/NamedWriteTx, which take strings.
+  const isPort = (d) => path.resolve(d.getSourceFile().fileName) === PORT && ts.isInterfaceDeclaration(d.parent) && /^(Read|Write)Tx$/.test(d.parent.name.text);
+  return sym?.declarations?.some(isPort) ? call : undefined;
 }
 
 function metaHandle(node, sf) {
@@ -146,6 +148,7 @@ for (const sf of program.getSourceFiles()) {
   const edits = []; // { start, end, text }
   const needed = new Map(); // handle → module
   const rewrittenConsts = new Map(); // symbol → count of rewritten references
+  const droppedTypeNames = new Set(); // names in the type arguments removed
 
   const visit = (node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
@@ -168,7 +171,11 @@ for (const sf of program.getSourceFiles()) {
             if (sym) rewrittenConsts.set(sym, (rewrittenConsts.get(sym) ?? 0) + 1);
           }
           // A port call's type arguments named the row type; the handle carries it now.
-          if (isTableArg && call.typeArguments) edits.push({ start: call.expression.getEnd(), end: call.arguments.pos - 1, text: '' });
+          if (isTableArg && call.typeArguments) {
+            edits.push({ start: call.expression.getEnd(), end: call.arguments.pos - 1, text: '' });
+            const names = (n) => (ts.isIdentifier(n) && droppedTypeNames.add(n.text), ts.forEachChild(n, names));
+            call.typeArguments.forEach(names);
+          }
         }
       } else if (isTableArg && name === undefined && !isTableType(checker.getTypeAtLocation(node)) && !(checker.getTypeAtLocation(node).flags & ts.TypeFlags.Any)) {
         leftForHand.push(`${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: the table is not a handle (computed at run time?): ${call.getText(sf).slice(0, 120)}`);
@@ -232,10 +239,46 @@ for (const sf of program.getSourceFiles()) {
   edits.sort((a, b) => b.start - a.start || b.end - a.end);
   let text = sf.text;
   for (const e of edits) text = text.slice(0, e.start) + e.text + text.slice(e.end);
+  text = dropUnusedImports(text, droppedTypeNames, file);
   changedFiles++;
   rewrites += edits.length;
   if (!check) fs.writeFileSync(file, text);
   console.log(`${check ? 'would rewrite' : 'rewrote'} ${rel(file)} (${edits.length} edits)`);
+}
+
+/** Removes the import specifiers of `names` that the rewritten text no longer uses (the row types the type arguments named). */
+function dropUnusedImports(text, names, file) {
+  if (!names.size) return text;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const used = new Set();
+  const scan = (n) => {
+    if (ts.isImportDeclaration(n)) return;
+    if (ts.isIdentifier(n)) used.add(n.text);
+    ts.forEachChild(n, scan);
+  };
+  scan(sf);
+  const edits = [];
+  for (const imp of sf.statements.filter(ts.isImportDeclaration)) {
+    const clause = imp.importClause;
+    const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings : undefined;
+    if (!named) continue;
+    const drop = named.elements.filter((e) => names.has(e.name.text) && !used.has(e.name.text));
+    if (!drop.length) continue;
+    const keep = named.elements.filter((e) => !drop.includes(e));
+    if (!keep.length && !clause.name) {
+      let end = imp.getEnd();
+      if (text[end] === '\n') end++;
+      edits.push({ start: imp.getStart(sf), end, text: '' });
+    } else {
+      const typeOnly = clause.isTypeOnly ? 'type ' : '';
+      const def = clause.name ? `${clause.name.text}${keep.length ? ', ' : ''}` : '';
+      const list = keep.length ? `{ ${keep.map((e) => e.getText(sf)).join(', ')} }` : '';
+      edits.push({ start: clause.getStart(sf), end: clause.getEnd(), text: `${typeOnly}${def}${list}` });
+    }
+  }
+  edits.sort((a, b) => b.start - a.start);
+  for (const e of edits) text = text.slice(0, e.start) + e.text + text.slice(e.end);
+  return text;
 }
 
 if (leftForHand.length) console.log(`\nLeft for a hand fix (${leftForHand.length}):\n${leftForHand.join('\n')}`);

@@ -47,6 +47,22 @@ export interface WriteTx extends ReadTx {
   delete(table: Table<any>, id: string): boolean;
 }
 
+/**
+ * The same transactions with tables named by strings: what the store's own implementation
+ * offers (src/store/shard-store.ts), so that the store and its tests, which declare tables of
+ * their own, name tables as src/store/tables.ts does. Services see `ReadTx`/`WriteTx` only.
+ */
+export interface NamedReadTx {
+  get<T extends Row>(table: string, id: string): T | undefined;
+  find<T extends Row>(table: string, field: string, value: string): T[];
+  all<T extends Row>(table: string): T[];
+}
+
+export interface NamedWriteTx extends NamedReadTx {
+  put<T extends Row>(table: string, row: T): T;
+  delete(table: string, id: string): boolean;
+}
+
 export interface Store {
   read<R>(fn: (tx: ReadTx) => R): Promise<R>;
   write<R>(fn: (tx: WriteTx) => R): Promise<R>;

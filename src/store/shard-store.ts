@@ -3,7 +3,7 @@ import { withReplayedIds } from '../kernel/ids.js';
 import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
 import { CATALOG_KEY, DIR, LAYOUT, LAYOUT_VERSION, allDirKeys, dirKey, dirValues, directoryFields, isStoreTable, segmentsOf, type SegmentInfo } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
-import type { ReadTx, Row, Store, TableSpec, WriteTx } from './port.js';
+import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, valuesOf } from './rows.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
@@ -269,7 +269,7 @@ export class ShardStore implements Store {
   // -------------------------------------------------------------------------------------------
   // Reads and writes.
 
-  async read<R>(fn: (tx: ReadTx) => R): Promise<R> {
+  async read<R>(fn: (tx: NamedReadTx) => R): Promise<R> {
     const op = new Op();
     try {
       return await this.run(op, () => fn(new View(this, [], op)));
@@ -278,7 +278,7 @@ export class ShardStore implements Store {
     }
   }
 
-  write<R>(fn: (tx: WriteTx) => R): Promise<R> {
+  write<R>(fn: (tx: NamedWriteTx) => R): Promise<R> {
     if (this.closed) return Promise.reject(new DocsError('unavailable', 'the store is closed'));
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ fn, resolve, reject });
@@ -537,7 +537,7 @@ export class ShardStore implements Store {
 }
 
 interface Job {
-  fn: (tx: WriteTx) => unknown;
+  fn: (tx: NamedWriteTx) => unknown;
   resolve: (v: any) => void;
   reject: (e: unknown) => void;
 }
@@ -548,7 +548,7 @@ interface Job {
  * loaded; when one is not, it is noted as a miss and the lookup answers from what is loaded
  * (the run is then discarded).
  */
-class View implements ReadTx {
+class View implements NamedReadTx {
   constructor(
     protected readonly store: ShardStore,
     protected readonly layers: Changes[],
@@ -662,7 +662,7 @@ class View implements ReadTx {
   }
 }
 
-class Tx extends View implements WriteTx {
+class Tx extends View implements NamedWriteTx {
   readonly changes: Changes = new Map();
   constructor(store: ShardStore, batch: Changes, op: Op) {
     super(store, [batch], op);

@@ -75,7 +75,7 @@ const HANDLES = {
 const META = [
   { handle: ['MetaOwner', 'src/users/instance.ts'], typeArg: /^(OwnerMeta|\{\s*id: string; user: string;?\s*\})$/, arg: /^'owner'$/ },
   { handle: ['MetaVisitorKey', 'src/auth/visitor-keys.ts'], typeArg: /^VisitorKeyMeta$/, arg: /^KEY_ROW$/ },
-  { handle: ['MetaDownloadSecret', 'src/content/downloads.ts'], typeArg: /^\{\s*id: string; secret: string;?\s*\}$/, arg: /^(META_ID|downloadSecretRow\(\))$/ },
+  { handle: ['MetaDownloadSecret', 'src/content/downloads.ts'], typeArg: /^\{\s*id: string; secret: string;?\s*\}$/, arg: /^(META_ID|downloadSecretRow\(\)|'download-signing-key')$/ },
 ];
 
 const PORT = path.join(ROOT, 'src/store/port.ts');
@@ -152,6 +152,12 @@ for (const sf of program.getSourceFiles()) {
 
   const visit = (node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
+    const asArg = portCall(node);
+    if (asArg && asArg.arguments[0] === node && tableNameOf(node) === undefined) {
+      const t = checker.getTypeAtLocation(node);
+      if (!isTableType(t) && !(t.flags & ts.TypeFlags.Any))
+        leftForHand.push(`${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: the table is not a handle (computed at run time?): ${asArg.getText(sf).slice(0, 120)}`);
+    }
     const isLiteral = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
     const isRef = ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node.parent) && !ts.isVariableDeclaration(node.parent);
     if ((isLiteral || isRef) && !ts.isAsExpression(node.parent) && !ts.isTypeAssertionExpression(node.parent) && !ts.isSatisfiesExpression(node.parent)) {
@@ -177,8 +183,6 @@ for (const sf of program.getSourceFiles()) {
             call.typeArguments.forEach(names);
           }
         }
-      } else if (isTableArg && name === undefined && !isTableType(checker.getTypeAtLocation(node)) && !(checker.getTypeAtLocation(node).flags & ts.TypeFlags.Any)) {
-        leftForHand.push(`${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: the table is not a handle (computed at run time?): ${call.getText(sf).slice(0, 120)}`);
       }
     }
     ts.forEachChild(node, visit);

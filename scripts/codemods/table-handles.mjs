@@ -39,7 +39,7 @@ const HANDLES = {
   members: ['Members', 'src/organizations/tables.ts'],
   collections: ['Collections', 'src/collections/tables.ts'],
   spaces: ['Spaces', 'src/spaces/tables.ts'],
-  revisions: ['Revisions', 'src/content/tables.ts'],
+  revisions: ['Revisions', 'src/spaces/tables.ts'],
   pageContents: ['PageContents', 'src/content/tables.ts'],
   pageNodes: ['PageNodes', 'src/content/tables.ts'],
   teams: ['Teams', 'src/teams/tables.ts'],

@@ -4,8 +4,8 @@ import { serve } from '../server/serve.js';
 import { DEFAULT_PORT } from '../src/open.js';
 import { defaultDataDir } from '../src/transport/profiles.js';
 import type { Context } from '../src/kernel/context.js';
-import type { UserRecord } from '../src/users/model.js';
 import { DocsCommand } from './_lib/base.js';
+import { Users } from '../src/users/tables.js';
 
 /**
  * On an existing store the owner's token is not shown again: say how to get one. In-process
@@ -15,7 +15,7 @@ import { DocsCommand } from './_lib/base.js';
 async function tokenHint(ctx: Context, where: string): Promise<string> {
   const { ownerOf } = await import('../src/auth/bootstrap.js');
   const owner = await ownerOf(ctx);
-  const email = owner && (await ctx.store.read((tx) => tx.get<UserRecord>('users', owner)?.email));
+  const email = owner && (await ctx.store.read((tx) => tx.get(Users, owner)?.email));
   return `docs serve: a token for HTTP use: docs tokens create --user ${email ?? '<email>'} ${where} (run as this OS user; or docs auth token where you logged in)`;
 }
 

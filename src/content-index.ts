@@ -1,7 +1,7 @@
 import { readChangeRequest } from './change-requests/service.js';
 import { linkIndexOf, trustedSpans, sha256hex } from './content/link-index.js';
 import { loadParser } from './content/link-refs.js';
-import type { ContentRevision, PageContentRecord, PageNode } from './content/model.js';
+import type { ContentRevision, PageNode } from './content/model.js';
 import { contentRowId } from './content/model.js';
 import { currentRevision, readRevision, treeOf } from './content/revisions.js';
 import { flatten } from './content/tree.js';
@@ -9,6 +9,7 @@ import type { Caller, Context } from './kernel/context.js';
 import { DocsError, invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
 import { purgeIfExpired } from './space-purge.js';
+import { PageContents } from './content/tables.js';
 
 // GET /_docs/content-index?space=S[&changeRequest=N]: what `docs content push` needs besides the
 // contract's listPages and listFiles to compare a folder with a space without parsing every
@@ -47,7 +48,7 @@ export async function contentIndexRoute(ctx: Context, caller: Caller, method: st
     const bodies: { id: string; markdown: string; stored: unknown }[] = [];
     for (const { node } of flatten(treeOf(tx, rev)) as { node: PageNode }[]) {
       if (node.type !== 'document' || !node.content) continue;
-      const row = tx.get<PageContentRecord>('pageContents', contentRowId(space, node.content));
+      const row = tx.get(PageContents, contentRowId(space, node.content));
       bodies.push({ id: node.id, markdown: row?.markdown ?? '', stored: row?.links });
     }
     return { rev, bodies };

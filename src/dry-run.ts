@@ -3,8 +3,8 @@ import { diffRevisions } from './change-requests/changes.js';
 import type { Caller, Context } from './kernel/context.js';
 import { invalid } from './kernel/errors.js';
 import { invoke } from './invoke.js';
-import type { SpaceRecord } from './spaces/model.js';
 import { overlayStore } from './store/overlay.js';
+import { Spaces } from './spaces/tables.js';
 
 // POST /_docs/dry-run {operationId, path}: runs the operation as it would run (the same
 // checks, permissions, conflicts and answer) on a store whose writes stay in memory and are
@@ -19,14 +19,14 @@ export async function dryRunRoute(ctx: Context, caller: Caller, body: any): Prom
   if (typeof operationId !== 'string' || !ALLOWED.has(operationId)) throw invalid(`operationId: dry runs are for ${[...ALLOWED].join(', ')}, contentPush`);
   const path = body.path && typeof body.path === 'object' ? body.path : {};
   const dry: Context = { ...ctx, store: overlayStore(ctx.store) };
-  const before = operationId === 'mergeChangeRequest' ? await ctx.store.read((tx) => tx.get<SpaceRecord>('spaces', String(path.spaceId))?.revision) : undefined;
+  const before = operationId === 'mergeChangeRequest' ? await ctx.store.read((tx) => tx.get(Spaces, String(path.spaceId))?.revision) : undefined;
   const r = await invoke(dry, operationId, { path }, caller);
   if (r.status >= 400) throw r.error ?? invalid(`${operationId}: HTTP ${r.status}`);
   const extra: Record<string, unknown> = {};
   if (operationId === 'mergeChangeRequest' && (r.body as any).result === 'merge' && before) {
     // The pages the merge would add, change and delete in the space.
     extra.changes = await dry.store.read((tx) => {
-      const space = tx.get<SpaceRecord>('spaces', String(path.spaceId))!;
+      const space = tx.get(Spaces, String(path.spaceId))!;
       return diffRevisions(dry, tx, space, readRevision(tx, space.id, before), readRevision(tx, space.id, (r.body as any).revision));
     });
   }

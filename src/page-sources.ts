@@ -1,5 +1,4 @@
 import { readChangeRequest } from './change-requests/service.js';
-import type { PageContentRecord } from './content/model.js';
 import { contentRowId } from './content/model.js';
 import { currentRevision, readRevision, treeOf } from './content/revisions.js';
 import { flatten } from './content/tree.js';
@@ -7,6 +6,7 @@ import type { Caller, Context } from './kernel/context.js';
 import { invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
 import { purgeIfExpired } from './space-purge.js';
+import { PageContents } from './content/tables.js';
 
 // GET /_docs/page-sources?spaceId=S[&changeRequestId=C]: the files a docs-as-code push made
 // pages from (`source` of its changes, kept byte for byte), for the pages whose body is still
@@ -34,7 +34,7 @@ export async function pageSourcesRoute(ctx: Context, caller: Caller, method: str
         stale.push(node.id);
         continue;
       }
-      const row = tx.get<PageContentRecord>('pageContents', contentRowId(spaceId, node.source.text));
+      const row = tx.get(PageContents, contentRowId(spaceId, node.source.text));
       if (row) sources[node.id] = row.markdown;
     }
     return { status: 200, body: { sources, stale } };

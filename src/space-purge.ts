@@ -4,6 +4,7 @@ import { removeSpaceFromSites } from './sites/site-spaces.js';
 import { deleteSpaceContent } from './spaces/content-rows.js';
 import type { SpaceRecord } from './spaces/model.js';
 import { isExpired, SWEEP_INTERVAL_MS } from './spaces/retention.js';
+import { Spaces } from './spaces/tables.js';
 
 // A deleted space past its retention (src/spaces/retention.ts) purged for good, with what points
 // at it in other areas: above the areas (ARCHITECTURE.md), as it reaches into spaces/ and sites/.
@@ -12,14 +13,14 @@ import { isExpired, SWEEP_INTERVAL_MS } from './spaces/retention.js';
 export function purgeSpace(tx: WriteTx, space: SpaceRecord): void {
   deleteSpaceContent(tx, space.id);
   removeSpaceFromSites(tx, space.id);
-  tx.delete('spaces', space.id);
+  tx.delete(Spaces, space.id);
 }
 
 function purgeExpired(tx: WriteTx, ids: string[], now: Date): number {
   let n = 0;
   for (const id of ids) {
     // Checked again inside the write: it may have been restored since it was found.
-    const s = tx.get<SpaceRecord>('spaces', id);
+    const s = tx.get(Spaces, id);
     if (s && isExpired(s, now)) {
       purgeSpace(tx, s);
       n++;
@@ -41,7 +42,7 @@ export async function purgeIfExpired(ctx: Context, spaceId: string): Promise<voi
  * read nor write unless the space is deleted (nearly never). Resolves once any purge is done.
  */
 export async function purgingIfExpired(ctx: Context, spaceId: string): Promise<unknown> {
-  const s = await ctx.store.read((tx) => tx.get<SpaceRecord>('spaces', spaceId));
+  const s = await ctx.store.read((tx) => tx.get(Spaces, spaceId));
   if (s?.deletedAt === undefined) return undefined; // not deleted: no clock read
   const now = ctx.clock.now();
   return isExpired(s, now) ? ctx.store.write((tx) => purgeExpired(tx, [spaceId], now)) : undefined;
@@ -50,7 +51,7 @@ export async function purgingIfExpired(ctx: Context, spaceId: string): Promise<u
 /** Purges every deleted space past its retention; returns how many. */
 export async function purgeExpiredSpaces(ctx: Context): Promise<number> {
   const now = ctx.clock.now();
-  const ids = await ctx.store.read((tx) => tx.all<SpaceRecord>('spaces').filter((s) => isExpired(s, now)).map((s) => s.id));
+  const ids = await ctx.store.read((tx) => tx.all(Spaces).filter((s) => isExpired(s, now)).map((s) => s.id));
   return ids.length ? ctx.store.write((tx) => purgeExpired(tx, ids, now)) : 0;
 }
 

@@ -3,6 +3,7 @@ import type { MemberRecord } from '../organizations/model.js';
 import { membersOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { AgentInstructionsRecord } from './model.js';
+import { AgentInstructions } from './tables.js';
 
 /**
  * The organization's instructions. Before any were written they are an empty document, dated
@@ -11,7 +12,7 @@ import type { AgentInstructionsRecord } from './model.js';
  */
 export function readInstructions(tx: ReadTx, caller: MemberRecord, orgCreatedAt: string): AgentInstructionsRecord {
   requireOrgRole(caller, 'read', 'reading the agent instructions');
-  const stored = tx.get<AgentInstructionsRecord>('agentInstructions', caller.organization);
+  const stored = tx.get(AgentInstructions, caller.organization);
   if (stored) return stored;
   const first = membersOf(tx, caller.organization).sort((a, b) => a.joinedAt.localeCompare(b.joinedAt) || a.user.localeCompare(b.user))[0];
   return {
@@ -25,7 +26,7 @@ export function readInstructions(tx: ReadTx, caller: MemberRecord, orgCreatedAt:
 
 export function writeInstructions(tx: WriteTx, ctx: Context, caller: MemberRecord, instructions: AgentInstructionsRecord['instructions']): AgentInstructionsRecord {
   requireOrgRole(caller, 'admin', 'changing the agent instructions');
-  return tx.put<AgentInstructionsRecord>('agentInstructions', {
+  return tx.put(AgentInstructions, {
     id: caller.organization,
     organization: caller.organization,
     instructions,

@@ -1,10 +1,10 @@
 import type { Context } from '../kernel/context.js';
 import { newId, newToken } from '../kernel/ids.js';
 import { insertOrganization } from '../organizations/service.js';
-import { bootstrapOwner, type OwnerMeta } from '../users/instance.js';
-import type { UserRecord } from '../users/model.js';
-import { downloadSecretRow } from '../content/downloads.js';
+import { bootstrapOwner, MetaOwner } from '../users/instance.js';
+import { downloadSecretRow, MetaDownloadSecret } from '../content/downloads.js';
 import { insertToken } from './tokens.js';
+import { Users } from '../users/tables.js';
 
 /** The store's owner: the user the in-process CLI acts as when no token is given. */
 export function ownerOf(ctx: Context): Promise<string | undefined> {
@@ -20,20 +20,20 @@ export async function bootstrap(ctx: Context, fixedToken = process.env.DOCS_BOOT
   if (await ownerOf(ctx)) return undefined;
   const token = fixedToken || newToken();
   return ctx.store.write((tx) => {
-    if (tx.get<OwnerMeta>('meta', 'owner')) return undefined; // another writer was first
+    if (tx.get(MetaOwner, 'owner')) return undefined; // another writer was first
     const now = ctx.clock.now();
-    const user = tx.put<UserRecord>('users', {
+    const user = tx.put(Users, {
       id: newId(),
       displayName: 'Owner',
       email: 'owner@localhost',
       createdAt: now.toISOString(),
       emailVerified: true,
     });
-    tx.put<OwnerMeta>('meta', { id: 'owner', user: user.id });
+    tx.put(MetaOwner, { id: 'owner', user: user.id });
     insertOrganization(tx, ctx, { title: 'My Organization' }, user.id);
     insertToken(tx, token, user.id, 'bootstrap', now);
     // Secrets made now, with the store, so that no later read has to write them.
-    tx.put('meta', downloadSecretRow());
+    tx.put(MetaDownloadSecret, downloadSecretRow());
     return { token, userId: user.id };
   });
 }

@@ -4,7 +4,8 @@ import { newToken } from '../kernel/ids.js';
 import type { ReadTx } from '../store/port.js';
 import { findUser, isInstanceOwner, requireInstanceOwner } from '../users/instance.js';
 import type { UserRecord } from '../users/model.js';
-import { insertToken, publicTokenId, type TokenRecord } from './tokens.js';
+import { insertToken, publicTokenId, type TokenRecord, Tokens } from './tokens.js';
+import { Users } from '../users/tables.js';
 
 // API tokens of the local store (docs tokens create|list|revoke). Not contract operations: the
 // server exposes them at /_docs/tokens (server/tokens.ts), in-process commands call tokenRoute.
@@ -48,7 +49,7 @@ const refused = (action: string, who: string) =>
  */
 function targetUser(tx: ReadTx, caller: Caller, ref: string, action: string): UserRecord {
   if (!isInstanceOwner(tx, caller.userId)) {
-    const me = tx.get<UserRecord>('users', caller.userId);
+    const me = tx.get(Users, caller.userId);
     if (!me || (ref !== me.id && ref.trim().toLowerCase() !== me.email.toLowerCase())) throw refused(action, ref);
     return me;
   }
@@ -83,7 +84,7 @@ export function listTokens(ctx: Context, caller: Caller, userRef: string | undef
   return ctx.store.read((tx) => {
     const user = targetUser(tx, caller, userRef ?? caller.userId, 'listing tokens');
     const items = tx
-      .find<TokenRecord>('tokens', 'user', user.id)
+      .find(Tokens, 'user', user.id)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       .map((t) => present(t, user));
     return { items, count: items.length };
@@ -94,12 +95,12 @@ export function listTokens(ctx: Context, caller: Caller, userRef: string | undef
 export async function revokeToken(ctx: Context, caller: Caller, id: string): Promise<TokenView> {
   if (!/^tok_[0-9a-f]{16}$/.test(id)) throw notFound(`token ${id} not found (ids look like tok_0123456789abcdef; see docs tokens list)`);
   return ctx.store.write((tx) => {
-    const row = tx.all<TokenRecord>('tokens').find((t) => publicTokenId(t.id) === id);
+    const row = tx.all(Tokens).find((t) => publicTokenId(t.id) === id);
     if (!row) throw notFound(`token ${id} not found (see docs tokens list): nothing revoked`);
-    const user = tx.get<UserRecord>('users', row.user);
+    const user = tx.get(Users, row.user);
     if (user) requireManager(tx, caller, user, 'revoking a token');
     else requireInstanceOwner(tx, caller, `revoking token ${id} (of a deleted user)`);
-    tx.delete('tokens', row.id);
+    tx.delete(Tokens, row.id);
     return present(row, user);
   });
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Caller, Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { UserRecord } from '../users/model.js';
 import { table } from '../store/port.js';
+import { Users } from '../users/tables.js';
 
 /** The API tokens table (root shard), found by user. */
 export const Tokens = table<TokenRecord, 'user'>('tokens');
@@ -45,7 +45,7 @@ export function cachedHash(token: string): string {
 }
 
 export function insertToken(tx: WriteTx, token: string, user: string, label: string, now: Date, expiresAt?: string): TokenRecord {
-  return tx.put<TokenRecord>('tokens', { id: hashToken(token), user, label, createdAt: now.toISOString(), ...(expiresAt ? { expiresAt } : {}) });
+  return tx.put(Tokens, { id: hashToken(token), user, label, createdAt: now.toISOString(), ...(expiresAt ? { expiresAt } : {}) });
 }
 
 // Per process: when each token's lastUsedAt was last written, so concurrent requests of the same
@@ -59,8 +59,8 @@ async function touch(ctx: Context, hash: string, now: Date): Promise<void> {
   touched.set(hash, now.getTime());
   try {
     await ctx.store.write((tx) => {
-      const row = tx.get<TokenRecord>('tokens', hash);
-      if (row && !(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) tx.put<TokenRecord>('tokens', { ...row, lastUsedAt: now.toISOString() });
+      const row = tx.get(Tokens, hash);
+      if (row && !(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) tx.put(Tokens, { ...row, lastUsedAt: now.toISOString() });
     });
   } catch {
     // A record of use that cannot be written (a full disk) must not refuse a valid token.
@@ -73,13 +73,13 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   const hash = cachedHash(token);
   const session = ctx.sessionTokens.get(hash);
   if (session) {
-    if (!(await ctx.store.read((tx) => tx.get<UserRecord>('users', session)))) throw new DocsError('unauthenticated', 'invalid token');
+    if (!(await ctx.store.read((tx) => tx.get(Users, session)))) throw new DocsError('unauthenticated', 'invalid token');
     // Only an in-process CLI command of this machine holds it (the owner-only lock file).
     return { userId: session, inProcess: true };
   }
   const row = await ctx.store.read((tx: ReadTx) => {
-    const t = tx.get<TokenRecord>('tokens', hash);
-    return t && tx.get<UserRecord>('users', t.user) ? t : undefined;
+    const t = tx.get(Tokens, hash);
+    return t && tx.get(Users, t.user) ? t : undefined;
   });
   // A revoked token has no row: refused at once, as an unknown one.
   if (!row) throw new DocsError('unauthenticated', 'invalid token');

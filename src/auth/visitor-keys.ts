@@ -33,10 +33,10 @@ const KEY_ROW = 'visitor-signing-key';
 
 /** The signing key, made and stored on first use (inside a write, so two callers share one key). */
 export function ensureVisitorKey(tx: WriteTx, ctx: Context): VisitorKeyMeta {
-  const existing = tx.get<VisitorKeyMeta>('meta', KEY_ROW);
+  const existing = tx.get(MetaVisitorKey, KEY_ROW);
   if (existing) return existing;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return tx.put<VisitorKeyMeta>('meta', {
+  return tx.put(MetaVisitorKey, {
     id: KEY_ROW,
     kid: newId(16),
     privateJwk: privateKey.export({ format: 'jwk' }),
@@ -45,7 +45,7 @@ export function ensureVisitorKey(tx: WriteTx, ctx: Context): VisitorKeyMeta {
   });
 }
 
-export const readVisitorKey = (tx: ReadTx) => tx.get<VisitorKeyMeta>('meta', KEY_ROW);
+export const readVisitorKey = (tx: ReadTx) => tx.get(MetaVisitorKey, KEY_ROW);
 
 /** The private key as a KeyObject jose can sign with. */
 export function signingKey(meta: VisitorKeyMeta) {

@@ -6,7 +6,8 @@ import type { Parse } from '../content/link-refs.js';
 import { commitRevision } from '../content/revisions.js';
 import { templateChanges } from '../content/templates.js';
 import { findChangeRequest, requireWritable } from './lookup.js';
-import { baseOf, type ChangeRequestRecord } from './model.js';
+import { baseOf } from './model.js';
+import { ChangeRequests } from './tables.js';
 
 // Content written into a change request: a batch of changes (updateChangeRequestContent) or a
 // template's pages (applyTemplateToSpace with a changeRequestId, createChangeRequest with a
@@ -19,7 +20,7 @@ function writeBatch(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, 
   requireWritable(cr);
   const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), changes, uploads, parse, internal);
   const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
-  const updated = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
+  const updated = tx.put(ChangeRequests, { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
   return { cr: updated, res };
 }
 

@@ -1,5 +1,5 @@
 import type { ReadTx } from '../store/port.js';
-import type { CommentRecord } from '../comments/model.js';
+import { Comments } from '../comments/tables.js';
 
 // Counts of comments a change request shows, computed from the rows at every read (never stored,
 // so never stale). Here rather than in comments/, which sits above change-requests/ (a comment
@@ -7,5 +7,5 @@ import type { CommentRecord } from '../comments/model.js';
 
 /** Change request `comments`: its open comments. */
 export function openCommentsOfChangeRequest(tx: ReadTx, changeRequest: string): number {
-  return tx.find<CommentRecord>('comments', 'changeRequest', changeRequest).filter((c) => c.status === 'open').length;
+  return tx.find(Comments, 'changeRequest', changeRequest).filter((c) => c.status === 'open').length;
 }

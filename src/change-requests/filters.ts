@@ -1,13 +1,13 @@
 import { requireCluster } from '../conversations/service.js';
 import type { Caller } from '../kernel/context.js';
 import { contentAccess } from '../tree/access.js';
-import type { ContentRevision } from '../content/model.js';
 import { listSpaces, visibleSpace } from '../spaces/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ChangeRequestRecord, ChangeRequestStatus } from './model.js';
 import { pendingRequests } from './reviews.js';
 import { crsOf } from './lookup.js';
+import { Revisions } from '../spaces/tables.js';
 
 // The filters of the change-request lists (space and organization): `status` (default open),
 // `creator`, `contributor`, `requestedReviewer` (user ids) and `conversationsIssuesCluster`.
@@ -24,7 +24,7 @@ export interface ChangeRequestFilters {
 /** Users who authored a revision in the change request (content batches, templates applied there). */
 export function contributorsOf(tx: ReadTx, cr: ChangeRequestRecord): Map<string, { count: number; updatedAt: string }> {
   const out = new Map<string, { count: number; updatedAt: string }>();
-  for (const rev of tx.find<ContentRevision>('revisions', 'changeRequest', cr.id)) {
+  for (const rev of tx.find(Revisions, 'changeRequest', cr.id)) {
     if (!rev.author || rev.space !== cr.space) continue;
     const seen = out.get(rev.author);
     out.set(rev.author, { count: (seen?.count ?? 0) + 1, updatedAt: seen && seen.updatedAt > rev.createdAt ? seen.updatedAt : rev.createdAt });

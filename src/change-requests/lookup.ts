@@ -1,18 +1,19 @@
 import { conflict, notFound } from '../kernel/errors.js';
 import type { ReadTx } from '../store/port.js';
 import type { ChangeRequestRecord } from './model.js';
+import { ChangeRequests } from './tables.js';
 
 // Finding a change request and the guards on its status: the lowest piece of the area, which
 // the service, the reviews and the merge rules all use (here, so none of them imports another
 // in a circle), and the areas writing into a change request's content build on.
 
 export function crsOf(tx: ReadTx, space: string): ChangeRequestRecord[] {
-  return tx.find<ChangeRequestRecord>('changeRequests', 'space', space).sort((a, b) => b.number - a.number);
+  return tx.find(ChangeRequests, 'space', space).sort((a, b) => b.number - a.number);
 }
 
 /** A change request of the space by id or by number, or 404. */
 export function findChangeRequest(tx: ReadTx, space: string, idOrNumber: string): ChangeRequestRecord {
-  const byId = tx.get<ChangeRequestRecord>('changeRequests', idOrNumber);
+  const byId = tx.get(ChangeRequests, idOrNumber);
   if (byId && byId.space === space) return byId;
   if (/^\d+$/.test(idOrNumber)) {
     const n = Number(idOrNumber);

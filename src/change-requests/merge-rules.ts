@@ -1,11 +1,12 @@
 import { documentToMarkdown } from '../documents/markdown.js';
 import type { Caller } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
-import type { MergeRules, OrganizationRecord } from '../organizations/model.js';
+import type { MergeRules } from '../organizations/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ChangeRequestRecord } from './model.js';
 import { currentReviews, pendingRequests } from './reviews.js';
+import { Organizations } from '../organizations/tables.js';
 
 // Merge rules (the contract's MergeRules): a space's own rules, or with `inherit` its
 // organization's; `none` (or no rule) lets a change request merge on the merge permission alone.
@@ -19,7 +20,7 @@ type Rule = Extract<MergeRules, { type: 'rules' }>['rules'][number];
 export function effectiveMergeRules(tx: ReadTx, space: SpaceRecord): MergeRules {
   const own = space.mergeRules;
   if (own.type !== 'inherit') return own;
-  return tx.get<OrganizationRecord>('organizations', space.organization)?.mergeRules ?? { type: 'none' };
+  return tx.get(Organizations, space.organization)?.mergeRules ?? { type: 'none' };
 }
 
 /** Why a rule is not met, or undefined when it is. */

@@ -11,6 +11,7 @@ import { listForSpace } from './filters.js';
 import { presentChangeRequest } from './present.js';
 import { findChangeRequest } from './lookup.js';
 import * as service from './service.js';
+import { Spaces } from '../spaces/tables.js';
 
 export const createChangeRequest = defineOperation(
   'createChangeRequest',
@@ -69,7 +70,7 @@ export const listChangeRequestsForSpace = defineOperation('listChangeRequestsFor
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
     const list = listForSpace(tx, caller, path.spaceId, query);
-    const org = tx.get<{ id: string; organization: string }>('spaces', path.spaceId)!.organization;
+    const org = tx.get(Spaces, path.spaceId)!.organization;
     return { status: 200, body: paginate(list, query, (cr) => presentChangeRequest(ctx, tx, cr, org)) };
   });
 });

@@ -1,13 +1,14 @@
 import { openCommentsOfChangeRequest } from './comment-counts.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
-import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
 import { baseOf, type ChangeRequestRecord } from './model.js';
+import { Spaces } from '../spaces/tables.js';
+import { Users } from '../users/tables.js';
 
 /** A User object for an id; a user deleted since is shown as such. */
 export const user = (ctx: Context, tx: ReadTx, id: string) => {
-  const u = tx.get<UserRecord>('users', id);
+  const u = tx.get(Users, id);
   return u ? presentUser(ctx, u) : { object: 'user' as const, id, displayName: 'Deleted user', urls: { location: apiUrl(ctx, `/users/${id}`) } };
 };
 
@@ -32,7 +33,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     ...(cr.conversationsIssuesCluster ? { conversationsIssuesCluster: cr.conversationsIssuesCluster } : {}),
     comments: openCommentsOfChangeRequest(tx, cr.id),
     // The space moved on since the change request's base (an update from the space moves the base).
-    outdated: cr.status !== 'merged' && tx.get<{ id: string; revision: string }>('spaces', cr.space)?.revision !== baseOf(cr),
+    outdated: cr.status !== 'merged' && tx.get(Spaces, cr.space)?.revision !== baseOf(cr),
     urls: { app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`, location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`) },
   };
 }

@@ -11,9 +11,10 @@ import { changeRequestChanges, revisionChanges } from './changes.js';
 import { contributorsOf, listForOrganization } from './filters.js';
 import { presentChangeRequest, user } from './present.js';
 import { presentReview, presentReviewRequest, reviewUrl } from './review-present.js';
-import { isOutdated, requestReviewers, requestsOf, reviewsOf, submitReview, type ReviewRecord } from './reviews.js';
+import { isOutdated, requestReviewers, requestsOf, reviewsOf, submitReview, type ReviewRecord, ChangeRequestReviewers } from './reviews.js';
 import { readChangeRequest } from './service.js';
 import type { ChangeRequestRecord } from './model.js';
+import { ChangeRequests } from './tables.js';
 
 // The change-request area's review side: semantic changes, reviews, review requests,
 // contributors, and the organization-wide list (docs/manual/reviews.md).
@@ -48,7 +49,7 @@ export const getRevisionSemanticChanges = defineOperation('getRevisionSemanticCh
     const { row: space } = visibleSpace(tx, caller, path.spaceId);
     const rev = readRevision(tx, space.id, path.revisionId);
     const body = revisionChanges(ctx, tx, space, rev, query.limit);
-    const merged = rev.mergedFrom ? tx.get<ChangeRequestRecord>('changeRequests', rev.mergedFrom) : undefined;
+    const merged = rev.mergedFrom ? tx.get(ChangeRequests, rev.mergedFrom) : undefined;
     return { status: 200, body: { ...(merged ? { mergedFrom: presentChangeRequest(ctx, tx, merged, space.organization) } : {}), ...body } };
   });
 });
@@ -102,7 +103,7 @@ export const removeRequestedReviewerFromChangeRequest = defineOperation('removeR
     const { cr } = readChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
     requireLevel(visibleSpace(tx, caller, path.spaceId).level, 'edit', `removing requested reviewers of change requests of space ${path.spaceId}`, `space ${path.spaceId}`);
     const q = requestsOf(tx, cr).find((x) => x.user === path.userId);
-    return q ? tx.delete('changeRequestReviewers', q.id) : false;
+    return q ? tx.delete(ChangeRequestReviewers, q.id) : false;
   });
   return { status: removed ? 205 : 204 };
 });

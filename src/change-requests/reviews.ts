@@ -8,10 +8,11 @@ import { visibleSpace } from '../spaces/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireLevel } from '../tree/access.js';
-import type { UserRecord } from '../users/model.js';
 import { SUBJECT_MAX, type ChangeRequestRecord } from './model.js';
 import { findChangeRequest } from './lookup.js';
 import { table } from '../store/port.js';
+import { ChangeRequests } from './tables.js';
+import { Users } from '../users/tables.js';
 
 /** Reviews and review requests of change requests, kept with their space. */
 export const ChangeRequestReviews = table<ReviewRecord, 'space' | 'changeRequest'>('changeRequestReviews');
@@ -56,12 +57,12 @@ export interface ReviewRequestRecord {
 /** Reviews of a change request, newest first (ties by id, so pages are stable). */
 export function reviewsOf(tx: ReadTx, cr: ChangeRequestRecord): ReviewRecord[] {
   return tx
-    .find<ReviewRecord>('changeRequestReviews', 'changeRequest', cr.id)
+    .find(ChangeRequestReviews, 'changeRequest', cr.id)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
 export function requestsOf(tx: ReadTx, cr: ChangeRequestRecord): ReviewRequestRecord[] {
-  return tx.find<ReviewRequestRecord>('changeRequestReviewers', 'changeRequest', cr.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return tx.find(ChangeRequestReviewers, 'changeRequest', cr.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 /** Whether a review no longer stands (see the top of this file). */
@@ -104,7 +105,7 @@ export function submitReview(tx: WriteTx, ctx: Context, caller: Caller, spaceId:
   if (cr.createdBy === caller.userId) throw forbidden(`you created change request ${cr.number}: its creator cannot review it`);
   const comment = commentMarkdown(body.comment);
   const request = requestsOf(tx, cr).filter((q) => q.user === caller.userId).pop();
-  const review = tx.put<ReviewRecord>('changeRequestReviews', {
+  const review = tx.put(ChangeRequestReviews, {
     id: newId(),
     space: spaceId,
     changeRequest: cr.id,
@@ -150,10 +151,10 @@ export function requestReviewers(tx: WriteTx, ctx: Context, caller: Caller, spac
     next = { ...next, subject };
   }
   if (body.description !== undefined) next = { ...next, description: body.description };
-  if (next !== cr) tx.put<ChangeRequestRecord>('changeRequests', { ...next, updatedAt: now });
+  if (next !== cr) tx.put(ChangeRequests, { ...next, updatedAt: now });
   const existing = requestsOf(tx, cr);
   const sent = users.map((user) =>
-    tx.put<ReviewRequestRecord>('changeRequestReviewers', {
+    tx.put(ChangeRequestReviewers, {
       id: existing.find((q) => q.user === user)?.id ?? newId(),
       space: spaceId,
       changeRequest: cr.id,
@@ -167,7 +168,7 @@ export function requestReviewers(tx: WriteTx, ctx: Context, caller: Caller, spac
 }
 
 function checkReviewer(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, user: string, where: string): void {
-  if (!tx.get<UserRecord>('users', user) || !findMember(tx, space.organization, user)) throw invalid(`${where}: ${user} is not a member of this organization`);
+  if (!tx.get(Users, user) || !findMember(tx, space.organization, user)) throw invalid(`${where}: ${user} is not a member of this organization`);
   if (user === cr.createdBy) throw invalid(`${where}: ${user} created change request ${cr.number} and cannot review it`);
   const level = contentAccess(tx, space.organization, { userId: user }).space(space);
   if (!atLeast(level, 'review')) {

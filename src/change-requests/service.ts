@@ -2,7 +2,6 @@ import { requireCluster } from '../conversations/service.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import { requireContentEdit, visibleSpace } from '../spaces/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { requireLevel } from '../tree/access.js';
@@ -11,6 +10,8 @@ import { mergeRevisions, type MergeConflict } from './merge-revisions.js';
 import { requireMergeRules } from './merge-rules.js';
 import { crsOf, findChangeRequest } from './lookup.js';
 import { baseOf, SUBJECT_MAX, type ChangeRequestRecord, type ChangeRequestStatus } from './model.js';
+import { ChangeRequests } from './tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 // Change requests: create, read, list, change (PATCH), merge into the space and update from it
 // (both three-way, merge-revisions.ts).
@@ -37,7 +38,7 @@ export function createChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, s
   if (subject.length > SUBJECT_MAX) throw invalid(`subject: must be at most ${SUBJECT_MAX} characters`);
   const now = ctx.clock.now().toISOString();
   const number = crsOf(tx, spaceId).reduce((n, c) => Math.max(n, c.number), 0) + 1;
-  const cr = tx.put<ChangeRequestRecord>('changeRequests', {
+  const cr = tx.put(ChangeRequests, {
     id: newId(),
     space: spaceId,
     number,
@@ -90,8 +91,8 @@ export function mergeChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, sp
     mergedFrom: cr.id,
     message: cr.subject || `Change request #${cr.number}`,
   });
-  tx.put<SpaceRecord>('spaces', { ...space, revision: merged.id, updatedAt: now });
-  const done = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, status: 'merged', revisionMerged: merged.id, mergedBy: caller.userId, mergedAt: now, updatedAt: now });
+  tx.put(Spaces, { ...space, revision: merged.id, updatedAt: now });
+  const done = tx.put(ChangeRequests, { ...cr, status: 'merged', revisionMerged: merged.id, mergedBy: caller.userId, mergedAt: now, updatedAt: now });
   return { result: 'merge', revision: merged.id, cr: done };
 }
 
@@ -111,7 +112,7 @@ export function updateChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, s
   const out = mergeRevisions(tx, now, spaceId, baseOf(cr), cr.revision, space.revision);
   if ('conflicts' in out) return { result: 'conflicts', revision: cr.revision, conflicts: out.conflicts };
   const rev = commitRevision(tx, ctx, spaceId, [cr.revision, space.revision], { ...out.content, type: 'update', message: `Update from space revision ${space.revision}` });
-  const done = tx.put<ChangeRequestRecord>('changeRequests', { ...cr, revision: rev.id, revisionMergedAncestor: space.revision, updatedAt: now });
+  const done = tx.put(ChangeRequests, { ...cr, revision: rev.id, revisionMergedAncestor: space.revision, updatedAt: now });
   return { result: 'update', revision: rev.id, cr: done };
 }
 
@@ -147,6 +148,6 @@ export function patchChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, sp
   if (body.description !== undefined) next.description = body.description;
   const changed = next.status !== cr.status || next.subject !== cr.subject || JSON.stringify(next.description) !== JSON.stringify(cr.description);
   // The same values again: nothing to write (PATCH is idempotent), updatedAt stays.
-  const saved = changed ? tx.put<ChangeRequestRecord>('changeRequests', { ...next, updatedAt: ctx.clock.now().toISOString() }) : cr;
+  const saved = changed ? tx.put(ChangeRequests, { ...next, updatedAt: ctx.clock.now().toISOString() }) : cr;
   return { space, cr: saved };
 }

@@ -10,6 +10,8 @@ import { collectionSubtree, endPosition, siblings, spacesIn, walk } from '../tre
 import { checkTransfer, requireTransferable } from '../tree/transfer.js';
 import { dropGrantsOn } from '../tree/grants.js';
 import { COLLECTION_TITLE_MAX, type CollectionRecord, type DefaultLevel } from './model.js';
+import { Collections } from './tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 export interface Seen<T> {
   row: T;
@@ -34,7 +36,7 @@ export function onlyFields(body: object, accepted: readonly string[], where: str
 /** A collection the caller can see, or a 404 that does not tell whether it exists. */
 export function visibleCollection(tx: ReadTx, caller: Caller, id: string): Seen<CollectionRecord> {
   const what = `collection ${id}`;
-  const row = tx.get<CollectionRecord>('collections', id);
+  const row = tx.get(Collections, id);
   if (!row) throw notFound(`${what} not found`);
   const access = contentAccess(tx, row.organization, caller, what);
   const level = access.collection(row);
@@ -65,12 +67,12 @@ export function createCollection(tx: WriteTx, ctx: Context, caller: Caller, orga
   const title = body.title === undefined ? 'Untitled' : cleanTitle(body.title, COLLECTION_TITLE_MAX);
   const parent = body.parent ?? null;
   if (parent !== null) {
-    const p = tx.get<CollectionRecord>('collections', parent);
+    const p = tx.get(Collections, parent);
     if (!p || p.organization !== organizationId || !access.collection(p)) throw invalid(`parent: no collection ${parent} in this organization`);
   }
   requireCreateIn(access, parent, 'creating a collection');
   const now = ctx.clock.now().toISOString();
-  const row = tx.put<CollectionRecord>('collections', {
+  const row = tx.put(Collections, {
     id: newId(),
     organization: organizationId,
     parent,
@@ -95,7 +97,7 @@ export function updateCollection(tx: WriteTx, ctx: Context, caller: Caller, id: 
   if (body.title !== undefined) next.title = cleanTitle(body.title, COLLECTION_TITLE_MAX);
   if (body.description !== undefined) next.description = body.description;
   if (body.defaultLevel !== undefined) next.defaultLevel = body.defaultLevel;
-  tx.put('collections', next);
+  tx.put(Collections, next);
   return { row: next, level: access.renewed().collection(next) };
 }
 
@@ -119,8 +121,8 @@ export function deleteCollection(tx: WriteTx, ctx: Context, caller: Caller, id: 
   for (const c of collections) requireLevel(access.collection(c), 'admin', `deleting collection ${id}`, `collection ${c.id}${c.id === id ? '' : ' inside it'}`);
   for (const s of spaces) requireLevel(access.space(s), 'admin', `deleting collection ${id}`, `space ${s.id} inside it`);
   const now = ctx.clock.now().toISOString();
-  for (const s of spaces) tx.put<SpaceRecord>('spaces', { ...s, deletedAt: now, updatedAt: now });
-  for (const c of collections) tx.delete('collections', c.id);
+  for (const s of spaces) tx.put(Spaces, { ...s, deletedAt: now, updatedAt: now });
+  for (const c of collections) tx.delete(Collections, c.id);
   return true;
 }
 
@@ -146,9 +148,9 @@ export function transferCollection(tx: WriteTx, ctx: Context, caller: Caller, id
   for (const c of collections) dropGrantsOn(tx, c.organization, 'collection', c.id);
   for (const s of spaces) dropGrantsOn(tx, s.organization, 'space', s.id);
   for (const c of collections) {
-    tx.put<CollectionRecord>('collections', c.id === id ? { ...c, organization, parent: null, position, updatedAt: now } : { ...c, organization });
+    tx.put(Collections, c.id === id ? { ...c, organization, parent: null, position, updatedAt: now } : { ...c, organization });
   }
-  for (const s of spaces) tx.put<SpaceRecord>('spaces', { ...s, organization });
-  const moved = tx.get<CollectionRecord>('collections', id)!;
+  for (const s of spaces) tx.put(Spaces, { ...s, organization });
+  const moved = tx.get(Collections, id)!;
   return { row: moved, level: target.renewed().collection(moved) };
 }

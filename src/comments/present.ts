@@ -1,15 +1,16 @@
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
-import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
 import type { Caller } from '../kernel/context.js';
 import type { CommentRecord, CommentReplyRecord } from './model.js';
 import { aggregateReactions } from './reactions.js';
 import { postPermissions, type Scope } from './scope.js';
+import { CommentReplies } from './tables.js';
+import { Users } from '../users/tables.js';
 
 /** A User object; a user removed from the installation still shows who posted. */
 export function userOf(ctx: Context, tx: ReadTx, id: string) {
-  const u = tx.get<UserRecord>('users', id);
+  const u = tx.get(Users, id);
   return u ? presentUser(ctx, u) : { object: 'user' as const, id, displayName: 'Deleted user', urls: { location: apiUrl(ctx, `/users/${id}`) } };
 }
 
@@ -18,7 +19,7 @@ const base = (s: Scope) => (s.cr ? `/spaces/${s.space.id}/change-requests/${s.cr
 /** The contract's Comment; `body` is markdown (see formatBodies for the Document form). */
 export function presentComment(ctx: Context, tx: ReadTx, s: Scope, caller: Caller, c: CommentRecord) {
   const user = (id: string) => userOf(ctx, tx, id);
-  const replies = tx.find<CommentReplyRecord>('commentReplies', 'comment', c.id);
+  const replies = tx.find(CommentReplies, 'comment', c.id);
   // Repliers: one entry per user, with how many replies and their latest, most recent first.
   const byUser = new Map<string, { count: number; updatedAt: string }>();
   for (const r of replies) {

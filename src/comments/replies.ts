@@ -3,17 +3,17 @@ import { invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { bodyMarkdown } from './body.js';
-import type { CommentReplyRecord } from './model.js';
 import { applyReactions } from './reactions.js';
 import { findComment, findReply, requireComment, requireCommentLevel, requireReply, scopeOf, type Where } from './scope.js';
 import { editedBody, requireDeletable, requireSomeField, type CommentUpdate, type NewComment } from './service.js';
+import { CommentReplies } from './tables.js';
 
 // Replies to a comment: a flat thread under it, in the order they were posted.
 
 export function listReplies(tx: ReadTx, caller: Caller, where: Where, commentId: string) {
   const s = scopeOf(tx, caller, where);
   const comment = requireComment(tx, s, commentId);
-  const rows = tx.find<CommentReplyRecord>('commentReplies', 'comment', comment.id).sort((a, b) => a.postedAt.localeCompare(b.postedAt) || a.id.localeCompare(b.id));
+  const rows = tx.find(CommentReplies, 'comment', comment.id).sort((a, b) => a.postedAt.localeCompare(b.postedAt) || a.id.localeCompare(b.id));
   return { scope: s, rows };
 }
 
@@ -26,7 +26,7 @@ export function postReply(tx: WriteTx, ctx: Context, caller: Caller, where: Wher
   const s = scopeOf(tx, caller, where);
   const comment = requireComment(tx, s, commentId);
   requireCommentLevel(s, 'replying to comments');
-  const reply = tx.put<CommentReplyRecord>('commentReplies', {
+  const reply = tx.put(CommentReplies, {
     id: newId(),
     space: s.space.id,
     comment: comment.id,
@@ -52,7 +52,7 @@ export function updateReply(tx: WriteTx, ctx: Context, caller: Caller, where: Wh
   let next = body.body !== undefined ? editedBody(caller, r, body.body, now, 'reply') : r;
   const reactions = applyReactions(next.reactions, caller.userId, body.addedReactions, body.removedReactions, now);
   if (reactions !== next.reactions) next = { ...next, reactions: [...reactions] };
-  return { scope: s, reply: next === r ? r : tx.put<CommentReplyRecord>('commentReplies', next) };
+  return { scope: s, reply: next === r ? r : tx.put(CommentReplies, next) };
 }
 
 /** False when there was no such reply, or no such comment (204: "comment or reply did not exist"). */
@@ -62,6 +62,6 @@ export function deleteReply(tx: WriteTx, caller: Caller, where: Where, commentId
   const r = comment && findReply(tx, comment, replyId);
   if (!r) return false;
   requireDeletable(s, caller, r.postedBy, `reply ${replyId}`);
-  tx.delete('commentReplies', r.id);
+  tx.delete(CommentReplies, r.id);
   return true;
 }

@@ -8,6 +8,7 @@ import { visibleSpace } from '../spaces/service.js';
 import type { ReadTx } from '../store/port.js';
 import { requireLevel } from '../tree/access.js';
 import type { CommentRecord, CommentReplyRecord } from './model.js';
+import { CommentReplies, Comments } from './tables.js';
 
 // Where a comment lives: a space, or a change request of a space. The space form and the
 // change-request form of every operation share one implementation; a comment is reached only
@@ -41,7 +42,7 @@ export function requireCommentLevel(s: Scope, action: string): void {
 }
 
 export function findComment(tx: ReadTx, s: Scope, id: string): CommentRecord | undefined {
-  const c = tx.get<CommentRecord>('comments', id);
+  const c = tx.get(Comments, id);
   return c && c.space === s.space.id && c.changeRequest === s.cr?.id ? c : undefined;
 }
 
@@ -52,7 +53,7 @@ export function requireComment(tx: ReadTx, s: Scope, id: string): CommentRecord 
 }
 
 export function findReply(tx: ReadTx, comment: CommentRecord, id: string): CommentReplyRecord | undefined {
-  const r = tx.get<CommentReplyRecord>('commentReplies', id);
+  const r = tx.get(CommentReplies, id);
   return r && r.comment === comment.id ? r : undefined;
 }
 

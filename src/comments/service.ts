@@ -7,16 +7,17 @@ import { findMember } from '../organizations/service.js';
 import type { MemberRecord } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { bodyMarkdown } from './body.js';
-import type { CommentRecord, CommentReplyRecord, CommentTarget } from './model.js';
+import type { CommentRecord, CommentTarget } from './model.js';
 import { applyReactions } from './reactions.js';
 import { postPermissions, requireComment, requireCommentLevel, scopeName, scopeOf, findComment, type Scope, type Where } from './scope.js';
+import { CommentReplies, Comments } from './tables.js';
 
 // Comments: list, post, update (resolve, edit, react), delete; and the commenters of a space or
 // a change request. Replies are in replies.ts.
 
 /** The comments of the scope: a change request's, or the space's own (not its change requests'). */
 export function commentsIn(tx: ReadTx, s: Scope): CommentRecord[] {
-  return s.cr ? tx.find<CommentRecord>('comments', 'changeRequest', s.cr.id) : tx.find<CommentRecord>('comments', 'space', s.space.id).filter((c) => !c.changeRequest);
+  return s.cr ? tx.find(Comments, 'changeRequest', s.cr.id) : tx.find(Comments, 'space', s.space.id).filter((c) => !c.changeRequest);
 }
 
 export interface ListQuery {
@@ -80,7 +81,7 @@ export function postComment(tx: WriteTx, ctx: Context, caller: Caller, where: Wh
   requireCommentLevel(s, 'commenting');
   const markdown = bodyMarkdown(body.body);
   const target = targetOf(tx, s, body);
-  const comment = tx.put<CommentRecord>('comments', {
+  const comment = tx.put(Comments, {
     id: newId(),
     space: s.space.id,
     ...(s.cr ? { changeRequest: s.cr.id } : {}),
@@ -133,7 +134,7 @@ export function updateComment(tx: WriteTx, ctx: Context, caller: Caller, where: 
   }
   const reactions = applyReactions(next.reactions, caller.userId, body.addedReactions, body.removedReactions, now);
   if (reactions !== next.reactions) next = { ...next, reactions: [...reactions] };
-  return { scope: s, comment: next === c ? c : tx.put<CommentRecord>('comments', next) };
+  return { scope: s, comment: next === c ? c : tx.put(Comments, next) };
 }
 
 /** 403 unless the caller may delete a post of `postedBy` (its author, or an admin of the space). */
@@ -149,8 +150,8 @@ export function deleteComment(tx: WriteTx, caller: Caller, where: Where, id: str
   const c = findComment(tx, s, id);
   if (!c) return false;
   requireDeletable(s, caller, c.postedBy, `comment ${id}`);
-  for (const r of tx.find<CommentReplyRecord>('commentReplies', 'comment', c.id)) tx.delete('commentReplies', r.id);
-  tx.delete('comments', c.id);
+  for (const r of tx.find(CommentReplies, 'comment', c.id)) tx.delete(CommentReplies, r.id);
+  tx.delete(Comments, c.id);
   return true;
 }
 
@@ -168,7 +169,7 @@ export function listCommenters(tx: ReadTx, caller: Caller, where: Where): Member
   };
   for (const c of commentsIn(tx, s)) {
     saw(c.postedBy, c.postedAt);
-    for (const r of tx.find<CommentReplyRecord>('commentReplies', 'comment', c.id)) saw(r.postedBy, r.postedAt);
+    for (const r of tx.find(CommentReplies, 'comment', c.id)) saw(r.postedBy, r.postedAt);
   }
   return [...first]
     .sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))

@@ -29,8 +29,8 @@ export function downloadSecretRow() {
 /** Makes sure the signing secret exists (a write only for a store initialized before it existed). */
 export async function ensureDownloadSecret(ctx: Context): Promise<void> {
   if (cache.has(ctx)) return;
-  const found = await ctx.store.read((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID));
-  const row = found ?? (await ctx.store.write((tx) => tx.get<{ id: string; secret: string }>('meta', META_ID) ?? tx.put('meta', downloadSecretRow())));
+  const found = await ctx.store.read((tx) => tx.get(MetaDownloadSecret, META_ID));
+  const row = found ?? (await ctx.store.write((tx) => tx.get(MetaDownloadSecret, META_ID) ?? tx.put(MetaDownloadSecret, downloadSecretRow())));
   cache.set(ctx, Buffer.from(row.secret, 'base64url'));
 }
 

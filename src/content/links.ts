@@ -1,6 +1,5 @@
 import type { Caller, Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
-import type { OrganizationRecord } from '../organizations/model.js';
 import { presentOrganization } from '../organizations/present.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';
@@ -11,6 +10,7 @@ import type { ContentRevision, FileEntry } from './model.js';
 import { markdownBody, presentFile, presentPage } from './present.js';
 import { currentRevision, markdownOf, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
+import { Organizations } from '../organizations/tables.js';
 
 // The links of a space's current revision, found by parsing every document page's markdown.
 // One item per distinct target: `ok` (a page or file of the revision, or an external URL),
@@ -61,7 +61,7 @@ export interface ContentVersion {
 export function locations(ctx: Context, tx: ReadTx, caller: Caller, spaceId: string, version?: ContentVersion) {
   const seen = visibleSpace(tx, caller, spaceId);
   const space = seen.row;
-  const org = tx.get<OrganizationRecord>('organizations', space.organization)!;
+  const org = tx.get(Organizations, space.organization)!;
   const orgObj = presentOrganization(ctx, org, seen.access.member.role);
   const spaceObj = presentSpace(ctx, space, seen.level, spaceCounts(tx, space.id));
   const rev = version?.rev ?? currentRevision(tx, space);

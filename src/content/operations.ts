@@ -1,5 +1,4 @@
 import { presentChangeRequest } from '../change-requests/present.js';
-import type { ChangeRequestRecord } from '../change-requests/model.js';
 import { readChangeRequest } from '../change-requests/service.js';
 import { markdownToDocument } from '../documents/markdown.js';
 import type { Caller, Context } from '../kernel/context.js';
@@ -24,6 +23,8 @@ import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './rev
 import { searchOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
 import { filesPage, foundPage, pageAnswer, wantedPath } from './revision-content.js';
+import { ChangeRequests } from '../change-requests/tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 // The change request's file, page by path, links and backlinks (the content area's module for them).
 export * from './change-request-content.js';
@@ -40,7 +41,7 @@ function current(tx: ReadTx, caller: Caller, spaceId: string) {
 
 const mergedFromOf = (ctx: Context, tx: ReadTx, rev: ContentRevision, org: string) => {
   if (rev.type !== 'merge' || !rev.mergedFrom) return undefined;
-  const cr = tx.get<ChangeRequestRecord>('changeRequests', rev.mergedFrom);
+  const cr = tx.get(ChangeRequests, rev.mergedFrom);
   return cr ? presentChangeRequest(ctx, tx, cr, org) : undefined;
 };
 
@@ -179,7 +180,7 @@ export const updateChangeRequestContent = defineOperation('updateChangeRequestCo
   await ensureDownloadSecret(ctx);
   const res = await ctx.store.write((tx) => applyChanges(tx, ctx, caller, path.spaceId, path.changeRequestId, body.changes, uploads, parse));
   return ctx.store.read((tx) => {
-    const space = tx.get<any>('spaces', path.spaceId);
+    const space = tx.get(Spaces, path.spaceId);
     const cr = presentChangeRequest(ctx, tx, res.cr, space.organization);
     if (query.compat !== false) return { status: 200, body: cr };
     const ref = (id: string) => ({ object: 'page' as const, id, urls: { location: pageLocation(ctx, path.spaceId, id) } });

@@ -8,10 +8,11 @@ import { purgeIfExpired } from '../space-purge.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
-import { contentRowId, type ContentRevision, type PageContentRecord } from './model.js';
+import { contentRowId, type ContentRevision } from './model.js';
 import { markdownBody, presentFile, presentPage } from './present.js';
 import { markdownOf, readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
+import { PageContents } from './tables.js';
 
 // The content of any revision of a space by its id (revisions are immutable: what a space showed
 // at that point), in the shapes of the space's own content routes. Revision ids are handed out
@@ -123,7 +124,7 @@ export const getDocumentById = defineOperation('getDocumentById', async ({ ctx, 
   await purgeIfExpired(ctx, path.spaceId);
   const markdown = await ctx.store.read((tx) => {
     const { row: space } = visibleSpace(tx, caller, path.spaceId);
-    const row = /^[0-9a-f]{64}$/.test(path.documentId) ? tx.get<PageContentRecord>('pageContents', contentRowId(space.id, path.documentId)) : undefined;
+    const row = /^[0-9a-f]{64}$/.test(path.documentId) ? tx.get(PageContents, contentRowId(space.id, path.documentId)) : undefined;
     if (!row || row.space !== space.id) throw notFound(`document ${path.documentId} not found in space ${path.spaceId}`);
     return row.markdown;
   });

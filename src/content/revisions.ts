@@ -4,14 +4,16 @@ import { notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import { contentRowId, type ContentRevision, type FileEntry, type PageContentRecord, type PageNode, type PageNodeRecord } from './model.js';
+import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type PageNodeRecord } from './model.js';
 import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
+import { PageContents, PageNodes } from './tables.js';
+import { Revisions } from '../spaces/tables.js';
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** A revision of the space, or 404 (a revision id of another space is not found either). */
 export function readRevision(tx: ReadTx, space: string, id: string): ContentRevision {
-  const rev = tx.get<ContentRevision>('revisions', id);
+  const rev = tx.get(Revisions, id);
   if (!rev || rev.space !== space) throw notFound(`revision ${id} not found in space ${space}`);
   return rev;
 }
@@ -41,7 +43,7 @@ const loadedFrom = new WeakMap<PageNode, { space: string; hash: string }>();
 /** The node hashes of a revision's root pages. */
 export function rootOf(tx: ReadTx, rev: ContentRevision): string[] {
   if (rev.rootNode === undefined) return rev.root ?? [];
-  const row = tx.get<PageNodeRecord>('pageNodes', contentRowId(rev.space, rev.rootNode));
+  const row = tx.get(PageNodes, contentRowId(rev.space, rev.rootNode));
   if (!row) throw new Error(`root node ${rev.rootNode} of revision ${rev.id} is missing`);
   return row.children;
 }
@@ -51,7 +53,7 @@ function putRootNode(tx: WriteTx, space: string, root: string[]): string {
   const hash = nodeHash(JSON.stringify(['root', root]));
   const id = contentRowId(space, hash);
   // A root node is not a page: no fields of its own, only children.
-  if (!tx.get(TABLE_NODES, id)) tx.put<PageNodeRecord>(TABLE_NODES, { id, space, node: {} as PageNodeRecord['node'], children: root });
+  if (!tx.get(PageNodes, id)) tx.put(PageNodes, { id, space, node: {} as PageNodeRecord['node'], children: root });
   return hash;
 }
 
@@ -64,7 +66,7 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
     const id = contentRowId(rev.space, hash);
     const cached = subtrees.get(id);
     if (cached) return cached;
-    const row = tx.get<PageNodeRecord>('pageNodes', id);
+    const row = tx.get(PageNodes, id);
     if (!row) throw new Error(`page node ${hash} of revision ${rev.id} is missing`);
     treeWork.visits++;
     const node = { ...row.node, pages: row.children.map(load) } as PageNode;
@@ -148,19 +150,18 @@ export function putTree(tx: WriteTx, space: string, pages: readonly PageNode[]):
     const { pages: _omit, ...node } = p;
     const hash = nodeHash(JSON.stringify([node, children]));
     const id = contentRowId(space, hash);
-    if (!tx.get(TABLE_NODES, id)) tx.put<PageNodeRecord>(TABLE_NODES, { id, space, node, children });
+    if (!tx.get(PageNodes, id)) tx.put(PageNodes, { id, space, node, children });
     if (edited) loadedFrom.set(p, { space, hash });
     return hash;
   };
   return pages.map(put);
 }
 
-const TABLE_NODES = 'pageNodes';
 
 /** The markdown body of a document page ('' for other kinds). */
 export function markdownOf(tx: ReadTx, space: string, node: PageNode): string {
   if (!node.content) return '';
-  return tx.get<PageContentRecord>('pageContents', contentRowId(space, node.content))?.markdown ?? '';
+  return tx.get(PageContents, contentRowId(space, node.content))?.markdown ?? '';
 }
 
 /**
@@ -170,7 +171,7 @@ export function markdownOf(tx: ReadTx, space: string, node: PageNode): string {
 export function putMarkdown(tx: WriteTx, space: string, markdown: string, spans?: number[]): string {
   const sha = sha256(markdown);
   const id = contentRowId(space, sha);
-  if (!tx.get('pageContents', id)) tx.put<PageContentRecord>('pageContents', { id, space, markdown, ...(spans ? { links: { sha, spans } } : {}) });
+  if (!tx.get(PageContents, id)) tx.put(PageContents, { id, space, markdown, ...(spans ? { links: { sha, spans } } : {}) });
   return sha;
 }
 
@@ -183,7 +184,7 @@ export function commitRevision(
   content: ({ pages: PageNode[] } | { root: string[] }) & { files: readonly FileEntry[]; message?: string; type?: ContentRevision['type']; mergedFrom?: string; author?: string; changeRequest?: string },
 ): ContentRevision {
   const root = 'root' in content ? content.root : putTree(tx, space, content.pages);
-  const rev = tx.put<ContentRevision>('revisions', {
+  const rev = tx.put(Revisions, {
     id: newId(),
     space,
     parents,

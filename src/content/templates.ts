@@ -1,11 +1,11 @@
 import type { Caller, Context } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import { requireContentEdit } from '../spaces/service.js';
 import type { WriteTx } from '../store/port.js';
 import { runBatch } from './authoring.js';
 import type { Parse } from './link-refs.js';
 import { commitRevision } from './revisions.js';
+import { Spaces } from '../spaces/tables.js';
 
 // Built-in templates for `applyTemplateToSpace`: each is a list of pages (markdown), inserted at
 // the end of the space's root, either into a change request (`changeRequestId`) or straight into
@@ -95,5 +95,5 @@ export function applyTemplate(tx: WriteTx, ctx: Context, caller: Caller, spaceId
   const withParents = templateChanges(body);
   const res = runBatch(tx, ctx, spaceId, space.revision, space.revision, withParents, new Map(), parse, true);
   const rev = commitRevision(tx, ctx, spaceId, [space.revision], { pages: res.pages, files: res.files, message: `Template ${body.id}`, author: caller.userId });
-  tx.put<SpaceRecord>('spaces', { ...space, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
+  tx.put(Spaces, { ...space, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
 }

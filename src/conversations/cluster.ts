@@ -3,6 +3,7 @@ import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { ClusterRecord, IssueRecord, Terms } from './model.js';
 import { addTerms, cosine, cut, topTerms } from './vectors.js';
+import { ConversationClusters, ConversationIssues } from './tables.js';
 
 // Grouping issues into clusters (docs/manual/conversations.md): leader-follower clustering over term
 // vectors. Issues are taken in ingestion order; each joins the existing cluster of its
@@ -16,7 +17,7 @@ export const WEEKS = 13;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 export function clustersOf(tx: ReadTx, organization: string): ClusterRecord[] {
-  return tx.find<ClusterRecord>('conversationClusters', 'organization', organization);
+  return tx.find(ConversationClusters, 'organization', organization);
 }
 
 /** The cluster an issue with these terms joins (its centroid updated), or a new one. */
@@ -28,17 +29,17 @@ export function assignCluster(tx: WriteTx, ctx: Context, organization: string, t
     if (sim < JOIN) continue;
     if (!best || sim > best.sim || (sim === best.sim && (c.createdAt < best.c.createdAt || (c.createdAt === best.c.createdAt && c.id < best.c.id)))) best = { c, sim };
   }
-  if (best) return tx.put<ClusterRecord>('conversationClusters', { ...best.c, terms: addTerms(best.c.terms, terms), updatedAt: now });
-  return tx.put<ClusterRecord>('conversationClusters', { id: newId(), organization, terms: { ...terms }, createdAt: now, updatedAt: now });
+  if (best) return tx.put(ConversationClusters, { ...best.c, terms: addTerms(best.c.terms, terms), updatedAt: now });
+  return tx.put(ConversationClusters, { id: newId(), organization, terms: { ...terms }, createdAt: now, updatedAt: now });
 }
 
 /** Takes an issue out of its cluster; a cluster left without issues is removed. */
 export function leaveCluster(tx: WriteTx, ctx: Context, issue: IssueRecord): void {
-  const c = tx.get<ClusterRecord>('conversationClusters', issue.cluster);
+  const c = tx.get(ConversationClusters, issue.cluster);
   if (!c) return;
-  const left = tx.find<IssueRecord>('conversationIssues', 'cluster', c.id).filter((i) => i.id !== issue.id);
-  if (!left.length) tx.delete('conversationClusters', c.id);
-  else tx.put<ClusterRecord>('conversationClusters', { ...c, terms: addTerms(c.terms, issue.terms, -1), updatedAt: ctx.clock.now().toISOString() });
+  const left = tx.find(ConversationIssues, 'cluster', c.id).filter((i) => i.id !== issue.id);
+  if (!left.length) tx.delete(ConversationClusters, c.id);
+  else tx.put(ConversationClusters, { ...c, terms: addTerms(c.terms, issue.terms, -1), updatedAt: ctx.clock.now().toISOString() });
 }
 
 /**

@@ -3,7 +3,7 @@ import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { assignCluster, leaveCluster } from './cluster.js';
 import { extractIssues } from './extract.js';
-import type { ConversationRecord, IssueRecord } from './model.js';
+import { ConversationIssues, Conversations } from './tables.js';
 
 // The processing of one conversation, loaded by the worker only when there is work (it brings
 // the stemmer and the stopword lists, which no request needs).
@@ -14,16 +14,16 @@ import type { ConversationRecord, IssueRecord } from './model.js';
  * write, so a reader sees the conversation either before or after, never half processed.
  */
 export function processConversation(tx: WriteTx, ctx: Context, id: string, generation: number): boolean {
-  const c = tx.get<ConversationRecord>('conversations', id);
+  const c = tx.get(Conversations, id);
   if (!c || c.generation !== generation || c.state === 'processed') return false;
-  for (const old of tx.find<IssueRecord>('conversationIssues', 'conversation', id)) {
+  for (const old of tx.find(ConversationIssues, 'conversation', id)) {
     leaveCluster(tx, ctx, old);
-    tx.delete('conversationIssues', old.id);
+    tx.delete(ConversationIssues, old.id);
   }
   const now = ctx.clock.now().toISOString();
   extractIssues(c).forEach((issue, index) => {
     const cluster = assignCluster(tx, ctx, c.organization, issue.terms);
-    tx.put<IssueRecord>('conversationIssues', {
+    tx.put(ConversationIssues, {
       id: newId(),
       organization: c.organization,
       conversation: c.id,
@@ -38,6 +38,6 @@ export function processConversation(tx: WriteTx, ctx: Context, id: string, gener
       index,
     });
   });
-  tx.put<ConversationRecord>('conversations', { ...c, state: 'processed', processedAt: now });
+  tx.put(Conversations, { ...c, state: 'processed', processedAt: now });
   return true;
 }

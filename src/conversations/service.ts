@@ -6,6 +6,7 @@ import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { clustersOf } from './cluster.js';
 import type { ClusterRecord, ConversationMetadata, ConversationPart, ConversationRecord, IssueRecord } from './model.js';
+import { ConversationClusters, ConversationIssues, Conversations } from './tables.js';
 
 export const MAX_BATCH = 1000;
 
@@ -75,8 +76,8 @@ export function ingest(tx: WriteTx, ctx: Context, organizationId: string, caller
   const source = sourceOf(caller);
   items.forEach((c, i) => {
     const key = keyOf(organizationId, source, c.id);
-    const existing = tx.find<ConversationRecord>('conversations', 'key', key)[0];
-    tx.put<ConversationRecord>('conversations', {
+    const existing = tx.find(Conversations, 'key', key)[0];
+    tx.put(Conversations, {
       id: existing?.id ?? newId(),
       organization: organizationId,
       source,
@@ -96,7 +97,7 @@ export function ingest(tx: WriteTx, ctx: Context, organizationId: string, caller
 
 /** Conversations waiting to be processed, oldest ingestion first. */
 export function pendingConversations(tx: ReadTx): ConversationRecord[] {
-  return tx.find<ConversationRecord>('conversations', 'state', 'pending').sort((a, b) => a.order.localeCompare(b.order) || a.id.localeCompare(b.id));
+  return tx.find(Conversations, 'state', 'pending').sort((a, b) => a.order.localeCompare(b.order) || a.id.localeCompare(b.id));
 }
 
 // Newest first; conversations dated alike (one batch) by ingestion order, latest first.
@@ -105,14 +106,14 @@ const newestFirst = (a: ConversationRecord, b: ConversationRecord) => b.createdA
 export function conversationsOf(tx: ReadTx, organizationId: string, caller: Caller, source?: string): ConversationRecord[] {
   requireReader(tx, organizationId, caller);
   return tx
-    .find<ConversationRecord>('conversations', 'organization', organizationId)
+    .find(Conversations, 'organization', organizationId)
     .filter((c) => source === undefined || c.source === source)
     .sort(newestFirst);
 }
 
 export function getConversation(tx: ReadTx, organizationId: string, caller: Caller, id: string): ConversationRecord {
   requireReader(tx, organizationId, caller);
-  const c = tx.get<ConversationRecord>('conversations', id);
+  const c = tx.get(Conversations, id);
   if (!c || c.organization !== organizationId) throw notFound(`conversation ${id} not found`);
   return c;
 }
@@ -121,29 +122,29 @@ export function getConversation(tx: ReadTx, organizationId: string, caller: Call
 export function listIssues(tx: ReadTx, organizationId: string, caller: Caller, filter: { cluster?: string; conversation?: string }) {
   requireReader(tx, organizationId, caller);
   let issues: IssueRecord[];
-  if (filter.cluster !== undefined) issues = tx.find<IssueRecord>('conversationIssues', 'cluster', filter.cluster);
-  else if (filter.conversation !== undefined) issues = tx.find<IssueRecord>('conversationIssues', 'conversation', filter.conversation);
-  else issues = tx.find<IssueRecord>('conversationIssues', 'organization', organizationId);
+  if (filter.cluster !== undefined) issues = tx.find(ConversationIssues, 'cluster', filter.cluster);
+  else if (filter.conversation !== undefined) issues = tx.find(ConversationIssues, 'conversation', filter.conversation);
+  else issues = tx.find(ConversationIssues, 'organization', organizationId);
   return issues
     .filter((i) => i.organization === organizationId && (filter.conversation === undefined || i.conversation === filter.conversation))
-    .map((issue) => ({ issue, conversation: tx.get<ConversationRecord>('conversations', issue.conversation)! }))
+    .map((issue) => ({ issue, conversation: tx.get(Conversations, issue.conversation)! }))
     .sort((a, b) => newestFirst(a.conversation, b.conversation) || a.issue.index - b.issue.index);
 }
 
 export function getIssue(tx: ReadTx, organizationId: string, caller: Caller, id: string) {
   requireReader(tx, organizationId, caller);
-  const issue = tx.get<IssueRecord>('conversationIssues', id);
+  const issue = tx.get(ConversationIssues, id);
   if (!issue || issue.organization !== organizationId) throw notFound(`conversation issue ${id} not found`);
-  return { issue, conversation: tx.get<ConversationRecord>('conversations', issue.conversation)! };
+  return { issue, conversation: tx.get(Conversations, issue.conversation)! };
 }
 
 export function issuesOfCluster(tx: ReadTx, clusterId: string): IssueRecord[] {
-  return tx.find<IssueRecord>('conversationIssues', 'cluster', clusterId);
+  return tx.find(ConversationIssues, 'cluster', clusterId);
 }
 
 export function getCluster(tx: ReadTx, organizationId: string, caller: Caller, id: string): ClusterRecord {
   requireReader(tx, organizationId, caller);
-  const c = tx.get<ClusterRecord>('conversationClusters', id);
+  const c = tx.get(ConversationClusters, id);
   if (!c || c.organization !== organizationId) throw notFound(`issues cluster ${id} not found`);
   return c;
 }
@@ -153,7 +154,7 @@ export function getCluster(tx: ReadTx, organizationId: string, caller: Caller, i
  * or a 400 naming the field. Call it inside the change request's own transaction.
  */
 export function requireCluster(tx: ReadTx, organizationId: string, clusterId: string): ClusterRecord {
-  const c = tx.get<ClusterRecord>('conversationClusters', clusterId);
+  const c = tx.get(ConversationClusters, clusterId);
   if (!c || c.organization !== organizationId) throw invalid(`conversationsIssuesCluster: no issues cluster ${clusterId} in this organization`);
   return c;
 }

@@ -6,6 +6,7 @@ import { forwards, log } from './events.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 import { guardedLookup, loadIpaddr, REFUSED_CODE, refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
 import { PRIVATE_TUNNEL_HINT } from './service.js';
+import { IntegrationEvents, Integrations } from './tables.js';
 
 // Development-mode delivery, off the request path: events are stored `delivery: pending` in the
 // same write that records them, and this worker (run by the process holding the store: `docs
@@ -125,7 +126,7 @@ class Deliverer {
   }
 
   private async scan(): Promise<void> {
-    const pending = await this.ctx.store.read((tx) => tx.find<EventRecord>('integrationEvents', 'delivery', 'pending'));
+    const pending = await this.ctx.store.read((tx) => tx.find(IntegrationEvents, 'delivery', 'pending'));
     if (this.stopped) return;
     pending.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.seq - b.seq);
     for (const e of pending) {
@@ -156,8 +157,8 @@ class Deliverer {
   private async deliverLeased(eventId: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
     const found = await ctx.store.read((tx) => {
-      const e = tx.get<EventRecord>('integrationEvents', eventId);
-      return e && { e, i: tx.get<IntegrationRecord>('integrations', e.integration) };
+      const e = tx.get(IntegrationEvents, eventId);
+      return e && { e, i: tx.get(Integrations, e.integration) };
     });
     if (!found || found.e.delivery !== 'pending') return;
     const { e, i } = found;
@@ -178,9 +179,9 @@ class Deliverer {
       lines.push(log(ctx, ok ? 'info' : 'error', ok ? 'delivered' : `delivery failed`));
     }
     await ctx.store.write((tx) => {
-      const cur = tx.get<EventRecord>('integrationEvents', eventId);
+      const cur = tx.get(IntegrationEvents, eventId);
       if (!cur) return; // the integration was deleted meanwhile
-      tx.put<EventRecord>('integrationEvents', { ...cur, delivery: 'done', status: ok ? 'success' : 'failed', trace: [...cur.trace, ...lines] });
+      tx.put(IntegrationEvents, { ...cur, delivery: 'done', status: ok ? 'success' : 'failed', trace: [...cur.trace, ...lines] });
     });
   }
 

@@ -4,6 +4,7 @@ import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { EventRecord, InstallationRecord, IntegrationRecord, LogLine } from './model.js';
 import { administeredIntegration } from './service.js';
+import { IntegrationEvents } from './tables.js';
 
 // Events of an integration: stored per integration (its own shard), newest first. Event types
 // emitted here: `installation_setup` (install; configuration or status change) and
@@ -17,14 +18,14 @@ export function forwards(i: IntegrationRecord, organization: string | undefined)
 }
 
 export function recordEvent(tx: WriteTx, ctx: Context, i: IntegrationRecord, inst: InstallationRecord | undefined, payload: Record<string, unknown>): EventRecord {
-  const seq = tx.find<EventRecord>('integrationEvents', 'integration', i.id).reduce((m, e) => Math.max(m, e.seq), 0) + 1;
+  const seq = tx.find(IntegrationEvents, 'integration', i.id).reduce((m, e) => Math.max(m, e.seq), 0) + 1;
   const id = newId();
   const deliver = forwards(i, inst?.organization);
   const trace: LogLine[] = [log(ctx, 'info', `event ${payload.type} received`)];
   if (deliver) trace.push(log(ctx, 'debug', `queued for delivery to the development tunnel ${i.dev!.tunnelUrl}`));
   else if (i.dev) trace.push(log(ctx, 'info', `not delivered: development mode forwards only events of the owning organization ${i.organization} (all: false)`));
   else trace.push(log(ctx, 'info', 'not delivered: development mode is off (this server does not run integration scripts)'));
-  return tx.put<EventRecord>('integrationEvents', {
+  return tx.put(IntegrationEvents, {
     id,
     integration: i.id,
     ...(inst ? { installation: inst.id, organization: inst.organization } : {}),
@@ -39,12 +40,12 @@ export function recordEvent(tx: WriteTx, ctx: Context, i: IntegrationRecord, ins
 
 export function eventsOf(tx: ReadTx, caller: Caller, name: string): EventRecord[] {
   const i = administeredIntegration(tx, name, caller, 'reading the events of an integration');
-  return tx.find<EventRecord>('integrationEvents', 'integration', i.id).sort((a, b) => b.seq - a.seq);
+  return tx.find(IntegrationEvents, 'integration', i.id).sort((a, b) => b.seq - a.seq);
 }
 
 export function eventOf(tx: ReadTx, caller: Caller, name: string, id: string): EventRecord {
   const i = administeredIntegration(tx, name, caller, 'reading the events of an integration');
-  const e = tx.get<EventRecord>('integrationEvents', id);
+  const e = tx.get(IntegrationEvents, id);
   if (!e || e.integration !== i.id) throw notFound(`event ${id} of integration ${name} not found`);
   return e;
 }

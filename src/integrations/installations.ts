@@ -9,6 +9,9 @@ import type { ReadTx, Row, WriteTx } from '../store/port.js';
 import { recordEvent } from './events.js';
 import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
 import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
+import { IntegrationInstallations } from './tables.js';
+import { Sites } from '../sites/tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 // Installations of an integration on an organization (docs/manual/integrations.md). Installing,
 // changing and uninstalling is the business of that organization's admins (the organization's
@@ -20,7 +23,7 @@ export const canSeeInstallation = (tx: ReadTx, i: IntegrationRecord, inst: Insta
 
 export function installationsOf(tx: ReadTx, i: IntegrationRecord, caller: Caller, externalId?: string): InstallationRecord[] {
   return tx
-    .find<InstallationRecord>('integrationInstallations', 'integration', i.id)
+    .find(IntegrationInstallations, 'integration', i.id)
     .filter((inst) => canSeeInstallation(tx, i, inst, caller))
     .filter((inst) => externalId === undefined || inst.externalIds.includes(externalId))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
@@ -32,7 +35,7 @@ export function installationsOf(tx: ReadTx, i: IntegrationRecord, caller: Caller
  */
 export function visibleInstallation(tx: ReadTx, name: string, id: string, caller: Caller, action = 'reading an installation') {
   const integration = visibleIntegration(tx, name, caller);
-  const inst = tx.get<InstallationRecord>('integrationInstallations', id);
+  const inst = tx.get(IntegrationInstallations, id);
   if (!inst || inst.integration !== integration.id) throw notFound(`installation ${id} of integration ${name} not found`);
   if (!canSeeInstallation(tx, integration, inst, caller)) {
     const member = findMember(tx, inst.organization, caller.userId);
@@ -75,10 +78,10 @@ export function install(tx: WriteTx, ctx: Context, caller: Caller, name: string,
   if (integration.visibility === 'private' && org.id !== integration.organization) {
     throw forbidden(`integration ${name} is private: it can be installed only in its owning organization ${integration.organization}`);
   }
-  const already = tx.find<InstallationRecord>('integrationInstallations', 'integration', integration.id).find((x) => x.organization === org.id);
+  const already = tx.find(IntegrationInstallations, 'integration', integration.id).find((x) => x.organization === org.id);
   if (already) throw conflict(`organization: integration ${name} is already installed in organization ${org.id} (installation ${already.id})`);
   const now = ctx.clock.now().toISOString();
-  const inst = tx.put<InstallationRecord>('integrationInstallations', {
+  const inst = tx.put(IntegrationInstallations, {
     id: newId(),
     integration: integration.id,
     organization: org.id,
@@ -114,7 +117,7 @@ export function updateInstallation(tx: WriteTx, ctx: Context, caller: Caller, na
   const configuration = patch.configuration ?? inst.configuration;
   if (patch.configuration) checkConfiguration(integration, configuration);
   const status = statusFor(integration, configuration);
-  const next = tx.put<InstallationRecord>('integrationInstallations', {
+  const next = tx.put(IntegrationInstallations, {
     ...inst,
     ...patch,
     configuration,
@@ -142,12 +145,12 @@ function requireInstallationAdmin(tx: ReadTx, inst: InstallationRecord, caller: 
 export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string): boolean {
   const integration = findIntegration(tx, name);
   if (!integration || !canSee(tx, integration, caller)) return false;
-  const inst = tx.get<InstallationRecord>('integrationInstallations', id);
+  const inst = tx.get(IntegrationInstallations, id);
   if (!inst || inst.integration !== integration.id) return false;
   // Like a read: nothing there for those who may not know of it (204), 403 for its organization's other members.
   if (!canSeeInstallation(tx, integration, inst, caller) && !findMember(tx, inst.organization, caller.userId)) return false;
   requireInstallationAdmin(tx, inst, caller, 'uninstalling an integration');
-  tx.delete('integrationInstallations', inst.id);
+  tx.delete(IntegrationInstallations, inst.id);
   recordEvent(tx, ctx, integration, inst, { type: 'installation_deleted', installationId: inst.id, previous: { configuration: inst.configuration } });
   return true;
 }
@@ -159,10 +162,10 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 
 export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
   if (inst.space_selection !== 'all') return [];
-  return tx.find<SpaceRecord>('spaces', 'organization', inst.organization).filter((s) => !s.deletedAt).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return tx.find(Spaces, 'organization', inst.organization).filter((s) => !s.deletedAt).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRecord[] {
   if (inst.site_selection !== 'all') return [];
-  return tx.find<SiteRecord>('sites', 'organization', inst.organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return tx.find(Sites, 'organization', inst.organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }

@@ -1,7 +1,6 @@
 import type { Caller, Context } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import type { OrganizationRecord } from '../organizations/model.js';
 import { findMember } from '../organizations/service.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';
@@ -15,9 +14,10 @@ import type { InstallationRecord, IntegrationRecord } from './model.js';
 import { presentSite, siteViewer } from '../sites/present.js';
 import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration } from './present.js';
 import { checkPublish, listIntegrations as listVisible, publish, setDevMode, unpublish, visibleIntegration } from './service.js';
+import { Organizations } from '../organizations/tables.js';
 
 function present(tx: ReadTx, ctx: Context, caller: Caller, i: IntegrationRecord) {
-  const owner = tx.get<OrganizationRecord>('organizations', i.organization)!;
+  const owner = tx.get(Organizations, i.organization)!;
   return presentIntegration(ctx, i, owner, findMember(tx, i.organization, caller.userId)?.role ?? null);
 }
 
@@ -79,7 +79,7 @@ export const listIntegrationSpaceInstallations = defineOperation('listIntegratio
   ctx.store.read((tx) => {
     const i = visibleIntegration(tx, path.integrationName, caller);
     const rows = installationsOf(tx, i, caller, query.externalId).flatMap((inst) => {
-      const org = tx.get<OrganizationRecord>('organizations', inst.organization);
+      const org = tx.get(Organizations, inst.organization);
       const member = findMember(tx, inst.organization, caller.userId);
       // Space objects show the caller's own permissions on them (none when not a member).
       const access = org && member ? new ContentAccess(tx, org, member) : undefined;
@@ -101,7 +101,7 @@ export const listIntegrationSiteInstallations = defineOperation('listIntegration
     return {
       status: 200,
       body: paginate(rows, query, ({ inst, s }) =>
-        presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSite(ctx, tx, tx.get<OrganizationRecord>('organizations', s.organization)!, s, undefined, siteViewer(tx, s.organization, caller)) : s.id),
+        presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSite(ctx, tx, tx.get(Organizations, s.organization)!, s, undefined, siteViewer(tx, s.organization, caller)) : s.id),
       ),
     };
   }),

@@ -2,11 +2,13 @@ import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { atLeast } from '../kernel/roles.js';
-import type { OrganizationRecord } from '../organizations/model.js';
 import { findMember, membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import { RETIRED_CATEGORIES, type DevMode, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
+import { RETIRED_CATEGORIES, type DevMode, type IntegrationRecord } from './model.js';
 import { refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
+import { IntegrationEvents, IntegrationInstallations, Integrations } from './tables.js';
+import { MetaOwner } from '../users/instance.js';
+import { Organizations } from '../organizations/tables.js';
 
 // The rules of integrations (docs/manual/integrations.md). Integrations are global and found by name;
 // their owning organization decides about them: its admins publish, update, unpublish them, set
@@ -17,7 +19,7 @@ import { refusedLiteral, type Ipaddr } from '../kernel/outbound-guard.js';
 export const ADMIN = 'admin';
 
 export function findIntegration(tx: ReadTx, name: string): IntegrationRecord | undefined {
-  return tx.find<IntegrationRecord>('integrations', 'name', name)[0];
+  return tx.find(Integrations, 'name', name)[0];
 }
 
 export const isOwnerMember = (tx: ReadTx, i: IntegrationRecord, caller: Caller) => !!findMember(tx, i.organization, caller.userId);
@@ -45,7 +47,7 @@ export function administeredIntegration(tx: ReadTx, name: string, caller: Caller
 
 /** `organization` of a publish body: an organization id, or its subdomain (hostname). */
 export function resolveOrganization(tx: ReadTx, ref: string, caller: Caller) {
-  const org = tx.get<OrganizationRecord>('organizations', ref) ?? tx.find<OrganizationRecord>('organizations', 'hostname', ref.toLowerCase())[0];
+  const org = tx.get(Organizations, ref) ?? tx.find(Organizations, 'hostname', ref.toLowerCase())[0];
   // Organizations the caller is not a member of are as unknown as ones that do not exist.
   if (!org || !findMember(tx, org.id, caller.userId)) throw notFound(`organization: no organization matches ${ref} (give an organization id or its subdomain)`);
   return membershipOf(tx, org.id, caller);
@@ -83,7 +85,7 @@ function unfurlsDomain(i: IntegrationRecord, domain: string): boolean {
 export function listIntegrations(tx: ReadTx, caller: Caller, f: ListFilters): IntegrationRecord[] {
   const search = f.search?.trim().toLowerCase();
   return tx
-    .all<IntegrationRecord>('integrations')
+    .all(Integrations)
     .filter((i) => (i.visibility === 'public' ? true : isOwnerMember(tx, i, caller)))
     .filter((i) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search))
     .filter((i) => !f.category || i.categories.includes(f.category))
@@ -141,7 +143,7 @@ export function publish(tx: WriteTx, ctx: Context, caller: Caller, name: string,
   // (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract), so no answer carries a category today's clients cannot read.
   for (const c of body.categories ?? []) if (RETIRED_CATEGORIES.includes(c)) throw invalid(`body.categories: "${c}" is no longer a category (@gitbook/api 0.202.0): use one of analytics, collaboration, content, marketing, visitor-auth, other`);
   const now = ctx.clock.now().toISOString();
-  return tx.put<IntegrationRecord>('integrations', {
+  return tx.put(Integrations, {
     id: existing?.id ?? newId(),
     name,
     organization: org.id,
@@ -176,9 +178,9 @@ export function unpublish(tx: WriteTx, caller: Caller, name: string): boolean {
   const i = findIntegration(tx, name);
   if (!i || !canSee(tx, i, caller)) return false;
   administeredIntegration(tx, name, caller, 'deleting an integration');
-  for (const inst of tx.find<InstallationRecord>('integrationInstallations', 'integration', i.id)) tx.delete('integrationInstallations', inst.id);
-  for (const e of tx.find<EventRecord>('integrationEvents', 'integration', i.id)) tx.delete('integrationEvents', e.id);
-  tx.delete('integrations', i.id);
+  for (const inst of tx.find(IntegrationInstallations, 'integration', i.id)) tx.delete(IntegrationInstallations, inst.id);
+  for (const e of tx.find(IntegrationEvents, 'integration', i.id)) tx.delete(IntegrationEvents, e.id);
+  tx.delete(Integrations, i.id);
   return true;
 }
 
@@ -190,7 +192,7 @@ export function unpublish(tx: WriteTx, caller: Caller, name: string): boolean {
  * which ports of the host are open (issue 26): their tunnel gets the guard of OpenAPI fetches.
  */
 export function tunnelMayBePrivate(tx: ReadTx, ctx: Context, caller: Caller): boolean {
-  return !!ctx.allowPrivateTunnels || (!!caller.inProcess && tx.get<{ id: string; user: string }>('meta', 'owner')?.user === caller.userId);
+  return !!ctx.allowPrivateTunnels || (!!caller.inProcess && tx.get(MetaOwner, 'owner')?.user === caller.userId);
 }
 
 export const PRIVATE_TUNNEL_HINT =
@@ -217,11 +219,11 @@ export function checkTunnel(url: string, ip?: Ipaddr, mayBePrivate = true): stri
 export function setDevMode(tx: WriteTx, ctx: Context, caller: Caller, name: string, dev: DevMode | undefined, ip?: Ipaddr): IntegrationRecord {
   const i = administeredIntegration(tx, name, caller, dev ? 'turning on development mode' : 'turning off development mode');
   const { dev: _old, ...rest } = i;
-  if (!dev) return tx.put<IntegrationRecord>('integrations', { ...rest, updatedAt: ctx.clock.now().toISOString() });
+  if (!dev) return tx.put(Integrations, { ...rest, updatedAt: ctx.clock.now().toISOString() });
   // What the server's flag allows is decided at each delivery (by the server delivering); what
   // the owner allowed is kept with the URL, and lost when anyone else sets the URL again.
   const owners = !ctx.allowPrivateTunnels && tunnelMayBePrivate(tx, ctx, caller);
   checkTunnel(dev.tunnelUrl, ip, tunnelMayBePrivate(tx, ctx, caller));
   const { privateAllowed: _p, ...given } = dev;
-  return tx.put<IntegrationRecord>('integrations', { ...rest, dev: { ...given, ...(owners ? { privateAllowed: true as const } : {}) }, updatedAt: ctx.clock.now().toISOString() });
+  return tx.put(Integrations, { ...rest, dev: { ...given, ...(owners ? { privateAllowed: true as const } : {}) }, updatedAt: ctx.clock.now().toISOString() });
 }

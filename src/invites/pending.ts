@@ -6,8 +6,10 @@ import { inAnotherOrganization } from '../members/service.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { addMember, findMember } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { UserRecord } from '../users/model.js';
 import type { InvitationRecord } from './model.js';
+import { Invitations } from './tables.js';
+import { Organizations } from '../organizations/tables.js';
+import { Users } from '../users/tables.js';
 
 // Pending invitations of existing users, as GitBook has them: an admin's invite by email makes
 // one for an address that already has a user, and only that user accepts (becoming a member) or
@@ -15,13 +17,13 @@ import type { InvitationRecord } from './model.js';
 
 /** The invitation of `user` to `organization`, if any. */
 export const invitationOf = (tx: ReadTx, organization: string, user: string) =>
-  tx.find<InvitationRecord>('invitations', 'user', user).find((i) => i.organization === organization);
+  tx.find(Invitations, 'user', user).find((i) => i.organization === organization);
 
 /** Invites an existing user (not yet a member): a new invitation, or the pending one updated. */
 export function inviteExisting(tx: WriteTx, ctx: Context, org: OrganizationRecord, user: string, role: MemberRole, sso: boolean, by: string): InvitationRecord {
   const existing = invitationOf(tx, org.id, user);
-  if (existing) return tx.put<InvitationRecord>('invitations', { ...existing, role, sso, invitedBy: by });
-  return tx.put<InvitationRecord>('invitations', { id: newId(), organization: org.id, user, role, sso, invitedBy: by, createdAt: ctx.clock.now().toISOString() });
+  if (existing) return tx.put(Invitations, { ...existing, role, sso, invitedBy: by });
+  return tx.put(Invitations, { id: newId(), organization: org.id, user, role, sso, invitedBy: by, createdAt: ctx.clock.now().toISOString() });
 }
 
 export interface InvitationView {
@@ -34,7 +36,7 @@ export interface InvitationView {
 }
 
 function present(tx: ReadTx, i: InvitationRecord, org: OrganizationRecord): InvitationView {
-  const by = tx.get<UserRecord>('users', i.invitedBy);
+  const by = tx.get(Users, i.invitedBy);
   return {
     object: 'invitation',
     id: i.id,
@@ -48,10 +50,10 @@ function present(tx: ReadTx, i: InvitationRecord, org: OrganizationRecord): Invi
 /** The caller's pending invitations, oldest first (those of organizations since deleted are left out). */
 export function pendingOf(tx: ReadTx, caller: Caller): { items: InvitationView[]; count: number } {
   const items = tx
-    .find<InvitationRecord>('invitations', 'user', caller.userId)
+    .find(Invitations, 'user', caller.userId)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     .flatMap((i) => {
-      const org = tx.get<OrganizationRecord>('organizations', i.organization);
+      const org = tx.get(Organizations, i.organization);
       return org ? [present(tx, i, org)] : [];
     });
   return { items, count: items.length };
@@ -59,9 +61,9 @@ export function pendingOf(tx: ReadTx, caller: Caller): { items: InvitationView[]
 
 /** The caller's own invitation: 404 for any other id, so nobody learns of others' invitations. */
 function ownInvitation(tx: ReadTx, caller: Caller, id: string): { invitation: InvitationRecord; org?: OrganizationRecord } {
-  const invitation = tx.get<InvitationRecord>('invitations', id);
+  const invitation = tx.get(Invitations, id);
   if (!invitation || invitation.user !== caller.userId) throw notFound(`invitation ${id} not found (see docs invites pending): nothing changed`);
-  return { invitation, org: tx.get<OrganizationRecord>('organizations', invitation.organization) };
+  return { invitation, org: tx.get(Organizations, invitation.organization) };
 }
 
 /**
@@ -71,7 +73,7 @@ function ownInvitation(tx: ReadTx, caller: Caller, id: string): { invitation: In
 export function acceptInvitation(tx: WriteTx, ctx: Context, caller: Caller, id: string): InvitationView {
   const { invitation, org } = ownInvitation(tx, caller, id);
   if (!org) throw notFound(`invitation ${id} not found: its organization was deleted (docs invites decline ${id} drops it)`);
-  tx.delete('invitations', invitation.id);
+  tx.delete(Invitations, invitation.id);
   if (!findMember(tx, org.id, caller.userId)) {
     addMember(tx, ctx, org.id, caller.userId, invitation.role, invitation.sso && !inAnotherOrganization(tx, org.id, caller.userId));
   }
@@ -80,14 +82,14 @@ export function acceptInvitation(tx: WriteTx, ctx: Context, caller: Caller, id: 
 
 export function declineInvitation(tx: WriteTx, caller: Caller, id: string): InvitationView | undefined {
   const { invitation, org } = ownInvitation(tx, caller, id);
-  tx.delete('invitations', invitation.id);
+  tx.delete(Invitations, invitation.id);
   return org && present(tx, invitation, org);
 }
 
 /** Drops the pending invitation of someone who became a member another way (link, domain, SSO). */
 export function settleInvitation(tx: WriteTx, member: MemberRecord): void {
   const pending = invitationOf(tx, member.organization, member.user);
-  if (pending) tx.delete('invitations', pending.id);
+  if (pending) tx.delete(Invitations, pending.id);
 }
 
 /**

@@ -6,10 +6,12 @@ import { inAnotherOrganization } from '../members/service.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { addMember, findMember, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { UserRecord } from '../users/model.js';
 import { isEmailVerified, userByEmail } from '../users/instance.js';
 import type { InviteLinkRecord } from './model.js';
 import { inviteExisting, settleInvitation } from './pending.js';
+import { InviteLinks } from './tables.js';
+import { Members, Organizations } from '../organizations/tables.js';
+import { Users } from '../users/tables.js';
 
 // An email address as people type them: local@domain, no spaces (domain may be a bare host: localhost). Deliverability is
 // not ours to judge; this catches typos such as a missing @ or domain.
@@ -22,11 +24,11 @@ export const covers = (role: MemberRole, wanted: MemberRole) => wanted === null 
 
 export const linksOf = (tx: ReadTx, organization: string) =>
   tx
-    .find<InviteLinkRecord>('inviteLinks', 'organization', organization)
+    .find(InviteLinks, 'organization', organization)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
 export function requireLink(tx: ReadTx, organization: string, id: string): InviteLinkRecord {
-  const link = tx.get<InviteLinkRecord>('inviteLinks', id);
+  const link = tx.get(InviteLinks, id);
   if (!link || link.organization !== organization) throw notFound(`invite ${id} not found`);
   return link;
 }
@@ -41,7 +43,7 @@ export function createLink(tx: WriteTx, ctx: Context, caller: MemberRecord, org:
   if (body.space !== undefined) throw invalid(`space: no space ${body.space} in this organization (invite links to spaces are not available on this server yet)`);
   if (body.collection !== undefined) throw invalid(`collection: no collection ${body.collection} in this organization (invite links to collections are not available on this server yet)`);
   requireLinksOn(org);
-  return tx.put<InviteLinkRecord>('inviteLinks', {
+  return tx.put(InviteLinks, {
     id: newId(),
     organization: org.id,
     role: body.role ?? null,
@@ -54,20 +56,20 @@ export function updateLink(tx: WriteTx, caller: MemberRecord, id: string, body: 
   requireOrgRole(caller, 'admin', 'changing an invite link');
   const link = requireLink(tx, caller.organization, id);
   if (body.role === undefined) throw invalid('level: organization invite links have a role, not a level (send role)');
-  return body.role === link.role ? link : tx.put<InviteLinkRecord>('inviteLinks', { ...link, role: body.role });
+  return body.role === link.role ? link : tx.put(InviteLinks, { ...link, role: body.role });
 }
 
 /** False when there was no such link. */
 export function deleteLink(tx: WriteTx, caller: MemberRecord, id: string): boolean {
   requireOrgRole(caller, 'admin', 'deleting an invite link');
-  const link = tx.get<InviteLinkRecord>('inviteLinks', id);
+  const link = tx.get(InviteLinks, id);
   if (!link || link.organization !== caller.organization) return false;
-  return tx.delete('inviteLinks', id);
+  return tx.delete(InviteLinks, id);
 }
 
 /** An invite link read by whoever holds its id (see joinWithLink); the caller's membership, if any. */
 export function linkForHolder(tx: ReadTx, organizationId: string, userId: string, inviteId: string): { link: InviteLinkRecord; member?: MemberRecord } {
-  const link = tx.get<InviteLinkRecord>('inviteLinks', inviteId);
+  const link = tx.get(InviteLinks, inviteId);
   if (!link || link.organization !== organizationId) throw notFound(`invite ${inviteId} not found`);
   return { link, member: findMember(tx, organizationId, userId) };
 }
@@ -78,13 +80,13 @@ export function linkForHolder(tx: ReadTx, organizationId: string, userId: string
  * whose role is below the link's is raised to it; otherwise nothing changes.
  */
 export function joinWithLink(tx: WriteTx, ctx: Context, organizationId: string, userId: string, inviteId: string): void {
-  const org = tx.get<OrganizationRecord>('organizations', organizationId);
-  const link = org && tx.get<InviteLinkRecord>('inviteLinks', inviteId);
+  const org = tx.get(Organizations, organizationId);
+  const link = org && tx.get(InviteLinks, inviteId);
   if (!org || !link || link.organization !== org.id) throw notFound(`invite ${inviteId} not found`);
   if (!org.inviteLinks) throw forbidden('inviteLinks: invite links are turned off in this organization');
   const member = findMember(tx, org.id, userId);
   if (!member) settleInvitation(tx, addMember(tx, ctx, org.id, userId, link.role));
-  else if (!covers(member.role, link.role)) tx.put<MemberRecord>('members', { ...member, role: link.role });
+  else if (!covers(member.role, link.role)) tx.put(Members, { ...member, role: link.role });
 }
 
 // ---- joining by email domain --------------------------------------------------------------
@@ -96,10 +98,10 @@ export function joinWithLink(tx: WriteTx, ctx: Context, organizationId: string, 
  * token, and walk into every organization allowing victim.com. A member already in it changes nothing.
  */
 export function joinByDomain(tx: WriteTx, ctx: Context, organizationId: string, userId: string): void {
-  const org = tx.get<OrganizationRecord>('organizations', organizationId);
+  const org = tx.get(Organizations, organizationId);
   if (!org) throw notFound(`organization ${organizationId} not found`);
   if (findMember(tx, org.id, userId)) return;
-  const user = tx.get<UserRecord>('users', userId)!;
+  const user = tx.get(Users, userId)!;
   const domain = user.email.split('@').pop()!.toLowerCase();
   if (!org.emailDomains.some((d) => d.toLowerCase() === domain)) {
     throw forbidden(`joining organization ${org.id} needs an email address in one of its allowed domains; ${domain} is not one of them`);
@@ -151,7 +153,7 @@ export function inviteByEmail(tx: WriteTx, ctx: Context, caller: MemberRecord, o
       users.push(existing.id);
     } else {
       // Not emailVerified: nobody proved the address (src/users/instance.ts).
-      const user = tx.put<UserRecord>('users', { id: newId(), displayName: email.split('@')[0]!, email, createdAt: ctx.clock.now().toISOString() });
+      const user = tx.put(Users, { id: newId(), displayName: email.split('@')[0]!, email, createdAt: ctx.clock.now().toISOString() });
       addMember(tx, ctx, org.id, user.id, role, sso);
       users.push(user.id);
     }

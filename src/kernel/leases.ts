@@ -26,16 +26,16 @@ export const LEASE_MS = 60_000;
 export function takeLease(ctx: Context, key: string, owner: string, ms = LEASE_MS): Promise<boolean> {
   return ctx.store.write((tx) => {
     const now = ctx.clock.now().getTime();
-    const held = tx.get<LeaseRecord>('leases', key);
+    const held = tx.get(Leases, key);
     if (held && held.owner !== owner && held.until > now) return false;
-    tx.put<LeaseRecord>('leases', { id: key, owner, until: now + ms });
+    tx.put(Leases, { id: key, owner, until: now + ms });
     return true;
   });
 }
 
 export function dropLease(ctx: Context, key: string, owner: string): Promise<void> {
   return ctx.store.write((tx) => {
-    if (tx.get<LeaseRecord>('leases', key)?.owner === owner) tx.delete('leases', key);
+    if (tx.get(Leases, key)?.owner === owner) tx.delete(Leases, key);
   });
 }
 

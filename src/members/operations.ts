@@ -6,10 +6,10 @@ import { membershipOf } from '../organizations/service.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';
 import { presentTeam } from '../teams/present.js';
-import type { UserRecord } from '../users/model.js';
 import { presentMember } from './present.js';
 import { changeRole, listMembers, removeMember, setSsoMember, teamsOfMember, touchLastSeen, viewMember } from './service.js';
 import { signVisitorClaims } from './visitor-claims.js';
+import { Users } from '../users/tables.js';
 
 export const listMembersInOrganizationById = defineOperation('listMembersInOrganizationById', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
@@ -41,7 +41,7 @@ export const updateOrganizationMemberLastSeenAt = defineOperation('updateOrganiz
     member: touchLastSeen(tx, ctx, membershipOf(tx, path.organizationId, caller).member),
     key: ensureVisitorKey(tx, ctx),
   }));
-  const user = await ctx.store.read((tx) => tx.get<UserRecord>('users', caller.userId)!);
+  const user = await ctx.store.read((tx) => tx.get(Users, caller.userId)!);
   // 0.146.0 names the field gitbookVisitorClaims (API.md: serviceVisitorClaims).
   return { status: 200, body: { gitbookVisitorClaims: await signVisitorClaims(ctx, key, user, member) } };
 });

@@ -4,12 +4,12 @@ import { spacesReachable } from '../tree/space-access.js';
 import { sitesReachable } from '../sites/access.js';
 import type { ReadTx } from '../store/port.js';
 import { teamsOfUser } from '../teams/service.js';
-import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
+import { Users } from '../users/tables.js';
 
 /** The contract's OrganizationMember: the API id is the user's id; counts are computed, never stored. */
 export function presentMember(ctx: Context, tx: ReadTx, m: MemberRecord) {
-  const user = tx.get<UserRecord>('users', m.user);
+  const user = tx.get(Users, m.user);
   return {
     object: 'member' as const,
     id: m.user,

@@ -5,9 +5,10 @@ import type { MemberRecord, OrganizationRecord } from '../organizations/model.js
 import { dropGrantsOf } from '../tree/grants.js';
 import { findMember, membersOf, requireMember, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { TeamRecord } from '../teams/model.js';
 import { leaveTeams, teamsOfUser } from '../teams/service.js';
-import type { UserRecord } from '../users/model.js';
+import { Members } from '../organizations/tables.js';
+import { Teams } from '../teams/tables.js';
+import { Users } from '../users/tables.js';
 
 export interface MemberQuery {
   role?: string;
@@ -26,14 +27,14 @@ export function listMembers(tx: ReadTx, caller: MemberRecord, q: MemberQuery): M
     // `lastSeenAt` lists only members that were seen at least once.
     if (sort === 'lastSeenAt' && !m.lastSeenAt) return false;
     if (needle) {
-      const u = tx.get<UserRecord>('users', m.user);
+      const u = tx.get(Users, m.user);
       if (!u || !(u.displayName.toLowerCase().includes(needle) || u.email.toLowerCase().includes(needle))) return false;
     }
     return true;
   });
   const dir = (q.order ?? 'desc') === 'asc' ? 1 : -1;
   // Ties (people added in one invite share a time) go by name, so pages are stable and readable.
-  const name = (m: MemberRecord) => tx.get<UserRecord>('users', m.user)?.displayName.toLowerCase() ?? '';
+  const name = (m: MemberRecord) => tx.get(Users, m.user)?.displayName.toLowerCase() ?? '';
   return rows.sort((a, b) => dir * ((a[sort] ?? '').localeCompare(b[sort] ?? '') || name(a).localeCompare(name(b)) || a.user.localeCompare(b.user)));
 }
 
@@ -56,7 +57,7 @@ export function changeRole(tx: WriteTx, caller: MemberRecord, userId: string, ro
   if (role === undefined) throw invalid('role: is required (a role, or null for a guest)');
   if (role === target.role) return target;
   if (role !== 'admin') keepAnAdmin(tx, target, 'demoted');
-  return tx.put<MemberRecord>('members', { ...target, role });
+  return tx.put(Members, { ...target, role });
 }
 
 /** Admins remove anyone; a member may remove themself (leave). False when not a member. */
@@ -68,19 +69,19 @@ export function removeMember(tx: WriteTx, caller: MemberRecord, userId: string):
   leaveTeams(tx, caller.organization, userId);
   // Their grants go with them: someone invited back starts with no permissions.
   dropGrantsOf(tx, caller.organization, 'user', userId);
-  tx.delete('members', target.id);
+  tx.delete(Members, target.id);
   return true;
 }
 
 /** Records that the caller was active now. */
 export function touchLastSeen(tx: WriteTx, ctx: Context, caller: MemberRecord): MemberRecord {
   const fresh = requireMember(tx, caller.organization, caller.user);
-  return tx.put<MemberRecord>('members', { ...fresh, lastSeenAt: ctx.clock.now().toISOString() });
+  return tx.put(Members, { ...fresh, lastSeenAt: ctx.clock.now().toISOString() });
 }
 
 /** Whether a user belongs to an organization other than `organization`. */
 export function inAnotherOrganization(tx: ReadTx, organization: string, user: string): boolean {
-  return tx.find<MemberRecord>('members', 'user', user).some((m) => m.organization !== organization && !m.disabled);
+  return tx.find(Members, 'user', user).some((m) => m.organization !== organization && !m.disabled);
 }
 
 /**
@@ -90,7 +91,7 @@ export function inAnotherOrganization(tx: ReadTx, organization: string, user: st
  */
 export function setSsoMember(tx: WriteTx, caller: MemberRecord, org: OrganizationRecord, userId: string): MemberRecord {
   requireOrgRole(caller, 'admin', 'setting a member as SSO member');
-  if (!tx.get<UserRecord>('users', userId)) throw notFound(`user ${userId} not found`);
+  if (!tx.get(Users, userId)) throw notFound(`user ${userId} not found`);
   const existing = findMember(tx, org.id, userId);
   if (!existing) {
     throw forbidden(`setting user ${userId} as SSO member is refused: they are not a member of this organization, and only they can make themself one (invite them: docs invites send --emails <address> --sso; they accept with docs invites accept)`);
@@ -98,7 +99,7 @@ export function setSsoMember(tx: WriteTx, caller: MemberRecord, org: Organizatio
   if (inAnotherOrganization(tx, org.id, userId)) {
     throw conflict(`userId: ${userId} is a member of another organization; an SSO member can belong to this organization only`);
   }
-  return existing.sso ? existing : tx.put<MemberRecord>('members', { ...existing, sso: true });
+  return existing.sso ? existing : tx.put(Members, { ...existing, sso: true });
 }
 
 /** The teams of a member, `title` filtering case-insensitively; ordered by team title. */
@@ -107,7 +108,7 @@ export function teamsOfMember(tx: ReadTx, caller: MemberRecord, userId: string, 
   requireMember(tx, caller.organization, userId);
   const needle = title?.toLowerCase();
   return teamsOfUser(tx, caller.organization, userId)
-    .map((membership) => ({ membership, team: tx.get<TeamRecord>('teams', membership.team)! }))
+    .map((membership) => ({ membership, team: tx.get(Teams, membership.team)! }))
     .filter((x) => x.team && (needle === undefined || x.team.title.toLowerCase().includes(needle)))
     .sort((a, b) => a.team.title.localeCompare(b.team.title, 'en', { sensitivity: 'base' }) || a.team.id.localeCompare(b.team.id));
 }

@@ -6,6 +6,7 @@ import { readContent, removeContent } from './content-files.js';
 import { presentSpec, presentVersion, versionUrl } from './present.js';
 import { kickProcessing } from './processor.js';
 import { checkSlug, checkSource, createSpec, deleteSpec, listVisibleSpecs, setVisibility, upsertSpec, versionOf, versionsOf, visibleSpec } from './service.js';
+import { OpenapiVersions } from './tables.js';
 
 export const listOpenAPISpecs = defineOperation('listOpenAPISpecs', async ({ ctx, caller, path, query }) => {
   const { specs, member } = await ctx.store.read((tx) => listVisibleSpecs(tx, path.organizationId, caller));
@@ -77,7 +78,7 @@ async function content(ctx: Context, caller: Caller, path: Record<string, string
   const json = await readContent(ctx, spec.id, version.id);
   if (json === undefined) {
     // The spec was deleted between the read and the file read: as if it had not been found.
-    if (!(await ctx.store.read((tx) => tx.get('openapiVersions', version.id)))) throw notFound(`version ${versionId} of openapi spec ${path.specSlug} not found`);
+    if (!(await ctx.store.read((tx) => tx.get(OpenapiVersions, version.id)))) throw notFound(`version ${versionId} of openapi spec ${path.specSlug} not found`);
     throw new DocsError('bug', `content of version ${version.id} is missing from the data directory`);
   }
   const url = versionUrl(ctx, spec, version);

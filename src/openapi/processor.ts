@@ -4,9 +4,10 @@ import type { Context } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx } from '../store/port.js';
 import { removeContent, writeContent } from './content-files.js';
-import type { OpenAPISourceRecord, OpenAPISpecRecord, OpenAPIVersionRecord } from './model.js';
+import type { OpenAPISpecRecord } from './model.js';
 import { processSource, type Outcome } from './pipeline.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
+import { OpenapiSources, OpenapiSpecs, OpenapiVersions } from './tables.js';
 
 // Processing runs off the request path, in whichever process holds the store: `docs serve`
 // (started with the server; specs left `pending` or `progress` by an earlier process are taken
@@ -47,9 +48,9 @@ class Processor {
 
   private async scan(): Promise<void> {
     const waiting = await this.ctx.store.read((tx) => [
-      ...tx.find<OpenAPISpecRecord>('openapiSpecs', 'processingState', 'pending'),
+      ...tx.find(OpenapiSpecs, 'processingState', 'pending'),
       // `progress` in the store with nothing running here: a process stopped while processing it.
-      ...tx.find<OpenAPISpecRecord>('openapiSpecs', 'processingState', 'progress'),
+      ...tx.find(OpenapiSpecs, 'processingState', 'progress'),
     ]);
     if (this.stopped) return;
     waiting.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
@@ -88,10 +89,10 @@ class Processor {
   private async runLeased(specId: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
     const taken = await ctx.store.write((tx) => {
-      const spec = tx.get<OpenAPISpecRecord>('openapiSpecs', specId);
+      const spec = tx.get(OpenapiSpecs, specId);
       if (!spec || spec.processingState === 'complete') return undefined;
-      const text = tx.get<OpenAPISourceRecord>('openapiSources', specId);
-      if (spec.processingState !== 'progress') tx.put<OpenAPISpecRecord>('openapiSpecs', { ...spec, processingState: 'progress' });
+      const text = tx.get(OpenapiSources, specId);
+      if (spec.processingState !== 'progress') tx.put(OpenapiSpecs, { ...spec, processingState: 'progress' });
       return { generation: spec.generation, source: spec.sourceURL !== undefined && !text ? { url: spec.sourceURL } : { text: text?.text ?? '' } };
     });
     if (!taken) return;
@@ -103,7 +104,7 @@ class Processor {
   private async record(specId: string, generation: number, outcome: Outcome): Promise<void> {
     const ctx = this.ctx;
     const current = (tx: ReadTx) => {
-      const spec = tx.get<OpenAPISpecRecord>('openapiSpecs', specId);
+      const spec = tx.get(OpenapiSpecs, specId);
       return spec && spec.generation === generation ? spec : undefined;
     };
     // A new version only when the content differs from the latest one.
@@ -111,7 +112,7 @@ class Processor {
     if (outcome.ok) {
       const latest = await ctx.store.read((tx) => {
         const spec = current(tx);
-        return spec?.lastVersion ? tx.get<OpenAPIVersionRecord>('openapiVersions', spec.lastVersion) : undefined;
+        return spec?.lastVersion ? tx.get(OpenapiVersions, spec.lastVersion) : undefined;
       });
       if (latest?.hash !== outcome.hash) {
         versionId = newId();
@@ -126,7 +127,7 @@ class Processor {
       let next: OpenAPISpecRecord = { ...rest, processingState: 'complete', lastProcessedAt: now, lastProcessedErrorCount: 0 };
       if (!outcome.ok) next = { ...next, lastProcessErrorCode: outcome.errorCode, lastProcessedErrors: outcome.errors, lastProcessedErrorCount: outcome.errorCount };
       else if (versionId) {
-        tx.put<OpenAPIVersionRecord>('openapiVersions', {
+        tx.put(OpenapiVersions, {
           id: versionId,
           spec: spec.id,
           organization: spec.organization,
@@ -138,8 +139,8 @@ class Processor {
         });
         next = { ...next, versionCount: spec.versionCount + 1, lastVersion: versionId };
       }
-      tx.put<OpenAPISpecRecord>('openapiSpecs', next);
-      tx.delete('openapiSources', spec.id); // the text is no longer needed
+      tx.put(OpenapiSpecs, next);
+      tx.delete(OpenapiSources, spec.id); // the text is no longer needed
       return true;
     });
     if (!kept && versionId) await removeContent(ctx, specId, versionId);

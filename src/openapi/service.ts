@@ -5,7 +5,8 @@ import { atLeast, type MemberRole } from '../kernel/roles.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import { specKey, type OpenAPISourceRecord, type OpenAPISpecRecord, type OpenAPIVersionRecord, type SpecVisibility } from './model.js';
+import { specKey, type OpenAPISpecRecord, type OpenAPIVersionRecord, type SpecVisibility } from './model.js';
+import { OpenapiSources, OpenapiSpecs, OpenapiVersions } from './tables.js';
 
 // The rules of OpenAPI specs. Who may do what (docs/manual/openapi.md): members with the
 // `create` role or above create, update and delete specs (the organization's
@@ -47,7 +48,7 @@ export function checkSource(source: SpecSource): SpecSource {
 }
 
 export function findSpec(tx: ReadTx, organization: string, slug: string): OpenAPISpecRecord | undefined {
-  return tx.find<OpenAPISpecRecord>('openapiSpecs', 'key', specKey(organization, slug))[0];
+  return tx.find(OpenapiSpecs, 'key', specKey(organization, slug))[0];
 }
 
 /** The spec the caller may see, or a 404 that says nothing about specs they may not see. */
@@ -61,7 +62,7 @@ export function visibleSpec(tx: ReadTx, organizationId: string, slug: string, ca
 export function listVisibleSpecs(tx: ReadTx, organizationId: string, caller: Caller) {
   const access = membershipOf(tx, organizationId, caller);
   const specs = tx
-    .find<OpenAPISpecRecord>('openapiSpecs', 'organization', access.org.id)
+    .find(OpenapiSpecs, 'organization', access.org.id)
     .filter((s) => canViewSpec(access.member.role, s))
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   return { ...access, specs };
@@ -69,12 +70,12 @@ export function listVisibleSpecs(tx: ReadTx, organizationId: string, caller: Cal
 
 /** Versions of a spec, newest first. */
 export function versionsOf(tx: ReadTx, specId: string): OpenAPIVersionRecord[] {
-  return tx.find<OpenAPIVersionRecord>('openapiVersions', 'spec', specId).sort((a, b) => b.seq - a.seq);
+  return tx.find(OpenapiVersions, 'spec', specId).sort((a, b) => b.seq - a.seq);
 }
 
 /** `latest` or a version id of this spec; 404 otherwise. */
 export function versionOf(tx: ReadTx, spec: OpenAPISpecRecord, versionId: string): OpenAPIVersionRecord {
-  const v = versionId === 'latest' ? (spec.lastVersion ? tx.get<OpenAPIVersionRecord>('openapiVersions', spec.lastVersion) : undefined) : tx.get<OpenAPIVersionRecord>('openapiVersions', versionId);
+  const v = versionId === 'latest' ? (spec.lastVersion ? tx.get(OpenapiVersions, spec.lastVersion) : undefined) : tx.get(OpenapiVersions, versionId);
   if (!v || v.spec !== spec.id) {
     throw notFound(versionId === 'latest' ? `openapi spec ${spec.slug} has no version yet (processingState: ${spec.processingState})` : `version ${versionId} of openapi spec ${spec.slug} not found`);
   }
@@ -90,15 +91,15 @@ function requireEditor(tx: ReadTx, organizationId: string, caller: Caller, actio
 /** Points a spec at a new source: processing starts over (pending), whatever it was doing. */
 function restart(tx: WriteTx, ctx: Context, spec: OpenAPISpecRecord, source: SpecSource, now: string): OpenAPISpecRecord {
   const { sourceURL: _old, ...rest } = spec;
-  const next = tx.put<OpenAPISpecRecord>('openapiSpecs', {
+  const next = tx.put(OpenapiSpecs, {
     ...rest,
     ...(source.url !== undefined ? { sourceURL: source.url } : {}),
     processingState: 'pending',
     generation: spec.generation + 1,
     updatedAt: now,
   });
-  if (source.text !== undefined) tx.put<OpenAPISourceRecord>('openapiSources', { id: spec.id, spec: spec.id, generation: next.generation, text: source.text });
-  else tx.delete('openapiSources', spec.id);
+  if (source.text !== undefined) tx.put(OpenapiSources, { id: spec.id, spec: spec.id, generation: next.generation, text: source.text });
+  else tx.delete(OpenapiSources, spec.id);
   return next;
 }
 
@@ -144,7 +145,7 @@ export function setVisibility(tx: WriteTx, ctx: Context, organizationId: string,
   if (!spec) throw notFound(`openapi spec ${slug} not found in organization ${organizationId}`);
   // Setting the value it already has changes nothing, not even updatedAt.
   if (spec.visibility === visibility) return { spec, member };
-  return { spec: tx.put<OpenAPISpecRecord>('openapiSpecs', { ...spec, visibility, updatedAt: ctx.clock.now().toISOString() }), member };
+  return { spec: tx.put(OpenapiSpecs, { ...spec, visibility, updatedAt: ctx.clock.now().toISOString() }), member };
 }
 
 /** Removes the spec, its pending source and its versions; returns the id (files go after). */
@@ -152,8 +153,8 @@ export function deleteSpec(tx: WriteTx, organizationId: string, caller: Caller, 
   const { org } = requireEditor(tx, organizationId, caller, 'deleting an OpenAPI spec');
   const spec = findSpec(tx, org.id, slug);
   if (!spec) return undefined;
-  for (const v of tx.find<OpenAPIVersionRecord>('openapiVersions', 'spec', spec.id)) tx.delete('openapiVersions', v.id);
-  tx.delete('openapiSources', spec.id);
-  tx.delete('openapiSpecs', spec.id);
+  for (const v of tx.find(OpenapiVersions, 'spec', spec.id)) tx.delete(OpenapiVersions, v.id);
+  tx.delete(OpenapiSources, spec.id);
+  tx.delete(OpenapiSpecs, spec.id);
   return spec.id;
 }

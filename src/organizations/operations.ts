@@ -5,11 +5,11 @@ import { paginate } from '../kernel/pagination.js';
 import { insertSite } from '../sites/service.js';
 import { ownsATeam } from '../teams/service.js';
 import { isEmailVerified, isInstanceOwner } from '../users/instance.js';
-import type { UserRecord } from '../users/model.js';
-import type { OrganizationRecord } from './model.js';
 import { presentOrganization } from './present.js';
 import { findMember, insertOrganization, membershipOf, organizationsOf } from './service.js';
 import { emailDomains, updateOrganization } from './settings.js';
+import { Organizations } from './tables.js';
+import { Users } from '../users/tables.js';
 
 export const listOrganizationsForAuthenticatedUser = defineOperation('listOrganizationsForAuthenticatedUser', ({ ctx, caller, query }) =>
   ctx.store.read((tx) => {
@@ -36,7 +36,7 @@ export const createOrganization = defineOperation('createOrganization', async ({
     // withDefaultSite: an unpublished site titled after the organization, which becomes its default content.
     if (query.withDefaultSite) {
       const site = insertSite(tx, ctx, caller, created.org, { title: title.slice(0, 128) });
-      created.org = tx.put<OrganizationRecord>('organizations', { ...created.org, defaultContent: { type: 'site', site: site.id } });
+      created.org = tx.put(Organizations, { ...created.org, defaultContent: { type: 'site', site: site.id } });
     }
     return created;
   });
@@ -63,7 +63,7 @@ export const updateOrganizationById = defineOperation('updateOrganizationById', 
  */
 export const getSubdomain = defineOperation('getSubdomain', ({ ctx, caller, path }) =>
   ctx.store.read((tx) => {
-    const org = tx.find<OrganizationRecord>('organizations', 'hostname', path.subdomain)[0];
+    const org = tx.find(Organizations, 'hostname', path.subdomain)[0];
     const member = org && findMember(tx, org.id, caller.userId);
     if (!org || !member || member.disabled) throw notFound(`subdomain ${path.subdomain} not found`);
     return { status: 200, body: { object: 'subdomain' as const, subdomain: path.subdomain, target: { type: 'organization' as const, organization: org.id }, isActive: true } };
@@ -81,14 +81,14 @@ export const getOrganizationsForEmailDomain = defineOperation('getOrganizationsF
   ctx.store.read((tx) => {
     const domain = path.emailDomain.trim().toLowerCase();
     if (!isInstanceOwner(tx, caller.userId)) {
-      const me = tx.get<UserRecord>('users', caller.userId);
+      const me = tx.get(Users, caller.userId);
       const mine = me?.email.split('@').pop()?.toLowerCase();
       if (!me || mine !== domain || !isEmailVerified(tx, me)) {
         throw forbidden(`listing the organizations of email domain ${domain} needs an instance owner, or a verified email address in that domain`);
       }
     }
     const orgs = tx
-      .all<OrganizationRecord>('organizations')
+      .all(Organizations)
       .filter((o) => o.emailDomains.some((d) => d.toLowerCase() === domain))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     return {

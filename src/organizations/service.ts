@@ -4,11 +4,12 @@ import { atLeast, type MemberRole, type Role } from '../kernel/roles.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { memberRowId, type MemberRecord, type OrganizationRecord } from './model.js';
+import { Members, Organizations } from './tables.js';
 
 /** The caller's membership, or a 404 that does not reveal whether the organization exists. */
 export function membershipOf(tx: ReadTx, organizationId: string, caller: Caller): { org: OrganizationRecord; member: MemberRecord } {
-  const org = tx.get<OrganizationRecord>('organizations', organizationId);
-  const member = org && tx.get<MemberRecord>('members', memberRowId(org.id, caller.userId));
+  const org = tx.get(Organizations, organizationId);
+  const member = org && tx.get(Members, memberRowId(org.id, caller.userId));
   if (!org || !member || member.disabled) throw notFound(`organization ${organizationId} not found`);
   return { org, member };
 }
@@ -16,9 +17,9 @@ export function membershipOf(tx: ReadTx, organizationId: string, caller: Caller)
 /** Organizations the caller belongs to, oldest first (ties by id, so pages are stable). */
 export function organizationsOf(tx: ReadTx, caller: Caller) {
   return tx
-    .find<MemberRecord>('members', 'user', caller.userId)
+    .find(Members, 'user', caller.userId)
     .filter((m) => !m.disabled)
-    .map((member) => ({ member, org: tx.get<OrganizationRecord>('organizations', member.organization)! }))
+    .map((member) => ({ member, org: tx.get(Organizations, member.organization)! }))
     .filter((x) => x.org)
     .sort((a, b) => a.org.createdAt.localeCompare(b.org.createdAt) || a.org.id.localeCompare(b.org.id));
 }
@@ -31,7 +32,7 @@ export interface NewOrganization {
 /** Creates an organization whose first member, an admin, is `userId`. */
 export function insertOrganization(tx: WriteTx, ctx: Context, input: NewOrganization, userId: string) {
   const now = ctx.clock.now().toISOString();
-  const org = tx.put<OrganizationRecord>('organizations', {
+  const org = tx.put(Organizations, {
     id: newId(),
     title: input.title,
     createdAt: now,
@@ -48,7 +49,7 @@ export function insertOrganization(tx: WriteTx, ctx: Context, input: NewOrganiza
 
 /** Makes `userId` a member with `role` (the caller checked that it may). */
 export function addMember(tx: WriteTx, ctx: Context, organization: string, userId: string, role: MemberRole, sso = false): MemberRecord {
-  return tx.put<MemberRecord>('members', {
+  return tx.put(Members, {
     id: memberRowId(organization, userId),
     organization,
     user: userId,
@@ -61,7 +62,7 @@ export function addMember(tx: WriteTx, ctx: Context, organization: string, userI
 
 /** An active member of the organization, if `userId` is one. */
 export function findMember(tx: ReadTx, organization: string, userId: string): MemberRecord | undefined {
-  const m = tx.get<MemberRecord>('members', memberRowId(organization, userId));
+  const m = tx.get(Members, memberRowId(organization, userId));
   return m && !m.disabled ? m : undefined;
 }
 
@@ -74,7 +75,7 @@ export function requireMember(tx: ReadTx, organization: string, userId: string):
 
 /** Active members of an organization (unordered). */
 export function membersOf(tx: ReadTx, organization: string): MemberRecord[] {
-  return tx.find<MemberRecord>('members', 'organization', organization).filter((m) => !m.disabled);
+  return tx.find(Members, 'organization', organization).filter((m) => !m.disabled);
 }
 
 /** 403 unless the member has at least `role`; the message says what is missing and for what. */

@@ -1,11 +1,12 @@
 import { conflict, invalid } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
-import type { SamlProviderRecord } from '../saml/model.js';
-import type { SiteRecord } from '../sites/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { MemberRecord, MergeRules, OrganizationRecord } from './model.js';
 import { findMember, requireOrgRole } from './service.js';
 import { isActiveProvider } from './sso.js';
+import { Organizations } from './tables.js';
+import { SamlProviders } from '../saml/tables.js';
+import { Sites } from '../sites/tables.js';
 
 export interface OrganizationPatch {
   title?: string;
@@ -48,7 +49,7 @@ export function updateOrganization(tx: WriteTx, org: OrganizationRecord, caller:
   }
   if (patch.hostname !== undefined) {
     if (!HOSTNAME.test(patch.hostname)) throw invalid('hostname: must be lowercase letters, digits and hyphens, starting and ending with a letter or digit');
-    const taken = tx.find<OrganizationRecord>('organizations', 'hostname', patch.hostname).find((o) => o.id !== org.id);
+    const taken = tx.find(Organizations, 'hostname', patch.hostname).find((o) => o.id !== org.id);
     if (taken) throw conflict(`hostname: ${patch.hostname} is already used by another organization`);
     next.hostname = patch.hostname;
   }
@@ -58,7 +59,7 @@ export function updateOrganization(tx: WriteTx, org: OrganizationRecord, caller:
     if (patch.defaultContent === null) delete next.defaultContent;
     else {
       // Default content is a docs site of this organization (src/sites); deleting that site clears it.
-      const site = tx.get<SiteRecord>('sites', patch.defaultContent.site);
+      const site = tx.get(Sites, patch.defaultContent.site);
       if (!site || site.organization !== org.id) throw invalid(`defaultContent: invalid default content: no site ${patch.defaultContent.site} in this organization`);
       next.defaultContent = { type: 'site', site: site.id };
     }
@@ -86,9 +87,9 @@ export function updateOrganization(tx: WriteTx, org: OrganizationRecord, caller:
     }
     next.sso = patch.sso;
   }
-  return tx.put<OrganizationRecord>('organizations', next);
+  return tx.put(Organizations, next);
 }
 
 export function hasActiveSamlProvider(tx: ReadTx, organization: string, except?: string): boolean {
-  return tx.find<SamlProviderRecord>('samlProviders', 'organization', organization).some((p) => p.id !== except && isActiveProvider(p));
+  return tx.find(SamlProviders, 'organization', organization).some((p) => p.id !== except && isActiveProvider(p));
 }

@@ -3,8 +3,6 @@ import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import type { ReadTx } from '../store/port.js';
 import { presentTeam } from '../teams/present.js';
-import type { TeamRecord } from '../teams/model.js';
-import type { UserRecord } from '../users/model.js';
 import { presentUser } from '../users/present.js';
 import {
   aggregate,
@@ -17,6 +15,8 @@ import {
   updateOne,
   type PermissionTarget,
 } from './service.js';
+import { Teams } from '../teams/tables.js';
+import { Users } from '../users/tables.js';
 
 // Permissions given on spaces, collections and sites to users and teams (docs/manual/permissions.md;
 // the rules are in ./service.ts, how they take effect in src/tree/grants.ts). Every write answers
@@ -47,7 +47,7 @@ const listUsersOp = (id: string, target: Target) =>
       const t = target(tx, caller, path);
       requireList(t);
       const rows = grantsOfKind(tx, t, 'user');
-      return { status: 200, body: paginate(rows, query, (g) => ({ permission: g.role, user: presentUser(ctx, tx.get<UserRecord>('users', g.holder)!) })) };
+      return { status: 200, body: paginate(rows, query, (g) => ({ permission: g.role, user: presentUser(ctx, tx.get(Users, g.holder)!) })) };
     }),
   );
 
@@ -57,7 +57,7 @@ const listTeamsOp = (id: string, target: Target) =>
       const t = target(tx, caller, path);
       requireList(t);
       const rows = grantsOfKind(tx, t, 'team');
-      return { status: 200, body: paginate(rows, query, (g) => ({ permission: g.role, team: presentTeam(tx, t.caller, tx.get<TeamRecord>('teams', g.holder)!) })) };
+      return { status: 200, body: paginate(rows, query, (g) => ({ permission: g.role, team: presentTeam(tx, t.caller, tx.get(Teams, g.holder)!) })) };
     }),
   );
 

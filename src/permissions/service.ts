@@ -5,13 +5,15 @@ import { atLeast, ROLES, type MemberRole, type Role } from '../kernel/roles.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { findMember, membersOf, membershipOf } from '../organizations/service.js';
 import { siteLevel } from '../sites/access.js';
-import type { SiteRecord } from '../sites/model.js';
 import { visibleSpace } from '../spaces/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { TeamMemberRecord, TeamRecord } from '../teams/model.js';
 import { ContentAccess } from '../tree/access.js';
 import { grantRowId, grantsOn, type GrantHolder, type GrantRecord, type GrantTarget } from '../tree/grants.js';
 import type { UserRecord } from '../users/model.js';
+import { Grants } from '../tree/tables.js';
+import { Sites } from '../sites/tables.js';
+import { TeamMembers, Teams } from '../teams/tables.js';
+import { Users } from '../users/tables.js';
 
 /**
  * Permissions on one space, collection or site (docs/manual/permissions.md): who holds a role there
@@ -51,7 +53,7 @@ export function collectionTarget(tx: ReadTx, caller: Caller, collectionId: strin
 
 export function siteTarget(tx: ReadTx, caller: Caller, organizationId: string, siteId: string): PermissionTarget {
   const { org, member } = membershipOf(tx, organizationId, caller);
-  const site = tx.get<SiteRecord>('sites', siteId);
+  const site = tx.get(Sites, siteId);
   const level = site && site.organization === org.id ? siteLevel(tx, member, site) : null;
   // A guest with no role on the site does not learn that it exists.
   if (!site || !level) throw notFound(`site ${siteId} not found`);
@@ -92,7 +94,7 @@ function checkUsers(tx: ReadTx, org: OrganizationRecord, ids: string[]): string[
 
 function checkTeams(tx: ReadTx, org: OrganizationRecord, ids: string[]): string[] {
   for (const id of ids) {
-    const t = tx.get<TeamRecord>('teams', id);
+    const t = tx.get(Teams, id);
     if (!t || t.organization !== org.id) throw invalid(`teams: team ${id} is not a team of organization ${org.id}`);
   }
   return [...new Set(ids)];
@@ -101,12 +103,12 @@ function checkTeams(tx: ReadTx, org: OrganizationRecord, ids: string[]): string[
 function setGrant(tx: WriteTx, ctx: Context, t: PermissionTarget, holderKind: GrantHolder, holder: string, role: Role | null): void {
   const id = grantRowId(t.kind, t.id, holderKind, holder);
   if (role === null) {
-    tx.delete('grants', id);
+    tx.delete(Grants, id);
     return;
   }
-  const prior = tx.get<GrantRecord>('grants', id);
+  const prior = tx.get(Grants, id);
   if (prior?.role === role) return;
-  tx.put<GrantRecord>('grants', {
+  tx.put(Grants, {
     id,
     organization: t.org.id,
     targetKind: t.kind,
@@ -138,13 +140,13 @@ export function updateOne(tx: WriteTx, ctx: Context, t: PermissionTarget, holder
     const m = findMember(tx, t.org.id, holder);
     if (!m || m.disabled) throw notFound(`user ${holder} is not a member of organization ${t.org.id}`);
   } else {
-    const team = tx.get<TeamRecord>('teams', holder);
+    const team = tx.get(Teams, holder);
     if (!team || team.organization !== t.org.id) throw notFound(`team ${holder} is not a team of organization ${t.org.id}`);
   }
   setGrant(tx, ctx, t, holderKind, holder, role);
 }
 
-const userName = (tx: ReadTx, id: string) => tx.get<UserRecord>('users', id)?.displayName.toLowerCase() ?? '';
+const userName = (tx: ReadTx, id: string) => tx.get(Users, id)?.displayName.toLowerCase() ?? '';
 
 /** The grants on the item held by users (still members) or by teams (still there), by name. */
 export function grantsOfKind(tx: ReadTx, t: PermissionTarget, holderKind: GrantHolder): GrantRecord[] {
@@ -153,11 +155,11 @@ export function grantsOfKind(tx: ReadTx, t: PermissionTarget, holderKind: GrantH
     return rows
       .filter((g) => {
         const m = findMember(tx, t.org.id, g.holder);
-        return !!m && !m.disabled && !!tx.get<UserRecord>('users', g.holder);
+        return !!m && !m.disabled && !!tx.get(Users, g.holder);
       })
       .sort((a, b) => userName(tx, a.holder).localeCompare(userName(tx, b.holder)) || a.holder.localeCompare(b.holder));
   }
-  const title = (g: GrantRecord) => tx.get<TeamRecord>('teams', g.holder)?.title.toLowerCase();
+  const title = (g: GrantRecord) => tx.get(Teams, g.holder)?.title.toLowerCase();
   return rows.filter((g) => title(g) !== undefined).sort((a, b) => title(a)!.localeCompare(title(b)!) || a.holder.localeCompare(b.holder));
 }
 
@@ -176,10 +178,10 @@ export interface Effective {
  */
 export function aggregate(tx: ReadTx, t: PermissionTarget, q: { role?: string; team?: string; search?: string }): Effective[] {
   const needle = q.search?.trim().toLowerCase();
-  const teamMembers = q.team === undefined ? undefined : new Set(tx.find<TeamMemberRecord>('teamMembers', 'team', q.team).filter((tm) => tm.organization === t.org.id).map((tm) => tm.user));
+  const teamMembers = q.team === undefined ? undefined : new Set(tx.find(TeamMembers, 'team', q.team).filter((tm) => tm.organization === t.org.id).map((tm) => tm.user));
   const out: Effective[] = [];
   for (const m of membersOf(tx, t.org.id)) {
-    const user = tx.get<UserRecord>('users', m.user);
+    const user = tx.get(Users, m.user);
     if (!user) continue;
     const level = t.levelOf(m);
     if (!level) continue;
@@ -193,9 +195,9 @@ export function aggregate(tx: ReadTx, t: PermissionTarget, q: { role?: string; t
 
 function siteOrigin(tx: ReadTx, t: PermissionTarget, m: MemberRecord, level: Role): Effective['origin'] {
   if (m.role === level || m.role === 'admin') return { type: 'organization' };
-  const own = tx.get<GrantRecord>('grants', grantRowId('site', t.id, 'user', m.user));
+  const own = tx.get(Grants, grantRowId('site', t.id, 'user', m.user));
   if (own?.role === level) return { type: 'site', reason: 'member' };
-  const teams = new Set(tx.find<TeamMemberRecord>('teamMembers', 'user', m.user).filter((tm) => tm.organization === t.org.id).map((tm) => tm.team));
+  const teams = new Set(tx.find(TeamMembers, 'user', m.user).filter((tm) => tm.organization === t.org.id).map((tm) => tm.team));
   const byTeam = grantsOn(tx, t.org.id, 'site', t.id).find((g) => g.holderKind === 'team' && teams.has(g.holder) && g.role === level);
   return byTeam ? { type: 'site', reason: 'team', team: byTeam.holder } : { type: 'organization' };
 }

@@ -7,6 +7,9 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
+import { Organizations } from '../organizations/tables.js';
+import { Sites } from '../sites/tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 // A published site as one visitor sees it: which sections and site spaces they may reach (and
 // which of those are listed), at which addresses, and where a URL under the site leads. Built
@@ -48,10 +51,10 @@ export interface SiteView extends SiteRef {
 
 /** The published site at `/sites/<orgKey>/<basename>`, or undefined (unknown or unpublished alike). */
 export function findSite(tx: ReadTx, orgKey: string, basename: string): SiteRef | undefined {
-  const org = tx.get<OrganizationRecord>('organizations', orgKey) ?? tx.find<OrganizationRecord>('organizations', 'hostname', orgKey)[0];
+  const org = tx.get(Organizations, orgKey) ?? tx.find(Organizations, 'hostname', orgKey)[0];
   if (!org) return undefined;
   // An organization with a hostname publishes under it; its id is accepted as well (old links).
-  const site = tx.find<SiteRecord>('sites', 'organization', org.id).find((s) => s.basename === basename);
+  const site = tx.find(Sites, 'organization', org.id).find((s) => s.basename === basename);
   if (!site || !site.published) return undefined;
   return { org, site, base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}` };
 }
@@ -76,7 +79,7 @@ export function mayEnter(tx: ReadTx, site: SiteRecord, visitor: Visitor): boolea
 }
 
 function reachable(tx: ReadTx, ss: SiteSpaceRecord, visitor: Visitor): SpaceRecord | undefined {
-  const space = tx.get<SpaceRecord>('spaces', ss.space);
+  const space = tx.get(Spaces, ss.space);
   if (!space || space.deletedAt) return undefined;
   // A hidden site space answers only where a condition opens it to this visitor.
   if (ss.hidden && ss.condition === undefined) return undefined;

@@ -1,9 +1,9 @@
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRecord } from '../organizations/model.js';
 import type { ReadTx } from '../store/port.js';
-import type { TeamRecord } from '../teams/model.js';
 import { presentTeam } from '../teams/present.js';
 import { isActiveProvider, type SamlProviderRecord } from './model.js';
+import { Teams } from '../teams/tables.js';
 
 // The service-provider side of SAML, derived from the server's base URL: what an admin enters in
 // the identity provider (ACS URL, SP entity ID) and where sign-in starts.
@@ -18,7 +18,7 @@ export function serviceUrls(ctx: Context, p: SamlProviderRecord) {
  * the URI that names nothing) for the SSO URL.
  */
 export function presentSamlProvider(ctx: Context, tx: ReadTx, caller: MemberRecord, p: SamlProviderRecord) {
-  const team = p.defaultTeam ? tx.get<TeamRecord>('teams', p.defaultTeam) : undefined;
+  const team = p.defaultTeam ? tx.get(Teams, p.defaultTeam) : undefined;
   return {
     object: 'saml-provider' as const,
     id: p.id,

@@ -6,8 +6,9 @@ import type { MemberRecord, OrganizationRecord } from '../organizations/model.js
 import { requireOrgRole } from '../organizations/service.js';
 import { hasActiveSamlProvider } from '../organizations/settings.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { TeamRecord } from '../teams/model.js';
 import { isActiveProvider, type SamlProviderRecord } from './model.js';
+import { SamlProviders } from './tables.js';
+import { Teams } from '../teams/tables.js';
 
 export interface SamlInput {
   label?: string;
@@ -20,14 +21,14 @@ export interface SamlInput {
 
 export const providersOf = (tx: ReadTx, organization: string) =>
   tx
-    .find<SamlProviderRecord>('samlProviders', 'organization', organization)
+    .find(SamlProviders, 'organization', organization)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
 /** SAML configuration holds the organization's sign-in trust: admins only, to read it too. */
 export const requireSamlAdmin = (caller: MemberRecord, action: string) => requireOrgRole(caller, 'admin', action);
 
 export function requireProvider(tx: ReadTx, organization: string, id: string): SamlProviderRecord {
-  const p = tx.get<SamlProviderRecord>('samlProviders', id);
+  const p = tx.get(SamlProviders, id);
   if (!p || p.organization !== organization) throw notFound(`SAML provider ${id} not found`);
   return p;
 }
@@ -52,7 +53,7 @@ function apply(tx: ReadTx, base: SamlProviderRecord, input: SamlInput): SamlProv
   if (input.defaultTeam !== undefined) {
     if (input.defaultTeam === '') delete next.defaultTeam;
     else {
-      const team = tx.get<TeamRecord>('teams', input.defaultTeam);
+      const team = tx.get(Teams, input.defaultTeam);
       if (!team || team.organization !== base.organization) throw invalid(`defaultTeam: no team ${input.defaultTeam} in this organization`);
       next.defaultTeam = team.id;
     }
@@ -71,7 +72,7 @@ export function createProvider(tx: WriteTx, ctx: Context, caller: MemberRecord, 
     defaultRole: org.defaultRole,
     createdAt: ctx.clock.now().toISOString(),
   };
-  return tx.put<SamlProviderRecord>('samlProviders', apply(tx, base, input));
+  return tx.put(SamlProviders, apply(tx, base, input));
 }
 
 export function updateProvider(tx: WriteTx, caller: MemberRecord, org: OrganizationRecord, id: string, input: SamlInput): SamlProviderRecord {
@@ -82,17 +83,17 @@ export function updateProvider(tx: WriteTx, caller: MemberRecord, org: Organizat
   if (org.sso && isActiveProvider(current) && !isActiveProvider(next) && !hasActiveSamlProvider(tx, org.id, id)) {
     throw conflict(`SAML provider ${id} is the only active one and the organization enforces SSO; turn sso off first`);
   }
-  return tx.put<SamlProviderRecord>('samlProviders', next);
+  return tx.put(SamlProviders, next);
 }
 
 /** False when there was no such provider. */
 export function deleteProvider(tx: WriteTx, caller: MemberRecord, org: OrganizationRecord, id: string): boolean {
   requireSamlAdmin(caller, 'deleting a SAML provider');
-  const p = tx.get<SamlProviderRecord>('samlProviders', id);
+  const p = tx.get(SamlProviders, id);
   if (!p || p.organization !== org.id) return false;
   // Deleting the last way to sign in while SSO is enforced would lock every member out.
   if (org.sso && isActiveProvider(p) && !hasActiveSamlProvider(tx, org.id, id)) {
     throw conflict(`SAML provider ${id} is the only active one and the organization enforces SSO; turn sso off first`);
   }
-  return tx.delete('samlProviders', id);
+  return tx.delete(SamlProviders, id);
 }

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
-import { contentRowId, type ContentRevision, type PageNode, type PageNodeRecord } from '../content/model.js';
+import { contentRowId, type PageNode, type PageNodeRecord } from '../content/model.js';
 import { markdownOf, rootOf } from '../content/revisions.js';
 import { SQLITE_PACKAGE, workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
+import { PageNodes } from '../content/tables.js';
+import { Revisions, Spaces } from '../spaces/tables.js';
 
 // The search indexes of a context: SQLite FTS5 databases kept by one worker thread
 // (src/search/worker.ts), one per organization, beside the store (`<data>/search/<org>.sqlite`)
@@ -325,7 +327,7 @@ class Indexes {
    */
   private async walk(space: string, revId: string, slice: Slicer, batch: (pages: Walked[]) => Promise<void>) {
     const roots = await this.ctx.store.read((tx) => {
-      const rev = tx.get<ContentRevision>('revisions', revId);
+      const rev = tx.get(Revisions, revId);
       if (!rev || rev.space !== space) throw new DocsError('not_found', `revision ${revId} not found in space ${space}`);
       return rootOf(tx, rev);
     });
@@ -342,7 +344,7 @@ class Indexes {
       if (!rows.has(stack[stack.length - 1]!.hash)) {
         const want: string[] = [];
         for (let i = stack.length - 1; i >= 0 && want.length < searchLimits.walkBatch; i--) if (!rows.has(stack[i]!.hash)) want.push(stack[i]!.hash);
-        const got = await this.ctx.store.read((tx) => want.map((h) => tx.get<PageNodeRecord>('pageNodes', contentRowId(space, h))));
+        const got = await this.ctx.store.read((tx) => want.map((h) => tx.get(PageNodes, contentRowId(space, h))));
         got.forEach((row, i) => {
           if (!row) throw new Error(`page node ${want[i]} of space ${space} is missing`);
           rows.set(want[i]!, row);
@@ -421,7 +423,7 @@ class Indexes {
    */
   async sweep(org: string): Promise<number> {
     const known = await this.known(org);
-    const here = await this.ctx.store.read((tx) => new Set(tx.find<{ id: string }>('spaces', 'organization', org).map((s) => s.id)));
+    const here = await this.ctx.store.read((tx) => new Set(tx.find(Spaces, 'organization', org).map((s) => s.id)));
     const { key, file } = this.where(org);
     let n = 0;
     for (const id of [...known.keys()]) {

@@ -6,6 +6,7 @@ import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx } from '../store/port.js';
 import { higher, MemberGrants } from '../tree/grants.js';
 import type { SiteRecord } from './model.js';
+import { Sites } from './tables.js';
 
 export interface SiteSeen {
   org: OrganizationRecord;
@@ -34,7 +35,7 @@ export function siteMembership(tx: ReadTx, caller: Caller, organizationId: strin
 /** A site of the organization the caller is a member of (404 otherwise), with `need` checked. */
 export function siteOf(tx: ReadTx, caller: Caller, organizationId: string, siteId: string, need: Role, action: string): SiteSeen {
   const { org, member } = membershipOf(tx, organizationId, caller);
-  const site = tx.get<SiteRecord>('sites', siteId);
+  const site = tx.get(Sites, siteId);
   if (!site || site.organization !== org.id) throw notFound(`site ${siteId} not found`);
   requireSiteLevel(tx, member, site, need, action);
   return { org, member, site };
@@ -58,7 +59,7 @@ export function requireSiteLevel(tx: ReadTx, member: MemberRecord, site: SiteRec
 
 /** The organization's sites a member reaches (read and up), through their role or grants. */
 export function sitesOfMember(tx: ReadTx, member: MemberRecord): SiteRecord[] {
-  const all = tx.find<SiteRecord>('sites', 'organization', member.organization);
+  const all = tx.find(Sites, 'organization', member.organization);
   if (atLeast(member.role, SITE_READ)) return all;
   const grants = new MemberGrants(tx, member);
   return grants.empty ? [] : all.filter((s) => atLeast(siteLevel(tx, member, s, grants), SITE_READ));

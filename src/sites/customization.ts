@@ -1,5 +1,6 @@
 import type { WriteTx } from '../store/port.js';
 import type { SiteRecord, SiteSpaceRecord } from './model.js';
+import { SiteSpaces } from './tables.js';
 
 export type Settings = Record<string, any>;
 
@@ -147,5 +148,5 @@ export function putSiteSpaceOverride(tx: WriteTx, ss: SiteSpaceRecord, patch: Se
   const next: SiteSpaceRecord = { ...ss };
   if (customization) next.customization = customization;
   else delete next.customization;
-  return tx.put('siteSpaces', next);
+  return tx.put(SiteSpaces, next);
 }

@@ -1,10 +1,10 @@
 import { atLeast } from '../kernel/roles.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import type { ContentAccess } from '../tree/access.js';
 import { SITE_ADMIN, SITE_READ, siteLevel } from './access.js';
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { nodesIn, siteSpacesIn, siteSpacesOfSite } from './rows.js';
+import { Spaces } from '../spaces/tables.js';
 
 // What of a site is live, i.e. served to its audience right now (0.202.0's `draft` is the
 // opposite), and what the caller may do with a site (0.202.0's `permissions`). docs/manual/contract.md#the-newest-spec-is-part-of-the-contract.
@@ -17,7 +17,7 @@ import { nodesIn, siteSpacesIn, siteSpacesOfSite } from './rows.js';
 
 export function liveSiteSpace(tx: ReadTx, site: SiteRecord, ss: SiteSpaceRecord): boolean {
   if (!site.published) return false;
-  const space = tx.get<SpaceRecord>('spaces', ss.space);
+  const space = tx.get(Spaces, ss.space);
   return !!space && !space.deletedAt && !(ss.hidden && ss.condition === undefined);
 }
 
@@ -55,7 +55,7 @@ export function sitePermissions(tx: ReadTx, site: SiteRecord, access: ContentAcc
     admin ||
     (!!access &&
       siteSpacesOfSite(tx, site.id).some((ss) => {
-        const space = tx.get<SpaceRecord>('spaces', ss.space);
+        const space = tx.get(Spaces, ss.space);
         return !!space && !space.deletedAt && atLeast(access.space(space), 'edit');
       }));
   return { view, access: view, edit, create: admin, admin, installIntegration: admin, viewAdaptiveSchema: view, editAdaptiveSchema: admin };

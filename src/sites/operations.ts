@@ -8,7 +8,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { SITE_ADMIN, SITE_READ, siteOf, type SiteSeen } from './access.js';
 import { checkAdaptiveSchema, templateConditions } from './adaptive.js';
 import { customizationToStore, putSiteSpaceOverride, siteCustomization, siteSpaceCustomization } from './customization.js';
-import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord } from './model.js';
 import { presentShareLink, presentSite, SitePresenter } from './present.js';
 import { publishedProfile } from './published.js';
 import { nodesIn } from './rows.js';
@@ -17,6 +17,7 @@ import * as service from './service.js';
 import * as siteSpaces from './site-spaces.js';
 import { createShareLink, deleteShareLink, requireShareKey, shareLinksOf, updateShareLink } from './share-links.js';
 import { sortItem, type Pointer } from './sort.js';
+import { SiteSectionGroups, SiteSections, SiteSpaces, Sites } from './tables.js';
 
 // Handlers of the docs-sites operations, by official operationId. Reads need a role in the
 // organization, changes need admin (src/sites/access.ts).
@@ -98,10 +99,10 @@ export const sortSiteStructure = defineOperation('sortSiteStructure', async ({ c
 function presentItem(ctx: Context, caller: Caller, path: P, type: Pointer['type'], id: string) {
   return present(ctx, caller, path, (p, tx) =>
     type === 'site-space'
-      ? p.siteSpace(tx.get<SiteSpaceRecord>('siteSpaces', id)!)
+      ? p.siteSpace(tx.get(SiteSpaces, id)!)
       : type === 'site-section'
-        ? p.section(tx.get<SiteSectionRecord>('siteSections', id)!)
-        : p.group(tx.get<SiteSectionGroupRecord>('siteSectionGroups', id)!),
+        ? p.section(tx.get(SiteSections, id)!)
+        : p.group(tx.get(SiteSectionGroups, id)!),
   );
 }
 
@@ -222,7 +223,7 @@ export const getSiteAdaptiveSchema = defineOperation('getSiteAdaptiveSchema', ({
 export const updateSiteAdaptiveSchema = defineOperation('updateSiteAdaptiveSchema', async ({ ctx, caller, path, body }) => {
   const schema = await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => {
     const adaptiveSchema = { jsonSchema: checkAdaptiveSchema(body.jsonSchema), updatedAt: ctx.clock.now().toISOString() };
-    tx.put<SiteRecord>('sites', { ...site, adaptiveSchema });
+    tx.put(Sites, { ...site, adaptiveSchema });
     return adaptiveSchema;
   });
   return { status: 200, body: { object: 'site-adaptive-schema', ...schema } };
@@ -240,7 +241,7 @@ export const getSiteCustomizationById = defineOperation('getSiteCustomizationByI
 
 export const updateSiteCustomizationById = defineOperation('updateSiteCustomizationById', async ({ ctx, caller, path, body }) => {
   const site = await write(ctx, caller, path, `customizing site ${path.siteId}`, (tx, { site }) =>
-    tx.put<SiteRecord>('sites', { ...site, customization: customizationToStore(body, site), updatedAt: ctx.clock.now().toISOString() }),
+    tx.put(Sites, { ...site, customization: customizationToStore(body, site), updatedAt: ctx.clock.now().toISOString() }),
   );
   return { status: 200, body: siteCustomization(site) };
 });
@@ -262,7 +263,7 @@ export const deleteSiteSpaceCustomizationById = defineOperation('deleteSiteSpace
       const ss = siteSpaces.siteSpaceOf(tx, site, path.siteSpaceId);
       if (!ss.customization) return false;
       const { customization: _, ...rest } = ss;
-      tx.put('siteSpaces', rest);
+      tx.put(SiteSpaces, rest);
       return true;
     }),
   ),

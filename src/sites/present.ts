@@ -8,6 +8,8 @@ import { contentAccess, type ContentAccess } from '../tree/access.js';
 import type { ShareLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { liveGroup, liveSection, liveSiteSpace, sitePermissions } from './live.js';
 import { hasSections, nodesIn, sectionsOf, siteSpacesIn, siteSpacesOfSite, type Node } from './rows.js';
+import { SiteSections } from './tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 /**
  * The site's published address. Behind a proxy, the proxy's (`https://company.com/docs`);
@@ -47,7 +49,7 @@ export class SitePresenter {
 
   /** Whether a site space is shown, and its space: see the two views below. */
   private visible(ss: SiteSpaceRecord): SpaceRecord | undefined {
-    const space = this.tx.get<SpaceRecord>('spaces', ss.space);
+    const space = this.tx.get(Spaces, ss.space);
     if (!space) return undefined;
     if (this.opts.published) return space.deletedAt || ss.hidden ? undefined : space;
     // The management views show a member only the spaces they can see: an unpublished site must
@@ -61,7 +63,7 @@ export class SitePresenter {
 
   siteSpace(ss: SiteSpaceRecord) {
     const space = this.visible(ss)!;
-    const section = ss.section ? this.tx.get<SiteSectionRecord>('siteSections', ss.section) : undefined;
+    const section = ss.section ? this.tx.get(SiteSections, ss.section) : undefined;
     const prefix = section ? this.sectionAddress(section) : this.base;
     return {
       object: 'site-space' as const,
@@ -164,7 +166,7 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
     ...(site.proxy ? { proxy: { origin: site.proxy, target: `${ctx.baseUrl}/sites/${org.hostname ?? org.id}/${site.basename}` } } : {}),
     visibility: site.visibility,
     published: site.published,
-    siteSpaces: siteSpacesOfSite(tx, site.id).filter((ss) => tx.get('spaces', ss.space)).length,
+    siteSpaces: siteSpacesOfSite(tx, site.id).filter((ss) => tx.get(Spaces, ss.space)).length,
     createdAt: site.createdAt,
     adaptiveContent: site.adaptiveContent,
     agentsContext: site.agentsContext,

@@ -3,10 +3,11 @@ import { notFound } from '../kernel/errors.js';
 import { membershipOf } from '../organizations/service.js';
 import type { ReadTx } from '../store/port.js';
 import { siteCustomization, siteSpaceCustomization, type Settings } from './customization.js';
-import type { SiteRecord, SiteSpaceRecord } from './model.js';
+import type { SiteSpaceRecord } from './model.js';
 import { SitePresenter } from './present.js';
 import { siteSpacesOfSite } from './rows.js';
 import { requireShareKey } from './share-links.js';
+import { Sites } from './tables.js';
 
 /**
  * The published profile: what a renderer needs to serve the site to its audience. Only a
@@ -18,7 +19,7 @@ import { requireShareKey } from './share-links.js';
  */
 export function publishedProfile(tx: ReadTx, ctx: Context, caller: Caller, organizationId: string, siteId: string, shareKey?: string) {
   const { org } = membershipOf(tx, organizationId, caller);
-  const site = tx.get<SiteRecord>('sites', siteId);
+  const site = tx.get(Sites, siteId);
   if (!site || site.organization !== org.id || !site.published) throw notFound(`no published site ${siteId}`);
   if (site.visibility === 'share-link') {
     if (shareKey === undefined) throw notFound(`site ${siteId} is shared by link only: give the shareKey of one of its share links`);

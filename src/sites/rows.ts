@@ -1,5 +1,6 @@
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import { SiteSectionGroups, SiteSections, SiteSpaces } from './tables.js';
 
 // Reading a site's structure in order. Sections and groups that share a container (the site's
 // root or a group) are siblings with one order between them, as the structure shows them; site
@@ -10,9 +11,9 @@ export type Node = { kind: 'section'; row: SiteSectionRecord } | { kind: 'group'
 const order = (a: { position: number; createdAt: string; id: string }, b: { position: number; createdAt: string; id: string }) =>
   a.position - b.position || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
-export const sectionsOf = (tx: ReadTx, site: string) => tx.find<SiteSectionRecord>('siteSections', 'site', site).sort(order);
-export const groupsOf = (tx: ReadTx, site: string) => tx.find<SiteSectionGroupRecord>('siteSectionGroups', 'site', site).sort(order);
-export const siteSpacesOfSite = (tx: ReadTx, site: string) => tx.find<SiteSpaceRecord>('siteSpaces', 'site', site);
+export const sectionsOf = (tx: ReadTx, site: string) => tx.find(SiteSections, 'site', site).sort(order);
+export const groupsOf = (tx: ReadTx, site: string) => tx.find(SiteSectionGroups, 'site', site).sort(order);
+export const siteSpacesOfSite = (tx: ReadTx, site: string) => tx.find(SiteSpaces, 'site', site);
 
 /** Whether the site is organized in sections (any section or group) rather than a flat list. */
 export const hasSections = (tx: ReadTx, site: string) => sectionsOf(tx, site).length > 0 || groupsOf(tx, site).length > 0;

@@ -4,10 +4,11 @@ import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { checkCondition } from './conditions.js';
-import { GROUP_TITLE, SECTION_TITLE, type SiteRecord, type SiteSectionGroupRecord, type SiteSectionRecord, type SiteSpaceRecord } from './model.js';
+import { GROUP_TITLE, SECTION_TITLE, type SiteRecord, type SiteSectionGroupRecord, type SiteSectionRecord } from './model.js';
 import { checkPath, slugify, uniquePath } from './paths.js';
 import { endOf, nodesIn, sectionsOf, siteSpacesIn, tableOfNode } from './rows.js';
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
+import { SiteSectionGroups, SiteSections, SiteSpaces } from './tables.js';
 
 // Sections and section groups. Section paths are unique in the whole site, not only among the
 // sections of one group: groups are navigation only and take no part in published URLs, so two
@@ -20,20 +21,20 @@ function title(value: unknown, rule: { min: number; max: number }, field = 'titl
 }
 
 export function sectionOf(tx: ReadTx, site: SiteRecord, id: string): SiteSectionRecord {
-  const row = tx.get<SiteSectionRecord>('siteSections', id);
+  const row = tx.get(SiteSections, id);
   if (!row || row.site !== site.id) throw notFound(`section ${id} not found in site ${site.id}`);
   return row;
 }
 
 export function groupOf(tx: ReadTx, site: SiteRecord, id: string): SiteSectionGroupRecord {
-  const row = tx.get<SiteSectionGroupRecord>('siteSectionGroups', id);
+  const row = tx.get(SiteSectionGroups, id);
   if (!row || row.site !== site.id) throw notFound(`section group ${id} not found in site ${site.id}`);
   return row;
 }
 
 function newSection(tx: WriteTx, ctx: Context, site: SiteRecord, t: string, icon?: string): SiteSectionRecord {
   const sections = sectionsOf(tx, site.id);
-  return tx.put<SiteSectionRecord>('siteSections', {
+  return tx.put(SiteSections, {
     id: newId(),
     organization: site.organization,
     site: site.id,
@@ -55,7 +56,7 @@ function wrapFlatSite(tx: WriteTx, ctx: Context, site: SiteRecord): void {
   const flat = siteSpacesIn(tx, site.id, null);
   if (!flat.length || sectionsOf(tx, site.id).length) return;
   const wrap = newSection(tx, ctx, site, site.title);
-  flat.forEach((s) => tx.put<SiteSpaceRecord>('siteSpaces', { ...s, section: wrap.id }));
+  flat.forEach((s) => tx.put(SiteSpaces, { ...s, section: wrap.id }));
 }
 
 /**
@@ -71,7 +72,7 @@ export function addSection(tx: WriteTx, ctx: Context, caller: Caller, site: Site
   wrapFlatSite(tx, ctx, site);
   const section = newSection(tx, ctx, site, t, body.icon ?? undefined);
   insertSiteSpace(tx, ctx, site, space, section.id);
-  return tx.get<SiteSectionRecord>('siteSections', section.id)!;
+  return tx.get(SiteSections, section.id)!;
 }
 
 export interface SectionPatch {
@@ -108,24 +109,24 @@ export function updateSection(tx: WriteTx, site: SiteRecord, id: string, body: S
     if (ss.section !== id) throw invalid(`defaultSiteSpace: site space ${ss.id} is not in section ${id}`);
     setDefaultSiteSpace(tx, site, ss, 'defaultSiteSpace');
   }
-  return tx.put('siteSections', next);
+  return tx.put(SiteSections, next);
 }
 
 /** Makes `section` the site's one default section. */
 export function setDefaultSection(tx: WriteTx, site: SiteRecord, sectionId: string, field: string): void {
-  const target = tx.get<SiteSectionRecord>('siteSections', sectionId);
+  const target = tx.get(SiteSections, sectionId);
   if (!target || target.site !== site.id) throw invalid(`${field}: no section ${sectionId} in site ${site.id}`);
-  for (const s of sectionsOf(tx, site.id)) if (s.default !== (s.id === sectionId)) tx.put('siteSections', { ...s, default: s.id === sectionId });
+  for (const s of sectionsOf(tx, site.id)) if (s.default !== (s.id === sectionId)) tx.put(SiteSections, { ...s, default: s.id === sectionId });
 }
 
 /** DELETE sections/{id}: the section with its site spaces (not the spaces); the next section becomes default. */
 export function deleteSection(tx: WriteTx, site: SiteRecord, id: string): boolean {
-  const row = tx.get<SiteSectionRecord>('siteSections', id);
+  const row = tx.get(SiteSections, id);
   if (!row || row.site !== site.id) return false;
-  for (const ss of siteSpacesIn(tx, site.id, id)) tx.delete('siteSpaces', ss.id);
-  tx.delete('siteSections', id);
+  for (const ss of siteSpacesIn(tx, site.id, id)) tx.delete(SiteSpaces, ss.id);
+  tx.delete(SiteSections, id);
   const rest = sectionsOf(tx, site.id);
-  if (row.default && rest.length) tx.put('siteSections', { ...rest[0]!, default: true });
+  if (row.default && rest.length) tx.put(SiteSections, { ...rest[0]!, default: true });
   return true;
 }
 
@@ -135,17 +136,17 @@ export function addGroup(tx: WriteTx, ctx: Context, site: SiteRecord, body: { ti
   const t = title(body.title, GROUP_TITLE);
   let parent: string | null = null;
   if (body.parent !== undefined) {
-    const p = tx.get<SiteSectionGroupRecord>('siteSectionGroups', body.parent);
+    const p = tx.get(SiteSectionGroups, body.parent);
     if (!p || p.site !== site.id) throw invalid(`parent: no section group ${body.parent} in site ${site.id}`);
     parent = p.id;
   }
   const members = [...new Set(body.sections ?? [])].map((sid) => {
-    const s = tx.get<SiteSectionRecord>('siteSections', sid);
+    const s = tx.get(SiteSections, sid);
     if (!s || s.site !== site.id) throw invalid(`sections: no section ${sid} in site ${site.id}`);
     return s;
   });
   wrapFlatSite(tx, ctx, site);
-  const group = tx.put<SiteSectionGroupRecord>('siteSectionGroups', {
+  const group = tx.put(SiteSectionGroups, {
     id: newId(),
     organization: site.organization,
     site: site.id,
@@ -155,7 +156,7 @@ export function addGroup(tx: WriteTx, ctx: Context, site: SiteRecord, body: { ti
     position: endOf(nodesIn(tx, site.id, parent).map((n) => n.row)),
     createdAt: ctx.clock.now().toISOString(),
   });
-  members.forEach((s, position) => tx.put<SiteSectionRecord>('siteSections', { ...tx.get<SiteSectionRecord>('siteSections', s.id)!, group: group.id, position }));
+  members.forEach((s, position) => tx.put(SiteSections, { ...tx.get(SiteSections, s.id)!, group: group.id, position }));
   return group;
 }
 
@@ -167,7 +168,7 @@ export function updateGroup(tx: WriteTx, site: SiteRecord, id: string, body: { t
   if (body.title !== undefined) next.title = title(body.title, GROUP_TITLE);
   if (body.icon === null) delete next.icon;
   else if (body.icon !== undefined) next.icon = body.icon;
-  return tx.put('siteSectionGroups', next);
+  return tx.put(SiteSectionGroups, next);
 }
 
 /**
@@ -175,12 +176,12 @@ export function updateGroup(tx: WriteTx, site: SiteRecord, id: string, body: { t
  * in its parent, in order. Deleting a group never deletes content or sections.
  */
 export function deleteGroup(tx: WriteTx, site: SiteRecord, id: string): boolean {
-  const row = tx.get<SiteSectionGroupRecord>('siteSectionGroups', id);
+  const row = tx.get(SiteSectionGroups, id);
   if (!row || row.site !== site.id) return false;
   const children = nodesIn(tx, site.id, id);
   const siblings = nodesIn(tx, site.id, row.group);
   const at = siblings.findIndex((n) => n.row.id === id);
-  tx.delete('siteSectionGroups', id);
+  tx.delete(SiteSectionGroups, id);
   const order = [...siblings.slice(0, at), ...children, ...siblings.slice(at + 1)];
   order.forEach((n, position) => tx.put(tableOfNode(n), { ...tx.get<any>(tableOfNode(n), n.row.id), group: row.group, position }));
   return true;
@@ -189,19 +190,19 @@ export function deleteGroup(tx: WriteTx, site: SiteRecord, id: string): boolean 
 /** POST section-groups/{id}/sections: the section moves to the end of the group. */
 export function addSectionToGroup(tx: WriteTx, site: SiteRecord, groupId: string, sectionId: string) {
   const group = groupOf(tx, site, groupId);
-  const s = tx.get<SiteSectionRecord>('siteSections', sectionId);
+  const s = tx.get(SiteSections, sectionId);
   if (!s || s.site !== site.id) throw invalid(`sectionId: no section ${sectionId} in site ${site.id}`);
   if (s.group === groupId) throw conflict(`nothing to change: section ${sectionId} is already in group ${groupId}`);
-  tx.put('siteSections', { ...s, group: groupId, position: endOf(nodesIn(tx, site.id, groupId).map((n) => n.row)) });
+  tx.put(SiteSections, { ...s, group: groupId, position: endOf(nodesIn(tx, site.id, groupId).map((n) => n.row)) });
   return group;
 }
 
 /** DELETE section-groups/{g}/sections/{s}: the section goes to the end of the group's parent. False when it was not in the group. */
 export function removeSectionFromGroup(tx: WriteTx, site: SiteRecord, groupId: string, sectionId: string): boolean {
   const group = groupOf(tx, site, groupId);
-  const s = tx.get<SiteSectionRecord>('siteSections', sectionId);
+  const s = tx.get(SiteSections, sectionId);
   if (!s || s.site !== site.id || s.group !== groupId) return false;
-  tx.put('siteSections', { ...s, group: group.group, position: endOf(nodesIn(tx, site.id, group.group).map((n) => n.row)) });
+  tx.put(SiteSections, { ...s, group: group.group, position: endOf(nodesIn(tx, site.id, group.group).map((n) => n.row)) });
   return true;
 }
 

@@ -13,6 +13,8 @@ import { slugify, uniquePath } from './paths.js';
 import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesOfSite } from './rows.js';
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
 import { setDefaultSection } from './sections.js';
+import { Organizations } from '../organizations/tables.js';
+import { SiteSectionGroups, SiteSections, SiteShareLinks, SiteSpaces, Sites } from './tables.js';
 
 function siteTitle(value: unknown): string {
   const t = String(value).trim();
@@ -21,7 +23,7 @@ function siteTitle(value: unknown): string {
 }
 
 export const sitesOf = (tx: ReadTx, organization: string) =>
-  tx.find<SiteRecord>('sites', 'organization', organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  tx.find(Sites, 'organization', organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
 export interface SiteFilters {
   space?: string;
@@ -66,7 +68,7 @@ export interface NewSite {
 export function insertSite(tx: WriteTx, ctx: Context, caller: Caller, org: OrganizationRecord, body: NewSite): SiteRecord {
   const title = body.title === undefined ? 'Docs' : siteTitle(body.title);
   const now = ctx.clock.now().toISOString();
-  const site = tx.put<SiteRecord>('sites', {
+  const site = tx.put(Sites, {
     id: newId(),
     organization: org.id,
     type: body.type ?? 'basic',
@@ -120,7 +122,7 @@ export function updateSite(tx: WriteTx, ctx: Context, caller: Caller, organizati
   if (body.agentsContext !== undefined) next.agentsContext = body.agentsContext;
   if (body.proxy === null) delete next.proxy;
   else if (body.proxy !== undefined) {
-    const taken = tx.find<SiteRecord>('sites', 'proxy', body.proxy).find((s) => s.id !== site.id);
+    const taken = tx.find(Sites, 'proxy', body.proxy).find((s) => s.id !== site.id);
     if (taken) throw conflict(`proxy: ${body.proxy} is already the proxy of another site`);
     next.proxy = body.proxy;
   }
@@ -134,7 +136,7 @@ export function updateSite(tx: WriteTx, ctx: Context, caller: Caller, organizati
     }
     setDefaultSiteSpace(tx, site, ss, 'defaultSiteSpace');
   }
-  tx.put('sites', next);
+  tx.put(Sites, next);
   return { org, site: next };
 }
 
@@ -151,15 +153,15 @@ export function deleteSite(tx: WriteTx, caller: Caller, organizationId: string, 
     throw err;
   }
   const { org, site } = seen;
-  for (const r of siteSpacesOfSite(tx, site.id)) tx.delete('siteSpaces', r.id);
-  for (const r of sectionsOf(tx, site.id)) tx.delete('siteSections', r.id);
-  for (const r of groupsOf(tx, site.id)) tx.delete('siteSectionGroups', r.id);
-  for (const r of tx.find<{ id: string }>('siteShareLinks', 'site', site.id)) tx.delete('siteShareLinks', r.id);
+  for (const r of siteSpacesOfSite(tx, site.id)) tx.delete(SiteSpaces, r.id);
+  for (const r of sectionsOf(tx, site.id)) tx.delete(SiteSections, r.id);
+  for (const r of groupsOf(tx, site.id)) tx.delete(SiteSectionGroups, r.id);
+  for (const r of tx.find(SiteShareLinks, 'site', site.id)) tx.delete(SiteShareLinks, r.id);
   dropGrantsOn(tx, org.id, 'site', site.id);
-  tx.delete('sites', site.id);
+  tx.delete(Sites, site.id);
   if (org.defaultContent?.type === 'site' && org.defaultContent.site === site.id) {
     const { defaultContent: _, ...rest } = org;
-    tx.put<OrganizationRecord>('organizations', rest as OrganizationRecord);
+    tx.put(Organizations, rest as OrganizationRecord);
   }
   return true;
 }
@@ -176,7 +178,7 @@ export function setPublished(tx: WriteTx, ctx: Context, caller: Caller, organiza
     throw new DocsError('precondition', `site ${siteId} has no content to publish: add a space to it first`);
   }
   const next = { ...site, published, updatedAt: ctx.clock.now().toISOString() };
-  tx.put('sites', next);
+  tx.put(Sites, next);
   return { org, site: next };
 }
 

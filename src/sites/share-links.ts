@@ -3,23 +3,24 @@ import { invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { ShareLinkRecord, SiteRecord } from './model.js';
+import { SiteShareLinks } from './tables.js';
 
 // Share links open a `share-link` site to whoever has the link's key. The key is a random
 // 40-character secret, separate from the link's id, so listing links by id does not hand out keys
 // to anyone who can only see ids in logs.
 
 export const shareLinksOf = (tx: ReadTx, site: string) =>
-  tx.find<ShareLinkRecord>('siteShareLinks', 'site', site).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  tx.find(SiteShareLinks, 'site', site).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
 export function shareLinkOf(tx: ReadTx, site: SiteRecord, id: string): ShareLinkRecord {
-  const l = tx.get<ShareLinkRecord>('siteShareLinks', id);
+  const l = tx.get(SiteShareLinks, id);
   if (!l || l.site !== site.id) throw notFound(`share link ${id} not found in site ${site.id}`);
   return l;
 }
 
 /** True when `key` is the key of an active share link of the site. */
 export function validShareKey(tx: ReadTx, site: SiteRecord, key: string): boolean {
-  return tx.find<ShareLinkRecord>('siteShareLinks', 'key', key).some((l) => l.site === site.id && l.active);
+  return tx.find(SiteShareLinks, 'key', key).some((l) => l.site === site.id && l.active);
 }
 
 /** A `shareKey` query value: 404 unless it opens this site (an unknown key reveals nothing). */
@@ -35,7 +36,7 @@ const cleanName = (name: string) => {
 };
 
 export function createShareLink(tx: WriteTx, ctx: Context, site: SiteRecord, name: string): ShareLinkRecord {
-  return tx.put<ShareLinkRecord>('siteShareLinks', {
+  return tx.put(SiteShareLinks, {
     id: newId(),
     organization: site.organization,
     site: site.id,
@@ -51,11 +52,11 @@ export function updateShareLink(tx: WriteTx, site: SiteRecord, id: string, body:
   const next = { ...l };
   if (body.name !== undefined) next.name = cleanName(body.name);
   if (body.active !== undefined) next.active = body.active;
-  return tx.put('siteShareLinks', next);
+  return tx.put(SiteShareLinks, next);
 }
 
 export function deleteShareLink(tx: WriteTx, site: SiteRecord, id: string): boolean {
-  const l = tx.get<ShareLinkRecord>('siteShareLinks', id);
+  const l = tx.get(SiteShareLinks, id);
   if (!l || l.site !== site.id) return false;
-  return tx.delete('siteShareLinks', id);
+  return tx.delete(SiteShareLinks, id);
 }

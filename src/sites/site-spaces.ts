@@ -6,16 +6,18 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
 import { checkCondition } from './conditions.js';
-import type { SiteRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import type { SiteRecord, SiteSpaceRecord } from './model.js';
 import { checkPath, slugify, uniquePath } from './paths.js';
 import { defaultSection, endOf, hasSections, siteSpacesIn } from './rows.js';
+import { SiteSections, SiteSpaces } from './tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 /**
  * A space the caller may put on a site: live, in the site's organization, and visible to the
  * caller (a site must not become a way to publish what one cannot even read). 400 otherwise.
  */
 export function requireSpace(tx: ReadTx, caller: Caller, site: SiteRecord, spaceId: string, field = 'spaceId'): SpaceRecord {
-  const space = tx.get<SpaceRecord>('spaces', spaceId);
+  const space = tx.get(Spaces, spaceId);
   const ok = space && !space.deletedAt && space.organization === site.organization && contentAccess(tx, site.organization, caller).space(space);
   if (!ok) throw invalid(`${field}: no space ${spaceId} in this organization`);
   return space!;
@@ -23,7 +25,7 @@ export function requireSpace(tx: ReadTx, caller: Caller, site: SiteRecord, space
 
 /** A site space of this site, or 404. */
 export function siteSpaceOf(tx: ReadTx, site: SiteRecord, id: string): SiteSpaceRecord {
-  const row = tx.get<SiteSpaceRecord>('siteSpaces', id);
+  const row = tx.get(SiteSpaces, id);
   if (!row || row.site !== site.id) throw notFound(`site space ${id} not found in site ${site.id}`);
   return row;
 }
@@ -39,7 +41,7 @@ export function insertSiteSpace(tx: WriteTx, ctx: Context, site: SiteRecord, spa
   if (siblings.some((s) => s.space === space.id)) {
     throw conflict(`space ${space.id} is already on site ${site.id}${section ? ` in section ${section}` : ''}`);
   }
-  return tx.put<SiteSpaceRecord>('siteSpaces', {
+  return tx.put(SiteSpaces, {
     id: newId(),
     organization: site.organization,
     site: site.id,
@@ -59,7 +61,7 @@ export function addSpaceToSite(tx: WriteTx, ctx: Context, caller: Caller, site: 
   const space = requireSpace(tx, caller, site, body.spaceId);
   let section: string | null = null;
   if (body.sectionId !== undefined) {
-    const s = tx.get<SiteSectionRecord>('siteSections', body.sectionId);
+    const s = tx.get(SiteSections, body.sectionId);
     if (!s || s.site !== site.id) throw invalid(`sectionId: no section ${body.sectionId} in site ${site.id}`);
     section = s.id;
   } else if (hasSections(tx, site.id)) {
@@ -103,7 +105,7 @@ export function updateSiteSpace(tx: WriteTx, caller: Caller, site: SiteRecord, i
     if (body.hidden && row.default) throw invalid(`hidden: site space ${id} is the default one and cannot be hidden (make another one the default first)`);
     next.hidden = body.hidden;
   }
-  return tx.put('siteSpaces', next);
+  return tx.put(SiteSpaces, next);
 }
 
 /**
@@ -113,7 +115,7 @@ export function updateSiteSpace(tx: WriteTx, caller: Caller, site: SiteRecord, i
 export function setDefaultSiteSpace(tx: WriteTx, site: SiteRecord, row: SiteSpaceRecord, field: string): void {
   if (row.hidden) throw invalid(`${field}: site space ${row.id} is hidden and cannot be the default`);
   for (const s of siteSpacesIn(tx, site.id, row.section)) {
-    if (s.default !== (s.id === row.id)) tx.put('siteSpaces', { ...s, default: s.id === row.id });
+    if (s.default !== (s.id === row.id)) tx.put(SiteSpaces, { ...s, default: s.id === row.id });
   }
 }
 
@@ -122,27 +124,27 @@ export function ensureDefaultSiteSpace(tx: WriteTx, site: string, section: strin
   const rest = siteSpacesIn(tx, site, section);
   if (rest.length && !rest.some((s) => s.default)) {
     const next = rest.find((s) => !s.hidden) ?? rest[0]!;
-    tx.put('siteSpaces', { ...next, default: true });
+    tx.put(SiteSpaces, { ...next, default: true });
   }
 }
 
 /** DELETE site-spaces/{id}: true when it existed. The space itself is untouched. */
 export function deleteSiteSpace(tx: WriteTx, site: SiteRecord, id: string): boolean {
-  const row = tx.get<SiteSpaceRecord>('siteSpaces', id);
+  const row = tx.get(SiteSpaces, id);
   if (!row || row.site !== site.id) return false;
-  tx.delete('siteSpaces', id);
+  tx.delete(SiteSpaces, id);
   ensureDefaultSiteSpace(tx, site.id, row.section);
   return true;
 }
 
 /** When a space is purged for good, it leaves every site it was on (src/space-purge.ts). */
 export function removeSpaceFromSites(tx: WriteTx, spaceId: string): void {
-  for (const row of tx.find<SiteSpaceRecord>('siteSpaces', 'space', spaceId)) {
-    tx.delete('siteSpaces', row.id);
+  for (const row of tx.find(SiteSpaces, 'space', spaceId)) {
+    tx.delete(SiteSpaces, row.id);
     ensureDefaultSiteSpace(tx, row.site, row.section);
   }
 }
 
 /** Site spaces on a site of `organization` that point at `spaceId` (transfer blockers). */
-export const siteSpacesOfSpace = (tx: ReadTx, spaceId: string) => tx.find<SiteSpaceRecord>('siteSpaces', 'space', spaceId);
+export const siteSpacesOfSpace = (tx: ReadTx, spaceId: string) => tx.find(SiteSpaces, 'space', spaceId);
 

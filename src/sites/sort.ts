@@ -2,6 +2,7 @@ import { invalid, notFound } from '../kernel/errors.js';
 import type { WriteTx } from '../store/port.js';
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { nodesIn, siteSpacesIn, tableOfNode, type Node } from './rows.js';
+import { SiteSpaces } from './tables.js';
 
 export type ItemType = 'site-space' | 'site-section' | 'site-section-group';
 export interface Pointer {
@@ -30,8 +31,8 @@ export function sortItem(tx: WriteTx, site: SiteRecord, item: Pointer, position:
     const ss = row as SiteSpaceRecord;
     const siblings = siteSpacesIn(tx, site.id, ss.section);
     const order = place(siblings, ss.id, target && (target.type === 'site-space' ? target.id : null), !!after, 'site spaces of the same section');
-    order.forEach((r, i) => r.position !== i && tx.put('siteSpaces', { ...r, position: i }));
-    return { type: item.type, row: tx.get<SiteSpaceRecord>('siteSpaces', ss.id)! };
+    order.forEach((r, i) => r.position !== i && tx.put(SiteSpaces, { ...r, position: i }));
+    return { type: item.type, row: tx.get(SiteSpaces, ss.id)! };
   }
   const container = (row as SiteSectionRecord | SiteSectionGroupRecord).group;
   const siblings = nodesIn(tx, site.id, container);

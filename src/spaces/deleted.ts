@@ -2,8 +2,8 @@ import type { Caller, Context } from '../kernel/context.js';
 import { DocsError, invalid } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { contentAccess } from '../tree/access.js';
-import type { SpaceRecord } from './model.js';
 import { isExpired, RETENTION_MS } from './retention.js';
+import { Spaces } from './tables.js';
 
 // `docs spaces list --deleted`: no contract operation lists deleted spaces (ENDPOINTS.md), so the
 // server answers it at GET /_docs/deleted-spaces?organization=ID (src/docs-routes.ts).
@@ -28,7 +28,7 @@ export function listDeletedSpaces(ctx: Context, caller: Caller, organizationId: 
   return ctx.store.read((tx) => {
     const access = contentAccess(tx, organizationId, caller);
     const items = tx
-      .find<SpaceRecord>('spaces', 'organization', organizationId)
+      .find(Spaces, 'organization', organizationId)
       .filter((s) => s.deletedAt !== undefined && !isExpired(s, now))
       .map((s) => ({ s, level: access.space(s) as MemberRole | undefined }))
       .filter((x) => x.level)

@@ -9,6 +9,7 @@ import { dropGrantsOn } from '../tree/grants.js';
 import { copySpaceContent } from './content-rows.js';
 import { SPACE_TITLE_MAX, type SpaceRecord } from './model.js';
 import { visibleSpace } from './service.js';
+import { Spaces } from './tables.js';
 
 const COPY_MARK = ' (copy)';
 
@@ -40,14 +41,14 @@ export function duplicateSpace(tx: WriteTx, ctx: Context, caller: Caller, id: st
   const item = { kind: 'space' as const, row: copy };
   order.splice(order.findIndex((i) => i.kind === 'space' && i.row.id === id) + 1, 0, item);
   writeOrder(tx, order, item);
-  const stored = tx.get<SpaceRecord>('spaces', copyId)!;
+  const stored = tx.get(Spaces, copyId)!;
   return { row: stored, level: access.space(stored) };
 }
 
 export function moveSpace(tx: WriteTx, ctx: Context, caller: Caller, id: string, input: MoveInput) {
   const { row, access } = visibleSpace(tx, caller, id);
   const moved = moveItem(tx, access, { kind: 'space', row }, input, ctx.clock.now().toISOString());
-  const stored = tx.get<SpaceRecord>('spaces', moved.row.id)!;
+  const stored = tx.get(Spaces, moved.row.id)!;
   return { row: stored, level: access.renewed().space(stored) };
 }
 
@@ -59,7 +60,7 @@ export function transferSpace(tx: WriteTx, ctx: Context, caller: Caller, id: str
   // Grants name people and teams of the organization it leaves: they do not follow it (nor
   // come back if it ever returns).
   dropGrantsOn(tx, row.organization, 'space', row.id);
-  const moved = tx.put<SpaceRecord>('spaces', {
+  const moved = tx.put(Spaces, {
     ...row,
     organization,
     parent: null,

@@ -1,14 +1,17 @@
 import { cleanTitle, onlyFields, type Seen } from '../collections/service.js';
-import type { CollectionRecord, DefaultLevel } from '../collections/model.js';
+import type { DefaultLevel } from '../collections/model.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { memberRowId, type MemberRecord } from '../organizations/model.js';
+import { memberRowId } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireCreateIn, requireLevel, type ContentAccess } from '../tree/access.js';
 import { atRootVisibility } from '../tree/move.js';
 import { endPosition, walk } from '../tree/order.js';
 import { SPACE_TITLE_MAX, VISIBILITIES, type MergeRules, type RevisionRecord, type SpaceRecord, type Visibility } from './model.js';
+import { Collections } from '../collections/tables.js';
+import { Members } from '../organizations/tables.js';
+import { Revisions, Spaces } from './tables.js';
 
 /**
  * A space the caller can see, or a 404 that does not tell whether it exists. A deleted space is
@@ -16,7 +19,7 @@ import { SPACE_TITLE_MAX, VISIBILITIES, type MergeRules, type RevisionRecord, ty
  */
 export function visibleSpace(tx: ReadTx, caller: Caller, id: string, opts: { deleted?: boolean } = {}): Seen<SpaceRecord> {
   const what = `space ${id}`;
-  const row = tx.get<SpaceRecord>('spaces', id);
+  const row = tx.get(Spaces, id);
   if (!row || (row.deletedAt && !opts.deleted)) throw notFound(`${what} not found`);
   const access = contentAccess(tx, row.organization, caller, what);
   const level = access.space(row);
@@ -58,7 +61,7 @@ function checkMergeRules(tx: ReadTx, organization: string, rules: MergeRules): M
   if (rules.type !== 'rules') return rules;
   rules.rules.forEach((rule, i) => {
     for (const user of rule.users ?? []) {
-      const m = tx.get<MemberRecord>('members', memberRowId(organization, user));
+      const m = tx.get(Members, memberRowId(organization, user));
       if (!m || m.disabled) throw invalid(`mergeRules.rules[${i}].users: ${user} is not a member of this organization`);
     }
   });
@@ -67,13 +70,13 @@ function checkMergeRules(tx: ReadTx, organization: string, rules: MergeRules): M
 
 function checkParent(tx: ReadTx, access: ContentAccess, parent: string | null): void {
   if (parent === null) return;
-  const p = tx.get<CollectionRecord>('collections', parent);
+  const p = tx.get(Collections, parent);
   if (!p || p.organization !== access.org.id || !access.collection(p)) throw invalid(`parent: no collection ${parent} in this organization`);
 }
 
 /** Writes the initial, empty revision of a new space, in the space's own shard. */
 function initialRevision(tx: WriteTx, space: string, now: string): RevisionRecord {
-  return tx.put<RevisionRecord>('revisions', { id: newId(), space, parents: [], createdAt: now, type: 'edits' });
+  return tx.put(Revisions, { id: newId(), space, parents: [], createdAt: now, type: 'edits' });
 }
 
 export interface NewSpace {
@@ -109,7 +112,7 @@ export function createSpace(tx: WriteTx, ctx: Context, caller: Caller, organizat
   requireCreateIn(access, parent, 'creating a space');
   const now = ctx.clock.now().toISOString();
   const id = newId();
-  const row = tx.put<SpaceRecord>('spaces', {
+  const row = tx.put(Spaces, {
     id,
     organization: organizationId,
     parent,
@@ -162,7 +165,7 @@ export function updateSpace(tx: WriteTx, ctx: Context, caller: Caller, id: strin
     if (body.emoji) next.emoji = body.emoji;
     if (body.icon) next.icon = checkIcon(body.icon);
   }
-  tx.put('spaces', next);
+  tx.put(Spaces, next);
   return { row: next, level: access.renewed().space(next) };
 }
 
@@ -177,7 +180,7 @@ export function deleteSpace(tx: WriteTx, ctx: Context, caller: Caller, id: strin
   }
   requireLevel(seen.level, 'admin', `deleting space ${id}`, `space ${id}`);
   const now = ctx.clock.now().toISOString();
-  tx.put<SpaceRecord>('spaces', { ...seen.row, deletedAt: now, updatedAt: now });
+  tx.put(Spaces, { ...seen.row, deletedAt: now, updatedAt: now });
   return true;
 }
 
@@ -190,12 +193,12 @@ export function restoreSpace(tx: WriteTx, ctx: Context, caller: Caller, id: stri
   // The right first (a deleted parent counts as the root, as for the restored space below).
   requireLevel(access.space(row), 'admin', `restoring space ${id}`, `space ${id}`);
   if (!row.deletedAt) throw conflict(`nothing to change: space ${id} is not deleted`);
-  const collection = row.parent === null ? undefined : tx.get<CollectionRecord>('collections', row.parent);
+  const collection = row.parent === null ? undefined : tx.get(Collections, row.parent);
   const parent = collection && collection.organization === row.organization ? row.parent : null;
   const back: SpaceRecord = { ...row, parent, visibility: atRootVisibility(row, parent), updatedAt: ctx.clock.now().toISOString() };
   delete back.deletedAt;
   requireLevel(access.space(back), 'admin', `restoring space ${id}`, `space ${id}`);
-  tx.put('spaces', { ...back, position: endPosition(tx, row.organization, parent, 'space') });
-  const restored = tx.get<SpaceRecord>('spaces', id)!;
+  tx.put(Spaces, { ...back, position: endPosition(tx, row.organization, parent, 'space') });
+  const restored = tx.get(Spaces, id)!;
   return { row: restored, level: access.renewed().space(restored) };
 }

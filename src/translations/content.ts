@@ -2,8 +2,9 @@ import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { commitRevision, currentRevision, filesOf, markdownOf, putMarkdown, treeOf } from '../content/revisions.js';
 import type { FileEntry, PageNode } from '../content/model.js';
-import { SPACE_TITLE_MAX, type RevisionRecord, type SpaceRecord } from '../spaces/model.js';
+import { SPACE_TITLE_MAX, type RevisionRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
+import { Spaces } from '../spaces/tables.js';
 
 // The two places where a translation run meets space content. Everything else in a run (the
 // translator, stats, status, the target space) is independent of how content is stored.
@@ -37,7 +38,7 @@ export type TranslatedPage = SourcePage;
 
 /** The source space's current content; 404 when the space is gone (deleted or purged). */
 export function readSourcePages(tx: ReadTx, spaceId: string): SourceContent {
-  const space = tx.get<SpaceRecord>('spaces', spaceId);
+  const space = tx.get(Spaces, spaceId);
   if (!space || space.deletedAt) throw notFound(`source.space: space ${spaceId} no longer exists`);
   const rev = currentRevision(tx, space);
   const tree = treeOf(tx, rev);
@@ -62,7 +63,7 @@ export function writeTranslatedPages(
   targetSpaceId: string,
   content: { title: string; pages: TranslatedPage[]; tree: readonly PageNode[]; files: readonly FileEntry[] },
 ): RevisionRecord {
-  const space = tx.get<SpaceRecord>('spaces', targetSpaceId);
+  const space = tx.get(Spaces, targetSpaceId);
   if (!space) throw notFound(`space ${targetSpaceId} not found`);
   const now = ctx.clock.now().toISOString();
   const translated = new Map(content.pages.map((p) => [p.id, p]));
@@ -77,7 +78,7 @@ export function writeTranslatedPages(
       return copy;
     });
   const revision = commitRevision(tx, ctx, space.id, [space.revision], { pages: rebuild(content.tree), files: content.files, message: 'Translation' });
-  tx.put<SpaceRecord>('spaces', { ...space, title: spaceTitle(content.title), revision: revision.id, updatedAt: now });
+  tx.put(Spaces, { ...space, title: spaceTitle(content.title), revision: revision.id, updatedAt: now });
   return revision as unknown as RevisionRecord;
 }
 

@@ -9,6 +9,8 @@ import { countWords, readSourcePages, spaceTitle, writeTranslatedPages, type Sou
 import type { RunError, TranslationRecord } from './model.js';
 import { configuredTranslator, TranslatorError } from './translator.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
+import { Spaces } from '../spaces/tables.js';
+import { Translations } from './tables.js';
 
 // Translation runs, off the request path, in whichever process holds the store (`docs serve`,
 // or an in-process `docs translations run --wait`). States (docs/manual/translations.md):
@@ -44,7 +46,7 @@ class Runner {
   }
 
   private async scan(): Promise<void> {
-    const waiting = (await this.ctx.store.read((tx) => tx.find<TranslationRecord>('translations', 'queue', 'waiting'))).sort(
+    const waiting = (await this.ctx.store.read((tx) => tx.find(Translations, 'queue', 'waiting'))).sort(
       (a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id),
     );
     if (this.stopped) return;
@@ -76,7 +78,7 @@ class Runner {
   private async runLeased(id: string, signal: AbortSignal): Promise<void> {
     const ctx = this.ctx;
     const taken = await ctx.store.write((tx): Taken | undefined => {
-      const t = tx.get<TranslationRecord>('translations', id);
+      const t = tx.get(Translations, id);
       if (!t || t.queue !== 'waiting') return undefined;
       let content: SourceContent;
       try {
@@ -86,13 +88,13 @@ class Runner {
         fail(tx, ctx, t, 'SOURCE_MISSING', err.message);
         return undefined;
       }
-      tx.put<TranslationRecord>('translations', { ...t, status: 'running', startedAt: ctx.clock.now().toISOString() });
+      tx.put(Translations, { ...t, status: 'running', startedAt: ctx.clock.now().toISOString() });
       return { generation: t.generation, content, from: t.source.language, to: t.language };
     });
     if (!taken) return;
     const end = (fn: (tx: WriteTx, t: TranslationRecord) => void) =>
       ctx.store.write((tx) => {
-        const t = tx.get<TranslationRecord>('translations', id);
+        const t = tx.get(Translations, id);
         if (t && t.generation === taken.generation && t.queue === 'waiting') fn(tx, t);
       });
 
@@ -129,7 +131,7 @@ class Runner {
       const words = texts.reduce((n, s) => n + countWords(s), 0);
       const seen = [...new Set([...t.pages, ...content.pages.map((p) => p.id)])];
       const { error: _e, startedAt: _s, ...rest } = t;
-      tx.put<TranslationRecord>('translations', {
+      tx.put(Translations, {
         ...rest,
         status: 'completed',
         queue: 'idle',
@@ -166,7 +168,7 @@ class Runner {
  * member who asked for the run.
  */
 function targetSpace(tx: WriteTx, ctx: Context, t: TranslationRecord, title: string): SpaceRecord {
-  const previous = t.result && tx.get<SpaceRecord>('spaces', t.result.space);
+  const previous = t.result && tx.get(Spaces, t.result.space);
   if (previous && !previous.deletedAt && previous.organization === t.organization) return previous;
   const caller = { userId: t.requestedBy ?? t.createdBy };
   return createSpace(tx, ctx, caller, t.organization, { title: spaceTitle(title), language: t.language }).row;
@@ -176,7 +178,7 @@ function targetSpace(tx: WriteTx, ctx: Context, t: TranslationRecord, title: str
 function fail(tx: WriteTx, ctx: Context, t: TranslationRecord, code: RunError['code'], message: string): void {
   const now = ctx.clock.now().toISOString();
   const { startedAt: _s, ...rest } = t;
-  tx.put<TranslationRecord>('translations', { ...rest, status: 'pending', queue: 'idle', error: { code, message, at: now }, updatedAt: now });
+  tx.put(Translations, { ...rest, status: 'pending', queue: 'idle', error: { code, message, at: now }, updatedAt: now });
 }
 
 const workers = workerRegistry((ctx) => new Runner(ctx));

@@ -6,6 +6,7 @@ import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import { visibleSpace } from '../spaces/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { EMPTY_DOCUMENT, NO_STATS, type TranslationRecord } from './model.js';
+import { Translations } from './tables.js';
 
 // Rights (docs/manual/translations.md): every member but guests reads translations; the `create` role
 // and up creates, changes, deletes and runs them (a run creates a space, as `create` may).
@@ -23,14 +24,14 @@ function editorOf(tx: ReadTx, organizationId: string, caller: Caller, action: st
 }
 
 function find(tx: ReadTx, organizationId: string, id: string): TranslationRecord {
-  const t = tx.get<TranslationRecord>('translations', id);
+  const t = tx.get(Translations, id);
   if (!t || t.organization !== organizationId) throw notFound(`translation ${id} not found`);
   return t;
 }
 
 export function listTranslations(tx: ReadTx, organizationId: string, caller: Caller) {
   const member = readerOf(tx, organizationId, caller);
-  const list = tx.find<TranslationRecord>('translations', 'organization', organizationId).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const list = tx.find(Translations, 'organization', organizationId).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   return { list, member };
 }
 
@@ -59,10 +60,10 @@ export function createTranslation(tx: WriteTx, ctx: Context, organizationId: str
     throw invalid(`source.language: space ${space.id} is in ${space.language}, not ${body.source.language}`);
   }
   if (body.language === body.source.language) throw invalid(`language: must differ from source.language (${body.source.language})`);
-  const taken = tx.find<TranslationRecord>('translations', 'organization', organizationId).find((t) => t.source.space === space.id && t.language === body.language);
+  const taken = tx.find(Translations, 'organization', organizationId).find((t) => t.source.space === space.id && t.language === body.language);
   if (taken) throw conflict(`language: space ${space.id} already has a translation to ${body.language} (${taken.id})`);
   const now = ctx.clock.now().toISOString();
-  const t = tx.put<TranslationRecord>('translations', {
+  const t = tx.put(Translations, {
     id: newId(),
     organization: organizationId,
     source: { space: space.id, language: body.source.language },
@@ -83,15 +84,15 @@ export function createTranslation(tx: WriteTx, ctx: Context, organizationId: str
 export function updateInstructions(tx: WriteTx, ctx: Context, organizationId: string, caller: Caller, id: string, instructions: unknown) {
   const member = editorOf(tx, organizationId, caller, 'changing a translation');
   const t = find(tx, organizationId, id);
-  return { t: tx.put<TranslationRecord>('translations', { ...t, instructions, updatedAt: ctx.clock.now().toISOString() }), member };
+  return { t: tx.put(Translations, { ...t, instructions, updatedAt: ctx.clock.now().toISOString() }), member };
 }
 
 /** True when there was one to delete. The target space stays: it is an ordinary space now. */
 export function deleteTranslation(tx: WriteTx, organizationId: string, caller: Caller, id: string): boolean {
   editorOf(tx, organizationId, caller, 'deleting a translation');
-  const t = tx.get<TranslationRecord>('translations', id);
+  const t = tx.get(Translations, id);
   if (!t || t.organization !== organizationId) return false;
-  return tx.delete('translations', id);
+  return tx.delete(Translations, id);
 }
 
 /**
@@ -102,7 +103,7 @@ export function requestRun(tx: WriteTx, ctx: Context, organizationId: string, ca
   editorOf(tx, organizationId, caller, 'running a translation');
   const t = find(tx, organizationId, id);
   const { error: _e, startedAt: _s, ...rest } = t;
-  return tx.put<TranslationRecord>('translations', {
+  return tx.put(Translations, {
     ...rest,
     status: 'pending',
     queue: 'waiting',

@@ -7,6 +7,7 @@ import { membershipOf } from '../organizations/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { higher, MemberGrants } from './grants.js';
+import { Collections } from '../collections/tables.js';
 
 /**
  * What a member may do on the content of one organization (docs/manual/collections-and-spaces.md).
@@ -41,7 +42,7 @@ export class ContentAccess {
   /** The level children of `parent` inherit (a collection id, or null for the root). */
   container(parent: string | null): MemberRole {
     if (parent === null) return this.member.role;
-    const c = this.tx.get<CollectionRecord>('collections', parent);
+    const c = this.tx.get(Collections, parent);
     // A parent deleted meanwhile (only deleted spaces point at one): as at the root.
     if (!c || c.organization !== this.org.id) return this.member.role;
     return this.collection(c);
@@ -73,7 +74,7 @@ export class ContentAccess {
     if (parent === null || depth > 64) return null;
     let level = this.reachCache.get(parent);
     if (level === undefined) {
-      const c = this.tx.get<CollectionRecord>('collections', parent);
+      const c = this.tx.get(Collections, parent);
       level = !c || c.organization !== this.org.id ? null : higher(this.held!.on('collection', c.id), this.reach(c.parent, depth + 1));
       this.reachCache.set(parent, level);
     }

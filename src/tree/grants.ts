@@ -1,7 +1,8 @@
 import { atLeast, type MemberRole, type Role } from '../kernel/roles.js';
 import type { MemberRecord } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { TeamMemberRecord } from '../teams/model.js';
+import { Grants } from './tables.js';
+import { TeamMembers } from '../teams/tables.js';
 
 /**
  * Permissions given on one item to one user or one team (inviteToSpace, inviteToCollection,
@@ -40,7 +41,7 @@ export function higher(a: MemberRole, b: MemberRole): MemberRole {
 
 /** Grants of an organization on one item (unordered). */
 export function grantsOn(tx: ReadTx, organization: string, targetKind: GrantTarget, target: string): GrantRecord[] {
-  return tx.find<GrantRecord>('grants', 'target', target).filter((g) => g.organization === organization && g.targetKind === targetKind);
+  return tx.find(Grants, 'target', target).filter((g) => g.organization === organization && g.targetKind === targetKind);
 }
 
 /**
@@ -52,12 +53,12 @@ export class MemberGrants {
 
   constructor(tx: ReadTx, member: MemberRecord) {
     if (member.disabled) return;
-    const grants = tx.find<GrantRecord>('grants', 'organization', member.organization);
+    const grants = tx.find(Grants, 'organization', member.organization);
     if (!grants.length) return;
     // The member's teams only when a team holds a grant: finding them by user reads the
     // directory (and the shards of their other organizations' teams).
     const teams = grants.some((g) => g.holderKind === 'team')
-      ? new Set(tx.find<TeamMemberRecord>('teamMembers', 'user', member.user).filter((t) => t.organization === member.organization).map((t) => t.team))
+      ? new Set(tx.find(TeamMembers, 'user', member.user).filter((t) => t.organization === member.organization).map((t) => t.team))
       : new Set<string>();
     for (const g of grants) {
       const mine = g.holderKind === 'user' ? g.holder === member.user : teams.has(g.holder);
@@ -82,12 +83,12 @@ export const mayGive = (own: MemberRole, level: Role) => atLeast(own, level);
 
 /** Removes every grant held by a user or a team in an organization (they left, or the team is gone). */
 export function dropGrantsOf(tx: WriteTx, organization: string, holderKind: GrantHolder, holder: string): void {
-  for (const g of tx.find<GrantRecord>('grants', 'organization', organization)) {
-    if (g.holderKind === holderKind && g.holder === holder) tx.delete('grants', g.id);
+  for (const g of tx.find(Grants, 'organization', organization)) {
+    if (g.holderKind === holderKind && g.holder === holder) tx.delete(Grants, g.id);
   }
 }
 
 /** Removes every grant on an item (the item is deleted for good). */
 export function dropGrantsOn(tx: WriteTx, organization: string, targetKind: GrantTarget, target: string): void {
-  for (const g of grantsOn(tx, organization, targetKind, target)) tx.delete('grants', g.id);
+  for (const g of grantsOn(tx, organization, targetKind, target)) tx.delete(Grants, g.id);
 }

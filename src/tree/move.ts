@@ -1,9 +1,10 @@
-import type { CollectionRecord } from '../collections/model.js';
 import { conflict, invalid } from '../kernel/errors.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { WriteTx } from '../store/port.js';
 import { requireCreateIn, requireLevel, type ContentAccess } from './access.js';
 import { siblings, writeOrder, type TreeItem } from './order.js';
+import { Collections } from '../collections/tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 type Pointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 
@@ -24,11 +25,11 @@ export function atRootVisibility(s: SpaceRecord, parent: string | null): SpaceRe
 /** The item a position points at: a visible space or collection of the same organization. */
 function resolvePointer(tx: WriteTx, access: ContentAccess, p: Pointer, field: string): TreeItem {
   if (p.type === 'space') {
-    const row = tx.get<SpaceRecord>('spaces', p.space);
+    const row = tx.get(Spaces, p.space);
     if (!row || row.deletedAt || row.organization !== access.org.id || !access.space(row)) throw invalid(`${field}: no space ${p.space} in this organization`);
     return { kind: 'space', row };
   }
-  const row = tx.get<CollectionRecord>('collections', p.collection);
+  const row = tx.get(Collections, p.collection);
   if (!row || row.organization !== access.org.id || !access.collection(row)) throw invalid(`${field}: no collection ${p.collection} in this organization`);
   return { kind: 'collection', row };
 }
@@ -61,7 +62,7 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
   if (input.parent !== undefined) {
     target = input.parent;
     if (target !== null) {
-      const parent = tx.get<CollectionRecord>('collections', target);
+      const parent = tx.get(Collections, target);
       if (!parent || parent.organization !== org || !access.collection(parent)) throw invalid(`parent: no collection ${target} in this organization`);
     }
     if (pointer && pointer.row.parent !== target) throw invalid(`${field}: ${describeItem(pointer)} is not in ${describeParent(target)}`);
@@ -71,7 +72,7 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
 
   if (item.kind === 'collection') {
     // Walk up from the target: meeting the item means the target is inside it.
-    for (let c = target; c !== null; c = tx.get<CollectionRecord>('collections', c)?.parent ?? null) {
+    for (let c = target; c !== null; c = tx.get(Collections, c)?.parent ?? null) {
       if (c === item.row.id) throw invalid('parent: a collection cannot move into itself or one of its own collections');
     }
   }

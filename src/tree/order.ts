@@ -1,6 +1,8 @@
 import type { CollectionRecord } from '../collections/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
+import { Collections } from '../collections/tables.js';
+import { Spaces } from '../spaces/tables.js';
 
 // The tree of one organization: collections nest, spaces sit in a collection or at the root.
 // Within one parent, collections come first, then spaces (folders first, as file browsers show
@@ -19,11 +21,11 @@ function children(tx: ReadTx, organization: string, parent: string | null): Tree
   let spaces: SpaceRecord[];
   if (parent === null) {
     // Null is not indexed: the root's children are the organization's rows without a parent.
-    cols = tx.find<CollectionRecord>('collections', 'organization', organization).filter((c) => c.parent === null);
-    spaces = tx.find<SpaceRecord>('spaces', 'organization', organization).filter((s) => s.parent === null);
+    cols = tx.find(Collections, 'organization', organization).filter((c) => c.parent === null);
+    spaces = tx.find(Spaces, 'organization', organization).filter((s) => s.parent === null);
   } else {
-    cols = tx.find<CollectionRecord>('collections', 'parent', parent).filter((c) => c.organization === organization);
-    spaces = tx.find<SpaceRecord>('spaces', 'parent', parent).filter((s) => s.organization === organization);
+    cols = tx.find(Collections, 'parent', parent).filter((c) => c.organization === organization);
+    spaces = tx.find(Spaces, 'parent', parent).filter((s) => s.organization === organization);
   }
   return [
     ...cols.map((row) => ({ kind: 'collection' as const, row })),
@@ -40,8 +42,8 @@ export function siblings(tx: ReadTx, organization: string, parent: string | null
 
 /** The whole tree, depth first, each parent before its children, siblings in order. */
 export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth: number }[] {
-  const cols = tx.find<CollectionRecord>('collections', 'organization', organization);
-  const spaces = tx.find<SpaceRecord>('spaces', 'organization', organization).filter((s) => !s.deletedAt);
+  const cols = tx.find(Collections, 'organization', organization);
+  const spaces = tx.find(Spaces, 'organization', organization).filter((s) => !s.deletedAt);
   const byParent = new Map<string | null, TreeItem[]>();
   const add = (parent: string | null, item: TreeItem) => {
     let list = byParent.get(parent);
@@ -70,14 +72,14 @@ export function endPosition(tx: ReadTx, organization: string, parent: string | n
 export function collectionSubtree(tx: ReadTx, root: CollectionRecord): CollectionRecord[] {
   const out = [root];
   for (let i = 0; i < out.length; i++) {
-    out.push(...tx.find<CollectionRecord>('collections', 'parent', out[i]!.id).filter((c) => c.organization === root.organization));
+    out.push(...tx.find(Collections, 'parent', out[i]!.id).filter((c) => c.organization === root.organization));
   }
   return out;
 }
 
 /** Spaces (deleted ones too) whose parent is one of `collections`. */
 export function spacesIn(tx: ReadTx, collections: CollectionRecord[]): SpaceRecord[] {
-  return collections.flatMap((c) => tx.find<SpaceRecord>('spaces', 'parent', c.id).filter((s) => s.organization === c.organization));
+  return collections.flatMap((c) => tx.find(Spaces, 'parent', c.id).filter((s) => s.organization === c.organization));
 }
 
 /**

@@ -3,8 +3,9 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ContentAccess } from './access.js';
 import { walk } from './order.js';
-import type { GrantRecord } from './grants.js';
-import { memberRowId, type MemberRecord, type OrganizationRecord } from '../organizations/model.js';
+import { memberRowId } from '../organizations/model.js';
+import { Grants } from './tables.js';
+import { Members, Organizations } from '../organizations/tables.js';
 
 /** Whose reach of spaces is counted: a member (by user id) or a team. */
 export type SpaceHolder = { member: string } | { team: string };
@@ -14,8 +15,8 @@ export type SpaceHolder = { member: string } | { team: string };
  * order: their organization role through each item's `defaultLevel` (src/tree/access.ts).
  */
 export function spacesOfMember(tx: ReadTx, organization: string, userId: string): { row: SpaceRecord; level: MemberRole }[] {
-  const org = tx.get<OrganizationRecord>('organizations', organization);
-  const member = tx.get<MemberRecord>('members', memberRowId(organization, userId));
+  const org = tx.get(Organizations, organization);
+  const member = tx.get(Members, memberRowId(organization, userId));
   if (!org || !member || member.disabled) return [];
   const access = new ContentAccess(tx, org, member);
   return walk(tx, organization)
@@ -33,7 +34,7 @@ export function spacesReachable(tx: ReadTx, organization: string, holder: SpaceH
   if ('member' in holder) return spacesOfMember(tx, organization, holder.member).length;
   const given = new Set(
     tx
-      .find<GrantRecord>('grants', 'organization', organization)
+      .find(Grants, 'organization', organization)
       .filter((g) => g.holderKind === 'team' && g.holder === holder.team && g.targetKind !== 'site')
       .map((g) => g.target),
   );

@@ -1,12 +1,14 @@
 import type { Caller } from '../kernel/context.js';
 import { conflict, DocsError, forbidden } from '../kernel/errors.js';
 import { atLeast } from '../kernel/roles.js';
-import { memberRowId, type MemberRecord } from '../organizations/model.js';
+import { memberRowId } from '../organizations/model.js';
 import { requireOrgRole } from '../organizations/service.js';
 import type { SiteRecord } from '../sites/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { contentAccess, type ContentAccess } from './access.js';
+import { Members } from '../organizations/tables.js';
+import { SiteSpaces, Sites } from '../sites/tables.js';
 
 /**
  * Checks a transfer of `what` from `source`'s organization to `targetId`: the caller must be an
@@ -24,7 +26,7 @@ export function checkTransfer(tx: ReadTx, caller: Caller, source: ContentAccess,
 }
 
 const isActiveMember = (tx: ReadTx, organization: string, user: string) => {
-  const m = tx.get<MemberRecord>('members', memberRowId(organization, user));
+  const m = tx.get(Members, memberRowId(organization, user));
   return !!m && !m.disabled;
 };
 
@@ -45,8 +47,8 @@ export function transferBlockers(tx: ReadTx, space: SpaceRecord, target: string)
     if (outsiders.size) reasons.push(`space ${space.id}: its merge rules name reviewers who are not members of organization ${target} (${[...outsiders].join(', ')})`);
   }
   const sites = new Map<string, SiteRecord>();
-  for (const ss of tx.find<{ id: string; site: string }>('siteSpaces', 'space', space.id)) {
-    const site = tx.get<SiteRecord>('sites', ss.site);
+  for (const ss of tx.find(SiteSpaces, 'space', space.id)) {
+    const site = tx.get(Sites, ss.site);
     if (site) sites.set(site.id, site);
   }
   for (const site of sites.values()) {

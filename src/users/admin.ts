@@ -2,6 +2,7 @@ import type { Caller, Context } from '../kernel/context.js';
 import { conflict, DocsError, invalid, notFound } from '../kernel/errors.js';
 import { bootstrapOwner, findUser, isEmailVerified, isInstanceOwner, requireInstanceOwner } from './instance.js';
 import type { UserRecord } from './model.js';
+import { Users } from './tables.js';
 
 // /_docs/users[/{user}] (docs users list|update): the instance's users with what the instance
 // trusts them with, for instance owners only (src/users/instance.ts). Not contract operations.
@@ -54,7 +55,7 @@ export async function updateUser(ctx: Context, caller: Caller, ref: string, body
     if (patch.emailVerified !== undefined) next.emailVerified = patch.emailVerified || undefined;
     if (patch.instanceOwner !== undefined) next.instanceOwner = patch.instanceOwner || undefined;
     for (const k of ['emailVerified', 'instanceOwner'] as const) if (next[k] === undefined) delete next[k];
-    return view(tx, tx.put<UserRecord>('users', next));
+    return view(tx, tx.put(Users, next));
   });
 }
 
@@ -62,7 +63,7 @@ export function listUsers(ctx: Context, caller: Caller): Promise<{ items: Instan
   return ctx.store.read((tx) => {
     requireInstanceOwner(tx, caller, "listing the instance's users");
     const items = tx
-      .all<UserRecord>('users')
+      .all(Users)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
       .map((u) => view(tx, u));
     return { items, count: items.length };

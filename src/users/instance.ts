@@ -3,6 +3,7 @@ import { forbidden, notFound } from '../kernel/errors.js';
 import type { ReadTx } from '../store/port.js';
 import type { UserRecord } from './model.js';
 import { table } from '../store/port.js';
+import { Users } from './tables.js';
 
 /** The instance owner's row in the `meta` table (id `owner`). */
 export const MetaOwner = table<OwnerMeta>('meta');
@@ -23,10 +24,10 @@ export interface OwnerMeta {
 }
 
 /** The user the store was bootstrapped for (never loses instance ownership). */
-export const bootstrapOwner = (tx: ReadTx) => tx.get<OwnerMeta>('meta', 'owner')?.user;
+export const bootstrapOwner = (tx: ReadTx) => tx.get(MetaOwner, 'owner')?.user;
 
 export function isInstanceOwner(tx: ReadTx, userId: string): boolean {
-  return bootstrapOwner(tx) === userId || !!tx.get<UserRecord>('users', userId)?.instanceOwner;
+  return bootstrapOwner(tx) === userId || !!tx.get(Users, userId)?.instanceOwner;
 }
 
 export function isEmailVerified(tx: ReadTx, user: UserRecord): boolean {
@@ -41,13 +42,13 @@ export function requireInstanceOwner(tx: ReadTx, caller: Caller, action: string)
 /** The user with this email address, in any case (invites store addresses lowercased; others may not). */
 export function userByEmail(tx: ReadTx, email: string): UserRecord | undefined {
   const e = email.trim();
-  const exact = tx.find<UserRecord>('users', 'email', e)[0] ?? tx.find<UserRecord>('users', 'email', e.toLowerCase())[0];
-  return exact ?? tx.all<UserRecord>('users').find((u) => u.email.toLowerCase() === e.toLowerCase());
+  const exact = tx.find(Users, 'email', e)[0] ?? tx.find(Users, 'email', e.toLowerCase())[0];
+  return exact ?? tx.all(Users).find((u) => u.email.toLowerCase() === e.toLowerCase());
 }
 
 /** A user by id or email address; 404 when there is none. */
 export function findUser(tx: ReadTx, ref: string): UserRecord {
-  const u = tx.get<UserRecord>('users', ref) ?? (ref.includes('@') ? userByEmail(tx, ref) : undefined);
+  const u = tx.get(Users, ref) ?? (ref.includes('@') ? userByEmail(tx, ref) : undefined);
   if (!u) throw notFound(`user ${ref} not found (give a user id or an email address; see docs members list)`);
   return u;
 }

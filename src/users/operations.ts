@@ -3,15 +3,16 @@ import { defineOperation } from '../kernel/operation.js';
 import { requireInstanceOwner } from './instance.js';
 import type { UserRecord } from './model.js';
 import { presentUser } from './present.js';
+import { Users } from './tables.js';
 
 export const getAuthenticatedUser = defineOperation('getAuthenticatedUser', async ({ ctx, caller }) => {
-  const user = await ctx.store.read((tx) => tx.get<UserRecord>('users', caller.userId));
+  const user = await ctx.store.read((tx) => tx.get(Users, caller.userId));
   if (!user) throw notFound('user not found');
   return { status: 200, body: presentUser(ctx, user) };
 });
 
 export const getUserById = defineOperation('getUserById', async ({ ctx, path }) => {
-  const user = await ctx.store.read((tx) => tx.get<UserRecord>('users', path.userId));
+  const user = await ctx.store.read((tx) => tx.get(Users, path.userId));
   if (!user) throw notFound(`user ${path.userId} not found`);
   return { status: 200, body: presentUser(ctx, user) };
 });
@@ -23,7 +24,7 @@ export const getUserById = defineOperation('getUserById', async ({ ctx, path }) 
 export const updateUserById = defineOperation('updateUserById', async ({ ctx, caller, path, body }) => {
   const patch = body as { displayName?: string; photoURL?: string };
   const user = await ctx.store.write((tx) => {
-    const u = tx.get<UserRecord>('users', path.userId);
+    const u = tx.get(Users, path.userId);
     if (!u) throw notFound(`user ${path.userId} not found`);
     if (u.id !== caller.userId) requireInstanceOwner(tx, caller, `changing the profile of user ${path.userId} (only they or an instance owner may)`);
     const next: UserRecord = { ...u };
@@ -33,7 +34,7 @@ export const updateUserById = defineOperation('updateUserById', async ({ ctx, ca
       next.displayName = name;
     }
     if (patch.photoURL !== undefined) next.photoURL = photoUrl(patch.photoURL);
-    return tx.put<UserRecord>('users', next);
+    return tx.put(Users, next);
   });
   return { status: 200, body: presentUser(ctx, user) };
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { CommentReplies } from '../../src/comments/tables.js';
 
 // Space and change-request comments over HTTP (every answer checked against the contract).
 
@@ -219,7 +220,7 @@ describe('space comments', () => {
     expect((await s.api('DELETE', url(`/${c.id}`), { token: ann.token })).status).toBe(205);
     expect((await s.api('GET', url(`/${c.id}`))).status).toBe(404);
     expect((await s.api('GET', url(`/${c.id}/replies/${reply.id}`))).status).toBe(404);
-    expect(await s.ctx.store.read((tx) => tx.get('commentReplies', reply.id))).toBeUndefined();
+    expect(await s.ctx.store.read((tx) => tx.get(CommentReplies, reply.id))).toBeUndefined();
     expect((await s.api('DELETE', url(`/${c.id}`), { token: ann.token })).status).toBe(204);
     expect((await s.api('DELETE', url(`/${c.id}/replies/${reply.id}`))).status).toBe(204);
     const other = (await post({ body: { markdown: 'By Bob' } }, bob.token)).body;

@@ -6,6 +6,7 @@ import type { PageNode } from '../../src/content/model.js';
 import { commitRevision } from '../../src/content/revisions.js';
 import { treeWork } from '../../src/content/tree.js';
 import { openContext } from '../../src/open.js';
+import { ChangeRequests } from '../../src/change-requests/tables.js';
 
 // An authoring batch costs the pages it touches and their ancestors, not the size of the space
 // (issue: building a big space was quadratic, every change walking the whole tree). Counted in
@@ -42,9 +43,9 @@ beforeAll(async () => {
     page(id(s, 0), `Section ${s}`, `section-${s}`, Array.from({ length: PER_SECTION - 1 }, (_, i) => page(id(s, i + 1), `Page ${i + 1}`, `page-${i + 1}`))),
   );
   big = await ctx.store.write((tx) => {
-    const row = tx.get<any>('changeRequests', cr)!;
+    const row = tx.get(ChangeRequests, cr)!;
     const rev = commitRevision(tx, ctx, space, [row.revision], { pages, files: [] });
-    tx.put('changeRequests', { ...row, revision: rev.id });
+    tx.put(ChangeRequests, { ...row, revision: rev.id });
     return rev.id;
   });
 }, 120_000);

@@ -6,6 +6,7 @@ import type { PageContentRecord } from '../../src/content/model.js';
 import { LocalTransport } from '../../src/transport/local.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { PageContents } from '../../src/content/tables.js';
 
 // Issue 28 item 2: a page body carries where its links are, computed once when it is written
 // and bound to the SHA-256 of its markdown; GET /_docs/content-index gives it (with each file's
@@ -39,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const rowOf = (page: string): Promise<PageContentRecord> =>
-  server.ctx.store.read((tx) => tx.find<PageContentRecord>('pageContents', 'space', space).find((r) => r.markdown.includes(page === ids.a! ? 'See [B]' : 'Back to'))!);
+  server.ctx.store.read((tx) => tx.find(PageContents, 'space', space).find((r) => r.markdown.includes(page === ids.a! ? 'See [B]' : 'Back to'))!);
 
 describe('the link index of a page body', () => {
   it('is stored when the body is written: the offsets of its page, file and relative links in the stored markdown, bound to its SHA-256', async () => {
@@ -75,7 +76,7 @@ describe('the link index of a page body', () => {
     const a = await rowOf(ids.a!);
     const want = spansOf(parse, a.markdown);
     const tamper = async (links: unknown) => {
-      await server.ctx.store.write((tx) => void tx.put<PageContentRecord>('pageContents', { ...a, links } as PageContentRecord));
+      await server.ctx.store.write((tx) => void tx.put(PageContents, { ...a, links } as PageContentRecord));
       return (await server.docs('GET', `/_docs/content-index?space=${space}`)).body.pages[ids.a!];
     };
     expect(await tamper(undefined)).toEqual({ sha: sha(a.markdown), links: want });
@@ -83,7 +84,7 @@ describe('the link index of a page body', () => {
     expect(await tamper({ sha: sha(a.markdown), spans: [0, 3] })).toEqual({ sha: sha(a.markdown), links: want }); // "See": not a link URL
     expect(await tamper({ sha: sha(a.markdown), spans: [5, 2, 9] })).toEqual({ sha: sha(a.markdown), links: want });
     expect(await tamper({ sha: sha(a.markdown), spans: 'x' })).toEqual({ sha: sha(a.markdown), links: want });
-    await server.ctx.store.write((tx) => void tx.put<PageContentRecord>('pageContents', a));
+    await server.ctx.store.write((tx) => void tx.put(PageContents, a));
   });
 
   it('answers only a caller who sees the space; bad input is a 400', async () => {

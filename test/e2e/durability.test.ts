@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openContext } from '../../src/open.js';
 import { spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { Organizations } from '../../src/organizations/tables.js';
 
 const TOKEN = 'gb_api_durability';
 
@@ -26,7 +27,7 @@ async function load(url: string, workers: number, stop: () => boolean, acked: st
 
 async function storedOrgIds(dir: string) {
   const ctx = await openContext(dir);
-  const ids = new Set(await ctx.store.read((tx) => tx.all('organizations').map((o) => o.id)));
+  const ids = new Set(await ctx.store.read((tx) => tx.all(Organizations).map((o) => o.id)));
   await ctx.store.close();
   return ids;
 }

@@ -3,6 +3,7 @@ import { deliveryIdle } from '../../src/integrations/delivery.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/people.js';
 import { manifest, newOrg, SECRET, startReceiver } from './helpers.js';
+import { Integrations } from '../../src/integrations/tables.js';
 
 let s: TestServer;
 let org: string;
@@ -141,6 +142,6 @@ describe('development mode', () => {
     expect(r.body.error.message).toMatch(/turning on development mode needs the admin role/);
     expect((await s.api('DELETE', '/v1/integrations/dev8/dev', { token: editor.token })).status).toBe(403);
     expect((await s.api('PUT', '/v1/integrations/nope/dev', { body: { tunnelUrl: 'http://127.0.0.1:1/' } })).status).toBe(404);
-    expect(await s.ctx.store.read((tx) => tx.find<any>('integrations', 'name', 'dev8')[0].dev)).toBeUndefined();
+    expect(await s.ctx.store.read((tx) => tx.find(Integrations, 'name', 'dev8')[0].dev)).toBeUndefined();
   });
 });

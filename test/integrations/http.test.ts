@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/people.js';
 import { manifest, newOrg, SECRET } from './helpers.js';
+import { IntegrationInstallations } from '../../src/integrations/tables.js';
 
 let s: TestServer;
 let org: string;
@@ -147,7 +148,7 @@ describe('publish, get, list, unpublish', () => {
     expect((await s.api('DELETE', '/v1/integrations/short-lived')).status).toBe(205);
     expect((await s.api('DELETE', '/v1/integrations/short-lived')).status).toBe(204);
     expect((await s.api('GET', '/v1/integrations/short-lived')).status).toBe(404);
-    expect(await s.ctx.store.read((tx) => tx.get('integrationInstallations', inst.body.id))).toBeUndefined();
+    expect(await s.ctx.store.read((tx) => tx.get(IntegrationInstallations, inst.body.id))).toBeUndefined();
     // Published again: a new integration, version 1, no old installations or events.
     await s.api('POST', '/v1/integrations/short-lived', { body: manifest(org) });
     expect((await s.api('GET', '/v1/integrations/short-lived')).body.version).toBe(1);

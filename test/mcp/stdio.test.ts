@@ -8,6 +8,7 @@ import { BIN, spawnServe } from '../helpers/cli.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 import { ownerScenario, readerScenario, readOperations, text } from './world.js';
+import { Organizations } from '../../src/organizations/tables.js';
 
 // `docs mcp` spawned as a desktop client would, driven by the SDK's own client over stdio.
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   // The owner (a fixed token) and a reader, written before `docs mcp` opens the directory.
   const ctx = await openContext(dir);
   await bootstrap(ctx, TEST_TOKEN);
-  const org = await ctx.store.read((tx) => tx.all<any>('organizations')[0].id as string);
+  const org = await ctx.store.read((tx) => tx.all(Organizations)[0].id as string);
   readerToken = (await addUser(ctx, org, 'read')).token;
   await ctx.store.close();
 });

@@ -5,6 +5,8 @@ import type { Context } from '../../src/kernel/context.js';
 import type { MemberRole } from '../../src/kernel/roles.js';
 import { memberRowId } from '../../src/organizations/model.js';
 import type { TestServer } from '../helpers/server.js';
+import { Members } from '../../src/organizations/tables.js';
+import { Users } from '../../src/users/tables.js';
 
 export const petstore = (title = 'Pets', extra = '') => `openapi: 3.0.3
 info: {title: ${title}, version: '1'}
@@ -89,9 +91,9 @@ export async function addUser(ctx: Context, id: string, org: string, role: Membe
   const token = `gb_api_${id}`;
   await ctx.store.write((tx) => {
     const now = new Date().toISOString();
-    tx.put('users', { id, displayName: id, email: `${id}@example.com`, createdAt: now });
+    tx.put(Users, { id, displayName: id, email: `${id}@example.com`, createdAt: now });
     insertToken(tx, token, id, 'test', new Date());
-    if (role !== undefined) tx.put('members', { id: memberRowId(org, id), organization: org, user: id, role, joinedAt: now, disabled: false, sso: false });
+    if (role !== undefined) tx.put(Members, { id: memberRowId(org, id), organization: org, user: id, role, joinedAt: now, disabled: false, sso: false });
   });
   return token;
 }

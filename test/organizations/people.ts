@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { insertToken } from '../../src/auth/tokens.js';
 import type { TestServer } from '../helpers/server.js';
+import { Users } from '../../src/users/tables.js';
 
 export interface Person {
   id: string;
@@ -29,7 +30,7 @@ export async function outsider(s: TestServer, name = `outsider${++n}`, email = `
   const id = `u_${name}`;
   const token = `gb_api_${name}`;
   await s.ctx.store.write((tx) => {
-    tx.put('users', { id, displayName: name, email, createdAt: new Date().toISOString() });
+    tx.put(Users, { id, displayName: name, email, createdAt: new Date().toISOString() });
     insertToken(tx, token, id, 'test', new Date());
   });
   return { id, email, token };

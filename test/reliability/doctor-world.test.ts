@@ -8,6 +8,7 @@ import { catalogEntry, bucketFile, sumBucket } from '../../src/store/shard-files
 import { docs } from '../helpers/cli.js';
 import { buildWorld } from '../helpers/world.js';
 import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
+import { Organizations } from '../../src/organizations/tables.js';
 
 // docs doctor on a store with one of everything the API serves (the generated tests' world), plus
 // every kind of file kept beside the shards: a file merged into a space (a revision's `files`),
@@ -116,8 +117,8 @@ describe('docs doctor on a full world', () => {
       expect(docs(['doctor', '--data', work]).status).toBe(0);
       const ctx = await openContext(work);
       try {
-        expect(await ctx.store.read((tx) => tx.all<any>('organizations').map((o) => o.id).sort())).toEqual(['AdoptedOrg', ids.organizationId].sort());
-        expect(await ctx.store.read((tx) => tx.get<any>('organizations', 'AdoptedOrg')?.title)).toBe('Adopted');
+        expect(await ctx.store.read((tx) => tx.all(Organizations).map((o) => o.id).sort())).toEqual(['AdoptedOrg', ids.organizationId].sort());
+        expect(await ctx.store.read((tx) => tx.get(Organizations, 'AdoptedOrg')?.title)).toBe('Adopted');
       } finally {
         await ctx.store.close();
       }

@@ -4,6 +4,7 @@ import { ROLES, type Role } from '../../src/kernel/roles.js';
 import { addMember, addUser } from '../helpers/people.js';
 import type { TestServer } from '../helpers/server.js';
 import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js';
+import { Users } from '../../src/users/tables.js';
 
 // The "right role -> success" half of the authorization matrix: for every registered operation,
 // the least role that must succeed, on the prepared world of test/helpers/world.ts. The test
@@ -289,7 +290,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   getOrganizationsForEmailDomain: {
     as: 'anyone',
     setup: async (w) => {
-      await w.s.ctx.store.write((tx) => tx.put('users', { ...tx.get<{ id: string }>('users', w.me)!, emailVerified: true }));
+      await w.s.ctx.store.write((tx) => tx.put(Users, { ...tx.get(Users, w.me)!, emailVerified: true }));
       return { emailDomain: 'example.com' };
     },
     sees: (b, w) => Array.isArray(b.organizations),

@@ -3,10 +3,10 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitRevision, currentRevision, treeOf } from '../../src/content/revisions.js';
 import type { FileEntry, PageNode } from '../../src/content/model.js';
-import type { SpaceRecord } from '../../src/spaces/model.js';
 import { docs, docsAsync, type CliResult } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { Spaces } from '../../src/spaces/tables.js';
 
 // Boundary: `docs content pull` writes only inside the target folder, whatever the server sends
 // (issue 26, finding 4). A file named `../../../../../../outside/PWNED.txt` was written outside
@@ -57,14 +57,14 @@ async function plant(s: TestServer): Promise<string> {
   expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`)).status).toBe(200);
   const slugs: Record<string, string> = { Setup: '..', Deep: '../../../outside/PAGE', Twin: 'intro', 'Summary page': 'SUMMARY', Slashed: 'a/b' };
   await s.ctx.store.write((tx) => {
-    const row = tx.get<SpaceRecord>('spaces', space)!;
+    const row = tx.get(Spaces, space)!;
     const rev = currentRevision(tx, row);
     const pages: PageNode[] = JSON.parse(JSON.stringify(treeOf(tx, rev)));
     const rename = (list: PageNode[]) => list.forEach((p) => ((p.slug = slugs[p.title] ?? p.slug), rename(p.pages)));
     rename(pages);
     const named: FileEntry[] = [...rev.files!].sort((a, b) => Number(a.name.slice(1, -4)) - Number(b.name.slice(1, -4))).map((f, i) => ({ ...f, name: HOSTILE_FILES[i]! }));
     const next = commitRevision(tx, s.ctx, space, [rev.id], { pages, files: named });
-    tx.put<SpaceRecord>('spaces', { ...row, revision: next.id });
+    tx.put(Spaces, { ...row, revision: next.id });
   });
   return space;
 }

@@ -5,6 +5,7 @@ import { contractRoutes } from '../../src/contract/spec.js';
 import { OPERATIONS } from '../../src/operations.js';
 import { MAX_BODY_BYTES } from '../../server/body.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Users } from '../../src/users/tables.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -95,7 +96,7 @@ describe('users and organizations', () => {
     // A second user, who gets a token through the store: members only see their own organizations.
     const { insertToken } = await import('../../src/auth/tokens.js');
     await s.ctx.store.write((tx) => {
-      tx.put('users', { id: 'u2', displayName: 'Other', email: 'other@example.com', createdAt: new Date().toISOString() });
+      tx.put(Users, { id: 'u2', displayName: 'Other', email: 'other@example.com', createdAt: new Date().toISOString() });
       insertToken(tx, 'gb_api_other', 'u2', 'test', new Date());
     });
     const mine = (await s.api('GET', '/v1/orgs')).body.items[0].id;

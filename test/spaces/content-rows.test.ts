@@ -10,6 +10,9 @@ import { purgeExpiredSpaces } from '../../src/space-purge.js';
 import { RETENTION_MS } from '../../src/spaces/retention.js';
 import { createSpace, deleteSpace } from '../../src/spaces/service.js';
 import { TABLES } from '../../src/store/tables.js';
+import { ChangeRequests } from '../../src/change-requests/tables.js';
+import { Members } from '../../src/organizations/tables.js';
+import { Revisions, Spaces } from '../../src/spaces/tables.js';
 
 // Tables a later area will add, registered here for the test only: duplicate and purge must
 // handle them with no change to their code.
@@ -25,7 +28,7 @@ async function world(clock = new ManualClock()) {
   const ctx = await openContext(undefined, { clock });
   const boot = (await bootstrap(ctx, 'gb_api_rows'))!;
   const caller = { userId: boot.userId };
-  const org = await ctx.store.read((tx) => tx.find<any>('members', 'user', boot.userId)[0].organization as string);
+  const org = await ctx.store.read((tx) => tx.find(Members, 'user', boot.userId)[0].organization as string);
   const { row: space } = await ctx.store.write((tx) => createSpace(tx, ctx, caller, org, { title: 'Source' }));
   return { ctx, caller, org, space, clock };
 }
@@ -58,7 +61,7 @@ describe('space content rows', () => {
     await ctx.store.write((tx) => {
       tx.put('pages', { id: 'p1', space: space.id, revision: space.revision, title: 'Intro', links: ['p2'] });
       tx.put('pages', { id: 'p2', space: space.id, revision: space.revision, title: 'Next', parent: 'p1' });
-      tx.put('changeRequests', { id: `${space.id}.1`, space: space.id, status: 'open', number: 1 });
+      tx.put(ChangeRequests, { id: `${space.id}.1`, space: space.id, status: 'open', number: 1 });
     });
     const { row: copy } = await ctx.store.write((tx) => duplicateSpace(tx, ctx, caller, space.id));
     const pages = await ctx.store.read((tx) => tx.find<any>('pages', 'space', copy.id));
@@ -70,7 +73,7 @@ describe('space content rows', () => {
     expect(next.parent).toBe(intro.id);
     expect(copy.revision).not.toBe(space.revision);
     // A composite id keeps its shape, with the copy's id in place of the original's.
-    expect(await ctx.store.read((tx) => tx.get<any>('changeRequests', `${copy.id}.1`))).toMatchObject({ space: copy.id, number: 1 });
+    expect(await ctx.store.read((tx) => tx.get(ChangeRequests, `${copy.id}.1`))).toMatchObject({ space: copy.id, number: 1 });
     // The original is untouched, and counts come from the rows that exist.
     expect(await ctx.store.read((tx) => tx.find<any>('pages', 'space', space.id))).toHaveLength(2);
     expect(await ctx.store.read((tx) => spaceCounts(tx, copy.id))).toEqual({ comments: 0, changeRequests: 1, changeRequestsOpen: 1, changeRequestsDraft: 0 });
@@ -85,6 +88,6 @@ describe('space content rows', () => {
     expect(await purgeExpiredSpaces(ctx)).toBe(0);
     clock.advance(1);
     expect(await purgeExpiredSpaces(ctx)).toBe(1);
-    expect(await ctx.store.read((tx) => [tx.get('spaces', space.id), tx.get('pages', 'p1'), tx.get('revisions', space.revision)])).toEqual([undefined, undefined, undefined]);
+    expect(await ctx.store.read((tx) => [tx.get(Spaces, space.id), tx.get('pages', 'p1'), tx.get(Revisions, space.revision)])).toEqual([undefined, undefined, undefined]);
   });
 });

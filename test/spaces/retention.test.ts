@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { RETENTION_MS } from '../../src/spaces/retention.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Revisions, Spaces } from '../../src/spaces/tables.js';
 
 const HOUR = 3600_000;
 let s: TestServer;
@@ -15,8 +16,8 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const space = async (body: object = {}) => (await s.api('POST', `/v1/orgs/${org}/spaces`, { body })).body;
-const rowOf = (id: string) => s.ctx.store.read((tx) => tx.get<any>('spaces', id));
-const revisionOf = (id: string) => s.ctx.store.read((tx) => tx.get<any>('revisions', id));
+const rowOf = (id: string) => s.ctx.store.read((tx) => tx.get(Spaces, id));
+const revisionOf = (id: string) => s.ctx.store.read((tx) => tx.get(Revisions, id));
 
 describe('spaces: delete and restore', () => {
   it('delete sets deletedAt (205), hides the space everywhere, and 204 when nothing is there', async () => {
@@ -57,14 +58,14 @@ describe('spaces: delete and restore', () => {
     try {
       const o = (await s2.api('GET', '/v1/orgs')).body.items[0].id;
       const sp = (await s2.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Expired' } })).body;
-      const row = () => s2.ctx.store.read((tx) => tx.get<any>('spaces', sp.id));
+      const row = () => s2.ctx.store.read((tx) => tx.get(Spaces, sp.id));
       await s2.api('DELETE', `/v1/spaces/${sp.id}`);
       own.advance(RETENTION_MS);
       expect(await row()).toBeDefined(); // nobody swept it
       const r = await s2.api('POST', `/v1/spaces/${sp.id}/restore`);
       expect(r.status).toBe(404);
       expect(await row()).toBeUndefined();
-      expect(await s2.ctx.store.read((tx) => tx.get<any>('revisions', sp.revision))).toBeUndefined();
+      expect(await s2.ctx.store.read((tx) => tx.get(Revisions, sp.revision))).toBeUndefined();
     } finally {
       await s2.stop();
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Revisions } from '../../src/spaces/tables.js';
 
 let s: TestServer;
 let org: string;
@@ -28,7 +29,7 @@ describe('spaces: create and get', () => {
     expect(r.body.revision).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(r.body.urls).toEqual({ location: `${s.url}/v1/spaces/${r.body.id}`, app: `${s.url}/o/${org}/s/${r.body.id}` });
     // The initial revision is a real row of the space's own shard.
-    const rev = await s.ctx.store.read((tx) => tx.get<any>('revisions', r.body.revision));
+    const rev = await s.ctx.store.read((tx) => tx.get(Revisions, r.body.revision));
     expect(rev).toMatchObject({ space: r.body.id, parents: [], type: 'edits' });
     expect((await s.api('GET', `/v1/spaces/${r.body.id}`)).body).toEqual(r.body);
     const bare = await s.api('POST', `/v1/orgs/${org}/spaces`);
@@ -49,7 +50,7 @@ describe('spaces: create and get', () => {
 
   it('refuses bad input with the field and the rule, creating nothing', async () => {
     const o = await newOrg('Space refusals');
-    const revisions = () => s.ctx.store.read((tx) => tx.all('revisions').length);
+    const revisions = () => s.ctx.store.read((tx) => tx.all(Revisions).length);
     const before = await revisions();
     const bad = async (body: object, message: string) => {
       const r = await s.api('POST', `/v1/orgs/${o}/spaces`, { body });
@@ -124,8 +125,8 @@ describe('spaces: duplicate', () => {
     expect(r.body.id).not.toBe(first.id);
     // Its content is a copy: a new revision row, in the copy's own shard.
     expect(r.body.revision).not.toBe(first.revision);
-    expect(await s.ctx.store.read((tx) => tx.get<any>('revisions', r.body.revision))).toMatchObject({ space: r.body.id, parents: [] });
-    expect(await s.ctx.store.read((tx) => tx.get<any>('revisions', first.revision))).toMatchObject({ space: first.id });
+    expect(await s.ctx.store.read((tx) => tx.get(Revisions, r.body.revision))).toMatchObject({ space: r.body.id, parents: [] });
+    expect(await s.ctx.store.read((tx) => tx.get(Revisions, first.revision))).toMatchObject({ space: first.id });
     const order = (await s.api('GET', `/v1/collections/${c.id}/spaces`)).body.items.map((x: any) => x.id);
     expect(order).toEqual([first.id, r.body.id, last.id]);
     const long = await space(o, { title: 'y'.repeat(50) });

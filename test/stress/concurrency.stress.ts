@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { openContext } from '../../src/open.js';
 import { BIN, spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { ChangeRequests } from '../../src/change-requests/tables.js';
+import { Comments } from '../../src/comments/tables.js';
+import { Spaces } from '../../src/spaces/tables.js';
 
 // No lost writes under concurrency: 50 HTTP clients create, rename and delete spaces in
 // collections while in-process CLI commands write to the same data directory (they are sent to
@@ -159,7 +162,7 @@ describe('no lost writes under concurrency', () => {
 
     for (const f of readdirSync(join(dir, 'store'))) expect(() => JSON.parse(readFileSync(join(dir, 'store', f), 'utf8'))).not.toThrow();
     const ctx = await openContext(dir);
-    const rows = new Map((await ctx.store.read((tx) => tx.all<any>('spaces'))).map((r) => [r.id, r]));
+    const rows = new Map((await ctx.store.read((tx) => tx.all(Spaces))).map((r) => [r.id, r]));
     for (const [id, parent] of created) {
       const row = rows.get(id);
       expect(row, `created ${id}`).toBeDefined();
@@ -169,7 +172,7 @@ describe('no lost writes under concurrency', () => {
     }
     for (const id of cliCreated) expect(rows.get(id)?.title).toMatch(/^From CLI \d$/);
     // Change requests: every acknowledged one is there, merged exactly when acknowledged so.
-    const crs = new Map((await ctx.store.read((tx) => tx.all<any>('changeRequests'))).map((r) => [r.id, r]));
+    const crs = new Map((await ctx.store.read((tx) => tx.all(ChangeRequests))).map((r) => [r.id, r]));
     for (const [id, space] of crCreated) {
       expect(crs.get(id)?.space, `change request ${id}`).toBe(space);
       expect(crs.get(id).status).toBe(crMerged.has(id) ? 'merged' : 'open');
@@ -178,7 +181,7 @@ describe('no lost writes under concurrency', () => {
     expect(crMerged.size).toBeGreaterThan(0);
     // Comments: every acknowledged one is there with the status last acknowledged, or gone when
     // deleted; no row the clients did not post.
-    const commentRows = new Map((await ctx.store.read((tx) => tx.all<any>('comments'))).map((r) => [r.id, r]));
+    const commentRows = new Map((await ctx.store.read((tx) => tx.all(Comments))).map((r) => [r.id, r]));
     for (const [id, c] of comments) {
       const row = commentRows.get(id);
       if (c.status === 'deleted') expect(row, `deleted comment ${id}`).toBeUndefined();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openContext } from '../../src/open.js';
 import { spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
+import { Spaces } from '../../src/spaces/tables.js';
 
 // Crash safety: `docs serve` is killed with SIGKILL at random moments of a write-heavy load
 // (creates, updates and deletes of collections and spaces), restarted, and checked: the store
@@ -83,7 +84,7 @@ describe('crash safety', () => {
       if (a.kind === 'renamed') cur.title = a.title;
       expected.set(a.id, cur);
     }
-    const rows = new Map((await ctx.store.read((tx) => tx.all<any>('spaces'))).map((r) => [r.id, r]));
+    const rows = new Map((await ctx.store.read((tx) => tx.all(Spaces))).map((r) => [r.id, r]));
     for (const [id, want] of expected) {
       const row = rows.get(id);
       expect(row, `acknowledged space ${id}`).toBeDefined();

@@ -5,6 +5,8 @@ import { openContext } from '../../src/open.js';
 import { createSpace, requireContentEdit } from '../../src/spaces/service.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Members } from '../../src/organizations/tables.js';
+import { Spaces } from '../../src/spaces/tables.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -143,13 +145,13 @@ describe('a locked space refuses content edits', () => {
     const ctx = await openContext(undefined);
     const boot = (await bootstrap(ctx, 'gb_api_x'))!;
     const caller = { userId: boot.userId };
-    const org = await ctx.store.read((tx) => tx.find<any>('members', 'user', boot.userId)[0].organization);
+    const org = await ctx.store.read((tx) => tx.find(Members, 'user', boot.userId)[0].organization);
     const { row } = await ctx.store.write((tx) => createSpace(tx, ctx, caller, org, { title: 'Lockable', editMode: 'locked' }));
     const attempt = () => ctx.store.read((tx) => requireContentEdit(tx, caller, row.id));
     await expect(attempt()).rejects.toThrow(new DocsError('forbidden', `space ${row.id} is locked (editMode: locked): its content cannot be edited until an admin sets editMode to live`));
-    await ctx.store.write((tx) => tx.put('spaces', { ...row, editMode: 'live' }));
+    await ctx.store.write((tx) => tx.put(Spaces, { ...row, editMode: 'live' }));
     expect((await attempt()).row.id).toBe(row.id);
-    await ctx.store.write((tx) => tx.put('spaces', { ...row, editMode: 'live', defaultLevel: 'comment' }));
+    await ctx.store.write((tx) => tx.put(Spaces, { ...row, editMode: 'live', defaultLevel: 'comment' }));
     const reader = await addUser(ctx, org, 'read');
     await expect(ctx.store.read((tx) => requireContentEdit(tx, { userId: reader.userId }, row.id))).rejects.toThrow(`editing the content of space ${row.id} needs the edit level on space ${row.id} (you have comment)`);
     await ctx.store.close();

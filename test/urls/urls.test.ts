@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRecord } from '../../src/users/model.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { Users } from '../../src/users/tables.js';
 
 // The URL operations and the user/subdomain/email-domain reads (issue 27 "URLs and the rest of
 // the core"), over HTTP, every answer checked against both specs by `s.api`.
@@ -128,7 +128,7 @@ describe('updateUserById', () => {
     const bob = await addUser(s.ctx, org, 'read');
     const r = await s.api('PATCH', `/v1/users/${bob.userId}`, { token: admin.token, body: { displayName: 'Pwned' } });
     expect(r.status).toBe(403);
-    const after = await s.ctx.store.read((tx) => tx.get<UserRecord>('users', bob.userId));
+    const after = await s.ctx.store.read((tx) => tx.get(Users, bob.userId));
     expect(after!.displayName).not.toBe('Pwned');
   });
 
@@ -162,10 +162,10 @@ describe('getOrganizationsForEmailDomain', () => {
     expect(all.body.organizations.map((o: any) => o.id)).toEqual([other]);
 
     const carol = await addUser(s.ctx);
-    await s.ctx.store.write((tx) => tx.put<UserRecord>('users', { ...tx.get<UserRecord>('users', carol.userId)!, email: 'carol@widgets.test' }));
+    await s.ctx.store.write((tx) => tx.put(Users, { ...tx.get(Users, carol.userId)!, email: 'carol@widgets.test' }));
     // Not verified: refused (anyone could claim an address by being invited with it).
     expect((await s.api('GET', '/v1/email-domains/widgets.test/orgs', { token: carol.token })).status).toBe(403);
-    await s.ctx.store.write((tx) => tx.put<UserRecord>('users', { ...tx.get<UserRecord>('users', carol.userId)!, emailVerified: true }));
+    await s.ctx.store.write((tx) => tx.put(Users, { ...tx.get(Users, carol.userId)!, emailVerified: true }));
     const mine = await s.api('GET', '/v1/email-domains/widgets.test/orgs', { token: carol.token });
     expect(mine.status).toBe(200);
     expect(mine.body.organizations[0]).toEqual(expect.objectContaining({ id: other, permissions: expect.objectContaining({ admin: false, access: false }) }));

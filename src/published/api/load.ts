@@ -3,11 +3,12 @@ import { markdownOf } from '../../content/revisions.js';
 import type { Context } from '../../kernel/context.js';
 import { readContent } from '../../openapi/content-files.js';
 import { onVersion } from '../../openapi/processor.js';
-import type { OpenAPISpecRecord, OpenAPIVersionRecord } from '../../openapi/model.js';
+import type { OpenAPIVersionRecord } from '../../openapi/model.js';
 import { findSpec } from '../../openapi/service.js';
 import type { SpaceRecord } from '../../spaces/model.js';
 import type { ReadTx } from '../../store/port.js';
 import { buildSpec, type ApiOperation, type ApiSpec, type ApiTag } from './spec.js';
+import { OpenapiSpecs, OpenapiVersions } from '../../openapi/tables.js';
 
 // API references on a published site. A document page whose markdown has the line
 //   {% openapi-reference spec="<slug>" %}
@@ -88,11 +89,11 @@ export interface Needed {
 function versionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]) {
   const out: { ref: Ref; version: OpenAPIVersionRecord }[] = [];
   // An organization without specs has no reference to draw: its pages' bodies are not scanned.
-  if (!tx.find<OpenAPISpecRecord>('openapiSpecs', 'organization', space.organization).length) return out;
+  if (!tx.find(OpenapiSpecs, 'organization', space.organization).length) return out;
   for (const ref of refsOf(tx, space.id, tree)) {
     // Only a spec of the space's own organization.
     const spec = findSpec(tx, space.organization, ref.slug);
-    const v = spec?.lastVersion ? tx.get<OpenAPIVersionRecord>('openapiVersions', spec.lastVersion) : undefined;
+    const v = spec?.lastVersion ? tx.get(OpenapiVersions, spec.lastVersion) : undefined;
     if (v && v.spec === spec!.id) out.push({ ref, version: v });
   }
   return out;

@@ -180,7 +180,7 @@ export const updateChangeRequestContent = defineOperation('updateChangeRequestCo
   await ensureDownloadSecret(ctx);
   const res = await ctx.store.write((tx) => applyChanges(tx, ctx, caller, path.spaceId, path.changeRequestId, body.changes, uploads, parse));
   return ctx.store.read((tx) => {
-    const space = tx.get(Spaces, path.spaceId);
+    const space = tx.get(Spaces, path.spaceId)!; // the write above found it
     const cr = presentChangeRequest(ctx, tx, res.cr, space.organization);
     if (query.compat !== false) return { status: 200, body: cr };
     const ref = (id: string) => ({ object: 'page' as const, id, urls: { location: pageLocation(ctx, path.spaceId, id) } });

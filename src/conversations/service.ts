@@ -85,7 +85,7 @@ export function ingest(tx: WriteTx, ctx: Context, organizationId: string, caller
       key,
       ...(c.subject !== undefined ? { subject: c.subject } : {}),
       metadata: c.metadata ?? {},
-      parts: c.parts.map((p) => ({ type: 'message', role: p.role, body: p.body })),
+      parts: c.parts.map((p) => ({ type: 'message' as const, role: p.role, body: p.body })),
       createdAt: c.metadata?.createdAt ?? existing?.createdAt ?? now,
       ingestedAt: now,
       order: `${now}#${String(i).padStart(4, '0')}`,

@@ -1,4 +1,4 @@
-import type { ReadTx, WriteTx } from '../store/port.js';
+import type { ReadTx, Table, WriteTx } from '../store/port.js';
 import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { SiteSectionGroups, SiteSections, SiteSpaces } from './tables.js';
 
@@ -33,13 +33,15 @@ export function nodesIn(tx: ReadTx, site: string, group: string | null): Node[] 
 
 export const endOf = (rows: { position: number }[]) => Math.max(-1, ...rows.map((r) => r.position)) + 1;
 
-export const tableOfNode = (n: Node) => (n.kind === 'section' ? 'siteSections' : 'siteSectionGroups');
+/** The table of a section or group: rows of either kind, so its row type is not checked (`any`). */
+export const tableOfNode = (n: Node): Table<any> => (n.kind === 'section' ? SiteSections : SiteSectionGroups);
 
 /** Writes `rows` (of `table`) in the given order, putting only those whose position changes. */
-export function writePositions<T extends { id: string; position: number }>(tx: WriteTx, table: string | ((r: T) => string), rows: T[]): void {
+export function writePositions<T extends { id: string; position: number }>(tx: WriteTx, table: Table<T> | ((r: T) => Table<any>), rows: T[]): void {
   rows.forEach((r, position) => {
-    const current = tx.get<T>(typeof table === 'string' ? table : table(r), r.id)!;
-    if (current.position !== position) tx.put(typeof table === 'string' ? table : table(r), { ...current, position });
+    const t: Table<T> = typeof table === 'function' ? table(r) : table;
+    const current = tx.get(t, r.id)!;
+    if (current.position !== position) tx.put(t, { ...current, position });
   });
 }
 

@@ -1,8 +1,8 @@
 import { invalid, notFound } from '../kernel/errors.js';
-import type { WriteTx } from '../store/port.js';
+import type { Table, WriteTx } from '../store/port.js';
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { nodesIn, siteSpacesIn, tableOfNode, type Node } from './rows.js';
-import { SiteSpaces } from './tables.js';
+import { SiteSpaces, SiteSectionGroups, SiteSections } from './tables.js';
 
 export type ItemType = 'site-space' | 'site-section' | 'site-section-group';
 export interface Pointer {
@@ -10,7 +10,7 @@ export interface Pointer {
   id: string;
 }
 
-const TABLE: Record<ItemType, string> = { 'site-space': 'siteSpaces', 'site-section': 'siteSections', 'site-section-group': 'siteSectionGroups' };
+const TABLE: Record<ItemType, Table<any>> = { 'site-space': SiteSpaces, 'site-section': SiteSections, 'site-section-group': SiteSectionGroups };
 
 /**
  * Reorders one item among its siblings (sortSiteStructure and the deprecated moves): before or

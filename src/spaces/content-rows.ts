@@ -1,5 +1,5 @@
 import { newId } from '../kernel/ids.js';
-import type { ReadTx, Row, TableSpec, WriteTx } from '../store/port.js';
+import { table, type ReadTx, type Row, type Table, type TableSpec, type WriteTx } from '../store/port.js';
 import { TABLES } from '../store/tables.js';
 
 // A space's content is every row of its `space/<id>` shard or of a bucket of it
@@ -7,7 +7,8 @@ import { TABLES } from '../store/tables.js';
 // so a content table added later (pages, files, change requests, comments, ...) is copied and
 // purged with no change here. A table opts in by living in the space's shard: its `shard` is
 // `space/${row.space}` (or under it) and it indexes `space` (checked by
-// test/spaces/content-rows.test.ts for every table).
+// test/spaces/content-rows.test.ts for every table). So these tables are named by their specs,
+// not by their owners' handles: this walk reads any area's rows without knowing the areas.
 
 const PROBE = '\u0000probe';
 
@@ -27,12 +28,12 @@ export function spaceContentTables(): TableSpec[] {
 }
 
 /** Every row in the shard of space `spaceId`, with its table. */
-export function spaceContentRows(tx: ReadTx, spaceId: string): { table: string; row: Row }[] {
+export function spaceContentRows(tx: ReadTx, spaceId: string): { table: Table<Row>; row: Row }[] {
   return spaceContentTables().flatMap((t) =>
     tx
-      .find<Row>(t.name, 'space', spaceId)
+      .find(table<Row, 'space'>(t.name), 'space', spaceId)
       .filter((row) => inSpaceShard(t.shard(row), spaceId))
-      .map((row) => ({ table: t.name, row })),
+      .map((row) => ({ table: table<Row>(t.name), row })),
   );
 }
 

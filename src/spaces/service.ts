@@ -76,7 +76,9 @@ function checkParent(tx: ReadTx, access: ContentAccess, parent: string | null): 
 
 /** Writes the initial, empty revision of a new space, in the space's own shard. */
 function initialRevision(tx: WriteTx, space: string, now: string): RevisionRecord {
-  return tx.put(Revisions, { id: newId(), space, parents: [], createdAt: now, type: 'edits' });
+  const row: RevisionRecord = { id: newId(), space, parents: [], createdAt: now, type: 'edits' };
+  tx.put(Revisions, row);
+  return row;
 }
 
 export interface NewSpace {

@@ -1,6 +1,6 @@
 import type { CollectionRecord } from '../collections/model.js';
 import type { SpaceRecord } from '../spaces/model.js';
-import type { ReadTx, WriteTx } from '../store/port.js';
+import type { ReadTx, Table, WriteTx } from '../store/port.js';
 import { Collections } from '../collections/tables.js';
 import { Spaces } from '../spaces/tables.js';
 
@@ -93,4 +93,5 @@ export function writeOrder(tx: WriteTx, order: TreeItem[], changed: TreeItem): v
   });
 }
 
-export const tableOf = (item: TreeItem) => (item.kind === 'collection' ? 'collections' : 'spaces');
+/** The table of a tree item: rows of either kind, so its row type is not checked (`any`). */
+export const tableOf = (item: TreeItem): Table<any> => (item.kind === 'collection' ? Collections : Spaces);

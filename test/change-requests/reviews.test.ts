@@ -68,11 +68,11 @@ describe('reviews', () => {
     expect(narrowed.status).toBe(403);
     await s.api('PATCH', `/v1/spaces/${space}`, { body: { defaultLevel: 'inherit' } });
     // A draft is not ready for review (set straight in the store: PATCH is another area's).
-    await s.ctx.store.write((tx) => tx.put(ChangeRequests, { ...tx.get(ChangeRequests, cr.id), status: 'draft' }));
+    await s.ctx.store.write((tx) => tx.put(ChangeRequests, { ...tx.get(ChangeRequests, cr.id)!, status: 'draft' }));
     const draft = await review(space, cr.id, reviewer.token);
     expect(draft.status).toBe(409);
     expect(draft.body.error.message).toMatch(/is a draft/);
-    await s.ctx.store.write((tx) => tx.put(ChangeRequests, { ...tx.get(ChangeRequests, cr.id), status: 'open' }));
+    await s.ctx.store.write((tx) => tx.put(ChangeRequests, { ...tx.get(ChangeRequests, cr.id)!, status: 'open' }));
     // A merged change request takes no reviews.
     await edit(space, cr.id, [{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }], editor.token);
     expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`)).status).toBe(200);
@@ -219,7 +219,7 @@ describe('semantic changes', () => {
 describe('semantic changes of files', () => {
   it('reports edited and deleted files with the attributes that changed', async () => {
     const space = await newSpace();
-    const row = await s.ctx.store.read((tx) => tx.get(Spaces, space));
+    const row = (await s.ctx.store.read((tx) => tx.get(Spaces, space)))!;
     const f = (id: string, name: string, sha: string, size: number, dimensions?: { width: number; height: number }) => ({ id, name, contentType: 'image/png', size, sha, ...(dimensions ? { dimensions } : {}) });
     const [base, head] = await s.ctx.store.write((tx) => [
       commitRevision(tx, s.ctx, space, [row.revision], { pages: [], files: [f('f1', 'logo.png', 'a'.repeat(64), 10, { width: 1, height: 1 }), f('f2', 'gone.png', 'b'.repeat(64), 5)] }),

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { PageContents, PageNodes } from '../../src/content/tables.js';
+import type { Table } from '../../src/store/port.js';
 
 let s: TestServer;
 let org: string;
@@ -150,13 +152,13 @@ describe('storage', () => {
     const cr = await newCr(space);
     const changes = Array.from({ length: 40 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `Body ${i}` } }));
     const r = await edit(space, cr.id, changes);
-    const count = (table: string) => s.ctx.store.read((tx) => tx.find(table, 'space', space).length);
-    const [nodes, bodies] = [await count('pageNodes'), await count('pageContents')];
+    const count = (table: Table<any, 'space'>) => s.ctx.store.read((tx) => tx.find(table, 'space', space).length);
+    const [nodes, bodies] = [await count(PageNodes), await count(PageContents)];
     // 40 pages and the revision's root node (whose children are the root pages).
     expect([nodes, bodies]).toEqual([41, 40]);
     await edit(space, cr.id, [{ operation: 'update_page', page: r.body.changes[7].page.id, document: { markdown: 'Changed' } }]);
     // The changed page's node and body, and a new root node: nothing else.
-    expect([await count('pageNodes'), await count('pageContents')]).toEqual([43, 41]);
+    expect([await count(PageNodes), await count(PageContents)]).toEqual([43, 41]);
   });
 
   it('a duplicated space has the same content, independent of the original', async () => {

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { dropLease, LEASE_MS, takeLease, withLease } from '../../src/kernel/leases.js';
 import { openContext } from '../../src/open.js';
+import { table } from '../../src/store/port.js';
 import { freshSchemaName, dropSchema, postgresOrSkip } from '../helpers/postgres.js';
 
 const pgUrl = await postgresOrSkip();
+/** A row of this test's own in the meta table. */
+const JobState = table<{ id: string; done: boolean }>('meta');
 
 describe('job leases', () => {
   it('one owner at a time; free again when dropped or expired; never dropped by another owner', async () => {
@@ -98,20 +101,20 @@ describe('job leases', () => {
     const store = `${pgUrl}?schema=${schema}`;
     const [a, b] = [await openContext(undefined, { store }), await openContext(undefined, { store })];
     try {
-      await a.store.write((tx) => tx.put('meta', { id: 'job-state', done: false }));
+      await a.store.write((tx) => tx.put(JobState, { id: 'job-state', done: false }));
       // b hears of it (asynchronously) and caches it.
-      for (let i = 0; i < 100 && !(await b.store.read((tx) => tx.get('meta', 'job-state'))); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(await b.store.read((tx) => tx.get<any>('meta', 'job-state')?.done)).toBe(false);
+      for (let i = 0; i < 100 && !(await b.store.read((tx) => tx.get(JobState, 'job-state'))); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await b.store.read((tx) => tx.get(JobState, 'job-state')?.done)).toBe(false);
       // b's notifications arrive 300 ms late (in order), as on a busy network.
       const listener = (b.store as any).backend.listener;
       const emit = listener.emit.bind(listener);
       listener.emit = (event: string, ...args: unknown[]) => (event === 'notification' ? (setTimeout(() => emit(event, ...args), 300), true) : emit(event, ...args));
       const first = await a.store.claim!('job:once');
-      await a.store.write((tx) => tx.put('meta', { id: 'job-state', done: true }));
+      await a.store.write((tx) => tx.put(JobState, { id: 'job-state', done: true }));
       await first!.release();
       const second = await b.store.claim!('job:once');
       expect(second).not.toBeNull();
-      expect(await b.store.read((tx) => tx.get<any>('meta', 'job-state').done)).toBe(true);
+      expect(await b.store.read((tx) => tx.get(JobState, 'job-state')!.done)).toBe(true);
       await second!.release();
     } finally {
       await a.store.close();

@@ -65,7 +65,7 @@ describe('signed download URLs', () => {
     const { cr } = await upload([{ name: 'old.txt', contentType: 'text/plain', text: 'old' }]);
     const url = new URL((await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`)).body.items[0].downloadURL);
     // What an earlier docs signed: the same parts joined by newlines, with the same secret.
-    const secret = Buffer.from((await s.ctx.store.read((tx) => tx.get(MetaDownloadSecret, 'download-signing-key'))).secret, 'base64url');
+    const secret = Buffer.from((await s.ctx.store.read((tx) => tx.get(MetaDownloadSecret, 'download-signing-key')))!.secret, 'base64url');
     const [, , spaceId, sha] = url.pathname.split('/');
     const q = url.searchParams;
     const legacy = new URL(url);

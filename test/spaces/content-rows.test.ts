@@ -10,7 +10,9 @@ import { purgeExpiredSpaces } from '../../src/space-purge.js';
 import { RETENTION_MS } from '../../src/spaces/retention.js';
 import { createSpace, deleteSpace } from '../../src/spaces/service.js';
 import { TABLES } from '../../src/store/tables.js';
+import { table } from '../../src/store/port.js';
 import { ChangeRequests } from '../../src/change-requests/tables.js';
+import type { ChangeRequestRecord } from '../../src/change-requests/model.js';
 import { Members } from '../../src/organizations/tables.js';
 import { Revisions, Spaces } from '../../src/spaces/tables.js';
 
@@ -41,6 +43,9 @@ afterEach(async () => {
   open = undefined;
 });
 
+/** The table this test adds (a content table no area has yet). */
+const Pages = table<any, 'space'>('pages');
+
 describe('space content rows', () => {
   it('every table in a space shard names its space in `space` and indexes it', () => {
     for (const t of TABLES) {
@@ -59,12 +64,12 @@ describe('space content rows', () => {
     const { ctx, caller, space } = await world();
     open = ctx;
     await ctx.store.write((tx) => {
-      tx.put('pages', { id: 'p1', space: space.id, revision: space.revision, title: 'Intro', links: ['p2'] });
-      tx.put('pages', { id: 'p2', space: space.id, revision: space.revision, title: 'Next', parent: 'p1' });
-      tx.put(ChangeRequests, { id: `${space.id}.1`, space: space.id, status: 'open', number: 1 });
+      tx.put(Pages, { id: 'p1', space: space.id, revision: space.revision, title: 'Intro', links: ['p2'] });
+      tx.put(Pages, { id: 'p2', space: space.id, revision: space.revision, title: 'Next', parent: 'p1' });
+      tx.put(ChangeRequests, { id: `${space.id}.1`, space: space.id, status: 'open', number: 1 } as ChangeRequestRecord);
     });
     const { row: copy } = await ctx.store.write((tx) => duplicateSpace(tx, ctx, caller, space.id));
-    const pages = await ctx.store.read((tx) => tx.find<any>('pages', 'space', copy.id));
+    const pages = await ctx.store.read((tx) => tx.find(Pages, 'space', copy.id));
     expect(pages).toHaveLength(2);
     const intro = pages.find((p) => p.title === 'Intro')!;
     const next = pages.find((p) => p.title === 'Next')!;
@@ -75,19 +80,19 @@ describe('space content rows', () => {
     // A composite id keeps its shape, with the copy's id in place of the original's.
     expect(await ctx.store.read((tx) => tx.get(ChangeRequests, `${copy.id}.1`))).toMatchObject({ space: copy.id, number: 1 });
     // The original is untouched, and counts come from the rows that exist.
-    expect(await ctx.store.read((tx) => tx.find<any>('pages', 'space', space.id))).toHaveLength(2);
+    expect(await ctx.store.read((tx) => tx.find(Pages, 'space', space.id))).toHaveLength(2);
     expect(await ctx.store.read((tx) => spaceCounts(tx, copy.id))).toEqual({ comments: 0, changeRequests: 1, changeRequestsOpen: 1, changeRequestsDraft: 0 });
   });
 
   it('the purge removes the space and the rows of every content table, after 7 days only', async () => {
     const { ctx, caller, space, clock } = await world();
     open = ctx;
-    await ctx.store.write((tx) => tx.put('pages', { id: 'p1', space: space.id, title: 'Intro' }));
+    await ctx.store.write((tx) => tx.put(Pages, { id: 'p1', space: space.id, title: 'Intro' }));
     await ctx.store.write((tx) => deleteSpace(tx, ctx, caller, space.id));
     clock.advance(RETENTION_MS - 1);
     expect(await purgeExpiredSpaces(ctx)).toBe(0);
     clock.advance(1);
     expect(await purgeExpiredSpaces(ctx)).toBe(1);
-    expect(await ctx.store.read((tx) => [tx.get(Spaces, space.id), tx.get('pages', 'p1'), tx.get(Revisions, space.revision)])).toEqual([undefined, undefined, undefined]);
+    expect(await ctx.store.read((tx) => [tx.get(Spaces, space.id), tx.get(Pages, 'p1'), tx.get(Revisions, space.revision)])).toEqual([undefined, undefined, undefined]);
   });
 });

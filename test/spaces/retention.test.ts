@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const space = async (body: object = {}) => (await s.api('POST', `/v1/orgs/${org}/spaces`, { body })).body;
-const rowOf = (id: string) => s.ctx.store.read((tx) => tx.get(Spaces, id));
+const rowOf = async (id: string) => (await s.ctx.store.read((tx) => tx.get(Spaces, id)))!;
 const revisionOf = (id: string) => s.ctx.store.read((tx) => tx.get(Revisions, id));
 
 describe('spaces: delete and restore', () => {

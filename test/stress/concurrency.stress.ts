@@ -164,7 +164,7 @@ describe('no lost writes under concurrency', () => {
     const ctx = await openContext(dir);
     const rows = new Map((await ctx.store.read((tx) => tx.all(Spaces))).map((r) => [r.id, r]));
     for (const [id, parent] of created) {
-      const row = rows.get(id);
+      const row = rows.get(id)!;
       expect(row, `created ${id}`).toBeDefined();
       expect(row.parent).toBe(parent);
       expect(Boolean(row.deletedAt), `deleted ${id}`).toBe(deleted.has(id));
@@ -175,7 +175,7 @@ describe('no lost writes under concurrency', () => {
     const crs = new Map((await ctx.store.read((tx) => tx.all(ChangeRequests))).map((r) => [r.id, r]));
     for (const [id, space] of crCreated) {
       expect(crs.get(id)?.space, `change request ${id}`).toBe(space);
-      expect(crs.get(id).status).toBe(crMerged.has(id) ? 'merged' : 'open');
+      expect(crs.get(id)!.status).toBe(crMerged.has(id) ? 'merged' : 'open');
     }
     expect(crCreated.size).toBeGreaterThan(REQUESTS / 20);
     expect(crMerged.size).toBeGreaterThan(0);
@@ -183,7 +183,7 @@ describe('no lost writes under concurrency', () => {
     // deleted; no row the clients did not post.
     const commentRows = new Map((await ctx.store.read((tx) => tx.all(Comments))).map((r) => [r.id, r]));
     for (const [id, c] of comments) {
-      const row = commentRows.get(id);
+      const row = commentRows.get(id)!;
       if (c.status === 'deleted') expect(row, `deleted comment ${id}`).toBeUndefined();
       else {
         expect(row, `comment ${id}`).toBeDefined();

@@ -86,7 +86,7 @@ describe('crash safety', () => {
     }
     const rows = new Map((await ctx.store.read((tx) => tx.all(Spaces))).map((r) => [r.id, r]));
     for (const [id, want] of expected) {
-      const row = rows.get(id);
+      const row = rows.get(id)!;
       expect(row, `acknowledged space ${id}`).toBeDefined();
       if (want.deleted) expect(row.deletedAt, `deleted ${id}`).toBeTruthy();
       // An acknowledged rename is there, or a later rename of the same space replaced it (one

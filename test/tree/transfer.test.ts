@@ -32,8 +32,8 @@ describe('transfer', () => {
     expect((await s.api('GET', `/v1/orgs/${to}/spaces`)).body.items.map((x: any) => x.title)).toEqual(['Already there', 'Moving']);
     expect((await s.api('GET', `/v1/collections/${c.id}/spaces`)).body.count).toBe(0);
     // The metadata row moved to the target organization's shard; the content stayed in its own.
-    expect((await s.ctx.store.read((tx) => tx.get(Spaces, sp.id))).organization).toBe(to);
-    expect((await s.ctx.store.read((tx) => tx.get(Revisions, sp.revision))).space).toBe(sp.id);
+    expect((await s.ctx.store.read((tx) => tx.get(Spaces, sp.id)))!.organization).toBe(to);
+    expect((await s.ctx.store.read((tx) => tx.get(Revisions, sp.revision)))!.space).toBe(sp.id);
   });
 
   it('moves a collection with its whole tree, deleted spaces included', async () => {

@@ -42,6 +42,26 @@ const AREA_ORDER = [
   'urls',
 ] as const;
 
+/**
+ * Reads of the rows of an area above, through its table handle (`src/<area>/tables.ts`), that
+ * were there when tables became handles (issue 31): each is a debt to pay by moving the read
+ * behind a function of the owning area or up to the operations layer. Only the handle module is
+ * exempt, not the area's code, and a read not listed here fails the test.
+ */
+const KNOWN_ROW_READS: Record<string, string> = {
+  'src/tree/access.ts → src/collections/tables.ts': 'the tree walks collections (parents of a space)',
+  'src/tree/move.ts → src/collections/tables.ts': 'the tree moves collections and spaces',
+  'src/tree/move.ts → src/spaces/tables.ts': 'the tree moves collections and spaces',
+  'src/tree/order.ts → src/collections/tables.ts': 'the tree orders collections and spaces',
+  'src/tree/order.ts → src/spaces/tables.ts': 'the tree orders collections and spaces',
+  'src/tree/transfer.ts → src/sites/tables.ts': "a space's transfer to another organization unpublishes its site spaces",
+  'src/collections/service.ts → src/spaces/tables.ts': "deleting a collection deletes the spaces in it",
+  'src/organizations/settings.ts → src/sites/tables.ts': "an organization's default content names a site",
+  'src/organizations/settings.ts → src/saml/tables.ts': 'SSO settings depend on an active SAML provider',
+  'src/teams/service.ts → src/saml/tables.ts': "a team that is a SAML provider's default team cannot be deleted",
+  'src/change-requests/comment-counts.ts → src/comments/tables.ts': "a change request's count of open comments",
+};
+
 /** The layers, lowest first (ARCHITECTURE.md). */
 const LAYERS = ['kernel', 'store', 'contract', 'areas', 'operations', 'adapters', 'server', 'commands'] as const;
 type Layer = (typeof LAYERS)[number];
@@ -84,7 +104,7 @@ function violation(e: Edge): string | undefined {
   if (from.layer === 'areas' && to.layer === 'areas' && from.area !== to.area) {
     const a = AREA_ORDER.indexOf(from.area as never);
     const b = AREA_ORDER.indexOf(to.area as never);
-    if (b > a) return `${where(e)}: area ${from.area} may not import area ${to.area}, which comes after it (areas, lowest first: ${AREA_ORDER.join(', ')})`;
+    if (b > a && KNOWN_ROW_READS[`${e.from} → ${e.to}`] === undefined) return `${where(e)}: area ${from.area} may not import area ${to.area}, which comes after it (areas, lowest first: ${AREA_ORDER.join(', ')})`;
   }
   return undefined;
 }
@@ -119,10 +139,18 @@ describe('layering (ARCHITECTURE.md)', () => {
     expect(found).toEqual([]);
   });
 
+  it('lists only row reads that still exist', () => {
+    const reads = new Set(graph.edges.filter((e) => !e.typeOnly).map((e) => `${e.from} → ${e.to}`));
+    expect(Object.keys(KNOWN_ROW_READS).filter((k) => !reads.has(k))).toEqual([]);
+  });
+
   it('names the files and the rule of a violation', () => {
     const up = violation({ from: 'src/spaces/service.ts', to: 'src/sites/service.ts', line: 3, typeOnly: false, dynamic: false });
     expect(up).toMatch(/^src\/spaces\/service\.ts:3 imports src\/sites\/service\.ts: area spaces may not import area sites, which comes after it/);
     expect(violation({ from: 'src/spaces/service.ts', to: 'src/sites/service.ts', line: 3, typeOnly: true, dynamic: false })).toBeUndefined();
+    // Reading the rows of an area above is importing its table handle: a violation unless listed.
+    expect(violation(edge('src/spaces/service.ts', 'src/sites/tables.ts'))).toMatch(/area spaces may not import area sites/);
+    expect(violation(edge('src/tree/order.ts', 'src/spaces/tables.ts'))).toBeUndefined();
     expect(violation({ from: 'src/kernel/errors.ts', to: 'src/invoke.ts', line: 1, typeOnly: false, dynamic: true })).toMatch(/layer kernel may not import layer operations/);
     expect(srcBoundary({ from: 'src/published/http.ts', to: 'node:http', line: 1, typeOnly: true, dynamic: false })).toMatch(/^src\/published\/http\.ts:1 imports node:http: src\/ never imports/);
     expect(srcBoundary({ from: 'src/invoke.ts', to: 'server/app.ts', line: 2, typeOnly: false, dynamic: true })).toMatch(/src\/ never imports/);

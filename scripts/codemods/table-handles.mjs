@@ -43,7 +43,7 @@ const HANDLES = {
   pageContents: ['PageContents', 'src/content/tables.ts'],
   pageNodes: ['PageNodes', 'src/content/tables.ts'],
   teams: ['Teams', 'src/teams/tables.ts'],
-  grants: ['Grants', 'src/tree/tables.ts'],
+  grants: ['Grants', 'src/tree/grants.ts'],
   teamMembers: ['TeamMembers', 'src/teams/tables.ts'],
   samlProviders: ['SamlProviders', 'src/saml/tables.ts'],
   agentInstructions: ['AgentInstructions', 'src/agent-instructions/tables.ts'],

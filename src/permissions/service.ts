@@ -10,7 +10,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { ContentAccess } from '../tree/access.js';
 import { grantRowId, grantsOn, type GrantHolder, type GrantRecord, type GrantTarget } from '../tree/grants.js';
 import type { UserRecord } from '../users/model.js';
-import { Grants } from '../tree/tables.js';
+import { Grants } from '../tree/grants.js';
 import { Sites } from '../sites/tables.js';
 import { TeamMembers, Teams } from '../teams/tables.js';
 import { Users } from '../users/tables.js';

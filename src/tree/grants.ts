@@ -1,7 +1,6 @@
 import { atLeast, type MemberRole, type Role } from '../kernel/roles.js';
 import type { MemberRecord } from '../organizations/model.js';
-import type { ReadTx, WriteTx } from '../store/port.js';
-import { Grants } from './tables.js';
+import { table, type ReadTx, type WriteTx } from '../store/port.js';
 import { TeamMembers } from '../teams/tables.js';
 
 /**
@@ -27,6 +26,9 @@ export interface GrantRecord {
   grantedAt: string;
   grantedBy: string;
 }
+
+/** The table of grants (a handle, see Table in src/store/port.ts), beside its row type: one module, no circle. */
+export const Grants = table<GrantRecord, 'organization' | 'target'>('grants');
 
 export const grantRowId = (targetKind: GrantTarget, target: string, holderKind: GrantHolder, holder: string) => `${targetKind}.${target}.${holderKind}.${holder}`;
 

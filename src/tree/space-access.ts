@@ -4,7 +4,7 @@ import type { ReadTx } from '../store/port.js';
 import { ContentAccess } from './access.js';
 import { walk } from './order.js';
 import { memberRowId } from '../organizations/model.js';
-import { Grants } from './tables.js';
+import { Grants } from './grants.js';
 import { Members, Organizations } from '../organizations/tables.js';
 
 /** Whose reach of spaces is counted: a member (by user id) or a team. */

@@ -60,6 +60,7 @@ const KNOWN_ROW_READS: Record<string, string> = {
   'src/organizations/settings.ts → src/saml/tables.ts': 'SSO settings depend on an active SAML provider',
   'src/teams/service.ts → src/saml/tables.ts': "a team that is a SAML provider's default team cannot be deleted",
   'src/change-requests/comment-counts.ts → src/comments/tables.ts': "a change request's count of open comments",
+  'src/tree/grants.ts → src/teams/tables.ts': "a team's grant reaches its members: access reads who is in the team",
 };
 
 /** The layers, lowest first (ARCHITECTURE.md). */

@@ -32,9 +32,9 @@ describe.skipIf(!hasScript)('pickers on a terminal', () => {
   afterAll(() => rmSync(data, { recursive: true, force: true }));
 
   it('asks for the space, then a change request of that space, in words; a script gets exit 2 instead', async () => {
-    expect(docs(['spaces', 'create', '--title', 'Alpha', '--json'], env).status).toBe(0);
-    const beta = docs(['spaces', 'create', '--title', 'Beta', '--json'], env).json.id;
-    const cr = docs(['cr', 'create', beta, '--subject', 'Fix typo', '--json'], env).json;
+    expect((await docs(['spaces', 'create', '--title', 'Alpha', '--json'], env)).status).toBe(0);
+    const beta = (await docs(['spaces', 'create', '--title', 'Beta', '--json'], env)).json.id;
+    const cr = (await docs(['cr', 'create', beta, '--subject', 'Fix typo', '--json'], env)).json;
     expect(cr.id).toBeTruthy();
 
     // A hand-written command (cr changes): Space (second: Beta), then Change request (its only one).
@@ -56,7 +56,7 @@ describe.skipIf(!hasScript)('pickers on a terminal', () => {
     expect(g.out).toContain(`"id": "${cr.id}"`);
 
     // No terminal: nobody to ask, the arguments are named (exit 2).
-    const script = docs(['cr', 'changes'], env);
+    const script = await docs(['cr', 'changes'], env);
     expect(script.status).toBe(2);
     expect(script.stderr).toMatch(/SPACE_ID, CHANGE_REQUEST_ID/);
   }, 40_000);

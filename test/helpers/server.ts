@@ -18,8 +18,12 @@ export interface TestServer extends Served {
   stop(): Promise<void>;
 }
 
+/** A new temp directory, removed after the test file (test/helpers/leaks.ts). */
 export function tempDir(prefix = 'docs-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  // Removed by test/helpers/leaks.ts (vitest setupFiles) once the file is done.
+  ((globalThis as any)[Symbol.for('docs.test.tempDirs')] ??= []).push(dir);
+  return dir;
 }
 
 /** A real `docs serve` on an ephemeral loopback port (in memory unless `onDisk`). */

@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { formatWithOptions } from 'node:util';
 import { Config, Plugin } from '@oclif/core/config';
-import { run } from '@oclif/core/run';
+import { helpAddition, versionAddition } from '@oclif/core/run';
+import { loadHelpClass, normalizeArgv } from '@oclif/core/help';
+import { ux } from '@oclif/core/ux';
+import { createRequire } from 'node:module';
 import { handle, Exit } from '@oclif/core/handle';
 import { settings } from '@oclif/core/settings';
 import { packageRoot } from '../../src/kernel/root.js';
@@ -10,7 +13,7 @@ import { packageRoot } from '../../src/kernel/root.js';
 // The CLI inside the test process, from the SOURCE: commands/*.ts imported through vitest (vite's
 // transform), never dist/, so a stale build cannot test old code. As @oclif/test's runCommand: one
 // oclif Config per module graph (per test file, or per worker where files share one), each command
-// run with oclif's run(argv, config), its stdout/stderr captured, its exit code taken from what it
+// run as oclif's run(argv, config) does (runWith below), its stdout/stderr captured, its exit code taken from what it
 // set (process.exitCode) or threw (oclif's handle, as bin/run.js's execute() ends), the call's
 // environment applied for the run and restored after it. Runs are one at a time (output capture
 // and process.env are global): calls made together wait for each other.
@@ -76,6 +79,37 @@ async function load(): Promise<Config> {
   return config;
 }
 
+// oclif's cache (lib/cache.js, not exported): handle() reads the config from it to print a
+// command's help after a parse error, as main.run() leaves it.
+const oclifCache = createRequire(import.meta.url)(join(dirname(createRequire(import.meta.url).resolve('@oclif/core/package.json')), 'lib', 'cache.js')).default;
+
+/**
+ * oclif's main.run(argv, config) without its first step, Config.load(config), which makes a new
+ * Config from the given one at every run (and loses what load() set on it): the rest as it is.
+ */
+async function runWith(config: Config, argv: string[]): Promise<unknown> {
+  oclifCache.getInstance().set('config', config);
+  const [id = '', ...rest] = normalizeArgv(config, argv);
+  const showHelp = async (words: string[]) => {
+    const Help = await loadHelpClass(config);
+    await new Help(config, config.pjson.oclif.helpOptions ?? (config.pjson as any).helpOptions).showHelp(words);
+  };
+  await config.runHook('init', { argv: rest, id });
+  if (versionAddition(argv, config)) return void ux.stdout(config.userAgent);
+  if (helpAddition(argv, config)) return showHelp(argv);
+  const cmd = config.findCommand(id);
+  if (!cmd && !config.flexibleTaxonomy && config.findTopic(id)) return showHelp([id]);
+  let error: Error | undefined;
+  try {
+    return await config.runCommand(id, rest, cmd);
+  } catch (err) {
+    error = err as Error;
+    throw err;
+  } finally {
+    await config.runHook('finally', { argv: rest, Command: cmd as any, error, id });
+  }
+}
+
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Runs one `docs` command in this process (see above); `env`: variables set (undefined: removed) for the run. */
@@ -134,7 +168,7 @@ async function runOne(args: string[], env: Record<string, string | undefined>): 
   process.argv = [process.execPath, join(root, 'bin', 'run.js'), ...args];
   process.exitCode = undefined;
   try {
-    await run(args, config);
+    await runWith(config, args);
   } catch (err) {
     await handle(err as Error);
   } finally {

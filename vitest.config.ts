@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Two layers (issue 31; docs/manual: "Tests"):
-// - `fast` (npm test): everything in process from the source, each exhaustive sweep as a seeded
+// - `fast` (npm test; with `isolated`, its files that need a module graph of their own): everything in process from the source, each exhaustive sweep as a seeded
 //   sample (test/helpers/sample.ts), a handful of true-process tests of the built CLI;
 // - `full` (npm run test:full, also in .ci/run): the sweeps whole (DOCS_TEST_FULL=1), Chromium,
 //   the built bundle's smoke test.
@@ -16,6 +16,17 @@ const SWEEPS = [
   'test/transport/spec-mock-pinned.test.ts',
 ];
 
+/**
+ * Files that need a module graph of their own (vitest's isolation): none known so far. The rest of
+ * the fast layer shares one per worker (isolate: false): oclif's Config of the in-process CLI, ajv's
+ * compiled validators and the contract are loaded once per worker instead of once per file.
+ * Audited for what a file could leave to the next: process.env is put back after each file and
+ * temp directories removed, a server left listening fails its file (test/helpers/leaks.ts); no
+ * file uses vi.mock or fake timers; the CLI runner restores what a command changed (env, argv,
+ * exit code, oclif's help's ids: test/helpers/in-process-cli.ts); stores are per data directory.
+ */
+const ISOLATED: string[] = [];
+
 /** Only in `full`: Chromium, the built bundle. */
 const FULL_ONLY = ['test/published/browser.test.ts', 'test/published/responsive.test.ts', 'test/smoke/**/*.test.ts'];
 
@@ -29,7 +40,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: FULL_ONLY },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...FULL_ONLY, ...ISOLATED], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED.length ? ISOLATED : ['test/no-isolated-file'], isolate: true, passWithNoTests: true },
       },
       {
         extends: true,

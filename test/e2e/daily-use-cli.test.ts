@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs, docsAsync } from '../helpers/cli.js';
+import { BIN, docs, docsAsync, onTerminal } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
 import { tempDir } from '../helpers/server.js';
 import { tryLock } from '../../src/store/lock.js';
@@ -126,23 +126,17 @@ describe('destructive commands in scripts', () => {
   });
 
   // A real terminal through util-linux `script` (a pty): answer "n", or press Ctrl-C.
-  const onTty = (args: string[], keys: string) => {
-    const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-    return spawnSync('sh', ['-c', `(sleep 2; printf '${keys}'; sleep 2) | script -qec "${cmd.replace(/"/g, '\\"')}" /dev/null`], {
-      encoding: 'utf8',
-      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, ...env },
-      timeout: 20_000,
-    });
-  };
   it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: "no" is exit 2 "cancelled", Ctrl-C is exit 130 without an error', async () => {
     const space = (await docs(['spaces', 'create', '--title', 'Kept', '--json'], env)).json.id as string;
-    const no = onTty(['spaces', 'delete', space], 'n\\r');
-    expect(no.status).toBe(2);
-    expect(no.stdout).toContain(`Delete space "Kept" (${space})?`); // the question names it
-    expect(no.stdout).toContain('Error: cancelled');
-    const interrupted = onTty(['spaces', 'delete', space], '\\003');
-    expect(interrupted.status).toBe(130);
-    expect(interrupted.stdout).not.toContain('Error');
+    // The keys are typed once the question shows (test/helpers/cli.ts onTerminal), not after a fixed sleep.
+    const question = new RegExp(`Delete space "Kept" \\(${space}\\)\\?`);
+    const no = await onTerminal(['spaces', 'delete', space], env, [[question, 'n\r']]);
+    expect(no.status, no.out).toBe(2);
+    expect(no.out).toContain(`Delete space "Kept" (${space})?`); // the question names it
+    expect(no.out).toContain('Error: cancelled');
+    const interrupted = await onTerminal(['spaces', 'delete', space], env, [[question, '\u0003']]);
+    expect(interrupted.status, interrupted.out).toBe(130);
+    expect(interrupted.out).not.toContain('Error');
     expect((await docs(['spaces', 'get', space], env)).status).toBe(0);
   });
 });

@@ -99,3 +99,26 @@ export function inTerminal(lines: string[], env: Record<string, string | undefin
   if (r.status !== 0) throw new Error(`script exited ${r.status}: ${r.stderr}${r.stdout}`);
   return r.stdout.replace(/\r\n/g, '\n');
 }
+
+/**
+ * Runs `docs ARGS` (the built CLI) on a pseudo-terminal (util-linux `script`) and types at its
+ * prompts: at each step, once the screen shows `when` (ANSI codes removed), `keys` are typed.
+ * Waits for what it expects, never for a fixed time; a run still going after `timeoutMs` is
+ * killed (status null). Answers the exit status and the terminal's output.
+ */
+export function onTerminal(args: string[], env: Record<string, string | undefined>, steps: [when: RegExp, keys: string][], timeoutMs = 15_000): Promise<{ status: number | null; out: string }> {
+  requireFreshBuild();
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env, TERM: 'xterm', COLUMNS: '120' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let step = 0;
+  const onData = (d: Buffer) => {
+    out += d.toString();
+    // The screen redraws: the whole output so far, ANSI codes removed, is matched at each step.
+    while (step < steps.length && steps[step]![0].test(out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''))) child.stdin.write(steps[step++]![1]);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const timer = setTimeout(() => child.kill(), timeoutMs);
+  return new Promise((resolve) => child.on('exit', (status) => (clearTimeout(timer), resolve({ status, out }))));
+}

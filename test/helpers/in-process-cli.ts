@@ -76,8 +76,18 @@ async function load(): Promise<Config> {
       return { successes: [], failures: [{ plugin, error }] };
     }
   }) as Config['runHook'];
+  // oclif's help writes ids and aliases with the topic separator INTO the command entries it shows
+  // (help/index.js formatCommand, formatCommands: harmless in a process that then ends): put back
+  // after each run (runOne), or the next run finds no `spaces:list`.
+  const entries = plugin.commands.map((c) => [c, c.id, c.aliases] as const);
+  restoreIds = () => {
+    for (const [c, id, aliases] of entries) Object.assign(c, { id, aliases });
+    for (const [id, cls] of Object.entries(COMMANDS)) (cls as { id: string }).id = id;
+  };
   return config;
 }
+
+let restoreIds = () => {};
 
 // oclif's cache (lib/cache.js, not exported): handle() reads the config from it to print a
 // command's help after a parse error, as main.run() leaves it.
@@ -184,6 +194,7 @@ async function runOne(args: string[], env: Record<string, string | undefined>): 
     Exit.exit = saved.exit;
     process.exit = saved.processExit;
     process.argv = saved.argv;
+    restoreIds();
     for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
     Object.assign(process.env, savedEnv);
   }

@@ -33,11 +33,14 @@ function hash(text: string): number {
  * Every item in a full run; else `n` of them picked by the run's seed and `label` (each sweep its
  * own draw), in their original order (sweeps that order their cases keep that order).
  */
-export function sample<T>(items: readonly T[], n: number, label: string): T[] {
+export function sample<T>(items: readonly T[], n: number, label: string, opts: { withPrevious?: (item: T) => boolean } = {}): T[] {
   if (FULL || items.length <= n) return [...items];
   const next = random(SEED ^ hash(label));
   const picked = new Set<number>();
   while (picked.size < n) picked.add(Math.floor(next() * items.length));
+  // A case that may need the one before it (unpublishSite after publishSite: the operation
+  // sweeps' writes run in table order on one world) brings it along.
+  if (opts.withPrevious) for (const i of [...picked]) if (i > 0 && opts.withPrevious(items[i]!)) picked.add(i - 1);
   return items.filter((_, i) => picked.has(i));
 }
 

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { expectContract } from '../helpers/contract.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 /**
  * docs cr: create, edit, pages, diff, merge (clean and with conflicts: exit 5 and the pages
@@ -92,12 +92,12 @@ describe('docs cr', () => {
   });
 
   it('works against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_cr_remote' });
+    // In this process on an ephemeral port (the CLI over HTTP is what is tested, not the process).
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_cr_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_cr_remote' }, false);
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

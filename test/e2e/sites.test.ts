@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 /** The same scenario on either transport: a site with sections, site spaces, customization, schema, publishing. */
 async function scenario(env: Record<string, string>, full: boolean) {
@@ -66,12 +66,12 @@ describe('docs sites', () => {
   });
 
   it('work against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_sites_remote' });
+    // In this process on an ephemeral port (the CLI over HTTP is what is tested, not the process).
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_sites_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_sites_remote' }, false);
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

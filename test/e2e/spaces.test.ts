@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 /** The same scenario on either transport: create, tree, move, delete, restore, duplicate. */
 async function scenario(env: Record<string, string>) {
@@ -50,7 +50,8 @@ describe('docs collections and spaces', () => {
 
   it('work against a server (--api-url, --token), transfer included', { timeout: 90_000 }, async () => {
     const data = tempDir();
-    const s = await spawnServe(['--data', data, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_remote' });
+    // In this process on an ephemeral port (the CLI over HTTP is what is tested, not the process).
+    const s = await startServer({ dataDir: data, token: 'gb_api_e2e_remote' });
     try {
       const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_remote' };
       const { guides, api } = await scenario(env);
@@ -70,8 +71,7 @@ describe('docs collections and spaces', () => {
       expect((await docs(['collections', 'delete', guides.id, '--yes'], env)).status).toBe(0);
       expect((await docs(['spaces', 'list', '--json'], { ...env, DOCS_ORG: other.id })).json.count).toBe(0);
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

@@ -27,10 +27,10 @@ export function tempDir(prefix = 'docs-test-'): string {
 }
 
 /** A real `docs serve` on an ephemeral loopback port (in memory unless `onDisk`). */
-export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean } = {}): Promise<TestServer> {
+export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean; token?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.onDisk ? tempDir() : undefined);
   const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
-  process.env.DOCS_BOOTSTRAP_TOKEN = TEST_TOKEN;
+  process.env.DOCS_BOOTSTRAP_TOKEN = opts.token ?? TEST_TOKEN;
   const served = await serve({ port: 0, dataDir, clock: opts.clock, sweepIntervalMs: opts.sweepIntervalMs, allowPrivateTunnels: opts.allowPrivateTunnels }).finally(() => {
     if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
     else process.env.DOCS_BOOTSTRAP_TOKEN = prev;

@@ -112,9 +112,12 @@ async function plan(which: keyof typeof SPECS, url: string): Promise<Planned[]> 
     }
     out.push({ id, argv: [...argv, '--api-url', url, '--token', 'gb_api_mock'] });
   }
-  for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) out.push({ id, argv });
-  // npm test: a seeded sample of the commands; npm run test:full: every one.
-  return process.env.MOCK_ONLY ? out : sample(out, 25, `spec-mock-${which}`);
+  // npm test: a seeded sample of the commands against the mock; npm run test:full: every one. The
+  // local ones (LOCAL_ARGS: auth login, then auth token --profile mock, ...) depend on each other:
+  // always all of them.
+  const swept = process.env.MOCK_ONLY ? out : sample(out, 25, `spec-mock-${which}`);
+  for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) swept.push({ id, argv });
+  return swept;
 }
 
 /** Files the examples name, in the working directory the commands run in. */

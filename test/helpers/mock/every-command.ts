@@ -113,9 +113,10 @@ async function plan(which: keyof typeof SPECS, url: string): Promise<Planned[]> 
     out.push({ id, argv: [...argv, '--api-url', url, '--token', 'gb_api_mock'] });
   }
   // npm test: a seeded sample of the commands against the mock; npm run test:full: every one. The
-  // local ones (LOCAL_ARGS: auth login, then auth token --profile mock, ...) depend on each other:
-  // always all of them.
-  const swept = process.env.MOCK_ONLY ? out : sample(out, 25, `spec-mock-${which}`);
+  // auth commands (auth login, then LOCAL_ARGS' auth token --profile mock, ...) depend on each
+  // other: always all of them.
+  const auth = (p: Planned) => p.id.startsWith('auth:');
+  const swept = process.env.MOCK_ONLY ? out : [...out.filter(auth), ...sample(out.filter((p) => !auth(p)), 25, `spec-mock-${which}`)];
   for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) swept.push({ id, argv });
   return swept;
 }

@@ -1,10 +1,55 @@
 import { defineConfig } from 'vitest/config';
 
+// Two layers (issue 31; docs/manual: "Tests"):
+// - `fast` (npm test; with `isolated`, its files that need a module graph of their own): everything in process from the source, each exhaustive sweep as a seeded
+//   sample (test/helpers/sample.ts), a handful of true-process tests of the built CLI;
+// - `full` (npm run test:full, also in .ci/run): the sweeps whole (DOCS_TEST_FULL=1), Chromium,
+//   the built bundle's smoke test.
+// `npm run stress` (vitest.stress.config.ts) is the third: load, crashes, concurrency.
+
+/** Files whose sweep is sampled in `fast` and whole in `full`. */
+const SWEEPS = [
+  'test/reliability/least-role.test.ts',
+  'test/reliability/fuzz.test.ts',
+  'test/contract/contract-sweep.test.ts',
+  'test/transport/spec-mock-latest.test.ts',
+  'test/transport/spec-mock-pinned.test.ts',
+];
+
+/**
+ * Files that need a module graph of their own (vitest's isolation): none known so far. The rest of
+ * the fast layer shares one per worker (isolate: false): oclif's Config of the in-process CLI, ajv's
+ * compiled validators and the contract are loaded once per worker instead of once per file.
+ * Audited for what a file could leave to the next: process.env is put back after each file and
+ * temp directories removed, a server left listening fails its file (test/helpers/leaks.ts); no
+ * file uses vi.mock or fake timers; the CLI runner restores what a command changed (env, argv,
+ * exit code, oclif's help's ids: test/helpers/in-process-cli.ts); stores are per data directory.
+ */
+const ISOLATED: string[] = [];
+
+/** Only in `full`: Chromium, the built bundle. */
+const FULL_ONLY = ['test/published/browser.test.ts', 'test/published/responsive.test.ts', 'test/smoke/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/leaks.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...FULL_ONLY, ...ISOLATED], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED.length ? ISOLATED : ['test/no-isolated-file'], isolate: true, passWithNoTests: true },
+      },
+      {
+        extends: true,
+        test: { name: 'full', include: [...SWEEPS, ...FULL_ONLY], env: { DOCS_TEST_FULL: '1' } },
+      },
+    ],
   },
 });

@@ -1,27 +1,17 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { startServer, tempDir, TEST_TOKEN, type TestServer } from '../helpers/server.js';
 
 // Issue 20, "Bad input": every value the CLI parses itself is checked before any call (exit 2,
 // naming the flag and the rule, nothing sent), and a customization's unknown fields are refused
 // at every depth: by the server (400, nothing stored) and by the CLI before it sends anything.
 
-function run(args: string[], env: Record<string, string | undefined>) {
-  return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, DOCS_ORG: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill(), 30_000);
-    child.on('close', (code) => (clearTimeout(timer), resolve({ status: code ?? -1, stdout, stderr })));
-  });
-}
+// In process (test/helpers/in-process-cli.ts): the same parse, checks and exit codes as the built CLI.
+const run = (args: string[], env: Record<string, string | undefined>) => docs(args, { DOCS_ORG: undefined, ...env });
 
 const dir = tempDir('docs-bad-input-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

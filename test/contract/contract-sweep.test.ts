@@ -3,7 +3,8 @@ import { OPERATION_IDS } from '../../src/operations.js';
 import { recordContract, type ContractCheck } from '../helpers/contract.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
-import { caseOrder, prepareCase } from '../reliability/least-role.js';
+import { caseOrder, prepareCase, routeOf } from '../reliability/least-role.js';
+import { FULL, sample, sampleNote } from '../helpers/sample.js';
 
 // The contract sweep: every served operation called with real ids on the prepared world (the
 // cases of the authorization matrix, test/reliability/least-role.ts, each as its least role),
@@ -11,30 +12,12 @@ import { caseOrder, prepareCase } from '../reliability/least-role.js';
 // @gitbook/api 0.146.0 and 0.202.0 (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract). Reports, per spec, the invalid bodies
 // and the operations they come from; the target is 0 under both.
 //
-// The whole sweep takes about a minute on a shared machine: by default it runs a seeded sample
-// of the operations (SAMPLE of them, seed CONTRACT_SWEEP_SEED or the fixed one below, printed);
-// CONTRACT_SWEEP=full runs every one. (There is no `npm run test:full`; the authorization matrix,
-// test/reliability/least-role.test.ts, calls every operation in the default run, and every
-// answer it gets is checked against both specs too, by s.api.)
+// The whole sweep takes about a minute on a shared machine: `npm test` runs a seeded sample of the
+// operations (test/helpers/sample.ts: the seed printed, DOCS_TEST_SEED repeats it), `npm run
+// test:full` every one. (The authorization matrix, test/reliability/least-role.test.ts, checks
+// every answer it gets against both specs too, by s.api.)
 
 const SAMPLE = 40;
-const FULL = process.env.CONTRACT_SWEEP === 'full';
-const SEED = Number(process.env.CONTRACT_SWEEP_SEED ?? 20260202);
-
-/** A seeded pick of `n` of `ids`, in their order (mulberry32). */
-function sample(ids: string[], n: number, seed: number): string[] {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const keyed = ids.map((id) => [next(), id] as const).sort((x, y) => x[0] - y[0]);
-  const picked = new Set(keyed.slice(0, n).map(([, id]) => id));
-  return ids.filter((id) => picked.has(id));
-}
 
 let s: TestServer;
 let world: World;
@@ -55,7 +38,7 @@ describe('contract sweep: every 2xx body of every operation, under both specs', 
   it('finds no invalid body under 0.146.0 nor under 0.202.0', async () => {
     const failed: string[] = [];
     const all = caseOrder(OPERATION_IDS);
-    const ops = FULL ? all : sample(all, SAMPLE, SEED);
+    const ops = sample(all, SAMPLE, 'contract-sweep', { withPrevious: (id) => routeOf(id)[0] !== 'GET' });
     for (const operationId of ops) {
       try {
         const { method, url, body, me } = await prepareCase(s, world, operationId, { lesser: false });
@@ -77,9 +60,9 @@ describe('contract sweep: every 2xx body of every operation, under both specs', 
     const pinned = report('pinned');
     const latest = report('latest');
     const served = new Set(seen.map((x) => x.check.operationId));
-    console.log(`contract sweep (${FULL ? 'every operation' : `${ops.length} of ${all.length} operations, seed ${SEED}; CONTRACT_SWEEP=full for all`}): ${seen.length} 2xx bodies from ${served.size} operations; invalid under 0.146.0: ${pinned.invalid} of ${pinned.checked} (${pinned.operations} operations), under 0.202.0: ${latest.invalid} of ${latest.checked} (${latest.operations} operations)`);
-    expect(failed, failed.join('\n')).toEqual([]);
-    expect(pinned.problems, pinned.problems.join('\n')).toEqual([]);
-    expect(latest.problems, latest.problems.join('\n')).toEqual([]);
+    console.log(`contract sweep (${FULL ? 'every operation' : `${ops.length} of ${all.length} operations`}; ${sampleNote('contract sweep')}): ${seen.length} 2xx bodies from ${served.size} operations; invalid under 0.146.0: ${pinned.invalid} of ${pinned.checked} (${pinned.operations} operations), under 0.202.0: ${latest.invalid} of ${latest.checked} (${latest.operations} operations)`);
+    expect(failed, failed.join('\n') + `\n${sampleNote('contract sweep')}`).toEqual([]);
+    expect(pinned.problems, pinned.problems.join('\n') + `\n${sampleNote('contract sweep')}`).toEqual([]);
+    expect(latest.problems, latest.problems.join('\n') + `\n${sampleNote('contract sweep')}`).toEqual([]);
   }, 120_000);
 });

@@ -22,32 +22,32 @@ writeFileSync(broken, '{"id": "x", "parts": [');
 describe('docs conversations, in-process', () => {
   const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_conversations' };
 
-  it('ingest --wait processes in this process; clusters, issues, list and get read the result', () => {
-    const r = docs(['conversations', 'ingest', batch, '--wait'], env);
+  it('ingest --wait processes in this process; clusters, issues, list and get read the result', async () => {
+    const r = await docs(['conversations', 'ingest', batch, '--wait'], env);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('Ingested 3 conversations: processed.\n');
-    const clusters = docs(['conversations', 'clusters', '--order-by', 'issues', '--json'], env).json;
+    const clusters = (await docs(['conversations', 'clusters', '--order-by', 'issues', '--json'], env)).json;
     expectContract('GET', '/v1/orgs/x/conversations-clusters', 200, clusters);
     expect(clusters.items.map((c: any) => c.stats.issues)).toEqual([2, 1]);
-    const table = docs(['conversations', 'clusters'], env).stdout;
+    const table = (await docs(['conversations', 'clusters'], env)).stdout;
     expect(table).toContain('Password reset');
-    const issues = docs(['conversations', 'issues', '--cluster', clusters.items[0].id, '--json'], env).json;
+    const issues = (await docs(['conversations', 'issues', '--cluster', clusters.items[0].id, '--json'], env)).json;
     expect(issues.count).toBe(2);
-    const one = docs(['conversations', 'issues', issues.items[0].issue.id, '--json'], env).json;
+    const one = (await docs(['conversations', 'issues', issues.items[0].issue.id, '--json'], env)).json;
     expect(one).toEqual(issues.items[0]);
-    const got = docs(['conversations', 'get', one.conversation.id, '--json'], env).json;
+    const got = (await docs(['conversations', 'get', one.conversation.id, '--json'], env)).json;
     expectContract('GET', '/v1/orgs/x/conversations/y', 200, got);
     expect(got.parts[0].role).toBe('user');
-    const list = docs(['conversations', 'list', '--json'], env).json;
+    const list = (await docs(['conversations', 'list', '--json'], env)).json;
     expect(list.count).toBe(3);
   });
 
-  it('without --wait leaves them pending and says so; unreadable JSON is exit 2 before any request', () => {
-    const r = docs(['conversations', 'ingest', batch], env);
+  it('without --wait leaves them pending and says so; unreadable JSON is exit 2 before any request', async () => {
+    const r = await docs(['conversations', 'ingest', batch], env);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('Ingested 3 conversations: processing pending.\n');
     expect(r.stderr).toContain('processed when `docs serve` runs on it');
-    const bad = docs(['conversations', 'ingest', broken], env);
+    const bad = await docs(['conversations', 'ingest', broken], env);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^Error: file: cannot read JSON from .*broken\.json/);
   });
@@ -58,15 +58,15 @@ describe('docs conversations, over HTTP', () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_conversations_remote' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_conversations_remote' };
     try {
-    const r = docs(['conversations', 'ingest', batch, '--wait', '--json'], env);
+    const r = await docs(['conversations', 'ingest', batch, '--wait', '--json'], env);
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toEqual({ ingested: 3, processed: true });
-    const list = docs(['conversations', 'list', '--json'], env).json;
+    const list = (await docs(['conversations', 'list', '--json'], env)).json;
     expect(list.items.every((c: any) => c.processedAt)).toBe(true);
-    expect(docs(['conversations', 'clusters', '--json'], env).json.count).toBe(2);
+    expect((await docs(['conversations', 'clusters', '--json'], env)).json.count).toBe(2);
     const bad = join(files, 'bad-role.json');
     writeFileSync(bad, JSON.stringify({ id: 'z', parts: [] }));
-    const refused = docs(['conversations', 'ingest', bad], env);
+    const refused = await docs(['conversations', 'ingest', bad], env);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toBe('Error: parts: must have at least one message\n');
     } finally {

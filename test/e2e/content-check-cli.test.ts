@@ -33,9 +33,9 @@ function clean(): string {
 const env = () => ({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_check' });
 
 describe('docs content check DIR', () => {
-  it('finds nothing in a clean folder: exit 0', () => {
+  it('finds nothing in a clean folder: exit 0', async () => {
     const dir = clean();
-    const r = docs(['content', 'check', dir]);
+    const r = await docs(['content', 'check', dir]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`No problems in ${dir} (3 pages, 2 files checked).\n`);
     expect(r.status).toBe(0);
@@ -60,10 +60,10 @@ describe('docs content check DIR', () => {
     ['two page paths that differ only in case (no SUMMARY.md)', (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'Intro.md': '# Intro again\n' })), (d) => `${d}/intro.md:1: page path intro is also Intro.md (they differ only in case); rename one`],
   ];
   for (const [name, spoil, line] of cases) {
-    it(`reports ${name}: one line, exit 1`, () => {
+    it(`reports ${name}: one line, exit 1`, async () => {
       const dir = clean();
       spoil(dir);
-      const r = docs(['content', 'check', dir]);
+      const r = await docs(['content', 'check', dir]);
       expect(r.stdout).toBe(`${line(dir)}\n`);
       const n = line(dir).split('\n').length;
       expect(r.stderr).toBe(`Error: ${n} problem${n === 1 ? '' : 's'} in ${dir}\n`);
@@ -71,11 +71,11 @@ describe('docs content check DIR', () => {
     });
   }
 
-  it('prints --json, --format github and --format junit', () => {
+  it('prints --json, --format github and --format junit', async () => {
     const dir = clean();
     rmSync(join(dir, 'images/logo.png'));
     write(dir, { 'guide/README.md': '# Guide\n\nSee [a, b](<x%25 y.md>).\n\nGet [the sheet](../files/sheet.pdf).\n' });
-    const json = docs(['content', 'check', dir, '--json']);
+    const json = await docs(['content', 'check', dir, '--json']);
     expect(json.status).toBe(1);
     expect(json.json).toEqual({
       target: { dir },
@@ -85,14 +85,14 @@ describe('docs content check DIR', () => {
         { file: `${dir}/intro.md`, line: 3, kind: 'missing-image', message: 'missing image images/logo.png: no file images/logo.png' },
       ],
     });
-    const gh = docs(['content', 'check', dir, '--format', 'github']);
+    const gh = await docs(['content', 'check', dir, '--format', 'github']);
     expect(gh.status).toBe(1);
     // Data escapes % (and CR, LF); properties also : and ,.
     expect(gh.stdout).toBe(
       `::error file=${dir}/guide/README.md,line=3,title=docs content check (broken-link)::broken link x%2525 y.md: no page guide/x%25 y.md\n` +
         `::error file=${dir}/intro.md,line=3,title=docs content check (missing-image)::missing image images/logo.png: no file images/logo.png\n`,
     );
-    const junit = docs(['content', 'check', dir, '--format', 'junit']);
+    const junit = await docs(['content', 'check', dir, '--format', 'junit']);
     expect(junit.status).toBe(1);
     expect(junit.stdout).toBe(
       [
@@ -111,68 +111,68 @@ describe('docs content check DIR', () => {
       ].join('\n'),
     );
     // A clean folder: one passing test case; the verdict on stderr, stdout stays XML.
-    const ok = docs(['content', 'check', clean(), '--format', 'junit']);
+    const ok = await docs(['content', 'check', clean(), '--format', 'junit']);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('tests="1" failures="0"');
     expect(ok.stderr).toMatch(/^No problems in /);
-    expect(docs(['content', 'check', clean(), '--format', 'github']).stdout).toBe('');
+    expect((await docs(['content', 'check', clean(), '--format', 'github'])).stdout).toBe('');
   });
 
-  it('refuses bad input: exit 2', () => {
-    expect(docs(['content', 'check']).stderr).toBe('Error: what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)\n');
-    expect(docs(['content', 'check']).status).toBe(2);
-    const both = docs(['content', 'check', clean(), '--space', 'x']);
+  it('refuses bad input: exit 2', async () => {
+    expect((await docs(['content', 'check'])).stderr).toBe('Error: what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)\n');
+    expect((await docs(['content', 'check'])).status).toBe(2);
+    const both = await docs(['content', 'check', clean(), '--space', 'x']);
     expect([both.status, both.stderr]).toEqual([2, 'Error: give a folder (DIR) or --space, not both\n']);
-    expect(docs(['content', 'check', '--change-request', '4'])).toMatchObject({ status: 2 });
+    expect(await docs(['content', 'check', '--change-request', '4'])).toMatchObject({ status: 2 });
     const none = join(tempDir(), 'nope');
-    expect(docs(['content', 'check', none])).toMatchObject({ status: 2, stderr: `Error: DIR: ${none} is not a folder\n` });
-    expect(docs(['content', 'check', clean(), '--format', 'xml']).status).toBe(2);
+    expect(await docs(['content', 'check', none])).toMatchObject({ status: 2, stderr: `Error: DIR: ${none} is not a folder\n` });
+    expect((await docs(['content', 'check', clean(), '--format', 'xml'])).status).toBe(2);
     // A symbolic link out of the folder is refused as push refuses it: nothing outside is read.
     const out = clean();
     symlinkSync('/etc/passwd', join(out, 'passwd.md'));
-    const r = docs(['content', 'check', out]);
+    const r = await docs(['content', 'check', out]);
     expect([r.status, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toBe(`Error: passwd.md: a symbolic link to /etc/passwd, outside ${out}; push reads only files inside the folder; nothing was sent\n`);
   });
 });
 
 /** Pushes a folder with a broken link (push sends it: only check refuses), then checks the space and a change request. */
-function remoteScenario(e: Record<string, string>) {
-  const run = (...args: string[]) => {
-    const r = docs(args, e);
+async function remoteScenario(e: Record<string, string>) {
+  const run = async (...args: string[]) => {
+    const r = await docs(args, e);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r;
   };
-  const space = run('spaces', 'create', '--title', 'Checked', '--json').json.id as string;
+  const space = (await run('spaces', 'create', '--title', 'Checked', '--json')).json.id as string;
   const dir = clean();
-  run('content', 'push', dir, '--space', space, '--merge');
-  const ok = docs(['content', 'check', '--space', space], e);
+  await run('content', 'push', dir, '--space', space, '--merge');
+  const ok = await docs(['content', 'check', '--space', space], e);
   expect(ok.stdout).toMatch(new RegExp(`^No problems in space ${space} \\(\\d+ links checked\\)\\.\\n$`));
   expect(ok.status).toBe(0);
 
   write(dir, { 'guide/setup.md': '# Setup\n\nSee [gone](./gone.md).\n' });
-  run('content', 'push', dir, '--space', space); // change request #2, open
-  const cr = docs(['content', 'check', '--space', space, '--change-request', '2'], e);
+  await run('content', 'push', dir, '--space', space); // change request #2, open
+  const cr = await docs(['content', 'check', '--space', space, '--change-request', '2'], e);
   expect(cr.stdout).toBe('guide/setup: broken link ./gone.md\n');
   expect(cr.stderr).toBe(`Error: 1 problem in change request #2 of space ${space}\n`);
   expect(cr.status).toBe(1);
   // The space itself is still clean until the change request is merged.
-  expect(docs(['content', 'check', '--space', space], e).status).toBe(0);
-  run('cr', 'merge', space, '2');
-  const after = docs(['content', 'check', '--space', space, '--format', 'github'], e);
+  expect((await docs(['content', 'check', '--space', space], e)).status).toBe(0);
+  await run('cr', 'merge', space, '2');
+  const after = await docs(['content', 'check', '--space', space, '--format', 'github'], e);
   expect(after.stdout).toBe('::error file=guide/setup,title=docs content check (broken-link)::broken link ./gone.md\n');
   expect(after.status).toBe(1);
 }
 
 describe('docs content check --space', () => {
-  it('asks the server in-process', { timeout: 60_000 }, () => {
-    remoteScenario(env());
+  it('asks the server in-process', { timeout: 60_000 }, async () => {
+    await remoteScenario(env());
   });
 
   it('asks a server over HTTP (--api-url, --token)', { timeout: 60_000 }, async () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_check_remote' });
     try {
-      remoteScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_check_remote' });
+      await remoteScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_check_remote' });
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;
@@ -181,21 +181,21 @@ describe('docs content check --space', () => {
 });
 
 describe('docs content push --check', () => {
-  it('refuses a folder with problems and sends nothing; a clean one is pushed', { timeout: 60_000 }, () => {
+  it('refuses a folder with problems and sends nothing; a clean one is pushed', { timeout: 60_000 }, async () => {
     const e = env();
-    const space = docs(['spaces', 'create', '--title', 'Gate', '--json'], e).json.id as string;
+    const space = (await docs(['spaces', 'create', '--title', 'Gate', '--json'], e)).json.id as string;
     const dir = clean();
     rmSync(join(dir, 'images/logo.png'));
-    const r = docs(['content', 'push', dir, '--space', space, '--check', '--merge'], e);
+    const r = await docs(['content', 'push', dir, '--space', space, '--check', '--merge'], e);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`${dir}/intro.md:3: missing image images/logo.png: no file images/logo.png\nError: --check: 1 problem in ${dir}; nothing was sent\n`);
     expect(r.status).toBe(1);
     // Nothing sent: no change request, no page.
-    expect(docs(['api', 'GET', `/spaces/${space}/change-requests`], e).json.items).toEqual([]);
-    expect(docs(['pages', 'list', space, '--json'], e).json.pages).toEqual([]);
+    expect((await docs(['api', 'GET', `/spaces/${space}/change-requests`], e)).json.items).toEqual([]);
+    expect((await docs(['pages', 'list', space, '--json'], e)).json.pages).toEqual([]);
 
     write(dir, { 'images/logo.png': PNG });
-    const ok = docs(['content', 'push', dir, '--space', space, '--check', '--merge', '--json'], e);
+    const ok = await docs(['content', 'push', dir, '--space', space, '--check', '--merge', '--json'], e);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.json).toMatchObject({ number: 1, merged: true, added: 3 });
   });

@@ -16,18 +16,18 @@ import { tempDir } from '../helpers/server.js';
 type Env = Record<string, string>;
 
 function runner(env: Env) {
-  const run = (...args: string[]) => {
-    const r = docs(args, env);
+  const run = async (...args: string[]) => {
+    const r = await docs(args, env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r;
   };
-  return { run, raw: (...args: string[]) => docs(args, env) };
+  return { run, raw: async (...args: string[]) => await docs(args, env) };
 }
 
 /** The transport-sensitive part, run in-process and against `docs serve`. */
-function loop(env: Env) {
+async function loop(env: Env) {
   const { run, raw } = runner(env);
-  const space = run('spaces', 'create', '--title', 'Loop', '--json').json.id as string;
+  const space = (await run('spaces', 'create', '--title', 'Loop', '--json')).json.id as string;
   const src = tempDir('docs-loop-src-');
   writeFileSync(join(src, '10-ten.md'), '# Ten\n\nTen.\n');
   writeFileSync(join(src, '2-two.md'), '# Two\n\nTwo.\n');
@@ -35,44 +35,44 @@ function loop(env: Env) {
   writeFileSync(join(src, 'README.md'), '# Welcome\n\nStart here.\n');
 
   // First push: a new change request; the folder tree in natural order, README.md first.
-  const first = run('content', 'push', src, '--space', space, '--json').json;
+  const first = (await run('content', 'push', src, '--space', space, '--json')).json;
   expect(first).toMatchObject({ number: 1, target: 'new', added: 4, merged: false });
   const out = join(tempDir('docs-loop-pull-'), 'cr');
-  run('content', 'pull', out, '--space', space, '--change-request', '1');
+  await run('content', 'pull', out, '--space', space, '--change-request', '1');
   expect(readFileSync(join(out, 'SUMMARY.md'), 'utf8')).toBe(
     '# Table of contents\n\n* [Welcome](README.md)\n* [One](1-one.md)\n* [Two](2-two.md)\n* [Ten](10-ten.md)\n',
   );
 
   // Pushing again: the same change request, found by the push's marker (no second one).
   writeFileSync(join(src, '2-two.md'), '# Two\n\nTwo, see [gone](./gone.md).\n');
-  const again = run('content', 'push', src, '--space', space, '--message', 'Docs update', '--json').json;
+  const again = (await run('content', 'push', src, '--space', space, '--message', 'Docs update', '--json')).json;
   expect(again).toMatchObject({ number: 1, target: 'earlier', added: 0, updated: 1 });
-  const same = run('content', 'push', src, '--space', space);
+  const same = await run('content', 'push', src, '--space', space);
   expect(same.stdout).toContain('#1');
   expect(same.stdout).toContain('earlier push');
 
   // Links of the change request before merging it: the broken one it introduced.
-  const links = raw('links', space, '--change-request', '1', '--fail-on-broken', '--json');
+  const links = await raw('links', space, '--change-request', '1', '--fail-on-broken', '--json');
   expect(links.status).toBe(1);
   expect(links.json.stats).toEqual({ total: 1, broken: { total: 1, changeRequest: 1 } });
   expect(links.json.items[0].status).toBe('broken');
 
   // --change-request N: that one; merged, it is refused; unknown, not found.
-  const merged = run('content', 'push', src, '--space', space, '--change-request', '1', '--merge', '--json').json;
+  const merged = (await run('content', 'push', src, '--space', space, '--change-request', '1', '--merge', '--json')).json;
   expect(merged).toMatchObject({ number: 1, target: 'given', merged: true });
-  const closed = raw('content', 'push', src, '--space', space, '--change-request', '1');
+  const closed = await raw('content', 'push', src, '--space', space, '--change-request', '1');
   expect(closed.status).toBe(2);
   expect(closed.stderr).toContain('--change-request');
   expect(closed.stderr).toContain('merged');
-  expect(raw('content', 'push', src, '--space', space, '--change-request', '99').status).toBe(3);
+  expect((await raw('content', 'push', src, '--space', space, '--change-request', '99')).status).toBe(3);
 
   // A SUMMARY.md that leaves files out: --strict refuses (nothing sent); without it, a warning each.
   writeFileSync(join(src, 'SUMMARY.md'), '# Table of contents\n\n* [Welcome](README.md)\n* [Two](2-two.md)\n');
-  const strict = raw('content', 'push', src, '--space', space, '--strict');
+  const strict = await raw('content', 'push', src, '--space', space, '--strict');
   expect(strict.status).toBe(2);
   expect(strict.stderr).toContain('1-one.md');
   expect(strict.stderr).toContain('10-ten.md');
-  const loose = run('content', 'push', src, '--space', space, '--json');
+  const loose = await run('content', 'push', src, '--space', space, '--json');
   expect(loose.stderr).toContain('Warning: skipped 1-one.md: not in SUMMARY.md');
   expect(loose.stderr).toContain('Warning: skipped 10-ten.md: not in SUMMARY.md');
   // #2 and new: the refused push opened no change request.
@@ -80,14 +80,14 @@ function loop(env: Env) {
 }
 
 describe('docs content push: one change request per folder, --change-request, --strict; docs links --change-request', () => {
-  it('in-process', { timeout: 60_000 }, () => {
-    loop({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_loop' });
+  it('in-process', { timeout: 60_000 }, async () => {
+    await loop({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_loop' });
   });
 
   it('against a server (--api-url)', { timeout: 60_000 }, async () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_loop_remote' });
     try {
-      loop({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_loop_remote' });
+      await loop({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_loop_remote' });
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

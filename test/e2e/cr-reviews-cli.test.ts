@@ -13,26 +13,26 @@ async function seed(s: TestServer, org: string, space: string, author: string) {
   return cr;
 }
 
-function scenario(env: Record<string, string>, space: string, cr: { id: string; number: number }, as: { author: string; reviewer: string; reviewerId: string }) {
-  const run = (token: string, ...args: string[]) => {
-    const r = docs([...args, '--token', token], env);
+async function scenario(env: Record<string, string>, space: string, cr: { id: string; number: number }, as: { author: string; reviewer: string; reviewerId: string }) {
+  const run = async (token: string, ...args: string[]) => {
+    const r = await docs([...args, '--token', token], env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r;
   };
   const n = String(cr.number);
-  expect(run(as.author, 'cr', 'changes', space, n).stdout).toBe('page_created\tSetup\tsetup\t\n');
-  const asked = run(as.author, 'cr', 'request-review', space, n, '--user', as.reviewerId, '--description', 'Adds *setup*.', '--json').json;
+  expect((await run(as.author, 'cr', 'changes', space, n)).stdout).toBe('page_created\tSetup\tsetup\t\n');
+  const asked = (await run(as.author, 'cr', 'request-review', space, n, '--user', as.reviewerId, '--description', 'Adds *setup*.', '--json')).json;
   expect(asked.users[0].user.id).toBe(as.reviewerId);
-  expect(run(as.reviewer, 'cr', 'list-org', '--requested-reviewer', as.reviewerId, '--json').json.items.map((c: any) => c.id)).toEqual([cr.id]);
-  const own = docs(['cr', 'review', space, n, '--status', 'approved', '--token', as.author], env);
+  expect((await run(as.reviewer, 'cr', 'list-org', '--requested-reviewer', as.reviewerId, '--json')).json.items.map((c: any) => c.id)).toEqual([cr.id]);
+  const own = await docs(['cr', 'review', space, n, '--status', 'approved', '--token', as.author], env);
   expect(own.status).toBe(4);
   expect(own.stderr).toMatch(/needs the review level on space .* \(you have edit\)/);
-  const done = run(as.reviewer, 'cr', 'review', space, n, '--status', 'approved', '--comment', 'Ship it.', '--json').json;
+  const done = (await run(as.reviewer, 'cr', 'review', space, n, '--status', 'approved', '--comment', 'Ship it.', '--json')).json;
   expect(done).toMatchObject({ status: 'approved', outdated: false, comment: { body: { markdown: 'Ship it.' } } });
-  const table = run(as.reviewer, 'cr', 'reviews', space, n).stdout;
+  const table = (await run(as.reviewer, 'cr', 'reviews', space, n)).stdout;
   expect(table).toContain(done.id);
   expect(table).toContain('Ship it.');
-  expect(run(as.reviewer, 'cr', 'list-org', '--requested-reviewer', as.reviewerId, '--json').json.count).toBe(0);
+  expect((await run(as.reviewer, 'cr', 'list-org', '--requested-reviewer', as.reviewerId, '--json')).json.count).toBe(0);
 }
 
 describe('docs cr review commands', () => {
@@ -53,11 +53,11 @@ describe('docs cr review commands', () => {
     }
     const served = await spawnServe(['--data', dataDir, '--quiet']);
     try {
-      scenario({ DOCS_API_URL: served.url }, state.space, state.first, state.as);
+      await scenario({ DOCS_API_URL: served.url }, state.space, state.first, state.as);
     } finally {
       served.child.kill('SIGTERM');
       await served.exited;
     }
-    scenario({ DOCS_DATA: dataDir }, state.space, state.second, state.as);
+    await scenario({ DOCS_DATA: dataDir }, state.space, state.second, state.as);
   }, 90_000);
 });

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs, docsAsync } from '../helpers/cli.js';
+import { BIN, docs, docsAsync, onTerminal } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
 import { tempDir } from '../helpers/server.js';
 import { tryLock } from '../../src/store/lock.js';
@@ -14,192 +14,186 @@ import { tryLock } from '../../src/store/lock.js';
 const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_daily' };
 
 describe('whole parse errors', () => {
-  it('name every missing argument and flag, in text and --json, exit 2', () => {
-    const merge = docs(['cr', 'merge'], env);
+  it('name every missing argument and flag, in text and --json, exit 2', async () => {
+    const merge = await docs(['cr', 'merge'], env);
     expect([merge.status, merge.stderr]).toEqual([2, 'Error: missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)\n']);
-    const json = docs(['cr', 'merge', '--json'], env);
+    const json = await docs(['cr', 'merge', '--json'], env);
     expect(json.status).toBe(2);
     expect(json.json).toEqual({ error: { code: 400, message: 'missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)' } });
-    const push = docs(['content', 'push', './docs'], env);
+    const push = await docs(['content', 'push', './docs'], env);
     expect([push.status, push.stderr]).toEqual([2, 'Error: missing flag --space (see docs content push --help)\n']);
   });
 
-  it('a flag value of the wrong type is exit 2 naming the flag, nothing sent', () => {
-    const r = docs(['spaces', 'list', '--limit', 'abc'], env);
+  it('a flag value of the wrong type is exit 2 naming the flag, nothing sent', async () => {
+    const r = await docs(['spaces', 'list', '--limit', 'abc'], env);
     expect([r.status, r.stderr]).toEqual([2, 'Error: --limit: must be an integer from 1 to 1000, got "abc" (see docs spaces list --help)\n']);
-    const unknown = docs(['spaces', 'list', '--nope'], env);
+    const unknown = await docs(['spaces', 'list', '--nope'], env);
     expect([unknown.status, unknown.stderr]).toEqual([2, 'Error: unknown flag: --nope (see docs spaces list --help)\n']);
   });
 
-  it('an extra argument is "unexpected argument", also where the command takes none', () => {
-    const none = docs(['spaces', 'list', 'extra'], env);
+  it('an extra argument is "unexpected argument", also where the command takes none', async () => {
+    const none = await docs(['spaces', 'list', 'extra'], env);
     expect([none.status, none.stderr]).toEqual([2, 'Error: unexpected argument: extra (see docs spaces list --help)\n']);
-    const one = docs(['spaces', 'get', 'a', 'b'], env);
+    const one = await docs(['spaces', 'get', 'a', 'b'], env);
     expect([one.status, one.stderr]).toEqual([2, 'Error: unexpected argument: b (see docs spaces get --help)\n']);
   });
 });
 
 describe('suggestions, help, version', () => {
-  it('a mistyped command names the nearest one', () => {
-    const r = docs(['spcaes', 'list'], env);
+  it('a mistyped command names the nearest one', async () => {
+    const r = await docs(['spcaes', 'list'], env);
     expect([r.status, r.stderr]).toEqual([2, 'Error: unknown command "spcaes list". Did you mean "docs spaces list"? (see docs --help)\n']);
-    expect(docs(['membres'], env).stderr).toContain('Did you mean "docs members"?');
+    expect((await docs(['membres'], env)).stderr).toContain('Did you mean "docs members"?');
   });
 
-  it('a mistyped flag or value names the nearest one; exit 2, nothing done', () => {
-    const json = docs(['spaces', 'list', '--jsn'], env);
+  it('a mistyped flag or value names the nearest one; exit 2, nothing done', async () => {
+    const json = await docs(['spaces', 'list', '--jsn'], env);
     expect([json.status, json.stderr]).toEqual([2, 'Error: unknown flag: --jsn. Did you mean --json? (see docs spaces list --help)\n']);
-    expect(docs(['spaces', 'delete', 'x', '--yse'], env).stderr).toContain('Did you mean --yes?');
+    expect((await docs(['spaces', 'delete', 'x', '--yse'], env)).stderr).toContain('Did you mean --yes?');
     // A longer name of the same flag.
-    expect(docs(['collections', 'create', '--title', 'C', '--parent-collection', 'x'], env).stderr).toContain('unknown flag: --parent-collection. Did you mean --parent?');
-    const before = docs(['spaces', 'list', '--json'], env).json.items.length;
-    const value = docs(['spaces', 'create', '--title', 'S', '--visibility', 'publc'], env);
+    expect((await docs(['collections', 'create', '--title', 'C', '--parent-collection', 'x'], env)).stderr).toContain('unknown flag: --parent-collection. Did you mean --parent?');
+    const before = (await docs(['spaces', 'list', '--json'], env)).json.items.length;
+    const value = await docs(['spaces', 'create', '--title', 'S', '--visibility', 'publc'], env);
     expect([value.status, value.stderr]).toEqual([2, 'Error: --visibility: "publc" is not one of public, unlisted, share-link, visitor-auth, in-collection, private. Did you mean public? (see docs spaces create --help)\n']);
-    expect(docs(['spaces', 'list', '--json'], env).json.items.length).toBe(before);
+    expect((await docs(['spaces', 'list', '--json'], env)).json.items.length).toBe(before);
     // Nothing near: no guess.
-    expect(docs(['spaces', 'list', '--zzzz'], env).stderr).toBe('Error: unknown flag: --zzzz (see docs spaces list --help)\n');
+    expect((await docs(['spaces', 'list', '--zzzz'], env)).stderr).toBe('Error: unknown flag: --zzzz (see docs spaces list --help)\n');
   });
 
-  it('one flag name for a space: --space answers for a generated --space-id and a repeatable --spaces', () => {
-    const space = docs(['spaces', 'create', '--title', 'Flag names', '--json'], env).json.id;
-    const site = docs(['sites', 'create', '--title', 'Flag site', '--space', space, '--json'], env);
+  it('one flag name for a space: --space answers for a generated --space-id and a repeatable --spaces', async () => {
+    const space = (await docs(['spaces', 'create', '--title', 'Flag names', '--json'], env)).json.id;
+    const site = await docs(['sites', 'create', '--title', 'Flag site', '--space', space, '--json'], env);
     expect(site.status, site.stderr).toBe(0);
-    const api = docs(['spaces', 'create', '--title', 'Flag API', '--json'], env).json.id;
-    const section = docs(['sections', 'create', site.json.id, '--space', api, '--title', 'API Reference', '--json'], env);
+    const api = (await docs(['spaces', 'create', '--title', 'Flag API', '--json'], env)).json.id;
+    const section = await docs(['sections', 'create', site.json.id, '--space', api, '--title', 'API Reference', '--json'], env);
     expect(section.status, section.stderr).toBe(0);
-    expect(docs(['sections', 'create', '--help'], env).stdout).toContain('--space-id');
+    expect((await docs(['sections', 'create', '--help'], env)).stdout).toContain('--space-id');
   });
 
-  it('a destructive command is suggested only for a typo of its own verb', () => {
-    expect(docs(['spaces', 'delet', 'x'], env).stderr).toContain('Did you mean "docs spaces delete"?');
-    const r = docs(['tokens', 'rvk'], env);
+  it('a destructive command is suggested only for a typo of its own verb', async () => {
+    expect((await docs(['spaces', 'delet', 'x'], env)).stderr).toContain('Did you mean "docs spaces delete"?');
+    const r = await docs(['tokens', 'rvk'], env);
     expect(r.status).toBe(2);
     expect(r.stderr).not.toContain('revoke');
   });
 
-  it('a required body field left out is named by its flag, not the API\'s words', () => {
-    const r = docs(['orgs', 'create'], env);
+  it('a required body field left out is named by its flag, not the API\'s words', async () => {
+    const r = await docs(['orgs', 'create'], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^Error: missing flag --title \(see docs orgs create --help\)$/m);
   });
 
-  it('orgs create does not offer --openapi-url, which this server refuses; the refusal names a command that exists', () => {
-    expect(docs(['orgs', 'create', '--help'], env).stdout).not.toContain('openapi');
-    const r = docs(['orgs', 'create', '--title', 'Specs', '--openapi-url', 'http://127.0.0.1:1/spec.json'], env);
+  it('orgs create does not offer --openapi-url, which this server refuses; the refusal names a command that exists', async () => {
+    expect((await docs(['orgs', 'create', '--help'], env)).stdout).not.toContain('openapi');
+    const r = await docs(['orgs', 'create', '--title', 'Specs', '--openapi-url', 'http://127.0.0.1:1/spec.json'], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('docs openapi put SLUG --url URL');
-    expect(docs(['openapi', 'put', '--help'], env).status).toBe(0);
+    expect((await docs(['openapi', 'put', '--help'], env)).status).toBe(0);
   });
 
-  it('docs help TOPIC and docs version', () => {
-    const help = docs(['help', 'spaces'], env);
+  it('docs help TOPIC and docs version', async () => {
+    const help = await docs(['help', 'spaces'], env);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('spaces delete');
-    expect(docs(['help', 'spaces', 'list'], env).stdout).toContain('$ docs spaces list');
-    expect(docs(['help', 'nope'], env).status).toBe(2);
-    const version = docs(['version'], env);
+    expect((await docs(['help', 'spaces', 'list'], env)).stdout).toContain('$ docs spaces list');
+    expect((await docs(['help', 'nope'], env)).status).toBe(2);
+    const version = await docs(['version'], env);
     expect(version.status).toBe(0);
-    expect(version.stdout).toBe(docs(['--version']).stdout);
+    expect(version.stdout).toBe((await docs(['--version'])).stdout);
   });
 });
 
 describe('destructive commands in scripts', () => {
-  it('refuse without --yes off a terminal; delete names the id and the restore command; a second delete is exit 3', () => {
-    const space = docs(['spaces', 'create', '--title', 'Doomed', '--json'], env).json.id as string;
-    const refused = docs(['spaces', 'delete', space], env);
+  it('refuse without --yes off a terminal; delete names the id and the restore command; a second delete is exit 3', async () => {
+    const space = (await docs(['spaces', 'create', '--title', 'Doomed', '--json'], env)).json.id as string;
+    const refused = await docs(['spaces', 'delete', space], env);
     expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete space "Doomed" (${space}): not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
-    expect(docs(['spaces', 'get', space], env).status).toBe(0); // nothing deleted
-    const deleted = docs(['spaces', 'delete', space, '--yes'], env);
+    expect((await docs(['spaces', 'get', space], env)).status).toBe(0); // nothing deleted
+    const deleted = await docs(['spaces', 'delete', space, '--yes'], env);
     expect([deleted.status, deleted.stdout]).toEqual([0, `Deleted space ${space}. Restore it within 7 days with: docs spaces restore ${space}\n`]);
-    const again = docs(['spaces', 'delete', space, '--yes'], env);
+    const again = await docs(['spaces', 'delete', space, '--yes'], env);
     expect([again.status, again.stderr]).toEqual([3, `Error: space ${space} not found (or already deleted): nothing deleted\n`]);
-    expect(docs(['spaces', 'restore', space], env).status).toBe(0); // the printed command works
-    const team = docs(['teams', 'delete', 'noSuchTeam', '--yes'], env);
+    expect((await docs(['spaces', 'restore', space], env)).status).toBe(0); // the printed command works
+    const team = await docs(['teams', 'delete', 'noSuchTeam', '--yes'], env);
     expect([team.status, team.stderr]).toEqual([3, 'Error: team noSuchTeam not found: nothing deleted\n']);
-    const collection = docs(['collections', 'delete', 'noSuchCollection', '--yes'], env);
+    const collection = await docs(['collections', 'delete', 'noSuchCollection', '--yes'], env);
     expect(collection.status).toBe(3);
   });
 
-  it('sites unpublish and cr archiving ask too', () => {
-    expect(docs(['sites', 'unpublish', 'someSite'], env).stderr).toContain('pass --yes to confirm');
-    expect(docs(['cr', 'edit', 'someSpace', '1', '--status', 'archived'], env).stderr).toContain('pass --yes to confirm');
+  it('sites unpublish and cr archiving ask too', async () => {
+    expect((await docs(['sites', 'unpublish', 'someSite'], env)).stderr).toContain('pass --yes to confirm');
+    expect((await docs(['cr', 'edit', 'someSpace', '1', '--status', 'archived'], env)).stderr).toContain('pass --yes to confirm');
   });
 
   // A real terminal through util-linux `script` (a pty): answer "n", or press Ctrl-C.
-  const onTty = (args: string[], keys: string) => {
-    const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-    return spawnSync('sh', ['-c', `(sleep 2; printf '${keys}'; sleep 2) | script -qec "${cmd.replace(/"/g, '\\"')}" /dev/null`], {
-      encoding: 'utf8',
-      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, ...env },
-      timeout: 20_000,
-    });
-  };
-  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: "no" is exit 2 "cancelled", Ctrl-C is exit 130 without an error', () => {
-    const space = docs(['spaces', 'create', '--title', 'Kept', '--json'], env).json.id as string;
-    const no = onTty(['spaces', 'delete', space], 'n\\r');
-    expect(no.status).toBe(2);
-    expect(no.stdout).toContain(`Delete space "Kept" (${space})?`); // the question names it
-    expect(no.stdout).toContain('Error: cancelled');
-    const interrupted = onTty(['spaces', 'delete', space], '\\003');
-    expect(interrupted.status).toBe(130);
-    expect(interrupted.stdout).not.toContain('Error');
-    expect(docs(['spaces', 'get', space], env).status).toBe(0);
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal: "no" is exit 2 "cancelled", Ctrl-C is exit 130 without an error', async () => {
+    const space = (await docs(['spaces', 'create', '--title', 'Kept', '--json'], env)).json.id as string;
+    // The keys are typed once the question shows (test/helpers/cli.ts onTerminal), not after a fixed sleep.
+    const question = new RegExp(`Delete space "Kept" \\(${space}\\)\\?`);
+    const no = await onTerminal(['spaces', 'delete', space], env, [[question, 'n\r']]);
+    expect(no.status, no.out).toBe(2);
+    expect(no.out).toContain(`Delete space "Kept" (${space})?`); // the question names it
+    expect(no.out).toContain('Error: cancelled');
+    const interrupted = await onTerminal(['spaces', 'delete', space], env, [[question, '\u0003']]);
+    expect(interrupted.status, interrupted.out).toBe(130);
+    expect(interrupted.out).not.toContain('Error');
+    expect((await docs(['spaces', 'get', space], env)).status).toBe(0);
   });
 });
 
 describe('docs auth token', () => {
-  it('prints the token of the saved login, or of --token / DOCS_TOKEN; none is exit 4', () => {
+  it('prints the token of the saved login, or of --token / DOCS_TOKEN; none is exit 4', async () => {
     const conf = tempDir();
     const cfg = { DOCS_CONFIG_DIR: conf };
-    const none = docs(['auth', 'token'], cfg);
+    const none = await docs(['auth', 'token'], cfg);
     expect(none.status).toBe(4);
     expect(none.stderr).toMatch(/^Error: not logged in/);
     writeFileSync(join(conf, 'config.json'), JSON.stringify({ current: 'default', profiles: { default: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_saved' }, ci: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_ci' } } }));
-    expect(docs(['auth', 'token'], cfg).stdout).toBe('gb_api_saved\n');
-    expect(docs(['auth', 'token', '--profile', 'ci', '--json'], cfg).json).toEqual({ token: 'gb_api_ci', source: 'profile ci' });
-    expect(docs(['auth', 'token'], { ...cfg, DOCS_TOKEN: 'gb_api_env' }).stdout).toBe('gb_api_env\n');
-    expect(docs(['auth', 'token', '--profile', 'nope'], cfg).status).toBe(3);
+    expect((await docs(['auth', 'token'], cfg)).stdout).toBe('gb_api_saved\n');
+    expect((await docs(['auth', 'token', '--profile', 'ci', '--json'], cfg)).json).toEqual({ token: 'gb_api_ci', source: 'profile ci' });
+    expect((await docs(['auth', 'token'], { ...cfg, DOCS_TOKEN: 'gb_api_env' })).stdout).toBe('gb_api_env\n');
+    expect((await docs(['auth', 'token', '--profile', 'nope'], cfg)).status).toBe(3);
   });
 });
 
 describe('shell completion', () => {
-  it('__complete answers topics, commands and flags from the manifest', () => {
-    expect(docs(['__complete']).stdout.split('\n')).toEqual(expect.arrayContaining(['spaces', 'cr', 'autocomplete']));
-    expect(docs(['__complete']).stdout).not.toContain('__complete');
-    expect(docs(['__complete', 'spaces']).stdout.split('\n')).toEqual(expect.arrayContaining(['list', 'delete', 'restore']));
-    expect(docs(['__complete', 'spaces', 'delete']).stdout.split('\n')).toEqual(expect.arrayContaining(['--yes', '--json', '--api-url']));
+  it('__complete answers topics, commands and flags from the manifest', async () => {
+    expect((await docs(['__complete'])).stdout.split('\n')).toEqual(expect.arrayContaining(['spaces', 'cr', 'autocomplete']));
+    expect((await docs(['__complete'])).stdout).not.toContain('__complete');
+    expect((await docs(['__complete', 'spaces'])).stdout.split('\n')).toEqual(expect.arrayContaining(['list', 'delete', 'restore']));
+    expect((await docs(['__complete', 'spaces', 'delete'])).stdout.split('\n')).toEqual(expect.arrayContaining(['--yes', '--json', '--api-url']));
   });
 
-  it('the bash script completes through it', () => {
+  it('the bash script completes through it', async () => {
     const bin = tempDir();
     writeFileSync(join(bin, 'docs'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
-    const script = docs(['autocomplete', 'bash']).stdout;
+    const script = (await docs(['autocomplete', 'bash'])).stdout;
     const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(docs spaces li); COMP_CWORD=2; _docs_complete; echo "\${COMPREPLY[@]}"`], {
       encoding: 'utf8',
       env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
       timeout: 20_000,
     });
     expect(r.stdout.trim()).toBe('list');
-    expect(docs(['autocomplete', 'zsh']).stdout).toContain('compdef _docs docs');
-    expect(docs(['autocomplete', 'fish']).stdout).toContain("complete -c docs -f -a '(docs __complete");
-    expect(docs(['autocomplete', 'nope']).status).toBe(2);
+    expect((await docs(['autocomplete', 'zsh'])).stdout).toContain('compdef _docs docs');
+    expect((await docs(['autocomplete', 'fish'])).stdout).toContain("complete -c docs -f -a '(docs __complete");
+    expect((await docs(['autocomplete', 'nope'])).status).toBe(2);
   });
 });
 
 describe('pages', () => {
-  it('--all follows next.page to the end; a partial list says "N of M" on stderr only', () => {
+  it('--all follows next.page to the end; a partial list says "N of M" on stderr only', async () => {
     const e = { ...env, DOCS_DATA: tempDir() };
-    for (const t of ['One', 'Two', 'Three']) expect(docs(['spaces', 'create', '--title', t], e).status).toBe(0);
-    const part = docs(['spaces', 'list', '--limit', '2'], e);
+    for (const t of ['One', 'Two', 'Three']) expect((await docs(['spaces', 'create', '--title', t], e)).status).toBe(0);
+    const part = await docs(['spaces', 'list', '--limit', '2'], e);
     expect(part.stdout).not.toContain('More');
     expect(part.stderr).toMatch(/^Showing 2 of 3\. More: --page \S+ \(or --all\)\n$/);
-    const all = docs(['spaces', 'list', '--limit', '2', '--all', '--json'], e);
+    const all = await docs(['spaces', 'list', '--limit', '2', '--all', '--json'], e);
     expect(all.json.items.map((s: any) => s.title).sort()).toEqual(['One', 'Three', 'Two']);
     expect(all.json.next).toBeUndefined();
     const org = all.json.items[0].organization;
-    const api = docs(['api', 'GET', `/orgs/${org}/spaces`, '-f', 'limit=1', '--paginate'], e);
+    const api = await docs(['api', 'GET', `/orgs/${org}/spaces`, '-f', 'limit=1', '--paginate'], e);
     expect(JSON.parse(api.stdout).items).toHaveLength(3);
-    expect(docs(['api', 'POST', '/orgs', '--paginate'], e).status).toBe(2);
+    expect((await docs(['api', 'POST', '/orgs', '--paginate'], e)).status).toBe(2);
   });
 
   it('a server whose next.page repeats is stopped, not followed forever', async () => {
@@ -290,17 +284,17 @@ describe('lock waits', () => {
 });
 
 describe('--jq', () => {
-  it('filters the JSON output through jq (strings raw); a bad expression is exit 2 naming the flag', () => {
+  it('filters the JSON output through jq (strings raw); a bad expression is exit 2 naming the flag', async () => {
     const e = { ...env, DOCS_DATA: tempDir() };
-    expect(docs(['spaces', 'create', '--title', 'Jq one'], e).status).toBe(0);
-    const titles = docs(['spaces', 'list', '--jq', '.items[].title'], e);
+    expect((await docs(['spaces', 'create', '--title', 'Jq one'], e)).status).toBe(0);
+    const titles = await docs(['spaces', 'list', '--jq', '.items[].title'], e);
     expect([titles.status, titles.stdout]).toEqual([0, 'Jq one\n']);
-    const count = docs(['spaces', 'list', '--json', '--jq', '{n: .count}'], e);
+    const count = await docs(['spaces', 'list', '--json', '--jq', '{n: .count}'], e);
     expect(JSON.parse(count.stdout)).toEqual({ n: 1 });
-    const bad = docs(['spaces', 'list', '--jq', '.items['], e);
+    const bad = await docs(['spaces', 'list', '--jq', '.items['], e);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^Error: --jq: jq: error: syntax error/);
-    const missing = docs(['orgs', 'get', 'nope', '--jq', '.id'], e);
+    const missing = await docs(['orgs', 'get', 'nope', '--jq', '.id'], e);
     expect([missing.status, missing.stdout]).toEqual([3, '']);
   });
 });

@@ -9,48 +9,48 @@ import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 
 const WEEK = 7 * 24 * 60 * 60 * 1000;
 
-function scenario(env: Record<string, string>, tag: string) {
-  const ok = (...args: string[]) => {
-    const r = docs(args, env);
+async function scenario(env: Record<string, string>, tag: string) {
+  const ok = async (...args: string[]) => {
+    const r = await docs(args, env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r;
   };
-  const gone = ok('spaces', 'create', '--title', `Gone ${tag}`, '--jq', '.id').stdout.trim();
-  const stays = ok('spaces', 'create', '--title', `Stays ${tag}`, '--jq', '.id').stdout.trim();
-  const collection = ok('collections', 'create', '--title', `Box ${tag}`, '--jq', '.id').stdout.trim();
-  const inside = ok('spaces', 'create', '--title', `Inside ${tag}`, '--parent', collection, '--jq', '.id').stdout.trim();
-  ok('spaces', 'delete', gone, '--yes');
-  ok('collections', 'delete', collection, '--yes'); // its spaces are deleted, restorable
+  const gone = (await ok('spaces', 'create', '--title', `Gone ${tag}`, '--jq', '.id')).stdout.trim();
+  const stays = (await ok('spaces', 'create', '--title', `Stays ${tag}`, '--jq', '.id')).stdout.trim();
+  const collection = (await ok('collections', 'create', '--title', `Box ${tag}`, '--jq', '.id')).stdout.trim();
+  const inside = (await ok('spaces', 'create', '--title', `Inside ${tag}`, '--parent', collection, '--jq', '.id')).stdout.trim();
+  await ok('spaces', 'delete', gone, '--yes');
+  await ok('collections', 'delete', collection, '--yes'); // its spaces are deleted, restorable
 
-  const list = ok('spaces', 'list', '--deleted', '--json').json;
+  const list = (await ok('spaces', 'list', '--deleted', '--json')).json;
   const mine = list.items.filter((i: any) => [gone, inside, stays].includes(i.id));
   expect(mine.map((i: any) => i.id).sort()).toEqual([gone, inside].sort());
   for (const i of mine) {
     expect(Date.parse(i.purgeAt) - Date.parse(i.deletedAt)).toBe(WEEK);
     expect(i.restorable).toBe(true);
   }
-  const table = ok('spaces', 'list', '--deleted');
+  const table = await ok('spaces', 'list', '--deleted');
   const row = mine.find((i: any) => i.id === gone);
   expect(table.stdout).toContain(`${gone}\tGone ${tag}\t${row.deletedAt}\t${row.purgeAt}\tyes\n`);
   expect(table.stderr).toMatch(/Restore one with: docs spaces restore \w+/);
   // Still absent from the plain list; once restored, absent from --deleted.
-  expect(ok('spaces', 'list', '--all', '--json').json.items.map((i: any) => i.id)).not.toContain(gone);
-  ok('spaces', 'restore', gone);
-  expect(ok('spaces', 'list', '--deleted', '--json').json.items.map((i: any) => i.id)).not.toContain(gone);
+  expect((await ok('spaces', 'list', '--all', '--json')).json.items.map((i: any) => i.id)).not.toContain(gone);
+  await ok('spaces', 'restore', gone);
+  expect((await ok('spaces', 'list', '--deleted', '--json')).json.items.map((i: any) => i.id)).not.toContain(gone);
   // --tree and --deleted do not go together; an unknown organization is not found.
-  expect(docs(['spaces', 'list', '--deleted', '--tree'], env).status).toBe(2);
-  expect(docs(['spaces', 'list', '--deleted', '--org', 'nosuchorganization00'], env).status).toBe(3);
+  expect((await docs(['spaces', 'list', '--deleted', '--tree'], env)).status).toBe(2);
+  expect((await docs(['spaces', 'list', '--deleted', '--org', 'nosuchorganization00'], env)).status).toBe(3);
 }
 
 describe('docs spaces list --deleted', () => {
   it('in-process, then against the docs serve holding the directory', async () => {
     const dataDir = tempDir();
-    scenario({ DOCS_DATA: dataDir }, 'local');
+    await scenario({ DOCS_DATA: dataDir }, 'local');
     const served = await spawnServe(['--data', dataDir, '--quiet']);
     try {
-      scenario({ DOCS_DATA: dataDir }, 'forwarded'); // in-process on a held directory: through the server
-      const env = { DOCS_API_URL: served.url, DOCS_TOKEN: docs(['tokens', 'create', '--user', 'owner@localhost'], { DOCS_DATA: dataDir }).stdout.trim() };
-      scenario(env, 'http');
+      await scenario({ DOCS_DATA: dataDir }, 'forwarded'); // in-process on a held directory: through the server
+      const env = { DOCS_API_URL: served.url, DOCS_TOKEN: (await docs(['tokens', 'create', '--user', 'owner@localhost'], { DOCS_DATA: dataDir })).stdout.trim() };
+      await scenario(env, 'http');
     } finally {
       served.child.kill('SIGTERM');
       await served.exited;

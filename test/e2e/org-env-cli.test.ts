@@ -55,7 +55,7 @@ describe('DOCS_ORG with two organizations', () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_two_orgs' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_two_orgs' };
     try {
-      const second = docs(['orgs', 'create', '--title', 'Second Org', '--json'], env).json.id as string;
+      const second = (await docs(['orgs', 'create', '--title', 'Second Org', '--json'], env)).json.id as string;
       expect(second).toEqual(expect.any(String));
       // Inputs the commands read before they look for the organization.
       const dir = tempDir();
@@ -101,7 +101,7 @@ describe('DOCS_ORG with two organizations', () => {
       const listed = await run(['openapi', 'list', '--json'], { ...env, DOCS_ORG: second });
       expect(JSON.parse(listed.stdout).items.map((x: any) => x.slug)).toContain('x');
       // --org wins over DOCS_ORG.
-      const first = docs(['orgs', 'list', '--json'], env).json.items.find((o: any) => o.id !== second).id;
+      const first = (await docs(['orgs', 'list', '--json'], env)).json.items.find((o: any) => o.id !== second).id;
       const mine = await run(['spaces', 'list', '--org', first, '--json'], { ...env, DOCS_ORG: second });
       expect(JSON.parse(mine.stdout).items.map((x: any) => x.title)).not.toContain('In the second');
     } finally {

@@ -11,37 +11,37 @@ import { tempDir } from '../helpers/server.js';
 const ESC = '\u001b[';
 
 describe('human output: pipes and terminals', () => {
-  it('lists and objects: TSV through a pipe; fitted tables and summaries on a terminal; colors obey NO_COLOR', () => {
+  it('lists and objects: TSV through a pipe; fitted tables and summaries on a terminal; colors obey NO_COLOR', async () => {
     const env = { DOCS_DATA: tempDir('docs-output-') };
-    const run = (...args: string[]) => {
-      const r = docs(args, env);
+    const run = async (...args: string[]) => {
+      const r = await docs(args, env);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       return r;
     };
     const long = 'A long space title that a narrow terminal cuts';
-    const space = run('spaces', 'create', '--title', long, '--json').json;
+    const space = (await run('spaces', 'create', '--title', long, '--json')).json;
 
     // Through a pipe: tab-separated, no header, nothing cut; one object as key<TAB>value.
-    const piped = run('spaces', 'list');
+    const piped = await run('spaces', 'list');
     expect(piped.stdout).toBe(`${space.id}\t${long}\t\tprivate\t${space.updatedAt}\n`);
-    const got = run('spaces', 'get', space.id).stdout;
+    const got = (await run('spaces', 'get', space.id)).stdout;
     expect(got).toContain(`title\t${long}\n`);
     expect(got).toContain('permissions.edit\ttrue\n');
     expect(got).not.toMatch(/[{"]/);
 
     // sites customize without --json: what was set, not the whole customization.
-    const site = run('sites', 'create', '--title', 'Site', '--spaces', space.id, '--json').json;
-    const custom = run('sites', 'customize', site.id, '--set', 'styling.primaryColor.light=#1f6feb', '--set', 'styling.theme=bold').stdout;
+    const site = (await run('sites', 'create', '--title', 'Site', '--spaces', space.id, '--json')).json;
+    const custom = (await run('sites', 'customize', site.id, '--set', 'styling.primaryColor.light=#1f6feb', '--set', 'styling.theme=bold')).stdout;
     expect(custom).toBe(`Updated the customization of site ${site.id}:\n  styling.primaryColor.light  #1f6feb\n  styling.theme               bold\nAll of it: docs sites customization ${site.id} (or add --json).\n`);
 
     // A change request to diff: the space pushed, then one line changed.
     const src = join(tempDir('docs-output-src-'), 'src');
     mkdirSync(src);
     writeFileSync(join(src, 'guide.md'), '# Guide\n\nLine one.\n');
-    run('content', 'push', src, '--space', space.id, '--merge');
+    await run('content', 'push', src, '--space', space.id, '--merge');
     writeFileSync(join(src, 'guide.md'), '# Guide\n\nLine one, changed.\n');
-    const cr = run('content', 'push', src, '--space', space.id, '--json').json.number;
-    expect(run('cr', 'diff', space.id, String(cr)).stdout).not.toContain(ESC);
+    const cr = (await run('content', 'push', src, '--space', space.id, '--json')).json.number;
+    expect((await run('cr', 'diff', space.id, String(cr))).stdout).not.toContain(ESC);
 
     if (!hasScript) return console.warn('skipped the terminal half: no util-linux `script` here');
     const out = inTerminal(

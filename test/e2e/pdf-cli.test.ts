@@ -18,34 +18,34 @@ function folder(): string {
 }
 
 async function scenario(env: Record<string, string>) {
-  const run = (...args: string[]) => {
-    const r = docs(args, env);
+  const run = async (...args: string[]) => {
+    const r = await docs(args, env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r;
   };
-  const space = run('spaces', 'create', '--title', 'Handbook', '--json').json.id as string;
-  run('content', 'push', folder(), '--space', space, '--merge');
+  const space = (await run('spaces', 'create', '--title', 'Handbook', '--json')).json.id as string;
+  await run('content', 'push', folder(), '--space', space, '--merge');
   const out = tempDir('docs-pdf-out-');
 
   const all = join(out, 'all.pdf');
-  expect(run('spaces', 'pdf', space, '-o', all).stdout).toMatch(new RegExp(`^Saved space ${space} as PDF \\(\\d+ bytes\\) to ${all}\\.\\n$`));
+  expect((await run('spaces', 'pdf', space, '-o', all)).stdout).toMatch(new RegExp(`^Saved space ${space} as PDF \\(\\d+ bytes\\) to ${all}\\.\\n$`));
   const bytes = readFileSync(all);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
   const pdf = await readPdf(bytes);
   expect(pdf.pages.map((p) => p[0])).toEqual(['Introduction', 'Setup']);
   expect(pdf.images).toBe(1);
 
-  const setup = run('pages', 'list', space, '--json').json.pages.find((p: any) => p.title === 'Setup').id;
-  const saved = run('cr', 'pdf', space, '1', '--page', setup, '--only', '-o', join(out, 'cr.pdf'), '--json').json;
+  const setup = (await run('pages', 'list', space, '--json')).json.pages.find((p: any) => p.title === 'Setup').id;
+  const saved = (await run('cr', 'pdf', space, '1', '--page', setup, '--only', '-o', join(out, 'cr.pdf'), '--json')).json;
   expect(saved).toMatchObject({ path: join(out, 'cr.pdf'), size: readFileSync(join(out, 'cr.pdf')).length });
   expect(saved.url).toMatch(/\/pdf\/[A-Za-z0-9]+\/[a-f0-9]{64}\.pdf\?/);
   const one = await readPdf(readFileSync(join(out, 'cr.pdf')));
   expect(one.pages.map((p) => p[0])).toEqual(['Setup']);
 
-  const missing = docs(['cr', 'pdf', space, '99', '-o', join(out, 'x.pdf')], env);
+  const missing = await docs(['cr', 'pdf', space, '99', '-o', join(out, 'x.pdf')], env);
   expect(missing.status).toBe(3);
   expect(missing.stderr).toBe(`Error: change request 99 not found in space ${space}\n`);
-  expect(docs(['spaces', 'pdf', space, '--only', '-o', join(out, 'y.pdf')], env).status).toBe(2); // --only needs --page
+  expect((await docs(['spaces', 'pdf', space, '--only', '-o', join(out, 'y.pdf')], env)).status).toBe(2); // --only needs --page
 }
 
 describe('docs spaces pdf, docs cr pdf', () => {

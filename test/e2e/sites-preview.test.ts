@@ -6,33 +6,33 @@ import { tempDir } from '../helpers/server.js';
 // `docs sites open` prints a published site's address (starting nothing); `docs sites preview`
 // serves the data directory on a free loopback port when no server runs, until Ctrl-C.
 
-function publishedSite(data: string) {
+async function publishedSite(data: string) {
   const env = { DOCS_DATA: data };
-  const run = (...args: string[]) => {
-    const r = docs(args, env);
+  const run = async (...args: string[]) => {
+    const r = await docs(args, env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r.json;
   };
-  const space = run('spaces', 'create', '--title', 'Preview Guides', '--json');
-  const site = run('sites', 'create', '--title', 'Preview Site', '--spaces', space.id, '--json');
+  const space = await run('spaces', 'create', '--title', 'Preview Guides', '--json');
+  const site = await run('sites', 'create', '--title', 'Preview Site', '--spaces', space.id, '--json');
   return { env, site, run };
 }
 
 describe('docs sites open / preview', () => {
   it('open prints urls.published; an unpublished site is exit 5', async () => {
-    const { env, site, run } = publishedSite(tempDir());
-    const unpublished = docs(['sites', 'open', site.id], env);
+    const { env, site, run } = await publishedSite(tempDir());
+    const unpublished = await docs(['sites', 'open', site.id], env);
     expect([unpublished.status, unpublished.stderr]).toEqual([5, `Error: site ${site.id} is not published: publish it first (docs sites publish ${site.id})\n`]);
-    run('sites', 'publish', site.id, '--json');
-    const r = docs(['sites', 'open', site.id], env);
+    await run('sites', 'publish', site.id, '--json');
+    const r = await docs(['sites', 'open', site.id], env);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:7780\/sites\/\w+\/preview-site\n$/);
   }, 60_000);
 
   it('preview serves the data directory until interrupted; with a server running, it prints that address and exits', async () => {
     const data = tempDir();
-    const { env, site, run } = publishedSite(data);
-    run('sites', 'publish', site.id, '--json');
+    const { env, site, run } = await publishedSite(data);
+    await run('sites', 'publish', site.id, '--json');
     const child = spawn(process.execPath, [BIN, 'sites', 'preview', site.id], { env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -55,7 +55,7 @@ describe('docs sites open / preview', () => {
 
     const server = await spawnServe(['--quiet'], { DOCS_DATA: data });
     try {
-      const r = docs(['sites', 'preview', site.id], env);
+      const r = await docs(['sites', 'preview', site.id], env);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toBe(`${server.url}/sites/${new URL(url).pathname.split('/')[2]}/preview-site\n`);
     } finally {

@@ -10,95 +10,95 @@ import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 const OWNER = 'gb_api_tokens_cli_owner';
 
 /** The user a token acts as, asked over HTTP, or in-process when there is no server. */
-function whoIs(token: string, env: Record<string, string>): { status: number; email?: string } {
-  const r = docs(['api', 'GET', '/user', '--token', token], env);
+async function whoIs(token: string, env: Record<string, string>): Promise<{ status: number; email?: string }> {
+  const r = await docs(['api', 'GET', '/user', '--token', token], env);
   return { status: r.status, email: r.json?.email };
 }
 
-function scenario(env: Record<string, string>, as: { owner: string }, tag: string) {
-  const ok = (...args: string[]) => {
-    const r = docs(args, env);
+async function scenario(env: Record<string, string>, as: { owner: string }, tag: string) {
+  const ok = async (...args: string[]) => {
+    const r = await docs(args, env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     return r;
   };
   const reviewer = `rev-${tag}@acme.com`;
   const editor = `ed-${tag}@acme.com`;
   // Invited people exist as users and members, with no token.
-  ok('invites', 'send', '--emails', reviewer, '--role', 'review', '--token', as.owner);
-  ok('invites', 'send', '--emails', editor, '--role', 'edit', '--token', as.owner);
+  await ok('invites', 'send', '--emails', reviewer, '--role', 'review', '--token', as.owner);
+  await ok('invites', 'send', '--emails', editor, '--role', 'edit', '--token', as.owner);
 
   // The instance owner creates a token for the invited member: printed once, on stdout alone.
-  const made = ok('tokens', 'create', '--user', reviewer, '--label', 'review laptop', '--expires', '30d', '--token', as.owner);
+  const made = await ok('tokens', 'create', '--user', reviewer, '--label', 'review laptop', '--expires', '30d', '--token', as.owner);
   const secret = made.stdout.trim();
   expect(secret).toMatch(/^gb_api_\w+$/);
   expect(made.stderr).toMatch(/Created token tok_[0-9a-f]{16} for .* shown only now/);
-  expect(whoIs(secret, env)).toEqual({ status: 0, email: reviewer });
+  expect(await whoIs(secret, env)).toEqual({ status: 0, email: reviewer });
 
   // Listed with its label and last use, never the secret.
-  const listed = ok('tokens', 'list', '--user', reviewer, '--json', '--token', as.owner);
+  const listed = await ok('tokens', 'list', '--user', reviewer, '--json', '--token', as.owner);
   expect(listed.stdout).not.toContain(secret);
   expect(listed.json.count).toBe(1);
   const row = listed.json.items[0];
   expect(row).toMatchObject({ label: 'review laptop', user: { email: reviewer } });
   expect(Date.parse(row.lastUsedAt)).toBeGreaterThan(Date.parse(row.createdAt) - 1000);
   expect(Date.parse(row.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
-  const table = ok('tokens', 'list', '--token', secret).stdout; // their own, as themself
+  const table = (await ok('tokens', 'list', '--token', secret)).stdout; // their own, as themself
   expect(table).toContain(row.id);
   expect(table).toContain('review laptop');
   expect(table).not.toContain(secret);
 
   // Nobody but the user and an instance owner makes a token for a user: exit 4, nothing made
   // (an organization admin neither: test/security/token-minting.test.ts).
-  const editorToken = ok('tokens', 'create', '--user', editor, '--token', as.owner).stdout.trim();
-  const refused = docs(['tokens', 'create', '--user', reviewer, '--token', editorToken], env);
+  const editorToken = (await ok('tokens', 'create', '--user', editor, '--token', as.owner)).stdout.trim();
+  const refused = await docs(['tokens', 'create', '--user', reviewer, '--token', editorToken], env);
   expect(refused.status, refused.stderr).toBe(4);
   expect(refused.stderr).toMatch(/only that user or an instance owner/);
-  expect(docs(['tokens', 'list', '--user', reviewer, '--token', editorToken], env).status).toBe(4);
-  expect(docs(['tokens', 'revoke', row.id, '--yes', '--token', editorToken], env).status).toBe(4);
-  expect(ok('tokens', 'list', '--user', reviewer, '--json', '--token', as.owner).json.count).toBe(1);
+  expect((await docs(['tokens', 'list', '--user', reviewer, '--token', editorToken], env)).status).toBe(4);
+  expect((await docs(['tokens', 'revoke', row.id, '--yes', '--token', editorToken], env)).status).toBe(4);
+  expect((await ok('tokens', 'list', '--user', reviewer, '--json', '--token', as.owner)).json.count).toBe(1);
   // Their own tokens they manage: make one for themself.
-  expect(ok('tokens', 'create', '--user', editor, '--label', 'second', '--token', editorToken).stdout).toMatch(/^gb_api_/);
+  expect((await ok('tokens', 'create', '--user', editor, '--label', 'second', '--token', editorToken)).stdout).toMatch(/^gb_api_/);
 
   // Bad input changes nothing.
-  expect(docs(['tokens', 'create', '--user', reviewer, '--expires', 'soon', '--token', as.owner], env)).toMatchObject({ status: 2, stderr: expect.stringMatching(/--expires: "soon" is neither/) });
-  expect(docs(['tokens', 'create', '--user', 'nobody@acme.com', '--token', as.owner], env).status).toBe(3);
-  expect(docs(['tokens', 'revoke', 'tok_0000000000000000', '--yes', '--token', as.owner], env).status).toBe(3);
+  expect(await docs(['tokens', 'create', '--user', reviewer, '--expires', 'soon', '--token', as.owner], env)).toMatchObject({ status: 2, stderr: expect.stringMatching(/--expires: "soon" is neither/) });
+  expect((await docs(['tokens', 'create', '--user', 'nobody@acme.com', '--token', as.owner], env)).status).toBe(3);
+  expect((await docs(['tokens', 'revoke', 'tok_0000000000000000', '--yes', '--token', as.owner], env)).status).toBe(3);
 
   // The review flow of the issue: the invited reviewer reviews the owner's change request.
-  const space = ok('spaces', 'create', '--title', `Reviews ${tag}`, '--json', '--token', as.owner).json.id;
-  const cr = ok('cr', 'create', space, '--subject', 'Setup guide', '--json', '--token', as.owner).json;
-  const review = ok('cr', 'review', space, String(cr.number), '--status', 'approved', '--json', '--token', secret).json;
+  const space = (await ok('spaces', 'create', '--title', `Reviews ${tag}`, '--json', '--token', as.owner)).json.id;
+  const cr = (await ok('cr', 'create', space, '--subject', 'Setup guide', '--json', '--token', as.owner)).json;
+  const review = (await ok('cr', 'review', space, String(cr.number), '--status', 'approved', '--json', '--token', secret)).json;
   expect(review).toMatchObject({ status: 'approved' });
-  expect(ok('cr', 'reviews', space, String(cr.number), '--json', '--token', as.owner).json.items.map((r: any) => r.reviewer?.id ?? r.user?.id)).toHaveLength(1);
+  expect((await ok('cr', 'reviews', space, String(cr.number), '--json', '--token', as.owner)).json.items.map((r: any) => r.reviewer?.id ?? r.user?.id)).toHaveLength(1);
 
   // Revoked: refused with 401 (exit 4) at once; not confirmed off a terminal without --yes.
-  const unconfirmed = docs(['tokens', 'revoke', row.id, '--token', as.owner], env);
+  const unconfirmed = await docs(['tokens', 'revoke', row.id, '--token', as.owner], env);
   expect(unconfirmed.status).toBe(2);
   expect(unconfirmed.stderr).toMatch(/pass --yes/);
-  expect(ok('tokens', 'revoke', row.id, '--yes', '--token', as.owner).stdout).toContain(`Revoked token ${row.id} (review laptop) of ${reviewer}.`);
-  expect(whoIs(secret, env).status).toBe(4);
-  expect(ok('tokens', 'list', '--user', reviewer, '--json', '--token', as.owner).json.count).toBe(0);
-  expect(docs(['tokens', 'revoke', row.id, '--yes', '--token', as.owner], env).status).toBe(3);
+  expect((await ok('tokens', 'revoke', row.id, '--yes', '--token', as.owner)).stdout).toContain(`Revoked token ${row.id} (review laptop) of ${reviewer}.`);
+  expect((await whoIs(secret, env)).status).toBe(4);
+  expect((await ok('tokens', 'list', '--user', reviewer, '--json', '--token', as.owner)).json.count).toBe(0);
+  expect((await docs(['tokens', 'revoke', row.id, '--yes', '--token', as.owner], env)).status).toBe(3);
 }
 
 describe('docs tokens', () => {
   it('in-process on a data directory, then against the docs serve holding it', async () => {
     const dataDir = tempDir();
-    const boot = docs(['orgs', 'list', '--json'], { DOCS_DATA: dataDir, DOCS_BOOTSTRAP_TOKEN: OWNER });
+    const boot = await docs(['orgs', 'list', '--json'], { DOCS_DATA: dataDir, DOCS_BOOTSTRAP_TOKEN: OWNER });
     expect(boot.status, boot.stderr).toBe(0);
-    scenario({ DOCS_DATA: dataDir }, { owner: OWNER }, 'local');
+    await scenario({ DOCS_DATA: dataDir }, { owner: OWNER }, 'local');
 
     const served = await spawnServe(['--data', dataDir, '--quiet']);
     try {
       // On an existing directory the server says how to get a token, and that way works while it runs.
       expect(served.output()).toMatch(/docs serve: a token for HTTP use: docs tokens create --user owner@localhost --data /);
-      const viaServer = docs(['tokens', 'create', '--user', 'owner@localhost', '--label', 'lost mine'], { DOCS_DATA: dataDir });
+      const viaServer = await docs(['tokens', 'create', '--user', 'owner@localhost', '--label', 'lost mine'], { DOCS_DATA: dataDir });
       expect(viaServer.status, viaServer.stderr).toBe(0);
       const res = await fetch(`${served.url}/v1/user`, { headers: { authorization: `Bearer ${viaServer.stdout.trim()}` } });
       expect(res.status).toBe(200);
       expect((await res.json()).email).toBe('owner@localhost');
 
-      scenario({ DOCS_API_URL: served.url }, { owner: OWNER }, 'http');
+      await scenario({ DOCS_API_URL: served.url }, { owner: OWNER }, 'http');
       // The route answers in the API's error body: no token, 401; a wrong method, 405.
       const anon = await fetch(`${served.url}/_docs/tokens`);
       expect(anon.status).toBe(401);

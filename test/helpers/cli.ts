@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { packageRoot } from '../../src/kernel/root.js';
+import { runInProcess } from './in-process-cli.js';
+import { requireFreshBuild } from './built.js';
 
 export const BIN = join(packageRoot(), 'bin', 'run.js');
 
@@ -14,19 +15,20 @@ export interface CliResult {
 
 /**
  * Runs a `docs` command as a user or a CI script would (no TTY), and answers as a process would:
- * exit status, stdout, stderr. By default in this test file's CLI worker thread
- * (./cli-worker.mjs: the built CLI loaded once, each command run with its own environment,
- * arguments and captured output), synchronously: the caller waits as it did for spawnSync.
- * Tests about processes themselves (locks between processes, signals, crashes, start-up) use
- * `docsProcess`, a real child process.
+ * exit status, stdout, stderr. In this process, from the source (./in-process-cli.ts: oclif's
+ * run() with one Config, output captured, `env` applied for the run and restored): `await` it.
+ * Tests about processes themselves (locks between processes, signals, crashes, start-up, the
+ * built bundle) use `docsProcess`/`docsAsync`, a real child process of the built CLI.
+ * DOCS_TEST_SPAWN=1 runs every call as a process of the built CLI instead (to compare).
  */
-export function docs(args: string[], env: Record<string, string | undefined> = {}): CliResult {
-  if (process.env.DOCS_TEST_SPAWN) return docsProcess(args, env);
-  return withJson(cliWorker().run(args, { DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }));
+export async function docs(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  if (process.env.DOCS_TEST_SPAWN) return docsAsync(args, env);
+  return withJson(await runInProcess(args, env));
 }
 
 /** Runs the built `docs` executable in its own process. */
 export function docsProcess(args: string[], env: Record<string, string | undefined> = {}): CliResult {
+  requireFreshBuild();
   const r = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
     env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env },
@@ -41,6 +43,7 @@ export function docsProcess(args: string[], env: Record<string, string | undefin
  * save into the current folder).
  */
 export function docsAsync(args: string[], env: Record<string, string | undefined> = {}, opts: { cwd?: string } = {}): Promise<CliResult> {
+  requireFreshBuild();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -59,42 +62,9 @@ function withJson(r: { status: number; stdout: string; stderr: string }): CliRes
   return { ...r, json };
 }
 
-const WORKER_TIMEOUT_MS = 30_000;
-let worker: { run(args: string[], env: Record<string, string | undefined>): { status: number; stdout: string; stderr: string } } | undefined;
-
-/** The worker thread of this test file, started on first use. */
-function cliWorker() {
-  if (worker) return worker;
-  const state = new SharedArrayBuffer(4);
-  const flag = new Int32Array(state);
-  const { port1, port2 } = new MessageChannel();
-  const thread = new Worker(new URL('./cli-worker.mjs', import.meta.url), {
-    workerData: { port: port2, state, bin: BIN },
-    transferList: [port2],
-    stdout: false,
-    stderr: false,
-  });
-  thread.unref();
-  port1.unref();
-  worker = {
-    run(args, env) {
-      Atomics.store(flag, 0, 0);
-      port1.postMessage({ args, env });
-      // Blocks this thread until the worker answers, as spawnSync did; a command that hangs is
-      // ended with the worker (the next call starts a new one), like spawnSync's timeout.
-      if (Atomics.wait(flag, 0, 0, WORKER_TIMEOUT_MS) === 'timed-out') {
-        void thread.terminate();
-        worker = undefined;
-        return { status: -1, stdout: '', stderr: `docs ${args.join(' ')}: no answer within ${WORKER_TIMEOUT_MS} ms` };
-      }
-      return receiveMessageOnPort(port1)!.message;
-    },
-  };
-  return worker;
-}
-
 /** Starts `docs serve` as a child process and resolves once it prints its URL. */
 export async function spawnServe(args: string[], env: Record<string, string> = {}) {
+  requireFreshBuild();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -120,6 +90,7 @@ export const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }
  * NO_COLOR. Answers the terminal's output (both streams, CRLF turned to LF).
  */
 export function inTerminal(lines: string[], env: Record<string, string | undefined>, cols = 72): string {
+  requireFreshBuild();
   const r = spawnSync('script', ['-qec', [`stty cols ${cols} rows 50`, ...lines].join('\n'), '/dev/null'], {
     encoding: 'utf8',
     env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', D: `${process.execPath} ${BIN}`, ...env },
@@ -127,4 +98,27 @@ export function inTerminal(lines: string[], env: Record<string, string | undefin
   });
   if (r.status !== 0) throw new Error(`script exited ${r.status}: ${r.stderr}${r.stdout}`);
   return r.stdout.replace(/\r\n/g, '\n');
+}
+
+/**
+ * Runs `docs ARGS` (the built CLI) on a pseudo-terminal (util-linux `script`) and types at its
+ * prompts: at each step, once the screen shows `when` (ANSI codes removed), `keys` are typed.
+ * Waits for what it expects, never for a fixed time; a run still going after `timeoutMs` is
+ * killed (status null). Answers the exit status and the terminal's output.
+ */
+export function onTerminal(args: string[], env: Record<string, string | undefined>, steps: [when: RegExp, keys: string][], timeoutMs = 15_000): Promise<{ status: number | null; out: string }> {
+  requireFreshBuild();
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env, TERM: 'xterm', COLUMNS: '120' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let step = 0;
+  const onData = (d: Buffer) => {
+    out += d.toString();
+    // The screen redraws: the whole output so far, ANSI codes removed, is matched at each step.
+    while (step < steps.length && steps[step]![0].test(out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''))) child.stdin.write(steps[step++]![1]);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const timer = setTimeout(() => child.kill(), timeoutMs);
+  return new Promise((resolve) => child.on('exit', (status) => (clearTimeout(timer), resolve({ status, out }))));
 }

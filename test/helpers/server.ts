@@ -29,15 +29,19 @@ export interface TestServer extends Served {
   stop(): Promise<void>;
 }
 
+/** A new temp directory, removed after the test file (test/helpers/leaks.ts). */
 export function tempDir(prefix = 'docs-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  // Removed by test/helpers/leaks.ts (vitest setupFiles) once the file is done.
+  ((globalThis as any)[Symbol.for('docs.test.tempDirs')] ??= []).push(dir);
+  return dir;
 }
 
 /** A real `docs serve` on an ephemeral loopback port (in memory unless `onDisk`). */
-export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean } = {}): Promise<TestServer> {
+export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean; token?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.onDisk ? tempDir() : undefined);
   const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
-  process.env.DOCS_BOOTSTRAP_TOKEN = TEST_TOKEN;
+  process.env.DOCS_BOOTSTRAP_TOKEN = opts.token ?? TEST_TOKEN;
   const served = await serve({ port: 0, dataDir, clock: opts.clock, sweepIntervalMs: opts.sweepIntervalMs, allowPrivateTunnels: opts.allowPrivateTunnels }).finally(() => {
     if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
     else process.env.DOCS_BOOTSTRAP_TOKEN = prev;

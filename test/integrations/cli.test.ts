@@ -41,19 +41,19 @@ describe('docs integrations, in-process', () => {
 
   it('publishes from files, installs with dev-mode delivery, shows events and traces, uninstalls, deletes; never prints secrets', async () => {
     const outputs: string[] = [];
-    const run = (args: string[]) => {
-      const r = docs(args, env);
+    const run = async (args: string[]) => {
+      const r = await docs(args, env);
       outputs.push(r.stdout, r.stderr);
       return r;
     };
-    const pub = run(['integrations', 'publish', 'notifier', '--manifest', manifestFile, '--script', scriptFile, '--json']);
+    const pub = await run(['integrations', 'publish', 'notifier', '--manifest', manifestFile, '--script', scriptFile, '--json']);
     expect(pub.status, pub.stderr).toBe(0);
     expectContract('POST', '/v1/integrations/notifier', 200, pub.json);
     expect(pub.json).toMatchObject({ name: 'notifier', version: 1, title: 'Notifier' });
     expect(pub.json.urls.icon).toMatch(/^data:image\/png;base64,iVBOR/);
-    expect(run(['integrations', 'publish', 'notifier', '--manifest', manifestFile, '--script', scriptFile]).stdout).toBe('Published notifier version 2 (private).\n');
-    expect(run(['integrations', 'list']).stdout).toMatch(/notifier.*Notifier.*2/);
-    expect(run(['integrations', 'dev', 'notifier', '--tunnel', rx.url]).stdout).toMatch(/Development mode of notifier is on/);
+    expect((await run(['integrations', 'publish', 'notifier', '--manifest', manifestFile, '--script', scriptFile])).stdout).toBe('Published notifier version 2 (private).\n');
+    expect((await run(['integrations', 'list'])).stdout).toMatch(/notifier.*Notifier.*2/);
+    expect((await run(['integrations', 'dev', 'notifier', '--tunnel', rx.url])).stdout).toMatch(/Development mode of notifier is on/);
 
     const inst = await docsAsync(['integrations', 'install', 'notifier', '--json'], env);
     outputs.push(inst.stdout, inst.stderr);
@@ -65,34 +65,34 @@ describe('docs integrations, in-process', () => {
     expect(rx.received[0]!.body).toMatchObject({ type: 'installation_setup', installationId: installation.id });
     expect(rx.received[0]!.headers['content-security-policy']).toBe("script-src 'self'");
 
-    const list = run(['integrations', 'installations', 'notifier']);
+    const list = await run(['integrations', 'installations', 'notifier']);
     expect(list.stdout).toContain(installation.id);
-    const events = run(['integrations', 'events', 'notifier', '--json']);
+    const events = await run(['integrations', 'events', 'notifier', '--json']);
     expect(events.json.items).toHaveLength(1);
     expect(events.json.items[0].status).toBe('success');
-    const ev = run(['integrations', 'event', 'notifier', events.json.items[0].id]);
+    const ev = await run(['integrations', 'event', 'notifier', events.json.items[0].id]);
     expect(ev.stdout).toMatch(/info  POST http:\/\/127\.0\.0\.1:\d+\/events -> 200 in \d+ ms \(attempt 1\/3\)/);
-    const follow = run(['integrations', 'events', 'notifier', '--follow']);
+    const follow = await run(['integrations', 'events', 'notifier', '--follow']);
     expect(follow.status).toBe(2);
     expect(follow.stderr).toMatch(/^Error: --follow: needs a server/);
 
     const un = await docsAsync(['integrations', 'uninstall', 'notifier', installation.id, '--yes'], env);
     expect(un.stdout).toBe(`Uninstalled notifier (installation ${installation.id}). Install it again with: docs integrations install notifier\n`);
     expect(rx.received.map((r) => r.body.type)).toEqual(['installation_setup', 'installation_deleted']);
-    expect(run(['integrations', 'dev', 'notifier', '--off']).stdout).toBe('Development mode of notifier is off.\n');
-    expect(run(['integrations', 'delete', 'notifier', '--yes']).stdout).toBe('Deleted integration notifier with its installations and events (not restorable).\n');
-    expect(run(['integrations', 'get', 'notifier']).status).toBe(3);
+    expect((await run(['integrations', 'dev', 'notifier', '--off'])).stdout).toBe('Development mode of notifier is off.\n');
+    expect((await run(['integrations', 'delete', 'notifier', '--yes'])).stdout).toBe('Deleted integration notifier with its installations and events (not restorable).\n');
+    expect((await run(['integrations', 'get', 'notifier'])).status).toBe(3);
     for (const o of outputs) expect(o).not.toContain(SECRET);
   });
 
-  it('refuses a bad manifest before calling anything, naming the field', () => {
+  it('refuses a bad manifest before calling anything, naming the field', async () => {
     const bad = join(files, 'bad.json');
     writeFileSync(bad, '{ nope');
-    const r = docs(['integrations', 'publish', 'x', '--manifest', bad], env);
+    const r = await docs(['integrations', 'publish', 'x', '--manifest', bad], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^Error: --manifest: .*bad\.json is not JSON/);
     writeFileSync(bad, JSON.stringify({ title: 'x', description: 'd', scopes: [], script: 's' }));
-    const short = docs(['integrations', 'publish', 'x', '--manifest', bad], env);
+    const short = await docs(['integrations', 'publish', 'x', '--manifest', bad], env);
     expect(short.status).toBe(2);
     expect(short.stderr).toMatch(/title/);
   });

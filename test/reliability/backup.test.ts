@@ -87,12 +87,12 @@ describe('docs backup / docs restore', () => {
       expect(before.length).toBeGreaterThanOrEqual(20);
 
       const restored = join(dir(), 'restored');
-      const r = docs(['restore', out, '--data', restored]);
+      const r = await docs(['restore', out, '--data', restored]);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(existsSync(join(restored, 'lock.json'))).toBe(false);
       expect(readdirSync(restored).filter((f) => f.startsWith('.snapshot-'))).toEqual([]);
-      expect(docs(['doctor', '--data', restored]).status).toBe(0);
+      expect((await docs(['doctor', '--data', restored])).status).toBe(0);
       const again = await spawnServe(['--data', restored, '--quiet'], {});
       try {
         const titles = await spaceTitles(again.url, org);
@@ -114,30 +114,30 @@ describe('docs backup / docs restore', () => {
     }
   }, 120_000);
 
-  it('backs up a directory no server holds, and restores only into an absent or empty directory', () => {
+  it('backs up a directory no server holds, and restores only into an absent or empty directory', async () => {
     const data = dir();
-    expect(docs(['orgs', 'list', '--data', data]).status).toBe(0);
+    expect((await docs(['orgs', 'list', '--data', data])).status).toBe(0);
     const out = join(dir(), 'b.tar.gz');
-    const b = docs(['backup', '--data', data, out, '--json']);
+    const b = await docs(['backup', '--data', data, out, '--json']);
     expect(b.status).toBe(0);
     expect(b.json.via).toBe('this process');
     expect(existsSync(join(data, 'lock.json'))).toBe(false);
     const used = dir();
     writeFileSync(join(used, 'x'), 'x');
-    const r = docs(['restore', out, '--data', used]);
+    const r = await docs(['restore', out, '--data', used]);
     expect(r.status).toBe(5);
     expect(readdirSync(used)).toEqual(['x']);
     const empty = dir();
-    expect(docs(['restore', out, '--data', empty]).status).toBe(0);
-    expect(docs(['orgs', 'list', '--data', empty, '--json']).json.items).toHaveLength(1);
+    expect((await docs(['restore', out, '--data', empty])).status).toBe(0);
+    expect((await docs(['orgs', 'list', '--data', empty, '--json'])).json.items).toHaveLength(1);
   }, 60_000);
 
-  it('refuses an archive that is not a docs backup, leaving nothing behind', () => {
+  it('refuses an archive that is not a docs backup, leaving nothing behind', async () => {
     const parent = dir();
     const junk = join(parent, 'junk.tar.gz');
     writeFileSync(junk, 'not a tarball');
     const target = join(parent, 'new');
-    const r = docs(['restore', junk, '--data', target]);
+    const r = await docs(['restore', junk, '--data', target]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/is not a readable \.tar\.gz|not a docs backup/);
     expect(existsSync(target)).toBe(false);

@@ -78,7 +78,7 @@ describe('a damaged data directory stops docs serve, naming the file', () => {
       expect(lines[0]).toMatch(problem);
       expect(fingerprint(dir)).toEqual(before);
       // docs doctor says the same, and exits 1.
-      const d = docs(['doctor', '--data', dir]);
+      const d = await docs(['doctor', '--data', dir]);
       expect(d.status).toBe(1);
       expect(d.stdout).toContain(`DAMAGED store/${file} `);
     }, 40_000);
@@ -109,7 +109,7 @@ describe('a directory of another format stops docs serve and every command, nami
       if (typeof problem === 'string') expect(lines[0]).toContain(problem);
       else expect(lines[0]).toMatch(problem);
       for (const args of [['doctor'], ['doctor', '--repair', '--yes'], ['orgs', 'list']]) {
-        const c = docs([...args, '--data', dir], { DOCS_TOKEN: TEST_TOKEN });
+        const c = await docs([...args, '--data', dir], { DOCS_TOKEN: TEST_TOKEN });
         expect(c.status, args.join(' ')).toBe(1);
         expect(c.stderr).toContain(lines[0]!.replace(/^Error: /, ''));
       }
@@ -128,7 +128,7 @@ describe('a directory of another format stops docs serve and every command, nami
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`Error: data directory ${dir}: shards/${victim} is missing (the catalog of committed shards lists it) (see docs doctor --data ${dir})`);
     expect(fingerprint(dir)).toEqual(before);
-    const d = docs(['doctor', '--data', dir]);
+    const d = await docs(['doctor', '--data', dir]);
     expect(d.status).toBe(1);
     expect(d.stdout).toContain(`DAMAGED shards/${victim} is missing`);
   }, 40_000);
@@ -157,8 +157,8 @@ describe('damage at the same size, found when the shard is loaded', () => {
 });
 
 describe('docs doctor', () => {
-  it('finds no damage in a healthy store (exit 0)', () => {
-    const r = docs(['doctor', '--data', pristine, '--json']);
+  it('finds no damage in a healthy store (exit 0)', async () => {
+    const r = await docs(['doctor', '--data', pristine, '--json']);
     expect(r.status).toBe(0);
     expect(r.json.damaged).toEqual([]);
     expect(r.json.shards).toBeGreaterThan(3);
@@ -168,19 +168,19 @@ describe('docs doctor', () => {
   it('--repair quarantines a damaged space shard, says what was lost, and the store opens again', async () => {
     const dir = copy();
     writeFileSync(shard(dir, `space__${spaceB}.json`), 'null');
-    expect(docs(['doctor', '--data', dir]).status).toBe(1);
+    expect((await docs(['doctor', '--data', dir])).status).toBe(1);
     expect(existsSync(join(dir, 'quarantine'))).toBe(false); // nothing moved without --repair
-    const refused = docs(['doctor', '--data', dir, '--repair']); // no terminal to ask on, no --yes: the plan, nothing done
+    const refused = await docs(['doctor', '--data', dir, '--repair']); // no terminal to ask on, no --yes: the plan, nothing done
     expect(refused.status).toBe(2);
     expect(refused.stdout).toMatch(new RegExp(`will move into quarantine/: store/space__${spaceB}\\.json\nwill lose: shard space/${spaceB} .*spaces ${spaceB}`));
     expect(refused.stderr).toMatch(/not confirmed; pass --yes/);
     expect(existsSync(join(dir, 'quarantine'))).toBe(false);
-    const r = docs(['doctor', '--data', dir, '--repair', '--yes']);
+    const r = await docs(['doctor', '--data', dir, '--repair', '--yes']);
     expect(r.stdout).toMatch(new RegExp(`lost: shard space/${spaceB} .*spaces ${spaceB}`));
     expect(r.status).toBe(1); // it found damage: repaired, but not "fine"
     const [stamp] = readdirSync(join(dir, 'quarantine'));
     expect(readFileSync(join(dir, 'quarantine', stamp!, 'store', `space__${spaceB}.json`), 'utf8')).toBe('null');
-    expect(docs(['doctor', '--data', dir]).status).toBe(0);
+    expect((await docs(['doctor', '--data', dir])).status).toBe(0);
     const served = await spawnServe(['--data', dir], {});
     try {
       const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then((r) => r.status);
@@ -199,22 +199,22 @@ describe('docs doctor', () => {
     const r = await failedStart(dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`data directory ${dir}: checksums/${bucket} is not valid JSON`);
-    expect(docs(['doctor', '--data', dir]).stdout).toContain(`DAMAGED checksums/${bucket} `);
-    const repaired = docs(['doctor', '--data', dir, '--repair', '--yes']);
+    expect((await docs(['doctor', '--data', dir])).stdout).toContain(`DAMAGED checksums/${bucket} `);
+    const repaired = await docs(['doctor', '--data', dir, '--repair', '--yes']);
     expect(repaired.stdout).toMatch(new RegExp(`lost: checksums/${bucket!.replace('.', '\\.')}: rebuilt from the shard files`));
     expect(repaired.status).toBe(1);
-    expect(docs(['doctor', '--data', dir]).status).toBe(0);
+    expect((await docs(['doctor', '--data', dir])).status).toBe(0);
   }, 40_000);
 
-  it('notes blobs no row names (not damage), and --repair moves them aside', () => {
+  it('notes blobs no row names (not damage), and --repair moves them aside', async () => {
     const dir = copy();
     const sha = 'ab'.repeat(32);
     mkdirSync(join(dir, 'files', 'ab'), { recursive: true });
     writeFileSync(join(dir, 'files', 'ab', sha), 'orphan bytes');
-    const r = docs(['doctor', '--data', dir]);
+    const r = await docs(['doctor', '--data', dir]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('1 file(s) no row references (12 bytes');
-    const fixed = docs(['doctor', '--data', dir, '--repair', '--yes', '--json']);
+    const fixed = await docs(['doctor', '--data', dir, '--repair', '--yes', '--json']);
     expect(fixed.status).toBe(0);
     expect(fixed.json.repaired.moved).toEqual([`files/ab/${sha}`]);
     expect(existsSync(join(dir, 'files', 'ab', sha))).toBe(false);
@@ -224,7 +224,7 @@ describe('docs doctor', () => {
     const dir = copy();
     const served = await spawnServe(['--data', dir], {});
     try {
-      const r = docs(['doctor', '--data', dir]);
+      const r = await docs(['doctor', '--data', dir]);
       expect(r.status).toBe(5);
       expect(r.stderr).toContain('held by docs serve');
     } finally {

@@ -73,7 +73,7 @@ describe('docs doctor on a full world', () => {
     expect(healthy.notes).toEqual([]); // no "file(s) no row references"
     expect(healthy.rows).toBeGreaterThan(50);
     expect(healthy.blobs).toBe(4); // three uploads and one OpenAPI version (PDFs are a cache no row names)
-    const r = docs(['doctor', '--data', dir, '--repair', '--json']); // nothing to do: no confirmation needed
+    const r = await docs(['doctor', '--data', dir, '--repair', '--json']); // nothing to do: no confirmation needed
     expect(r.status, r.stderr).toBe(0);
     expect(r.json.damaged).toEqual([]);
     expect(r.json.plan).toEqual({ adopt: [], refused: [], move: [], lost: [] });
@@ -93,18 +93,18 @@ describe('docs doctor on a full world', () => {
       const sums = JSON.parse(readFileSync(bucket, 'utf8'));
       delete sums[file];
       writeFileSync(bucket, JSON.stringify(sums));
-      const start = docs(['spaces', 'get', ids.spaceId!, '--data', work], { DOCS_TOKEN: TEST_TOKEN });
+      const start = await docs(['spaces', 'get', ids.spaceId!, '--data', work], { DOCS_TOKEN: TEST_TOKEN });
       expect(start.status).toBe(1);
       expect(start.stderr).toContain(`store/${file} is not in the catalog of committed shards (written by another docs, or put there by hand): docs doctor --adopt checks it and takes it in`);
-      const plain = docs(['doctor', '--data', work]);
+      const plain = await docs(['doctor', '--data', work]);
       expect(plain.status).toBe(1);
-      const adopt = docs(['doctor', '--data', work, '--adopt', '--yes']);
+      const adopt = await docs(['doctor', '--data', work, '--adopt', '--yes']);
       expect(adopt.stdout).toContain(`will adopt: store/${file} (`);
       expect(adopt.stdout).toContain(`adopted: store/${file}`);
       expect(adopt.status).toBe(1); // found a problem (now repaired)
       expect(existsSync(join(work, 'quarantine'))).toBe(false);
-      expect(docs(['doctor', '--data', work]).status).toBe(0);
-      const back = docs(['spaces', 'get', ids.spaceId!, '--data', work, '--json'], { DOCS_TOKEN: TEST_TOKEN });
+      expect((await docs(['doctor', '--data', work])).status).toBe(0);
+      const back = await docs(['spaces', 'get', ids.spaceId!, '--data', work, '--json'], { DOCS_TOKEN: TEST_TOKEN });
       expect(back.status, back.stderr).toBe(0);
       expect(back.json.id).toBe(ids.spaceId);
 
@@ -113,8 +113,8 @@ describe('docs doctor on a full world', () => {
       const orgFile = fileName(`org/${ids.organizationId}`);
       const orgRow = JSON.parse(readFileSync(join(work, 'store', orgFile), 'utf8')).organizations[ids.organizationId!];
       writeFileSync(join(work, 'store', fileName('org/AdoptedOrg')), JSON.stringify({ organizations: { AdoptedOrg: { ...orgRow, id: 'AdoptedOrg', title: 'Adopted', hostname: undefined } } }));
-      expect(docs(['doctor', '--data', work, '--adopt', '--yes']).stdout).toContain(`adopted: store/${fileName('org/AdoptedOrg')}`);
-      expect(docs(['doctor', '--data', work]).status).toBe(0);
+      expect((await docs(['doctor', '--data', work, '--adopt', '--yes'])).stdout).toContain(`adopted: store/${fileName('org/AdoptedOrg')}`);
+      expect((await docs(['doctor', '--data', work])).status).toBe(0);
       const ctx = await openContext(work);
       try {
         expect(await ctx.store.read((tx) => tx.all(Organizations).map((o) => o.id).sort())).toEqual(['AdoptedOrg', ids.organizationId].sort());
@@ -126,7 +126,7 @@ describe('docs doctor on a full world', () => {
       // A readable shard whose rows belong elsewhere is not adopted, and never moved.
       const stray = fileName(`space/${ids.spaceId}/0`);
       writeFileSync(join(work, 'store', stray), JSON.stringify({ spaces: { [ids.spaceId!]: { id: ids.spaceId, organization: ids.organizationId, title: 'x' } } }));
-      const refused = docs(['doctor', '--data', work, '--repair', '--yes']);
+      const refused = await docs(['doctor', '--data', work, '--repair', '--yes']);
       expect(refused.stdout).toContain(`not adopted: store/${stray} holds spaces ${ids.spaceId}, which belongs in shard space/${ids.spaceId}`);
       expect(refused.status).toBe(1);
       expect(existsSync(join(work, 'store', stray))).toBe(true);
@@ -134,11 +134,11 @@ describe('docs doctor on a full world', () => {
 
       // An unreadable shard: the plan, then quarantine with --yes; the rest of the store stays.
       writeFileSync(join(work, 'store', stray), '{"spaces": {');
-      const fixed = docs(['doctor', '--data', work, '--repair', '--yes']);
+      const fixed = await docs(['doctor', '--data', work, '--repair', '--yes']);
       expect(fixed.stdout).toContain(`will move into quarantine/: store/${stray}`);
       expect(fixed.status).toBe(1);
       expect(existsSync(join(work, 'store', stray))).toBe(false);
-      expect(docs(['doctor', '--data', work]).status).toBe(0);
+      expect((await docs(['doctor', '--data', work])).status).toBe(0);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

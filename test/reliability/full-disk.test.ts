@@ -147,17 +147,17 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
   it('the in-process CLI prints the one-line cause and leaves no lock.json', async () => {
     const dir = join(disk, 'cli');
     const filler = join(disk, 'filler-cli');
-    expect(docs(['orgs', 'list', '--data', dir]).status).toBe(0); // initialized
+    expect((await docs(['orgs', 'list', '--data', dir])).status).toBe(0); // initialized
     fillDisk(disk, filler);
     try {
-      const r = docs(['spaces', 'list', '--data', dir]);
+      const r = await docs(['spaces', 'list', '--data', dir]);
       expect(r.status).toBe(1);
       expect(r.stderr.trim()).toBe(`Error: data directory ${dir}: ENOSPC: no space left on device`);
       expect(existsSync(join(dir, 'lock.json'))).toBe(false);
     } finally {
       rmSync(filler, { force: true });
     }
-    expect(docs(['spaces', 'list', '--data', dir]).status).toBe(0);
+    expect((await docs(['spaces', 'list', '--data', dir])).status).toBe(0);
   }, 60_000);
 
   it('serve() whose bootstrap cannot be written rejects with the cause and releases its port', async () => {

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sample, sampleNote } from '../helpers/sample.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractRoutes, operationSpec, type JsonSchema, type OperationSpec } from '../../src/contract/spec.js';
 import { OPERATIONS } from '../../src/operations.js';
@@ -122,7 +123,9 @@ describe('fuzz: bad input on every operation', () => {
       }
     };
     const routes = new Map(contractRoutes().map(([m, p, id]) => [id, [m, p] as const]));
-    for (const { operationId } of OPERATIONS) {
+    // npm test: a seeded sample of the operations; npm run test:full: every one.
+    const swept = sample(OPERATIONS, 30, 'fuzz');
+    for (const { operationId } of swept) {
       const op = operationSpec(operationId);
       const [method, template] = routes.get(operationId)!;
       const fill = (override?: string) => '/v1' + template.replace(/\{([^}]+)\}/g, (_, n: string) => override ?? encodeURIComponent(ids[n] ?? 'nonexistent0000000000'));
@@ -143,8 +146,8 @@ describe('fuzz: bad input on every operation', () => {
       await send(method, fill(), { body: JSON.stringify(JSON.parse('{"a":'.repeat(2000) + '1' + '}'.repeat(2000))), headers: json });
       if (op.requestBody) for (const b of badBodies(op)) await send(method, fill(), { body: JSON.stringify(b), headers: json });
     }
-    expect(failures, failures.join('\n')).toEqual([]);
-    expect(sent).toBeGreaterThan(OPERATIONS.length * 5);
+    expect(failures, failures.join('\n') + `\n${sampleNote('fuzz')}`).toEqual([]);
+    expect(sent).toBeGreaterThan(swept.length * 5);
     expect(snapshot(s.dataDir!)).toEqual(before);
   }, 300_000);
 });

@@ -135,12 +135,12 @@ describe('CORS', () => {
 });
 
 describe('docs serve flags', () => {
-  it('--cors needs an origin, --rate-limit a number or off: exit 2', () => {
+  it('--cors needs an origin, --rate-limit a number or off: exit 2', async () => {
     const dir = tempDir();
-    const bad = docs(['serve', '--port', '0', '--data', dir, '--cors', 'http://localhost:5173/app']);
+    const bad = await docs(['serve', '--port', '0', '--data', dir, '--cors', 'http://localhost:5173/app']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--cors: expected an origin');
-    const rate = docs(['serve', '--port', '0', '--data', dir, '--rate-limit', 'lots']);
+    const rate = await docs(['serve', '--port', '0', '--data', dir, '--rate-limit', 'lots']);
     expect(rate.status).toBe(2);
     expect(rate.stderr).toContain('--rate-limit');
   });

@@ -25,9 +25,9 @@ function loose(dir: string): string[] {
 describe('restore', () => {
   it('leaves every folder 0700 and every file 0600, whatever the archive says', async () => {
     const data = join(tempDir(), 'data');
-    expect(docs(['orgs', 'list', '--data', data]).status).toBe(0);
+    expect((await docs(['orgs', 'list', '--data', data])).status).toBe(0);
     const out = join(tempDir(), 'b.tar.gz');
-    expect(docs(['backup', '--data', data, out]).status).toBe(0);
+    expect((await docs(['backup', '--data', data, out])).status).toBe(0);
     // Repack with group/other bits on every entry.
     const tar = await import('tar');
     const unpacked = tempDir();
@@ -40,9 +40,9 @@ describe('restore', () => {
     const wide = join(tempDir(), 'wide.tar.gz');
     await tar.create({ gzip: true, cwd: unpacked, file: wide, portable: true }, readdirSync(unpacked));
     const restored = join(tempDir(), 'restored');
-    const r = docs(['restore', wide, '--data', restored]);
+    const r = await docs(['restore', wide, '--data', restored]);
     expect(r.status, r.stderr).toBe(0);
     expect(loose(restored)).toEqual([]);
-    expect(docs(['doctor', '--data', restored]).status).toBe(0);
+    expect((await docs(['doctor', '--data', restored])).status).toBe(0);
   }, 60_000);
 });

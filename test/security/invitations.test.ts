@@ -111,35 +111,35 @@ describe('pending invitations through MCP', () => {
 });
 
 describe('pending invitations through the CLI', () => {
-  it('docs invites pending | accept ID | accept ORG LINK', () => {
+  it('docs invites pending | accept ID | accept ORG LINK', async () => {
     const OWNER = 'gb_api_security_invitations_owner';
     const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER };
-    const ok = (...args: string[]) => {
-      const r = docs(args, env);
+    const ok = async (...args: string[]) => {
+      const r = await docs(args, env);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       return r;
     };
-    ok('orgs', 'list');
-    ok('invites', 'send', '--emails', 'ann@acme.test', '--token', OWNER);
-    const ann = ok('tokens', 'create', '--user', 'ann@acme.test', '--token', OWNER).stdout.trim();
-    ok('invites', 'send', '--emails', 'cy@acme.test', '--token', OWNER);
-    const cy = ok('tokens', 'create', '--user', 'cy@acme.test', '--token', OWNER).stdout.trim();
+    await ok('orgs', 'list');
+    await ok('invites', 'send', '--emails', 'ann@acme.test', '--token', OWNER);
+    const ann = (await ok('tokens', 'create', '--user', 'ann@acme.test', '--token', OWNER)).stdout.trim();
+    await ok('invites', 'send', '--emails', 'cy@acme.test', '--token', OWNER);
+    const cy = (await ok('tokens', 'create', '--user', 'cy@acme.test', '--token', OWNER)).stdout.trim();
     // Ann makes an organization and invites the owner: pending, the owner is not a member.
-    const e = ok('orgs', 'create', '--title', 'Ann org', '--json', '--token', ann).json.id;
-    const sent = ok('invites', 'send', '--org', e, '--emails', 'owner@localhost', '--role', 'edit', '--json', '--token', ann).json;
+    const e = (await ok('orgs', 'create', '--title', 'Ann org', '--json', '--token', ann)).json.id;
+    const sent = (await ok('invites', 'send', '--org', e, '--emails', 'owner@localhost', '--role', 'edit', '--json', '--token', ann)).json;
     expect(sent.invited).toBe(1);
-    expect(ok('orgs', 'list', '--json', '--token', OWNER).json.items.map((o: any) => o.id)).not.toContain(e);
-    const table = ok('invites', 'pending', '--token', OWNER).stdout;
+    expect((await ok('orgs', 'list', '--json', '--token', OWNER)).json.items.map((o: any) => o.id)).not.toContain(e);
+    const table = (await ok('invites', 'pending', '--token', OWNER)).stdout;
     expect(table).toContain(`Ann org (${e})`);
     expect(table).toContain('ann@acme.test');
-    const id = ok('invites', 'pending', '--json', '--token', OWNER).json.items[0].id;
+    const id = (await ok('invites', 'pending', '--json', '--token', OWNER)).json.items[0].id;
     // Ann cannot accept it for the owner: exit 3, nothing changed.
-    expect(docs(['invites', 'accept', id, '--token', ann], env).status).toBe(3);
-    expect(ok('invites', 'accept', id, '--token', OWNER).stdout).toContain(`Joined organization Ann org (${e}) as edit.`);
-    expect(ok('orgs', 'list', '--json', '--token', OWNER).json.items.map((o: any) => o.id)).toContain(e);
+    expect((await docs(['invites', 'accept', id, '--token', ann], env)).status).toBe(3);
+    expect((await ok('invites', 'accept', id, '--token', OWNER)).stdout).toContain(`Joined organization Ann org (${e}) as edit.`);
+    expect((await ok('orgs', 'list', '--json', '--token', OWNER)).json.items.map((o: any) => o.id)).toContain(e);
     // The invite-link form of accept still works (organization, link).
-    const link = ok('invites', 'links', 'create', '--org', e, '--role', 'read', '--json', '--token', ann).json.id;
-    expect(ok('invites', 'accept', e, link, '--token', cy).stdout).toContain('Joined.');
-    expect(docs(['invites', 'decline', 'nope', '--token', cy], env).status).toBe(3);
+    const link = (await ok('invites', 'links', 'create', '--org', e, '--role', 'read', '--json', '--token', ann)).json.id;
+    expect((await ok('invites', 'accept', e, link, '--token', cy)).stdout).toContain('Joined.');
+    expect((await docs(['invites', 'decline', 'nope', '--token', cy], env)).status).toBe(3);
   });
 });

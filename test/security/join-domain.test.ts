@@ -92,29 +92,29 @@ describe('join by email domain through MCP', () => {
 });
 
 describe('join by email domain through the CLI', () => {
-  it('docs orgs join exits 4 for an unverified address; docs users update --email-verified lets it in', () => {
+  it('docs orgs join exits 4 for an unverified address; docs users update --email-verified lets it in', async () => {
     const OWNER = 'gb_api_security_join_owner';
     const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER };
-    const ok = (...args: string[]) => {
-      const r = docs(args, env);
+    const ok = async (...args: string[]) => {
+      const r = await docs(args, env);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       return r;
     };
-    const victimOrg = ok('orgs', 'list', '--json').json.items[0].id;
-    ok('orgs', 'update', victimOrg, '--email-domains', 'acme.com', '--token', OWNER);
-    const own = ok('orgs', 'create', '--title', 'Side org', '--json', '--token', OWNER).json.id;
-    ok('invites', 'send', '--org', own, '--emails', 'fake@acme.com', '--token', OWNER);
-    const fake = ok('tokens', 'create', '--user', 'fake@acme.com', '--token', OWNER).stdout.trim();
-    const refused = docs(['orgs', 'join', victimOrg, '--token', fake], env);
+    const victimOrg = (await ok('orgs', 'list', '--json')).json.items[0].id;
+    await ok('orgs', 'update', victimOrg, '--email-domains', 'acme.com', '--token', OWNER);
+    const own = (await ok('orgs', 'create', '--title', 'Side org', '--json', '--token', OWNER)).json.id;
+    await ok('invites', 'send', '--org', own, '--emails', 'fake@acme.com', '--token', OWNER);
+    const fake = (await ok('tokens', 'create', '--user', 'fake@acme.com', '--token', OWNER)).stdout.trim();
+    const refused = await docs(['orgs', 'join', victimOrg, '--token', fake], env);
     expect(refused.status, refused.stderr).toBe(4);
     expect(refused.stderr).toContain('needs a verified email address; fake@acme.com is not verified');
     // Only an instance owner lists users and marks them.
-    expect(docs(['users', 'list', '--token', fake], env).status).toBe(4);
-    expect(ok('users', 'list', '--json', '--token', OWNER).json.items.find((u: any) => u.email === 'fake@acme.com')).toMatchObject({ emailVerified: false });
-    expect(ok('users', 'update', 'fake@acme.com', '--email-verified', '--token', OWNER).stdout).toContain('User fake@acme.com: email verified, not an instance owner.');
-    ok('orgs', 'join', victimOrg, '--token', fake);
-    expect(ok('orgs', 'list', '--json', '--token', fake).json.items.map((o: any) => o.id)).toContain(victimOrg);
+    expect((await docs(['users', 'list', '--token', fake], env)).status).toBe(4);
+    expect((await ok('users', 'list', '--json', '--token', OWNER)).json.items.find((u: any) => u.email === 'fake@acme.com')).toMatchObject({ emailVerified: false });
+    expect((await ok('users', 'update', 'fake@acme.com', '--email-verified', '--token', OWNER)).stdout).toContain('User fake@acme.com: email verified, not an instance owner.');
+    await ok('orgs', 'join', victimOrg, '--token', fake);
+    expect((await ok('orgs', 'list', '--json', '--token', fake)).json.items.map((o: any) => o.id)).toContain(victimOrg);
     // Bad input: no change asked for, exit 2.
-    expect(docs(['users', 'update', 'fake@acme.com', '--token', OWNER], env).status).toBe(2);
+    expect((await docs(['users', 'update', 'fake@acme.com', '--token', OWNER], env)).status).toBe(2);
   });
 });

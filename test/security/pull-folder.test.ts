@@ -154,11 +154,11 @@ describe('docs content pull writes only inside the folder, whatever the store ho
     }
     // In-process: the CLI on the data directory itself.
     const local = target(true);
-    check(docs(['content', 'pull', local.dir, '--space', space!, '--json', '--force'], { DOCS_DATA: data }), local, true);
+    check(await docs(['content', 'pull', local.dir, '--space', space!, '--json', '--force'], { DOCS_DATA: data }), local, true);
 
     // `docs files download` saves under the file's name in the current folder: `..` and an
     // empty name are saved under safe names there (with a warning), not an error or a climb.
-    const files = docs(['api', 'GET', `/spaces/${space!}/content/files`, '-f', 'limit=100', '--json'], { DOCS_DATA: data }).json.items;
+    const files = (await docs(['api', 'GET', `/spaces/${space!}/content/files`, '-f', 'limit=100', '--json'], { DOCS_DATA: data })).json.items;
     const cwd = join(tempDir('docs-download-'), 'here');
     mkdirSync(cwd);
     for (const [name, saved] of [['..', '__'], ['', '_'], ['a\\..\\..\\WIN.txt', 'a_.._.._WIN.txt']]) {

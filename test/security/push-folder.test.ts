@@ -12,9 +12,9 @@ import { tempDir } from '../helpers/server.js';
 
 type Env = Record<string, string>;
 
-function attack(env: Env) {
-  const raw = (...args: string[]) => docs(args, env);
-  const space = raw('spaces', 'create', '--title', 'Push folder', '--json').json.id as string;
+async function attack(env: Env) {
+  const raw = async (...args: string[]) => await docs(args, env);
+  const space = (await raw('spaces', 'create', '--title', 'Push folder', '--json')).json.id as string;
   const root = tempDir('docs-push-folder-');
   const outside = join(root, 'outside');
   mkdirSync(outside);
@@ -24,8 +24,8 @@ function attack(env: Env) {
   mkdirSync(dir);
   writeFileSync(join(dir, 'intro.md'), '# Intro\n\nHello.\n');
   const summary = (entry: string) => writeFileSync(join(dir, 'SUMMARY.md'), `# Table of contents\n\n* [Intro](intro.md)\n${entry}\n`);
-  const refused = (entry: string, says: string[]) => {
-    const r = raw('content', 'push', dir, '--space', space, '--merge');
+  const refused = async (entry: string, says: string[]) => {
+    const r = await raw('content', 'push', dir, '--space', space, '--merge');
     expect(r.status, `${entry}: ${r.stdout}${r.stderr}`).toBe(2);
     for (const s of says) expect(r.stderr).toContain(s);
     expect(r.stderr).toContain('nothing was sent');
@@ -36,24 +36,24 @@ function attack(env: Env) {
   const deep = `${'../'.repeat(12)}${outside.slice(1)}/secret.md`;
   for (const link of ['../outside/secret.md', deep, join(outside, 'secret.md'), '../outside/secret.png', './../outside/secret.md', '%2E%2E/outside/secret.md']) {
     summary(`* [x](${link})`);
-    refused(link, ['SUMMARY.md line 4', `[x](${link})`, 'outside']);
+    await refused(link, ['SUMMARY.md line 4', `[x](${link})`, 'outside']);
   }
   // A symbolic link listed in SUMMARY.md: to a file outside, or through a linked folder.
   symlinkSync(join(outside, 'secret.md'), join(dir, 'leak.md'));
   summary('  * [Leak](leak.md)');
-  refused('leak.md', ['SUMMARY.md line 4', '[Leak](leak.md)', 'real path']);
+  await refused('leak.md', ['SUMMARY.md line 4', '[Leak](leak.md)', 'real path']);
   symlinkSync(outside, join(dir, 'shared'));
   summary('* [Shared](shared/secret.md)');
-  refused('shared/secret.md', ['SUMMARY.md line 4', '[Shared](shared/secret.md)', 'real path']);
+  await refused('shared/secret.md', ['SUMMARY.md line 4', '[Shared](shared/secret.md)', 'real path']);
   // Not listed, but met in the folder: without SUMMARY.md a link outside is refused too (as a
   // page or as an uploaded file), naming it.
   writeFileSync(join(dir, 'SUMMARY.md'), '# Table of contents\n\n* [Intro](intro.md)\n');
-  refused('leak.md (walked)', ['leak.md: a symbolic link to', 'outside']);
+  await refused('leak.md (walked)', ['leak.md: a symbolic link to', 'outside']);
   const noSummary = tempDir('docs-push-tree-');
   writeFileSync(join(noSummary, 'intro.md'), '# Intro\n');
   mkdirSync(join(noSummary, 'images'));
   symlinkSync(join(outside, 'secret.png'), join(noSummary, 'images', 'logo.png'));
-  const walked = raw('content', 'push', noSummary, '--space', space);
+  const walked = await raw('content', 'push', noSummary, '--space', space);
   expect(walked.status).toBe(2);
   expect(walked.stderr).toContain('images/logo.png: a symbolic link to');
 
@@ -61,17 +61,17 @@ function attack(env: Env) {
   const dup = tempDir('docs-push-dup-');
   writeFileSync(join(dup, 'intro.md'), '# Intro\n');
   writeFileSync(join(dup, 'SUMMARY.md'), '# Table of contents\n\n* [Intro](intro.md)\n* [Again](./intro.md)\n');
-  const twice = raw('content', 'push', dup, '--space', space);
+  const twice = await raw('content', 'push', dup, '--space', space);
   expect(twice.status).toBe(2);
   expect(twice.stderr).toContain('SUMMARY.md line 4 (* [Again](./intro.md)): intro.md is already listed on line 3');
 
   // Nothing reached the server: no change request, no page, nothing found by search.
   for (const status of ['open', 'merged']) {
-    const crs = raw('api', 'GET', `/spaces/${space}/change-requests`, '-f', `status=${status}`, '--json');
+    const crs = await raw('api', 'GET', `/spaces/${space}/change-requests`, '-f', `status=${status}`, '--json');
     expect(crs.status, crs.stderr).toBe(0);
     expect(crs.json.items).toEqual([]);
   }
-  expect(raw('search', 'SECRET', '--space', space, '--json').stdout).not.toContain('SECRET-7c1f');
+  expect((await raw('search', 'SECRET', '--space', space, '--json')).stdout).not.toContain('SECRET-7c1f');
 
   // Links to files inside the folder are fine (the link is read as its target), and a link to
   // a folder inside is not followed (a warning): the push goes through.
@@ -82,21 +82,21 @@ function attack(env: Env) {
   mkdirSync(join(ok, 'images'));
   symlinkSync('../assets/logo.png', join(ok, 'images', 'logo.png'));
   symlinkSync('../assets', join(ok, 'images', 'again'));
-  const pushed = raw('content', 'push', ok, '--space', space, '--merge', '--json');
+  const pushed = await raw('content', 'push', ok, '--space', space, '--merge', '--json');
   expect(pushed.status, pushed.stderr).toBe(0);
   expect(pushed.stderr).toContain('Warning: images/again: a symbolic link to a folder, not followed');
   expect(pushed.json).toMatchObject({ added: 1, files: 2, merged: true });
 }
 
 describe('docs content push reads only files inside the folder', () => {
-  it('in-process', { timeout: 60_000 }, () => {
-    attack({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_push_folder' });
+  it('in-process', { timeout: 60_000 }, async () => {
+    await attack({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_push_folder' });
   });
 
   it('against a server (--api-url)', { timeout: 60_000 }, async () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_push_folder_remote' });
     try {
-      attack({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_push_folder_remote' });
+      await attack({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_push_folder_remote' });
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

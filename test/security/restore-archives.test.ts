@@ -66,19 +66,19 @@ function entriesOf(dir: string): Entry[] {
 }
 
 let store: Entry[];
-beforeAll(() => {
+beforeAll(async () => {
   const data = join(tempDir(), 'data');
-  expect(docs(['orgs', 'list', '--data', data]).status).toBe(0);
+  expect((await docs(['orgs', 'list', '--data', data])).status).toBe(0);
   store = entriesOf(data);
 }, 60_000);
 
 /** Restores `entries` into a new directory: the result, and what exists beside it afterwards. */
-function restore(entries: Entry[]) {
+async function restore(entries: Entry[]) {
   const base = tempDir();
   const archive = join(base, 'a.tar.gz');
   writeFileSync(archive, tarGz(entries));
   const target = join(base, 'restored');
-  const r = docs(['restore', archive, '--data', target]);
+  const r = await docs(['restore', archive, '--data', target]);
   return { r, target, beside: readdirSync(base).filter((f) => f !== 'a.tar.gz') };
 }
 
@@ -97,8 +97,8 @@ describe('docs restore refuses every archive shape it cannot restore whole', () 
     ['a file, then an entry under it', () => [...store, { path: 'extra', type: 'file', body: 'f' }, { path: 'extra/x', type: 'file', body: 'x' }], /entry "extra\/x" is under extra, which the archive holds as a file/],
   ];
   for (const [what, entries, message] of cases) {
-    it(`${what}: exit 2 naming the entry, nothing left behind`, () => {
-      const { r, target, beside } = restore(entries());
+    it(`${what}: exit 2 naming the entry, nothing left behind`, async () => {
+      const { r, target, beside } = await restore(entries());
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/internal error/);
@@ -109,35 +109,35 @@ describe('docs restore refuses every archive shape it cannot restore whole', () 
     }, 30_000);
   }
 
-  it('an archive without a complete store (only shards/x.json = {}): refused, nothing left', () => {
-    const { r, target, beside } = restore([{ path: 'shards/', type: 'dir' }, { path: 'shards/x.json', type: 'file', body: '{}' }]);
+  it('an archive without a complete store (only shards/x.json = {}): refused, nothing left', async () => {
+    const { r, target, beside } = await restore([{ path: 'shards/', type: 'dir' }, { path: 'shards/x.json', type: 'file', body: '{}' }]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/does not hold a complete docs store: checksums\/, shards\/catalog\.json, shards\/root\.json missing/);
     expect(existsSync(target)).toBe(false);
     expect(beside).toEqual([]);
   }, 30_000);
 
-  it('a store without its root shard: refused', () => {
-    const { r, target } = restore(store.filter((e) => e.path !== 'store/root.json'));
+  it('a store without its root shard: refused', async () => {
+    const { r, target } = await restore(store.filter((e) => e.path !== 'store/root.json'));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/store\/root\.json/);
     expect(existsSync(target)).toBe(false);
   }, 30_000);
 
-  it('a backup of format 2 (taken by an earlier docs): restored as it is, migrated at its first start', () => {
-    const { r, target } = restore(entriesOf(join(import.meta.dirname, '../fixtures/format-2/data')));
+  it('a backup of format 2 (taken by an earlier docs): restored as it is, migrated at its first start', async () => {
+    const { r, target } = await restore(entriesOf(join(import.meta.dirname, '../fixtures/format-2/data')));
     expect(r.status, r.stderr).toBe(0);
     expect(statSync(join(target, 'shards')).isDirectory()).toBe(true);
-    expect(docs(['doctor', '--data', target, '--json']).json).toMatchObject({ format: 2, damaged: [] });
-    expect(docs(['orgs', 'list', '--data', target], { DOCS_TOKEN: 'gb_api_test_owner_token' }).status).toBe(0);
+    expect((await docs(['doctor', '--data', target, '--json'])).json).toMatchObject({ format: 2, damaged: [] });
+    expect((await docs(['orgs', 'list', '--data', target], { DOCS_TOKEN: 'gb_api_test_owner_token' })).status).toBe(0);
     expect(statSync(join(target, 'shards')).isFile()).toBe(true);
   }, 30_000);
 
-  it('the same store, whole: restored and checked', () => {
-    const { r, target, beside } = restore(store);
+  it('the same store, whole: restored and checked', async () => {
+    const { r, target, beside } = await restore(store);
     expect(r.status, r.stderr).toBe(0);
     expect(beside).toEqual(['restored']);
     expect(statSync(join(target, 'store')).isDirectory()).toBe(true);
-    expect(docs(['doctor', '--data', target]).status).toBe(0);
+    expect((await docs(['doctor', '--data', target])).status).toBe(0);
   }, 30_000);
 });

@@ -98,28 +98,28 @@ describe('token minting over HTTP', () => {
 });
 
 describe('token minting through the in-process CLI', () => {
-  it('replays the attack with docs commands on a data directory: refused, the owner joins nothing', () => {
+  it('replays the attack with docs commands on a data directory: refused, the owner joins nothing', async () => {
     const OWNER = 'gb_api_security_minting_owner';
     const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER };
-    const ok = (...args: string[]) => {
-      const r = docs(args, env);
+    const ok = async (...args: string[]) => {
+      const r = await docs(args, env);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       return r;
     };
-    ok('orgs', 'list');
-    ok('invites', 'send', '--emails', 'm@acme.test', '--role', 'read', '--token', OWNER);
-    const m = ok('tokens', 'create', '--user', 'm@acme.test', '--token', OWNER).stdout.trim(); // the instance owner may
-    const e = ok('orgs', 'create', '--title', 'Evil', '--json', '--token', m).json.id;
-    ok('invites', 'send', '--org', e, '--emails', 'owner@localhost', '--token', m);
-    const refused = docs(['tokens', 'create', '--user', 'owner@localhost', '--token', m], env);
+    await ok('orgs', 'list');
+    await ok('invites', 'send', '--emails', 'm@acme.test', '--role', 'read', '--token', OWNER);
+    const m = (await ok('tokens', 'create', '--user', 'm@acme.test', '--token', OWNER)).stdout.trim(); // the instance owner may
+    const e = (await ok('orgs', 'create', '--title', 'Evil', '--json', '--token', m)).json.id;
+    await ok('invites', 'send', '--org', e, '--emails', 'owner@localhost', '--token', m);
+    const refused = await docs(['tokens', 'create', '--user', 'owner@localhost', '--token', m], env);
     expect(refused.status, refused.stderr).toBe(4);
     expect(refused.stderr).toContain('creating a token for owner@localhost is refused');
-    expect(ok('tokens', 'list', '--json', '--token', OWNER).json.count).toBe(1); // the bootstrap token alone
+    expect((await ok('tokens', 'list', '--json', '--token', OWNER)).json.count).toBe(1); // the bootstrap token alone
     // The owner is not in E until they accept; they decline.
-    expect(ok('orgs', 'list', '--json', '--token', OWNER).json.items.map((o: any) => o.id)).not.toContain(e);
-    const pending = ok('invites', 'pending', '--json', '--token', OWNER).json.items;
+    expect((await ok('orgs', 'list', '--json', '--token', OWNER)).json.items.map((o: any) => o.id)).not.toContain(e);
+    const pending = (await ok('invites', 'pending', '--json', '--token', OWNER)).json.items;
     expect(pending).toMatchObject([{ organization: { id: e, title: 'Evil' }, role: 'read', invitedBy: { email: 'm@acme.test' } }]);
-    expect(ok('invites', 'decline', pending[0].id, '--token', OWNER).stdout).toContain(`Declined invitation ${pending[0].id} to Evil (${e}).`);
-    expect(ok('invites', 'pending', '--token', OWNER).stderr).toContain('No pending invitations.');
+    expect((await ok('invites', 'decline', pending[0].id, '--token', OWNER)).stdout).toContain(`Declined invitation ${pending[0].id} to Evil (${e}).`);
+    expect((await ok('invites', 'pending', '--token', OWNER)).stderr).toContain('No pending invitations.');
   });
 });

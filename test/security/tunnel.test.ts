@@ -100,9 +100,9 @@ describe('the instance owner on their own machine', () => {
   afterAll(() => rx.close());
 
   it('in-process CLI: sets a loopback tunnel and events reach it; through docs serve holding the directory too', async () => {
-    const publish = (name: string) => docs(['integrations', 'publish', name, '--manifest', join(files, 'integration.json'), '--script', join(files, 'index.js')], env);
-    expect(publish('local').status).toBe(0);
-    const dev = docs(['integrations', 'dev', 'local', '--tunnel', rx.url], env);
+    const publish = async (name: string) => await docs(['integrations', 'publish', name, '--manifest', join(files, 'integration.json'), '--script', join(files, 'index.js')], env);
+    expect((await publish('local')).status).toBe(0);
+    const dev = await docs(['integrations', 'dev', 'local', '--tunnel', rx.url], env);
     expect(dev.status, dev.stderr).toBe(0);
     const inst = await docsAsync(['integrations', 'install', 'local'], env);
     expect(inst.status, inst.stderr).toBe(0);

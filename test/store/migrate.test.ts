@@ -128,28 +128,28 @@ describe.skipIf(!url)('docs migrate: a data directory to PostgreSQL and back', (
   it('through the built CLI: a summary line or --json; a directory held by docs serve and a used destination refused with exit code 5', async () => {
     const pg = freshPg();
     const env = { DOCS_CONFIG_DIR: tempDir() };
-    const ok = docs(['migrate', '--from', dir, '--to', pg], env);
+    const ok = await docs(['migrate', '--from', dir, '--to', pg], env);
     expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/^Copied \d+ shards \([\d.]+ KB\) from .+ to postgres:\/\/.+, verified\.\nFile bytes stay in /);
     // The copy serves: a command on the PostgreSQL store sees the world's space.
-    const list = docs(['spaces', 'list', '--store', pg, '--data', dir, '--json'], { ...env, DOCS_TOKEN: TEST_TOKEN });
+    const list = await docs(['spaces', 'list', '--store', pg, '--data', dir, '--json'], { ...env, DOCS_TOKEN: TEST_TOKEN });
     expect(list.status, list.stderr).toBe(0);
     expect(list.json.items?.map((x: any) => x.id) ?? list.json.map((x: any) => x.id)).toContain(ids.spaceId);
 
-    const again = docs(['migrate', '--from', dir, '--to', pg, '--json'], env);
+    const again = await docs(['migrate', '--from', dir, '--to', pg, '--json'], env);
     expect(again.status).toBe(5);
     expect(again.stderr).toMatch(/already holds a store/);
     expect(again.json.error.code).toBe(409);
 
     const back = tempDir();
-    const json = docs(['migrate', '--from', pg, '--to', back, '--json'], env);
+    const json = await docs(['migrate', '--from', pg, '--to', back, '--json'], env);
     expect(json.status, json.stderr).toBe(0);
     expect(json.json).toMatchObject({ to: back, shards: expect.any(Number), bytes: expect.any(Number), blobs: { copied: false } });
 
     const server = await spawnServe(['--data', back, '--quiet'], env);
     try {
-      const held = docs(['migrate', '--from', back, '--to', freshPg()], env);
+      const held = await docs(['migrate', '--from', back, '--to', freshPg()], env);
       expect(held.status).toBe(5);
       expect(held.stderr).toMatch(new RegExp(`held by docs serve at ${server.url}`));
     } finally {

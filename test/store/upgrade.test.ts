@@ -96,12 +96,12 @@ describe('a data directory of format 2, opened by this build', () => {
     expect(JSON.parse(readFileSync(join(dir, 'shards'), 'utf8'))).toMatchObject({ format: 3, writtenBy: expect.stringMatching(/^docs /) });
   }, 60_000);
 
-  it('doctor finds the migrated directory clean; --repair moves nothing', () => {
-    const r = docs(['doctor', '--data', dir, '--json']);
+  it('doctor finds the migrated directory clean; --repair moves nothing', async () => {
+    const r = await docs(['doctor', '--data', dir, '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ format: 3, damaged: [], notes: [] });
     const before = fingerprint(dir);
-    const fixed = docs(['doctor', '--data', dir, '--repair', '--json']);
+    const fixed = await docs(['doctor', '--data', dir, '--repair', '--json']);
     expect(fixed.status, fixed.stderr).toBe(0);
     expect(fixed.json.plan).toEqual({ adopt: [], refused: [], move: [], lost: [] });
     expect(existsSync(join(dir, 'quarantine'))).toBe(false);
@@ -110,20 +110,20 @@ describe('a data directory of format 2, opened by this build', () => {
 });
 
 describe('docs doctor --repair on a damaged directory of format 2', () => {
-  it('shows its plan and changes nothing (not even the format) until it is confirmed', () => {
+  it('shows its plan and changes nothing (not even the format) until it is confirmed', async () => {
     const dir = copy();
     const [victim] = readdirSync(join(dir, 'shards')).filter((f) => f.startsWith('integration__'));
     writeFileSync(join(dir, 'shards', victim!), '[]');
     const before = fingerprint(dir);
-    const asked = docs(['doctor', '--data', dir, '--repair']);
+    const asked = await docs(['doctor', '--data', dir, '--repair']);
     expect(asked.status).toBe(2);
     expect(asked.stdout).toContain(`DAMAGED shards/${victim} is not a shard`);
     expect(asked.stdout).toContain(`will move into quarantine/: store/${victim}`);
     expect(fingerprint(dir)).toEqual(before);
-    const done = docs(['doctor', '--data', dir, '--repair', '--yes']);
+    const done = await docs(['doctor', '--data', dir, '--repair', '--yes']);
     expect(done.status).toBe(1);
     expect(done.stdout).toMatch(/Moved 1 file\(s\) into quarantine\//);
-    expect(docs(['doctor', '--data', dir, '--json']).json).toMatchObject({ format: 3, damaged: [] });
+    expect((await docs(['doctor', '--data', dir, '--json'])).json).toMatchObject({ format: 3, damaged: [] });
   }, 30_000);
 });
 

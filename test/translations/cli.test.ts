@@ -41,21 +41,21 @@ describe('docs translations, in-process', () => {
   const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_translations' };
 
   it('create with markdown instructions, run --wait through the translator, list, delete', async () => {
-    const space = docs(['spaces', 'create', '--title', 'User guide', '--json'], env).json;
-    const t = docs(['translations', 'create', '--space', space.id, '--from', 'en', '--language', 'fr', '--instructions', style, '--json'], env);
+    const space = (await docs(['spaces', 'create', '--title', 'User guide', '--json'], env)).json;
+    const t = await docs(['translations', 'create', '--space', space.id, '--from', 'en', '--language', 'fr', '--instructions', style, '--json'], env);
     expect(t.status, t.stderr).toBe(0);
     expectContract('POST', '/v1/orgs/x/translations', 201, t.json);
     expect(t.json.instructions.nodes[0].type).toBe('paragraph');
     // No translator configured: the run fails and says why (exit 1), nothing is copied.
-    const none = docs(['translations', 'run', t.json.id, '--wait'], env);
+    const none = await docs(['translations', 'run', t.json.id, '--wait'], env);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain(`Translation ${t.json.id} failed (NO_TRANSLATOR): no translator is configured: set DOCS_TRANSLATOR_URL`);
     const r = await docsAsync(['translations', 'run', t.json.id, '--wait', '--json'], { ...env, DOCS_TRANSLATOR_URL: fake.url });
     expect(r.status, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ status: 'completed', stats: { runs: 1, latestWords: 2 } });
-    expect(docs(['spaces', 'get', r.json.result.space, '--json'], env).json).toMatchObject({ title: '[fr] User guide', language: 'fr' });
-    expect(docs(['translations', 'list'], env).stdout).toContain('completed');
-    const del = docs(['translations', 'delete', t.json.id, '--yes'], env);
+    expect((await docs(['spaces', 'get', r.json.result.space, '--json'], env)).json).toMatchObject({ title: '[fr] User guide', language: 'fr' });
+    expect((await docs(['translations', 'list'], env)).stdout).toContain('completed');
+    const del = await docs(['translations', 'delete', t.json.id, '--yes'], env);
     expect(del.stdout).toBe(`Deleted translation ${t.json.id} (its translated space stays; not restorable).\n`);
   });
 });
@@ -65,17 +65,17 @@ describe('docs translations, over HTTP', () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_translations_remote', DOCS_TRANSLATOR_URL: fake.url });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_translations_remote' };
     try {
-      const space = docs(['spaces', 'create', '--title', 'API docs', '--json'], env).json;
-      const t = docs(['translations', 'create', '--space', space.id, '--from', 'en', '--language', 'de', '--json'], env).json;
-      const up = docs(['translations', 'update', t.id, '--instructions', style, '--json'], env);
+      const space = (await docs(['spaces', 'create', '--title', 'API docs', '--json'], env)).json;
+      const t = (await docs(['translations', 'create', '--space', space.id, '--from', 'en', '--language', 'de', '--json'], env)).json;
+      const up = await docs(['translations', 'update', t.id, '--instructions', style, '--json'], env);
       expect(up.status, up.stderr).toBe(0);
       expect(up.json.instructions.nodes).toHaveLength(1);
       const r = await docsAsync(['translations', 'run', t.id, '--wait'], env);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^Translated into space \w+, revision \w+ \(0 pages, 2 words\)\.\n$/);
-      const got = docs(['translations', 'get', t.id, '--json'], env).json;
+      const got = (await docs(['translations', 'get', t.id, '--json'], env)).json;
       expect(got).toMatchObject({ status: 'completed', result: { space: expect.any(String) } });
-      const dup = docs(['translations', 'create', '--space', space.id, '--from', 'en', '--language', 'de'], env);
+      const dup = await docs(['translations', 'create', '--space', space.id, '--from', 'en', '--language', 'de'], env);
       expect(dup.status).toBe(5);
       expect(dup.stderr).toContain('already has a translation to de');
     } finally {

@@ -1,9 +1,9 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { packageRoot } from '../../../src/kernel/root.js';
 import { tempDir } from '../server.js';
-import { runInProcess, type RunResult } from './in-process.js';
+import { cliConfig, runInProcess, type RunResult } from './in-process.js';
+import { FULL, sample, sampleNote } from '../sample.js';
 import { SPECS, startPrism, type Mock } from './prism.js';
 
 // Every command's happy path against a server that is not `docs serve`: a Stoplight Prism mock of
@@ -99,8 +99,9 @@ interface Planned {
   argv: string[];
 }
 
-function plan(which: keyof typeof SPECS, url: string): Planned[] {
-  const manifest = JSON.parse(readFileSync(join(packageRoot(), 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { examples?: (string | { command: string })[]; flags: Record<string, unknown> }> };
+async function plan(which: keyof typeof SPECS, url: string): Promise<Planned[]> {
+  // The manifest oclif made from the source's command classes (not oclif.manifest.json, a build output).
+  const manifest = ([...(await cliConfig()).plugins.values()][0] as unknown as { manifest: unknown }).manifest as { commands: Record<string, { examples?: (string | { command: string })[]; flags: Record<string, unknown> }> };
   const out: Planned[] = [];
   for (const [id, cmd] of Object.entries(manifest.commands)) {
     if (SKIPPED[id] || LOCAL_ARGS[id] || NOT_IN[which].includes(id) || MOCK_LIMITS[which][id]) continue;
@@ -116,8 +117,13 @@ function plan(which: keyof typeof SPECS, url: string): Planned[] {
     }
     out.push({ id, argv: [...argv, '--api-url', url, '--token', 'gb_api_mock'] });
   }
-  for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) out.push({ id, argv });
-  return out;
+  // npm test: a seeded sample of the commands against the mock; npm run test:full: every one. The
+  // auth commands (auth login, then LOCAL_ARGS' auth token --profile mock, ...) depend on each
+  // other: always all of them.
+  const auth = (p: Planned) => p.id.startsWith('auth:');
+  const swept = process.env.MOCK_ONLY ? out : [...out.filter(auth), ...sample(out.filter((p) => !auth(p)), 25, `spec-mock-${which}`)];
+  for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) swept.push({ id, argv });
+  return swept;
 }
 
 /** Files the examples name, in the working directory the commands run in. */
@@ -147,7 +153,7 @@ export async function runAll(which: keyof typeof SPECS, mock: Mock): Promise<{ f
   const cwd = process.cwd();
   process.chdir(workspace());
   try {
-    const planned = plan(which, mock.url);
+    const planned = await plan(which, mock.url);
     for (const { id, argv: full } of planned) {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
@@ -190,7 +196,7 @@ export function everyCommandAgainst(which: keyof typeof SPECS): void {
 
   it(`every command exits 0 against a Prism mock of the ${which} spec, printing no "undefined"`, async () => {
     const { failures, ran } = await runAll(which, mock);
-    if (!process.env.MOCK_ONLY) expect(ran).toBeGreaterThan(130);
-    expect(failures).toEqual([]);
+    if (!process.env.MOCK_ONLY && FULL) expect(ran).toBeGreaterThan(130);
+    expect(failures, sampleNote(`spec mock (${which})`)).toEqual([]);
   }, 150_000);
 }

@@ -45,6 +45,10 @@ function mergeMeta(base: Record<string, unknown>, ours: Record<string, unknown>,
   const clashes: string[] = [];
   for (const key of new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(theirs)])) {
     const [b, o, t] = [base[key], ours[key], theirs[key]];
+    // `source`, the file a page was pushed from (docs/manual/docs-as-code.md), is derived, not
+    // edited: both sides pushing is no clash of its own (their bodies are compared); the merged
+    // page keeps neither file, so pull writes it from its content and says so.
+    if (key === 'source' && !same(o, t) && !same(t, b) && !same(o, b)) continue;
     const v = same(o, t) || same(t, b) ? o : same(o, b) ? t : (clashes.push(key), o);
     if (v !== undefined) meta[key] = v;
   }

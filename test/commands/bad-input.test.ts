@@ -11,7 +11,7 @@ import { startServer, tempDir, TEST_TOKEN, type TestServer } from '../helpers/se
 // at every depth: by the server (400, nothing stored) and by the CLI before it sends anything.
 
 // In process (test/helpers/in-process-cli.ts): the same parse, checks and exit codes as the built CLI.
-const run = (args: string[], env: Record<string, string | undefined>) => docs(args, { DOCS_ORG: undefined, ...env });
+const run = async (args: string[], env: Record<string, string | undefined>) => await docs(args, { DOCS_ORG: undefined, ...env });
 
 const dir = tempDir('docs-bad-input-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +51,7 @@ describe('bad flag values: exit 2 naming the flag and the rule, nothing sent', (
     ];
     // Three at a time: a 2-core machine shared with other test runs.
     const results: Awaited<ReturnType<typeof run>>[] = [];
-    for (let i = 0; i < cases.length; i += 3) results.push(...(await Promise.all(cases.slice(i, i + 3).map(([args]) => run(args, env)))));
+    for (let i = 0; i < cases.length; i += 3) results.push(...(await Promise.all(cases.slice(i, i + 3).map(async ([args]) => await run(args, env)))));
     results.forEach((r, i) => {
       expect(r.status, `${cases[i]![0].join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr, cases[i]![0].join(' ')).toMatch(cases[i]![1]);

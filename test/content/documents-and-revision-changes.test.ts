@@ -88,21 +88,21 @@ async function firstRevision(id: string): Promise<string> {
 describe('the CLI and MCP', () => {
   it('documents get and revisions changes, in-process and over HTTP', async () => {
     const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_documents_cli' };
-    const ok = (...a: string[]) => {
-      const r = docs(a, env);
+    const ok = async (...a: string[]) => {
+      const r = await docs(a, env);
       expect(r.status, `${a.join(' ')}: ${r.stderr}`).toBe(0);
       return r;
     };
-    const local = ok('spaces', 'create', '--title', 'CLI docs', '--json').json.id;
+    const local = (await ok('spaces', 'create', '--title', 'CLI docs', '--json')).json.id;
     const dir = tempDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${dir}/README.md`, '# Welcome\n\nHi.\n');
     writeFileSync(`${dir}/SUMMARY.md`, '# Table of contents\n\n* [Welcome](README.md)\n');
-    ok('content', 'push', dir, '--space', local, '--merge');
-    const page = ok('pages', 'list', local, '--json').json.pages[0];
-    expect(JSON.stringify(ok('documents', 'get', local, page.documentId, '--json').json)).toContain('Hi.');
-    const rev = ok('revisions', 'get', local, ok('spaces', 'get', local, '--json').json.revision ?? '', '--json').json;
-    expect(ok('revisions', 'changes', local, rev.id).stdout).toContain('page_created');
+    await ok('content', 'push', dir, '--space', local, '--merge');
+    const page = (await ok('pages', 'list', local, '--json')).json.pages[0];
+    expect(JSON.stringify((await ok('documents', 'get', local, page.documentId, '--json')).json)).toContain('Hi.');
+    const rev = (await ok('revisions', 'get', local, (await ok('spaces', 'get', local, '--json')).json.revision ?? '', '--json')).json;
+    expect((await ok('revisions', 'changes', local, rev.id)).stdout).toContain('page_created');
 
     const current = (await s.api('GET', `${sp()}/content`)).body.id;
     const overHttp = await docsAsync(['revisions', 'changes', space, current, '--json', '--api-url', s.url, '--token', s.token]);

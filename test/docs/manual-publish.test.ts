@@ -54,10 +54,10 @@ describe('the manual publishes with the project', () => {
   };
   const pages = manualPages();
 
-  it('checks clean as a folder: every link and anchor resolves, every page is in SUMMARY.md', { timeout: 60_000 }, () => {
+  it('checks clean as a folder: every link and anchor resolves, every page is in SUMMARY.md', { timeout: 60_000 }, async () => {
     expect(pages.length).toBeGreaterThan(40);
     const folder = copy();
-    const r = docs(['content', 'check', folder]);
+    const r = await docs(['content', 'check', folder]);
     expect(r.stdout + r.stderr).toBe(`No problems in ${folder} (${pages.length} pages, 0 files checked).\n`);
     expect(r.status).toBe(0);
   });
@@ -69,27 +69,27 @@ describe('the manual publishes with the project', () => {
     const data = tempDir('docs-manual-data-');
     made.push(data);
     const env = { DOCS_DATA: data, DOCS_BOOTSTRAP_TOKEN: 'gb_api_manual_publish' };
-    const run = (...args: string[]) => {
-      const r = docs(args, env);
+    const run = async (...args: string[]) => {
+      const r = await docs(args, env);
       expect(r.status, `docs ${args.join(' ')}: ${r.stderr}`).toBe(0);
       return r;
     };
-    const space = run('spaces', 'create', '--title', 'Manual', '--json').json.id as string;
-    const pushed = run('content', 'push', folder, '--space', space, '--merge', '--json').json;
+    const space = (await run('spaces', 'create', '--title', 'Manual', '--json')).json.id as string;
+    const pushed = (await run('content', 'push', folder, '--space', space, '--merge', '--json')).json;
     expect(pushed).toMatchObject({ merged: true, added: pages.length, updated: 0, deleted: 0 });
-    const site = run('sites', 'create', '--title', 'Manual', '--spaces', space, '--json').json;
-    run('sites', 'publish', site.id);
+    const site = (await run('sites', 'create', '--title', 'Manual', '--spaces', space, '--json')).json;
+    await run('sites', 'publish', site.id);
 
     // The server's link check of the published space: 0 broken links.
-    const check = docs(['content', 'check', '--space', space], env);
+    const check = await docs(['content', 'check', '--space', space], env);
     expect(check.stderr).toBe('');
     expect(check.stdout).toMatch(new RegExp(`^No problems in space ${space} \\((\\d+) links checked\\)\\.\\n$`));
     expect(Number(/\((\d+) links/.exec(check.stdout)![1])).toBeGreaterThan(50);
     expect(check.status).toBe(0);
 
     // A server on the same data directory serves each page of the site (the CLI released it).
-    const org = run('orgs', 'list', '--json').json.items[0].id as string;
-    const listed = run('pages', 'list', space, '--json').json.pages as { path: string; title: string; pages?: unknown[] }[];
+    const org = (await run('orgs', 'list', '--json')).json.items[0].id as string;
+    const listed = (await run('pages', 'list', space, '--json')).json.pages as { path: string; title: string; pages?: unknown[] }[];
     const paths: { path: string; title: string }[] = [];
     const walk = (list: any[]) => list.forEach((p) => (paths.push({ path: p.path, title: p.title }), walk(p.pages ?? [])));
     walk(listed);

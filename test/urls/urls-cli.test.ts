@@ -17,7 +17,7 @@ afterAll(() => s?.stop());
 const OWNER = 'gb_api_urls_cli_owner';
 type Run = (args: string[], env: Record<string, string>) => Promise<CliResult>;
 const transports: [string, () => { env: Record<string, string>; args: string[]; run: Run }][] = [
-  ['in-process', () => ({ env: { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER }, args: [], run: async (a, e) => docs(a, e) })],
+  ['in-process', () => ({ env: { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER }, args: [], run: async (a, e) => await docs(a, e) })],
   ['over HTTP', () => ({ env: {}, args: ['--api-url', s.url, '--token', s.token], run: (a, e) => docsAsync(a, e) })],
 ];
 

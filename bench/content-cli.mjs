@@ -15,7 +15,11 @@ export function writeFolder(dir, n) {
     const sec = join(dir, `section-${s}`);
     mkdirSync(sec, { recursive: true });
     writeFileSync(join(sec, 'README.md'), `# Section ${s}\n\n${body(s * 50)}\nSee [the first page](page-1.md).\n`);
-    for (let i = 1; i < 50; i++) writeFileSync(join(sec, `page-${i}.md`), `# Page ${s * 50 + i}\n\n${body(s * 50 + i)}\nBack to [the section](README.md), next [page](page-${(i % 49) + 1}.md).\n`);
+    for (let i = 1; i < 50; i++)
+      writeFileSync(
+        join(sec, `page-${i}.md`),
+        `# Page ${s * 50 + i}\n\n${body(s * 50 + i)}\nBack to [the section](README.md), next [page](page-${(i % 49) + 1}.md).\n`,
+      );
   }
   return dir;
 }
@@ -55,7 +59,11 @@ export async function contentRows({ env, record, log, runs }) {
   for (const r of rows) {
     log(`\n[content] ${r.figure}, ${runs} runs each, alternating`);
     const c = compareCommands(r.a, list, env, { runs, warmup: 1, checkA: r.checkA, beforeA: r.beforeA });
-    record(r.figure, c.ratio, { target: `<= ${r.target.toFixed(1)}`, pass: c.ratio <= r.target, context: `median ${c.aMs.toFixed(1)} ms vs ${c.bMs.toFixed(1)} ms` });
+    record(r.figure, c.ratio, {
+      target: `<= ${r.target.toFixed(1)}`,
+      pass: c.ratio <= r.target,
+      context: `median ${c.aMs.toFixed(1)} ms vs ${c.bMs.toFixed(1)} ms`,
+    });
   }
   log(`\n[content] content pull of 1,000 pages / spaces list, ${runs} runs each, alternating`);
   const out = tempDir('pull');
@@ -66,7 +74,11 @@ export async function contentRows({ env, record, log, runs }) {
       if (json(o).pages !== 1000) throw new Error(`pull: ${o.slice(0, 300)}`);
     },
   });
-  record('content pull of 1,000 pages / spaces list', pull.ratio, { target: '<= 3.0', pass: pull.ratio <= 3, context: `median ${pull.aMs.toFixed(1)} ms vs ${pull.bMs.toFixed(1)} ms` });
+  record('content pull of 1,000 pages / spaces list', pull.ratio, {
+    target: '<= 3.0',
+    pass: pull.ratio <= 3,
+    context: `median ${pull.aMs.toFixed(1)} ms vs ${pull.bMs.toFixed(1)} ms`,
+  });
   log(`\n[content] content check of a 1,000-page folder / node -e 0, ${runs} runs each, alternating`);
   const check = compareToBareNode([BIN, 'content', 'check', folders[1000].dir, '--json'], env, {
     runs,
@@ -75,7 +87,11 @@ export async function contentRows({ env, record, log, runs }) {
       if (json(o).counts?.pages !== 1000) throw new Error(`check: ${o.slice(0, 300)}`);
     },
   });
-  record('content check of 1,000 pages / node -e 0', check.ratio, { target: '<= 3.0', pass: check.ratio <= 3, context: `median ${check.cmdMs.toFixed(1)} ms vs ${check.baseMs.toFixed(1)} ms` });
+  record('content check of 1,000 pages / node -e 0', check.ratio, {
+    target: '<= 3.0',
+    pass: check.ratio <= 3,
+    context: `median ${check.cmdMs.toFixed(1)} ms vs ${check.baseMs.toFixed(1)} ms`,
+  });
   for (const f of Object.values(folders)) removeDir(f.dir);
   removeDir(out);
   removeDir(data);

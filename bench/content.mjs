@@ -26,7 +26,10 @@ const MERGE_RUNS = 7;
 const TARGETS = { searchMedianMs: 50, searchRatio: 3, batchMs: 3000, editOverStoreWrite: 3, afterMergeMs: 500, mergeRatio: 2 };
 
 async function startServe(dataDir) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'run.js'), 'serve', '--port', '0', '--data', dataDir, '--quiet'], { env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'run.js'), 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
+    env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -40,7 +43,11 @@ async function startServe(dataDir) {
 }
 
 async function api(base, method, path, body) {
-  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
@@ -64,7 +71,9 @@ async function buildSpace(base, org, n) {
 
 async function measure(base, org, n) {
   const [buildMs, space] = await timed(() => buildSpace(base, org, n));
-  const queries = Array.from({ length: 25 }, (_, i) => (i % 5 === 0 ? `unique${Math.floor(rand() * n)}` : i % 2 ? queryWord() : `${queryWord()} ${queryWord()}`));
+  const queries = Array.from({ length: 25 }, (_, i) =>
+    i % 5 === 0 ? `unique${Math.floor(rand() * n)}` : i % 2 ? queryWord() : `${queryWord()} ${queryWord()}`,
+  );
   const [indexMs] = await timed(() => api(base, 'GET', `/v1/spaces/${space}/search?query=${encodeURIComponent(queries[0])}&limit=10`));
   for (const q of queries.slice(0, 5)) await api(base, 'GET', `/v1/spaces/${space}/search?query=${encodeURIComponent(q)}&limit=10`); // warm-up
   const times = [];
@@ -77,7 +86,15 @@ async function measure(base, org, n) {
   const cr = await api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: 'edits' });
   for (let i = 0; i < 7; i++) {
     writes.push((await timed(() => api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: `w${i}` })))[0]);
-    edits.push((await timed(() => api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: target, document: { markdown: body(i) + ` edit${i}` } }] })))[0]);
+    edits.push(
+      (
+        await timed(() =>
+          api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+            changes: [{ operation: 'update_page', page: target, document: { markdown: body(i) + ` edit${i}` } }],
+          }),
+        )
+      )[0],
+    );
   }
   const batch = Array.from({ length: 50 }, (_, i) => ({ operation: 'insert_page', title: `Batch ${i}`, document: { markdown: body(i) } }));
   const [batchMs] = await timed(() => api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: batch }));
@@ -100,7 +117,9 @@ async function measureMerge(base, space) {
   const times = [];
   for (let i = 0; i < MERGE_RUNS; i++) {
     const cr = await api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: `merge ${i}` });
-    await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page: target, document: { markdown: body(i) + ` merged${i}` } }] });
+    await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: 'update_page', page: target, document: { markdown: body(i) + ` merged${i}` } }],
+    });
     const [ms, merged] = await timed(() => api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`));
     if (merged?.result && merged.result !== 'merge') throw new Error(`merge ${i}: ${JSON.stringify(merged)}`);
     times.push(ms);
@@ -130,7 +149,9 @@ try {
   const mergeBig = median(merges.big);
   const f = (x) => x.toFixed(1);
   for (const r of [small, big]) {
-    console.log(`content ${r.n} pages: built in ${f(r.buildMs)} ms; first search (index build) ${f(r.indexMs)} ms; search median ${f(r.searchMs)} ms; page edit ${f(r.editMs)} ms vs store write ${f(r.writeMs)} ms (${f(r.editMs / r.writeMs)}x); 50-change batch ${f(r.batchMs)} ms; first search after merging it ${f(r.afterMergeMs)} ms`);
+    console.log(
+      `content ${r.n} pages: built in ${f(r.buildMs)} ms; first search (index build) ${f(r.indexMs)} ms; search median ${f(r.searchMs)} ms; page edit ${f(r.editMs)} ms vs store write ${f(r.writeMs)} ms (${f(r.editMs / r.writeMs)}x); 50-change batch ${f(r.batchMs)} ms; first search after merging it ${f(r.afterMergeMs)} ms`,
+    );
   }
   const check = (label, value, target, unit = '') => {
     const ok = value <= target;

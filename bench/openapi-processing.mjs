@@ -53,7 +53,10 @@ function generateSpec(paths, version) {
       put: {
         operationId: `update${name}`,
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
-        responses: { 200: { description: 'Updated', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } }, 404: { $ref: '#/components/responses/NotFound' } },
+        responses: {
+          200: { description: 'Updated', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+          404: { $ref: '#/components/responses/NotFound' },
+        },
       },
       delete: { operationId: `delete${name}`, responses: { 204: { description: 'Deleted' }, 404: { $ref: '#/components/responses/NotFound' } } },
     };
@@ -92,7 +95,11 @@ function startServe(dataDir) {
 }
 
 async function api(url, method, path, body) {
-  const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
   const json = await res.json();
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;

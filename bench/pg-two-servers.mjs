@@ -49,7 +49,13 @@ async function renames(base, ids, connections, seconds) {
     url: base,
     connections,
     duration: seconds,
-    requests: [{ method: 'PATCH', headers: HEADERS, setupRequest: (req) => ({ ...req, path: `/v1/spaces/${ids[n % ids.length]}`, body: JSON.stringify({ title: `Renamed ${n++}` }) }) }],
+    requests: [
+      {
+        method: 'PATCH',
+        headers: HEADERS,
+        setupRequest: (req) => ({ ...req, path: `/v1/spaces/${ids[n % ids.length]}`, body: JSON.stringify({ title: `Renamed ${n++}` }) }),
+      },
+    ],
   });
   const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
   return { ok: statuses['200'] ?? 0, total: r.requests.total, seconds: r.duration, statuses, errors: r.errors, p50: r.latency.p50, p99: r.latency.p99 };
@@ -63,7 +69,8 @@ async function together(servers, fn) {
   return { rps: ok / seconds, parts: rs };
 }
 
-const fmt = (r) => `${Math.round(r.rps)}/s [${r.parts.map((p) => `${JSON.stringify(p.statuses)} p50 ${p.p50} p99 ${p.p99} ms${p.errors ? ` ${p.errors} errors` : ''}`).join('; ')}]`;
+const fmt = (r) =>
+  `${Math.round(r.rps)}/s [${r.parts.map((p) => `${JSON.stringify(p.statuses)} p50 ${p.p50} p99 ${p.p99} ms${p.errors ? ` ${p.errors} errors` : ''}`).join('; ')}]`;
 
 async function main() {
   const embedded = await startChild('docs serve (embedded)', serveArgs('--data', tempDir('embedded')), { env, ready });
@@ -85,7 +92,10 @@ async function main() {
     log(`                           PostgreSQL, two servers ${fmt(pReads)}`);
     log(`       PostgreSQL / embedded: ${(pReads.rps / eReads.rps).toFixed(2)}x (target >= 0.5)`);
 
-    for (const [label, eSet, pSet] of [['one space', eIds.slice(0, 1), pIds.slice(0, 1)], [`${SPACES} spaces`, eIds, pIds]]) {
+    for (const [label, eSet, pSet] of [
+      ['one space', eIds.slice(0, 1), pIds.slice(0, 1)],
+      [`${SPACES} spaces`, eIds, pIds],
+    ]) {
       await renames(embedded.url, eSet, 32, 1);
       const eWrites = await together([embedded], (s) => renames(s.url, eSet, 32, SECONDS));
       await together([p1, p2], (s) => renames(s.url, pSet, 16, 1));

@@ -25,7 +25,11 @@ const TOKEN = 'bench-published-token';
 const TARGETS = { readRatio: 0.5, firstRenderMs: 50, pageKb: 50, apiFirstRenderMs: 50 };
 
 async function api(base, method, path, body) {
-  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
@@ -62,12 +66,22 @@ async function specOf(base, org, slug, text) {
 async function referenceSite(base, org, slug) {
   const space = (await api(base, 'POST', `/v1/orgs/${org}/spaces`, { title: `API ${slug}` })).id;
   const cr = await api(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: 'reference' });
-  await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', ref: 'r', title: 'Reference', document: { markdown: `{% openapi-reference spec="${slug}" %}\n` } }] });
+  await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+    changes: [{ operation: 'insert_page', ref: 'r', title: 'Reference', document: { markdown: `{% openapi-reference spec="${slug}" %}\n` } }],
+  });
   await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
   return site(base, org, space, `API ${slug} Site`);
 }
 
-const slug = (t, max) => t.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '');
+const slug = (t, max) =>
+  t
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '');
 
 async function timedGet(url) {
   const t = performance.now();
@@ -106,12 +120,27 @@ try {
   const parts = [html, ...(await Promise.all(scripts.map(async (u) => (await timedGet(u)).bytes)))];
   const raw = parts.reduce((n, b) => n + b.length, 0);
   const gz = parts.reduce((n, b) => n + gzipSync(b).length, 0);
-  console.log(`content page transferred: ${(raw / 1024).toFixed(1)} kB raw, ${(gz / 1024).toFixed(1)} kB gzip (HTML with inline CSS + ${scripts.length} script)`);
+  console.log(
+    `content page transferred: ${(raw / 1024).toFixed(1)} kB raw, ${(gz / 1024).toFixed(1)} kB gzip (HTML with inline CSS + ${scripts.length} script)`,
+  );
   check('content page transferred (HTML + CSS + JS, gzip)', gz / 1024, TARGETS.pageKb, ' kB');
 
   // First render of an API operation page of the GitBook spec, once processed. A small spec's
   // operation page first: the renderer's code languages load there, not in the figure.
-  const tiny = { openapi: '3.0.3', info: { title: 'Tiny', version: '1' }, servers: [{ url: 'https://tiny.test' }], paths: { '/a': { post: { operationId: 'a', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { x: { type: 'string' } } } } } }, responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } } } } } };
+  const tiny = {
+    openapi: '3.0.3',
+    info: { title: 'Tiny', version: '1' },
+    servers: [{ url: 'https://tiny.test' }],
+    paths: {
+      '/a': {
+        post: {
+          operationId: 'a',
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { x: { type: 'string' } } } } } },
+          responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      },
+    },
+  };
   await specOf(base, org, 'tiny', JSON.stringify(tiny));
   await timedGet(`${await referenceSite(base, org, 'tiny')}/reference/other/a`);
   const gitbookText = readFileSync(join(import.meta.dirname, '..', 'node_modules', 'gitbook-api-latest', 'spec', 'openapi.json'), 'utf8');
@@ -122,7 +151,9 @@ try {
   const apiFirst = await timedGet(opUrl);
   const apiWarm = [];
   for (let i = 0; i < 9; i++) apiWarm.push((await timedGet(opUrl)).ms);
-  console.log(`first render of an API operation page (GitBook spec, ${(gitbookText.length / 1048576).toFixed(1)} MB, processed): ${apiFirst.ms.toFixed(1)} ms; warm median ${median(apiWarm).toFixed(1)} ms (${(apiFirst.ms / median(apiWarm)).toFixed(2)}x); ${(apiFirst.bytes.length / 1024).toFixed(0)} kB HTML`);
+  console.log(
+    `first render of an API operation page (GitBook spec, ${(gitbookText.length / 1048576).toFixed(1)} MB, processed): ${apiFirst.ms.toFixed(1)} ms; warm median ${median(apiWarm).toFixed(1)} ms (${(apiFirst.ms / median(apiWarm)).toFixed(2)}x); ${(apiFirst.bytes.length / 1024).toFixed(0)} kB HTML`,
+  );
   check('first render, API operation page of the GitBook spec', apiFirst.ms, TARGETS.apiFirstRenderMs, ' ms');
 
   // First render of a page of the big space, then the same page warm (median of 9).
@@ -130,7 +161,9 @@ try {
   const first = await timedGet(`${big}/${pagePath}`);
   const warm = [];
   for (let i = 0; i < 9; i++) warm.push((await timedGet(`${big}/${pagePath}`)).ms);
-  console.log(`first render of a page of a ${BIG}-page space: ${first.ms.toFixed(1)} ms; warm median ${median(warm).toFixed(1)} ms (${(first.ms / median(warm)).toFixed(2)}x)`);
+  console.log(
+    `first render of a page of a ${BIG}-page space: ${first.ms.toFixed(1)} ms; warm median ${median(warm).toFixed(1)} ms (${(first.ms / median(warm)).toFixed(2)}x)`,
+  );
   check(`first render, ${BIG}-page space`, first.ms, TARGETS.firstRenderMs, ' ms');
 
   // Reads at 32 connections: the page vs a bare node:http server answering the same bytes.

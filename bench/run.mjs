@@ -75,7 +75,8 @@ async function firstOrgAndSpace(base) {
 }
 
 function checkReads(url, connections, r) {
-  if (r.non2xx || r.errors || r.timeouts) problems.push(`GET ${url} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  if (r.non2xx || r.errors || r.timeouts)
+    problems.push(`GET ${url} at ${connections} connections: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
 }
 
 /**
@@ -205,12 +206,17 @@ async function main() {
     // build: compiled at run time it made this 3.7x the read).
     const space = JSON.parse(timeNode([BIN, 'spaces', 'list', '--json', '--data', dir], env).stdout).items[0].id;
     log(`\n[2] CLI write command: comments add SPACE TEXT --json vs spaces list --json, ${CLI_RUNS} runs each, alternating`);
-    const w = compareCommands([BIN, 'comments', 'add', space, 'Bench comment', '--json', '--data', dir], [BIN, 'spaces', 'list', '--json', '--data', dir], env, {
-      runs: CLI_RUNS,
-      checkA: (out) => {
-        if (JSON.parse(out).object !== 'comment') throw new Error(`unexpected comments add output: ${out.slice(0, 300)}`);
+    const w = compareCommands(
+      [BIN, 'comments', 'add', space, 'Bench comment', '--json', '--data', dir],
+      [BIN, 'spaces', 'list', '--json', '--data', dir],
+      env,
+      {
+        runs: CLI_RUNS,
+        checkA: (out) => {
+          if (JSON.parse(out).object !== 'comment') throw new Error(`unexpected comments add output: ${out.slice(0, 300)}`);
+        },
       },
-    });
+    );
     record('CLI write command (comments add / spaces list)', w.ratio, {
       target: '<= 1.3',
       pass: w.ratio <= 1.3,
@@ -247,7 +253,9 @@ async function main() {
     }
     for (const [k, r] of Object.entries(reads)) {
       const what = `GET /v1/${k === 'org' ? 'orgs' : 'spaces'}/{id}`;
-      log(`\n[3] Reads: ${what} (${r.bytes.length} bytes, ${r.contentType}), docs serve vs bare node:http, ${LOAD_SECONDS} s each in ${READ_ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`);
+      log(
+        `\n[3] Reads: ${what} (${r.bytes.length} bytes, ${r.contentType}), docs serve vs bare node:http, ${LOAD_SECONDS} s each in ${READ_ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`,
+      );
       for (const connections of [1, 32]) {
         const { docs: d, bare: b } = await readLoads({ docs: r.url, bare: `${bare.url}${r.path}` }, connections);
         const ratio = d.rps / b.rps;
@@ -275,14 +283,18 @@ async function main() {
     const space = await resource(large.url, `/spaces/${largeIds.space}`);
     const { large: reads } = await readLoads({ large: space.url }, 32, 1);
     const pages = await getJson(`${large.url}/v1/spaces/${largeIds.space}/content/pages`);
-    log(`  large store: GET /v1/spaces/{id} @32 conns ${Math.round(reads.rps)} req/s, GET .../content/pages ${pages.bytes.length} bytes (context, not a target)`);
+    log(
+      `  large store: GET /v1/spaces/{id} @32 conns ${Math.round(reads.rps)} req/s, GET .../content/pages ${pages.bytes.length} bytes (context, not a target)`,
+    );
   }
   // 5. Memory, before any write ---------------------------------------------------------------------
   const largeRss = peakRss(large.pid);
   const disk = dirBytes(largeDir).bytes;
 
   // 4. Writes ------------------------------------------------------------------------------------
-  log(`\n[4] Writes: PATCH /v1/spaces/{id} ${WRITE_BODY} at 32 connections, ${LOAD_SECONDS} s per store in ${WRITE_ROUNDS} alternating rounds, after ${WARMUP_SECONDS} s warm-up`);
+  log(
+    `\n[4] Writes: PATCH /v1/spaces/{id} ${WRITE_BODY} at 32 connections, ${LOAD_SECONDS} s per store in ${WRITE_ROUNDS} alternating rounds, after ${WARMUP_SECONDS} s warm-up`,
+  );
   const writes = await writeLoads({ small: `${small.url}/v1/spaces/${smallIds.space}`, large: `${large.url}/v1/spaces/${largeIds.space}` });
   record('Writes, small store (200/s, durable)', writes.small.rps, {
     shown: `${Math.round(writes.small.rps)}/s`,
@@ -316,7 +328,12 @@ async function main() {
     log(`\n[${script}]`);
     const { spawnSync } = await import('node:child_process');
     const r = spawnSync(process.execPath, [file, ...(QUICK ? ['--quick'] : [])], { stdio: 'inherit', env: childEnv(), timeout: 300_000 });
-    record(`${script} (its own targets)`, r.status === 0 ? 1 : 0, { target: 'exit 0', pass: r.status === 0, shown: r.status === 0 ? 'met' : `exit ${r.status}`, context: 'see its lines above' });
+    record(`${script} (its own targets)`, r.status === 0 ? 1 : 0, {
+      target: 'exit 0',
+      pass: r.status === 0,
+      shown: r.status === 0 ? 'met' : `exit ${r.status}`,
+      context: 'see its lines above',
+    });
   }
 
   summary(t0);
@@ -332,7 +349,9 @@ function summary(t0) {
   for (const r of rows) log(line(r));
   for (const p of problems) log(`ERROR: ${p}`);
   const failed = results.filter((r) => !r.pass).length;
-  log(`\n${failed ? `${failed} target(s) missed` : 'all targets met'}${problems.length ? `, ${problems.length} error(s)` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  log(
+    `\n${failed ? `${failed} target(s) missed` : 'all targets met'}${problems.length ? `, ${problems.length} error(s)` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   process.exitCode = failed || problems.length ? 1 : 0;
 }
 
@@ -347,10 +366,12 @@ process.on('exit', (code) => {
 
 // process.exit runs lib.mjs's exit hook: every child killed, every temp dir removed.
 const run = SCALE ? () => import('./scale.mjs').then((m) => m.main()) : main;
-run().finally(() => (finished = true)).then(
-  () => process.exit(),
-  (err) => {
-    process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
-    process.exit(2);
-  },
-);
+run()
+  .finally(() => (finished = true))
+  .then(
+    () => process.exit(),
+    (err) => {
+      process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+      process.exit(2);
+    },
+  );

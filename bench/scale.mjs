@@ -78,7 +78,8 @@ function count(name, fallback, { multipleOf = 1, min = 1 } = {}) {
   const v = option(name);
   if (v === undefined) return fallback;
   const n = Number(v.replace(/[_,]/g, ''));
-  if (!Number.isInteger(n) || n < min || n % multipleOf) throw new Error(`--${name}: an integer >= ${min}${multipleOf > 1 ? `, a multiple of ${multipleOf}` : ''} (got ${v})`);
+  if (!Number.isInteger(n) || n < min || n % multipleOf)
+    throw new Error(`--${name}: an integer >= ${min}${multipleOf > 1 ? `, a multiple of ${multipleOf}` : ''} (got ${v})`);
   return n;
 }
 
@@ -113,7 +114,10 @@ function extraEnv() {
 function storeFingerprint() {
   const dir = join(ROOT, 'dist', 'src', 'store');
   const h = createHash('sha1');
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) h.update(f).update(readFileSync(join(dir, f)));
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort())
+    h.update(f).update(readFileSync(join(dir, f)));
   return h.digest('hex').slice(0, 12);
 }
 
@@ -207,9 +211,11 @@ async function timed(fn) {
 /** Runs `fn(item)` over `items`, `concurrency` at a time. */
 async function each(items, concurrency, fn) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(items.length, concurrency) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(items.length, concurrency) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 /** A seeded generator (mulberry32): the same "random" spaces in every run, and text.mjs's stream untouched. */
@@ -380,7 +386,12 @@ async function healthWhileSearching(label, base, org, queries) {
   for (const [what, list] of Object.entries(failed)) {
     if (list.length) problems.push(`${label} store, /health while searching: ${list.length} ${what} request(s) failed (${[...new Set(list)].join(', ')})`);
   }
-  return { p99: times.length ? quantile(times, 0.99) : Infinity, p50: times.length ? median(times) : Infinity, n: times.length, searchesPerSecond: searches / seconds };
+  return {
+    p99: times.length ? quantile(times, 0.99) : Infinity,
+    p50: times.length ? median(times) : Infinity,
+    n: times.length,
+    searchesPerSecond: searches / seconds,
+  };
 }
 
 /**
@@ -426,7 +437,15 @@ async function batchTimes(pages, env) {
   await stopChild(s.child, 30_000);
   removeDir(dir);
   const k = Math.min(5, Math.floor(batches / 2)) || 1;
-  return { first: median(times.slice(0, k)), last: median(times.slice(-k)), k, firstRaw: times[0], lastRaw: times.at(-1), totalS: (performance.now() - t0) / 1000, mergeMs };
+  return {
+    first: median(times.slice(0, k)),
+    last: median(times.slice(-k)),
+    k,
+    firstRaw: times[0],
+    lastRaw: times.at(-1),
+    totalS: (performance.now() - t0) / 1000,
+    mergeMs,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -442,7 +461,9 @@ export async function main() {
   const configDir = tempDir('config');
   const env = childEnv(configDir, extraEnv());
   const pages = spaces * pagesPerSpace;
-  log(`docs bench --scale (node ${process.version}, ${QUICK ? 'quick' : 'full'} run): ${int(pages)} pages in ${int(spaces)} spaces of ${pagesPerSpace} vs an empty store`);
+  log(
+    `docs bench --scale (node ${process.version}, ${QUICK ? 'quick' : 'full'} run): ${int(pages)} pages in ${int(spaces)} spaces of ${pagesPerSpace} vs an empty store`,
+  );
 
   // The stores ------------------------------------------------------------------------------------
   log(`\nThe big store`);
@@ -481,7 +502,11 @@ export async function main() {
     });
     const ctx = `medians ${fmtMs(m.big)} big, ${fmtMs(m.empty)} empty, ${fmtMs(m.bare)} node -e 0`;
     record('CLI pages list, big / empty store', m.big / m.empty, { target: '<= 1.5', pass: m.big / m.empty <= 1.5, context: ctx });
-    record('CLI pages list, big store / node -e 0', m.big / m.bare, { target: '<= 3', pass: m.big / m.bare <= 3, context: `empty store / node -e 0 ${fmtRatio(m.empty / m.bare)}` });
+    record('CLI pages list, big store / node -e 0', m.big / m.bare, {
+      target: '<= 3',
+      pass: m.big / m.bare <= 3,
+      context: `empty store / node -e 0 ${fmtRatio(m.empty / m.bare)}`,
+    });
   }
 
   // 2. Start to first read ------------------------------------------------------------------------
@@ -498,12 +523,19 @@ export async function main() {
     }
     const b = median(t.big);
     const e = median(t.empty);
-    record('serve start to first read, big store', b, { shown: fmtMs(b), target: '<= 1000 ms', pass: b <= 1000, context: `medians; listening after ${fmtMs(median(t.bigListening))}; empty store ${fmtMs(e)}` });
+    record('serve start to first read, big store', b, {
+      shown: fmtMs(b),
+      target: '<= 1000 ms',
+      pass: b <= 1000,
+      context: `medians; listening after ${fmtMs(median(t.bigListening))}; empty store ${fmtMs(e)}`,
+    });
     record('serve start to first read, big / empty store', b / e, { target: 'report', pass: true, context: `${fmtMs(b)} vs ${fmtMs(e)}` });
   }
 
   // 4. Memory (before [3]: a fresh server, whose peak is loading plus these reads, nothing else) ----
-  log(`\n[4] Memory: peak RSS (VmHWM) of a fresh docs serve reading the pages of ${RSS_SPACES} random spaces (GET /v1/spaces/{id}/content), ${RSS_ROUNDS} times`);
+  log(
+    `\n[4] Memory: peak RSS (VmHWM) of a fresh docs serve reading the pages of ${RSS_SPACES} random spaces (GET /v1/spaces/{id}/content), ${RSS_ROUNDS} times`,
+  );
   {
     const ids = sample(big.spaceIds, RSS_SPACES, generator(12));
     const b = await peakServingSpaces(scratch, env, ids);
@@ -521,12 +553,15 @@ export async function main() {
   const emptyServe = await startServe(emptyData, env);
 
   // 3. Reads and writes at 32 connections ---------------------------------------------------------
-  log(`\n[3] Reads: GET /v1/spaces/{id} at 32 connections, each request the next space of the store (${int(spaces)} big, 1 empty), ${LOAD_SECONDS} s each in ${ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`);
+  log(
+    `\n[3] Reads: GET /v1/spaces/{id} at 32 connections, each request the next space of the store (${int(spaces)} big, 1 empty), ${LOAD_SECONDS} s each in ${ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`,
+  );
   {
     const paths = (ids) => ids.map((id) => `/v1/spaces/${id}`);
     const bigPaths = paths(sample(big.spaceIds, big.spaceIds.length, generator(3)));
     const check = (label, r) => {
-      if (r.non2xx || r.errors || r.timeouts) problems.push(`GET /v1/spaces/{id} (${label} store) at 32 connections: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      if (r.non2xx || r.errors || r.timeouts)
+        problems.push(`GET /v1/spaces/{id} (${label} store) at 32 connections: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
     };
     const r = await alternatingLoads(
       {
@@ -537,22 +572,37 @@ export async function main() {
       check,
     );
     const ratio = r.big.rps / r.empty.rps;
-    record('Reads @32 conns, big / empty store', ratio, { target: '>= 0.8', pass: ratio >= 0.8, context: `${int(r.big.rps)} vs ${int(r.empty.rps)} req/s; worst round p99 ${r.big.p99} vs ${r.empty.p99} ms` });
+    record('Reads @32 conns, big / empty store', ratio, {
+      target: '>= 0.8',
+      pass: ratio >= 0.8,
+      context: `${int(r.big.rps)} vs ${int(r.empty.rps)} req/s; worst round p99 ${r.big.p99} vs ${r.empty.p99} ms`,
+    });
   }
-  log(`\n[3] Writes: durable PATCH /v1/spaces/{id} ${WRITE_BODY} at 32 connections, ${LOAD_SECONDS} s per store in ${ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`);
+  log(
+    `\n[3] Writes: durable PATCH /v1/spaces/{id} ${WRITE_BODY} at 32 connections, ${LOAD_SECONDS} s per store in ${ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up`,
+  );
   {
     const patch = (url) => (duration) => load({ url, connections: 32, duration, method: 'PATCH', headers: WRITE_HEADERS, body: WRITE_BODY });
     const check = (label, r) => {
       const not200 = r.total - (r.statuses['200'] ?? 0);
-      if (not200 || r.errors || r.timeouts) problems.push(`PATCH /v1/spaces/{id} (${label} store): ${not200} answers not 200 ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+      if (not200 || r.errors || r.timeouts)
+        problems.push(
+          `PATCH /v1/spaces/{id} (${label} store): ${not200} answers not 200 ${JSON.stringify(r.statuses)}, ${r.errors} errors, ${r.timeouts} timeouts`,
+        );
     };
     const w = await alternatingLoads({ big: patch(`${bigServe.url}/v1/spaces/${bigSpace}`), empty: patch(`${emptyServe.url}/v1/spaces/${emptySpace}`) }, check);
     const ratio = w.big.rps / w.empty.rps;
-    record('Durable writes @32 conns, big / empty store', ratio, { target: '>= 0.8', pass: ratio >= 0.8, context: `${int(w.big.rps)} vs ${int(w.empty.rps)} writes/s; worst round p99 ${w.big.p99} vs ${w.empty.p99} ms` });
+    record('Durable writes @32 conns, big / empty store', ratio, {
+      target: '>= 0.8',
+      pass: ratio >= 0.8,
+      context: `${int(w.big.rps)} vs ${int(w.empty.rps)} writes/s; worst round p99 ${w.big.p99} vs ${w.empty.p99} ms`,
+    });
   }
 
   // 5. Organization-wide search --------------------------------------------------------------------
-  log(`\n[5] Search: GET /v1/orgs/{org}/search?query=... (${SEARCH_QUERIES} queries of middle-frequency words of the seeded text), then GET /health at 1 connection for ${SEARCH_LOAD_SECONDS} s while ${SEARCH_CLIENTS} clients search`);
+  log(
+    `\n[5] Search: GET /v1/orgs/{org}/search?query=... (${SEARCH_QUERIES} queries of middle-frequency words of the seeded text), then GET /health at 1 connection for ${SEARCH_LOAD_SECONDS} s while ${SEARCH_CLIENTS} clients search`,
+  );
   {
     const queries = Array.from({ length: SEARCH_QUERIES }, (_, i) => (i % 2 ? queryWord() : `${queryWord()} ${queryWord()}`));
     const sb = await searchLatency(bigServe.url, big.org, queries);
@@ -604,6 +654,8 @@ export async function main() {
   for (const r of rows) log(line(r));
   for (const p of problems) log(`ERROR: ${p}`);
   const failed = results.filter((r) => !r.pass).length;
-  log(`\n${failed ? `${failed} target(s) missed` : 'all targets met'}${problems.length ? `, ${problems.length} error(s)` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  log(
+    `\n${failed ? `${failed} target(s) missed` : 'all targets met'}${problems.length ? `, ${problems.length} error(s)` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   process.exitCode = failed || problems.length ? 1 : 0;
 }

@@ -23,9 +23,11 @@ export async function open(dir, token) {
 /** Runs `fn(i)` for i in [0, n), `concurrency` at a time (so writes share group commits). */
 export async function pool(n, concurrency, fn) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, concurrency) }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, concurrency) }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 /** `spaces` empty spaces in the owner's organization. */

@@ -38,6 +38,13 @@ export const body = (i) => `${sentence(40)}.\n\n## Setup ${i}\n\n${sentence(60)}
  */
 export function sectionChanges(s) {
   const changes = [{ operation: 'insert_page', ref: `s${s}`, title: `Section ${s} ${pick()}`, slug: `section-${s}`, document: { markdown: body(s * 50) } }];
-  for (let i = 1; i < 50; i++) changes.push({ operation: 'insert_page', into: `s${s}`, title: `Page ${s * 50 + i} ${pick()} ${pick()}`, slug: `page-${i}`, document: { markdown: body(s * 50 + i) } });
+  for (let i = 1; i < 50; i++)
+    changes.push({
+      operation: 'insert_page',
+      into: `s${s}`,
+      title: `Page ${s * 50 + i} ${pick()} ${pick()}`,
+      slug: `page-${i}`,
+      document: { markdown: body(s * 50 + i) },
+    });
   return changes;
 }

@@ -20,7 +20,8 @@ function field(raw: string): [string, unknown] {
 
 export default class Api extends DocsCommand {
   static summary = 'Send any API request through the current transport (like gh api)';
-  static description = 'PATH is relative to /v1. Fields go to the query string for GET and DELETE, to the JSON body otherwise. Prints the response body; exits with the code of its error status.';
+  static description =
+    'PATH is relative to /v1. Fields go to the query string for GET and DELETE, to the JSON body otherwise. Prints the response body; exits with the code of its error status.';
   static examples = [
     '<%= config.bin %> api GET /user',
     '<%= config.bin %> api GET /orgs -f limit=5',
@@ -29,7 +30,11 @@ export default class Api extends DocsCommand {
     '<%= config.bin %> api POST /orgs --input org.json --api-url http://127.0.0.1:7780',
   ];
   static args = {
-    method: Args.string({ description: 'HTTP method', required: true, options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
+    method: Args.string({
+      description: 'HTTP method',
+      required: true,
+      options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'],
+    }),
     path: Args.string({ required: true, description: 'path under /v1, e.g. /orgs' }),
   };
   static flags = {

@@ -6,8 +6,12 @@ import { DocsCommand } from './_lib/base.js';
 
 export default class Backup extends DocsCommand {
   static summary = 'Back up a data directory into a .tar.gz (while docs serve runs, too)';
-  static description = `Writes a consistent snapshot of the data directory (records, catalog, file bytes, OpenAPI documents, PDFs) to a .tar.gz, taken between two commits: every write acknowledged before the backup started is in it. While docs serve holds the directory, the server takes the snapshot (asked with its session token from the lock file) and keeps serving; otherwise the command holds the directory for the time of the snapshot. Search indexes are not included (they are rebuilt). Restore with docs restore.`;
-  static examples = ['<%= config.bin %> backup --data ./docs-data docs-backup.tar.gz', '<%= config.bin %> restore docs-backup.tar.gz --data ./docs-data-restored'];
+  static description =
+    `Writes a consistent snapshot of the data directory (records, catalog, file bytes, OpenAPI documents, PDFs) to a .tar.gz, taken between two commits: every write acknowledged before the backup started is in it. While docs serve holds the directory, the server takes the snapshot (asked with its session token from the lock file) and keeps serving; otherwise the command holds the directory for the time of the snapshot. Search indexes are not included (they are rebuilt). Restore with docs restore.`;
+  static examples = [
+    '<%= config.bin %> backup --data ./docs-data docs-backup.tar.gz',
+    '<%= config.bin %> restore docs-backup.tar.gz --data ./docs-data-restored',
+  ];
   static baseFlags = { data: DocsCommand.baseFlags.data } as unknown as typeof DocsCommand.baseFlags;
   static args = { out: Args.string({ description: 'The archive to write (.tar.gz)', required: true }) };
 

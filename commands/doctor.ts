@@ -8,7 +8,8 @@ import { confirmDestructive } from './_lib/confirm.js';
 
 export default class Doctor extends DocsCommand {
   static summary = 'Check a data directory for damage (take in readable shards with --adopt, quarantine unreadable files with --repair)';
-  static description = `Checks a data directory without starting a store on it: its format, every committed shard file is there, parses as a shard and matches its checksum in the catalog; every directory entry and segment points at a row that exists; every file a row references (uploaded files, OpenAPI documents) is there; no such file is unreferenced. Prints a report; exits 1 when something is damaged.
+  static description =
+    `Checks a data directory without starting a store on it: its format, every committed shard file is there, parses as a shard and matches its checksum in the catalog; every directory entry and segment points at a row that exists; every file a row references (uploaded files, OpenAPI documents) is there; no such file is unreferenced. Prints a report; exits 1 when something is damaged.
 
 --adopt takes in shard files that parse but that the catalog does not list (written by another docs, restored by hand) or whose checksum differs, once their shape and references are checked. --repair does the same, and moves what cannot be read (and files no row references) into <data>/quarantine/<time>/, dropping them from the catalog and saying which rows were lost. Readable data is never moved. Both list what they will do first and ask (on a terminal) or need --yes; both exit 1 when damage was found, even once repaired. A directory held by a running docs serve is refused (stop it first).`;
   static examples = [
@@ -28,7 +29,11 @@ export default class Doctor extends DocsCommand {
     const { flags } = await this.parse(Doctor);
     const dir = flags.data ?? defaultDataDir();
     const got = tryLock(dir);
-    if (!got.ok) throw new DocsError('conflict', `data directory ${dir} is held by ${got.holder.url ? `docs serve at ${got.holder.url} (stop it first)` : `another docs process (pid ${got.holder.pid})`}`);
+    if (!got.ok)
+      throw new DocsError(
+        'conflict',
+        `data directory ${dir} is held by ${got.holder.url ? `docs serve at ${got.holder.url} (stop it first)` : `another docs process (pid ${got.holder.pid})`}`,
+      );
     let report: DoctorReport;
     let found = 0;
     try {
@@ -40,7 +45,10 @@ export default class Doctor extends DocsCommand {
           found = before.damaged.length;
           if (!this.jsonEnabled()) this.showPlan(plan, before);
           const n = plan.move.length + plan.adopt.length;
-          await confirmDestructive(`${flags.repair ? 'Repair' : 'Adopt'} ${dir} (${plan.adopt.length} shard file(s) to take in, ${plan.move.length} file(s) to move into quarantine/)? `, flags.yes || n === 0);
+          await confirmDestructive(
+            `${flags.repair ? 'Repair' : 'Adopt'} ${dir} (${plan.adopt.length} shard file(s) to take in, ${plan.move.length} file(s) to move into quarantine/)? `,
+            flags.yes || n === 0,
+          );
           return true;
         },
       });
@@ -62,7 +70,10 @@ export default class Doctor extends DocsCommand {
       }
       if (!found) this.log('No damage found.');
       else if (r.repaired) this.log(`${found} problem(s) found${r.damaged.length ? `, ${r.damaged.length} left` : ', repaired'}.`);
-      else this.log(`${found} problem(s) found; docs doctor --adopt takes in readable shard files, --repair also moves unreadable files aside (both list what they do first)`);
+      else
+        this.log(
+          `${found} problem(s) found; docs doctor --adopt takes in readable shard files, --repair also moves unreadable files aside (both list what they do first)`,
+        );
     }
     if (found) process.exitCode = 1;
     return report;

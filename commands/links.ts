@@ -1,6 +1,5 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { DocsError } from '../src/kernel/errors.js';
 import { DocsCommand } from './_lib/base.js';
 import { collectPages, type ListBody } from './_lib/pages.js';
 
@@ -36,7 +35,10 @@ export default class Links extends DocsCommand {
     // Every page (a cursor that repeats is stopped); the stats are the whole list's, on each page.
     const { items, stats } = (await collectPages(await get(), get)) as ListBody<any> & { stats: any };
     if (!this.jsonEnabled()) {
-      for (const i of items) this.log(`${String(i.status).padEnd(7)} ${where(i.targetReference)}  <- ${(i.locationReferences ?? []).map((l: any) => (l?.kind === 'page' ? String(l.page?.path ?? where(l)) : where(l))).join(', ')}`);
+      for (const i of items)
+        this.log(
+          `${String(i.status).padEnd(7)} ${where(i.targetReference)}  <- ${(i.locationReferences ?? []).map((l: any) => (l?.kind === 'page' ? String(l.page?.path ?? where(l)) : where(l))).join(', ')}`,
+        );
       const introduced = cr && typeof stats.broken.changeRequest === 'number' ? ` (${stats.broken.changeRequest} introduced by change request ${crLabel})` : '';
       this.log(`${stats.total} links, ${stats.broken.total} broken${introduced}.`);
     }
@@ -59,6 +61,6 @@ function where(loc: any): string {
   if (loc.kind === 'url') return String(loc.url ?? '?');
   const key = loc.kind === 'reusable-content' ? 'reusableContent' : loc.kind === 'openapi' ? 'openAPISpec' : loc.kind;
   const thing = (typeof key === 'string' && loc[key]) || {};
-  const name = loc.kind === 'page' ? thing.path ?? thing.title : loc.kind === 'user' ? thing.displayName : thing.name ?? thing.title ?? thing.slug;
+  const name = loc.kind === 'page' ? (thing.path ?? thing.title) : loc.kind === 'user' ? thing.displayName : (thing.name ?? thing.title ?? thing.slug);
   return `${loc.kind ?? '?'} ${name ?? thing.id ?? '?'}`;
 }

@@ -20,7 +20,14 @@ export default class Mcp extends DocsCommand {
     const { flags } = await this.parse(Mcp);
     const { runStdio } = await import('../src/mcp/stdio.js'); // the MCP SDK is loaded by this command only
     // stdout is the protocol's: notices (a new data directory's token) go to stderr.
-    const options = { apiUrl: flags['api-url'], token: flags.token, data: flags.data, store: flags.store, profile: flags.profile, notice: (m: string) => process.stderr.write(m + '\n') };
+    const options = {
+      apiUrl: flags['api-url'],
+      token: flags.token,
+      data: flags.data,
+      store: flags.store,
+      profile: flags.profile,
+      notice: (m: string) => process.stderr.write(m + '\n'),
+    };
     await runStdio(options, { readOnly: flags['read-only'], areas: flags.tools?.split(',').filter(Boolean) }, this.config.version);
   }
 }

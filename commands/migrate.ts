@@ -4,7 +4,8 @@ import { DocsCommand } from './_lib/base.js';
 
 export default class Migrate extends DocsCommand {
   static summary = 'Copy a store between a data directory and PostgreSQL';
-  static description = `Copies every record of the store at --from into the empty store at --to, in one commit, then checks the copy. Each is a data directory or a PostgreSQL URL (postgres://user@host/db[?schema=name]). The source is brought to the current layout first. A data directory held by a running docs serve is refused (stop it first); so is a destination that already holds a store (exit code 5). Stop the servers of a PostgreSQL source: a source that changes during the copy is refused.
+  static description =
+    `Copies every record of the store at --from into the empty store at --to, in one commit, then checks the copy. Each is a data directory or a PostgreSQL URL (postgres://user@host/db[?schema=name]). The source is brought to the current layout first. A data directory held by a running docs serve is refused (stop it first); so is a destination that already holds a store (exit code 5). Stop the servers of a PostgreSQL source: a source that changes during the copy is refused.
 
 File bytes (uploaded files, OpenAPI documents, PDFs) are not in the records: between two data directories they are copied along; to or from PostgreSQL, --blobs names the servers' --blobs directory to copy them into or out of (without it, the summary says where they stay).`;
   static examples = [

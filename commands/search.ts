@@ -5,8 +5,12 @@ import { orgFlag, organizationOf } from './_lib/org.js';
 
 export default class Search extends DocsCommand {
   static summary = 'Search the content of a space, or of every space of an organization you can read';
-  static description = 'API: GET /v1/spaces/{spaceId}/search (searchSpaceContent) with --space, else GET /v1/orgs/{organizationId}/search (searchOrganizationContent).';
-  static examples = ['<%= config.bin %> search "install token" --space dHD9ZmkOPnfy9hWCsaQB', '<%= config.bin %> search refunds --org r55bjk0VeuQGpJpb7mcG --json'];
+  static description =
+    'API: GET /v1/spaces/{spaceId}/search (searchSpaceContent) with --space, else GET /v1/orgs/{organizationId}/search (searchOrganizationContent).';
+  static examples = [
+    '<%= config.bin %> search "install token" --space dHD9ZmkOPnfy9hWCsaQB',
+    '<%= config.bin %> search refunds --org r55bjk0VeuQGpJpb7mcG --json',
+  ];
   static args = { query: Args.string({ description: 'words to find (at most 512 characters)', required: true }) };
   static flags = {
     space: Flags.string({ description: 'search this space only' }),
@@ -29,11 +33,11 @@ export default class Search extends DocsCommand {
       if (!this.jsonEnabled()) body.items.length ? show(body.items) : this.log('No results.');
       return body;
     }
-    const organizationId = (await organizationOf(flags, transport));
+    const organizationId = await organizationOf(flags, transport);
     const body = (await transport.call('searchOrganizationContent', { path: { organizationId }, query })).body as any;
     if (!this.jsonEnabled()) {
       if (!body.items.length) this.log('No results.');
-      for (const sp of body.items) (this.log(`${sp.title} (${sp.id})`), show(sp.pages, '  '));
+      for (const sp of body.items) this.log(`${sp.title} (${sp.id})`), show(sp.pages, '  ');
     }
     return body;
   }

@@ -21,7 +21,8 @@ async function tokenHint(ctx: Context, where: string): Promise<string> {
 
 export default class Serve extends DocsCommand {
   static summary = 'Serve the API (/v1) on the embedded store';
-  static description = `Serves the GitBook v1 API on the embedded store. On an empty data directory it creates an owner user, an organization and a token, and prints them. While it runs, it holds the data directory: in-process CLI commands on that directory are sent to it.`;
+  static description =
+    `Serves the GitBook v1 API on the embedded store. On an empty data directory it creates an owner user, an organization and a token, and prints them. While it runs, it holds the data directory: in-process CLI commands on that directory are sent to it.`;
   static examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --data ./docs-data --quiet',
@@ -37,19 +38,30 @@ export default class Serve extends DocsCommand {
     host: Flags.string({ description: 'Address to listen on', default: '127.0.0.1' }),
     quiet: Flags.boolean({ description: 'No log line per request' }),
     blobs: Flags.string({ description: 'With --store: the directory for file bytes, shared by every server of the store (default: --data)' }),
-    'rate-limit': Flags.string({ description: 'Requests per minute per token, reported in X-RateLimit-* headers; 429 past it, or "off". Failed authentications are always limited per address', default: 'off' }),
-    'allowed-host': Flags.string({ description: 'Another host name accepted in Host headers (besides 127.0.0.1, localhost, [::1] and --host; others get 421)', multiple: true }),
+    'rate-limit': Flags.string({
+      description:
+        'Requests per minute per token, reported in X-RateLimit-* headers; 429 past it, or "off". Failed authentications are always limited per address',
+      default: 'off',
+    }),
+    'allowed-host': Flags.string({
+      description: 'Another host name accepted in Host headers (besides 127.0.0.1, localhost, [::1] and --host; others get 421)',
+      multiple: true,
+    }),
     cors: Flags.string({ description: 'An origin (scheme://host[:port]) given CORS headers and preflight answers (default: none)', multiple: true }),
     'allow-private-tunnels': Flags.boolean({
-      description: "Let every user's integration development tunnel reach loopback and private addresses (by default only the instance owner's, set through the in-process CLI)",
+      description:
+        "Let every user's integration development tunnel reach loopback and private addresses (by default only the instance owner's, set through the in-process CLI)",
     }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     const rate = flags['rate-limit'];
-    if (rate !== 'off' && !/^[1-9]\d{0,8}$/.test(rate)) this.error(`--rate-limit: expected a positive number of requests per minute or "off", got ${JSON.stringify(rate)}`, { exit: 2 });
-    const cors = (flags.cors ?? []).map((o) => normalOrigin(o) ?? this.error(`--cors: expected an origin such as http://localhost:5173, got ${JSON.stringify(o)}`, { exit: 2 }));
+    if (rate !== 'off' && !/^[1-9]\d{0,8}$/.test(rate))
+      this.error(`--rate-limit: expected a positive number of requests per minute or "off", got ${JSON.stringify(rate)}`, { exit: 2 });
+    const cors = (flags.cors ?? []).map(
+      (o) => normalOrigin(o) ?? this.error(`--cors: expected an origin such as http://localhost:5173, got ${JSON.stringify(o)}`, { exit: 2 }),
+    );
     const dataDir = flags.blobs ?? flags.data ?? defaultDataDir();
     const served = await serve({
       dataDir,

@@ -14,7 +14,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
-const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : /\.(test|stress)\.ts$/.test(e.name) ? [join(d, e.name)] : []));
+const walk = (d) =>
+  readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(d, e.name)) : /\.(test|stress)\.ts$/.test(e.name) ? [join(d, e.name)] : [],
+  );
 const files = process.argv.length > 2 ? process.argv.slice(2) : walk('test');
 
 function pass(file, text, names) {
@@ -31,7 +34,12 @@ function pass(file, text, names) {
     asyncified.add(fn);
     // Its name, when it is a local function others call.
     if (ts.isFunctionDeclaration(fn) && fn.name) newNames.add(fn.name.text);
-    if ((ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent)) && ts.isIdentifier(fn.parent.name)) newNames.add(fn.parent.name.text);
+    if (
+      (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) &&
+      (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent)) &&
+      ts.isIdentifier(fn.parent.name)
+    )
+      newNames.add(fn.parent.name.text);
     if (ts.isMethodDeclaration(fn) && ts.isIdentifier(fn.name)) newNames.add(fn.name.text);
     if (fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) return;
     edits.push([fn.getStart(sf), 0, 'async ']);
@@ -47,7 +55,10 @@ function pass(file, text, names) {
       while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
       if (!ts.isAwaitExpression(outer.parent)) {
         const fn = enclosing(node);
-        const needsParens = ts.isPropertyAccessExpression(outer.parent) || ts.isElementAccessExpression(outer.parent) || (ts.isCallExpression(outer.parent) && outer.parent.expression === outer);
+        const needsParens =
+          ts.isPropertyAccessExpression(outer.parent) ||
+          ts.isElementAccessExpression(outer.parent) ||
+          (ts.isCallExpression(outer.parent) && outer.parent.expression === outer);
         if (needsParens) {
           edits.push([node.getStart(sf), 0, '(await ']);
           edits.push([node.getEnd(), 0, ')']);

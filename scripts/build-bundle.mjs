@@ -22,9 +22,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const commands = join(root, 'dist', 'commands');
-const files = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-  e.isDirectory() ? (e.name.startsWith('_') ? [] : files(join(d, e.name))) : e.name.endsWith('.js') ? [join(d, e.name)] : []);
-const ids = files(commands).map((f) => [relative(commands, f).slice(0, -3).split(/[\\/]/).join(':'), f]).sort(([a], [b]) => (a < b ? -1 : 1));
+const files = (d) =>
+  readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? (e.name.startsWith('_') ? [] : files(join(d, e.name))) : e.name.endsWith('.js') ? [join(d, e.name)] : [],
+  );
+const ids = files(commands)
+  .map((f) => [relative(commands, f).slice(0, -3).split(/[\\/]/).join(':'), f])
+  .sort(([a], [b]) => (a < b ? -1 : 1));
 
 // The bundle's entry: run() (oclif's execute, the root being the package), the commands by id,
 // and the command_not_found hook (package.json oclif.hooks).
@@ -56,7 +60,11 @@ const outfile = join(outdir, 'docs.cjs');
 // Small pure-JS packages that everyday in-process commands load: bundled, as each package loaded
 // from node_modules costs its own resolution (package.json "exports") and load.
 const BUNDLED = new Set(['lowdb', 'env-paths', 'jsep']);
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 const insideNodeModules = (importer) => /node_modules[\\/]/.test(importer);
 await build({
   stdin: { contents: entry, resolveDir: join(root, 'dist'), sourcefile: 'cli-entry.js', loader: 'js' },
@@ -78,33 +86,39 @@ await build({
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // oclif's TypeScript support (ts-node, tsx, typescript) is for plugins in development: not ours.
   external: ['typescript', 'ts-node', 'tsx'],
-  plugins: [{
-    name: 'only-oclif-inside',
-    setup(b) {
-      // oclif sorts the manifest's commands with localeCompare at every start: the first call
-      // builds ICU's collator (~9 ms of a 270 ms command). Our ids are ASCII (a-z, 0-9, ':', '-'),
-      // for which a code-unit comparison is enough.
-      b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/ }, async (a) => {
-        const source = await readFile(a.path, 'utf8');
-        const sorted = '.sort((a, b) => a.id.localeCompare(b.id))';
-        if (!source.includes(sorted)) return null; // another oclif version: leave it as it is
-        return { contents: source.replace(sorted, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'), loader: 'js' };
-      });
-      // The MCP SDK (docs mcp) is bundled too: ~150 small ESM files with zod. Its default JSON
-      // Schema validator (ajv, for elicitation) is never used (src/mcp/server.ts passes its own):
-      // a stub instead of loading ajv at every `docs mcp` start.
-      b.onResolve({ filter: /\/ajv-provider\.js$/ }, (a) => (/@modelcontextprotocol/.test(a.importer) ? { path: 'ajv-provider', namespace: 'mcp-stub' } : null));
-      b.onLoad({ filter: /.*/, namespace: 'mcp-stub' }, () => ({ contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("bundled docs mcp: pass a jsonSchemaValidator"); } }' }));
-      b.onResolve({ filter: /^[^./]/ }, (a) => {
-        if (a.path.startsWith('node:')) return { external: true };
-        if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled
-        if (a.path.startsWith('@modelcontextprotocol/sdk/')) return null; // bundled (see above)
-        if (insideNodeModules(a.importer)) return null; // dependencies of what is bundled: bundled with it
-        if (BUNDLED.has(packageOf(a.path))) return null;
-        return { external: true }; // our other packages: from node_modules, as before
-      });
+  plugins: [
+    {
+      name: 'only-oclif-inside',
+      setup(b) {
+        // oclif sorts the manifest's commands with localeCompare at every start: the first call
+        // builds ICU's collator (~9 ms of a 270 ms command). Our ids are ASCII (a-z, 0-9, ':', '-'),
+        // for which a code-unit comparison is enough.
+        b.onLoad({ filter: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/ }, async (a) => {
+          const source = await readFile(a.path, 'utf8');
+          const sorted = '.sort((a, b) => a.id.localeCompare(b.id))';
+          if (!source.includes(sorted)) return null; // another oclif version: leave it as it is
+          return { contents: source.replace(sorted, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))'), loader: 'js' };
+        });
+        // The MCP SDK (docs mcp) is bundled too: ~150 small ESM files with zod. Its default JSON
+        // Schema validator (ajv, for elicitation) is never used (src/mcp/server.ts passes its own):
+        // a stub instead of loading ajv at every `docs mcp` start.
+        b.onResolve({ filter: /\/ajv-provider\.js$/ }, (a) =>
+          /@modelcontextprotocol/.test(a.importer) ? { path: 'ajv-provider', namespace: 'mcp-stub' } : null,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'mcp-stub' }, () => ({
+          contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("bundled docs mcp: pass a jsonSchemaValidator"); } }',
+        }));
+        b.onResolve({ filter: /^[^./]/ }, (a) => {
+          if (a.path.startsWith('node:')) return { external: true };
+          if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled
+          if (a.path.startsWith('@modelcontextprotocol/sdk/')) return null; // bundled (see above)
+          if (insideNodeModules(a.importer)) return null; // dependencies of what is bundled: bundled with it
+          if (BUNDLED.has(packageOf(a.path))) return null;
+          return { external: true }; // our other packages: from node_modules, as before
+        });
+      },
     },
-  }],
+  ],
 });
 
 // Every import() left in the bundle (esbuild has made those of bundled files lazy initializers)
@@ -118,7 +132,8 @@ await build({
 // The first line names the build (a hash of the rest): bin/cli-bundle.cjs keys its code cache by
 // it, since V8 checks a cache against the source's length only.
 const body = readFileSync(outfile, 'utf8')
-  .replace(/\bimport\((?!\))/g, '__docsImport(').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  .replace(/\bimport\((?!\))/g, '__docsImport(')
+  .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
 writeFileSync(outfile, `// docs CLI bundle ${hash}\n${body}`);
 console.log(`bundle: ${ids.length} commands, ${(body.length / 1e6).toFixed(1)} MB, build ${hash}`);

@@ -59,7 +59,10 @@ function commandSection(c) {
   out.push('```', usage + (Object.keys(c.flags ?? {}).length ? ' [FLAGS]' : ''), '```', '');
   if (args.length) {
     out.push('| argument | required | description |', '|---|---|---|');
-    for (const a of args) out.push(`| \`${a.name.toUpperCase()}\` | ${a.required ? 'yes' : 'no'} | ${cell(a.description)}${a.options ? ` (one of ${cell(a.options.join(', '))})` : ''} |`);
+    for (const a of args)
+      out.push(
+        `| \`${a.name.toUpperCase()}\` | ${a.required ? 'yes' : 'no'} | ${cell(a.description)}${a.options ? ` (one of ${cell(a.options.join(', '))})` : ''} |`,
+      );
     out.push('');
   }
   const flags = Object.entries(c.flags ?? {}).filter(([, f]) => !f.hidden);
@@ -94,7 +97,8 @@ export function buildReference(manifest, topics) {
   for (const t of names) {
     const cs = byTopic.get(t);
     const lines = [`# ${title(t)}`, ''];
-    const description = t === NO_TOPIC ? 'Commands that stand alone: the server, the store\'s tools, raw API calls, the MCP server, shell completion.' : topics[t]?.description;
+    const description =
+      t === NO_TOPIC ? "Commands that stand alone: the server, the store's tools, raw API calls, the MCP server, shell completion." : topics[t]?.description;
     if (description) lines.push(text(description), '');
     const subtopics = Object.entries(topics).filter(([k]) => k.startsWith(`${t}:`));
     for (const [k, v] of subtopics) lines.push(`- \`docs ${k.split(':').join(' ')}\`: ${text(v.description)}`);
@@ -103,13 +107,30 @@ export function buildReference(manifest, topics) {
     for (const c of cs) lines.push(...commandSection(c));
     files[`${t}.md`] = lines.join('\n').replace(/\n+$/, '\n');
   }
-  const index = ['# Command reference', '', `Every command of \`docs\` (${commands.length}), by topic, with its arguments, flags and examples: what \`docs <command> --help\` prints.`, '', `*${generated}*`, ''];
+  const index = [
+    '# Command reference',
+    '',
+    `Every command of \`docs\` (${commands.length}), by topic, with its arguments, flags and examples: what \`docs <command> --help\` prints.`,
+    '',
+    `*${generated}*`,
+    '',
+  ];
   index.push('| topic | commands | what for |', '|---|---|---|');
   for (const t of names) {
     const cs = byTopic.get(t);
-    index.push(`| [${title(t)}](${t}.md) | ${cs.length} | ${cell(t === NO_TOPIC ? cs.map((c) => `docs ${c.id}`).join(', ') : topics[t]?.description ?? '')} |`);
+    index.push(
+      `| [${title(t)}](${t}.md) | ${cs.length} | ${cell(t === NO_TOPIC ? cs.map((c) => `docs ${c.id}`).join(', ') : (topics[t]?.description ?? ''))} |`,
+    );
   }
-  index.push('', '## Global flags', '', 'Every command that talks to a store or a server takes these (and `--json` where it prints an API body).', '', '| flag | value | description |', '|---|---|---|');
+  index.push(
+    '',
+    '## Global flags',
+    '',
+    'Every command that talks to a store or a server takes these (and `--json` where it prints an API body).',
+    '',
+    '| flag | value | description |',
+    '|---|---|---|',
+  );
   for (const [name, f] of Object.entries(manifest.globalFlags ?? {})) index.push(flagRow(name, f));
   files['README.md'] = index.join('\n') + '\n';
   const summary = names.map((t) => `  * [${title(t)}](reference/${t}.md)`);

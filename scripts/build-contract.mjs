@@ -10,11 +10,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'generated', 'contract');
 const load = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'spec', 'openapi.json'), 'utf8'));
 const pinned = { spec: load('gitbook-api-0146'), source: '@gitbook/api@0.146.0' };
-const latest = { spec: load('gitbook-api-latest'), source: '@gitbook/api@' + JSON.parse(readFileSync(join(root, 'node_modules/gitbook-api-latest/package.json'), 'utf8')).version };
+const latest = {
+  spec: load('gitbook-api-latest'),
+  source: '@gitbook/api@' + JSON.parse(readFileSync(join(root, 'node_modules/gitbook-api-latest/package.json'), 'utf8')).version,
+};
 // Operations taken from the latest spec because 0.146.0 lacks them (docs/manual/contract.md).
 // The site permission operations (inviteToSite, list/update of user and team permissions in a
 // site) exist only in the latest spec (docs/manual/permissions.md).
-const FROM_LATEST = ['createOrganization', 'updateChangeRequestContent', 'inviteToSite', 'listUserPermissionsInSite', 'updateUserPermissionInSite', 'listTeamPermissionsInSite', 'updateTeamPermissionInSite'];
+const FROM_LATEST = [
+  'createOrganization',
+  'updateChangeRequestContent',
+  'inviteToSite',
+  'listUserPermissionsInSite',
+  'updateUserPermissionInSite',
+  'listTeamPermissionsInSite',
+  'updateTeamPermissionInSite',
+];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
 // (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:
@@ -24,7 +35,7 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const BOTH_INPUTS = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
 
 function deref(spec, node) {
-  while (node && node.$ref) {
+  while (node?.$ref) {
     const parts = node.$ref.replace(/^#\//, '').split('/');
     node = parts.reduce((o, k) => o[k], spec);
   }
@@ -39,9 +50,10 @@ function normalize(schema) {
   const outSchema = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'nullable' || k === 'example' || k === 'examples' || k === 'discriminator' || k.startsWith('x-')) continue;
-    outSchema[k] = k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'definitions'
-      ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, normalize(s)]))
-      : normalize(v);
+    outSchema[k] =
+      k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'definitions'
+        ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, normalize(s)]))
+        : normalize(v);
   }
   if (schema.nullable === true) {
     if (outSchema.type) outSchema.type = [].concat(outSchema.type, 'null');
@@ -88,9 +100,13 @@ function build({ spec, source }, path, method, op, shared) {
   }
   const all = { parameters, requestBody, responses };
   return {
-    operationId: op.operationId, method: method.toUpperCase(), path, source,
+    operationId: op.operationId,
+    method: method.toUpperCase(),
+    path,
+    source,
     dialect: spec.openapi.startsWith('3.1') ? '2020-12' : 'draft-07',
-    deprecated: !!op.deprecated, summary: op.summary || '',
+    deprecated: !!op.deprecated,
+    summary: op.summary || '',
     ...all,
     components: { schemas: closure(spec, all) },
   };
@@ -100,7 +116,12 @@ function build({ spec, source }, path, method, op, shared) {
 function prefixed(node) {
   if (Array.isArray(node)) return node.map(prefixed);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/components/schemas/Latest') : prefixed(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/components/schemas/Latest') : prefixed(v),
+    ]),
+  );
 }
 
 /** An object schema's own properties and required list, through $refs and allOf. */
@@ -110,7 +131,10 @@ function objectOf(spec, schema, depth = 0) {
   if (s0.allOf) {
     const parts = s0.allOf.map((p) => objectOf(spec, p, depth + 1));
     if (parts.some((p) => !p)) return undefined;
-    return { properties: Object.assign({}, s0.properties, ...parts.map((p) => p.properties)), required: [...(s0.required ?? []), ...parts.flatMap((p) => p.required)] };
+    return {
+      properties: Object.assign({}, s0.properties, ...parts.map((p) => p.properties)),
+      required: [...(s0.required ?? []), ...parts.flatMap((p) => p.required)],
+    };
   }
   if (!s0.properties || s0.oneOf || s0.anyOf) return undefined;
   return { properties: s0.properties, required: s0.required ?? [], description: s0.description };
@@ -141,7 +165,9 @@ function mergedInput(pSchema, lSchema, uses) {
 
 function withLatestInput(art) {
   const body = (spec) => {
-    const op = Object.values(spec.paths).flatMap((item) => METHODS.map((m) => item[m])).find((o) => o?.operationId === art.operationId);
+    const op = Object.values(spec.paths)
+      .flatMap((item) => METHODS.map((m) => item[m]))
+      .find((o) => o?.operationId === art.operationId);
     const rb = op && deref(spec, op.requestBody);
     return rb && Object.values(rb.content || {})[0]?.schema;
   };
@@ -204,7 +230,8 @@ for (const [method, path, id] of routes) {
   const hit = latestOps.get(id);
   if (!hit) continue;
   const [lpath, lmethod, op] = hit;
-  if (lpath !== path || lmethod.toUpperCase() !== method) moved.push({ operationId: id, pinned: `${method} ${path}`, latest: `${lmethod.toUpperCase()} ${lpath}` });
+  if (lpath !== path || lmethod.toUpperCase() !== method)
+    moved.push({ operationId: id, pinned: `${method} ${path}`, latest: `${lmethod.toUpperCase()} ${lpath}` });
   const responses = {};
   for (const [status, r0] of Object.entries(op.responses || {})) {
     const r = deref(latest.spec, r0);
@@ -212,9 +239,13 @@ for (const [method, path, id] of routes) {
     responses[status] = { contentType: contentType || null, schema: media?.schema ? normalize(media.schema) : null, headers: Object.keys(r.headers || {}) };
   }
   const art = {
-    operationId: id, method: lmethod.toUpperCase(), path: lpath, source: latest.source,
+    operationId: id,
+    method: lmethod.toUpperCase(),
+    path: lpath,
+    source: latest.source,
     dialect: latest.spec.openapi.startsWith('3.1') ? '2020-12' : 'draft-07',
-    responses, components: { schemas: closure(latest.spec, responses) },
+    responses,
+    components: { schemas: closure(latest.spec, responses) },
   };
   writeFileSync(join(out, 'latest', id + '.json'), JSON.stringify(art));
   both++;

@@ -19,7 +19,9 @@ const manifest = plugin.manifest;
 // Without indentation: whitespace is a third of the rest.
 const globalFlags = {};
 for (const name of GLOBAL_FLAGS) {
-  const defs = Object.values(manifest.commands).map((c) => c.flags?.[name]).filter(Boolean);
+  const defs = Object.values(manifest.commands)
+    .map((c) => c.flags?.[name])
+    .filter(Boolean);
   globalFlags[name] = defs[0];
 }
 for (const c of Object.values(manifest.commands)) {

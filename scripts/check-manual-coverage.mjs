@@ -49,5 +49,7 @@ old.forEach((line, i) => {
   missing.push(`${i + 1}: ${line}`);
 });
 const found = total - missing.length;
-console.log(`${found} of ${total} non-empty lines of README.md at ${ref} are in the new files (${((100 * found) / total).toFixed(1)}%), searched in ${files.length} files.`);
+console.log(
+  `${found} of ${total} non-empty lines of README.md at ${ref} are in the new files (${((100 * found) / total).toFixed(1)}%), searched in ${files.length} files.`,
+);
 if (missing.length) console.log(`Not found:\n${missing.join('\n')}`);

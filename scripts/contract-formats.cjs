@@ -6,7 +6,8 @@
 const { fullFormats } = require('ajv-formats/dist/formats');
 
 // One emoji: pictographs, flags, keycaps, with their joiners, variation selectors and tags.
-const EMOJI = /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3#*0-9\u{E0020}-\u{E007F}]{1,16}$/u;
+const EMOJI =
+  /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0f\u20e3#*0-9\u{E0020}-\u{E007F}]{1,16}$/u;
 
 /** The spec's own formats, beyond ajv-formats. */
 const custom = {

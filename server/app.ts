@@ -63,7 +63,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
   const limiter = new RateLimiter({ perTokenPerMinute: opts.rateLimit });
   const auth = (req: IncomingMessage, res: ServerResponse) => limiter.authenticate(ctx, req, res);
 
-  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): number => {
+  const fail = (_req: IncomingMessage, res: ServerResponse, err: unknown): number => {
     const e = asDocsError(err);
     if (e.kind === 'bug' && process.env.DEBUG) console.error(err);
     const allow = (e as any).allow as string[] | undefined;
@@ -82,7 +82,10 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     const pathname = q === -1 ? url : url.slice(0, q);
     // A 5xx line says why (a full disk, a damaged shard file): the operator reads the log, not the body.
     // A request cut off by Node's parser was answered on the socket (server/serve.ts): log that.
-    const done = (handled: number, status = clientErrorStatus(req) ?? handled) => log?.(`${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms${status >= 500 && res.errorMessage ? ` ${res.errorMessage}` : ''}`);
+    const done = (handled: number, status = clientErrorStatus(req) ?? handled) =>
+      log?.(
+        `${req.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms${status >= 500 && res.errorMessage ? ` ${res.errorMessage}` : ''}`,
+      );
     // While shutting down, answer what arrives on open connections, then close them.
     if (closing()) res.shouldKeepAlive = false;
     try {
@@ -96,14 +99,16 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         const health = ctx.store.health?.();
         if (!health) return done((send(res, 200, { status: 'ok' }), 200));
         health.then(
-          (h) => done(h.ok ? (send(res, 200, { status: 'ok' }), 200) : (send(res, 503, { status: 'unavailable', error: { code: 503, message: h.message } }), 503)),
+          (h) =>
+            done(h.ok ? (send(res, 200, { status: 'ok' }), 200) : (send(res, 503, { status: 'unavailable', error: { code: 503, message: h.message } }), 503)),
           (err) => done(fail(req, res, err)),
         );
         return;
       }
       // Public keys that verify the visitor-claims JWTs of POST /v1/orgs/{id}/ping: no token needed.
       if (pathname === '/.well-known/jwks.json') {
-        if (req.method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET'] });
+        if (req.method !== 'GET')
+          throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET'] });
         visitorJwks(ctx).then(
           (jwks) => done((send(res, 200, jwks, { 'cache-control': 'public, max-age=300' }), 200)),
           (err) => done(fail(req, res, err)),
@@ -132,13 +137,18 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       }
       // `docs tokens|users ...`, `docs invites pending|accept|decline`, `docs spaces list --deleted` (caller's bearer token; server/docs-routes.ts).
       if (isDocsRoute(pathname)) {
-        import('./docs-routes.js').then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth)).then(done, (err) => done(fail(req, res, err)));
+        import('./docs-routes.js')
+          .then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth))
+          .then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // Published sites and the app's views: HTML (server/published.ts); the app's sign-in and
       // session cookies behind the same failed-authentication limit as tokens.
       if (isPublishedPath(pathname)) {
-        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), (secret, check) => limiter.checked(ctx, req, secret, check)).then(done, (err) => done(fail(req, res, err)));
+        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), (secret, check) => limiter.checked(ctx, req, secret, check)).then(
+          done,
+          (err) => done(fail(req, res, err)),
+        );
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

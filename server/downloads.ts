@@ -13,7 +13,8 @@ const SAFE_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-po
 
 /** GET /files/<space>/<sha>?name&type&exp&sig: the bytes, with their content type. */
 export async function serveDownload(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET', 'HEAD'] });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET', 'HEAD'] });
   const ok = await checkDownload(ctx, pathname, search);
   // A bad or expired signature is indistinguishable from a missing file.
   const bytes = ok && (await readBlob(ctx, ok.sha));
@@ -31,7 +32,8 @@ export async function serveDownload(ctx: Context, req: IncomingMessage, res: Ser
 
 /** GET /pdf/<space>/<key>.pdf?name&exp&sig: a rendered PDF (src/pdf/files.ts), shown inline. */
 export async function servePdf(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET', 'HEAD'] });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET', 'HEAD'] });
   const { checkPdfDownload } = await import('../src/pdf/files.js');
   const ok = await checkPdfDownload(ctx, pathname, search);
   if (!ok) throw new DocsError('not_found', 'PDF not found (or its URL expired: ask the API for a new one)');

@@ -44,6 +44,9 @@ export function hostCheck(listenHost: string, allowedHosts: readonly string[] = 
     if (value === undefined) return;
     const name = hostName(value);
     if (name !== undefined && (names.has(name) || (anyAddress && isIP(name) !== 0))) return;
-    throw new DocsError('misdirected', `this server does not answer for host ${JSON.stringify(value.slice(0, 100))} (it answers for ${shown.join(', ')}${anyAddress ? ', any IP address' : ''}; add a name with docs serve --allowed-host)`);
+    throw new DocsError(
+      'misdirected',
+      `this server does not answer for host ${JSON.stringify(value.slice(0, 100))} (it answers for ${shown.join(', ')}${anyAddress ? ', any IP address' : ''}; add a name with docs serve --allowed-host)`,
+    );
   };
 }

@@ -48,7 +48,8 @@ export async function serveMcp(
     return refuse(res, err, -32001);
   }
   // Stateless: no session, so no GET stream to resume and no DELETE to end one.
-  if (req.method !== 'POST') return refuse(res, new DocsError('method_not_allowed', `${req.method} is not allowed on /mcp (allowed: POST; this server is stateless)`), -32000);
+  if (req.method !== 'POST')
+    return refuse(res, new DocsError('method_not_allowed', `${req.method} is not allowed on /mcp (allowed: POST; this server is stateless)`), -32000);
   let body: unknown;
   try {
     body = await readJsonBody(req);
@@ -56,7 +57,11 @@ export async function serveMcp(
     return refuse(res, err, asDocsError(err).kind === 'too_large' ? -32600 : -32700);
   }
   const params = new URLSearchParams(search);
-  const [{ adminProviders }, { selectTools }, { invoke }] = await Promise.all([import('../src/mcp/admin.js'), import('../src/mcp/tools.js'), import('../src/invoke.js')]);
+  const [{ adminProviders }, { selectTools }, { invoke }] = await Promise.all([
+    import('../src/mcp/admin.js'),
+    import('../src/mcp/tools.js'),
+    import('../src/invoke.js'),
+  ]);
   let filter;
   try {
     // Strict (src/kernel/query-flags.ts): a narrowing flag that is not understood is refused, never ignored.
@@ -80,7 +85,10 @@ export async function serveMcp(
  * below (each with its own check before and its own providers).
  */
 export async function answerMcp(req: IncomingMessage, res: ServerResponse, body: unknown, providers: Providers): Promise<number> {
-  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../src/mcp/server.js')]);
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('../src/mcp/server.js'),
+  ]);
   const server = createMcpServer(providers);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
@@ -100,7 +108,10 @@ export async function answerMcp(req: IncomingMessage, res: ServerResponse, body:
  * not see answers 404 whatever the reason, as the HTML site does.
  */
 export async function serveSiteMcp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
-  const [{ openSite, siteSegments }, { parseCookies, visitorInput }] = await Promise.all([import('../src/published/open.js'), import('../src/published/visitor.js')]);
+  const [{ openSite, siteSegments }, { parseCookies, visitorInput }] = await Promise.all([
+    import('../src/published/open.js'),
+    import('../src/published/visitor.js'),
+  ]);
   const [orgKey, basename] = siteSegments(pathname) ?? [];
   const query = new URLSearchParams(search);
   const auth = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '')?.[1];
@@ -111,7 +122,12 @@ export async function serveSiteMcp(ctx: Context, req: IncomingMessage, res: Serv
   const opened = orgKey && basename ? await openSite(ctx, orgKey, basename, (siteId) => (held.input = visitorInput(query, cookies, siteId))) : undefined;
   const given = held.input;
   if (!opened || !given) return refuse(res, new DocsError('not_found', 'not found'), -32001);
-  if (req.method !== 'POST') return refuse(res, new DocsError('method_not_allowed', `${req.method} is not allowed on ${opened.ref.base}/mcp (allowed: POST; this server is stateless)`), -32000);
+  if (req.method !== 'POST')
+    return refuse(
+      res,
+      new DocsError('method_not_allowed', `${req.method} is not allowed on ${opened.ref.base}/mcp (allowed: POST; this server is stateless)`),
+      -32000,
+    );
   let body: unknown;
   try {
     body = await readJsonBody(req);

@@ -6,7 +6,8 @@ import type { AuthGuard } from './published/app.js';
 // read-only views (`/o/...`, and `/integrations/<name>`, an integration's `urls.app`). Loaded on the first such request, so the API and the CLI never
 // load the renderer (markdown, highlighting).
 
-export const isPublishedPath = (pathname: string) => pathname.startsWith('/sites/') || pathname === '/o' || pathname.startsWith('/o/') || pathname.startsWith('/integrations/');
+export const isPublishedPath = (pathname: string) =>
+  pathname.startsWith('/sites/') || pathname === '/o' || pathname.startsWith('/o/') || pathname.startsWith('/integrations/');
 
 /**
  * `/sites/<org>/<basename>/mcp`: the site's MCP server (server/mcp.ts), for every method but a
@@ -19,7 +20,14 @@ const isSiteMcp = (req: IncomingMessage, pathname: string) =>
 let sites: Promise<typeof import('./published/sites.js')> | undefined;
 let app: Promise<typeof import('./published/app.js')> | undefined;
 
-export async function servePublishedPath(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string, guard?: AuthGuard): Promise<number> {
+export async function servePublishedPath(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  search: string,
+  guard?: AuthGuard,
+): Promise<number> {
   if (isSiteMcp(req, pathname)) return (await import('./mcp.js')).serveSiteMcp(ctx, req, res, pathname, search);
   if (pathname.startsWith('/sites/')) return (await (sites ??= import('./published/sites.js'))).servePublished(ctx, req, res, pathname, search);
   return (await (app ??= import('./published/app.js'))).serveApp(ctx, req, res, pathname, search, guard);

@@ -9,7 +9,6 @@ import { newToken } from '../src/kernel/ids.js';
 import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { startSweeper } from '../src/space-purge.js';
 import { tryLockProbed } from '../src/store/lock.js';
-import { loadAllOperations } from '../src/operations.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
@@ -65,7 +64,10 @@ async function holdDataDir(dir: string, waitMs: number) {
     if (got.ok) return got;
     // A CLI command holds it for one command only: wait for it. A server holds it for good.
     if (got.holder.url || Date.now() > deadline) {
-      throw new DocsError('conflict', `data directory ${dir} is held by ${got.holder.url ? `docs serve at ${got.holder.url}` : 'another docs process'} (pid ${got.holder.pid})`);
+      throw new DocsError(
+        'conflict',
+        `data directory ${dir} is held by ${got.holder.url ? `docs serve at ${got.holder.url}` : 'another docs process'} (pid ${got.holder.pid})`,
+      );
     }
     await sleep(50);
   }
@@ -98,7 +100,12 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
     server = createServer(
-      { keepAliveTimeout: 5000, headersTimeout, requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout), connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+      {
+        keepAliveTimeout: 5000,
+        headersTimeout,
+        requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout),
+        connectionsCheckingInterval: Math.min(1000, headersTimeout),
+      },
       createHandler(ctx, opts.log, () => stopping, { host, allowedHosts: opts.allowedHosts, cors: opts.cors, rateLimit: opts.rateLimit }),
     );
     server.maxConnections = opts.maxConnections ?? 4096;
@@ -107,12 +114,16 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return socket.destroy();
       const [status, message] =
-        err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request headers too large']
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout: headers or body took too long']
-        : [400, 'malformed HTTP request'];
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'request headers too large']
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'request timeout: headers or body took too long']
+            : [400, 'malformed HTTP request'];
       const body = JSON.stringify({ error: { code: status, message } });
       recordClientError(socket as Socket, status);
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
       // end() only half-closes (the HTTP server allows half-open sockets): a client that never
       // reads the answer nor closes would keep the connection, and its slot under the cap, for
       // good. A well-behaved client closes on our FIN at once; the rest are cut off.

@@ -37,14 +37,22 @@ const str = (v: unknown, name: string) => {
   return v;
 };
 
-export async function contentIndexRoute(ctx: Context, caller: Caller, method: string, query: Record<string, unknown>): Promise<{ status: number; body: ContentIndex }> {
-  if (method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/content-index (allowed: GET)`), { allow: ['GET'] });
+export async function contentIndexRoute(
+  ctx: Context,
+  caller: Caller,
+  method: string,
+  query: Record<string, unknown>,
+): Promise<{ status: number; body: ContentIndex }> {
+  if (method !== 'GET')
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/content-index (allowed: GET)`), { allow: ['GET'] });
   const space = str(query.space, 'space');
   const cr = str(query.changeRequest, 'changeRequest');
   if (!space) throw invalid('space: required, the space id (?space=ID)');
   await purgeIfExpired(ctx, space);
   const read = await ctx.store.read((tx) => {
-    const rev: ContentRevision = cr ? readRevision(tx, space, readChangeRequest(tx, caller, space, cr).cr.revision) : currentRevision(tx, visibleSpace(tx, caller, space).row);
+    const rev: ContentRevision = cr
+      ? readRevision(tx, space, readChangeRequest(tx, caller, space, cr).cr.revision)
+      : currentRevision(tx, visibleSpace(tx, caller, space).row);
     const bodies: { id: string; markdown: string; stored: unknown }[] = [];
     for (const { node } of flatten(treeOf(tx, rev)) as { node: PageNode }[]) {
       if (node.type !== 'document' || !node.content) continue;

@@ -12,9 +12,20 @@ const under = (path: string, base: string) => path === base || path.startsWith(`
 const FAMILIES = ['/_docs/tokens', '/_docs/users', '/_docs/invitations'];
 
 export const isDocsRoute = (path: string) =>
-  path === '/_docs/dry-run' || path === '/_docs/page-sources' || path === '/_docs/deleted-spaces' || path === '/_docs/content-index' || FAMILIES.some((f) => under(path, f));
+  path === '/_docs/dry-run' ||
+  path === '/_docs/page-sources' ||
+  path === '/_docs/deleted-spaces' ||
+  path === '/_docs/content-index' ||
+  FAMILIES.some((f) => under(path, f));
 
-export async function docsRoute(ctx: Context, caller: Caller, method: string, path: string, query: Record<string, unknown>, body: unknown): Promise<{ status: number; body: unknown }> {
+export async function docsRoute(
+  ctx: Context,
+  caller: Caller,
+  method: string,
+  path: string,
+  query: Record<string, unknown>,
+  body: unknown,
+): Promise<{ status: number; body: unknown }> {
   if (path === '/_docs/dry-run' && method === 'POST') return (await import('./dry-run.js')).dryRunRoute(ctx, caller, body);
   if (path === '/_docs/page-sources') return (await import('./page-sources.js')).pageSourcesRoute(ctx, caller, method, query);
   if (path === '/_docs/content-index') return (await import('./content-index.js')).contentIndexRoute(ctx, caller, method, query);

@@ -60,14 +60,19 @@ async function contentPush(ctx: Context, caller: Caller, body: any): Promise<{ s
   let changeRequestId: string = path.changeRequestId;
   let number: number | undefined;
   if (typeof changeRequestId !== 'string') {
-    const cr = await must('createChangeRequest', { path: { spaceId: path.spaceId }, body: { subject: typeof body.subject === 'string' ? body.subject : 'Push' } });
+    const cr = await must('createChangeRequest', {
+      path: { spaceId: path.spaceId },
+      body: { subject: typeof body.subject === 'string' ? body.subject : 'Push' },
+    });
     changeRequestId = cr.id;
     number = cr.number;
   }
   const refs = new Map<string, string>();
   const swap = (v: unknown) => (typeof v === 'string' && refs.has(v) ? refs.get(v) : v);
   for (const batch of body.batches as any[][]) {
-    const changes = batch.filter((c) => c?.operation !== 'insert_files').map((c) => ({ ...c, ...(c.into !== undefined ? { into: swap(c.into) } : {}), ...(c.page !== undefined ? { page: swap(c.page) } : {}) }));
+    const changes = batch
+      .filter((c) => c?.operation !== 'insert_files')
+      .map((c) => ({ ...c, ...(c.into !== undefined ? { into: swap(c.into) } : {}), ...(c.page !== undefined ? { page: swap(c.page) } : {}) }));
     if (!changes.length) continue;
     const res = await must('updateChangeRequestContent', { path: { spaceId: path.spaceId, changeRequestId }, query: { compat: false }, body: { changes } });
     for (const o of res.changes ?? []) if (o.object === 'created_page' && o.ref) refs.set(o.ref, o.page.id);

@@ -39,7 +39,8 @@ export interface OpenOptions {
 
 /** A context on the data directory `dir` (lowdb files), on PostgreSQL (`store`), or in memory. */
 export async function openContext(dir: string | undefined, opts: OpenOptions = {}): Promise<Context> {
-  if (opts.store && !isPostgresUrl(opts.store)) throw new DocsError('invalid', `--store: ${opts.store} is not a postgres:// URL (a data directory is given with --data)`);
+  if (opts.store && !isPostgresUrl(opts.store))
+    throw new DocsError('invalid', `--store: ${opts.store} is not a postgres:// URL (a data directory is given with --data)`);
   let store: ShardStore;
   try {
     store = await ShardStore.open(await openBackend(opts.store ?? dir, { statAtOpen: opts.statAtOpen, syncReads: opts.syncReads }), TABLES);

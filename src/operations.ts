@@ -14,11 +14,7 @@ export const AREAS: Area[] = [
   {
     // users
     load: () => import('./users/operations.js'),
-    operations: [
-      'getAuthenticatedUser',
-      'getUserById',
-      'updateUserById',
-    ],
+    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById'],
   },
   {
     // organizations
@@ -143,10 +139,7 @@ export const AREAS: Area[] = [
   {
     // agentInstructions
     load: () => import('./agent-instructions/operations.js'),
-    operations: [
-      'getOrganizationAgentInstructions',
-      'updateOrganizationAgentInstructions',
-    ],
+    operations: ['getOrganizationAgentInstructions', 'updateOrganizationAgentInstructions'],
   },
   {
     // openapi
@@ -202,14 +195,7 @@ export const AREAS: Area[] = [
   {
     // translations
     load: () => import('./translations/operations.js'),
-    operations: [
-      'listTranslations',
-      'createTranslation',
-      'getTranslation',
-      'updateTranslation',
-      'deleteTranslation',
-      'runTranslation',
-    ],
+    operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],
   },
   {
     // sites
@@ -309,10 +295,7 @@ export const AREAS: Area[] = [
   {
     // pdf
     load: () => import('./pdf/operations.js'),
-    operations: [
-      'getSpacePDF',
-      'getChangeRequestPDF',
-    ],
+    operations: ['getSpacePDF', 'getChangeRequestPDF'],
   },
   {
     // comments (space and change-request forms share handlers)

@@ -14,7 +14,12 @@ import { PageContents } from './content/tables.js';
 // otherwise since has none here, and is written from its body. Whoever may read the pages (the
 // same check as listPages / listPagesInChangeRequest) may read these.
 
-export async function pageSourcesRoute(ctx: Context, caller: Caller, method: string, query: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+export async function pageSourcesRoute(
+  ctx: Context,
+  caller: Caller,
+  method: string,
+  query: Record<string, unknown>,
+): Promise<{ status: number; body: unknown }> {
   if (method !== 'GET') throw invalid(`${method} /_docs/page-sources: only GET`);
   const spaceId = query.spaceId;
   const crId = query.changeRequestId;

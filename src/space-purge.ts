@@ -51,7 +51,12 @@ export async function purgingIfExpired(ctx: Context, spaceId: string): Promise<u
 /** Purges every deleted space past its retention; returns how many. */
 export async function purgeExpiredSpaces(ctx: Context): Promise<number> {
   const now = ctx.clock.now();
-  const ids = await ctx.store.read((tx) => tx.all(Spaces).filter((s) => isExpired(s, now)).map((s) => s.id));
+  const ids = await ctx.store.read((tx) =>
+    tx
+      .all(Spaces)
+      .filter((s) => isExpired(s, now))
+      .map((s) => s.id),
+  );
   return ids.length ? ctx.store.write((tx) => purgeExpired(tx, ids, now)) : 0;
 }
 
@@ -62,7 +67,10 @@ export async function purgeExpiredSpaces(ctx: Context): Promise<number> {
  */
 export function startSweeper(ctx: Context, everyMs = SWEEP_INTERVAL_MS): { stop(): void; sweep(): Promise<number> } {
   let running: Promise<number> | undefined;
-  const sweep = () => (running ??= purgeExpiredSpaces(ctx).catch(() => 0).finally(() => (running = undefined)));
+  const sweep = () =>
+    (running ??= purgeExpiredSpaces(ctx)
+      .catch(() => 0)
+      .finally(() => (running = undefined)));
   const timer = setInterval(sweep, everyMs);
   timer.unref();
   void sweep();

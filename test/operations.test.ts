@@ -8,7 +8,9 @@ describe('the operations list', () => {
     for (const id of OPERATION_IDS) expect(loadedOperation(id)?.operationId, id).toBe(id);
     for (const area of AREAS) {
       const mod = await area.load();
-      const exported = Object.values(mod).filter((v: any) => v && typeof v === 'object' && typeof v.operationId === 'string' && typeof v.handler === 'function');
+      const exported = Object.values(mod).filter(
+        (v: any) => v && typeof v === 'object' && typeof v.operationId === 'string' && typeof v.handler === 'function',
+      );
       expect(exported.map((o: any) => o.operationId).sort()).toEqual([...area.operations].sort());
     }
   });

@@ -11,7 +11,16 @@ describe('public surface', () => {
   it('commands and their flags', async () => {
     const manifest = JSON.parse(readFileSync(join(packageRoot(), 'oclif.manifest.json'), 'utf8'));
     const lines = Object.values<any>(manifest.commands)
-      .map((c) => `${c.id.replace(/:/g, ' ')} ${Object.keys(c.args ?? {}).map((a) => `<${a}>`).join(' ')} ${[...Object.keys(c.flags), ...(c.globalFlags ?? [])].sort().map((f) => `--${f}`).join(' ')}`.replace(/\s+/g, ' ').trim())
+      .map((c) =>
+        `${c.id.replace(/:/g, ' ')} ${Object.keys(c.args ?? {})
+          .map((a) => `<${a}>`)
+          .join(' ')} ${[...Object.keys(c.flags), ...(c.globalFlags ?? [])]
+          .sort()
+          .map((f) => `--${f}`)
+          .join(' ')}`
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
       .sort();
     await expect(lines.join('\n') + '\n').toMatchFileSnapshot('__snapshots__/commands.txt');
   });

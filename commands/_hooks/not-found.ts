@@ -7,7 +7,24 @@ import { DocsError } from '../../src/kernel/errors.js';
 // - `docs spcaes list`: a typo; name the nearest command, as gh does (never run it for them).
 // Loaded only when a command is not found, so it costs nothing to a found command.
 
-const DESTRUCTIVE = new Set(['delete', 'remove', 'revoke', 'uninstall', 'unpublish', 'purge', 'leave', 'cancel', 'reset', 'transfer', 'decline', 'reject', 'close', 'restore', 'merge', 'logout']);
+const DESTRUCTIVE = new Set([
+  'delete',
+  'remove',
+  'revoke',
+  'uninstall',
+  'unpublish',
+  'purge',
+  'leave',
+  'cancel',
+  'reset',
+  'transfer',
+  'decline',
+  'reject',
+  'close',
+  'restore',
+  'merge',
+  'logout',
+]);
 
 interface HookOptions {
   id: string;

@@ -21,12 +21,20 @@ export abstract class DocsCommand extends Command {
   static enableJsonFlag = true;
 
   static baseFlags = {
-    'api-url': Flags.string({ description: 'Send calls to this API server (e.g. http://127.0.0.1:7780) instead of the local data directory.', env: 'DOCS_API_URL', helpGroup: 'GLOBAL' }),
+    'api-url': Flags.string({
+      description: 'Send calls to this API server (e.g. http://127.0.0.1:7780) instead of the local data directory.',
+      env: 'DOCS_API_URL',
+      helpGroup: 'GLOBAL',
+    }),
     token: Flags.string({ description: 'Bearer token (with --api-url, or to act as another user in-process).', env: 'DOCS_TOKEN', helpGroup: 'GLOBAL' }),
     data: Flags.string({ description: 'Data directory of the embedded store (default: a per-user data directory).', env: 'DOCS_DATA', helpGroup: 'GLOBAL' }),
     profile: Flags.string({ description: 'Saved login to use (see docs auth login).', helpGroup: 'GLOBAL' }),
     jq: Flags.string({ description: 'Filter the JSON output with this jq expression (implies --json; strings print raw)', helpGroup: 'GLOBAL' }),
-    store: Flags.string({ description: 'A PostgreSQL store (postgres://user@host/db[?schema=name]) instead of the data directory, which then keeps file bytes only.', env: 'DOCS_STORE', helpGroup: 'GLOBAL' }),
+    store: Flags.string({
+      description: 'A PostgreSQL store (postgres://user@host/db[?schema=name]) instead of the data directory, which then keeps file bytes only.',
+      env: 'DOCS_STORE',
+      helpGroup: 'GLOBAL',
+    }),
   };
 
   private transportInstance?: Transport;
@@ -64,9 +72,14 @@ export abstract class DocsCommand extends Command {
    * failing the parse: those arguments are parsed as optional, then asked in order. Elsewhere
    * (scripts, pipes) nobody can answer: oclif's "missing argument" error stands (exit 2).
    */
-  protected async parse<F extends Record<string, any>, B extends Record<string, any>, A extends Record<string, any>>(options?: Input<F, B, A>, argv?: string[]): Promise<ParserOutput<F, B, A>> {
+  protected async parse<F extends Record<string, any>, B extends Record<string, any>, A extends Record<string, any>>(
+    options?: Input<F, B, A>,
+    argv?: string[],
+  ): Promise<ParserOutput<F, B, A>> {
     const opts = (options ?? this.ctor) as Input<F, B, A>;
-    const pickable = Object.entries<any>(opts.args ?? {}).filter(([name, a]) => a.required && pickerFor(name)).map(([name]) => name);
+    const pickable = Object.entries<any>(opts.args ?? {})
+      .filter(([name, a]) => a.required && pickerFor(name))
+      .map(([name]) => name);
     if (!pickable.length || !interactive()) return super.parse(opts, argv);
     // Same options, those arguments optional (own props copied: oclif spreads the options).
     const args = Object.fromEntries(Object.entries<any>(opts.args!).map(([name, a]) => [name, pickable.includes(name) ? { ...a, required: false } : a]));

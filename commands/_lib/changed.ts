@@ -66,19 +66,27 @@ const show = (v: unknown) => (v === null ? 'none' : typeof v === 'string' && /\s
  */
 export function changesOf(verb: string, body: unknown, name?: string): string {
   if (verb === 'Created' || !body || typeof body !== 'object' || Array.isArray(body)) return '';
-  return Object.entries(body as Obj)
-    .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
-    // A new title is the name the line already shows.
-    .filter(([, v]) => v !== name)
-    .map(([k, v]) => `${words(k).toLowerCase()} ${show(v)}`)
-    .join(', ');
+  return (
+    Object.entries(body as Obj)
+      .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+      // A new title is the name the line already shows.
+      .filter(([, v]) => v !== name)
+      .map(([k, v]) => `${words(k).toLowerCase()} ${show(v)}`)
+      .join(', ')
+  );
 }
 
 /**
  * The line of a write that answered `body` (an object with an id), or undefined for a body this
  * cannot name (then the caller shows the object as before).
  */
-export function changedLine(verb: string, body: unknown, sent?: unknown, color = colorEnabled(process.stdout), path: Record<string, string> = {}): string | undefined {
+export function changedLine(
+  verb: string,
+  body: unknown,
+  sent?: unknown,
+  color = colorEnabled(process.stdout),
+  path: Record<string, string> = {},
+): string | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as Obj;
   const glyph = color ? paint(true).green('✓') + ' ' : '';

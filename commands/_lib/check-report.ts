@@ -14,7 +14,8 @@ export const problemLine = (p: Problem) => `${located(p)}: ${p.message}`;
 // GitHub workflow commands: data escapes %, CR, LF; properties also : and ,.
 const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escProp = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-const githubLine = (p: Problem) => `::error file=${escProp(p.file)}${p.line ? `,line=${p.line}` : ''},title=${escProp(`docs content check (${p.kind})`)}::${esc(p.message)}`;
+const githubLine = (p: Problem) =>
+  `::error file=${escProp(p.file)}${p.line ? `,line=${p.line}` : ''},title=${escProp(`docs content check (${p.kind})`)}::${esc(p.message)}`;
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -29,7 +30,10 @@ export function targetLabel(r: CheckResult): string {
 function junit(r: CheckResult): string {
   const name = xml(`docs content check ${targetLabel(r)}`);
   const cases = r.problems.length
-    ? r.problems.map((p) => `    <testcase classname="${xml(p.file)}" name="${xml(`${located(p)} ${p.kind}`)}" file="${xml(p.file)}"${p.line ? ` line="${p.line}"` : ''}>\n      <failure type="${p.kind}" message="${xml(p.message)}">${xml(problemLine(p))}</failure>\n    </testcase>`)
+    ? r.problems.map(
+        (p) =>
+          `    <testcase classname="${xml(p.file)}" name="${xml(`${located(p)} ${p.kind}`)}" file="${xml(p.file)}"${p.line ? ` line="${p.line}"` : ''}>\n      <failure type="${p.kind}" message="${xml(p.message)}">${xml(problemLine(p))}</failure>\n    </testcase>`,
+      )
     : [`    <testcase classname="docs content check" name="${name}"/>`];
   const n = Math.max(r.problems.length, 1);
   return [
@@ -53,6 +57,9 @@ export function verdict(r: CheckResult): string {
   const n = r.problems.length;
   if (n) return `${n} problem${n === 1 ? '' : 's'} in ${targetLabel(r)}`;
   const c = r.counts;
-  const what = c.links !== undefined ? `${c.links} link${c.links === 1 ? '' : 's'}` : `${c.pages} page${c.pages === 1 ? '' : 's'}, ${c.files} file${c.files === 1 ? '' : 's'}`;
+  const what =
+    c.links !== undefined
+      ? `${c.links} link${c.links === 1 ? '' : 's'}`
+      : `${c.pages} page${c.pages === 1 ? '' : 's'}, ${c.files} file${c.files === 1 ? '' : 's'}`;
   return `No problems in ${targetLabel(r)} (${what} checked).`;
 }

@@ -13,7 +13,11 @@ export const INTERRUPTED_EXIT = 130;
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const SEE_HELP = /\n?See more help with --help\s*$/;
-export const argName = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase();
+export const argName = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toUpperCase();
 
 /** Ctrl-C in an @inquirer prompt (it throws instead of letting the signal end the process). */
 export function isPromptInterrupt(err: unknown): boolean {
@@ -80,7 +84,10 @@ export function withSuggestion(e: DocsError, flags: Record<string, any>): DocsEr
   if (choice) {
     const options = choice[3]!.split(', ');
     const near = nearest(choice[2]!, options);
-    return new DocsError('invalid', `--${choice[1]}: "${choice[2]}" is not one of ${options.join(', ')}${near ? `. Did you mean ${near}?` : ''} (${choice[4]})`);
+    return new DocsError(
+      'invalid',
+      `--${choice[1]}: "${choice[2]}" is not one of ${options.join(', ')}${near ? `. Did you mean ${near}?` : ''} (${choice[4]})`,
+    );
   }
   return e;
 }
@@ -107,6 +114,21 @@ export function toDocsError(err: Error, command: string): DocsError {
   if (requiredFlags.length) return new DocsError('invalid', `missing flag${requiredFlags.length === 1 ? '' : 's'} ${requiredFlags.join(', ')} (${help})`);
   // "The following error(s) occurred:" then the reasons, one per line: keep the reasons.
   const reasons = /^The following errors? occurred:\s*\n([\s\S]*)$/.exec(text);
-  if (reasons) return new DocsError('invalid', `${reasons[1]!.split('\n').map((l) => l.trim()).filter(Boolean).join('; ')} (${help})`);
-  return new DocsError('invalid', `${text.split('\n').map((l) => l.trim()).filter(Boolean).join('; ')} (${help})`);
+  if (reasons)
+    return new DocsError(
+      'invalid',
+      `${reasons[1]!
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join('; ')} (${help})`,
+    );
+  return new DocsError(
+    'invalid',
+    `${text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join('; ')} (${help})`,
+  );
 }

@@ -76,7 +76,7 @@ export function markedText(base: string, ours: string, theirs: string, labels: L
   let conflicts = 0;
   for (const r of regionsOf(base, ours, theirs)) {
     if (r.ok) out.push(...r.ok);
-    else if (r.conflict) (conflicts++, out.push(...block(r.conflict, labels)));
+    else if (r.conflict) conflicts++, out.push(...block(r.conflict, labels));
   }
   return { text: out.join('\n'), conflicts };
 }

@@ -57,7 +57,8 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache):
   const entries = new Map<string, Entry>([...walk.files.values()].flat().map((e) => [e.rel, e]));
   const problems: Problem[] = [];
   const shown = (rel: string) => posix.join(dir.replace(/\\/g, '/'), rel);
-  const add = (rel: string, line: number | undefined, kind: ProblemKind, message: string) => problems.push({ file: shown(rel), ...(line ? { line } : {}), kind, message });
+  const add = (rel: string, line: number | undefined, kind: ProblemKind, message: string) =>
+    problems.push({ file: shown(rel), ...(line ? { line } : {}), kind, message });
   const trees = new Map<string, ReturnType<Parse>>();
   const texts = new Map<string, string>();
   const textOf = (rel: string) => texts.get(rel) ?? (texts.set(rel, readFileSync(entries.get(rel)!.real, 'utf8')), texts.get(rel)!);
@@ -68,7 +69,8 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache):
   let pages: string[];
   if (entries.has('SUMMARY.md')) {
     pages = summaryPages(treeOf('SUMMARY.md'), entries, (line, kind, message) => add('SUMMARY.md', line, kind, message));
-    if (!(treeOf('SUMMARY.md') as any).children.some((n: any) => n.type === 'list')) add('SUMMARY.md', 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
+    if (!(treeOf('SUMMARY.md') as any).children.some((n: any) => n.type === 'list'))
+      add('SUMMARY.md', 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
     const listed = new Set(pages);
     for (const f of markdown) if (!listed.has(f)) add(f, 1, 'not-in-summary', `not listed in SUMMARY.md: push skips it (list it, or remove it)`);
   } else {
@@ -79,7 +81,13 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache):
     for (const f of markdown) {
       const key = pagePathOf(f).toLowerCase();
       const earlier = byPath.get(key);
-      if (earlier) add(f, 1, 'duplicate-path', `page path ${pagePathOf(f)} is also ${earlier}${pagePathOf(earlier) === pagePathOf(f) ? '' : ' (they differ only in case)'}; rename one`);
+      if (earlier)
+        add(
+          f,
+          1,
+          'duplicate-path',
+          `page path ${pagePathOf(f)} is also ${earlier}${pagePathOf(earlier) === pagePathOf(f) ? '' : ' (they differ only in case)'}; rename one`,
+        );
       else byPath.set(key, f);
     }
   }
@@ -91,7 +99,10 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache):
     const had = factsOf.get(rel);
     if (had) return had;
     const text = textOf(rel);
-    const got = cache?.get(text) ?? { links: extractLinks(() => treeOf(rel), text).map(({ url, type, line }) => ({ url, type, line })), anchors: [...headingAnchors(treeOf(rel))] };
+    const got = cache?.get(text) ?? {
+      links: extractLinks(() => treeOf(rel), text).map(({ url, type, line }) => ({ url, type, line })),
+      anchors: [...headingAnchors(treeOf(rel))],
+    };
     cache?.set(text, got);
     trees.delete(rel);
     factsOf.set(rel, got);
@@ -178,10 +189,12 @@ function summaryPages(tree: any, entries: Map<string, Entry>, report: (line: num
           report(line, 'bad-link', `${link.url} is not a valid link (bad %-escape)`);
         }
         const file = decoded === undefined ? undefined : joinPath('', decoded.replace(/^\.\//, ''));
-        if (decoded !== undefined && (file === undefined || posix.isAbsolute(decoded) || /^[a-z][a-z0-9+.-]*:/i.test(decoded))) report(line, 'outside-folder', `${decoded} is outside the folder; push reads only files inside it`);
+        if (decoded !== undefined && (file === undefined || posix.isAbsolute(decoded) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)))
+          report(line, 'outside-folder', `${decoded} is outside the folder; push reads only files inside it`);
         else if (file !== undefined && !entries.has(file)) report(line, 'summary-missing-file', `${file}: no such file (entry "${toText(link)}")`);
         else if (file !== undefined && files.has(file)) report(line, 'duplicate-path', `${file} is already listed${at(files.get(file))}; list each file once`);
-        else if (file !== undefined && paths.has(pagePathOf(file))) report(line, 'duplicate-path', `${file} is the page ${pagePathOf(file)}, already listed${at(paths.get(pagePathOf(file)))}; list each page once`);
+        else if (file !== undefined && paths.has(pagePathOf(file)))
+          report(line, 'duplicate-path', `${file} is the page ${pagePathOf(file)}, already listed${at(paths.get(pagePathOf(file)))}; list each page once`);
         else if (file !== undefined) {
           files.set(file, line);
           paths.set(pagePathOf(file), line);

@@ -36,9 +36,20 @@ export interface LocalFile {
 }
 
 const TYPES: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.webp': 'image/webp',
-  '.pdf': 'application/pdf', '.json': 'application/json', '.yaml': 'application/yaml', '.yml': 'application/yaml', '.txt': 'text/plain',
-  '.csv': 'text/csv', '.zip': 'application/zip', '.html': 'text/html',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.json': 'application/json',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.zip': 'application/zip',
+  '.html': 'text/html',
 };
 export const contentTypeOf = (name: string) => TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
 
@@ -76,7 +87,11 @@ function loadPage(page: LocalPage, { real, file, linkTitle }: { real: string; fi
   let text: string;
   // Never read (nor parse: ~130 bytes of memory per byte) a page the server would refuse.
   const size = statSync(real).size;
-  if (size > MAX_PAGE_BYTES) throw new DocsError('invalid', `${file}: ${size} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB) of markdown: split it into pages; nothing was sent`);
+  if (size > MAX_PAGE_BYTES)
+    throw new DocsError(
+      'invalid',
+      `${file}: ${size} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB) of markdown: split it into pages; nothing was sent`,
+    );
   try {
     text = readFileSync(real, 'utf8');
     src = readPageSource(text, linkTitle ? { title: linkTitle } : undefined);
@@ -84,7 +99,11 @@ function loadPage(page: LocalPage, { real, file, linkTitle }: { real: string; fi
     throw new DocsError('invalid', `${file}: ${(err as Error).message}`);
   }
   const marker = conflictMarkerLine(text);
-  if (marker !== undefined) throw new DocsError('invalid', `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`);
+  if (marker !== undefined)
+    throw new DocsError(
+      'invalid',
+      `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`,
+    );
   Object.assign(page, { title: src.title ?? basename(page.path), fields: src.fields, body: src.body, source: text });
 }
 
@@ -146,15 +165,27 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
       const raw = decoded.replace(/^\.\//, '');
       const file = posix.normalize(posix.join(posix.dirname(summaryFile), raw));
       // Lexically outside (../, an absolute path) is refused before the disk is asked anything.
-      if (file === '..' || file.startsWith('../') || posix.isAbsolute(raw) || /^[a-z]:[\\/]/i.test(raw) || /^[a-z][a-z0-9+.-]*:/i.test(decoded) || raw.startsWith('\\')) {
+      if (
+        file === '..' ||
+        file.startsWith('../') ||
+        posix.isAbsolute(raw) ||
+        /^[a-z]:[\\/]/i.test(raw) ||
+        /^[a-z][a-z0-9+.-]*:/i.test(decoded) ||
+        raw.startsWith('\\')
+      ) {
         throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
       }
       if (!existsSync(join(folder.dir, file))) throw new DocsError('invalid', `${where}: ${file} does not exist`);
       const real = regularFile(folder, file, where);
-      if (listed.has(file)) throw new DocsError('invalid', `${where}: ${file} is already listed on line ${listed.get(file)}; list each file once; nothing was sent`);
+      if (listed.has(file))
+        throw new DocsError('invalid', `${where}: ${file} is already listed on line ${listed.get(file)}; list each file once; nothing was sent`);
       listed.set(file, line ?? 0);
       const path = file.replace(/\.md$/i, '').replace(/\/README$/i, '');
-      if (pages.has(path)) throw new DocsError('invalid', `${where}: ${file} is the page ${path}, already listed on line ${pages.get(path)}; list each page once; nothing was sent`);
+      if (pages.has(path))
+        throw new DocsError(
+          'invalid',
+          `${where}: ${file} is the page ${path}, already listed on line ${pages.get(path)}; list each page once; nothing was sent`,
+        );
       pages.set(path, line ?? 0);
       used.add(file);
       const title = textOf(link).trim() || undefined;
@@ -174,7 +205,10 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
     } else if (node.type === 'list') {
       (group ? group.page.children : out).push(...items(node));
     } else if (node.type !== 'html' && node.type !== 'thematicBreak' && node.type !== 'definition') {
-      throw new DocsError('invalid', `${at(node)}: not a list of links: ${summaryFile} holds lists of links to pages (* [Title](page.md)) and ## group headings; nothing was sent`);
+      throw new DocsError(
+        'invalid',
+        `${at(node)}: not a list of links: ${summaryFile} holds lists of links to pages (* [Title](page.md)) and ## group headings; nothing was sent`,
+      );
     }
   }
   // A group's slug is the folder its pages are in (a page's path is its group's slug, then its
@@ -193,8 +227,13 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
     const [only] = folders;
     const slug = !g.children.length ? slugify(g.title) : folders.size === 1 && only ? only : '';
     if (!slug || slugs.has(slug) || out.some((p, j) => j !== i && !p.group && p.path === slug)) {
-      const named = g.children.map((c) => c.path).slice(0, 3).join(', ');
-      notes.push(`${headings.get(g)}: group "${g.title}" not made: its pages (${named || 'none'}) are not all in one folder of its own (guides/a.md, guides/b.md: the group's slug, part of their paths in the space), so they go in at the top level`);
+      const named = g.children
+        .map((c) => c.path)
+        .slice(0, 3)
+        .join(', ');
+      notes.push(
+        `${headings.get(g)}: group "${g.title}" not made: its pages (${named || 'none'}) are not all in one folder of its own (guides/a.md, guides/b.md: the group's slug, part of their paths in the space), so they go in at the top level`,
+      );
       kept.push(...g.children);
       continue;
     }
@@ -252,7 +291,11 @@ const markdownFiles = (walk: Walk, summaryFile = 'SUMMARY.md'): string[] =>
  * what the walk left out (links to folders, sockets). Only regular files inside the folder are
  * read (folder-walk.ts).
  */
-export async function readFolder(dir: string, parse: Parse, structure: { summary?: string; readme?: string } = {}): Promise<{ pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] }> {
+export async function readFolder(
+  dir: string,
+  parse: Parse,
+  structure: { summary?: string; readme?: string } = {},
+): Promise<{ pages: LocalPage[]; files: LocalFile[]; summary: boolean; skipped: string[]; notes: string[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const folder = openFolder(dir);
   const summaryFile = structure.summary ?? 'SUMMARY.md';
@@ -271,7 +314,9 @@ export async function readFolder(dir: string, parse: Parse, structure: { summary
   const pages = fromSummary(folder, parse, used, summaryFile, groupNotes);
   const walk = walkFolder(folder);
   await loadPages(pages);
-  const skipped = markdownFiles(walk, summaryFile).filter((f) => !used.has(f)).sort(naturalCompare);
+  const skipped = markdownFiles(walk, summaryFile)
+    .filter((f) => !used.has(f))
+    .sort(naturalCompare);
   return { pages, files: listFiles(walk), summary, skipped, notes: [...groupNotes, ...walk.notes] };
 }
 
@@ -336,7 +381,9 @@ export function writeSummary(pages: { path: string; title: string; children: any
   const from = posix.dirname(summaryFile);
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
-      lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([\[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`);
+      lines.push(
+        `${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`,
+      );
       walk(p.children, depth + 1);
     }
   };

@@ -34,7 +34,8 @@ export function hashFile(path: string): Promise<string> {
       .on('end', () => resolve(h.digest('hex')));
   });
 }
-const sameFields = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+const sameFields = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 /** Fields the page has in the space but not in the folder: sent empty to remove them. */
 function cleared(had: Record<string, unknown>, wanted: Record<string, unknown>) {
@@ -97,7 +98,7 @@ export async function planPush(
 
   // Structure: a list of siblings that differs is laid out again, page by page, in order.
   const remoteChildren = (parentPath: string | null): string[] => {
-    const list = parentPath === null ? remote.pages : rByPath.get(parentPath)?.page.children ?? [];
+    const list = parentPath === null ? remote.pages : (rByPath.get(parentPath)?.page.children ?? []);
     return list.filter((p) => !deleted.has(p.id)).map((p) => p.path);
   };
   const layout = (pages: LocalPage[], parentPath: string | null) => {
@@ -108,7 +109,19 @@ export async function planPush(
       const r = rByPath.get(p.path);
       if (!r) {
         stats.added++;
-        phase1.push({ change: { operation: 'insert_page', ref: p.path, ...(p.group ? { type: 'group' } : {}), title: p.title, slug: p.path.slice(p.path.lastIndexOf('/') + 1), document: p.group ? {} : { markdown: '' }, at }, path: p.path, intoPath: parentPath });
+        phase1.push({
+          change: {
+            operation: 'insert_page',
+            ref: p.path,
+            ...(p.group ? { type: 'group' } : {}),
+            title: p.title,
+            slug: p.path.slice(p.path.lastIndexOf('/') + 1),
+            document: p.group ? {} : { markdown: '' },
+            at,
+          },
+          path: p.path,
+          intoPath: parentPath,
+        });
       } else if (!same) {
         phase1.push({ change: { operation: 'update_page', page: r.page.id, at }, intoPath: parentPath });
       }
@@ -168,7 +181,13 @@ export async function planPush(
     const markdown = writePageSource({ title: page.title, fields, body });
     if (r) stats.updated++;
     phase2.push({
-      change: { operation: 'update_page', title: page.title, ...cleared(r?.page.fields ?? {}, fields), document: { markdown }, ...(remote.keepsSources && page.source !== undefined ? { source: page.source } : {}) },
+      change: {
+        operation: 'update_page',
+        title: page.title,
+        ...cleared(r?.page.fields ?? {}, fields),
+        document: { markdown },
+        ...(remote.keepsSources && page.source !== undefined ? { source: page.source } : {}),
+      },
       pagePath: page.path,
     });
   }

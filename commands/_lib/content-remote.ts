@@ -43,11 +43,27 @@ export function pageFields(p: Record<string, any>): Record<string, unknown> {
 
 const isDocument = (d: any) => d && typeof d === 'object' && Array.isArray(d.nodes);
 
-export async function remoteContent(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
+export async function remoteContent(
+  transport: Transport,
+  spaceId: string,
+  changeRequest?: string,
+): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
   const toPage = (p: any): RemotePage[] =>
-    p.type === 'link' ? [] : [{ id: p.id, path: p.path, title: p.title, fields: pageFields(p), markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''), children: (p.pages ?? []).flatMap(toPage), ...(p.type === 'group' ? { group: true } : {}) }];
+    p.type === 'link'
+      ? []
+      : [
+          {
+            id: p.id,
+            path: p.path,
+            title: p.title,
+            fields: pageFields(p),
+            markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''),
+            children: (p.pages ?? []).flatMap(toPage),
+            ...(p.type === 'group' ? { group: true } : {}),
+          },
+        ];
   const pages = listed.pages.flatMap(toPage);
   // The files pages were pushed from (a `docs` server keeps them: GET /_docs/page-sources); a
   // server without that route (GitBook) gives none, and pages are written from their bodies.
@@ -58,29 +74,54 @@ export async function remoteContent(transport: Transport, spaceId: string, chang
   // its markdown (format=markdown); a server that still answers a Document only gets it converted
   // (documentToMarkdown: the common blocks; others by their text), and a page with neither stops
   // the pull rather than be written empty.
-  const textless = flattenRemote(pages).map((x) => x.page).filter((p) => typeof p.markdown !== 'string');
+  const textless = flattenRemote(pages)
+    .map((x) => x.page)
+    .filter((p) => typeof p.markdown !== 'string');
   let converted = 0;
   for (let i = 0; i < textless.length; i += 8) {
-    await Promise.all(textless.slice(i, i + 8).map(async (p) => {
-      const got = (await transport.call(changeRequest ? 'getPageInChangeRequestById' : 'getPageById', { path: { ...path, pageId: p.id }, query: { format: 'markdown' } })).body as any;
-      if (typeof got?.markdown === 'string') p.markdown = got.markdown;
-      else if (isDocument(got?.document)) {
-        p.markdown = documentToMarkdown(got.document);
-        converted++;
-      } else throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave neither its markdown nor its document, even with format=markdown; nothing was written for it`);
-    }));
+    await Promise.all(
+      textless.slice(i, i + 8).map(async (p) => {
+        const got = (
+          await transport.call(changeRequest ? 'getPageInChangeRequestById' : 'getPageById', { path: { ...path, pageId: p.id }, query: { format: 'markdown' } })
+        ).body as any;
+        if (typeof got?.markdown === 'string') p.markdown = got.markdown;
+        else if (isDocument(got?.document)) {
+          p.markdown = documentToMarkdown(got.document);
+          converted++;
+        } else
+          throw new DocsError(
+            'unavailable',
+            `page ${p.path} (${p.id}): the server gave neither its markdown nor its document, even with format=markdown; nothing was written for it`,
+          );
+      }),
+    );
   }
-  if (converted) process.stderr.write(`Note: the server gave ${converted} page${converted === 1 ? '' : 's'} as a Document only; converted to markdown (blocks it has no markdown for are kept as their text).\n`);
-  const listFiles = async (page?: string) => (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<any>;
-  const files: RemoteFile[] = (await collectPages(await listFiles(), listFiles)).items.map((f: any) => ({ id: f.id, name: f.name, size: f.size, downloadURL: f.downloadURL }));
+  if (converted)
+    process.stderr.write(
+      `Note: the server gave ${converted} page${converted === 1 ? '' : 's'} as a Document only; converted to markdown (blocks it has no markdown for are kept as their text).\n`,
+    );
+  const listFiles = async (page?: string) =>
+    (await transport.call(changeRequest ? 'listFilesInChangeRequestById' : 'listFiles', { path, query: { limit: 1000, ...(page ? { page } : {}) } }))
+      .body as ListBody<any>;
+  const files: RemoteFile[] = (await collectPages(await listFiles(), listFiles)).items.map((f: any) => ({
+    id: f.id,
+    name: f.name,
+    size: f.size,
+    downloadURL: f.downloadURL,
+  }));
   await withIndex(transport, spaceId, changeRequest, pages, files);
   return { pages, files, keepsSources: !!kept, stale: kept?.stale ?? [] };
 }
 
 /** The kept sources, and the pages whose kept source is stale (edited otherwise since); undefined: the server keeps none. */
-async function pageSources(transport: Transport, spaceId: string, changeRequest?: string): Promise<{ sources: Record<string, string>; stale: string[] } | undefined> {
+async function pageSources(
+  transport: Transport,
+  spaceId: string,
+  changeRequest?: string,
+): Promise<{ sources: Record<string, string>; stale: string[] } | undefined> {
   try {
-    const got = (await transport.docs('GET', '/_docs/page-sources', { query: { spaceId, ...(changeRequest ? { changeRequestId: changeRequest } : {}) } })).body as any;
+    const got = (await transport.docs('GET', '/_docs/page-sources', { query: { spaceId, ...(changeRequest ? { changeRequestId: changeRequest } : {}) } }))
+      .body as any;
     if (!got?.sources || typeof got.sources !== 'object') return undefined;
     return { sources: got.sources, stale: Array.isArray(got.stale) ? got.stale.filter((x: unknown) => typeof x === 'string') : [] };
   } catch (err) {

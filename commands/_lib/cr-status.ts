@@ -17,7 +17,8 @@ type Req = { path: Record<string, string>; query: Record<string, unknown> };
 /** prepare: "all" is not the API's; it is taken out of the query (and answered by allStatuses). */
 export function dropAll(req: Req, flags: Record<string, any>): void {
   if (flags.status !== 'all') return;
-  if (flags.page !== undefined) throw new DocsError('invalid', '--page does not go with --status all, which lists every page of every status (see docs cr list --help)');
+  if (flags.page !== undefined)
+    throw new DocsError('invalid', '--page does not go with --status all, which lists every page of every status (see docs cr list --help)');
   delete req.query.status;
 }
 

@@ -34,7 +34,11 @@ export function regularFile(folder: Folder, rel: string, where: string): string 
   } catch {
     throw new DocsError('invalid', `${where}: ${rel} does not exist in ${folder.dir}`);
   }
-  if (!within(folder.real, real)) throw new DocsError('invalid', `${where}: ${rel} is outside ${folder.dir} (its real path is ${real}); push reads only files inside the folder; nothing was sent`);
+  if (!within(folder.real, real))
+    throw new DocsError(
+      'invalid',
+      `${where}: ${rel} is outside ${folder.dir} (its real path is ${real}); push reads only files inside the folder; nothing was sent`,
+    );
   if (!statSync(real).isFile()) throw new DocsError('invalid', `${where}: ${rel} is not a regular file; nothing was sent`);
   return real;
 }
@@ -79,7 +83,8 @@ export function walkFolder(folder: Folder): Walk {
         } catch {
           throw new DocsError('invalid', `${p}: a symbolic link to nothing (or to a loop); remove it or point it at a file in ${folder.dir}; nothing was sent`);
         }
-        if (!within(folder.real, real)) throw new DocsError('invalid', `${p}: a symbolic link to ${real}, outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
+        if (!within(folder.real, real))
+          throw new DocsError('invalid', `${p}: a symbolic link to ${real}, outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
         const st = statSync(real);
         if (st.isFile()) files.push({ rel: p, name: e.name, real });
         else walk.notes.push(`${p}: a symbolic link to a folder, not followed`);

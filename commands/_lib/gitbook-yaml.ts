@@ -44,7 +44,8 @@ function inside(value: unknown, key: string, dir = false): string {
     if (dir) return '';
     throw new DocsError('invalid', `${CONFIG_FILE}: ${key} must name a file; nothing was sent`);
   }
-  if (p === '..' || p.startsWith('../') || posix.isAbsolute(p) || /^[a-z]:/i.test(p)) throw new DocsError('invalid', `${CONFIG_FILE}: ${key} ${value} leads outside the folder; nothing was sent`);
+  if (p === '..' || p.startsWith('../') || posix.isAbsolute(p) || /^[a-z]:/i.test(p))
+    throw new DocsError('invalid', `${CONFIG_FILE}: ${key} ${value} leads outside the folder; nothing was sent`);
   const bad = fileNameProblem(p.replace(/^\.\//, ''));
   if (bad) throw new DocsError('invalid', `${CONFIG_FILE}: ${key} ${value}: ${bad}; nothing was sent`);
   return p.replace(/^\.\//, '');
@@ -59,19 +60,30 @@ export function parseRepoConfig(text: string): RepoConfig {
     throw new DocsError('invalid', `${CONFIG_FILE}: not valid YAML (${(err as Error).message.split('\n')[0]}); nothing was sent`);
   }
   if (data === null || data === undefined) data = {};
-  if (typeof data !== 'object' || Array.isArray(data)) throw new DocsError('invalid', `${CONFIG_FILE}: must be a mapping of root, structure and redirects; nothing was sent`);
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new DocsError('invalid', `${CONFIG_FILE}: must be a mapping of root, structure and redirects; nothing was sent`);
   const unknown = Object.keys(data).filter((k) => !KNOWN.includes(k));
   const structure = data.structure ?? {};
-  if (typeof structure !== 'object' || Array.isArray(structure)) throw new DocsError('invalid', `${CONFIG_FILE}: structure must be a mapping of readme and summary; nothing was sent`);
-  unknown.push(...Object.keys(structure).filter((k) => !KNOWN_STRUCTURE.includes(k)).map((k) => `structure.${k}`));
+  if (typeof structure !== 'object' || Array.isArray(structure))
+    throw new DocsError('invalid', `${CONFIG_FILE}: structure must be a mapping of readme and summary; nothing was sent`);
+  unknown.push(
+    ...Object.keys(structure)
+      .filter((k) => !KNOWN_STRUCTURE.includes(k))
+      .map((k) => `structure.${k}`),
+  );
   const redirects: Record<string, string> = {};
   const r = data.redirects ?? {};
-  if (typeof r !== 'object' || Array.isArray(r)) throw new DocsError('invalid', `${CONFIG_FILE}: redirects must be a mapping of old path to file (previous/page: new-folder/page.md); nothing was sent`);
+  if (typeof r !== 'object' || Array.isArray(r))
+    throw new DocsError('invalid', `${CONFIG_FILE}: redirects must be a mapping of old path to file (previous/page: new-folder/page.md); nothing was sent`);
   for (const [from, to] of Object.entries(r)) {
     if (typeof to !== 'string' || !to) throw new DocsError('invalid', `${CONFIG_FILE}: redirects.${from} must be a file path (a string); nothing was sent`);
     redirects[from] = to;
   }
-  const warnings = unknown.length ? [`${CONFIG_FILE}: unknown key${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (known: root, structure.readme, structure.summary, redirects); ignored`] : [];
+  const warnings = unknown.length
+    ? [
+        `${CONFIG_FILE}: unknown key${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (known: root, structure.readme, structure.summary, redirects); ignored`,
+      ]
+    : [];
   return {
     root: data.root === undefined ? '' : inside(data.root, 'root', true),
     summary: structure.summary === undefined ? 'SUMMARY.md' : inside(structure.summary, 'structure.summary'),
@@ -93,13 +105,16 @@ export function readRepoConfig(dir: string): RepoConfig {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   if (!existsSync(file)) return { root: '', summary: 'SUMMARY.md', readme: 'README.md', redirects: {}, warnings: [] };
   const real = realpathSync(dir);
-  if (lstatSync(file).isSymbolicLink() && !within(real, realpathSync(file))) throw new DocsError('invalid', `${CONFIG_FILE}: leads outside ${dir}; push reads only files inside the folder; nothing was sent`);
+  if (lstatSync(file).isSymbolicLink() && !within(real, realpathSync(file)))
+    throw new DocsError('invalid', `${CONFIG_FILE}: leads outside ${dir}; push reads only files inside the folder; nothing was sent`);
   if (!statSync(file).isFile()) throw new DocsError('invalid', `${CONFIG_FILE}: not a regular file; nothing was sent`);
   const config = parseRepoConfig(readFileSync(file, 'utf8'));
   if (config.root) {
     const at = join(dir, config.root);
-    if (!existsSync(at) || !statSync(at).isDirectory()) throw new DocsError('invalid', `${CONFIG_FILE}: root ${config.root} is not a folder in ${dir}; nothing was sent`);
-    if (!within(real, realpathSync(at))) throw new DocsError('invalid', `${CONFIG_FILE}: root ${config.root} leads outside ${dir} (through a symbolic link); nothing was sent`);
+    if (!existsSync(at) || !statSync(at).isDirectory())
+      throw new DocsError('invalid', `${CONFIG_FILE}: root ${config.root} is not a folder in ${dir}; nothing was sent`);
+    if (!within(real, realpathSync(at)))
+      throw new DocsError('invalid', `${CONFIG_FILE}: root ${config.root} leads outside ${dir} (through a symbolic link); nothing was sent`);
   }
   return config;
 }

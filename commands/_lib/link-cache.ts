@@ -17,7 +17,10 @@ export class LinkCache {
   private dirty = false;
   /** Bodies parsed this run (for tests and figures). */
   parsed = 0;
-  private constructor(private readonly file: string, private readonly entries: Map<string, number[]>) {}
+  private constructor(
+    private readonly file: string,
+    private readonly entries: Map<string, number[]>,
+  ) {}
 
   static load(): LinkCache {
     const file = join(cacheDir(), 'link-index.json');
@@ -68,7 +71,10 @@ export class LinkCache {
  */
 export class FactCache {
   private dirty = false;
-  private constructor(private readonly file: string, private readonly entries: Map<string, unknown>) {}
+  private constructor(
+    private readonly file: string,
+    private readonly entries: Map<string, unknown>,
+  ) {}
 
   static load(): FactCache {
     const file = join(cacheDir(), 'check-index.json');

@@ -64,7 +64,12 @@ async function conflictHunks(transport: Transport, spaceId: string, changeReques
   const { hunks, labelsOf, sidesOf, threeVersions } = await import('./conflict-hunks.js');
   const sides = await sidesOf(transport, spaceId, changeRequestId);
   const color = colorEnabled(process.stdout);
-  const versions = await threeVersions(transport, spaceId, sides, pages.map((c) => c.page!));
+  const versions = await threeVersions(
+    transport,
+    spaceId,
+    sides,
+    pages.map((c) => c.page!),
+  );
   const out: string[] = [];
   for (const c of pages) {
     const { base, ours, theirs } = versions.get(c.page!)!;
@@ -73,16 +78,27 @@ async function conflictHunks(transport: Transport, spaceId: string, changeReques
   return out;
 }
 
-export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChangeRequest'; summary: string; examples: string[]; done: (cr: string, space: string, revision: string) => string; clash: string; hint: string }) {
+export function mergeLike(def: {
+  operationId: 'mergeChangeRequest' | 'updateChangeRequest';
+  summary: string;
+  examples: string[];
+  done: (cr: string, space: string, revision: string) => string;
+  clash: string;
+  hint: string;
+}) {
   return class extends DocsCommand {
     static summary = def.summary;
-    static description = `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path), then the clashing lines between git's markers (<<<<<<< space, =======, >>>>>>> change request), and the exit code is 5; docs cr resolve writes them into a folder to edit and push.`;
+    static description =
+      `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path), then the clashing lines between git's markers (<<<<<<< space, =======, >>>>>>> change request), and the exit code is 5; docs cr resolve writes them into a folder to edit and push.`;
     static examples = def.examples;
     static args = {
       spaceId: Args.string({ description: 'The space (its ID)', required: true }),
       changeRequestId: Args.string({ description: 'change request number or id', required: true }),
     };
-    static flags: Record<string, any> = def.operationId === 'mergeChangeRequest' ? { 'dry-run': Flags.boolean({ description: 'Change nothing: list the pages the merge would add, change and delete, or its conflicts (exit 5)' }) } : {};
+    static flags: Record<string, any> =
+      def.operationId === 'mergeChangeRequest'
+        ? { 'dry-run': Flags.boolean({ description: 'Change nothing: list the pages the merge would add, change and delete, or its conflicts (exit 5)' }) }
+        : {};
 
     async run(): Promise<unknown> {
       const { args, flags } = await this.parse(this.constructor as any);
@@ -91,14 +107,19 @@ export function mergeLike(def: { operationId: 'mergeChangeRequest' | 'updateChan
       const path = { spaceId: a.spaceId, changeRequestId: a.changeRequestId };
       const dry = (flags as any)['dry-run'] === true;
       // A dry run: the same merge on the server, its writes dropped (src/dry-run.ts).
-      const answer = dry ? ((await transport.docs('POST', '/_docs/dry-run', { body: { operationId: def.operationId, path } })).body as { result: Answer; changes?: Change[] }) : undefined;
+      const answer = dry
+        ? ((await transport.docs('POST', '/_docs/dry-run', { body: { operationId: def.operationId, path } })).body as { result: Answer; changes?: Change[] })
+        : undefined;
       const body = answer ? answer.result : ((await spin(transport.remote, def.operationId, () => transport.call(def.operationId, { path }))).body as Answer);
       const label = /^\d+$/.test(a.changeRequestId) ? `#${a.changeRequestId}` : a.changeRequestId;
       if (answer && body.result !== 'conflicts') {
         if (!this.jsonEnabled()) {
           const changes = answer.changes ?? [];
-          this.log(`Dry run, nothing changed: merging change request ${label} into space ${a.spaceId} would make ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
-          for (const c of changes) this.log(`  ${c.type.replace(/^(page|file)_/, '$1 ').padEnd(13)} ${c.page ? `${c.page.title} (${c.page.path ?? ''})` : (c.file?.name ?? '')}`);
+          this.log(
+            `Dry run, nothing changed: merging change request ${label} into space ${a.spaceId} would make ${changes.length} change${changes.length === 1 ? '' : 's'}:`,
+          );
+          for (const c of changes)
+            this.log(`  ${c.type.replace(/^(page|file)_/, '$1 ').padEnd(13)} ${c.page ? `${c.page.title} (${c.page.path ?? ''})` : (c.file?.name ?? '')}`);
         }
         return { dryRun: true, ...body, changes: answer.changes ?? [] };
       }

@@ -56,7 +56,10 @@ export const changeRequestNamed = async (t: Transport, spaceId: string, changeRe
 
 /** `collection "Guides" (id) in "My Organization" with 3 spaces`. */
 export async function collectionNamed(t: Transport, collectionId: string): Promise<string> {
-  const [c, spaces] = await Promise.all([read(t, 'getCollectionById', { collectionId }), read(t, 'listSpacesInCollectionById', { collectionId }, { limit: 1 })]);
+  const [c, spaces] = await Promise.all([
+    read(t, 'getCollectionById', { collectionId }),
+    read(t, 'listSpacesInCollectionById', { collectionId }, { limit: 1 }),
+  ]);
   const org = typeof c?.organization === 'string' ? ` in ${await orgNamed(t, c.organization)}` : '';
   const n = typeof spaces?.count === 'number' ? spaces.count : Array.isArray(spaces?.items) && !spaces.next ? spaces.items.length : undefined;
   const count = n === undefined ? ' with everything in it' : ` with ${n} space${n === 1 ? '' : 's'}`;

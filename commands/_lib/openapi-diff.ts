@@ -11,7 +11,10 @@ export function storedReader(flags: { org?: string }, transport: () => Promise<T
   return async (slug, version) => {
     const t = await transport();
     const path = { organizationId: await organizationOf(flags, t), specSlug: slug };
-    const r = version === 'latest' ? await t.call('getLatestOpenAPISpecVersionContent', { path }) : await t.call('getOpenAPISpecVersionContentById', { path: { ...path, versionId: version } });
+    const r =
+      version === 'latest'
+        ? await t.call('getLatestOpenAPISpecVersionContent', { path })
+        : await t.call('getOpenAPISpecVersionContentById', { path: { ...path, versionId: version } });
     const body = r.body as { filesystem?: Record<string, unknown>; url?: string };
     return { files: body.filesystem ?? {}, url: body.url };
   };
@@ -30,7 +33,9 @@ export function changeLine(c: Change): string {
   const subject = c.operation ?? c.where ?? '';
   const where = c.operation && c.where ? `  ${c.where}` : '';
   const field = c.field ? `  ${c.field}:` : ':';
-  const users = c.operations ? `  (${c.operations.length > 3 ? `${c.operations.slice(0, 3).join(', ')} +${c.operations.length - 3}` : c.operations.join(', ') || 'no operation'})` : '';
+  const users = c.operations
+    ? `  (${c.operations.length > 3 ? `${c.operations.slice(0, 3).join(', ')} +${c.operations.length - 3}` : c.operations.join(', ') || 'no operation'})`
+    : '';
   return `${subject}${where}${field} ${c.message}${users}`;
 }
 
@@ -47,5 +52,7 @@ const TITLE = { breaking: 'Breaking API change', warning: 'API change to check',
 
 /** `::error file=openapi.yaml,title=Breaking API change::GET /pets ...`, one per change. */
 export function githubLines(d: DiffResult, file?: string): string[] {
-  return d.changes.map((c) => `::${COMMAND[c.level]} ${file ? `file=${escProp(file)},` : ''}title=${escProp(`${TITLE[c.level]} (${c.id})`)}::${esc(changeLine(c))}`);
+  return d.changes.map(
+    (c) => `::${COMMAND[c.level]} ${file ? `file=${escProp(file)},` : ''}title=${escProp(`${TITLE[c.level]} (${c.id})`)}::${esc(changeLine(c))}`,
+  );
 }

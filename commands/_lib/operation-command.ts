@@ -57,26 +57,39 @@ export interface OperationCommandDef {
    * In place of the one call (e.g. `cr list --status all`: one list per status): the answer, or
    * undefined to make the call as usual.
    */
-  call?: (req: { path: Record<string, string>; query: Record<string, unknown>; body: any }, flags: Record<string, any>, transport: Transport) => Promise<{ status: number; body: unknown } | undefined>;
+  call?: (
+    req: { path: Record<string, string>; query: Record<string, unknown>; body: any },
+    flags: Record<string, any>,
+    transport: Transport,
+  ) => Promise<{ status: number; body: unknown } | undefined>;
   /**
    * Adds --dry-run: the operation runs on the server on a store whose writes are dropped
    * (POST /_docs/dry-run, src/dry-run.ts); this prints its answer (lines for the terminal).
    */
   dryRun?: (answer: any, path: Record<string, string>) => string[];
   /** Last adjustments of the request from the flags (e.g. ids given as flags turned into the body's shape). */
-  prepare?: (req: { path: Record<string, string>; query: Record<string, unknown>; body: any }, flags: Record<string, any>, transport: Transport) => void | Promise<void>;
+  prepare?: (
+    req: { path: Record<string, string>; query: Record<string, unknown>; body: any },
+    flags: Record<string, any>,
+    transport: Transport,
+  ) => void | Promise<void>;
 }
 
-const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
+const kebab = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
 const RESERVED = new Set(['json', 'api-url', 'token', 'data', 'profile', 'input', 'help', 'yes', 'org']);
 
 function resolve(op: OperationSpec, schema: JsonSchema | undefined): JsonSchema {
   let s = schema ?? {};
   for (let i = 0; s.$ref && i < 10; i++) s = op.components.schemas[String(s.$ref).split('/').pop()!] ?? {};
-  if (s.allOf) return s.allOf.reduce((acc: JsonSchema, part: JsonSchema) => {
-    const r = resolve(op, part);
-    return { ...acc, ...r, properties: { ...acc.properties, ...r.properties } };
-  }, {});
+  if (s.allOf)
+    return s.allOf.reduce((acc: JsonSchema, part: JsonSchema) => {
+      const r = resolve(op, part);
+      return { ...acc, ...r, properties: { ...acc.properties, ...r.properties } };
+    }, {});
   return s;
 }
 
@@ -153,13 +166,20 @@ function bodyShape(op: OperationSpec, schema: JsonSchema): JsonSchema {
 function flagFor(op: OperationSpec, name: string, schema: JsonSchema, description: string | undefined, known: Record<string, string> = KNOWN) {
   // A role or null for a guest (MemberRoleOrGuest): `--role guest` sends null, as API.md words it.
   if (String(schema?.$ref ?? '').endsWith('/MemberRoleOrGuest')) {
-    return Flags.string({ description: (description ?? known[name] ?? inWords(name)).split('\n')[0] + ' (guest: no role)', options: GUEST_ROLES, parse: async (v) => (v === 'guest' ? null : v) as any });
+    return Flags.string({
+      description: (description ?? known[name] ?? inWords(name)).split('\n')[0] + ' (guest: no role)',
+      options: GUEST_ROLES,
+      parse: async (v) => (v === 'guest' ? null : v) as any,
+    });
   }
   const s = resolve(op, schema);
   // A choice among string enums spread over oneOf branches (e.g. a role or "guest").
   const branches = (s.oneOf ?? s.anyOf ?? []).map((b: JsonSchema) => resolve(op, b));
   if (branches.length && branches.every((b: JsonSchema) => Array.isArray(b.enum) && b.enum.every((e: unknown) => typeof e === 'string'))) {
-    return Flags.string({ description: (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0], options: branches.flatMap((b: JsonSchema) => b.enum) });
+    return Flags.string({
+      description: (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0],
+      options: branches.flatMap((b: JsonSchema) => b.enum),
+    });
   }
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   const desc = (description ?? s.description ?? known[name] ?? inWords(name)).split('\n')[0];
@@ -168,8 +188,19 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   const rule = name === 'limit' ? { ...s, type: 'integer', minimum: 1, maximum: 1000 } : s;
   if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => numberIn(rule, rule.type, v) as any });
   const items = type === 'array' ? resolve(op, s.items) : undefined;
-  if (items && ['string', undefined].includes(items.type)) return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
-  if (type === 'object' || type === 'array' || s.oneOf || s.anyOf) return Flags.string({ description: desc + ' (JSON)', parse: async (v) => { try { return JSON.parse(v); } catch { throw new Error(`${name} must be JSON`); } } });
+  if (items && ['string', undefined].includes(items.type))
+    return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
+  if (type === 'object' || type === 'array' || s.oneOf || s.anyOf)
+    return Flags.string({
+      description: desc + ' (JSON)',
+      parse: async (v) => {
+        try {
+          return JSON.parse(v);
+        } catch {
+          throw new Error(`${name} must be JSON`);
+        }
+      },
+    });
   return Flags.string({ description: desc, ...(s.enum ? { options: s.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
 }
 
@@ -182,8 +213,17 @@ export function numberIn(schema: JsonSchema, type: 'integer' | 'number', text: s
   const { minimum: min, maximum: max, exclusiveMinimum: xmin, exclusiveMaximum: xmax } = schema;
   const low = typeof xmin === 'number' ? `more than ${xmin}` : min !== undefined ? (max !== undefined ? `from ${min}` : `at least ${min}`) : undefined;
   const high = typeof xmax === 'number' ? `less than ${xmax}` : max !== undefined ? (min !== undefined ? `to ${max}` : `at most ${max}`) : undefined;
-  const rule = `must be ${type === 'integer' ? 'an integer' : 'a number'}${[low, high].filter(Boolean).map((r) => ' ' + r).join('')}`;
-  const ok = Number.isFinite(n) && (type !== 'integer' || Number.isInteger(n)) && (min === undefined || n >= min) && (max === undefined || n <= max) && (typeof xmin !== 'number' || n > xmin) && (typeof xmax !== 'number' || n < xmax);
+  const rule = `must be ${type === 'integer' ? 'an integer' : 'a number'}${[low, high]
+    .filter(Boolean)
+    .map((r) => ' ' + r)
+    .join('')}`;
+  const ok =
+    Number.isFinite(n) &&
+    (type !== 'integer' || Number.isInteger(n)) &&
+    (min === undefined || n >= min) &&
+    (max === undefined || n <= max) &&
+    (typeof xmin !== 'number' || n > xmin) &&
+    (typeof xmax !== 'number' || n < xmax);
   if (!ok) throw new Error(`${rule}, got ${JSON.stringify(text)}`);
   return n;
 }
@@ -219,14 +259,20 @@ export function operationCommand(def: OperationCommandDef) {
   // repeatable `--spaces` to `--space` (as cr request-review's --users to --user).
   for (const [name, flag] of Object.entries<any>(flagDefs)) {
     const alias = name.endsWith('-id') ? name.slice(0, -3) : flag.multiple && /[^s]s$/.test(name) ? name.slice(0, -1) : undefined;
-    if (alias && !flagDefs[alias] && !RESERVED.has(alias) && !Object.values<any>(flagDefs).some((f) => f.aliases?.includes(alias))) flagDefs[name] = { ...flag, aliases: [...(flag.aliases ?? []), alias] };
+    if (alias && !flagDefs[alias] && !RESERVED.has(alias) && !Object.values<any>(flagDefs).some((f) => f.aliases?.includes(alias)))
+      flagDefs[name] = { ...flag, aliases: [...(flag.aliases ?? []), alias] };
   }
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
     static description = `API: ${op.method} /v1${op.path} (${op.operationId}).`;
     static examples = def.examples;
-    static args = Object.fromEntries(pathParams.map((p) => [p, Args.string({ description: `${inWords(p)}${/Id$/.test(p) ? ' ID' : ''} (asked for on a terminal when left out)`, required: false })]));
+    static args = Object.fromEntries(
+      pathParams.map((p) => [
+        p,
+        Args.string({ description: `${inWords(p)}${/Id$/.test(p) ? ' ID' : ''} (asked for on a terminal when left out)`, required: false }),
+      ]),
+    );
     static flags = flagDefs;
 
     async run(): Promise<unknown> {
@@ -255,11 +301,20 @@ export function operationCommand(def: OperationCommandDef) {
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
       // Checked against the contract before the call: a bad value is named by its flag, nothing is sent.
-      checkRequest(op.operationId, req, {
-        query: Object.fromEntries(Object.entries(queryFlags).map(([flag, [name]]) => [name, `--${flag}`])),
-        body: Object.fromEntries(Object.entries(bodyFlags).filter(([flag]) => f[flag] !== undefined || !f.input).map(([flag, [name]]) => [name, `--${flag}`])),
-        bodySource: f.input ? `--input ${f.input}` : undefined,
-      }, this.id);
+      checkRequest(
+        op.operationId,
+        req,
+        {
+          query: Object.fromEntries(Object.entries(queryFlags).map(([flag, [name]]) => [name, `--${flag}`])),
+          body: Object.fromEntries(
+            Object.entries(bodyFlags)
+              .filter(([flag]) => f[flag] !== undefined || !f.input)
+              .map(([flag, [name]]) => [name, `--${flag}`]),
+          ),
+          bodySource: f.input ? `--input ${f.input}` : undefined,
+        },
+        this.id,
+      );
       // Checked here, with the flags' names: the transport's own check (base.ts) would repeat it.
       this.unchecked.add(op.operationId);
       const question = def.confirm && !f.yes ? await def.confirm(path, f, transport) : undefined;
@@ -269,9 +324,16 @@ export function operationCommand(def: OperationCommandDef) {
         if (!this.jsonEnabled()) this.log(def.dryRun(answer, path).join('\n'));
         return answer;
       }
-      const result = await spin(transport.remote, `${op.method} ${op.path}`, async () => (await def.call?.(req, f, transport)) ?? transport.call(op.operationId, req));
+      const result = await spin(
+        transport.remote,
+        `${op.method} ${op.path}`,
+        async () => (await def.call?.(req, f, transport)) ?? transport.call(op.operationId, req),
+      );
       if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
-        result.body = await collectPages(result.body as ListBody, async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody);
+        result.body = await collectPages(
+          result.body as ListBody,
+          async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody,
+        );
       }
       if (def.missing && result.status === 204) throw new DocsError('not_found', def.missing(path));
       if (!this.jsonEnabled()) await this.show(result.body, result.status, path, req.body);
@@ -311,7 +373,10 @@ export function operationCommand(def: OperationCommandDef) {
 
 /** A parameter's name for people: "changeRequestId" -> "Change request", "specSlug" -> "Spec slug". */
 export function inWords(name: string): string {
-  const words = name.replace(/Id$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = name
+    .replace(/Id$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

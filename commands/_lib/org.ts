@@ -8,8 +8,7 @@ import type { Transport } from '../../src/transport/types.js';
 export const ORG_ENV = 'DOCS_ORG';
 
 /** The --org flag of every organization-scoped command. */
-export const orgFlag = (description = 'Organization id (default: $DOCS_ORG, else your only organization)') =>
-  Flags.string({ description, env: ORG_ENV });
+export const orgFlag = (description = 'Organization id (default: $DOCS_ORG, else your only organization)') => Flags.string({ description, env: ORG_ENV });
 
 /** The organization a command acts in (see above). */
 export async function organizationOf(flags: { org?: string }, transport: Transport): Promise<string> {
@@ -18,7 +17,11 @@ export async function organizationOf(flags: { org?: string }, transport: Transpo
 
 /** The caller's only organization, for commands whose --org was left out. */
 export async function soleOrganization(transport: Transport): Promise<string> {
-  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as { items: { id: string }[]; count?: number; next?: { page?: string } };
+  const list = (await transport.call('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } })).body as {
+    items: { id: string }[];
+    count?: number;
+    next?: { page?: string };
+  };
   // `count` is optional in the contract: without it, the items and whether another page follows.
   const count = typeof list.count === 'number' ? list.count : list.items.length + (list.next?.page ? 1 : 0);
   if (count === 1 && list.items[0]) return list.items[0].id;
@@ -28,5 +31,8 @@ export async function soleOrganization(transport: Transport): Promise<string> {
     const { pick } = await import('./pick.js');
     return pick('organizationId', { transport, values: {}, flags: {} });
   }
-  throw new DocsError('invalid', `org: required, you belong to ${typeof list.count === 'number' || !list.next?.page ? count : `${count} or more`} organizations: pass --org ID or set DOCS_ORG (see docs orgs list)`);
+  throw new DocsError(
+    'invalid',
+    `org: required, you belong to ${typeof list.count === 'number' || !list.next?.page ? count : `${count} or more`} organizations: pass --org ID or set DOCS_ORG (see docs orgs list)`,
+  );
 }

@@ -23,6 +23,7 @@ export function moreHint(list: ListBody): void {
 
 /** Every item of a list operation, following next.page (guarded against a looping cursor). */
 export async function listAll<T>(transport: Transport, operationId: string, path: Record<string, string>, query: Record<string, unknown> = {}): Promise<T[]> {
-  const get = async (page?: string) => (await transport.call(operationId, { path, query: { ...query, limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<T>;
+  const get = async (page?: string) =>
+    (await transport.call(operationId, { path, query: { ...query, limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<T>;
   return (await collectPages(await get(), get)).items;
 }

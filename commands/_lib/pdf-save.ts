@@ -13,7 +13,12 @@ export const pdfFlags = {
   output: Flags.string({ char: 'o', description: 'where to save the PDF ("-" for stdout; default: the name the server gives it)' }),
 };
 
-export async function savePdf(transport: Transport, operationId: string, path: Record<string, string>, flags: { page?: string; only?: boolean; output?: string }) {
+export async function savePdf(
+  transport: Transport,
+  operationId: string,
+  path: Record<string, string>,
+  flags: { page?: string; only?: boolean; output?: string },
+) {
   const query: Record<string, unknown> = {};
   if (flags.page !== undefined) query.page = flags.page;
   if (flags.only) query.only = true;
@@ -22,7 +27,8 @@ export async function savePdf(transport: Transport, operationId: string, path: R
   // The server's name is made a safe file name here: another server may send `../../x.pdf`.
   const given = new URL(url).searchParams.get('name') || 'export.pdf';
   const out = flags.output ?? safeSegment(given);
-  if (!flags.output && out !== given) process.stderr.write(`Warning: the server's name for the PDF, ${JSON.stringify(given)}, is not a safe file name here; saved as ${out}\n`);
+  if (!flags.output && out !== given)
+    process.stderr.write(`Warning: the server's name for the PDF, ${JSON.stringify(given)}, is not a safe file name here; saved as ${out}\n`);
   if (out === '-') process.stdout.write(bytes);
   else writeFileSync(out, bytes);
   return { url, path: out, size: bytes.length };

@@ -41,7 +41,13 @@ interface Titled {
  * The organizations to list in: the command's (or the one already chosen), else every one of
  * the caller's, then each item is labelled with its organization when there are several.
  */
-async function inOrganizations(ctx: PickContext, operationId: string, path: Record<string, string>, name: (item: any) => string, value: (item: any) => string = (i) => i.id): Promise<Choice[]> {
+async function inOrganizations(
+  ctx: PickContext,
+  operationId: string,
+  path: Record<string, string>,
+  name: (item: any) => string,
+  value: (item: any) => string = (i) => i.id,
+): Promise<Choice[]> {
   const known = ctx.values.organizationId ?? (ctx.organization ? await ctx.organization() : undefined);
   const orgs = known ? [{ id: known, title: '' }] : await listAll<Titled>(ctx.transport, 'listOrganizationsForAuthenticatedUser', {});
   const out: Choice[] = [];
@@ -75,7 +81,9 @@ async function orgOfSite(transport: Transport, siteId: string): Promise<string> 
 }
 
 const first = (text: string | undefined, max = 60) => {
-  const line = String(text ?? '').split('\n')[0]!.trim();
+  const line = String(text ?? '')
+    .split('\n')[0]!
+    .trim();
   return line.length > max ? line.slice(0, max - 1) + '…' : line;
 };
 
@@ -99,14 +107,39 @@ function documentChoices(pages: any[], depth = 0): Choice[] {
 }
 
 export const PICKERS: Record<string, Picker> = {
-  organizationId: { label: 'Organization', choices: async (ctx) => (await listAll<Titled>(ctx.transport, 'listOrganizationsForAuthenticatedUser', {})).map((o) => ({ name: o.title ?? o.id, value: o.id })) },
+  organizationId: {
+    label: 'Organization',
+    choices: async (ctx) =>
+      (await listAll<Titled>(ctx.transport, 'listOrganizationsForAuthenticatedUser', {})).map((o) => ({ name: o.title ?? o.id, value: o.id })),
+  },
   spaceId: { label: 'Space', choices: (ctx) => inOrganizations(ctx, 'listSpacesInOrganizationById', {}, (s) => s.title) },
   collectionId: { label: 'Collection', choices: (ctx) => inOrganizations(ctx, 'listCollectionsInOrganizationById', {}, (c) => c.title) },
   siteId: { label: 'Site', choices: (ctx) => inOrganizations(ctx, 'listSites', {}, (s) => s.title) },
-  siteSpaceId: { label: 'Site space', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSpaces', await siteScope(ctx))).map((ss) => ({ name: `${ss.title ?? ss.space?.title} (/${ss.path})`, value: ss.id })) },
-  siteSectionId: { label: 'Section', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSections', await siteScope(ctx))).map((s) => ({ name: `${s.title} (/${s.path})`, value: s.id })) },
-  siteSectionGroupId: { label: 'Section group', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSectionGroups', await siteScope(ctx))).map((g) => ({ name: g.title, value: g.id })) },
-  shareLinkId: { label: 'Share link', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteShareLinks', await siteScope(ctx))).map((l) => ({ name: `${l.name}${l.active ? '' : ' (inactive)'}`, value: l.id })) },
+  siteSpaceId: {
+    label: 'Site space',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteSpaces', await siteScope(ctx))).map((ss) => ({
+        name: `${ss.title ?? ss.space?.title} (/${ss.path})`,
+        value: ss.id,
+      })),
+  },
+  siteSectionId: {
+    label: 'Section',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteSections', await siteScope(ctx))).map((s) => ({ name: `${s.title} (/${s.path})`, value: s.id })),
+  },
+  siteSectionGroupId: {
+    label: 'Section group',
+    choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSectionGroups', await siteScope(ctx))).map((g) => ({ name: g.title, value: g.id })),
+  },
+  shareLinkId: {
+    label: 'Share link',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteShareLinks', await siteScope(ctx))).map((l) => ({
+        name: `${l.name}${l.active ? '' : ' (inactive)'}`,
+        value: l.id,
+      })),
+  },
   changeRequestId: {
     label: 'Change request',
     choices: async (ctx) =>
@@ -124,7 +157,9 @@ export const PICKERS: Record<string, Picker> = {
       const merged = await listAll<any>(ctx.transport, 'listChangeRequestsForSpace', { spaceId }, { status: 'merged' });
       return [
         { name: 'Current revision', value: current.id },
-        ...merged.filter((cr) => cr.revisionMerged && cr.revisionMerged !== current.id).map((cr) => ({ name: `Merge of #${cr.number} ${first(cr.subject) || '(no subject)'}`, value: cr.revisionMerged })),
+        ...merged
+          .filter((cr) => cr.revisionMerged && cr.revisionMerged !== current.id)
+          .map((cr) => ({ name: `Merge of #${cr.number} ${first(cr.subject) || '(no subject)'}`, value: cr.revisionMerged })),
       ];
     },
   },
@@ -137,8 +172,8 @@ export const PICKERS: Record<string, Picker> = {
       const body = revisionId
         ? (await ctx.transport.call('listPagesInRevisionById', { path: { spaceId, revisionId }, query: {} })).body
         : cr
-        ? (await ctx.transport.call('listPagesInChangeRequest', { path: { spaceId, changeRequestId: cr }, query: {} })).body
-        : (await ctx.transport.call('listPages', { path: { spaceId }, query: {} })).body;
+          ? (await ctx.transport.call('listPagesInChangeRequest', { path: { spaceId, changeRequestId: cr }, query: {} })).body
+          : (await ctx.transport.call('listPages', { path: { spaceId }, query: {} })).body;
       return pageChoices((body as { pages: any[] }).pages);
     },
   },
@@ -158,8 +193,8 @@ export const PICKERS: Record<string, Picker> = {
       const files = revisionId
         ? await listAll<any>(ctx.transport, 'listFilesInRevisionById', { spaceId, revisionId })
         : cr
-        ? await listAll<any>(ctx.transport, 'listFilesInChangeRequestById', { spaceId, changeRequestId: cr })
-        : await listAll<any>(ctx.transport, 'listFiles', { spaceId });
+          ? await listAll<any>(ctx.transport, 'listFilesInChangeRequestById', { spaceId, changeRequestId: cr })
+          : await listAll<any>(ctx.transport, 'listFiles', { spaceId });
       return files.map((f) => ({ name: f.name, value: f.id }));
     },
   },
@@ -169,11 +204,26 @@ export const PICKERS: Record<string, Picker> = {
       const spaceId = need(ctx, 'spaceId', 'comment');
       const cr = changeRequestOf(ctx);
       const query = { format: 'markdown' };
-      const items = cr ? await listAll<any>(ctx.transport, 'listCommentsInChangeRequest', { spaceId, changeRequestId: cr }, query) : await listAll<any>(ctx.transport, 'listCommentsInSpace', { spaceId }, query);
-      return items.map((c) => ({ name: `${c.postedBy?.displayName ?? '?'}: ${first(c.body?.markdown) || '(no text)'}${c.status === 'resolved' ? ' [resolved]' : ''}`, value: c.id }));
+      const items = cr
+        ? await listAll<any>(ctx.transport, 'listCommentsInChangeRequest', { spaceId, changeRequestId: cr }, query)
+        : await listAll<any>(ctx.transport, 'listCommentsInSpace', { spaceId }, query);
+      return items.map((c) => ({
+        name: `${c.postedBy?.displayName ?? '?'}: ${first(c.body?.markdown) || '(no text)'}${c.status === 'resolved' ? ' [resolved]' : ''}`,
+        value: c.id,
+      }));
     },
   },
-  specSlug: { label: 'OpenAPI spec', choices: (ctx) => inOrganizations(ctx, 'listOpenAPISpecs', {}, (s) => s.slug, (s) => s.slug) },
+  specSlug: {
+    label: 'OpenAPI spec',
+    choices: (ctx) =>
+      inOrganizations(
+        ctx,
+        'listOpenAPISpecs',
+        {},
+        (s) => s.slug,
+        (s) => s.slug,
+      ),
+  },
   versionId: {
     label: 'Spec version',
     choices: async (ctx) => {
@@ -183,7 +233,10 @@ export const PICKERS: Record<string, Picker> = {
       return items.map((v) => ({ name: `${v.createdAt} (${v.id})`, value: v.id }));
     },
   },
-  integrationName: { label: 'Integration', choices: async (ctx) => (await listAll<any>(ctx.transport, 'listIntegrations', {})).map((i) => ({ name: `${i.title} (${i.name})`, value: i.name })) },
+  integrationName: {
+    label: 'Integration',
+    choices: async (ctx) => (await listAll<any>(ctx.transport, 'listIntegrations', {})).map((i) => ({ name: `${i.title} (${i.name})`, value: i.name })),
+  },
   installationId: {
     label: 'Installation',
     choices: async (ctx) =>
@@ -195,14 +248,35 @@ export const PICKERS: Record<string, Picker> = {
   eventId: {
     label: 'Event',
     choices: async (ctx) =>
-      (await listAll<any>(ctx.transport, 'listIntegrationEvents', { integrationName: need(ctx, 'integrationName', 'event') })).map((e) => ({ name: `${e.createdAt} ${e.payload?.type ?? ''} [${e.status}]`.trim(), value: e.id })),
+      (await listAll<any>(ctx.transport, 'listIntegrationEvents', { integrationName: need(ctx, 'integrationName', 'event') })).map((e) => ({
+        name: `${e.createdAt} ${e.payload?.type ?? ''} [${e.status}]`.trim(),
+        value: e.id,
+      })),
   },
-  userId: { label: 'Member', choices: (ctx) => inOrganizations(ctx, 'listMembersInOrganizationById', {}, (m) => `${m.user?.displayName ?? m.id}${m.user?.email ? ` <${m.user.email}>` : ''} (${m.role ?? 'guest'})`) },
+  userId: {
+    label: 'Member',
+    choices: (ctx) =>
+      inOrganizations(
+        ctx,
+        'listMembersInOrganizationById',
+        {},
+        (m) => `${m.user?.displayName ?? m.id}${m.user?.email ? ` <${m.user.email}>` : ''} (${m.role ?? 'guest'})`,
+      ),
+  },
   teamId: { label: 'Team', choices: (ctx) => inOrganizations(ctx, 'listTeamsInOrganizationById', {}, (t) => t.title) },
   inviteId: { label: 'Invite link', choices: (ctx) => inOrganizations(ctx, 'listOrganizationInviteLinks', {}, (l) => `${l.role ?? 'guest'} link (${l.id})`) },
-  samlProviderId: { label: 'SAML provider', choices: (ctx) => inOrganizations(ctx, 'listSAMLProvidersInOrganizationById', {}, (p) => `${p.label} [${p.status}]`) },
-  translationId: { label: 'Translation', choices: (ctx) => inOrganizations(ctx, 'listTranslations', {}, (t) => `${t.language} of ${t.source?.space ?? '?'} [${t.status}]`) },
-  conversationId: { label: 'Conversation', choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`) },
+  samlProviderId: {
+    label: 'SAML provider',
+    choices: (ctx) => inOrganizations(ctx, 'listSAMLProvidersInOrganizationById', {}, (p) => `${p.label} [${p.status}]`),
+  },
+  translationId: {
+    label: 'Translation',
+    choices: (ctx) => inOrganizations(ctx, 'listTranslations', {}, (t) => `${t.language} of ${t.source?.space ?? '?'} [${t.status}]`),
+  },
+  conversationId: {
+    label: 'Conversation',
+    choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`),
+  },
   // The caller's own API tokens of the local store (docs tokens list), newest first as listed.
   tokenId: {
     label: 'Token',
@@ -213,7 +287,10 @@ export const PICKERS: Record<string, Picker> = {
       })),
   },
   // The built-in templates (src/content/templates.ts): no call needed.
-  templateId: { label: 'Template', choices: async () => (await import('../../src/content/templates.js')).TEMPLATES.map((t) => ({ name: `${t.title} (${t.id})`, value: t.id })) },
+  templateId: {
+    label: 'Template',
+    choices: async () => (await import('../../src/content/templates.js')).TEMPLATES.map((t) => ({ name: `${t.title} (${t.id})`, value: t.id })),
+  },
 };
 
 export const pickerFor = (name: string): Picker | undefined => (Object.hasOwn(PICKERS, name) ? PICKERS[name] : undefined);

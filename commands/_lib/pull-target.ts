@@ -36,7 +36,11 @@ function platformProblem(seg: string): string | undefined {
 export function safeSegment(seg: string): string {
   // eslint-disable-next-line no-control-regex
   let out = seg.replace(/[\\/\u0000-\u001f\u007f-\u009f]/g, '_');
-  if (windows) out = out.replace(/[<>:"|?*]/g, '_').replace(/[. ]$/, '_').replace(WIN_DEVICE, '_$1$2');
+  if (windows)
+    out = out
+      .replace(/[<>:"|?*]/g, '_')
+      .replace(/[. ]$/, '_')
+      .replace(WIN_DEVICE, '_$1$2');
   if (out === '' || out === '.' || out === '..') out = '_'.repeat(Math.max(1, out.length));
   if (Buffer.byteLength(out, 'utf8') > SEGMENT_MAX_BYTES) while (Buffer.byteLength(out, 'utf8') > 240) out = [...out].slice(0, -1).join('');
   return out;
@@ -149,7 +153,11 @@ export class PullTarget {
 
   /** A name that must be written as it is (SUMMARY.md): refused when its place is not free. */
   reserve(rel: string): string {
-    if (!this.free(rel)) throw new DocsError('invalid', `DIR: ${join(this.dir, rel)} is in the way (a folder, or a link out of ${this.dir}); move it and pull again; nothing was written`);
+    if (!this.free(rel))
+      throw new DocsError(
+        'invalid',
+        `DIR: ${join(this.dir, rel)} is in the way (a folder, or a link out of ${this.dir}); move it and pull again; nothing was written`,
+      );
     this.take(rel);
     return rel;
   }
@@ -189,7 +197,13 @@ export class PullTarget {
       const p = at(n === 1 ? seg : `${seg}-${n}`);
       if (!this.free(file(p))) continue;
       this.take(file(p));
-      if (p !== original) this.rename('page', original, file(p), bad ? `not a safe path segment: ${JSON.stringify(own)} ${bad}` : n > 1 ? TAKEN : "its path is not its parent's path and its slug");
+      if (p !== original)
+        this.rename(
+          'page',
+          original,
+          file(p),
+          bad ? `not a safe path segment: ${JSON.stringify(own)} ${bad}` : n > 1 ? TAKEN : "its path is not its parent's path and its slug",
+        );
       return p;
     }
     throw new DocsError('invalid', `page ${original}: found no free name to write it under in ${this.dir}`);
@@ -197,7 +211,9 @@ export class PullTarget {
 
   /** Says that a link in the target was replaced (by the file, or a folder), its target untouched. */
   private note(abs: string, by: string) {
-    process.stderr.write(`Warning: ${relative(this.real, abs).split(sep).join('/')} in ${this.dir} was a symbolic link; replaced by ${by} (what it pointed to is left as it was)\n`);
+    process.stderr.write(
+      `Warning: ${relative(this.real, abs).split(sep).join('/')} in ${this.dir} was a symbolic link; replaced by ${by} (what it pointed to is left as it was)\n`,
+    );
   }
 
   private rename(kind: Renamed['kind'], original: string, written: string, why: string) {
@@ -247,4 +263,3 @@ export class PullTarget {
     }
   }
 }
-

@@ -54,7 +54,10 @@ export function markedSubject(message: string | undefined, dir: string): string 
 export async function givenTarget(transport: Transport, spaceId: string, idOrNumber: string): Promise<PushTarget> {
   const cr = (await transport.call('getChangeRequestById', { path: { spaceId, changeRequestId: idOrNumber } })).body as any;
   if (cr.status !== 'open' && cr.status !== 'draft') {
-    throw new DocsError('invalid', `--change-request: change request #${cr.number} of space ${spaceId} is ${cr.status}; only an open (or draft) change request can be updated (push without --change-request to open a new one)`);
+    throw new DocsError(
+      'invalid',
+      `--change-request: change request #${cr.number} of space ${spaceId} is ${cr.status}; only an open (or draft) change request can be updated (push without --change-request to open a new one)`,
+    );
   }
   return { id: cr.id, number: cr.number, subject: cr.subject ?? '', status: cr.status, how: 'given' };
 }

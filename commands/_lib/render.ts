@@ -31,7 +31,21 @@ export function outputOptions(stream: { isTTY?: boolean; columns?: number } = pr
 const GAP = 2; // spaces between table columns
 const MIN_CELL = 6; // narrowest a cut column gets while ids keep their width
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
-const ACRONYMS: Record<string, string> = { id: 'ID', ids: 'IDs', url: 'URL', urls: 'URLs', api: 'API', sso: 'SSO', saml: 'SAML', pdf: 'PDF', ai: 'AI', mcp: 'MCP', http: 'HTTP', json: 'JSON', jwt: 'JWT' };
+const ACRONYMS: Record<string, string> = {
+  id: 'ID',
+  ids: 'IDs',
+  url: 'URL',
+  urls: 'URLs',
+  api: 'API',
+  sso: 'SSO',
+  saml: 'SAML',
+  pdf: 'PDF',
+  ai: 'AI',
+  mcp: 'MCP',
+  http: 'HTTP',
+  json: 'JSON',
+  jwt: 'JWT',
+};
 const NAME_KEYS = ['displayName', 'title', 'name', 'label'];
 
 type Obj = Record<string, unknown>;
@@ -85,7 +99,15 @@ export function relativeTime(iso: string, now = Date.now(), short = false): stri
   const abs = Math.abs(seconds);
   if (abs < 45) return 'just now';
   const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
-    abs < 45 * 60 ? ['minute', 60] : abs < 22 * 3600 ? ['hour', 3600] : abs < 26 * 86400 ? ['day', 86400] : abs < 320 * 86400 ? ['month', 2_629_800] : ['year', 31_557_600];
+    abs < 45 * 60
+      ? ['minute', 60]
+      : abs < 22 * 3600
+        ? ['hour', 3600]
+        : abs < 26 * 86400
+          ? ['day', 86400]
+          : abs < 320 * 86400
+            ? ['month', 2_629_800]
+            : ['year', 31_557_600];
   return relativeFormat(short).format(Math.round(seconds / size), unit);
 }
 
@@ -150,13 +172,19 @@ export function fitWidths(natural: number[], keep: boolean[], width: number, flo
   if (sum(natural) <= room) return natural;
   const base = natural.map((n, i) => (keep[i] ? n : Math.min(n, floor[i]!)));
   if (sum(base) <= room) {
-    const more = waterfill(natural.map((n, i) => n - base[i]!), room - sum(base));
+    const more = waterfill(
+      natural.map((n, i) => n - base[i]!),
+      room - sum(base),
+    );
     return base.map((b, i) => b + more[i]!);
   }
   const fixed = sum(natural.filter((_, i) => keep[i]));
   const others = natural.map((_, i) => i).filter((i) => !keep[i]);
   if (others.length && room - fixed >= others.length * MIN_CELL) {
-    const cut = waterfill(others.map((i) => natural[i]!), room - fixed);
+    const cut = waterfill(
+      others.map((i) => natural[i]!),
+      room - fixed,
+    );
     return natural.map((n, i) => (keep[i] ? n : cut[others.indexOf(i)]!));
   }
   return waterfill(natural, room).map((w) => Math.max(1, w));
@@ -283,7 +311,9 @@ export function flatEntries(v: unknown, path = '', depth = 0, out: [string, stri
 export function renderObject(obj: Obj, o: RenderOptions = outputOptions()): string {
   const out: string[] = [];
   if (!o.tty) {
-    return flatEntries(obj).map(([k, v]) => `${k}\t${v}`).join('\n');
+    return flatEntries(obj)
+      .map(([k, v]) => `${k}\t${v}`)
+      .join('\n');
   }
   summaryLines(obj, 0, 0, o, out);
   out.push(paint(o.color).dim('(--json prints every field)'));

@@ -16,7 +16,12 @@ const line = (c: any): string => {
 };
 
 const tsv = (c: any): string => {
-  const detail = c.type === 'page_moved' ? `${c.parent.before?.title ?? '(root)'} -> ${c.parent.after?.title ?? '(root)'}` : c.attributes ? Object.keys(c.attributes).join(',') : '';
+  const detail =
+    c.type === 'page_moved'
+      ? `${c.parent.before?.title ?? '(root)'} -> ${c.parent.after?.title ?? '(root)'}`
+      : c.attributes
+        ? Object.keys(c.attributes).join(',')
+        : '';
   return [c.type, c.page?.title ?? c.file?.name ?? '', c.page?.path ?? '', detail].join('\t');
 };
 
@@ -36,6 +41,7 @@ export function printChanges(log: (s: string) => void, body: any): void {
   const tty = outputOptions().tty;
   if (body.mergedFrom && tty) log(`Merged from change request #${body.mergedFrom.number}${body.mergedFrom.subject ? ` ${body.mergedFrom.subject}` : ''}`);
   for (const c of body.changes) log(tty ? line(c) : tsv(c));
-  if (!body.changes.length) (tty ? log('No changes.') : process.stderr.write('No changes.\n'));
-  if (body.more) process.stderr.write(`Showing ${body.changes.length} of ${body.changes.length + body.more}. More: --limit ${body.changes.length + body.more} (or --all)\n`);
+  if (!body.changes.length) tty ? log('No changes.') : process.stderr.write('No changes.\n');
+  if (body.more)
+    process.stderr.write(`Showing ${body.changes.length} of ${body.changes.length + body.more}. More: --limit ${body.changes.length + body.more} (or --all)\n`);
 }

@@ -17,7 +17,8 @@ export function expiresAt(value: string, now = Date.now()): string {
   if (Number.isNaN(t)) throw new DocsError('invalid', `--expires: ${JSON.stringify(value)} is neither a duration (30m, 12h, 90d, 2w) nor a date (2027-01-31)`);
   // A day the month does not have (2027-02-31) is refused, not rolled over into the next month.
   const ymd = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!d && ymd && new Date(Date.UTC(+ymd[1]!, +ymd[2]! - 1, +ymd[3]!)).toISOString().slice(0, 10) !== ymd[0]) throw new DocsError('invalid', `--expires: ${ymd[0]} is not a date of the calendar`);
+  if (!d && ymd && new Date(Date.UTC(+ymd[1]!, +ymd[2]! - 1, +ymd[3]!)).toISOString().slice(0, 10) !== ymd[0])
+    throw new DocsError('invalid', `--expires: ${ymd[0]} is not a date of the calendar`);
   if (d && Number(d[1]) === 0) throw new DocsError('invalid', '--expires: a duration must be more than 0');
   if (t <= now) throw new DocsError('invalid', `--expires: ${value} is in the past`);
   return new Date(t).toISOString();

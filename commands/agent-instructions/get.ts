@@ -1,4 +1,3 @@
-import * as Flags from '@oclif/core/flags';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsCommand } from '../_lib/base.js';
 import { spin } from '../_lib/operation-command.js';
@@ -17,8 +16,10 @@ export default class AgentInstructionsGet extends DocsCommand {
   async run(): Promise<unknown> {
     const { flags } = await this.parse(AgentInstructionsGet);
     const transport = await this.transport(flags);
-    const organizationId = (await organizationOf(flags, transport));
-    const { body } = await spin(transport.remote, 'GET agent-instructions', () => transport.call('getOrganizationAgentInstructions', { path: { organizationId } }));
+    const organizationId = await organizationOf(flags, transport);
+    const { body } = await spin(transport.remote, 'GET agent-instructions', () =>
+      transport.call('getOrganizationAgentInstructions', { path: { organizationId } }),
+    );
     const r = body as { instructions: { nodes: unknown[] }; updatedAt: string; updatedBy: string };
     if (!this.jsonEnabled()) {
       process.stdout.write(documentToMarkdown(r.instructions));

@@ -1,5 +1,4 @@
 import * as Args from '@oclif/core/args';
-import * as Flags from '@oclif/core/flags';
 import { readFileSync } from 'node:fs';
 import { markdownToDocument } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
@@ -32,7 +31,7 @@ export default class AgentInstructionsSet extends DocsCommand {
     }
     const instructions = await markdownToDocument(markdown);
     const transport = await this.transport(flags);
-    const organizationId = (await organizationOf(flags, transport));
+    const organizationId = await organizationOf(flags, transport);
     const { body } = await spin(transport.remote, 'PUT agent-instructions', () =>
       transport.call('updateOrganizationAgentInstructions', { path: { organizationId }, body: { instructions } }),
     );

@@ -16,9 +16,16 @@ export default class Token extends DocsCommand {
     const { flags } = await this.parse(Token);
     const profile = flags.token ? undefined : currentProfile(flags.profile);
     if (flags.profile && !profile) throw new DocsError('not_found', `profile ${flags.profile} not found (see docs auth login)`);
-    const found = flags.token ? { token: flags.token, source: process.env.DOCS_TOKEN === flags.token ? 'DOCS_TOKEN' : '--token' } : profile ? { token: profile.token, source: `profile ${profile.name}` } : undefined;
+    const found = flags.token
+      ? { token: flags.token, source: process.env.DOCS_TOKEN === flags.token ? 'DOCS_TOKEN' : '--token' }
+      : profile
+        ? { token: profile.token, source: `profile ${profile.name}` }
+        : undefined;
     if (!found) {
-      throw new DocsError('unauthenticated', 'not logged in: no --token, DOCS_TOKEN or saved login (in-process commands act as the data directory\'s owner and need none; see docs auth login)');
+      throw new DocsError(
+        'unauthenticated',
+        "not logged in: no --token, DOCS_TOKEN or saved login (in-process commands act as the data directory's owner and need none; see docs auth login)",
+      );
     }
     if (!this.jsonEnabled()) this.log(found.token);
     return found;

@@ -8,6 +8,7 @@ export default operationCommand({
   examples: ['<%= config.bin %> collections delete szoY47EmGxQDFXEuua83', '<%= config.bin %> collections delete szoY47EmGxQDFXEuua83 --yes'],
   choose: { collectionId: chooseCollection },
   confirm: async (p, _f, t) => `Delete ${await collectionNamed(t, p.collectionId)}? (its spaces can be restored for 7 days)`,
-  done: (_s, p) => `Deleted collection ${p.collectionId}. Its spaces can be restored within 7 days: docs spaces list --deleted, then docs spaces restore SPACE_ID`,
+  done: (_s, p) =>
+    `Deleted collection ${p.collectionId}. Its spaces can be restored within 7 days: docs spaces list --deleted, then docs spaces restore SPACE_ID`,
   missing: (p) => `collection ${p.collectionId} not found: nothing deleted`,
 });

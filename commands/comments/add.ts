@@ -4,13 +4,17 @@ import { CommentCommand, crFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsAdd extends CommentCommand {
   static summary = 'Post a comment (markdown) on a space or a change request, optionally on one of its pages';
-  static description = 'API: POST /v1/spaces/{spaceId}/comments (postCommentInSpace), or .../change-requests/{changeRequestId}/comments (postCommentInChangeRequest).';
+  static description =
+    'API: POST /v1/spaces/{spaceId}/comments (postCommentInSpace), or .../change-requests/{changeRequestId}/comments (postCommentInChangeRequest).';
   static examples = [
     '<%= config.bin %> comments add dHD9ZmkOPnfy9hWCsaQB "The install steps miss the **token** part."',
     '<%= config.bin %> comments add dHD9ZmkOPnfy9hWCsaQB "Why move this page?" --change-request 4 --page 3qZcJmWxW8b4nUdHhXhQ',
     'git log -1 --format=%B | <%= config.bin %> comments add dHD9ZmkOPnfy9hWCsaQB --file - --json',
   ];
-  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }), text: Args.string({ description: 'the comment (markdown); or give --file', ignoreStdin: true }) };
+  static args = {
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
+    text: Args.string({ description: 'the comment (markdown); or give --file', ignoreStdin: true }),
+  };
   static flags = {
     ...crFlag,
     ...textFlags,

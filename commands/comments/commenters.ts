@@ -6,10 +6,18 @@ import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class CommentsCommenters extends CommentCommand {
   static summary = 'List the members who commented on a change request (or a space), in the order they joined in';
-  static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters (listCommentersInChangeRequest), or /v1/spaces/{spaceId}/commenters (listCommentersInSpace).';
-  static examples = ['<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --change-request 4', '<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --json'];
+  static description =
+    'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters (listCommentersInChangeRequest), or /v1/spaces/{spaceId}/commenters (listCommentersInSpace).';
+  static examples = [
+    '<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --change-request 4',
+    '<%= config.bin %> comments commenters dHD9ZmkOPnfy9hWCsaQB --json',
+  ];
   static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }) };
-  static flags = { ...crFlag, limit: Flags.integer({ description: 'How many items a page holds (1 to 1000, default 100)', min: 1, max: 1000 }), page: pageFlag() };
+  static flags = {
+    ...crFlag,
+    limit: Flags.integer({ description: 'How many items a page holds (1 to 1000, default 100)', min: 1, max: 1000 }),
+    page: pageFlag(),
+  };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CommentsCommenters);

@@ -5,7 +5,8 @@ import { confirmDestructive } from '../_lib/confirm.js';
 
 export default class CommentsDelete extends CommentCommand {
   static summary = 'Delete a comment with its replies (or one reply with --reply): its author or an admin';
-  static description = 'API: DELETE /v1/spaces/{spaceId}/comments/{commentId} (deleteCommentInSpace), or the reply and change-request forms. Asks on a terminal unless --yes.';
+  static description =
+    'API: DELETE /v1/spaces/{spaceId}/comments/{commentId} (deleteCommentInSpace), or the reply and change-request forms. Asks on a terminal unless --yes.';
   static examples = [
     '<%= config.bin %> comments delete dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --yes',
     '<%= config.bin %> comments delete dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --reply Lm3nB7vQ0wXz5rT9yU2e --change-request 4',

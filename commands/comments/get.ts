@@ -3,13 +3,18 @@ import { bodyText, commentArgs, CommentCommand, crFlag, replyFlag, summary } fro
 
 export default class CommentsGet extends CommentCommand {
   static summary = 'Show a comment and its replies (or one reply with --reply)';
-  static description = 'API: GET /v1/spaces/{spaceId}/comments/{commentId} (getCommentInSpace) and .../replies (listCommentRepliesInSpace), or the change-request forms; --json prints the comment (or the reply).';
+  static description =
+    'API: GET /v1/spaces/{spaceId}/comments/{commentId} (getCommentInSpace) and .../replies (listCommentRepliesInSpace), or the change-request forms; --json prints the comment (or the reply).';
   static examples = [
     '<%= config.bin %> comments get dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a',
     '<%= config.bin %> comments get dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --change-request 4 --format document --json',
   ];
   static args = commentArgs;
-  static flags = { ...crFlag, ...replyFlag, format: Flags.string({ options: ['markdown', 'document'], description: 'body format of --json (default: markdown)' }) };
+  static flags = {
+    ...crFlag,
+    ...replyFlag,
+    format: Flags.string({ options: ['markdown', 'document'], description: 'body format of --json (default: markdown)' }),
+  };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CommentsGet);
@@ -32,7 +37,9 @@ export default class CommentsGet extends CommentCommand {
       this.log(`\n${full}`);
       if (c.reactions.length) this.log(c.reactions.map((r: any) => `${r.emoji} ${r.count}`).join('  '));
       if (c.replies) {
-        const replies = (await this.call(transport, this.op('listCommentReplies', cr), { path, query: { limit: 1000, format: 'markdown' } })).body as { items: any[] };
+        const replies = (await this.call(transport, this.op('listCommentReplies', cr), { path, query: { limit: 1000, format: 'markdown' } })).body as {
+          items: any[];
+        };
         this.log(`\n${c.replies} ${c.replies === 1 ? 'reply' : 'replies'}:\n` + replies.items.map(summary).join('\n'));
       }
     }

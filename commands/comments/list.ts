@@ -6,7 +6,8 @@ import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class CommentsList extends CommentCommand {
   static summary = 'List the comments of a space, or of a change request (newest first)';
-  static description = 'API: GET /v1/spaces/{spaceId}/comments (listCommentsInSpace), or .../change-requests/{changeRequestId}/comments (listCommentsInChangeRequest).';
+  static description =
+    'API: GET /v1/spaces/{spaceId}/comments (listCommentsInSpace), or .../change-requests/{changeRequestId}/comments (listCommentsInChangeRequest).';
   static examples = [
     '<%= config.bin %> comments list dHD9ZmkOPnfy9hWCsaQB',
     '<%= config.bin %> comments list dHD9ZmkOPnfy9hWCsaQB --change-request 4 --status open',
@@ -29,7 +30,15 @@ export default class CommentsList extends CommentCommand {
     const cr = flags['change-request'];
     // markdown unless asked otherwise: a server may default to the Document form.
     const query: Record<string, unknown> = { format: 'markdown' };
-    for (const [k, v] of [['status', flags.status], ['order', flags.order], ['targetPage', flags['target-page']], ['authors', flags.author], ['format', flags.format], ['limit', flags.limit], ['page', flags.page]] as const) {
+    for (const [k, v] of [
+      ['status', flags.status],
+      ['order', flags.order],
+      ['targetPage', flags['target-page']],
+      ['authors', flags.author],
+      ['format', flags.format],
+      ['limit', flags.limit],
+      ['page', flags.page],
+    ] as const) {
       if (v !== undefined) query[k] = v;
     }
     const { body } = await this.call(await this.transport(flags), this.op('listComments', cr), { path: this.where(args.spaceId, cr), query });

@@ -4,7 +4,8 @@ import { CommentCommand, crFlag, replyFlag } from '../_lib/comments.js';
 
 export default class CommentsReact extends CommentCommand {
   static summary = 'React to a comment (or a reply) with emoji; --remove takes your reactions back';
-  static description = 'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with addedReactions / removedReactions, or the reply and change-request forms. You react once per emoji.';
+  static description =
+    'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with addedReactions / removedReactions, or the reply and change-request forms. You react once per emoji.';
   static examples = [
     '<%= config.bin %> comments react dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a 👍 🎉',
     '<%= config.bin %> comments react dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a 👍 --remove --change-request 4',
@@ -24,7 +25,10 @@ export default class CommentsReact extends CommentCommand {
     const cr = flags['change-request'];
     const path = this.where(args.spaceId, cr, { commentId: args.commentId, ...(flags.reply !== undefined ? { commentReplyId: flags.reply } : {}) });
     const body = flags.remove ? { removedReactions: emoji } : { addedReactions: emoji };
-    const { body: r } = await this.call(await this.transport(flags), this.op(flags.reply !== undefined ? 'updateCommentReply' : 'updateComment', cr), { path, body });
+    const { body: r } = await this.call(await this.transport(flags), this.op(flags.reply !== undefined ? 'updateCommentReply' : 'updateComment', cr), {
+      path,
+      body,
+    });
     if (!this.jsonEnabled()) {
       const all = ((r as any).reactions as { emoji: string; count: number }[]).map((x) => `${x.emoji} ${x.count}`).join('  ');
       this.log(`Reactions: ${all || 'none'}`);

@@ -2,8 +2,12 @@ import { commentArgs, CommentCommand, crFlag } from '../_lib/comments.js';
 
 export default class CommentsReopen extends CommentCommand {
   static summary = 'Reopen a resolved comment';
-  static description = 'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with {"resolved": false}, or the change-request form. Needs the comment level on the space.';
-  static examples = ['<%= config.bin %> comments reopen dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a', '<%= config.bin %> comments reopen dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --json'];
+  static description =
+    'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with {"resolved": false}, or the change-request form. Needs the comment level on the space.';
+  static examples = [
+    '<%= config.bin %> comments reopen dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a',
+    '<%= config.bin %> comments reopen dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --json',
+  ];
   static args = commentArgs;
   static flags = crFlag;
 

@@ -15,7 +15,10 @@ export default class CommentsReply extends CommentCommand {
     const { args, flags } = await this.parse(CommentsReply);
     const cr = flags['change-request'];
     const body = { body: { markdown: this.text(args.text, flags.file) } };
-    const { body: r } = await this.call(await this.transport(flags), this.op('postCommentReply', cr), { path: this.where(args.spaceId, cr, { commentId: args.commentId }), body });
+    const { body: r } = await this.call(await this.transport(flags), this.op('postCommentReply', cr), {
+      path: this.where(args.spaceId, cr, { commentId: args.commentId }),
+      body,
+    });
     if (!this.jsonEnabled()) this.log(`Posted reply ${(r as any).id} to comment ${args.commentId}.`);
     return r;
   }

@@ -2,8 +2,12 @@ import { commentArgs, CommentCommand, crFlag } from '../_lib/comments.js';
 
 export default class CommentsResolve extends CommentCommand {
   static summary = 'Resolve a comment (it no longer counts as open)';
-  static description = 'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with {"resolved": true}, or the change-request form. Needs the comment level on the space.';
-  static examples = ['<%= config.bin %> comments resolve dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a', '<%= config.bin %> comments resolve dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --change-request 4'];
+  static description =
+    'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with {"resolved": true}, or the change-request form. Needs the comment level on the space.';
+  static examples = [
+    '<%= config.bin %> comments resolve dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a',
+    '<%= config.bin %> comments resolve dHD9ZmkOPnfy9hWCsaQB Tq0fZ8mWc2LrV7yXkP1a --change-request 4',
+  ];
   static args = commentArgs;
   static flags = crFlag;
 

@@ -10,26 +10,35 @@ import { join } from 'node:path';
 import { FactCache } from '../_lib/link-cache.js';
 
 export default class ContentCheck extends DocsCommand {
-  static summary = 'Check a folder of markdown (or a space, or a change request) before merging: broken links and anchors, missing images and files, SUMMARY.md';
+  static summary =
+    'Check a folder of markdown (or a space, or a change request) before merging: broken links and anchors, missing images and files, SUMMARY.md';
   static description =
     'A folder (DIR) is read as `docs content push` reads it, nothing sent: links to pages that are not there, `page.md#anchor` and `#anchor` links to no heading of the page (its anchor as the published site spells it, or as GitHub does), images and other files not there, links leading outside the folder, markdown files SUMMARY.md does not list and SUMMARY.md entries without their file, a file listed twice, two files of one page path (a.md and a/README.md; Guide.md and guide.md). Every problem is reported, one per line (file:line: message). --space S asks the server for the broken links of the space (GET /v1/spaces/{spaceId}/links, listSpaceLinks); with --change-request N, of the content that change request would merge (listChangeRequestLinks). Exit 1 when something is broken, 0 when clean, 2 on bad input. External links are not checked (--external is not available yet). `docs content push --check` runs the folder check first and sends nothing when it fails.';
   static examples = [
     '<%= config.bin %> content check ./docs',
     '<%= config.bin %> content check ./docs --format github   # GitHub Actions: annotations on the pull request',
     '<%= config.bin %> content check ./docs --format junit > content-check.xml   # CI test report',
-    '<%= config.bin %> content check --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # the server\'s check of a change request',
+    "<%= config.bin %> content check --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # the server's check of a change request",
   ];
   static args = { dir: Args.string({ description: 'folder of markdown (as `docs content push` reads it)' }) };
   static flags = {
     space: Flags.string({ description: "check this space's content on the server (its ID) instead of a folder" }),
     'change-request': Flags.string({ description: "with --space: check this change request's content (number or id)", dependsOn: ['space'] }),
-    format: Flags.string({ description: 'Output: file:line: message lines, GitHub annotations (::error file=...,line=...::), or a JUnit XML report', options: [...FORMATS], default: 'text' }),
+    format: Flags.string({
+      description: 'Output: file:line: message lines, GitHub annotations (::error file=...,line=...::), or a JUnit XML report',
+      options: [...FORMATS],
+      default: 'text',
+    }),
   };
 
   async run(): Promise<CheckResult> {
     const { args, flags } = await this.parse(ContentCheck);
     if (args.dir !== undefined && flags.space) throw new DocsError('invalid', 'give a folder (DIR) or --space, not both');
-    if (args.dir === undefined && !flags.space) throw new DocsError('invalid', 'what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)');
+    if (args.dir === undefined && !flags.space)
+      throw new DocsError(
+        'invalid',
+        'what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)',
+      );
     // A .gitbook.yaml naming a root: its pages are checked (as push reads them).
     let result: CheckResult;
     if (args.dir !== undefined) {

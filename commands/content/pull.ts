@@ -23,14 +23,15 @@ export default class ContentPull extends DocsCommand {
   static args = { dir: Args.string({ description: 'folder to write (must be empty unless --force)', required: true }) };
   static flags = {
     space: Flags.string({ description: 'The space (its ID)', required: true }),
-    'change-request': Flags.string({ description: 'a change request (id or number) instead of the space\'s current content' }),
+    'change-request': Flags.string({ description: "a change request (id or number) instead of the space's current content" }),
     force: Flags.boolean({ description: 'write into a non-empty folder (files of the same names are replaced)' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPull);
     if (existsSync(args.dir) && !statSync(args.dir).isDirectory()) throw new DocsError('invalid', `DIR: ${args.dir} is not a folder`);
-    if (existsSync(args.dir) && readdirSync(args.dir).length && !flags.force) throw new DocsError('invalid', `DIR: ${args.dir} is not empty (use --force to write into it)`);
+    if (existsSync(args.dir) && readdirSync(args.dir).length && !flags.force)
+      throw new DocsError('invalid', `DIR: ${args.dir} is not empty (use --force to write into it)`);
     const transport = await this.transport(flags);
     const parse = await loadParser();
     const got = await remoteContent(transport, flags.space, flags['change-request']);
@@ -47,7 +48,9 @@ export default class ContentPull extends DocsCommand {
       try {
         config = parseRepoConfig(text.toString('utf8'));
       } catch (err) {
-        process.stderr.write(`Warning: the space's ${CONFIG_FILE} was not read (${(err as Error).message.replace(/; nothing was sent$/, '')}): pages written at the top of ${args.dir}\n`);
+        process.stderr.write(
+          `Warning: the space's ${CONFIG_FILE} was not read (${(err as Error).message.replace(/; nothing was sent$/, '')}): pages written at the top of ${args.dir}\n`,
+        );
       }
       for (const w of config.warnings) process.stderr.write(`Warning: ${w}\n`);
       outer.write(CONFIG_FILE, text);
@@ -74,7 +77,12 @@ export default class ContentPull extends DocsCommand {
       const body = canonicalBody(parse, page.markdown, at, pageOf, names, ids, page.links);
       // The file it was pushed from, byte for byte, when pushing it again would change nothing
       // (same title, fields and content): the round trip keeps every character.
-      const why = page.source === undefined ? (stale.has(page.id) ? 'its content was edited in the space since it was pushed' : undefined) : sourceDiffers(parse, page, at, pageOf, names, ids, body);
+      const why =
+        page.source === undefined
+          ? stale.has(page.id)
+            ? 'its content was edited in the space since it was pushed'
+            : undefined
+          : sourceDiffers(parse, page, at, pageOf, names, ids, body);
       if (page.source !== undefined && why === undefined) {
         target.write(file, page.source);
         continue;
@@ -84,10 +92,18 @@ export default class ContentPull extends DocsCommand {
     }
     target.write(summaryFile, writeSummary(remote.pages, summaryFile));
     if (rewritten.length) {
-      process.stderr.write(`Note: ${rewritten.length} page${rewritten.length === 1 ? ' was' : 's were'} changed in the space since pushed from a folder, so written from the space's content (links in relative ./ form, trailing spaces trimmed) rather than as pushed:\n`);
+      process.stderr.write(
+        `Note: ${rewritten.length} page${rewritten.length === 1 ? ' was' : 's were'} changed in the space since pushed from a folder, so written from the space's content (links in relative ./ form, trailing spaces trimmed) rather than as pushed:\n`,
+      );
       for (const r of rewritten) process.stderr.write(`  ${r.file}: ${r.why}\n`);
     }
-    const result = { dir: args.dir, pages: flat.filter((x) => !x.page.group).length, files: remote.files.length, ...(target.renamed.length ? { renamed: target.renamed } : {}), ...(rewritten.length ? { rewritten } : {}) };
+    const result = {
+      dir: args.dir,
+      pages: flat.filter((x) => !x.page.group).length,
+      files: remote.files.length,
+      ...(target.renamed.length ? { renamed: target.renamed } : {}),
+      ...(rewritten.length ? { rewritten } : {}),
+    };
     if (!this.jsonEnabled()) {
       const renamed = target.renamed.length ? ` (${target.renamed.length} under another name: see the warnings)` : '';
       this.log(`Pulled ${result.pages} pages and ${remote.files.length} files into ${args.dir}${renamed}.`);
@@ -104,7 +120,8 @@ function insideRoot(dir: string, root: string): string {
     at = join(at, seg);
     if (!existsSync(at)) break;
     const r = relative(real, realpathSync(at));
-    if (r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r)) throw new DocsError('invalid', `${CONFIG_FILE}: root ${root}: ${at} leads outside ${dir}; nothing was written under it`);
+    if (r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r))
+      throw new DocsError('invalid', `${CONFIG_FILE}: root ${root}: ${at} leads outside ${dir}; nothing was written under it`);
   }
   return join(dir, root);
 }
@@ -113,7 +130,15 @@ function insideRoot(dir: string, root: string): string {
  * Why the page's kept source is not what the space holds now (its title, fields or content were
  * changed since it was pushed), or undefined when pushing the source again would change nothing.
  */
-function sourceDiffers(parse: Parse, page: RemotePage, at: { path: string; hasChildren: boolean }, pageOf: (p: string) => { hasChildren: boolean } | undefined, names: Set<string>, ids: { pages: Map<string, string>; files: Map<string, string> }, body: string): string | undefined {
+function sourceDiffers(
+  parse: Parse,
+  page: RemotePage,
+  at: { path: string; hasChildren: boolean },
+  pageOf: (p: string) => { hasChildren: boolean } | undefined,
+  names: Set<string>,
+  ids: { pages: Map<string, string>; files: Map<string, string> },
+  body: string,
+): string | undefined {
   let src;
   try {
     src = readPageSource(page.source!, { title: page.title });
@@ -121,8 +146,10 @@ function sourceDiffers(parse: Parse, page: RemotePage, at: { path: string; hasCh
     return 'its pushed file no longer reads';
   }
   if (src.title !== page.title) return `its title was changed in the space (to "${page.title}")`;
-  if (JSON.stringify(Object.entries(pageFields(src.fields)).sort()) !== JSON.stringify(Object.entries(page.fields).sort())) return 'its description, emoji, icon or hidden flag was changed in the space';
-  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body) return 'a page or file it links to was moved or renamed, or its content was edited in the space';
+  if (JSON.stringify(Object.entries(pageFields(src.fields)).sort()) !== JSON.stringify(Object.entries(page.fields).sort()))
+    return 'its description, emoji, icon or hidden flag was changed in the space';
+  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body)
+    return 'a page or file it links to was moved or renamed, or its content was edited in the space';
   return undefined;
 }
 

@@ -35,7 +35,10 @@ export default class ContentPush extends DocsCommand {
     'change-request': Flags.string({ description: 'update this open change request (number or id) instead of opening one' }),
     strict: Flags.boolean({ description: 'refuse (exit 2, nothing sent) when markdown files are missing from SUMMARY.md' }),
     check: Flags.boolean({ description: 'run `docs content check DIR` first: when it finds a problem, print them and exit 1, nothing sent' }),
-    'dry-run': Flags.boolean({ description: 'Change nothing: list the pages the push would add, update and delete and the files it would upload (the server runs the push on a store whose writes are dropped: exit codes as the real push, 5 for a --merge that would conflict)' }),
+    'dry-run': Flags.boolean({
+      description:
+        'Change nothing: list the pages the push would add, update and delete and the files it would upload (the server runs the push on a store whose writes are dropped: exit codes as the real push, 5 for a --merge that would conflict)',
+    }),
   };
 
   async run(): Promise<unknown> {
@@ -71,14 +74,20 @@ export default class ContentPush extends DocsCommand {
     }
     if (local.skipped.length) {
       const list = local.skipped.join(', ');
-      if (flags.strict) throw new DocsError('invalid', `--strict: ${local.skipped.length} markdown file${local.skipped.length === 1 ? ' is' : 's are'} not in ${args.dir}/SUMMARY.md: ${list} (list them in SUMMARY.md, or remove them); nothing was sent`);
+      if (flags.strict)
+        throw new DocsError(
+          'invalid',
+          `--strict: ${local.skipped.length} markdown file${local.skipped.length === 1 ? ' is' : 's are'} not in ${args.dir}/SUMMARY.md: ${list} (list them in SUMMARY.md, or remove them); nothing was sent`,
+        );
       for (const f of local.skipped) process.stderr.write(`Warning: skipped ${f}: not in SUMMARY.md\n`);
     }
     const transport = await this.transport(flags);
     const spinner = this.jsonEnabled() ? undefined : await startSpinner('Comparing with the space');
     const space = flags.space;
     try {
-      const target: PushTarget | undefined = flags['change-request'] ? await givenTarget(transport, space, flags['change-request']) : await earlierTarget(transport, space, args.dir);
+      const target: PushTarget | undefined = flags['change-request']
+        ? await givenTarget(transport, space, flags['change-request'])
+        : await earlierTarget(transport, space, args.dir);
       // An existing change request is compared with its own content: only what the folder changes
       // since the last push is sent, and pushing the same folder again changes nothing.
       const remote = await remoteContent(transport, space, target?.id);
@@ -89,7 +98,21 @@ export default class ContentPush extends DocsCommand {
       const label = target ? `change request #${target.number}${target.how === 'earlier' ? ` (opened by an earlier push of ${args.dir})` : ''}` : '';
       if (flags['dry-run']) {
         spinner?.stop();
-        return await this.dryRun(transport, { dir: args.dir, space, target, label, changed, merge: !!flags.merge, subject: target?.how === 'earlier' || !target ? markedSubject(flags.message, args.dir) : undefined }, plan, local, remote);
+        return await this.dryRun(
+          transport,
+          {
+            dir: args.dir,
+            space,
+            target,
+            label,
+            changed,
+            merge: !!flags.merge,
+            subject: target?.how === 'earlier' || !target ? markedSubject(flags.message, args.dir) : undefined,
+          },
+          plan,
+          local,
+          remote,
+        );
       }
       if (!changed && !target) {
         spinner?.stop();
@@ -102,7 +125,8 @@ export default class ContentPush extends DocsCommand {
         // A new --message on a change request found by its marker: the subject follows, marker kept.
         if (flags.message && target.how === 'earlier') {
           const subject = markedSubject(flags.message, args.dir);
-          if (subject !== target.subject) await transport.call('updateChangeRequestById', { path: { spaceId: space, changeRequestId: target.id }, body: { subject } });
+          if (subject !== target.subject)
+            await transport.call('updateChangeRequestById', { path: { spaceId: space, changeRequestId: target.id }, body: { subject } });
         }
       } else {
         cr = (await transport.call('createChangeRequest', { path: { spaceId: space }, body: { subject: markedSubject(flags.message, args.dir) } })).body as any;
@@ -111,12 +135,19 @@ export default class ContentPush extends DocsCommand {
       let merged: string | undefined;
       if (flags.merge) {
         if (spinner) spinner.text = `Merging change request #${cr.number}`;
-        const res = (await transport.call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr.id } })).body as { revision: string; result: string; conflicts?: { title: string; path?: string }[] };
+        const res = (await transport.call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr.id } })).body as {
+          revision: string;
+          result: string;
+          conflicts?: { title: string; path?: string }[];
+        };
         // The space moved meanwhile and clashes with the push: the change request stays open.
         if (res.result === 'conflicts') {
           spinner?.stop();
           const pages = (res.conflicts ?? []).map((c) => `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`).join(', ');
-          throw new DocsError('conflict', `change request #${cr.number} conflicts with changes made to space ${space} meanwhile: ${pages}; it is left open with the folder's content, not merged.\n${resolveHint(space, cr.number).join('\n')}`);
+          throw new DocsError(
+            'conflict',
+            `change request #${cr.number} conflicts with changes made to space ${space} meanwhile: ${pages}; it is left open with the folder's content, not merged.\n${resolveHint(space, cr.number).join('\n')}`,
+          );
         }
         merged = res.revision;
       }
@@ -125,7 +156,8 @@ export default class ContentPush extends DocsCommand {
       if (!this.jsonEnabled()) {
         if (!changed) this.log(`No change: ${args.dir} matches ${label}.`);
         else if (target) this.log(`Updated ${label}: ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
-        else this.log(`Change request #${cr.number} (${cr.id}): ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
+        else
+          this.log(`Change request #${cr.number} (${cr.id}): ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
         if (merged) this.log(`Merged into space ${space}: revision ${merged}.`);
       }
       return {
@@ -173,14 +205,27 @@ export default class ContentPush extends DocsCommand {
     if (run.changed || run.target) {
       const ids = liveIds(rflat, plan);
       const batches: any[][] = [];
-      for (const phase of [plan.phase1, plan.phase2]) for (let i = 0; i < phase.length; i += 50) batches.push(phase.slice(i, i + 50).map((c) => prepare(c, ids)));
-      answer = (await transport.docs('POST', '/_docs/dry-run', { body: { operationId: 'contentPush', path: { spaceId: run.space, ...(run.target ? { changeRequestId: run.target.id } : {}) }, subject: run.subject, batches, merge: run.merge } })).body;
+      for (const phase of [plan.phase1, plan.phase2])
+        for (let i = 0; i < phase.length; i += 50) batches.push(phase.slice(i, i + 50).map((c) => prepare(c, ids)));
+      answer = (
+        await transport.docs('POST', '/_docs/dry-run', {
+          body: {
+            operationId: 'contentPush',
+            path: { spaceId: run.space, ...(run.target ? { changeRequestId: run.target.id } : {}) },
+            subject: run.subject,
+            batches,
+            merge: run.merge,
+          },
+        })
+      ).body;
     }
     const conflicts = answer?.merge?.result === 'conflicts' ? ((answer.merge.conflicts ?? []) as { title: string; path?: string }[]) : undefined;
     if (!this.jsonEnabled()) {
       if (!run.changed && !run.target) this.log(`No change: ${run.dir} matches space ${run.space}.`);
       else {
-        this.log(`Dry run, nothing changed: pushing ${run.dir} would ${run.changed ? `put into ${where}` : `leave ${where} as it is`}: ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
+        this.log(
+          `Dry run, nothing changed: pushing ${run.dir} would ${run.changed ? `put into ${where}` : `leave ${where} as it is`}: ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`,
+        );
         for (const p of added) this.log(`  added    ${fileOf(p)}${titleOf(p) !== p ? ` (${titleOf(p)})` : ''}`);
         for (const p of updated) this.log(`  updated  ${fileOf(p)}`);
         for (const p of deleted) this.log(`  deleted  ${p}`);
@@ -190,13 +235,33 @@ export default class ContentPush extends DocsCommand {
     }
     if (conflicts) {
       const pages = conflicts.map((c) => `${c.title}${c.path !== undefined ? ` (${c.path})` : ''}`).join(', ');
-      throw new DocsError('conflict', `Dry run: the change request would conflict with changes made to space ${run.space} meanwhile: ${pages}; it would be left open with the folder's content, not merged; nothing changed`);
+      throw new DocsError(
+        'conflict',
+        `Dry run: the change request would conflict with changes made to space ${run.space} meanwhile: ${pages}; it would be left open with the folder's content, not merged; nothing changed`,
+      );
     }
-    return { dryRun: true, changeRequest: run.target?.id ?? null, ...(run.target ? { number: run.target.number } : {}), target: run.target?.how ?? (run.changed ? 'new' : null), merged: false, wouldMerge: run.merge && !!answer?.merge && !conflicts, ...s, pages: { added, updated, deleted }, uploads: files };
+    return {
+      dryRun: true,
+      changeRequest: run.target?.id ?? null,
+      ...(run.target ? { number: run.target.number } : {}),
+      target: run.target?.how ?? (run.changed ? 'new' : null),
+      merged: false,
+      wouldMerge: run.merge && !!answer?.merge && !conflicts,
+      ...s,
+      pages: { added, updated, deleted },
+      uploads: files,
+    };
   }
 
   /** The plan's changes, in batches of up to 50 (pages inserted by an earlier batch are then known by id). */
-  private async send(transport: Awaited<ReturnType<DocsCommand['transport']>>, spaceId: string, crId: string, plan: Awaited<ReturnType<typeof planPush>>, flat: ReturnType<typeof flattenRemote>, spinner?: { text: string }) {
+  private async send(
+    transport: Awaited<ReturnType<DocsCommand['transport']>>,
+    spaceId: string,
+    crId: string,
+    plan: Awaited<ReturnType<typeof planPush>>,
+    flat: ReturnType<typeof flattenRemote>,
+    spinner?: { text: string },
+  ) {
     const ids = liveIds(flat, plan);
     const batches = Math.ceil(plan.phase1.length / 50) + Math.ceil(plan.phase2.length / 50);
     let n = 0;
@@ -205,7 +270,9 @@ export default class ContentPush extends DocsCommand {
         // Parents inserted by an earlier batch are known by id; in this batch, by ref.
         const changes = phase.slice(i, i + 50).map((c) => prepare(c, ids));
         if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches}`;
-        const res = (await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })).body as any;
+        const res = (
+          await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })
+        ).body as any;
         if (Array.isArray(res?.changes)) {
           for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
         } else if (n < batches) {
@@ -222,7 +289,7 @@ export default class ContentPush extends DocsCommand {
 /** A planned change as sent: parents and pages by id when known, else by path (a ref of the same batch, or of an earlier one in a dry run). */
 function prepare(c: PlannedChange, ids: Map<string, string>) {
   const change = { ...c.change };
-  if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : ids.get(c.intoPath) ?? c.intoPath;
+  if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : (ids.get(c.intoPath) ?? c.intoPath);
   if (change.operation === 'insert_page' && change.into === null) delete change.into;
   if (c.pagePath !== undefined) change.page = ids.get(c.pagePath) ?? c.pagePath;
   return change;

@@ -20,7 +20,10 @@ export default class ConversationsClusters extends DocsCommand {
   static args = { cluster: Args.string({ description: 'Cluster id: show this one', required: false }) };
   static flags = {
     org: orgFlag(),
-    'order-by': Flags.string({ description: 'Sort key (default updatedAt)', options: ['updatedAt', 'issues', 'conversations', 'tasksTotal', 'tasksBacklog', 'tasksStarted'] }),
+    'order-by': Flags.string({
+      description: 'Sort key (default updatedAt)',
+      options: ['updatedAt', 'issues', 'conversations', 'tasksTotal', 'tasksBacklog', 'tasksStarted'],
+    }),
     order: Flags.string({ description: 'Sort direction (default desc)', options: ['asc', 'desc'] }),
     limit: Flags.integer({ description: 'How many items a page holds (1 to 1000)', min: 1, max: 1000 }),
     page: pageFlag(),
@@ -29,17 +32,28 @@ export default class ConversationsClusters extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ConversationsClusters);
     const transport = await this.transport(flags);
-    const organizationId = (await organizationOf(flags, transport));
+    const organizationId = await organizationOf(flags, transport);
     if (args.cluster) {
-      const { body } = await spin(transport.remote, 'GET conversations-clusters', () => transport.call('getConversationsIssuesCluster', { path: { organizationId, clusterId: args.cluster! } }));
+      const { body } = await spin(transport.remote, 'GET conversations-clusters', () =>
+        transport.call('getConversationsIssuesCluster', { path: { organizationId, clusterId: args.cluster! } }),
+      );
       if (!this.jsonEnabled()) this.log(renderObject(body as Record<string, unknown>));
       return body;
     }
     const query = { orderBy: flags['order-by'], order: flags.order, limit: flags.limit, page: flags.page };
-    const { body } = await spin(transport.remote, 'GET conversations-clusters', () => transport.call('listConversationsIssuesClusters', { path: { organizationId }, query }));
+    const { body } = await spin(transport.remote, 'GET conversations-clusters', () =>
+      transport.call('listConversationsIssuesClusters', { path: { organizationId }, query }),
+    );
     const list = body as { items: Cluster[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
-      const rows = list.items.map((c) => ({ id: c.id, label: c.label, issues: c.stats.issues, conversations: c.stats.conversations, pulse: sparkline(c.weeklyPulse), updatedAt: c.updatedAt }));
+      const rows = list.items.map((c) => ({
+        id: c.id,
+        label: c.label,
+        issues: c.stats.issues,
+        conversations: c.stats.conversations,
+        pulse: sparkline(c.weeklyPulse),
+        updatedAt: c.updatedAt,
+      }));
       const table = await renderList(rows);
       if (table) this.log(table);
       moreHint(list);

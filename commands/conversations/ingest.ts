@@ -12,7 +12,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export default class ConversationsIngest extends DocsCommand {
   static summary = 'Ingest conversations (one, or an array) from a JSON file or stdin (admins)';
-  static description = `API: POST /v1/orgs/{organizationId}/conversations (ingestConversation). Each conversation: {id, subject?, metadata?: {url, attributes, createdAt}, parts: [{type: "message", role: "user" | "assistant" | "team-member", body}]}. Re-ingesting an id updates that conversation.
+  static description =
+    `API: POST /v1/orgs/{organizationId}/conversations (ingestConversation). Each conversation: {id, subject?, metadata?: {url, attributes, createdAt}, parts: [{type: "message", role: "user" | "assistant" | "team-member", body}]}. Re-ingesting an id updates that conversation.
 Processing (issues, clusters) runs off the request path: --wait waits until every conversation of the organization is processed. Without a server, --wait processes in this process; without --wait, an in-process ingest leaves them pending until \`docs serve\` (or another ingest --wait) runs on the data directory.`;
   static examples = [
     '<%= config.bin %> conversations ingest conversations.json --wait',
@@ -37,13 +38,14 @@ Processing (issues, clusters) runs off the request path: --wait waits until ever
     }
     const count = Array.isArray(body) ? body.length : 1;
     const transport = await this.transport(flags);
-    const organizationId = (await organizationOf(flags, transport));
+    const organizationId = await organizationOf(flags, transport);
     if (flags.wait) transport.runWorkers?.(); // in-process: this process does the processing it waits for
     await spin(transport.remote, 'POST conversations', () => transport.call('ingestConversation', { path: { organizationId }, body }));
     if (!flags.wait) {
       if (!this.jsonEnabled()) {
         this.log(`Ingested ${count} conversation${count === 1 ? '' : 's'}: processing pending.`);
-        if (!transport.remote) process.stderr.write('Note: no server holds this data directory: they are processed when `docs serve` runs on it, or by an ingest with --wait.\n');
+        if (!transport.remote)
+          process.stderr.write('Note: no server holds this data directory: they are processed when `docs serve` runs on it, or by an ingest with --wait.\n');
       }
       return { ingested: count };
     }
@@ -57,10 +59,14 @@ Processing (issues, clusters) runs off the request path: --wait waits until ever
 async function waitProcessed(transport: Transport, organizationId: string, timeoutS: number): Promise<void> {
   const deadline = Date.now() + timeoutS * 1000;
   for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
-    const get = async (page?: string) => (await transport.call('listConversations', { path: { organizationId }, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<{ processedAt?: string }>;
+    const get = async (page?: string) =>
+      (await transport.call('listConversations', { path: { organizationId }, query: { limit: 1000, ...(page ? { page } : {}) } })).body as ListBody<{
+        processedAt?: string;
+      }>;
     const waiting = (await collectPages(await get(), get)).items.filter((c) => !c.processedAt).length;
     if (!waiting) return;
-    if (Date.now() + delay > deadline) throw new DocsError('unavailable', `conversations: ${waiting} still waiting for processing after ${timeoutS} s (see docs conversations list)`);
+    if (Date.now() + delay > deadline)
+      throw new DocsError('unavailable', `conversations: ${waiting} still waiting for processing after ${timeoutS} s (see docs conversations list)`);
     await sleep(delay);
   }
 }

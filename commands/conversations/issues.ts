@@ -28,17 +28,27 @@ export default class ConversationsIssues extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ConversationsIssues);
     const transport = await this.transport(flags);
-    const organizationId = (await organizationOf(flags, transport));
+    const organizationId = await organizationOf(flags, transport);
     if (args.issue) {
-      const { body } = await spin(transport.remote, 'GET conversations-issues', () => transport.call('getConversationIssueById', { path: { organizationId, issueId: args.issue! } }));
+      const { body } = await spin(transport.remote, 'GET conversations-issues', () =>
+        transport.call('getConversationIssueById', { path: { organizationId, issueId: args.issue! } }),
+      );
       if (!this.jsonEnabled()) this.log(renderObject(body as Record<string, unknown>));
       return body;
     }
     const query = { cluster: flags.cluster, conversation: flags.conversation, limit: flags.limit, page: flags.page };
-    const { body } = await spin(transport.remote, 'GET conversations-issues', () => transport.call('listConversationsIssues', { path: { organizationId }, query }));
+    const { body } = await spin(transport.remote, 'GET conversations-issues', () =>
+      transport.call('listConversationsIssues', { path: { organizationId }, query }),
+    );
     const list = body as { items: Record<string, unknown>[]; next?: { page: string } };
     if (!this.jsonEnabled()) {
-      const rows = list.items.map((i: any) => ({ id: i.issue?.id, title: i.issue?.title, cluster: i.issue?.cluster, conversation: i.conversation?.id, createdAt: i.issue?.createdAt }));
+      const rows = list.items.map((i: any) => ({
+        id: i.issue?.id,
+        title: i.issue?.title,
+        cluster: i.issue?.cluster,
+        conversation: i.conversation?.id,
+        createdAt: i.issue?.createdAt,
+      }));
       const table = await renderList(rows, ['id', 'title', 'cluster', 'conversation', 'createdAt']);
       if (table) this.log(table);
       moreHint(list);

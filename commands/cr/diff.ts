@@ -68,7 +68,9 @@ export default class CrDiff extends DocsCommand {
     for (const id of ids) {
       const [a, b] = [old.get(id), byId.get(id)];
       if (a && b && a.text === b.text && a.path === b.path) continue;
-      const patch = createTwoFilesPatch(a ? `a/${a.path}` : '/dev/null', b ? `b/${b.path}` : '/dev/null', a?.text ?? '', b?.text ?? '', '', '', { headerOptions: FILE_HEADERS_ONLY });
+      const patch = createTwoFilesPatch(a ? `a/${a.path}` : '/dev/null', b ? `b/${b.path}` : '/dev/null', a?.text ?? '', b?.text ?? '', '', '', {
+        headerOptions: FILE_HEADERS_ONLY,
+      });
       pages.push({ page: id, change: !a ? 'added' : !b ? 'deleted' : 'modified', path: (b ?? a)!.path, patch });
     }
     if (!this.jsonEnabled()) {

@@ -13,5 +13,6 @@ export default operationCommand({
   ],
   flags: { description: descriptionFlag() },
   // Archiving closes the change request for reviewers: confirmed like other destructive commands.
-  confirm: async (p, f, t) => (f.status === 'archived' ? `Archive ${await changeRequestNamed(t, p.spaceId!, p.changeRequestId!)}? (reopen with --status open)` : undefined),
+  confirm: async (p, f, t) =>
+    f.status === 'archived' ? `Archive ${await changeRequestNamed(t, p.spaceId!, p.changeRequestId!)}? (reopen with --status open)` : undefined,
 });

@@ -14,7 +14,9 @@ export default class CrPages extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(CrPages);
     const transport = await this.transport(flags);
-    const body = (await transport.call('listPagesInChangeRequest', { path: { spaceId: args.spaceId, changeRequestId: args.changeRequestId } })).body as { pages: any[] };
+    const body = (await transport.call('listPagesInChangeRequest', { path: { spaceId: args.spaceId, changeRequestId: args.changeRequestId } })).body as {
+      pages: any[];
+    };
     if (!this.jsonEnabled()) {
       for (const line of pageTreeLines(body.pages)) this.log(line);
     }

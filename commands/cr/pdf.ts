@@ -4,7 +4,8 @@ import { pdfFlags, savePdf } from '../_lib/pdf-save.js';
 
 export default class CrPdf extends DocsCommand {
   static summary = "Save a change request's content as a PDF";
-  static description = "API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf (getChangeRequestPDF), then the URL it returns. Every page of the change request's revision in tree order, or one page (--page, --only).";
+  static description =
+    "API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf (getChangeRequestPDF), then the URL it returns. Every page of the change request's revision in tree order, or one page (--page, --only).";
   static examples = [
     '<%= config.bin %> cr pdf dHD9ZmkOPnfy9hWCsaQB 4 -o review.pdf',
     '<%= config.bin %> cr pdf dHD9ZmkOPnfy9hWCsaQB 4 --page hsRODB46wWuaGYRjUICJ --only -o setup.pdf',

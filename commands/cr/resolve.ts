@@ -58,12 +58,25 @@ export default class CrResolve extends DocsCommand {
     const sides = await sidesOf(transport, spaceId, changeRequestId);
     const dir = args.dir ?? `./cr-${sides.number}`;
     if (existsSync(dir) && readdirSync(dir).length && !flags.force) throw new DocsError('invalid', `DIR: ${dir} is not empty (use --force to write into it)`);
-    const update = () => spin(transport.remote, 'updateChangeRequest', async () => (await transport.call('updateChangeRequest', { path: { spaceId, changeRequestId } })).body as { result: string; revision: string; conflicts?: Conflict[] });
+    const update = () =>
+      spin(
+        transport.remote,
+        'updateChangeRequest',
+        async () =>
+          (await transport.call('updateChangeRequest', { path: { spaceId, changeRequestId } })).body as {
+            result: string;
+            revision: string;
+            conflicts?: Conflict[];
+          },
+      );
 
     // Taking the space's changes in is the first step either way; on a conflict it changes nothing.
     const first = await update();
     if (first.result !== 'conflicts') {
-      if (!this.jsonEnabled()) this.log(`No conflict: change request #${sides.number} is up to date with space ${spaceId} (revision ${first.revision}). Merge it: docs cr merge ${spaceId} ${sides.number}`);
+      if (!this.jsonEnabled())
+        this.log(
+          `No conflict: change request #${sides.number} is up to date with space ${spaceId} (revision ${first.revision}). Merge it: docs cr merge ${spaceId} ${sides.number}`,
+        );
       return { conflicts: [], dir: null, revision: first.revision };
     }
     const conflicts = first.conflicts ?? [];
@@ -77,12 +90,24 @@ export default class CrResolve extends DocsCommand {
     // The three versions of each page whose lines clash, read before anything changes.
     const pages = [...new Map(conflicts.map((c) => [c.page!, c])).values()];
     const clashing = pages.filter((c) => conflicts.some((x) => x.page === c.page && x.kind === 'content')).map((c) => c.page!);
-    const versions = clashing.length ? await threeVersions(transport, spaceId, sides, clashing) : new Map<string, { base: string; ours: string; theirs: string }>();
+    const versions = clashing.length
+      ? await threeVersions(transport, spaceId, sides, clashing)
+      : new Map<string, { base: string; ours: string; theirs: string }>();
 
     // (1) the space's version of each conflicting page in the change request, (2) the update.
-    await revertToSpace(transport, spaceId, changeRequestId, pages.map((c) => c.page!), sides.space);
+    await revertToSpace(
+      transport,
+      spaceId,
+      changeRequestId,
+      pages.map((c) => c.page!),
+      sides.space,
+    );
     const second = await update();
-    if (second.result === 'conflicts') throw new DocsError('conflict', `change request #${sides.number} still conflicts with space ${spaceId} (changed again meanwhile?): run docs cr resolve again`);
+    if (second.result === 'conflicts')
+      throw new DocsError(
+        'conflict',
+        `change request #${sides.number} still conflicts with space ${spaceId} (changed again meanwhile?): run docs cr resolve again`,
+      );
 
     // (3) the change request's content into DIR, the clashing pages marked.
     const parse = await loadParser();
@@ -92,7 +117,8 @@ export default class CrResolve extends DocsCommand {
     // path or file name such as "../../.bashrc" from a hostile or broken server writes nothing.
     const targets = [...remote.files.map((f) => f.name), ...flat.map(({ page }) => pageFile(page.path, page.children.length > 0)), 'SUMMARY.md'];
     const outside = targets.find((rel) => !insideDir(dir, rel));
-    if (outside !== undefined) throw new DocsError('invalid', `the server named a page or file outside ${dir}: ${JSON.stringify(outside)}; nothing was written`);
+    if (outside !== undefined)
+      throw new DocsError('invalid', `the server named a page or file outside ${dir}: ${JSON.stringify(outside)}; nothing was written`);
     const write = (rel: string, data: string | Buffer) => {
       const abs = join(dir, rel);
       mkdirSync(dirname(abs), { recursive: true });
@@ -111,17 +137,22 @@ export default class CrResolve extends DocsCommand {
       // Links in each version in the folder's relative form, so that the markers surround only what clashed.
       const m = v ? markedText(canonical(v.base), canonical(v.ours), canonical(v.theirs), labels) : undefined;
       const file = pageFile(page.path, at.hasChildren);
-      write(file, writePageSource({ title: page.title, fields: page.fields, body: m && m.conflicts ? m.text : canonical(page.markdown) }));
+      write(file, writePageSource({ title: page.title, fields: page.fields, body: m?.conflicts ? m.text : canonical(page.markdown) }));
       if (m?.conflicts) marked.push({ file, title: page.title, conflicts: m.conflicts });
     }
     write('SUMMARY.md', writeSummary(remote.pages));
 
     const other = pages.filter((c) => !versions.has(c.page!));
     if (!this.jsonEnabled()) {
-      this.log(`Change request #${sides.number} conflicted with space ${spaceId} on ${pages.length} page${pages.length === 1 ? '' : 's'}; it now holds the space's version of ${pages.length === 1 ? 'it' : 'them'} and is updated from the space.`);
+      this.log(
+        `Change request #${sides.number} conflicted with space ${spaceId} on ${pages.length} page${pages.length === 1 ? '' : 's'}; it now holds the space's version of ${pages.length === 1 ? 'it' : 'them'} and is updated from the space.`,
+      );
       this.log(`Wrote it into ${dir}${marked.length ? `; clashing lines marked (<<<<<<< ${labels.ours} ... ======= ... >>>>>>> ${labels.theirs}) in:` : '.'}`);
       for (const m of marked) this.log(`  ${join(dir, m.file)}  (${m.title}: ${m.conflicts} clash${m.conflicts === 1 ? '' : 'es'})`);
-      for (const c of other) this.log(`  ${c.title}${c.path ? ` (${c.path})` : ''}: ${c.kind}${c.fields?.length ? ` (${c.fields.join(', ')})` : ''}; now the space's version, redo your change in ${dir} if it still applies`);
+      for (const c of other)
+        this.log(
+          `  ${c.title}${c.path ? ` (${c.path})` : ''}: ${c.kind}${c.fields?.length ? ` (${c.fields.join(', ')})` : ''}; now the space's version, redo your change in ${dir} if it still applies`,
+        );
       this.log(`Edit ${marked.length ? 'each marked page (keep what it should say, remove the markers)' : dir}, then:`);
       this.log(`  docs content push ${dir} --space ${spaceId} --change-request ${sides.number} --merge`);
     }

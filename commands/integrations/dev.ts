@@ -32,7 +32,8 @@ While on, each event of the integration is POSTed as JSON to the tunnel URL (3 a
     }
     const body = { tunnelUrl: flags.tunnel!, all: flags.all };
     await transport.call('setIntegrationDevelopmentMode', { path, body });
-    if (!this.jsonEnabled()) this.log(`Development mode of ${args.integrationName} is on: events go to ${flags.tunnel}${flags.all ? ' (all organizations)' : ''}.`);
+    if (!this.jsonEnabled())
+      this.log(`Development mode of ${args.integrationName} is on: events go to ${flags.tunnel}${flags.all ? ' (all organizations)' : ''}.`);
     return { integration: args.integrationName, dev: body };
   }
 }

@@ -5,7 +5,10 @@ import { renderObject } from '../_lib/render.js';
 export default class Event extends DocsCommand {
   static summary = 'Show one event of an integration, with its trace';
   static description = 'API: GET /v1/integrations/{integrationName}/events/{eventId} (getIntegrationEvent).';
-  static examples = ['<%= config.bin %> integrations event slack Qm8vT2xLp0RsWn4kZ7cY', '<%= config.bin %> integrations event slack Qm8vT2xLp0RsWn4kZ7cY --json'];
+  static examples = [
+    '<%= config.bin %> integrations event slack Qm8vT2xLp0RsWn4kZ7cY',
+    '<%= config.bin %> integrations event slack Qm8vT2xLp0RsWn4kZ7cY --json',
+  ];
   static args = {
     integrationName: Args.string({ description: 'The integration (its name, e.g. my-integration)', required: true }),
     eventId: Args.string({ description: 'The event (its ID)', required: true }),

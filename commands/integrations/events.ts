@@ -12,7 +12,8 @@ interface Ev {
   payload: { type: string };
 }
 
-const line = (e: Ev) => `${e.createdAt}  ${e.payload.type.padEnd(22)} ${e.status.padEnd(7)} ${e.id}${e.installationId ? `  installation ${e.installationId}` : ''}`;
+const line = (e: Ev) =>
+  `${e.createdAt}  ${e.payload.type.padEnd(22)} ${e.status.padEnd(7)} ${e.id}${e.installationId ? `  installation ${e.installationId}` : ''}`;
 
 export default class Events extends DocsCommand {
   static summary = 'List the events of an integration, newest first; --follow prints new ones as they arrive';
@@ -36,11 +37,15 @@ export default class Events extends DocsCommand {
     const transport = await this.transport(flags);
     if (flags.follow && !transport.remote) throw new DocsError('invalid', 'follow: needs a server (run docs serve on this data directory, or give --api-url)');
     const fetch = async (limit: number) =>
-      ((await transport.call('listIntegrationEvents', { path: args, query: { limit } })).body as { items: Ev[]; count: number });
+      (await transport.call('listIntegrationEvents', { path: args, query: { limit } })).body as { items: Ev[]; count: number };
     const first = await fetch(flags.limit);
     if (!flags.follow) {
       if (!this.jsonEnabled()) {
-        const table = await renderList(first.items.map((e) => ({ ...e, type: e.payload.type })), ['id', 'type', 'status', 'installationId', 'createdAt'], 'No events.');
+        const table = await renderList(
+          first.items.map((e) => ({ ...e, type: e.payload.type })),
+          ['id', 'type', 'status', 'installationId', 'createdAt'],
+          'No events.',
+        );
         if (table) this.log(table);
       }
       return first;

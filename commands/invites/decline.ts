@@ -11,7 +11,8 @@ export default class Decline extends DocsCommand {
     const { args, flags } = await this.parse(Decline);
     const t = await this.transport(flags);
     const declined = (await t.docs('POST', `${INVITATIONS_PATH}/${encodeURIComponent(args.id)}/decline`)).body as Partial<InvitationView>;
-    if (!this.jsonEnabled()) this.log(`Declined invitation ${args.id}${declined.organization ? ` to ${declined.organization.title} (${declined.organization.id})` : ''}.`);
+    if (!this.jsonEnabled())
+      this.log(`Declined invitation ${args.id}${declined.organization ? ` to ${declined.organization.title} (${declined.organization.id})` : ''}.`);
     return declined;
   }
 }

@@ -4,8 +4,5 @@ export default operationCommand({
   operationId: 'getMemberInOrganizationById',
   description: 'Show one member',
   orgFlag: true,
-  examples: [
-    '<%= config.bin %> members get Xk2f9QmL0aTz7WcV1bNp',
-    '<%= config.bin %> members get Xk2f9QmL0aTz7WcV1bNp --org r55bjk0VeuQGpJpb7mcG --json',
-  ],
+  examples: ['<%= config.bin %> members get Xk2f9QmL0aTz7WcV1bNp', '<%= config.bin %> members get Xk2f9QmL0aTz7WcV1bNp --org r55bjk0VeuQGpJpb7mcG --json'],
 });

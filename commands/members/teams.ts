@@ -5,8 +5,5 @@ export default operationCommand({
   description: "List a member's teams",
   orgFlag: true,
   columns: ['team.id', 'team.title', 'member.role', 'team.members'],
-  examples: [
-    '<%= config.bin %> members teams Xk2f9QmL0aTz7WcV1bNp',
-    '<%= config.bin %> members teams Xk2f9QmL0aTz7WcV1bNp --title design --json',
-  ],
+  examples: ['<%= config.bin %> members teams Xk2f9QmL0aTz7WcV1bNp', '<%= config.bin %> members teams Xk2f9QmL0aTz7WcV1bNp --title design --json'],
 });

@@ -8,7 +8,8 @@ import { loadSpec } from '../../src/openapi/diff/load.js';
 
 export default class Diff extends DocsCommand {
   static summary = 'Compare two versions of an OpenAPI spec: every change, breaking or not';
-  static description = `OLD and NEW are each a file (JSON or YAML, its relative $refs read beside it), an http(s) URL (fetched through the same outbound guard as the server's), or a stored spec of the organization: SPEC (its latest version) or SPEC@VERSION_ID.
+  static description =
+    `OLD and NEW are each a file (JSON or YAML, its relative $refs read beside it), an http(s) URL (fetched through the same outbound guard as the server's), or a stored spec of the organization: SPEC (its latest version) or SPEC@VERSION_ID.
 Each change is breaking (a client written against OLD can fail against NEW), warning (it may) or non-breaking, by the rules of oasdiff, Bump.sh and Redocly (see docs/manual/openapi.md#breaking-changes-gates-and-dry-runs). A change inside a referenced schema is listed once, with the operations that use it.
 Exit 0 whatever the changes; with --fail-on-breaking, exit 1 when a change is breaking. Exit 2 when a side cannot be read or parsed (file: line, column: message).`;
   static examples = [
@@ -23,7 +24,11 @@ Exit 0 whatever the changes; with --fail-on-breaking, exit 1 when a change is br
   static flags = {
     org: orgFlag(),
     'fail-on-breaking': Flags.boolean({ description: 'Exit 1 when a change is breaking' }),
-    format: Flags.string({ description: 'Output: a text table, or GitHub annotations (::error / ::warning / ::notice)', options: ['text', 'github'], default: 'text' }),
+    format: Flags.string({
+      description: 'Output: a text table, or GitHub annotations (::error / ::warning / ::notice)',
+      options: ['text', 'github'],
+      default: 'text',
+    }),
   };
 
   async run(): Promise<unknown> {

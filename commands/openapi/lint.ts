@@ -10,12 +10,17 @@ import { DocsError } from '../../src/kernel/errors.js';
 
 export default class Lint extends DocsCommand {
   static summary = 'Check OpenAPI files as a put would, each problem as file:line:column';
-  static description = 'Exit 0 when every file is a valid OpenAPI 3.x or Swagger 2.0 document, 1 when one has problems, 2 when a file cannot be read. Relative $refs to other files are not followed (as for a put --file: bundle first, or put by --url).';
+  static description =
+    'Exit 0 when every file is a valid OpenAPI 3.x or Swagger 2.0 document, 1 when one has problems, 2 when a file cannot be read. Relative $refs to other files are not followed (as for a put --file: bundle first, or put by --url).';
   static examples = ['<%= config.bin %> openapi lint openapi.yaml', '<%= config.bin %> openapi lint api/*.yaml --format github'];
   static strict = false;
   static args = { file: Args.string({ description: 'OpenAPI file(s), JSON or YAML', required: true }) };
   static flags = {
-    format: Flags.string({ description: 'Output: file:line:column lines, or GitHub annotations (::error file=...,line=...)', options: ['text', 'github'], default: 'text' }),
+    format: Flags.string({
+      description: 'Output: file:line:column lines, or GitHub annotations (::error file=...,line=...)',
+      options: ['text', 'github'],
+      default: 'text',
+    }),
   };
 
   async run(): Promise<unknown> {
@@ -44,7 +49,11 @@ export default class Lint extends DocsCommand {
     const bad = results.filter((r) => !r.valid);
     if (!this.jsonEnabled()) {
       const n = bad.reduce((k, r) => k + r.problems.length, 0);
-      process.stderr.write(bad.length ? `${n} problem${n === 1 ? '' : 's'} in ${bad.length} of ${results.length} file${results.length === 1 ? '' : 's'}\n` : `${results.length} file${results.length === 1 ? '' : 's'}: valid\n`);
+      process.stderr.write(
+        bad.length
+          ? `${n} problem${n === 1 ? '' : 's'} in ${bad.length} of ${results.length} file${results.length === 1 ? '' : 's'}\n`
+          : `${results.length} file${results.length === 1 ? '' : 's'}: valid\n`,
+      );
     }
     if (bad.length) process.exitCode = 1;
     return { files: results };

@@ -10,7 +10,15 @@ import { storedReader, summaryLine, textLines } from '../_lib/openapi-diff.js';
 import type { DiffResult } from '../../src/openapi/diff/classify.js';
 import type { SpecFiles } from '../../src/openapi/diff/resolve.js';
 
-type Spec = { slug: string; permissions?: { edit: boolean }; processingState: string; visibility: string; lastVersion?: string; lastProcessErrorCode?: string; lastProcessedErrors?: { message: string; code?: string }[] };
+type Spec = {
+  slug: string;
+  permissions?: { edit: boolean };
+  processingState: string;
+  visibility: string;
+  lastVersion?: string;
+  lastProcessErrorCode?: string;
+  lastProcessedErrors?: { message: string; code?: string }[];
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,12 +65,14 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
       local = outcome;
     }
     const transport = await this.transport(flags);
-    const path = { organizationId: (await organizationOf(flags, transport)), specSlug: args.specSlug };
+    const path = { organizationId: await organizationOf(flags, transport), specSlug: args.specSlug };
     if (flags['dry-run'] || flags['fail-on-breaking']) {
       const plan = await this.plan(transport, path, flags, local);
       if (flags['dry-run']) return this.showDryRun(plan, args.specSlug, flags['fail-on-breaking']);
       if (plan.diff && plan.diff.summary.breaking > 0) {
-        process.stderr.write(`${textLines(plan.diff).join('\n')}\nError: ${args.specSlug}: not published: ${plan.diff.summary.breaking} breaking change${plan.diff.summary.breaking === 1 ? '' : 's'} against the latest version ${plan.existing!.lastVersion} (--fail-on-breaking); nothing was sent\n`);
+        process.stderr.write(
+          `${textLines(plan.diff).join('\n')}\nError: ${args.specSlug}: not published: ${plan.diff.summary.breaking} breaking change${plan.diff.summary.breaking === 1 ? '' : 's'} against the latest version ${plan.existing!.lastVersion} (--fail-on-breaking); nothing was sent\n`,
+        );
         process.exitCode = 1;
         return { spec: plan.existing, created: false, version: null, diff: plan.diff };
       }
@@ -78,7 +88,10 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
     if (!flags.wait) {
       if (!this.jsonEnabled()) {
         this.log(`${created ? 'Created' : 'Updated'} OpenAPI spec ${spec.slug}: processing ${spec.processingState}.`);
-        if (!transport.remote) process.stderr.write(`Note: no server holds this data directory: ${spec.slug} is processed when \`docs serve\` runs on it, or by a put with --wait.\n`);
+        if (!transport.remote)
+          process.stderr.write(
+            `Note: no server holds this data directory: ${spec.slug} is processed when \`docs serve\` runs on it, or by a put with --wait.\n`,
+          );
       }
       return { spec, created };
     }
@@ -95,9 +108,16 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
       }
       return { spec, created, version: null };
     }
-    const version = spec.lastVersion && spec.lastVersion !== previous ? (await transport.call('getOpenAPISpecVersionById', { path: { ...path, versionId: spec.lastVersion } })).body : null;
+    const version =
+      spec.lastVersion && spec.lastVersion !== previous
+        ? (await transport.call('getOpenAPISpecVersionById', { path: { ...path, versionId: spec.lastVersion } })).body
+        : null;
     if (!this.jsonEnabled()) {
-      this.log(version ? `Published ${spec.slug}: new version ${spec.lastVersion}.` : `Published ${spec.slug}: content unchanged, no new version (latest: ${spec.lastVersion}).`);
+      this.log(
+        version
+          ? `Published ${spec.slug}: new version ${spec.lastVersion}.`
+          : `Published ${spec.slug}: content unchanged, no new version (latest: ${spec.lastVersion}).`,
+      );
     }
     return { spec, created, version };
   }
@@ -106,21 +126,29 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
   private async refuseInvalid(slug: string, file: string, text: string, errors: { message: string; code?: string }[], errorCode: string) {
     const { locateErrors, locatedLine } = await import('../../src/openapi/locate.js');
     const located = await locateErrors(errors, file, text);
-    process.stderr.write(`${slug}: not published: ${file} is not a valid OpenAPI document (${errorCode}), ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was sent:\n`);
+    process.stderr.write(
+      `${slug}: not published: ${file} is not a valid OpenAPI document (${errorCode}), ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was sent:\n`,
+    );
     for (const e of located) process.stderr.write(locatedLine(e) + '\n');
     process.exitCode = EXIT_FAILED;
     return { spec: null, created: false, version: null, errorCode, errors: located };
   }
 
   /** What the put would do: the spec as it is (or none), and the changes against its latest version. */
-  private async plan(transport: Transport, path: { organizationId: string; specSlug: string }, flags: { url?: string; org?: string }, local: { filesystem: string } | undefined) {
+  private async plan(
+    transport: Transport,
+    path: { organizationId: string; specSlug: string },
+    flags: { url?: string; org?: string },
+    local: { filesystem: string } | undefined,
+  ) {
     let existing: Spec | undefined;
     try {
       existing = (await transport.call('getOpenAPISpecBySlug', { path })).body as Spec;
     } catch (err) {
       if (!(err instanceof DocsError) || err.kind !== 'not_found') throw err;
     }
-    if (existing && existing.permissions?.edit === false) throw new DocsError('forbidden', `publishing OpenAPI spec ${existing.slug}: needs the create role in the organization`);
+    if (existing && existing.permissions?.edit === false)
+      throw new DocsError('forbidden', `publishing OpenAPI spec ${existing.slug}: needs the create role in the organization`);
     let next: SpecFiles;
     if (local) {
       const files = JSON.parse(local.filesystem) as Record<string, unknown>;
@@ -155,7 +183,14 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
       if (plan.diff) this.log(plan.diff.changes.length ? textLines(plan.diff).join('\n') : summaryLine(plan.diff));
     }
     if (refused) process.exitCode = 1;
-    return { dryRun: true, action, spec: plan.existing ?? null, created: !plan.existing, newVersion: action === 'create' || action === 'new-version' || action === 'first-version', diff: plan.diff ? { summary: plan.diff.summary, changes: plan.diff.changes } : null };
+    return {
+      dryRun: true,
+      action,
+      spec: plan.existing ?? null,
+      created: !plan.existing,
+      newVersion: action === 'create' || action === 'new-version' || action === 'first-version',
+      diff: plan.diff ? { summary: plan.diff.summary, changes: plan.diff.changes } : null,
+    };
   }
 
   /** Polls the spec until `complete`: a spinner on a terminal, a line per state change otherwise. */
@@ -172,7 +207,10 @@ A --file is parsed and validated here first: an invalid one exits 2 (file:line:c
         shown = line;
         if (spec.processingState === 'complete') return spec;
         if (Date.now() + delay > deadline) {
-          throw new DocsError('unavailable', `openapi ${spec.slug}: still ${spec.processingState} after ${timeoutS} s; not finished (see docs openapi get ${spec.slug})`);
+          throw new DocsError(
+            'unavailable',
+            `openapi ${spec.slug}: still ${spec.processingState} after ${timeoutS} s; not finished (see docs openapi get ${spec.slug})`,
+          );
         }
         await sleep(delay);
       }

@@ -4,7 +4,5 @@ export default operationCommand({
   operationId: 'joinOrganization',
   description: 'Join an organization that allows your email domain',
   done: 'Joined.',
-  examples: [
-    '<%= config.bin %> orgs join r55bjk0VeuQGpJpb7mcG',
-  ],
+  examples: ['<%= config.bin %> orgs join r55bjk0VeuQGpJpb7mcG'],
 });

@@ -10,7 +10,10 @@ export default class PagesGet extends DocsCommand {
     '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB --path guides/install',
     '<%= config.bin %> pages get dHD9ZmkOPnfy9hWCsaQB 3qZcJmWxW8b4nUdHhXhQ --format document',
   ];
-  static args = { spaceId: Args.string({ description: 'The space (its ID)', required: true }), pageId: Args.string({ description: 'The page (its ID), or give --path' }) };
+  static args = {
+    spaceId: Args.string({ description: 'The space (its ID)', required: true }),
+    pageId: Args.string({ description: 'The page (its ID), or give --path' }),
+  };
   static flags = {
     path: Flags.string({ description: 'page path instead of an id (e.g. guides/install)' }),
     format: Flags.string({ options: ['markdown', 'document'], default: 'markdown', description: 'body format' }),
@@ -25,7 +28,8 @@ export default class PagesGet extends DocsCommand {
       ? await transport.call('getPageById', { path: { spaceId: args.spaceId, pageId: args.pageId }, query })
       : await transport.call('getPageByPath', { path: { spaceId: args.spaceId, pagePath: flags.path! }, query });
     const page = res.body as any;
-    if (!this.jsonEnabled()) this.log(flags.format === 'document' ? JSON.stringify(page.document, null, 2) : `# ${page.title}\n\n${page.markdown ?? ''}`.trimEnd());
+    if (!this.jsonEnabled())
+      this.log(flags.format === 'document' ? JSON.stringify(page.document, null, 2) : `# ${page.title}\n\n${page.markdown ?? ''}`.trimEnd());
     return page;
   }
 }

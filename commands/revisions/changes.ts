@@ -5,7 +5,8 @@ import { fetchChanges, printChanges } from '../_lib/semantic-changes.js';
 
 export default class RevisionChanges extends DocsCommand {
   static summary = 'Show what a revision brought in against the one it was made on: pages created, edited, moved, deleted; files';
-  static description = 'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes (getRevisionSemanticChanges). A merge revision also names the change request it merged. --json prints the API body.';
+  static description =
+    'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes (getRevisionSemanticChanges). A merge revision also names the change request it merged. --json prints the API body.';
   static examples = [
     '<%= config.bin %> revisions changes dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3',
     "<%= config.bin %> revisions changes dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3 --all --jq '.changes[].type'",

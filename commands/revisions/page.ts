@@ -37,7 +37,8 @@ export default class RevisionsPage extends DocsCommand {
       ? await transport.call('getPageInRevisionById', { path: { spaceId, revisionId, pageId: args.pageId }, query })
       : await transport.call('getPageInRevisionByPath', { path: { spaceId, revisionId, pagePath: flags.path! }, query });
     const page = res.body as any;
-    if (!this.jsonEnabled()) this.log(flags.format === 'document' ? JSON.stringify(page.document, null, 2) : `# ${page.title}\n\n${page.markdown ?? ''}`.trimEnd());
+    if (!this.jsonEnabled())
+      this.log(flags.format === 'document' ? JSON.stringify(page.document, null, 2) : `# ${page.title}\n\n${page.markdown ?? ''}`.trimEnd());
     return page;
   }
 }

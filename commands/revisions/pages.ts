@@ -5,7 +5,10 @@ import { pageTreeLines } from '../_lib/page-tree.js';
 export default class RevisionsPages extends DocsCommand {
   static summary = "List a space's pages as a tree, as they were in one revision";
   static description = 'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages (listPagesInRevisionById). --json prints the API body.';
-  static examples = ['<%= config.bin %> revisions pages dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3', '<%= config.bin %> revisions pages dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3 --json'];
+  static examples = [
+    '<%= config.bin %> revisions pages dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3',
+    '<%= config.bin %> revisions pages dHD9ZmkOPnfy9hWCsaQB uGWWELvns4H2hi8k5YZ3 --json',
+  ];
   static args = {
     spaceId: Args.string({ description: 'The space (its ID)', required: true }),
     revisionId: Args.string({ description: 'The revision (its ID)', required: true }),

@@ -5,8 +5,5 @@ export default operationCommand({
   description: 'List SAML providers (admins)',
   orgFlag: true,
   columns: ['id', 'label', 'status', 'defaultRole', 'service.startURL'],
-  examples: [
-    '<%= config.bin %> saml list',
-    '<%= config.bin %> saml list --org r55bjk0VeuQGpJpb7mcG --json',
-  ],
+  examples: ['<%= config.bin %> saml list', '<%= config.bin %> saml list --org r55bjk0VeuQGpJpb7mcG --json'],
 });

@@ -5,8 +5,5 @@ export default operationCommand({
   description: 'List the SSO sign-in choices of the organization',
   orgFlag: true,
   columns: ['id', 'label', 'startURL'],
-  examples: [
-    '<%= config.bin %> saml logins',
-    '<%= config.bin %> saml logins --org r55bjk0VeuQGpJpb7mcG --json',
-  ],
+  examples: ['<%= config.bin %> saml logins', '<%= config.bin %> saml logins --org r55bjk0VeuQGpJpb7mcG --json'],
 });

@@ -4,10 +4,17 @@ import { operationCommand } from '../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'updateSiteSpaceById',
   description: 'Change a site space: path, condition, space, hidden',
-  examples: ['<%= config.bin %> site-spaces update szK9Qp2mTtR4bLx0aVn1 sspAq91LmZx2Vt8NcR0e --path v2 --hidden', `<%= config.bin %> site-spaces update szK9Qp2mTtR4bLx0aVn1 sspAq91LmZx2Vt8NcR0e --condition 'visitor.claims.isBeta === true'`, '<%= config.bin %> site-spaces update szK9Qp2mTtR4bLx0aVn1 sspAq91LmZx2Vt8NcR0e --no-condition'],
+  examples: [
+    '<%= config.bin %> site-spaces update szK9Qp2mTtR4bLx0aVn1 sspAq91LmZx2Vt8NcR0e --path v2 --hidden',
+    `<%= config.bin %> site-spaces update szK9Qp2mTtR4bLx0aVn1 sspAq91LmZx2Vt8NcR0e --condition 'visitor.claims.isBeta === true'`,
+    '<%= config.bin %> site-spaces update szK9Qp2mTtR4bLx0aVn1 sspAq91LmZx2Vt8NcR0e --no-condition',
+  ],
   orgFlag: true,
   flags: {
-    condition: Flags.string({ description: 'Condition over visitor claims, e.g. visitor.claims.plan === "pro" (see docs/manual/sites.md)', exclusive: ['no-condition'] }),
+    condition: Flags.string({
+      description: 'Condition over visitor claims, e.g. visitor.claims.plan === "pro" (see docs/manual/sites.md)',
+      exclusive: ['no-condition'],
+    }),
     'no-condition': Flags.boolean({ description: 'Remove the condition', exclusive: ['condition'] }),
     hidden: Flags.boolean({ description: 'Hide it from the navigation of the published site (--no-hidden shows it)', allowNo: true }),
   },

@@ -46,7 +46,7 @@ export default class SitesCustomize extends DocsCommand {
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --set announcement=\'{"enabled":true,"message":"v2 is out","style":"info"}\'',
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --file customization.json',
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=bold',
-    '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=null   # back to the site\'s',
+    "<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=null   # back to the site's",
   ];
   static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
@@ -71,8 +71,9 @@ export default class SitesCustomize extends DocsCommand {
       if (!file || typeof file !== 'object' || Array.isArray(file)) throw new DocsError('invalid', `--file ${flags.file}: must hold a JSON object`);
     }
     const transport = await this.transport(flags);
-    const path = { organizationId: (await organizationOf(flags, transport)), siteId: args.siteId };
-    const body: Record<string, any> = file ?? (flags['site-space'] ? {} : structuredClone((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>));
+    const path = { organizationId: await organizationOf(flags, transport), siteId: args.siteId };
+    const body: Record<string, any> =
+      file ?? (flags['site-space'] ? {} : structuredClone((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>));
     for (const s of sets) applySet(body, s);
     const operationId = flags['site-space'] ? 'overrideSiteSpaceCustomizationById' : 'updateSiteCustomizationById';
     const req = { path: flags['site-space'] ? { ...path, siteSpaceId: flags['site-space'] } : path, body };
@@ -132,8 +133,17 @@ function blame(err: unknown, sets: Assignment[], file: string | undefined, id: s
     return n;
   };
   // A --set is at fault when the field is on its path, or differs from it only in the last key.
-  const set = sets.map((s) => ({ s, n: common(s.keys) })).filter((c) => c.n > 0 && c.n >= c.s.keys.length - 1).sort((a, b) => b.n - a.n)[0]?.s;
+  const set = sets
+    .map((s) => ({ s, n: common(s.keys) }))
+    .filter((c) => c.n > 0 && c.n >= c.s.keys.length - 1)
+    .sort((a, b) => b.n - a.n)[0]?.s;
   const path = set?.keys.join('.');
-  const where = set ? (field === path || field!.startsWith(path + '.') || path!.startsWith(field + '.') ? `--set ${field}` : `--set ${path} (${field})`) : file ? `--file ${file}: ${field}` : undefined;
+  const where = set
+    ? field === path || field!.startsWith(path + '.') || path!.startsWith(field + '.')
+      ? `--set ${field}`
+      : `--set ${path} (${field})`
+    : file
+      ? `--file ${file}: ${field}`
+      : undefined;
   return where && new DocsError('invalid', `${where}: ${rule} (see docs ${id.replace(/:/g, ' ')} --help)`);
 }

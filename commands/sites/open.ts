@@ -17,7 +17,8 @@ async function answers(url: string): Promise<boolean> {
 
 export default class SitesOpen extends DocsCommand {
   static summary = "Print a published site's address, and open it in the browser on a terminal";
-  static description = 'API: GET /v1/orgs/{organizationId}/sites/{siteId} (getSiteById), its urls.published. Starts nothing: `docs serve` (or `docs sites preview`) serves it; read from a data directory with nothing serving the address, it says so on stderr (and opens nothing).';
+  static description =
+    'API: GET /v1/orgs/{organizationId}/sites/{siteId} (getSiteById), its urls.published. Starts nothing: `docs serve` (or `docs sites preview`) serves it; read from a data directory with nothing serving the address, it says so on stderr (and opens nothing).';
   static examples = ['<%= config.bin %> sites open szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites open szK9Qp2mTtR4bLx0aVn1 --json'];
   static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
@@ -38,7 +39,9 @@ export default class SitesOpen extends DocsCommand {
       // other data. Say how to start one rather than open a dead (or wrong) page. A PostgreSQL
       // store has no lock: there, ask the address.
       if (!transport.remote && (transport.target !== 'PostgreSQL store' || !(await answers(url)))) {
-        process.stderr.write(`Nothing serves ${new URL(url).origin} now: start the server with \`docs serve\`, or serve this site alone with \`docs sites preview ${args.siteId}\` (it prints the address).\n`);
+        process.stderr.write(
+          `Nothing serves ${new URL(url).origin} now: start the server with \`docs serve\`, or serve this site alone with \`docs sites preview ${args.siteId}\` (it prints the address).\n`,
+        );
         return { url };
       }
       if (process.stdout.isTTY) openUrl(url);

@@ -10,7 +10,8 @@ import { soleOrganization } from '../_lib/org.js';
 
 export default class SitesPreview extends DocsCommand {
   static summary = 'Serve a site on a free loopback port for this data directory (unless a server runs) and print its address';
-  static description = 'Reads the site (getSiteById); if `docs serve` already holds the data directory, prints its address there and exits. Otherwise serves the data directory on 127.0.0.1 and a free port until Ctrl-C.';
+  static description =
+    'Reads the site (getSiteById); if `docs serve` already holds the data directory, prints its address there and exits. Otherwise serves the data directory on 127.0.0.1 and a free port until Ctrl-C.';
   static examples = ['<%= config.bin %> sites preview szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites preview szK9Qp2mTtR4bLx0aVn1 --data ./docs-data'];
   static enableJsonFlag = false;
   static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
@@ -22,11 +23,21 @@ export default class SitesPreview extends DocsCommand {
     const { args, flags } = await this.parse(SitesPreview);
     // A transport of its own (not the command's, which closes at the end): the data directory
     // must be released before this process serves it.
-    const transport = await selectTransport({ apiUrl: flags['api-url'], token: flags.token, data: flags.data, store: flags.store, profile: flags.profile, notice: (m) => process.stderr.write(m + '\n') });
+    const transport = await selectTransport({
+      apiUrl: flags['api-url'],
+      token: flags.token,
+      data: flags.data,
+      store: flags.store,
+      profile: flags.profile,
+      notice: (m) => process.stderr.write(m + '\n'),
+    });
     let published: string | undefined;
     try {
       const organizationId = flags.org ?? (await soleOrganization(transport));
-      const site = (await transport.call('getSiteById', { path: { organizationId, siteId: args.siteId } })).body as { urls: { published?: string }; proxy?: { target: string } };
+      const site = (await transport.call('getSiteById', { path: { organizationId, siteId: args.siteId } })).body as {
+        urls: { published?: string };
+        proxy?: { target: string };
+      };
       published = site.proxy?.target ?? site.urls.published;
       if (!published) throw new DocsError('precondition', `site ${args.siteId} is not published: publish it first (docs sites publish ${args.siteId})`);
       if (transport.remote) {

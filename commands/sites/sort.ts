@@ -23,6 +23,9 @@ export default operationCommand({
   },
   prepare: (req, flags) => {
     // Without --before or --after the item goes to the end of its siblings.
-    req.body = { item: pointer(flags.item), position: { ...(flags.before ? { before: pointer(flags.before) } : {}), ...(flags.after ? { after: pointer(flags.after) } : {}) } };
+    req.body = {
+      item: pointer(flags.item),
+      position: { ...(flags.before ? { before: pointer(flags.before) } : {}), ...(flags.after ? { after: pointer(flags.after) } : {}) },
+    };
   },
 });

@@ -38,7 +38,7 @@ export default class SitesStructure extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(SitesStructure);
     const transport = await this.transport(flags);
-    const organizationId = (await organizationOf(flags, transport));
+    const organizationId = await organizationOf(flags, transport);
     const query = flags['share-key'] ? { shareKey: flags['share-key'] } : {};
     const { body } = await transport.call('getSiteStructure', { path: { organizationId, siteId: args.siteId }, query });
     const tree = body as { type: string; structure: Item[] };

@@ -28,7 +28,7 @@ export default class SpacesList extends List {
     if (flags.deleted) return this.deleted(flags);
     if (!flags.tree) return super.run();
     const transport = await this.transport(flags);
-    const organizationId: string = (await organizationOf(flags, transport));
+    const organizationId: string = await organizationOf(flags, transport);
     const collections = await listAll<Node>(transport, 'listCollectionsInOrganizationById', { organizationId });
     const spaces = await listAll<Node>(transport, 'listSpacesInOrganizationById', { organizationId });
     const tree = buildTree(collections, spaces);
@@ -42,7 +42,13 @@ export default class SpacesList extends List {
     const organization = await organizationOf(flags, transport);
     const list = (await transport.docs('GET', '/_docs/deleted-spaces', { query: { organization } })).body as { items: any[]; count: number };
     if (!this.jsonEnabled()) {
-      const rows = list.items.map((i) => ({ id: i.id, title: i.title, deleted: i.deletedAt, 'purge at': i.purgeAt, restorable: i.restorable ? 'yes' : 'no (needs admin)' }));
+      const rows = list.items.map((i) => ({
+        id: i.id,
+        title: i.title,
+        deleted: i.deletedAt,
+        'purge at': i.purgeAt,
+        restorable: i.restorable ? 'yes' : 'no (needs admin)',
+      }));
       const table = await renderList(rows, ['id', 'title', 'deleted', 'purge at', 'restorable'], 'No deleted spaces to restore.');
       if (table) this.log(table);
       if (rows.length) process.stderr.write(`Restore one with: docs spaces restore ${list.items[0].id}\n`);

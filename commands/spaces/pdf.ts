@@ -4,7 +4,8 @@ import { pdfFlags, savePdf } from '../_lib/pdf-save.js';
 
 export default class SpacesPdf extends DocsCommand {
   static summary = "Save a space's content as a PDF";
-  static description = "API: GET /v1/spaces/{spaceId}/pdf (getSpacePDF), then the URL it returns. Every page of the space's current revision in tree order, or one page (--page, --only).";
+  static description =
+    "API: GET /v1/spaces/{spaceId}/pdf (getSpacePDF), then the URL it returns. Every page of the space's current revision in tree order, or one page (--page, --only).";
   static examples = [
     '<%= config.bin %> spaces pdf dHD9ZmkOPnfy9hWCsaQB -o handbook.pdf',
     '<%= config.bin %> spaces pdf dHD9ZmkOPnfy9hWCsaQB --page DT8h1lNJY7eIeQFNSwF0 -o guide.pdf',

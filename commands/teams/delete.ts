@@ -8,8 +8,5 @@ export default operationCommand({
   confirm: async (p, _f, t) => `Delete ${await teamNamed(t, p.organizationId!, p.teamId!)}?`,
   done: (_s, p) => `Deleted team ${p.teamId} (not restorable; create one with: docs teams create).`,
   missing: (p) => `team ${p.teamId} not found: nothing deleted`,
-  examples: [
-    '<%= config.bin %> teams delete T7gH2kLm9QpR4sVx8YzA',
-    '<%= config.bin %> teams delete T7gH2kLm9QpR4sVx8YzA --yes',
-  ],
+  examples: ['<%= config.bin %> teams delete T7gH2kLm9QpR4sVx8YzA', '<%= config.bin %> teams delete T7gH2kLm9QpR4sVx8YzA --yes'],
 });

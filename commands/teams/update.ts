@@ -4,7 +4,5 @@ export default operationCommand({
   operationId: 'updateTeamInOrganizationById',
   description: 'Rename a team (admins and team owners)',
   orgFlag: true,
-  examples: [
-    '<%= config.bin %> teams update T7gH2kLm9QpR4sVx8YzA --title "Platform Engineering"',
-  ],
+  examples: ['<%= config.bin %> teams update T7gH2kLm9QpR4sVx8YzA --title "Platform Engineering"'],
 });

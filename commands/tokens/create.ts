@@ -4,7 +4,8 @@ import { expiresAt, TOKENS_PATH } from '../_lib/tokens.js';
 
 export default class Create extends DocsCommand {
   static summary = 'Create an API token for a user (yours; an instance owner for anyone)';
-  static description = `Prints the new token once: only its hash is kept. Anyone creates tokens for themself; an instance owner also for any user (an invited user gets their first token this way). An organization admin cannot: a token acts in every organization of its user. In-process on the data directory, or through the server holding it (its /_docs/tokens route, with your token).`;
+  static description =
+    `Prints the new token once: only its hash is kept. Anyone creates tokens for themself; an instance owner also for any user (an invited user gets their first token this way). An organization admin cannot: a token acts in every organization of its user. In-process on the data directory, or through the server holding it (its /_docs/tokens route, with your token).`;
   static examples = [
     '<%= config.bin %> tokens create --user ann@acme.com --label laptop --expires 90d',
     'DOCS_TOKEN=$(<%= config.bin %> tokens create --user ci@acme.com --label ci --expires 2027-01-31 --jq .token)',
@@ -18,11 +19,17 @@ export default class Create extends DocsCommand {
 
   async run(): Promise<unknown> {
     const { flags } = await this.parse(Create);
-    const body = { user: flags.user, ...(flags.label !== undefined ? { label: flags.label } : {}), ...(flags.expires ? { expiresAt: expiresAt(flags.expires) } : {}) };
+    const body = {
+      user: flags.user,
+      ...(flags.label !== undefined ? { label: flags.label } : {}),
+      ...(flags.expires ? { expiresAt: expiresAt(flags.expires) } : {}),
+    };
     const t = await this.transport(flags);
     const created = (await t.docs('POST', TOKENS_PATH, { body })).body as { id: string; token: string; user: { email: string }; expiresAt: string | null };
     if (!this.jsonEnabled()) {
-      process.stderr.write(`Created token ${created.id} for ${created.user.email}${created.expiresAt ? ` (expires ${created.expiresAt})` : ''}. It is shown only now:\n`);
+      process.stderr.write(
+        `Created token ${created.id} for ${created.user.email}${created.expiresAt ? ` (expires ${created.expiresAt})` : ''}. It is shown only now:\n`,
+      );
       this.log(created.token);
     }
     return created;

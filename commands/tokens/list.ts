@@ -15,7 +15,14 @@ export default class List extends DocsCommand {
     const t = await this.transport(flags);
     const list = (await t.docs('GET', TOKENS_PATH, { query: { user: flags.user } })).body as { items: Record<string, unknown>[] };
     if (!this.jsonEnabled()) {
-      const rows = list.items.map((i: any) => ({ id: i.id, label: i.label, user: i.user.email, created: i.createdAt, 'last used': i.lastUsedAt ?? 'never', expires: i.expiresAt ?? 'never' }));
+      const rows = list.items.map((i: any) => ({
+        id: i.id,
+        label: i.label,
+        user: i.user.email,
+        created: i.createdAt,
+        'last used': i.lastUsedAt ?? 'never',
+        expires: i.expiresAt ?? 'never',
+      }));
       const table = await renderList(rows, ['id', 'label', 'user', 'created', 'last used', 'expires'], 'No tokens.');
       if (table) this.log(table);
     }

@@ -14,7 +14,11 @@ export default class Revoke extends DocsCommand {
     const { args, flags } = await this.parse(Revoke);
     await confirmDestructive(`Revoke token ${args.tokenId}? (anything using it stops working)`, flags.yes);
     const t = await this.transport(flags);
-    const revoked = (await t.docs('DELETE', `${TOKENS_PATH}/${encodeURIComponent(args.tokenId)}`)).body as { id: string; label: string; user: { email: string } };
+    const revoked = (await t.docs('DELETE', `${TOKENS_PATH}/${encodeURIComponent(args.tokenId)}`)).body as {
+      id: string;
+      label: string;
+      user: { email: string };
+    };
     if (!this.jsonEnabled()) this.log(`Revoked token ${revoked.id} (${revoked.label}) of ${revoked.user.email}.`);
     return revoked;
   }

@@ -7,7 +7,13 @@ import { startSpinner } from '../_lib/color.js';
 import { spin } from '../_lib/operation-command.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
-type Translation = { id: string; status: string; result?: { space: string; revision: string }; error?: { code: string; message: string }; stats: { latestWords: number; latestPages: number } };
+type Translation = {
+  id: string;
+  status: string;
+  result?: { space: string; revision: string };
+  error?: { code: string; message: string };
+  stats: { latestWords: number; latestPages: number };
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,13 +35,14 @@ With --wait, waits until the run ends (a spinner on a terminal): exit 0 when it 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(TranslationsRun);
     const transport = await this.transport(flags);
-    const path = { organizationId: (await organizationOf(flags, transport)), translationId: args.translationId };
+    const path = { organizationId: await organizationOf(flags, transport), translationId: args.translationId };
     if (flags.wait) transport.runWorkers?.(); // in-process: this process runs what it waits for
     await spin(transport.remote, 'POST translations run', () => transport.call('runTranslation', { path }));
     if (!flags.wait) {
       if (!this.jsonEnabled()) {
         this.log(`Run of translation ${args.translationId} requested.`);
-        if (!transport.remote) process.stderr.write('Note: no server holds this data directory: the run happens when `docs serve` runs on it, or with run --wait.\n');
+        if (!transport.remote)
+          process.stderr.write('Note: no server holds this data directory: the run happens when `docs serve` runs on it, or with run --wait.\n');
       }
       return undefined;
     }
@@ -59,7 +66,8 @@ async function waitForRun(transport: Transport, path: Record<string, string>, ti
       const t = (await transport.call('getTranslation', { path })).body as Translation;
       if (spinner) spinner.text = `translation ${t.id}: ${t.status}`;
       if (t.status === 'completed' || t.error) return t;
-      if (Date.now() + delay > deadline) throw new DocsError('unavailable', `translation ${t.id}: still ${t.status} after ${timeoutS} s; not finished (see docs translations get ${t.id})`);
+      if (Date.now() + delay > deadline)
+        throw new DocsError('unavailable', `translation ${t.id}: still ${t.status} after ${timeoutS} s; not finished (see docs translations get ${t.id})`);
       await sleep(delay);
     }
   } finally {

@@ -5,9 +5,10 @@ import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 
 export default class Update extends DocsCommand {
-  static summary = "Change a user's name or photo (yourself, or anyone as an instance owner); mark an email verified or designate an instance owner (instance owners only)";
+  static summary =
+    "Change a user's name or photo (yourself, or anyone as an instance owner); mark an email verified or designate an instance owner (instance owners only)";
   static description =
-    'The name and photo are changed with the API (PATCH /v1/users/{userId}, updateUserById). A verified email lets its user join organizations by email domain (docs orgs join). An instance owner creates and revokes anyone\'s tokens, lists users and changes these marks. The bootstrap owner keeps both.';
+    "The name and photo are changed with the API (PATCH /v1/users/{userId}, updateUserById). A verified email lets its user join organizations by email domain (docs orgs join). An instance owner creates and revokes anyone's tokens, lists users and changes these marks. The bootstrap owner keeps both.";
   static examples = [
     '<%= config.bin %> users update me --display-name "Ann Lee" --photo-url https://example.com/ann.png',
     '<%= config.bin %> users update ann@acme.com --email-verified',
@@ -28,7 +29,8 @@ export default class Update extends DocsCommand {
     const marks = { emailVerified: flags['email-verified'], instanceOwner: flags['instance-owner'] };
     const changesProfile = profile.displayName !== undefined || profile.photoURL !== undefined;
     const changesMarks = marks.emailVerified !== undefined || marks.instanceOwner !== undefined;
-    if (!changesProfile && !changesMarks) throw new DocsError('invalid', 'give --display-name, --photo-url, --email-verified or --instance-owner (or their --no- forms)');
+    if (!changesProfile && !changesMarks)
+      throw new DocsError('invalid', 'give --display-name, --photo-url, --email-verified or --instance-owner (or their --no- forms)');
     const t = await this.transport(flags);
     let out: any;
     if (changesProfile) {
@@ -38,8 +40,15 @@ export default class Update extends DocsCommand {
     }
     if (changesMarks) {
       const ref = args.user === 'me' ? (out?.id ?? (await userIdOf(t, 'me'))) : args.user;
-      const u = (await t.docs('PATCH', `/_docs/users/${encodeURIComponent(ref)}`, { body: marks })).body as { email: string; emailVerified: boolean; instanceOwner: boolean };
-      if (!this.jsonEnabled()) this.log(`User ${u.email}: email ${u.emailVerified ? 'verified' : 'not verified'}, ${u.instanceOwner ? 'an instance owner' : 'not an instance owner'}.`);
+      const u = (await t.docs('PATCH', `/_docs/users/${encodeURIComponent(ref)}`, { body: marks })).body as {
+        email: string;
+        emailVerified: boolean;
+        instanceOwner: boolean;
+      };
+      if (!this.jsonEnabled())
+        this.log(
+          `User ${u.email}: email ${u.emailVerified ? 'verified' : 'not verified'}, ${u.instanceOwner ? 'an instance owner' : 'not an instance owner'}.`,
+        );
       out = out ? { ...out, emailVerified: u.emailVerified, instanceOwner: u.instanceOwner } : u;
     }
     return out;

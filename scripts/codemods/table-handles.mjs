@@ -76,7 +76,11 @@ const HANDLES = {
 const META = [
   { handle: ['MetaOwner', 'src/users/instance.ts'], typeArg: /^(OwnerMeta|\{\s*id: string; user: string;?\s*\})$/, arg: /^'owner'$/ },
   { handle: ['MetaVisitorKey', 'src/auth/visitor-keys.ts'], typeArg: /^VisitorKeyMeta$/, arg: /^KEY_ROW$/ },
-  { handle: ['MetaDownloadSecret', 'src/content/downloads.ts'], typeArg: /^\{\s*id: string; secret: string;?\s*\}$/, arg: /^(META_ID|downloadSecretRow\(\)|'download-signing-key')$/ },
+  {
+    handle: ['MetaDownloadSecret', 'src/content/downloads.ts'],
+    typeArg: /^\{\s*id: string; secret: string;?\s*\}$/,
+    arg: /^(META_ID|downloadSecretRow\(\)|'download-signing-key')$/,
+  },
 ];
 
 const PORT = path.join(ROOT, 'src/store/port.ts');
@@ -86,7 +90,16 @@ const args = process.argv.slice(2);
 const check = args.includes('--check');
 const only = args.filter((a) => !a.startsWith('--')).map((f) => path.resolve(f));
 
-const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+const config = ts.getParsedCommandLineOfConfigFile(
+  path.join(ROOT, 'tsconfig.json'),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  },
+);
 const program = ts.createProgram(config.fileNames, config.options);
 const checker = program.getTypeChecker();
 
@@ -136,7 +149,7 @@ function tableNameOf(node) {
 }
 
 function importPath(from, module) {
-  let p = path.relative(path.dirname(from), path.join(ROOT, module)).split(path.sep).join('/').replace(/\.ts$/, '.js');
+  const p = path.relative(path.dirname(from), path.join(ROOT, module)).split(path.sep).join('/').replace(/\.ts$/, '.js');
   return p.startsWith('.') ? p : `./${p}`;
 }
 
@@ -161,7 +174,9 @@ for (const sf of program.getSourceFiles()) {
     if (asArg && asArg.arguments[0] === node && tableNameOf(node) === undefined) {
       const t = checker.getTypeAtLocation(node);
       if (!isTableType(t) && !(t.flags & ts.TypeFlags.Any))
-        leftForHand.push(`${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: the table is not a handle (computed at run time?): ${asArg.getText(sf).slice(0, 120)}`);
+        leftForHand.push(
+          `${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: the table is not a handle (computed at run time?): ${asArg.getText(sf).slice(0, 120)}`,
+        );
     }
     const isLiteral = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
     const isRef = ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node.parent) && !ts.isVariableDeclaration(node.parent);
@@ -173,7 +188,9 @@ for (const sf of program.getSourceFiles()) {
       if (name !== undefined && (expectsTable || isTableArg) && (name in HANDLES || name === 'meta')) {
         const handle = name === 'meta' ? metaHandle(node, sf) : HANDLES[name];
         if (!handle) {
-          leftForHand.push(`${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: a 'meta' row the codemod cannot tell (add a rule to META): ${node.parent.getText(sf).slice(0, 120)}`);
+          leftForHand.push(
+            `${rel(file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: a 'meta' row the codemod cannot tell (add a rule to META): ${node.parent.getText(sf).slice(0, 120)}`,
+          );
         } else {
           edits.push({ start: node.getStart(sf), end: node.getEnd(), text: handle[0] });
           if (path.join(ROOT, handle[1]) !== file) needed.set(handle[0], handle[1]);
@@ -223,7 +240,10 @@ for (const sf of program.getSourceFiles()) {
     const existing = locals?.get(handle);
     if (existing) {
       const d = existing.declarations?.[0];
-      const fromHandleModule = d && ts.isImportSpecifier(d) && path.resolve(path.dirname(file), d.parent.parent.parent.moduleSpecifier.text.replace(/\.js$/, '.ts')) === path.join(ROOT, module);
+      const fromHandleModule =
+        d &&
+        ts.isImportSpecifier(d) &&
+        path.resolve(path.dirname(file), d.parent.parent.parent.moduleSpecifier.text.replace(/\.js$/, '.ts')) === path.join(ROOT, module);
       if (fromHandleModule) continue;
       throw new Error(`${rel(file)}: already declares '${handle}', which is not the table handle of ${module}; rename it and run again`);
     }
@@ -233,7 +253,14 @@ for (const sf of program.getSourceFiles()) {
   const newLines = [];
   for (const [module, handles] of byModule) {
     const spec = importPath(file, module);
-    const same = imports.find((i) => i.moduleSpecifier.text === spec && i.importClause && !i.importClause.isTypeOnly && i.importClause.namedBindings && ts.isNamedImports(i.importClause.namedBindings));
+    const same = imports.find(
+      (i) =>
+        i.moduleSpecifier.text === spec &&
+        i.importClause &&
+        !i.importClause.isTypeOnly &&
+        i.importClause.namedBindings &&
+        ts.isNamedImports(i.importClause.namedBindings),
+    );
     if (same) {
       const els = same.importClause.namedBindings.elements;
       edits.push({ start: els.end, end: els.end, text: `${els.hasTrailingComma ? ' ' : ', '}${handles.sort().join(', ')}` });

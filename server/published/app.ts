@@ -19,7 +19,14 @@ const CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; for
 
 function html(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}): number {
   const bytes = Buffer.from(body);
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': bytes.length, 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': bytes.length,
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(bytes);
   return status;
 }
@@ -65,7 +72,14 @@ function crossOrigin(req: IncomingMessage): string | undefined {
 
 const retryHeaders = (e: DocsError) => (e as any).headers ?? {};
 
-export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string, guard: AuthGuard = unguarded): Promise<number> {
+export async function serveApp(
+  ctx: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  search: string,
+  guard: AuthGuard = unguarded,
+): Promise<number> {
   const query = new URLSearchParams(search);
   const cookie = parseCookies(req.headers.cookie)[SESSION];
   if (pathname === '/o/login') {
@@ -80,7 +94,8 @@ export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerRe
         await guard(token, () => authenticate(ctx, token));
       } catch (err) {
         const e = asDocsError(err);
-        if (e.kind === 'rate_limited') return html(res, 429, loginForm(next, 'Too many failed sign-ins from this address: wait and try again.'), retryHeaders(e));
+        if (e.kind === 'rate_limited')
+          return html(res, 429, loginForm(next, 'Too many failed sign-ins from this address: wait and try again.'), retryHeaders(e));
         if (e.kind !== 'unauthenticated') throw err;
         return html(res, 401, loginForm(next, 'That token is not valid.'));
       }
@@ -109,7 +124,13 @@ export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerRe
     caller = cookie ? await guard(cookie, () => sessionCaller(ctx, cookie)) : await sessionCaller(ctx, cookie);
   } catch (err) {
     const e = asDocsError(err);
-    if (e.kind === 'rate_limited') return html(res, 429, loginForm(pathname + (search ? `?${search}` : ''), 'Too many failed sign-ins from this address: wait and try again.'), retryHeaders(e));
+    if (e.kind === 'rate_limited')
+      return html(
+        res,
+        429,
+        loginForm(pathname + (search ? `?${search}` : ''), 'Too many failed sign-ins from this address: wait and try again.'),
+        retryHeaders(e),
+      );
     if (e.kind !== 'unauthenticated') throw err;
     return html(res, 401, loginForm(pathname + (search ? `?${search}` : '')));
   }
@@ -123,6 +144,13 @@ export async function serveApp(ctx: Context, req: IncomingMessage, res: ServerRe
   } catch (err) {
     const e = err instanceof URIError ? new DocsError('not_found', `nothing at ${pathname}`) : asDocsError(err);
     if (e.kind === 'bug') throw err;
-    return html(res, e.status, appPage(e.status === 403 ? 'Forbidden' : 'Not found', `<h1>${e.status === 403 ? 'Forbidden' : 'Not found'}</h1><p>${esc(e.message)}</p><p><a href="/o">Home</a></p>`));
+    return html(
+      res,
+      e.status,
+      appPage(
+        e.status === 403 ? 'Forbidden' : 'Not found',
+        `<h1>${e.status === 403 ? 'Forbidden' : 'Not found'}</h1><p>${esc(e.message)}</p><p><a href="/o">Home</a></p>`,
+      ),
+    );
   }
 }

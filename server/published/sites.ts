@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ensureDownloadSecret } from '../../src/content/downloads.js';
-import { markdownOf } from '../../src/content/revisions.js';
 import type { Context } from '../../src/kernel/context.js';
 import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
@@ -40,7 +39,12 @@ const cspWith = (origins: string[]) => CSP.replace("connect-src 'self'", `connec
 
 /** Loads the API reference specs of the site's listed spaces (before llms.txt, search, sitemap). */
 async function preloadApis(ctx: Context, view: SiteView): Promise<void> {
-  const missing = await ctx.store.read((tx) => apisToLoad(tx, listedSpaces(view).map((e) => e.space)));
+  const missing = await ctx.store.read((tx) =>
+    apisToLoad(
+      tx,
+      listedSpaces(view).map((e) => e.space),
+    ),
+  );
   if (missing.length) await loadApis(ctx, missing);
 }
 
@@ -62,7 +66,12 @@ const HTML = 'text/html; charset=utf-8';
 
 /** The 404 of an address that is not a site the visitor may see: the same page, whatever the reason. */
 export const bareNotFound = (res: ServerResponse) =>
-  send(res, 404, HTML, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing at this address.</p></main></body></html>`);
+  send(
+    res,
+    404,
+    HTML,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is nothing at this address.</p></main></body></html>`,
+  );
 
 function redirect(res: ServerResponse, status: 301 | 302 | 303, to: string, cookies: string[] = []) {
   res.writeHead(status, { location: to, 'content-length': 0, ...(cookies.length ? { 'set-cookie': cookies } : {}) });
@@ -118,7 +127,10 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       const at = special || input.fromQuery ? undefined : locate(view, rest);
       const missing = at?.kind === 'space' ? apisToLoad(tx, [at.entry.space]) : [];
       if (missing.length) return { view, at, missing };
-      const page = at?.kind === 'space' ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, part ? `${pathname}?part=${part}` : pathname) : undefined;
+      const page =
+        at?.kind === 'space'
+          ? findPage(tx, ctx, view, at.entry, at.rest.join('/'), asMarkdown, cookies, part ? `${pathname}?part=${part}` : pathname)
+          : undefined;
       return { view, at, page, missing };
     });
   let entered = await enter();
@@ -147,7 +159,23 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const notFound = async (entry?: SpaceEntry) => {
     const settings = settingsOf(view, entry);
     const side = entry ? await ctx.store.read((tx) => sidebar(spacePages(tx, entry.space), entry, undefined, visitor)) : undefined;
-    return send(res, 404, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: 'Page not found', here: pathname, main: notFoundMain(view.base), sidebar: side, ref: (to) => contentRef(view, to), noindex: true }));
+    return send(
+      res,
+      404,
+      HTML,
+      frame({
+        view,
+        entry,
+        settings,
+        theme: themeOf(view, settings, cookies),
+        title: 'Page not found',
+        here: pathname,
+        main: notFoundMain(view.base),
+        sidebar: side,
+        ref: (to) => contentRef(view, to),
+        noindex: true,
+      }),
+    );
   };
 
   // Site-wide routes.
@@ -171,15 +199,39 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       const groups = await searchSite(ctx, view, q);
       if (what === 'search.json') return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ query: q, groups }));
       const theme = themeOf(view, baseSettings, cookies);
-      return send(res, 200, HTML, frame({ view, settings: baseSettings, theme, title: q ? `Search: ${q}` : 'Search', here: `${pathname}?${query}`, main: searchPage(q, groups), ref: (to) => contentRef(view, to), noindex: true }));
+      return send(
+        res,
+        200,
+        HTML,
+        frame({
+          view,
+          settings: baseSettings,
+          theme,
+          title: q ? `Search: ${q}` : 'Search',
+          here: `${pathname}?${query}`,
+          main: searchPage(q, groups),
+          ref: (to) => contentRef(view, to),
+          noindex: true,
+        }),
+      );
     }
     return notFound();
   }
   if (rest.length === 1) {
-    const robotsText = { 'robots.txt': () => robots(ctx, view), 'sitemap.xml': () => ctx.store.read((tx) => sitemap(tx, ctx, view)), 'llms.txt': () => ctx.store.read((tx) => llmsIndex(tx, ctx, view)), 'llms-full.txt': () => ctx.store.read((tx) => llmsFull(tx, ctx, view)) }[rest[0]!];
+    const robotsText = {
+      'robots.txt': () => robots(ctx, view),
+      'sitemap.xml': () => ctx.store.read((tx) => sitemap(tx, ctx, view)),
+      'llms.txt': () => ctx.store.read((tx) => llmsIndex(tx, ctx, view)),
+      'llms-full.txt': () => ctx.store.read((tx) => llmsFull(tx, ctx, view)),
+    }[rest[0]!];
     if (robotsText) {
       if (rest[0] !== 'robots.txt') await preloadApis(ctx, view);
-      const type = rest[0] === 'sitemap.xml' ? 'application/xml; charset=utf-8' : rest[0]!.startsWith('llms') ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8';
+      const type =
+        rest[0] === 'sitemap.xml'
+          ? 'application/xml; charset=utf-8'
+          : rest[0]!.startsWith('llms')
+            ? 'text/markdown; charset=utf-8'
+            : 'text/plain; charset=utf-8';
       return send(res, 200, type, await robotsText());
     }
   }
@@ -193,13 +245,42 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   // (POST, or GET for an event stream) never get here (server/published.ts).
   if (!found && rest.length === 1 && rest[0] === 'mcp') {
     const settings = settingsOf(view, entry);
-    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: 'MCP server', here: pathname, main: mcpMain(`${ctx.baseUrl}${view.base}/mcp`), ref: (to) => contentRef(view, to), noindex: true }));
+    return send(
+      res,
+      200,
+      HTML,
+      frame({
+        view,
+        entry,
+        settings,
+        theme: themeOf(view, settings, cookies),
+        title: 'MCP server',
+        here: pathname,
+        main: mcpMain(`${ctx.baseUrl}${view.base}/mcp`),
+        ref: (to) => contentRef(view, to),
+        noindex: true,
+      }),
+    );
   }
   if (!found) return notFound(entry);
   if ('empty' in found) {
     // A space with no page yet: its address answers, saying so.
     const settings = settingsOf(view, entry);
-    return send(res, 200, HTML, frame({ view, entry, settings, theme: themeOf(view, settings, cookies), title: entry.space.title, here: pathname, main: `<h1>${esc(entry.space.title)}</h1><p>No pages yet.</p>`, ref: (to) => contentRef(view, to) }));
+    return send(
+      res,
+      200,
+      HTML,
+      frame({
+        view,
+        entry,
+        settings,
+        theme: themeOf(view, settings, cookies),
+        title: entry.space.title,
+        here: pathname,
+        main: `<h1>${esc(entry.space.title)}</h1><p>No pages yet.</p>`,
+        ref: (to) => contentRef(view, to),
+      }),
+    );
   }
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
@@ -207,7 +288,16 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const { ix, page } = found;
   const api = ix.api?.get(page.node.id);
   const key = bodyKey(
-    [entry.space.id, ix.rev.id, page.node.id, page.node.content, entry.url, found.source.links.externalBlank, Math.floor(ctx.clock.now().getTime() / 3_600_000), JSON.stringify(codeThemesOf(found.settings.styling) ?? null)],
+    [
+      entry.space.id,
+      ix.rev.id,
+      page.node.id,
+      page.node.content,
+      entry.url,
+      found.source.links.externalBlank,
+      Math.floor(ctx.clock.now().getTime() / 3_600_000),
+      JSON.stringify(codeThemesOf(found.settings.styling) ?? null),
+    ],
     ix.conditional ? visitor.claims : undefined,
   );
   const bodyAt = api ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}` : key;
@@ -235,10 +325,30 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   }
   const { html, headings } = body;
   const here = pageUrl(entry, found.page.path);
-  const actions = pageActions(found.settings, { markdown: `${here}.md`, mcp: `${view.base}/mcp`, app: `/o/${encodeURIComponent(entry.space.organization)}/s/${encodeURIComponent(entry.space.id)}/${found.page.path}` });
+  const actions = pageActions(found.settings, {
+    markdown: `${here}.md`,
+    mcp: `${view.base}/mcp`,
+    app: `/o/${encodeURIComponent(entry.space.organization)}/s/${encodeURIComponent(entry.space.id)}/${found.page.path}`,
+  });
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || (api?.kind === 'op' && !!part);
-  const bytes = Buffer.from(frame({ view, entry, settings: found.settings, theme: found.theme, title: found.page.node.title, description: found.page.node.description ?? (api?.kind === 'op' ? api.op!.summary : undefined), here: pathname, sidebar: found.side, main, outline: headings, ref: (to) => found.refs.get(to) ?? contentRef(view, to), noindex, ...(api ? { css: API_CSS } : {}) }));
+  const bytes = Buffer.from(
+    frame({
+      view,
+      entry,
+      settings: found.settings,
+      theme: found.theme,
+      title: found.page.node.title,
+      description: found.page.node.description ?? (api?.kind === 'op' ? api.op!.summary : undefined),
+      here: pathname,
+      sidebar: found.side,
+      main,
+      outline: headings,
+      ref: (to) => found.refs.get(to) ?? contentRef(view, to),
+      noindex,
+      ...(api ? { css: API_CSS } : {}),
+    }),
+  );
   keepPage(found.sig, bytes, found.csp);
   return send(res, 200, HTML, bytes, found.csp ? { 'content-security-policy': found.csp } : {});
 }
@@ -250,46 +360,55 @@ const mcpMain = (url: string) =>
 const SITE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
 /** What the address of a page in a site space leads to, read in the request's one read. */
-function findPage(tx: ReadTx, ctx: Context, view: SiteView, entry: SpaceEntry, path: string, asMarkdown: boolean, cookies: Record<string, string>, pathname: string) {
+function findPage(
+  tx: ReadTx,
+  ctx: Context,
+  view: SiteView,
+  entry: SpaceEntry,
+  path: string,
+  asMarkdown: boolean,
+  cookies: Record<string, string>,
+  pathname: string,
+) {
   const visitor = view.visitor;
   const ix = spacePages(tx, entry.space);
-    let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
-    if (page && !pageVisible(ix, page, visitor)) page = undefined;
-    if (!page && !path && !ix.docs.length) return { empty: true as const };
-    if (!page) {
-      const moved = path ? movedFrom(tx, entry.space, ix, path) : undefined;
-      return moved && pageVisible(ix, moved, visitor) ? { moved: pageUrl(entry, moved.path) } : undefined;
-    }
-    if (page.node.type === 'group') {
-      const first = firstUnder(ix, page, visitor);
-      return first ? { moved: pageUrl(entry, first.path), temporary: true } : undefined;
-    }
-    if (page.node.type === 'link') {
-      const t = page.node.target;
-      const to = t?.kind === 'url' ? t.url : t?.kind === 'page' && ix.byId.get(t.page) ? pageUrl(entry, ix.byId.get(t.page)!.path) : page.node.href;
-      return to ? { moved: to, temporary: true } : undefined;
-    }
-    if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${publishedMarkdown(tx, entry.space.id, ix, page.node)}` };
-    const settings = settingsOf(view, entry);
-    const theme = themeOf(view, settings, cookies);
-    const sig = signature(view, ix, page.node.id, theme, pathname, Math.floor(ctx.clock.now().getTime() / 3_600_000));
-    // An operation's page may send its "Test it" request to the spec's servers, and only there.
-    const api = ix.api?.get(page.node.id);
-    const csp = api?.kind === 'op' && api.spec.origins.length ? cspWith(api.spec.origins) : undefined;
-    const hit = cachedPage(sig);
-    if (hit) return { cached: hit.bytes, csp: hit.csp };
-    return {
-      csp,
-      ix,
-      page,
-      settings,
-      theme,
-      sig,
-      refs: pageRefs(tx, view, entry, settings),
-      source: pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank'),
-      side: sidebar(ix, entry, page, visitor),
-      ...neighbours(ix, page, visitor),
-    };
+  let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
+  if (page && !pageVisible(ix, page, visitor)) page = undefined;
+  if (!page && !path && !ix.docs.length) return { empty: true as const };
+  if (!page) {
+    const moved = path ? movedFrom(tx, entry.space, ix, path) : undefined;
+    return moved && pageVisible(ix, moved, visitor) ? { moved: pageUrl(entry, moved.path) } : undefined;
+  }
+  if (page.node.type === 'group') {
+    const first = firstUnder(ix, page, visitor);
+    return first ? { moved: pageUrl(entry, first.path), temporary: true } : undefined;
+  }
+  if (page.node.type === 'link') {
+    const t = page.node.target;
+    const to = t?.kind === 'url' ? t.url : t?.kind === 'page' && ix.byId.get(t.page) ? pageUrl(entry, ix.byId.get(t.page)!.path) : page.node.href;
+    return to ? { moved: to, temporary: true } : undefined;
+  }
+  if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${publishedMarkdown(tx, entry.space.id, ix, page.node)}` };
+  const settings = settingsOf(view, entry);
+  const theme = themeOf(view, settings, cookies);
+  const sig = signature(view, ix, page.node.id, theme, pathname, Math.floor(ctx.clock.now().getTime() / 3_600_000));
+  // An operation's page may send its "Test it" request to the spec's servers, and only there.
+  const api = ix.api?.get(page.node.id);
+  const csp = api?.kind === 'op' && api.spec.origins.length ? cspWith(api.spec.origins) : undefined;
+  const hit = cachedPage(sig);
+  if (hit) return { cached: hit.bytes, csp: hit.csp };
+  return {
+    csp,
+    ix,
+    page,
+    settings,
+    theme,
+    sig,
+    refs: pageRefs(tx, view, entry, settings),
+    source: pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank'),
+    side: sidebar(ix, entry, page, visitor),
+    ...neighbours(ix, page, visitor),
+  };
 }
 
 /** A customization link target (ContentRef): a URL, or a page of one of the site's spaces. */
@@ -329,7 +448,7 @@ function pageRefs(tx: ReadTx, view: SiteView, current: SpaceEntry, settings: Rec
   ];
   for (const item of items) {
     const to = item?.to;
-    if (!to || to.kind !== 'page' || typeof to.page !== 'string') continue;
+    if (to?.kind !== 'page' || typeof to.page !== 'string') continue;
     const spaceId = typeof to.space === 'string' ? to.space : current.space.id;
     const entry = current.space.id === spaceId ? current : view.sections.flatMap((s) => s.spaces).find((e) => e.space.id === spaceId);
     if (!entry) continue;

@@ -24,7 +24,12 @@ export function readInstructions(tx: ReadTx, caller: MemberRecord, orgCreatedAt:
   };
 }
 
-export function writeInstructions(tx: WriteTx, ctx: Context, caller: MemberRecord, instructions: AgentInstructionsRecord['instructions']): AgentInstructionsRecord {
+export function writeInstructions(
+  tx: WriteTx,
+  ctx: Context,
+  caller: MemberRecord,
+  instructions: AgentInstructionsRecord['instructions'],
+): AgentInstructionsRecord {
   requireOrgRole(caller, 'admin', 'changing the agent instructions');
   return tx.put(AgentInstructions, {
     id: caller.organization,

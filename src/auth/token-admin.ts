@@ -64,7 +64,8 @@ export async function createToken(ctx: Context, caller: Caller, body: unknown): 
   for (const k of Object.keys(b)) if (!['user', 'label', 'expiresAt'].includes(k)) throw invalid(`${k}: unknown field (allowed: user, label, expiresAt)`);
   if (typeof b.user !== 'string' || !b.user) throw invalid('user: required, a user id or email address');
   const label = b.label === undefined ? 'cli' : b.label;
-  if (typeof label !== 'string' || !label.trim() || label.length > MAX_LABEL) throw invalid(`label: must be a non-empty string of at most ${MAX_LABEL} characters`);
+  if (typeof label !== 'string' || !label.trim() || label.length > MAX_LABEL)
+    throw invalid(`label: must be a non-empty string of at most ${MAX_LABEL} characters`);
   let expiresAt: string | undefined;
   if (b.expiresAt !== undefined && b.expiresAt !== null) {
     const t = typeof b.expiresAt === 'string' ? Date.parse(b.expiresAt) : NaN;
@@ -114,12 +115,20 @@ export interface RouteAnswer {
  * /_docs/tokens[/{id}] for a caller: POST creates, GET lists (?user=), DELETE /{id} revokes.
  * The server and the in-process transport both answer through here.
  */
-export async function tokenRoute(ctx: Context, caller: Caller, method: string, path: string, query: Record<string, unknown>, body: unknown): Promise<RouteAnswer> {
+export async function tokenRoute(
+  ctx: Context,
+  caller: Caller,
+  method: string,
+  path: string,
+  query: Record<string, unknown>,
+  body: unknown,
+): Promise<RouteAnswer> {
   const m = /^\/_docs\/tokens(?:\/([^/]+))?\/?$/.exec(path);
   if (!m) throw notFound(`no route for ${method} ${path}`);
   const id = m[1] && decodeURIComponent(m[1]);
   const allow = id ? ['DELETE'] : ['GET', 'POST'];
-  if (!allow.includes(method)) throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`), { allow });
+  if (!allow.includes(method))
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`), { allow });
   if (method === 'POST') return { status: 201, body: await createToken(ctx, caller, body) };
   if (method === 'GET') {
     const user = query.user;

@@ -15,7 +15,17 @@ import { ChangeRequests } from './tables.js';
 // adds is finding it, refusing a merged or archived one, and moving it to the new revision.
 // Here, above content/, so content never imports change-requests/ (ARCHITECTURE.md).
 
-function writeBatch(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, crId: string, changes: any[], uploads: Map<number, UploadedFile[]>, parse: Parse, internal: boolean) {
+function writeBatch(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  crId: string,
+  changes: any[],
+  uploads: Map<number, UploadedFile[]>,
+  parse: Parse,
+  internal: boolean,
+) {
   const cr = findChangeRequest(tx, spaceId, crId);
   requireWritable(cr);
   const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), changes, uploads, parse, internal);
@@ -40,7 +50,15 @@ export function applyChanges(
 }
 
 /** A template's pages into a change request; taken slugs get a number. */
-export function applyTemplateToChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, crId: string, body: { id: string; params?: { contentRefs?: Record<string, unknown> } }, parse: Parse): void {
+export function applyTemplateToChangeRequest(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  crId: string,
+  body: { id: string; params?: { contentRefs?: Record<string, unknown> } },
+  parse: Parse,
+): void {
   requireContentEdit(tx, caller, spaceId);
   writeBatch(tx, ctx, caller, spaceId, crId, templateChanges(body), new Map(), parse, true);
 }

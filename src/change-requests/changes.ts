@@ -18,7 +18,10 @@ import type { ChangeRequestRecord } from './model.js';
 type Change = Record<string, unknown>;
 
 const pageRef = (l: Located) => ({ id: l.node.id, type: l.node.type, title: l.node.title, path: l.path });
-const str = (before: string | undefined, after: string | undefined) => ({ ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) });
+const str = (before: string | undefined, after: string | undefined) => ({
+  ...(before !== undefined ? { before } : {}),
+  ...(after !== undefined ? { after } : {}),
+});
 const target = (n: PageNode) => n.target ?? (n.href !== undefined ? { kind: 'url' as const, url: n.href } : undefined);
 
 function pageAttributes(tx: ReadTx, space: string, b: PageNode, a: PageNode): Record<string, unknown> {
@@ -46,7 +49,8 @@ function fileAttributes(ctx: Context, space: SpaceRecord, b: FileEntry, a: FileE
   if (b.contentType !== a.contentType) out.contentType = str(b.contentType, a.contentType);
   if (b.size !== a.size) out.size = { before: b.size, after: a.size };
   if (b.sha !== a.sha) out.downloadURL = str(presentFile(ctx, space, b).downloadURL, presentFile(ctx, space, a).downloadURL);
-  if (JSON.stringify(b.dimensions) !== JSON.stringify(a.dimensions)) out.dimensions = { ...(b.dimensions ? { before: b.dimensions } : {}), ...(a.dimensions ? { after: a.dimensions } : {}) };
+  if (JSON.stringify(b.dimensions) !== JSON.stringify(a.dimensions))
+    out.dimensions = { ...(b.dimensions ? { before: b.dimensions } : {}), ...(a.dimensions ? { after: a.dimensions } : {}) };
   return out;
 }
 
@@ -88,7 +92,8 @@ export function diffRevisions(ctx: Context, tx: ReadTx, space: SpaceRecord, base
     }
   }
   const kept = new Set(newFiles.map((f) => f.id));
-  for (const f of [...oldFiles.values()].sort((x, y) => x.name.localeCompare(y.name))) if (!kept.has(f.id)) changes.push({ type: 'file_deleted', file: file(f) });
+  for (const f of [...oldFiles.values()].sort((x, y) => x.name.localeCompare(y.name)))
+    if (!kept.has(f.id)) changes.push({ type: 'file_deleted', file: file(f) });
   return changes;
 }
 

@@ -54,11 +54,20 @@ export function listForSpace(tx: ReadTx, caller: Caller, spaceId: string, q: Cha
  * The organization's change requests matching the filters, over the spaces the caller can see
  * (404 for non-members), newest first.
  */
-export function listForOrganization(tx: ReadTx, caller: Caller, organizationId: string, q: ChangeRequestFilters): { cr: ChangeRequestRecord; space: SpaceRecord }[] {
+export function listForOrganization(
+  tx: ReadTx,
+  caller: Caller,
+  organizationId: string,
+  q: ChangeRequestFilters,
+): { cr: ChangeRequestRecord; space: SpaceRecord }[] {
   contentAccess(tx, organizationId, caller, `organization ${organizationId}`);
   if (q.conversationsIssuesCluster !== undefined) requireCluster(tx, organizationId, q.conversationsIssuesCluster);
   const match = matcher(tx, q);
   return listSpaces(tx, caller, organizationId)
-    .flatMap(({ row: space }) => crsOf(tx, space.id).filter(match).map((cr) => ({ cr, space })))
+    .flatMap(({ row: space }) =>
+      crsOf(tx, space.id)
+        .filter(match)
+        .map((cr) => ({ cr, space })),
+    )
     .sort((a, b) => b.cr.createdAt.localeCompare(a.cr.createdAt) || b.cr.id.localeCompare(a.cr.id));
 }

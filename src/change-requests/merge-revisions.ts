@@ -76,7 +76,13 @@ function describer(base: Side, into: Side, from: Side) {
       return { kind: c.reason, file: c.page, title: String(meta?.name ?? c.page), ...(c.fields ? { fields: c.fields } : {}) };
     }
     const n = from.nodes.get(c.page) ?? into.nodes.get(c.page) ?? base.nodes.get(c.page);
-    return { kind: c.reason, page: c.page, title: n?.node.title ?? c.page, ...(n && n.node.type !== 'link' ? { path: n.path } : {}), ...(c.fields ? { fields: c.fields } : {}) };
+    return {
+      kind: c.reason,
+      page: c.page,
+      title: n?.node.title ?? c.page,
+      ...(n && n.node.type !== 'link' ? { path: n.path } : {}),
+      ...(c.fields ? { fields: c.fields } : {}),
+    };
   };
 }
 
@@ -131,7 +137,10 @@ function buildTree(tx: WriteTx, now: string, space: string, merged: Map<string, 
     visited.add(id);
     const snap = merged.get(id)!;
     const pages = (children.get(id) ?? []).map(make);
-    const kept = [into, from].find((s) => { const p = s.pages.get(id); return p && p.markdown === snap.markdown && sameJson(p.meta, snap.meta); });
+    const kept = [into, from].find((s) => {
+      const p = s.pages.get(id);
+      return p && p.markdown === snap.markdown && sameJson(p.meta, snap.meta);
+    });
     // Unchanged against one side: that side's node as it was (same hash, nothing new stored).
     if (kept) return { ...kept.nodes.get(id)!.node, pages };
     const { parent: _parent, ...fields } = snap.meta;

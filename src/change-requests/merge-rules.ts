@@ -25,7 +25,12 @@ export function effectiveMergeRules(tx: ReadTx, space: SpaceRecord): MergeRules 
 
 /** Why a rule is not met, or undefined when it is. */
 function unmet(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, rule: Rule): string | undefined {
-  const approvals = () => new Set(currentReviews(tx, cr).filter((r) => r.status === 'approved').map((r) => r.reviewer));
+  const approvals = () =>
+    new Set(
+      currentReviews(tx, cr)
+        .filter((r) => r.status === 'approved')
+        .map((r) => r.reviewer),
+    );
   // The creator cannot review their own change request: a rule naming them asks nothing of them.
   const named = () => (rule.users ?? []).filter((u) => u !== cr.createdBy);
   switch (rule.rule) {
@@ -40,7 +45,9 @@ function unmet(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, rule: Ru
     case 'require_at_least_one_review':
       return approvals().size ? undefined : 'no approving review on the current revision';
     case 'require_all_reviews_approved': {
-      const against = currentReviews(tx, cr).filter((r) => r.status === 'changes-requested').map((r) => r.reviewer);
+      const against = currentReviews(tx, cr)
+        .filter((r) => r.status === 'changes-requested')
+        .map((r) => r.reviewer);
       if (against.length) return `changes requested by ${against.join(', ')}`;
       const waiting = pendingRequests(tx, cr).map((q) => q.user);
       return waiting.length ? `review requested from ${waiting.join(', ')} is still pending` : undefined;
@@ -52,7 +59,9 @@ function unmet(tx: ReadTx, space: SpaceRecord, cr: ChangeRequestRecord, rule: Ru
     case 'require_change_request_subject':
       return cr.subject.trim() ? undefined : 'the change request has no subject';
     case 'require_change_request_description':
-      return cr.description && documentToMarkdown(cr.description as Parameters<typeof documentToMarkdown>[0]).trim() ? undefined : 'the change request has no description';
+      return cr.description && documentToMarkdown(cr.description as Parameters<typeof documentToMarkdown>[0]).trim()
+        ? undefined
+        : 'the change request has no description';
     case 'require_agent_review':
       return 'no agent reviews exist on this server';
     case 'custom':

@@ -45,7 +45,8 @@ export const createChangeRequest = defineOperation(
  */
 function checkCreateExtras(spaceId: string, body: Record<string, any>): service.CreateInput {
   const { subject, description, template, conversationsIssuesCluster } = body;
-  if (conversationsIssuesCluster !== undefined && typeof conversationsIssuesCluster !== 'string') throw invalid('body.conversationsIssuesCluster: must be string');
+  if (conversationsIssuesCluster !== undefined && typeof conversationsIssuesCluster !== 'string')
+    throw invalid('body.conversationsIssuesCluster: must be string');
   if (description !== undefined) validateInput(operationSpec('updateChangeRequestById'), { path: { spaceId, changeRequestId: '1' }, body: { description } });
   if (template !== undefined) {
     try {

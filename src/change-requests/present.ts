@@ -34,6 +34,9 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     comments: openCommentsOfChangeRequest(tx, cr.id),
     // The space moved on since the change request's base (an update from the space moves the base).
     outdated: cr.status !== 'merged' && tx.get(Spaces, cr.space)?.revision !== baseOf(cr),
-    urls: { app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`, location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`) },
+    urls: {
+      app: `${ctx.baseUrl}/o/${organization}/s/${cr.space}/~/changes/${cr.number}`,
+      location: apiUrl(ctx, `/spaces/${cr.space}/change-requests/${cr.id}`),
+    },
   };
 }

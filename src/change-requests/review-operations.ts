@@ -101,7 +101,12 @@ export const removeRequestedReviewerFromChangeRequest = defineOperation('removeR
   await purgeIfExpired(ctx, path.spaceId);
   const removed = await ctx.store.write((tx) => {
     const { cr } = readChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
-    requireLevel(visibleSpace(tx, caller, path.spaceId).level, 'edit', `removing requested reviewers of change requests of space ${path.spaceId}`, `space ${path.spaceId}`);
+    requireLevel(
+      visibleSpace(tx, caller, path.spaceId).level,
+      'edit',
+      `removing requested reviewers of change requests of space ${path.spaceId}`,
+      `space ${path.spaceId}`,
+    );
     const q = requestsOf(tx, cr).find((x) => x.user === path.userId);
     return q ? tx.delete(ChangeRequestReviewers, q.id) : false;
   });

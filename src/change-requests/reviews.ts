@@ -56,9 +56,7 @@ export interface ReviewRequestRecord {
 
 /** Reviews of a change request, newest first (ties by id, so pages are stable). */
 export function reviewsOf(tx: ReadTx, cr: ChangeRequestRecord): ReviewRecord[] {
-  return tx
-    .find(ChangeRequestReviews, 'changeRequest', cr.id)
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  return tx.find(ChangeRequestReviews, 'changeRequest', cr.id).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
 export function requestsOf(tx: ReadTx, cr: ChangeRequestRecord): ReviewRequestRecord[] {
@@ -88,7 +86,8 @@ export function pendingRequests(tx: ReadTx, cr: ChangeRequestRecord): ReviewRequ
 
 /** Reviews and review requests are for change requests still in progress. */
 function requireInProgress(cr: ChangeRequestRecord, action: string): void {
-  if (cr.status === 'merged' || cr.status === 'archived') throw conflict(`change request ${cr.number} is ${cr.status}: ${action} is only possible while it is open or a draft`);
+  if (cr.status === 'merged' || cr.status === 'archived')
+    throw conflict(`change request ${cr.number} is ${cr.status}: ${action} is only possible while it is open or a draft`);
 }
 
 /**
@@ -104,7 +103,9 @@ export function submitReview(tx: WriteTx, ctx: Context, caller: Caller, spaceId:
   if (cr.status === 'draft') throw conflict(`change request ${cr.number} is a draft: set its status to open before reviewing it`);
   if (cr.createdBy === caller.userId) throw forbidden(`you created change request ${cr.number}: its creator cannot review it`);
   const comment = commentMarkdown(body.comment);
-  const request = requestsOf(tx, cr).filter((q) => q.user === caller.userId).pop();
+  const request = requestsOf(tx, cr)
+    .filter((q) => q.user === caller.userId)
+    .pop();
   const review = tx.put(ChangeRequestReviews, {
     id: newId(),
     space: spaceId,
@@ -135,7 +136,14 @@ function commentMarkdown(doc: unknown): string {
  * Asking someone again renews the request, which supersedes their earlier review. `subject` and
  * `description`, when given, update the change request too.
  */
-export function requestReviewers(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, crId: string, body: { users: string[]; subject?: string; description?: { nodes?: unknown[] } }) {
+export function requestReviewers(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  crId: string,
+  body: { users: string[]; subject?: string; description?: { nodes?: unknown[] } },
+) {
   const seen = visibleSpace(tx, caller, spaceId);
   const cr = findChangeRequest(tx, spaceId, crId);
   requireLevel(seen.level, 'edit', `requesting reviews on change requests of space ${spaceId}`, `space ${spaceId}`);

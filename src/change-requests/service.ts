@@ -75,7 +75,13 @@ export interface Conflicted {
  * request's]. Overlapping changes change nothing and answer the conflicts. Needs `review` on an
  * unlocked space and an open change request.
  */
-export function mergeChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): { result: 'merge'; revision: string; cr: ChangeRequestRecord } | Conflicted {
+export function mergeChangeRequest(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+): { result: 'merge'; revision: string; cr: ChangeRequestRecord } | Conflicted {
   const seen = requireContentEdit(tx, caller, spaceId);
   requireLevel(seen.level, 'review', `merging change requests of space ${spaceId}`, `space ${spaceId}`);
   const cr = findChangeRequest(tx, spaceId, idOrNumber);
@@ -103,7 +109,13 @@ export function mergeChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, sp
  * written and the answer is the change request's revision. Needs `edit` on an unlocked space; a
  * merged change request is final (409).
  */
-export function updateChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, spaceId: string, idOrNumber: string): { result: 'update'; revision: string; cr: ChangeRequestRecord } | Conflicted {
+export function updateChangeRequest(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+): { result: 'update'; revision: string; cr: ChangeRequestRecord } | Conflicted {
   const { row: space } = requireContentEdit(tx, caller, spaceId);
   const cr = findChangeRequest(tx, spaceId, idOrNumber);
   if (cr.status === 'merged') throw conflict(`change request ${cr.number} is merged: it can no longer be updated`);
@@ -111,7 +123,11 @@ export function updateChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, s
   const now = ctx.clock.now().toISOString();
   const out = mergeRevisions(tx, now, spaceId, baseOf(cr), cr.revision, space.revision);
   if ('conflicts' in out) return { result: 'conflicts', revision: cr.revision, conflicts: out.conflicts };
-  const rev = commitRevision(tx, ctx, spaceId, [cr.revision, space.revision], { ...out.content, type: 'update', message: `Update from space revision ${space.revision}` });
+  const rev = commitRevision(tx, ctx, spaceId, [cr.revision, space.revision], {
+    ...out.content,
+    type: 'update',
+    message: `Update from space revision ${space.revision}`,
+  });
   const done = tx.put(ChangeRequests, { ...cr, revision: rev.id, revisionMergedAncestor: space.revision, updatedAt: now });
   return { result: 'update', revision: rev.id, cr: done };
 }

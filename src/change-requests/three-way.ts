@@ -28,7 +28,8 @@ export interface MergeResult {
 }
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
-const samePage = (a: PageSnapshot | undefined, b: PageSnapshot | undefined) => (a === undefined || b === undefined ? a === b : a.markdown === b.markdown && same(a.meta, b.meta));
+const samePage = (a: PageSnapshot | undefined, b: PageSnapshot | undefined) =>
+  a === undefined || b === undefined ? a === b : a.markdown === b.markdown && same(a.meta, b.meta);
 
 function mergeMarkdown(base: string, ours: string, theirs: string): string | undefined {
   const lines = (s: string) => s.split('\n');

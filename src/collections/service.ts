@@ -86,7 +86,13 @@ export function createCollection(tx: WriteTx, ctx: Context, caller: Caller, orga
   return { row, level: access.collection(row) };
 }
 
-export function updateCollection(tx: WriteTx, ctx: Context, caller: Caller, id: string, body: { title?: string; description?: string; defaultLevel?: DefaultLevel }) {
+export function updateCollection(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  id: string,
+  body: { title?: string; description?: string; defaultLevel?: DefaultLevel },
+) {
   const { row, level, access } = visibleCollection(tx, caller, id);
   // The right first: someone who may not change it learns nothing from the rules of its input.
   requireLevel(level, 'admin', `updating collection ${id}`, `collection ${id}`);
@@ -141,7 +147,12 @@ export function transferCollection(tx: WriteTx, ctx: Context, caller: Caller, id
   const target = checkTransfer(tx, caller, access, organization, `collection ${id}`);
   const collections = collectionSubtree(tx, row);
   const spaces = spacesIn(tx, collections);
-  requireTransferable(tx, spaces.filter((s) => !s.deletedAt), organization, `collection ${id}`);
+  requireTransferable(
+    tx,
+    spaces.filter((s) => !s.deletedAt),
+    organization,
+    `collection ${id}`,
+  );
   const now = ctx.clock.now().toISOString();
   const position = endPosition(tx, organization, null, 'collection');
   // Grants name people and teams of the organization they leave: they do not follow.

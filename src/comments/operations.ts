@@ -13,7 +13,10 @@ import * as service from './service.js';
 // Every comment operation has a space form and a change-request form (API.md "Comments"); each
 // pair shares one handler, the change request coming from the path when there is one.
 
-const where = (path: Record<string, string>): Where => ({ spaceId: path.spaceId!, ...(path.changeRequestId !== undefined ? { changeRequestId: path.changeRequestId } : {}) });
+const where = (path: Record<string, string>): Where => ({
+  spaceId: path.spaceId!,
+  ...(path.changeRequestId !== undefined ? { changeRequestId: path.changeRequestId } : {}),
+});
 
 /** Reads, then formats bodies (the Document form is built outside the read). */
 async function answer<T extends { body: { markdown?: string } }>(ctx: Context, read: (tx: ReadTx) => T, format?: string) {

@@ -24,7 +24,13 @@ function checked(list: readonly string[] | undefined, field: string): string[] {
 }
 
 /** The reactions after `user` adds and removes some; the same list (===) when nothing changed. */
-export function applyReactions(current: readonly ReactionRecord[], user: string, added: readonly string[] | undefined, removed: readonly string[] | undefined, now: string): readonly ReactionRecord[] {
+export function applyReactions(
+  current: readonly ReactionRecord[],
+  user: string,
+  added: readonly string[] | undefined,
+  removed: readonly string[] | undefined,
+  now: string,
+): readonly ReactionRecord[] {
   const add = checked(added, 'addedReactions');
   const remove = checked(removed, 'removedReactions');
   const both = add.find((e) => remove.includes(e));

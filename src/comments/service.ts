@@ -33,7 +33,10 @@ export function listComments(tx: ReadTx, caller: Caller, where: Where, q: ListQu
   const status = q.status ?? 'all';
   const authors = q.authors?.length ? new Set(q.authors) : undefined;
   const rows = commentsIn(tx, s)
-    .filter((c) => (status === 'all' || c.status === status) && (q.targetPage === undefined || c.target.page === q.targetPage) && (!authors || authors.has(c.postedBy)))
+    .filter(
+      (c) =>
+        (status === 'all' || c.status === status) && (q.targetPage === undefined || c.target.page === q.targetPage) && (!authors || authors.has(c.postedBy)),
+    )
     .sort((a, b) => a.postedAt.localeCompare(b.postedAt) || a.id.localeCompare(b.id));
   if ((q.order ?? 'desc') === 'desc') rows.reverse();
   return { scope: s, rows };
@@ -110,7 +113,13 @@ export function requireSomeField(body: object, fields: readonly string[]): void 
 }
 
 /** Only the author edits a body; editing sets `editedAt` (when the text changes). */
-export function editedBody<T extends { id: string; postedBy: string; markdown: string; editedAt?: string }>(caller: Caller, row: T, body: NewComment['body'], now: string, what: string): T {
+export function editedBody<T extends { id: string; postedBy: string; markdown: string; editedAt?: string }>(
+  caller: Caller,
+  row: T,
+  body: NewComment['body'],
+  now: string,
+  what: string,
+): T {
   if (row.postedBy !== caller.userId) throw forbidden(`body: only the author of ${what} ${row.id} may edit its body`);
   const markdown = bodyMarkdown(body);
   return markdown === row.markdown ? row : { ...row, markdown, editedAt: now };

@@ -1,14 +1,13 @@
 import { readPageSource } from '../documents/page-source.js';
 import { documentToMarkdown } from '../documents/markdown.js';
-import type { Caller, Context } from '../kernel/context.js';
+import type { Context } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
 import { MAX_PAGE_BYTES } from '../kernel/limits.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
-import { requireContentEdit } from '../spaces/service.js';
 import { canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode } from './model.js';
-import { commitRevision, editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
+import { editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
 
 // updateChangeRequestContent: a batch of 1..50 changes applied in order to a private copy of
@@ -83,7 +82,8 @@ export function runBatch(
       // Frontmatter is free YAML: the schema could not check these types.
       const want = k === 'hidden' || k === 'noIndex' || k === 'noRobotsIndex' ? 'boolean' : 'string';
       if (typeof v !== want) throw invalid(`${where}.${k}: must be a ${want}`);
-      if ((k === 'description' && v.length > 1000) || ((k === 'emoji' || k === 'icon') && v.length > 50)) throw invalid(`${where}.${k}: too long (${k === 'description' ? 1000 : 50} characters at most)`);
+      if ((k === 'description' && v.length > 1000) || ((k === 'emoji' || k === 'icon') && v.length > 50))
+        throw invalid(`${where}.${k}: too long (${k === 'description' ? 1000 : 50} characters at most)`);
       if (k === 'title') {
         const t = String(v).trim();
         if (!t || t.length > 256) throw invalid(`${where}.title: must be 1 to 256 characters`);
@@ -91,7 +91,8 @@ export function runBatch(
       } else if (k === 'slug') {
         // A slug is a path segment on disk too (docs content pull): the pattern leaves out ".",
         // "..", "/", "\" and control characters; the length was promised and is now held.
-        if (v.length > 100 || !/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i.test(v)) throw invalid(`${where}.slug: must be letters and digits in groups joined by - _ or . (1 to 100)`);
+        if (v.length > 100 || !/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i.test(v))
+          throw invalid(`${where}.slug: must be letters and digits in groups joined by - _ or . (1 to 100)`);
         node.slug = v;
       } else if ((k === 'emoji' || k === 'icon' || k === 'condition') && v === '') delete node[k];
       else (node as any)[k] = v;
@@ -106,7 +107,9 @@ export function runBatch(
   const withSource = (c: any, where: string) => {
     const body = bodyOf(c.document);
     if (body.markdown !== undefined && body.markdown.length > MAX_PAGE_BYTES / 3 && Buffer.byteLength(body.markdown) > MAX_PAGE_BYTES) {
-      throw invalid(`${where}.document: the page's markdown is ${Buffer.byteLength(body.markdown)} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB): split it into pages`);
+      throw invalid(
+        `${where}.document: the page's markdown is ${Buffer.byteLength(body.markdown)} bytes; a page is at most ${MAX_PAGE_BYTES} bytes (2 MiB): split it into pages`,
+      );
     }
     if (body.markdown === undefined || c.document?.document) return { meta: c, markdown: body.markdown };
     let src;
@@ -163,7 +166,8 @@ export function runBatch(
         let siblings = tree.childrenOf(parent);
         if (c.into !== undefined || c.at !== undefined) {
           const into: string | null = c.into === undefined ? parent : c.into;
-          if (into !== null && tree.within(node.id, pageRefs.get(into) ?? into)) throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
+          if (into !== null && tree.within(node.id, pageRefs.get(into) ?? into))
+            throw invalid(`${where}.into: a page cannot move into itself or one of its subpages`);
           tree.detach(node.id);
           siblings = place(node, into, c.at, where);
         }
@@ -213,7 +217,14 @@ export function runBatch(
       }
       case 'insert_files': {
         for (const [j, f] of (uploads.get(i) ?? []).entries()) {
-          const entry: FileEntry = { id: newId(), name: f.name, contentType: f.contentType, size: f.size, sha: f.sha, ...(f.dimensions ? { dimensions: f.dimensions } : {}) };
+          const entry: FileEntry = {
+            id: newId(),
+            name: f.name,
+            contentType: f.contentType,
+            size: f.size,
+            sha: f.sha,
+            ...(f.dimensions ? { dimensions: f.dimensions } : {}),
+          };
           if (f.ref !== undefined) {
             if (pageRefs.has(f.ref) || fileRefs.has(f.ref)) throw invalid(`${where}.files[${j}].ref: "${f.ref}" is already used in this batch`);
             fileRefs.set(f.ref, entry.id);
@@ -242,4 +253,3 @@ export function runBatch(
   }
   return { pages: tree.roots, files, outcomes: [...outcomes.values()], inserted };
 }
-

@@ -1,7 +1,6 @@
 import { baseOf } from '../change-requests/model.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { readChangeRequest } from '../change-requests/service.js';
-import { markdownToDocument } from '../documents/markdown.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
@@ -11,8 +10,8 @@ import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
 import { loadParser } from './link-refs.js';
 import { backlinks, brokenKeys, linkItems, type ContentVersion } from './links.js';
-import { markdownBody, presentFile, presentPage } from './present.js';
-import { markdownOf, readRevision, treeOf } from './revisions.js';
+import { presentFile } from './present.js';
+import { readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
 import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
 
@@ -22,7 +21,10 @@ import { foundPage, pageAnswer, wantedPath } from './revision-content.js';
 
 function crVersion(ctx: Context, tx: ReadTx, caller: Caller, spaceId: string, crId: string) {
   const { space, cr } = readChangeRequest(tx, caller, spaceId, crId);
-  const version: ContentVersion = { rev: readRevision(tx, spaceId, cr.revision), versionContext: { type: 'changeRequest', changeRequest: presentChangeRequest(ctx, tx, cr, space.organization) } };
+  const version: ContentVersion = {
+    rev: readRevision(tx, spaceId, cr.revision),
+    versionContext: { type: 'changeRequest', changeRequest: presentChangeRequest(ctx, tx, cr, space.organization) },
+  };
   return { space, cr, version };
 }
 
@@ -75,7 +77,9 @@ export const listChangeRequestLinks = defineOperation('listChangeRequestLinks', 
     const all = linkItems(ctx, tx, caller, parse, path.spaceId, undefined, version);
     const before = brokenKeys(tx, ctx, parse, path.spaceId, readRevision(tx, path.spaceId, baseOf(cr)));
     const isNew = all.items.map((item, i) => item.status === 'broken' && !before.has(all.keys[i]!));
-    const items = all.items.filter((item, i) => (!query.status || item.status === query.status) && (query.brokenContext !== 'change-request' || item.status !== 'broken' || isNew[i]));
+    const items = all.items.filter(
+      (item, i) => (!query.status || item.status === query.status) && (query.brokenContext !== 'change-request' || item.status !== 'broken' || isNew[i]),
+    );
     const stats = { total: all.stats.total, broken: { total: all.stats.broken.total, changeRequest: isNew.filter(Boolean).length } };
     return { status: 200, body: { ...paginate(items, query), stats } };
   });

@@ -65,7 +65,8 @@ const same = (a: string, b: string) => {
  */
 export function verifySignature(ctx: Context, parts: string[], sig: string, what: string): boolean {
   if (same(sign(ctx, parts), sig)) return true;
-  if (same(legacySign(ctx, parts), sig)) throw new DocsError('gone', `this ${what} link was issued by an older version of docs (its signature encoding has changed): get a new link from the API`);
+  if (same(legacySign(ctx, parts), sig))
+    throw new DocsError('gone', `this ${what} link was issued by an older version of docs (its signature encoding has changed): get a new link from the API`);
   return false;
 }
 

@@ -75,7 +75,11 @@ export function joinPath(dir: string, rel: string): string | undefined {
 }
 
 /** `a/b.md`, `a/b/README.md`, `a/b` -> page path `a/b`. */
-export const pagePathOf = (p: string) => p.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '').replace(/\/$/, '');
+export const pagePathOf = (p: string) =>
+  p
+    .replace(/\.md$/i, '')
+    .replace(/(^|\/)README$/i, '')
+    .replace(/\/$/, '');
 
 /** Pages found one at a time (an authoring batch's tree, tree.ts EditableTree), not by a walk. */
 export interface PageLookup {

@@ -27,7 +27,16 @@ interface Found {
 }
 
 const statusOf = (t: Target): LinkStatus => (t.kind === 'missing-page' || t.kind === 'missing-file' ? 'broken' : t.kind === 'url' && t.inApp ? 'in-app' : 'ok');
-const keyOf = (t: Target) => (t.kind === 'page' ? `page:${t.page}` : t.kind === 'file' ? `file:${t.file}` : t.kind === 'url' ? `url:${t.url}` : t.kind === 'anchor' ? '' : `${t.kind}:${t.ref}`);
+const keyOf = (t: Target) =>
+  t.kind === 'page'
+    ? `page:${t.page}`
+    : t.kind === 'file'
+      ? `file:${t.file}`
+      : t.kind === 'url'
+        ? `url:${t.url}`
+        : t.kind === 'anchor'
+          ? ''
+          : `${t.kind}:${t.ref}`;
 
 /** Every link of the revision's pages (only those of `onlyPage` when given), grouped by target. */
 export function collectLinks(tx: ReadTx, ctx: Context, parse: Parse, spaceId: string, rev: ReturnType<typeof currentRevision>, onlyPage?: string): Found[] {
@@ -85,7 +94,13 @@ export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse
   const items = found.map((f) => {
     const t = f.target;
     const targetReference =
-      t.kind === 'page' ? loc.page(byId.get(t.page)!) : t.kind === 'file' ? loc.file(files.get(t.file)!) : t.kind === 'url' ? { kind: 'url' as const, url: t.url } : { kind: 'url' as const, url: (t as { ref: string }).ref };
+      t.kind === 'page'
+        ? loc.page(byId.get(t.page)!)
+        : t.kind === 'file'
+          ? loc.file(files.get(t.file)!)
+          : t.kind === 'url'
+            ? { kind: 'url' as const, url: t.url }
+            : { kind: 'url' as const, url: (t as { ref: string }).ref };
     return { status: f.status, relation: 'reference' as const, targetReference, locationReferences: f.from.map(loc.page) };
   });
   return { items, keys: found.map((f) => f.key), stats: { total: items.length, broken: { total: items.filter((i) => i.status === 'broken').length } } };
@@ -93,13 +108,26 @@ export function linkItems(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse
 
 /** Keys (as collectLinks makes them) of the broken links of a revision: what a change request's base already had broken. */
 export function brokenKeys(tx: ReadTx, ctx: Context, parse: Parse, spaceId: string, rev: ContentRevision): Set<string> {
-  return new Set(collectLinks(tx, ctx, parse, spaceId, rev).filter((f) => f.status === 'broken').map((f) => f.key));
+  return new Set(
+    collectLinks(tx, ctx, parse, spaceId, rev)
+      .filter((f) => f.status === 'broken')
+      .map((f) => f.key),
+  );
 }
 
 /** Pages of the current revision (or of `version`) that link to a page or a file. */
-export function backlinks(ctx: Context, tx: ReadTx, caller: Caller, parse: Parse, spaceId: string, target: { page: string } | { file: string }, version?: ContentVersion) {
+export function backlinks(
+  ctx: Context,
+  tx: ReadTx,
+  caller: Caller,
+  parse: Parse,
+  spaceId: string,
+  target: { page: string } | { file: string },
+  version?: ContentVersion,
+) {
   const loc = locations(ctx, tx, caller, spaceId, version);
-  const exists = 'page' in target ? flatten(treeOf(tx, loc.rev)).some((l) => l.node.id === target.page) : (loc.rev.files ?? []).some((f) => f.id === target.file);
+  const exists =
+    'page' in target ? flatten(treeOf(tx, loc.rev)).some((l) => l.node.id === target.page) : (loc.rev.files ?? []).some((f) => f.id === target.file);
   if (!exists) throw notFound(`${'page' in target ? `page ${target.page}` : `file ${target.file}`} not found in space ${spaceId}`);
   const key = 'page' in target ? `page:${target.page}` : `file:${target.file}`;
   const hit = collectLinks(tx, ctx, parse, spaceId, loc.rev).find((f) => f.key === key);

@@ -73,7 +73,14 @@ export const listPages = defineOperation('listPages', async ({ ctx, caller, path
 });
 
 /** One page, its body as markdown (default) or as a Document built from the markdown. */
-async function showPage(ctx: Context, caller: Caller, spaceId: string, query: any, pick: (tree: readonly PageNode[]) => ReturnType<typeof flatten>[number] | undefined, what: string) {
+async function showPage(
+  ctx: Context,
+  caller: Caller,
+  spaceId: string,
+  query: any,
+  pick: (tree: readonly PageNode[]) => ReturnType<typeof flatten>[number] | undefined,
+  what: string,
+) {
   await purgeIfExpired(ctx, spaceId);
   const found = await ctx.store.read((tx) => {
     const { space, rev } = current(tx, caller, spaceId);
@@ -85,7 +92,10 @@ async function showPage(ctx: Context, caller: Caller, spaceId: string, query: an
   const body = doc ? () => ({ document: doc }) : () => ({ markdown: found.markdown });
   // Children are listed with their own bodies only as markdown: the Document is for this page.
   const page = presentPage(ctx, found.space, found.l.node, found.l.path, body, false);
-  if (page.pages) page.pages = await ctx.store.read((tx) => found.l.node.pages.map((c) => presentPage(ctx, found.space, c, `${found.l.path}/${c.slug}`, markdownBody(tx, spaceId))));
+  if (page.pages)
+    page.pages = await ctx.store.read((tx) =>
+      found.l.node.pages.map((c) => presentPage(ctx, found.space, c, `${found.l.path}/${c.slug}`, markdownBody(tx, spaceId))),
+    );
   return { status: 200, body: page };
 }
 
@@ -131,7 +141,8 @@ async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number,
       // Names become paths when a space is pulled to a folder (safe-names.ts).
       const bad = fileNameProblem(f.name);
       if (bad) throw invalid(`changes[${i}].files[${j}].name: ${JSON.stringify(f.name)} is not a safe file name (${bad}); a file name is ${FILE_NAME_RULE}`);
-      if (f.contentType !== undefined && !SERVABLE_TYPE.test(f.contentType)) throw invalid(`changes[${i}].files[${j}].contentType: must be printable ASCII (no control characters)`);
+      if (f.contentType !== undefined && !SERVABLE_TYPE.test(f.contentType))
+        throw invalid(`changes[${i}].files[${j}].contentType: must be printable ASCII (no control characters)`);
     }
   }
   for (const [i, c] of changes.entries()) {
@@ -164,7 +175,14 @@ async function prepareUploads(ctx: Context, changes: any[]): Promise<Map<number,
       const sha = sha256(bytes);
       await writeBlob(ctx, sha, bytes);
       const dims = f2.contentType.startsWith('image/') ? imageDimensions(bytes) : undefined;
-      list.push({ ...(f.ref !== undefined ? { ref: f.ref } : {}), name: f.name, contentType: f2.contentType, size: bytes.length, sha, ...(dims ? { dimensions: dims } : {}) });
+      list.push({
+        ...(f.ref !== undefined ? { ref: f.ref } : {}),
+        name: f.name,
+        contentType: f2.contentType,
+        size: bytes.length,
+        sha,
+        ...(dims ? { dimensions: dims } : {}),
+      });
     }
     out.set(i, list);
   }
@@ -211,7 +229,14 @@ const presentHit = (ctx: Context, space: { id: string; organization: string }, h
     path: h.path,
     score: h.score,
     rank: h.rank,
-    sections: h.sections.map((s) => ({ id: s.id, title: s.title, path: s.anchor ? `${h.path}#${s.anchor}` : h.path, score: s.score, body: s.snippet(), urls: { app: s.anchor ? `${app}#${s.anchor}` : app } })),
+    sections: h.sections.map((s) => ({
+      id: s.id,
+      title: s.title,
+      path: s.anchor ? `${h.path}#${s.anchor}` : h.path,
+      score: s.score,
+      body: s.snippet(),
+      urls: { app: s.anchor ? `${app}#${s.anchor}` : app },
+    })),
     ancestors: h.ancestors.map((a) => ({ id: a.id, title: a.title })),
     urls: { app },
   };
@@ -239,7 +264,16 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
     return listSpaces(tx, caller, path.organizationId).map(({ row }) => row);
   });
   const results = await searchOrganization(ctx, path.organizationId, spaces, q);
-  return { status: 200, body: paginate(results, query, (r) => ({ type: 'space' as const, id: r.space.id, title: r.space.title, score: r.score, pages: r.hits.map((h) => presentHit(ctx, r.space, h)) })) };
+  return {
+    status: 200,
+    body: paginate(results, query, (r) => ({
+      type: 'space' as const,
+      id: r.space.id,
+      title: r.space.title,
+      score: r.score,
+      pages: r.hits.map((h) => presentHit(ctx, r.space, h)),
+    })),
+  };
 });
 
 // Links and backlinks of the current revision.
@@ -283,7 +317,9 @@ export const applyTemplateToSpace = defineOperation(
     await purgeIfExpired(ctx, path.spaceId);
     const parse = await loadParser();
     await ctx.store.write((tx) =>
-      body.changeRequestId !== undefined ? applyTemplateToChangeRequest(tx, ctx, caller, path.spaceId, body.changeRequestId, body, parse) : applyTemplate(tx, ctx, caller, path.spaceId, body, parse),
+      body.changeRequestId !== undefined
+        ? applyTemplateToChangeRequest(tx, ctx, caller, path.spaceId, body.changeRequestId, body, parse)
+        : applyTemplate(tx, ctx, caller, path.spaceId, body, parse),
     );
     return { status: 201 };
   },

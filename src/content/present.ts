@@ -15,11 +15,27 @@ import { fileDownloadUrl } from './downloads.js';
 // flags say what the renderer shows. `coverMask: 'none'` (covers are not masked), `tags` (no
 // tags to show: `docs` has no tags, docs/manual/contract.md#the-newest-spec-is-part-of-the-contract), `actions` (the page-actions menu the
 // site's customization configures), `anchors` (headings carry anchor links).
-const LAYOUT = { width: 'default', cover: true, coverSize: 'full', coverMask: 'none', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true, tags: false, actions: true, anchors: true } as const;
+const LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'full',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: false,
+  actions: true,
+  anchors: true,
+} as const;
 
 export type Body = (node: PageNode) => { markdown: string } | { document: unknown };
 
-export const markdownBody = (tx: ReadTx, space: string): Body => (node) => ({ markdown: markdownOf(tx, space, node) });
+export const markdownBody =
+  (tx: ReadTx, space: string): Body =>
+  (node) => ({ markdown: markdownOf(tx, space, node) });
 
 export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, path: string, body: Body, deep = true): any {
   const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${path}`;
@@ -32,8 +48,27 @@ export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, pa
     updatedAt: node.updatedAt,
   };
   const children = () => (deep ? node.pages.map((c) => presentPage(ctx, space, c, `${path}/${c.slug}`, body)) : []);
-  if (node.type === 'link') return { ...common, kind: 'link', type: 'link', target: node.target ?? { kind: 'url', url: node.href ?? '' }, ...(node.href ? { href: node.href } : {}), ...(node.hidden ? { hidden: true } : {}) };
-  if (node.type === 'group') return { ...common, kind: 'group', type: 'group', slug: node.slug, path, hidden: !!node.hidden, noIndex: !!node.noIndex, noRobotsIndex: !!node.noRobotsIndex, pages: children() };
+  if (node.type === 'link')
+    return {
+      ...common,
+      kind: 'link',
+      type: 'link',
+      target: node.target ?? { kind: 'url', url: node.href ?? '' },
+      ...(node.href ? { href: node.href } : {}),
+      ...(node.hidden ? { hidden: true } : {}),
+    };
+  if (node.type === 'group')
+    return {
+      ...common,
+      kind: 'group',
+      type: 'group',
+      slug: node.slug,
+      path,
+      hidden: !!node.hidden,
+      noIndex: !!node.noIndex,
+      noRobotsIndex: !!node.noRobotsIndex,
+      pages: children(),
+    };
   return {
     ...common,
     kind: 'sheet',

@@ -40,7 +40,12 @@ export async function pageAnswer(ctx: Context, found: { space: SpaceRecord; l: L
 
 /** What the page routes need of one located page: its markdown and its children with theirs. */
 export function foundPage(ctx: Context, tx: ReadTx, space: SpaceRecord, l: Located) {
-  return { space, l, markdown: markdownOf(tx, space.id, l.node), children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))) };
+  return {
+    space,
+    l,
+    markdown: markdownOf(tx, space.id, l.node),
+    children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))),
+  };
 }
 
 /** A revision's files as the file lists answer them: by name (then id), a page of them. */
@@ -62,7 +67,14 @@ export const listPagesInRevisionById = defineOperation('listPagesInRevisionById'
   });
 });
 
-async function pageInRevision(ctx: Context, caller: Caller, path: Record<string, string>, query: Record<string, unknown>, pick: (l: Located) => boolean, what: string) {
+async function pageInRevision(
+  ctx: Context,
+  caller: Caller,
+  path: Record<string, string>,
+  query: Record<string, unknown>,
+  pick: (l: Located) => boolean,
+  what: string,
+) {
   await purgeIfExpired(ctx, path.spaceId!);
   const found = await ctx.store.read((tx) => {
     const { space, rev } = ofRevision(tx, caller, path.spaceId!, path.revisionId!);
@@ -108,7 +120,7 @@ export const getPageDocumentInRevisionById = defineOperation('getPageDocumentInR
   const markdown = await ctx.store.read((tx) => {
     const { space, rev } = ofRevision(tx, caller, path.spaceId, path.revisionId);
     const l = flatten(treeOf(tx, rev)).find((x) => x.node.id === path.pageId);
-    if (!l || l.node.type !== 'document') throw notFound(`page ${path.pageId} ${l ? 'has no document' : 'not found'} in revision ${path.revisionId}`);
+    if (l?.node.type !== 'document') throw notFound(`page ${path.pageId} ${l ? 'has no document' : 'not found'} in revision ${path.revisionId}`);
     return markdownOf(tx, space.id, l.node);
   });
   return { status: 200, body: await markdownToDocument(markdown) };

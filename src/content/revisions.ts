@@ -157,7 +157,6 @@ export function putTree(tx: WriteTx, space: string, pages: readonly PageNode[]):
   return pages.map(put);
 }
 
-
 /** The markdown body of a document page ('' for other kinds). */
 export function markdownOf(tx: ReadTx, space: string, node: PageNode): string {
   if (!node.content) return '';
@@ -181,7 +180,14 @@ export function commitRevision(
   ctx: Context,
   space: string,
   parents: string[],
-  content: ({ pages: PageNode[] } | { root: string[] }) & { files: readonly FileEntry[]; message?: string; type?: ContentRevision['type']; mergedFrom?: string; author?: string; changeRequest?: string },
+  content: ({ pages: PageNode[] } | { root: string[] }) & {
+    files: readonly FileEntry[];
+    message?: string;
+    type?: ContentRevision['type'];
+    mergedFrom?: string;
+    author?: string;
+    changeRequest?: string;
+  },
 ): ContentRevision {
   const root = 'root' in content ? content.root : putTree(tx, space, content.pages);
   const rev = tx.put(Revisions, {

@@ -98,7 +98,8 @@ export class PageIndex {
       const lower = top.below;
       const merged = new Map(lower.own);
       for (const [id, p] of top.own) {
-        if (p === undefined && !lower.below) merged.delete(id); // the full map lists present pages only
+        if (p === undefined && !lower.below)
+          merged.delete(id); // the full map lists present pages only
         else merged.set(id, p);
       }
       top = new PageIndex(merged, lower.below);

@@ -82,13 +82,16 @@ export class Router {
   }
 
   private matchUncached(method: string, pathname: string): RouteMatch {
-    const segs = pathname.split('/').filter(Boolean).map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        throw new DocsError('invalid', `path: segment ${JSON.stringify(s)} is not valid percent-encoding`);
-      }
-    });
+    const segs = pathname
+      .split('/')
+      .filter(Boolean)
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          throw new DocsError('invalid', `path: segment ${JSON.stringify(s)} is not valid percent-encoding`);
+        }
+      });
     // Every route the path matches, static segments first: the first that serves the method wins;
     // else the first that has it in a spec (501); else the first route's methods (405).
     const all: Found[] = [];

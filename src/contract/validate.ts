@@ -65,7 +65,7 @@ interface Compiled {
 function knownFields(op: OperationSpec): Set<string> | undefined {
   let s = op.requestBody?.schema;
   for (let i = 0; s?.$ref && i < 10; i++) s = op.components.schemas[String(s.$ref).split('/').pop()!];
-  if (!s || s.type !== 'object' || !s.properties || s.additionalProperties !== undefined || s.oneOf || s.anyOf || s.allOf) return undefined;
+  if (s?.type !== 'object' || !s.properties || s.additionalProperties !== undefined || s.oneOf || s.anyOf || s.allOf) return undefined;
   return new Set(Object.keys(s.properties));
 }
 const compiled = new Map<string, Compiled>();
@@ -193,7 +193,7 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
   for (const p of op.parameters) if (p.in === 'query' && input.query?.[p.name] !== undefined) query[p.name] = input.query[p.name];
   check(c.path, path, 'path');
   check(c.query, query, 'query');
-  let body = input.body;
+  const body = input.body;
   if (op.requestBody) {
     if (body === undefined) {
       if (op.requestBody.required) throw invalid('body: is required');
@@ -205,7 +205,9 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
         if (unknown) throw invalid(`body.${unknown.path}: is not an accepted field${suggestion(unknown.path.split('.').pop()!, unknown.known)}`);
       }
       // '*': the operation's body is open (API.md says so); its handler reads what it knows.
-      if (c.fields && !extraFields.includes('*')) for (const k of Object.keys(body as object)) if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
+      if (c.fields && !extraFields.includes('*'))
+        for (const k of Object.keys(body as object))
+          if (!c.fields.has(k) && !extraFields.includes(k)) throw invalid(`body.${k}: is not an accepted field (accepted: ${[...c.fields].join(', ')})`);
     }
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {
     throw invalid('body: this operation takes no request body');
@@ -217,9 +219,12 @@ const responseValidators = new Map<string, ValidateFunction>();
 
 /** For tests: checks a response body against the contract's schema for that status. */
 export function responseProblem(op: OperationSpec, status: number, body: unknown): string | undefined {
-  const r = op.responses[String(status)] ?? op.responses['default'];
+  const r = op.responses[String(status)] ?? op.responses.default;
   if (!r) return `status ${status} is not a response of ${op.operationId} (has ${Object.keys(op.responses).join(', ')})`;
-  if (!r.schema) return body === undefined || body === null || body === '' ? undefined : `status ${status} of ${op.operationId} has no body, got ${JSON.stringify(body).slice(0, 200)}`;
+  if (!r.schema)
+    return body === undefined || body === null || body === ''
+      ? undefined
+      : `status ${status} of ${op.operationId} has no body, got ${JSON.stringify(body).slice(0, 200)}`;
   // Keyed by the spec too: tests check one answer against both @gitbook/api versions.
   const key = op.source + ':' + op.operationId + ':' + status;
   let fn = responseValidators.get(key);

@@ -27,7 +27,8 @@ export function assignCluster(tx: WriteTx, ctx: Context, organization: string, t
   for (const c of clustersOf(tx, organization)) {
     const sim = cosine(terms, c.terms);
     if (sim < JOIN) continue;
-    if (!best || sim > best.sim || (sim === best.sim && (c.createdAt < best.c.createdAt || (c.createdAt === best.c.createdAt && c.id < best.c.id)))) best = { c, sim };
+    if (!best || sim > best.sim || (sim === best.sim && (c.createdAt < best.c.createdAt || (c.createdAt === best.c.createdAt && c.id < best.c.id))))
+      best = { c, sim };
   }
   if (best) return tx.put(ConversationClusters, { ...best.c, terms: addTerms(best.c.terms, terms), updatedAt: now });
   return tx.put(ConversationClusters, { id: newId(), organization, terms: { ...terms }, createdAt: now, updatedAt: now });
@@ -64,7 +65,9 @@ export function clusterFacts(c: ClusterRecord, issues: IssueRecord[], now: Date)
   for (const i of issues) sources[i.source] = (sources[i.source] ?? 0) + 1;
   const conversations = new Set(issues.map((i) => i.conversation)).size;
   // The label is the title of the issue closest to the centroid: a real sentence of a user.
-  const ranked = [...issues].sort((a, b) => cosine(b.terms, c.terms) - cosine(a.terms, c.terms) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const ranked = [...issues].sort(
+    (a, b) => cosine(b.terms, c.terms) - cosine(a.terms, c.terms) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+  );
   const display: Record<string, string> = {};
   for (const i of ranked) for (const [k, w] of Object.entries(i.display)) display[k] ??= w;
   const terms = topTerms(c.terms, 5).map((t) => display[t] ?? t);

@@ -40,7 +40,11 @@ class Processor {
 
   private async drain(): Promise<void> {
     while (!this.stopped) {
-      const batch = await this.ctx.store.read((tx) => pendingConversations(tx).slice(0, BATCH).map((c) => [c.id, c.generation] as const));
+      const batch = await this.ctx.store.read((tx) =>
+        pendingConversations(tx)
+          .slice(0, BATCH)
+          .map((c) => [c.id, c.generation] as const),
+      );
       if (!batch.length) return;
       const { processConversation } = await import('./process.js');
       await this.ctx.store.write((tx) => {

@@ -63,7 +63,8 @@ export function checkBatch(body: ConversationInput | ConversationInput[]): Conve
     c.parts.forEach((p, j) => {
       if (!p.body.trim()) throw invalid(`${at(i)}parts[${j}].body: must not be empty`);
     });
-    if (c.metadata?.url !== undefined && !isHttpUrl(c.metadata.url)) throw invalid(`${at(i)}metadata.url: must be an absolute http(s) URL of at most 2048 characters`);
+    if (c.metadata?.url !== undefined && !isHttpUrl(c.metadata.url))
+      throw invalid(`${at(i)}metadata.url: must be an absolute http(s) URL of at most 2048 characters`);
   });
   return items;
 }
@@ -101,7 +102,8 @@ export function pendingConversations(tx: ReadTx): ConversationRecord[] {
 }
 
 // Newest first; conversations dated alike (one batch) by ingestion order, latest first.
-const newestFirst = (a: ConversationRecord, b: ConversationRecord) => b.createdAt.localeCompare(a.createdAt) || b.order.localeCompare(a.order) || a.id.localeCompare(b.id);
+const newestFirst = (a: ConversationRecord, b: ConversationRecord) =>
+  b.createdAt.localeCompare(a.createdAt) || b.order.localeCompare(a.order) || a.id.localeCompare(b.id);
 
 export function conversationsOf(tx: ReadTx, organizationId: string, caller: Caller, source?: string): ConversationRecord[] {
   requireReader(tx, organizationId, caller);
@@ -159,7 +161,6 @@ export function requireCluster(tx: ReadTx, organizationId: string, clusterId: st
   return c;
 }
 
-
 export interface ClusterQuery {
   order?: 'asc' | 'desc';
   orderBy?: 'updatedAt' | 'issues' | 'conversations' | 'tasksTotal' | 'tasksBacklog' | 'tasksStarted';
@@ -183,9 +184,6 @@ export function clustersFor(tx: ReadTx, organizationId: string, caller: Caller, 
   const sign = (q.order ?? 'desc') === 'desc' ? -1 : 1;
   const key = (r: (typeof rows)[number]): number => (by === 'issues' ? r.issues.length : by === 'conversations' ? r.conversations : 0);
   return rows.sort(
-    (a, b) =>
-      sign * (key(a) - key(b)) ||
-      sign * a.cluster.updatedAt.localeCompare(b.cluster.updatedAt) ||
-      a.cluster.id.localeCompare(b.cluster.id),
+    (a, b) => sign * (key(a) - key(b)) || sign * a.cluster.updatedAt.localeCompare(b.cluster.updatedAt) || a.cluster.id.localeCompare(b.cluster.id),
   );
 }

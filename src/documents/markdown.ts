@@ -83,7 +83,14 @@ function blocks(children: RootContent[], essentialsOnly = false): any[] {
       }
       case 'code':
         if (essentialsOnly) out.push(block('paragraph', [textNode([leaf(n.value, ['code'])])]));
-        else out.push(block('code', n.value.split('\n').map((line) => block('code-line', [textNode([leaf(line, [])])])), n.lang ? { syntax: n.lang } : {}));
+        else
+          out.push(
+            block(
+              'code',
+              n.value.split('\n').map((line) => block('code-line', [textNode([leaf(line, [])])])),
+              n.lang ? { syntax: n.lang } : {},
+            ),
+          );
         break;
       case 'blockquote':
         out.push(block('blockquote', blocks(n.children, true)));
@@ -140,7 +147,10 @@ export function documentToMarkdown(doc: { nodes?: any[] }): string {
         case 'code':
           return [indent + '```' + (b.data?.syntax ?? ''), ...(b.nodes ?? []).map((l: any) => indent + inlineText(l.nodes)), indent + '```', ''];
         case 'blockquote':
-          return render(b.nodes).map((l) => (l ? `${indent}> ${l}` : `${indent}>`)).slice(0, -1).concat('');
+          return render(b.nodes)
+            .map((l) => (l ? `${indent}> ${l}` : `${indent}>`))
+            .slice(0, -1)
+            .concat('');
         case 'list-ordered':
         case 'list-unordered':
           return [
@@ -155,5 +165,9 @@ export function documentToMarkdown(doc: { nodes?: any[] }): string {
           return b.nodes ? render(b.nodes, indent) : [];
       }
     });
-  return render(doc.nodes ?? []).join('\n').trim() + '\n';
+  return (
+    render(doc.nodes ?? [])
+      .join('\n')
+      .trim() + '\n'
+  );
 }

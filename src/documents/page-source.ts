@@ -53,7 +53,10 @@ export function readPageSource(text: string, given?: { title?: string }): PageSo
 
 /** Bodies compare equal whatever the surrounding blank lines. */
 export function normalizeBody(body: string): string {
-  const t = body.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trim();
+  const t = body
+    .replace(/\r\n/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .trim();
   return t ? t + '\n' : '';
 }
 

@@ -34,7 +34,9 @@ const timeoutMs = () => Number(process.env.DOCS_DELIVERY_TIMEOUT_MS) || 5000;
 export function cspHeader(csp: IntegrationRecord['contentSecurityPolicy']): string | undefined {
   if (csp === undefined) return undefined;
   if (typeof csp === 'string') return csp;
-  return Object.entries(csp).map(([k, v]) => `${k} ${v}`.trim()).join('; ');
+  return Object.entries(csp)
+    .map(([k, v]) => `${k} ${v}`.trim())
+    .join('; ');
 }
 
 interface Attempt {
@@ -122,7 +124,12 @@ class Deliverer {
 
   kick(): void {
     if (this.stopped) return;
-    trackScan(this.settled, 'integration event delivery', () => this.scan(), () => this.kick());
+    trackScan(
+      this.settled,
+      'integration event delivery',
+      () => this.scan(),
+      () => this.kick(),
+    );
   }
 
   private async scan(): Promise<void> {
@@ -160,7 +167,7 @@ class Deliverer {
       const e = tx.get(IntegrationEvents, eventId);
       return e && { e, i: tx.get(Integrations, e.integration) };
     });
-    if (!found || found.e.delivery !== 'pending') return;
+    if (found?.e.delivery !== 'pending') return;
     const { e, i } = found;
     const lines: LogLine[] = [];
     let ok = false;

@@ -17,13 +17,20 @@ export function forwards(i: IntegrationRecord, organization: string | undefined)
   return !!i.dev && (i.dev.all || organization === i.organization);
 }
 
-export function recordEvent(tx: WriteTx, ctx: Context, i: IntegrationRecord, inst: InstallationRecord | undefined, payload: Record<string, unknown>): EventRecord {
+export function recordEvent(
+  tx: WriteTx,
+  ctx: Context,
+  i: IntegrationRecord,
+  inst: InstallationRecord | undefined,
+  payload: Record<string, unknown>,
+): EventRecord {
   const seq = tx.find(IntegrationEvents, 'integration', i.id).reduce((m, e) => Math.max(m, e.seq), 0) + 1;
   const id = newId();
   const deliver = forwards(i, inst?.organization);
   const trace: LogLine[] = [log(ctx, 'info', `event ${payload.type} received`)];
   if (deliver) trace.push(log(ctx, 'debug', `queued for delivery to the development tunnel ${i.dev!.tunnelUrl}`));
-  else if (i.dev) trace.push(log(ctx, 'info', `not delivered: development mode forwards only events of the owning organization ${i.organization} (all: false)`));
+  else if (i.dev)
+    trace.push(log(ctx, 'info', `not delivered: development mode forwards only events of the owning organization ${i.organization} (all: false)`));
   else trace.push(log(ctx, 'info', 'not delivered: development mode is off (this server does not run integration scripts)'));
   return tx.put(IntegrationEvents, {
     id,

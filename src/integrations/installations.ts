@@ -5,7 +5,7 @@ import { newId } from '../kernel/ids.js';
 import { atLeast } from '../kernel/roles.js';
 import { findMember, requireOrgRole } from '../organizations/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
-import type { ReadTx, Row, WriteTx } from '../store/port.js';
+import type { ReadTx, WriteTx } from '../store/port.js';
 import { recordEvent } from './events.js';
 import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
 import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
@@ -71,7 +71,13 @@ export function checkConfiguration(i: IntegrationRecord, configuration: Record<s
   }
 }
 
-export function install(tx: WriteTx, ctx: Context, caller: Caller, name: string, organization: string): { integration: IntegrationRecord; inst: InstallationRecord } {
+export function install(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  name: string,
+  organization: string,
+): { integration: IntegrationRecord; inst: InstallationRecord } {
   const integration = visibleIntegration(tx, name, caller);
   const { org, member } = resolveOrganization(tx, organization, caller);
   requireOrgRole(member, ADMIN, 'installing an integration');
@@ -162,7 +168,10 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 
 export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
   if (inst.space_selection !== 'all') return [];
-  return tx.find(Spaces, 'organization', inst.organization).filter((s) => !s.deletedAt).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return tx
+    .find(Spaces, 'organization', inst.organization)
+    .filter((s) => !s.deletedAt)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRecord[] {

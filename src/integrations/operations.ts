@@ -101,7 +101,13 @@ export const listIntegrationSiteInstallations = defineOperation('listIntegration
     return {
       status: 200,
       body: paginate(rows, query, ({ inst, s }) =>
-        presentContentInstallation(ctx, i, inst, 'site', query.extended ? presentSite(ctx, tx, tx.get(Organizations, s.organization)!, s, undefined, siteViewer(tx, s.organization, caller)) : s.id),
+        presentContentInstallation(
+          ctx,
+          i,
+          inst,
+          'site',
+          query.extended ? presentSite(ctx, tx, tx.get(Organizations, s.organization)!, s, undefined, siteViewer(tx, s.organization, caller)) : s.id,
+        ),
       ),
     };
   }),

@@ -13,12 +13,17 @@ function dataUrl(b64: string): string {
   const head = Buffer.from(b64.slice(0, 32), 'base64');
   const text = head.toString('utf8').trimStart();
   const mime =
-    head[0] === 0x89 && head[1] === 0x50 ? 'image/png'
-    : head[0] === 0xff && head[1] === 0xd8 ? 'image/jpeg'
-    : head.subarray(0, 3).toString() === 'GIF' ? 'image/gif'
-    : head.subarray(8, 12).toString() === 'WEBP' ? 'image/webp'
-    : text.startsWith('<') ? 'image/svg+xml'
-    : 'application/octet-stream';
+    head[0] === 0x89 && head[1] === 0x50
+      ? 'image/png'
+      : head[0] === 0xff && head[1] === 0xd8
+        ? 'image/jpeg'
+        : head.subarray(0, 3).toString() === 'GIF'
+          ? 'image/gif'
+          : head.subarray(8, 12).toString() === 'WEBP'
+            ? 'image/webp'
+            : text.startsWith('<')
+              ? 'image/svg+xml'
+              : 'application/octet-stream';
   return `data:${mime};base64,${b64}`;
 }
 
@@ -86,7 +91,13 @@ export function presentInstallation(ctx: Context, i: IntegrationRecord, inst: In
 }
 
 /** An installation on one space or site: it carries the organization installation's state. */
-export function presentContentInstallation(ctx: Context, i: IntegrationRecord, inst: InstallationRecord, kind: 'space' | 'site', target: unknown): Record<string, unknown> {
+export function presentContentInstallation(
+  ctx: Context,
+  i: IntegrationRecord,
+  inst: InstallationRecord,
+  kind: 'space' | 'site',
+  target: unknown,
+): Record<string, unknown> {
   return {
     integration: i.name,
     installation: inst.id,

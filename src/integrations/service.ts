@@ -72,10 +72,12 @@ function patternHost(pattern: string): string {
 /** Whether a block unfurls links of `domain` (the pattern's host is the domain or a subdomain of it). */
 function unfurlsDomain(i: IntegrationRecord, domain: string): boolean {
   const d = domain.toLowerCase();
-  return i.blocks.some((b) => (b.urlUnfurl ?? []).some((u: string) => {
-    const host = patternHost(u).replace(/^\*\./, '');
-    return host === d || host.endsWith('.' + d) || d.endsWith('.' + host);
-  }));
+  return i.blocks.some((b) =>
+    (b.urlUnfurl ?? []).some((u: string) => {
+      const host = patternHost(u).replace(/^\*\./, '');
+      return host === d || host.endsWith('.' + d) || d.endsWith('.' + host);
+    }),
+  );
 }
 
 /**
@@ -84,19 +86,21 @@ function unfurlsDomain(i: IntegrationRecord, domain: string): boolean {
  */
 export function listIntegrations(tx: ReadTx, caller: Caller, f: ListFilters): IntegrationRecord[] {
   const search = f.search?.trim().toLowerCase();
-  return tx
-    .all(Integrations)
-    .filter((i) => (i.visibility === 'public' ? true : isOwnerMember(tx, i, caller)))
-    .filter((i) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search))
-    .filter((i) => !f.category || i.categories.includes(f.category))
-    .filter((i) => !f.blockDomain || unfurlsDomain(i, f.blockDomain))
-    .filter((i) => f.blocks === undefined || i.blocks.length > 0 === f.blocks)
-    .filter((i) => f.contentSources === undefined || i.contentSources.length > 0 === f.contentSources)
-    .filter((i) => !f.owner || i.organization === f.owner)
-    .filter((i) => !f.scope || i.scopes.includes(f.scope))
-    // An integration whose target is `all` can be installed on any target, so it matches each.
-    .filter((i) => !f.target || i.target === f.target || i.target === 'all')
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return (
+    tx
+      .all(Integrations)
+      .filter((i) => (i.visibility === 'public' ? true : isOwnerMember(tx, i, caller)))
+      .filter((i) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search))
+      .filter((i) => !f.category || i.categories.includes(f.category))
+      .filter((i) => !f.blockDomain || unfurlsDomain(i, f.blockDomain))
+      .filter((i) => f.blocks === undefined || i.blocks.length > 0 === f.blocks)
+      .filter((i) => f.contentSources === undefined || i.contentSources.length > 0 === f.contentSources)
+      .filter((i) => !f.owner || i.organization === f.owner)
+      .filter((i) => !f.scope || i.scopes.includes(f.scope))
+      // An integration whose target is `all` can be installed on any target, so it matches each.
+      .filter((i) => !f.target || i.target === f.target || i.target === 'all')
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  );
 }
 
 export const NAME = /^[a-zA-Z0-9-_.]+$/;
@@ -119,7 +123,10 @@ export function checkPublish(name: string, body: any): void {
   };
   ids(body.blocks, 'blocks');
   ids(body.contentSources, 'contentSources');
-  for (const [field, b64] of [['icon', body.icon], ...(body.previewImages ?? []).map((p: string, n: number) => [`previewImages[${n}]`, p])] as [string, string | undefined][]) {
+  for (const [field, b64] of [['icon', body.icon], ...(body.previewImages ?? []).map((p: string, n: number) => [`previewImages[${n}]`, p])] as [
+    string,
+    string | undefined,
+  ][]) {
     if (b64 !== undefined && (b64.length === 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0)) throw invalid(`${field}: must be base64`);
   }
 }
@@ -141,7 +148,11 @@ export function publish(tx: WriteTx, ctx: Context, caller: Caller, name: string,
   requireOrgRole(member, ADMIN, 'publishing an integration');
   // 0.146.0 lists `gitsync` among the categories, 0.202.0 no longer does: the newest wins
   // (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract), so no answer carries a category today's clients cannot read.
-  for (const c of body.categories ?? []) if (RETIRED_CATEGORIES.includes(c)) throw invalid(`body.categories: "${c}" is no longer a category (@gitbook/api 0.202.0): use one of analytics, collaboration, content, marketing, visitor-auth, other`);
+  for (const c of body.categories ?? [])
+    if (RETIRED_CATEGORIES.includes(c))
+      throw invalid(
+        `body.categories: "${c}" is no longer a category (@gitbook/api 0.202.0): use one of analytics, collaboration, content, marketing, visitor-auth, other`,
+      );
   const now = ctx.clock.now().toISOString();
   return tx.put(Integrations, {
     id: existing?.id ?? newId(),

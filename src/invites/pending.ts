@@ -16,8 +16,7 @@ import { Users } from '../users/tables.js';
 // declines it. Not contract operations: /_docs/invitations (docs invites pending|accept|decline).
 
 /** The invitation of `user` to `organization`, if any. */
-export const invitationOf = (tx: ReadTx, organization: string, user: string) =>
-  tx.find(Invitations, 'user', user).find((i) => i.organization === organization);
+export const invitationOf = (tx: ReadTx, organization: string, user: string) => tx.find(Invitations, 'user', user).find((i) => i.organization === organization);
 
 /** Invites an existing user (not yet a member): a new invitation, or the pending one updated. */
 export function inviteExisting(tx: WriteTx, ctx: Context, org: OrganizationRecord, user: string, role: MemberRole, sso: boolean, by: string): InvitationRecord {
@@ -100,7 +99,8 @@ export async function invitationRoute(ctx: Context, caller: Caller, method: stri
   const m = /^\/_docs\/invitations(?:\/([^/]+)\/(accept|decline))?\/?$/.exec(path);
   if (!m) throw notFound(`no route for ${method} ${path} (routes: GET /_docs/invitations, POST /_docs/invitations/{id}/accept|decline)`);
   const allow = m[1] ? ['POST'] : ['GET'];
-  if (!allow.includes(method)) throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`), { allow });
+  if (!allow.includes(method))
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`), { allow });
   if (!m[1]) return { status: 200, body: await ctx.store.read((tx) => pendingOf(tx, caller)) };
   const id = decodeURIComponent(m[1]);
   if (!id.trim()) throw invalid('id: give an invitation id (see docs invites pending)');

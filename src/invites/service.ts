@@ -23,9 +23,7 @@ export const covers = (role: MemberRole, wanted: MemberRole) => wanted === null 
 // ---- invite links -------------------------------------------------------------------------
 
 export const linksOf = (tx: ReadTx, organization: string) =>
-  tx
-    .find(InviteLinks, 'organization', organization)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  tx.find(InviteLinks, 'organization', organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
 export function requireLink(tx: ReadTx, organization: string, id: string): InviteLinkRecord {
   const link = tx.get(InviteLinks, id);
@@ -34,14 +32,23 @@ export function requireLink(tx: ReadTx, organization: string, id: string): Invit
 }
 
 function requireLinksOn(org: OrganizationRecord) {
-  if (!org.inviteLinks) throw new DocsError('precondition', 'inviteLinks: invite links are turned off in this organization (an admin can turn them on with inviteLinks: true)');
+  if (!org.inviteLinks)
+    throw new DocsError('precondition', 'inviteLinks: invite links are turned off in this organization (an admin can turn them on with inviteLinks: true)');
 }
 
-export function createLink(tx: WriteTx, ctx: Context, caller: MemberRecord, org: OrganizationRecord, body: { role?: MemberRole; space?: string; collection?: string }): InviteLinkRecord {
+export function createLink(
+  tx: WriteTx,
+  ctx: Context,
+  caller: MemberRecord,
+  org: OrganizationRecord,
+  body: { role?: MemberRole; space?: string; collection?: string },
+): InviteLinkRecord {
   requireOrgRole(caller, 'admin', 'creating an invite link');
   // Links to one space or collection need those areas; only organization links exist here.
-  if (body.space !== undefined) throw invalid(`space: no space ${body.space} in this organization (invite links to spaces are not available on this server yet)`);
-  if (body.collection !== undefined) throw invalid(`collection: no collection ${body.collection} in this organization (invite links to collections are not available on this server yet)`);
+  if (body.space !== undefined)
+    throw invalid(`space: no space ${body.space} in this organization (invite links to spaces are not available on this server yet)`);
+  if (body.collection !== undefined)
+    throw invalid(`collection: no collection ${body.collection} in this organization (invite links to collections are not available on this server yet)`);
   requireLinksOn(org);
   return tx.put(InviteLinks, {
     id: newId(),
@@ -107,7 +114,9 @@ export function joinByDomain(tx: WriteTx, ctx: Context, organizationId: string, 
     throw forbidden(`joining organization ${org.id} needs an email address in one of its allowed domains; ${domain} is not one of them`);
   }
   if (!isEmailVerified(tx, user)) {
-    throw forbidden(`joining organization ${org.id} by email domain needs a verified email address; ${user.email} is not verified on this instance (an instance owner verifies it: docs users update ${user.email} --email-verified)`);
+    throw forbidden(
+      `joining organization ${org.id} by email domain needs a verified email address; ${user.email} is not verified on this instance (an instance owner verifies it: docs users update ${user.email} --email-verified)`,
+    );
   }
   settleInvitation(tx, addMember(tx, ctx, org.id, userId, org.defaultRole));
 }

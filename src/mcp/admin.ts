@@ -31,7 +31,12 @@ export function adminProviders(call: Call, filter: ToolFilter, version: string):
 function operationTools(call: Call, tools: ToolEntry[]): ToolProvider {
   const byName = new Map(tools.map((t) => [t.name, t]));
   // Only MCP's fields go out (not the argument split, method or area).
-  const listed: Tool[] = tools.map(({ name, description, inputSchema, annotations }) => ({ name, description, inputSchema: inputSchema as Tool['inputSchema'], annotations }));
+  const listed: Tool[] = tools.map(({ name, description, inputSchema, annotations }) => ({
+    name,
+    description,
+    inputSchema: inputSchema as Tool['inputSchema'],
+    annotations,
+  }));
   return {
     list: () => listed,
     call(name, args) {
@@ -75,7 +80,13 @@ function pageResources(call: Call): ResourceProvider {
         const body = (await call('listPages', { path: { spaceId: space.id } })).body as any;
         const walk = (pages: any[]) => {
           for (const p of pages ?? []) {
-            if (p.type === 'document') resources.push({ uri: `docs://spaces/${space.id}/pages/${p.id}`, name: p.path ?? p.id, title: `${space.title} / ${p.title}`, mimeType: 'text/markdown' });
+            if (p.type === 'document')
+              resources.push({
+                uri: `docs://spaces/${space.id}/pages/${p.id}`,
+                name: p.path ?? p.id,
+                title: `${space.title} / ${p.title}`,
+                mimeType: 'text/markdown',
+              });
             walk(p.pages);
           }
         };
@@ -110,7 +121,11 @@ function agentInstructions(call: Call): PromptProvider {
         let organizationId = args?.organizationId;
         if (!organizationId) {
           const orgs = await everything(call, 'listOrganizationsForAuthenticatedUser', {});
-          if (orgs.length !== 1) throw new DocsError('invalid', `organizationId: is required (you belong to ${orgs.length} organizations${orgs.length ? ': ' + orgs.map((o) => o.id).join(', ') : ''})`);
+          if (orgs.length !== 1)
+            throw new DocsError(
+              'invalid',
+              `organizationId: is required (you belong to ${orgs.length} organizations${orgs.length ? ': ' + orgs.map((o) => o.id).join(', ') : ''})`,
+            );
           organizationId = orgs[0].id as string;
         }
         const body = (await call('getOrganizationAgentInstructions', { path: { organizationId } })).body as any;

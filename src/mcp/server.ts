@@ -54,7 +54,13 @@ export interface Providers {
 /** A refused call as MCP's tool error: the API's error message, then its error body. */
 export function toolError(err: unknown): CallToolResult {
   const e = asDocsError(err);
-  return { isError: true, content: [{ type: 'text', text: e.message }, { type: 'text', text: JSON.stringify(e.toBody()) }] };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: e.message },
+      { type: 'text', text: JSON.stringify(e.toBody()) },
+    ],
+  };
 }
 
 /**
@@ -131,6 +137,10 @@ export function createMcpServer(p: Providers): McpServer {
 function asMcpError(err: unknown): never {
   const e = asDocsError(err);
   const code =
-    e.kind === 'invalid' || e.kind === 'not_found' ? ErrorCode.InvalidParams : e.kind === 'unauthenticated' || e.kind === 'forbidden' ? ErrorCode.InvalidRequest : ErrorCode.InternalError;
+    e.kind === 'invalid' || e.kind === 'not_found'
+      ? ErrorCode.InvalidParams
+      : e.kind === 'unauthenticated' || e.kind === 'forbidden'
+        ? ErrorCode.InvalidRequest
+        : ErrorCode.InternalError;
   throw rpcError(code, e.message, e.toBody());
 }

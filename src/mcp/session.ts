@@ -42,9 +42,12 @@ export function mcpSession(options: TransportOptions, idleMs = 500): { call: Cal
     } finally {
       if (--inflight === 0 && current) {
         const held = current;
-        held.then((t) => {
-          if (!t.remote && inflight === 0 && current === held) timer = setTimeout(release, idleMs);
-        }, () => {});
+        held.then(
+          (t) => {
+            if (!t.remote && inflight === 0 && current === held) timer = setTimeout(release, idleMs);
+          },
+          () => {},
+        );
       }
     }
   };

@@ -60,7 +60,8 @@ const READ_PAGE: Tool = {
 function checked(tool: Tool, args: Record<string, unknown> | undefined): Record<string, unknown> {
   const given = args ?? {};
   const props = tool.inputSchema.properties as Record<string, any>;
-  for (const k of Object.keys(given)) if (!(k in props)) throw new DocsError('invalid', `${k}: is not an argument of ${tool.name} (arguments: ${Object.keys(props).join(', ')})`);
+  for (const k of Object.keys(given))
+    if (!(k in props)) throw new DocsError('invalid', `${k}: is not an argument of ${tool.name} (arguments: ${Object.keys(props).join(', ')})`);
   for (const k of tool.inputSchema.required ?? []) if (given[k] === undefined) throw new DocsError('invalid', `${k}: is required`);
   for (const [k, v] of Object.entries(given)) {
     const p = props[k];
@@ -69,7 +70,8 @@ function checked(tool: Tool, args: Record<string, unknown> | undefined): Record<
       if (p.minLength && !v.trim()) throw new DocsError('invalid', `${k}: must not be empty`);
       if (v.length > p.maxLength) throw new DocsError('invalid', `${k}: longer than ${p.maxLength} characters`);
     } else if (p.type === 'integer') {
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < p.minimum || v > p.maximum) throw new DocsError('invalid', `${k}: must be an integer from ${p.minimum} to ${p.maximum}`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < p.minimum || v > p.maximum)
+        throw new DocsError('invalid', `${k}: must be an integer from ${p.minimum} to ${p.maximum}`);
     }
   }
   return given;

@@ -30,7 +30,7 @@ const REF = '#/components/schemas/';
 function plainObject(op: OperationSpec): JsonSchema | undefined {
   let s = op.requestBody?.schema;
   for (let i = 0; s?.$ref && i < 10; i++) s = op.components.schemas[String(s.$ref).slice(REF.length)];
-  if (!s || s.type !== 'object' || !s.properties || s.oneOf || s.anyOf || s.allOf) return undefined;
+  if (s?.type !== 'object' || !s.properties || s.oneOf || s.anyOf || s.allOf) return undefined;
   return s;
 }
 

@@ -10,7 +10,15 @@ import type { ToolEntry } from './tool-schema.js';
 // filtered, and the mapping of a call's arguments back to the operation's input.
 
 /** Short names accepted by --tools beside the areas' own (the CLI's topic names). */
-const ALIASES: Record<string, string> = { cr: 'change-requests', 'change-request': 'change-requests', pages: 'content', files: 'content', orgs: 'organizations', agent: 'agent-instructions', sections: 'sites' };
+const ALIASES: Record<string, string> = {
+  cr: 'change-requests',
+  'change-request': 'change-requests',
+  pages: 'content',
+  files: 'content',
+  orgs: 'organizations',
+  agent: 'agent-instructions',
+  sections: 'sites',
+};
 
 let all: ToolEntry[] | undefined;
 export function allTools(): ToolEntry[] {
@@ -32,7 +40,8 @@ export function selectTools(filter: ToolFilter = {}): ToolEntry[] {
     wanted = new Set();
     for (const raw of filter.areas) {
       const name = ALIASES[raw.trim()] ?? raw.trim();
-      if (!known.has(name)) throw new DocsError('invalid', `tools: unknown area ${raw} (areas: ${[...known].join(', ')}; aliases: ${Object.keys(ALIASES).join(', ')})`);
+      if (!known.has(name))
+        throw new DocsError('invalid', `tools: unknown area ${raw} (areas: ${[...known].join(', ')}; aliases: ${Object.keys(ALIASES).join(', ')})`);
       wanted.add(name);
     }
   }
@@ -60,7 +69,11 @@ export function toInput(tool: ToolEntry, args: Record<string, unknown> | undefin
     } else if (tool.split.query.includes(k)) query[k] = v;
     else if (tool.split.body === 'fields') (body ??= {})[k] = v;
     else if (tool.split.body === 'body' && k === 'body') whole = v;
-    else throw new DocsError('invalid', `${k}: is not an argument of ${tool.name} (arguments: ${Object.keys(tool.inputSchema.properties ?? {}).join(', ') || 'none'})`);
+    else
+      throw new DocsError(
+        'invalid',
+        `${k}: is not an argument of ${tool.name} (arguments: ${Object.keys(tool.inputSchema.properties ?? {}).join(', ') || 'none'})`,
+      );
   }
   if (tool.split.body === 'fields' && !body && tool.split.bodyRequired) body = {};
   return { path, query, body: tool.split.body === 'body' ? whole : body };

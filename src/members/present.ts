@@ -14,7 +14,9 @@ export function presentMember(ctx: Context, tx: ReadTx, m: MemberRecord) {
     object: 'member' as const,
     id: m.user,
     role: m.role,
-    user: user ? presentUser(ctx, user) : { object: 'user' as const, id: m.user, displayName: '(deleted user)', urls: { location: `${ctx.baseUrl}/v1/users/${m.user}` } },
+    user: user
+      ? presentUser(ctx, user)
+      : { object: 'user' as const, id: m.user, displayName: '(deleted user)', urls: { location: `${ctx.baseUrl}/v1/users/${m.user}` } },
     disabled: m.disabled,
     joinedAt: m.joinedAt,
     ...(m.lastSeenAt ? { lastSeenAt: m.lastSeenAt } : {}),

@@ -48,7 +48,8 @@ export function viewMember(tx: ReadTx, caller: MemberRecord, userId: string): Me
 function keepAnAdmin(tx: ReadTx, target: MemberRecord, action: string): void {
   if (target.role !== 'admin') return;
   const others = membersOf(tx, target.organization).filter((m) => m.role === 'admin' && m.user !== target.user);
-  if (others.length === 0) throw conflict(`userId: ${target.user} is the last admin of this organization and cannot be ${action}; make another member admin first`);
+  if (others.length === 0)
+    throw conflict(`userId: ${target.user} is the last admin of this organization and cannot be ${action}; make another member admin first`);
 }
 
 export function changeRole(tx: WriteTx, caller: MemberRecord, userId: string, role: MemberRole | undefined): MemberRecord {
@@ -94,7 +95,9 @@ export function setSsoMember(tx: WriteTx, caller: MemberRecord, org: Organizatio
   if (!tx.get(Users, userId)) throw notFound(`user ${userId} not found`);
   const existing = findMember(tx, org.id, userId);
   if (!existing) {
-    throw forbidden(`setting user ${userId} as SSO member is refused: they are not a member of this organization, and only they can make themself one (invite them: docs invites send --emails <address> --sso; they accept with docs invites accept)`);
+    throw forbidden(
+      `setting user ${userId} as SSO member is refused: they are not a member of this organization, and only they can make themself one (invite them: docs invites send --emails <address> --sso; they accept with docs invites accept)`,
+    );
   }
   if (inAnotherOrganization(tx, org.id, userId)) {
     throw conflict(`userId: ${userId} is a member of another organization; an SSO member can belong to this organization only`);

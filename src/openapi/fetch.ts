@@ -57,7 +57,10 @@ export async function guardedFetch(url: string, opts: { limits?: FetchLimits; si
 }
 
 /** The same, for bytes (file uploads by URL): the body, the final URL and its content type. */
-export async function guardedFetchBytes(url: string, opts: { limits?: FetchLimits; signal?: AbortSignal } = {}): Promise<{ bytes: Buffer; url: string; contentType?: string }> {
+export async function guardedFetchBytes(
+  url: string,
+  opts: { limits?: FetchLimits; signal?: AbortSignal } = {},
+): Promise<{ bytes: Buffer; url: string; contentType?: string }> {
   const limits = opts.limits ?? fetchLimits();
   const ip = await loadIpaddr();
   const { Agent, request } = await import('undici');
@@ -77,7 +80,12 @@ export async function guardedFetchBytes(url: string, opts: { limits?: FetchLimit
   try {
     for (let hop = 0; ; hop++) {
       checkUrl(ip, current, limits.allowPrivate);
-      const res = await request(current, { method: 'GET', dispatcher: agent, signal, headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5', 'user-agent': 'docs-openapi-fetch' } });
+      const res = await request(current, {
+        method: 'GET',
+        dispatcher: agent,
+        signal,
+        headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5', 'user-agent': 'docs-openapi-fetch' },
+      });
       if (REDIRECTS.has(res.statusCode)) {
         await res.body.dump();
         const location = res.headers.location;
@@ -120,7 +128,7 @@ export async function guardedFetchBytes(url: string, opts: { limits?: FetchLimit
       throw new FetchFailure('FETCH_TIMEOUT', `${current.href}: no complete answer within ${limits.timeoutMs} ms`);
     }
     const cause = e.cause?.message ?? e.message;
-    throw new FetchFailure('FETCH_ERROR', (e.code === REFUSED_CODE || e.cause?.code === REFUSED_CODE) ? cause : `${current.href}: ${cause}`);
+    throw new FetchFailure('FETCH_ERROR', e.code === REFUSED_CODE || e.cause?.code === REFUSED_CODE ? cause : `${current.href}: ${cause}`);
   } finally {
     agent.destroy().catch(() => {});
   }

@@ -88,6 +88,10 @@ async function content(ctx: Context, caller: Caller, path: Record<string, string
   return { status: 200, body: { filesystem: JSON.parse(json), url, urls: { source: url, public: spec.visibility === 'public' ? url : null } } };
 }
 
-export const getLatestOpenAPISpecVersionContent = defineOperation('getLatestOpenAPISpecVersionContent', ({ ctx, caller, path }) => content(ctx, caller, path, 'latest'));
+export const getLatestOpenAPISpecVersionContent = defineOperation('getLatestOpenAPISpecVersionContent', ({ ctx, caller, path }) =>
+  content(ctx, caller, path, 'latest'),
+);
 
-export const getOpenAPISpecVersionContentById = defineOperation('getOpenAPISpecVersionContentById', ({ ctx, caller, path }) => content(ctx, caller, path, path.versionId));
+export const getOpenAPISpecVersionContentById = defineOperation('getOpenAPISpecVersionContentById', ({ ctx, caller, path }) =>
+  content(ctx, caller, path, path.versionId),
+);

@@ -117,7 +117,13 @@ const TEXT_BASE = 'docs-text:///';
  * returns each external file's JSON text by name. Relative refs of a text source cannot be
  * resolved: there is no location they are relative to.
  */
-async function bundleExternal(root: any, rootUrl: string, rootFile: string, limits: FetchLimits | undefined, signal: AbortSignal | undefined): Promise<Map<string, string>> {
+async function bundleExternal(
+  root: any,
+  rootUrl: string,
+  rootFile: string,
+  limits: FetchLimits | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string>> {
   const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const files = new Map<string, string>();
   // The ref parser keeps only "Error reading file <url>": remember why each read failed.
@@ -135,7 +141,9 @@ async function bundleExternal(root: any, rootUrl: string, rootFile: string, limi
           read: async (file: { url: string }) => {
             try {
               if (file.url.startsWith(TEXT_BASE)) {
-                throw new Error(`${file.url.slice(TEXT_BASE.length - 1)}: a spec sent as text has no location for relative references (send it by URL, or bundle it into one file)`);
+                throw new Error(
+                  `${file.url.slice(TEXT_BASE.length - 1)}: a spec sent as text has no location for relative references (send it by URL, or bundle it into one file)`,
+                );
               }
               if (files.size >= MAX_EXTERNAL_FILES) throw new Error(`${file.url}: more than ${MAX_EXTERNAL_FILES} referenced files`);
               return (await guardedFetch(file.url, { limits, signal })).text;
@@ -193,7 +201,9 @@ export function pointerAtLine(data: unknown, line: number): string | undefined {
     if (found !== undefined) return;
     if (current === line) found = ptr;
     if (v && typeof v === 'object' && typeof v.toJSON !== 'function') {
-      const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function');
+      const entries = Array.isArray(v)
+        ? v.map((x, i) => [String(i), x] as const)
+        : Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function');
       if (entries.length === 0) return;
       for (const [k, x] of entries) {
         current++;
@@ -238,11 +248,14 @@ export async function processSource(source: Source, opts: { limits?: FetchLimits
   const root = rootName({ url: finalUrl }, text);
   try {
     const doc: any = await parseText(text, root);
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ParseFailure([{ message: `${root}: document: not an OpenAPI document (the top level must be an object)`, code: 'NOT_OPENAPI' }]);
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+      throw new ParseFailure([{ message: `${root}: document: not an OpenAPI document (the top level must be an object)`, code: 'NOT_OPENAPI' }]);
     const isOpenAPI3 = typeof doc.openapi === 'string' && /^3\.\d+(\.\d+)?/.test(doc.openapi);
     const isSwagger2 = doc.swagger === '2.0';
     if (!isOpenAPI3 && !isSwagger2) {
-      throw new ParseFailure([{ message: `${root}: /: not an OpenAPI 3.x or Swagger 2.0 document (needs "openapi": "3.x.y" or "swagger": "2.0")`, code: 'NOT_OPENAPI' }]);
+      throw new ParseFailure([
+        { message: `${root}: /: not an OpenAPI 3.x or Swagger 2.0 document (needs "openapi": "3.x.y" or "swagger": "2.0")`, code: 'NOT_OPENAPI' },
+      ]);
     }
     // Serialized now: validation dereferences the object in place.
     const parts: [string, string][] = [[root, JSON.stringify(doc)]];

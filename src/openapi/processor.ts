@@ -43,7 +43,12 @@ class Processor {
   /** Takes up every spec waiting to be processed, as far as the concurrency allows. */
   kick(): void {
     if (this.stopped || this.running.size >= CONCURRENCY) return;
-    trackScan(this.settled, 'openapi processing', () => this.scan(), () => this.kick());
+    trackScan(
+      this.settled,
+      'openapi processing',
+      () => this.scan(),
+      () => this.kick(),
+    );
   }
 
   private async scan(): Promise<void> {
@@ -125,7 +130,8 @@ class Processor {
       const now = ctx.clock.now().toISOString();
       const { lastProcessErrorCode: _c, lastProcessedErrors: _e, ...rest } = spec;
       let next: OpenAPISpecRecord = { ...rest, processingState: 'complete', lastProcessedAt: now, lastProcessedErrorCount: 0 };
-      if (!outcome.ok) next = { ...next, lastProcessErrorCode: outcome.errorCode, lastProcessedErrors: outcome.errors, lastProcessedErrorCount: outcome.errorCount };
+      if (!outcome.ok)
+        next = { ...next, lastProcessErrorCode: outcome.errorCode, lastProcessedErrors: outcome.errors, lastProcessedErrorCount: outcome.errorCount };
       else if (versionId) {
         tx.put(OpenapiVersions, {
           id: versionId,

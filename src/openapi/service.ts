@@ -77,7 +77,11 @@ export function versionsOf(tx: ReadTx, specId: string): OpenAPIVersionRecord[] {
 export function versionOf(tx: ReadTx, spec: OpenAPISpecRecord, versionId: string): OpenAPIVersionRecord {
   const v = versionId === 'latest' ? (spec.lastVersion ? tx.get(OpenapiVersions, spec.lastVersion) : undefined) : tx.get(OpenapiVersions, versionId);
   if (!v || v.spec !== spec.id) {
-    throw notFound(versionId === 'latest' ? `openapi spec ${spec.slug} has no version yet (processingState: ${spec.processingState})` : `version ${versionId} of openapi spec ${spec.slug} not found`);
+    throw notFound(
+      versionId === 'latest'
+        ? `openapi spec ${spec.slug} has no version yet (processingState: ${spec.processingState})`
+        : `version ${versionId} of openapi spec ${spec.slug} not found`,
+    );
   }
   return v;
 }
@@ -89,7 +93,7 @@ function requireEditor(tx: ReadTx, organizationId: string, caller: Caller, actio
 }
 
 /** Points a spec at a new source: processing starts over (pending), whatever it was doing. */
-function restart(tx: WriteTx, ctx: Context, spec: OpenAPISpecRecord, source: SpecSource, now: string): OpenAPISpecRecord {
+function restart(tx: WriteTx, _ctx: Context, spec: OpenAPISpecRecord, source: SpecSource, now: string): OpenAPISpecRecord {
   const { sourceURL: _old, ...rest } = spec;
   const next = tx.put(OpenapiSpecs, {
     ...rest,
@@ -124,7 +128,8 @@ function insertSpec(tx: WriteTx, ctx: Context, org: OrganizationRecord, slug: st
 /** POST: a new spec; a slug already taken in the organization is a conflict (PUT updates). */
 export function createSpec(tx: WriteTx, ctx: Context, organizationId: string, caller: Caller, slug: string, source: SpecSource) {
   const { org, member } = requireEditor(tx, organizationId, caller, 'creating an OpenAPI spec');
-  if (findSpec(tx, org.id, slug)) throw conflict(`slug: an OpenAPI spec ${slug} already exists in this organization (PUT /orgs/${org.id}/openapi/${slug} updates it)`);
+  if (findSpec(tx, org.id, slug))
+    throw conflict(`slug: an OpenAPI spec ${slug} already exists in this organization (PUT /orgs/${org.id}/openapi/${slug} updates it)`);
   return { spec: insertSpec(tx, ctx, org, slug, source, caller), member };
 }
 

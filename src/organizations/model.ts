@@ -1,6 +1,6 @@
 import type { MemberRole } from '../kernel/roles.js';
 
-export type MergeRules = { type: 'none' } | { type: 'rules'; rules: ({ rule: string; users?: string[]; expression?: string })[] };
+export type MergeRules = { type: 'none' } | { type: 'rules'; rules: { rule: string; users?: string[]; expression?: string }[] };
 
 export interface OrganizationRecord {
   id: string;

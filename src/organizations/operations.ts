@@ -28,7 +28,10 @@ export const getOrganizationById = defineOperation('getOrganizationById', ({ ctx
 export const createOrganization = defineOperation('createOrganization', async ({ ctx, caller, query, body }) => {
   // Importing an OpenAPI spec into the default site would need a site to show specs, which sites
   // here do not: refuse rather than create an organization without what the caller asked for.
-  if (query.openapiUrl !== undefined) throw invalid('openapiUrl: attaching an OpenAPI spec to the default site is not supported by this server (create the organization, then publish the spec: docs openapi put SLUG --url URL --org ORG_ID, or PUT /v1/orgs/{organizationId}/openapi/{specSlug}, createOrUpdateOpenAPISpecBySlug)');
+  if (query.openapiUrl !== undefined)
+    throw invalid(
+      'openapiUrl: attaching an OpenAPI spec to the default site is not supported by this server (create the organization, then publish the spec: docs openapi put SLUG --url URL --org ORG_ID, or PUT /v1/orgs/{organizationId}/openapi/{specSlug}, createOrUpdateOpenAPISpecBySlug)',
+    );
   const title = String(body.title).trim();
   if (title.length < 2) throw invalid('title: must be 2 to 255 characters');
   const { org, member } = await ctx.store.write((tx) => {
@@ -66,7 +69,10 @@ export const getSubdomain = defineOperation('getSubdomain', ({ ctx, caller, path
     const org = tx.find(Organizations, 'hostname', path.subdomain)[0];
     const member = org && findMember(tx, org.id, caller.userId);
     if (!org || !member || member.disabled) throw notFound(`subdomain ${path.subdomain} not found`);
-    return { status: 200, body: { object: 'subdomain' as const, subdomain: path.subdomain, target: { type: 'organization' as const, organization: org.id }, isActive: true } };
+    return {
+      status: 200,
+      body: { object: 'subdomain' as const, subdomain: path.subdomain, target: { type: 'organization' as const, organization: org.id }, isActive: true },
+    };
   }),
 );
 

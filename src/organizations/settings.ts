@@ -60,7 +60,8 @@ export function updateOrganization(tx: WriteTx, org: OrganizationRecord, caller:
     else {
       // Default content is a docs site of this organization (src/sites); deleting that site clears it.
       const site = tx.get(Sites, patch.defaultContent.site);
-      if (!site || site.organization !== org.id) throw invalid(`defaultContent: invalid default content: no site ${patch.defaultContent.site} in this organization`);
+      if (!site || site.organization !== org.id)
+        throw invalid(`defaultContent: invalid default content: no site ${patch.defaultContent.site} in this organization`);
       next.defaultContent = { type: 'site', site: site.id };
     }
   }

@@ -41,7 +41,7 @@ function render(ctx: Context, src: PdfSource): Promise<Buffer> {
     // to arbitrary hosts from the server, and a PDF that depends only on the revision).
     image: async (url) => {
       const f = fileByUrl(url);
-      return f && f.contentType.startsWith('image/') ? readBlob(ctx, f.sha) : undefined;
+      return f?.contentType.startsWith('image/') ? readBlob(ctx, f.sha) : undefined;
     },
     link: (url) => {
       const page = /^\/pages\/([^/?#]+)$/.exec(url)?.[1];

@@ -42,7 +42,9 @@ const MARGIN = 56;
 const INDENT = 18;
 
 // WinAnsi: Latin-1 printable characters plus the code points pdfkit maps into 0x80-0x9F.
-const WIN_ANSI_EXTRA = new Set([402, 8211, 8212, 8216, 8217, 8218, 8220, 8221, 8222, 8224, 8225, 8226, 8230, 8364, 8240, 8249, 8250, 710, 8482, 338, 339, 732, 352, 353, 376, 381, 382]);
+const WIN_ANSI_EXTRA = new Set([
+  402, 8211, 8212, 8216, 8217, 8218, 8220, 8221, 8222, 8224, 8225, 8226, 8230, 8364, 8240, 8249, 8250, 710, 8482, 338, 339, 732, 352, 353, 376, 381, 382,
+]);
 const encodable = (c: number) => (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || WIN_ANSI_EXTRA.has(c);
 
 /** Text the standard fonts can show: accents folded away when needed, the rest as '?'. */
@@ -114,7 +116,10 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
     list.forEach((r0, i) => {
       const r = { ...base, ...r0 };
       const last = i === list.length - 1;
-      doc.font(fontOf(r)).fontSize(r.code ? size * 0.92 : size).fillColor(r.link ? COLOR.link : color);
+      doc
+        .font(fontOf(r))
+        .fontSize(r.code ? size * 0.92 : size)
+        .fillColor(r.link ? COLOR.link : color);
       const opts: PDFKit.Mixins.TextOptions = { continued: !last, width, lineGap: 2, underline: !!r.link };
       // Continued text inherits the previous run's options: every run says where it links, or null.
       (opts as any).link = r.link && 'url' in r.link ? r.link.url : null;
@@ -237,7 +242,14 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
     const startY = doc.y;
     blocks(q.children, indent + INDENT, { italic: true }, COLOR.muted);
     const top = pageCount === startPage ? startY : MARGIN;
-    doc.save().moveTo(left + indent + 4, top).lineTo(left + indent + 4, doc.y - 6).lineWidth(2.5).strokeColor(COLOR.rule).stroke().restore();
+    doc
+      .save()
+      .moveTo(left + indent + 4, top)
+      .lineTo(left + indent + 4, doc.y - 6)
+      .lineWidth(2.5)
+      .strokeColor(COLOR.rule)
+      .stroke()
+      .restore();
   };
 
   const drawList = (l: List, indent: number) => {
@@ -245,7 +257,11 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
       const marker = l.ordered ? `${(l.start ?? 1) + i}.` : '\u2022';
       need(SIZE.body * 1.4);
       const y = doc.y;
-      doc.font(FONT.regular).fontSize(SIZE.body).fillColor(COLOR.text).text(marker, left + indent, y, { width: INDENT + 4, lineBreak: false });
+      doc
+        .font(FONT.regular)
+        .fontSize(SIZE.body)
+        .fillColor(COLOR.text)
+        .text(marker, left + indent, y, { width: INDENT + 4, lineBreak: false });
       doc.y = y;
       blocks(item.children, indent + INDENT + (l.ordered ? 4 : 0), {}, undefined, true);
     });
@@ -275,7 +291,14 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
         case 'thematicBreak':
           need(12);
           doc.moveDown(0.3);
-          doc.save().moveTo(left + indent, doc.y).lineTo(left + fullWidth(), doc.y).lineWidth(0.75).strokeColor(COLOR.rule).stroke().restore();
+          doc
+            .save()
+            .moveTo(left + indent, doc.y)
+            .lineTo(left + fullWidth(), doc.y)
+            .lineWidth(0.75)
+            .strokeColor(COLOR.rule)
+            .stroke()
+            .restore();
           doc.moveDown(0.6);
           break;
         case 'html':
@@ -301,7 +324,14 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
     drawRuns([{ text: page.title || 'Untitled', bold: true }], 0, size);
     doc.moveDown(0.2);
     if (page.note) drawRuns([{ text: page.note, italic: true }], 0, SIZE.body, COLOR.muted);
-    doc.save().moveTo(left, doc.y + 2).lineTo(left + fullWidth(), doc.y + 2).lineWidth(0.75).strokeColor(COLOR.rule).stroke().restore();
+    doc
+      .save()
+      .moveTo(left, doc.y + 2)
+      .lineTo(left + fullWidth(), doc.y + 2)
+      .lineWidth(0.75)
+      .strokeColor(COLOR.rule)
+      .stroke()
+      .restore();
     doc.moveDown(0.8);
     blocks(root.children, 0);
   }

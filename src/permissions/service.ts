@@ -48,7 +48,14 @@ export function spaceTarget(tx: ReadTx, caller: Caller, spaceId: string): Permis
 
 export function collectionTarget(tx: ReadTx, caller: Caller, collectionId: string): PermissionTarget {
   const { row, level, access } = visibleCollection(tx, caller, collectionId);
-  return { kind: 'collection', id: row.id, org: access.org, caller: access.member, level, levelOf: (m) => new ContentAccess(tx, access.org, m).collection(row) };
+  return {
+    kind: 'collection',
+    id: row.id,
+    org: access.org,
+    caller: access.member,
+    level,
+    levelOf: (m) => new ContentAccess(tx, access.org, m).collection(row),
+  };
 }
 
 export function siteTarget(tx: ReadTx, caller: Caller, organizationId: string, siteId: string): PermissionTarget {
@@ -63,7 +70,9 @@ export function siteTarget(tx: ReadTx, caller: Caller, organizationId: string, s
 /** 403 unless the caller may list the grants on the item. */
 export function requireList(t: PermissionTarget): void {
   if (atLeast(t.level, 'admin') || (atLeast(t.caller.role, 'read') && atLeast(t.level, 'read'))) return;
-  throw forbidden(`listing the permissions of ${what(t)} needs the read role in this organization, or the admin level on ${what(t)} (you have ${t.caller.role ?? 'guest'}, ${t.level ?? 'none'} on it)`);
+  throw forbidden(
+    `listing the permissions of ${what(t)} needs the read role in this organization, or the admin level on ${what(t)} (you have ${t.caller.role ?? 'guest'}, ${t.level ?? 'none'} on it)`,
+  );
 }
 
 /** 403 unless the caller may give `role` (null: remove) on the item: admin there, and never above their own level. */
@@ -178,7 +187,15 @@ export interface Effective {
  */
 export function aggregate(tx: ReadTx, t: PermissionTarget, q: { role?: string; team?: string; search?: string }): Effective[] {
   const needle = q.search?.trim().toLowerCase();
-  const teamMembers = q.team === undefined ? undefined : new Set(tx.find(TeamMembers, 'team', q.team).filter((tm) => tm.organization === t.org.id).map((tm) => tm.user));
+  const teamMembers =
+    q.team === undefined
+      ? undefined
+      : new Set(
+          tx
+            .find(TeamMembers, 'team', q.team)
+            .filter((tm) => tm.organization === t.org.id)
+            .map((tm) => tm.user),
+        );
   const out: Effective[] = [];
   for (const m of membersOf(tx, t.org.id)) {
     const user = tx.get(Users, m.user);
@@ -197,8 +214,12 @@ function siteOrigin(tx: ReadTx, t: PermissionTarget, m: MemberRecord, level: Rol
   if (m.role === level || m.role === 'admin') return { type: 'organization' };
   const own = tx.get(Grants, grantRowId('site', t.id, 'user', m.user));
   if (own?.role === level) return { type: 'site', reason: 'member' };
-  const teams = new Set(tx.find(TeamMembers, 'user', m.user).filter((tm) => tm.organization === t.org.id).map((tm) => tm.team));
+  const teams = new Set(
+    tx
+      .find(TeamMembers, 'user', m.user)
+      .filter((tm) => tm.organization === t.org.id)
+      .map((tm) => tm.team),
+  );
   const byTeam = grantsOn(tx, t.org.id, 'site', t.id).find((g) => g.holderKind === 'team' && teams.has(g.holder) && g.role === level);
   return byTeam ? { type: 'site', reason: 'team', team: byTeam.holder } : { type: 'organization' };
 }
-

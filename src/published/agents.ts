@@ -39,7 +39,11 @@ const enter = async (ctx: Context, url: string, visitor: AgentVisitor) => {
  * The pages of the published site at `siteUrl` (or any URL under it) that `visitor` may see and
  * that are listed, in navigation order; undefined when the visitor may not see the site at all.
  */
-export async function sitePagesForVisitor(ctx: Context, siteUrl: string, visitor: AgentVisitor = {}): Promise<{ title: string; url: string; pages: AgentPage[] } | undefined> {
+export async function sitePagesForVisitor(
+  ctx: Context,
+  siteUrl: string,
+  visitor: AgentVisitor = {},
+): Promise<{ title: string; url: string; pages: AgentPage[] } | undefined> {
   const opened = await enter(ctx, siteUrl, visitor);
   if (!opened) return undefined;
   return ctx.store.read((tx) => {
@@ -59,7 +63,11 @@ export async function sitePagesForVisitor(ctx: Context, siteUrl: string, visitor
 }
 
 /** The page at `pageUrl` as markdown (its title as a heading), if `visitor` may see it. */
-export async function pageMarkdownForVisitor(ctx: Context, pageUrlGiven: string, visitor: AgentVisitor = {}): Promise<{ title: string; url: string; markdown: string } | undefined> {
+export async function pageMarkdownForVisitor(
+  ctx: Context,
+  pageUrlGiven: string,
+  visitor: AgentVisitor = {},
+): Promise<{ title: string; url: string; markdown: string } | undefined> {
   const opened = await enter(ctx, pageUrlGiven.replace(/\.md$/, ''), visitor);
   if (!opened) return undefined;
   return ctx.store.read((tx) => {
@@ -69,7 +77,11 @@ export async function pageMarkdownForVisitor(ctx: Context, pageUrlGiven: string,
     const ix = spacePages(tx, at.entry.space);
     const path = at.rest.join('/');
     const page = path ? ix.byPath.get(path) : firstPage(ix, opened.visitor);
-    if (!page || page.node.type !== 'document' || !pageVisible(ix, page, opened.visitor)) return undefined;
-    return { title: page.node.title, url: `${ctx.baseUrl}${pageUrl(at.entry, page.path)}`, markdown: `# ${page.node.title}\n\n${markdownOf(tx, at.entry.space.id, page.node)}` };
+    if (page?.node.type !== 'document' || !pageVisible(ix, page, opened.visitor)) return undefined;
+    return {
+      title: page.node.title,
+      url: `${ctx.baseUrl}${pageUrl(at.entry, page.path)}`,
+      markdown: `# ${page.node.title}\n\n${markdownOf(tx, at.entry.space.id, page.node)}`,
+    };
   });
 }

@@ -26,14 +26,18 @@ function parse(condition: string): N | typeof FAIL {
   return ast;
 }
 
-const own = (o: unknown, k: string) => !!o && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: unknown, k: string) => !!o && typeof o === 'object' && Object.hasOwn(o, k);
 
 /** The value a `visitor.claims...` reference reads (undefined when absent); FAIL when not a claim. */
 function claim(n: N, visitor: { claims: Record<string, unknown> }): unknown {
   const path: string[] = [];
   let cur = n;
   while (cur.type === 'MemberExpression') {
-    const name = cur.computed ? (cur.property.type === 'Literal' && typeof cur.property.value === 'string' ? cur.property.value : undefined) : cur.property.name;
+    const name = cur.computed
+      ? cur.property.type === 'Literal' && typeof cur.property.value === 'string'
+        ? cur.property.value
+        : undefined
+      : cur.property.name;
     if (name === undefined) return FAIL;
     path.unshift(name);
     cur = cur.object;
@@ -54,7 +58,14 @@ function value(n: N, visitor: { claims: Record<string, unknown> }): unknown {
     case 'MemberExpression':
       return claim(n, visitor);
     case 'CallExpression': {
-      if (n.callee.type !== 'MemberExpression' || n.callee.computed || n.callee.property.name !== 'includes' || n.arguments.length !== 1 || n.arguments[0].type !== 'Literal') return FAIL;
+      if (
+        n.callee.type !== 'MemberExpression' ||
+        n.callee.computed ||
+        n.callee.property.name !== 'includes' ||
+        n.arguments.length !== 1 ||
+        n.arguments[0].type !== 'Literal'
+      )
+        return FAIL;
       const on = claim(n.callee.object, visitor);
       const arg = n.arguments[0].value;
       return Array.isArray(on) ? on.includes(arg) : typeof on === 'string' && typeof arg === 'string' ? on.includes(arg) : false;
@@ -71,15 +82,23 @@ function value(n: N, visitor: { claims: Record<string, unknown> }): unknown {
       const x = a as any;
       const y = b as any;
       switch (n.operator) {
-        case '==': return x == y; // eslint-disable-line eqeqeq
-        case '!=': return x != y; // eslint-disable-line eqeqeq
-        case '===': return x === y;
-        case '!==': return x !== y;
+        case '==':
+          return x == y; // eslint-disable-line eqeqeq
+        case '!=':
+          return x != y; // eslint-disable-line eqeqeq
+        case '===':
+          return x === y;
+        case '!==':
+          return x !== y;
         // Ordering compares numbers with numbers and strings with strings only.
-        case '<': return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x < y;
-        case '<=': return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x <= y;
-        case '>': return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x > y;
-        case '>=': return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x >= y;
+        case '<':
+          return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x < y;
+        case '<=':
+          return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x <= y;
+        case '>':
+          return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x > y;
+        case '>=':
+          return typeof x === typeof y && (typeof x === 'number' || typeof x === 'string') && x >= y;
       }
       return FAIL;
     }

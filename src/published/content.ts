@@ -36,11 +36,7 @@ export interface PageSource {
 /** Call after `ensureDownloadSecret(ctx)` (file URLs are signed). */
 export function pageSource(tx: ReadTx, ctx: Context, entry: SpaceEntry, ix: PageIndexed, l: Located, visitor: Visitor, externalBlank = false): PageSource {
   const files: readonly FileEntry[] = ix.rev.files ?? [];
-  const resolver = makeResolver(
-    { locate: (id) => ix.byId.get(id), idAt: (path) => ix.byPath.get(path)?.node.id },
-    files,
-    ctx.baseUrl,
-  );
+  const resolver = makeResolver({ locate: (id) => ix.byId.get(id), idAt: (path) => ix.byPath.get(path)?.node.id }, files, ctx.baseUrl);
   const fileUrl = (id: string) => {
     const f = files.find((x) => x.id === id);
     return f && fileDownloadUrl(ctx, entry.space.id, f);

@@ -24,7 +24,7 @@ export function sitemap(tx: ReadTx, ctx: Context, view: SiteView): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</urlset>\n`;
 }
 
-const mdText = (s: string) => s.replace(/([\[\]\\])/g, '\\$1');
+const mdText = (s: string) => s.replace(/([[\]\\])/g, '\\$1');
 
 export function llmsIndex(tx: ReadTx, ctx: Context, view: SiteView): string {
   const out = [`# ${view.site.title}`, ''];
@@ -39,6 +39,9 @@ export function llmsIndex(tx: ReadTx, ctx: Context, view: SiteView): string {
 
 export function llmsFull(tx: ReadTx, ctx: Context, view: SiteView): string {
   return listedPages(tx, view)
-    .map((p) => `# ${p.page.node.title}\n\nSource: ${abs(ctx, pageUrl(p.entry, p.page.path))}\n\n${publishedMarkdown(tx, p.entry.space.id, p.ix, p.page.node).trim()}\n`)
+    .map(
+      (p) =>
+        `# ${p.page.node.title}\n\nSource: ${abs(ctx, pageUrl(p.entry, p.page.path))}\n\n${publishedMarkdown(tx, p.entry.space.id, p.ix, p.page.node).trim()}\n`,
+    )
     .join('\n---\n\n');
 }

@@ -58,7 +58,7 @@ export function siteSegments(url: string): string[] | undefined {
       return undefined;
     }
     // Encoded slashes, NUL, dot segments, empty segments: not an address of the site.
-    if (!s || s === '.' || s === '..' || /[\/\\\0]/.test(s) || s.length > 256) return undefined;
+    if (!s || s === '.' || s === '..' || /[/\\\0]/.test(s) || s.length > 256) return undefined;
     out.push(s);
   }
   return out.length >= 2 ? out : undefined;

@@ -34,7 +34,14 @@ function indexTree(tree: readonly PageNode[]) {
   if (!hit) {
     const flat = flatten(tree);
     const docs = flat.filter((l) => l.node.type === 'document');
-    hit = { tree, byPath: new Map(flat.map((l) => [l.path, l])), byId: new Map(flat.map((l) => [l.node.id, l])), docs, docAt: new Map(docs.map((l, i) => [l.node.id, i])), conditional: flat.some((l) => l.node.condition !== undefined) };
+    hit = {
+      tree,
+      byPath: new Map(flat.map((l) => [l.path, l])),
+      byId: new Map(flat.map((l) => [l.node.id, l])),
+      docs,
+      docAt: new Map(docs.map((l, i) => [l.node.id, i])),
+      conditional: flat.some((l) => l.node.condition !== undefined),
+    };
     indexes.set(tree, hit);
   }
   return hit;
@@ -51,7 +58,10 @@ export function spacePages(tx: ReadTx, space: SpaceRecord): PageIndexed {
 
 /** The spaces' API reference versions not loaded yet (load them, then read again). */
 export function apisToLoad(tx: ReadTx, spaces: SpaceRecord[]): Needed[] {
-  return missingApis(tx, spaces.map((space) => ({ space, tree: treeOf(tx, currentRevision(tx, space)) })));
+  return missingApis(
+    tx,
+    spaces.map((space) => ({ space, tree: treeOf(tx, currentRevision(tx, space)) })),
+  );
 }
 
 /** Whether the visitor may see the page: its condition and its ancestors' all hold. */

@@ -24,7 +24,10 @@ export async function searchSite(ctx: Context, view: SiteView, q: string): Promi
   const spaces: SpaceRecord[] = [...entries.values()].map((e) => e.space);
   const found = await searchOrganization(ctx, view.org.id, spaces, q);
   // Spaces with an API reference are asked too (their operations are not in the text index).
-  const all = [...found.map((f) => ({ space: f.space, hits: f.hits })), ...spaces.filter((s) => !found.some((f) => f.space.id === s.id)).map((space) => ({ space, hits: [] as (typeof found)[number]['hits'] }))];
+  const all = [
+    ...found.map((f) => ({ space: f.space, hits: f.hits })),
+    ...spaces.filter((s) => !found.some((f) => f.space.id === s.id)).map((space) => ({ space, hits: [] as (typeof found)[number]['hits'] })),
+  ];
   return ctx.store.read((tx) =>
     all.flatMap(({ space, hits }) => {
       const entry = entries.get(space.id)!;
@@ -35,7 +38,9 @@ export async function searchSite(ctx: Context, view: SiteView, q: string): Promi
         // Hidden pages are left out of search as out of navigation; pages closed to the visitor too.
         if (!l || hidden || l.node.type !== 'document' || !pageVisible(ix, l, view.visitor)) return [];
         const url = pageUrl(entry, l.path);
-        return [{ title: l.node.title, url, sections: h.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })) }];
+        return [
+          { title: l.node.title, url, sections: h.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })) },
+        ];
       });
       pages.push(...apiHits(ix, entry, view, q, new Set(pages.map((p) => p.url))));
       return pages.length ? [{ ...(entry.section.row ? { section: entry.section.row.title } : {}), space: entry.space.title, url: entry.url, pages }] : [];
@@ -59,7 +64,11 @@ function apiHits(ix: PageIndexed, entry: SpaceEntry, view: SiteView, q: string, 
     if (!l || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden) || !pageVisible(ix, l, view.visitor)) continue;
     const url = pageUrl(entry, l.path);
     if (seen.has(url)) continue;
-    out.push({ title: op.title, url, sections: [{ title: `${op.method.toUpperCase()} ${op.path}`, url, snippet: (op.description ?? op.summary ?? '').replace(/\s+/g, ' ').slice(0, 160) }] });
+    out.push({
+      title: op.title,
+      url,
+      sections: [{ title: `${op.method.toUpperCase()} ${op.path}`, url, snippet: (op.description ?? op.summary ?? '').replace(/\s+/g, ' ').slice(0, 160) }],
+    });
   }
   return out;
 }
@@ -73,7 +82,10 @@ export function searchPage(q: string, groups: SearchGroup[]): string {
     .map(
       (g) =>
         `<section class="results"><h2>${esc([g.section, g.space].filter(Boolean).join(' › '))}</h2><ol>${g.pages
-          .map((p) => `<li><a href="${attr(p.url)}">${esc(p.title)}</a>${p.sections.map((s) => `<div class="snippet"><a href="${attr(s.url)}">${esc(s.title)}</a> — ${esc(s.snippet)}</div>`).join('')}</li>`)
+          .map(
+            (p) =>
+              `<li><a href="${attr(p.url)}">${esc(p.title)}</a>${p.sections.map((s) => `<div class="snippet"><a href="${attr(s.url)}">${esc(s.title)}</a> — ${esc(s.snippet)}</div>`).join('')}</li>`,
+          )
           .join('')}</ol></section>`,
     )
     .join('')}`;

@@ -55,7 +55,7 @@ export function findSite(tx: ReadTx, orgKey: string, basename: string): SiteRef 
   if (!org) return undefined;
   // An organization with a hostname publishes under it; its id is accepted as well (old links).
   const site = tx.find(Sites, 'organization', org.id).find((s) => s.basename === basename);
-  if (!site || !site.published) return undefined;
+  if (!site?.published) return undefined;
   return { org, site, base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}` };
 }
 

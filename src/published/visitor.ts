@@ -78,7 +78,11 @@ export function visitorInput(query: URLSearchParams, cookies: Record<string, str
  * the site or its organization: src/auth/visitor-keys.ts); undefined if it is not valid (forged,
  * expired, other key, no audience or another one).
  */
-export async function verifyVisitorToken(ctx: Context, token: string, site: Pick<SiteRecord, 'id' | 'organization'>): Promise<Record<string, unknown> | undefined> {
+export async function verifyVisitorToken(
+  ctx: Context,
+  token: string,
+  site: Pick<SiteRecord, 'id' | 'organization'>,
+): Promise<Record<string, unknown> | undefined> {
   const meta = await ctx.store.read(readVisitorKey);
   if (!meta) return undefined;
   const { jwtVerify } = await import('jose'); // loaded only when a visitor brings a token
@@ -102,7 +106,7 @@ export function unsignedClaims(site: SiteRecord, given: Record<string, string>):
   const out: Record<string, unknown> = {};
   if (!declared) return out;
   for (const [k, raw] of Object.entries(given)) {
-    const type = Object.prototype.hasOwnProperty.call(declared, k) ? declared[k]?.type : undefined;
+    const type = Object.hasOwn(declared, k) ? declared[k]?.type : undefined;
     if (type === 'string') out[k] = raw;
     else if (type === 'boolean' && (raw === 'true' || raw === 'false')) out[k] = raw === 'true';
     else if (type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw))) out[k] = Number(raw);

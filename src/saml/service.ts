@@ -20,9 +20,7 @@ export interface SamlInput {
 }
 
 export const providersOf = (tx: ReadTx, organization: string) =>
-  tx
-    .find(SamlProviders, 'organization', organization)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  tx.find(SamlProviders, 'organization', organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 
 /** SAML configuration holds the organization's sign-in trust: admins only, to read it too. */
 export const requireSamlAdmin = (caller: MemberRecord, action: string) => requireOrgRole(caller, 'admin', action);

@@ -141,7 +141,11 @@ class Slicer {
 // ---------------------------------------------------------------------------------------------
 // Sections: a page split at its headings.
 
-const anchorOf = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const anchorOf = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Splits a body at its ATX headings (outside code fences) into titled sections. */
 export function sections(title: string, markdown: string): SectionRow[] {
@@ -281,7 +285,11 @@ class Indexes {
       let done = false;
       try {
         await this.walk(space, revId, slice, async (batch) => {
-          const r = await call<{ need?: string[]; conflict?: true }>('walk', session, batch.map((b) => b.row));
+          const r = await call<{ need?: string[]; conflict?: true }>(
+            'walk',
+            session,
+            batch.map((b) => b.row),
+          );
           slice.reset();
           if (r.conflict) throw CONFLICT;
           const need = new Set(r.need);
@@ -386,14 +394,15 @@ class Indexes {
   /** The details (title, path, ancestors, sections with snippets) of found pages of a space. */
   async details(org: string, space: string, terms: string[], pages: [string, number[]][]) {
     const { key, file } = this.where(org);
-    return call<({ title: string; path: string; ancestors: string; description: string; sections: { rowid: number; sec: number; title: string; anchor: string; snippet: string }[] } | null)[]>(
-      'details',
-      key,
-      file,
-      space,
-      terms,
-      pages,
-    );
+    return call<
+      ({
+        title: string;
+        path: string;
+        ancestors: string;
+        description: string;
+        sections: { rowid: number; sec: number; title: string; anchor: string; snippet: string }[];
+      } | null)[]
+    >('details', key, file, space, terms, pages);
   }
 
   /**
@@ -404,7 +413,15 @@ class Indexes {
     return this.retrying(org, async () => {
       await this.ensure(org, spaces);
       const { key, file } = this.where(org);
-      const rows = await call<RawHit[]>('searchOrg', key, file, match, terms, spaces.map((s) => s.id), searchLimits.orgSections);
+      const rows = await call<RawHit[]>(
+        'searchOrg',
+        key,
+        file,
+        match,
+        terms,
+        spaces.map((s) => s.id),
+        searchLimits.orgSections,
+      );
       searchStats.orgQueries++;
       searchStats.orgIndexes++;
       searchStats.orgRows += rows.length;

@@ -90,13 +90,25 @@ export async function searchSpace(ctx: Context, space: SpaceRecord, query: strin
     pages: ids,
     async hits(some: string[]): Promise<SearchHit[]> {
       if (!some.length) return [];
-      const details = await indexes.details(space.organization, space.id, await snippetTerms(words), some.map((id) => [id, rowids[at.get(id)!]!]));
+      const details = await indexes.details(
+        space.organization,
+        space.id,
+        await snippetTerms(words),
+        some.map((id) => [id, rowids[at.get(id)!]!]),
+      );
       return some.flatMap((id, i) => {
         const d = details[i];
         if (!d) return [];
         const n = at.get(id)!;
         const scoreOf = new Map(rowids[n]!.map((r, k) => [r, scores[n]![k]!]));
-        return [hit(id, n + 1, d, d.sections.map((sec) => ({ ...sec, score: scoreOf.get(sec.rowid) ?? 0 })))];
+        return [
+          hit(
+            id,
+            n + 1,
+            d,
+            d.sections.map((sec) => ({ ...sec, score: scoreOf.get(sec.rowid) ?? 0 })),
+          ),
+        ];
       });
     },
   };
@@ -107,7 +119,12 @@ export async function searchSpace(ctx: Context, space: SpaceRecord, query: strin
  * its best sections (at most `searchLimits.orgSections`), grouped by space, spaces ranked by
  * their best page, pages by their best section.
  */
-export async function searchOrganization(ctx: Context, org: string, spaces: readonly SpaceRecord[], query: string): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> {
+export async function searchOrganization(
+  ctx: Context,
+  org: string,
+  spaces: readonly SpaceRecord[],
+  query: string,
+): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> {
   const words = queryWords(query);
   if (!words.length || !spaces.length) return [];
   const match = matchExpression(words);
@@ -130,7 +147,14 @@ export async function searchOrganization(ctx: Context, org: string, spaces: read
     secs.push(r);
   }
   return [...bySpace].map(([id, pages]) => {
-    const hits = [...pages].map(([page, secs]) => hit(page, rankOf.get(`${id}/${page}`)!, { title: secs[0]!.pageTitle, description: secs[0]!.description, path: secs[0]!.path, ancestors: secs[0]!.ancestors }, secs));
+    const hits = [...pages].map(([page, secs]) =>
+      hit(
+        page,
+        rankOf.get(`${id}/${page}`)!,
+        { title: secs[0]!.pageTitle, description: secs[0]!.description, path: secs[0]!.path, ancestors: secs[0]!.ancestors },
+        secs,
+      ),
+    );
     // A space scores as its best page (spaces come in that order).
     return { space: byId.get(id)!, score: hits[0]?.score ?? 0, hits };
   });

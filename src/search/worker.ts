@@ -60,7 +60,11 @@ export interface RawHit {
  * the thread's program (computed there, next to the bodies), so self-contained too.
  */
 export function snippet(body: string, terms: readonly string[]): string {
-  const text = body.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_>#\[\]()!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = body
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*_>#[\]()!|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const lower = text.toLowerCase();
   let at = -1;
   for (const t of terms) {
@@ -245,7 +249,9 @@ export function indexWorker(load: (id: string) => any): void {
   const ops: Record<string, (...args: any[]) => unknown> = {
     /** space id -> revision indexed (null: never completed). */
     revs(key: string, file: string | null) {
-      return connect(key, file).st.revs.all().map((r: any) => [r.id, r.rev]);
+      return connect(key, file)
+        .st.revs.all()
+        .map((r: any) => [r.id, r.rev]);
     },
 
     begin(key: string, file: string | null, space: string) {

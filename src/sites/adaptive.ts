@@ -18,7 +18,8 @@ export function checkAdaptiveSchema(jsonSchema: Record<string, any>): Record<str
   }
   const checkClaims = (props: Record<string, any>, at: string) => {
     for (const [name, claim] of Object.entries(props)) {
-      if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw invalid(`jsonSchema.${at}${name}: a claim name must be an identifier (letters, digits, _ or $, not starting with a digit)`);
+      if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+        throw invalid(`jsonSchema.${at}${name}: a claim name must be an identifier (letters, digits, _ or $, not starting with a digit)`);
       if (claim.type === 'object') checkClaims(claim.properties ?? {}, `${at}${name}.properties.`);
     }
   };
@@ -38,7 +39,8 @@ export function templateConditions(jsonSchema: Record<string, any> | undefined):
         out.push({ description: `Visitors for whom ${name} is true${about}`, condition: `${ref} === true` });
         out.push({ description: `Visitors for whom ${name} is not true${about}`, condition: `!${ref}` });
       } else if (claim.type === 'string' && Array.isArray(claim.enum)) {
-        for (const v of claim.enum) out.push({ description: `Visitors whose ${name} is ${JSON.stringify(v)}${about}`, condition: `${ref} === ${JSON.stringify(v)}` });
+        for (const v of claim.enum)
+          out.push({ description: `Visitors whose ${name} is ${JSON.stringify(v)}${about}`, condition: `${ref} === ${JSON.stringify(v)}` });
       } else if (claim.type === 'string') {
         out.push({ description: `Visitors whose ${name} is a given value${about}`, condition: `${ref} === "value"` });
       } else if (claim.type === 'number') {

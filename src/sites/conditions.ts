@@ -40,8 +40,15 @@ const isLiteral = (n: N): boolean => n.type === 'Literal' || (n.type === 'ArrayE
 function operand(n: N): boolean {
   if (isLiteral(n) || isClaim(n)) return true;
   // claim.includes(literal): the one call allowed, for array claims.
-  return n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed && n.callee.property.name === 'includes' &&
-    isClaim(n.callee.object) && n.arguments.length === 1 && n.arguments[0].type === 'Literal';
+  return (
+    n.type === 'CallExpression' &&
+    n.callee.type === 'MemberExpression' &&
+    !n.callee.computed &&
+    n.callee.property.name === 'includes' &&
+    isClaim(n.callee.object) &&
+    n.arguments.length === 1 &&
+    n.arguments[0].type === 'Literal'
+  );
 }
 
 function check(n: N): void {

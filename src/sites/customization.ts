@@ -141,7 +141,8 @@ export function foldOverride(stored: Settings | undefined, patch: Settings): Set
 }
 
 /** The settings a site space shows: the site's with its overrides applied. */
-export const siteSpaceCustomization = (site: SiteRecord, ss: SiteSpaceRecord): Settings => completeCustomization(mergeOverride(siteCustomization(site), ss.customization));
+export const siteSpaceCustomization = (site: SiteRecord, ss: SiteSpaceRecord): Settings =>
+  completeCustomization(mergeOverride(siteCustomization(site), ss.customization));
 
 export function putSiteSpaceOverride(tx: WriteTx, ss: SiteSpaceRecord, patch: Settings): SiteSpaceRecord {
   const customization = foldOverride(ss.customization, patch);

@@ -56,7 +56,10 @@ export const createSite = defineOperation('createSite', async ({ ctx, caller, pa
   return created(ctx, sitePath({ ...path, siteId: site.id }), await present(ctx, caller, { ...path, siteId: site.id }, (p) => p.presentSite()));
 });
 
-export const getSiteById = defineOperation('getSiteById', async ({ ctx, caller, path }) => ({ status: 200, body: await present(ctx, caller, path, (p) => p.presentSite()) }));
+export const getSiteById = defineOperation('getSiteById', async ({ ctx, caller, path }) => ({
+  status: 200,
+  body: await present(ctx, caller, path, (p) => p.presentSite()),
+}));
 
 export const updateSiteById = defineOperation('updateSiteById', async ({ ctx, caller, path, body }) => {
   await ctx.store.write((tx) => service.updateSite(tx, ctx, caller, path.organizationId, path.siteId, body));
@@ -170,12 +173,22 @@ export const deleteSiteSectionGroupById = defineOperation('deleteSiteSectionGrou
 );
 
 export const addSectionToGroup = defineOperation('addSectionToGroup', async ({ ctx, caller, path, body }) => {
-  await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.addSectionToGroup(tx, site, path.siteSectionGroupId, body.sectionId));
-  return created(ctx, sitePath(path, `/section-groups/${path.siteSectionGroupId}`), await presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId));
+  await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) =>
+    sections.addSectionToGroup(tx, site, path.siteSectionGroupId, body.sectionId),
+  );
+  return created(
+    ctx,
+    sitePath(path, `/section-groups/${path.siteSectionGroupId}`),
+    await presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId),
+  );
 });
 
 export const removeSectionFromGroup = defineOperation('removeSectionFromGroup', async ({ ctx, caller, path }) =>
-  gone(await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.removeSectionFromGroup(tx, site, path.siteSectionGroupId, path.siteSectionId))),
+  gone(
+    await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) =>
+      sections.removeSectionFromGroup(tx, site, path.siteSectionGroupId, path.siteSectionId),
+    ),
+  ),
 );
 
 // Site spaces
@@ -184,11 +197,17 @@ export const listSiteSpaces = defineOperation('listSiteSpaces', async ({ ctx, ca
   const key = await read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
   return {
     status: 200,
-    body: await present(ctx, caller, path, (p, tx, { site }) => {
-      const containers = [null, ...allSections(tx, site.id).map((s) => s.id)];
-      const all = containers.flatMap((c) => p.siteSpaces(c)).filter((ss) => query.default === undefined || ss.default === query.default);
-      return paginate(all, query);
-    }, key),
+    body: await present(
+      ctx,
+      caller,
+      path,
+      (p, tx, { site }) => {
+        const containers = [null, ...allSections(tx, site.id).map((s) => s.id)];
+        const all = containers.flatMap((c) => p.siteSpaces(c)).filter((ss) => query.default === undefined || ss.default === query.default);
+        return paginate(all, query);
+      },
+      key,
+    ),
   };
 });
 
@@ -247,7 +266,10 @@ export const updateSiteCustomizationById = defineOperation('updateSiteCustomizat
 });
 
 export const getSiteSpaceCustomizationById = defineOperation('getSiteSpaceCustomizationById', ({ ctx, caller, path }) =>
-  read(ctx, caller, path, 'reading sites', (tx, { site }) => ({ status: 200, body: siteSpaceCustomization(site, siteSpaces.siteSpaceOf(tx, site, path.siteSpaceId)) })),
+  read(ctx, caller, path, 'reading sites', (tx, { site }) => ({
+    status: 200,
+    body: siteSpaceCustomization(site, siteSpaces.siteSpaceOf(tx, site, path.siteSpaceId)),
+  })),
 );
 
 export const overrideSiteSpaceCustomizationById = defineOperation('overrideSiteSpaceCustomizationById', async ({ ctx, caller, path, body }) => {
@@ -280,16 +302,23 @@ export const listSiteShareLinks = defineOperation('listSiteShareLinks', ({ ctx, 
 );
 
 export const createSiteShareLink = defineOperation('createSiteShareLink', async ({ ctx, caller, path, body }) => {
-  const { org, site, link } = await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { org, site }) => ({ org, site, link: createShareLink(tx, ctx, site, body.name) }));
+  const { org, site, link } = await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { org, site }) => ({
+    org,
+    site,
+    link: createShareLink(tx, ctx, site, body.name),
+  }));
   return created(ctx, sitePath(path, `/share-links/${link.id}`), presentShareLink(ctx, org, site, link));
 });
 
 export const updateSiteShareLinkById = defineOperation('updateSiteShareLinkById', async ({ ctx, caller, path, body }) => {
-  const { org, site, link } = await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { org, site }) => ({ org, site, link: updateShareLink(tx, site, path.shareLinkId, body) }));
+  const { org, site, link } = await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { org, site }) => ({
+    org,
+    site,
+    link: updateShareLink(tx, site, path.shareLinkId, body),
+  }));
   return { status: 200, body: presentShareLink(ctx, org, site, link) };
 });
 
 export const deleteSiteShareLinkById = defineOperation('deleteSiteShareLinkById', async ({ ctx, caller, path }) =>
   gone(await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { site }) => deleteShareLink(tx, site, path.shareLinkId))),
 );
-

@@ -82,7 +82,9 @@ export class SitePresenter {
   }
 
   siteSpaces(section: string | null) {
-    return siteSpacesIn(this.tx, this.site.id, section).filter((ss) => this.visible(ss)).map((ss) => this.siteSpace(ss));
+    return siteSpacesIn(this.tx, this.site.id, section)
+      .filter((ss) => this.visible(ss))
+      .map((ss) => this.siteSpace(ss));
   }
 
   section(s: SiteSectionRecord) {

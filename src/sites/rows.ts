@@ -20,14 +20,20 @@ export const hasSections = (tx: ReadTx, site: string) => sectionsOf(tx, site).le
 
 /** The site spaces of one section (or of the root, `null`), in order. */
 export function siteSpacesIn(tx: ReadTx, site: string, section: string | null): SiteSpaceRecord[] {
-  return siteSpacesOfSite(tx, site).filter((s) => s.section === section).sort(order);
+  return siteSpacesOfSite(tx, site)
+    .filter((s) => s.section === section)
+    .sort(order);
 }
 
 /** The sections and groups directly in `group` (null: the site's root), in order. */
 export function nodesIn(tx: ReadTx, site: string, group: string | null): Node[] {
   return [
-    ...sectionsOf(tx, site).filter((s) => s.group === group).map((row) => ({ kind: 'section' as const, row })),
-    ...groupsOf(tx, site).filter((g) => g.group === group).map((row) => ({ kind: 'group' as const, row })),
+    ...sectionsOf(tx, site)
+      .filter((s) => s.group === group)
+      .map((row) => ({ kind: 'section' as const, row })),
+    ...groupsOf(tx, site)
+      .filter((g) => g.group === group)
+      .map((row) => ({ kind: 'group' as const, row })),
   ].sort((a, b) => order(a.row, b.row));
 }
 

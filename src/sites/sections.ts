@@ -39,7 +39,10 @@ function newSection(tx: WriteTx, ctx: Context, site: SiteRecord, t: string, icon
     organization: site.organization,
     site: site.id,
     title: t,
-    path: uniquePath(slugify(t), sections.map((s) => s.path)),
+    path: uniquePath(
+      slugify(t),
+      sections.map((s) => s.path),
+    ),
     ...(icon ? { icon } : {}),
     group: null,
     position: endOf(nodesIn(tx, site.id, null).map((n) => n.row)),
@@ -65,7 +68,13 @@ function wrapFlatSite(tx: WriteTx, ctx: Context, site: SiteRecord): void {
  * the site was a flat list of site spaces, those move first into a default section named after
  * the site, so no content leaves the site by adding a section.
  */
-export function addSection(tx: WriteTx, ctx: Context, caller: Caller, site: SiteRecord, body: { spaceId: string; title?: string | null; icon?: string | null }) {
+export function addSection(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  site: SiteRecord,
+  body: { spaceId: string; title?: string | null; icon?: string | null },
+) {
   onlyFields(body, ['spaceId', 'title', 'icon'], 'POST .../sections');
   const space = requireSpace(tx, caller, site, body.spaceId);
   const t = body.title != null ? title(body.title, SECTION_TITLE) : space.title.trim().length >= SECTION_TITLE.min ? space.title.trim() : 'Section';
@@ -93,7 +102,8 @@ export function updateSection(tx: WriteTx, site: SiteRecord, id: string, body: S
   if (body.title !== undefined) next.title = title(body.title, SECTION_TITLE);
   if (body.path !== undefined) {
     next.path = checkPath(body.path);
-    if (sectionsOf(tx, site.id).some((s) => s.id !== id && s.path === next.path)) throw conflict(`path: ${next.path} is already the path of another section of this site`);
+    if (sectionsOf(tx, site.id).some((s) => s.id !== id && s.path === next.path))
+      throw conflict(`path: ${next.path} is already the path of another section of this site`);
   }
   if (body.condition !== undefined) {
     if (body.condition === null) delete next.condition;
@@ -205,4 +215,3 @@ export function removeSectionFromGroup(tx: WriteTx, site: SiteRecord, groupId: s
   tx.put(SiteSections, { ...s, group: group.group, position: endOf(nodesIn(tx, site.id, group.group).map((n) => n.row)) });
   return true;
 }
-

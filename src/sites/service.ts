@@ -75,7 +75,10 @@ export function insertSite(tx: WriteTx, ctx: Context, caller: Caller, org: Organ
     title,
     visibility: body.visibility ?? 'public',
     published: false,
-    basename: uniquePath(slugify(title), sitesOf(tx, org.id).map((s) => s.basename)),
+    basename: uniquePath(
+      slugify(title),
+      sitesOf(tx, org.id).map((s) => s.basename),
+    ),
     adaptiveContent: { enabled: false },
     agentsContext: 'included',
     createdAt: now,
@@ -115,7 +118,8 @@ export function updateSite(tx: WriteTx, ctx: Context, caller: Caller, organizati
   if (body.visibility !== undefined) next.visibility = body.visibility;
   if (body.basename !== undefined) {
     if (!BASENAME.test(body.basename)) throw invalid("basename: must be 1 to 100 letters, digits, '-', '_' or '.', starting and ending with a letter or digit");
-    if (sitesOf(tx, org.id).some((s) => s.id !== site.id && s.basename === body.basename)) throw conflict(`basename: ${body.basename} is already the basename of another site of this organization`);
+    if (sitesOf(tx, org.id).some((s) => s.id !== site.id && s.basename === body.basename))
+      throw conflict(`basename: ${body.basename} is already the basename of another site of this organization`);
     next.basename = body.basename;
   }
   if (body.adaptiveContent !== undefined) next.adaptiveContent = { enabled: body.adaptiveContent.enabled };
@@ -130,7 +134,7 @@ export function updateSite(tx: WriteTx, ctx: Context, caller: Caller, organizati
   if (body.defaultSiteSpace !== undefined) {
     // At the root of a flat site, or in the site's default section (as the contract describes it).
     const ss = siteSpaceOf(tx, site, body.defaultSiteSpace);
-    const where = hasSections(tx, site.id) ? defaultSection(tx, site.id)?.id ?? null : null;
+    const where = hasSections(tx, site.id) ? (defaultSection(tx, site.id)?.id ?? null) : null;
     if (ss.section !== where) {
       throw invalid(`defaultSiteSpace: site space ${ss.id} is not ${where ? `in the default section ${where}` : 'at the root of this site'}`);
     }
@@ -181,4 +185,3 @@ export function setPublished(tx: WriteTx, ctx: Context, caller: Caller, organiza
   tx.put(Sites, next);
   return { org, site: next };
 }
-

@@ -47,7 +47,10 @@ export function insertSiteSpace(tx: WriteTx, ctx: Context, site: SiteRecord, spa
     site: site.id,
     space: space.id,
     section,
-    path: uniquePath(slugify(space.title), siblings.map((s) => s.path)),
+    path: uniquePath(
+      slugify(space.title),
+      siblings.map((s) => s.path),
+    ),
     hidden: false,
     default: siblings.length === 0,
     position: endOf(siblings),
@@ -89,7 +92,8 @@ export function updateSiteSpace(tx: WriteTx, caller: Caller, site: SiteRecord, i
   const siblings = siteSpacesIn(tx, site.id, row.section).filter((s) => s.id !== id);
   if (body.path !== undefined) {
     next.path = checkPath(body.path);
-    if (siblings.some((s) => s.path === next.path)) throw conflict(`path: ${next.path} is already the path of another site space ${row.section ? `in section ${row.section}` : 'of this site'}`);
+    if (siblings.some((s) => s.path === next.path))
+      throw conflict(`path: ${next.path} is already the path of another site space ${row.section ? `in section ${row.section}` : 'of this site'}`);
   }
   if (body.condition !== undefined) {
     if (body.condition === null) delete next.condition;
@@ -147,4 +151,3 @@ export function removeSpaceFromSites(tx: WriteTx, spaceId: string): void {
 
 /** Site spaces on a site of `organization` that point at `spaceId` (transfer blockers). */
 export const siteSpacesOfSpace = (tx: ReadTx, spaceId: string) => tx.find(SiteSpaces, 'space', spaceId);
-

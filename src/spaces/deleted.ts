@@ -48,7 +48,8 @@ export function listDeletedSpaces(ctx: Context, caller: Caller, organizationId: 
 }
 
 export async function deletedSpacesRoute(ctx: Context, caller: Caller, method: string, query: Record<string, unknown>) {
-  if (method !== 'GET') throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/deleted-spaces (allowed: GET)`), { allow: ['GET'] });
+  if (method !== 'GET')
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/deleted-spaces (allowed: GET)`), { allow: ['GET'] });
   const org = query.organization;
   if (typeof org !== 'string' || !org) throw invalid('organization: required, the organization id (?organization=ID)');
   return { status: 200, body: await listDeletedSpaces(ctx, caller, org) };

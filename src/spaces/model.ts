@@ -3,10 +3,7 @@ import type { DefaultLevel } from '../collections/model.js';
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export type MergeRules =
-  | { type: 'inherit' }
-  | { type: 'none' }
-  | { type: 'rules'; rules: ({ rule: string; users?: string[]; expression?: string })[] };
+export type MergeRules = { type: 'inherit' } | { type: 'none' } | { type: 'rules'; rules: { rule: string; users?: string[]; expression?: string }[] };
 
 /**
  * A space's metadata. It lives in its organization's shard (so a tree lists cheaply and a

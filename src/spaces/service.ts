@@ -34,7 +34,8 @@ export function visibleSpace(tx: ReadTx, caller: Caller, id: string, opts: { del
 export function requireContentEdit(tx: ReadTx, caller: Caller, id: string): Seen<SpaceRecord> {
   const seen = visibleSpace(tx, caller, id);
   requireLevel(seen.level, 'edit', `editing the content of space ${id}`, `space ${id}`);
-  if (seen.row.editMode === 'locked') throw forbidden(`space ${id} is locked (editMode: locked): its content cannot be edited until an admin sets editMode to live`);
+  if (seen.row.editMode === 'locked')
+    throw forbidden(`space ${id} is locked (editMode: locked): its content cannot be edited until an admin sets editMode to live`);
   return seen;
 }
 

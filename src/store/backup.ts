@@ -139,9 +139,17 @@ export async function restoreArchive(archive: string, dir: string): Promise<{ sh
   try {
     const tar = await import('tar');
     // Checked above: only files and folders, at plain relative paths, each once.
-    await tar.extract({ file: archive, cwd: tmp, strict: true, preservePaths: false, filter: (_p, entry: any) => entry.type === 'File' || entry.type === 'Directory' || entry.type === 'OldFile' || entry.type === 'ContiguousFile' }).catch((err: any) => {
-      throw new DocsError('invalid', `${archive} is not a readable .tar.gz: ${err.message}`);
-    });
+    await tar
+      .extract({
+        file: archive,
+        cwd: tmp,
+        strict: true,
+        preservePaths: false,
+        filter: (_p, entry: any) => entry.type === 'File' || entry.type === 'Directory' || entry.type === 'OldFile' || entry.type === 'ContiguousFile',
+      })
+      .catch((err: any) => {
+        throw new DocsError('invalid', `${archive} is not a readable .tar.gz: ${err.message}`);
+      });
     await ownerOnly(tmp); // whatever modes the archive carries, the data directory is the owner's alone
     const { readFormat } = await import('./data-format.js');
     const format = (() => {
@@ -155,13 +163,21 @@ export async function restoreArchive(archive: string, dir: string): Promise<{ sh
     const folder = format.kind === 'older' ? 'shards' : SHARDS;
     // A complete store: its catalog, the catalog shard and the root shard (owner, users, secrets).
     // Without them a start would make a new, empty store with a new owner.
-    const missing = [[CHECKSUMS, `${CHECKSUMS}/`], [join(folder, 'catalog.json'), `${folder}/catalog.json`], [join(folder, 'root.json'), `${folder}/root.json`]].filter(([p]) => !existsSync(join(tmp, p!)));
-    if (missing.length) throw new DocsError('invalid', `${archive} does not hold a complete docs store: ${missing.map(([, n]) => n).join(', ')} missing; nothing was restored`);
+    const missing = [
+      [CHECKSUMS, `${CHECKSUMS}/`],
+      [join(folder, 'catalog.json'), `${folder}/catalog.json`],
+      [join(folder, 'root.json'), `${folder}/root.json`],
+    ].filter(([p]) => !existsSync(join(tmp, p!)));
+    if (missing.length)
+      throw new DocsError('invalid', `${archive} does not hold a complete docs store: ${missing.map(([, n]) => n).join(', ')} missing; nothing was restored`);
     const { doctor } = await import('./doctor.js');
     const report = await doctor(tmp);
     if (report.damaged.length) {
       const d = report.damaged[0]!;
-      throw new DocsError('invalid', `${archive} holds a damaged store: ${d.file} ${d.problem}${report.damaged.length > 1 ? ` (and ${report.damaged.length - 1} more)` : ''}`);
+      throw new DocsError(
+        'invalid',
+        `${archive} holds a damaged store: ${d.file} ${d.problem}${report.damaged.length > 1 ? ` (and ${report.damaged.length - 1} more)` : ''}`,
+      );
     }
     if (existsSync(target)) await rm(target, { recursive: true }); // empty, checked above
     await rename(tmp, target);

@@ -151,9 +151,12 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
     throw new DocsError('invalid', `--from and --to are the same store (${toText})`);
   }
   if (opts.blobs !== undefined && fromPg === toPg) {
-    throw new DocsError('invalid', fromPg
-      ? '--blobs names the file-bytes directory of a PostgreSQL store copied to or from a data directory: between two PostgreSQL stores no file is copied'
-      : '--blobs names the file-bytes directory of a PostgreSQL store: between two data directories the files are copied along');
+    throw new DocsError(
+      'invalid',
+      fromPg
+        ? '--blobs names the file-bytes directory of a PostgreSQL store copied to or from a data directory: between two PostgreSQL stores no file is copied'
+        : '--blobs names the file-bytes directory of a PostgreSQL store: between two data directories the files are copied along',
+    );
   }
   if (!fromPg && !existsSync(join(from, 'shards'))) throw new DocsError('not_found', `no store in ${from} (it has no shards/ folder)`);
 
@@ -185,7 +188,10 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
       const again = await readAll(src, await src.keys());
       const changed = [...new Set([...shards.keys(), ...again.keys()])].filter((k) => shards.get(k)?.version !== again.get(k)?.version);
       if (changed.length) {
-        throw new DocsError('conflict', `${fromText} changed while it was read (${changed.length} shards, e.g. ${changed.slice(0, 3).join(', ')}): stop the servers using it, then run docs migrate again`);
+        throw new DocsError(
+          'conflict',
+          `${fromText} changed while it was read (${changed.length} shards, e.g. ${changed.slice(0, 3).join(', ')}): stop the servers using it, then run docs migrate again`,
+        );
       }
     }
     const digests = new Map<string, string>();
@@ -205,9 +211,15 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
     } else if (blobFrom && blobTo) {
       blobs = { copied: true, from: blobFrom, to: blobTo, ...(await copyBlobs(blobFrom, blobTo)) };
     } else if (toPg) {
-      blobs = { copied: false, note: `File bytes stay in ${from} (files/, openapi/, pdf/): serve with --store ${toText} --blobs ${from}, or copy those folders into the directory given to --blobs` };
+      blobs = {
+        copied: false,
+        note: `File bytes stay in ${from} (files/, openapi/, pdf/): serve with --store ${toText} --blobs ${from}, or copy those folders into the directory given to --blobs`,
+      };
     } else {
-      blobs = { copied: false, note: `File bytes are not in PostgreSQL: copy the files/, openapi/ and pdf/ folders of its servers' --blobs directory into ${to}` };
+      blobs = {
+        copied: false,
+        note: `File bytes are not in PostgreSQL: copy the files/, openapi/ and pdf/ folders of its servers' --blobs directory into ${to}`,
+      };
     }
 
     // One commit: every shard, each expected absent (a server that started on the destination
@@ -216,7 +228,9 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
       await dst.commit(new Map([...shards].map(([k, s]) => [k, s.data])), new Map([...shards.keys()].map((k) => [k, 0])));
     } catch (err: any) {
       if (err instanceof ShardConflict) throw new DocsError('conflict', `${toText} was written by another process during the copy: nothing was copied`);
-      const hint = /out of shared memory/i.test(err.message ?? '') ? ` (one commit of ${shards.size} shards takes a lock per shard: raise max_locks_per_transaction)` : '';
+      const hint = /out of shared memory/i.test(err.message ?? '')
+        ? ` (one commit of ${shards.size} shards takes a lock per shard: raise max_locks_per_transaction)`
+        : '';
       throw new DocsError('unavailable', `copying into ${toText} failed, nothing was copied: ${err.message}${hint}`, { cause: err });
     }
 
@@ -228,7 +242,10 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
     const copied = await readAll(check, await check.keys());
     const wrong = [...new Set([...shards.keys(), ...copied.keys()])].filter((k) => !copied.has(k) || digests.get(k) !== digest(copied.get(k)!.data));
     if (copied.size !== shards.size || wrong.length) {
-      throw new DocsError('bug', `the copy in ${toText} differs from the source (${copied.size} shards for ${shards.size}; e.g. ${wrong.slice(0, 3).join(', ')}): do not use it`);
+      throw new DocsError(
+        'bug',
+        `the copy in ${toText} differs from the source (${copied.size} shards for ${shards.size}; e.g. ${wrong.slice(0, 3).join(', ')}): do not use it`,
+      );
     }
     return { from: fromText, to: toText, shards: shards.size, bytes, blobs };
   } finally {

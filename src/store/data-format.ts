@@ -69,7 +69,11 @@ export function readFormat(dir: string): DirFormat {
   const store = kindAt(join(dir, STORE_DIR));
   if (store && store !== 'dir') throw refuse(dir, `${STORE_DIR} is not a folder (it should hold the shard files)`);
   if (marker === 'dir') {
-    if (store) throw refuse(dir, `two formats mixed: ${OLD_SHARD_DIR}/ holds shard files of format 1 or 2 and ${STORE_DIR}/ those of format ${FORMAT} (an older docs wrote into a directory already migrated?); move the one you do not want out of the directory, then docs doctor --data ${dir}`);
+    if (store)
+      throw refuse(
+        dir,
+        `two formats mixed: ${OLD_SHARD_DIR}/ holds shard files of format 1 or 2 and ${STORE_DIR}/ those of format ${FORMAT} (an older docs wrote into a directory already migrated?); move the one you do not want out of the directory, then docs doctor --data ${dir}`,
+      );
     return { kind: 'older', format: kindAt(join(dir, 'checksums')) === 'dir' ? 2 : 1 };
   }
   if (marker === 'other') throw refuse(dir, `${MARKER} is neither the format marker (a file) nor a folder of shard files`);
@@ -80,10 +84,14 @@ export function readFormat(dir: string): DirFormat {
   } catch (err: any) {
     throw refuse(dir, `${MARKER} (the format marker) is damaged: ${err.message}`);
   }
-  if (typeof m !== 'object' || m === null || !Number.isInteger(m.format) || m.format < FORMAT) throw refuse(dir, `${MARKER} (the format marker) is damaged: no format number of ${FORMAT} or more`);
+  if (typeof m !== 'object' || m === null || !Number.isInteger(m.format) || m.format < FORMAT)
+    throw refuse(dir, `${MARKER} (the format marker) is damaged: no format number of ${FORMAT} or more`);
   const by = typeof m.writtenBy === 'string' ? m.writtenBy.slice(0, 100) : undefined;
   if (m.format > FORMAT) {
-    throw refuse(dir, `has format ${m.format}${by ? ` (written by ${by})` : ''}; this docs (${docsVersion()}) reads formats 1 to ${FORMAT}: use ${by ?? 'a newer docs'} or later; nothing was changed`);
+    throw refuse(
+      dir,
+      `has format ${m.format}${by ? ` (written by ${by})` : ''}; this docs (${docsVersion()}) reads formats 1 to ${FORMAT}: use ${by ?? 'a newer docs'} or later; nothing was changed`,
+    );
   }
   if (!store) throw refuse(dir, `${STORE_DIR}/ is missing (the format marker says format ${m.format}: the shard files were moved or deleted)`);
   return { kind: 'current', writtenBy: by };

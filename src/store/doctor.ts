@@ -9,7 +9,22 @@ import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
 import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf } from './layout.js';
 import type { TableSpec } from './port.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, QUARANTINE, SHARDS, STRAY, SUM_BUCKETS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readCatalog, sumBucket } from './shard-files.js';
+import {
+  CHECKSUMS,
+  CatalogDamage,
+  MANIFEST,
+  QUARANTINE,
+  SHARDS,
+  STRAY,
+  bucketFile,
+  catalogEntry,
+  checkShard,
+  fileName,
+  keyOf,
+  parseShard,
+  readCatalog,
+  sumBucket,
+} from './shard-files.js';
 import { TABLES } from './tables.js';
 
 // `docs doctor`: checks a data directory without starting a store on it (no write unless
@@ -86,7 +101,10 @@ async function examine(dir: string): Promise<Examined> {
   const damage = (file: string, problem: string) => report.damaged.push({ file, problem });
   if (format.kind === 'older') report.notes.push(`format ${format.format} (written by an earlier docs): the next start migrates it to format ${FORMAT}`);
   if (format.kind === 'interrupted') report.notes.push(`a migration to format ${FORMAT} was interrupted; the next start completes it`);
-  if (existsSync(join(dir, MANIFEST))) report.notes.push(`${MANIFEST}: a commit was interrupted after its commit point; the next start (or --repair) completes it, and until then its files may show as changed`);
+  if (existsSync(join(dir, MANIFEST)))
+    report.notes.push(
+      `${MANIFEST}: a commit was interrupted after its commit point; the next start (or --repair) completes it, and until then its files may show as changed`,
+    );
 
   let catalog: Map<number, Map<string, string>> | undefined;
   try {
@@ -115,7 +133,8 @@ async function examine(dir: string): Promise<Examined> {
     else good.set(keyOf(f), data);
   }
   for (const [f, problem] of bad) damage(`${folder}/${f}`, problem);
-  for (const [f, { text }] of readable) damage(`${folder}/${f}`, entries.has(f) ? `${checkShard(text, entries.get(f)!)}: docs doctor --adopt checks it and takes it in` : STRAY);
+  for (const [f, { text }] of readable)
+    damage(`${folder}/${f}`, entries.has(f) ? `${checkShard(text, entries.get(f)!)}: docs doctor --adopt checks it and takes it in` : STRAY);
   report.shards = files.length;
 
   // What the store's own records point at (readable shards not yet adopted count as there).
@@ -123,8 +142,10 @@ async function examine(dir: string): Promise<Examined> {
   const known = new Map(good);
   for (const [f, { data }] of readable) known.set(keyOf(f), data);
   const cat = known.get(CATALOG_KEY);
-  if (good.size && cat && cat[LAYOUT]?.store?.layout !== LAYOUT_VERSION) damage(`${folder}/catalog.json`, `says layout ${cat[LAYOUT]?.store?.layout}; this version reads layout ${LAYOUT_VERSION}`);
-  if (known.size > 1 && !known.has('root') && !badKeys.has('root')) damage(`${folder}/root.json`, 'is missing: the owner, users and tokens are gone (a start would create a new owner)');
+  if (good.size && cat && cat[LAYOUT]?.store?.layout !== LAYOUT_VERSION)
+    damage(`${folder}/catalog.json`, `says layout ${cat[LAYOUT]?.store?.layout}; this version reads layout ${LAYOUT_VERSION}`);
+  if (known.size > 1 && !known.has('root') && !badKeys.has('root'))
+    damage(`${folder}/root.json`, 'is missing: the owner, users and tokens are gone (a start would create a new owner)');
   const referenced = new Set<string>();
   for (const [key, data] of known) {
     for (const [table, rows] of Object.entries(data)) {
@@ -141,7 +162,8 @@ async function examine(dir: string): Promise<Examined> {
         for (const [id, home] of Object.entries(ids)) {
           if (badKeys.has(home)) continue; // reported with the file; --repair drops the entry
           const target = known.get(home);
-          if (!target?.[table]?.[id]) damage(`${folder}/${fileName(key)}`, `lists ${table} ${id} (${m[2]} ${JSON.stringify(value)}) in shard ${home}, which does not hold it`);
+          if (!target?.[table]?.[id])
+            damage(`${folder}/${fileName(key)}`, `lists ${table} ${id} (${m[2]} ${JSON.stringify(value)}) in shard ${home}, which does not hold it`);
         }
       }
     }
@@ -175,7 +197,9 @@ async function examine(dir: string): Promise<Examined> {
   if (orphans.length) {
     let bytes = 0;
     for (const o of orphans) bytes += (await stat(join(dir, o))).size;
-    report.notes.push(`${orphans.length} file(s) no row references (${bytes} bytes; left by a write that failed or a crash before its commit; --repair moves them to ${QUARANTINE}/)`);
+    report.notes.push(
+      `${orphans.length} file(s) no row references (${bytes} bytes; left by a write that failed or a crash before its commit; --repair moves them to ${QUARANTINE}/)`,
+    );
   }
   return { report, good, readable, bad, badBuckets, orphans };
 }
@@ -196,7 +220,8 @@ function referenceProblems(data: ShardData, orgs: Set<string>, users: Set<string
     if (table.startsWith('$')) continue;
     for (const [id, row] of Object.entries(rows) as [string, any][]) {
       const org = table === 'organizations' ? undefined : row?.organization;
-      if (typeof org === 'string' && !orgs.has(org) && !badKeys.has(`org/${org}`)) out.push(`holds ${table} ${id} of organization ${org}, which does not exist`);
+      if (typeof org === 'string' && !orgs.has(org) && !badKeys.has(`org/${org}`))
+        out.push(`holds ${table} ${id} of organization ${org}, which does not exist`);
       const user = table === 'users' ? undefined : row?.user;
       if (typeof user === 'string' && !users.has(user) && !badKeys.has('root')) out.push(`holds ${table} ${id} of user ${user}, who does not exist`);
     }
@@ -239,7 +264,13 @@ function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
   for (const [f, { data }] of ex.readable) {
     const problem = adoptionProblem(keyOf(f), data, orgs, users);
     if (problem) plan.refused.push({ file: `${SHARDS}/${f}`, problem });
-    else plan.adopt.push({ file: `${SHARDS}/${f}`, rows: Object.entries(data).filter(([t]) => !t.startsWith('$')).reduce((n, [, rows]) => n + Object.keys(rows).length, 0) });
+    else
+      plan.adopt.push({
+        file: `${SHARDS}/${f}`,
+        rows: Object.entries(data)
+          .filter(([t]) => !t.startsWith('$'))
+          .reduce((n, [, rows]) => n + Object.keys(rows).length, 0),
+      });
   }
   if (!opts.repair) return plan;
   const badKeys = new Set([...ex.bad.keys()].map(keyOf));
@@ -247,7 +278,7 @@ function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
   const held = new Map<string, string[]>();
   for (const [key, data] of ex.good) {
     const m = DIR_KEY.exec(key);
-    if (!m || m[2] !== 'id' || !data[DIR]) continue;
+    if (m?.[2] !== 'id' || !data[DIR]) continue;
     for (const ids of Object.values(data[DIR] as Record<string, Record<string, string>>)) {
       for (const [id, home] of Object.entries(ids)) if (badKeys.has(home)) (held.get(home) ?? held.set(home, []).get(home)!).push(`${m[1]} ${id}`);
     }
@@ -257,9 +288,11 @@ function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
     if (!problem.startsWith('is missing')) plan.move.push(`${SHARDS}/${file}`);
     const rows = held.get(key);
     const what =
-      key === 'root' ? 'the owner, users, tokens and store secrets (the next start creates a new owner and organization)'
-      : rows?.length ? `${rows.length} row(s): ${rows.slice(0, 20).join(', ')}${rows.length > 20 ? ', ...' : ''}`
-      : 'its rows (no directory lists them: rows found by their shard, e.g. an organization or a space and what it holds)';
+      key === 'root'
+        ? 'the owner, users, tokens and store secrets (the next start creates a new owner and organization)'
+        : rows?.length
+          ? `${rows.length} row(s): ${rows.slice(0, 20).join(', ')}${rows.length > 20 ? ', ...' : ''}`
+          : 'its rows (no directory lists them: rows found by their shard, e.g. an organization or a space and what it holds)';
     plan.lost.push(`shard ${key} (${SHARDS}/${file} ${problem}): ${what}`);
   }
   for (const b of ex.badBuckets) {

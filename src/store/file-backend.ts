@@ -6,7 +6,24 @@ import { DocsError } from '../kernel/errors.js';
 import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
 import { MARKER_TMP_PREFIX, OLD_SHARD_DIR, migrateFormat, readFormat, type DirFormat } from './data-format.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
-import { CHECKSUMS, CatalogDamage, MANIFEST, SHARDS, bucketFile, catalogEntry, checkShard, fileName, keyOf, parseShard, readBucket, readBucketSync, readCatalog, sizeProblem, STRAY, sumBucket } from './shard-files.js';
+import {
+  CHECKSUMS,
+  CatalogDamage,
+  MANIFEST,
+  SHARDS,
+  bucketFile,
+  catalogEntry,
+  checkShard,
+  fileName,
+  keyOf,
+  parseShard,
+  readBucket,
+  readBucketSync,
+  readCatalog,
+  sizeProblem,
+  STRAY,
+  sumBucket,
+} from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
 
@@ -21,16 +38,18 @@ const IO_CONCURRENCY = 16;
 async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failed = false;
-  const results = await Promise.allSettled(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length && !failed) {
-      try {
-        await fn(items[next++]!);
-      } catch (err) {
-        failed = true;
-        throw err;
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length && !failed) {
+        try {
+          await fn(items[next++]!);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
       }
-    }
-  }));
+    }),
+  );
   const rejected = results.find((r) => r.status === 'rejected');
   if (rejected) throw (rejected as PromiseRejectedResult).reason;
 }
@@ -223,7 +242,11 @@ export class FileBackend implements ShardBackend {
     const tmp = `${this.sumDir}.${randomBytes(6).toString('hex')}.tmp`;
     await mkdir(tmp, { mode: 0o700 });
     try {
-      for (const [b, sums] of buckets) if (sums.size) await stageFile(join(tmp, bucketFile(b)), JSON.stringify(Object.fromEntries(sums)), this.opts.openFile).then((t) => rename(t, join(tmp, bucketFile(b))));
+      for (const [b, sums] of buckets)
+        if (sums.size)
+          await stageFile(join(tmp, bucketFile(b)), JSON.stringify(Object.fromEntries(sums)), this.opts.openFile).then((t) =>
+            rename(t, join(tmp, bucketFile(b))),
+          );
       await syncDir(tmp);
       await rename(tmp, this.sumDir);
       await syncDir(this.dir);

@@ -87,7 +87,11 @@ export const PROBE_TIMEOUT_MS = 1500;
 export async function holderAnswers(holder: LockInfo, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
   if (!holder.url || !holder.token) return false;
   try {
-    const res = await fetch(new URL('/v1/user', holder.url), { headers: { authorization: `Bearer ${holder.token}` }, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const res = await fetch(new URL('/v1/user', holder.url), {
+      headers: { authorization: `Bearer ${holder.token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     const body = res.status === 200 ? ((await res.json()) as any) : undefined;
     return body?.object === 'user';
   } catch {

@@ -75,7 +75,8 @@ interface Payload {
 /** SQLSTATE classes of a store that cannot serve now (connection, resources, shutdown, system). */
 const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
 /** Errors of pg itself (not of the server) when a connection cannot be made or was lost. */
-const CONNECTION_MESSAGES = /Connection terminated|connection error|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection error|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed/i;
 
 /** Does `err` say the store cannot be reached (as opposed to a bug: bad SQL, bad data)? */
 function isUnavailable(err: unknown): boolean {
@@ -128,7 +129,10 @@ export class PgBackend implements ShardBackend {
   /** The health probe in flight, shared by concurrent callers. */
   private probing: Promise<BackendHealth> | undefined;
 
-  constructor(private readonly connectionString: string, options: PgBackendOptions = {}) {
+  constructor(
+    private readonly connectionString: string,
+    options: PgBackendOptions = {},
+  ) {
     this.schema = options.schema ?? 'docs';
     if (!this.schema || Buffer.byteLength(this.schema) > 63) throw new Error(`PostgreSQL schema name must be 1-63 bytes: ${JSON.stringify(this.schema)}`);
     this.q = pg.escapeIdentifier(this.schema) + '.';
@@ -234,11 +238,16 @@ export class PgBackend implements ShardBackend {
       const r = await client.query<{ version: number }>(`SELECT version FROM ${this.q}schema_version`);
       const from = r.rows[0]?.version ?? 0;
       if (from > PG_SCHEMA_VERSION) {
-        throw new Error(`the store in PostgreSQL schema ${this.schema} has layout ${from}, newer than this program's (${PG_SCHEMA_VERSION}): upgrade the program`);
+        throw new Error(
+          `the store in PostgreSQL schema ${this.schema} has layout ${from}, newer than this program's (${PG_SCHEMA_VERSION}): upgrade the program`,
+        );
       }
       for (let v = from; v < PG_SCHEMA_VERSION; v++) await this.migrate(client, v + 1);
-      await client.query(`INSERT INTO ${this.q}schema_version (version) VALUES ($1)
-        ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version`, [PG_SCHEMA_VERSION]);
+      await client.query(
+        `INSERT INTO ${this.q}schema_version (version) VALUES ($1)
+        ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version`,
+        [PG_SCHEMA_VERSION],
+      );
       await client.query('COMMIT');
     } catch (e) {
       broken = await rollback(client, e);
@@ -308,7 +317,10 @@ export class PgBackend implements ShardBackend {
   // transaction needs none of its own.
   commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>> {
     const sent = { commit: false };
-    return this.run(() => this.commitShards(changes, expected, sent), () => sent.commit);
+    return this.run(
+      () => this.commitShards(changes, expected, sent),
+      () => sent.commit,
+    );
   }
 
   private async commitShards(changes: Map<string, ShardData | null>, expected: Map<string, number>, sent: { commit: boolean }): Promise<Map<string, number>> {

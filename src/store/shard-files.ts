@@ -22,7 +22,10 @@ export const SUM_BUCKETS = 64;
 // can reach outside the directory or fail with ENAMETOOLONG.
 const MAX_NAME = 200;
 export function fileName(key: string): string {
-  const name = key.split('/').map((seg) => encodeURIComponent(seg).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length))).join('__');
+  const name = key
+    .split('/')
+    .map((seg) => encodeURIComponent(seg).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length)))
+    .join('__');
   return (name.length > MAX_NAME ? '~' + sha256(key) : name) + '.json';
 }
 export const keyOf = (file: string) => {

@@ -1,7 +1,19 @@
 import { DocsError } from '../kernel/errors.js';
 import { withReplayedIds } from '../kernel/ids.js';
 import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
-import { CATALOG_KEY, DIR, LAYOUT, LAYOUT_VERSION, allDirKeys, dirKey, dirValues, directoryFields, isStoreTable, segmentsOf, type SegmentInfo } from './layout.js';
+import {
+  CATALOG_KEY,
+  DIR,
+  LAYOUT,
+  LAYOUT_VERSION,
+  allDirKeys,
+  dirKey,
+  dirValues,
+  directoryFields,
+  isStoreTable,
+  segmentsOf,
+  type SegmentInfo,
+} from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, valuesOf } from './rows.js';
@@ -676,7 +688,7 @@ class Tx extends View implements NamedWriteTx {
   }
 
   put<T extends Row>(table: string, row: T): T {
-    const spec = this.spec(table);
+    const _spec = this.spec(table);
     if (typeof row.id !== 'string' || !row.id) throw new DocsError('bug', `row without id in ${table}`);
     // What the commit rewrites (the row's shards, directories) is loaded by the commit, not here:
     // a function that puts a row under a new random id would reach a new shard on every run.

@@ -102,7 +102,11 @@ export const TABLES: TableSpec[] = [
     (name): TableSpec => ({
       name,
       shard: (r) => `conversations/${r.organization}`,
-      indexes: { conversations: ['organization', 'key', 'state'], conversationIssues: ['organization', 'conversation', 'cluster'], conversationClusters: ['organization'] }[name],
+      indexes: {
+        conversations: ['organization', 'key', 'state'],
+        conversationIssues: ['organization', 'conversation', 'cluster'],
+        conversationClusters: ['organization'],
+      }[name],
       locate: { organization: (v) => `conversations/${v}` },
     }),
   ),

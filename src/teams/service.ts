@@ -27,7 +27,8 @@ export function requireTeam(tx: ReadTx, organization: string, teamId: string): T
 }
 
 export function requireTeamView(tx: ReadTx, caller: MemberRecord, team: TeamRecord): void {
-  if (!teamRights(tx, caller, team).view) throw forbidden(`viewing team ${team.id} needs the read role in this organization or membership of the team (you have guest)`);
+  if (!teamRights(tx, caller, team).view)
+    throw forbidden(`viewing team ${team.id} needs the read role in this organization or membership of the team (you have guest)`);
 }
 
 export function requireTeamAdmin(tx: ReadTx, caller: MemberRecord, team: TeamRecord, action: string): void {
@@ -116,7 +117,8 @@ export function deleteTeam(tx: WriteTx, caller: MemberRecord, teamId: string): b
   requireTeamAdmin(tx, caller, team, 'deleting a team');
   // SSO sign-ups are put in a provider's default team: it must not vanish under the provider.
   const provider = tx.find(SamlProviders, 'organization', caller.organization).find((p) => p.defaultTeam === team.id);
-  if (provider) throw conflict(`team ${team.id} is the default team of SAML provider ${provider.id} (${provider.label}); change the provider's defaultTeam first`);
+  if (provider)
+    throw conflict(`team ${team.id} is the default team of SAML provider ${provider.id} (${provider.label}); change the provider's defaultTeam first`);
   for (const tm of teamMembersOf(tx, team.id)) tx.delete(TeamMembers, tm.id);
   dropGrantsOf(tx, team.organization, 'team', team.id);
   tx.delete(Teams, team.id);

@@ -2,7 +2,14 @@ import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { presentTranslation } from './present.js';
 import { kickTranslationRuns } from './runner.js';
-import { createTranslation as create, deleteTranslation as remove, getTranslation as get, listTranslations as list, requestRun, updateInstructions } from './service.js';
+import {
+  createTranslation as create,
+  deleteTranslation as remove,
+  getTranslation as get,
+  listTranslations as list,
+  requestRun,
+  updateInstructions,
+} from './service.js';
 
 export const listTranslations = defineOperation('listTranslations', async ({ ctx, caller, path, query }) => {
   const { list: items, member } = await ctx.store.read((tx) => list(tx, path.organizationId, caller));

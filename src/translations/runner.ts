@@ -42,7 +42,12 @@ class Runner {
 
   kick(): void {
     if (this.stopped) return;
-    trackScan(this.settled, 'translation run', () => this.scan(), () => this.kick());
+    trackScan(
+      this.settled,
+      'translation run',
+      () => this.scan(),
+      () => this.kick(),
+    );
   }
 
   private async scan(): Promise<void> {
@@ -79,7 +84,7 @@ class Runner {
     const ctx = this.ctx;
     const taken = await ctx.store.write((tx): Taken | undefined => {
       const t = tx.get(Translations, id);
-      if (!t || t.queue !== 'waiting') return undefined;
+      if (t?.queue !== 'waiting') return undefined;
       let content: SourceContent;
       try {
         content = readSourcePages(tx, t.source.space);
@@ -101,7 +106,9 @@ class Runner {
     const translator = configuredTranslator();
     if (!translator) {
       // Never a copy passed off as a translation: without a translator the run fails, saying so.
-      await end((tx, t) => fail(tx, ctx, t, 'NO_TRANSLATOR', 'no translator is configured: set DOCS_TRANSLATOR_URL to a LibreTranslate-compatible service and run again'));
+      await end((tx, t) =>
+        fail(tx, ctx, t, 'NO_TRANSLATOR', 'no translator is configured: set DOCS_TRANSLATOR_URL to a LibreTranslate-compatible service and run again'),
+      );
       return;
     }
     const { content } = taken;

@@ -52,7 +52,13 @@ export class LibreTranslate implements Translator {
     const { request } = await import('undici');
     const endpoint = new URL('translate', this.url.endsWith('/') ? this.url : this.url + '/').toString();
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const body = JSON.stringify({ q, source: LIBRE_CODES[from] ?? from, target: LIBRE_CODES[to] ?? to, format: 'text', ...(this.apiKey ? { api_key: this.apiKey } : {}) });
+    const body = JSON.stringify({
+      q,
+      source: LIBRE_CODES[from] ?? from,
+      target: LIBRE_CODES[to] ?? to,
+      format: 'text',
+      ...(this.apiKey ? { api_key: this.apiKey } : {}),
+    });
     let res;
     try {
       res = await request(endpoint, {

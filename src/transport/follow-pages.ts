@@ -30,4 +30,3 @@ export async function collectPages<T>(first: ListBody<T>, fetch: (page: string) 
   const { next: _next, ...rest } = first;
   return { ...rest, items } as ListBody<T>;
 }
-

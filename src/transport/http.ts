@@ -25,7 +25,10 @@ export function errorMessage(status: number, body: unknown): string {
   if (!b || typeof b !== 'object') return `HTTP ${status}`;
   const head = [b.title, b.detail, b.message].filter((x) => typeof x === 'string' && x).join(': ');
   const list = Array.isArray(b.validation) ? b.validation : Array.isArray(b.errors) ? b.errors : [];
-  const details = list.map((v: any) => (typeof v === 'string' ? v : v?.message)).filter((m: unknown) => typeof m === 'string').slice(0, 3);
+  const details = list
+    .map((v: any) => (typeof v === 'string' ? v : v?.message))
+    .filter((m: unknown) => typeof m === 'string')
+    .slice(0, 3);
   return [`HTTP ${status}`, head, details.join('; ')].filter(Boolean).join(': ');
 }
 
@@ -117,7 +120,9 @@ export class HttpTransport implements Transport {
       if (result.status !== 429 || attempt === RATE_LIMIT_RETRIES) return result;
       const wait = retryAfterSeconds(result.headers?.['retry-after']);
       if (wait === undefined || wait > RATE_LIMIT_MAX_WAIT_S) return result;
-      this.opts.notice?.(`${errorMessage(429, result.body)}: sending ${method.toUpperCase()} ${rel} again in ${wait} s (retry ${attempt + 1} of ${RATE_LIMIT_RETRIES})`);
+      this.opts.notice?.(
+        `${errorMessage(429, result.body)}: sending ${method.toUpperCase()} ${rel} again in ${wait} s (retry ${attempt + 1} of ${RATE_LIMIT_RETRIES})`,
+      );
       await sleep(wait * 1000);
     }
   }
@@ -134,18 +139,28 @@ export class HttpTransport implements Transport {
     let res;
     const dispatcher = await this.dispatcher();
     try {
-      res = await request(this.base + rel + queryString(input.query), { method: method.toUpperCase() as any, headers, body, headersTimeout: 60_000, bodyTimeout: 60_000, dispatcher });
+      res = await request(this.base + rel + queryString(input.query), {
+        method: method.toUpperCase() as any,
+        headers,
+        body,
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+        dispatcher,
+      });
     } catch (err) {
       const code = (err as { code?: string }).code;
       // Reached, then cut off: the server is up (not "cannot reach"); it closed the connection.
-      if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') throw new DocsError('unavailable', `${this.base} closed the connection before answering ${method.toUpperCase()} ${rel}: ${(err as Error).message}`, { cause: err });
+      if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+        throw new DocsError('unavailable', `${this.base} closed the connection before answering ${method.toUpperCase()} ${rel}: ${(err as Error).message}`, {
+          cause: err,
+        });
       throw new DocsError('unavailable', `cannot reach ${this.base}: ${(err as Error).message}`, { cause: err });
     } finally {
       this.lastUsed = Date.now();
     }
     const text = await res.body.text();
     this.lastUsed = Date.now();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text) {
       try {
         parsed = JSON.parse(text);

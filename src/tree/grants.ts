@@ -30,7 +30,8 @@ export interface GrantRecord {
 /** The table of grants (a handle, see Table in src/store/port.ts), beside its row type: one module, no circle. */
 export const Grants = table<GrantRecord, 'organization' | 'target'>('grants');
 
-export const grantRowId = (targetKind: GrantTarget, target: string, holderKind: GrantHolder, holder: string) => `${targetKind}.${target}.${holderKind}.${holder}`;
+export const grantRowId = (targetKind: GrantTarget, target: string, holderKind: GrantHolder, holder: string) =>
+  `${targetKind}.${target}.${holderKind}.${holder}`;
 
 const RANK: Record<Role, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
 
@@ -60,7 +61,12 @@ export class MemberGrants {
     // The member's teams only when a team holds a grant: finding them by user reads the
     // directory (and the shards of their other organizations' teams).
     const teams = grants.some((g) => g.holderKind === 'team')
-      ? new Set(tx.find(TeamMembers, 'user', member.user).filter((t) => t.organization === member.organization).map((t) => t.team))
+      ? new Set(
+          tx
+            .find(TeamMembers, 'user', member.user)
+            .filter((t) => t.organization === member.organization)
+            .map((t) => t.team),
+        )
       : new Set<string>();
     for (const g of grants) {
       const mine = g.holderKind === 'user' ? g.holder === member.user : teams.has(g.holder);

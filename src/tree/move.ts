@@ -54,8 +54,9 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
   const { before, after } = input.position ?? {};
   if (before && after) throw invalid('position: give before or after, not both');
   const field = before ? 'position.before' : 'position.after';
-  const pointer = before ?? after ? resolvePointer(tx, access, (before ?? after)!, field) : undefined;
-  if (pointer && pointer.kind !== item.kind) throw invalid(`${field}: a ${item.kind} is placed before or after another ${item.kind} (collections and spaces are ordered separately)`);
+  const pointer = (before ?? after) ? resolvePointer(tx, access, (before ?? after)!, field) : undefined;
+  if (pointer && pointer.kind !== item.kind)
+    throw invalid(`${field}: a ${item.kind} is placed before or after another ${item.kind} (collections and spaces are ordered separately)`);
   if (pointer && pointer.row.id === item.row.id) throw invalid(`${field}: cannot place a ${item.kind} relative to itself`);
 
   let target: string | null;

@@ -14,7 +14,9 @@ export type TreeItem = { kind: 'collection'; row: CollectionRecord } | { kind: '
 
 const byPosition = (a: TreeItem, b: TreeItem) =>
   (a.kind === b.kind ? 0 : a.kind === 'collection' ? -1 : 1) ||
-  a.row.position - b.row.position || a.row.createdAt.localeCompare(b.row.createdAt) || a.row.id.localeCompare(b.row.id);
+  a.row.position - b.row.position ||
+  a.row.createdAt.localeCompare(b.row.createdAt) ||
+  a.row.id.localeCompare(b.row.id);
 
 function children(tx: ReadTx, organization: string, parent: string | null): TreeItem[] {
   let cols: CollectionRecord[];
@@ -27,10 +29,7 @@ function children(tx: ReadTx, organization: string, parent: string | null): Tree
     cols = tx.find(Collections, 'parent', parent).filter((c) => c.organization === organization);
     spaces = tx.find(Spaces, 'parent', parent).filter((s) => s.organization === organization);
   }
-  return [
-    ...cols.map((row) => ({ kind: 'collection' as const, row })),
-    ...spaces.filter((s) => !s.deletedAt).map((row) => ({ kind: 'space' as const, row })),
-  ];
+  return [...cols.map((row) => ({ kind: 'collection' as const, row })), ...spaces.filter((s) => !s.deletedAt).map((row) => ({ kind: 'space' as const, row }))];
 }
 
 /** The children of `parent` (a collection id, or null for the root) of one kind, in order. */
@@ -65,7 +64,14 @@ export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth:
 
 /** The position after every current child of `parent` of that kind. */
 export function endPosition(tx: ReadTx, organization: string, parent: string | null, kind: TreeItem['kind']): number {
-  return Math.max(-1, ...children(tx, organization, parent).filter((i) => i.kind === kind).map((i) => i.row.position)) + 1;
+  return (
+    Math.max(
+      -1,
+      ...children(tx, organization, parent)
+        .filter((i) => i.kind === kind)
+        .map((i) => i.row.position),
+    ) + 1
+  );
 }
 
 /** Every collection inside `root` (at any depth), and `root` itself first. */

@@ -44,7 +44,8 @@ export function transferBlockers(tx: ReadTx, space: SpaceRecord, target: string)
   if (space.mergeRules.type === 'rules') {
     const outsiders = new Set<string>();
     for (const rule of space.mergeRules.rules) for (const u of rule.users ?? []) if (!isActiveMember(tx, target, u)) outsiders.add(u);
-    if (outsiders.size) reasons.push(`space ${space.id}: its merge rules name reviewers who are not members of organization ${target} (${[...outsiders].join(', ')})`);
+    if (outsiders.size)
+      reasons.push(`space ${space.id}: its merge rules name reviewers who are not members of organization ${target} (${[...outsiders].join(', ')})`);
   }
   const sites = new Map<string, SiteRecord>();
   for (const ss of tx.find(SiteSpaces, 'space', space.id)) {

@@ -17,9 +17,7 @@ import { appTarget, parseUrl, type AppTarget } from './app-urls.js';
 // rendering, above this layer); nor are other servers' pages fetched: this server does not
 // request third-party URLs on a caller's behalf (see getEmbedByUrl).
 
-type Resolved =
-  | { collection: unknown }
-  | { space: any; changeRequest?: unknown; page?: unknown };
+type Resolved = { collection: unknown } | { space: any; changeRequest?: unknown; page?: unknown };
 
 async function resolve(ctx: Context, caller: Caller, target: AppTarget): Promise<Resolved> {
   const read = async (op: { handler: (req: any) => any }, path: Record<string, string>, query: Record<string, unknown> = {}) =>
@@ -61,12 +59,22 @@ async function embedOf(ctx: Context, caller: Caller, raw: string) {
   const target = appTarget(ctx, raw);
   if (!target) return { type: 'link' as const, title: `${url.host}${url.pathname === '/' ? '' : url.pathname}`, site: url.host };
   const found: any = await resolve(ctx, caller, target);
-  const org = (await getOrganizationById.handler({ ctx, caller, path: { organizationId: target.organization }, query: {}, body: undefined })).body as { title: string; urls: { logo?: string } };
-  const title = found.page?.title ?? (found.changeRequest ? `#${found.changeRequest.number} ${found.changeRequest.subject ?? ''}`.trim() : undefined) ?? found.space?.title ?? found.collection.title;
+  const org = (await getOrganizationById.handler({ ctx, caller, path: { organizationId: target.organization }, query: {}, body: undefined })).body as {
+    title: string;
+    urls: { logo?: string };
+  };
+  const title =
+    found.page?.title ??
+    (found.changeRequest ? `#${found.changeRequest.number} ${found.changeRequest.subject ?? ''}`.trim() : undefined) ??
+    found.space?.title ??
+    found.collection.title;
   return { type: 'link' as const, title, site: org.title, ...(org.urls.logo ? { icon: org.urls.logo } : {}) };
 }
 
-export const getEmbedByUrl = defineOperation('getEmbedByUrl', async ({ ctx, caller, query }) => ({ status: 200, body: await embedOf(ctx, caller, String(query.url)) }));
+export const getEmbedByUrl = defineOperation('getEmbedByUrl', async ({ ctx, caller, query }) => ({
+  status: 200,
+  body: await embedOf(ctx, caller, String(query.url)),
+}));
 
 /** GET /v1/spaces/{spaceId}/embed?url=: the same, for a caller who may read the space. */
 export const getEmbedByUrlInSpace = defineOperation('getEmbedByUrlInSpace', async ({ ctx, caller, path, query }) => {

@@ -36,8 +36,10 @@ export interface UserPatch {
 function readPatch(body: unknown): UserPatch {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body: must be a JSON object {emailVerified?, instanceOwner?}');
   const b = body as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (k !== 'emailVerified' && k !== 'instanceOwner') throw invalid(`${k}: unknown field (allowed: emailVerified, instanceOwner)`);
-  for (const k of ['emailVerified', 'instanceOwner'] as const) if (b[k] !== undefined && typeof b[k] !== 'boolean') throw invalid(`${k}: must be true or false`);
+  for (const k of Object.keys(b))
+    if (k !== 'emailVerified' && k !== 'instanceOwner') throw invalid(`${k}: unknown field (allowed: emailVerified, instanceOwner)`);
+  for (const k of ['emailVerified', 'instanceOwner'] as const)
+    if (b[k] !== undefined && typeof b[k] !== 'boolean') throw invalid(`${k}: must be true or false`);
   if (b.emailVerified === undefined && b.instanceOwner === undefined) throw invalid('body: give emailVerified or instanceOwner (true or false)');
   return b as UserPatch;
 }
@@ -76,7 +78,8 @@ export async function userRoute(ctx: Context, caller: Caller, method: string, pa
   if (!m) throw notFound(`no route for ${method} ${path}`);
   const ref = m[1] && decodeURIComponent(m[1]);
   const allow = ref ? ['GET', 'PATCH'] : ['GET'];
-  if (!allow.includes(method)) throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`), { allow });
+  if (!allow.includes(method))
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on ${path} (allowed: ${allow.join(', ')})`), { allow });
   if (!ref) return { status: 200, body: await listUsers(ctx, caller) };
   if (method === 'PATCH') return { status: 200, body: await updateUser(ctx, caller, ref, body) };
   return {

@@ -36,7 +36,10 @@ export function isEmailVerified(tx: ReadTx, user: UserRecord): boolean {
 
 /** 403 unless the caller is an instance owner; `action` names what was refused. */
 export function requireInstanceOwner(tx: ReadTx, caller: Caller, action: string): void {
-  if (!isInstanceOwner(tx, caller.userId)) throw forbidden(`${action} needs an instance owner (the user docs serve was first started for, or one they designated with docs users update --instance-owner)`);
+  if (!isInstanceOwner(tx, caller.userId))
+    throw forbidden(
+      `${action} needs an instance owner (the user docs serve was first started for, or one they designated with docs users update --instance-owner)`,
+    );
 }
 
 /** The user with this email address, in any case (invites store addresses lowercased; others may not). */

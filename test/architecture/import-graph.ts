@@ -65,15 +65,24 @@ export function importGraph(root: string): Graph {
     // Only `import(` can appear below the top level: without it, the top-level statements suffice.
     const deep = /\bimport\s*\(/.test(text);
     const add = (node: ts.Node, spec: string, typeOnly: boolean, dynamic: boolean) =>
-      edges.push({ from: file, to: resolveSpecifier(root, file, spec), line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, typeOnly, dynamic });
+      edges.push({
+        from: file,
+        to: resolveSpecifier(root, file, spec),
+        line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+        typeOnly,
+        dynamic,
+      });
     const visit = (node: ts.Node): void => {
       if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) add(node, node.moduleSpecifier.text, isTypeOnlyImport(node), false);
-      else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) add(node, node.moduleSpecifier.text, node.isTypeOnly, false);
-      else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) add(node, node.moduleReference.expression.text, node.isTypeOnly, false);
+      else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+        add(node, node.moduleSpecifier.text, node.isTypeOnly, false);
+      else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression))
+        add(node, node.moduleReference.expression.text, node.isTypeOnly, false);
       else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
         const arg = node.arguments[0];
         if (arg && ts.isStringLiteralLike(arg)) add(node, arg.text, false, true);
-      } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node, node.argument.literal.text, true, false);
+      } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+        add(node, node.argument.literal.text, true, false);
       if (deep) ts.forEachChild(node, visit);
     };
     for (const statement of source.statements) visit(statement);

@@ -55,7 +55,7 @@ const KNOWN_ROW_READS: Record<string, string> = {
   'src/tree/order.ts → src/collections/tables.ts': 'the tree orders collections and spaces',
   'src/tree/order.ts → src/spaces/tables.ts': 'the tree orders collections and spaces',
   'src/tree/transfer.ts → src/sites/tables.ts': "a space's transfer to another organization unpublishes its site spaces",
-  'src/collections/service.ts → src/spaces/tables.ts': "deleting a collection deletes the spaces in it",
+  'src/collections/service.ts → src/spaces/tables.ts': 'deleting a collection deletes the spaces in it',
   'src/organizations/settings.ts → src/sites/tables.ts': "an organization's default content names a site",
   'src/organizations/settings.ts → src/saml/tables.ts': 'SSO settings depend on an active SAML provider',
   'src/teams/service.ts → src/saml/tables.ts': "a team that is a SAML provider's default team cannot be deleted",
@@ -86,7 +86,8 @@ function placeOf(file: string): Place {
   if (top.endsWith('.ts')) return { layer: ROOT_FILES[file] ?? 'operations' };
   // A file declaring operations (the handlers by operationId) sits above every area.
   if (graph.declaresOperations.has(file)) return { layer: 'operations' };
-  if (!(AREA_ORDER as readonly string[]).includes(top)) throw new Error(`${file}: src/${top}/ is in no layer; add it to AREA_ORDER (test/architecture/layering.test.ts) and ARCHITECTURE.md`);
+  if (!(AREA_ORDER as readonly string[]).includes(top))
+    throw new Error(`${file}: src/${top}/ is in no layer; add it to AREA_ORDER (test/architecture/layering.test.ts) and ARCHITECTURE.md`);
   return { layer: 'areas', area: top };
 }
 
@@ -105,7 +106,8 @@ function violation(e: Edge): string | undefined {
   if (from.layer === 'areas' && to.layer === 'areas' && from.area !== to.area) {
     const a = AREA_ORDER.indexOf(from.area as never);
     const b = AREA_ORDER.indexOf(to.area as never);
-    if (b > a && KNOWN_ROW_READS[`${e.from} → ${e.to}`] === undefined) return `${where(e)}: area ${from.area} may not import area ${to.area}, which comes after it (areas, lowest first: ${AREA_ORDER.join(', ')})`;
+    if (b > a && KNOWN_ROW_READS[`${e.from} → ${e.to}`] === undefined)
+      return `${where(e)}: area ${from.area} may not import area ${to.area}, which comes after it (areas, lowest first: ${AREA_ORDER.join(', ')})`;
   }
   return undefined;
 }
@@ -152,8 +154,12 @@ describe('layering (ARCHITECTURE.md)', () => {
     // Reading the rows of an area above is importing its table handle: a violation unless listed.
     expect(violation(edge('src/spaces/service.ts', 'src/sites/tables.ts'))).toMatch(/area spaces may not import area sites/);
     expect(violation(edge('src/tree/order.ts', 'src/spaces/tables.ts'))).toBeUndefined();
-    expect(violation({ from: 'src/kernel/errors.ts', to: 'src/invoke.ts', line: 1, typeOnly: false, dynamic: true })).toMatch(/layer kernel may not import layer operations/);
-    expect(srcBoundary({ from: 'src/published/http.ts', to: 'node:http', line: 1, typeOnly: true, dynamic: false })).toMatch(/^src\/published\/http\.ts:1 imports node:http: src\/ never imports/);
+    expect(violation({ from: 'src/kernel/errors.ts', to: 'src/invoke.ts', line: 1, typeOnly: false, dynamic: true })).toMatch(
+      /layer kernel may not import layer operations/,
+    );
+    expect(srcBoundary({ from: 'src/published/http.ts', to: 'node:http', line: 1, typeOnly: true, dynamic: false })).toMatch(
+      /^src\/published\/http\.ts:1 imports node:http: src\/ never imports/,
+    );
     expect(srcBoundary({ from: 'src/invoke.ts', to: 'server/app.ts', line: 2, typeOnly: false, dynamic: true })).toMatch(/src\/ never imports/);
     expect(srcBoundary({ from: 'server/app.ts', to: 'node:http', line: 1, typeOnly: false, dynamic: false })).toBeUndefined();
     expect(cycles(['a', 'b', 'c'], [edge('a', 'b'), edge('b', 'c'), edge('c', 'a')])).toEqual([['a', 'b', 'c', 'a']]);

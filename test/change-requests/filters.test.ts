@@ -11,9 +11,13 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const newSpace = async (title: string) => (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title } })).body.id as string;
-const newCr = async (space: string, token: string, subject: string) => (await s.api('POST', `/v1/spaces/${space}/change-requests`, { token, body: { subject } })).body;
+const newCr = async (space: string, token: string, subject: string) =>
+  (await s.api('POST', `/v1/spaces/${space}/change-requests`, { token, body: { subject } })).body;
 const write = (space: string, cr: string, token: string) =>
-  s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, { token, body: { changes: [{ operation: 'insert_page', title: `P${Math.random()}`, document: { markdown: 'x' } }] } });
+  s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, {
+    token,
+    body: { changes: [{ operation: 'insert_page', title: `P${Math.random()}`, document: { markdown: 'x' } }] },
+  });
 const subjects = (r: { body: any }) => r.body.items.map((c: any) => c.subject);
 
 describe('change request list filters', () => {

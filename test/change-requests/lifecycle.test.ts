@@ -55,7 +55,11 @@ describe('PATCH change request', () => {
   it('sets subject (trimmed, at most 100) and description; refuses an empty body and unknown fields, changing nothing', async () => {
     const space = await newSpace();
     const cr = await newCr(space);
-    const description = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why this change', marks: [] }] }] }] };
+    const description = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why this change', marks: [] }] }] }],
+    };
     const r = await patch(space, cr.id, { subject: '  Fix the install guide  ', description });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ subject: 'Fix the install guide', description, status: 'open' });
@@ -79,7 +83,9 @@ describe('PATCH change request', () => {
     const commenter = await addUser(s.ctx, org, 'comment');
     const denied = await patch(space, cr.id, { status: 'archived' }, commenter.token);
     expect(denied.status).toBe(403);
-    expect(denied.body.error.message).toBe(`changing change request ${cr.number}, which you did not create, needs the edit level on space ${space} (you have comment)`);
+    expect(denied.body.error.message).toBe(
+      `changing change request ${cr.number}, which you did not create, needs the edit level on space ${space} (you have comment)`,
+    );
     const editor = await addUser(s.ctx, org, 'edit');
     expect((await patch(space, cr.id, { subject: 'By an editor' }, editor.token)).status).toBe(200);
     // The author keeps the right to close their own change request after losing edit.

@@ -23,11 +23,15 @@ async function setup(rules?: Rule[] | 'inherit', subject = 'Add a page') {
   if (rules) await setRules(space, rules);
   const author = await addUser(s.ctx, org, 'edit');
   const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject }, token: author.token })).body;
-  await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { token: author.token, body: { changes: [{ operation: 'insert_page', title: 'P', document: { markdown: 'p' } }] } });
+  await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+    token: author.token,
+    body: { changes: [{ operation: 'insert_page', title: 'P', document: { markdown: 'p' } }] },
+  });
   return { space, cr, author };
 }
 const merge = (space: string, cr: string, token?: string) => s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`, { token });
-const review = (space: string, cr: string, token: string, status = 'approved') => s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/reviews`, { token, body: { status } });
+const review = (space: string, cr: string, token: string, status = 'approved') =>
+  s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/reviews`, { token, body: { status } });
 const refused = async (space: string, cr: string, pattern: RegExp, token?: string) => {
   const r = await merge(space, cr, token);
   expect(r.status, JSON.stringify(r.body)).toBe(412);
@@ -40,7 +44,11 @@ describe('merge rules', () => {
   it('require_specific_reviewers: every named user must approve the current revision', async () => {
     const [a, b] = [await addUser(s.ctx, org, 'review'), await addUser(s.ctx, org, 'review')];
     const { space, cr } = await setup([{ rule: 'require_specific_reviewers', users: [a.userId, b.userId] }]);
-    await refused(space, cr.id, new RegExp(`^merge rule require_specific_reviewers \\(mergeRules.rules\\[0\\]\\) is not met: approval from ${a.userId}, ${b.userId} is missing`));
+    await refused(
+      space,
+      cr.id,
+      new RegExp(`^merge rule require_specific_reviewers \\(mergeRules.rules\\[0\\]\\) is not met: approval from ${a.userId}, ${b.userId} is missing`),
+    );
     await review(space, cr.id, a.token);
     await review(space, cr.id, b.token, 'changes-requested');
     await refused(space, cr.id, new RegExp(`approval from ${b.userId} is missing`));
@@ -55,7 +63,10 @@ describe('merge rules', () => {
     const { space, cr, author } = await setup([{ rule: 'require_at_least_one_review' }]);
     await refused(space, cr.id, /require_at_least_one_review .* no approving review on the current revision/);
     await review(space, cr.id, a.token);
-    await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { token: author.token, body: { changes: [{ operation: 'insert_page', title: 'Q', document: { markdown: 'q' } }] } });
+    await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+      token: author.token,
+      body: { changes: [{ operation: 'insert_page', title: 'Q', document: { markdown: 'q' } }] },
+    });
     await refused(space, cr.id, /no approving review/);
     await review(space, cr.id, a.token);
     expect((await merge(space, cr.id)).status).toBe(200);
@@ -81,15 +92,27 @@ describe('merge rules', () => {
 
   it('inherit takes the organization rules; subject and description rules; unevaluable rules refuse', async () => {
     const patchOrg = (mergeRules: object) => s.api('PATCH', `/v1/orgs/${org}`, { body: { mergeRules } });
-    expect((await patchOrg({ type: 'rules', rules: [{ rule: 'require_change_request_subject' }, { rule: 'require_change_request_description' }] })).status).toBe(200);
+    expect(
+      (await patchOrg({ type: 'rules', rules: [{ rule: 'require_change_request_subject' }, { rule: 'require_change_request_description' }] })).status,
+    ).toBe(200);
     try {
       const { space, cr, author } = await setup('inherit', '');
       await refused(space, cr.id, /^merge rule require_change_request_subject \(the organization's mergeRules.rules\[0\]\) is not met/);
-      const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why: clarity', marks: [] }] }] }] };
+      const doc = {
+        object: 'document',
+        data: {},
+        nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why: clarity', marks: [] }] }] }],
+      };
       const reviewer = await addUser(s.ctx, org, 'review');
-      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers`, { token: author.token, body: { users: [reviewer.userId], subject: 'Now titled' } });
+      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers`, {
+        token: author.token,
+        body: { users: [reviewer.userId], subject: 'Now titled' },
+      });
       await refused(space, cr.id, /require_change_request_description .* no description/);
-      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers`, { token: author.token, body: { users: [reviewer.userId], description: doc } });
+      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/requested-reviewers`, {
+        token: author.token,
+        body: { users: [reviewer.userId], description: doc },
+      });
       expect((await merge(space, cr.id)).status).toBe(200);
       // A space's own rules replace the organization's; none lets anything merge.
       const other = await setup('inherit');
@@ -105,7 +128,9 @@ describe('merge rules', () => {
   it('require_up_to_date_change_request: the space must not have moved since the base', async () => {
     const { space, cr } = await setup([{ rule: 'require_up_to_date_change_request' }]);
     const other = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'First' } })).body;
-    await s.api('POST', `/v1/spaces/${space}/change-requests/${other.id}/content`, { body: { changes: [{ operation: 'insert_page', title: 'Z', document: { markdown: 'z' } }] } });
+    await s.api('POST', `/v1/spaces/${space}/change-requests/${other.id}/content`, {
+      body: { changes: [{ operation: 'insert_page', title: 'Z', document: { markdown: 'z' } }] },
+    });
     expect((await merge(space, other.id)).status).toBe(200);
     const r = await merge(space, cr.id);
     expect(r.status).toBe(412);

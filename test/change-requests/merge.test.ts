@@ -64,7 +64,13 @@ describe('merge', () => {
     expect(await markdown(space, guide)).toBe('A new guide.\n');
     expect(await markdown(space, setup)).toBe('Install it with npm.\n');
     const done = await getCr(space, b.id);
-    expect(done).toMatchObject({ status: 'merged', revisionMerged: m.body.revision, mergedBy: { id: expect.any(String) }, mergedAt: expect.any(String), outdated: false });
+    expect(done).toMatchObject({
+      status: 'merged',
+      revisionMerged: m.body.revision,
+      mergedBy: { id: expect.any(String) },
+      mergedAt: expect.any(String),
+      outdated: false,
+    });
   });
 
   it('merges non-overlapping edits of the same page line by line (diff3): both edits are in the result', async () => {
@@ -82,7 +88,10 @@ describe('merge', () => {
     const { space, guide } = await seeded();
     const a = await newCr(space);
     const b = await newCr(space);
-    await edit(space, a.id, [{ operation: 'insert_page', title: 'From A', document: { markdown: 'a' } }, { operation: 'update_page', page: guide, title: 'The guide' }]);
+    await edit(space, a.id, [
+      { operation: 'insert_page', title: 'From A', document: { markdown: 'a' } },
+      { operation: 'update_page', page: guide, title: 'The guide' },
+    ]);
     await edit(space, b.id, [{ operation: 'insert_page', title: 'From B', document: { markdown: 'b' } }, setBody(guide, 'Rewritten.')]);
     await merge(space, a.id);
     expect((await merge(space, b.id)).body.result).toBe('merge');
@@ -145,7 +154,10 @@ describe('merge', () => {
     await merge(fresh.space, x.id);
     const m = await merge(fresh.space, y.id);
     expect(m.body.result).toBe('conflicts');
-    expect(m.body.conflicts.map((c: any) => [c.kind, c.title]).sort()).toEqual([['moved', 'Guide'], ['moved', 'Setup']]);
+    expect(m.body.conflicts.map((c: any) => [c.kind, c.title]).sort()).toEqual([
+      ['moved', 'Guide'],
+      ['moved', 'Setup'],
+    ]);
   });
 
   it('refuses merged, archived and draft change requests (409), and callers below review (403)', async () => {
@@ -183,7 +195,13 @@ describe('update', () => {
     expect(u.status).toBe(200);
     expect(u.body).toEqual({ revision: expect.any(String), result: 'update' });
     const after = await getCr(space, b.id);
-    expect(after).toMatchObject({ revision: u.body.revision, revisionMergedAncestor: current, revisionInitial: before.revisionInitial, outdated: false, status: 'open' });
+    expect(after).toMatchObject({
+      revision: u.body.revision,
+      revisionMergedAncestor: current,
+      revisionInitial: before.revisionInitial,
+      outdated: false,
+      status: 'open',
+    });
     const rev = (await s.api('GET', `${api.cr(space, b.id)}/content`)).body;
     expect(rev).toMatchObject({ type: 'update', parents: [before.revision, current] });
     expect(await crMarkdown(space, b.id, guide)).toBe('Guide by A.\n');

@@ -25,8 +25,10 @@ const newCr = async (space: string, token?: string, subject = 'Edit') => {
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body;
 };
-const edit = (space: string, cr: string, changes: object[], token?: string) => s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, { body: { changes }, token });
-const review = (space: string, cr: string | number, token: string, body: object = { status: 'approved' }) => s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/reviews`, { body, token });
+const edit = (space: string, cr: string, changes: object[], token?: string) =>
+  s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, { body: { changes }, token });
+const review = (space: string, cr: string | number, token: string, body: object = { status: 'approved' }) =>
+  s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/reviews`, { body, token });
 const reviews = (space: string, cr: string | number, q = '') => s.api('GET', `/v1/spaces/${space}/change-requests/${cr}/reviews${q}`);
 const request = (space: string, cr: string | number, users: string[], token?: string, extra: object = {}) =>
   s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/requested-reviewers`, { body: { users, ...extra }, token });
@@ -39,7 +41,11 @@ describe('reviews', () => {
     const r = await review(space, cr.number, rev.token, { status: 'approved', comment: { markdown: 'Looks **good**.' } });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toMatchObject({ object: 'change-request-review', status: 'approved', outdated: false, revision: cr.revision, reviewer: { id: rev.userId } });
-    expect(r.body.comment).toMatchObject({ body: { markdown: 'Looks **good**.' }, target: { changeRequest: cr.id, review: r.body.id }, permissions: { edit: false } });
+    expect(r.body.comment).toMatchObject({
+      body: { markdown: 'Looks **good**.' },
+      target: { changeRequest: cr.id, review: r.body.id },
+      permissions: { edit: false },
+    });
     expect(r.body.requestedBy).toBeUndefined();
     const loc = r.headers.get('location')!;
     expect(loc).toBe(`${s.url}/v1/spaces/${space}/change-requests/${cr.id}/reviews/${r.body.id}`);
@@ -94,7 +100,11 @@ describe('reviews', () => {
     const second = (await review(space, cr.id, a.token)).body;
     const third = (await review(space, cr.id, b.token)).body;
     let list = (await reviews(space, cr.id)).body.items;
-    expect(list.map((r: any) => [r.id, r.outdated])).toEqual([[third.id, false], [second.id, false], [first.id, true]]);
+    expect(list.map((r: any) => [r.id, r.outdated])).toEqual([
+      [third.id, false],
+      [second.id, false],
+      [first.id, true],
+    ]);
     expect((await reviews(space, cr.id, '?outdated=true')).body.items.map((r: any) => r.id)).toEqual([first.id]);
     // Asking b again supersedes b's review.
     const asked = await request(space, cr.id, [b.userId]);
@@ -129,9 +139,19 @@ describe('review requests', () => {
     // A reader cannot ask (edit needed).
     const low = await request(space, cr.id, [rev.userId], reader.token);
     expect(low.status).toBe(403);
-    const ok = await request(space, cr.id, [rev.userId, rev.userId, owner], author.token, { subject: 'Please review', description: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }] } });
+    const ok = await request(space, cr.id, [rev.userId, rev.userId, owner], author.token, {
+      subject: 'Please review',
+      description: {
+        object: 'document',
+        data: {},
+        nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }],
+      },
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body.users.map((u: any) => [u.kind, u.user.id, u.requestedBy.id])).toEqual([['user', rev.userId, author.userId], ['user', owner, author.userId]]);
+    expect(ok.body.users.map((u: any) => [u.kind, u.user.id, u.requestedBy.id])).toEqual([
+      ['user', rev.userId, author.userId],
+      ['user', owner, author.userId],
+    ]);
     const after = (await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}`)).body;
     expect(after.subject).toBe('Please review');
     expect(after.description.nodes).toHaveLength(1);
@@ -220,13 +240,26 @@ describe('semantic changes of files', () => {
   it('reports edited and deleted files with the attributes that changed', async () => {
     const space = await newSpace();
     const row = (await s.ctx.store.read((tx) => tx.get(Spaces, space)))!;
-    const f = (id: string, name: string, sha: string, size: number, dimensions?: { width: number; height: number }) => ({ id, name, contentType: 'image/png', size, sha, ...(dimensions ? { dimensions } : {}) });
+    const f = (id: string, name: string, sha: string, size: number, dimensions?: { width: number; height: number }) => ({
+      id,
+      name,
+      contentType: 'image/png',
+      size,
+      sha,
+      ...(dimensions ? { dimensions } : {}),
+    });
     const [base, head] = await s.ctx.store.write((tx) => [
-      commitRevision(tx, s.ctx, space, [row.revision], { pages: [], files: [f('f1', 'logo.png', 'a'.repeat(64), 10, { width: 1, height: 1 }), f('f2', 'gone.png', 'b'.repeat(64), 5)] }),
+      commitRevision(tx, s.ctx, space, [row.revision], {
+        pages: [],
+        files: [f('f1', 'logo.png', 'a'.repeat(64), 10, { width: 1, height: 1 }), f('f2', 'gone.png', 'b'.repeat(64), 5)],
+      }),
       commitRevision(tx, s.ctx, space, [row.revision], { pages: [], files: [f('f1', 'brand.png', 'c'.repeat(64), 12, { width: 2, height: 1 })] }),
     ]);
     const changes = (await s.ctx.store.read((tx) => diffRevisions(s.ctx, tx, row, base, head))) as any[];
-    expect(changes.map((c) => [c.type, c.file.name])).toEqual([['file_edited', 'brand.png'], ['file_deleted', 'gone.png']]);
+    expect(changes.map((c) => [c.type, c.file.name])).toEqual([
+      ['file_edited', 'brand.png'],
+      ['file_deleted', 'gone.png'],
+    ]);
     expect(Object.keys(changes[0].attributes).sort()).toEqual(['dimensions', 'downloadURL', 'name', 'size']);
     expect(changes[0].attributes.name).toEqual({ before: 'logo.png', after: 'brand.png' });
     expect(changes[0].attributes.dimensions).toEqual({ before: { width: 1, height: 1 }, after: { width: 2, height: 1 } });

@@ -26,7 +26,13 @@ describe('collections: create, get, update', () => {
     const r = await s.api('POST', `/v1/orgs/${org}/collections`, { body: { title: '  Guides  ' } });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(`${s.url}/v1/collections/${r.body.id}`);
-    expect(r.body).toMatchObject({ object: 'collection', title: 'Guides', organization: org, defaultLevel: 'inherit', permissions: { view: true, admin: true, create: true, viewInviteLinks: true } });
+    expect(r.body).toMatchObject({
+      object: 'collection',
+      title: 'Guides',
+      organization: org,
+      defaultLevel: 'inherit',
+      permissions: { view: true, admin: true, create: true, viewInviteLinks: true },
+    });
     expect(r.body.parent).toBeUndefined();
     expect(r.body.urls).toEqual({ location: `${s.url}/v1/collections/${r.body.id}`, app: `${s.url}/o/${org}/c/${r.body.id}` });
     const child = await collection(org, { title: 'Child', parent: r.body.id });

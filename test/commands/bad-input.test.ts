@@ -44,10 +44,22 @@ describe('bad flag values: exit 2 naming the flag and the rule, nothing sent', (
       [['api', 'POST', '/orgs/orgA/spaces', '--input', badJson], /--input: cannot read JSON/],
       [['tokens', 'create', '--user', 'u1', '--expires', '2027-02-31'], /--expires: 2027-02-31 is not a date of the calendar/],
       [['sites', 'customize', 'site1', '--set', 'styling.primaryColor.light'], /--set styling.primaryColor.light: expected KEY.PATH=VALUE/],
-      [['sites', 'customize', 'site1', '--site-space', 'ss1', '--file', typo], /--file .*typo\.json: styling\.primaryColour: is not an accepted field \(did you mean primaryColor\?\)/],
-      [['sites', 'customize', 'site1', '--site-space', 'ss1', '--set', 'styling.primaryColor={"light":"#fff","dark":"#000","lihgt":"#eee"}'], /--set styling\.primaryColor\.lihgt: is not an accepted field \(did you mean light\?\)/],
-      [['sites', 'customize', 'site1', '--site-space', 'ss1', '--set', 'styling.primaryColor.lihgt=#fff'], /--set styling\.primaryColor\.lihgt \(styling\.primaryColor\.light\): is required/],
-      [['sites', 'customize', 'site1', '--site-space', 'ss1', '--set', 'styling.primaryColor={"light":"red","dark":"#000"}'], /--set styling\.primaryColor\.light: must match pattern/],
+      [
+        ['sites', 'customize', 'site1', '--site-space', 'ss1', '--file', typo],
+        /--file .*typo\.json: styling\.primaryColour: is not an accepted field \(did you mean primaryColor\?\)/,
+      ],
+      [
+        ['sites', 'customize', 'site1', '--site-space', 'ss1', '--set', 'styling.primaryColor={"light":"#fff","dark":"#000","lihgt":"#eee"}'],
+        /--set styling\.primaryColor\.lihgt: is not an accepted field \(did you mean light\?\)/,
+      ],
+      [
+        ['sites', 'customize', 'site1', '--site-space', 'ss1', '--set', 'styling.primaryColor.lihgt=#fff'],
+        /--set styling\.primaryColor\.lihgt \(styling\.primaryColor\.light\): is required/,
+      ],
+      [
+        ['sites', 'customize', 'site1', '--site-space', 'ss1', '--set', 'styling.primaryColor={"light":"red","dark":"#000"}'],
+        /--set styling\.primaryColor\.light: must match pattern/,
+      ],
     ];
     // Three at a time: a 2-core machine shared with other test runs.
     const results: Awaited<ReturnType<typeof run>>[] = [];
@@ -86,13 +98,19 @@ describe('customization: unknown fields refused at every depth, both transports'
     expect(put.body.error.message).toMatch(/^body\.styling\.primaryColour: is not an accepted field \(did you mean primaryColor\?\)/);
     const deeper = structuredClone(before);
     deeper.header.links = [{ title: 'Home', to: null, links: [], titel: 'typo' }];
-    expect((await s.api('PUT', `${base}/customization`, { body: deeper })).body.error.message).toMatch(/^body\.header\.links\.0\.titel: is not an accepted field/);
-    const patch = await s.api('PATCH', `${base}/site-spaces/${siteSpace}/customization`, { body: { styling: { primaryColor: { light: '#fff', dark: '#000', lihgt: '#eee' } } } });
+    expect((await s.api('PUT', `${base}/customization`, { body: deeper })).body.error.message).toMatch(
+      /^body\.header\.links\.0\.titel: is not an accepted field/,
+    );
+    const patch = await s.api('PATCH', `${base}/site-spaces/${siteSpace}/customization`, {
+      body: { styling: { primaryColor: { light: '#fff', dark: '#000', lihgt: '#eee' } } },
+    });
     expect(patch.status).toBe(400);
     expect(patch.body.error.message).toMatch(/^body\.styling\.primaryColor\.lihgt: is not an accepted field/);
     expect((await s.api('GET', `${base}/customization`)).body).toEqual(before);
     // Known fields still pass, at every depth, with null resets in overrides.
-    expect((await s.api('PATCH', `${base}/site-spaces/${siteSpace}/customization`, { body: { styling: { theme: 'bold', sidebar: { list: null } } } })).status).toBe(200);
+    expect(
+      (await s.api('PATCH', `${base}/site-spaces/${siteSpace}/customization`, { body: { styling: { theme: 'bold', sidebar: { list: null } } } })).status,
+    ).toBe(200);
   });
 
   it('docs sites customize --set with a nested typo: exit 2 naming it, nothing changed (HTTP and in-process)', async () => {

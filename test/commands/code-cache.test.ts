@@ -34,7 +34,8 @@ beforeAll(() => {
   config = tempDir();
   mkdirSync(join(install, 'bin'));
   mkdirSync(join(install, 'dist', 'cli'), { recursive: true });
-  for (const f of ['bin/run.js', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs']) copyFileSync(join(root, f), join(install, f));
+  for (const f of ['bin/run.js', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs'])
+    copyFileSync(join(root, f), join(install, f));
   for (const d of ['node_modules', 'generated']) symlinkSync(join(root, d), join(install, d));
   expect(run(['orgs', 'list', '--json', '--data', data]).status).toBe(0); // initializes the store
 });

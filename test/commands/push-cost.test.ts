@@ -30,7 +30,10 @@ function folder(n: number): string {
     writeFileSync(join(dir, `section-${s}`, 'README.md'), `# Section ${s}\n\nSection ${s}: start with [the first page](page-1.md).\n`);
     for (let i = 1; i < 25; i++) {
       const words = Array.from({ length: 120 }, (_, k) => `word${(k * 7 + i + s * 13) % 97}`).join(' ') + ` s${s}p${i}`;
-      writeFileSync(join(dir, `section-${s}`, `page-${i}.md`), `# Page ${s}.${i}\n\n${words}\n\n## More\n\nBack to [the section](README.md), then [next](page-${(i % 24) + 1}.md) or [top](../section-0/README.md#section-0).\n`);
+      writeFileSync(
+        join(dir, `section-${s}`, `page-${i}.md`),
+        `# Page ${s}.${i}\n\n${words}\n\n## More\n\nBack to [the section](README.md), then [next](page-${(i % 24) + 1}.md) or [top](../section-0/README.md#section-0).\n`,
+      );
     }
   }
   return dir;
@@ -156,7 +159,14 @@ describe('bad input', () => {
     expect(local.pages.reduce((n, p) => n + p.children.length, 0)).toBe(10_000);
     // The space as it would answer for this folder: the same titles, bodies and tree.
     let id = 0;
-    const asRemote = (p: (typeof local.pages)[number]): any => ({ id: `id${id++}`, path: p.path, title: p.title, fields: {}, markdown: p.body, children: p.children.map(asRemote) });
+    const asRemote = (p: (typeof local.pages)[number]): any => ({
+      id: `id${id++}`,
+      path: p.path,
+      title: p.title,
+      fields: {},
+      markdown: p.body,
+      children: p.children.map(asRemote),
+    });
     const c = counting(parse);
     const plan = await planPush(c.parse, local, { pages: local.pages.map(asRemote), files: [] }, async () => Buffer.alloc(0));
     expect(plan).toMatchObject({ phase1: [], phase2: [] });
@@ -174,7 +184,9 @@ describe('bad input', () => {
     const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
     const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Huge' } })).body as any).id;
     const cr = ((await http.call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'huge' } })).body as any).id;
-    const res = await http.request('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, { body: { changes: [{ operation: 'insert_page', title: 'Huge', document: { markdown: 'x'.repeat(2 * 1024 * 1024 + 1) } }] } });
+    const res = await http.request('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, {
+      body: { changes: [{ operation: 'insert_page', title: 'Huge', document: { markdown: 'x'.repeat(2 * 1024 * 1024 + 1) } }] },
+    });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toMatch(/changes\[0\]\.document: the page's markdown is 2097153 bytes; a page is at most 2097152 bytes/);
     await http.close?.();

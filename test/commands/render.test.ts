@@ -14,8 +14,24 @@ const ESC = '\u001b[';
 const widthOf = (line: string) => [...line.replace(/\u001b\[[0-9;]*m/g, '')].length;
 
 const crs = [
-  { object: 'change-request', number: 12, id: 'VW28sU7eBxVN49Yd4jID', status: 'open', subject: 'Rewrite the whole installation guide for the new release', createdBy: { id: 'u1', displayName: 'Ann Lee' }, updatedAt: '2026-11-24T09:00:00Z' },
-  { object: 'change-request', number: 13, id: 'Q2xX65XUm7UlzsXxCoxF', status: 'draft', subject: 'Typo', createdBy: { id: 'u2', displayName: 'Bob' }, updatedAt: '2026-11-20T12:00:00Z' },
+  {
+    object: 'change-request',
+    number: 12,
+    id: 'VW28sU7eBxVN49Yd4jID',
+    status: 'open',
+    subject: 'Rewrite the whole installation guide for the new release',
+    createdBy: { id: 'u1', displayName: 'Ann Lee' },
+    updatedAt: '2026-11-24T09:00:00Z',
+  },
+  {
+    object: 'change-request',
+    number: 13,
+    id: 'Q2xX65XUm7UlzsXxCoxF',
+    status: 'draft',
+    subject: 'Typo',
+    createdBy: { id: 'u2', displayName: 'Bob' },
+    updatedAt: '2026-11-20T12:00:00Z',
+  },
 ];
 const COLUMNS = ['number', 'id', 'status', 'subject', 'createdBy.displayName', 'updatedAt'];
 
@@ -47,7 +63,11 @@ describe('tables on a terminal', () => {
   });
 
   it('pick readable default columns: id first, names of nested objects, no urls', async () => {
-    const out = await renderTable([{ object: 'x', title: 'Guide', id: 'a1', urls: { app: 'http://x' }, owner: { id: 'u1', displayName: 'Ann' }, size: 3 }], undefined, tty(120));
+    const out = await renderTable(
+      [{ object: 'x', title: 'Guide', id: 'a1', urls: { app: 'http://x' }, owner: { id: 'u1', displayName: 'Ann' }, size: 3 }],
+      undefined,
+      tty(120),
+    );
     expect(out.split('\n')).toEqual(['ID  Title  Owner  Size', 'a1  Guide  Ann    3']);
   });
 });
@@ -76,8 +96,36 @@ describe('lists off a terminal (pipes, files, CI)', () => {
 
 describe('headers and widths', () => {
   it('name columns in words', () => {
-    expect(['id', 'title', 'createdBy.displayName', 'updatedAt', 'lastSeenAt', 'space.id', 'urls.published', 'comment.body.markdown', 'processingState', 'service.startURL', 'purge at', 'space_selection', 'user.email'].map(heading)).toEqual([
-      'ID', 'Title', 'Created by', 'Updated', 'Last seen', 'Space ID', 'Published URL', 'Comment', 'Processing state', 'Service start URL', 'Purge at', 'Space selection', 'Email',
+    expect(
+      [
+        'id',
+        'title',
+        'createdBy.displayName',
+        'updatedAt',
+        'lastSeenAt',
+        'space.id',
+        'urls.published',
+        'comment.body.markdown',
+        'processingState',
+        'service.startURL',
+        'purge at',
+        'space_selection',
+        'user.email',
+      ].map(heading),
+    ).toEqual([
+      'ID',
+      'Title',
+      'Created by',
+      'Updated',
+      'Last seen',
+      'Space ID',
+      'Published URL',
+      'Comment',
+      'Processing state',
+      'Service start URL',
+      'Purge at',
+      'Space selection',
+      'Email',
     ]);
   });
 
@@ -195,6 +243,11 @@ describe('sites customize without --json', () => {
       ].join('\n'),
     );
     const override = customizeSummary('site1', { 'site-space': 'ss1', set: ['styling.theme=null'], file: 'over.json' }, { styling: {} });
-    expect(override.split('\n')).toEqual(['Updated the overrides of site space ss1 on site site1:', '  from over.json (1 top-level field stored)', "  styling.theme  reset (the site's value)", 'All of it: add --json.']);
+    expect(override.split('\n')).toEqual([
+      'Updated the overrides of site space ss1 on site site1:',
+      '  from over.json (1 top-level field stored)',
+      "  styling.theme  reset (the site's value)",
+      'All of it: add --json.',
+    ]);
   });
 });

@@ -10,7 +10,10 @@ const sp = (id: string, title: string, parent?: string, emoji = ''): Node => ({ 
 
 describe('spaces list --tree', () => {
   it('puts each space under its collection, collections first, indented by depth', () => {
-    const tree = buildTree([col('c1', 'Guides'), col('c2', 'Deep', 'c1'), col('c3', 'Other')], [sp('s1', 'Intro', 'c1', '📘'), sp('s2', 'Inner', 'c2'), sp('s3', 'Root'), sp('s4', 'Hidden parent', 'cX')]);
+    const tree = buildTree(
+      [col('c1', 'Guides'), col('c2', 'Deep', 'c1'), col('c3', 'Other')],
+      [sp('s1', 'Intro', 'c1', '📘'), sp('s2', 'Inner', 'c2'), sp('s3', 'Root'), sp('s4', 'Hidden parent', 'cX')],
+    );
     expect(renderTree(tree)).toBe(['c1  Guides/', 'c2    Deep/', 's2      Inner', 's1    📘 Intro', 'c3  Other/', 's3  Root', 's4  Hidden parent'].join('\n'));
     expect(tree[0]!.children!.map((n) => n.id)).toEqual(['c2', 's1']);
     expect(renderTree([])).toBe('No collections or spaces.');

@@ -11,7 +11,7 @@ let clock: ManualClock;
 let org: string;
 let space: string;
 let page: string;
-let owner: string;
+let _owner: string;
 let ann: { userId: string; token: string }; // comment level
 let bob: { userId: string; token: string }; // comment level
 let reader: { userId: string; token: string };
@@ -27,10 +27,12 @@ beforeAll(async () => {
   clock = new ManualClock();
   s = await startServer({ clock });
   org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
-  owner = (await s.api('GET', '/v1/user')).body.id;
+  _owner = (await s.api('GET', '/v1/user')).body.id;
   space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Discussed' } })).body.id;
   const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Seed' } })).body;
-  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, { body: { changes: [{ operation: 'insert_page', title: 'Home', document: { markdown: 'Welcome.' } }] } });
+  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
+    body: { changes: [{ operation: 'insert_page', title: 'Home', document: { markdown: 'Welcome.' } }] },
+  });
   page = r.body.changes[0].page.id;
   expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`)).status).toBe(200);
   ann = await addUser(s.ctx, org, 'comment');
@@ -156,11 +158,21 @@ describe('space comments', () => {
     const t2 = clock.now().toISOString();
     const twice = await react(ann.token, { addedReactions: ['👍'] });
     expect(twice.body.reactions).toEqual([
-      { emoji: '👍', count: 2, users: [{ user: expect.objectContaining({ id: ann.userId }), reactedAt: t1 }, { user: expect.objectContaining({ id: bob.userId }), reactedAt: t2 }] },
+      {
+        emoji: '👍',
+        count: 2,
+        users: [
+          { user: expect.objectContaining({ id: ann.userId }), reactedAt: t1 },
+          { user: expect.objectContaining({ id: bob.userId }), reactedAt: t2 },
+        ],
+      },
       { emoji: '🎉', count: 1, users: [{ user: expect.objectContaining({ id: bob.userId }), reactedAt: t2 }] },
     ]);
     const removed = await react(bob.token, { removedReactions: ['👍', '❤️'] });
-    expect(removed.body.reactions.map((r: any) => [r.emoji, r.count])).toEqual([['👍', 1], ['🎉', 1]]);
+    expect(removed.body.reactions.map((r: any) => [r.emoji, r.count])).toEqual([
+      ['👍', 1],
+      ['🎉', 1],
+    ]);
     const flags = await react(bob.token, { addedReactions: ['🇫🇷', '👍🏽', '👨‍👩‍👧'] });
     expect(flags.body.reactions.map((r: any) => r.emoji)).toEqual(['👍', '🎉', '🇫🇷', '👍🏽', '👨‍👩‍👧']);
     for (const [body, message] of [
@@ -189,7 +201,10 @@ describe('space comments', () => {
     expect(list.body.items.map((r: any) => r.id)).toEqual([r1.id, r2.id, r3.id]);
     let got = (await s.api('GET', url(`/${c.id}`))).body;
     expect(got.replies).toBe(3);
-    expect(got.repliers.map((r: any) => [r.user.id, r.count, r.updatedAt])).toEqual([[bob.userId, 2, r3.postedAt], [ann.userId, 1, r2.postedAt]]);
+    expect(got.repliers.map((r: any) => [r.user.id, r.count, r.updatedAt])).toEqual([
+      [bob.userId, 2, r3.postedAt],
+      [ann.userId, 1, r2.postedAt],
+    ]);
 
     expect((await s.api('PUT', `${replies}/${r1.id}`, { body: { body: { markdown: 'Mine now' } }, token: ann.token })).status).toBe(403);
     tick();
@@ -283,7 +298,9 @@ describe('change-request comments', () => {
   const crUrl = (rest = '') => `/v1/spaces/${space}/change-requests/${cr.id}/comments${rest}`;
   beforeAll(async () => {
     cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Review me' } })).body;
-    const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, { body: { changes: [{ operation: 'insert_page', title: 'New page', document: { markdown: 'Fresh.' } }] } });
+    const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
+      body: { changes: [{ operation: 'insert_page', title: 'New page', document: { markdown: 'Fresh.' } }] },
+    });
     crPage = r.body.changes[0].page.id;
   });
 

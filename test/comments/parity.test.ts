@@ -9,7 +9,10 @@ async function scenario(t: Transport) {
   const org = (await step(() => t.call('listOrganizationsForAuthenticatedUser'))).items[0].id;
   const spaceId = (await step(() => t.call('createSpace', { path: { organizationId: org }, body: { title: 'Parity' } }))).id;
   const cr = await step(() => t.call('createChangeRequest', { path: { spaceId }, body: { subject: 'CR' } }));
-  for (const [suffix, base] of [['InSpace', { spaceId }], ['InChangeRequest', { spaceId, changeRequestId: String(cr.number) }]] as const) {
+  for (const [suffix, base] of [
+    ['InSpace', { spaceId }],
+    ['InChangeRequest', { spaceId, changeRequestId: String(cr.number) }],
+  ] as const) {
     const c = await step(() => t.call(`postComment${suffix}`, { path: base, body: { body: { markdown: 'Hello *there*' } } }));
     const path = { ...base, commentId: c.id };
     await step(() => t.call(`postComment${suffix}`, { path: base, body: { body: {} } }));

@@ -38,9 +38,22 @@ beforeAll(async () => {
   cr = (await call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'Grow' } })).id;
   // The 20,000 pages written as one revision of the change request (a batch at a time would be slow).
   const at = '2026-01-01T00:00:00.000Z';
-  const page = (pid: string, title: string, slug: string, pages: PageNode[] = []): PageNode => ({ id: pid, type: 'document', title, slug, createdAt: at, updatedAt: at, pages });
+  const page = (pid: string, title: string, slug: string, pages: PageNode[] = []): PageNode => ({
+    id: pid,
+    type: 'document',
+    title,
+    slug,
+    createdAt: at,
+    updatedAt: at,
+    pages,
+  });
   const pages = Array.from({ length: SECTIONS }, (_, s) =>
-    page(id(s, 0), `Section ${s}`, `section-${s}`, Array.from({ length: PER_SECTION - 1 }, (_, i) => page(id(s, i + 1), `Page ${i + 1}`, `page-${i + 1}`))),
+    page(
+      id(s, 0),
+      `Section ${s}`,
+      `section-${s}`,
+      Array.from({ length: PER_SECTION - 1 }, (_, i) => page(id(s, i + 1), `Page ${i + 1}`, `page-${i + 1}`)),
+    ),
   );
   big = await ctx.store.write((tx) => {
     const row = tx.get(ChangeRequests, cr)!;
@@ -52,7 +65,8 @@ beforeAll(async () => {
 
 afterAll(() => ctx?.store.close());
 
-const batch = (changes: object[]) => call('updateChangeRequestContent', { path: { spaceId: space, changeRequestId: cr }, query: { compat: false }, body: { changes } });
+const batch = (changes: object[]) =>
+  call('updateChangeRequestContent', { path: { spaceId: space, changeRequestId: cr }, query: { compat: false }, body: { changes } });
 
 /** Pages visited by one batch. */
 async function visits(changes: object[]): Promise<{ visits: number; body: any }> {
@@ -63,7 +77,13 @@ async function visits(changes: object[]): Promise<{ visits: number; body: any }>
 
 const section = (s: number) => [
   { operation: 'insert_page', ref: `s${s}`, title: `Section ${s}`, slug: `section-${s}`, document: { markdown: `Section ${s}.` } },
-  ...Array.from({ length: 49 }, (_, i) => ({ operation: 'insert_page', into: `s${s}`, title: `Page ${i + 1}`, slug: `page-${i + 1}`, document: { markdown: `Page ${i + 1} of ${s}.` } })),
+  ...Array.from({ length: 49 }, (_, i) => ({
+    operation: 'insert_page',
+    into: `s${s}`,
+    title: `Page ${i + 1}`,
+    slug: `page-${i + 1}`,
+    document: { markdown: `Page ${i + 1} of ${s}.` },
+  })),
 ];
 
 describe('an authoring batch on a 20,000-page space', () => {
@@ -79,18 +99,37 @@ describe('an authoring batch on a 20,000-page space', () => {
 
   it('updates, moves, deletes, reverts and resolves links without walking the tree', async () => {
     const { visits: n, body } = await visits([
-      { operation: 'update_page', page: id(123, 17), title: 'Renamed', document: { markdown: 'See [the other](../section-7/page-3.md) and [that](/pages/section-300/page-2).' } },
+      {
+        operation: 'update_page',
+        page: id(123, 17),
+        title: 'Renamed',
+        document: { markdown: 'See [the other](../section-7/page-3.md) and [that](/pages/section-300/page-2).' },
+      },
       { operation: 'update_page', page: id(5, 9), into: id(300, 0), at: 0, slug: 'moved' },
       { operation: 'update_page', page: id(200, 4), at: 0 },
       { operation: 'delete_page', page: id(77, 30) },
       { operation: 'delete_page', page: id(78, 0) },
       { operation: 'update_page', page: id(10, 10), title: 'Changed' },
       { operation: 'revert_page', page: id(10, 10), revision: big },
-      { operation: 'insert_page', into: id(250, 5), ref: 'new', title: 'Deep', document: { markdown: 'Up to [the section](../../section-250.md), [moved](/pages/section-300/moved).' } },
+      {
+        operation: 'insert_page',
+        into: id(250, 5),
+        ref: 'new',
+        title: 'Deep',
+        document: { markdown: 'Up to [the section](../../section-250.md), [moved](/pages/section-300/moved).' },
+      },
     ]);
     // A whole section (50 pages) is deleted: its pages are visited once; the rest is O(ancestors).
     expect(n).toBeLessThan(BOUND);
-    expect(body.changes.map((c: any) => c.object)).toEqual(['updated_page', 'updated_page', 'updated_page', 'deleted_page', ...Array(50).fill('deleted_page'), 'updated_page', 'created_page']);
+    expect(body.changes.map((c: any) => c.object)).toEqual([
+      'updated_page',
+      'updated_page',
+      'updated_page',
+      'deleted_page',
+      ...Array(50).fill('deleted_page'),
+      'updated_page',
+      'created_page',
+    ]);
 
     const byPath = async (path: string) => call('getPageInChangeRequestByPath', { path: { spaceId: space, changeRequestId: cr, pagePath: path }, query: {} });
     const renamed = await byPath('section-123/page-17');
@@ -101,8 +140,12 @@ describe('an authoring batch on a 20,000-page space', () => {
     expect(deep.markdown).toBe(`Up to [the section](/pages/${id(250, 0)}), [moved](/pages/${id(5, 9)}).\n`);
     expect(await byPath('section-10/page-10')).toMatchObject({ id: id(10, 10), title: 'Page 10' });
     // The rules still hold: slugs unique among siblings, no move under itself, no page deleted.
-    await expect(batch([{ operation: 'update_page', page: id(1, 1), slug: 'page-3' }])).rejects.toThrow(/changes\[0\]\.slug: .*page-3.* is already used by sibling page/);
-    await expect(batch([{ operation: 'update_page', page: id(300, 0), into: id(5, 9) }])).rejects.toThrow(/changes\[0\]\.into: a page cannot move into itself or one of its subpages/);
+    await expect(batch([{ operation: 'update_page', page: id(1, 1), slug: 'page-3' }])).rejects.toThrow(
+      /changes\[0\]\.slug: .*page-3.* is already used by sibling page/,
+    );
+    await expect(batch([{ operation: 'update_page', page: id(300, 0), into: id(5, 9) }])).rejects.toThrow(
+      /changes\[0\]\.into: a page cannot move into itself or one of its subpages/,
+    );
     await expect(batch([{ operation: 'update_page', page: id(77, 30) }])).rejects.toThrow(/changes\[0\]\.page: no page/);
   });
 });

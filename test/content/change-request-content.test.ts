@@ -18,7 +18,12 @@ describe("a change request's content routes read its revision, not the space's",
       body: {
         changes: [
           { operation: 'insert_files', files: [{ name: 'notes.txt', ref: 'notes', contentType: 'text/plain', base64: Buffer.from('hi').toString('base64') }] },
-          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'See [the FAQ](./faq.md), [notes](./notes) and [nowhere](/pages/missing).' } },
+          {
+            operation: 'insert_page',
+            ref: 'guide',
+            title: 'Guide',
+            document: { markdown: 'See [the FAQ](./faq.md), [notes](./notes) and [nowhere](/pages/missing).' },
+          },
           { operation: 'insert_page', ref: 'faq', title: 'FAQ', into: 'guide', document: { markdown: 'Back to [the guide](./guide.md).' } },
         ],
       },

@@ -27,11 +27,14 @@ describe('listChangeRequestLinks', () => {
     expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${first.id}/merge`)).body.result).toBe('merge');
 
     const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: {} })).body;
-    await edit(space, cr.id, [{ operation: 'insert_page', title: 'New', document: { markdown: 'See [new](./new-missing.md) and [web](https://example.com).' } }]);
+    await edit(space, cr.id, [
+      { operation: 'insert_page', title: 'New', document: { markdown: 'See [new](./new-missing.md) and [web](https://example.com).' } },
+    ]);
     const all = await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.number}/links`);
     expect(all.status).toBe(200);
     expect(all.body.stats).toEqual({ total: 3, broken: { total: 2, changeRequest: 1 } });
-    const urls = (q: string) => s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/links?${q}`).then((r) => r.body.items.map((i: any) => i.targetReference.url).sort());
+    const urls = (q: string) =>
+      s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/links?${q}`).then((r) => r.body.items.map((i: any) => i.targetReference.url).sort());
     expect(await urls('status=broken')).toEqual(['./new-missing.md', './old-missing.md']);
     expect(await urls('status=broken&brokenContext=change-request')).toEqual(['./new-missing.md']);
     expect((await s.api('GET', `/v1/spaces/${space}/links`)).body.stats).toEqual({ total: 1, broken: { total: 1 } });

@@ -27,8 +27,17 @@ beforeAll(async () => {
   const res = await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
     body: {
       changes: [
-        { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: Buffer.from('png bytes').toString('base64') }] },
-        { operation: 'insert_page', ref: 'a', title: 'A', slug: 'a', document: { markdown: 'See [B](./b.md#x), [site](https://example.com), [top](#top) and ![logo](./logo.png).\n\n`[not](./b.md)`\n' } },
+        {
+          operation: 'insert_files',
+          files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: Buffer.from('png bytes').toString('base64') }],
+        },
+        {
+          operation: 'insert_page',
+          ref: 'a',
+          title: 'A',
+          slug: 'a',
+          document: { markdown: 'See [B](./b.md#x), [site](https://example.com), [top](#top) and ![logo](./logo.png).\n\n`[not](./b.md)`\n' },
+        },
         { operation: 'insert_page', ref: 'b', title: 'B', slug: 'b', document: { markdown: 'Back to [A](a.md) or [nowhere](./gone.md).\n' } },
       ],
     },

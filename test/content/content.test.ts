@@ -26,7 +26,13 @@ describe('authoring and reading content', () => {
     const cr = await newCr(space);
     expect(cr).toMatchObject({ number: 1, status: 'open', revisionInitial: cr.revision });
     const r = await edit(space, cr.id, [
-      { operation: 'insert_page', ref: 'intro', document: { markdown: '---\ndescription: Start here\n---\n# Getting started\n\nInstall it. See [the API](./api.md).\n\n## Setup\n\nRun the installer.' } },
+      {
+        operation: 'insert_page',
+        ref: 'intro',
+        document: {
+          markdown: '---\ndescription: Start here\n---\n# Getting started\n\nInstall it. See [the API](./api.md).\n\n## Setup\n\nRun the installer.',
+        },
+      },
       { operation: 'insert_page', ref: 'api', title: 'API', document: { markdown: 'Back to [intro](./intro.md).' } },
     ]);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -38,7 +44,10 @@ describe('authoring and reading content', () => {
     expect(m.body.result).toBe('merge');
     const rev = await s.api('GET', `/v1/spaces/${space}/content`);
     expect(rev.body).toMatchObject({ id: m.body.revision, type: 'merge', parents: [cr.revisionInitial, expect.any(String)] });
-    expect(rev.body.pages.map((p: any) => [p.title, p.path])).toEqual([['Getting started', 'getting-started'], ['API', 'api']]);
+    expect(rev.body.pages.map((p: any) => [p.title, p.path])).toEqual([
+      ['Getting started', 'getting-started'],
+      ['API', 'api'],
+    ]);
     const page = await s.api('GET', `/v1/spaces/${space}/content/page/${intro}`);
     expect(page.body).toMatchObject({ title: 'Getting started', description: 'Start here', type: 'document' });
     // Links written as paths or refs are stored as /pages/<id>.
@@ -92,7 +101,10 @@ describe('authoring and reading content', () => {
     expect(kid.body).toMatchObject({ id: child, title: 'Kid', markdown: 'new body\n' });
     const cr2 = await newCr(space);
     const d = await edit(space, cr2.id, [{ operation: 'delete_page', page: parent }]);
-    expect(d.body.changes).toEqual([{ object: 'deleted_page', page: parent }, { object: 'deleted_page', page: child }]);
+    expect(d.body.changes).toEqual([
+      { object: 'deleted_page', page: parent },
+      { object: 'deleted_page', page: child },
+    ]);
   });
 
   it('stores files and serves them at a signed downloadURL without a token', async () => {
@@ -117,7 +129,9 @@ describe('authoring and reading content', () => {
     expect(Buffer.from(await dl.arrayBuffer())).toEqual(png);
     const forged = await fetch(listed.body.items[0].downloadURL.replace(/sig=[^&]+/, 'sig=AAAA'));
     expect(forged.status).toBe(404);
-    const big = await edit(space, cr.id, [{ operation: 'insert_files', files: [{ name: 'x', contentType: 'text/plain', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }] }]);
+    const big = await edit(space, cr.id, [
+      { operation: 'insert_files', files: [{ name: 'x', contentType: 'text/plain', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }] },
+    ]);
     expect(big.status).toBe(400);
   });
 
@@ -125,7 +139,11 @@ describe('authoring and reading content', () => {
     const space = await newSpace();
     const cr = await newCr(space);
     await edit(space, cr.id, [
-      { operation: 'insert_page', title: 'Billing', document: { markdown: 'Invoices are monthly.\n\n## Refunds\n\nAsk support for a refund of your invoice.' } },
+      {
+        operation: 'insert_page',
+        title: 'Billing',
+        document: { markdown: 'Invoices are monthly.\n\n## Refunds\n\nAsk support for a refund of your invoice.' },
+      },
       { operation: 'insert_page', title: 'Other', document: { markdown: 'Nothing about money. An invoice appears once.' } },
     ]);
     await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
@@ -184,11 +202,13 @@ describe('revert_page', () => {
     const [keep, gone] = r.body.changes.map((c: any) => c.page.id);
     await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
     const cr2 = await newCr(space);
-    const added = (await edit(space, cr2.id, [
-      { operation: 'update_page', page: keep, title: 'Renamed', document: { markdown: 'changed' } },
-      { operation: 'delete_page', page: gone },
-      { operation: 'insert_page', title: 'New', document: { markdown: 'new' } },
-    ])).body.changes[2].page.id;
+    const added = (
+      await edit(space, cr2.id, [
+        { operation: 'update_page', page: keep, title: 'Renamed', document: { markdown: 'changed' } },
+        { operation: 'delete_page', page: gone },
+        { operation: 'insert_page', title: 'New', document: { markdown: 'new' } },
+      ])
+    ).body.changes[2].page.id;
     const back = await edit(space, cr2.id, [
       { operation: 'revert_page', page: keep },
       { operation: 'revert_page', page: gone },
@@ -201,7 +221,10 @@ describe('revert_page', () => {
       { object: 'deleted_page', page: added },
     ]);
     const pages = (await s.api('GET', `/v1/spaces/${space}/change-requests/${cr2.id}/content/pages`)).body.pages;
-    expect(pages.map((p: any) => [p.id, p.title, p.markdown])).toEqual([[keep, 'Keep', 'original\n'], [gone, 'Gone', 'bye\n']]);
+    expect(pages.map((p: any) => [p.id, p.title, p.markdown])).toEqual([
+      [keep, 'Keep', 'original\n'],
+      [gone, 'Gone', 'bye\n'],
+    ]);
     const blocks = await edit(space, cr2.id, [{ operation: 'revert_page', page: keep, block: ['k1'] }]);
     expect(blocks.status).toBe(400);
     expect(blocks.body.error.message).toMatch(/^changes\[0\]\.block: /);

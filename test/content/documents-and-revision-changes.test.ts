@@ -62,7 +62,10 @@ describe('getRevisionSemanticChanges', () => {
     const current = (await s.api('GET', `${sp()}/content`)).body;
     const r = await s.api('GET', `${sp()}/revisions/${current.id}/changes`);
     expect(r.status).toBe(200);
-    expect(r.body.changes.map((c: any) => [c.type, c.page.title]).sort()).toEqual([['page_created', 'FAQ'], ['page_created', 'Guide']]);
+    expect(r.body.changes.map((c: any) => [c.type, c.page.title]).sort()).toEqual([
+      ['page_created', 'FAQ'],
+      ['page_created', 'Guide'],
+    ]);
     expect(r.body.mergedFrom).toEqual(expect.objectContaining({ id: cr.id, number: cr.number }));
     const one = await s.api('GET', `${sp()}/revisions/${current.id}/changes?limit=1`);
     expect(one.body.changes).toHaveLength(1);

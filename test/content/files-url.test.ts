@@ -32,7 +32,9 @@ afterAll(async () => {
 
 async function insert(url: string) {
   const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Files' } })).body;
-  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'insert_files', files: [{ name: 'dot.png', url }] }] } });
+  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+    body: { changes: [{ operation: 'insert_files', files: [{ name: 'dot.png', url }] }] },
+  });
   return { cr, r };
 }
 

@@ -23,7 +23,12 @@ describe('links and backlinks', () => {
   it('lists every link with ok, broken and in-app status, stats and a status filter', async () => {
     const { space, r } = await authored([
       { operation: 'insert_files', files: [{ name: 'a.txt', ref: 'a', contentType: 'text/plain', base64: Buffer.from('hi').toString('base64') }] },
-      { operation: 'insert_page', ref: 'one', title: 'One', document: { markdown: 'See [two](./two.md), [gone](/pages/nope), [file](./a), [web](https://example.com) and [again](./two.md).' } },
+      {
+        operation: 'insert_page',
+        ref: 'one',
+        title: 'One',
+        document: { markdown: 'See [two](./two.md), [gone](/pages/nope), [file](./a), [web](https://example.com) and [again](./two.md).' },
+      },
       { operation: 'insert_page', ref: 'two', title: 'Two', document: { markdown: `[app](${s.url}/o/${org}) and [missing](./missing.md)` } },
     ]);
     const [one, two] = r.changes.map((c: any) => c.page.id);
@@ -56,11 +61,15 @@ describe('templates', () => {
   it('applies a built-in template to the space, filling content refs; unknown ones are a 400', async () => {
     const space = await newSpace();
     const before = (await s.api('GET', `/v1/spaces/${space}`)).body.revision;
-    const r = await s.api('POST', `/v1/spaces/${space}/content/template`, { body: { id: 'api-reference', params: { contentRefs: { openapi: { kind: 'url', url: 'https://example.com/openapi.json' } } } } });
+    const r = await s.api('POST', `/v1/spaces/${space}/content/template`, {
+      body: { id: 'api-reference', params: { contentRefs: { openapi: { kind: 'url', url: 'https://example.com/openapi.json' } } } },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toBeUndefined();
     const pages = (await s.api('GET', `/v1/spaces/${space}/content/pages`)).body.pages;
-    expect(pages.map((p: any) => [p.title, p.pages.map((c: any) => c.path)])).toEqual([['API reference', ['api-reference/authentication', 'api-reference/errors', 'api-reference/pagination']]]);
+    expect(pages.map((p: any) => [p.title, p.pages.map((c: any) => c.path)])).toEqual([
+      ['API reference', ['api-reference/authentication', 'api-reference/errors', 'api-reference/pagination']],
+    ]);
     expect(pages[0].markdown).toContain('(https://example.com/openapi.json)');
     expect((await s.api('GET', `/v1/spaces/${space}`)).body.revision).not.toBe(before);
     // Applied twice: the pages are added again beside the first ones, with free slugs.
@@ -83,7 +92,9 @@ describe('templates', () => {
     const pages = (await s.api('GET', `/v1/spaces/${space}/content/pages`)).body.pages;
     expect(pages.map((p: any) => p.title)).toEqual(['Overview', 'Quickstart', 'Installation']);
     // Template links between its pages resolve to page ids; the unused ref leaves no text.
-    expect(pages[0].markdown).toBe(`What this project does, who it is for, and where to go next.\n\n- [Quickstart](/pages/${pages[1].id})\n- [Installation](/pages/${pages[2].id})\n`);
+    expect(pages[0].markdown).toBe(
+      `What this project does, who it is for, and where to go next.\n\n- [Quickstart](/pages/${pages[1].id})\n- [Installation](/pages/${pages[2].id})\n`,
+    );
     const links = (await s.api('GET', `/v1/spaces/${space}/links?status=broken`)).body;
     expect(links.stats.broken.total).toBe(0);
   });

@@ -12,7 +12,9 @@ beforeAll(async () => {
   org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
   space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Team docs' } })).body.id;
   cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Seed' } })).body;
-  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, { body: { changes: [{ operation: 'insert_page', title: 'Home', document: { markdown: 'Welcome home.' } }] } });
+  const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
+    body: { changes: [{ operation: 'insert_page', title: 'Home', document: { markdown: 'Welcome home.' } }] },
+  });
   page = r.body.changes[0].page.id;
 });
 afterAll(() => s.stop());
@@ -40,7 +42,12 @@ describe('content rights', () => {
     expect(merge.status).toBe(403);
     expect(merge.body.error.message).toMatch(/review/);
     const stranger = await addUser(s.ctx);
-    for (const path of [`/v1/spaces/${space}/content`, `/v1/spaces/${space}/content/page/${page}`, `/v1/spaces/${space}/search?query=home`, `/v1/spaces/${space}/links`]) {
+    for (const path of [
+      `/v1/spaces/${space}/content`,
+      `/v1/spaces/${space}/content/page/${page}`,
+      `/v1/spaces/${space}/search?query=home`,
+      `/v1/spaces/${space}/links`,
+    ]) {
       expect((await s.api('GET', path, { token: stranger.token })).status, path).toBe(404);
     }
     expect((await s.api('GET', `/v1/orgs/${org}/search?query=home`, { token: stranger.token })).status).toBe(404);

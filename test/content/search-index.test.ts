@@ -39,7 +39,11 @@ async function space(call: Call, org: string, pages: number, body: (i: number) =
   const id = (await call('createSpace', { path: { organizationId: org }, body: { title } })).id;
   const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;
   for (let from = 0; from < pages; from += 50) {
-    const changes = Array.from({ length: Math.min(50, pages - from) }, (_, k) => ({ operation: 'insert_page', title: `Page ${from + k}`, document: { markdown: body(from + k) } }));
+    const changes = Array.from({ length: Math.min(50, pages - from) }, (_, k) => ({
+      operation: 'insert_page',
+      title: `Page ${from + k}`,
+      document: { markdown: body(from + k) },
+    }));
     await call('updateChangeRequestContent', { path: { spaceId: id, changeRequestId: cr }, query: { compat: false }, body: { changes } });
   }
   await call('mergeChangeRequest', { path: { spaceId: id, changeRequestId: cr } });
@@ -55,9 +59,11 @@ async function edit(call: Call, spaceId: string, changes: object[]) {
 }
 
 const searchIn = (call: Call, spaceId: string, query: string, limit = 100) => call('searchSpaceContent', { path: { spaceId }, query: { query, limit } });
-const searchOrg = (call: Call, org: string, query: string, more: object = {}) => call('searchOrganizationContent', { path: { organizationId: org }, query: { query, ...more } });
+const searchOrg = (call: Call, org: string, query: string, more: object = {}) =>
+  call('searchOrganizationContent', { path: { organizationId: org }, query: { query, ...more } });
 const stats = () => ({ ...searchStats });
-const delta = (before: typeof searchStats) => Object.fromEntries(Object.entries(searchStats).map(([k, v]) => [k, v - before[k as keyof typeof searchStats]])) as typeof searchStats;
+const delta = (before: typeof searchStats) =>
+  Object.fromEntries(Object.entries(searchStats).map(([k, v]) => [k, v - before[k as keyof typeof searchStats]])) as typeof searchStats;
 
 const limits = { ...searchLimits };
 afterEach(() => Object.assign(searchLimits, limits));
@@ -216,7 +222,11 @@ describe('index files shared by processes', () => {
       const first = await searchIn(a.call, id, 'pangolins', 1000);
       expect(first.count).toBe(200);
       // 100 pages change: each process's update walks the space and re-indexes them, racing the others.
-      await edit(a.call, id, first.items.slice(0, 100).map((p: any) => ({ operation: 'update_page', page: p.id, document: { markdown: 'Now about aardvarks.' } })));
+      await edit(
+        a.call,
+        id,
+        first.items.slice(0, 100).map((p: any) => ({ operation: 'update_page', page: p.id, document: { markdown: 'Now about aardvarks.' } })),
+      );
       const [x, y, z] = await Promise.all([cliSearch(dir, 'aardvarks', id), cliSearch(dir, 'aardvarks', id), searchIn(a.call, id, 'aardvarks', 1000)]);
       expect(z.count).toBe(100);
       for (const r of [x, y]) expect(r.items.map((i: any) => i.id).sort()).toEqual(z.items.map((i: any) => i.id).sort());
@@ -245,7 +255,9 @@ describe('organization search', () => {
     ({ ctx, call, org } = await open(undefined));
     for (let i = 0; i < 12; i++) {
       // Every space has 3 pages about otters; space 7's second page has them in a heading too.
-      spaces.push(await space(call, org, 3, (k) => (i === 7 && k === 1 ? 'Intro.\n\n## Otters\n\nAll about otters.' : `Page ${k} mentions otters once.`), `Space ${i}`));
+      spaces.push(
+        await space(call, org, 3, (k) => (i === 7 && k === 1 ? 'Intro.\n\n## Otters\n\nAll about otters.' : `Page ${k} mentions otters once.`), `Space ${i}`),
+      );
     }
   }, 60_000);
   afterAll(() => ctx.store.close());

@@ -60,7 +60,9 @@ describe('contract sweep: every 2xx body of every operation, under both specs', 
     const pinned = report('pinned');
     const latest = report('latest');
     const served = new Set(seen.map((x) => x.check.operationId));
-    console.log(`contract sweep (${FULL ? 'every operation' : `${ops.length} of ${all.length} operations`}; ${sampleNote('contract sweep')}): ${seen.length} 2xx bodies from ${served.size} operations; invalid under 0.146.0: ${pinned.invalid} of ${pinned.checked} (${pinned.operations} operations), under 0.202.0: ${latest.invalid} of ${latest.checked} (${latest.operations} operations)`);
+    console.log(
+      `contract sweep (${FULL ? 'every operation' : `${ops.length} of ${all.length} operations`}; ${sampleNote('contract sweep')}): ${seen.length} 2xx bodies from ${served.size} operations; invalid under 0.146.0: ${pinned.invalid} of ${pinned.checked} (${pinned.operations} operations), under 0.202.0: ${latest.invalid} of ${latest.checked} (${latest.operations} operations)`,
+    );
     expect(failed, failed.join('\n') + `\n${sampleNote('contract sweep')}`).toEqual([]);
     expect(pinned.problems, pinned.problems.join('\n') + `\n${sampleNote('contract sweep')}`).toEqual([]);
     expect(latest.problems, latest.problems.join('\n') + `\n${sampleNote('contract sweep')}`).toEqual([]);

@@ -64,18 +64,34 @@ describe('router', () => {
     expect(() => router.match('GET', '/nope')).toThrow(expect.objectContaining({ kind: 'not_found' }));
     expect(() => router.match('GET', '/orgs/x/nope')).toThrow(expect.objectContaining({ kind: 'not_found' }));
     // In the pinned spec, not registered in this router.
-    expect(() => router.match('GET', '/orgs/x/members')).toThrow(expect.objectContaining({ kind: 'not_implemented', message: expect.stringMatching(/^listMembersInOrganizationById \(GET \/v1\/orgs\/x\/members\) is an operation/) }));
+    expect(() => router.match('GET', '/orgs/x/members')).toThrow(
+      expect.objectContaining({
+        kind: 'not_implemented',
+        message: expect.stringMatching(/^listMembersInOrganizationById \(GET \/v1\/orgs\/x\/members\) is an operation/),
+      }),
+    );
     // Only in the newest spec.
-    expect(() => router.match('POST', '/user/notifications/token')).toThrow(expect.objectContaining({ kind: 'not_implemented', message: expect.stringContaining('createUserNotificationsToken') }));
+    expect(() => router.match('POST', '/user/notifications/token')).toThrow(
+      expect.objectContaining({ kind: 'not_implemented', message: expect.stringContaining('createUserNotificationsToken') }),
+    );
     expect(() => router.match('DELETE', '/orgs')).toThrow(expect.objectContaining({ kind: 'method_not_allowed' }));
   });
   it('a page path takes the rest of the path, its slashes encoded or not', () => {
     const pages = new Router(['getPageByPath', 'getPageInRevisionByPath', 'getPageInChangeRequestByPath', 'getSpaceById']);
     for (const p of ['guide/setup', 'guide%2Fsetup', 'guide/setup%20notes/x']) {
-      expect(pages.match('GET', `/spaces/s1/content/path/${p}`)).toEqual({ operationId: 'getPageByPath', path: { spaceId: 's1', pagePath: decodeURIComponent(p) } });
+      expect(pages.match('GET', `/spaces/s1/content/path/${p}`)).toEqual({
+        operationId: 'getPageByPath',
+        path: { spaceId: 's1', pagePath: decodeURIComponent(p) },
+      });
     }
-    expect(pages.match('GET', '/spaces/s1/revisions/r1/path/a/b')).toEqual({ operationId: 'getPageInRevisionByPath', path: { spaceId: 's1', revisionId: 'r1', pagePath: 'a/b' } });
-    expect(pages.match('GET', '/spaces/s1/change-requests/c1/content/path/a/b/c')).toEqual({ operationId: 'getPageInChangeRequestByPath', path: { spaceId: 's1', changeRequestId: 'c1', pagePath: 'a/b/c' } });
+    expect(pages.match('GET', '/spaces/s1/revisions/r1/path/a/b')).toEqual({
+      operationId: 'getPageInRevisionByPath',
+      path: { spaceId: 's1', revisionId: 'r1', pagePath: 'a/b' },
+    });
+    expect(pages.match('GET', '/spaces/s1/change-requests/c1/content/path/a/b/c')).toEqual({
+      operationId: 'getPageInChangeRequestByPath',
+      path: { spaceId: 's1', changeRequestId: 'c1', pagePath: 'a/b/c' },
+    });
     // Static routes still win where they exist: a space's own sub-resources are not page paths.
     expect(pages.match('GET', '/spaces/s1').operationId).toBe('getSpaceById');
   });
@@ -88,15 +104,19 @@ describe('spec formats', () => {
   it('accepts emoji characters and codepoints, icon names; refuses other text', async () => {
     const { validateInput: v } = await import('../../src/contract/validate.js');
     const op = operationSpec('createSpace');
-    for (const ok of ['🎉', '1f389', '👩‍💻', '1f468-200d-1f469']) expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: ok } }), ok).not.toThrow();
-    for (const bad of ['hello', '<script>', '🎉x']) expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: bad } }), bad).toThrow(/body.emoji: must match format "emoji"/);
+    for (const ok of ['🎉', '1f389', '👩‍💻', '1f468-200d-1f469'])
+      expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: ok } }), ok).not.toThrow();
+    for (const bad of ['hello', '<script>', '🎉x'])
+      expect(() => v(op, { path: { organizationId: 'o' }, body: { title: 't', emoji: bad } }), bad).toThrow(/body.emoji: must match format "emoji"/);
   });
 });
 
 describe('unknown body fields', () => {
   it('are refused on plain object bodies, naming the field and the accepted ones', () => {
     const op = operationSpec('updateOrganizationById');
-    expect(() => validateInput(op, { path: { organizationId: 'o' }, body: { titel: 'typo' } })).toThrow(/^body\.titel: is not an accepted field \(accepted: .*title/);
+    expect(() => validateInput(op, { path: { organizationId: 'o' }, body: { titel: 'typo' } })).toThrow(
+      /^body\.titel: is not an accepted field \(accepted: .*title/,
+    );
   });
 });
 

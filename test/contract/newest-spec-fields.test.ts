@@ -27,7 +27,12 @@ async function spaceWith(title: string, pages: { title: string; markdown: string
   const sp = `/v1/spaces/${space.id}`;
   const cr = await call('POST', `${sp}/change-requests`, { subject: 'Pages' }, 201);
   await call('POST', `${sp}/change-requests/${cr.id}/content?compat=false`, {
-    changes: pages.map((p) => ({ operation: 'insert_page', title: p.title, ...(p.description ? { description: p.description } : {}), document: { markdown: p.markdown } })),
+    changes: pages.map((p) => ({
+      operation: 'insert_page',
+      title: p.title,
+      ...(p.description ? { description: p.description } : {}),
+      document: { markdown: p.markdown },
+    })),
   });
   await call('POST', `${sp}/change-requests/${cr.id}/merge`);
   return space.id as string;
@@ -38,13 +43,36 @@ describe('sites: permissions of the caller, appliedType, defaultLevel, urls.prev
     const spaceId = await spaceWith('Perm space', [{ title: 'Home', markdown: 'Hello.' }]);
     const site = await call('POST', `${o()}/sites`, { title: 'Perm site', spaces: [spaceId] }, 201);
     expect(site).toMatchObject({ appliedType: site.type, defaultLevel: 'inherit' });
-    expect(site.permissions).toEqual({ view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true });
+    expect(site.permissions).toEqual({
+      view: true,
+      access: true,
+      edit: true,
+      create: true,
+      admin: true,
+      installIntegration: true,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: true,
+    });
     const reader = await addUser(s.ctx, org, 'read');
     const editor = await addUser(s.ctx, org, 'edit');
     const asReader = await call('GET', `${o()}/sites/${site.id}`, undefined, 200, reader.token);
-    expect(asReader.permissions).toEqual({ view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false });
+    expect(asReader.permissions).toEqual({
+      view: true,
+      access: true,
+      edit: false,
+      create: false,
+      admin: false,
+      installIntegration: false,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: false,
+    });
     // An editor may edit the content of the site's space (its level is inherited from the role).
-    expect((await call('GET', `${o()}/sites/${site.id}`, undefined, 200, editor.token)).permissions).toMatchObject({ view: true, edit: true, create: false, admin: false });
+    expect((await call('GET', `${o()}/sites/${site.id}`, undefined, 200, editor.token)).permissions).toMatchObject({
+      view: true,
+      edit: true,
+      create: false,
+      admin: false,
+    });
     // Closed to editors, the space no longer gives them `edit` on the site.
     await call('PATCH', `/v1/spaces/${spaceId}`, { defaultLevel: 'read' });
     expect((await call('GET', `${o()}/sites/${site.id}`, undefined, 200, editor.token)).permissions.edit).toBe(false);
@@ -143,12 +171,18 @@ describe('customization: socialAccounts, styling.codeTheme, pageActions.items', 
     expect(put2.pdf).toEqual({ enabled: true });
     expect(put2.git).toEqual({ showEditLink: false });
     // The fields only 0.202.0 has are checked by 0.202.0's schema.
-    for (const wrong of [{ socialAccounts: 'github' }, { styling: { ...put2.styling, codeTheme: { default: { light: 'nord', dark: 'nord' } } } }, { pageActions: { items: ['fax'] } }]) {
+    for (const wrong of [
+      { socialAccounts: 'github' },
+      { styling: { ...put2.styling, codeTheme: { default: { light: 'nord', dark: 'nord' } } } },
+      { pageActions: { items: ['fax'] } },
+    ]) {
       const r = await s.api('PUT', `${base}/customization`, { body: { ...put2, ...wrong } });
       expect(r.status, JSON.stringify(wrong)).toBe(400);
     }
     // A typo is still refused at any depth.
-    const bad = await s.api('PUT', `${base}/customization`, { body: { ...put2, styling: { ...put2.styling, codeTheme: { ...put2.styling.codeTheme, defualt: {} } } } });
+    const bad = await s.api('PUT', `${base}/customization`, {
+      body: { ...put2, styling: { ...put2.styling, codeTheme: { ...put2.styling.codeTheme, defualt: {} } } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/styling\.codeTheme\.defualt/);
   });
@@ -156,7 +190,9 @@ describe('customization: socialAccounts, styling.codeTheme, pageActions.items', 
   it('overrides the code theme of a site space (0.202.0), null going back to the site', async () => {
     const ss = (await call('GET', `${base}/site-spaces`)).items[0].id;
     const site = await call('GET', `${base}/customization`);
-    const over = await call('PATCH', `${base}/site-spaces/${ss}/customization`, { styling: { codeTheme: { default: { light: 'min-light', dark: 'min-dark' } } } });
+    const over = await call('PATCH', `${base}/site-spaces/${ss}/customization`, {
+      styling: { codeTheme: { default: { light: 'min-light', dark: 'min-dark' } } },
+    });
     expect(over.styling.codeTheme).toEqual({ default: { light: 'min-light', dark: 'min-dark' }, openapi: site.styling.codeTheme.openapi });
     expect(over.pageActions).toEqual(site.pageActions); // not overridable per site space (either spec)
     const profile = await call('POST', `${base}/publish`).then(() => call('GET', `${base}/published`));
@@ -205,7 +241,10 @@ describe('search: score and rank from the engine, description, space results', (
       { title: 'Billing', markdown: 'Invoices. A refund may apply.' },
     ]);
     const all = await call('GET', `/v1/spaces/${spaceId}/search?query=refund`);
-    expect(all.items.map((p: any) => [p.title, p.rank])).toEqual([['Refunds', 1], ['Billing', 2]]);
+    expect(all.items.map((p: any) => [p.title, p.rank])).toEqual([
+      ['Refunds', 1],
+      ['Billing', 2],
+    ]);
     expect(all.items[0].score).toBeGreaterThan(all.items[1].score);
     expect(all.items[1].score).toBeGreaterThan(0);
     expect(all.items[0].description).toBe('How refunds work');
@@ -218,14 +257,19 @@ describe('search: score and rank from the engine, description, space results', (
     // The description is indexed with the page: a new one shows at the next search.
     const sp = `/v1/spaces/${spaceId}`;
     const cr = await call('POST', `${sp}/change-requests`, { subject: 'Describe' }, 201);
-    await call('POST', `${sp}/change-requests/${cr.id}/content?compat=false`, { changes: [{ operation: 'update_page', page: all.items[1].id, description: 'Invoices and credits' }] });
+    await call('POST', `${sp}/change-requests/${cr.id}/content?compat=false`, {
+      changes: [{ operation: 'update_page', page: all.items[1].id, description: 'Invoices and credits' }],
+    });
     await call('POST', `${sp}/change-requests/${cr.id}/merge`);
     expect((await call('GET', `${sp}/search?query=refund`)).items.map((p: any) => p.description)).toEqual(['How refunds work', 'Invoices and credits']);
 
     const org = await call('GET', `${o()}/search?query=refund`);
     const hit = org.items.find((x: any) => x.id === spaceId);
     expect(hit).toMatchObject({ type: 'space', score: hit.pages[0].score });
-    expect(hit.pages.map((p: any) => [p.title, p.description])).toEqual([['Refunds', 'How refunds work'], ['Billing', 'Invoices and credits']]);
+    expect(hit.pages.map((p: any) => [p.title, p.description])).toEqual([
+      ['Refunds', 'How refunds work'],
+      ['Billing', 'Invoices and credits'],
+    ]);
     const ranks = org.items.flatMap((x: any) => x.pages.map((p: any) => p.rank)).sort((a: number, b: number) => a - b);
     expect(ranks).toEqual(ranks.map((_: number, i: number) => i + 1));
   });
@@ -244,7 +288,14 @@ describe('content: tags and page layout', () => {
 
 describe('integrations: the retired gitsync category', () => {
   it('refuses it (0.202.0 dropped it) and gives publicContentEndpoint', async () => {
-    const manifest = { organization: org, title: 'Git tool', description: 'Git', script: 'export default {}', visibility: 'private', scopes: ['space:content:read'] };
+    const manifest = {
+      organization: org,
+      title: 'Git tool',
+      description: 'Git',
+      script: 'export default {}',
+      visibility: 'private',
+      scopes: ['space:content:read'],
+    };
     const r = await s.api('POST', '/v1/integrations/git-tool', { body: { ...manifest, categories: ['gitsync'] } });
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/gitsync/);

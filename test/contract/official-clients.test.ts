@@ -39,7 +39,7 @@ describe.each([
   // clients' own (a wrong name would fail at run time).
   const client = (): any => new GitBookAPI({ endpoint: s.url, authToken: s.token });
 
-  it('reads the API information (GET /v1/): this package\'s version and its build date', async () => {
+  it("reads the API information (GET /v1/): this package's version and its build date", async () => {
     const { data } = await client().getApiInformation();
     expect(data).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), build: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
@@ -60,7 +60,9 @@ it('an operation of the newest spec that is not served is 501 naming it, through
   await expect(api.user.createUserNotificationsToken()).rejects.toMatchObject({ code: 501, message: expect.stringContaining('createUserNotificationsToken') });
   const raw = await s.api('POST', '/v1/user/notifications/token');
   expect(raw.status).toBe(501);
-  expect(raw.body).toEqual({ error: { code: 501, message: expect.stringMatching(/^createUserNotificationsToken \(POST \/v1\/user\/notifications\/token\) is an operation/) } });
+  expect(raw.body).toEqual({
+    error: { code: 501, message: expect.stringMatching(/^createUserNotificationsToken \(POST \/v1\/user\/notifications\/token\) is an operation/) },
+  });
   // A path in neither spec stays 404.
   expect((await s.api('GET', '/v1/user/nope')).status).toBe(404);
 });

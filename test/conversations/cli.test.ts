@@ -58,17 +58,17 @@ describe('docs conversations, over HTTP', () => {
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_conversations_remote' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_conversations_remote' };
     try {
-    const r = await docs(['conversations', 'ingest', batch, '--wait', '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.json).toEqual({ ingested: 3, processed: true });
-    const list = (await docs(['conversations', 'list', '--json'], env)).json;
-    expect(list.items.every((c: any) => c.processedAt)).toBe(true);
-    expect((await docs(['conversations', 'clusters', '--json'], env)).json.count).toBe(2);
-    const bad = join(files, 'bad-role.json');
-    writeFileSync(bad, JSON.stringify({ id: 'z', parts: [] }));
-    const refused = await docs(['conversations', 'ingest', bad], env);
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toBe('Error: parts: must have at least one message\n');
+      const r = await docs(['conversations', 'ingest', batch, '--wait', '--json'], env);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.json).toEqual({ ingested: 3, processed: true });
+      const list = (await docs(['conversations', 'list', '--json'], env)).json;
+      expect(list.items.every((c: any) => c.processedAt)).toBe(true);
+      expect((await docs(['conversations', 'clusters', '--json'], env)).json.count).toBe(2);
+      const bad = join(files, 'bad-role.json');
+      writeFileSync(bad, JSON.stringify({ id: 'z', parts: [] }));
+      const refused = await docs(['conversations', 'ingest', bad], env);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toBe('Error: parts: must have at least one message\n');
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

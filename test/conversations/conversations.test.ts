@@ -37,7 +37,12 @@ describe('ingesting conversations', () => {
   it('stores one conversation (204), processes it off the request path, and serves it', async () => {
     const o = await newOrg(s);
     const r = await s.api('POST', `${base(o)}/conversations`, {
-      body: { id: 'ticket-1', subject: 'Cannot reset my password', metadata: { url: 'https://support.example.com/t/1', attributes: { plan: 'pro' }, createdAt: ago(3) }, parts: [msg('I cannot reset my password: the reset email never arrives.'), msg('Look in spam.', 'assistant')] },
+      body: {
+        id: 'ticket-1',
+        subject: 'Cannot reset my password',
+        metadata: { url: 'https://support.example.com/t/1', attributes: { plan: 'pro' }, createdAt: ago(3) },
+        parts: [msg('I cannot reset my password: the reset email never arrives.'), msg('Look in spam.', 'assistant')],
+      },
     });
     expect(r.status).toBe(204);
     expect(r.body).toBeUndefined();
@@ -49,11 +54,21 @@ describe('ingesting conversations', () => {
     expect(c.source).toMatch(/^integration:api:/);
     expect(c.urls).toEqual({ location: `${s.url}${base(o)}/conversations/${c.id}`, source: 'https://support.example.com/t/1' });
     const got = await s.api('GET', `${base(o)}/conversations/${c.id}`);
-    expect(got.body).toEqual({ conversation: c, parts: [msg('I cannot reset my password: the reset email never arrives.'), msg('Look in spam.', 'assistant')], metadata: { url: 'https://support.example.com/t/1', attributes: { plan: 'pro' }, createdAt: ago(3) } });
+    expect(got.body).toEqual({
+      conversation: c,
+      parts: [msg('I cannot reset my password: the reset email never arrives.'), msg('Look in spam.', 'assistant')],
+      metadata: { url: 'https://support.example.com/t/1', attributes: { plan: 'pro' }, createdAt: ago(3) },
+    });
     // One issue, from what the user wrote, titled by the subject.
     const issues = await all(`${base(o)}/conversations-issues`);
     expect(issues.count).toBe(1);
-    expect(issues.items[0].issue).toMatchObject({ object: 'conversation-issue', title: 'Cannot reset my password', conversation: c.id, createdAt: ago(3), ingestedAt: clock.now().toISOString() });
+    expect(issues.items[0].issue).toMatchObject({
+      object: 'conversation-issue',
+      title: 'Cannot reset my password',
+      conversation: c.id,
+      createdAt: ago(3),
+      ingestedAt: clock.now().toISOString(),
+    });
     expect(issues.items[0].issue.summary).toContain('reset email never arrives');
     expect(issues.items[0].issue.summary).not.toContain('spam'); // the assistant's answer is not the issue
     expect(issues.items[0].conversation).toEqual(c);
@@ -91,8 +106,20 @@ describe('ingesting conversations', () => {
     await bad({ parts: [msg('hello')] }, /id/);
     await bad({ id: 'x', parts: [{ type: 'message', role: 'robot', body: 'hi' }] }, /role/);
     await bad({ id: 'x', parts: [] }, 'parts: must have at least one message');
-    await bad([{ id: 'ok', parts: [msg('fine message')] }, { id: 'x', parts: [msg('   ')] }], '[1].parts[0].body: must not be empty');
-    await bad([{ id: 'a', parts: [msg('one')] }, { id: 'a', parts: [msg('two')] }], '[1].id: "a" appears twice in this request (also at [0])');
+    await bad(
+      [
+        { id: 'ok', parts: [msg('fine message')] },
+        { id: 'x', parts: [msg('   ')] },
+      ],
+      '[1].parts[0].body: must not be empty',
+    );
+    await bad(
+      [
+        { id: 'a', parts: [msg('one')] },
+        { id: 'a', parts: [msg('two')] },
+      ],
+      '[1].id: "a" appears twice in this request (also at [0])',
+    );
     await bad({ id: 'x', metadata: { url: 'not a url' }, parts: [msg('text')] }, 'metadata.url: must be an absolute http(s) URL');
     await bad({ id: 'x', subject: 'y'.repeat(513), parts: [msg('text')] }, /subject/);
     await bad([], 'body: give at least one conversation');
@@ -155,7 +182,15 @@ describe('issues and clusters', () => {
     const clusters = await all(`${base(o)}/conversations-clusters?orderBy=issues`);
     expect(clusters.count).toBe(2);
     expect(clusters.items.map((c: any) => c.id)).toEqual([pw, dom]);
-    expect(clusters.items[0].stats).toEqual({ issues: 3, conversations: 3, tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 });
+    expect(clusters.items[0].stats).toEqual({
+      issues: 3,
+      conversations: 3,
+      tasksTotal: 0,
+      tasksBacklog: 0,
+      tasksStarted: 0,
+      tasksCompleted: 0,
+      tasksCancelled: 0,
+    });
     expect(clusters.items[0].summary).toMatch(/^3 issues from 3 conversations about .*password/);
     expect(clusters.items[0].label.toLowerCase()).toContain('password');
     expect(Object.values(clusters.items[0].sources)).toEqual([3]);
@@ -174,9 +209,22 @@ describe('issues and clusters', () => {
 
   it('splits a conversation that moves to another topic into two issues', async () => {
     const o = await newOrg(s);
-    await ingest({ id: 'two', parts: [msg('Exporting a space to PDF cuts off wide tables in the generated PDF file.'), msg('still broken'), msg('Also, unrelated: how do I invite teammates with an editor role to our organization?')] }, o);
+    await ingest(
+      {
+        id: 'two',
+        parts: [
+          msg('Exporting a space to PDF cuts off wide tables in the generated PDF file.'),
+          msg('still broken'),
+          msg('Also, unrelated: how do I invite teammates with an editor role to our organization?'),
+        ],
+      },
+      o,
+    );
     const issues = (await all(`${base(o)}/conversations-issues`)).items.map((x: any) => x.issue);
-    expect(issues.map((i: any) => i.title)).toEqual(['Exporting a space to PDF cuts off wide tables in the generated PDF file.', 'Also, unrelated: how do I invite teammates with an editor role to our organization?']);
+    expect(issues.map((i: any) => i.title)).toEqual([
+      'Exporting a space to PDF cuts off wide tables in the generated PDF file.',
+      'Also, unrelated: how do I invite teammates with an editor role to our organization?',
+    ]);
     expect(issues[0].summary).toContain('still broken'); // a short follow-up stays with its topic
     expect(issues[0].cluster).not.toBe(issues[1].cluster);
   });

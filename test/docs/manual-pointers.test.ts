@@ -30,7 +30,7 @@ function codeFiles(dir: string): string[] {
   });
 }
 
-export interface Pointer {
+interface Pointer {
   file: string;
   line: number;
   page: string;
@@ -38,13 +38,13 @@ export interface Pointer {
 }
 
 /** Every pointer at the manual in a text. */
-export function pointersIn(file: string, text: string): Pointer[] {
+function pointersIn(file: string, text: string): Pointer[] {
   return text.split('\n').flatMap((l, i) => [...l.matchAll(POINTER)].map((m) => ({ file, line: i + 1, page: m[1]!, ...(m[2] ? { anchor: m[2] } : {}) })));
 }
 
 const anchorsOf = new Map<string, Set<string>>();
 /** Why a pointer leads nowhere, or undefined when it leads to its page (and heading). */
-export function brokenPointer(p: Pointer, manual = join(root, 'docs', 'manual')): string | undefined {
+function brokenPointer(p: Pointer, manual = join(root, 'docs', 'manual')): string | undefined {
   const page = join(manual, ...p.page.split('/'));
   const where = `${p.file}:${p.line}: docs/manual/${p.page}${p.anchor ? `#${p.anchor}` : ''}`;
   if (relative(manual, page).startsWith('..') || !existsSync(page)) return `${where}: no such page`;

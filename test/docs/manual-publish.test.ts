@@ -100,7 +100,8 @@ describe('the manual publishes with the project', () => {
     // seeded sample (the seed printed), MANUAL_PAGES=all every page.
     const all = process.env.MANUAL_PAGES === 'all';
     const seed = Number(process.env.MANUAL_PAGES_SEED ?? Date.now() % 100_000);
-    if (!all) console.log(`manual-publish: serving 4 of ${paths.length} pages, seed ${seed} (MANUAL_PAGES_SEED=${seed} repeats it, MANUAL_PAGES=all serves all)`);
+    if (!all)
+      console.log(`manual-publish: serving 4 of ${paths.length} pages, seed ${seed} (MANUAL_PAGES_SEED=${seed} repeats it, MANUAL_PAGES=all serves all)`);
     const served = all ? paths : [paths[0]!, ...sample(paths.slice(1), 3, seed)];
     for (const p of served) {
       const res = await fetch(`${base}/${p.path}`);

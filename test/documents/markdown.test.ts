@@ -36,8 +36,20 @@ describe('markdown <-> Document', () => {
   it('makes a Document the contract accepts, and reads back as the same markdown', async () => {
     const doc = await markdownToDocument(SAMPLE);
     // The contract's own request schema is the judge.
-    expect(() => validateInput(operationSpec('updateOrganizationAgentInstructions'), { path: { organizationId: 'o' }, body: { instructions: doc } })).not.toThrow();
-    expect(doc.nodes.map((n) => n.type)).toEqual(['heading-1', 'paragraph', 'heading-2', 'list-ordered', 'list-unordered', 'blockquote', 'code', 'divider', 'paragraph']);
+    expect(() =>
+      validateInput(operationSpec('updateOrganizationAgentInstructions'), { path: { organizationId: 'o' }, body: { instructions: doc } }),
+    ).not.toThrow();
+    expect(doc.nodes.map((n) => n.type)).toEqual([
+      'heading-1',
+      'paragraph',
+      'heading-2',
+      'list-ordered',
+      'list-unordered',
+      'blockquote',
+      'code',
+      'divider',
+      'paragraph',
+    ]);
     const para = doc.nodes[1];
     expect(para.nodes[0].leaves.map((l: any) => [l.text, l.marks.map((m: any) => m.type)])).toEqual([
       ['Answer ', []],

@@ -29,7 +29,12 @@ describe('the CI recipe (docs/ci/docs-ci.sh)', () => {
       writeTree(ROUNDTRIP, join(checkout, 'docs'));
       const bin = runner();
       const ci = (event: string, extra: Record<string, string> = {}) =>
-        spawnSync('sh', [SCRIPT], { cwd: checkout, encoding: 'utf8', timeout: 120_000, env: { PATH: `${bin}${delimiter}${process.env.PATH}`, HOME: process.env.HOME, ...api, DOCS_SPACE: space, DOCS_EVENT: event, ...extra } });
+        spawnSync('sh', [SCRIPT], {
+          cwd: checkout,
+          encoding: 'utf8',
+          timeout: 120_000,
+          env: { PATH: `${bin}${delimiter}${process.env.PATH}`, HOME: process.env.HOME, ...api, DOCS_SPACE: space, DOCS_EVENT: event, ...extra },
+        });
       const pages = async () => (await docs(['pages', 'list', space, '--json'], api)).json.pages;
 
       const pr = ci('pull_request');

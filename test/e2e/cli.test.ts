@@ -107,10 +107,23 @@ describe('docs serve and the CLI together', () => {
       const login = await docs(['auth', 'login', '--api-url', s.url, '--token', 'gb_api_remote'], { DOCS_CONFIG_DIR: conf });
       expect(login.stdout).toContain('as Owner <owner@localhost>');
       const status = await docs(['auth', 'status', '--json'], { DOCS_CONFIG_DIR: conf });
-      expect(status.json).toMatchObject({ target: s.url, remote: true, via: 'profile default', profile: 'default', tokenFrom: 'profile default', user: { email: 'owner@localhost' } });
+      expect(status.json).toMatchObject({
+        target: s.url,
+        remote: true,
+        via: 'profile default',
+        profile: 'default',
+        tokenFrom: 'profile default',
+        user: { email: 'owner@localhost' },
+      });
       // Where the token comes from, as typed: a flag, an environment variable.
-      expect((await docs(['auth', 'status', '--json', '--api-url', s.url, '--token', 'gb_api_remote'], { DOCS_CONFIG_DIR: conf })).json).toMatchObject({ via: '--api-url', tokenFrom: '--token' });
-      expect((await docs(['auth', 'status', '--json'], { DOCS_CONFIG_DIR: conf, DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_remote' })).json).toMatchObject({ via: 'DOCS_API_URL', tokenFrom: 'DOCS_TOKEN' });
+      expect((await docs(['auth', 'status', '--json', '--api-url', s.url, '--token', 'gb_api_remote'], { DOCS_CONFIG_DIR: conf })).json).toMatchObject({
+        via: '--api-url',
+        tokenFrom: '--token',
+      });
+      expect((await docs(['auth', 'status', '--json'], { DOCS_CONFIG_DIR: conf, DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_remote' })).json).toMatchObject({
+        via: 'DOCS_API_URL',
+        tokenFrom: 'DOCS_TOKEN',
+      });
       expect((await docs(['orgs', 'list', '--json'], { DOCS_CONFIG_DIR: conf })).json.count).toBe(1);
       expect((await docs(['auth', 'logout'], { DOCS_CONFIG_DIR: conf })).status).toBe(0);
       expect((await docs(['auth', 'logout'], { DOCS_CONFIG_DIR: conf })).status).toBe(3);

@@ -33,7 +33,10 @@ async function scenario(env: Record<string, string>, full: boolean) {
   expect(shown).toContain('1 reply:');
   expect(shown).toContain('Fixed in the next push.');
   expect((await run('comments', 'reopen', space, c.id, '--json')).json.status).toBe('open');
-  expect((await run('comments', 'edit', space, c.id, 'Step 3 misses the token.', '--json')).json).toMatchObject({ body: { markdown: 'Step 3 misses the token.' }, editedAt: expect.any(String) });
+  expect((await run('comments', 'edit', space, c.id, 'Step 3 misses the token.', '--json')).json).toMatchObject({
+    body: { markdown: 'Step 3 misses the token.' },
+    editedAt: expect.any(String),
+  });
 
   const bad = await docs(['comments', 'react', space, c.id, 'thumbs'], env);
   expect(bad.status).toBe(2);

@@ -21,7 +21,8 @@ function clean(): string {
   const dir = tempDir('docs-check-');
   write(dir, {
     'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n',
-    'intro.md': '# Introduction\n\nSee [setup](guide/setup.md#setup-install), [the guide](guide/README.md) and ![logo](images/logo.png).\n\n## Why\n\nBack [up](#introduction), [GitHub style](guide/setup.md#setup--install) [site](https://example.com/x).\n',
+    'intro.md':
+      '# Introduction\n\nSee [setup](guide/setup.md#setup-install), [the guide](guide/README.md) and ![logo](images/logo.png).\n\n## Why\n\nBack [up](#introduction), [GitHub style](guide/setup.md#setup--install) [site](https://example.com/x).\n',
     'guide/README.md': '# Guide\n\nGet [the sheet](../files/sheet.pdf).\n',
     'guide/setup.md': '# Setup\n\n## Setup & install\n\nBack to [intro](../intro.md#why).\n',
     'images/logo.png': PNG,
@@ -43,21 +44,85 @@ describe('docs content check DIR', () => {
 
   // Each case: the clean folder, one defect, exactly its line(s) (file:line: message), exit 1.
   const cases: [string, (dir: string) => void, (dir: string) => string][] = [
-    ['a link to a page that is not there', (d) => write(d, { 'guide/setup.md': '# Setup\n\n## Setup & install\n\nSee [gone](./gone.md).\n' }), (d) => `${d}/guide/setup.md:5: broken link ./gone.md: no page guide/gone.md`],
-    ['an anchor of another page that is not there', (d) => write(d, { 'guide/setup.md': '# Setup\n\n## Setup & install\n\nBack to [intro](../intro.md#how).\n' }), (d) => `${d}/guide/setup.md:5: broken anchor ../intro.md#how: intro.md has no heading #how`],
-    ['an anchor of the page itself that is not there', (d) => write(d, { 'guide/README.md': '# Guide\n\n[Below](#later)\n' }), (d) => `${d}/guide/README.md:3: broken anchor #later: no such heading in this page`],
+    [
+      'a link to a page that is not there',
+      (d) => write(d, { 'guide/setup.md': '# Setup\n\n## Setup & install\n\nSee [gone](./gone.md).\n' }),
+      (d) => `${d}/guide/setup.md:5: broken link ./gone.md: no page guide/gone.md`,
+    ],
+    [
+      'an anchor of another page that is not there',
+      (d) => write(d, { 'guide/setup.md': '# Setup\n\n## Setup & install\n\nBack to [intro](../intro.md#how).\n' }),
+      (d) => `${d}/guide/setup.md:5: broken anchor ../intro.md#how: intro.md has no heading #how`,
+    ],
+    [
+      'an anchor of the page itself that is not there',
+      (d) => write(d, { 'guide/README.md': '# Guide\n\n[Below](#later)\n' }),
+      (d) => `${d}/guide/README.md:3: broken anchor #later: no such heading in this page`,
+    ],
     ['an image that is not there', (d) => rmSync(join(d, 'images/logo.png')), (d) => `${d}/intro.md:3: missing image images/logo.png: no file images/logo.png`],
-    ['a file that is not there', (d) => rmSync(join(d, 'files/sheet.pdf')), (d) => `${d}/guide/README.md:3: missing file ../files/sheet.pdf: no file files/sheet.pdf`],
-    ['a link leading outside the folder', (d) => write(d, { 'guide/README.md': '# Guide\n\n[secrets](../../../etc/passwd)\n' }), (d) => `${d}/guide/README.md:3: link ../../../etc/passwd leads outside ${d}: push reads only files inside the folder`],
-    ['a link that is not a valid URL', (d) => write(d, { 'guide/README.md': '# Guide\n\n[bad](100%.md)\n' }), (d) => `${d}/guide/README.md:3: 100%.md is not a valid link (bad %-escape)`],
-    ['a link to a folder (no page once pushed)', (d) => write(d, { 'intro.md': '# Introduction\n\n## Why\n\nSee [the guide](guide/).\n' }), (d) => `${d}/intro.md:5: broken link guide/: a folder; link its page, guide/README.md`],
-    ['a page SUMMARY.md does not list', (d) => write(d, { 'extra.md': '# Extra\n' }), (d) => `${d}/extra.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)`],
-    ['a link to a page SUMMARY.md does not list', (d) => write(d, { 'extra.md': '# Extra\n', 'guide/README.md': '# Guide\n\nGet [the sheet](../files/sheet.pdf).\n\nSee [extra](../extra.md).\n' }), (d) => `${d}/extra.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)\n${d}/guide/README.md:5: broken link ../extra.md: extra.md is not in SUMMARY.md, so push skips it`],
-    ['a SUMMARY.md entry without its file', (d) => write(d, { 'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [FAQ](faq.md)\n' }), (d) => `${d}/SUMMARY.md:6: faq.md: no such file (entry "FAQ")`],
-    ['a file SUMMARY.md lists twice', (d) => write(d, { 'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [Again](./intro.md)\n' }), (d) => `${d}/SUMMARY.md:6: intro.md is already listed on line 3; list each file once`],
-    ['a SUMMARY.md that is not a list', (d) => (write(d, { 'SUMMARY.md': '# Table of contents\n\nSee intro.md.\n' }), rmSync(join(d, 'guide'), { recursive: true })), (d) => `${d}/intro.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)\n${d}/SUMMARY.md:1: not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it`],
-    ['two files of one page path (no SUMMARY.md)', (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'guide.md': '# Guide again\n' })), (d) => `${d}/guide/README.md:1: page path guide is also guide.md; rename one`],
-    ['two page paths that differ only in case (no SUMMARY.md)', (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'Intro.md': '# Intro again\n' })), (d) => `${d}/intro.md:1: page path intro is also Intro.md (they differ only in case); rename one`],
+    [
+      'a file that is not there',
+      (d) => rmSync(join(d, 'files/sheet.pdf')),
+      (d) => `${d}/guide/README.md:3: missing file ../files/sheet.pdf: no file files/sheet.pdf`,
+    ],
+    [
+      'a link leading outside the folder',
+      (d) => write(d, { 'guide/README.md': '# Guide\n\n[secrets](../../../etc/passwd)\n' }),
+      (d) => `${d}/guide/README.md:3: link ../../../etc/passwd leads outside ${d}: push reads only files inside the folder`,
+    ],
+    [
+      'a link that is not a valid URL',
+      (d) => write(d, { 'guide/README.md': '# Guide\n\n[bad](100%.md)\n' }),
+      (d) => `${d}/guide/README.md:3: 100%.md is not a valid link (bad %-escape)`,
+    ],
+    [
+      'a link to a folder (no page once pushed)',
+      (d) => write(d, { 'intro.md': '# Introduction\n\n## Why\n\nSee [the guide](guide/).\n' }),
+      (d) => `${d}/intro.md:5: broken link guide/: a folder; link its page, guide/README.md`,
+    ],
+    [
+      'a page SUMMARY.md does not list',
+      (d) => write(d, { 'extra.md': '# Extra\n' }),
+      (d) => `${d}/extra.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)`,
+    ],
+    [
+      'a link to a page SUMMARY.md does not list',
+      (d) => write(d, { 'extra.md': '# Extra\n', 'guide/README.md': '# Guide\n\nGet [the sheet](../files/sheet.pdf).\n\nSee [extra](../extra.md).\n' }),
+      (d) =>
+        `${d}/extra.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)\n${d}/guide/README.md:5: broken link ../extra.md: extra.md is not in SUMMARY.md, so push skips it`,
+    ],
+    [
+      'a SUMMARY.md entry without its file',
+      (d) =>
+        write(d, {
+          'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [FAQ](faq.md)\n',
+        }),
+      (d) => `${d}/SUMMARY.md:6: faq.md: no such file (entry "FAQ")`,
+    ],
+    [
+      'a file SUMMARY.md lists twice',
+      (d) =>
+        write(d, {
+          'SUMMARY.md': '# Table of contents\n\n* [Introduction](intro.md)\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [Again](./intro.md)\n',
+        }),
+      (d) => `${d}/SUMMARY.md:6: intro.md is already listed on line 3; list each file once`,
+    ],
+    [
+      'a SUMMARY.md that is not a list',
+      (d) => (write(d, { 'SUMMARY.md': '# Table of contents\n\nSee intro.md.\n' }), rmSync(join(d, 'guide'), { recursive: true })),
+      (d) =>
+        `${d}/intro.md:1: not listed in SUMMARY.md: push skips it (list it, or remove it)\n${d}/SUMMARY.md:1: not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it`,
+    ],
+    [
+      'two files of one page path (no SUMMARY.md)',
+      (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'guide.md': '# Guide again\n' })),
+      (d) => `${d}/guide/README.md:1: page path guide is also guide.md; rename one`,
+    ],
+    [
+      'two page paths that differ only in case (no SUMMARY.md)',
+      (d) => (rmSync(join(d, 'SUMMARY.md')), write(d, { 'Intro.md': '# Intro again\n' })),
+      (d) => `${d}/intro.md:1: page path intro is also Intro.md (they differ only in case); rename one`,
+    ],
   ];
   for (const [name, spoil, line] of cases) {
     it(`reports ${name}: one line, exit 1`, async () => {
@@ -103,7 +168,8 @@ describe('docs content check DIR', () => {
         `      <failure type="broken-link" message="broken link x%25 y.md: no page guide/x% y.md">${dir}/guide/README.md:3: broken link x%25 y.md: no page guide/x% y.md</failure>`,
         '    </testcase>',
         `    <testcase classname="${dir}/intro.md" name="${dir}/intro.md:3 missing-image" file="${dir}/intro.md" line="3">`,
-        '      <failure type="missing-image" message="missing image images/logo.png: no file images/logo.png">' + `${dir}/intro.md:3: missing image images/logo.png: no file images/logo.png</failure>`,
+        '      <failure type="missing-image" message="missing image images/logo.png: no file images/logo.png">' +
+          `${dir}/intro.md:3: missing image images/logo.png: no file images/logo.png</failure>`,
         '    </testcase>',
         '  </testsuite>',
         '</testsuites>',
@@ -119,7 +185,9 @@ describe('docs content check DIR', () => {
   });
 
   it('refuses bad input: exit 2', async () => {
-    expect((await docs(['content', 'check'])).stderr).toBe('Error: what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)\n');
+    expect((await docs(['content', 'check'])).stderr).toBe(
+      'Error: what to check: a folder (docs content check ./docs) or a space (--space S, with --change-request N for a change request)\n',
+    );
     expect((await docs(['content', 'check'])).status).toBe(2);
     const both = await docs(['content', 'check', clean(), '--space', 'x']);
     expect([both.status, both.stderr]).toEqual([2, 'Error: give a folder (DIR) or --space, not both\n']);

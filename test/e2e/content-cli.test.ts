@@ -36,7 +36,9 @@ async function scenario(env: Record<string, string>, full: boolean) {
 
   const out = join(tempDir('docs-content-pull-'), 'out');
   expect((await run('content', 'pull', out, '--space', space)).stdout).toBe(`Pulled 3 pages and 1 files into ${out}.\n`);
-  expect(readFileSync(join(out, 'SUMMARY.md'), 'utf8')).toBe('# Table of contents\n\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [Introduction](intro.md)\n');
+  expect(readFileSync(join(out, 'SUMMARY.md'), 'utf8')).toBe(
+    '# Table of contents\n\n* [Guide](guide/README.md)\n  * [Setup](guide/setup.md)\n* [Introduction](intro.md)\n',
+  );
   // The file as it was pushed (links as written), kept with the page (test/e2e/content-roundtrip-cli.test.ts).
   expect(readFileSync(join(out, 'intro.md'), 'utf8')).toBe('# Introduction\n\nSee [setup](guide/setup.md) and ![logo](images/logo.png).\n');
   expect(readFileSync(join(out, 'images', 'logo.png'))).toEqual(PNG);
@@ -66,7 +68,9 @@ async function scenario(env: Record<string, string>, full: boolean) {
   expect(links.stdout).toContain('broken  ./nowhere.md  <- guide/setup');
   expect(links.stderr).toBe('Error: 1 broken link\n');
 
-  expect((await run('templates', 'apply', 'faq', '--space', space, '--ref', 'support=https://acme.test/help')).stdout).toBe(`Applied template faq to space ${space}.\n`);
+  expect((await run('templates', 'apply', 'faq', '--space', space, '--ref', 'support=https://acme.test/help')).stdout).toBe(
+    `Applied template faq to space ${space}.\n`,
+  );
   const bad = await docs(['templates', 'apply', 'faq', '--space', space], env);
   expect(bad.status).toBe(2);
   expect(bad.stderr).toContain('params.contentRefs.support: required');

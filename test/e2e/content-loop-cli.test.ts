@@ -105,12 +105,23 @@ async function pullFrom(page: (req: IncomingMessage) => unknown) {
       const url = new URL(req.url!, 'http://x');
       asked.push(url.pathname + url.search);
       res.setHeader('content-type', 'application/json');
-      const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a Document.', marks: [] }] }] }] };
+      const doc = {
+        object: 'document',
+        data: {},
+        nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a Document.', marks: [] }] }] }],
+      };
       if (url.pathname === '/v1/spaces/s1/content/pages') {
-        return res.end(JSON.stringify({ pages: [{ object: 'revision-page', id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [], document: doc }] }));
+        return res.end(
+          JSON.stringify({
+            pages: [
+              { object: 'revision-page', id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [], document: doc },
+            ],
+          }),
+        );
       }
       if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
-      if (url.pathname === '/v1/spaces/s1/content/page/p1') return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', ...(page(req) as object) }));
+      if (url.pathname === '/v1/spaces/s1/content/page/p1')
+        return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', ...(page(req) as object) }));
       res.statusCode = 404;
       res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
     },
@@ -122,7 +133,14 @@ async function pullFrom(page: (req: IncomingMessage) => unknown) {
 }
 
 describe('docs content pull against a server that answers Documents', () => {
-  const doc = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'heading-2', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Setup', marks: [] }] }] }, { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Install it.', marks: [{ type: 'bold' }] }] }] }] };
+  const doc = {
+    object: 'document',
+    data: {},
+    nodes: [
+      { object: 'block', type: 'heading-2', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Setup', marks: [] }] }] },
+      { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Install it.', marks: [{ type: 'bold' }] }] }] },
+    ],
+  };
 
   it('asks format=markdown, and converts a Document when that is all it gets', { timeout: 20_000 }, async () => {
     const r = await pullFrom(() => ({ document: doc }));

@@ -89,9 +89,21 @@ describe('docs content push then pull: the same bytes, file for file', () => {
 describe('docs content push refuses a SUMMARY.md it cannot read as a table of contents (exit 2, naming the line, nothing sent)', () => {
   const env = () => ({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_roundtrip_bad' });
   const cases: [string, Record<string, string>, RegExp][] = [
-    ['not a list', { 'SUMMARY.md': '# Table of contents\n\nJust some text.\n', 'a.md': '# A\n' }, /SUMMARY\.md line 3 \(Just some text\.\): not a list of links/],
-    ['a file twice', { 'SUMMARY.md': '* [A](a.md)\n\n## G\n\n* [Again](a.md)\n', 'a.md': '# A\n' }, /SUMMARY\.md line 5 \(\* \[Again\]\(a\.md\)\): a\.md is already listed on line 1/],
-    ['outside the folder', { 'SUMMARY.md': '* [A](a.md)\n* [X](../x.md)\n', 'a.md': '# A\n' }, /SUMMARY\.md line 2 \(\* \[X\]\(\.\.\/x\.md\)\): \.\.\/x\.md is outside/],
+    [
+      'not a list',
+      { 'SUMMARY.md': '# Table of contents\n\nJust some text.\n', 'a.md': '# A\n' },
+      /SUMMARY\.md line 3 \(Just some text\.\): not a list of links/,
+    ],
+    [
+      'a file twice',
+      { 'SUMMARY.md': '* [A](a.md)\n\n## G\n\n* [Again](a.md)\n', 'a.md': '# A\n' },
+      /SUMMARY\.md line 5 \(\* \[Again\]\(a\.md\)\): a\.md is already listed on line 1/,
+    ],
+    [
+      'outside the folder',
+      { 'SUMMARY.md': '* [A](a.md)\n* [X](../x.md)\n', 'a.md': '# A\n' },
+      /SUMMARY\.md line 2 \(\* \[X\]\(\.\.\/x\.md\)\): \.\.\/x\.md is outside/,
+    ],
     ['an entry that is not a link', { 'SUMMARY.md': '* [A](a.md)\n* just text\n', 'a.md': '# A\n' }, /SUMMARY\.md line 2 \(\* just text\): an entry is a link/],
   ];
   it.each(cases)('%s', { timeout: 60_000 }, async (_, files, message) => {
@@ -105,21 +117,37 @@ describe('docs content push refuses a SUMMARY.md it cannot read as a table of co
 });
 
 describe('a SUMMARY.md group over pages in no folder of their own', () => {
-  it('pushes its pages at the top level with a warning naming the heading (not refused: such folders pushed before groups existed)', { timeout: 60_000 }, async () => {
+  it('pushes its pages at the top level with a warning naming the heading (not refused: such folders pushed before groups existed)', {
+    timeout: 60_000,
+  }, async () => {
     const e = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_roundtrip_flat' };
     const space = (await docs(['spaces', 'create', '--title', 'Flat', '--json'], e)).json.id as string;
-    const r = await docs(['content', 'push', writeTree({ 'SUMMARY.md': '# Table of contents\n\n## Guides\n\n* [A](a.md)\n* [B](b.md)\n', 'a.md': '# A\n', 'b.md': '# B\n' }), '--space', space, '--merge'], e);
+    const r = await docs(
+      [
+        'content',
+        'push',
+        writeTree({ 'SUMMARY.md': '# Table of contents\n\n## Guides\n\n* [A](a.md)\n* [B](b.md)\n', 'a.md': '# A\n', 'b.md': '# B\n' }),
+        '--space',
+        space,
+        '--merge',
+      ],
+      e,
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/SUMMARY\.md line 3 \(## Guides\): group "Guides" not made: its pages \(a, b\) are not all in one folder of its own/);
     const pages = (await docs(['pages', 'list', space, '--json'], e)).json.pages;
-    expect(pages.map((p: any) => [p.type, p.path])).toEqual([['document', 'a'], ['document', 'b']]);
+    expect(pages.map((p: any) => [p.type, p.path])).toEqual([
+      ['document', 'a'],
+      ['document', 'b'],
+    ]);
   });
 });
 
 /** The same docs under docs/ of a repository, with a .gitbook.yaml naming a root, a summary elsewhere, redirects and a key it does not know. */
 function repository(): Record<string, string | Buffer> {
   const files: Record<string, string | Buffer> = {
-    '.gitbook.yaml': 'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: _toc/SUMMARY.md\n\nredirects:\n  old/proxy: guides/proxies.md\n\nlanguage: en\n',
+    '.gitbook.yaml':
+      'root: ./docs/\n\nstructure:\n  readme: README.md\n  summary: _toc/SUMMARY.md\n\nredirects:\n  old/proxy: guides/proxies.md\n\nlanguage: en\n',
     'package.json': '{"name":"undici"}\n',
   };
   for (const [k, v] of Object.entries(ROUNDTRIP)) {
@@ -144,12 +172,21 @@ async function repoScenario(env: Record<string, string>) {
   expect(pushed.stderr).toBe('Warning: .gitbook.yaml: unknown key language (known: root, structure.readme, structure.summary, redirects); ignored\n');
   // package.json is outside the root: not sent; .gitbook.yaml is kept in the space.
   expect(pushed.json).toMatchObject({ merged: true, added: 8, files: 4 });
-  expect((await run('files', 'list', space, '--json')).json.items.map((f: any) => f.name).sort()).toEqual(['.gitbook.yaml', '.gitbook/assets/logo.png', 'files/sample.pdf', 'images/flow.png']);
+  expect((await run('files', 'list', space, '--json')).json.items.map((f: any) => f.name).sort()).toEqual([
+    '.gitbook.yaml',
+    '.gitbook/assets/logo.png',
+    'files/sample.pdf',
+    'images/flow.png',
+  ]);
   const out = join(tempDir('docs-repo-pull-'), 'out');
   const pulled = await run('content', 'pull', out, '--space', space);
   expect(pulled.stderr).toBe('Warning: .gitbook.yaml: unknown key language (known: root, structure.readme, structure.summary, redirects); ignored\n');
   const got = readTree(out);
-  const want = Object.fromEntries(Object.entries(files).filter(([k]) => k !== 'package.json').map(([k, v]) => [k, Buffer.from(v).toString('latin1')]));
+  const want = Object.fromEntries(
+    Object.entries(files)
+      .filter(([k]) => k !== 'package.json')
+      .map(([k, v]) => [k, Buffer.from(v).toString('latin1')]),
+  );
   expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.toString('latin1')]))).toEqual(want);
   expect((await run('content', 'push', out, '--space', space)).stdout).toBe(`No change: ${out} matches space ${space}.\n`);
 }
@@ -178,7 +215,11 @@ describe('.gitbook.yaml: root, structure.summary, structure.readme, redirects ke
 
 /** Every file of a data directory by content (the lock aside), to show a dry run wrote nothing. */
 function dataSnapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(readTree(dir)).filter(([k]) => !/lock/.test(k)).map(([k, v]) => [k, v.toString('base64')]));
+  return Object.fromEntries(
+    Object.entries(readTree(dir))
+      .filter(([k]) => !/lock/.test(k))
+      .map(([k, v]) => [k, v.toString('base64')]),
+  );
 }
 
 async function dryRunScenario(env: Record<string, string>, data?: string) {
@@ -189,7 +230,11 @@ async function dryRunScenario(env: Record<string, string>, data?: string) {
   };
   const space = (await run('spaces', 'create', '--title', 'dry', '--json')).json.id as string;
   const src = writeTree(ROUNDTRIP);
-  const state = async () => ({ pages: (await run('pages', 'list', space, '--json')).json, crs: (await run('cr', 'list', space, '--json')).json.items, files: (await run('files', 'list', space, '--json')).json.items });
+  const state = async () => ({
+    pages: (await run('pages', 'list', space, '--json')).json,
+    crs: (await run('cr', 'list', space, '--json')).json.items,
+    files: (await run('files', 'list', space, '--json')).json.items,
+  });
   let before = await state();
   let bytes = data && dataSnapshot(data);
   const first = await run('content', 'push', src, '--space', space, '--merge', '--dry-run');
@@ -200,7 +245,18 @@ async function dryRunScenario(env: Record<string, string>, data?: string) {
       '  upload   .gitbook/assets/logo.png\n  upload   files/sample.pdf\n  upload   images/flow.png\n' +
       `The change request would be merged into space ${space}.\n`,
   );
-  expect((await run('content', 'push', src, '--space', space, '--merge', '--dry-run', '--json')).json).toMatchObject({ dryRun: true, target: 'new', added: 8, files: 3, wouldMerge: true, pages: { added: ['README', 'install', 'guides', 'guides/getting-started', 'guides/getting-started/advanced', 'guides/proxies', 'api', 'api/client'], updated: [], deleted: [] } });
+  expect((await run('content', 'push', src, '--space', space, '--merge', '--dry-run', '--json')).json).toMatchObject({
+    dryRun: true,
+    target: 'new',
+    added: 8,
+    files: 3,
+    wouldMerge: true,
+    pages: {
+      added: ['README', 'install', 'guides', 'guides/getting-started', 'guides/getting-started/advanced', 'guides/proxies', 'api', 'api/client'],
+      updated: [],
+      deleted: [],
+    },
+  });
   expect(await state()).toEqual(before);
   if (data) expect(dataSnapshot(data)).toEqual(bytes);
 
@@ -208,7 +264,12 @@ async function dryRunScenario(env: Record<string, string>, data?: string) {
   await run('content', 'push', src, '--space', space, '--merge');
   writeFileSync(join(src, 'install.md'), '# Install\n\nWith pnpm too.\n');
   writeFileSync(join(src, 'faq.md'), '# FAQ\n');
-  writeFileSync(join(src, 'SUMMARY.md'), (ROUNDTRIP['SUMMARY.md'] as string).replace('* [Proxies](guides/proxies.md)\n', '').replace('* [Install](install.md)\n', '* [Install](install.md)\n* [FAQ](faq.md)\n'));
+  writeFileSync(
+    join(src, 'SUMMARY.md'),
+    (ROUNDTRIP['SUMMARY.md'] as string)
+      .replace('* [Proxies](guides/proxies.md)\n', '')
+      .replace('* [Install](install.md)\n', '* [Install](install.md)\n* [FAQ](faq.md)\n'),
+  );
   before = await state();
   bytes = data && dataSnapshot(data);
   expect((await run('content', 'push', src, '--space', space, '--dry-run')).stdout).toBe(
@@ -265,8 +326,13 @@ describe('a group that becomes a page (and back) is replaced, with its subpages'
     };
     const space = (await run('spaces', 'create', '--title', 'swap', '--json')).json.id as string;
     const asGroup = { 'SUMMARY.md': '# Table of contents\n\n## Guides\n\n* [A](guides/a.md)\n', 'guides/a.md': '# A\n\nText.\n' };
-    const asPage = { 'SUMMARY.md': '# Table of contents\n\n* [Guides](guides/README.md)\n  * [A](guides/a.md)\n', 'guides/README.md': '# Guides\n\nAll guides.\n', 'guides/a.md': '# A\n\nText.\n' };
-    const shape = async () => ((await run('pages', 'list', space, '--json')).json.pages as any[]).map((p) => [p.type, p.title, p.pages.map((c: any) => c.title)]);
+    const asPage = {
+      'SUMMARY.md': '# Table of contents\n\n* [Guides](guides/README.md)\n  * [A](guides/a.md)\n',
+      'guides/README.md': '# Guides\n\nAll guides.\n',
+      'guides/a.md': '# A\n\nText.\n',
+    };
+    const shape = async () =>
+      ((await run('pages', 'list', space, '--json')).json.pages as any[]).map((p) => [p.type, p.title, p.pages.map((c: any) => c.title)]);
     await run('content', 'push', writeTree(asGroup), '--space', space, '--merge');
     expect(await shape()).toEqual([['group', 'Guides', ['A']]]);
     expect((await run('content', 'push', writeTree(asPage), '--space', space, '--merge', '--json')).json).toMatchObject({ added: 2, deleted: 2 });

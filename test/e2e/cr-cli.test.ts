@@ -62,13 +62,19 @@ async function scenario(env: Record<string, string>, full: boolean) {
   expectContract('PATCH', `/v1/spaces/${space}/change-requests/${b.id}`, 200, edited);
   expect(edited).toMatchObject({ status: 'open', subject: 'Guide and setup by B' });
 
-  expect((await run('cr', 'merge', space, String(a.number))).stdout).toMatch(new RegExp(`^Merged change request #${a.number} into space ${space}: revision \\w{20}\\.\\n$`));
+  expect((await run('cr', 'merge', space, String(a.number))).stdout).toMatch(
+    new RegExp(`^Merged change request #${a.number} into space ${space}: revision \\w{20}\\.\\n$`),
+  );
   if (full) expect((await run('cr', 'get', space, String(b.number), '--json')).json.outdated).toBe(true);
 
   // Overlapping edits of line one: nothing merged, the page listed, exit 5.
   const clash = await docs(['cr', 'merge', space, String(b.number)], env);
   expect(clash.status).toBe(5);
-  expect(clash.stdout).toMatch(new RegExp(`^Change request #${b.number} conflicts with space ${space}; nothing changed\\. Conflicts:\\n  content  Guide \\(guide\\)\\n\\nGuide \\(guide\\)\\n@@ line \\d+ @@\\n`));
+  expect(clash.stdout).toMatch(
+    new RegExp(
+      `^Change request #${b.number} conflicts with space ${space}; nothing changed\\. Conflicts:\\n  content  Guide \\(guide\\)\\n\\nGuide \\(guide\\)\\n@@ line \\d+ @@\\n`,
+    ),
+  );
   // The clashing lines between git's markers (first-hour-cli.test.ts resolves them).
   expect(clash.stdout).toMatch(new RegExp(`\\n<<<<<<< space\\n[^]*\\n=======\\n[^]*\\n>>>>>>> change request #${b.number}\\n`));
   expect(clash.stderr).toContain('Error: 1 conflict; nothing was merged\n');
@@ -79,11 +85,20 @@ async function scenario(env: Record<string, string>, full: boolean) {
 
   if (!full) return;
   // Resolve: B drops its guide edit and edits setup instead; update, then merge.
-  await write(b.number, [{ operation: 'revert_page', page: guide }, { operation: 'update_page', page: setup, document: { markdown: 'Install it with npm.\n' } }]);
-  expect((await run('cr', 'update', space, String(b.number))).stdout).toMatch(new RegExp(`^Updated change request #${b.number} from space ${space}: revision \\w{20}\\.\\n$`));
+  await write(b.number, [
+    { operation: 'revert_page', page: guide },
+    { operation: 'update_page', page: setup, document: { markdown: 'Install it with npm.\n' } },
+  ]);
+  expect((await run('cr', 'update', space, String(b.number))).stdout).toMatch(
+    new RegExp(`^Updated change request #${b.number} from space ${space}: revision \\w{20}\\.\\n$`),
+  );
   await run('cr', 'merge', space, String(b.number));
   const merged = (await run('cr', 'list', space, '--status', 'merged', '--json')).json;
-  expect(merged.items.map((c: any) => [c.number, c.outdated])).toEqual([[b.number, false], [a.number, false], [1, false]]);
+  expect(merged.items.map((c: any) => [c.number, c.outdated])).toEqual([
+    [b.number, false],
+    [a.number, false],
+    [1, false],
+  ]);
 }
 
 describe('docs cr', () => {

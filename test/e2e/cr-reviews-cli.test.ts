@@ -7,13 +7,21 @@ import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 // (--data) on the same data directory: the people are made through a server first, since
 // reviewing needs someone other than the change request's creator.
 
-async function seed(s: TestServer, org: string, space: string, author: string) {
+async function seed(s: TestServer, _org: string, space: string, author: string) {
   const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { token: author, body: { subject: 'Setup guide' } })).body;
-  await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { token: author, body: { changes: [{ operation: 'insert_page', title: 'Setup', document: { markdown: 'Install it.' } }] } });
+  await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+    token: author,
+    body: { changes: [{ operation: 'insert_page', title: 'Setup', document: { markdown: 'Install it.' } }] },
+  });
   return cr;
 }
 
-async function scenario(env: Record<string, string>, space: string, cr: { id: string; number: number }, as: { author: string; reviewer: string; reviewerId: string }) {
+async function scenario(
+  env: Record<string, string>,
+  space: string,
+  cr: { id: string; number: number },
+  as: { author: string; reviewer: string; reviewerId: string },
+) {
   const run = async (token: string, ...args: string[]) => {
     const r = await docs([...args, '--token', token], env);
     expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);

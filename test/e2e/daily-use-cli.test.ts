@@ -51,10 +51,15 @@ describe('suggestions, help, version', () => {
     expect([json.status, json.stderr]).toEqual([2, 'Error: unknown flag: --jsn. Did you mean --json? (see docs spaces list --help)\n']);
     expect((await docs(['spaces', 'delete', 'x', '--yse'], env)).stderr).toContain('Did you mean --yes?');
     // A longer name of the same flag.
-    expect((await docs(['collections', 'create', '--title', 'C', '--parent-collection', 'x'], env)).stderr).toContain('unknown flag: --parent-collection. Did you mean --parent?');
+    expect((await docs(['collections', 'create', '--title', 'C', '--parent-collection', 'x'], env)).stderr).toContain(
+      'unknown flag: --parent-collection. Did you mean --parent?',
+    );
     const before = (await docs(['spaces', 'list', '--json'], env)).json.items.length;
     const value = await docs(['spaces', 'create', '--title', 'S', '--visibility', 'publc'], env);
-    expect([value.status, value.stderr]).toEqual([2, 'Error: --visibility: "publc" is not one of public, unlisted, share-link, visitor-auth, in-collection, private. Did you mean public? (see docs spaces create --help)\n']);
+    expect([value.status, value.stderr]).toEqual([
+      2,
+      'Error: --visibility: "publc" is not one of public, unlisted, share-link, visitor-auth, in-collection, private. Did you mean public? (see docs spaces create --help)\n',
+    ]);
     expect((await docs(['spaces', 'list', '--json'], env)).json.items.length).toBe(before);
     // Nothing near: no guess.
     expect((await docs(['spaces', 'list', '--zzzz'], env)).stderr).toBe('Error: unknown flag: --zzzz (see docs spaces list --help)\n');
@@ -77,7 +82,7 @@ describe('suggestions, help, version', () => {
     expect(r.stderr).not.toContain('revoke');
   });
 
-  it('a required body field left out is named by its flag, not the API\'s words', async () => {
+  it("a required body field left out is named by its flag, not the API's words", async () => {
     const r = await docs(['orgs', 'create'], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^Error: missing flag --title \(see docs orgs create --help\)$/m);
@@ -107,7 +112,10 @@ describe('destructive commands in scripts', () => {
   it('refuse without --yes off a terminal; delete names the id and the restore command; a second delete is exit 3', async () => {
     const space = (await docs(['spaces', 'create', '--title', 'Doomed', '--json'], env)).json.id as string;
     const refused = await docs(['spaces', 'delete', space], env);
-    expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete space "Doomed" (${space}): not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
+    expect([refused.status, refused.stderr]).toEqual([
+      2,
+      `Error: Delete space "Doomed" (${space}): not confirmed; pass --yes to confirm (no terminal to ask on)\n`,
+    ]);
     expect((await docs(['spaces', 'get', space], env)).status).toBe(0); // nothing deleted
     const deleted = await docs(['spaces', 'delete', space, '--yes'], env);
     expect([deleted.status, deleted.stdout]).toEqual([0, `Deleted space ${space}. Restore it within 7 days with: docs spaces restore ${space}\n`]);
@@ -148,7 +156,13 @@ describe('docs auth token', () => {
     const none = await docs(['auth', 'token'], cfg);
     expect(none.status).toBe(4);
     expect(none.stderr).toMatch(/^Error: not logged in/);
-    writeFileSync(join(conf, 'config.json'), JSON.stringify({ current: 'default', profiles: { default: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_saved' }, ci: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_ci' } } }));
+    writeFileSync(
+      join(conf, 'config.json'),
+      JSON.stringify({
+        current: 'default',
+        profiles: { default: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_saved' }, ci: { apiUrl: 'http://127.0.0.1:9', token: 'gb_api_ci' } },
+      }),
+    );
     expect((await docs(['auth', 'token'], cfg)).stdout).toBe('gb_api_saved\n');
     expect((await docs(['auth', 'token', '--profile', 'ci', '--json'], cfg)).json).toEqual({ token: 'gb_api_ci', source: 'profile ci' });
     expect((await docs(['auth', 'token'], { ...cfg, DOCS_TOKEN: 'gb_api_env' })).stdout).toBe('gb_api_env\n');
@@ -223,10 +237,19 @@ describe('against another server implementing the contract', () => {
         asked.push(url.pathname + url.search);
         const markdown = url.searchParams.get('format') === 'markdown';
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          object: 'comment', id: 'c1', status: 'open', postedAt: '2026-01-01T00:00:00.000Z', postedBy: { displayName: 'Ann' }, target: {}, reactions: [], replies: 0,
-          body: markdown ? { markdown: 'The **token** step.' } : { document: { object: 'document', nodes: [] } },
-        }));
+        res.end(
+          JSON.stringify({
+            object: 'comment',
+            id: 'c1',
+            status: 'open',
+            postedAt: '2026-01-01T00:00:00.000Z',
+            postedBy: { displayName: 'Ann' },
+            target: {},
+            reactions: [],
+            replies: 0,
+            body: markdown ? { markdown: 'The **token** step.' } : { document: { object: 'document', nodes: [] } },
+          }),
+        );
       },
       async (url) => {
         const r = await docsAsync(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
@@ -244,7 +267,8 @@ describe('against another server implementing the contract', () => {
       (req, res) => {
         const url = new URL(req.url!, 'http://x');
         res.setHeader('content-type', 'application/json');
-        if (url.pathname === '/v1/spaces/s1/content/pages') return res.end(JSON.stringify({ pages: [{ id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [] }] }));
+        if (url.pathname === '/v1/spaces/s1/content/pages')
+          return res.end(JSON.stringify({ pages: [{ id: 'p1', type: 'document', kind: 'sheet', title: 'Intro', slug: 'intro', path: 'intro', pages: [] }] }));
         if (url.pathname === '/v1/spaces/s1/content/files') return res.end(JSON.stringify({ items: [] }));
         if (url.pathname === '/v1/spaces/s1/content/page/p1' && url.searchParams.get('format') === 'markdown') {
           return res.end(JSON.stringify({ id: 'p1', type: 'document', title: 'Intro', path: 'intro', markdown: 'Hello from the page.\n' }));
@@ -256,7 +280,9 @@ describe('against another server implementing the contract', () => {
         const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
         expect(r.status, r.stderr).toBe(0);
         const { readdirSync, readFileSync } = await import('node:fs');
-        const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');
+        const files = readdirSync(dir, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('.md') && f !== 'SUMMARY.md');
         expect(files.length).toBe(1);
         expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('Hello from the page.');
       },
@@ -269,7 +295,9 @@ describe('lock waits', () => {
     const dir = tempDir();
     const held = tryLock(dir);
     expect(held.ok).toBe(true);
-    const child = spawn(process.execPath, [BIN, 'orgs', 'list', '--json'], { env: { ...process.env, DOCS_DATA: dir, DOCS_API_URL: undefined, DOCS_TOKEN: undefined } });
+    const child = spawn(process.execPath, [BIN, 'orgs', 'list', '--json'], {
+      env: { ...process.env, DOCS_DATA: dir, DOCS_API_URL: undefined, DOCS_TOKEN: undefined },
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const done = new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));

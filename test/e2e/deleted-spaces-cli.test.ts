@@ -49,7 +49,10 @@ describe('docs spaces list --deleted', () => {
     const served = await spawnServe(['--data', dataDir, '--quiet']);
     try {
       await scenario({ DOCS_DATA: dataDir }, 'forwarded'); // in-process on a held directory: through the server
-      const env = { DOCS_API_URL: served.url, DOCS_TOKEN: (await docs(['tokens', 'create', '--user', 'owner@localhost'], { DOCS_DATA: dataDir })).stdout.trim() };
+      const env = {
+        DOCS_API_URL: served.url,
+        DOCS_TOKEN: (await docs(['tokens', 'create', '--user', 'owner@localhost'], { DOCS_DATA: dataDir })).stdout.trim(),
+      };
       await scenario(env, 'http');
     } finally {
       served.child.kill('SIGTERM');
@@ -68,7 +71,9 @@ describe('docs spaces list --deleted', () => {
         const res = await fetch(`${s.url}/_docs/deleted-spaces?organization=${org}`, { headers: { authorization: `Bearer ${token}` } });
         return { status: res.status, body: (await res.json()) as any };
       };
-      expect((await list()).body.items).toEqual([expect.objectContaining({ id: space, deletedAt: '2026-03-01T10:00:00.000Z', purgeAt: '2026-03-08T10:00:00.000Z' })]);
+      expect((await list()).body.items).toEqual([
+        expect.objectContaining({ id: space, deletedAt: '2026-03-01T10:00:00.000Z', purgeAt: '2026-03-08T10:00:00.000Z' }),
+      ]);
       const stranger = await addUser(s.ctx);
       expect((await list(stranger.token)).status).toBe(404); // not a member: no such organization for them
       const missing = await fetch(`${s.url}/_docs/deleted-spaces`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });

@@ -41,7 +41,15 @@ async function scenario(env: Record<string, string>, data?: string) {
   const b = (await run('cr', 'create', space, '--subject', 'B', '--json')).json;
   const write = async (n: number, markdown: string) => {
     const file = join(dir, `changes-${n}.json`);
-    writeFileSync(file, JSON.stringify({ changes: [{ operation: 'update_page', page: guide, document: { markdown } }, ...(n === a.number ? [{ operation: 'insert_page', title: 'New page', document: { markdown: 'New.\n' } }] : [])] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        changes: [
+          { operation: 'update_page', page: guide, document: { markdown } },
+          ...(n === a.number ? [{ operation: 'insert_page', title: 'New page', document: { markdown: 'New.\n' } }] : []),
+        ],
+      }),
+    );
     await run('api', 'POST', `/spaces/${space}/change-requests/${n}/content?compat=false`, '--input', file);
   };
   await write(a.number, '# Guide\n\nLine one by A.\n');
@@ -60,12 +68,18 @@ async function scenario(env: Record<string, string>, data?: string) {
   expect(merge.stdout).toMatch(new RegExp(`^Dry run, nothing changed: merging change request #${a.number} into space ${space} would make 2 changes:\\n`));
   expect(merge.stdout).toMatch(/page created +New page/);
   expect(merge.stdout).toMatch(/page edited +Guide \(guide\)/);
-  expect((await run('cr', 'merge', space, String(a.number), '--dry-run', '--json')).json).toMatchObject({ dryRun: true, result: 'merge', changes: [{ type: 'page_edited' }, { type: 'page_created' }] });
+  expect((await run('cr', 'merge', space, String(a.number), '--dry-run', '--json')).json).toMatchObject({
+    dryRun: true,
+    result: 'merge',
+    changes: [{ type: 'page_edited' }, { type: 'page_created' }],
+  });
   const publish = await run('sites', 'publish', site.id, '--dry-run');
   expect(publish.stdout).toMatch(new RegExp(`^Dry run, nothing changed: site Public Docs \\(${site.id}\\) would be published, visibility public, at `));
   const spec = join(dir, 'openapi.yaml');
   writeFileSync(spec, `openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths: {}\n`);
-  expect((await run('openapi', 'put', 'pets', '--file', spec, '--dry-run')).stdout).toBe('Dry run, nothing changed: OpenAPI spec pets would be created, with its first version.\n');
+  expect((await run('openapi', 'put', 'pets', '--file', spec, '--dry-run')).stdout).toBe(
+    'Dry run, nothing changed: OpenAPI spec pets would be created, with its first version.\n',
+  );
   expect(await state()).toEqual(before);
   if (data) expect(snapshot(data)).toEqual(files);
 
@@ -73,7 +87,9 @@ async function scenario(env: Record<string, string>, data?: string) {
   await run('cr', 'merge', space, String(a.number));
   const clash = await docs(['cr', 'merge', space, String(b.number), '--dry-run'], env);
   expect(clash.status).toBe(5);
-  expect(clash.stdout).toMatch(new RegExp(`^Change request #${b.number} conflicts with space ${space}; nothing changed\\. Conflicts:\\n  content  Guide \\(guide\\)\\n`));
+  expect(clash.stdout).toMatch(
+    new RegExp(`^Change request #${b.number} conflicts with space ${space}; nothing changed\\. Conflicts:\\n  content  Guide \\(guide\\)\\n`),
+  );
   expect(clash.stdout).toContain('<<<<<<< space\n'); // the clashing lines, as a real run shows them
   expect(clash.stderr).toMatch(/^Dry run: Error: 1 conflict; nothing was merged\n/);
   await run('sites', 'publish', site.id);

@@ -14,7 +14,11 @@ async function load(url: string, workers: number, stop: () => boolean, acked: st
       while (!stop() && n < 2000) {
         const title = `Org ${n++}`;
         try {
-          const r = await fetch(`${url}/v1/orgs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+          const r = await fetch(`${url}/v1/orgs`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ title }),
+          });
           if (r.status === 201) acked.push(((await r.json()) as any).id);
         } catch {
           return; // the server went away

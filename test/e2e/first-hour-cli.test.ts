@@ -22,7 +22,7 @@ function world() {
 
 describe('one line per change', () => {
   it('spaces create|move|transfer|restore, members update, sites publish: one line naming what changed and its URL; --json the whole body', async () => {
-    const { env, run } = world();
+    const { run } = world();
     const org = (await run('orgs', 'list', '--json')).json.items[0].id;
     const created = await run('spaces', 'create', '--title', 'Guides');
     const [, id] = /^Created space "Guides" \((\w+)\) (http:\S+)\n$/.exec(created.stdout) ?? [];
@@ -33,7 +33,9 @@ describe('one line per change', () => {
     expect(json).toMatchObject({ object: 'space', title: 'Other', permissions: { edit: true } });
 
     const collection = (await run('collections', 'create', '--title', 'Shelf', '--json')).json.id;
-    expect((await run('spaces', 'move', id!, '--parent', collection)).stdout).toMatch(new RegExp(`^Moved space "Guides" \\(${id}\\): parent ${collection}; http://\\S+/s/${id}\\n$`));
+    expect((await run('spaces', 'move', id!, '--parent', collection)).stdout).toMatch(
+      new RegExp(`^Moved space "Guides" \\(${id}\\): parent ${collection}; http://\\S+/s/${id}\\n$`),
+    );
     expect((await run('spaces', 'update', id!, '--title', 'Handbook')).stdout).toMatch(new RegExp(`^Updated space "Handbook" \\(${id}\\) http://\\S+\\n$`));
 
     const user = (await run('members', 'list', '--json')).json.items[0].user;
@@ -44,8 +46,9 @@ describe('one line per change', () => {
     await run('spaces', 'delete', json.id, '--yes');
     expect((await run('spaces', 'restore', json.id)).stdout).toMatch(new RegExp(`^Restored space "Other" \\(${json.id}\\) http://\\S+\\n$`));
     const org2 = (await run('orgs', 'create', '--title', 'Second', '--json')).json.id;
-    expect((await run('spaces', 'transfer', json.id, '--organization', org2)).stdout).toMatch(new RegExp(`^Transferred space "Other" \\(${json.id}\\): organization ${org2}; http://\\S+/o/${org2}/s/${json.id}\\n$`));
-
+    expect((await run('spaces', 'transfer', json.id, '--organization', org2)).stdout).toMatch(
+      new RegExp(`^Transferred space "Other" \\(${json.id}\\): organization ${org2}; http://\\S+/o/${org2}/s/${json.id}\\n$`),
+    );
 
     // sites publish (through the same mechanism): where it published.
     const site = (await run('sites', 'create', '--title', 'Handbook Site', '--spaces', id!, '--org', org, '--json')).json;
@@ -54,14 +57,18 @@ describe('one line per change', () => {
     expect(published.stdout).toContain((await run('sites', 'get', site.id, '--org', org, '--json')).json.urls.published);
   }, 60_000);
 
-  it.skipIf(!hasScript)('on a terminal: a green ✓ first; none with NO_COLOR', async () => {
-    const { env, run } = world();
-    await run('orgs', 'list'); // the data directory made (its notice is not the line under test)
-    const out = inTerminal(['$D spaces create --title Tty', 'echo :::', 'NO_COLOR= $D spaces create --title Plain'], env);
-    const [tty, plain] = out.split(':::\n');
-    expect(tty).toMatch(new RegExp(`^${ESC.replace('[', '\\[')}32m✓${ESC.replace('[', '\\[')}39m Created space "Tty" \\(\\w+\\) http://`));
-    expect(plain).toMatch(/^Created space "Plain" \(\w+\) http:\/\/\S+\n$/);
-  }, 60_000);
+  it.skipIf(!hasScript)(
+    'on a terminal: a green ✓ first; none with NO_COLOR',
+    async () => {
+      const { env, run } = world();
+      await run('orgs', 'list'); // the data directory made (its notice is not the line under test)
+      const out = inTerminal(['$D spaces create --title Tty', 'echo :::', 'NO_COLOR= $D spaces create --title Plain'], env);
+      const [tty, plain] = out.split(':::\n');
+      expect(tty).toMatch(new RegExp(`^${ESC.replace('[', '\\[')}32m✓${ESC.replace('[', '\\[')}39m Created space "Tty" \\(\\w+\\) http://`));
+      expect(plain).toMatch(/^Created space "Plain" \(\w+\) http:\/\/\S+\n$/);
+    },
+    60_000,
+  );
 });
 
 describe('lists behave alike', () => {
@@ -105,9 +112,14 @@ describe('lists behave alike', () => {
     expect(every.items.map((c: any) => c.number).sort()).toEqual([...merged, Number(cr), archived].sort());
     expect((await run('cr', 'list', space, '--status', 'all')).stdout.trim().split('\n')).toHaveLength(every.items.length);
     expect((await run('cr', 'list', space, '--json')).json.items.map((c: any) => c.number)).toEqual([Number(cr)]);
-    expect((await run('cr', 'list-org', '--status', 'all', '--json')).json.items.map((c: any) => c.number).sort()).toEqual(every.items.map((c: any) => c.number).sort());
+    expect((await run('cr', 'list-org', '--status', 'all', '--json')).json.items.map((c: any) => c.number).sort()).toEqual(
+      every.items.map((c: any) => c.number).sort(),
+    );
     const page = await docs(['cr', 'list', space, '--status', 'all', '--page', 'x'], env);
-    expect([page.status, page.stderr]).toEqual([2, 'Error: --page does not go with --status all, which lists every page of every status (see docs cr list --help)\n']);
+    expect([page.status, page.stderr]).toEqual([
+      2,
+      'Error: --page does not go with --status all, which lists every page of every status (see docs cr list --help)\n',
+    ]);
   }, 90_000);
 });
 
@@ -118,7 +130,10 @@ describe('things named, not ids', () => {
     await run('spaces', 'create', '--title', 'One', '--parent', collection);
     await run('spaces', 'create', '--title', 'Two', '--parent', collection);
     const refused = await docs(['collections', 'delete', collection], env);
-    expect([refused.status, refused.stderr]).toEqual([2, `Error: Delete collection "Guides" (${collection}) in "My Organization" with 2 spaces: not confirmed; pass --yes to confirm (no terminal to ask on)\n`]);
+    expect([refused.status, refused.stderr]).toEqual([
+      2,
+      `Error: Delete collection "Guides" (${collection}) in "My Organization" with 2 spaces: not confirmed; pass --yes to confirm (no terminal to ask on)\n`,
+    ]);
     const site = (await run('sites', 'create', '--title', 'Docs Site', '--json')).json.id;
     expect((await docs(['sites', 'delete', site], env)).stderr).toContain(`Error: Delete site "Docs Site" (${site}) with its sections`);
     // Not readable (no such thing): the id, and the delete itself says what is wrong.
@@ -138,56 +153,77 @@ describe('things named, not ids', () => {
     const r = await docs(['sites', 'open', site], env);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^http:\/\/127\.0\.0\.1:7780\/sites\/\w+\/open-site\n$/);
-    expect(r.stderr).toBe(`Nothing serves http://127.0.0.1:7780 now: start the server with \`docs serve\`, or serve this site alone with \`docs sites preview ${site}\` (it prints the address).\n`);
+    expect(r.stderr).toBe(
+      `Nothing serves http://127.0.0.1:7780 now: start the server with \`docs serve\`, or serve this site alone with \`docs sites preview ${site}\` (it prints the address).\n`,
+    );
   }, 60_000);
 });
 
 /** A one-line clash between change request and space: shown with markers, resolved by one edit and one push. */
 async function clash(env: Record<string, string>) {
-    const run = async (...args: string[]) => {
-      const r = await docs(args, env);
-      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-      return r;
-    };
-    const space = (await run('spaces', 'create', '--title', 'Clash', '--json')).json.id;
-    const root = tempDir('docs-first-hour-clash-');
-    const [mine, theirs] = [join(root, 'mine'), join(root, 'theirs')];
-    mkdirSync(mine);
-    mkdirSync(theirs);
-    const text = (line: string) => `# Guide\n\nLine one.\n${line}\nLine three.\n`;
-    writeFileSync(join(mine, 'guide.md'), text('Line two.'));
-    await run('content', 'push', mine, '--space', space, '--merge');
-    writeFileSync(join(mine, 'guide.md'), text('Line two, as the change request says.'));
-    const cr = String((await run('content', 'push', mine, '--space', space, '--json')).json.number);
-    writeFileSync(join(theirs, 'guide.md'), text('Line two, as the space says.'));
-    await run('content', 'push', theirs, '--space', space, '--merge');
+  const run = async (...args: string[]) => {
+    const r = await docs(args, env);
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r;
+  };
+  const space = (await run('spaces', 'create', '--title', 'Clash', '--json')).json.id;
+  const root = tempDir('docs-first-hour-clash-');
+  const [mine, theirs] = [join(root, 'mine'), join(root, 'theirs')];
+  mkdirSync(mine);
+  mkdirSync(theirs);
+  const text = (line: string) => `# Guide\n\nLine one.\n${line}\nLine three.\n`;
+  writeFileSync(join(mine, 'guide.md'), text('Line two.'));
+  await run('content', 'push', mine, '--space', space, '--merge');
+  writeFileSync(join(mine, 'guide.md'), text('Line two, as the change request says.'));
+  const cr = String((await run('content', 'push', mine, '--space', space, '--json')).json.number);
+  writeFileSync(join(theirs, 'guide.md'), text('Line two, as the space says.'));
+  await run('content', 'push', theirs, '--space', space, '--merge');
 
-    const merge = await docs(['cr', 'merge', space, cr], env);
-    expect(merge.status).toBe(5);
-    expect(merge.stdout).toContain(['Line one.', '<<<<<<< space', 'Line two, as the space says.', '=======', 'Line two, as the change request says.', `>>>>>>> change request #${cr}`, 'Line three.'].join('\n'));
-    expect(merge.stderr).toContain(`docs cr resolve ${space} ${cr} ./cr-${cr}`);
-    if (hasScript) {
-      // On a terminal: the space's side red, the change request's green (as cr diff colors old and new).
-      const tty = inTerminal([`$D cr merge ${space} ${cr}; echo "exit=$?"`], env, 120);
-      expect(tty).toContain(`${ESC}31m<<<<<<< space${ESC}39m\n${ESC}31mLine two, as the space says.${ESC}39m\n=======\n${ESC}32mLine two, as the change request says.${ESC}39m\n${ESC}32m>>>>>>> change request #${cr}${ESC}39m`);
-      expect(tty).toContain('exit=5');
-    }
-    // --json: the API's answer as it is.
-    expect((await docs(['cr', 'merge', space, cr, '--json'], env)).json).toMatchObject({ result: 'conflicts', conflicts: [{ kind: 'content', title: 'Guide', path: 'guide' }] });
+  const merge = await docs(['cr', 'merge', space, cr], env);
+  expect(merge.status).toBe(5);
+  expect(merge.stdout).toContain(
+    [
+      'Line one.',
+      '<<<<<<< space',
+      'Line two, as the space says.',
+      '=======',
+      'Line two, as the change request says.',
+      `>>>>>>> change request #${cr}`,
+      'Line three.',
+    ].join('\n'),
+  );
+  expect(merge.stderr).toContain(`docs cr resolve ${space} ${cr} ./cr-${cr}`);
+  if (hasScript) {
+    // On a terminal: the space's side red, the change request's green (as cr diff colors old and new).
+    const tty = inTerminal([`$D cr merge ${space} ${cr}; echo "exit=$?"`], env, 120);
+    expect(tty).toContain(
+      `${ESC}31m<<<<<<< space${ESC}39m\n${ESC}31mLine two, as the space says.${ESC}39m\n=======\n${ESC}32mLine two, as the change request says.${ESC}39m\n${ESC}32m>>>>>>> change request #${cr}${ESC}39m`,
+    );
+    expect(tty).toContain('exit=5');
+  }
+  // --json: the API's answer as it is.
+  expect((await docs(['cr', 'merge', space, cr, '--json'], env)).json).toMatchObject({
+    result: 'conflicts',
+    conflicts: [{ kind: 'content', title: 'Guide', path: 'guide' }],
+  });
 
-    const dir = join(root, 'resolve');
-    const resolved = await run('cr', 'resolve', space, cr, dir);
-    expect(resolved.stdout).toContain(`${join(dir, 'guide.md')}  (Guide: 1 clash)`);
-    expect(resolved.stdout).toContain(`docs content push ${dir} --space ${space} --change-request ${cr} --merge`);
-    const file = readFileSync(join(dir, 'guide.md'), 'utf8');
-    expect(file).toBe(`# Guide\n\nLine one.\n<<<<<<< space\nLine two, as the space says.\n=======\nLine two, as the change request says.\n>>>>>>> change request #${cr}\nLine three.\n`);
+  const dir = join(root, 'resolve');
+  const resolved = await run('cr', 'resolve', space, cr, dir);
+  expect(resolved.stdout).toContain(`${join(dir, 'guide.md')}  (Guide: 1 clash)`);
+  expect(resolved.stdout).toContain(`docs content push ${dir} --space ${space} --change-request ${cr} --merge`);
+  const file = readFileSync(join(dir, 'guide.md'), 'utf8');
+  expect(file).toBe(
+    `# Guide\n\nLine one.\n<<<<<<< space\nLine two, as the space says.\n=======\nLine two, as the change request says.\n>>>>>>> change request #${cr}\nLine three.\n`,
+  );
 
-    // One edit, one push.
-    writeFileSync(join(dir, 'guide.md'), file.replace(/<<<<<<< space\n[^]*?>>>>>>> change request #\d+\n/, 'Line two, as both say.\n'));
-    const push = await run('content', 'push', dir, '--space', space, '--change-request', cr, '--merge');
-    expect(push.stdout).toContain('Merged into space');
-    const page = (await run('pages', 'list', space, '--json')).json.pages[0];
-    expect((await run('api', 'GET', `/spaces/${space}/content/page/${page.id}`, '--jq', '.markdown')).stdout).toBe('Line one.\nLine two, as both say.\nLine three.\n');
+  // One edit, one push.
+  writeFileSync(join(dir, 'guide.md'), file.replace(/<<<<<<< space\n[^]*?>>>>>>> change request #\d+\n/, 'Line two, as both say.\n'));
+  const push = await run('content', 'push', dir, '--space', space, '--change-request', cr, '--merge');
+  expect(push.stdout).toContain('Merged into space');
+  const page = (await run('pages', 'list', space, '--json')).json.pages[0];
+  expect((await run('api', 'GET', `/spaces/${space}/content/page/${page.id}`, '--jq', '.markdown')).stdout).toBe(
+    'Line one.\nLine two, as both say.\nLine three.\n',
+  );
 }
 
 describe('merge conflicts in the terminal', () => {
@@ -257,6 +293,8 @@ describe('merge conflicts in the terminal', () => {
     writeFileSync(join(dir, 'x.md'), '# X\n');
     const full = await docs(['cr', 'resolve', space, cr, dir], env);
     expect([full.status, full.stderr]).toEqual([2, `Error: DIR: ${dir} is not empty (use --force to write into it)\n`]);
-    expect((await run('cr', 'resolve', space, cr, join(dir, 'new'))).stdout).toMatch(new RegExp(`^No conflict: change request #${cr} is up to date with space ${space}`));
+    expect((await run('cr', 'resolve', space, cr, join(dir, 'new'))).stdout).toMatch(
+      new RegExp(`^No conflict: change request #${cr} is up to date with space ${space}`),
+    );
   }, 60_000);
 });

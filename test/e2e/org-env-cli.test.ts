@@ -14,7 +14,10 @@ import { tempDir } from '../helpers/server.js';
 
 function run(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_DATA: undefined, DOCS_ORG: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DOCS_DATA: undefined, DOCS_ORG: undefined, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -79,7 +82,9 @@ describe('DOCS_ORG with two organizations', () => {
       const argv = (c: any) => [
         ...(special[c.id] ?? [
           ...Object.keys(c.args).map(() => 'x'),
-          ...Object.entries<any>(c.flags).filter(([, f]) => f.required).flatMap(([k, f]) => [`--${k}`, f.options?.[0] ?? 'x']),
+          ...Object.entries<any>(c.flags)
+            .filter(([, f]) => f.required)
+            .flatMap(([k, f]) => [`--${k}`, f.options?.[0] ?? 'x']),
         ]),
         ...(c.flags.yes ? ['--yes'] : []),
       ];

@@ -65,7 +65,10 @@ describe('organization commands, over HTTP (--api-url)', () => {
     const remote = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_remote_orgs' };
     try {
       const org = (await docs(['orgs', 'list', '--json'], remote)).json.items[0].id;
-      const upd = await docs(['orgs', 'update', org, '--hostname', 'acme-docs', '--email-domains', 'acme.com', '--default-role', 'comment', '--no-invite-links', '--json'], remote);
+      const upd = await docs(
+        ['orgs', 'update', org, '--hostname', 'acme-docs', '--email-domains', 'acme.com', '--default-role', 'comment', '--no-invite-links', '--json'],
+        remote,
+      );
       expect(upd.status).toBe(0);
       expectContract('PATCH', `/v1/orgs/${org}`, 200, upd.json);
       expect(upd.json).toMatchObject({ hostname: 'acme-docs', emailDomains: ['acme.com'], defaultRole: 'comment', inviteLinks: false });
@@ -73,7 +76,10 @@ describe('organization commands, over HTTP (--api-url)', () => {
       expect(bad.status).toBe(2);
       expect(bad.stderr).toBe('Error: --hostname: must be lowercase letters, digits and hyphens, starting and ending with a letter or digit\n');
 
-      const saml = await docs(['saml', 'create', '--label', 'Okta', '--entity-id', 'urn:okta', '--certificate', 'MIIC', '--sso-url', 'https://idp.test/sso', '--json'], remote);
+      const saml = await docs(
+        ['saml', 'create', '--label', 'Okta', '--entity-id', 'urn:okta', '--certificate', 'MIIC', '--sso-url', 'https://idp.test/sso', '--json'],
+        remote,
+      );
       expect(saml.status).toBe(0);
       expectContract('POST', `/v1/orgs/${org}/saml`, 201, saml.json);
       expect(saml.json.service.acsURL).toBe(`${s.url}/sso/saml/${saml.json.id}/acs`);

@@ -32,7 +32,9 @@ describe('human output: pipes and terminals', () => {
     // sites customize without --json: what was set, not the whole customization.
     const site = (await run('sites', 'create', '--title', 'Site', '--spaces', space.id, '--json')).json;
     const custom = (await run('sites', 'customize', site.id, '--set', 'styling.primaryColor.light=#1f6feb', '--set', 'styling.theme=bold')).stdout;
-    expect(custom).toBe(`Updated the customization of site ${site.id}:\n  styling.primaryColor.light  #1f6feb\n  styling.theme               bold\nAll of it: docs sites customization ${site.id} (or add --json).\n`);
+    expect(custom).toBe(
+      `Updated the customization of site ${site.id}:\n  styling.primaryColor.light  #1f6feb\n  styling.theme               bold\nAll of it: docs sites customization ${site.id} (or add --json).\n`,
+    );
 
     // A change request to diff: the space pushed, then one line changed.
     const src = join(tempDir('docs-output-src-'), 'src');
@@ -45,7 +47,17 @@ describe('human output: pipes and terminals', () => {
 
     if (!hasScript) return console.warn('skipped the terminal half: no util-linux `script` here');
     const out = inTerminal(
-      ['$D spaces list', 'echo :::', `$D spaces get ${space.id}`, 'echo :::', `$D cr diff ${space.id} ${cr}`, 'echo :::', 'NO_COLOR= $D spaces list', 'echo :::', 'NO_COLOR= $D spaces list --help'],
+      [
+        '$D spaces list',
+        'echo :::',
+        `$D spaces get ${space.id}`,
+        'echo :::',
+        `$D cr diff ${space.id} ${cr}`,
+        'echo :::',
+        'NO_COLOR= $D spaces list',
+        'echo :::',
+        'NO_COLOR= $D spaces list --help',
+      ],
       env,
     );
     const [table, summary, diff, plainTable, plainHelp] = out.split(':::\n');

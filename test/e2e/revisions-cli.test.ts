@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docs, docsAsync } from '../helpers/cli.js';
+import { docsAsync } from '../helpers/cli.js';
 import { expectContract } from '../helpers/contract.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -62,7 +62,13 @@ describe('revision content over HTTP', () => {
 
   it('a revision, page or file that is not there is 404 with the error body', async () => {
     const base = `/v1/spaces/${space}/revisions`;
-    for (const path of [`${base}/nope/pages`, `${base}/${first}/page/nope`, `${base}/${first}/path/guide/nope`, `${base}/${first}/files/nope`, `${base}/${first}/page/nope/document`]) {
+    for (const path of [
+      `${base}/nope/pages`,
+      `${base}/${first}/page/nope`,
+      `${base}/${first}/path/guide/nope`,
+      `${base}/${first}/files/nope`,
+      `${base}/${first}/page/nope/document`,
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
   });
@@ -94,7 +100,11 @@ describe('docs revisions', () => {
 
   it('in-process on the data directory, once the server has let it go', async () => {
     await s.stop();
-    const r = await docsAsync(['revisions', 'page', space, first, '--path', 'guide/setup'], { DOCS_DATA: dataDir, DOCS_API_URL: undefined, DOCS_TOKEN: undefined });
+    const r = await docsAsync(['revisions', 'page', space, first, '--path', 'guide/setup'], {
+      DOCS_DATA: dataDir,
+      DOCS_API_URL: undefined,
+      DOCS_TOKEN: undefined,
+    });
     expect([r.status, r.stdout], r.stderr).toEqual([0, '# Setup\n\nRun **it**.\n']);
   });
 });

@@ -22,7 +22,10 @@ describe('docs sites open / preview', () => {
   it('open prints urls.published; an unpublished site is exit 5', async () => {
     const { env, site, run } = await publishedSite(tempDir());
     const unpublished = await docs(['sites', 'open', site.id], env);
-    expect([unpublished.status, unpublished.stderr]).toEqual([5, `Error: site ${site.id} is not published: publish it first (docs sites publish ${site.id})\n`]);
+    expect([unpublished.status, unpublished.stderr]).toEqual([
+      5,
+      `Error: site ${site.id} is not published: publish it first (docs sites publish ${site.id})\n`,
+    ]);
     await run('sites', 'publish', site.id, '--json');
     const r = await docs(['sites', 'open', site.id], env);
     expect(r.status).toBe(0);
@@ -33,7 +36,10 @@ describe('docs sites open / preview', () => {
     const data = tempDir();
     const { env, site, run } = await publishedSite(data);
     await run('sites', 'publish', site.id, '--json');
-    const child = spawn(process.execPath, [BIN, 'sites', 'preview', site.id], { env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sites', 'preview', site.id], {
+      env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));

@@ -27,11 +27,19 @@ async function scenario(env: Record<string, string>, full: boolean) {
   expect(bad.status).toBe(2);
   expect(bad.stderr).toMatch(/^Error: --condition: unsupported /);
 
-  await run('sites', 'sort', site.id, '--item', `site-section:${section.id}`, '--before', `site-section:${(await run('sections', 'list', site.id, '--json')).json.items[0].id}`);
+  await run(
+    'sites',
+    'sort',
+    site.id,
+    '--item',
+    `site-section:${section.id}`,
+    '--before',
+    `site-section:${(await run('sections', 'list', site.id, '--json')).json.items[0].id}`,
+  );
   const tree = (await run('sites', 'structure', site.id)).stdout.split('\n');
   expect(tree[0]).toBe(`${section.id}  API Reference  /api-reference`);
   expect(tree[1]).toBe(`${ss.id}    API  /v2  (default)`);
-  expect(tree[2]).toMatch(/^\w+  Public Docs  \/public-docs  \(default\)$/);
+  expect(tree[2]).toMatch(/^\w+ {2}Public Docs {2}\/public-docs {2}\(default\)$/);
 
   const custom = (await run('sites', 'customize', site.id, '--set', 'styling.primaryColor.light=#1f6feb', '--set', 'themes.toggeable=false', '--json')).json;
   expect(custom.styling.primaryColor.light).toBe('#1f6feb');
@@ -48,14 +56,19 @@ async function scenario(env: Record<string, string>, full: boolean) {
   expect((await run('sites', 'customize', site.id, '--site-space', ss.id, '--set', 'styling.theme=bold', '--json')).json.styling.theme).toBe('bold');
 
   const schemaFile = join(dir, 'schema.json');
-  writeFileSync(schemaFile, JSON.stringify({ type: 'object', properties: { plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' } }, additionalProperties: false }));
+  writeFileSync(
+    schemaFile,
+    JSON.stringify({ type: 'object', properties: { plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' } }, additionalProperties: false }),
+  );
   expect((await run('sites', 'schema', 'set', site.id, schemaFile)).stdout).toBe('Visitor schema set (1 claims).\n');
 
   expect((await run('sites', 'publish', site.id, '--json')).json.published).toBe(true);
   const prof = (await run('sites', 'published', site.id, '--json')).json;
   expect(prof.structure.type).toBe('sections');
   expect(prof.customizations.siteSpaces[ss.id].styling.theme).toBe('bold');
-  expect((await run('sites', 'delete', site.id, '--yes')).stdout).toBe(`Deleted site ${site.id} with its sections and site spaces (the spaces stay; not restorable).\n`);
+  expect((await run('sites', 'delete', site.id, '--yes')).stdout).toBe(
+    `Deleted site ${site.id} with its sections and site spaces (the spaces stay; not restorable).\n`,
+  );
   const got = await docs(['sites', 'get', site.id], env);
   expect([got.status, got.stderr]).toEqual([3, `Error: site ${site.id} not found\n`]);
 }

@@ -60,7 +60,10 @@ async function scenario(env: Record<string, string>, as: { owner: string }, tag:
   expect((await ok('tokens', 'create', '--user', editor, '--label', 'second', '--token', editorToken)).stdout).toMatch(/^gb_api_/);
 
   // Bad input changes nothing.
-  expect(await docs(['tokens', 'create', '--user', reviewer, '--expires', 'soon', '--token', as.owner], env)).toMatchObject({ status: 2, stderr: expect.stringMatching(/--expires: "soon" is neither/) });
+  expect(await docs(['tokens', 'create', '--user', reviewer, '--expires', 'soon', '--token', as.owner], env)).toMatchObject({
+    status: 2,
+    stderr: expect.stringMatching(/--expires: "soon" is neither/),
+  });
   expect((await docs(['tokens', 'create', '--user', 'nobody@acme.com', '--token', as.owner], env)).status).toBe(3);
   expect((await docs(['tokens', 'revoke', 'tok_0000000000000000', '--yes', '--token', as.owner], env)).status).toBe(3);
 
@@ -69,7 +72,9 @@ async function scenario(env: Record<string, string>, as: { owner: string }, tag:
   const cr = (await ok('cr', 'create', space, '--subject', 'Setup guide', '--json', '--token', as.owner)).json;
   const review = (await ok('cr', 'review', space, String(cr.number), '--status', 'approved', '--json', '--token', secret)).json;
   expect(review).toMatchObject({ status: 'approved' });
-  expect((await ok('cr', 'reviews', space, String(cr.number), '--json', '--token', as.owner)).json.items.map((r: any) => r.reviewer?.id ?? r.user?.id)).toHaveLength(1);
+  expect(
+    (await ok('cr', 'reviews', space, String(cr.number), '--json', '--token', as.owner)).json.items.map((r: any) => r.reviewer?.id ?? r.user?.id),
+  ).toHaveLength(1);
 
   // Revoked: refused with 401 (exit 4) at once; not confirmed off a terminal without --yes.
   const unconfirmed = await docs(['tokens', 'revoke', row.id, '--token', as.owner], env);
@@ -123,7 +128,8 @@ describe('docs tokens', () => {
       expect(created.status).toBe(201);
       expect(created.headers.get('cache-control')).toBe('no-store');
       const { token, id } = await created.json();
-      const list = async () => ((await (await fetch(`${s.url}/_docs/tokens`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })).json()).items as any[]).find((t) => t.id === id);
+      const list = async () =>
+        ((await (await fetch(`${s.url}/_docs/tokens`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })).json()).items as any[]).find((t) => t.id === id);
       expect((await list()).lastUsedAt).toBeNull();
       expect((await s.api('GET', '/v1/user', { token })).status).toBe(200);
       expect((await list()).lastUsedAt).toBe('2026-03-01T10:00:00.000Z');
@@ -138,7 +144,11 @@ describe('docs tokens', () => {
       expect(expired.status).toBe(401);
       expect(expired.body.error.message).toMatch(/expired/);
       // A date already past is refused (400), nothing made.
-      const past = await fetch(`${s.url}/_docs/tokens`, { method: 'POST', headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ user: 'owner@localhost', expiresAt: '2026-01-01T00:00:00Z' }) });
+      const past = await fetch(`${s.url}/_docs/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'owner@localhost', expiresAt: '2026-01-01T00:00:00Z' }),
+      });
       expect(past.status).toBe(400);
     } finally {
       await s.stop();

@@ -34,7 +34,8 @@ export function builtProblem(): string | null {
   if (!existsSync(BUNDLE)) return (verdict = 'dist/ is absent: run `npm run build` (npm ci does) before the tests of the built CLI');
   const src = newestSource();
   const built = statSync(BUNDLE).mtimeMs;
-  return (verdict = src.mtime > built ? `dist/ is older than ${src.file.slice(root.length + 1)}: run \`npm run build\` before the tests of the built CLI` : null);
+  return (verdict =
+    src.mtime > built ? `dist/ is older than ${src.file.slice(root.length + 1)}: run \`npm run build\` before the tests of the built CLI` : null);
 }
 
 /** Throws unless dist/ is there and newer than every source file. */

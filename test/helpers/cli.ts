@@ -45,7 +45,11 @@ export function docsProcess(args: string[], env: Record<string, string | undefin
 export function docsAsync(args: string[], env: Record<string, string | undefined> = {}, opts: { cwd?: string } = {}): Promise<CliResult> {
   requireFreshBuild();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -93,7 +97,16 @@ export function inTerminal(lines: string[], env: Record<string, string | undefin
   requireFreshBuild();
   const r = spawnSync('script', ['-qec', [`stty cols ${cols} rows 50`, ...lines].join('\n'), '/dev/null'], {
     encoding: 'utf8',
-    env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', D: `${process.execPath} ${BIN}`, ...env },
+    env: {
+      ...process.env,
+      DOCS_API_URL: undefined,
+      DOCS_TOKEN: undefined,
+      NO_COLOR: undefined,
+      FORCE_COLOR: undefined,
+      TERM: 'xterm-256color',
+      D: `${process.execPath} ${BIN}`,
+      ...env,
+    },
     timeout: 60_000,
   });
   if (r.status !== 0) throw new Error(`script exited ${r.status}: ${r.stderr}${r.stdout}`);
@@ -106,10 +119,18 @@ export function inTerminal(lines: string[], env: Record<string, string | undefin
  * Waits for what it expects, never for a fixed time; a run still going after `timeoutMs` is
  * killed (status null). Answers the exit status and the terminal's output.
  */
-export function onTerminal(args: string[], env: Record<string, string | undefined>, steps: [when: RegExp, keys: string][], timeoutMs = 15_000): Promise<{ status: number | null; out: string }> {
+export function onTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  steps: [when: RegExp, keys: string][],
+  timeoutMs = 15_000,
+): Promise<{ status: number | null; out: string }> {
   requireFreshBuild();
   const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env, TERM: 'xterm', COLUMNS: '120' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...process.env, DOCS_API_URL: '', DOCS_TOKEN: '', ...env, TERM: 'xterm', COLUMNS: '120' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let step = 0;
   const onData = (d: Buffer) => {

@@ -13,10 +13,13 @@ const PDF = Buffer.from('%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\ntrailer
  * links written several ways, frontmatter, a file with no final newline.
  */
 export const ROUNDTRIP: Record<string, string | Buffer> = {
-  'SUMMARY.md': '# Table of contents\n\n* [Introduction](README.md)\n* [Install](install.md)\n\n## Guides\n\n* [Getting started](guides/getting-started/README.md)\n  * [Advanced setup](guides/getting-started/advanced.md)\n* [Proxies](guides/proxies.md)\n\n## API reference\n\n* [Client](api/client.md)\n',
-  'README.md': '# undici\n\nAn HTTP/1.1 client, written from scratch.\n\n![logo](.gitbook/assets/logo.png)\n\nSee [how to install](install.md) and [the client](api/client.md#options).\n',
+  'SUMMARY.md':
+    '# Table of contents\n\n* [Introduction](README.md)\n* [Install](install.md)\n\n## Guides\n\n* [Getting started](guides/getting-started/README.md)\n  * [Advanced setup](guides/getting-started/advanced.md)\n* [Proxies](guides/proxies.md)\n\n## API reference\n\n* [Client](api/client.md)\n',
+  'README.md':
+    '# undici\n\nAn HTTP/1.1 client, written from scratch.\n\n![logo](.gitbook/assets/logo.png)\n\nSee [how to install](install.md) and [the client](api/client.md#options).\n',
   'install.md': '# Install\n\n```sh\nnpm i undici   \n```\n\nThen read [Getting started](guides/getting-started/README.md).',
-  'guides/getting-started/README.md': '---\ndescription: First steps with undici\n---\n\n# Getting started\n\n![flow](../../images/flow.png)\n\nRelative: [advanced](./advanced.md), [proxies](../proxies.md).\n\n```js\nconst { request } = require(\'undici\')  \n\t\n```\n',
+  'guides/getting-started/README.md':
+    "---\ndescription: First steps with undici\n---\n\n# Getting started\n\n![flow](../../images/flow.png)\n\nRelative: [advanced](./advanced.md), [proxies](../proxies.md).\n\n```js\nconst { request } = require('undici')  \n\t\n```\n",
   'guides/getting-started/advanced.md': '# Advanced setup\n\nBack to [install](../../install.md). The [sample](../../files/sample.pdf).\n\n\n',
   'guides/proxies.md': '# Proxies\n\nA line with a hard break  \nand the next one.\n\n    indented code   \n',
   'api/client.md': '# Client\n\n## Options\n\n| name | type |\n|---|---|\n| url | string |\n\n[Home](../README.md)\n',
@@ -32,4 +35,3 @@ export function writeTree(files: Record<string, string | Buffer>, dir = tempDir(
   }
   return dir;
 }
-

@@ -26,7 +26,8 @@ export default function setup(project: TestProject) {
   folder = mkdtempSync(join(tmpdir(), 'docs-test-run-'));
   process.env.TMPDIR = folder;
   const full = project.config.env?.DOCS_TEST_FULL === '1' || process.env.DOCS_TEST_FULL === '1';
-  const note = () => `sweeps: ${full ? 'every case' : `a seeded sample, DOCS_TEST_SEED=${process.env.DOCS_TEST_SEED} repeats it (npm run test:full for every case)`}`;
+  const note = () =>
+    `sweeps: ${full ? 'every case' : `a seeded sample, DOCS_TEST_SEED=${process.env.DOCS_TEST_SEED} repeats it (npm run test:full for every case)`}`;
   console.log(note());
   return async () => {
     console.log(note());

@@ -35,7 +35,12 @@ export function normalize(value: unknown, base: string): unknown {
   const walk = (v: any): any => {
     if (typeof v === 'string') {
       if (/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(v)) return '{jwt}';
-      let s = v.split(base).join('{base}').replace(/\b[0-9a-f]{64}\b/g, '{sha}').replace(/sig=[A-Za-z0-9_-]+/g, 'sig={sig}').replace(/exp=\d+/g, 'exp={exp}');
+      let s = v
+        .split(base)
+        .join('{base}')
+        .replace(/\b[0-9a-f]{64}\b/g, '{sha}')
+        .replace(/sig=[A-Za-z0-9_-]+/g, 'sig={sig}')
+        .replace(/exp=\d+/g, 'exp={exp}');
       s = s.replace(/\b[A-Za-z0-9]{20}\b/g, (id) => {
         if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
         return ids.get(id)!;
@@ -45,7 +50,10 @@ export function normalize(value: unknown, base: string): unknown {
     if (Array.isArray(v)) return v.map(walk);
     // `page` is a cursor in `next`, but a page id elsewhere (content references).
     // Keys too: some maps are keyed by ids (e.g. sources by `integration:api:<user>`).
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k), k === 'page' && typeof x === 'string' && !/^[A-Za-z0-9]{20}$/.test(x) ? '{cursor}' : walk(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [walk(k), k === 'page' && typeof x === 'string' && !/^[A-Za-z0-9]{20}$/.test(x) ? '{cursor}' : walk(x)]),
+      );
     return v;
   };
   return walk(value);

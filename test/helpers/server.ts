@@ -23,7 +23,11 @@ export interface TestServer extends Served {
   token: string;
   dataDir?: string;
   /** A request whose answer is checked against the contract before it is returned. */
-  api(method: string, path: string, opts?: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** A request to a /_docs route (outside the contract): an error must still carry the API's error body. */
   docs(method: string, path: string, opts?: { body?: unknown; token?: string | null }): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
@@ -38,11 +42,19 @@ export function tempDir(prefix = 'docs-test-'): string {
 }
 
 /** A real `docs serve` on an ephemeral loopback port (in memory unless `onDisk`). */
-export async function startServer(opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean; token?: string } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean; token?: string } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.onDisk ? tempDir() : undefined);
   const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
   process.env.DOCS_BOOTSTRAP_TOKEN = opts.token ?? TEST_TOKEN;
-  const served = await serve({ port: 0, dataDir, clock: opts.clock, sweepIntervalMs: opts.sweepIntervalMs, allowPrivateTunnels: opts.allowPrivateTunnels }).finally(() => {
+  const served = await serve({
+    port: 0,
+    dataDir,
+    clock: opts.clock,
+    sweepIntervalMs: opts.sweepIntervalMs,
+    allowPrivateTunnels: opts.allowPrivateTunnels,
+  }).finally(() => {
     if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
     else process.env.DOCS_BOOTSTRAP_TOKEN = prev;
   });

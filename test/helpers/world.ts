@@ -9,7 +9,11 @@ import { addUser } from './people.js';
 // it to address every operation with real ids. `ids` is keyed by the contract's path parameter
 // names (`spaceId`, `siteSectionId`, ...), so a path template fills itself.
 
-export const SPEC_TEXT = JSON.stringify({ openapi: '3.0.0', info: { title: 'World API', version: '1' }, paths: { '/ping': { get: { responses: { '200': { description: 'ok' } } } } } });
+export const SPEC_TEXT = JSON.stringify({
+  openapi: '3.0.0',
+  info: { title: 'World API', version: '1' },
+  paths: { '/ping': { get: { responses: { '200': { description: 'ok' } } } } },
+});
 
 export interface World {
   s: TestServer;
@@ -56,7 +60,9 @@ export async function buildWorld(s: TestServer): Promise<World> {
   ids.fileId = (await owner('GET', `${sp}/content/files`)).items[0].id;
   ids.revisionId = (await owner('GET', `${sp}/content`)).id;
   const open = await owner('POST', `${sp}/change-requests`, { subject: 'Open change' });
-  await owner('POST', `${sp}/change-requests/${open.id}/content?compat=false`, { changes: [{ operation: 'update_page', page: ids.pageId, document: { markdown: 'Install it again.' } }] });
+  await owner('POST', `${sp}/change-requests/${open.id}/content?compat=false`, {
+    changes: [{ operation: 'update_page', page: ids.pageId, document: { markdown: 'Install it again.' } }],
+  });
   ids.changeRequestId = open.id;
 
   // Discussions: a comment with a reply on the space, and one on the open change request (the
@@ -96,7 +102,11 @@ export async function buildWorld(s: TestServer): Promise<World> {
   ids.eventId = (await owner('GET', `/v1/integrations/${ids.integrationName}/events`)).items[0].id;
 
   // A conversation, processed into an issue and a cluster.
-  await owner('POST', `${o}/conversations`, { id: 'world-1', subject: 'Reset email never arrives', parts: [{ type: 'message', role: 'user', body: 'I cannot reset my password: the reset email never arrives.' }] });
+  await owner('POST', `${o}/conversations`, {
+    id: 'world-1',
+    subject: 'Reset email never arrives',
+    parts: [{ type: 'message', role: 'user', body: 'I cannot reset my password: the reset email never arrives.' }],
+  });
   await conversationsIdle(s.ctx);
   ids.conversationId = (await owner('GET', `${o}/conversations`)).items[0].id;
   ids.issueId = (await owner('GET', `${o}/conversations-issues`)).items[0].issue.id;
@@ -108,5 +118,13 @@ export async function buildWorld(s: TestServer): Promise<World> {
 }
 
 export function integrationManifest(org: string, over: Record<string, unknown> = {}) {
-  return { organization: org, title: 'World tool', description: 'A tool of the world', script: 'export default {}', visibility: 'private', scopes: ['space:content:read'], ...over };
+  return {
+    organization: org,
+    title: 'World tool',
+    description: 'A tool of the world',
+    script: 'export default {}',
+    visibility: 'private',
+    scopes: ['space:content:read'],
+    ...over,
+  };
 }

@@ -13,7 +13,9 @@ import { SECRET, startReceiver } from './helpers.js';
  */
 function docsAsync(args: string[], env: Record<string, string | undefined>, onOutput?: () => void) {
   return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -29,8 +31,21 @@ const files = tempDir('docs-integration-files-');
 const manifestFile = join(files, 'integration.json');
 const scriptFile = join(files, 'index.js');
 // 1x1 PNG
-writeFileSync(join(files, 'icon.png'), Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
-writeFileSync(manifestFile, JSON.stringify({ title: 'Notifier', description: 'Tells a channel', scopes: ['space:content:read'], icon: 'icon.png', secrets: { TOKEN: SECRET }, contentSecurityPolicy: "script-src 'self'" }));
+writeFileSync(
+  join(files, 'icon.png'),
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+);
+writeFileSync(
+  manifestFile,
+  JSON.stringify({
+    title: 'Notifier',
+    description: 'Tells a channel',
+    scopes: ['space:content:read'],
+    icon: 'icon.png',
+    secrets: { TOKEN: SECRET },
+    contentSecurityPolicy: "script-src 'self'",
+  }),
+);
 writeFileSync(scriptFile, 'export default { fetch() {} }');
 
 describe('docs integrations, in-process', () => {
@@ -51,7 +66,9 @@ describe('docs integrations, in-process', () => {
     expectContract('POST', '/v1/integrations/notifier', 200, pub.json);
     expect(pub.json).toMatchObject({ name: 'notifier', version: 1, title: 'Notifier' });
     expect(pub.json.urls.icon).toMatch(/^data:image\/png;base64,iVBOR/);
-    expect((await run(['integrations', 'publish', 'notifier', '--manifest', manifestFile, '--script', scriptFile])).stdout).toBe('Published notifier version 2 (private).\n');
+    expect((await run(['integrations', 'publish', 'notifier', '--manifest', manifestFile, '--script', scriptFile])).stdout).toBe(
+      'Published notifier version 2 (private).\n',
+    );
     expect((await run(['integrations', 'list'])).stdout).toMatch(/notifier.*Notifier.*2/);
     expect((await run(['integrations', 'dev', 'notifier', '--tunnel', rx.url])).stdout).toMatch(/Development mode of notifier is on/);
 
@@ -71,7 +88,7 @@ describe('docs integrations, in-process', () => {
     expect(events.json.items).toHaveLength(1);
     expect(events.json.items[0].status).toBe('success');
     const ev = await run(['integrations', 'event', 'notifier', events.json.items[0].id]);
-    expect(ev.stdout).toMatch(/info  POST http:\/\/127\.0\.0\.1:\d+\/events -> 200 in \d+ ms \(attempt 1\/3\)/);
+    expect(ev.stdout).toMatch(/info {2}POST http:\/\/127\.0\.0\.1:\d+\/events -> 200 in \d+ ms \(attempt 1\/3\)/);
     const follow = await run(['integrations', 'events', 'notifier', '--follow']);
     expect(follow.status).toBe(2);
     expect(follow.stderr).toMatch(/^Error: --follow: needs a server/);
@@ -80,7 +97,9 @@ describe('docs integrations, in-process', () => {
     expect(un.stdout).toBe(`Uninstalled notifier (installation ${installation.id}). Install it again with: docs integrations install notifier\n`);
     expect(rx.received.map((r) => r.body.type)).toEqual(['installation_setup', 'installation_deleted']);
     expect((await run(['integrations', 'dev', 'notifier', '--off'])).stdout).toBe('Development mode of notifier is off.\n');
-    expect((await run(['integrations', 'delete', 'notifier', '--yes'])).stdout).toBe('Deleted integration notifier with its installations and events (not restorable).\n');
+    expect((await run(['integrations', 'delete', 'notifier', '--yes'])).stdout).toBe(
+      'Deleted integration notifier with its installations and events (not restorable).\n',
+    );
     expect((await run(['integrations', 'get', 'notifier'])).status).toBe(3);
     for (const o of outputs) expect(o).not.toContain(SECRET);
   });
@@ -120,7 +139,10 @@ describe('docs integrations, over HTTP', () => {
     await s.api('DELETE', `/v1/integrations/remote-one/installations/${installation.id}`);
     const out = await follower;
     expect(out.status, out.stderr).toBe(0);
-    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // The existing event first, then the two new ones in the order they happened.
     expect(lines.map((e) => e.payload.type)).toEqual(['installation_setup', 'installation_setup', 'installation_deleted']);
     expect(lines[1].payload.previous).toEqual({ status: 'active', configuration: {} });

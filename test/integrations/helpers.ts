@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Context } from '../../src/kernel/context.js';
 import type { TestServer } from '../helpers/server.js';
 
 export const SECRET = 'sk_live_very_secret_value_42';
@@ -42,5 +41,13 @@ export async function startReceiver(status: () => number = () => 200, delayMs = 
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
-  return { url, received, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
+  return {
+    url,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }

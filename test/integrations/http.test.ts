@@ -31,7 +31,16 @@ describe('publish, get, list, unpublish', () => {
   it('publishes (version 1), publishes again (version 2), and never returns secrets or the script', async () => {
     const r = await s.api('POST', '/v1/integrations/slack.v1', { body: manifest(org, { visibility: 'public', categories: ['collaboration'] }) });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ object: 'integration', name: 'slack.v1', version: 1, title: 'Slack', target: 'all', visibility: 'public', verified: false, permissions: { admin: true } });
+    expect(r.body).toMatchObject({
+      object: 'integration',
+      name: 'slack.v1',
+      version: 1,
+      title: 'Slack',
+      target: 'all',
+      visibility: 'public',
+      verified: false,
+      permissions: { admin: true },
+    });
     expect(r.body.owner.id).toBe(org);
     expect(r.body.urls.location).toBe(`${s.url}/v1/integrations/slack.v1`);
     const again = await s.api('POST', '/v1/integrations/slack.v1', { body: manifest(org, { title: 'Slack 2', visibility: 'public' }) });
@@ -67,7 +76,16 @@ describe('publish, get, list, unpublish', () => {
     await bad('bad3', manifest(org, { icon: 'not base64!' }), /icon/);
     await bad('bad4', manifest(org, { script: '' }), /^script: must not be empty/);
     await bad('bad5', manifest(org, { runtime: 'v9' }), /runtime/);
-    await bad('bad6', manifest(org, { blocks: [{ id: 'a', title: 'Block' }, { id: 'a', title: 'Again' }] }), /^blocks: id a appears twice/);
+    await bad(
+      'bad6',
+      manifest(org, {
+        blocks: [
+          { id: 'a', title: 'Block' },
+          { id: 'a', title: 'Again' },
+        ],
+      }),
+      /^blocks: id a appears twice/,
+    );
     await bad('bad7', manifest(org, { scopes: ['space:everything'] }), /scopes/);
     await bad('bad8', { ...manifest(org), organization: undefined }, /organization/);
     expect((await s.api('POST', '/v1/integrations/bad%20name', { body: manifest(org) })).status).toBe(400);
@@ -119,10 +137,21 @@ describe('publish, get, list, unpublish', () => {
   it('filters lists by search, category, blockDomain, blocks, contentSources, owner, scope, target', async () => {
     const other = await newOrg(s, 'Filters Org');
     await s.api('POST', '/v1/integrations/f-figma', {
-      body: manifest(other, { title: 'Figma', categories: ['content'], target: 'space', scopes: ['space:content:write'], blocks: [{ id: 'embed', title: 'Embed', urlUnfurl: ['https://www.figma.com/file/*'] }] }),
+      body: manifest(other, {
+        title: 'Figma',
+        categories: ['content'],
+        target: 'space',
+        scopes: ['space:content:write'],
+        blocks: [{ id: 'embed', title: 'Embed', urlUnfurl: ['https://www.figma.com/file/*'] }],
+      }),
     });
     await s.api('POST', '/v1/integrations/f-git', {
-      body: manifest(other, { title: 'Git', categories: ['analytics'], target: 'site', contentSources: [{ id: 'src', title: 'Repo', configuration: { componentId: 'cfg' } }] }),
+      body: manifest(other, {
+        title: 'Git',
+        categories: ['analytics'],
+        target: 'site',
+        contentSources: [{ id: 'src', title: 'Repo', configuration: { componentId: 'cfg' } }],
+      }),
     });
     const names = async (q: string) => (await s.api('GET', `/v1/integrations?owner=${other}&${q}`)).body.items.map((i: any) => i.name);
     expect(await names('')).toEqual(['f-figma', 'f-git']);
@@ -167,7 +196,14 @@ describe('installations', () => {
     const r = await s.api('POST', '/v1/integrations/inst/installations', { body: { organization: org } });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(r.body.urls.location);
-    expect(r.body).toMatchObject({ status: 'active', space_selection: 'all', site_selection: 'all', configuration: {}, externalIds: [], target: { organization: org } });
+    expect(r.body).toMatchObject({
+      status: 'active',
+      space_selection: 'all',
+      site_selection: 'all',
+      configuration: {},
+      externalIds: [],
+      target: { organization: org },
+    });
     const id = r.body.id;
     expect((await s.api('GET', `/v1/integrations/inst/installations/${id}`)).body).toEqual(r.body);
     expect((await s.api('POST', '/v1/integrations/inst/installations', { body: { organization: org } })).status).toBe(409);
@@ -177,7 +213,11 @@ describe('installations', () => {
     expect((await s.api('GET', '/v1/integrations/inst/installations?externalId=other')).body.count).toBe(0);
     const events = (await s.api('GET', '/v1/integrations/inst/events')).body;
     expect(events.count).toBe(1); // externalIds alone emit nothing
-    expect(events.items[0]).toMatchObject({ status: 'success', installationId: id, payload: { type: 'installation_setup', installationId: id, status: 'active' } });
+    expect(events.items[0]).toMatchObject({
+      status: 'success',
+      installationId: id,
+      payload: { type: 'installation_setup', installationId: id, status: 'active' },
+    });
     expect(events.items[0].payload.eventId).toBe(events.items[0].id);
     expect((await s.api('GET', '/v1/integrations/inst/installations/nope')).status).toBe(404);
   });
@@ -205,7 +245,9 @@ describe('installations', () => {
   });
 
   it('is pending until the required configuration is given; configuration changes emit installation_setup with previous', async () => {
-    const configurations = { account: { properties: { channel: { type: 'string', title: 'Channel' }, level: { type: 'string', enum: ['low', 'high'] } }, required: ['channel'] } };
+    const configurations = {
+      account: { properties: { channel: { type: 'string', title: 'Channel' }, level: { type: 'string', enum: ['low', 'high'] } }, required: ['channel'] },
+    };
     await s.api('POST', '/v1/integrations/conf', { body: manifest(org, { configurations }) });
     const r = await s.api('POST', '/v1/integrations/conf/installations', { body: { organization: org } });
     expect(r.body.status).toBe('pending');
@@ -264,7 +306,9 @@ describe('installations', () => {
     expect((await s.api('GET', '/v1/integrations/content/sites?extended=true')).body.items[0].site).toMatchObject({ object: 'site', id: site, title: 'Docs' });
     await s.api('DELETE', `/v1/spaces/${sp2}`);
     expect((await s.api('GET', `/v1/integrations/content/installations/${inst.id}`)).body.spaces).toBe(1);
-    const sel = await s.api('PATCH', `/v1/integrations/content/installations/${inst.id}`, { body: { space_selection: 'selected', site_selection: 'selected' } });
+    const sel = await s.api('PATCH', `/v1/integrations/content/installations/${inst.id}`, {
+      body: { space_selection: 'selected', site_selection: 'selected' },
+    });
     expect(sel.body.spaces).toBe(0);
     expect((await s.api('GET', '/v1/integrations/content/spaces')).body.count).toBe(0);
     expect((await s.api('GET', '/v1/integrations/content/sites')).body.count).toBe(0);

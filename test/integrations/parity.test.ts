@@ -23,7 +23,9 @@ async function scenario(t: Transport, ctx: Context, tunnelUrl: string) {
   };
   const org = ((await t.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
   const path = { integrationName: 'parity' };
-  await step(() => t.call('publishIntegration', { path, body: manifest(org, { configurations: { account: { properties: { c: { type: 'string' } }, required: ['c'] } } }) }));
+  await step(() =>
+    t.call('publishIntegration', { path, body: manifest(org, { configurations: { account: { properties: { c: { type: 'string' } }, required: ['c'] } } }) }),
+  );
   await step(() => t.call('publishIntegration', { path, body: manifest(org, { title: 'x' }) }));
   await step(() => t.call('publishIntegration', { path, body: manifest('nowhere') }));
   await step(() => t.call('setIntegrationDevelopmentMode', { path, body: { tunnelUrl } }));
@@ -55,7 +57,11 @@ function normalize(value: unknown, base: string): unknown {
   const ids = new Map<string, string>();
   const walk = (v: any): any => {
     if (typeof v === 'string') {
-      let s = v.split(base).join('{base}').replace(/127\.0\.0\.1:\d+/g, '{tunnel}').replace(/in \d+ ms/g, 'in {ms}');
+      let s = v
+        .split(base)
+        .join('{base}')
+        .replace(/127\.0\.0\.1:\d+/g, '{tunnel}')
+        .replace(/in \d+ ms/g, 'in {ms}');
       s = s.replace(/\b[A-Za-z0-9]{20}\b/g, (id) => {
         if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
         return ids.get(id)!;

@@ -14,9 +14,17 @@ describe('docs mcp resource list over a paginated server', () => {
       if (operationId === 'listOrganizationsForAuthenticatedUser') return { status: 200, headers: {}, body: { items: [org] } };
       if (operationId === 'listSpacesInOrganizationById') {
         const second = input?.query?.page === 'p2';
-        return { status: 200, headers: {}, body: second ? { items: [{ id: 's2', title: 'Two' }] } : { items: [{ id: 's1', title: 'One' }], next: { page: 'p2' } } };
+        return {
+          status: 200,
+          headers: {},
+          body: second ? { items: [{ id: 's2', title: 'Two' }] } : { items: [{ id: 's1', title: 'One' }], next: { page: 'p2' } },
+        };
       }
-      return { status: 200, headers: {}, body: { pages: [{ id: `page-of-${input?.path?.spaceId}`, type: 'document', title: 'Intro', path: 'intro', pages: [] }] } };
+      return {
+        status: 200,
+        headers: {},
+        body: { pages: [{ id: `page-of-${input?.path?.spaceId}`, type: 'document', title: 'Intro', path: 'intro', pages: [] }] },
+      };
     };
     const list = await adminProviders(call, {}, 'test').resources!.list(undefined);
     expect(list.resources.map((r) => r.uri)).toEqual(['docs://spaces/s1/pages/page-of-s1', 'docs://spaces/s2/pages/page-of-s2']);
@@ -26,7 +34,9 @@ describe('docs mcp resource list over a paginated server', () => {
   it('stops a cursor that repeats, naming it', async () => {
     let n = 0;
     const call: Call = async () => (n++, { status: 200, headers: {}, body: { items: [org], next: { page: 'same' } } });
-    await expect(adminProviders(call, {}, 'test').resources!.list(undefined)).rejects.toThrow("the server's next.page repeats (same): stopped after 2 items instead of looping");
+    await expect(adminProviders(call, {}, 'test').resources!.list(undefined)).rejects.toThrow(
+      "the server's next.page repeats (same): stopped after 2 items instead of looping",
+    );
     expect(n).toBe(2);
   });
 });

@@ -54,7 +54,12 @@ describe('/mcp on docs serve', () => {
 
   it('an oversized request: 413 with a JSON-RPC error naming the limit; nothing made', async () => {
     const before = (await server.api('GET', '/v1/orgs')).body.items[0].id;
-    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'createCollection', arguments: { organizationId: before, title: 'x'.repeat(17 * 1024 * 1024) } } };
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'createCollection', arguments: { organizationId: before, title: 'x'.repeat(17 * 1024 * 1024) } },
+    };
     const res = await fetch(server.url + '/mcp', {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

@@ -27,13 +27,23 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
 const newSite = async (title: string, body: object = {}, publish = true) => {
   const site = await call('POST', `/v1/orgs/${org}/sites`, { title, spaces: [spaceId], ...body });
   const o = `/v1/orgs/${org}/sites/${site.id}`;
-  return { o, id: site.id as string, basename: site.basename as string, url: publish ? ((await call('POST', `${o}/publish`)).urls.published.split('?')[0] as string) : undefined };
+  return {
+    o,
+    id: site.id as string,
+    basename: site.basename as string,
+    url: publish ? ((await call('POST', `${o}/publish`)).urls.published.split('?')[0] as string) : undefined,
+  };
 };
 
 /** A visitor token signed with this data directory's visitor key (ES256), with these claims. */
 async function signed(claims: object) {
   const meta = await s.ctx.store.write((tx) => ensureVisitorKey(tx, s.ctx));
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: meta.kid }).setAudience(visitorAudience(org)).setIssuedAt().setExpirationTime('1h').sign(signingKey(meta));
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'ES256', kid: meta.kid })
+    .setAudience(visitorAudience(org))
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(signingKey(meta));
 }
 
 beforeAll(async () => {
@@ -122,8 +132,12 @@ describe('<site>/mcp', () => {
 
     const token = await signed({ role: 'admin' });
     for (const admin of [await connect(`${base}/mcp?jwt_token=${token}`), await connect(`${base}/mcp`, { authorization: `Bearer ${token}` })]) {
-      expect(text(await admin.callTool({ name: 'read_page', arguments: { page: 'admins-only' } }))).toBe('# Admins Only\n\nReset the gizmo with the master key.\n');
-      expect(((await admin.callTool({ name: 'search', arguments: { query: 'master key' } })).structuredContent as any).results.map((r: any) => r.title)).toEqual(['Admins Only']);
+      expect(text(await admin.callTool({ name: 'read_page', arguments: { page: 'admins-only' } }))).toBe(
+        '# Admins Only\n\nReset the gizmo with the master key.\n',
+      );
+      expect(
+        ((await admin.callTool({ name: 'search', arguments: { query: 'master key' } })).structuredContent as any).results.map((r: any) => r.title),
+      ).toEqual(['Admins Only']);
     }
     // Claims that do not satisfy the condition: still not found.
     const reader = await connect(`${base}/mcp`, { authorization: `Bearer ${await signed({ role: 'reader' })}` });
@@ -133,12 +147,26 @@ describe('<site>/mcp', () => {
   });
 
   it("unsigned claims the site's adaptive schema declares (?visitor.NAME=VALUE) open pages as on the HTML site", async () => {
-    const beta = await spaceWith(s, org, 'Beta Docs', [page('x', 'Overview', 'All about the gizmo.'), page('y', 'Beta Flags', 'Turn on the turbo flag.', { condition: 'visitor.claims.unsigned.beta == true' })]);
+    const beta = await spaceWith(s, org, 'Beta Docs', [
+      page('x', 'Overview', 'All about the gizmo.'),
+      page('y', 'Beta Flags', 'Turn on the turbo flag.', { condition: 'visitor.claims.unsigned.beta == true' }),
+    ]);
     const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Beta Gizmo', spaces: [beta.space.id] });
     const o = `/v1/orgs/${org}/sites/${site.id}`;
     await call('PATCH', o, { adaptiveContent: { enabled: true } });
     await call('PUT', `${o}/adaptive-schema`, {
-      jsonSchema: { type: 'object', properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Beta tester' } }, additionalProperties: false } }, additionalProperties: false },
+      jsonSchema: {
+        type: 'object',
+        properties: {
+          unsigned: {
+            type: 'object',
+            description: 'Unsigned claims of the site visitor.',
+            properties: { beta: { type: 'boolean', description: 'Beta tester' } },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
     });
     const url = (await call('POST', `${o}/publish`)).urls.published.split('?')[0];
     const read = async (c: Client) => (await c.callTool({ name: 'read_page', arguments: { page: 'beta-flags' } })).isError;
@@ -169,7 +197,11 @@ describe('<site>/mcp', () => {
     const draftUrl = `${s.url}/sites/${orgKey}/${draft.basename}`;
     await expect(connect(`${draftUrl}/mcp`)).rejects.toThrow(/404/);
     const post = (url: string) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
     const [a, b] = [await post(`${draftUrl}/mcp`), await post(`${s.url}/sites/${orgKey}/no-such-site/mcp`)];
     expect([a.status, b.status]).toEqual([404, 404]);
     expect(await a.json()).toEqual(await b.json());

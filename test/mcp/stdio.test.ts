@@ -15,7 +15,12 @@ import { Organizations } from '../../src/organizations/tables.js';
 const clients: Client[] = [];
 async function connect(args: string[], env: Record<string, string> = {}): Promise<Client> {
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('DOCS_'))) as Record<string, string>;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: { ...baseEnv, DOCS_CONFIG_DIR: dir + '-config', ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: { ...baseEnv, DOCS_CONFIG_DIR: dir + '-config', ...env },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -117,8 +122,14 @@ describe('docs mcp (stdio, in-process on the data directory)', () => {
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listOrganizationsForAuthenticatedUser', arguments: {} } },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } },
     ];
-    const r = spawnSync(process.execPath, [BIN, 'mcp', '--data', dir, '--token', TEST_TOKEN], { encoding: 'utf8', input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
-    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const r = spawnSync(process.execPath, [BIN, 'mcp', '--data', dir, '--token', TEST_TOKEN], {
+      encoding: 'utf8',
+      input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+    });
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(answers.find((a) => a.id === 2).result.structuredContent.items.length).toBe(1);
     expect(answers.find((a) => a.id === 3).error).toEqual({ code: -32602, message: 'unknown tool nope (tools/list says which there are)' });
     expect(r.status).toBe(0);

@@ -37,7 +37,11 @@ describe('MCP tool list (generated/mcp/tools.json)', () => {
     const col = tools.find((t) => t.name === 'createCollection')!;
     expect(toInput(col, { organizationId: 'o1', title: 'T' })).toEqual({ path: { organizationId: 'o1' }, query: {}, body: { title: 'T' } });
     const page = tools.find((t) => t.name === 'getPageById')!;
-    expect(toInput(page, { spaceId: 's', pageId: 'p', format: 'markdown' })).toEqual({ path: { spaceId: 's', pageId: 'p' }, query: { format: 'markdown' }, body: undefined });
+    expect(toInput(page, { spaceId: 's', pageId: 'p', format: 'markdown' })).toEqual({
+      path: { spaceId: 's', pageId: 'p' },
+      query: { format: 'markdown' },
+      body: undefined,
+    });
     expect(() => toInput(page, { spaceId: 's', pageId: 'p', title: 'x' })).toThrow('title: is not an argument of getPageById');
     // A required body of fields, none given: `{}`, so that validation names the missing field.
     const instr = tools.find((t) => t.name === 'updateOrganizationAgentInstructions')!;

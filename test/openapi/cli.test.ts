@@ -18,23 +18,37 @@ async function gates(env: Record<string, string>) {
   const breaking = join(files, 'breaking.yaml');
   writeFileSync(breaking, petstore('Pets').replace("'200': {description: ok}", "'201': {description: created}"));
   const d = await docs(['openapi', 'diff', 'api', breaking], env);
-  expect([d.status, d.stdout]).toEqual([0, '2 changes: 1 breaking, 0 warnings, 1 non-breaking.\nbreaking  GET /pets  response 200: success status no longer returned\nwarning   GET /pets  response 201: status added\n'.replace('1 non-breaking', '0 non-breaking').replace('0 warnings', '1 warning')]);
+  expect([d.status, d.stdout]).toEqual([
+    0,
+    '2 changes: 1 breaking, 0 warnings, 1 non-breaking.\nbreaking  GET /pets  response 200: success status no longer returned\nwarning   GET /pets  response 201: status added\n'
+      .replace('1 non-breaking', '0 non-breaking')
+      .replace('0 warnings', '1 warning'),
+  ]);
   const gh = await docs(['openapi', 'diff', 'api@latest', breaking, '--format', 'github', '--fail-on-breaking'], env);
   expect(gh.status).toBe(1);
-  expect(gh.stdout.split('\n')[0]).toBe(`::error file=${breaking},title=Breaking API change (response-success-status-removed)::GET /pets  response 200: success status no longer returned`);
+  expect(gh.stdout.split('\n')[0]).toBe(
+    `::error file=${breaking},title=Breaking API change (response-success-status-removed)::GET /pets  response 200: success status no longer returned`,
+  );
   const json = (await docs(['openapi', 'diff', 'api', breaking, '--json'], env)).json;
   expect(json.summary).toEqual({ breaking: 1, warning: 1, info: 0 });
   const versions = (await docs(['openapi', 'versions', 'api', '--json'], env)).json.count;
   const dry = await docs(['openapi', 'put', 'api', '--file', breaking, '--dry-run', '--fail-on-breaking', '--json'], env);
   expect([dry.status, dry.json.action, dry.json.newVersion]).toEqual([1, 'refused', false]);
-  expect((await docs(['openapi', 'put', 'api', '--file', good, '--dry-run'], env)).stdout).toMatch(/^Dry run, nothing changed: OpenAPI spec api content unchanged: no new version would be made/);
+  expect((await docs(['openapi', 'put', 'api', '--file', good, '--dry-run'], env)).stdout).toMatch(
+    /^Dry run, nothing changed: OpenAPI spec api content unchanged: no new version would be made/,
+  );
   const refused = await docs(['openapi', 'put', 'api', '--file', breaking, '--fail-on-breaking', '--wait'], env);
   expect(refused.status).toBe(1);
   expect(refused.stderr).toMatch(/Error: api: not published: 1 breaking change against the latest version \w+ \(--fail-on-breaking\); nothing was sent\n$/);
   expect((await docs(['openapi', 'versions', 'api', '--json'], env)).json.count).toBe(versions);
   // Without breaking changes the gate lets it through.
   const fine = join(files, 'fine.yaml');
-  writeFileSync(fine, petstore('Pets', "  /owners:\n    get:\n      responses:\n        '200': {description: ok}\n").replace('x-lang: no\n', '').replace('\n  /owners', '\n  /owners'));
+  writeFileSync(
+    fine,
+    petstore('Pets', "  /owners:\n    get:\n      responses:\n        '200': {description: ok}\n")
+      .replace('x-lang: no\n', '')
+      .replace('\n  /owners', '\n  /owners'),
+  );
   const ok = await docs(['openapi', 'put', 'api', '--file', fine, '--fail-on-breaking', '--wait'], env);
   expect(ok.status, ok.stderr).toBe(0);
   expect((await docs(['openapi', 'versions', 'api', '--json'], env)).json.count).toBe(versions + 1);
@@ -75,17 +89,34 @@ describe('docs openapi, in-process', () => {
     );
     const json = await docs(['openapi', 'put', 'broken', '--file', bad, '--json'], env);
     expect(json.status).toBe(2);
-    expect(json.json).toMatchObject({ spec: null, created: false, errorCode: 'PARSE_ERROR', errors: [{ line: 7, column: 9, pointer: '/paths/~1pets/get/responses/200' }, { line: 9, column: 7 }] });
+    expect(json.json).toMatchObject({
+      spec: null,
+      created: false,
+      errorCode: 'PARSE_ERROR',
+      errors: [
+        { line: 7, column: 9, pointer: '/paths/~1pets/get/responses/200' },
+        { line: 9, column: 7 },
+      ],
+    });
     // Not OpenAPI at all: line and column too.
     const notOpenAPI = join(files, 'not-openapi.yaml');
     writeFileSync(notOpenAPI, 'name: a package.json?\n');
     const n = await docs(['openapi', 'put', 'broken', '--file', notOpenAPI], env);
-    expect([n.status, n.stderr.split('\n')[1]]).toEqual([2, `${notOpenAPI}:1:1: not an OpenAPI 3.x or Swagger 2.0 document (needs "openapi": "3.x.y" or "swagger": "2.0") (at /)`]);
+    expect([n.status, n.stderr.split('\n')[1]]).toEqual([
+      2,
+      `${notOpenAPI}:1:1: not an OpenAPI 3.x or Swagger 2.0 document (needs "openapi": "3.x.y" or "swagger": "2.0") (at /)`,
+    ]);
     expect((await docs(['openapi', 'list', '--json'], env)).json.items.map((x: any) => x.slug)).toEqual(['petstore']);
     // lint: the same checks, exit 1.
     const lint = await docs(['openapi', 'lint', good, bad], env);
-    expect([lint.status, lint.stdout, lint.stderr]).toEqual([1, `${bad}:7:9: must have required property 'description' (at /paths/~1pets/get/responses/200)\n${bad}:9:7: must NOT have fewer than 1 properties (at /paths/~1pets/post/responses)\n`, '2 problems in 1 of 2 files\n']);
-    expect((await docs(['openapi', 'lint', bad, '--format', 'github'], env)).stdout.split('\n')[0]).toBe(`::error file=${bad},line=7,col=9,title=OpenAPI required::must have required property 'description' (at /paths/~1pets/get/responses/200)`);
+    expect([lint.status, lint.stdout, lint.stderr]).toEqual([
+      1,
+      `${bad}:7:9: must have required property 'description' (at /paths/~1pets/get/responses/200)\n${bad}:9:7: must NOT have fewer than 1 properties (at /paths/~1pets/post/responses)\n`,
+      '2 problems in 1 of 2 files\n',
+    ]);
+    expect((await docs(['openapi', 'lint', bad, '--format', 'github'], env)).stdout.split('\n')[0]).toBe(
+      `::error file=${bad},line=7,col=9,title=OpenAPI required::must have required property 'description' (at /paths/~1pets/get/responses/200)`,
+    );
     expect((await docs(['openapi', 'lint', good], env)).status).toBe(0);
   });
 
@@ -125,7 +156,9 @@ describe('docs openapi against a server (--api-url)', () => {
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_openapi_remote' };
     try {
       // Two CI jobs publishing the same slug at once: both succeed, one spec.
-      const [a, b] = await Promise.all([1, 2].map(() => docsAsync(['openapi', 'put', 'api', '--file', good, '--visibility', 'public', '--wait', '--json'], env)));
+      const [a, b] = await Promise.all(
+        [1, 2].map(() => docsAsync(['openapi', 'put', 'api', '--file', good, '--visibility', 'public', '--wait', '--json'], env)),
+      );
       expect([a!.status, b!.status], a!.stderr + b!.stderr).toEqual([0, 0]);
       const results = [JSON.parse(a!.stdout), JSON.parse(b!.stdout)];
       expect(results.map((r) => r.created).sort()).toEqual([false, true]);
@@ -149,7 +182,10 @@ describe('docs openapi against a server (--api-url)', () => {
       expect((await docs(['openapi', 'list', '--json'], env)).json.items.map((x: any) => x.slug)).toEqual(['api']);
       await gates(env);
       const refused = await docs(['openapi', 'delete', 'api'], env); // no TTY: refused without --yes
-      expect([refused.status, refused.stderr]).toEqual([2, 'Error: Delete the OpenAPI spec api and all its versions: not confirmed; pass --yes to confirm (no terminal to ask on)\n']);
+      expect([refused.status, refused.stderr]).toEqual([
+        2,
+        'Error: Delete the OpenAPI spec api and all its versions: not confirmed; pass --yes to confirm (no terminal to ask on)\n',
+      ]);
       expect((await docs(['openapi', 'delete', 'api', '--yes'], env)).stdout).toMatch(/^Deleted OpenAPI spec api with all its versions/);
       const again = await docs(['openapi', 'delete', 'api', '--yes'], env);
       expect([again.status, again.stderr]).toEqual([3, 'Error: OpenAPI spec api not found: nothing deleted\n']);
@@ -160,4 +196,3 @@ describe('docs openapi against a server (--api-url)', () => {
     }
   });
 });
-

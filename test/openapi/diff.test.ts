@@ -25,7 +25,12 @@ function base(): any {
         NewPet: {
           type: 'object',
           required: ['name'],
-          properties: { name: { type: 'string', maxLength: 50 }, kind: { type: 'string', enum: ['cat', 'dog'] }, tag: { type: 'string' }, id: { type: 'integer', readOnly: true } },
+          properties: {
+            name: { type: 'string', maxLength: 50 },
+            kind: { type: 'string', enum: ['cat', 'dog'] },
+            tag: { type: 'string' },
+            id: { type: 'integer', readOnly: true },
+          },
         },
       },
     },
@@ -34,7 +39,10 @@ function base(): any {
         get: {
           operationId: 'listPets',
           parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } }],
-          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } }, '400': { description: 'bad' } },
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } },
+            '400': { description: 'bad' },
+          },
         },
         post: {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPet' } } } },
@@ -77,7 +85,10 @@ describe('openapi diff: classification rules', () => {
 
   it('operations and paths', () => {
     expect(one((d) => delete d.paths['/pets/{id}'].delete)).toBe('breaking | endpoint-removed | DELETE /pets/{id}');
-    expect(diff((d) => delete d.paths['/pets/{id}']).map((c) => `${c.level} ${c.id} ${c.operation}`)).toEqual(['breaking path-removed DELETE /pets/{id}', 'breaking path-removed GET /pets/{id}']);
+    expect(diff((d) => delete d.paths['/pets/{id}']).map((c) => `${c.level} ${c.id} ${c.operation}`)).toEqual([
+      'breaking path-removed DELETE /pets/{id}',
+      'breaking path-removed GET /pets/{id}',
+    ]);
     expect(one((d) => (d.paths['/pets/{id}'].put = { responses: { '200': { description: 'ok' } } }))).toBe('info | endpoint-added | PUT /pets/{id}');
     expect(one((d) => (d.paths['/pets'].get.deprecated = true))).toBe('info | endpoint-deprecated | GET /pets');
     expect(one((d) => (d.paths['/pets'].get.operationId = 'getPets'))).toBe('warning | operation-id-changed | GET /pets');
@@ -94,42 +105,73 @@ describe('openapi diff: classification rules', () => {
   });
 
   it('parameters', () => {
-    expect(one((d) => d.paths['/pets'].get.parameters.push({ name: 'owner', in: 'query', required: true, schema: { type: 'string' } }))).toBe('breaking | new-required-request-parameter | GET /pets | parameter query owner');
-    expect(one((d) => d.paths['/pets'].get.parameters.push({ name: 'owner', in: 'query', schema: { type: 'string' } }))).toBe('info | new-optional-request-parameter | GET /pets | parameter query owner');
+    expect(one((d) => d.paths['/pets'].get.parameters.push({ name: 'owner', in: 'query', required: true, schema: { type: 'string' } }))).toBe(
+      'breaking | new-required-request-parameter | GET /pets | parameter query owner',
+    );
+    expect(one((d) => d.paths['/pets'].get.parameters.push({ name: 'owner', in: 'query', schema: { type: 'string' } }))).toBe(
+      'info | new-optional-request-parameter | GET /pets | parameter query owner',
+    );
     expect(one((d) => (d.paths['/pets'].get.parameters = []))).toBe('breaking | request-parameter-removed | GET /pets | parameter query limit');
-    expect(one((d) => (d.paths['/pets'].get.parameters[0].required = true))).toBe('breaking | request-parameter-became-required | GET /pets | parameter query limit');
-    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.type = 'string'))).toBe('breaking | request-parameter-type-changed | GET /pets | parameter query limit');
-    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.type = 'number'))).toBe('info | request-parameter-type-changed | GET /pets | parameter query limit');
-    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.maximum = 10))).toBe('breaking | request-parameter-maximum-decreased | GET /pets | parameter query limit');
-    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.maximum = 1000))).toBe('info | request-parameter-maximum-increased | GET /pets | parameter query limit');
+    expect(one((d) => (d.paths['/pets'].get.parameters[0].required = true))).toBe(
+      'breaking | request-parameter-became-required | GET /pets | parameter query limit',
+    );
+    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.type = 'string'))).toBe(
+      'breaking | request-parameter-type-changed | GET /pets | parameter query limit',
+    );
+    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.type = 'number'))).toBe(
+      'info | request-parameter-type-changed | GET /pets | parameter query limit',
+    );
+    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.maximum = 10))).toBe(
+      'breaking | request-parameter-maximum-decreased | GET /pets | parameter query limit',
+    );
+    expect(one((d) => (d.paths['/pets'].get.parameters[0].schema.maximum = 1000))).toBe(
+      'info | request-parameter-maximum-increased | GET /pets | parameter query limit',
+    );
   });
 
   it('request bodies', () => {
-    expect(one((d) => (newPet(d).required = ['name', 'kind']))).toBe('breaking | request-property-became-required | schema NewPet (request) | kind | POST /pets');
-    expect(one((d) => (newPet(d).properties.owner = { type: 'string' }))).toBe('info | request-new-optional-property | schema NewPet (request) | owner | POST /pets');
-    expect(one((d) => ((newPet(d).properties.owner = { type: 'string' }), newPet(d).required.push('owner')))).toBe('breaking | request-new-required-property | schema NewPet (request) | owner | POST /pets');
+    expect(one((d) => (newPet(d).required = ['name', 'kind']))).toBe(
+      'breaking | request-property-became-required | schema NewPet (request) | kind | POST /pets',
+    );
+    expect(one((d) => (newPet(d).properties.owner = { type: 'string' }))).toBe(
+      'info | request-new-optional-property | schema NewPet (request) | owner | POST /pets',
+    );
+    expect(one((d) => ((newPet(d).properties.owner = { type: 'string' }), newPet(d).required.push('owner')))).toBe(
+      'breaking | request-new-required-property | schema NewPet (request) | owner | POST /pets',
+    );
     expect(one((d) => delete newPet(d).properties.tag)).toBe('warning | request-property-removed | schema NewPet (request) | tag | POST /pets');
     expect(one((d) => (newPet(d).properties.kind.enum = ['cat']))).toBe('breaking | request-enum-value-removed | schema NewPet (request) | kind | POST /pets');
-    expect(one((d) => (newPet(d).properties.kind.enum = ['cat', 'dog', 'bird']))).toBe('info | request-enum-value-added | schema NewPet (request) | kind | POST /pets');
+    expect(one((d) => (newPet(d).properties.kind.enum = ['cat', 'dog', 'bird']))).toBe(
+      'info | request-enum-value-added | schema NewPet (request) | kind | POST /pets',
+    );
     expect(one((d) => (newPet(d).properties.tag.enum = ['a']))).toBe('breaking | request-enum-added | schema NewPet (request) | tag | POST /pets');
     expect(one((d) => (newPet(d).properties.name.maxLength = 10))).toBe('breaking | request-maxLength-decreased | schema NewPet (request) | name | POST /pets');
     expect(one((d) => (newPet(d).properties.name.minLength = 3))).toBe('breaking | request-minLength-increased | schema NewPet (request) | name | POST /pets');
     expect(one((d) => (newPet(d).properties.tag.type = 'integer'))).toBe('breaking | request-type-changed | schema NewPet (request) | tag | POST /pets');
-    expect(diff((d) => (d.paths['/pets'].post.requestBody.content = { 'application/xml': d.paths['/pets'].post.requestBody.content['application/json'] })).map((c) => `${c.level} ${c.id}`)).toEqual([
-      'breaking request-body-media-type-removed',
-      'info request-body-media-type-added',
-    ]);
-    expect(one((d) => (d.paths['/pets/{id}'].delete.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }))).toBe('breaking | new-required-request-body | DELETE /pets/{id} | request body');
+    expect(
+      diff((d) => (d.paths['/pets'].post.requestBody.content = { 'application/xml': d.paths['/pets'].post.requestBody.content['application/json'] })).map(
+        (c) => `${c.level} ${c.id}`,
+      ),
+    ).toEqual(['breaking request-body-media-type-removed', 'info request-body-media-type-added']);
+    expect(one((d) => (d.paths['/pets/{id}'].delete.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }))).toBe(
+      'breaking | new-required-request-body | DELETE /pets/{id} | request body',
+    );
     expect(one((d) => delete d.paths['/pets'].post.requestBody)).toBe('warning | request-body-removed | POST /pets | request body');
     // A readOnly property is never sent: its removal from a request changes nothing.
     expect(diff((d) => delete newPet(d).properties.id)).toEqual([]);
   });
 
   it('responses: a change in a referenced schema is reported once, with the operations that reach it', () => {
-    expect(one((d) => delete pet(d).properties.tag)).toBe('breaking | response-property-removed | schema Pet (response) | tag | GET /pets, GET /pets/{id}, POST /pets');
+    expect(one((d) => delete pet(d).properties.tag)).toBe(
+      'breaking | response-property-removed | schema Pet (response) | tag | GET /pets, GET /pets/{id}, POST /pets',
+    );
     // Inline schemas are reported at the operation.
-    expect(one((d) => (d.paths['/pets'].get.responses['200'].content['application/json'].schema.type = 'object'))).toBe('breaking | response-type-changed | GET /pets | response 200 application/json');
-    expect(one((d) => (d.paths['/pets/{id}'].get.responses['200'].content['application/json'].schema = { type: 'string' }))).toBe('breaking | response-type-changed | GET /pets/{id} | response 200 application/json');
+    expect(one((d) => (d.paths['/pets'].get.responses['200'].content['application/json'].schema.type = 'object'))).toBe(
+      'breaking | response-type-changed | GET /pets | response 200 application/json',
+    );
+    expect(one((d) => (d.paths['/pets/{id}'].get.responses['200'].content['application/json'].schema = { type: 'string' }))).toBe(
+      'breaking | response-type-changed | GET /pets/{id} | response 200 application/json',
+    );
     expect(diff((d) => (pet(d).required = ['id'])).every((c) => c.level === 'breaking' && c.id === 'response-property-became-optional')).toBe(true);
     expect(diff((d) => (pet(d).properties.kind.enum = ['cat', 'dog', 'bird']))[0]).toMatchObject({ level: 'warning', id: 'response-enum-value-added' });
     expect(diff((d) => (pet(d).properties.kind.enum = ['cat']))[0]).toMatchObject({ level: 'info', id: 'response-enum-value-removed' });
@@ -139,8 +181,12 @@ describe('openapi diff: classification rules', () => {
     expect(diff((d) => delete pet(d).properties.secret)).toEqual([]);
     expect(one((d) => delete d.paths['/pets/{id}'].get.responses['200'])).toBe('breaking | response-success-status-removed | GET /pets/{id} | response 200');
     expect(one((d) => delete d.paths['/pets'].get.responses['400'])).toBe('warning | response-non-success-status-removed | GET /pets | response 400');
-    expect(one((d) => (d.paths['/pets'].get.responses['404'] = { description: 'none' }))).toBe('info | response-non-success-status-added | GET /pets | response 404');
-    expect(one((d) => (d.paths['/pets/{id}'].get.responses['200'].content = {}))).toBe('breaking | response-media-type-removed | GET /pets/{id} | response 200 application/json');
+    expect(one((d) => (d.paths['/pets'].get.responses['404'] = { description: 'none' }))).toBe(
+      'info | response-non-success-status-added | GET /pets | response 404',
+    );
+    expect(one((d) => (d.paths['/pets/{id}'].get.responses['200'].content = {}))).toBe(
+      'breaking | response-media-type-removed | GET /pets/{id} | response 200 application/json',
+    );
   });
 
   it('security', () => {
@@ -158,15 +204,26 @@ describe('openapi diff: classification rules', () => {
   it('recursive schemas terminate; references across files resolve', () => {
     const rec = base();
     rec.components.schemas.Pet.properties.parent = { $ref: '#/components/schemas/Pet' };
-    expect(diff((d) => delete pet(d).properties.tag, rec).map(fmt)).toEqual(['breaking | response-property-removed | schema Pet (response) | tag | GET /pets, GET /pets/{id}, POST /pets']);
+    expect(diff((d) => delete pet(d).properties.tag, rec).map(fmt)).toEqual([
+      'breaking | response-property-removed | schema Pet (response) | tag | GET /pets, GET /pets/{id}, POST /pets',
+    ]);
     const split = (tag: boolean) => ({
       root: 'api/root.json',
       files: {
-        'api/root.json': { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: 'schemas/a.json#/A' } } } } } } } } },
-        'api/schemas/a.json': { A: { type: 'object', properties: { b: { $ref: '#/B' } } }, B: { type: 'object', properties: tag ? { tag: { type: 'string' } } : {} } },
+        'api/root.json': {
+          openapi: '3.1.0',
+          info: { title: 'x', version: '1' },
+          paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: 'schemas/a.json#/A' } } } } } } } },
+        },
+        'api/schemas/a.json': {
+          A: { type: 'object', properties: { b: { $ref: '#/B' } } },
+          B: { type: 'object', properties: tag ? { tag: { type: 'string' } } : {} },
+        },
       },
     });
-    expect(diffSpecs(split(true), split(false)).changes).toMatchObject([{ id: 'response-property-removed', schema: 'api/schemas/a.json#/B', field: 'tag', operations: ['GET /a'] }]);
+    expect(diffSpecs(split(true), split(false)).changes).toMatchObject([
+      { id: 'response-property-removed', schema: 'api/schemas/a.json#/B', field: 'tag', operations: ['GET /a'] },
+    ]);
   });
 
   it('Swagger 2.0: body parameters and response schemas', () => {
@@ -174,7 +231,14 @@ describe('openapi diff: classification rules', () => {
       swagger: '2.0',
       info: { title: 'x', version: '1' },
       definitions: { P: { type: 'object', required, properties: { a: { type: 'string' }, b: { type: 'string' } } } },
-      paths: { '/p': { post: { parameters: [{ in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/P' } }], responses: { '200': { description: 'ok', schema: { $ref: '#/definitions/P' } } } } } },
+      paths: {
+        '/p': {
+          post: {
+            parameters: [{ in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/P' } }],
+            responses: { '200': { description: 'ok', schema: { $ref: '#/definitions/P' } } },
+          },
+        },
+      },
     });
     const changes = diffSpecs({ root: 'a', files: { a: v2(['a']) } }, { root: 'b', files: { b: v2(['a', 'b']) } }).changes;
     expect(changes.map((c) => `${c.level} ${c.id}`)).toEqual(['breaking request-property-became-required', 'info response-property-became-required']);

@@ -30,7 +30,13 @@ describe('OpenAPI specs: create, get, list', () => {
     const r = await s.api('POST', base(), { body: { slug: 'pets', source: { text: petstore() } } });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBeNull(); // the contract gives this 201 no Location
-    expect(r.body).toMatchObject({ object: 'openapi-spec', slug: 'pets', processingState: 'pending', visibility: 'private', permissions: { view: true, edit: true } });
+    expect(r.body).toMatchObject({
+      object: 'openapi-spec',
+      slug: 'pets',
+      processingState: 'pending',
+      visibility: 'private',
+      permissions: { view: true, edit: true },
+    });
     expect(r.body.urls.location).toBe(`${s.url}${base()}/pets`);
     expect(r.body.sourceURL).toBeUndefined();
     const done = await completed(s, `${base()}/pets`);
@@ -169,12 +175,20 @@ describe('OpenAPI specs: put, versions, failures', () => {
   });
 
   it('validates Swagger 2.0 and OpenAPI 3.1 too', async () => {
-    const swagger = JSON.stringify({ swagger: '2.0', info: { title: 'S', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+    const swagger = JSON.stringify({
+      swagger: '2.0',
+      info: { title: 'S', version: '1' },
+      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+    });
     await s.api('PUT', `${base()}/swagger`, { body: { source: { text: swagger } } });
     const sw = await completed(s, `${base()}/swagger`);
     expect(sw.lastProcessErrorCode).toBeUndefined();
     expect(Object.keys((await s.api('GET', `${base()}/swagger/versions/latest/content`)).body.filesystem)).toEqual(['openapi.json']);
-    const missingParam = JSON.stringify({ openapi: '3.1.0', info: { title: 'S', version: '1' }, paths: { '/a/{id}': { get: { responses: { 200: { description: 'ok' } } } } } });
+    const missingParam = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'S', version: '1' },
+      paths: { '/a/{id}': { get: { responses: { 200: { description: 'ok' } } } } },
+    });
     await s.api('PUT', `${base()}/swagger`, { body: { source: { text: missingParam } } });
     const bad = await completed(s, `${base()}/swagger`);
     expect(bad.lastProcessedErrors[0].message).toMatch(/^openapi\.json: \/paths\/a\/\{id\}\/get: .*missing path parameter/);
@@ -196,7 +210,13 @@ describe('OpenAPI specs: put, versions, failures', () => {
 
 describe('OpenAPI specs: fetching URLs (SSRF guard)', () => {
   it('refuses loopback and private addresses by default', async () => {
-    for (const url of [`${fx.base}/petstore.yaml`, fx.base.replace('127.0.0.1', 'localhost') + '/petstore.yaml', 'http://[::1]:9/x.yaml', 'http://10.0.0.1/x.yaml', 'http://169.254.169.254/latest/meta-data']) {
+    for (const url of [
+      `${fx.base}/petstore.yaml`,
+      fx.base.replace('127.0.0.1', 'localhost') + '/petstore.yaml',
+      'http://[::1]:9/x.yaml',
+      'http://10.0.0.1/x.yaml',
+      'http://169.254.169.254/latest/meta-data',
+    ]) {
       await s.api('PUT', `${base()}/guarded`, { body: { source: { url } } });
       const r = await completed(s, `${base()}/guarded`);
       expect(r.lastProcessErrorCode, url).toBe('FETCH_ERROR');
@@ -322,7 +342,10 @@ describe('OpenAPI processing across restarts', () => {
     const local = await LocalTransport.as(ctx, undefined, { userId: boot!.userId }, dir);
     const orgId = ((await local.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
     // In-process, without workers: the spec stays pending in the store.
-    const put = await local.call('createOrUpdateOpenAPISpecBySlug', { path: { organizationId: orgId, specSlug: 'later' }, body: { source: { text: petstore('Later') } } });
+    const put = await local.call('createOrUpdateOpenAPISpecBySlug', {
+      path: { organizationId: orgId, specSlug: 'later' },
+      body: { source: { text: petstore('Later') } },
+    });
     expect((put.body as any).processingState).toBe('pending');
     await local.close();
     await ctx.store.close();

@@ -27,7 +27,16 @@ describe('invites by email (inviteUsersToOrganization)', () => {
     expect((await s.api('GET', `/v1/orgs/${org}`, { token: known.token })).status).toBe(404);
     const pending = await s.docs('GET', '/_docs/invitations', { token: known.token });
     expect(pending.body).toEqual({
-      items: [{ object: 'invitation', id: expect.any(String), organization: { id: org, title: expect.any(String) }, role: 'comment', invitedBy: expect.objectContaining({ email: 'owner@localhost' }), createdAt: expect.any(String) }],
+      items: [
+        {
+          object: 'invitation',
+          id: expect.any(String),
+          organization: { id: org, title: expect.any(String) },
+          role: 'comment',
+          invitedBy: expect.objectContaining({ email: 'owner@localhost' }),
+          createdAt: expect.any(String),
+        },
+      ],
       count: 1,
     });
     const accepted = await s.docs('POST', `/_docs/invitations/${pending.body.items[0].id}/accept`, { token: known.token });
@@ -148,7 +157,9 @@ describe('joining by email domain (joinOrganization)', () => {
     const other = await outsider(s, 'other', 'jo@acme.com.evil.test');
     const no = await s.api('POST', `/v1/orgs/${org}/join`, { token: other.token });
     expect(no.status).toBe(403);
-    expect(no.body.error.message).toBe(`joining organization ${org} needs an email address in one of its allowed domains; acme.com.evil.test is not one of them`);
+    expect(no.body.error.message).toBe(
+      `joining organization ${org} needs an email address in one of its allowed domains; acme.com.evil.test is not one of them`,
+    );
     expect((await s.api('GET', `/v1/orgs/${org}`, { token: other.token })).status).toBe(404);
     // Nobody vouched for jo@ACME.com yet (test/security/join-domain.test.ts has the attack).
     const unverified = await s.api('POST', `/v1/orgs/${org}/join`, { token: insider.token });

@@ -51,7 +51,16 @@ describe('members: list, get, filters', () => {
     const org = await newOrg(s);
     const ann = await addPerson(s, org, 'comment');
     const m = await s.api('GET', `/v1/orgs/${org}/members/${ann.id}`);
-    expect(m.body).toMatchObject({ object: 'member', id: ann.id, role: 'comment', user: { id: ann.id, email: ann.email }, disabled: false, sso: false, teams: 0, spaces: 0 });
+    expect(m.body).toMatchObject({
+      object: 'member',
+      id: ann.id,
+      role: 'comment',
+      user: { id: ann.id, email: ann.email },
+      disabled: false,
+      sso: false,
+      teams: 0,
+      spaces: 0,
+    });
     expect((await s.api('GET', `/v1/orgs/${org}/members/nobody`)).status).toBe(404);
   });
 
@@ -85,7 +94,9 @@ describe('members: role changes and removal', () => {
     expect(refused.body.error.message).toBe("changing a member's role needs the admin role in this organization (you have create)");
     expect((await s.api('GET', `/v1/orgs/${org}/members/${ann.id}`)).body.role).toBeNull();
     expect((await s.api('PATCH', `/v1/orgs/${org}/members/${ann.id}`, { body: { role: 'boss' } })).status).toBe(400);
-    expect((await s.api('PATCH', `/v1/orgs/${org}/members/${ann.id}`, { body: {} })).body.error.message).toBe('role: is required (a role, or null for a guest)');
+    expect((await s.api('PATCH', `/v1/orgs/${org}/members/${ann.id}`, { body: {} })).body.error.message).toBe(
+      'role: is required (a role, or null for a guest)',
+    );
     expect((await s.api('PATCH', `/v1/orgs/${org}/members/nobody`, { body: { role: 'read' } })).status).toBe(404);
   });
 

@@ -58,7 +58,10 @@ describe('PATCH /orgs/{id} (updateOrganizationById)', () => {
       [{ emailDomains: ['acme.com', 'not a domain'] }, 'emailDomains[1]: "not a domain" is not a domain name'],
       [{ defaultRole: 'owner' }, 'body.defaultRole: must be one of "admin", "create", "edit", "review", "comment", "read"'],
       [{ mergeRules: { type: 'inherit' } }, 'body.mergeRules.rules: is required'],
-      [{ mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } }, 'mergeRules.rules[0].users[0]: nobody is not a member of this organization'],
+      [
+        { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } },
+        'mergeRules.rules[0].users[0]: nobody is not a member of this organization',
+      ],
       [{ defaultContent: { type: 'site', site: 'nosite' } }, 'defaultContent: invalid default content: no site nosite in this organization'],
       [{ sso: true }, 'sso: needs an active SAML provider (one with entityID, certificate and ssoURL set)'],
       [{}, 'body: nothing to update'],

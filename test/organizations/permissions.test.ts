@@ -40,7 +40,8 @@ describe('permissions agree with what each role can do', () => {
       const apart = (await s.api('PUT', `/v1/orgs/${org}/teams`, { body: { title: 'Apart' } })).body.id;
       const a = await s.api('GET', `/v1/orgs/${org}/teams/${apart}`, as);
       const viewApart = ok(a.status);
-      if (viewApart) expect(a.body.permissions.admin).toBe(ok((await s.api('PATCH', `/v1/orgs/${org}/teams/${apart}`, { ...as, body: { title: 'Apart' } })).status));
+      if (viewApart)
+        expect(a.body.permissions.admin).toBe(ok((await s.api('PATCH', `/v1/orgs/${org}/teams/${apart}`, { ...as, body: { title: 'Apart' } })).status));
       expect(viewApart).toBe(role !== null);
 
       // Team member entries: `view` says whether that member can be read.

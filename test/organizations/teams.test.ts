@@ -92,7 +92,9 @@ describe('teams', () => {
     expect((await s.api('PATCH', team(org, own.id), { token: creator.token, body: { title: 'Creators 2' } })).status).toBe(200);
     const foreign = await s.api('PATCH', team(org, adminTeam.id), { token: creator.token, body: { title: 'Taken over' } });
     expect(foreign.status).toBe(403);
-    expect(foreign.body.error.message).toBe(`renaming a team needs the admin role in this organization or ownership of team ${adminTeam.id} (you have create, not an owner)`);
+    expect(foreign.body.error.message).toBe(
+      `renaming a team needs the admin role in this organization or ownership of team ${adminTeam.id} (you have create, not an owner)`,
+    );
     expect((await s.api('DELETE', team(org, adminTeam.id), { token: creator.token })).status).toBe(403);
     expect((await s.api('GET', team(org, adminTeam.id), { token: creator.token })).body.permissions).toEqual({ admin: false, view: true });
     expect((await s.api('GET', team(org, own.id), { token: creator.token })).body.permissions).toEqual({ admin: true, view: true });

@@ -19,10 +19,18 @@ const edit = (cr: string, changes: object[]) => s.api('POST', `/v1/spaces/${spac
 
 async function fetchPdf(url: string) {
   const r = await fetch(url);
-  return { status: r.status, type: r.headers.get('content-type'), disposition: r.headers.get('content-disposition'), bytes: Buffer.from(await r.arrayBuffer()) };
+  return {
+    status: r.status,
+    type: r.headers.get('content-type'),
+    disposition: r.headers.get('content-disposition'),
+    bytes: Buffer.from(await r.arrayBuffer()),
+  };
 }
 const text = (pdf: Awaited<ReturnType<typeof readPdf>>) => pdf.pages.map((p) => p.join('\n')).join('\n');
-const storedPdfs = () => readdirSync(join(s.dataDir!, 'pdf'), { recursive: true }).filter((f) => String(f).endsWith('.pdf')).map(String);
+const storedPdfs = () =>
+  readdirSync(join(s.dataDir!, 'pdf'), { recursive: true })
+    .filter((f) => String(f).endsWith('.pdf'))
+    .map(String);
 
 beforeAll(async () => {
   s = await startServer({ onDisk: true, clock });
@@ -32,8 +40,19 @@ beforeAll(async () => {
   const r = await edit(cr.id, [
     { operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', contentType: 'image/png', base64: png(60, 30).toString('base64') }] },
     { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'The **guide** starts here.\n\n![Logo](./logo.png)\n' } },
-    { operation: 'insert_page', ref: 'setup', into: 'guide', title: 'Setup', document: { markdown: '## Install\n\n1. Download\n2. Run `acme init`\n\n```sh\nacme init --force\n```\n' } },
-    { operation: 'insert_page', ref: 'faq', title: 'FAQ', document: { markdown: '---\ndescription: Common questions\n---\n> Ask us anything. See [setup](./setup.md).\n' } },
+    {
+      operation: 'insert_page',
+      ref: 'setup',
+      into: 'guide',
+      title: 'Setup',
+      document: { markdown: '## Install\n\n1. Download\n2. Run `acme init`\n\n```sh\nacme init --force\n```\n' },
+    },
+    {
+      operation: 'insert_page',
+      ref: 'faq',
+      title: 'FAQ',
+      document: { markdown: '---\ndescription: Common questions\n---\n> Ask us anything. See [setup](./setup.md).\n' },
+    },
   ]);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const [guide, setup, faq] = r.body.changes.filter((c: any) => c.object === 'created_page').map((c: any) => c.page.id);
@@ -48,7 +67,7 @@ describe('getSpacePDF', () => {
     expect(r.status).toBe(200);
     expect(r.body.url).toMatch(new RegExp(`^${s.url}/pdf/${space}/[a-f0-9]{64}\\.pdf\\?`));
     const got = await fetchPdf(r.body.url);
-    expect(got).toMatchObject({ status: 200, type: 'application/pdf', disposition: "inline; filename=acme-handbook.pdf" });
+    expect(got).toMatchObject({ status: 200, type: 'application/pdf', disposition: 'inline; filename=acme-handbook.pdf' });
     expect(got.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     const pdf = await readPdf(got.bytes);
     expect(pdf.pageCount).toBe(3);
@@ -85,7 +104,7 @@ describe('getSpacePDF', () => {
     expect(subPdf.pages.map((p) => p[0])).toEqual(['Guide', 'Setup']);
     const one = await s.api('GET', `/v1/spaces/${space}/pdf?page=${ids.guide}&only=true`);
     const onePdf = await fetchPdf(one.body.url);
-    expect(onePdf.disposition).toBe("inline; filename=acme-handbook-guide.pdf");
+    expect(onePdf.disposition).toBe('inline; filename=acme-handbook-guide.pdf');
     expect((await readPdf(onePdf.bytes)).pages.map((p) => p[0])).toEqual(['Guide']);
     const leaf = await s.api('GET', `/v1/spaces/${space}/pdf?page=${ids.setup}&only=false`);
     expect((await readPdf((await fetchPdf(leaf.body.url)).bytes)).pages.map((p) => p[0])).toEqual(['Setup']);
@@ -123,7 +142,15 @@ describe('the /pdf/ download route', () => {
     const renamed = new URL(url);
     renamed.searchParams.set('name', 'other.pdf');
     const otherSpace = new URL(url.href.replace(`/pdf/${space}/`, '/pdf/AAAAAAAAAAAAAAAAAAAA/'));
-    for (const bad of [tampered.href, renamed.href, otherSpace.href, `${s.url}/pdf/${space}/..%2F..%2Fshards.pdf${url.search}`, `${s.url}/pdf/../shards/root.json`, `${s.url}/pdf/${space}/${'a'.repeat(64)}.pdf${url.search}`, url.href.split('?')[0]!]) {
+    for (const bad of [
+      tampered.href,
+      renamed.href,
+      otherSpace.href,
+      `${s.url}/pdf/${space}/..%2F..%2Fshards.pdf${url.search}`,
+      `${s.url}/pdf/../shards/root.json`,
+      `${s.url}/pdf/${space}/${'a'.repeat(64)}.pdf${url.search}`,
+      url.href.split('?')[0]!,
+    ]) {
       const r = await fetch(bad);
       expect(r.status, bad).toBe(404);
       expect(r.headers.get('content-type')).toMatch(/^application\/json/);

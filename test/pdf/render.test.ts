@@ -47,7 +47,17 @@ describe('renderPdf', () => {
     // The second page is long: it flows over more than one sheet, after the first page's sheet.
     expect(pdf.pageCount).toBeGreaterThanOrEqual(3);
     const first = pdf.pages[0]!.join('\n');
-    for (const text of ['Getting started', 'Installation', 'first item', 'nested item', 'Quoted wisdom.', 'npm install acme', 'inline code', '[image: Gone]', 'The end.']) {
+    for (const text of [
+      'Getting started',
+      'Installation',
+      'first item',
+      'nested item',
+      'Quoted wisdom.',
+      'npm install acme',
+      'inline code',
+      '[image: Gone]',
+      'The end.',
+    ]) {
       expect(first).toContain(text);
     }
     expect(first).not.toContain('API reference'); // the next page starts on a new sheet
@@ -72,7 +82,9 @@ describe('renderPdf', () => {
 
   it('shows the alt text for image bytes a PDF cannot hold (not PNG or JPEG)', async () => {
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
-    const pdf = await readPdf(await renderPdf(input({ pages: [{ id: 'x', title: 'T', depth: 0, markdown: '![Animated](/files/a.gif)' }], image: async () => gif })));
+    const pdf = await readPdf(
+      await renderPdf(input({ pages: [{ id: 'x', title: 'T', depth: 0, markdown: '![Animated](/files/a.gif)' }], image: async () => gif })),
+    );
     expect(pdf.images).toBe(0);
     expect(pdf.pages[0]!.join(' ')).toContain('[image: Animated]');
   });

@@ -40,7 +40,9 @@ async function scenario(env: Record<string, string>) {
 
   await run('sites', 'permissions', 'add', site, '--user', me, '--role', 'read');
   expect((await run('sites', 'permissions', 'list', site, '--json')).json.items.map((x: any) => x.permission)).toEqual(['read']);
-  expect((await run('sites', 'permissions', 'effective', site, '--json')).json.items).toEqual([expect.objectContaining({ permission: 'admin', origin: { type: 'organization', organization: org } })]);
+  expect((await run('sites', 'permissions', 'effective', site, '--json')).json.items).toEqual([
+    expect.objectContaining({ permission: 'admin', origin: { type: 'organization', organization: org } }),
+  ]);
   await run('sites', 'permissions', 'remove', site, me);
   expect((await run('sites', 'permissions', 'list', site, '--json')).json.items).toEqual([]);
 

@@ -58,7 +58,9 @@ describe('permissions', () => {
     const aggregate = await s.api('GET', `/v1/spaces/${ids.shared}/permissions/aggregate`);
     expect(aggregate.body.items.find((x: any) => x.user.id === guest.userId)).toMatchObject({ permission: 'edit' });
     expect((await s.api('GET', `/v1/spaces/${ids.shared}/permissions/aggregate?role=edit`)).body.items.map((x: any) => x.user.id)).toEqual([guest.userId]);
-    expect((await s.api('GET', `/v1/spaces/${ids.shared}/permissions/users`)).body.items).toEqual([{ permission: 'edit', user: expect.objectContaining({ id: guest.userId }) }]);
+    expect((await s.api('GET', `/v1/spaces/${ids.shared}/permissions/users`)).body.items).toEqual([
+      { permission: 'edit', user: expect.objectContaining({ id: guest.userId }) },
+    ]);
 
     expect((await s.api('PATCH', `/v1/spaces/${ids.shared}/permissions/users/${guest.userId}`, { body: { role: null } })).status).toBe(204);
     expect((await g.get(`/v1/spaces/${ids.shared}`)).status).toBe(404);
@@ -89,12 +91,18 @@ describe('permissions', () => {
     const space = await g.get(`/v1/spaces/${ids.inCollection}`);
     expect(space.body.permissions).toMatchObject({ view: true, comment: true, edit: false });
     expect((await g.get(`/v1/spaces/${ids.shared}`)).status).toBe(404);
-    expect((await s.api('GET', `/v1/spaces/${ids.inCollection}/permissions/aggregate`)).body.items.find((x: any) => x.user.id === guest.userId).permission).toBe('comment');
-    expect((await s.api('GET', `/v1/collections/${ids.collection}/permissions/users`)).body.items.map((x: any) => [x.user.id, x.permission])).toEqual([[guest.userId, 'comment']]);
+    expect(
+      (await s.api('GET', `/v1/spaces/${ids.inCollection}/permissions/aggregate`)).body.items.find((x: any) => x.user.id === guest.userId).permission,
+    ).toBe('comment');
+    expect((await s.api('GET', `/v1/collections/${ids.collection}/permissions/users`)).body.items.map((x: any) => [x.user.id, x.permission])).toEqual([
+      [guest.userId, 'comment'],
+    ]);
     // Search follows: the organization's search reaches the collection's space only.
     for (const space of [ids.inCollection, ids.shared]) {
       const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Zebra' } })).body.id;
-      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, { body: { changes: [{ operation: 'insert_page', title: `Zebras of ${space}`, document: { markdown: 'Zebras graze.' } }] } });
+      await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+        body: { changes: [{ operation: 'insert_page', title: `Zebras of ${space}`, document: { markdown: 'Zebras graze.' } }] },
+      });
       expect((await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBeLessThan(300);
     }
     expect((await s.api('GET', `/v1/orgs/${org}/search?query=zebras`)).body.items.map((x: any) => x.id).sort()).toEqual([ids.inCollection, ids.shared].sort());
@@ -127,16 +135,27 @@ describe('permissions', () => {
     expect((await g.get(`/v1/orgs/${org}/sites`)).body.items.map((x: any) => x.id)).toEqual([ids.site]);
     expect((await g.call('PATCH', site, { title: 'Docs by the guest' })).status).toBe(200);
     const all = await s.api('GET', `${site}/permissions/aggregate`);
-    expect(all.body.items.find((x: any) => x.user.id === guest.userId)).toMatchObject({ permission: 'admin', origin: { type: 'site', site: ids.site, reason: 'member' }, disabled: false });
+    expect(all.body.items.find((x: any) => x.user.id === guest.userId)).toMatchObject({
+      permission: 'admin',
+      origin: { type: 'site', site: ids.site, reason: 'member' },
+      disabled: false,
+    });
     expect(all.body.items.find((x: any) => x.permission === 'admin' && x.origin.type === 'organization')).toBeTruthy();
-    expect((await s.api('GET', `${site}/permissions/users`)).body.items).toEqual([{ permission: 'admin', user: expect.objectContaining({ id: guest.userId }) }]);
+    expect((await s.api('GET', `${site}/permissions/users`)).body.items).toEqual([
+      { permission: 'admin', user: expect.objectContaining({ id: guest.userId }) },
+    ]);
     await s.api('PATCH', `${site}/permissions/users/${guest.userId}`, { body: {} });
     expect((await g.call('PATCH', site, { title: 'Again' })).status).toBe(403);
   });
 
   it("the app's view of a space (urls.app) opens for a guest with a grant and closes when it is removed", async () => {
     const guest = await addUser(s.ctx, org, null);
-    const login = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token: guest.token, next: '/o' }) });
+    const login = await fetch(`${s.url}/o/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url },
+      body: new URLSearchParams({ token: guest.token, next: '/o' }),
+    });
     const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
     const url = (await s.api('GET', `/v1/spaces/${ids.inCollection}`)).body.urls.app as string;
     const view = () => fetch(url, { headers: { cookie }, redirect: 'manual' }).then((r) => r.status);
@@ -160,7 +179,9 @@ describe('permissions', () => {
     expect((await as(guest.token).get(`/v1/spaces/${space}`)).status).toBe(404);
   });
 
-  it('over MCP: the tools give, show and remove a grant; the guest then reaches the space through MCP too; a grant above the level is refused', { timeout: 60_000 }, async () => {
+  it('over MCP: the tools give, show and remove a grant; the guest then reaches the space through MCP too; a grant above the level is refused', {
+    timeout: 60_000,
+  }, async () => {
     const guest = await addUser(s.ctx, org, null);
     const owner = await connectMcp(s.url, s.token);
     const mine = await connectMcp(s.url, guest.token);
@@ -178,7 +199,11 @@ describe('permissions', () => {
       const above = await mine.callTool({ name: 'inviteToSpace', arguments: { spaceId: ids.other, body: { role: 'edit', users: [guest.userId] } } });
       expect(above.isError).toBe(true);
       expect(toolText(above)).toMatch(/403|above your own level/);
-      expect(JSON.parse(toolText(await owner.callTool({ name: 'listUserPermissionsInSpace', arguments: { spaceId: ids.other } }))).items.map((x: any) => x.permission)).toEqual(['read']);
+      expect(
+        JSON.parse(toolText(await owner.callTool({ name: 'listUserPermissionsInSpace', arguments: { spaceId: ids.other } }))).items.map(
+          (x: any) => x.permission,
+        ),
+      ).toEqual(['read']);
       await owner.callTool({ name: 'updateUserPermissionInSpace', arguments: { spaceId: ids.other, userId: guest.userId, role: null } });
       expect((await mine.callTool({ name: 'getSpaceById', arguments: { spaceId: ids.other } })).isError).toBe(true);
     } finally {
@@ -188,7 +213,7 @@ describe('permissions', () => {
   });
 
   describe('bad grants are refused and change nothing', () => {
-    it('above the granter\'s own level: 403', async () => {
+    it("above the granter's own level: 403", async () => {
       // An editor of the space (by a grant) may not give admin, nor anything (not an admin there).
       const editor = await addUser(s.ctx, org, 'read');
       const other = await addUser(s.ctx, org, 'read');
@@ -214,7 +239,11 @@ describe('permissions', () => {
       const elsewhere = (await s.api('POST', '/v1/orgs', { body: { title: 'Elsewhere' } })).body.id;
       const foreignTeam = (await s.api('PUT', `/v1/orgs/${elsewhere}/teams`, { body: { title: 'Foreign' } })).body.id;
       const known = await addUser(s.ctx, org, null);
-      const targets = [`/v1/spaces/${ids.shared}/permissions`, `/v1/collections/${ids.collection}/permissions`, `/v1/orgs/${org}/sites/${ids.site}/permissions`];
+      const targets = [
+        `/v1/spaces/${ids.shared}/permissions`,
+        `/v1/collections/${ids.collection}/permissions`,
+        `/v1/orgs/${org}/sites/${ids.site}/permissions`,
+      ];
       for (const path of targets) {
         const before = await snapshot(path);
         // The good id first: nothing of a refused body is written.

@@ -29,7 +29,15 @@ const customize = async (change: (c: any) => void) => {
 describe('announcement and social accounts', () => {
   it('an enabled announcement is a banner above the header, a link when it has one; disabled, none', async () => {
     expect(byLabel((await get(s, base)).doc, 'Announcement')).toBeUndefined();
-    await customize((c) => (c.announcement = { enabled: true, message: 'Version 2 is out <b>now</b>', style: 'warning', link: { title: 'Read', to: { kind: 'url', url: 'https://example.test/v2' } } }));
+    await customize(
+      (c) =>
+        (c.announcement = {
+          enabled: true,
+          message: 'Version 2 is out <b>now</b>',
+          style: 'warning',
+          link: { title: 'Read', to: { kind: 'url', url: 'https://example.test/v2' } },
+        }),
+    );
     const doc = (await get(s, base)).doc;
     const banner = byLabel(doc, 'Announcement');
     expect(textOf(banner)).toBe('Version 2 is out <b>now</b>');

@@ -32,7 +32,11 @@ beforeAll(async () => {
   if (!CHROMIUM) return;
   // The spec's server: answers CORS preflights and the request, and records what it got.
   apiServer = createServer((req, res) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'GET, POST' };
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-allow-methods': 'GET, POST',
+    };
     if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
     seen.push({ method: req.method, url: req.url, auth: req.headers.authorization });
     res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ id: 42, name: 'Rex' }));
@@ -94,7 +98,11 @@ describe.skipIf(!CHROMIUM)('API reference operation page in a browser', () => {
         // Open every collapsed schema and example, so their contents are checked too.
         await p.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
         const r = await new AxeBuilder({ page: p }).analyze();
-        found.push(...r.violations.map((v: any) => `${width}px ${colorScheme}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`));
+        found.push(
+          ...r.violations.map(
+            (v: any) => `${width}px ${colorScheme}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`,
+          ),
+        );
         await ctx.close();
       }
     }
@@ -116,7 +124,14 @@ describe.skipIf(!CHROMIUM)('API reference operation page in a browser', () => {
     await owner.locator(':scope > summary').click();
     await expect.poll(() => owner.textContent(), { timeout: 10_000 }).toContain('address');
     // Any other origin is refused by the page's connect-src.
-    const blocked = await p.evaluate((u: string) => fetch(u).then(() => 'sent', () => 'blocked'), otherUrl);
+    const blocked = await p.evaluate(
+      (u: string) =>
+        fetch(u).then(
+          () => 'sent',
+          () => 'blocked',
+        ),
+      otherUrl,
+    );
     expect(blocked).toBe('blocked');
     await ctx.close();
   }, 60_000);

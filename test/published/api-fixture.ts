@@ -17,7 +17,10 @@ export const PETS = {
           name: { type: 'string', description: 'The pet name. <script>alert(1)</script><img src=x onerror=alert(2)> [click](javascript:alert(3))' },
           parent: { $ref: '#/components/schemas/Pet' },
           tags: { type: 'array', items: { $ref: '#/components/schemas/Tag' } },
-          owner: { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string', description: 'The city of the owner.' } } } } },
+          owner: {
+            type: 'object',
+            properties: { address: { type: 'object', properties: { city: { type: 'string', description: 'The city of the owner.' } } } },
+          },
         },
       },
       Tag: { type: 'object', properties: { label: { type: 'string', enum: ['cute', 'big'] } } },
@@ -35,7 +38,10 @@ export const PETS = {
           { name: 'petId', in: 'path', required: true, description: 'The pet id', schema: { type: 'integer' }, example: 42 },
           { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
         ],
-        responses: { '200': { description: 'The pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, '404': { description: 'No such pet' } },
+        responses: {
+          '200': { description: 'The pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+          '404': { description: 'No such pet' },
+        },
       },
     },
     '/pets': {

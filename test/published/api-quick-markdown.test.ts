@@ -28,13 +28,27 @@ describe('quick markdown for spec descriptions', () => {
   }, 60_000);
 
   it('refuses HTML, autolinks, tables and the like; makes no unsafe link', async () => {
-    for (const t of ['<b>x</b>', 'see https://x.test', 'a | b\n--|--\n1|2', '# Title', '> quote', '1. one', '```\ncode\n```', 'a &amp; b', 'x@y.test', '_em_', '![i](x.png)']) {
+    for (const t of [
+      '<b>x</b>',
+      'see https://x.test',
+      'a | b\n--|--\n1|2',
+      '# Title',
+      '> quote',
+      '1. one',
+      '```\ncode\n```',
+      'a &amp; b',
+      'x@y.test',
+      '_em_',
+      '![i](x.png)',
+    ]) {
       expect(quickMarkdown(t), t).toBeUndefined();
     }
     expect(quickMarkdown('[click](javascript:alert(1))')).toBeUndefined(); // parentheses inside: the renderer takes it
     expect(quickMarkdown('[click](javascript:alert)')).toBe('<p><a href="#">click</a></p>');
     expect(quickMarkdown('Use `a<b>` and **bold** *em* [x](https://x.test)\n- one\n- two')).toBeUndefined(); // a list under a paragraph line
     expect(quickMarkdown('Use `a<b>` and **bold** *em* [x](https://x.test)')).toBeUndefined(); // `<` anywhere: renderer
-    expect(quickMarkdown('Use `ab` and **bold** *em* [x](https://x.test)')).toBe('<p>Use <code>ab</code> and <strong>bold</strong> <em>em</em> <a href="https://x.test">x</a></p>');
+    expect(quickMarkdown('Use `ab` and **bold** *em* [x](https://x.test)')).toBe(
+      '<p>Use <code>ab</code> and <strong>bold</strong> <em>em</em> <a href="https://x.test">x</a></p>',
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('API reference from an OpenAPI spec', () => {
     expect(home.status).toBe(200);
     const nav = all(home.doc, (n) => n.tagName === 'nav' && attrOf(n, 'aria-label') === 'Pages')[0];
     const hrefs = byTag(nav, 'a').map((a) => attrOf(a, 'href'));
-    expect(hrefs).toEqual(expect.arrayContaining([`${base}/api/pets`, `${base}/api/pets/getpet`, `${base}/api/pets/createpet`, `${base}/api/store/listorders`]));
+    expect(hrefs).toEqual(
+      expect.arrayContaining([`${base}/api/pets`, `${base}/api/pets/getpet`, `${base}/api/pets/createpet`, `${base}/api/store/listorders`]),
+    );
     // The reference page: its own text, then the spec's overview.
     expect(textOf(mainOf(home.doc))).toContain('Our API.');
     expect(textOf(mainOf(home.doc))).toContain('Pet Store');
@@ -68,9 +70,9 @@ describe('API reference from an OpenAPI spec', () => {
     expect(textOf(byClass(circular.doc, 'api-part')[0])).toContain('Circular reference to Pet');
     expect(text).toContain('404');
     // Code samples: curl, JavaScript and Python.
-    expect(text).toContain("curl -L");
+    expect(text).toContain('curl -L');
     expect(text).toContain("--url 'https://api.pets.test/v1/pets/{petId}'");
-    expect(text).toContain("Authorization: Bearer YOUR_SECRET_TOKEN");
+    expect(text).toContain('Authorization: Bearer YOUR_SECRET_TOKEN');
     expect(text).toContain('await fetch("https://api.pets.test/v1/pets/{petId}"');
     expect(text).toContain('import requests');
     // Test it: a form the script sends from the browser; the CSP allows the spec's server only.
@@ -174,9 +176,24 @@ describe('API reference from an OpenAPI spec', () => {
   it('a 2,000-operation spec renders in bounded time; so does a deeply recursive schema', async () => {
     const big: any = { openapi: '3.0.3', info: { title: 'Big', version: '1' }, servers: [{ url: 'https://big.test' }], paths: {}, components: { schemas: {} } };
     // A chain of schemas each pointing at the next and back at the first: deep and recursive.
-    for (let i = 0; i < 30; i++) big.components.schemas[`N${i}`] = { type: 'object', properties: { next: { $ref: `#/components/schemas/N${(i + 1) % 30}` }, self: { $ref: `#/components/schemas/N${i}` }, list: { type: 'array', items: { $ref: '#/components/schemas/N0' } } } };
+    for (let i = 0; i < 30; i++)
+      big.components.schemas[`N${i}`] = {
+        type: 'object',
+        properties: {
+          next: { $ref: `#/components/schemas/N${(i + 1) % 30}` },
+          self: { $ref: `#/components/schemas/N${i}` },
+          list: { type: 'array', items: { $ref: '#/components/schemas/N0' } },
+        },
+      };
     for (let i = 0; i < 2000; i++) {
-      big.paths[`/things/${i}`] = { get: { tags: [`T${i % 20}`], operationId: `thing${i}`, summary: `Thing ${i}`, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/N0' } } } } } } };
+      big.paths[`/things/${i}`] = {
+        get: {
+          tags: [`T${i % 20}`],
+          operationId: `thing${i}`,
+          summary: `Thing ${i}`,
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/N0' } } } } },
+        },
+      };
     }
     await putSpec('big', big);
     const b = await spaceWith(s, org, 'Big API', [page('r', 'Reference', '{% openapi-reference spec="big" %}')]);

@@ -12,7 +12,12 @@ let w: World;
 let session: string;
 
 async function login(token: string): Promise<Response> {
-  return fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token, next: '/o' }) });
+  return fetch(`${s.url}/o/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url },
+    body: new URLSearchParams({ token, next: '/o' }),
+  });
 }
 
 beforeAll(async () => {
@@ -58,7 +63,12 @@ describe('urls.app views', () => {
     const anon = await get(s, url);
     expect(anon.status).toBe(401);
     const form = byTag(anon.doc, 'form')[0];
-    expect(form.attrs).toEqual(expect.arrayContaining([{ name: 'method', value: 'post' }, { name: 'action', value: '/o/login' }]));
+    expect(form.attrs).toEqual(
+      expect.arrayContaining([
+        { name: 'method', value: 'post' },
+        { name: 'action', value: '/o/login' },
+      ]),
+    );
     const ok = await login(s.token);
     expect(ok.status).toBe(303);
     expect(ok.headers.get('set-cookie')).toMatch(/^docs_session=.*; Path=\/; HttpOnly; SameSite=Strict$/);
@@ -66,7 +76,12 @@ describe('urls.app views', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get('set-cookie')).toBeNull();
     // After signing in, only app paths are followed (no open redirect).
-    const evil = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token: s.token, next: 'https://evil.example' }) });
+    const evil = await fetch(`${s.url}/o/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url },
+      body: new URLSearchParams({ token: s.token, next: 'https://evil.example' }),
+    });
     expect(evil.headers.get('location')).toBe('/o');
   });
 
@@ -87,7 +102,9 @@ describe('urls.app views', () => {
   it('a page preview warns of broken links (pages of the space lead to their view); diffs are colored per line and wrap; a cluster is tables, not JSON', async () => {
     const { ids, owner } = w;
     const space = await owner('GET', `/v1/spaces/${ids.spaceId}`);
-    await edit(s, ids.spaceId, [{ operation: 'insert_page', ref: 'broken', title: 'Broken Links', document: { markdown: 'See [setup](./setup.md) and [gone](./gone.md).' } }]);
+    await edit(s, ids.spaceId, [
+      { operation: 'insert_page', ref: 'broken', title: 'Broken Links', document: { markdown: 'See [setup](./setup.md) and [gone](./gone.md).' } },
+    ]);
     const preview = await get(s, `${space.urls.app}/broken-links`, session);
     expect(preview.status).toBe(200);
     const main = byTag(mainOf(preview.doc), 'article')[0];
@@ -107,7 +124,7 @@ describe('urls.app views', () => {
   });
 
   it('no view shows what the API would refuse the member', async () => {
-    const { ids, owner } = w;
+    const { ids } = w;
     const outsider = await addUser(s.ctx);
     const theirSession = (await login(outsider.token)).headers.getSetCookie()[0]!.split(';')[0]!;
     const api = await s.api('GET', `/v1/spaces/${ids.spaceId}`, { token: outsider.token });

@@ -74,7 +74,10 @@ beforeAll(async () => {
   base = (await call('POST', `${o}/publish`)).urls.published;
   const sh = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Shared Docs', spaces: [guides.space.id], visibility: 'share-link' });
   const link = await call('POST', `/v1/orgs/${org}/sites/${sh.id}/share-links`, { name: 'Team' });
-  shared = { url: (await call('POST', `/v1/orgs/${org}/sites/${sh.id}/publish`)).urls.published.split('?')[0], key: new URL(link.urls.published).searchParams.get('share')! };
+  shared = {
+    url: (await call('POST', `/v1/orgs/${org}/sites/${sh.id}/publish`)).urls.published.split('?')[0],
+    key: new URL(link.urls.published).searchParams.get('share')!,
+  };
   const ad = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Adaptive Docs', spaces: [guides.space.id] });
   adaptive = (await call('POST', `/v1/orgs/${org}/sites/${ad.id}/publish`)).urls.published;
 }, 120_000);
@@ -93,7 +96,9 @@ const visit = async (url: string) => {
 async function noSeriousViolations(p: any, what: string) {
   const AxeBuilder = ((await import('@axe-core/playwright')) as any).default;
   const r = await new AxeBuilder({ page: p }).analyze();
-  const bad = r.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
+  const bad = r.violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
   expect(bad, what).toEqual([]);
 }
 

@@ -65,10 +65,13 @@ beforeAll(async () => {
   const call = api(s);
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   const sp = await spaceWith(s, org, 'Content', [
-    { operation: 'insert_files', files: [
-      { name: 'notes.txt', ref: 'notes', contentType: 'text/plain', base64: Buffer.from('the notes').toString('base64') },
-      { name: 'diagram.png', ref: 'diagram', contentType: 'image/png', base64: PNG.toString('base64') },
-    ] },
+    {
+      operation: 'insert_files',
+      files: [
+        { name: 'notes.txt', ref: 'notes', contentType: 'text/plain', base64: Buffer.from('the notes').toString('base64') },
+        { name: 'diagram.png', ref: 'diagram', contentType: 'image/png', base64: PNG.toString('base64') },
+      ],
+    },
     page('every', 'Every Block', EVERY_BLOCK),
     page('setup', 'Setup', 'Set up.\n\n## Install\n\nHere.'),
     page('attack', 'Attack', ATTACK),
@@ -83,7 +86,10 @@ describe('page content', () => {
     const main = mainOf((await get(s, `${base}/every-block`)).doc);
     expect(byTag(main, 'table')).toHaveLength(1);
     expect(byTag(main, 'td').map(textOf)).toEqual(['a', '1']);
-    expect(byTag(main, 'input').map((i) => [attrOf(i, 'type'), attrOf(i, 'checked') !== undefined])).toEqual([['checkbox', true], ['checkbox', false]]);
+    expect(byTag(main, 'input').map((i) => [attrOf(i, 'type'), attrOf(i, 'checked') !== undefined])).toEqual([
+      ['checkbox', true],
+      ['checkbox', false],
+    ]);
     expect(byTag(main, 'del').map(textOf)).toEqual(['gone']);
     expect(byTag(main, 'strong').map(textOf)).toContain('bold');
   });
@@ -107,7 +113,7 @@ describe('page content', () => {
     expect(a['the notes']).toMatch(new RegExp(`^${s.url}/files/`));
     expect(await (await fetch(a['the notes']!)).text()).toBe('the notes');
     // A published site shows a broken link's words, plainly (the warning style is for previews).
-    expect(a['nothing']).toBeUndefined();
+    expect(a.nothing).toBeUndefined();
     expect(textOf(main)).toContain('and nothing.');
     expect(byClass(main, 'broken-link')).toEqual([]);
     const img = byTag(main, 'img')[0];

@@ -17,9 +17,12 @@ beforeAll(async () => {
   s = await startServer();
   call = api(s);
   const org = (await call('GET', '/v1/orgs')).items[0].id;
-  const a = await spaceWith(s, org, 'First', [page('a', 'Alpha', 'See [example](https://example.com).\n\n```js\nconst x = "text"; // a note\nlet y = 42;\n```'), page('b', 'Beta', 'B.')]);
+  const a = await spaceWith(s, org, 'First', [
+    page('a', 'Alpha', 'See [example](https://example.com).\n\n```js\nconst x = "text"; // a note\nlet y = 42;\n```'),
+    page('b', 'Beta', 'B.'),
+  ]);
   const b = await spaceWith(s, org, 'Second', [page('c', 'Gamma', 'C.')]);
-  betaPage = a.pages['Beta'].id;
+  betaPage = a.pages.Beta.id;
   const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Styled Site', spaces: [a.space.id, b.space.id] });
   o = `/v1/orgs/${org}/sites/${site.id}`;
   ssSecond = (await call('GET', `${o}/site-spaces`)).items.find((x: any) => x.space.id === b.space.id).id;
@@ -48,14 +51,25 @@ describe('customization', () => {
   it('logo (light and dark)', async () => {
     await customize((c) => (c.header.logo = { light: 'https://cdn.example/logo.png', dark: 'https://cdn.example/logo-dark.png' }));
     const imgs = byTag(byClass(await home(), 'brand')[0], 'img');
-    expect(imgs.map((i) => [attrOf(i, 'class'), attrOf(i, 'src')])).toEqual([['logo-light', 'https://cdn.example/logo.png'], ['logo-dark', 'https://cdn.example/logo-dark.png']]);
+    expect(imgs.map((i) => [attrOf(i, 'class'), attrOf(i, 'src')])).toEqual([
+      ['logo-light', 'https://cdn.example/logo.png'],
+      ['logo-dark', 'https://cdn.example/logo-dark.png'],
+    ]);
   });
 
   it('favicon: icon, or emoji', async () => {
     await customize((c) => (c.favicon = { icon: { light: 'https://cdn.example/fav.png', dark: 'https://cdn.example/fav-dark.png' } }));
-    expect(attrOf(byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'), 'href')).toBe('https://cdn.example/fav.png');
+    expect(
+      attrOf(
+        byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'),
+        'href',
+      ),
+    ).toBe('https://cdn.example/fav.png');
     await customize((c) => (c.favicon = { emoji: '1f680' }));
-    const href = attrOf(byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'), 'href');
+    const href = attrOf(
+      byTag(await home(), 'link').find((l) => attrOf(l, 'rel') === 'icon'),
+      'href',
+    );
     expect(decodeURIComponent(href)).toContain('🚀');
     // A code point past U+10FFFF is shown as written, never a failed page.
     const { emoji } = await import('../../src/published/render/page.js');
@@ -88,7 +102,10 @@ describe('customization', () => {
     expect(codeThemesOf({ codeTheme: { default: { light: 'default-light', dark: 'default-dark' } } })).toBeUndefined();
     const themes = codeThemesOf({ codeTheme: { default: { light: 'solarized-light', dark: 'dracula' }, openapi: {} } });
     expect(themes).toEqual({ light: 'solarized-light', dark: 'dracula' });
-    const render = async (codeThemes?: any) => parse(`<body>${(await renderMarkdown('```js\nconst x = "text"; // a note\nlet y = 42;\n```', { link: () => undefined, image: () => undefined, codeThemes })).html}</body>`);
+    const render = async (codeThemes?: any) =>
+      parse(
+        `<body>${(await renderMarkdown('```js\nconst x = "text"; // a note\nlet y = 42;\n```', { link: () => undefined, image: () => undefined, codeThemes })).html}</body>`,
+      );
     const code = byClass(await render(themes), 'code')[0];
     const vars = Object.fromEntries((attrOf(code, 'style') as string).split(';').map((d) => d.split(':')));
     expect(vars['--cb-l']!.toLowerCase()).toBe('#fdf6e3');
@@ -154,7 +171,10 @@ describe('customization', () => {
   });
 
   it('a site space override applies to that site space only, and resets', async () => {
-    await call('PATCH', `${o}/site-spaces/${ssSecond}/customization`, { title: 'Second Look', styling: { primaryColor: { light: '#123456', dark: '#654321' } } });
+    await call('PATCH', `${o}/site-spaces/${ssSecond}/customization`, {
+      title: 'Second Look',
+      styling: { primaryColor: { light: '#123456', dark: '#654321' } },
+    });
     const second = await home('/second');
     expect(textOf(byClass(second, 'brand')[0]).trim()).toBe('Second Look');
     expect(style(second)).toContain('--primary:#123456');

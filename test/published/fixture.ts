@@ -36,7 +36,13 @@ export async function pagesByTitle(s: TestServer, spaceId: string): Promise<Reco
   return out;
 }
 
-export const page = (ref: string, title: string, markdown: string, extra: object = {}) => ({ operation: 'insert_page', ref, title, document: { markdown }, ...extra });
+export const page = (ref: string, title: string, markdown: string, extra: object = {}) => ({
+  operation: 'insert_page',
+  ref,
+  title,
+  document: { markdown },
+  ...extra,
+});
 
 export interface Got {
   status: number;

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   const a = await spaceWith(s, org, 'Handbook', [page('a', 'Alpha', 'Alpha text.'), page('b', 'Beta', 'Beta **text**.')]);
   spaceId = a.space.id;
-  betaApp = new URL(a.pages['Beta'].urls.app).pathname;
+  betaApp = new URL(a.pages.Beta.urls.app).pathname;
   const site = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Actions Site', spaces: [a.space.id] });
   o = `/v1/orgs/${org}/sites/${site.id}`;
   base = (await call('POST', `${o}/publish`)).urls.published;
@@ -81,7 +81,12 @@ describe('page actions', () => {
     expect(got[0]!.href).toBe(betaApp);
     // The app asks who is there; a signed-in member sees the page's view.
     expect((await get(s, got[0]!.href)).status).toBe(401);
-    const signIn = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url }, body: new URLSearchParams({ token: s.token, next: '/o' }) });
+    const signIn = await fetch(`${s.url}/o/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url },
+      body: new URLSearchParams({ token: s.token, next: '/o' }),
+    });
     const view = await get(s, got[0]!.href, signIn.headers.getSetCookie()[0]!.split(';')[0]!);
     expect(view.status).toBe(200);
     expect(view.text).toContain('Beta');

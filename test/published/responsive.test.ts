@@ -105,7 +105,8 @@ describe.skipIf(!CHROMIUM)('published site at 390 and 1280 px', () => {
           const { ctx, p } = await open(width, path, { javaScriptEnabled });
           const { scroll, inner } = await overflow(p);
           expect(scroll, `${path || '/'} at ${width}px, script ${javaScriptEnabled}`).toBeLessThanOrEqual(inner);
-          if (path === `${sectioned}/api-reference` && width === 390 && javaScriptEnabled) await p.screenshot({ path: join(artifacts, 'published-sections-390.png') });
+          if (path === `${sectioned}/api-reference` && width === 390 && javaScriptEnabled)
+            await p.screenshot({ path: join(artifacts, 'published-sections-390.png') });
           if (path === '/wide-things') {
             // The table and the code do scroll, inside their boxes.
             const boxes = await p.evaluate(() => [...document.querySelectorAll('.table-wrap, .code pre')].map((e) => e.scrollWidth > e.clientWidth));

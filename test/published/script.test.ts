@@ -80,9 +80,20 @@ describe('the site script and its CSP', () => {
     for (const path of ['', '/beta/gamma', '/~/search?q=beta', '/nowhere']) {
       const { doc } = await get(s, base + path);
       const attrs = all(doc, () => true).flatMap((n) => n.attrs ?? []);
-      expect(attrs.filter((a: any) => /^on/i.test(a.name)), path).toEqual([]);
-      expect(attrs.filter((a: any) => /javascript:/i.test(a.value)), path).toEqual([]);
-      const loads = [...byTag(doc, 'script').map((n) => attrOf(n, 'src')), ...byTag(doc, 'link').filter((n) => attrOf(n, 'rel') === 'stylesheet').map((n) => attrOf(n, 'href'))];
+      expect(
+        attrs.filter((a: any) => /^on/i.test(a.name)),
+        path,
+      ).toEqual([]);
+      expect(
+        attrs.filter((a: any) => /javascript:/i.test(a.value)),
+        path,
+      ).toEqual([]);
+      const loads = [
+        ...byTag(doc, 'script').map((n) => attrOf(n, 'src')),
+        ...byTag(doc, 'link')
+          .filter((n) => attrOf(n, 'rel') === 'stylesheet')
+          .map((n) => attrOf(n, 'href')),
+      ];
       for (const u of loads) expect(new URL(u, s.url).origin).toBe(s.url);
     }
   });
@@ -118,7 +129,12 @@ describe('contrast', () => {
   it('a primary color failing AA is adjusted for text, in both themes; one that passes is kept', async () => {
     const { contrast, readable, onColor } = await import('../../src/published/render/contrast.js');
     expect(readable('#346ddb', '#ffffff')).toBe('#346ddb');
-    for (const [fg, bg] of [['#ffdd00', '#ffffff'], ['#ff0000', '#f5f6f8'], ['#1a1a8f', '#1b1c20'], ['#777', '#111214']] as const) {
+    for (const [fg, bg] of [
+      ['#ffdd00', '#ffffff'],
+      ['#ff0000', '#f5f6f8'],
+      ['#1a1a8f', '#1b1c20'],
+      ['#777', '#111214'],
+    ] as const) {
       const out = readable(fg, bg);
       expect(contrast(out, bg), `${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     }

@@ -37,7 +37,12 @@ describe('search', () => {
     const body = await r.json();
     expect(body.query).toBe('widget');
     const flat = body.groups.map((g: any) => [g.section, g.space, g.pages.map((p: any) => p.title).sort()]);
-    expect(flat).toEqual(expect.arrayContaining([['Guides', 'Guides', ['Installation', 'Usage']], ['Reference', 'API', ['Widget API']]]));
+    expect(flat).toEqual(
+      expect.arrayContaining([
+        ['Guides', 'Guides', ['Installation', 'Usage']],
+        ['Reference', 'API', ['Widget API']],
+      ]),
+    );
     expect(flat).toHaveLength(2);
     const install = body.groups.find((g: any) => g.space === 'Guides').pages.find((p: any) => p.title === 'Installation');
     expect(install.url).toBe(`${path}/installation`);

@@ -109,7 +109,15 @@ describe('published site: structure and pages', () => {
   });
 
   it('bad paths: dot segments, encoded slashes, NUL, over-long segments are 404s, never a 500', async () => {
-    for (const p of ['/..', '/%2e%2e/%2e%2e/v1/orgs', '/a%2Fb', '/a%00', `/${'x'.repeat(5000)}`, '/%E0%A4%A', '/%2e%2e'] /* fetch itself normalizes literal dot segments */) {
+    for (const p of [
+      '/..',
+      '/%2e%2e/%2e%2e/v1/orgs',
+      '/a%2Fb',
+      '/a%00',
+      `/${'x'.repeat(5000)}`,
+      '/%E0%A4%A',
+      '/%2e%2e',
+    ] /* fetch itself normalizes literal dot segments */) {
       const r = await get(s, `/sites/${org}/acme-docs${p}`);
       expect(r.status, p).toBe(404);
       expect(r.text).not.toContain('"error"');
@@ -124,7 +132,7 @@ describe('published site: structure and pages', () => {
     expect(r.headers.get('location')).toBe(`/sites/${org}/acme-docs/deeper-dive`);
     expect(h1((await get(s, `${published}/deeper-dive`)).doc)).toBe('Deep Dive');
     // Content is read as it is now: no build, no restart.
-    await edit(s, guides.space.id, [{ operation: 'update_page', page: guides.pages['Advanced'].id, document: { markdown: 'Rewritten now.' } }]);
+    await edit(s, guides.space.id, [{ operation: 'update_page', page: guides.pages.Advanced.id, document: { markdown: 'Rewritten now.' } }]);
     expect(textOf(mainOf((await get(s, `${published}/advanced`)).doc))).toContain('Rewritten now.');
   });
 
@@ -134,7 +142,7 @@ describe('published site: structure and pages', () => {
     const before = renderStats.rendered;
     expect(textOf(mainOf((await get(s, `${published}/advanced`)).doc))).toContain('Rewritten now.');
     expect(renderStats.rendered).toBe(before);
-    await edit(s, guides.space.id, [{ operation: 'update_page', page: guides.pages['Advanced'].id, document: { markdown: 'Changed again.' } }]);
+    await edit(s, guides.space.id, [{ operation: 'update_page', page: guides.pages.Advanced.id, document: { markdown: 'Changed again.' } }]);
     expect(textOf(mainOf((await get(s, `${published}/advanced`)).doc))).toContain('Changed again.');
     expect(renderStats.rendered).toBe(before + 1);
   });

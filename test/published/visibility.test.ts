@@ -19,7 +19,10 @@ beforeAll(async () => {
   s = await startServer();
   call = api(s);
   org = (await call('GET', '/v1/orgs')).items[0].id;
-  docs = await spaceWith(s, org, 'Docs', [page('a', 'Welcome', 'Hello.'), page('b', 'Admins Only', 'Secret admin page.', { condition: 'visitor.claims.role === "admin"' })]);
+  docs = await spaceWith(s, org, 'Docs', [
+    page('a', 'Welcome', 'Hello.'),
+    page('b', 'Admins Only', 'Secret admin page.', { condition: 'visitor.claims.role === "admin"' }),
+  ]);
 }, 60_000);
 afterAll(() => s?.stop());
 
@@ -28,7 +31,11 @@ const newSite = async (title: string, body: object = {}) => {
   const o = `/v1/orgs/${org}/sites/${site.id}`;
   return { o, url: (await call('POST', `${o}/publish`)).urls.published.split('?')[0] as string, id: site.id };
 };
-const cookieOf = (h: Headers) => h.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+const cookieOf = (h: Headers) =>
+  h
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 
 /** A visitor token for the member behind `token`, from the ping operation (claims: organization, role, email, name). */
 const pingToken = async (token: string) => (await s.api('POST', `/v1/orgs/${org}/ping`, { token })).body.gitbookVisitorClaims as string;
@@ -36,7 +43,12 @@ const pingToken = async (token: string) => (await s.api('POST', `/v1/orgs/${org}
 /** A token signed with this data directory's visitor key, with any claims (as a backend holding the key would make). */
 async function signed(claims: object, expiresIn = '1h') {
   const meta = (await s.ctx.store.read(readVisitorKey))!;
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: meta.kid }).setAudience(visitorAudience(org)).setIssuedAt().setExpirationTime(expiresIn).sign(signingKey(meta));
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'ES256', kid: meta.kid })
+    .setAudience(visitorAudience(org))
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(signingKey(meta));
 }
 
 describe('share keys', () => {
@@ -106,7 +118,19 @@ describe('adaptive content', () => {
     const site = await newSite('Adaptive Site');
     await call('PATCH', site.o, { adaptiveContent: { enabled: true } });
     await call('PUT', `${site.o}/adaptive-schema`, {
-      jsonSchema: { type: 'object', properties: { isPro: { type: 'boolean', description: 'A paying customer' }, unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Beta tester' } }, additionalProperties: false } }, additionalProperties: false },
+      jsonSchema: {
+        type: 'object',
+        properties: {
+          isPro: { type: 'boolean', description: 'A paying customer' },
+          unsigned: {
+            type: 'object',
+            description: 'Unsigned claims of the site visitor.',
+            properties: { beta: { type: 'boolean', description: 'Beta tester' } },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
     });
     // The site's only site space becomes the default section; a "Pro" section with a condition; a hidden beta site space opened by an unsigned claim.
     const main = (await call('GET', `${site.o}/sections`)).items;
@@ -159,7 +183,15 @@ describe('adaptive content', () => {
     expect(satisfies('visitor.claims["role"] != "x"', v)).toBe(true);
     expect(satisfies('visitor.claims.n > "2"', v)).toBe(false);
     (globalThis as any).__pwned = false;
-    for (const evil of ['globalThis.__pwned = true', 'process.exit(1)', 'visitor.claims.constructor.constructor("return 1")()', 'visitor.claims.role.length > 0', '(() => 1)()', '1; 2', 'visitor.claims.__proto__']) {
+    for (const evil of [
+      'globalThis.__pwned = true',
+      'process.exit(1)',
+      'visitor.claims.constructor.constructor("return 1")()',
+      'visitor.claims.role.length > 0',
+      '(() => 1)()',
+      '1; 2',
+      'visitor.claims.__proto__',
+    ]) {
       expect(satisfies(evil, v), evil).toBe(false);
     }
     expect((globalThis as any).__pwned).toBe(false);

@@ -39,7 +39,10 @@ const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt']);
 let refusedByContract = 0;
 async function byContract(r: Response): Promise<boolean> {
   if (r.status !== 400) return false;
-  const body = (await r.clone().json().catch(() => undefined)) as any;
+  const body = (await r
+    .clone()
+    .json()
+    .catch(() => undefined)) as any;
   const yes = /^(body|query|path)[.:]/.test(body?.error?.message ?? '');
   if (yes) refusedByContract++;
   return yes;
@@ -63,13 +66,26 @@ describe('authorization matrix: outsiders', () => {
     ids.siteId = site.body.id;
     ids.siteSpaceId = (await s.api('GET', `/v1/orgs/${org}/sites/${ids.siteId}/site-spaces`)).body.items[0]?.id;
     ids.integrationName = 'private-integration';
-    const published = await s.api('POST', '/v1/integrations/private-integration', { body: { organization: org, title: 'Private', description: 'Private tool', script: 'export default {}', visibility: 'private', scopes: ['space:content:read'] } });
+    const published = await s.api('POST', '/v1/integrations/private-integration', {
+      body: {
+        organization: org,
+        title: 'Private',
+        description: 'Private tool',
+        script: 'export default {}',
+        visibility: 'private',
+        scopes: ['space:content:read'],
+      },
+    });
     expect(published.status).toBeLessThan(300);
     // A real comment and reply, so comment routes are tried on something that exists.
     ids.commentId = (await s.api('POST', `/v1/spaces/${ids.spaceId}/comments`, { body: { body: { markdown: 'Private' } } })).body.id;
-    ids.commentReplyId = (await s.api('POST', `/v1/spaces/${ids.spaceId}/comments/${ids.commentId}/replies`, { body: { body: { markdown: 'Reply' } } })).body.id;
+    ids.commentReplyId = (
+      await s.api('POST', `/v1/spaces/${ids.spaceId}/comments/${ids.commentId}/replies`, { body: { body: { markdown: 'Reply' } } })
+    ).body.id;
     ids.specSlug = 'private-spec';
-    await s.api('PUT', `/v1/orgs/${org}/openapi/private-spec`, { body: { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } } });
+    await s.api('PUT', `/v1/orgs/${org}/openapi/private-spec`, {
+      body: { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } },
+    });
   });
   afterAll(() => s?.stop());
 
@@ -88,7 +104,8 @@ describe('authorization matrix: outsiders', () => {
         headers: { authorization: `Bearer ${outsider.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
-      if (r.status !== 404 && r.status !== 403 && !(method === 'DELETE' && r.status === 204) && !(await byContract(r))) leaks.push(`${operationId} ${method} ${url} -> ${r.status} ${(await r.text()).slice(0, 160)}`);
+      if (r.status !== 404 && r.status !== 403 && !(method === 'DELETE' && r.status === 204) && !(await byContract(r)))
+        leaks.push(`${operationId} ${method} ${url} -> ${r.status} ${(await r.text()).slice(0, 160)}`);
     }
     expect(leaks, leaks.join('\n')).toEqual([]);
     expect(refusedByContract).toBeLessThan(5);
@@ -109,7 +126,8 @@ describe('authorization matrix: outsiders', () => {
         headers: { authorization: `Bearer ${reader.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
-      if (r.status !== 403 && r.status !== 404 && !(method === 'DELETE' && r.status === 204) && !(await byContract(r))) allowed.push(`${operationId} ${method} ${url} -> ${r.status} ${(await r.text()).slice(0, 160)}`);
+      if (r.status !== 403 && r.status !== 404 && !(method === 'DELETE' && r.status === 204) && !(await byContract(r)))
+        allowed.push(`${operationId} ${method} ${url} -> ${r.status} ${(await r.text()).slice(0, 160)}`);
     }
     expect(allowed, allowed.join('\n')).toEqual([]);
   });

@@ -61,7 +61,11 @@ describe('docs backup / docs restore', () => {
       const writer = async (w: number) => {
         for (let n = 0; !stop; n++) {
           const title = `w${w}-${n}`;
-          const res = await fetch(`${served.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+          const res = await fetch(`${served.url}/v1/orgs/${org}/spaces`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ title }),
+          });
           const text = await res.text();
           if (res.status !== 201) throw new Error(`write ${title}: ${res.status} ${text}`);
           acked.push({ title, at: performance.now() });

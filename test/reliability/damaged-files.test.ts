@@ -43,7 +43,10 @@ function copy(): string {
 /** Starts `docs serve` on `dir`; resolves with its exit code and stderr once it exits (or fails the test after 20 s). */
 function failedStart(dir: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: 'gb_api_would_be_new_owner' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: 'gb_api_would_be_new_owner' },
+    });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -57,7 +60,11 @@ const shard = (dir: string, name: string) => join(dir, 'store', name);
 
 describe('a damaged data directory stops docs serve, naming the file', () => {
   const cases: [string, (dir: string) => string, RegExp][] = [
-    ['an organization shard cut short', (d) => (truncateSync(shard(d, `org__${org}.json`), 200), `org__${org}.json`), /is cut short \(200 of its \d+ bytes\): it is not valid JSON/],
+    [
+      'an organization shard cut short',
+      (d) => (truncateSync(shard(d, `org__${org}.json`), 200), `org__${org}.json`),
+      /is cut short \(200 of its \d+ bytes\): it is not valid JSON/,
+    ],
     ['an emptied shard', (d) => (writeFileSync(shard(d, `space__${spaceB}.json`), ''), `space__${spaceB}.json`), /is empty/],
     ['invalid JSON', (d) => (writeFileSync(shard(d, `space__${spaceB}.json`), '{"spaces": {'), `space__${spaceB}.json`), /is not valid JSON/],
     ['valid JSON null', (d) => (writeFileSync(shard(d, `org__${org}.json`), 'null'), `org__${org}.json`), /is not a shard: its JSON is null/],
@@ -91,10 +98,22 @@ describe('a damaged data directory stops docs serve, naming the file', () => {
 const FIXTURE = join(import.meta.dirname, '../fixtures/format-2/data');
 describe('a directory of another format stops docs serve and every command, naming it', () => {
   const cases: [string, (dir: string) => void, string | RegExp][] = [
-    ['a format from the future', (d) => writeFileSync(join(d, 'shards'), JSON.stringify({ format: 4, writtenBy: 'docs 9.0.0' })), /: has format 4 \(written by docs 9\.0\.0\); this docs \(\d+\.\d+\.\d+\) reads formats 1 to 3: use docs 9\.0\.0 or later; nothing was changed$/],
-    ['two formats mixed', (d) => (rmSync(join(d, 'shards')), mkdirSync(join(d, 'shards')), writeFileSync(join(d, 'shards', 'root.json'), '{}')), ': two formats mixed: shards/ holds shard files of format 1 or 2 and store/ those of format 3'],
+    [
+      'a format from the future',
+      (d) => writeFileSync(join(d, 'shards'), JSON.stringify({ format: 4, writtenBy: 'docs 9.0.0' })),
+      /: has format 4 \(written by docs 9\.0\.0\); this docs \(\d+\.\d+\.\d+\) reads formats 1 to 3: use docs 9\.0\.0 or later; nothing was changed$/,
+    ],
+    [
+      'two formats mixed',
+      (d) => (rmSync(join(d, 'shards')), mkdirSync(join(d, 'shards')), writeFileSync(join(d, 'shards', 'root.json'), '{}')),
+      ': two formats mixed: shards/ holds shard files of format 1 or 2 and store/ those of format 3',
+    ],
     ['a damaged format marker', (d) => writeFileSync(join(d, 'shards'), '{"form'), ': shards (the format marker) is damaged: '],
-    ['the shard folder gone, the marker left', (d) => renameSync(join(d, 'store'), join(d, 'elsewhere')), ': store/ is missing (the format marker says format 3'],
+    [
+      'the shard folder gone, the marker left',
+      (d) => renameSync(join(d, 'store'), join(d, 'elsewhere')),
+      ': store/ is missing (the format marker says format 3',
+    ],
   ];
   for (const [what, damage, problem] of cases) {
     it(`${what}: exit 1, one line, nothing written (serve, doctor, an in-process command)`, async () => {
@@ -126,7 +145,9 @@ describe('a directory of another format stops docs serve and every command, nami
     const before = fingerprint(dir);
     const r = await failedStart(dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`Error: data directory ${dir}: shards/${victim} is missing (the catalog of committed shards lists it) (see docs doctor --data ${dir})`);
+    expect(r.stderr.trim()).toBe(
+      `Error: data directory ${dir}: shards/${victim} is missing (the catalog of committed shards lists it) (see docs doctor --data ${dir})`,
+    );
     expect(fingerprint(dir)).toEqual(before);
     const d = await docs(['doctor', '--data', dir]);
     expect(d.status).toBe(1);
@@ -142,7 +163,8 @@ describe('damage at the same size, found when the shard is loaded', () => {
     writeFileSync(file, text.replace('Damaged', 'Dam4ged')); // valid JSON, same size, not what was committed
     const served = await spawnServe(['--data', dir], {});
     try {
-      const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const get = (path: string) =>
+        fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
       const bad = await get(`/v1/spaces/${spaceB}`);
       expect(bad.status).toBe(503);
       expect(bad.body.error.message).toContain(`store/space__${spaceB}.json does not match its checksum`);
@@ -172,7 +194,9 @@ describe('docs doctor', () => {
     expect(existsSync(join(dir, 'quarantine'))).toBe(false); // nothing moved without --repair
     const refused = await docs(['doctor', '--data', dir, '--repair']); // no terminal to ask on, no --yes: the plan, nothing done
     expect(refused.status).toBe(2);
-    expect(refused.stdout).toMatch(new RegExp(`will move into quarantine/: store/space__${spaceB}\\.json\nwill lose: shard space/${spaceB} .*spaces ${spaceB}`));
+    expect(refused.stdout).toMatch(
+      new RegExp(`will move into quarantine/: store/space__${spaceB}\\.json\nwill lose: shard space/${spaceB} .*spaces ${spaceB}`),
+    );
     expect(refused.stderr).toMatch(/not confirmed; pass --yes/);
     expect(existsSync(join(dir, 'quarantine'))).toBe(false);
     const r = await docs(['doctor', '--data', dir, '--repair', '--yes']);

@@ -51,7 +51,17 @@ beforeAll(async () => {
     const cr = (await s.api('POST', `/v1/spaces/${ids.spaceId}/change-requests`, { body: { subject: 'Files in review' } })).body;
     ids.filesCr = cr.id;
     const up = await s.api('POST', `/v1/spaces/${ids.spaceId}/change-requests/${cr.id}/content?compat=false`, {
-      body: { changes: [{ operation: 'insert_files', files: [{ name: 'draft.txt', contentType: 'text/plain', base64: Buffer.from('draft').toString('base64') }, { name: 'dot.png', contentType: 'image/png', base64: PNG.toString('base64') }] }] },
+      body: {
+        changes: [
+          {
+            operation: 'insert_files',
+            files: [
+              { name: 'draft.txt', contentType: 'text/plain', base64: Buffer.from('draft').toString('base64') },
+              { name: 'dot.png', contentType: 'image/png', base64: PNG.toString('base64') },
+            ],
+          },
+        ],
+      },
     });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect((await s.api('GET', `/v1/spaces/${ids.spaceId}/pdf`)).status).toBe(200);
@@ -65,7 +75,14 @@ beforeAll(async () => {
 describe('docs doctor on a full world', () => {
   it('knows every file a row references: no damage, no orphan, --repair moves nothing, every file downloads', async () => {
     const before = await downloads();
-    expect(before.map(([name, status]) => [name, status])).toEqual([['dot.png', 200], ['draft.txt', 200], ['notes.txt', 200], ['notes.txt', 200], ['openapi', 200], ['pdf', 200]]);
+    expect(before.map(([name, status]) => [name, status])).toEqual([
+      ['dot.png', 200],
+      ['draft.txt', 200],
+      ['notes.txt', 200],
+      ['notes.txt', 200],
+      ['openapi', 200],
+      ['pdf', 200],
+    ]);
     expect(readdirSync(join(dir, 'files')).length).toBeGreaterThanOrEqual(3);
     expect(readdirSync(join(dir, 'openapi')).length).toBe(1);
     const healthy = await doctor(dir);
@@ -95,7 +112,9 @@ describe('docs doctor on a full world', () => {
       writeFileSync(bucket, JSON.stringify(sums));
       const start = await docs(['spaces', 'get', ids.spaceId!, '--data', work], { DOCS_TOKEN: TEST_TOKEN });
       expect(start.status).toBe(1);
-      expect(start.stderr).toContain(`store/${file} is not in the catalog of committed shards (written by another docs, or put there by hand): docs doctor --adopt checks it and takes it in`);
+      expect(start.stderr).toContain(
+        `store/${file} is not in the catalog of committed shards (written by another docs, or put there by hand): docs doctor --adopt checks it and takes it in`,
+      );
       const plain = await docs(['doctor', '--data', work]);
       expect(plain.status).toBe(1);
       const adopt = await docs(['doctor', '--data', work, '--adopt', '--yes']);
@@ -112,12 +131,22 @@ describe('docs doctor on a full world', () => {
       // adopted, its rows then found by id and listed like every other.
       const orgFile = fileName(`org/${ids.organizationId}`);
       const orgRow = JSON.parse(readFileSync(join(work, 'store', orgFile), 'utf8')).organizations[ids.organizationId!];
-      writeFileSync(join(work, 'store', fileName('org/AdoptedOrg')), JSON.stringify({ organizations: { AdoptedOrg: { ...orgRow, id: 'AdoptedOrg', title: 'Adopted', hostname: undefined } } }));
+      writeFileSync(
+        join(work, 'store', fileName('org/AdoptedOrg')),
+        JSON.stringify({ organizations: { AdoptedOrg: { ...orgRow, id: 'AdoptedOrg', title: 'Adopted', hostname: undefined } } }),
+      );
       expect((await docs(['doctor', '--data', work, '--adopt', '--yes'])).stdout).toContain(`adopted: store/${fileName('org/AdoptedOrg')}`);
       expect((await docs(['doctor', '--data', work])).status).toBe(0);
       const ctx = await openContext(work);
       try {
-        expect(await ctx.store.read((tx) => tx.all(Organizations).map((o) => o.id).sort())).toEqual(['AdoptedOrg', ids.organizationId].sort());
+        expect(
+          await ctx.store.read((tx) =>
+            tx
+              .all(Organizations)
+              .map((o) => o.id)
+              .sort(),
+          ),
+        ).toEqual(['AdoptedOrg', ids.organizationId].sort());
         expect(await ctx.store.read((tx) => tx.get(Organizations, 'AdoptedOrg')?.title)).toBe('Adopted');
       } finally {
         await ctx.store.close();
@@ -125,7 +154,10 @@ describe('docs doctor on a full world', () => {
 
       // A readable shard whose rows belong elsewhere is not adopted, and never moved.
       const stray = fileName(`space/${ids.spaceId}/0`);
-      writeFileSync(join(work, 'store', stray), JSON.stringify({ spaces: { [ids.spaceId!]: { id: ids.spaceId, organization: ids.organizationId, title: 'x' } } }));
+      writeFileSync(
+        join(work, 'store', stray),
+        JSON.stringify({ spaces: { [ids.spaceId!]: { id: ids.spaceId, organization: ids.organizationId, title: 'x' } } }),
+      );
       const refused = await docs(['doctor', '--data', work, '--repair', '--yes']);
       expect(refused.stdout).toContain(`not adopted: store/${stray} holds spaces ${ids.spaceId}, which belongs in shard space/${ids.spaceId}`);
       expect(refused.status).toBe(1);

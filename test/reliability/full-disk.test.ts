@@ -108,7 +108,11 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
     const served = await spawnServe(['--data', dir], { DOCS_BOOTSTRAP_TOKEN: token });
     try {
       const call = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(served.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await fetch(served.url + path, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         return { status: res.status, body: await res.json() };
       };
       const org = (await call('GET', '/v1/orgs')).body.items[0].id;
@@ -118,7 +122,12 @@ describe.skipIf(!!skip)('full disk, on a real 12 MB tmpfs', () => {
       fillDisk(disk, filler);
       // A file's bytes (a blob beside the shards) on a full disk: the same 503 and line, not a 500.
       const upload = await call('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
-        changes: [{ operation: 'insert_files', files: [{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(64 * 1024, 7).toString('base64') }] }],
+        changes: [
+          {
+            operation: 'insert_files',
+            files: [{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(64 * 1024, 7).toString('base64') }],
+          },
+        ],
       });
       expect(upload.status).toBe(503);
       expect(upload.body.error.message).toBe(`data directory ${dir}: ENOSPC: no space left on device`);

@@ -41,7 +41,17 @@ function resolve(op: OperationSpec, schema: JsonSchema | undefined, depth = 0): 
 
 const wrongType = (sch: JsonSchema): unknown => {
   const t = Array.isArray(sch.type) ? sch.type[0] : sch.type;
-  return t === 'string' ? 12345 : t === 'number' || t === 'integer' ? 'not a number' : t === 'boolean' ? 'yes' : t === 'array' ? { not: 'an array' } : t === 'object' ? 'not an object' : Symbol.for('skip');
+  return t === 'string'
+    ? 12345
+    : t === 'number' || t === 'integer'
+      ? 'not a number'
+      : t === 'boolean'
+        ? 'yes'
+        : t === 'array'
+          ? { not: 'an array' }
+          : t === 'object'
+            ? 'not an object'
+            : Symbol.for('skip');
 };
 
 /** Invalid bodies for an operation: each must be refused. */
@@ -106,7 +116,12 @@ describe('fuzz: bad input on every operation', () => {
         // a raw client sends them as they are, and so does this check.
         res = /\/\.\.(\/|$)/.test(url)
           ? await rawRequest(method, s.url + url, { authorization: `Bearer ${s.token}`, ...init.headers }, init.body)
-          : await fetch(s.url + url, { method, headers: { authorization: `Bearer ${s.token}`, ...init.headers }, body: init.body, signal: AbortSignal.timeout(10_000) });
+          : await fetch(s.url + url, {
+              method,
+              headers: { authorization: `Bearer ${s.token}`, ...init.headers },
+              body: init.body,
+              signal: AbortSignal.timeout(10_000),
+            });
       } catch (err) {
         failures.push(`${method} ${url.slice(0, 120)}: ${(err as Error).message}`);
         return;
@@ -128,13 +143,23 @@ describe('fuzz: bad input on every operation', () => {
     for (const { operationId } of swept) {
       const op = operationSpec(operationId);
       const [method, template] = routes.get(operationId)!;
-      const fill = (override?: string) => '/v1' + template.replace(/\{([^}]+)\}/g, (_, n: string) => override ?? encodeURIComponent(ids[n] ?? 'nonexistent0000000000'));
+      const fill = (override?: string) =>
+        '/v1' + template.replace(/\{([^}]+)\}/g, (_, n: string) => override ?? encodeURIComponent(ids[n] ?? 'nonexistent0000000000'));
       // Hostile path segments, in every path parameter at once.
       if (template.includes('{')) for (const seg of HOSTILE_SEGMENTS) await send(method, fill(seg), {});
       // Query parameters of the wrong type or out of range.
       for (const p of op.parameters.filter((p) => p.in === 'query')) {
         const sch = resolve(op, p.schema);
-        const bad = sch.type === 'number' || sch.type === 'integer' ? 'NaNish' : sch.type === 'boolean' ? 'maybe' : Array.isArray(sch.enum) ? '__nope__' : sch.maxLength ? 'x'.repeat(sch.maxLength + 1) : undefined;
+        const bad =
+          sch.type === 'number' || sch.type === 'integer'
+            ? 'NaNish'
+            : sch.type === 'boolean'
+              ? 'maybe'
+              : Array.isArray(sch.enum)
+                ? '__nope__'
+                : sch.maxLength
+                  ? 'x'.repeat(sch.maxLength + 1)
+                  : undefined;
         if (bad !== undefined) await send(method, `${fill()}?${p.name}=${encodeURIComponent(bad)}`, {});
       }
       if (op.parameters.some((p) => p.name === 'limit')) await send(method, `${fill()}?limit=5000`, {});

@@ -22,20 +22,28 @@ async function start(opts: { host?: string; allowedHosts?: string[]; cors?: stri
 }
 
 /** A raw request (fetch would not send a Host header of our choosing). */
-function raw(port: number, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+function raw(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { authorization: `Bearer ${TOKEN}`, ...headers }, setHost: !('host' in headers) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        let body: any = text;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {}
-        resolve({ status: res.statusCode!, headers: res.headers, body });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path, headers: { authorization: `Bearer ${TOKEN}`, ...headers }, setHost: !('host' in headers) },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let body: any = text;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {}
+          resolve({ status: res.statusCode!, headers: res.headers, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(method === 'POST' ? '{}' : undefined);
   });
@@ -47,7 +55,14 @@ describe('Host header check (default: listening on 127.0.0.1)', () => {
   afterAll(() => s.close());
 
   it('a rebound name gets 421 with the error body on every path, even with a valid token', async () => {
-    for (const [method, path] of [['GET', '/health'], ['GET', '/v1/user'], ['GET', '/sites/x/y'], ['POST', '/mcp'], ['GET', '/.well-known/jwks.json'], ['GET', '/files/x']] as const) {
+    for (const [method, path] of [
+      ['GET', '/health'],
+      ['GET', '/v1/user'],
+      ['GET', '/sites/x/y'],
+      ['POST', '/mcp'],
+      ['GET', '/.well-known/jwks.json'],
+      ['GET', '/files/x'],
+    ] as const) {
       const r = await raw(s.port, method, path, { host: `evil.example:${s.port}` });
       expect(r.status, `${method} ${path}`).toBe(421);
       expect(r.body).toEqual({ error: { code: 421, message: expect.stringContaining('does not answer for host "evil.example:') } });
@@ -92,7 +107,13 @@ describe('CORS', () => {
     await withCors.close();
   });
 
-  const preflight = (s: Served, origin: string) => raw(s.port, 'OPTIONS', '/v1/user', { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type', authorization: '' });
+  const preflight = (s: Served, origin: string) =>
+    raw(s.port, 'OPTIONS', '/v1/user', {
+      origin,
+      'access-control-request-method': 'PATCH',
+      'access-control-request-headers': 'authorization, content-type',
+      authorization: '',
+    });
   const cors = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k.startsWith('access-control-'));
 
   it('without --cors: no CORS headers on a cross-origin request or preflight', async () => {
@@ -146,7 +167,9 @@ describe('docs serve flags', () => {
   });
 
   it('a spawned docs serve with --allowed-host, --cors and --rate-limit applies them', async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet', '--allowed-host', 'docs.lan', '--cors', 'http://LOCALHOST:5173/', '--rate-limit', '100'], { DOCS_BOOTSTRAP_TOKEN: TOKEN });
+    const s = await spawnServe(['--data', tempDir(), '--quiet', '--allowed-host', 'docs.lan', '--cors', 'http://LOCALHOST:5173/', '--rate-limit', '100'], {
+      DOCS_BOOTSTRAP_TOKEN: TOKEN,
+    });
     try {
       const port = Number(new URL(s.url).port);
       const r = await raw(port, 'GET', '/v1/user', { host: 'docs.lan', origin: APP });

@@ -46,15 +46,20 @@ describe('authorization matrix: the least role succeeds, the role below does not
       try {
         if (lesser) {
           const r = await s.api(method, url, { token: lesser.token, body });
-          const refused = r.status === 403 || r.status === 404 || (method === 'DELETE' && r.status === 204) || (c.sees && r.status === 200 && !c.sees(r.body, w));
-          if (!refused) problems.push(`${operationId} as ${lowerWho} (below ${c.as}): ${method} ${url} -> ${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`);
+          const refused =
+            r.status === 403 || r.status === 404 || (method === 'DELETE' && r.status === 204) || (c.sees && r.status === 200 && !c.sees(r.body, w));
+          if (!refused)
+            problems.push(`${operationId} as ${lowerWho} (below ${c.as}): ${method} ${url} -> ${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`);
         }
         const r = await s.api(method, url, { token: me.token, body });
-        if (r.status < 200 || r.status > 299) problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`);
+        if (r.status < 200 || r.status > 299)
+          problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`);
         // A delete answers 205 when it deleted, 204 when there was nothing: the fixture must still
         // have been there (the refused call below did not delete it).
-        else if (method === 'DELETE' && operationSpec(operationId).responses['205'] && r.status !== 205) problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status}, not 205: nothing was deleted`);
-        else if (c.sees && !c.sees(r.body, w)) problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status} without the world's item: ${JSON.stringify(r.body)?.slice(0, 200)}`);
+        else if (method === 'DELETE' && operationSpec(operationId).responses['205'] && r.status !== 205)
+          problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status}, not 205: nothing was deleted`);
+        else if (c.sees && !c.sees(r.body, w))
+          problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status} without the world's item: ${JSON.stringify(r.body)?.slice(0, 200)}`);
       } catch (err) {
         problems.push(`${operationId}: ${(err as Error).message.split('\n').slice(0, 3).join(' ')}`);
       }

@@ -95,8 +95,16 @@ export const LEAST_ROLE: Record<string, Case> = {
   listCollectionsInOrganizationById: { as: 'read', sees: lists('collectionId') },
   createCollection: { as: 'create', body: () => ({ title: 'Case collection' }) },
   updateCollectionById: { as: 'admin', body: () => ({ title: 'World collection' }) },
-  moveCollection: { as: 'admin', setup: async (w) => ({ target: w.ids.collectionId!, collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Moved' })).id }), body: (w) => ({ parent: w.ids.target }) },
-  transferCollection: { as: 'admin', setup: async (w) => ({ collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Leaving' })).id, target: await newOrgWithBoth(w) }), body: (w) => ({ organization: w.ids.target }) },
+  moveCollection: {
+    as: 'admin',
+    setup: async (w) => ({ target: w.ids.collectionId!, collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Moved' })).id }),
+    body: (w) => ({ parent: w.ids.target }),
+  },
+  transferCollection: {
+    as: 'admin',
+    setup: async (w) => ({ collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Leaving' })).id, target: await newOrgWithBoth(w) }),
+    body: (w) => ({ organization: w.ids.target }),
+  },
   deleteCollectionById: { as: 'admin', setup: async (w) => ({ collectionId: (await w.owner('POST', `${org(w)}/collections`, { title: 'Doomed' })).id }) },
 
   // spaces
@@ -105,9 +113,20 @@ export const LEAST_ROLE: Record<string, Case> = {
   createSpace: { as: 'create', body: () => ({ title: 'Case space' }) },
   updateSpaceById: { as: 'admin', body: () => ({ title: 'World space' }) },
   duplicateSpace: { as: 'create' },
-  restoreSpace: { as: 'admin', setup: async (w) => { const id = await newSpace(w, 'Restored'); await w.owner('DELETE', `/v1/spaces/${id}`); return { spaceId: id }; } },
+  restoreSpace: {
+    as: 'admin',
+    setup: async (w) => {
+      const id = await newSpace(w, 'Restored');
+      await w.owner('DELETE', `/v1/spaces/${id}`);
+      return { spaceId: id };
+    },
+  },
   moveSpace: { as: 'admin', setup: async (w) => ({ spaceId: await newSpace(w, 'Moved') }), body: (w) => ({ parent: w.ids.collectionId }) },
-  transferSpace: { as: 'admin', setup: async (w) => ({ spaceId: await newSpace(w, 'Leaving'), target: await newOrgWithBoth(w) }), body: (w) => ({ organization: w.ids.target }) },
+  transferSpace: {
+    as: 'admin',
+    setup: async (w) => ({ spaceId: await newSpace(w, 'Leaving'), target: await newOrgWithBoth(w) }),
+    body: (w) => ({ organization: w.ids.target }),
+  },
   deleteSpaceById: { as: 'admin', setup: async (w) => ({ spaceId: await newSpace(w, 'Doomed') }) },
 
   // members
@@ -146,8 +165,18 @@ export const LEAST_ROLE: Record<string, Case> = {
   listTeamMembersInOrganizationById: { as: 'read' },
   updateMembersInOrganizationTeam: { as: 'admin', setup: async (w) => ({ extra: await w.newMember('read') }), body: (w) => ({ add: [w.ids.extra] }) },
   addMemberToOrganizationTeamById: { as: 'admin', setup: async (w) => ({ userId: await w.newMember('read') }), body: () => ({}) },
-  deleteMemberFromOrganizationTeamById: { as: 'admin', setup: async (w) => { const userId = await w.newMember('read'); await w.owner('PUT', `${org(w)}/teams/${w.ids.teamId}/members/${userId}`, {}); return { userId }; } },
-  removeTeamFromOrganizationById: { as: 'admin', setup: async (w) => ({ teamId: (await w.owner('PUT', `${org(w)}/teams`, { title: unique('Doomed team') })).id }) },
+  deleteMemberFromOrganizationTeamById: {
+    as: 'admin',
+    setup: async (w) => {
+      const userId = await w.newMember('read');
+      await w.owner('PUT', `${org(w)}/teams/${w.ids.teamId}/members/${userId}`, {});
+      return { userId };
+    },
+  },
+  removeTeamFromOrganizationById: {
+    as: 'admin',
+    setup: async (w) => ({ teamId: (await w.owner('PUT', `${org(w)}/teams`, { title: unique('Doomed team') })).id }),
+  },
 
   // SAML and SSO
   listSAMLProvidersInOrganizationById: { as: 'admin' },
@@ -155,7 +184,10 @@ export const LEAST_ROLE: Record<string, Case> = {
   getOrganizationSAMLProviderById: { as: 'admin' },
   updateOrganizationSAMLProvider: { as: 'admin', body: () => ({ label: 'World IdP' }) },
   listSSOProviderLoginsInOrganization: { as: 'guest' },
-  deleteOrganizationSAMLProvider: { as: 'admin', setup: async (w) => ({ samlProviderId: (await w.owner('POST', `${org(w)}/saml`, { label: 'Doomed IdP' })).id }) },
+  deleteOrganizationSAMLProvider: {
+    as: 'admin',
+    setup: async (w) => ({ samlProviderId: (await w.owner('POST', `${org(w)}/saml`, { label: 'Doomed IdP' })).id }),
+  },
 
   // agent instructions
   getOrganizationAgentInstructions: { as: 'read' },
@@ -172,7 +204,14 @@ export const LEAST_ROLE: Record<string, Case> = {
   createOpenAPISpec: { as: 'create', body: () => ({ slug: unique('case-spec'), source: { text: SPEC_TEXT } }) },
   createOrUpdateOpenAPISpecBySlug: { as: 'create', setup: async () => ({ specSlug: unique('put-spec') }), body: () => ({ source: { text: SPEC_TEXT } }) },
   updateOpenAPISpecBySlug: { as: 'create', body: () => ({ visibility: 'public' }) },
-  deleteOpenAPISpecBySlug: { as: 'create', setup: async (w) => { const slug = unique('doomed-spec'); await w.owner('PUT', `${org(w)}/openapi/${slug}`, { source: { text: SPEC_TEXT } }); return { specSlug: slug }; } },
+  deleteOpenAPISpecBySlug: {
+    as: 'create',
+    setup: async (w) => {
+      const slug = unique('doomed-spec');
+      await w.owner('PUT', `${org(w)}/openapi/${slug}`, { source: { text: SPEC_TEXT } });
+      return { specSlug: slug };
+    },
+  },
 
   // integrations (the world's is private to its organization)
   listIntegrations: { as: 'anyone' },
@@ -184,11 +223,33 @@ export const LEAST_ROLE: Record<string, Case> = {
   listIntegrationEvents: { as: 'admin' },
   getIntegrationEvent: { as: 'admin' },
   publishIntegration: { as: 'admin', body: (w) => integrationManifest(w.ids.organizationId!, { title: 'World tool v2' }) },
-  installIntegration: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-install')) }), body: (w) => ({ organization: w.ids.organizationId }) },
+  installIntegration: {
+    as: 'admin',
+    setup: async (w) => ({ integrationName: await publish(w, unique('case-install')) }),
+    body: (w) => ({ organization: w.ids.organizationId }),
+  },
   updateIntegrationInstallation: { as: 'admin', body: () => ({ externalIds: ['team-42'] }) },
-  setIntegrationDevelopmentMode: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-dev')) }), body: () => ({ tunnelUrl: 'http://127.0.0.1:9/events' }) },
-  disableIntegrationDevelopmentMode: { as: 'admin', setup: async (w) => { const name = await publish(w, unique('case-undev')); await w.owner('PUT', `/v1/integrations/${name}/dev`, { tunnelUrl: 'http://127.0.0.1:9/events' }); return { integrationName: name }; } },
-  uninstallIntegration: { as: 'admin', setup: async (w) => { const name = await publish(w, unique('case-uninstall')); const i = await w.owner('POST', `/v1/integrations/${name}/installations`, { organization: w.ids.organizationId }); return { integrationName: name, installationId: i.id }; } },
+  setIntegrationDevelopmentMode: {
+    as: 'admin',
+    setup: async (w) => ({ integrationName: await publish(w, unique('case-dev')) }),
+    body: () => ({ tunnelUrl: 'http://127.0.0.1:9/events' }),
+  },
+  disableIntegrationDevelopmentMode: {
+    as: 'admin',
+    setup: async (w) => {
+      const name = await publish(w, unique('case-undev'));
+      await w.owner('PUT', `/v1/integrations/${name}/dev`, { tunnelUrl: 'http://127.0.0.1:9/events' });
+      return { integrationName: name };
+    },
+  },
+  uninstallIntegration: {
+    as: 'admin',
+    setup: async (w) => {
+      const name = await publish(w, unique('case-uninstall'));
+      const i = await w.owner('POST', `/v1/integrations/${name}/installations`, { organization: w.ids.organizationId });
+      return { integrationName: name, installationId: i.id };
+    },
+  },
   unpublishIntegration: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-unpublish')) }) },
 
   // conversations
@@ -198,7 +259,10 @@ export const LEAST_ROLE: Record<string, Case> = {
   getConversationIssueById: { as: 'read' },
   listConversationsIssuesClusters: { as: 'read' },
   getConversationsIssuesCluster: { as: 'read' },
-  ingestConversation: { as: 'admin', body: () => ({ id: unique('case-conversation'), parts: [{ type: 'message', role: 'user', body: 'Search finds nothing.' }] }) },
+  ingestConversation: {
+    as: 'admin',
+    body: () => ({ id: unique('case-conversation'), parts: [{ type: 'message', role: 'user', body: 'Search finds nothing.' }] }),
+  },
 
   // translations
   listTranslations: { as: 'read' },
@@ -206,7 +270,12 @@ export const LEAST_ROLE: Record<string, Case> = {
   createTranslation: { as: 'create', body: (w) => ({ language: 'de', source: { space: w.ids.spaceId, language: 'en' } }) },
   updateTranslation: { as: 'create', body: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }) },
   runTranslation: { as: 'create' },
-  deleteTranslation: { as: 'create', setup: async (w) => ({ translationId: (await w.owner('POST', `${org(w)}/translations`, { language: 'es', source: { space: w.ids.spaceId, language: 'en' } })).id }) },
+  deleteTranslation: {
+    as: 'create',
+    setup: async (w) => ({
+      translationId: (await w.owner('POST', `${org(w)}/translations`, { language: 'es', source: { space: w.ids.spaceId, language: 'en' } })).id,
+    }),
+  },
 
   // permissions (src/permissions): lists for readers, changes for admins of the item; the role
   // given is `read` so that the case below (create) is refused for the admin level, not the role.
@@ -236,11 +305,26 @@ export const LEAST_ROLE: Record<string, Case> = {
   listSiteSections: { as: 'read' },
   listSiteSectionGroups: { as: 'read' },
   listSiteSpaces: { as: 'read' },
-  getSiteAdaptiveSchema: { as: 'read', setup: async (w) => { await w.owner('PUT', `${site(w)}/adaptive-schema`, { jsonSchema: { type: 'object', properties: { pro: { type: 'boolean', description: 'Pro plan' } }, additionalProperties: false } }); return {}; } },
+  getSiteAdaptiveSchema: {
+    as: 'read',
+    setup: async (w) => {
+      await w.owner('PUT', `${site(w)}/adaptive-schema`, {
+        jsonSchema: { type: 'object', properties: { pro: { type: 'boolean', description: 'Pro plan' } }, additionalProperties: false },
+      });
+      return {};
+    },
+  },
   listSiteAdaptiveTemplateConditions: { as: 'read' },
   getSiteCustomizationById: { as: 'read' },
   getSiteSpaceCustomizationById: { as: 'read' },
-  getPublishedContentSite: { as: 'guest', setup: async (w) => { const id = (await w.owner('POST', `${org(w)}/sites`, { title: 'Published', spaces: [w.ids.spaceId] })).id; await w.owner('POST', `${org(w)}/sites/${id}/publish`); return { siteId: id }; } },
+  getPublishedContentSite: {
+    as: 'guest',
+    setup: async (w) => {
+      const id = (await w.owner('POST', `${org(w)}/sites`, { title: 'Published', spaces: [w.ids.spaceId] })).id;
+      await w.owner('POST', `${org(w)}/sites/${id}/publish`);
+      return { siteId: id };
+    },
+  },
   listSiteShareLinks: { as: 'admin' },
   createSite: { as: 'admin', body: () => ({ title: 'Case site' }) },
   updateSiteById: { as: 'admin', body: () => ({ title: 'World site' }) },
@@ -255,20 +339,49 @@ export const LEAST_ROLE: Record<string, Case> = {
   updateSiteSectionGroupById: { as: 'admin', body: () => ({ title: 'Products' }) },
   addSectionToGroup: { as: 'admin', body: (w) => ({ sectionId: w.ids.siteSectionId }) },
   moveSiteSectionGroup: { as: 'admin', body: () => ({}) },
-  addSpaceToSite: { as: 'admin', setup: async (w) => ({ extraSpace: await newSpace(w, 'On the site') }), body: (w) => ({ spaceId: w.ids.extraSpace, sectionId: w.ids.siteSectionId }) },
+  addSpaceToSite: {
+    as: 'admin',
+    setup: async (w) => ({ extraSpace: await newSpace(w, 'On the site') }),
+    body: (w) => ({ spaceId: w.ids.extraSpace, sectionId: w.ids.siteSectionId }),
+  },
   updateSiteSpaceById: { as: 'admin', body: () => ({ path: 'world' }) },
   moveSiteSpace: { as: 'admin', body: () => ({}) },
-  updateSiteAdaptiveSchema: { as: 'admin', body: () => ({ jsonSchema: { type: 'object', properties: { pro: { type: 'boolean', description: 'Pro plan' } }, additionalProperties: false } }) },
-  updateSiteCustomizationById: { as: 'admin', setup: async (w) => ({ current: JSON.stringify(await w.owner('GET', `${site(w)}/customization`)) }), body: (w) => JSON.parse(w.ids.current!) },
+  updateSiteAdaptiveSchema: {
+    as: 'admin',
+    body: () => ({ jsonSchema: { type: 'object', properties: { pro: { type: 'boolean', description: 'Pro plan' } }, additionalProperties: false } }),
+  },
+  updateSiteCustomizationById: {
+    as: 'admin',
+    setup: async (w) => ({ current: JSON.stringify(await w.owner('GET', `${site(w)}/customization`)) }),
+    body: (w) => JSON.parse(w.ids.current!),
+  },
   overrideSiteSpaceCustomizationById: { as: 'admin', body: () => ({ styling: { theme: 'bold' } }) },
   createSiteShareLink: { as: 'admin', body: () => ({ name: 'Case link' }) },
   updateSiteShareLinkById: { as: 'admin', body: () => ({ active: false }) },
   deleteSiteSpaceCustomizationById: { as: 'admin' },
   deleteSiteShareLinkById: { as: 'admin', setup: async (w) => ({ shareLinkId: (await w.owner('POST', `${site(w)}/share-links`, { name: 'Doomed' })).id }) },
-  deleteSiteSpaceById: { as: 'admin', setup: async (w) => ({ siteSpaceId: (await w.owner('POST', `${site(w)}/site-spaces`, { spaceId: await newSpace(w, 'Doomed on site'), sectionId: w.ids.siteSectionId })).id }) },
-  removeSectionFromGroup: { as: 'admin', setup: async (w) => { const sec = (await w.owner('POST', `${site(w)}/sections`, { spaceId: w.ids.spaceId, title: unique('Grouped') })).id; await w.owner('POST', `${site(w)}/section-groups/${w.ids.siteSectionGroupId}/sections`, { sectionId: sec }); return { siteSectionId: sec }; } },
-  deleteSiteSectionById: { as: 'admin', setup: async (w) => ({ siteSectionId: (await w.owner('POST', `${site(w)}/sections`, { spaceId: w.ids.spaceId, title: unique('Doomed section') })).id }) },
-  deleteSiteSectionGroupById: { as: 'admin', setup: async (w) => ({ siteSectionGroupId: (await w.owner('POST', `${site(w)}/section-groups`, { title: unique('Doomed group') })).id }) },
+  deleteSiteSpaceById: {
+    as: 'admin',
+    setup: async (w) => ({
+      siteSpaceId: (await w.owner('POST', `${site(w)}/site-spaces`, { spaceId: await newSpace(w, 'Doomed on site'), sectionId: w.ids.siteSectionId })).id,
+    }),
+  },
+  removeSectionFromGroup: {
+    as: 'admin',
+    setup: async (w) => {
+      const sec = (await w.owner('POST', `${site(w)}/sections`, { spaceId: w.ids.spaceId, title: unique('Grouped') })).id;
+      await w.owner('POST', `${site(w)}/section-groups/${w.ids.siteSectionGroupId}/sections`, { sectionId: sec });
+      return { siteSectionId: sec };
+    },
+  },
+  deleteSiteSectionById: {
+    as: 'admin',
+    setup: async (w) => ({ siteSectionId: (await w.owner('POST', `${site(w)}/sections`, { spaceId: w.ids.spaceId, title: unique('Doomed section') })).id }),
+  },
+  deleteSiteSectionGroupById: {
+    as: 'admin',
+    setup: async (w) => ({ siteSectionGroupId: (await w.owner('POST', `${site(w)}/section-groups`, { title: unique('Doomed group') })).id }),
+  },
   deleteSiteById: { as: 'admin', setup: async (w) => ({ siteId: (await w.owner('POST', `${org(w)}/sites`, { title: 'Doomed site' })).id }) },
 
   getApiInformation: { as: 'anyone' },
@@ -293,7 +406,7 @@ export const LEAST_ROLE: Record<string, Case> = {
       await w.s.ctx.store.write((tx) => tx.put(Users, { ...tx.get(Users, w.me)!, emailVerified: true }));
       return { emailDomain: 'example.com' };
     },
-    sees: (b, w) => Array.isArray(b.organizations),
+    sees: (b, _w) => Array.isArray(b.organizations),
   },
 
   // space content
@@ -307,7 +420,10 @@ export const LEAST_ROLE: Record<string, Case> = {
   getPageInRevisionByPath: { as: 'read' },
   getPageDocumentInRevisionById: { as: 'read' },
   getRevisionSemanticChanges: { as: 'read' },
-  getDocumentById: { as: 'read', setup: async (w) => ({ documentId: (await w.owner('GET', `/v1/spaces/${w.ids.spaceId}/content/page/${w.ids.pageId}`)).documentId }) },
+  getDocumentById: {
+    as: 'read',
+    setup: async (w) => ({ documentId: (await w.owner('GET', `/v1/spaces/${w.ids.spaceId}/content/page/${w.ids.pageId}`)).documentId }),
+  },
   listFilesInRevisionById: { as: 'read' },
   getFileInRevisionById: { as: 'read' },
   listFiles: { as: 'read' },
@@ -328,7 +444,11 @@ export const LEAST_ROLE: Record<string, Case> = {
   listChangeRequestLinks: { as: 'read' },
   listChangeRequestPageBacklinks: { as: 'read' },
   listChangeRequestFileBacklinks: { as: 'read' },
-  updateChangeRequestContent: { as: 'edit', query: () => ({ compat: 'false' }), body: () => ({ changes: [{ operation: 'insert_page', title: unique('By a case'), document: { markdown: 'Written by a case.' } }] }) },
+  updateChangeRequestContent: {
+    as: 'edit',
+    query: () => ({ compat: 'false' }),
+    body: () => ({ changes: [{ operation: 'insert_page', title: unique('By a case'), document: { markdown: 'Written by a case.' } }] }),
+  },
   applyTemplateToSpace: { as: 'edit', setup: async (w) => ({ spaceId: await newSpace(w, 'Templated') }), body: () => ({ id: 'getting-started' }) },
 
   // change requests
@@ -344,7 +464,9 @@ export const LEAST_ROLE: Record<string, Case> = {
     setup: async (w) => {
       const spaceId = await newSpace(w, 'Merged into');
       const cr = await w.owner('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'To merge' });
-      await w.owner('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, { changes: [{ operation: 'insert_page', title: 'Merged', document: { markdown: 'x' } }] });
+      await w.owner('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
+        changes: [{ operation: 'insert_page', title: 'Merged', document: { markdown: 'x' } }],
+      });
       return { spaceId, changeRequestId: cr.id };
     },
   },
@@ -357,7 +479,9 @@ export const LEAST_ROLE: Record<string, Case> = {
     as: 'read',
     setup: async (w) => {
       const made = await w.owner('POST', `${sp(w)}/change-requests`, { subject: 'Adds a page' });
-      await w.owner('POST', `${sp(w)}/change-requests/${made.id}/content?compat=false`, { changes: [{ operation: 'insert_page', title: unique('Added'), document: { markdown: 'New.' } }] });
+      await w.owner('POST', `${sp(w)}/change-requests/${made.id}/content?compat=false`, {
+        changes: [{ operation: 'insert_page', title: unique('Added'), document: { markdown: 'New.' } }],
+      });
       return { changeRequestId: made.id };
     },
   },
@@ -386,7 +510,10 @@ export const LEAST_ROLE: Record<string, Case> = {
   postCommentReplyInSpace: { as: 'comment', body: () => post },
   updateCommentReplyInSpace: { as: 'comment', body: () => react },
   deleteCommentInSpace: { as: 'admin', setup: async (w) => ({ commentId: (await w.owner('POST', `${sp(w)}/comments`, { body: { markdown: 'Doomed' } })).id }) },
-  deleteCommentReplyInSpace: { as: 'admin', setup: async (w) => ({ commentReplyId: (await w.owner('POST', `${sp(w)}/comments/${w.ids.commentId}/replies`, { body: { markdown: 'Doomed' } })).id }) },
+  deleteCommentReplyInSpace: {
+    as: 'admin',
+    setup: async (w) => ({ commentReplyId: (await w.owner('POST', `${sp(w)}/comments/${w.ids.commentId}/replies`, { body: { markdown: 'Doomed' } })).id }),
+  },
   listCommentsInChangeRequest: { as: 'read', sees: lists('crCommentId') },
   getCommentInChangeRequest: { as: 'read', setup: crComment },
   listCommentRepliesInChangeRequest: { as: 'read', setup: crComment },
@@ -396,8 +523,17 @@ export const LEAST_ROLE: Record<string, Case> = {
   updateCommentInChangeRequest: { as: 'comment', setup: crComment, body: () => react },
   postCommentReplyInChangeRequest: { as: 'comment', setup: crComment, body: () => post },
   updateCommentReplyInChangeRequest: { as: 'comment', setup: crComment, body: () => react },
-  deleteCommentInChangeRequest: { as: 'admin', setup: async (w) => ({ commentId: (await w.owner('POST', `${cr(w)}/comments`, { body: { markdown: 'Doomed' } })).id }) },
-  deleteCommentReplyInChangeRequest: { as: 'admin', setup: async (w) => ({ commentId: w.ids.crCommentId!, commentReplyId: (await w.owner('POST', `${cr(w)}/comments/${w.ids.crCommentId}/replies`, { body: { markdown: 'Doomed' } })).id }) },
+  deleteCommentInChangeRequest: {
+    as: 'admin',
+    setup: async (w) => ({ commentId: (await w.owner('POST', `${cr(w)}/comments`, { body: { markdown: 'Doomed' } })).id }),
+  },
+  deleteCommentReplyInChangeRequest: {
+    as: 'admin',
+    setup: async (w) => ({
+      commentId: w.ids.crCommentId!,
+      commentReplyId: (await w.owner('POST', `${cr(w)}/comments/${w.ids.crCommentId}/replies`, { body: { markdown: 'Doomed' } })).id,
+    }),
+  },
 };
 
 /** From least to most: who is just below whom. */
@@ -438,7 +574,10 @@ export async function prepareCase(s: TestServer, world: World, operationId: stri
   };
   Object.assign(w.ids, await c.setup?.(w));
   const query = c.query?.(w);
-  const url = '/v1' + template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) + (query ? `?${new URLSearchParams(query)}` : '');
+  const url =
+    '/v1' +
+    template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) +
+    (query ? `?${new URLSearchParams(query)}` : '');
   return { method, url, body: c.body?.(w), me, lesser, lowerWho, w };
 }
 

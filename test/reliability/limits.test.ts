@@ -38,7 +38,9 @@ describe('a client that trickles its body', () => {
     let ticker: NodeJS.Timeout | undefined;
     const answer = await new Promise<string>((resolve) => {
       const sock = connect(port, '127.0.0.1', () => {
-        sock.write(`POST /v1/orgs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${served.bootstrapToken}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":"`);
+        sock.write(
+          `POST /v1/orgs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${served.bootstrapToken}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":"`,
+        );
         // One byte every 100 ms: never idle long, never done.
         ticker = setInterval(() => sock.writable && sock.write('a'), 100);
       });

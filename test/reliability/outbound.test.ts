@@ -64,7 +64,10 @@ describe('outbound answers are read up to a cap', () => {
 
   it('the translator: an answer past the cap fails the request without reading it all', async () => {
     const t = new LibreTranslate(src.url, undefined, 5000, 1024 * 1024);
-    await expect(t.translate(['Hello'], 'en', 'fr')).rejects.toMatchObject({ code: 'TRANSLATOR_ERROR', message: expect.stringContaining('answer larger than 1048576 bytes') });
+    await expect(t.translate(['Hello'], 'en', 'fr')).rejects.toMatchObject({
+      code: 'TRANSLATOR_ERROR',
+      message: expect.stringContaining('answer larger than 1048576 bytes'),
+    });
     expect(src.sent()).toBeLessThan(128 * 1024 * 1024);
   });
 

@@ -71,7 +71,12 @@ describe('failed authentications are limited per address', () => {
     // unless one refilled meanwhile; either way it is not a 401.)
     expect(during[20]!.status).not.toBe(401);
     // MCP shares the limiter: guesses there are refused too.
-    const mcpGuess = () => fetch(s.url + '/mcp', { method: 'POST', headers: { authorization: `Bearer ${randomToken()}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const mcpGuess = () =>
+      fetch(s.url + '/mcp', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${randomToken()}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
     t0 = performance.now();
     const mcp = await Promise.all(Array.from({ length: 10 }, mcpGuess));
     refill = Math.ceil(((performance.now() - t0) / 1000) * 10) + 1;
@@ -92,7 +97,10 @@ describe('failed authentications are limited per address', () => {
   });
 
   it('a missing token or the same wrong token again is not a guess: never limited', async () => {
-    const answers = await Promise.all([...Array.from({ length: 60 }, () => get(s, '/v1/user')), ...Array.from({ length: 60 }, () => get(s, '/v1/user', 'gb_api_misconfigured'))]);
+    const answers = await Promise.all([
+      ...Array.from({ length: 60 }, () => get(s, '/v1/user')),
+      ...Array.from({ length: 60 }, () => get(s, '/v1/user', 'gb_api_misconfigured')),
+    ]);
     expect(answers.map((a) => a.status)).toEqual(Array(120).fill(401));
   });
 

@@ -54,7 +54,11 @@ describe('secrets', () => {
   beforeAll(async () => {
     // No DOCS_BOOTSTRAP_TOKEN: the server makes a random token and prints it once.
     translator = await startFakeTranslator();
-    served = await spawnServe(['--data', dir, '--allow-private-tunnels'], { DOCS_BOOTSTRAP_TOKEN: '', DOCS_DELIVERY_TIMEOUT_MS: '2000', DOCS_TRANSLATOR_URL: translator.url });
+    served = await spawnServe(['--data', dir, '--allow-private-tunnels'], {
+      DOCS_BOOTSTRAP_TOKEN: '',
+      DOCS_DELIVERY_TIMEOUT_MS: '2000',
+      DOCS_TRANSLATOR_URL: translator.url,
+    });
     token = /Token \(shown once\): (\S+)/.exec(served.output())![1]!;
   });
   afterAll(async () => {
@@ -73,13 +77,26 @@ describe('secrets', () => {
 
     // An integration with a secret and a script, in development mode, installed and configured:
     // each step records an event, delivered to a real receiver.
-    const manifest = { organization: org, title: 'Secretive', description: 'Holds a secret', script: `export default { k: "${SCRIPT_MARK}" }`, scopes: ['space:content:read'], secrets: { API_KEY: SECRET } };
+    const manifest = {
+      organization: org,
+      title: 'Secretive',
+      description: 'Holds a secret',
+      script: `export default { k: "${SCRIPT_MARK}" }`,
+      scopes: ['space:content:read'],
+      secrets: { API_KEY: SECRET },
+    };
     expect((await call('POST', '/v1/integrations/secretive', manifest)).status).toBe(200);
     expect((await call('PUT', '/v1/integrations/secretive/dev', { tunnelUrl: rx.url })).status).toBe(204);
     const inst = await call('POST', '/v1/integrations/secretive/installations', { organization: org });
     expect(inst.status).toBe(201);
     expect((await call('PATCH', `/v1/integrations/secretive/installations/${inst.body.id}`, { externalIds: ['team-1'] })).status).toBe(200);
-    for (const path of ['/v1/integrations/secretive', '/v1/integrations?limit=100', '/v1/integrations/secretive/installations', `/v1/integrations/secretive/installations/${inst.body.id}`]) await call('GET', path);
+    for (const path of [
+      '/v1/integrations/secretive',
+      '/v1/integrations?limit=100',
+      '/v1/integrations/secretive/installations',
+      `/v1/integrations/secretive/installations/${inst.body.id}`,
+    ])
+      await call('GET', path);
     const deadline = Date.now() + 10_000;
     while (rx.received.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(rx.received.length).toBeGreaterThanOrEqual(1);
@@ -101,8 +118,11 @@ describe('secrets', () => {
     expect((await fetch(url)).status).toBe(200);
 
     // A processed OpenAPI spec (its documents are files of the data directory).
-    expect((await call('PUT', `/v1/orgs/${org}/openapi/petstore`, { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } })).status).toBe(201);
-    while ((await call('GET', `/v1/orgs/${org}/openapi/petstore/versions`)).body.count === 0 && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 50));
+    expect(
+      (await call('PUT', `/v1/orgs/${org}/openapi/petstore`, { source: { text: '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}' } })).status,
+    ).toBe(201);
+    while ((await call('GET', `/v1/orgs/${org}/openapi/petstore/versions`)).body.count === 0 && Date.now() < deadline + 10_000)
+      await new Promise((r) => setTimeout(r, 50));
 
     // Every other area that writes files of the data directory: a rendered PDF, the search
     // index (SQLite and its -wal/-shm files), a translation run, a backup taken through the server.

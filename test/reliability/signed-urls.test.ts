@@ -15,7 +15,11 @@ let space: string;
 async function upload(files: { name: string; contentType: string; text: string }[]) {
   const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Files' } })).body;
   const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
-    body: { changes: [{ operation: 'insert_files', files: files.map((f) => ({ name: f.name, contentType: f.contentType, base64: Buffer.from(f.text).toString('base64') })) }] },
+    body: {
+      changes: [
+        { operation: 'insert_files', files: files.map((f) => ({ name: f.name, contentType: f.contentType, base64: Buffer.from(f.text).toString('base64') })) },
+      ],
+    },
   });
   return { cr, r };
 }
@@ -38,8 +42,17 @@ describe('signed download URLs', () => {
   });
 
   it('refuse control characters in names and types, at upload and at download, with a 400', async () => {
-    for (const [name, contentType] of [['x\ntext/html', 'text/plain'], ['a\rb.txt', 'text/plain'], ['ok.txt', 'text/html\ntext/plain'], ['ok.txt', 'text/plain\u0000'], ['ok.txt', 'text/plàin']]) {
-      const { cr, r } = await upload([{ name: 'first.txt', contentType: 'text/plain', text: 'a' }, { name, contentType, text: 'b' }]);
+    for (const [name, contentType] of [
+      ['x\ntext/html', 'text/plain'],
+      ['a\rb.txt', 'text/plain'],
+      ['ok.txt', 'text/html\ntext/plain'],
+      ['ok.txt', 'text/plain\u0000'],
+      ['ok.txt', 'text/plàin'],
+    ]) {
+      const { cr, r } = await upload([
+        { name: 'first.txt', contentType: 'text/plain', text: 'a' },
+        { name, contentType, text: 'b' },
+      ]);
       expect(r.status, JSON.stringify([name, contentType])).toBe(400);
       expect(r.body.error.message).toMatch(/^changes\[0\]\.files\[1\]\.(name|contentType): /);
       expect((await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`)).body.items).toEqual([]);
@@ -47,7 +60,12 @@ describe('signed download URLs', () => {
     const { cr } = await upload([{ name: 'good.txt', contentType: 'text/plain', text: 'good' }]);
     const url = new URL((await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`)).body.items[0].downloadURL);
     // The split the old encoding accepted, and other control characters: a 400, never a 500.
-    for (const [k, v] of [['name', 'good.txt\ntext/html'], ['type', 'text/html\ntext/plain'], ['name', 'a\u0085b'], ['type', 'text/plàin']]) {
+    for (const [k, v] of [
+      ['name', 'good.txt\ntext/html'],
+      ['type', 'text/html\ntext/plain'],
+      ['name', 'a\u0085b'],
+      ['type', 'text/plàin'],
+    ]) {
       const bent = new URL(url);
       bent.searchParams.set(k!, v!);
       const res = await fetch(bent);
@@ -69,10 +87,18 @@ describe('signed download URLs', () => {
     const [, , spaceId, sha] = url.pathname.split('/');
     const q = url.searchParams;
     const legacy = new URL(url);
-    legacy.searchParams.set('sig', createHmac('sha256', secret).update([spaceId, sha, q.get('name'), q.get('type'), q.get('exp')].join('\n')).digest('base64url'));
+    legacy.searchParams.set(
+      'sig',
+      createHmac('sha256', secret)
+        .update([spaceId, sha, q.get('name'), q.get('type'), q.get('exp')].join('\n'))
+        .digest('base64url'),
+    );
     const res = await fetch(legacy);
     expect(res.status).toBe(410);
-    expect(((await res.json()) as any).error).toEqual({ code: 410, message: 'this download link was issued by an older version of docs (its signature encoding has changed): get a new link from the API' });
+    expect(((await res.json()) as any).error).toEqual({
+      code: 410,
+      message: 'this download link was issued by an older version of docs (its signature encoding has changed): get a new link from the API',
+    });
     const forged = new URL(url);
     forged.searchParams.set('sig', 'A'.repeat(43));
     expect((await fetch(forged)).status).toBe(404);
@@ -104,6 +130,8 @@ describe('signed download URLs', () => {
     expect(got['page.html']!.get('content-disposition')).toBe('attachment; filename=page.html');
     expect(got['pic.svg']!.get('content-disposition')).toBe('attachment; filename=pic.svg');
     // Non-ASCII: an ASCII fallback and the exact name, UTF-8 percent-encoded (RFC 5987/6266).
-    expect(got['résumé "final".txt']!.get('content-disposition')).toBe(`attachment; filename="r?sum? \\"final\\".txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.txt`);
+    expect(got['résumé "final".txt']!.get('content-disposition')).toBe(
+      `attachment; filename="r?sum? \\"final\\".txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.txt`,
+    );
   });
 });

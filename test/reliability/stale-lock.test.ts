@@ -40,32 +40,37 @@ function cli(args: string[], dir: string): Promise<{ status: number | null; out:
   });
 }
 
-const forge = (dir: string, lock: object) => writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ startedAt: new Date(Date.now() - 60_000).toISOString(), ...lock }), { mode: 0o600 });
+const forge = (dir: string, lock: object) =>
+  writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ startedAt: new Date(Date.now() - 60_000).toISOString(), ...lock }), { mode: 0o600 });
 const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'));
 
 describe('stale locks', () => {
-  it.runIf(process.platform === 'linux')('records who the process is, and takes over a lock whose pid is now an unrelated process', async () => {
-    const dir = tempDir();
-    // The identity read for a live process is stable, and differs between processes.
-    const pid = unrelated();
-    expect(processIdentity(pid)).toMatch(/^linux:[0-9a-f-]+:\d+$/);
-    expect(processIdentity(pid)).toBe(processIdentity(pid));
-    expect(processIdentity(pid)).not.toBe(processIdentity(process.pid));
-    // An in-process command's lock (no URL) left by a crashed docs whose pid `sleep` now has.
-    const crashed = processIdentity(process.pid)!.replace(/:\d+$/, ':1');
-    forge(dir, { pid, process: crashed });
-    const r = await cli(['orgs', 'list', '--json'], dir);
-    expect(r.status, r.err).toBe(0);
-    expect(JSON.parse(r.out).items).toHaveLength(1);
-    // A server takes it over as well, and records its own identity.
-    forge(dir, { pid, process: crashed, url: 'http://127.0.0.1:1', token: 'gone' });
-    const served = await spawnServe(['--data', dir]);
-    children.push(served.child);
-    const held = lockOf(dir);
-    expect(held).toMatchObject({ pid: served.child.pid, url: served.url, process: processIdentity(served.child.pid!) });
-    served.child.kill('SIGTERM');
-    await served.exited;
-  }, 60_000);
+  it.runIf(process.platform === 'linux')(
+    'records who the process is, and takes over a lock whose pid is now an unrelated process',
+    async () => {
+      const dir = tempDir();
+      // The identity read for a live process is stable, and differs between processes.
+      const pid = unrelated();
+      expect(processIdentity(pid)).toMatch(/^linux:[0-9a-f-]+:\d+$/);
+      expect(processIdentity(pid)).toBe(processIdentity(pid));
+      expect(processIdentity(pid)).not.toBe(processIdentity(process.pid));
+      // An in-process command's lock (no URL) left by a crashed docs whose pid `sleep` now has.
+      const crashed = processIdentity(process.pid)!.replace(/:\d+$/, ':1');
+      forge(dir, { pid, process: crashed });
+      const r = await cli(['orgs', 'list', '--json'], dir);
+      expect(r.status, r.err).toBe(0);
+      expect(JSON.parse(r.out).items).toHaveLength(1);
+      // A server takes it over as well, and records its own identity.
+      forge(dir, { pid, process: crashed, url: 'http://127.0.0.1:1', token: 'gone' });
+      const served = await spawnServe(['--data', dir]);
+      children.push(served.child);
+      const held = lockOf(dir);
+      expect(held).toMatchObject({ pid: served.child.pid, url: served.url, process: processIdentity(served.child.pid!) });
+      served.child.kill('SIGTERM');
+      await served.exited;
+    },
+    60_000,
+  );
 
   it('takes over a server lock whose URL does not answer as that docs serve', async () => {
     const dir = tempDir();

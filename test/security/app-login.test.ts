@@ -15,14 +15,28 @@ afterEach(async () => {
 });
 
 const form = (token: string, headers: Record<string, string> = {}) =>
-  fetch(`${s!.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s!.url, ...headers }, body: new URLSearchParams({ token, next: '/o' }) });
-const sessionOf = (r: Response) => r.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('docs_session='));
+  fetch(`${s!.url}/o/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s!.url, ...headers },
+    body: new URLSearchParams({ token, next: '/o' }),
+  });
+const sessionOf = (r: Response) =>
+  r.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('docs_session='));
 const home = (cookie?: string) => fetch(`${s!.url}/o`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
 
 async function burst(n: number, one: (i: number) => Promise<Response>) {
   const answers = await Promise.all(Array.from({ length: n }, (_, i) => one(i)));
   const statuses = answers.map((r) => r.status);
-  return { answers, 401: statuses.filter((x) => x === 401).length, 429: statuses.filter((x) => x === 429).length, other: statuses.filter((x) => x !== 401 && x !== 429) };
+  return {
+    answers,
+    401: statuses.filter((x) => x === 401).length,
+    429: statuses.filter((x) => x === 429).length,
+    other: statuses.filter((x) => x !== 401 && x !== 429),
+  };
 }
 
 // The limit: bursts of 20 failures per address, 10/s sustained (server/rate-limit.ts); a burst
@@ -67,17 +81,37 @@ describe('one failed-authentication limiter', () => {
 describe('the sign-in form is accepted only from this server', () => {
   it('another Origin, an opaque one, or neither Origin nor Referer: 403 and no session; its own origin or Referer: signed in', async () => {
     s = await startServer();
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: `http://evil.example:${s.port}` }, { origin: '', referer: 'https://evil.example/page' }]) {
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: `http://evil.example:${s.port}` },
+      { origin: '', referer: 'https://evil.example/page' },
+    ]) {
       const clean: Record<string, string> = Object.fromEntries(Object.entries(headers).filter(([, v]) => v));
-      const r = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...clean }, body: new URLSearchParams({ token: s.token }) });
+      const r = await fetch(`${s.url}/o/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...clean },
+        body: new URLSearchParams({ token: s.token }),
+      });
       expect(r.status, JSON.stringify(clean)).toBe(403);
       expect(sessionOf(r)).toBeUndefined();
     }
-    const bare = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: s.token }) });
+    const bare = await fetch(`${s.url}/o/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: s.token }),
+    });
     expect(bare.status).toBe(403);
     expect(await bare.text()).toMatch(/Origin \(or Referer\)/);
     expect((await form(s.token)).status).toBe(303);
-    const byReferer = await fetch(`${s.url}/o/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${s.url}/o/login?next=/o` }, body: new URLSearchParams({ token: s.token }) });
+    const byReferer = await fetch(`${s.url}/o/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${s.url}/o/login?next=/o` },
+      body: new URLSearchParams({ token: s.token }),
+    });
     expect(byReferer.status).toBe(303);
   });
 });

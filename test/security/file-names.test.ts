@@ -120,7 +120,11 @@ function cli(run: (args: string[]) => Promise<{ status: number; stdout: string; 
 
 describe('through the CLI', () => {
   const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_names_cli' };
-  it('in-process', { timeout: 60_000 }, cli(async (args) => await docs(args, env)));
+  it(
+    'in-process',
+    { timeout: 60_000 },
+    cli(async (args) => await docs(args, env)),
+  );
 
   it('against a server (--api-url)', { timeout: 60_000 }, async () => {
     const srv = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_names_remote' });

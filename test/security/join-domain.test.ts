@@ -110,8 +110,12 @@ describe('join by email domain through the CLI', () => {
     expect(refused.stderr).toContain('needs a verified email address; fake@acme.com is not verified');
     // Only an instance owner lists users and marks them.
     expect((await docs(['users', 'list', '--token', fake], env)).status).toBe(4);
-    expect((await ok('users', 'list', '--json', '--token', OWNER)).json.items.find((u: any) => u.email === 'fake@acme.com')).toMatchObject({ emailVerified: false });
-    expect((await ok('users', 'update', 'fake@acme.com', '--email-verified', '--token', OWNER)).stdout).toContain('User fake@acme.com: email verified, not an instance owner.');
+    expect((await ok('users', 'list', '--json', '--token', OWNER)).json.items.find((u: any) => u.email === 'fake@acme.com')).toMatchObject({
+      emailVerified: false,
+    });
+    expect((await ok('users', 'update', 'fake@acme.com', '--email-verified', '--token', OWNER)).stdout).toContain(
+      'User fake@acme.com: email verified, not an instance owner.',
+    );
     await ok('orgs', 'join', victimOrg, '--token', fake);
     expect((await ok('orgs', 'list', '--json', '--token', fake)).json.items.map((o: any) => o.id)).toContain(victimOrg);
     // Bad input: no change asked for, exit 2.

@@ -60,7 +60,9 @@ describe('the fetch guard normalizes every address form before deciding', () => 
   it('refuses each form of a loopback or private address with 400 naming the field and the range; the service is never reached', async () => {
     for (const url of FORMS(port)) {
       const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Files' } })).body;
-      const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'insert_files', files: [{ name: 'f.png', url }] }] } });
+      const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+        body: { changes: [{ operation: 'insert_files', files: [{ name: 'f.png', url }] }] },
+      });
       expect(r.status, url).toBe(400);
       expect(r.body.error.message, url).toMatch(/^changes\[0\]\.files\[0\]\.url: .*is an? \w+ address: refused/);
       expect((await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content/files`)).body.items, url).toEqual([]);

@@ -16,10 +16,12 @@ beforeAll(async () => {
   space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Sources' } })).body.id;
   cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'push' } })).body.id;
   const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
-    body: { changes: [
-      { operation: 'insert_page', ref: 'g', type: 'group', title: 'Guides', slug: 'guides', document: {} },
-      { operation: 'insert_page', ref: 'guides/a', into: 'g', title: 'A', slug: 'a', document: { markdown: '# A\n\nText.\n' }, source: '# A\n\nText.   \n' },
-    ] },
+    body: {
+      changes: [
+        { operation: 'insert_page', ref: 'g', type: 'group', title: 'Guides', slug: 'guides', document: {} },
+        { operation: 'insert_page', ref: 'guides/a', into: 'g', title: 'A', slug: 'a', document: { markdown: '# A\n\nText.\n' }, source: '# A\n\nText.   \n' },
+      ],
+    },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 });

@@ -37,7 +37,13 @@ async function plant(s: TestServer): Promise<string> {
   const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
   const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Hostile' } })).body.id as string;
   const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Content' } })).body;
-  const page = (ref: string, title: string, into?: string) => ({ operation: 'insert_page', ref, title, document: { markdown: `${title} body.` }, ...(into ? { into } : {}) });
+  const page = (ref: string, title: string, into?: string) => ({
+    operation: 'insert_page',
+    ref,
+    title,
+    document: { markdown: `${title} body.` },
+    ...(into ? { into } : {}),
+  });
   const files = HOSTILE_FILES.map((_, i) => ({ name: `f${i}.txt`, contentType: 'text/plain', base64: Buffer.from(`BYTES-${i}`).toString('base64') }));
   const r = await s.api('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, {
     body: {
@@ -62,7 +68,9 @@ async function plant(s: TestServer): Promise<string> {
     const pages: PageNode[] = JSON.parse(JSON.stringify(treeOf(tx, rev)));
     const rename = (list: PageNode[]) => list.forEach((p) => ((p.slug = slugs[p.title] ?? p.slug), rename(p.pages)));
     rename(pages);
-    const named: FileEntry[] = [...rev.files!].sort((a, b) => Number(a.name.slice(1, -4)) - Number(b.name.slice(1, -4))).map((f, i) => ({ ...f, name: HOSTILE_FILES[i]! }));
+    const named: FileEntry[] = [...rev.files!]
+      .sort((a, b) => Number(a.name.slice(1, -4)) - Number(b.name.slice(1, -4)))
+      .map((f, i) => ({ ...f, name: HOSTILE_FILES[i]! }));
     const next = commitRevision(tx, s.ctx, space, [rev.id], { pages, files: named });
     tx.put(Spaces, { ...row, revision: next.id });
   });
@@ -96,7 +104,12 @@ function check(r: CliResult, t: ReturnType<typeof target>, linked = false) {
   expect(r.status, r.stdout + r.stderr).toBe(0);
   if (linked) {
     // The links planted in the folder were replaced (said on stderr), their targets untouched.
-    for (const [name, by] of [['intro.md', 'the file'], ['SUMMARY.md', 'the file'], ['guide', 'a folder'], ['images', 'the file']]) {
+    for (const [name, by] of [
+      ['intro.md', 'the file'],
+      ['SUMMARY.md', 'the file'],
+      ['guide', 'a folder'],
+      ['images', 'the file'],
+    ]) {
       expect(r.stderr).toContain(`Warning: ${name} in ${t.dir} was a symbolic link; replaced by ${by}`);
       expect(lstatSync(join(t.dir, name!)).isSymbolicLink()).toBe(false);
     }
@@ -106,7 +119,15 @@ function check(r: CliResult, t: ReturnType<typeof target>, linked = false) {
   // the root holds only the target's ancestors besides.
   expect(tree(t.outside)).toEqual(['victim.md']);
   expect(readFileSync(join(t.outside, 'victim.md'), 'utf8')).toBe('VICTIM\n');
-  expect(tree(t.root).filter((p) => !p.startsWith('a/b/c/d/e/docs/') && !p.startsWith('outside/'))).toEqual(['a', 'a/b', 'a/b/c', 'a/b/c/d', 'a/b/c/d/e', 'a/b/c/d/e/docs', 'outside']);
+  expect(tree(t.root).filter((p) => !p.startsWith('a/b/c/d/e/docs/') && !p.startsWith('outside/'))).toEqual([
+    'a',
+    'a/b',
+    'a/b/c',
+    'a/b/c/d',
+    'a/b/c/d/e',
+    'a/b/c/d/e/docs',
+    'outside',
+  ]);
   // Each hostile name: a warning naming it, and its bytes inside the folder under a safe name.
   const renamed: { kind: string; original: string; written: string }[] = r.json.renamed;
   // (The first dup.txt keeps its name, and so does the file `images`, listed before `images/logo.png`.)
@@ -124,7 +145,11 @@ function check(r: CliResult, t: ReturnType<typeof target>, linked = false) {
   const bytes = new Set(renamed.filter((x) => x.kind === 'file').map((x) => readFileSync(join(t.dir, x.written), 'utf8')));
   expect(bytes.size).toBe(renamed.filter((x) => x.kind === 'file').length);
   // Pages: the unsafe slugs and the taken paths are renamed too; the real ones keep theirs.
-  for (const p of ['guide/..', 'guide/../../../outside/PAGE', 'intro', 'SUMMARY', 'a/b']) expect(renamed.some((x) => x.kind === 'page' && x.original === p), p).toBe(true);
+  for (const p of ['guide/..', 'guide/../../../outside/PAGE', 'intro', 'SUMMARY', 'a/b'])
+    expect(
+      renamed.some((x) => x.kind === 'page' && x.original === p),
+      p,
+    ).toBe(true);
   expect(readFileSync(join(t.dir, 'intro.md'), 'utf8')).toContain('Intro body.');
   expect(readFileSync(join(t.dir, 'guide', 'README.md'), 'utf8')).toContain('Guide body.');
   expect(lstatSync(join(t.dir, 'intro.md')).isFile()).toBe(true);
@@ -161,7 +186,11 @@ describe('docs content pull writes only inside the folder, whatever the store ho
     const files = (await docs(['api', 'GET', `/spaces/${space!}/content/files`, '-f', 'limit=100', '--json'], { DOCS_DATA: data })).json.items;
     const cwd = join(tempDir('docs-download-'), 'here');
     mkdirSync(cwd);
-    for (const [name, saved] of [['..', '__'], ['', '_'], ['a\\..\\..\\WIN.txt', 'a_.._.._WIN.txt']]) {
+    for (const [name, saved] of [
+      ['..', '__'],
+      ['', '_'],
+      ['a\\..\\..\\WIN.txt', 'a_.._.._WIN.txt'],
+    ]) {
       const id = files.find((f: any) => f.name === name).id;
       const r = await docsAsync(['files', 'download', space!, id, '--json'], { DOCS_DATA: data }, { cwd });
       expect(r.status, r.stderr).toBe(0);

@@ -34,7 +34,14 @@ async function attack(env: Env) {
 
   // A relative path climbing out, deep (as in the report) or not, and an absolute one.
   const deep = `${'../'.repeat(12)}${outside.slice(1)}/secret.md`;
-  for (const link of ['../outside/secret.md', deep, join(outside, 'secret.md'), '../outside/secret.png', './../outside/secret.md', '%2E%2E/outside/secret.md']) {
+  for (const link of [
+    '../outside/secret.md',
+    deep,
+    join(outside, 'secret.md'),
+    '../outside/secret.png',
+    './../outside/secret.md',
+    '%2E%2E/outside/secret.md',
+  ]) {
     summary(`* [x](${link})`);
     await refused(link, ['SUMMARY.md line 4', `[x](${link})`, 'outside']);
   }

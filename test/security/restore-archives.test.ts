@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -85,16 +85,36 @@ async function restore(entries: Entry[]) {
 describe('docs restore refuses every archive shape it cannot restore whole', () => {
   const outside = tempDir(); // a folder a link points at: nothing may be written in it
   const cases: [string, () => Entry[], RegExp][] = [
-    ['a symbolic link, then an entry through it', () => [...store, { path: 'lnk', type: 'symlink', link: outside }, { path: 'lnk/x', type: 'file', body: 'through the link' }], /entry "lnk" is a symbolic link/],
+    [
+      'a symbolic link, then an entry through it',
+      () => [...store, { path: 'lnk', type: 'symlink', link: outside }, { path: 'lnk/x', type: 'file', body: 'through the link' }],
+      /entry "lnk" is a symbolic link/,
+    ],
     ['a symbolic link alone', () => [...store, { path: 'files/ab', type: 'symlink', link: '/etc' }], /entry "files\/ab" is a symbolic link/],
     ['a hard link', () => [...store, { path: 'store/copy.json', type: 'hardlink', link: 'store/root.json' }], /entry "store\/copy\.json" is a hard link/],
-    ['a folder through a link', () => [{ path: 'd', type: 'symlink', link: outside }, { path: 'd/', type: 'dir' }, { path: 'd/f', type: 'file', body: 'x' }, ...store], /entry "d" is a symbolic link/],
+    [
+      'a folder through a link',
+      () => [{ path: 'd', type: 'symlink', link: outside }, { path: 'd/', type: 'dir' }, { path: 'd/f', type: 'file', body: 'x' }, ...store],
+      /entry "d" is a symbolic link/,
+    ],
     ['a `..` entry', () => [...store, { path: '../escape.txt', type: 'file', body: 'out' }], /entry "\.\.\/escape\.txt" is not a relative path of plain names/],
-    ['a `..` in the middle', () => [...store, { path: 'store/../../escape.txt', type: 'file', body: 'out' }], /entry "store\/\.\.\/\.\.\/escape\.txt" is not a relative path/],
+    [
+      'a `..` in the middle',
+      () => [...store, { path: 'store/../../escape.txt', type: 'file', body: 'out' }],
+      /entry "store\/\.\.\/\.\.\/escape\.txt" is not a relative path/,
+    ],
     ['an absolute path', () => [...store, { path: `${outside}/abs.txt`, type: 'file', body: 'out' }], /is not a relative path of plain names/],
     ['a duplicate entry', () => [...store, { path: 'store/root.json', type: 'file', body: '{}' }], /entry "store\/root\.json" appears twice/],
-    ['an entry, then a file where its folder is', () => [...store, { path: 'extra/x', type: 'file', body: 'x' }, { path: 'extra', type: 'file', body: 'f' }], /entry "extra" is a file where the archive also holds entries under it/],
-    ['a file, then an entry under it', () => [...store, { path: 'extra', type: 'file', body: 'f' }, { path: 'extra/x', type: 'file', body: 'x' }], /entry "extra\/x" is under extra, which the archive holds as a file/],
+    [
+      'an entry, then a file where its folder is',
+      () => [...store, { path: 'extra/x', type: 'file', body: 'x' }, { path: 'extra', type: 'file', body: 'f' }],
+      /entry "extra" is a file where the archive also holds entries under it/,
+    ],
+    [
+      'a file, then an entry under it',
+      () => [...store, { path: 'extra', type: 'file', body: 'f' }, { path: 'extra/x', type: 'file', body: 'x' }],
+      /entry "extra\/x" is under extra, which the archive holds as a file/,
+    ],
   ];
   for (const [what, entries, message] of cases) {
     it(`${what}: exit 2 naming the entry, nothing left behind`, async () => {
@@ -110,7 +130,10 @@ describe('docs restore refuses every archive shape it cannot restore whole', () 
   }
 
   it('an archive without a complete store (only shards/x.json = {}): refused, nothing left', async () => {
-    const { r, target, beside } = await restore([{ path: 'shards/', type: 'dir' }, { path: 'shards/x.json', type: 'file', body: '{}' }]);
+    const { r, target, beside } = await restore([
+      { path: 'shards/', type: 'dir' },
+      { path: 'shards/x.json', type: 'file', body: '{}' },
+    ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/does not hold a complete docs store: checksums\/, shards\/catalog\.json, shards\/root\.json missing/);
     expect(existsSync(target)).toBe(false);

@@ -30,7 +30,18 @@ const createSpace = (title: string) => ({ method: 'tools/call', params: { name: 
 const spaceTitles = async () => (await s.api('GET', `/v1/orgs/${org}/spaces`)).body.items.map((x: any) => x.title);
 
 describe('/mcp boolean flags are strict', () => {
-  for (const search of ['?read-only', '?read-only=', '?read-only=yes', '?read-only=TRUE', '?READ-ONLY=1', '?Read-Only=true', '?read-only=0&read-only=1', '?read-only=1&read-only=1', '?tools=spaces&tools=cr', '?TOOLS=spaces']) {
+  for (const search of [
+    '?read-only',
+    '?read-only=',
+    '?read-only=yes',
+    '?read-only=TRUE',
+    '?READ-ONLY=1',
+    '?Read-Only=true',
+    '?read-only=0&read-only=1',
+    '?read-only=1&read-only=1',
+    '?tools=spaces&tools=cr',
+    '?TOOLS=spaces',
+  ]) {
     it(`${search}: 400 with a JSON-RPC error naming the parameter; createSpace never runs`, async () => {
       const title = `Leak ${search}`;
       const r = await mcp(search, createSpace(title));

@@ -30,7 +30,9 @@ describe('token minting over HTTP', () => {
     for (const user of ['owner@localhost', (await s.api('GET', '/v1/user')).body.id]) {
       const minted = await s.docs('POST', '/_docs/tokens', { token: m.token, body: { user } });
       expect(minted.status).toBe(403);
-      expect(minted.body.error.message).toBe(`creating a token for ${user} is refused: only that user or an instance owner manages a user's tokens (an organization admin does not)`);
+      expect(minted.body.error.message).toBe(
+        `creating a token for ${user} is refused: only that user or an instance owner manages a user's tokens (an organization admin does not)`,
+      );
     }
     expect(await ownerTokens()).toBe(before);
     // Nor their list, nor revoking one of theirs.
@@ -75,7 +77,11 @@ describe('token minting over HTTP', () => {
     const made = await s.docs('PATCH', `/_docs/users/${a.userId}`, { body: { instanceOwner: true } });
     expect(made.body).toMatchObject({ id: a.userId, instanceOwner: true, emailVerified: false, bootstrap: false });
     expect((await s.docs('POST', '/_docs/tokens', { token: a.token, body: { user: bEmail } })).status).toBe(201);
-    expect((await s.docs('GET', '/_docs/users', { token: a.token })).body.items.find((u: any) => u.bootstrap)).toMatchObject({ email: 'owner@localhost', instanceOwner: true, emailVerified: true });
+    expect((await s.docs('GET', '/_docs/users', { token: a.token })).body.items.find((u: any) => u.bootstrap)).toMatchObject({
+      email: 'owner@localhost',
+      instanceOwner: true,
+      emailVerified: true,
+    });
     // The bootstrap owner stays one: refused (409), nothing changed.
     const demote = await s.docs('PATCH', '/_docs/users/owner@localhost', { token: a.token, body: { instanceOwner: false } });
     expect(demote.status).toBe(409);
@@ -84,7 +90,9 @@ describe('token minting over HTTP', () => {
     // Bad input: 400 naming the field, nothing changed.
     const bad = await s.docs('PATCH', `/_docs/users/${a.userId}`, { body: { instanceOwner: 'yes' } });
     expect(bad).toMatchObject({ status: 400, body: { error: { message: 'instanceOwner: must be true or false' } } });
-    expect((await s.docs('PATCH', `/_docs/users/${a.userId}`, { body: { admin: true } })).body.error.message).toBe('admin: unknown field (allowed: emailVerified, instanceOwner)');
+    expect((await s.docs('PATCH', `/_docs/users/${a.userId}`, { body: { admin: true } })).body.error.message).toBe(
+      'admin: unknown field (allowed: emailVerified, instanceOwner)',
+    );
   });
 
   it('the CLI against the server: docs tokens create --user owner@localhost as the member exits 4', async () => {

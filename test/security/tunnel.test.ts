@@ -32,7 +32,10 @@ async function closedPort() {
 
 const trace = async (s: TestServer, token: string, name: string): Promise<{ status: string; lines: string[] }> => {
   const [ev] = (await s.api('GET', `/v1/integrations/${name}/events`, { token })).body.items;
-  return { status: ev.status as string, lines: (await s.api('GET', `/v1/integrations/${name}/events/${ev.id}`, { token })).body.trace.logs.map((l: any) => l.message as string) };
+  return {
+    status: ev.status as string,
+    lines: (await s.api('GET', `/v1/integrations/${name}/events/${ev.id}`, { token })).body.trace.logs.map((l: any) => l.message as string),
+  };
 };
 
 describe('a user who is not the instance owner, on a server without --allow-private-tunnels', () => {
@@ -56,7 +59,18 @@ describe('a user who is not the instance owner, on a server without --allow-priv
   it('cannot point the tunnel at a loopback or private address, in any form: 400 naming the rule, nothing set', async () => {
     expect((await s.api('POST', '/v1/integrations/probe', { token: attacker.token, body: manifest(org) })).status).toBe(200);
     const p = target.port;
-    for (const url of [`http://127.0.0.1:${p}/`, `http://[::127.0.0.1]:${p}/`, `http://[::ffff:127.0.0.1]:${p}/`, `http://2130706433:${p}/`, `http://0x7f.1:${p}/`, `http://0177.0.0.1:${p}/`, `http://127.0.0.1.:${p}/`, `http://[::1]:${p}/`, 'http://10.0.0.1/', 'http://169.254.169.254/']) {
+    for (const url of [
+      `http://127.0.0.1:${p}/`,
+      `http://[::127.0.0.1]:${p}/`,
+      `http://[::ffff:127.0.0.1]:${p}/`,
+      `http://2130706433:${p}/`,
+      `http://0x7f.1:${p}/`,
+      `http://0177.0.0.1:${p}/`,
+      `http://127.0.0.1.:${p}/`,
+      `http://[::1]:${p}/`,
+      'http://10.0.0.1/',
+      'http://169.254.169.254/',
+    ]) {
       const r = await s.api('PUT', '/v1/integrations/probe/dev', { token: attacker.token, body: { tunnelUrl: url } });
       expect(r.status, url).toBe(400);
       expect(r.body.error.message, url).toMatch(/^tunnelUrl: .* is an? \w+ address: .*--allow-private-tunnels/);
@@ -70,15 +84,22 @@ describe('a user who is not the instance owner, on a server without --allow-priv
   it('a host name resolving to loopback is refused at delivery, once, and an open port reads the same as a closed one', async () => {
     const closed = await closedPort();
     const seen: string[][] = [];
-    for (const [name, port] of [['probe-open', target.port], ['probe-closed', closed]] as const) {
+    for (const [name, port] of [
+      ['probe-open', target.port],
+      ['probe-closed', closed],
+    ] as const) {
       expect((await s.api('POST', `/v1/integrations/${name}`, { token: attacker.token, body: manifest(org) })).status).toBe(200);
-      expect((await s.api('PUT', `/v1/integrations/${name}/dev`, { token: attacker.token, body: { tunnelUrl: `http://localhost:${port}/` } })).status).toBe(204);
+      expect((await s.api('PUT', `/v1/integrations/${name}/dev`, { token: attacker.token, body: { tunnelUrl: `http://localhost:${port}/` } })).status).toBe(
+        204,
+      );
       expect((await s.api('POST', `/v1/integrations/${name}/installations`, { token: attacker.token, body: { organization: org } })).status).toBe(201);
       await deliveryIdle(s.ctx);
       const t = await trace(s, attacker.token, name);
       expect(t.status).toBe('failed');
       // One attempt, not sent, no network error of the port in it.
-      expect(t.lines.filter((l) => l.startsWith('POST '))).toEqual([expect.stringMatching(/^POST http:\/\/localhost:\d+\/ not sent \(attempt 1\/3\): localhost: 127\.0\.0\.1 is a loopback address: refused/)]);
+      expect(t.lines.filter((l) => l.startsWith('POST '))).toEqual([
+        expect.stringMatching(/^POST http:\/\/localhost:\d+\/ not sent \(attempt 1\/3\): localhost: 127\.0\.0\.1 is a loopback address: refused/),
+      ]);
       expect(t.lines.join('\n')).not.toMatch(/ECONNREFUSED|other side closed|socket/i);
       seen.push(t.lines.map((l) => l.replace(String(port), 'PORT')));
     }
@@ -100,7 +121,8 @@ describe('the instance owner on their own machine', () => {
   afterAll(() => rx.close());
 
   it('in-process CLI: sets a loopback tunnel and events reach it; through docs serve holding the directory too', async () => {
-    const publish = async (name: string) => await docs(['integrations', 'publish', name, '--manifest', join(files, 'integration.json'), '--script', join(files, 'index.js')], env);
+    const publish = async (name: string) =>
+      await docs(['integrations', 'publish', name, '--manifest', join(files, 'integration.json'), '--script', join(files, 'index.js')], env);
     expect((await publish('local')).status).toBe(0);
     const dev = await docs(['integrations', 'dev', 'local', '--tunnel', rx.url], env);
     expect(dev.status, dev.stderr).toBe(0);
@@ -111,7 +133,10 @@ describe('the instance owner on their own machine', () => {
     // The same directory served: the CLI's calls are forwarded with the server's session token.
     const s = await startServer({ dataDir: dir });
     try {
-      expect((await docsAsync(['integrations', 'publish', 'forwarded', '--manifest', join(files, 'integration.json'), '--script', join(files, 'index.js')], env)).status).toBe(0);
+      expect(
+        (await docsAsync(['integrations', 'publish', 'forwarded', '--manifest', join(files, 'integration.json'), '--script', join(files, 'index.js')], env))
+          .status,
+      ).toBe(0);
       const fwd = await docsAsync(['integrations', 'dev', 'forwarded', '--tunnel', rx.url], env);
       expect(fwd.status, fwd.stderr).toBe(0);
       // Installed by anyone, delivered by the server: the owner's choice was kept with the URL.

@@ -17,7 +17,11 @@ let members: { url: string; id: string };
 let adaptive: { url: string; id: string };
 let foreignToken: string;
 
-const cookieOf = (h: Headers) => h.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+const cookieOf = (h: Headers) =>
+  h
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 
 async function newSite(title: string, spaceId: string, body: object = {}) {
   const site = await call('POST', `/v1/orgs/${orgA}/sites`, { title, spaces: [spaceId], ...body });
@@ -35,7 +39,10 @@ beforeAll(async () => {
   s = await startServer();
   call = api(s);
   orgA = (await call('GET', '/v1/orgs')).items[0].id;
-  const docs = await spaceWith(s, orgA, 'Docs', [page('a', 'Welcome', 'Hello.'), page('b', 'Admins Only', 'Secret admin page.', { condition: 'visitor.claims.role === "admin"' })]);
+  const docs = await spaceWith(s, orgA, 'Docs', [
+    page('a', 'Welcome', 'Hello.'),
+    page('b', 'Admins Only', 'Secret admin page.', { condition: 'visitor.claims.role === "admin"' }),
+  ]);
   members = await newSite('Members Site', docs.space.id, { visibility: 'visitor-auth' });
   adaptive = await newSite('Adaptive Site', docs.space.id);
   await call('PATCH', `/v1/orgs/${orgA}/sites/${adaptive.id}`, { adaptiveContent: { enabled: true } });

@@ -31,10 +31,23 @@ describe('sites: create, list, get, update, delete', () => {
     const r = await s.api('POST', `/v1/orgs/${org}/sites`, { body: { title: 'Public Docs', spaces: [a.id, b.id] } });
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(`${s.url}/v1/orgs/${org}/sites/${r.body.id}`);
-    expect(r.body).toMatchObject({ object: 'site', type: 'basic', title: 'Public Docs', visibility: 'public', published: false, siteSpaces: 2, basename: 'public-docs', features: [], agentsContext: 'included' });
+    expect(r.body).toMatchObject({
+      object: 'site',
+      type: 'basic',
+      title: 'Public Docs',
+      visibility: 'public',
+      published: false,
+      siteSpaces: 2,
+      basename: 'public-docs',
+      features: [],
+      agentsContext: 'included',
+    });
     expect(r.body.urls.published).toBeUndefined();
     const list = await ok('GET', `/sites/${r.body.id}/site-spaces`);
-    expect(list.items.map((x: any) => [x.space.id, x.path, x.default])).toEqual([[a.id, 'getting-started', true], [b.id, 'api', false]]);
+    expect(list.items.map((x: any) => [x.space.id, x.path, x.default])).toEqual([
+      [a.id, 'getting-started', true],
+      [b.id, 'api', false],
+    ]);
     expect(await ok('GET', `/sites/${r.body.id}`)).toEqual(r.body);
     // A second site with the same title gets its own basename.
     expect((await site({ title: 'Public Docs' })).basename).toBe('public-docs-2');
@@ -66,8 +79,22 @@ describe('sites: create, list, get, update, delete', () => {
   it('updates the fields of PATCH; basename unique; proxy set and removed; empty body refused', async () => {
     const a = await site({ title: 'Patch Me' });
     const b = await site({ title: 'Other One' });
-    const r = await ok('PATCH', `/sites/${a.id}`, { title: 'Patched', visibility: 'unlisted', basename: 'guides', adaptiveContent: { enabled: true }, agentsContext: 'excluded', proxy: 'acme.com/docs' });
-    expect(r).toMatchObject({ title: 'Patched', visibility: 'unlisted', basename: 'guides', adaptiveContent: { enabled: true }, agentsContext: 'excluded', proxy: { origin: 'acme.com/docs' } });
+    const r = await ok('PATCH', `/sites/${a.id}`, {
+      title: 'Patched',
+      visibility: 'unlisted',
+      basename: 'guides',
+      adaptiveContent: { enabled: true },
+      agentsContext: 'excluded',
+      proxy: 'acme.com/docs',
+    });
+    expect(r).toMatchObject({
+      title: 'Patched',
+      visibility: 'unlisted',
+      basename: 'guides',
+      adaptiveContent: { enabled: true },
+      agentsContext: 'excluded',
+      proxy: { origin: 'acme.com/docs' },
+    });
     expect((await ok('PATCH', `/sites/${a.id}`, { proxy: null })).proxy).toBeUndefined();
     await fails('PATCH', `/sites/${b.id}`, { basename: 'guides' }, 409, 'basename: guides is already the basename of another site of this organization');
     await fails('PATCH', `/sites/${b.id}`, { basename: 'a/b' }, 400, /^basename: must be/);
@@ -90,7 +117,13 @@ describe('sites: create, list, get, update, delete', () => {
     await fails('GET', `/sites/${x.id}/sections`, undefined, 404, `site ${x.id} not found`);
     expect((await ok('GET', '')).defaultContent).toBeUndefined();
     expect((await s.api('GET', `/v1/spaces/${sp.id}`)).status).toBe(200);
-    await fails('PATCH', '', { defaultContent: { type: 'site', site: x.id } }, 400, `defaultContent: invalid default content: no site ${x.id} in this organization`);
+    await fails(
+      'PATCH',
+      '',
+      { defaultContent: { type: 'site', site: x.id } },
+      400,
+      `defaultContent: invalid default content: no site ${x.id} in this organization`,
+    );
   });
 });
 
@@ -101,7 +134,14 @@ describe('permissions', () => {
     const stranger = await addUser(s.ctx);
     const r = await s.api('GET', `/v1/orgs/${org}/sites/${x.id}`, { token: reader.token });
     expect(r.status).toBe(200);
-    await fails('PATCH', `/sites/${x.id}`, { title: 'Nope' }, 403, `updating site ${x.id} needs the admin role in this organization or on site ${x.id} (you have read)`, reader.token);
+    await fails(
+      'PATCH',
+      `/sites/${x.id}`,
+      { title: 'Nope' },
+      403,
+      `updating site ${x.id} needs the admin role in this organization or on site ${x.id} (you have read)`,
+      reader.token,
+    );
     await fails('POST', '/sites', {}, 403, 'creating a site needs the admin role in this organization (you have read)', reader.token);
     await fails('POST', `/sites/${x.id}/share-links`, { name: 'x' }, 403, /needs the admin role/, reader.token);
     await fails('GET', `/sites/${x.id}`, undefined, 404, `organization ${org} not found`, stranger.token);
@@ -154,7 +194,10 @@ describe('publishing and the published profile', () => {
     const prof = await ok('GET', `/sites/${x.id}/published?shareKey=${key}`);
     expect(prof.site.urls.published).toContain(`?share=${key}`);
     expect((await ok('GET', `/sites/${x.id}/share-links`)).items.map((l: any) => l.id)).toEqual([link.id]);
-    expect(await ok('PATCH', `/sites/${x.id}/share-links/${link.id}`, { active: false, name: 'Old partners' })).toMatchObject({ active: false, name: 'Old partners' });
+    expect(await ok('PATCH', `/sites/${x.id}/share-links/${link.id}`, { active: false, name: 'Old partners' })).toMatchObject({
+      active: false,
+      name: 'Old partners',
+    });
     await fails('GET', `/sites/${x.id}/published?shareKey=${key}`, undefined, 404, /no active share link/);
     expect((await s.api('DELETE', `/v1/orgs/${org}/sites/${x.id}/share-links/${link.id}`)).status).toBe(205);
     expect((await s.api('DELETE', `/v1/orgs/${org}/sites/${x.id}/share-links/${link.id}`)).status).toBe(204);
@@ -207,12 +250,33 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
     expect(sections.map((i: any) => i.default)).toEqual([false, true]);
     await fails('PATCH', `/sites/${x.id}`, { defaultSiteSection: 'nope' }, 400, `defaultSiteSection: no section nope in site ${x.id}`);
     // Default site space: in the default section only (site PATCH), in its own section (section PATCH).
-    await fails('PATCH', `/sites/${x.id}`, { defaultSiteSpace: ss.id }, 400, `defaultSiteSpace: site space ${ss.id} is not in the default section ${sec.body.id}`);
+    await fails(
+      'PATCH',
+      `/sites/${x.id}`,
+      { defaultSiteSpace: ss.id },
+      400,
+      `defaultSiteSpace: site space ${ss.id} is not in the default section ${sec.body.id}`,
+    );
     const upd = await ok('PATCH', `/sites/${x.id}/sections/${st.structure[0].id}`, { defaultSiteSpace: ss.id });
-    expect(upd.siteSpaces.map((i: any) => [i.id, i.default])).toEqual([[st.structure[0].siteSpaces[0].id, false], [ss.id, true]]);
-    await fails('PATCH', `/sites/${x.id}/sections/${sec.body.id}`, { defaultSiteSpace: ss.id }, 400, `defaultSiteSpace: site space ${ss.id} is not in section ${sec.body.id}`);
+    expect(upd.siteSpaces.map((i: any) => [i.id, i.default])).toEqual([
+      [st.structure[0].siteSpaces[0].id, false],
+      [ss.id, true],
+    ]);
+    await fails(
+      'PATCH',
+      `/sites/${x.id}/sections/${sec.body.id}`,
+      { defaultSiteSpace: ss.id },
+      400,
+      `defaultSiteSpace: site space ${ss.id} is not in section ${sec.body.id}`,
+    );
     // Paths: unique among sections of the site, and among site spaces of a section.
-    await fails('PATCH', `/sites/${x.id}/sections/${sec.body.id}`, { path: 'structured' }, 409, 'path: structured is already the path of another section of this site');
+    await fails(
+      'PATCH',
+      `/sites/${x.id}/sections/${sec.body.id}`,
+      { path: 'structured' },
+      409,
+      'path: structured is already the path of another section of this site',
+    );
     await fails('PATCH', `/sites/${x.id}/sections/${sec.body.id}`, { path: 'a/b' }, 400, /^path: must be 1 to 100 letters/);
     await fails('PATCH', `/sites/${x.id}/site-spaces/${ss.id}`, { path: 'flat' }, 409, /^path: flat is already the path of another site space/);
     expect((await ok('PATCH', `/sites/${x.id}/site-spaces/${ss.id}`, { path: 'ref' })).path).toBe('ref');
@@ -228,9 +292,12 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
     const a = await space('Wrapped');
     const x = await site({ title: 'Flat then grouped', spaces: [a.id] });
     const g = await ok('POST', `/sites/${x.id}/section-groups`, { title: 'Empty group' }, 201);
-    const st = (await ok('GET', `/sites/${x.id}/structure`));
+    const st = await ok('GET', `/sites/${x.id}/structure`);
     expect(st.type).toBe('sections');
-    expect(st.structure.map((n: any) => [n.object, n.title])).toEqual([['site-section', 'Flat then grouped'], ['site-section-group', 'Empty group']]);
+    expect(st.structure.map((n: any) => [n.object, n.title])).toEqual([
+      ['site-section', 'Flat then grouped'],
+      ['site-section-group', 'Empty group'],
+    ]);
     expect(st.structure[0].siteSpaces.map((ss: any) => ss.space.id)).toEqual([a.id]);
     await ok('POST', `/sites/${x.id}/publish`);
     expect((await ok('GET', `/sites/${x.id}/published`)).structure.structure.map((n: any) => n.id)).toEqual([st.structure[0].id]);
@@ -241,7 +308,11 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
     const a = await space('Cond');
     const x = await site({ title: 'Conditional', spaces: [a.id] });
     const [ss] = (await ok('GET', `/sites/${x.id}/site-spaces`)).items;
-    const good = ['visitor.claims.isBeta === true', '!(visitor.claims.plan == "pro") || visitor.claims.unsigned.country != "FR"', "visitor.claims.roles.includes('admin') && visitor.claims['seats'] >= 10"];
+    const good = [
+      'visitor.claims.isBeta === true',
+      '!(visitor.claims.plan == "pro") || visitor.claims.unsigned.country != "FR"',
+      "visitor.claims.roles.includes('admin') && visitor.claims['seats'] >= 10",
+    ];
     for (const condition of good) expect((await ok('PATCH', `/sites/${x.id}/site-spaces/${ss.id}`, { condition })).condition).toBe(condition);
     await fails('PATCH', `/sites/${x.id}/site-spaces/${ss.id}`, { condition: 'process.exit()' }, 400, /^condition: unsupported/);
     await fails('PATCH', `/sites/${x.id}/site-spaces/${ss.id}`, { condition: 'visitor.claims.a = 1' }, 400, /^condition: /);
@@ -291,21 +362,50 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
     const x = await site({ title: 'Ordered', spaces: [a.id, b.id, c.id] });
     const [ra, rb, rc] = (await ok('GET', `/sites/${x.id}/site-spaces`)).items;
     const order = async () => (await ok('GET', `/sites/${x.id}/structure`)).structure.map((i: any) => i.id);
-    const moved = await ok('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: rc.id }, position: { before: { type: 'site-space', id: ra.id } } });
+    const moved = await ok('PATCH', `/sites/${x.id}/structure/sort`, {
+      item: { type: 'site-space', id: rc.id },
+      position: { before: { type: 'site-space', id: ra.id } },
+    });
     expect(moved.id).toBe(rc.id);
     expect(await order()).toEqual([rc.id, ra.id, rb.id]);
     await ok('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: rc.id }, position: {} });
     expect(await order()).toEqual([ra.id, rb.id, rc.id]);
     await ok('POST', `/sites/${x.id}/site-spaces/${ra.id}/move`, { position: { after: { type: 'site-space', siteSpace: rb.id } } });
     expect(await order()).toEqual([rb.id, ra.id, rc.id]);
-    await fails('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: 'nope' }, position: {} }, 404, `site-space nope not found in site ${x.id}`);
-    await fails('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: ra.id }, position: { before: { type: 'site-space', id: 'nope' } } }, 400, /^position: nope is not among/);
-    await fails('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: ra.id }, position: { before: { type: 'site-space', id: ra.id } } }, 400, /relative to itself/);
-    await fails('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: ra.id }, position: { before: { type: 'site-space', id: rb.id }, after: { type: 'site-space', id: rc.id } } }, 400, 'position: give before or after, not both');
+    await fails(
+      'PATCH',
+      `/sites/${x.id}/structure/sort`,
+      { item: { type: 'site-space', id: 'nope' }, position: {} },
+      404,
+      `site-space nope not found in site ${x.id}`,
+    );
+    await fails(
+      'PATCH',
+      `/sites/${x.id}/structure/sort`,
+      { item: { type: 'site-space', id: ra.id }, position: { before: { type: 'site-space', id: 'nope' } } },
+      400,
+      /^position: nope is not among/,
+    );
+    await fails(
+      'PATCH',
+      `/sites/${x.id}/structure/sort`,
+      { item: { type: 'site-space', id: ra.id }, position: { before: { type: 'site-space', id: ra.id } } },
+      400,
+      /relative to itself/,
+    );
+    await fails(
+      'PATCH',
+      `/sites/${x.id}/structure/sort`,
+      { item: { type: 'site-space', id: ra.id }, position: { before: { type: 'site-space', id: rb.id }, after: { type: 'site-space', id: rc.id } } },
+      400,
+      'position: give before or after, not both',
+    );
     // Sections and groups are siblings of one another.
     const s1 = await ok('POST', `/sites/${x.id}/sections`, { spaceId: a.id, title: 'One' }, 201);
     const g = await ok('POST', `/sites/${x.id}/section-groups`, { title: 'Group' }, 201);
-    await ok('POST', `/sites/${x.id}/sections/${s1.id}/move`, { position: { after: { type: 'site-section', siteSection: (await ok('GET', `/sites/${x.id}/sections`)).items[0].id } } });
+    await ok('POST', `/sites/${x.id}/sections/${s1.id}/move`, {
+      position: { after: { type: 'site-section', siteSection: (await ok('GET', `/sites/${x.id}/sections`)).items[0].id } },
+    });
     await ok('POST', `/sites/${x.id}/section-groups/${g.id}/move`, { position: { before: { type: 'site-section', id: s1.id } } });
     const sec = (await ok('GET', `/sites/${x.id}/structure`)).structure.map((i: any) => i.title);
     expect(sec).toEqual(['Ordered', 'Group', 'One']);
@@ -333,7 +433,13 @@ describe('more refusals, each changing nothing', () => {
     // A site of groups only has no section to put a space in.
     const y = await site({ title: 'Groups only' });
     await ok('POST', `/sites/${y.id}/section-groups`, { title: 'G' }, 201);
-    await fails('POST', `/sites/${y.id}/site-spaces`, { spaceId: a.id }, 400, `sectionId: site ${y.id} has section groups but no section yet: add a section first`);
+    await fails(
+      'POST',
+      `/sites/${y.id}/site-spaces`,
+      { spaceId: a.id },
+      400,
+      `sectionId: site ${y.id} has section groups but no section yet: add a section first`,
+    );
     // Share links: a blank name, an unknown link.
     await fails('POST', `/sites/${x.id}/share-links`, { name: '   ' }, 400, 'name: must be 1 to 50 characters');
     await fails('PATCH', `/sites/${x.id}/share-links/nope`, { active: false }, 404, `share link nope not found in site ${x.id}`);
@@ -354,7 +460,12 @@ describe('adaptive content and customization', () => {
     properties: {
       isBeta: { type: 'boolean', description: 'In the beta program' },
       plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' },
-      unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { lang: { type: 'string', description: 'Language' } }, additionalProperties: false },
+      unsigned: {
+        type: 'object',
+        description: 'Unsigned claims of the site visitor.',
+        properties: { lang: { type: 'string', description: 'Language' } },
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
   };
@@ -367,7 +478,13 @@ describe('adaptive content and customization', () => {
     expect(put).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: schema });
     expect(await ok('GET', `/sites/${x.id}/adaptive-schema`)).toEqual(put);
     const { items } = await ok('GET', `/sites/${x.id}/adaptive-schema/template-conditions`);
-    expect(items.map((i: any) => i.condition)).toEqual(['visitor.claims.isBeta === true', '!visitor.claims.isBeta', 'visitor.claims.plan === "free"', 'visitor.claims.plan === "pro"', 'visitor.claims.unsigned.lang === "value"']);
+    expect(items.map((i: any) => i.condition)).toEqual([
+      'visitor.claims.isBeta === true',
+      '!visitor.claims.isBeta',
+      'visitor.claims.plan === "free"',
+      'visitor.claims.plan === "pro"',
+      'visitor.claims.unsigned.lang === "value"',
+    ]);
     const sp = await space('Adaptive space');
     const ss = await ok('POST', `/sites/${x.id}/site-spaces`, { spaceId: sp.id }, 201);
     for (const { condition } of items) await ok('PATCH', `/sites/${x.id}/site-spaces/${ss.id}`, { condition });
@@ -375,9 +492,27 @@ describe('adaptive content and customization', () => {
 
   it('refuses schemas of the wrong shape or that are not valid draft-07', async () => {
     const x = await site({ title: 'Bad schema' });
-    await fails('PUT', `/sites/${x.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: { a: { type: 'date', description: 'x' } }, additionalProperties: false } }, 400, /jsonSchema/);
-    await fails('PUT', `/sites/${x.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: { a: { type: 'string', description: 'x', enum: [] } }, additionalProperties: false } }, 400, /^jsonSchema: not a valid JSON Schema draft-07/);
-    await fails('PUT', `/sites/${x.id}/adaptive-schema`, { jsonSchema: { type: 'object', properties: { 'a-b': { type: 'boolean', description: 'x' } }, additionalProperties: false } }, 400, /^jsonSchema.properties.a-b: a claim name must be an identifier/);
+    await fails(
+      'PUT',
+      `/sites/${x.id}/adaptive-schema`,
+      { jsonSchema: { type: 'object', properties: { a: { type: 'date', description: 'x' } }, additionalProperties: false } },
+      400,
+      /jsonSchema/,
+    );
+    await fails(
+      'PUT',
+      `/sites/${x.id}/adaptive-schema`,
+      { jsonSchema: { type: 'object', properties: { a: { type: 'string', description: 'x', enum: [] } }, additionalProperties: false } },
+      400,
+      /^jsonSchema: not a valid JSON Schema draft-07/,
+    );
+    await fails(
+      'PUT',
+      `/sites/${x.id}/adaptive-schema`,
+      { jsonSchema: { type: 'object', properties: { 'a-b': { type: 'boolean', description: 'x' } }, additionalProperties: false } },
+      400,
+      /^jsonSchema.properties.a-b: a claim name must be an identifier/,
+    );
     await fails('GET', `/sites/${x.id}/adaptive-schema`, undefined, 404, /no adaptive schema/);
   });
 
@@ -385,10 +520,20 @@ describe('adaptive content and customization', () => {
     const sp = await space('Custom');
     const x = await site({ title: 'Custom', spaces: [sp.id] });
     const base = await ok('GET', `/sites/${x.id}/customization`);
-    const next = { ...base, styling: { ...base.styling, primaryColor: { light: '#1f6feb', dark: '#58a6ff' } }, announcement: { enabled: true, message: 'New docs!', style: 'info' } };
+    const next = {
+      ...base,
+      styling: { ...base.styling, primaryColor: { light: '#1f6feb', dark: '#58a6ff' } },
+      announcement: { enabled: true, message: 'New docs!', style: 'info' },
+    };
     expect(await ok('PUT', `/sites/${x.id}/customization`, next)).toEqual(next);
     await fails('PUT', `/sites/${x.id}/customization`, { ...next, styling: { ...next.styling, corners: 'wavy' } }, 400, /corners/);
-    await fails('PUT', `/sites/${x.id}/customization`, { ...next, styling: { ...next.styling, primaryColor: { light: 'blue', dark: '#000' } } }, 400, /primaryColor/);
+    await fails(
+      'PUT',
+      `/sites/${x.id}/customization`,
+      { ...next, styling: { ...next.styling, primaryColor: { light: 'blue', dark: '#000' } } },
+      400,
+      /primaryColor/,
+    );
     await fails('PUT', `/sites/${x.id}/customization`, { ...next, announcement: { enabled: true, message: 'x', style: 'info' } }, 400, /message/);
     expect(await ok('GET', `/sites/${x.id}/customization`)).toEqual(next);
     const [ss] = (await ok('GET', `/sites/${x.id}/site-spaces`)).items;

@@ -93,6 +93,10 @@ describe('space content rows', () => {
     expect(await purgeExpiredSpaces(ctx)).toBe(0);
     clock.advance(1);
     expect(await purgeExpiredSpaces(ctx)).toBe(1);
-    expect(await ctx.store.read((tx) => [tx.get(Spaces, space.id), tx.get(Pages, 'p1'), tx.get(Revisions, space.revision)])).toEqual([undefined, undefined, undefined]);
+    expect(await ctx.store.read((tx) => [tx.get(Spaces, space.id), tx.get(Pages, 'p1'), tx.get(Revisions, space.revision)])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -23,8 +23,19 @@ describe('spaces: create and get', () => {
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(`${s.url}/v1/spaces/${r.body.id}`);
     expect(r.body).toMatchObject({
-      object: 'space', title: 'Handbook', emoji: '📘', language: 'fr', organization: org, visibility: 'private', editMode: 'live',
-      mergeRules: { type: 'inherit' }, defaultLevel: 'inherit', comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0,
+      object: 'space',
+      title: 'Handbook',
+      emoji: '📘',
+      language: 'fr',
+      organization: org,
+      visibility: 'private',
+      editMode: 'live',
+      mergeRules: { type: 'inherit' },
+      defaultLevel: 'inherit',
+      comments: 0,
+      changeRequests: 0,
+      changeRequestsOpen: 0,
+      changeRequestsDraft: 0,
     });
     expect(r.body.revision).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(r.body.urls).toEqual({ location: `${s.url}/v1/spaces/${r.body.id}`, app: `${s.url}/o/${org}/s/${r.body.id}` });
@@ -66,7 +77,10 @@ describe('spaces: create and get', () => {
     await bad({ emoji: '📘', icon: 'https://example.com/i.png' }, 'icon: give emoji or icon, not both');
     await bad({ icon: 'ftp://example.com/i.png' }, 'icon: must be an http(s) URL of at most 2048 characters');
     await bad({ template: { id: 't' } }, 'template: space templates are not available on this server yet');
-    await bad({ title: 'Ok', owner: 'me' }, 'owner: cannot be set with POST /orgs/{organizationId}/spaces (accepted: title, emoji, icon, parent, language, editMode, visibility, empty)');
+    await bad(
+      { title: 'Ok', owner: 'me' },
+      'owner: cannot be set with POST /orgs/{organizationId}/spaces (accepted: title, emoji, icon, parent, language, editMode, visibility, empty)',
+    );
     expect((await s.api('GET', `/v1/orgs/${o}/spaces`)).body).toEqual({ items: [], count: 0 });
     expect(await revisions()).toBe(before);
   });
@@ -98,11 +112,20 @@ describe('spaces: update', () => {
   it('refuses every other field with 400 instead of ignoring it, changing nothing', async () => {
     const sp = await space(org, { title: 'Strict' });
     for (const [body, message] of [
-      [{ visibility: 'public' }, 'visibility: cannot be set with PATCH /spaces/{spaceId} (accepted: editMode, title, defaultLevel, language, mergeRules, emoji, icon)'],
-      [{ title: 'Ok', parent: 'x' }, 'parent: cannot be set with PATCH /spaces/{spaceId} (accepted: editMode, title, defaultLevel, language, mergeRules, emoji, icon)'],
+      [
+        { visibility: 'public' },
+        'visibility: cannot be set with PATCH /spaces/{spaceId} (accepted: editMode, title, defaultLevel, language, mergeRules, emoji, icon)',
+      ],
+      [
+        { title: 'Ok', parent: 'x' },
+        'parent: cannot be set with PATCH /spaces/{spaceId} (accepted: editMode, title, defaultLevel, language, mergeRules, emoji, icon)',
+      ],
       [{}, 'body: give at least one of editMode, title, defaultLevel, language, mergeRules, emoji, icon'],
       [{ editMode: 'frozen' }, 'body.editMode: must be one of "live", "locked"'],
-      [{ mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['ghost'] }] } }, 'mergeRules.rules[0].users: ghost is not a member of this organization'],
+      [
+        { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['ghost'] }] } },
+        'mergeRules.rules[0].users: ghost is not a member of this organization',
+      ],
     ] as const) {
       const r = await s.api('PATCH', `/v1/spaces/${sp.id}`, { body });
       expect(r.status, JSON.stringify(body)).toBe(400);

@@ -43,7 +43,11 @@ const serveOn = (location: string, blobs?: string) =>
 async function get(s: Served, path: string, token = TEST_TOKEN): Promise<{ status: number; body: string }> {
   const r = await fetch(s.url + path, { headers: { authorization: `Bearer ${token}` } });
   // The base URL and the signatures of download links (with their expiry) differ between servers.
-  const body = (await r.text()).split(s.url).join('{base}').replace(/exp=\d+/g, 'exp={exp}').replace(/sig=[\w-]+/g, 'sig={sig}');
+  const body = (await r.text())
+    .split(s.url)
+    .join('{base}')
+    .replace(/exp=\d+/g, 'exp={exp}')
+    .replace(/sig=[\w-]+/g, 'sig={sig}');
   return { status: r.status, body };
 }
 
@@ -97,12 +101,18 @@ describe.skipIf(!url)('docs migrate: a data directory to PostgreSQL and back', (
       }
       expect(ok).toBeGreaterThan(paths.length * 0.9); // the rest: 404s of the world (a space comment asked of a change request, an unpublished site)
       // File bytes: the world's file downloads the same from each (through its own signed link).
-      const downloads = await Promise.all(servers.map(async (server) => {
-        const r = await fetch(`${server.url}/v1/spaces/${ids.spaceId}/content/files/${ids.fileId}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
-        const file = await fetch(((await r.json()) as any).downloadURL);
-        return [file.status, await file.text()];
-      }));
-      expect(downloads).toEqual([[200, 'notes'], [200, 'notes'], [200, 'notes']]);
+      const downloads = await Promise.all(
+        servers.map(async (server) => {
+          const r = await fetch(`${server.url}/v1/spaces/${ids.spaceId}/content/files/${ids.fileId}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+          const file = await fetch(((await r.json()) as any).downloadURL);
+          return [file.status, await file.text()];
+        }),
+      );
+      expect(downloads).toEqual([
+        [200, 'notes'],
+        [200, 'notes'],
+        [200, 'notes'],
+      ]);
     } finally {
       await Promise.all(servers.map((s) => s.close()));
     }

@@ -35,12 +35,22 @@ describe.skipIf(!pgUrl)('background jobs with two docs serve processes on one Po
     try {
       const a = await start();
       const call = async (base: string, method: string, path: string, body?: unknown) => {
-        const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const r = await fetch(base + path, {
+          method,
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         const text = await r.text();
         return { status: r.status, body: text ? JSON.parse(text) : undefined };
       };
       const org = (await call(a.url, 'GET', '/v1/orgs')).body.items[0].id;
-      const published = await call(a.url, 'POST', '/v1/integrations/jobs-once', { organization: org, title: 'Jobs', description: 'd', script: 'export default {}', scopes: [] });
+      const published = await call(a.url, 'POST', '/v1/integrations/jobs-once', {
+        organization: org,
+        title: 'Jobs',
+        description: 'd',
+        script: 'export default {}',
+        scopes: [],
+      });
       expect(published.status, JSON.stringify(published.body)).toBeLessThan(300);
       expect((await call(a.url, 'PUT', '/v1/integrations/jobs-once/dev', { tunnelUrl: rx.url })).status).toBe(204);
       const inst = await call(a.url, 'POST', '/v1/integrations/jobs-once/installations', { organization: org });
@@ -66,7 +76,10 @@ describe.skipIf(!pgUrl)('background jobs with two docs serve processes on one Po
       }
       const times = new Map<string, number>();
       for (const id of received) times.set(id, (times.get(id) ?? 0) + 1);
-      expect([...times].filter(([, n]) => n !== 1), 'events delivered more than once').toEqual([]);
+      expect(
+        [...times].filter(([, n]) => n !== 1),
+        'events delivered more than once',
+      ).toEqual([]);
       expect(times.size).toBe(EVENTS);
     } finally {
       release();

@@ -55,86 +55,103 @@ async function terminate(ports: number[]): Promise<number> {
 describe.skipIf(!pgUrl)('PgBackend when PostgreSQL goes away', () => {
   let proxy: PgProxy;
   const withBackend = (fn: (b: PgBackend, schema: string) => Promise<void>) =>
-    withFreshSchema(pgUrl!, async (schema) => {
-      proxy = await pgProxy(pgUrl!);
-      const b = new PgBackend(proxy.url, { schema, poolSize: 4, connectTimeoutMs: 3_000, reconnectMinMs: 20, reconnectMaxMs: 200 });
-      try {
-        await b.open();
-        await fn(b, schema);
-      } finally {
+    withFreshSchema(
+      pgUrl!,
+      async (schema) => {
+        proxy = await pgProxy(pgUrl!);
+        const b = new PgBackend(proxy.url, { schema, poolSize: 4, connectTimeoutMs: 3_000, reconnectMinMs: 20, reconnectMaxMs: 200 });
+        try {
+          await b.open();
+          await fn(b, schema);
+        } finally {
+          await proxy.restore();
+          await b.close();
+          await proxy.close();
+        }
+      },
+      'pgoutage',
+    );
+
+  it(
+    'survives its idle pool connections, its listener and a job claim being terminated',
+    async () => {
+      await withBackend(async (b) => {
+        const heard: string[][] = [];
+        b.subscribe((keys) => heard.push(keys));
+        await b.whenListening();
+        await Promise.all([b.load(['a']), b.load(['b']), b.load(['c'])]); // idle connections in the pool
+        const claim = await b.claim('job-1');
+        expect(claim).not.toBeNull();
+        const ports = proxy.upstreamPorts();
+        expect(await terminate(ports)).toBeGreaterThanOrEqual(3);
+        // Once the proxy saw them close, the pool has heard of it (its next request takes a new
+        // connection; one taken in the instant between would fail once, with a 503).
+        await waitFor('the terminated connections to close', () => !proxy.upstreamPorts().some((p) => ports.includes(p)));
+        await sleep(20);
+        // The listener said to drop everything (commits go unheard until it is back), and reconnects.
+        await waitFor('the listener to say so', () => heard.some((k) => k[0] === '*'));
+        await b.whenListening();
+        await b.commit(one('k', page('p', 'after')), exp({ k: 0 }));
+        expect((await b.load(['k'])).get('k')!.version).toBe(1);
+        await claim!.release(); // its connection is gone: nothing to release, no error
+        const again = await b.claim('job-1');
+        expect(again).not.toBeNull();
+        await again!.release();
+        expect(await b.health()).toEqual({ ok: true });
+      });
+    },
+    T,
+  );
+
+  it(
+    'answers unavailable naming the store while cut, in and out of a transaction, and resumes once restored',
+    async () => {
+      await withBackend(async (b, schema) => {
+        const heard: string[][] = [];
+        b.subscribe((keys) => heard.push(keys));
+        await b.whenListening();
+        await b.commit(one('k', page('p', 'v1')), exp({ k: 0 }));
+        // A commit waiting on a lock another connection holds: its connection dies mid-transaction.
+        const holder = new pg.Client({ connectionString: pgUrl! });
+        holder.on('error', () => {});
+        await holder.connect();
+        let blocked: Promise<unknown> | undefined;
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT 1 FROM ${pg.escapeIdentifier(schema)}.shards WHERE key = 'k' FOR UPDATE`);
+          blocked = rejection(b.commit(one('k', page('p', 'v2')), exp({ k: 1 })));
+          await sleep(200);
+          await proxy.cut();
+        } finally {
+          await holder.query('ROLLBACK').catch(() => {});
+          await holder.end().catch(() => {});
+        }
+        const failures = [
+          await blocked!,
+          await rejection(b.load(['k'])),
+          await rejection(b.commit(one('x', page('x', 'x')), exp({ x: 0 }))),
+          await rejection(b.claim('job')),
+        ];
+        for (const e of failures) {
+          expect(e).toBeInstanceOf(DocsError);
+          expect((e as DocsError).kind).toBe('unavailable');
+          expect((e as DocsError).message).toContain(`PostgreSQL store 127.0.0.1:${proxy.port}/test (schema ${schema})`);
+        }
+        // Cut before its COMMIT was sent: known not to be made (shard-store.ts words the answer so).
+        expect((failures[0] as { outcomeUnknown?: boolean }).outcomeUnknown).toBeFalsy();
+        const down = await b.health();
+        expect(down.ok).toBe(false);
+        expect(!down.ok && down.message).toContain(`PostgreSQL store 127.0.0.1:${proxy.port}/test (schema ${schema})`);
+        await sleep(300); // the listener tries again meanwhile, and fails
         await proxy.restore();
-        await b.close();
-        await proxy.close();
-      }
-    }, 'pgoutage');
-
-  it('survives its idle pool connections, its listener and a job claim being terminated', async () => {
-    await withBackend(async (b) => {
-      const heard: string[][] = [];
-      b.subscribe((keys) => heard.push(keys));
-      await b.whenListening();
-      await Promise.all([b.load(['a']), b.load(['b']), b.load(['c'])]); // idle connections in the pool
-      const claim = await b.claim('job-1');
-      expect(claim).not.toBeNull();
-      const ports = proxy.upstreamPorts();
-      expect(await terminate(ports)).toBeGreaterThanOrEqual(3);
-      // Once the proxy saw them close, the pool has heard of it (its next request takes a new
-      // connection; one taken in the instant between would fail once, with a 503).
-      await waitFor('the terminated connections to close', () => !proxy.upstreamPorts().some((p) => ports.includes(p)));
-      await sleep(20);
-      // The listener said to drop everything (commits go unheard until it is back), and reconnects.
-      await waitFor('the listener to say so', () => heard.some((k) => k[0] === '*'));
-      await b.whenListening();
-      await b.commit(one('k', page('p', 'after')), exp({ k: 0 }));
-      expect((await b.load(['k'])).get('k')!.version).toBe(1);
-      await claim!.release(); // its connection is gone: nothing to release, no error
-      const again = await b.claim('job-1');
-      expect(again).not.toBeNull();
-      await again!.release();
-      expect(await b.health()).toEqual({ ok: true });
-    });
-  }, T);
-
-  it('answers unavailable naming the store while cut, in and out of a transaction, and resumes once restored', async () => {
-    await withBackend(async (b, schema) => {
-      const heard: string[][] = [];
-      b.subscribe((keys) => heard.push(keys));
-      await b.whenListening();
-      await b.commit(one('k', page('p', 'v1')), exp({ k: 0 }));
-      // A commit waiting on a lock another connection holds: its connection dies mid-transaction.
-      const holder = new pg.Client({ connectionString: pgUrl! });
-      holder.on('error', () => {});
-      await holder.connect();
-      let blocked: Promise<unknown> | undefined;
-      try {
-        await holder.query('BEGIN');
-        await holder.query(`SELECT 1 FROM ${pg.escapeIdentifier(schema)}.shards WHERE key = 'k' FOR UPDATE`);
-        blocked = rejection(b.commit(one('k', page('p', 'v2')), exp({ k: 1 })));
-        await sleep(200);
-        await proxy.cut();
-      } finally {
-        await holder.query('ROLLBACK').catch(() => {});
-        await holder.end().catch(() => {});
-      }
-      const failures = [await blocked!, await rejection(b.load(['k'])), await rejection(b.commit(one('x', page('x', 'x')), exp({ x: 0 }))), await rejection(b.claim('job'))];
-      for (const e of failures) {
-        expect(e).toBeInstanceOf(DocsError);
-        expect((e as DocsError).kind).toBe('unavailable');
-        expect((e as DocsError).message).toContain(`PostgreSQL store 127.0.0.1:${proxy.port}/test (schema ${schema})`);
-      }
-      // Cut before its COMMIT was sent: known not to be made (shard-store.ts words the answer so).
-      expect((failures[0] as { outcomeUnknown?: boolean }).outcomeUnknown).toBeFalsy();
-      const down = await b.health();
-      expect(down.ok).toBe(false);
-      expect(!down.ok && down.message).toContain(`PostgreSQL store 127.0.0.1:${proxy.port}/test (schema ${schema})`);
-      await sleep(300); // the listener tries again meanwhile, and fails
-      await proxy.restore();
-      await waitFor('the store to answer again', async () => (await b.health()).ok);
-      expect((await b.load(['k'])).get('k')!.version).toBe(1); // the cut commit was not made
-      await b.commit(one('k', page('p', 'v2')), exp({ k: 1 }));
-      expect(heard.some((k) => k[0] === '*')).toBe(true);
-    });
-  }, T);
+        await waitFor('the store to answer again', async () => (await b.health()).ok);
+        expect((await b.load(['k'])).get('k')!.version).toBe(1); // the cut commit was not made
+        await b.commit(one('k', page('p', 'v2')), exp({ k: 1 }));
+        expect(heard.some((k) => k[0] === '*')).toBe(true);
+      });
+    },
+    T,
+  );
 });
 
 // Two `docs serve` processes on one schema, through the proxy, under write load; the proxy is cut
@@ -165,7 +182,12 @@ describe.skipIf(!pgUrl)('two docs serve processes when PostgreSQL goes away', ()
     type Answer = { status: number; body: any } | { lost: string };
     const call = async (base: string, method: string, path: string, body?: unknown): Promise<Answer> => {
       try {
-        const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const r = await fetch(base + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
         const text = await r.text();
         return { status: r.status, body: text ? JSON.parse(text) : undefined };
       } catch (e) {
@@ -244,11 +266,17 @@ describe.skipIf(!pgUrl)('two docs serve processes when PostgreSQL goes away', ()
     expect(unexpected.slice(0, 10)).toEqual([]);
     expect(unavailable, 'requests answered 503 while PostgreSQL was away').toBeGreaterThan(0);
     for (const name of ['a', 'b'] as const) {
-      expect(health[name].some((h) => h.startsWith('503 unavailable') && storeNamed.test(h)), `/health of ${name} while cut: ${health[name].slice(0, 3).join('; ')}`).toBe(true);
+      expect(
+        health[name].some((h) => h.startsWith('503 unavailable') && storeNamed.test(h)),
+        `/health of ${name} while cut: ${health[name].slice(0, 3).join('; ')}`,
+      ).toBe(true);
     }
 
     // Service is back on both without anyone's help: /health, a write and a read on each.
-    for (const [name, s] of [['a', a], ['b', b]] as const) {
+    for (const [name, s] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       await waitFor(`${name} to be healthy again`, async () => (await fetch(`${s.url}/health`)).status === 200, 10_000);
       const r = await call(s.url, 'POST', `/v1/orgs/${org}/spaces`, { title: `After ${name}` });
       expect('lost' in r ? r : r.status).toBe(201);

@@ -66,7 +66,12 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
     type Answer = { status: number; body: any } | 'lost';
     const call = async (base: string, method: string, path: string, body?: unknown): Promise<Answer> => {
       try {
-        const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const r = await fetch(base + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
         const text = await r.text();
         return { status: r.status, body: text ? JSON.parse(text) : undefined };
       } catch {
@@ -105,7 +110,8 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
         if (answer === 'lost') {
           if (server === b && killedAt !== Infinity) server = a;
           else lostOnSurvivor.push(`${method} ${path}`);
-        } else if (answer.status >= 400 && answer.status !== 404 && !(answer.status === 409 && /^nothing to change/.test(answer.body?.error?.message))) unexpected.push(`${method} ${path} -> ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+        } else if (answer.status >= 400 && answer.status !== 404 && !(answer.status === 409 && /^nothing to change/.test(answer.body?.error?.message)))
+          unexpected.push(`${method} ${path} -> ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
         else if (answer.status < 300) acked++;
         return { answer, start: startAt, end: answer === 'lost' ? end + LOST_MARGIN_MS : end };
       };
@@ -128,7 +134,13 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
           const { answer, start, end } = await send('POST', `/v1/orgs/${org}/spaces`, { title, ...(parent ? { parent } : {}) });
           if (ok(answer, 201)) {
             const id = answer.body.id as string;
-            spaces.set(id, { id, title: [{ value: title, start, end, outcome: 'acked' }], parent: [{ value: parent, start, end, outcome: 'acked' }], crs: [], lostCrs: 0 });
+            spaces.set(id, {
+              id,
+              title: [{ value: title, start, end, outcome: 'acked' }],
+              parent: [{ value: parent, start, end, outcome: 'acked' }],
+              crs: [],
+              lostCrs: 0,
+            });
             pool.push(id);
             mine.push(id);
           } else if (answer === 'lost') lostSpaceTitles.add(title);
@@ -159,7 +171,9 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
           const cr: SpaceRec['crs'][number] = { id: created.answer.body.id, page: `Page ${tag}`, content: 'no', merged: 'no' };
           rec.crs.push(cr);
           const path = `/v1/spaces/${rec.id}/change-requests/${cr.id}`;
-          const content = await send('POST', `${path}/content?compat=false`, { changes: [{ operation: 'insert_page', ref: `p${tag}`, title: cr.page, document: { markdown: `Written by client ${n}.` } }] });
+          const content = await send('POST', `${path}/content?compat=false`, {
+            changes: [{ operation: 'insert_page', ref: `p${tag}`, title: cr.page, document: { markdown: `Written by client ${n}.` } }],
+          });
           cr.content = content.answer === 'lost' ? 'lost' : content.answer.status < 300 ? 'acked' : 'no';
           if (cr.content !== 'acked') continue;
           const merged = await send('POST', `${path}/merge`);
@@ -182,11 +196,19 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
       const id = space.body.id;
       const cr = ((await call(server.url, 'POST', `/v1/spaces/${id}/change-requests`, { subject: 'Warm-up' })) as any).body;
       const path = `/v1/spaces/${id}/change-requests/${cr.id}`;
-      await call(server.url, 'POST', `${path}/content?compat=false`, { changes: [{ operation: 'insert_page', ref: 'warm', title: `Warm page ${i}`, document: { markdown: 'Warm.' } }] });
+      await call(server.url, 'POST', `${path}/content?compat=false`, {
+        changes: [{ operation: 'insert_page', ref: 'warm', title: `Warm page ${i}`, document: { markdown: 'Warm.' } }],
+      });
       const merged = await call(server.url, 'POST', `${path}/merge`);
       expect(merged !== 'lost' && merged.body.result).toBe('merge');
       const before = -1; // on the load's clock, which starts below: before any of its writes
-      spaces.set(id, { id, title: [{ value: `Warm ${i}`, start: before, end: before, outcome: 'acked' }], parent: [{ value: null, start: before, end: before, outcome: 'acked' }], crs: [{ id: cr.id, page: `Warm page ${i}`, content: 'acked', merged: 'acked' }], lostCrs: 0 });
+      spaces.set(id, {
+        id,
+        title: [{ value: `Warm ${i}`, start: before, end: before, outcome: 'acked' }],
+        parent: [{ value: null, start: before, end: before, outcome: 'acked' }],
+        crs: [{ id: cr.id, page: `Warm page ${i}`, content: 'acked', merged: 'acked' }],
+        lostCrs: 0,
+      });
       pool.push(id);
     }
     t0 = Date.now();
@@ -222,14 +244,20 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
       const spaceRows = await listAll(base, `/v1/orgs/${org}/spaces`);
       const collRows = await listAll(base, `/v1/orgs/${org}/collections`);
       const inCollections: Record<string, string[]> = Object.fromEntries(
-        await Promise.all(collRows.map(async (col) => [col.id as string, (await listAll(base, `/v1/collections/${col.id}/spaces`)).map((s) => s.id as string).sort()])),
+        await Promise.all(
+          collRows.map(async (col) => [col.id as string, (await listAll(base, `/v1/collections/${col.id}/spaces`)).map((s) => s.id as string).sort()]),
+        ),
       );
       const spacesById = new Map(spaceRows.map((s) => [s.id as string, s]));
       const collectionsById = new Map(collRows.map((x) => [x.id as string, x]));
       return { spacesById, collectionsById, inCollections };
     };
     const summary = (v: Awaited<ReturnType<typeof view>>) =>
-      JSON.stringify([[...v.spacesById.values()].map((s) => [s.id, s.title, s.parent ?? null, s.changeRequests, s.changeRequestsOpen]).sort(), [...v.collectionsById.values()].map((x) => [x.id, x.title]).sort(), v.inCollections]);
+      JSON.stringify([
+        [...v.spacesById.values()].map((s) => [s.id, s.title, s.parent ?? null, s.changeRequests, s.changeRequestsOpen]).sort(),
+        [...v.collectionsById.values()].map((x) => [x.id, x.title]).sort(),
+        v.inCollections,
+      ]);
 
     // The survivor's cache must catch up with what the killed server committed (notifications).
     let survivor = await view(a.url);
@@ -257,37 +285,44 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
       if (!settles(rec.title, row.title)) problems.push(`space ${rec.id}: title ${row.title}, acknowledged ${JSON.stringify(rec.title)}`);
       if (!settles(rec.parent, row.parent ?? null)) problems.push(`space ${rec.id}: parent ${row.parent}, acknowledged ${JSON.stringify(rec.parent)}`);
       const crsAcked = rec.crs.length;
-      if (row.changeRequests < crsAcked || row.changeRequests > crsAcked + rec.lostCrs) problems.push(`space ${rec.id}: ${row.changeRequests} change requests, ${crsAcked} acknowledged (+${rec.lostCrs} lost)`);
+      if (row.changeRequests < crsAcked || row.changeRequests > crsAcked + rec.lostCrs)
+        problems.push(`space ${rec.id}: ${row.changeRequests} change requests, ${crsAcked} acknowledged (+${rec.lostCrs} lost)`);
       const mergedAcked = rec.crs.filter((x) => x.merged === 'acked').length;
       const maybeMerged = rec.crs.filter((x) => x.merged === 'lost').length;
       const open = row.changeRequestsOpen;
-      if (open > row.changeRequests - mergedAcked || open < row.changeRequests - mergedAcked - maybeMerged) problems.push(`space ${rec.id}: ${open} open change requests of ${row.changeRequests}, ${mergedAcked} merged (+${maybeMerged} lost)`);
+      if (open > row.changeRequests - mergedAcked || open < row.changeRequests - mergedAcked - maybeMerged)
+        problems.push(`space ${rec.id}: ${open} open change requests of ${row.changeRequests}, ${mergedAcked} merged (+${maybeMerged} lost)`);
       if (!rec.crs.length) continue;
-      pending.push((async () => {
-        const pagesAnswer = await call(c.url, 'GET', `/v1/spaces/${rec.id}/content/pages`);
-        const titles = new Set<string>();
-        const walk = (ps: any[]) => ps.forEach((p) => (titles.add(p.title), walk(p.pages ?? [])));
-        if (pagesAnswer !== 'lost') walk(pagesAnswer.body.pages ?? []);
-        for (const cr of rec.crs) {
-          const got = await call(c.url, 'GET', `/v1/spaces/${rec.id}/change-requests/${cr.id}`);
-          const status = got === 'lost' ? 'lost' : got.body.status;
-          if (cr.merged === 'acked') {
-            merged++;
-            if (status !== 'merged') problems.push(`change request ${cr.id} of ${rec.id}: merge acknowledged, status ${status}`);
-            if (!titles.has(cr.page)) problems.push(`change request ${cr.id} of ${rec.id}: merged, but the space has no page ${cr.page}`);
-          } else if (cr.merged !== 'lost' && status !== 'open' && status !== 'draft') problems.push(`change request ${cr.id} of ${rec.id}: not merged, status ${status}`);
-        }
-      })());
+      pending.push(
+        (async () => {
+          const pagesAnswer = await call(c.url, 'GET', `/v1/spaces/${rec.id}/content/pages`);
+          const titles = new Set<string>();
+          const walk = (ps: any[]) => ps.forEach((p) => (titles.add(p.title), walk(p.pages ?? [])));
+          if (pagesAnswer !== 'lost') walk(pagesAnswer.body.pages ?? []);
+          for (const cr of rec.crs) {
+            const got = await call(c.url, 'GET', `/v1/spaces/${rec.id}/change-requests/${cr.id}`);
+            const status = got === 'lost' ? 'lost' : got.body.status;
+            if (cr.merged === 'acked') {
+              merged++;
+              if (status !== 'merged') problems.push(`change request ${cr.id} of ${rec.id}: merge acknowledged, status ${status}`);
+              if (!titles.has(cr.page)) problems.push(`change request ${cr.id} of ${rec.id}: merged, but the space has no page ${cr.page}`);
+            } else if (cr.merged !== 'lost' && status !== 'open' && status !== 'draft')
+              problems.push(`change request ${cr.id} of ${rec.id}: not merged, status ${status}`);
+          }
+        })(),
+      );
     }
     await Promise.all(pending);
     // Nothing from nowhere: every listed space or collection was created by a client (its answer possibly lost).
-    for (const row of fresh.spacesById.values()) if (!spaces.has(row.id) && !lostSpaceTitles.has(row.title)) problems.push(`space ${row.id} (${row.title}) was never created`);
+    for (const row of fresh.spacesById.values())
+      if (!spaces.has(row.id) && !lostSpaceTitles.has(row.title)) problems.push(`space ${row.id} (${row.title}) was never created`);
     for (const rec of collections.values()) {
       const row = fresh.collectionsById.get(rec.id);
       if (!row) problems.push(`collection ${rec.id}: created (acknowledged) but not listed`);
       else if (!settles(rec.title, row.title)) problems.push(`collection ${rec.id}: title ${row.title}, acknowledged ${JSON.stringify(rec.title)}`);
     }
-    for (const row of fresh.collectionsById.values()) if (!collections.has(row.id) && !lostCollectionTitles.has(row.title)) problems.push(`collection ${row.id} (${row.title}) was never created`);
+    for (const row of fresh.collectionsById.values())
+      if (!collections.has(row.id) && !lostCollectionTitles.has(row.title)) problems.push(`collection ${row.id} (${row.title}) was never created`);
     // Counts: the organization's spaces are those created minus those deleted, and each is at the root or in one listed collection.
     const createdAcked = spaces.size;
     const deletedAcked = [...spaces.values()].filter((s) => s.deleted === 'acked').length;
@@ -297,7 +332,8 @@ describe.skipIf(!pgUrl)('two docs serve processes on one PostgreSQL store', () =
     const byParent = new Map<string, string[]>();
     for (const s of fresh.spacesById.values()) if (s.parent) byParent.set(s.parent, [...(byParent.get(s.parent) ?? []), s.id]);
     for (const [col, ids] of Object.entries(fresh.inCollections)) {
-      if (JSON.stringify(ids) !== JSON.stringify((byParent.get(col) ?? []).sort())) problems.push(`collection ${col} lists ${ids.length} spaces, ${byParent.get(col)?.length ?? 0} spaces name it as parent`);
+      if (JSON.stringify(ids) !== JSON.stringify((byParent.get(col) ?? []).sort()))
+        problems.push(`collection ${col} lists ${ids.length} spaces, ${byParent.get(col)?.length ?? 0} spaces name it as parent`);
     }
     for (const p of byParent.keys()) if (!fresh.collectionsById.has(p)) problems.push(`spaces in collection ${p}, which is not listed`);
     expect(problems.slice(0, 20)).toEqual([]);

@@ -17,7 +17,14 @@ const SPECS: TableSpec[] = [
   { name: 'orgs', shard: (r) => `org/${r.id}`, indexes: [], locateId: (id) => `org/${id}` },
   // No id locator: found through the directory the store keeps.
   { name: 'members', shard: (r) => `org/${r.org}`, indexes: ['org', 'tags'], locate: { org: (v) => `org/${v}` } },
-  { name: 'bodies', shard: (r) => `space/${r.space}/c`, indexes: ['space'], immutable: true, locateId: (id) => `space/${id.split(':')[0]}/c`, locate: { space: (v) => `space/${v}/c` } },
+  {
+    name: 'bodies',
+    shard: (r) => `space/${r.space}/c`,
+    indexes: ['space'],
+    immutable: true,
+    locateId: (id) => `space/${id.split(':')[0]}/c`,
+    locate: { space: (v) => `space/${v}/c` },
+  },
 ];
 
 /** A backend wrapper that records loads and commits, and can be made to fail or to conflict. */
@@ -47,7 +54,8 @@ class Spy implements ShardBackend {
     }
     this.commits.push([...changes.keys()].sort());
     const versions = await this.inner.commit(changes, expected);
-    if (this.lostAfterCommit) throw Object.assign(new DocsError('unavailable', 'PostgreSQL store x is unavailable: Connection terminated unexpectedly'), { outcomeUnknown: true });
+    if (this.lostAfterCommit)
+      throw Object.assign(new DocsError('unavailable', 'PostgreSQL store x is unavailable: Connection terminated unexpectedly'), { outcomeUnknown: true });
     return versions;
   }
   close() {
@@ -191,17 +199,41 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
         tx.put('members', { id: 'm2', org: 'x', tags: ['b'] });
         tx.put('members', { id: 'm3', org: 'y', tags: [] });
       });
-      expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m1', 'm2']);
+      expect(
+        await store.read((tx) =>
+          tx
+            .find('members', 'org', 'x')
+            .map((r) => r.id)
+            .sort(),
+        ),
+      ).toEqual(['m1', 'm2']);
       expect(await store.read((tx) => tx.find('members', 'tags', 'a').map((r) => r.id))).toEqual(['m1']);
       const seen = await store.write((tx) => {
         tx.delete('members', 'm1');
         tx.put('members', { id: 'm3', org: 'x', tags: [] });
-        return tx.find('members', 'org', 'x').map((r) => r.id).sort();
+        return tx
+          .find('members', 'org', 'x')
+          .map((r) => r.id)
+          .sort();
       });
       expect(seen).toEqual(['m2', 'm3']);
-      expect(await store.read((tx) => tx.find('members', 'org', 'x').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
+      expect(
+        await store.read((tx) =>
+          tx
+            .find('members', 'org', 'x')
+            .map((r) => r.id)
+            .sort(),
+        ),
+      ).toEqual(['m2', 'm3']);
       expect(await store.read((tx) => tx.find('members', 'tags', 'a'))).toEqual([]);
-      expect(await store.read((tx) => tx.all('members').map((r) => r.id).sort())).toEqual(['m2', 'm3']);
+      expect(
+        await store.read((tx) =>
+          tx
+            .all('members')
+            .map((r) => r.id)
+            .sort(),
+        ),
+      ).toEqual(['m2', 'm3']);
     });
 
     it('moves a row between shards when its shard key changes, and drops empty shards', async () => {
@@ -211,7 +243,11 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect(userShards(await place.open().keys())).toEqual(['org/b']);
       await store.close();
       const again = await ShardStore.open(place.open(), SPECS);
-      expect(await again.read((tx) => [tx.find('members', 'org', 'b'), tx.get('members', 'm'), tx.find('members', 'org', 'a')])).toEqual([[{ id: 'm', org: 'b' }], { id: 'm', org: 'b' }, []]);
+      expect(await again.read((tx) => [tx.find('members', 'org', 'b'), tx.get('members', 'm'), tx.find('members', 'org', 'a')])).toEqual([
+        [{ id: 'm', org: 'b' }],
+        { id: 'm', org: 'b' },
+        [],
+      ]);
     });
 
     it('opens by reading the catalog and root only, and loads for an operation only the shards it touches', async () => {
@@ -249,12 +285,13 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       // connecting is never announced to it (a known gap, outside what this test is about).
       await Promise.all(backends.map((x) => (x as Partial<PgBackend>).whenListening?.()));
       await a.write((tx) => tx.put('orgs', { id: 'counter', n: 0 }));
-      const bump = (s: ShardStore) => s.write((tx) => {
-        const n = tx.get<any>('orgs', 'counter').n + 1;
-        tx.put('orgs', { id: 'counter', n });
-        tx.put('members', { id: `m${n}`, org: 'counter' }); // and a row found through a directory
-        return n;
-      });
+      const bump = (s: ShardStore) =>
+        s.write((tx) => {
+          const n = tx.get<any>('orgs', 'counter').n + 1;
+          tx.put('orgs', { id: 'counter', n });
+          tx.put('members', { id: `m${n}`, org: 'counter' }); // and a row found through a directory
+          return n;
+        });
       const results = await Promise.all(Array.from({ length: 40 }, (_, i) => bump(i % 2 ? a : b)));
       expect(results.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
       for (const s of [a, b]) {
@@ -281,7 +318,10 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect(await store.read((tx) => tx.find('bodies', 'space', 's').length)).toBe(640);
       // Reopened: the rows are read back from the segments.
       const again = await ShardStore.open(place.open(), SPECS);
-      expect(await again.read((tx) => [tx.get('bodies', 's:63-9'), tx.find('bodies', 'space', 's').length])).toEqual([{ id: 's:63-9', space: 's', text: 't' }, 640]);
+      expect(await again.read((tx) => [tx.get('bodies', 's:63-9'), tx.find('bodies', 'space', 's').length])).toEqual([
+        { id: 's:63-9', space: 's', text: 't' },
+        640,
+      ]);
       await again.write((tx) => {
         for (const r of tx.find('bodies', 'space', 's')) tx.delete('bodies', r.id);
       });
@@ -297,7 +337,10 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
           ['all', { members: { m: { id: 'm', org: 'a' }, n: { id: 'n', org: 'b' } }, orgs: { a: { id: 'a' } } }],
           ['space/s/3', { bodies: { 's:h': { id: 's:h', space: 's', text: 'x' } } }],
         ]),
-        new Map([['all', 0], ['space/s/3', 0]]),
+        new Map([
+          ['all', 0],
+          ['space/s/3', 0],
+        ]),
       );
       const failing = new Spy(place.open());
       failing.fail = true;
@@ -370,13 +413,17 @@ describe('FileBackend', () => {
     const changed = join(dir, 'store', 'org__o1.json');
     writeFileSync(changed, readFileSync(changed, 'utf8').replace('"o1"', '"o9"')); // same size: only the checksum tells
     const reader = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS);
-    await expect(reader.read((tx) => tx.find('members', 'org', 'o1'))).rejects.toThrow(`data directory ${dir}: store/org__o1.json does not match its checksum in the catalog`);
+    await expect(reader.read((tx) => tx.find('members', 'org', 'o1'))).rejects.toThrow(
+      `data directory ${dir}: store/org__o1.json does not match its checksum in the catalog`,
+    );
     expect(await reader.read((tx) => tx.find('members', 'org', 'o2'))).toHaveLength(1);
     await reader.close();
     const buckets = readdirSync(join(dir, 'checksums'));
     for (const b of buckets) writeFileSync(join(dir, 'checksums', b), '{"x":');
     const again = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS).catch((err) => err);
-    expect(String(again?.message ?? again)).toMatch(new RegExp(`data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: checksums/\\d+\\.json is not valid JSON`));
+    expect(String(again?.message ?? again)).toMatch(
+      new RegExp(`data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: checksums/\\d+\\.json is not valid JSON`),
+    );
   });
 
   it('a damaged shard fails only the operations that need it, not one loading a healthy shard alongside', async () => {
@@ -415,9 +462,15 @@ describe('FileBackend', () => {
     const b = JSON.stringify({ orgs: { b: { id: 'b', v: 2 } } });
     writeFileSync(join(dir, 'store', 'org__a.json.1.x.tmp'), a);
     writeFileSync(join(dir, 'store', 'org__b.json.1.y.tmp'), b);
-    const renames = [['store/org__a.json.1.x.tmp', 'store/org__a.json'], ['store/org__b.json.1.y.tmp', 'store/org__b.json']];
+    const renames = [
+      ['store/org__a.json.1.x.tmp', 'store/org__a.json'],
+      ['store/org__b.json.1.y.tmp', 'store/org__b.json'],
+    ];
     const buckets = new Map<string, Record<string, string>>();
-    for (const [file, text] of [['org__a.json', a], ['org__b.json', b]] as const) {
+    for (const [file, text] of [
+      ['org__a.json', a],
+      ['org__b.json', b],
+    ] as const) {
       const bf = bucketFile(sumBucket(file));
       if (!buckets.has(bf)) buckets.set(bf, existsSync(join(dir, 'checksums', bf)) ? JSON.parse(readFileSync(join(dir, 'checksums', bf), 'utf8')) : {});
       buckets.get(bf)![file] = catalogEntry(text);

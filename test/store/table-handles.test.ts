@@ -13,7 +13,7 @@ import { TABLES } from '../../src/store/tables.js';
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 // Never called: only type-checked.
-export function typeChecks(tx: WriteTx, r: ReadTx) {
+function _typeChecks(tx: WriteTx, r: ReadTx) {
   // @ts-expect-error a table name is not a handle
   r.get('spaces', 'x');
   // @ts-expect-error a row of another table

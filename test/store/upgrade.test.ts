@@ -54,7 +54,14 @@ async function readAll(dir: string): Promise<{ reads: typeof reads; downloads: [
     const got: typeof reads = {};
     for (const path of Object.keys(reads)) {
       const r = await fetch(s.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
-      got[path] = { status: r.status, body: (await r.text()).split(s.url).join('{base}').replace(/exp=\d+/g, 'exp={exp}').replace(/sig=[\w-]+/g, 'sig={sig}') };
+      got[path] = {
+        status: r.status,
+        body: (await r.text())
+          .split(s.url)
+          .join('{base}')
+          .replace(/exp=\d+/g, 'exp={exp}')
+          .replace(/sig=[\w-]+/g, 'sig={sig}'),
+      };
     }
     const downloads: [string, number, string][] = [];
     for (const where of [`/v1/spaces/${ids.spaceId}/content/files`, `/v1/spaces/${ids.spaceId}/change-requests/${ids.filesCr}/content/files`]) {
@@ -89,7 +96,12 @@ describe('a data directory of format 2, opened by this build', () => {
     const { reads: got, downloads } = await readAll(dir);
     expect(Object.keys(got).length).toBeGreaterThan(80);
     for (const [path, want] of Object.entries(reads)) expectSameRead(got[path], want, `GET ${path}`);
-    expect(downloads.map(([name, status]) => [name, status])).toEqual([['dot.png', 200], ['draft.txt', 200], ['notes.txt', 200], ['notes.txt', 200]]);
+    expect(downloads.map(([name, status]) => [name, status])).toEqual([
+      ['dot.png', 200],
+      ['draft.txt', 200],
+      ['notes.txt', 200],
+      ['notes.txt', 200],
+    ]);
     expect(downloads.find(([n]) => n === 'draft.txt')![2]).toBe(Buffer.from('draft').toString('base64'));
     // Format 3: the shard files in store/, the marker where the shard folder was.
     expect(statSync(join(dir, 'store')).isDirectory()).toBe(true);

@@ -38,10 +38,17 @@ describe('no lost writes under concurrency', () => {
     const h = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const org = ((await (await fetch(`${s.url}/v1/orgs`, { headers: h })).json()) as any).items[0].id;
     const collections: string[] = [];
-    for (let i = 0; i < 4; i++) collections.push(((await (await fetch(`${s.url}/v1/orgs/${org}/collections`, { method: 'POST', headers: h, body: JSON.stringify({ title: `C${i}` }) })).json()) as any).id);
+    for (let i = 0; i < 4; i++)
+      collections.push(
+        ((await (await fetch(`${s.url}/v1/orgs/${org}/collections`, { method: 'POST', headers: h, body: JSON.stringify({ title: `C${i}` }) })).json()) as any)
+          .id,
+      );
 
     const crSpaces: string[] = [];
-    for (let i = 0; i < 3; i++) crSpaces.push(((await (await fetch(`${s.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: h, body: JSON.stringify({ title: `CR${i}` }) })).json()) as any).id);
+    for (let i = 0; i < 3; i++)
+      crSpaces.push(
+        ((await (await fetch(`${s.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: h, body: JSON.stringify({ title: `CR${i}` }) })).json()) as any).id,
+      );
 
     const created = new Map<string, string>(); // space -> collection
     const crCreated = new Map<string, string>(); // change request -> space
@@ -77,7 +84,11 @@ describe('no lost writes under concurrency', () => {
             }
           } else {
             const [space, cr] = target ?? [crSpaces[i % crSpaces.length]!, undefined];
-            const r = await fetch(`${s.url}/v1/spaces/${space}${cr ? `/change-requests/${cr}` : ''}/comments`, { method: 'POST', headers: h, body: JSON.stringify({ body: { markdown: `Comment ${i}` } }) });
+            const r = await fetch(`${s.url}/v1/spaces/${space}${cr ? `/change-requests/${cr}` : ''}/comments`, {
+              method: 'POST',
+              headers: h,
+              body: JSON.stringify({ body: { markdown: `Comment ${i}` } }),
+            });
             // The contract answers a posted comment with 200 (not 201).
             if (r.status === 200) {
               const id = ((await r.json()) as any).id;
@@ -136,17 +147,17 @@ describe('no lost writes under concurrency', () => {
     await Promise.all([...Array.from({ length: CLIENTS }, client), cliRuns]);
     // Counts the API reports agree with the records, while the server still runs.
     for (const c of collections) {
-      const listed = ((await (await fetch(`${s.url}/v1/collections/${c}/spaces?limit=1000`, { headers: h })).json()) as any);
+      const listed = (await (await fetch(`${s.url}/v1/collections/${c}/spaces?limit=1000`, { headers: h })).json()) as any;
       const expectedHere = [...created].filter(([id, p]) => p === c && !deleted.has(id)).length;
       expect(listed.count, `spaces in collection ${c}`).toBe(expectedHere);
       expect(listed.items.length).toBe(expectedHere);
     }
     for (const space of crSpaces) {
       const open = [...crCreated].filter(([id, sp]) => sp === space && !crMerged.has(id)).length;
-      const got = ((await (await fetch(`${s.url}/v1/spaces/${space}`, { headers: h })).json()) as any);
+      const got = (await (await fetch(`${s.url}/v1/spaces/${space}`, { headers: h })).json()) as any;
       expect(got.changeRequestsOpen, `open change requests in ${space}`).toBe(open);
       expect(got.changeRequests).toBe([...crCreated.values()].filter((sp) => sp === space).length);
-      const listed = ((await (await fetch(`${s.url}/v1/spaces/${space}/change-requests?status=open&limit=1000`, { headers: h })).json()) as any);
+      const listed = (await (await fetch(`${s.url}/v1/spaces/${space}/change-requests?status=open&limit=1000`, { headers: h })).json()) as any;
       expect(listed.count).toBe(open);
       const openHere = [...comments.values()].filter((c) => c.space === space && !c.cr && c.status === 'open').length;
       expect(got.comments, `open comments of space ${space}`).toBe(openHere);
@@ -154,7 +165,7 @@ describe('no lost writes under concurrency', () => {
     // Each change request's `comments`: its own open comments (merged ones included).
     const openOn = (cr: string) => [...comments.values()].filter((c) => c.cr === cr && c.status === 'open').length;
     for (const [cr, space] of crCreated) {
-      const got = ((await (await fetch(`${s.url}/v1/spaces/${space}/change-requests/${cr}`, { headers: h })).json()) as any);
+      const got = (await (await fetch(`${s.url}/v1/spaces/${space}/change-requests/${cr}`, { headers: h })).json()) as any;
       expect(got.comments, `open comments of change request ${cr}`).toBe(openOn(cr));
     }
     s.child.kill('SIGTERM');
@@ -192,8 +203,14 @@ describe('no lost writes under concurrency', () => {
     }
     expect(commentRows.size).toBe([...comments.values()].filter((c) => c.status !== 'deleted').length);
     const done = (st: string) => [...comments.values()].filter((c) => c.status === st).length;
-    expect([done('open'), done('resolved'), done('deleted')].every((x) => x > 0), 'posted, resolved and deleted some').toBe(true);
-    expect([...crCreated.keys()].some((cr) => openOn(cr) > 0), 'some change request has open comments').toBe(true);
+    expect(
+      [done('open'), done('resolved'), done('deleted')].every((x) => x > 0),
+      'posted, resolved and deleted some',
+    ).toBe(true);
+    expect(
+      [...crCreated.keys()].some((cr) => openOn(cr) > 0),
+      'some change request has open comments',
+    ).toBe(true);
     expect(created.size).toBeGreaterThan(REQUESTS / 4);
     await ctx.store.close();
   }, 600_000);

@@ -11,7 +11,9 @@ import { startFakeTranslator } from './fake-translator.js';
 // blocking (docsAsync), so it can answer while they run.
 function docsAsync(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ status: number; stdout: string; stderr: string; json: any }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

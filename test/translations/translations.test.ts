@@ -51,14 +51,25 @@ async function until(check: () => Promise<boolean>) {
   for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-const doc = (text: string) => ({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] });
+const doc = (text: string) => ({
+  object: 'document',
+  data: {},
+  nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
+});
 
 describe('translations: create, list, get, update, delete', () => {
   it('creates (201, pending, no result yet), lists, gets, updates instructions, deletes (205 then 204)', async () => {
     const src = await space('Handbook');
     const r = await create({ source: { space: src.id, language: 'en' }, language: 'fr', instructions: doc('Use formal French.') });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ object: 'translation', status: 'pending', source: { space: src.id, language: 'en' }, language: 'fr', instructions: doc('Use formal French.'), permissions: { view: true, edit: true } });
+    expect(r.body).toMatchObject({
+      object: 'translation',
+      status: 'pending',
+      source: { space: src.id, language: 'en' },
+      language: 'fr',
+      instructions: doc('Use formal French.'),
+      permissions: { view: true, edit: true },
+    });
     expect(r.body.stats).toEqual({ runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 });
     expect(r.body.result).toBeUndefined();
     expect(r.body.urls.location).toBe(`${s.url}${base()}/${r.body.id}`);
@@ -145,7 +156,9 @@ describe('translation runs', () => {
     const first = await run(t.id);
     expect(first.status).toBe('completed');
     expect(first.error).toBeUndefined();
-    expect(fake.state.requests).toEqual([{ method: 'POST', url: '/translate', body: { q: ['Getting started guide'], source: 'en', target: 'pb', format: 'text', api_key: 'k3y' } }]);
+    expect(fake.state.requests).toEqual([
+      { method: 'POST', url: '/translate', body: { q: ['Getting started guide'], source: 'en', target: 'pb', format: 'text', api_key: 'k3y' } },
+    ]);
     const target = (await s.api('GET', `/v1/spaces/${first.result.space}`)).body;
     expect(target).toMatchObject({ title: '[pb] Getting started guide', language: 'pt-br', revision: first.result.revision, organization: org });
     expect(first.stats).toEqual({ runs: 1, totalWords: 3, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 3 });
@@ -185,9 +198,11 @@ describe('translation runs', () => {
     const shape = (ps: any[]): any[] => ps.map((p) => [p.id, p.title, shape(p.pages ?? [])]);
     const ids = (ps: any[]): any[] => ps.map((p) => [p.id, ids(p.pages ?? [])]);
     expect(ids(pages)).toEqual(ids(sourcePages));
-    expect(shape(pages)).toEqual(shape(sourcePages).map(function tr(x: any): any {
-      return [x[0], `[fr] ${x[1]}`, x[2].map(tr)];
-    }));
+    expect(shape(pages)).toEqual(
+      shape(sourcePages).map(function tr(x: any): any {
+        return [x[0], `[fr] ${x[1]}`, x[2].map(tr)];
+      }),
+    );
     const setup = pages[0].pages[0];
     const md = (await s.api('GET', `/v1/spaces/${done.result.space}/content/page/${setup.id}?format=markdown`)).body.markdown;
     expect(md).toContain('[fr] Install the tools.');
@@ -235,7 +250,9 @@ describe('translation runs', () => {
     await translationsIdle(s.ctx);
     const refused = (await s.api('GET', `${base(o)}/${t.id}`)).body;
     expect(refused).toMatchObject({ status: 'pending', error: { code: 'TARGET_REFUSED' } });
-    expect(refused.error.message).toBe("creating the target space: creating a space at the organization's root needs the create role in this organization (you have edit)");
+    expect(refused.error.message).toBe(
+      "creating the target space: creating a space at the organization's root needs the create role in this organization (you have edit)",
+    );
     expect((await s.api('GET', `/v1/orgs/${o}/spaces`)).body.count).toBe(1);
     // The source space deleted: the run fails before anything is sent.
     await s.api('DELETE', `/v1/spaces/${src.id}`);

@@ -19,7 +19,9 @@ async function scenario(t: Transport) {
     { operation: 'insert_page', ref: 'b', title: 'Beta', into: 'a', document: { markdown: 'Broken [link](./nowhere.md).' } },
   ];
   const res = await step(() => t.call('updateChangeRequestContent', { path: { spaceId, changeRequestId }, query: { compat: false }, body: { changes } }));
-  await step(() => t.call('updateChangeRequestContent', { path: { spaceId, changeRequestId }, body: { changes: [{ operation: 'delete_page', page: 'nope' }] } }));
+  await step(() =>
+    t.call('updateChangeRequestContent', { path: { spaceId, changeRequestId }, body: { changes: [{ operation: 'delete_page', page: 'nope' }] } }),
+  );
   await step(() => t.call('mergeChangeRequest', { path: { spaceId, changeRequestId: '1' } }));
   await step(() => t.call('mergeChangeRequest', { path: { spaceId, changeRequestId: '1' } }));
   await step(() => t.call('getCurrentRevision', { path: { spaceId } }));

@@ -14,7 +14,15 @@ async function scenario(t: Transport) {
   };
   const org = ((await t.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
   const path = { organizationId: org };
-  await step(() => t.call('ingestConversation', { path, body: [{ id: 'a', subject: 'Reset', parts: [msg('Password reset email never arrives, cannot reset password.')] }, { id: 'b', parts: [msg('Reset password link expired, password reset fails.')] }] }));
+  await step(() =>
+    t.call('ingestConversation', {
+      path,
+      body: [
+        { id: 'a', subject: 'Reset', parts: [msg('Password reset email never arrives, cannot reset password.')] },
+        { id: 'b', parts: [msg('Reset password link expired, password reset fails.')] },
+      ],
+    }),
+  );
   await step(() => t.call('ingestConversation', { path, body: { id: 'c', parts: [] } }));
   await until(async () => ((await t.call('listConversations', { path })).body as any).items.every((c: any) => c.processedAt));
   const clusters = await step(() => t.call('listConversationsIssuesClusters', { path, query: { orderBy: 'issues' } }));

@@ -8,7 +8,8 @@ async function scenario(t: Transport) {
   const { out, step } = recorder();
   const org = ((await t.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
   const spaceId = (await step(() => t.call('createSpace', { path: { organizationId: org }, body: { title: 'Docs' } }))).id;
-  const content = (n: string, changes: object[]) => step(() => t.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: n }, query: { compat: false }, body: { changes } }));
+  const content = (n: string, changes: object[]) =>
+    step(() => t.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: n }, query: { compat: false }, body: { changes } }));
   await step(() => t.call('createChangeRequest', { path: { spaceId }, body: { subject: 'Seed' } }));
   const page = (await content('1', [{ operation: 'insert_page', title: 'Guide', document: { markdown: 'One.\n\nTwo.\n' } }])).changes[0].page.id;
   await step(() => t.call('mergeChangeRequest', { path: { spaceId, changeRequestId: '1' } }));

@@ -16,14 +16,21 @@ async function scenario(t: Transport) {
   await step(() => t.call('listMembersInOrganizationById', { path: o, query: { role: 'guest' } }));
   await step(() => t.call('updateMemberInOrganizationById', { path: { ...o, userId: ann }, body: { role: 'review' } }));
   const team = await step(() => t.call('createOrganizationTeam', { path: o, body: { title: 'Parity team', members: [ann] } }));
-  await step(() => t.call('updateMembersInOrganizationTeam', { path: { ...o, teamId: team.id }, body: { add: ['bob@acme.com'], memberships: { [ann]: { role: 'owner' } } } }));
+  await step(() =>
+    t.call('updateMembersInOrganizationTeam', { path: { ...o, teamId: team.id }, body: { add: ['bob@acme.com'], memberships: { [ann]: { role: 'owner' } } } }),
+  );
   await step(() => t.call('listTeamMembersInOrganizationById', { path: { ...o, teamId: team.id } }));
   await step(() => t.call('listTeamsForOrganizationMember', { path: { ...o, userId: ann } }));
   await step(() => t.call('createOrganizationTeam', { path: o, body: { title: 'PARITY TEAM' } }));
   const link = await step(() => t.call('createOrganizationInvite', { path: o, body: { role: 'comment' } }));
   await step(() => t.call('listOrganizationInviteLinks', { path: o }));
   const saml = await step(() => t.call('createOrganizationSAMLProvider', { path: o, body: { label: 'Okta', defaultTeam: team.id } }));
-  await step(() => t.call('updateOrganizationSAMLProvider', { path: { ...o, samlProviderId: saml.id }, body: { entityID: 'urn:x', certificate: 'MII', ssoURL: 'https://idp.test/sso' } }));
+  await step(() =>
+    t.call('updateOrganizationSAMLProvider', {
+      path: { ...o, samlProviderId: saml.id },
+      body: { entityID: 'urn:x', certificate: 'MII', ssoURL: 'https://idp.test/sso' },
+    }),
+  );
   await step(() => t.call('listSSOProviderLoginsInOrganization', { path: o }));
   await step(() => t.call('removeTeamFromOrganizationById', { path: { ...o, teamId: team.id } }));
   await step(() => t.call('updateOrganizationAgentInstructions', { path: o, body: { instructions: { object: 'document', data: {}, nodes: [] } } }));

@@ -26,7 +26,9 @@ describe('pagination against a server whose cursor never ends', () => {
       calls++;
       return { items: [{ id: page }], next: { page: `p${calls + 1}` } };
     };
-    await expect(collectPages({ items: [{ id: 'p0' }], next: { page: 'p1' } }, fetch)).rejects.toThrow(`more than ${MAX_PAGES} pages: stopped after ${MAX_PAGES + 1} items`);
+    await expect(collectPages({ items: [{ id: 'p0' }], next: { page: 'p1' } }, fetch)).rejects.toThrow(
+      `more than ${MAX_PAGES} pages: stopped after ${MAX_PAGES + 1} items`,
+    );
     expect(calls).toBe(MAX_PAGES);
   });
 
@@ -53,11 +55,24 @@ describe('answers the contract allows that docs serve does not give', () => {
       document: {
         object: 'document',
         data: {},
-        nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'The token step is missing.', marks: [] }] }] }],
+        nodes: [
+          { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'The token step is missing.', marks: [] }] }] },
+        ],
       },
     };
     await withServer(
-      (_req, res) => json(res, { object: 'comment', id: 'c1', status: 'open', postedAt: '2026-01-01T00:00:00.000Z', postedBy: { displayName: 'Ann' }, target: {}, reactions: [], replies: 0, body }),
+      (_req, res) =>
+        json(res, {
+          object: 'comment',
+          id: 'c1',
+          status: 'open',
+          postedAt: '2026-01-01T00:00:00.000Z',
+          postedBy: { displayName: 'Ann' },
+          target: {},
+          reactions: [],
+          replies: 0,
+          body,
+        }),
       async (url) => {
         const r = await run(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
         expect(r.status, r.stderr).toBe(0);
@@ -72,8 +87,18 @@ describe('answers the contract allows that docs serve does not give', () => {
       (_req, res) =>
         json(res, {
           items: [
-            { status: 'broken', relation: 'link', targetReference: { kind: 'file', file: { id: 'f1', name: 'logo.png' } }, locationReferences: [{ kind: 'space', space: { id: 'sp1', title: 'Guides' } }] },
-            { status: 'ok', relation: 'link', targetReference: { kind: 'url', url: 'https://acme.com' }, locationReferences: [{ kind: 'page', page: { id: 'p1', path: 'intro' } }] },
+            {
+              status: 'broken',
+              relation: 'link',
+              targetReference: { kind: 'file', file: { id: 'f1', name: 'logo.png' } },
+              locationReferences: [{ kind: 'space', space: { id: 'sp1', title: 'Guides' } }],
+            },
+            {
+              status: 'ok',
+              relation: 'link',
+              targetReference: { kind: 'url', url: 'https://acme.com' },
+              locationReferences: [{ kind: 'page', page: { id: 'p1', path: 'intro' } }],
+            },
           ],
           stats: { total: 2, broken: { total: 1 } },
         }),
@@ -97,7 +122,13 @@ describe('answers the contract allows that docs serve does not give', () => {
 
   it('an error in another shape (RFC 9457 problem, as Prism answers) keeps its words', () => {
     expect(errorMessage(400, { error: { code: 400, message: 'title: too long' } })).toBe('title: too long');
-    const problem = { type: 'x', title: 'Invalid request', status: 422, detail: 'Your request is not valid', validation: [{ message: "body must have required property 'data'" }] };
+    const problem = {
+      type: 'x',
+      title: 'Invalid request',
+      status: 422,
+      detail: 'Your request is not valid',
+      validation: [{ message: "body must have required property 'data'" }],
+    };
     expect(errorMessage(422, problem)).toBe("HTTP 422: Invalid request: Your request is not valid: body must have required property 'data'");
     expect(errorMessage(502, 'Bad gateway')).toBe('HTTP 502: Bad gateway');
     expect(errorMessage(500, undefined)).toBe('HTTP 500');

@@ -18,7 +18,12 @@ async function scenario(t: Transport) {
   await step(() => t.call('sortSiteStructure', { path: p, body: { item: { type: 'site-section-group', id: g.id }, position: {} } }));
   await step(() => t.call('updateSiteSectionById', { path: { ...p, siteSectionId: sec.id }, body: { condition: 'visitor.claims.x ===' } }));
   await step(() => t.call('updateSiteSectionById', { path: { ...p, siteSectionId: sec.id }, body: { condition: 'visitor.claims.beta', path: 'api' } }));
-  await step(() => t.call('updateSiteAdaptiveSchema', { path: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false } } }));
+  await step(() =>
+    t.call('updateSiteAdaptiveSchema', {
+      path: p,
+      body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false } },
+    }),
+  );
   await step(() => t.call('listSiteAdaptiveTemplateConditions', { path: p }));
   await step(() => t.call('publishSite', { path: p }));
   await step(() => t.call('publishSite', { path: p }));

@@ -76,7 +76,12 @@ describe('moving spaces', () => {
     await expectError(a.id, { position: { before: sp('nope') } }, 400, 'position.before: no space nope in this organization');
     await expectError(a.id, { position: { after: sp(other.id) } }, 400, `position.after: no space ${other.id} in this organization`);
     await expectError(a.id, { position: { after: col('nope') } }, 400, 'position.after: no collection nope in this organization');
-    await expectError(a.id, { position: { after: col(g.id) } }, 400, 'position.after: a space is placed before or after another space (collections and spaces are ordered separately)');
+    await expectError(
+      a.id,
+      { position: { after: col(g.id) } },
+      400,
+      'position.after: a space is placed before or after another space (collections and spaces are ordered separately)',
+    );
     await expectError(a.id, { position: { before: sp(a.id) } }, 400, 'position.before: cannot place a space relative to itself');
     await expectError(a.id, { position: { before: sp(b.id), after: sp(b.id) } }, 400, 'position: give before or after, not both');
     await expectError(a.id, { parent: 'nope' }, 400, 'parent: no collection nope in this organization');

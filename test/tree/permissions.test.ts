@@ -53,18 +53,49 @@ describe('who sees and edits what', () => {
     const reader = await addUser(s.ctx, o, 'read');
     const as = { token: reader.token };
     const got = await s.api('GET', `/v1/spaces/${sp.id}`, as);
-    expect(got.body.permissions).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false });
+    expect(got.body.permissions).toEqual({
+      view: true,
+      access: true,
+      admin: false,
+      viewInviteLinks: false,
+      edit: false,
+      triggerGitSync: false,
+      comment: false,
+      merge: false,
+      review: false,
+      installIntegration: false,
+    });
     expect((await s.api('GET', `/v1/collections/${c.id}`, as)).body.permissions).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
     const checks: [string, string, object | undefined, string][] = [
       ['PATCH', `/v1/spaces/${sp.id}`, { title: 'x' }, `updating space ${sp.id} needs the admin level on space ${sp.id} (you have read)`],
       ['DELETE', `/v1/spaces/${sp.id}`, undefined, `deleting space ${sp.id} needs the admin level on space ${sp.id} (you have read)`],
-      ['POST', `/v1/spaces/${sp.id}/duplicate`, undefined, "duplicating space " + sp.id + " at the organization's root needs the create role in this organization (you have read)"],
+      [
+        'POST',
+        `/v1/spaces/${sp.id}/duplicate`,
+        undefined,
+        'duplicating space ' + sp.id + " at the organization's root needs the create role in this organization (you have read)",
+      ],
       ['POST', `/v1/spaces/${sp.id}/move`, { parent: c.id }, `moving space ${sp.id} needs the admin level on space ${sp.id} (you have read)`],
-      ['POST', `/v1/orgs/${o}/spaces`, { title: 'x' }, "creating a space at the organization's root needs the create role in this organization (you have read)"],
-      ['POST', `/v1/orgs/${o}/collections`, { title: 'x' }, "creating a collection at the organization's root needs the create role in this organization (you have read)"],
+      [
+        'POST',
+        `/v1/orgs/${o}/spaces`,
+        { title: 'x' },
+        "creating a space at the organization's root needs the create role in this organization (you have read)",
+      ],
+      [
+        'POST',
+        `/v1/orgs/${o}/collections`,
+        { title: 'x' },
+        "creating a collection at the organization's root needs the create role in this organization (you have read)",
+      ],
       ['PATCH', `/v1/collections/${c.id}`, { title: 'x' }, `updating collection ${c.id} needs the admin level on collection ${c.id} (you have read)`],
       ['DELETE', `/v1/collections/${c.id}`, undefined, `deleting collection ${c.id} needs the admin level on collection ${c.id} (you have read)`],
-      ['POST', `/v1/collections/${c.id}/move`, { parent: null, position: {} }, `moving collection ${c.id} needs the admin level on collection ${c.id} (you have read)`],
+      [
+        'POST',
+        `/v1/collections/${c.id}/move`,
+        { parent: null, position: {} },
+        `moving collection ${c.id} needs the admin level on collection ${c.id} (you have read)`,
+      ],
     ];
     for (const [method, path, body, message] of checks) {
       const r = await s.api(method, path, { ...as, body });
@@ -98,7 +129,9 @@ describe('who sees and edits what', () => {
     const locked = await make(o, 'collections', { title: 'Read only' });
     const r = await s.api('POST', `/v1/spaces/${outside.id}/move`, { ...as, body: { parent: locked.id } });
     expect(r.status).toBe(403);
-    expect(r.body.error.message).toBe(`moving space ${outside.id} into collection ${locked.id} needs the create level on collection ${locked.id} (you have read)`);
+    expect(r.body.error.message).toBe(
+      `moving space ${outside.id} into collection ${locked.id} needs the create level on collection ${locked.id} (you have read)`,
+    );
     expect((await s.api('POST', `/v1/spaces/${outside.id}/move`, { ...as, body: { parent: c.id } })).status).toBe(200);
   });
 
@@ -148,12 +181,16 @@ describe('a locked space refuses content edits', () => {
     const org = await ctx.store.read((tx) => tx.find(Members, 'user', boot.userId)[0].organization);
     const { row } = await ctx.store.write((tx) => createSpace(tx, ctx, caller, org, { title: 'Lockable', editMode: 'locked' }));
     const attempt = () => ctx.store.read((tx) => requireContentEdit(tx, caller, row.id));
-    await expect(attempt()).rejects.toThrow(new DocsError('forbidden', `space ${row.id} is locked (editMode: locked): its content cannot be edited until an admin sets editMode to live`));
+    await expect(attempt()).rejects.toThrow(
+      new DocsError('forbidden', `space ${row.id} is locked (editMode: locked): its content cannot be edited until an admin sets editMode to live`),
+    );
     await ctx.store.write((tx) => tx.put(Spaces, { ...row, editMode: 'live' }));
     expect((await attempt()).row.id).toBe(row.id);
     await ctx.store.write((tx) => tx.put(Spaces, { ...row, editMode: 'live', defaultLevel: 'comment' }));
     const reader = await addUser(ctx, org, 'read');
-    await expect(ctx.store.read((tx) => requireContentEdit(tx, { userId: reader.userId }, row.id))).rejects.toThrow(`editing the content of space ${row.id} needs the edit level on space ${row.id} (you have comment)`);
+    await expect(ctx.store.read((tx) => requireContentEdit(tx, { userId: reader.userId }, row.id))).rejects.toThrow(
+      `editing the content of space ${row.id} needs the edit level on space ${row.id} (you have comment)`,
+    );
     await ctx.store.close();
   });
 });

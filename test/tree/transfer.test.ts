@@ -108,7 +108,9 @@ describe('transfer', () => {
     expect((await s.api('PATCH', `/v1/spaces/${sp.id}`, { body: { mergeRules: rules } })).status).toBe(200);
     const r = await s.api('POST', `/v1/spaces/${sp.id}/transfer`, { body: { organization: to } });
     expect(r.status).toBe(412);
-    expect(r.body.error.message).toBe(`space ${sp.id} cannot be moved: space ${sp.id}: its merge rules name reviewers who are not members of organization ${to} (${reviewer.userId})`);
+    expect(r.body.error.message).toBe(
+      `space ${sp.id} cannot be moved: space ${sp.id}: its merge rules name reviewers who are not members of organization ${to} (${reviewer.userId})`,
+    );
     const rc = await s.api('POST', `/v1/collections/${c.id}/transfer`, { body: { organization: to } });
     expect(rc.status).toBe(412);
     expect(rc.body.error.message).toContain(`collection ${c.id} cannot be moved: space ${sp.id}:`);

@@ -34,7 +34,11 @@ describe.each(transports)('URL and user commands %s', (_name, setup) => {
     const resolved = (await ok('urls', 'resolve', '--url', space.urls.app, '--json')).json;
     expect(resolved.space.id).toBe(space.id);
     expect((await ok('urls', 'embed', '--url', space.urls.app, '--jq', '.title')).stdout.trim()).toBe('CLI guide');
-    expect((await ok('spaces', 'embed', space.id, '--url', 'https://github.com/acme/api', '--json')).json).toEqual({ type: 'link', title: 'github.com/acme/api', site: 'github.com' });
+    expect((await ok('spaces', 'embed', space.id, '--url', 'https://github.com/acme/api', '--json')).json).toEqual({
+      type: 'link',
+      title: 'github.com/acme/api',
+      site: 'github.com',
+    });
     const missing = await run(['urls', 'resolve', '--url', `${space.urls.app}/no-such-page`, ...args], env);
     expect(missing.status, missing.stderr).toBe(3);
 

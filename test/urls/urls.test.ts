@@ -116,7 +116,10 @@ describe('getEmbedByUrl, getEmbedByUrlInSpace', () => {
 describe('updateUserById', () => {
   it('lets users change their own profile, and instance owners anyone', async () => {
     const ann = await addUser(s.ctx);
-    const r = await s.api('PATCH', `/v1/users/${ann.userId}`, { token: ann.token, body: { displayName: '  Ann Lee ', photoURL: 'https://example.com/ann.png' } });
+    const r = await s.api('PATCH', `/v1/users/${ann.userId}`, {
+      token: ann.token,
+      body: { displayName: '  Ann Lee ', photoURL: 'https://example.com/ann.png' },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual(expect.objectContaining({ id: ann.userId, displayName: 'Ann Lee', photoURL: 'https://example.com/ann.png' }));
     const byOwner = await s.api('PATCH', `/v1/users/${ann.userId}`, { body: { displayName: 'Ann' } });

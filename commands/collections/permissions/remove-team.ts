@@ -5,9 +5,7 @@ import { chooseCollection } from '../../_lib/pick.js';
 export default operationCommand({
   operationId: 'updateTeamPermissionInCollection',
   description: "Remove a team's grant on a collection",
-  examples: [
-    '<%= config.bin %> collections permissions remove-team szoY47EmGxQDFXEuua83 T7gH2kLm9QpR4sVx8YzA',
-  ],
+  examples: ['<%= config.bin %> collections permissions remove-team szoY47EmGxQDFXEuua83 T7gH2kLm9QpR4sVx8YzA'],
   choose: { collectionId: chooseCollection },
   done: 'Removed.',
   flags: { role: Flags.string({ hidden: true }) },

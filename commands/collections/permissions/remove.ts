@@ -5,9 +5,7 @@ import { chooseCollection } from '../../_lib/pick.js';
 export default operationCommand({
   operationId: 'updateUserPermissionInCollection',
   description: "Remove a user's grant on a collection (their organization role still applies)",
-  examples: [
-    '<%= config.bin %> collections permissions remove szoY47EmGxQDFXEuua83 Xk2f9QmL0aTz7WcV1bNp',
-  ],
+  examples: ['<%= config.bin %> collections permissions remove szoY47EmGxQDFXEuua83 Xk2f9QmL0aTz7WcV1bNp'],
   choose: { collectionId: chooseCollection },
   done: 'Removed.',
   flags: { role: Flags.string({ hidden: true }) },

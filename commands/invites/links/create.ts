@@ -4,8 +4,5 @@ export default operationCommand({
   operationId: 'createOrganizationInvite',
   description: 'Create an invite link to the organization (admins)',
   orgFlag: true,
-  examples: [
-    '<%= config.bin %> invites links create --role edit',
-    '<%= config.bin %> invites links create --role guest --json',
-  ],
+  examples: ['<%= config.bin %> invites links create --role edit', '<%= config.bin %> invites links create --role guest --json'],
 });

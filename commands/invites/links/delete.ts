@@ -7,7 +7,5 @@ export default operationCommand({
   confirm: (p) => `Delete invite link ${p.inviteId}?`,
   done: (_s, p) => `Deleted invite link ${p.inviteId} (not restorable; create another with: docs invites links create).`,
   missing: (p) => `invite link ${p.inviteId} not found: nothing deleted`,
-  examples: [
-    '<%= config.bin %> invites links delete I9nV1t3L1nK5aB7cD2eF --yes',
-  ],
+  examples: ['<%= config.bin %> invites links delete I9nV1t3L1nK5aB7cD2eF --yes'],
 });

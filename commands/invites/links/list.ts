@@ -5,8 +5,5 @@ export default operationCommand({
   description: 'List invite links (admins)',
   orgFlag: true,
   columns: ['id', 'role', 'redundant'],
-  examples: [
-    '<%= config.bin %> invites links list',
-    '<%= config.bin %> invites links list --org r55bjk0VeuQGpJpb7mcG --json',
-  ],
+  examples: ['<%= config.bin %> invites links list', '<%= config.bin %> invites links list --org r55bjk0VeuQGpJpb7mcG --json'],
 });

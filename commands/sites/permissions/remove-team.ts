@@ -4,9 +4,7 @@ import { operationCommand } from '../../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'updateTeamPermissionInSite',
   description: "Remove a team's grant on a site",
-  examples: [
-    '<%= config.bin %> sites permissions remove-team szK9Qp2mTtR4bLx0aVn1 T7gH2kLm9QpR4sVx8YzA',
-  ],
+  examples: ['<%= config.bin %> sites permissions remove-team szK9Qp2mTtR4bLx0aVn1 T7gH2kLm9QpR4sVx8YzA'],
   orgFlag: true,
   done: 'Removed.',
   flags: { role: Flags.string({ hidden: true }) },

@@ -4,9 +4,7 @@ import { operationCommand } from '../../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'updateUserPermissionInSite',
   description: "Remove a user's grant on a site (their organization role still applies)",
-  examples: [
-    '<%= config.bin %> sites permissions remove szK9Qp2mTtR4bLx0aVn1 Xk2f9QmL0aTz7WcV1bNp',
-  ],
+  examples: ['<%= config.bin %> sites permissions remove szK9Qp2mTtR4bLx0aVn1 Xk2f9QmL0aTz7WcV1bNp'],
   orgFlag: true,
   done: 'Removed.',
   flags: { role: Flags.string({ hidden: true }) },

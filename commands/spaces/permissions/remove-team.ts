@@ -5,9 +5,7 @@ import { chooseSpace } from '../../_lib/pick.js';
 export default operationCommand({
   operationId: 'updateTeamPermissionInSpace',
   description: "Remove a team's grant on a space",
-  examples: [
-    '<%= config.bin %> spaces permissions remove-team dHD9ZmkOPnfy9hWCsaQB T7gH2kLm9QpR4sVx8YzA',
-  ],
+  examples: ['<%= config.bin %> spaces permissions remove-team dHD9ZmkOPnfy9hWCsaQB T7gH2kLm9QpR4sVx8YzA'],
   choose: { spaceId: chooseSpace },
   done: 'Removed.',
   flags: { role: Flags.string({ hidden: true }) },

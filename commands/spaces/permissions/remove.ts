@@ -5,9 +5,7 @@ import { chooseSpace } from '../../_lib/pick.js';
 export default operationCommand({
   operationId: 'updateUserPermissionInSpace',
   description: "Remove a user's grant on a space (their organization role still applies)",
-  examples: [
-    '<%= config.bin %> spaces permissions remove dHD9ZmkOPnfy9hWCsaQB Xk2f9QmL0aTz7WcV1bNp',
-  ],
+  examples: ['<%= config.bin %> spaces permissions remove dHD9ZmkOPnfy9hWCsaQB Xk2f9QmL0aTz7WcV1bNp'],
   choose: { spaceId: chooseSpace },
   done: 'Removed.',
   flags: { role: Flags.string({ hidden: true }) },

@@ -5,8 +5,5 @@ export default operationCommand({
   description: 'List the members of a team',
   orgFlag: true,
   columns: ['organization.id', 'organization.user.displayName', 'organization.user.email', 'team.role'],
-  examples: [
-    '<%= config.bin %> teams members list T7gH2kLm9QpR4sVx8YzA',
-    '<%= config.bin %> teams members list T7gH2kLm9QpR4sVx8YzA --json',
-  ],
+  examples: ['<%= config.bin %> teams members list T7gH2kLm9QpR4sVx8YzA', '<%= config.bin %> teams members list T7gH2kLm9QpR4sVx8YzA --json'],
 });

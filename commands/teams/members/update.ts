@@ -7,6 +7,6 @@ export default operationCommand({
   done: 'Team members updated.',
   examples: [
     '<%= config.bin %> teams members update T7gH2kLm9QpR4sVx8YzA --add Xk2f9QmL0aTz7WcV1bNp --add ann@acme.com --remove bob@acme.com',
-    "<%= config.bin %> teams members update T7gH2kLm9QpR4sVx8YzA --memberships '{\"Xk2f9QmL0aTz7WcV1bNp\":{\"role\":\"owner\"}}'",
+    '<%= config.bin %> teams members update T7gH2kLm9QpR4sVx8YzA --memberships \'{"Xk2f9QmL0aTz7WcV1bNp":{"role":"owner"}}\'',
   ],
 });

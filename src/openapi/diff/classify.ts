@@ -52,7 +52,8 @@ function operations(spec: Resolver): Map<string, Op> {
     const { node: item, file } = spec.resolve(raw, spec.spec.root);
     if (!item || typeof item !== 'object') continue;
     for (const m of METHODS) {
-      if (item[m] && typeof item[m] === 'object') out.set(`${m.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`, { method: m.toUpperCase(), path, op: item[m], item, file });
+      if (item[m] && typeof item[m] === 'object')
+        out.set(`${m.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`, { method: m.toUpperCase(), path, op: item[m], item, file });
     }
   }
   return out;
@@ -80,7 +81,21 @@ function parameters(spec: Resolver, o: Op): Map<string, Param> {
       const name = p.in === 'header' ? String(p.name).toLowerCase() : String(p.name);
       // Path parameters by position: `/pets/{id}` and `/pets/{petId}` take the same argument.
       const key = p.in === 'path' ? `path#${pathNames.indexOf(p.name)}` : `${p.in}:${name}`;
-      const schema = p.schema ?? (p.content ? Object.values<any>(p.content)[0]?.schema : { type: p.type, format: p.format, enum: p.enum, items: p.items, maximum: p.maximum, minimum: p.minimum, maxLength: p.maxLength, minLength: p.minLength, pattern: p.pattern });
+      const schema =
+        p.schema ??
+        (p.content
+          ? Object.values<any>(p.content)[0]?.schema
+          : {
+              type: p.type,
+              format: p.format,
+              enum: p.enum,
+              items: p.items,
+              maximum: p.maximum,
+              minimum: p.minimum,
+              maxLength: p.maxLength,
+              minLength: p.minLength,
+              pattern: p.pattern,
+            });
       byKey.set(key, { key, label: `${p.in} ${p.name}`, required: p.required === true || p.in === 'path', schema, file });
     }
   }
@@ -97,15 +112,23 @@ function requestBody(spec: Resolver, o: Op): Body | undefined {
     const params = [...(o.item.parameters ?? []), ...(o.op.parameters ?? [])].map((p) => spec.resolve(p, o.file));
     const consumes: string[] = o.op.consumes ?? spec.root.consumes ?? ['application/json'];
     const body = params.find((p) => p.node?.in === 'body');
-    if (body) return { required: body.node.required === true, content: Object.fromEntries(consumes.map((c) => [c, { schema: body.node.schema, file: body.file }])) };
+    if (body)
+      return { required: body.node.required === true, content: Object.fromEntries(consumes.map((c) => [c, { schema: body.node.schema, file: body.file }])) };
     const form = params.filter((p) => p.node?.in === 'formData');
     if (!form.length) return undefined;
-    const schema = { type: 'object', properties: Object.fromEntries(form.map((p) => [p.node.name, { type: p.node.type, format: p.node.format, enum: p.node.enum }])), required: form.filter((p) => p.node.required).map((p) => p.node.name) };
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(form.map((p) => [p.node.name, { type: p.node.type, format: p.node.format, enum: p.node.enum }])),
+      required: form.filter((p) => p.node.required).map((p) => p.node.name),
+    };
     return { required: form.some((p) => p.node.required), content: { 'application/x-www-form-urlencoded': { schema, file: o.file } } };
   }
   const { node: rb, file } = spec.resolve(o.op.requestBody, o.file);
   if (!rb || typeof rb !== 'object') return undefined;
-  return { required: rb.required === true, content: Object.fromEntries(Object.entries<any>(rb.content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }])) };
+  return {
+    required: rb.required === true,
+    content: Object.fromEntries(Object.entries<any>(rb.content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }])),
+  };
 }
 
 function responses(spec: Resolver, o: Op): Map<string, { content: Record<string, { schema: any; file: string }> }> {
@@ -156,9 +179,15 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
   for (const [key, o] of oldOps) {
     if (newOps.has(key)) continue;
     const pathGone = !newPaths.has(o.path.replace(/\{[^}]*\}/g, '{}'));
-    push({ id: pathGone ? 'path-removed' : 'endpoint-removed', level: 'breaking', operation: `${o.method} ${o.path}`, message: pathGone ? `path ${o.path} removed` : 'operation removed' });
+    push({
+      id: pathGone ? 'path-removed' : 'endpoint-removed',
+      level: 'breaking',
+      operation: `${o.method} ${o.path}`,
+      message: pathGone ? `path ${o.path} removed` : 'operation removed',
+    });
   }
-  for (const [key, n] of newOps) if (!oldOps.has(key)) push({ id: 'endpoint-added', level: 'info', operation: `${n.method} ${n.path}`, message: 'operation added' });
+  for (const [key, n] of newOps)
+    if (!oldOps.has(key)) push({ id: 'endpoint-added', level: 'info', operation: `${n.method} ${n.path}`, message: 'operation added' });
 
   for (const [key, o] of oldOps) {
     const n = newOps.get(key);
@@ -168,29 +197,53 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     const at = (c: Omit<Change, 'operation'>) => push({ operation, ...c });
     if (!o.op.deprecated && n.op.deprecated) at({ id: 'endpoint-deprecated', level: 'info', message: 'operation deprecated' });
     if (o.op.operationId && n.op.operationId && o.op.operationId !== n.op.operationId) {
-      at({ id: 'operation-id-changed', level: 'warning', message: `operationId changed: ${o.op.operationId} → ${n.op.operationId} (generated clients name methods by it)` });
+      at({
+        id: 'operation-id-changed',
+        level: 'warning',
+        message: `operationId changed: ${o.op.operationId} → ${n.op.operationId} (generated clients name methods by it)`,
+      });
     }
 
     // Parameters.
     const op = parameters(oldSpec, o);
     const np = parameters(newSpec, n);
-    for (const [k, p] of op) if (!np.has(k)) at({ id: 'request-parameter-removed', level: 'breaking', where: `parameter ${p.label}`, message: 'parameter removed' });
+    for (const [k, p] of op)
+      if (!np.has(k)) at({ id: 'request-parameter-removed', level: 'breaking', where: `parameter ${p.label}`, message: 'parameter removed' });
     for (const [k, p] of np) {
       const was = op.get(k);
       if (!was) {
-        at(p.required ? { id: 'new-required-request-parameter', level: 'breaking', where: `parameter ${p.label}`, message: 'new required parameter' } : { id: 'new-optional-request-parameter', level: 'info', where: `parameter ${p.label}`, message: 'new optional parameter' });
+        at(
+          p.required
+            ? { id: 'new-required-request-parameter', level: 'breaking', where: `parameter ${p.label}`, message: 'new required parameter' }
+            : { id: 'new-optional-request-parameter', level: 'info', where: `parameter ${p.label}`, message: 'new optional parameter' },
+        );
         continue;
       }
-      if (!was.required && p.required) at({ id: 'request-parameter-became-required', level: 'breaking', where: `parameter ${p.label}`, message: 'became required' });
-      if (was.required && !p.required) at({ id: 'request-parameter-became-optional', level: 'info', where: `parameter ${p.label}`, message: 'became optional' });
-      for (const c of schemas.compare(was.schema, was.file, p.schema, p.file, 'request')) at({ id: c.id.replace(/^request-/, 'request-parameter-'), level: c.level, where: `parameter ${p.label}`, ...(c.field ? { field: c.field } : {}), message: c.text });
+      if (!was.required && p.required)
+        at({ id: 'request-parameter-became-required', level: 'breaking', where: `parameter ${p.label}`, message: 'became required' });
+      if (was.required && !p.required)
+        at({ id: 'request-parameter-became-optional', level: 'info', where: `parameter ${p.label}`, message: 'became optional' });
+      for (const c of schemas.compare(was.schema, was.file, p.schema, p.file, 'request'))
+        at({
+          id: c.id.replace(/^request-/, 'request-parameter-'),
+          level: c.level,
+          where: `parameter ${p.label}`,
+          ...(c.field ? { field: c.field } : {}),
+          message: c.text,
+        });
     }
 
     // Request body.
     const ob = requestBody(oldSpec, o);
     const nb = requestBody(newSpec, n);
-    if (!ob && nb) at(nb.required ? { id: 'new-required-request-body', level: 'breaking', where: 'request body', message: 'request body added, required' } : { id: 'new-optional-request-body', level: 'info', where: 'request body', message: 'optional request body added' });
-    else if (ob && !nb) at({ id: 'request-body-removed', level: 'warning', where: 'request body', message: 'request body removed (the server ignores or refuses it now)' });
+    if (!ob && nb)
+      at(
+        nb.required
+          ? { id: 'new-required-request-body', level: 'breaking', where: 'request body', message: 'request body added, required' }
+          : { id: 'new-optional-request-body', level: 'info', where: 'request body', message: 'optional request body added' },
+      );
+    else if (ob && !nb)
+      at({ id: 'request-body-removed', level: 'warning', where: 'request body', message: 'request body removed (the server ignores or refuses it now)' });
     else if (ob && nb) {
       if (!ob.required && nb.required) at({ id: 'request-body-became-required', level: 'breaking', where: 'request body', message: 'became required' });
       if (ob.required && !nb.required) at({ id: 'request-body-became-optional', level: 'info', where: 'request body', message: 'became optional' });
@@ -198,9 +251,12 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
         const other = nb.content[type];
         const where = `request body ${type}`;
         if (!other) at({ id: 'request-body-media-type-removed', level: 'breaking', where, message: 'media type no longer accepted' });
-        else for (const c of schemas.compare(m.schema, m.file, other.schema, other.file, 'request')) at({ id: c.id.replace(/^request-/, 'request-body-'), level: c.level, where, ...(c.field ? { field: c.field } : {}), message: c.text });
+        else
+          for (const c of schemas.compare(m.schema, m.file, other.schema, other.file, 'request'))
+            at({ id: c.id.replace(/^request-/, 'request-body-'), level: c.level, where, ...(c.field ? { field: c.field } : {}), message: c.text });
       }
-      for (const type of Object.keys(nb.content)) if (!ob.content[type]) at({ id: 'request-body-media-type-added', level: 'info', where: `request body ${type}`, message: 'media type now accepted' });
+      for (const type of Object.keys(nb.content))
+        if (!ob.content[type]) at({ id: 'request-body-media-type-added', level: 'info', where: `request body ${type}`, message: 'media type now accepted' });
     }
 
     // Responses.
@@ -209,29 +265,42 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     for (const [status, r] of or) {
       const other = nr.get(status);
       if (!other) {
-        at(isSuccess(status) ? { id: 'response-success-status-removed', level: 'breaking', where: `response ${status}`, message: 'success status no longer returned' } : { id: 'response-non-success-status-removed', level: 'warning', where: `response ${status}`, message: 'status no longer described' });
+        at(
+          isSuccess(status)
+            ? { id: 'response-success-status-removed', level: 'breaking', where: `response ${status}`, message: 'success status no longer returned' }
+            : { id: 'response-non-success-status-removed', level: 'warning', where: `response ${status}`, message: 'status no longer described' },
+        );
         continue;
       }
       for (const [type, m] of Object.entries(r.content)) {
         const got = other.content[type];
         const where = `response ${status} ${type}`;
         if (!got) at({ id: 'response-media-type-removed', level: isSuccess(status) ? 'breaking' : 'warning', where, message: 'media type no longer returned' });
-        else for (const c of schemas.compare(m.schema, m.file, got.schema, got.file, 'response')) at({ id: c.id, level: c.level, where, ...(c.field ? { field: c.field } : {}), message: c.text });
+        else
+          for (const c of schemas.compare(m.schema, m.file, got.schema, got.file, 'response'))
+            at({ id: c.id, level: c.level, where, ...(c.field ? { field: c.field } : {}), message: c.text });
       }
-      for (const type of Object.keys(other.content)) if (!r.content[type]) at({ id: 'response-media-type-added', level: 'info', where: `response ${status} ${type}`, message: 'media type added' });
+      for (const type of Object.keys(other.content))
+        if (!r.content[type]) at({ id: 'response-media-type-added', level: 'info', where: `response ${status} ${type}`, message: 'media type added' });
     }
     for (const status of nr.keys()) {
       if (or.has(status)) continue;
       // A new success status where one existed: a client checking for the old one may miss it.
       const level: Level = isSuccess(status) ? 'warning' : 'info';
-      at({ id: isSuccess(status) ? 'response-success-status-added' : 'response-non-success-status-added', level, where: `response ${status}`, message: 'status added' });
+      at({
+        id: isSuccess(status) ? 'response-success-status-added' : 'response-non-success-status-added',
+        level,
+        where: `response ${status}`,
+        message: 'status added',
+      });
     }
 
     // Security: an alternative a client used that is no longer accepted breaks it.
     const os = security(oldSpec, o);
     const ns = security(newSpec, n);
     const open = (s: typeof os) => !s || s.size === 0 || s.has('(none)');
-    if (open(os) && !open(ns)) at({ id: 'security-added', level: 'breaking', where: 'security', message: `authentication now required (${[...ns!.keys()].join(' or ')})` });
+    if (open(os) && !open(ns))
+      at({ id: 'security-added', level: 'breaking', where: 'security', message: `authentication now required (${[...ns!.keys()].join(' or ')})` });
     else if (!open(os) && ns) {
       for (const [alt, scopes] of os!) {
         const now = ns.get(alt);
@@ -241,10 +310,17 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
         }
         for (const [scheme, list] of now) {
           const added = list.filter((s) => !(scopes.get(scheme) ?? []).includes(s));
-          if (added.length) at({ id: 'security-scope-added', level: 'breaking', where: 'security', message: `${scheme} now needs scope${added.length > 1 ? 's' : ''} ${added.join(', ')}` });
+          if (added.length)
+            at({
+              id: 'security-scope-added',
+              level: 'breaking',
+              where: 'security',
+              message: `${scheme} now needs scope${added.length > 1 ? 's' : ''} ${added.join(', ')}`,
+            });
         }
       }
-      for (const alt of ns.keys()) if (!os!.has(alt)) at({ id: 'security-requirement-added', level: 'info', where: 'security', message: `${alt} now accepted too` });
+      for (const alt of ns.keys())
+        if (!os!.has(alt)) at({ id: 'security-requirement-added', level: 'info', where: 'security', message: `${alt} now accepted too` });
     } else if (!open(os) && open(ns)) at({ id: 'security-removed', level: 'info', where: 'security', message: 'authentication no longer required' });
   }
 
@@ -258,10 +334,16 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     const a = oldSpec.resolve(raw, oldFiles.root).node ?? {};
     const b = newSpec.resolve(newSchemes[name], newFiles.root).node ?? {};
     if (a.type !== b.type || a.in !== b.in || a.name !== b.name || a.scheme !== b.scheme) {
-      push({ id: 'security-scheme-changed', level: 'breaking', where: `security scheme ${name}`, message: `changed: ${describeScheme(a)} → ${describeScheme(b)}` });
+      push({
+        id: 'security-scheme-changed',
+        level: 'breaking',
+        where: `security scheme ${name}`,
+        message: `changed: ${describeScheme(a)} → ${describeScheme(b)}`,
+      });
     }
   }
-  for (const name of Object.keys(newSchemes)) if (!(name in oldSchemes)) push({ id: 'security-scheme-added', level: 'info', where: `security scheme ${name}`, message: 'security scheme added' });
+  for (const name of Object.keys(newSchemes))
+    if (!(name in oldSchemes)) push({ id: 'security-scheme-added', level: 'info', where: `security scheme ${name}`, message: 'security scheme added' });
 
   changes.push(...schemaChanges(schemas, newFiles.root));
   changes.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || sortKey(a).localeCompare(sortKey(b)));
@@ -303,7 +385,16 @@ function schemaChanges(schemas: SchemaDiff, root: string): Change[] {
     const [, newKey, dir] = key.split('|');
     const schema = schemaName(newKey!, root);
     const ops = [...operations].sort();
-    for (const c of list) out.push({ id: c.id, level: c.level, schema, where: `schema ${schema} (${dir})`, ...(c.field ? { field: c.field } : {}), operations: ops, message: c.text });
+    for (const c of list)
+      out.push({
+        id: c.id,
+        level: c.level,
+        schema,
+        where: `schema ${schema} (${dir})`,
+        ...(c.field ? { field: c.field } : {}),
+        operations: ops,
+        message: c.text,
+      });
   }
   return out;
 }

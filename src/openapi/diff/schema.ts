@@ -47,7 +47,10 @@ export class SchemaDiff {
     const o = this.oldSpec.resolve(oRaw, oFile);
     const n = this.newSpec.resolve(nRaw, nFile);
     const key = o.key && n.key ? `${o.key}|${n.key}|${dir}` : undefined;
-    if (!key) return depth > 64 ? [] : this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, depth);
+    if (!key)
+      return depth > 64
+        ? []
+        : this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, depth);
     const from = this.stack.at(-1) ?? this.owner;
     let set = this.uses.get(from);
     if (!set) this.uses.set(from, (set = new Set()));
@@ -106,7 +109,8 @@ export class SchemaDiff {
       const intWidened = ot.has('integer') && !ot.has('number') && nt.has('number');
       const intNarrowed = ot.has('number') && !nt.has('number') && nt.has('integer');
       const label = `${[...ot].join('|')} → ${[...nt].join('|')}`;
-      if (removed.length === 1 && removed[0] === 'null' && !added.length) add('became-not-nullable', req ? 'breaking' : 'info', 'no longer accepts null' + (req ? '' : ' (never null now)'));
+      if (removed.length === 1 && removed[0] === 'null' && !added.length)
+        add('became-not-nullable', req ? 'breaking' : 'info', 'no longer accepts null' + (req ? '' : ' (never null now)'));
       else if (added.length === 1 && added[0] === 'null' && !removed.length) add('became-nullable', req ? 'info' : 'breaking', 'may now be null');
       else if (added.length || removed.length || intWidened || intNarrowed) {
         // A request accepting more types (or integer → number) breaks no client; a response giving fewer neither.
@@ -118,7 +122,8 @@ export class SchemaDiff {
         if (removed.includes('object') || removed.includes('array')) compatible = false;
       }
     }
-    if (o.format !== undefined && n.format !== undefined && o.format !== n.format) add('format-changed', 'warning', `format changed: ${o.format} → ${n.format}`);
+    if (o.format !== undefined && n.format !== undefined && o.format !== n.format)
+      add('format-changed', 'warning', `format changed: ${o.format} → ${n.format}`);
     else if (o.format === undefined && n.format !== undefined) add('format-added', req ? 'warning' : 'info', `format now ${n.format}`);
 
     // Enums.
@@ -145,7 +150,8 @@ export class SchemaDiff {
       if (b !== undefined && (a === undefined || b > a)) add(`${k}-increased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
       else add(`${k}-decreased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
     }
-    if (o.pattern !== n.pattern && n.pattern !== undefined) add('pattern-changed', req ? 'warning' : 'info', `pattern ${o.pattern === undefined ? 'added' : 'changed'}: ${n.pattern}`);
+    if (o.pattern !== n.pattern && n.pattern !== undefined)
+      add('pattern-changed', req ? 'warning' : 'info', `pattern ${o.pattern === undefined ? 'added' : 'changed'}: ${n.pattern}`);
     if (!compatible) return out;
 
     // Properties.
@@ -166,7 +172,13 @@ export class SchemaDiff {
     for (const name of Object.keys(np)) {
       if (skip(this.newSpec, np[name], nFile)) continue;
       if (!(name in op)) {
-        if (req) add(nreq.has(name) ? 'new-required-property' : 'new-optional-property', nreq.has(name) ? 'breaking' : 'info', nreq.has(name) ? 'new required property' : 'new optional property', name);
+        if (req)
+          add(
+            nreq.has(name) ? 'new-required-property' : 'new-optional-property',
+            nreq.has(name) ? 'breaking' : 'info',
+            nreq.has(name) ? 'new required property' : 'new optional property',
+            name,
+          );
         else add('property-added', 'info', 'new property', name);
         continue;
       }
@@ -174,7 +186,8 @@ export class SchemaDiff {
       if (oreq.has(name) && !nreq.has(name)) add('property-became-optional', req ? 'info' : 'breaking', 'became optional (may be absent)', name);
       for (const c of this.child(op[name], oFile, np[name], nFile, dir, depth)) out.push({ ...c, field: join(name, c.field) });
     }
-    if (o.additionalProperties !== false && n.additionalProperties === false && req) add('additional-properties-refused', 'breaking', 'properties not listed are now refused');
+    if (o.additionalProperties !== false && n.additionalProperties === false && req)
+      add('additional-properties-refused', 'breaking', 'properties not listed are now refused');
     if (isSchema(o.additionalProperties) && isSchema(n.additionalProperties)) {
       for (const c of this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth)) out.push({ ...c, field: join('{}', c.field) });
     }

@@ -102,7 +102,8 @@ function versionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]) {
 /** The versions the references of these spaces need that are not loaded yet. */
 export function missingApis(tx: ReadTx, spaces: { space: SpaceRecord; tree: readonly PageNode[] }[]): Needed[] {
   const out: Needed[] = [];
-  for (const { space, tree } of spaces) for (const { version } of versionsOf(tx, space, tree)) if (!loaded.has(version.id)) out.push({ specId: version.spec, version });
+  for (const { space, tree } of spaces)
+    for (const { version } of versionsOf(tx, space, tree)) if (!loaded.has(version.id)) out.push({ specId: version.spec, version });
   return out;
 }
 

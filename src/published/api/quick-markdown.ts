@@ -17,9 +17,9 @@ function inline(text: string): string | undefined {
   const codes: string[] = [];
   const links: string[] = [];
   let t = text.replace(/`([^`\n]+)`/g, (_m, c: string) => `\u0000c${codes.push(`<code>${esc(c)}</code>`) - 1}\u0000`);
-  t = t.replace(/\[([^\[\]\n]+)\]\(([^()\s]+)\)/g, (_m, label: string, url: string) => `\u0000l${links.push(`${url}\u0001${label}`) - 1}\u0000`);
+  t = t.replace(/\[([^[\]\n]+)\]\(([^()\s]+)\)/g, (_m, label: string, url: string) => `\u0000l${links.push(`${url}\u0001${label}`) - 1}\u0000`);
   // What is left must hold no autolink (GFM makes links of bare URLs and addresses).
-  if (/:\/\/|www\.|@|[\[\]`]/i.test(t)) return undefined;
+  if (/:\/\/|www\.|@|[[\]`]/i.test(t)) return undefined;
   let html = esc(t)
     .replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>')
     .replace(/\*([^*\s][^*\n]*?)\*/g, (m, inner: string) => (/\s$/.test(inner) ? m : `<em>${inner}</em>`));

@@ -26,7 +26,8 @@ export interface ApiBody {
 const METHOD_CLASS = (m: string) => `method m-${m}`;
 
 /** The method and path, as GitBook shows them at the top of an operation. */
-export const endpoint = (op: ApiOperation) => `<p class="endpoint"><span class="${METHOD_CLASS(op.method)}">${esc(op.method.toUpperCase())}</span> <code class="path">${esc(op.path)}</code></p>`;
+export const endpoint = (op: ApiOperation) =>
+  `<p class="endpoint"><span class="${METHOD_CLASS(op.method)}">${esc(op.method.toUpperCase())}</span> <code class="path">${esc(op.path)}</code></p>`;
 
 // Rendered markdown by text (descriptions repeat across operations: a spec's shared schemas).
 const rendered = new Map<string, string>();
@@ -55,7 +56,12 @@ export function fence(code: string, lang: string): string {
 /** Text with nothing markdown would read as markup: its paragraphs, escaped, are what remark makes of it. */
 const PLAIN = /^[^*_`[\]<>#|!~&\\{}=+\-:@\n\t]*(\n\n[^*_`[\]<>#|!~&\\{}=+\-:@\n\t]*)*$/;
 const isPlain = (t: string) => PLAIN.test(t) && !/(^|\n) |www\.|(^|\n)\d+[.)]/i.test(t);
-const plain = (t: string) => t.trim().split(/\n\n+/).map((p) => `<p>${esc(p.trim())}</p>`).join('\n');
+const plain = (t: string) =>
+  t
+    .trim()
+    .split(/\n\n+/)
+    .map((p) => `<p>${esc(p.trim())}</p>`)
+    .join('\n');
 /** Blocks that must be rendered alone (a fence or a block left open would swallow what follows). */
 const ALONE = /```|~~~|\{%|<details|<\/details|<figure/i;
 
@@ -131,7 +137,12 @@ function paramList(d: Draw, params: ApiParam[]): string {
       const flags = `${p.required ? '<span class="req">required</span>' : ''}${p.deprecated ? '<span class="deprecated">deprecated</span>' : ''}`;
       const ex = p.example ?? s.example;
       const facts = [
-        Array.isArray(s.enum) && s.enum.length ? `Possible values: ${s.enum.slice(0, 50).map((v: unknown) => `<code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`).join(' ')}` : '',
+        Array.isArray(s.enum) && s.enum.length
+          ? `Possible values: ${s.enum
+              .slice(0, 50)
+              .map((v: unknown) => `<code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`)
+              .join(' ')}`
+          : '',
         s.default !== undefined ? `Default: <code>${esc(JSON.stringify(s.default))}</code>` : '',
         ex !== undefined && typeof ex !== 'object' ? `Example: <code>${esc(String(ex))}</code>` : '',
       ].filter(Boolean);
@@ -141,7 +152,12 @@ function paramList(d: Draw, params: ApiParam[]): string {
     .join('')}</ul>`;
 }
 
-const IN_TITLES: Record<ApiParam['in'], string> = { path: 'Path parameters', query: 'Query parameters', header: 'Header parameters', cookie: 'Cookie parameters' };
+const IN_TITLES: Record<ApiParam['in'], string> = {
+  path: 'Path parameters',
+  query: 'Query parameters',
+  header: 'Header parameters',
+  cookie: 'Cookie parameters',
+};
 
 function responseExample(spec: ApiSpec, media: any): unknown {
   if (!media || typeof media !== 'object') return undefined;
@@ -158,7 +174,9 @@ function tryIt(spec: ApiSpec, op: ApiOperation, headings: Heading[]): string {
   const field = (name: string, label: string, value: string, required: boolean, hint = '') =>
     `<label class="field"><span>${esc(label)}${required ? ' <span class="req">required</span>' : ''}${hint ? ` <span class="type">${esc(hint)}</span>` : ''}</span><input type="text" name="${attr(name)}" value="${attr(value)}"${required ? ' required' : ''} autocomplete="off" spellcheck="false"></label>`;
   const fields: string[] = [];
-  fields.push(`<label class="field"><span>Server</span><select name="server">${spec.servers.map((u) => `<option value="${attr(u)}">${esc(u)}</option>`).join('')}</select></label>`);
+  fields.push(
+    `<label class="field"><span>Server</span><select name="server">${spec.servers.map((u) => `<option value="${attr(u)}">${esc(u)}</option>`).join('')}</select></label>`,
+  );
   for (const [k, v] of authHeaders(spec, op)) fields.push(field(`header:${k}`, k, '', false, `header, e.g. ${v}`));
   for (const p of op.params) {
     if (p.in === 'cookie') continue;
@@ -168,7 +186,9 @@ function tryIt(spec: ApiSpec, op: ApiOperation, headings: Heading[]): string {
   const body = bodyExample(spec, op);
   if (body) {
     fields.push(`<input type="hidden" name="header:Content-Type" value="${attr(body.type)}">`);
-    fields.push(`<label class="field"><span>Body <span class="type">${esc(body.type)}</span></span><textarea name="body" rows="8" spellcheck="false">${esc(exampleText(body.value))}</textarea></label>`);
+    fields.push(
+      `<label class="field"><span>Body <span class="type">${esc(body.type)}</span></span><textarea name="body" rows="8" spellcheck="false">${esc(exampleText(body.value))}</textarea></label>`,
+    );
   }
   return `${head}<form class="try-it" data-method="${attr(op.method)}" data-path="${attr(op.path)}" aria-label="Test ${attr(op.method.toUpperCase())} ${attr(op.path)}">
 <p class="nojs">Sending a request from this page needs JavaScript; the curl sample above is the same request.</p>
@@ -186,15 +206,19 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
   parts.push(d.texts.add(op.description));
   if (op.security.length) {
     parts.push(h2('authorizations', 'Authorizations', headings));
-    parts.push(`<ul class="props">${op.security
-      .map((name) => {
-        const s = spec.securitySchemes[name] ?? {};
-        const how = s.type === 'http' ? `HTTP ${s.scheme ?? ''}` : s.type === 'apiKey' ? `API key in ${s.in ?? '?'} ${s.name ?? ''}` : String(s.type ?? '');
-        return `<li><div class="prop"><code>${esc(name)}</code> <span class="type">${esc(how.trim())}</span></div>${d.texts.add(s.description)}</li>`;
-      })
-      .join('')}</ul>`);
+    parts.push(
+      `<ul class="props">${op.security
+        .map((name) => {
+          const s = spec.securitySchemes[name] ?? {};
+          const how = s.type === 'http' ? `HTTP ${s.scheme ?? ''}` : s.type === 'apiKey' ? `API key in ${s.in ?? '?'} ${s.name ?? ''}` : String(s.type ?? '');
+          return `<li><div class="prop"><code>${esc(name)}</code> <span class="type">${esc(how.trim())}</span></div>${d.texts.add(s.description)}</li>`;
+        })
+        .join('')}</ul>`,
+    );
   }
-  const groups = (['path', 'query', 'header', 'cookie'] as const).map((where) => [where, op.params.filter((p) => p.in === where)] as const).filter(([, ps]) => ps.length);
+  const groups = (['path', 'query', 'header', 'cookie'] as const)
+    .map((where) => [where, op.params.filter((p) => p.in === where)] as const)
+    .filter(([, ps]) => ps.length);
   if (groups.length) {
     parts.push(h2('parameters', 'Parameters', headings));
     for (const [where, ps] of groups) parts.push(`<h3>${IN_TITLES[where]}</h3>${paramList(d, ps)}`);
@@ -203,10 +227,15 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
     parts.push(h2('request-body', 'Request body', headings));
     parts.push(d.texts.add(op.body.description));
     for (const [type, media] of Object.entries<any>(op.body.content).slice(0, 5)) {
-      parts.push(`<div class="media"><p class="media-type"><code>${esc(type)}</code>${op.body.required ? ' <span class="req">required</span>' : ''}</p>${schemaBlock(d, media?.schema, `/req/${seg(type)}`)}</div>`);
+      parts.push(
+        `<div class="media"><p class="media-type"><code>${esc(type)}</code>${op.body.required ? ' <span class="req">required</span>' : ''}</p>${schemaBlock(d, media?.schema, `/req/${seg(type)}`)}</div>`,
+      );
     }
     const ex = bodyExample(spec, op);
-    if (ex) parts.push(`<details class="example"><summary>Example</summary>${codeBlock(d, exampleText(ex.value), /json/i.test(ex.type) ? 'json' : 'text')}</details>`);
+    if (ex)
+      parts.push(
+        `<details class="example"><summary>Example</summary>${codeBlock(d, exampleText(ex.value), /json/i.test(ex.type) ? 'json' : 'text')}</details>`,
+      );
   }
   if (op.responses.length) {
     parts.push(h2('responses', 'Responses', headings));
@@ -222,12 +251,21 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
         })
         .join('');
       const desc = typeof r.description === 'string' ? r.description : '';
-      parts.push(`<details class="response"${i === 0 ? ' open' : ''}><summary><span class="status ${cls}">${esc(status)}</span> ${esc(desc.split('\n')[0]!.slice(0, 200))}</summary>${desc.includes('\n') ? d.texts.add(desc) : ''}${inner || '<p>No content.</p>'}</details>`);
+      parts.push(
+        `<details class="response"${i === 0 ? ' open' : ''}><summary><span class="status ${cls}">${esc(status)}</span> ${esc(desc.split('\n')[0]!.slice(0, 200))}</summary>${desc.includes('\n') ? d.texts.add(desc) : ''}${inner || '<p>No content.</p>'}</details>`,
+      );
     });
   }
   parts.push(h2('code-samples', 'Code samples', headings));
   const samples = samplesOf(spec, op);
-  parts.push(tabs(samples.map((s) => ({ title: s.label, html: codeBlock(d, s.source, s.lang === 'curl' || s.lang === 'shell' || s.lang === 'sh' ? 'bash' : s.lang || 'text') }))));
+  parts.push(
+    tabs(
+      samples.map((s) => ({
+        title: s.label,
+        html: codeBlock(d, s.source, s.lang === 'curl' || s.lang === 'shell' || s.lang === 'sh' ? 'bash' : s.lang || 'text'),
+      })),
+    ),
+  );
   parts.push(tryIt(spec, op, headings));
   parts.push('</div>');
   return { html: await fill(parts.join('\n'), d.texts, codeThemes), headings };
@@ -236,7 +274,11 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
 /** A response's media types and their schemas (Swagger 2 keeps the schema on the response). */
 function responseContent(spec: ApiSpec, raw: any): [string, any][] {
   const r = deref(spec, raw).value ?? {};
-  return r.content && typeof r.content === 'object' ? Object.entries(r.content) : r.schema ? [['application/json', { schema: r.schema, example: r.examples?.['application/json'] }]] : [];
+  return r.content && typeof r.content === 'object'
+    ? Object.entries(r.content)
+    : r.schema
+      ? [['application/json', { schema: r.schema, example: r.examples?.['application/json'] }]]
+      : [];
 }
 
 /**
@@ -262,12 +304,16 @@ export async function partBody(page: ApiPage, part: string, codeThemes?: CodeThe
   const at = schemaAt(d, root, rest.join('/'));
   if (!at) return undefined;
   const inside = schemaChildren(d, at.raw, 0, at.seen, `/${part}`);
-  const label = rest.filter((x) => x.startsWith('p.')).map((x) => decodeURIComponent(x).slice(2)).join('.');
+  const label = rest
+    .filter((x) => x.startsWith('p.'))
+    .map((x) => decodeURIComponent(x).slice(2))
+    .join('.');
   const html = `<div class="api-op">${endpoint(op)}<p class="part-of">Properties of <code>${esc(label || 'the schema')}</code> (${esc(segs[0] === 'req' ? 'request body' : `response ${decodeURIComponent(segs[1]!)}`)}).</p><div class="api-part">${inside || '<p>No properties.</p>'}</div></div>`;
   return { html: await fill(html, d.texts, codeThemes), headings: [] };
 }
 
-const opLink = (base: string, op: ApiOperation) => `<li><a href="${attr(`${base}/${op.slug}`)}"><span class="${METHOD_CLASS(op.method)}">${esc(op.method.toUpperCase())}</span> <span>${esc(op.title)}</span></a> <code class="path">${esc(op.path)}</code></li>`;
+const opLink = (base: string, op: ApiOperation) =>
+  `<li><a href="${attr(`${base}/${op.slug}`)}"><span class="${METHOD_CLASS(op.method)}">${esc(op.method.toUpperCase())}</span> <span>${esc(op.title)}</span></a> <code class="path">${esc(op.path)}</code></li>`;
 
 /** A tag's page: its description and its operations. `url` is the tag page's address. */
 export async function tagBody(page: ApiPage, url: string, codeThemes?: CodeThemes): Promise<ApiBody> {
@@ -282,13 +328,22 @@ export async function rootBody(page: ApiPage, url: string, codeThemes?: CodeThem
   const { spec } = page;
   const d = draw(spec);
   const headings: Heading[] = [];
-  const parts = [`<div class="api-root">`, `<p class="api-version">${esc(spec.title)}${spec.version ? ` <span class="type">${esc(spec.version)}</span>` : ''}</p>`, d.texts.add(spec.description)];
+  const parts = [
+    `<div class="api-root">`,
+    `<p class="api-version">${esc(spec.title)}${spec.version ? ` <span class="type">${esc(spec.version)}</span>` : ''}</p>`,
+    d.texts.add(spec.description),
+  ];
   if (spec.servers.length) parts.push(`<p class="servers">Servers: ${spec.servers.map((s) => `<code>${esc(s)}</code>`).join(' ')}</p>`);
   for (const tag of spec.tags) {
     const slug = tagSlugs?.get(tag.slug) ?? tag.slug;
     const id = `tag-${tag.slug}`;
     headings.push({ depth: 2, text: tag.name, id });
-    parts.push(`<h2 id="${attr(id)}"><a href="${attr(`${url}/${slug}`)}">${esc(tag.name)}</a></h2><ul class="ops">${tag.ops.slice(0, 200).map((op) => opLink(`${url}/${slug}`, op)).join('')}${tag.ops.length > 200 ? `<li><a href="${attr(`${url}/${slug}`)}">All ${tag.ops.length} operations</a></li>` : ''}</ul>`);
+    parts.push(
+      `<h2 id="${attr(id)}"><a href="${attr(`${url}/${slug}`)}">${esc(tag.name)}</a></h2><ul class="ops">${tag.ops
+        .slice(0, 200)
+        .map((op) => opLink(`${url}/${slug}`, op))
+        .join('')}${tag.ops.length > 200 ? `<li><a href="${attr(`${url}/${slug}`)}">All ${tag.ops.length} operations</a></li>` : ''}</ul>`,
+    );
   }
   parts.push('</div>');
   return { html: await fill(parts.join('\n'), d.texts, codeThemes), headings };
@@ -333,7 +388,8 @@ export function operationMarkdown(page: ApiPage): string {
   const budget = { left: 300 };
   if (op.body) {
     out.push('## Request body', '');
-    for (const [type, media] of Object.entries<any>(op.body.content).slice(0, 3)) out.push(`\`${type}\``, '', ...schemaMd(spec, media?.schema, '', 0, new Set(), budget), '');
+    for (const [type, media] of Object.entries<any>(op.body.content).slice(0, 3))
+      out.push(`\`${type}\``, '', ...schemaMd(spec, media?.schema, '', 0, new Set(), budget), '');
   }
   if (op.responses.length) {
     out.push('## Responses', '');

@@ -32,7 +32,8 @@ export function authHeaders(spec: ApiSpec, op: ApiOperation): [string, string][]
   for (const name of op.security) {
     const s = spec.securitySchemes[name];
     if (!s || typeof s !== 'object') continue;
-    if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') || s.type === 'oauth2' || s.type === 'openIdConnect') out.push(['Authorization', 'Bearer YOUR_SECRET_TOKEN']);
+    if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') || s.type === 'oauth2' || s.type === 'openIdConnect')
+      out.push(['Authorization', 'Bearer YOUR_SECRET_TOKEN']);
     else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'basic') out.push(['Authorization', 'Basic YOUR_CREDENTIALS']);
     else if (s.type === 'apiKey' && s.in === 'header' && typeof s.name === 'string') out.push([s.name, 'YOUR_API_KEY']);
     if (out.length) break; // the first scheme that can be written as a header

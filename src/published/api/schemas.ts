@@ -25,7 +25,7 @@ export class Texts {
   readonly list: string[] = [];
   constructor(readonly nonce: string) {}
   add(md: string | undefined): string {
-    if (!md || !md.trim()) return '';
+    if (!md?.trim()) return '';
     this.list.push(md);
     return `<!--${this.nonce}:${this.list.length - 1}-->`;
   }
@@ -79,10 +79,22 @@ export function typeLabel(d: Draw, raw: any): string {
 
 function facts(s: any): string {
   const out: string[] = [];
-  if (Array.isArray(s.enum) && s.enum.length) out.push(`Possible values: ${s.enum.slice(0, 50).map((v: unknown) => `<code>${esc(scalar(v))}</code>`).join(' ')}${s.enum.length > 50 ? ' …' : ''}`);
+  if (Array.isArray(s.enum) && s.enum.length)
+    out.push(
+      `Possible values: ${s.enum
+        .slice(0, 50)
+        .map((v: unknown) => `<code>${esc(scalar(v))}</code>`)
+        .join(' ')}${s.enum.length > 50 ? ' …' : ''}`,
+    );
   if (s.default !== undefined) out.push(`Default: <code>${esc(scalar(s.default))}</code>`);
   if (s.example !== undefined && typeof s.example !== 'object') out.push(`Example: <code>${esc(scalar(s.example))}</code>`);
-  for (const [k, label] of [['minimum', 'Min'], ['maximum', 'Max'], ['minLength', 'Min length'], ['maxLength', 'Max length'], ['pattern', 'Pattern']] as const) {
+  for (const [k, label] of [
+    ['minimum', 'Min'],
+    ['maximum', 'Max'],
+    ['minLength', 'Min length'],
+    ['maxLength', 'Max length'],
+    ['pattern', 'Pattern'],
+  ] as const) {
     if (s[k] !== undefined && typeof s[k] !== 'object') out.push(`${label}: <code>${esc(String(s[k]))}</code>`);
   }
   return out.length ? `<p class="facts">${out.join(' · ')}</p>` : '';
@@ -156,7 +168,7 @@ export function schemaAt(d: Draw, root: any, path: string): { raw: any; seen: Se
     if (key === 'i') raw = s.items;
     else if (key === 'a') raw = s.additionalProperties;
     else if (/^v\d+$/.test(key)) raw = (s.oneOf ?? s.anyOf)?.[Number(key.slice(1))];
-    else if (key.startsWith('p.') && s.properties && Object.prototype.hasOwnProperty.call(s.properties, key.slice(2))) raw = s.properties[key.slice(2)];
+    else if (key.startsWith('p.') && s.properties && Object.hasOwn(s.properties, key.slice(2))) raw = s.properties[key.slice(2)];
     else return undefined;
     if (raw === undefined || raw === null || typeof raw !== 'object') return undefined;
   }
@@ -171,8 +183,15 @@ function properties(d: Draw, props: [string, any][], required: Set<unknown>, dep
       break;
     }
     const s = deref(d.spec, raw).value ?? {};
-    const flags = [required.has(name) ? '<span class="req">required</span>' : '', s.deprecated ? '<span class="deprecated">deprecated</span>' : '', s.readOnly ? '<span class="flag">read-only</span>' : '', s.nullable ? '<span class="flag">nullable</span>' : ''].join('');
-    items.push(`<li><div class="prop"><code>${esc(name)}</code> <span class="type">${esc(typeLabel(d, raw))}</span>${flags}</div>${d.texts.add(s.description)}${facts(s)}${nested(d, raw, depth + 1, seen, `${path}/p.${seg(name)}`)}</li>`);
+    const flags = [
+      required.has(name) ? '<span class="req">required</span>' : '',
+      s.deprecated ? '<span class="deprecated">deprecated</span>' : '',
+      s.readOnly ? '<span class="flag">read-only</span>' : '',
+      s.nullable ? '<span class="flag">nullable</span>' : '',
+    ].join('');
+    items.push(
+      `<li><div class="prop"><code>${esc(name)}</code> <span class="type">${esc(typeLabel(d, raw))}</span>${flags}</div>${d.texts.add(s.description)}${facts(s)}${nested(d, raw, depth + 1, seen, `${path}/p.${seg(name)}`)}</li>`,
+    );
   }
   return `<ul class="props">${items.join('')}</ul>`;
 }
@@ -217,12 +236,21 @@ export function exampleOf(spec: ApiSpec, raw: any, depth = 0, seen: Set<string> 
     }
     return out;
   }
-  if (type === 'string') return value.format === 'date-time' ? '2024-01-01T00:00:00Z' : value.format === 'date' ? '2024-01-01' : value.format === 'uri' || value.format === 'url' ? 'https://example.com' : value.format === 'email' ? 'name@example.com' : 'text';
+  if (type === 'string')
+    return value.format === 'date-time'
+      ? '2024-01-01T00:00:00Z'
+      : value.format === 'date'
+        ? '2024-01-01'
+        : value.format === 'uri' || value.format === 'url'
+          ? 'https://example.com'
+          : value.format === 'email'
+            ? 'name@example.com'
+            : 'text';
   if (type === 'integer' || type === 'number') return typeof value.minimum === 'number' ? value.minimum : 1;
   if (type === 'boolean') return true;
   return undefined;
 }
 
-export const exampleText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? '');
+export const exampleText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v, null, 2) ?? ''));
 
 export { attr };

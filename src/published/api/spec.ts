@@ -77,7 +77,7 @@ export function deref(spec: Pick<ApiSpec, 'root' | 'files'>, v: any): { value: a
     for (const raw of pointer.split('/').slice(1)) {
       if (doc === undefined || doc === null || typeof doc !== 'object') break;
       const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      doc = Object.prototype.hasOwnProperty.call(doc, key) ? doc[key] : undefined;
+      doc = Object.hasOwn(doc, key) ? doc[key] : undefined;
     }
     v = doc;
   }
@@ -164,11 +164,20 @@ export function buildSpec(filesystem: Record<string, any>, sourceUrl?: string): 
         if (!['path', 'query', 'header', 'cookie'].includes(p.in)) continue;
         // Swagger 2 keeps the type on the parameter itself.
         const schema = p.schema ?? (p.type ? { type: p.type, items: p.items, enum: p.enum, format: p.format, default: p.default } : undefined);
-        params.set(`${p.in}:${p.name}`, { name: p.name, in: p.in, required: p.in === 'path' || !!p.required, description: str(p.description), deprecated: !!p.deprecated, schema, example: p.example ?? p['x-example'] });
+        params.set(`${p.in}:${p.name}`, {
+          name: p.name,
+          in: p.in,
+          required: p.in === 'path' || !!p.required,
+          description: str(p.description),
+          deprecated: !!p.deprecated,
+          schema,
+          example: p.example ?? p['x-example'],
+        });
       }
       if (op.requestBody) {
         const rb = deref(spec, op.requestBody).value;
-        if (rb && typeof rb === 'object') body = { required: !!rb.required, description: str(rb.description), content: rb.content && typeof rb.content === 'object' ? rb.content : {} };
+        if (rb && typeof rb === 'object')
+          body = { required: !!rb.required, description: str(rb.description), content: rb.content && typeof rb.content === 'object' ? rb.content : {} };
       }
       const tagName = Array.isArray(op.tags) && str(op.tags[0]) ? (op.tags[0] as string) : 'Other';
       const t = tag(tagName);
@@ -193,7 +202,11 @@ export function buildSpec(filesystem: Record<string, any>, sourceUrl?: string): 
         responses: op.responses && typeof op.responses === 'object' ? Object.entries(op.responses) : [],
         samples: (Array.isArray(rawSamples) ? rawSamples : [])
           .filter((s: any) => typeof s?.source === 'string')
-          .map((s: any) => ({ lang: String(str(s.lang) ?? '').toLowerCase(), label: String(str(s.label) ?? str(s.lang) ?? 'Sample'), source: s.source as string })),
+          .map((s: any) => ({
+            lang: String(str(s.lang) ?? '').toLowerCase(),
+            label: String(str(s.label) ?? str(s.lang) ?? 'Sample'),
+            source: s.source as string,
+          })),
         security: [...new Set(security.flatMap((r: any) => (r && typeof r === 'object' ? Object.keys(r) : [])))] as string[],
       };
       t.ops.push(operation);

@@ -25,7 +25,9 @@ export function appPage(title: string, main: string, crumbs: { title: string; hr
 }
 
 export const list = (items: { title: string; href?: string; note?: string }[], empty = 'None.') =>
-  items.length ? `<ul>${items.map((i) => `<li>${i.href ? `<a href="${attr(i.href)}">${esc(i.title)}</a>` : esc(i.title)}${i.note ? ` <small>${esc(i.note)}</small>` : ''}</li>`).join('')}</ul>` : `<p>${esc(empty)}</p>`;
+  items.length
+    ? `<ul>${items.map((i) => `<li>${i.href ? `<a href="${attr(i.href)}">${esc(i.title)}</a>` : esc(i.title)}${i.note ? ` <small>${esc(i.note)}</small>` : ''}</li>`).join('')}</ul>`
+    : `<p>${esc(empty)}</p>`;
 
 export const section = (title: string, body: string) => `<section><h2>${esc(title)}</h2>${body}</section>`;
 

@@ -12,11 +12,13 @@ import { appPage, list, section } from './page.js';
 
 type Call = (operationId: string, path: Record<string, string>, query?: Record<string, string>) => Promise<any>;
 
-const caller = (ctx: Context, who: Caller): Call => async (operationId, path, query = {}) => {
-  const r = await invoke(ctx, operationId, { path, query }, who);
-  if (r.status >= 400) throw (r as any).error ?? new DocsError('not_found', `${operationId}: ${r.status}`);
-  return r.body;
-};
+const caller =
+  (ctx: Context, who: Caller): Call =>
+  async (operationId, path, query = {}) => {
+    const r = await invoke(ctx, operationId, { path, query }, who);
+    if (r.status >= 400) throw (r as any).error ?? new DocsError('not_found', `${operationId}: ${r.status}`);
+    return r.body;
+  };
 
 const enc = encodeURIComponent;
 
@@ -24,7 +26,10 @@ export async function appView(ctx: Context, who: Caller, segs: string[]): Promis
   const call = caller(ctx, who);
   if (segs.length === 0) {
     const orgs = await call('listOrganizationsForAuthenticatedUser', {});
-    return appPage('Organizations', `<h1>Organizations</h1>${list(orgs.items.map((o: any) => ({ title: o.title, href: `/o/${enc(o.id)}` })))}<p><a href="/o/logout">Sign out</a></p>`);
+    return appPage(
+      'Organizations',
+      `<h1>Organizations</h1>${list(orgs.items.map((o: any) => ({ title: o.title, href: `/o/${enc(o.id)}` })))}<p><a href="/o/logout">Sign out</a></p>`,
+    );
   }
   // An integration's own `urls.app` is `/integrations/<name>` (installations are under /o/<org>).
   if (segs[0] === '' && segs[1] === 'integrations' && segs.length === 3) return integration(call, segs[2]!, []);
@@ -65,7 +70,11 @@ async function organization(call: Call, o: any) {
 async function collection(call: Call, home: { title: string; href: string }, id: string) {
   const c = await call('getCollectionById', { collectionId: id });
   const spaces = await call('listSpacesInCollectionById', { collectionId: id }, { limit: '1000' });
-  return appPage(c.title, `<h1>${esc(c.title)}</h1>${section('Spaces', list(spaces.items.map((s: any) => ({ title: s.title, href: new URL(s.urls.app).pathname }))))}`, [home]);
+  return appPage(
+    c.title,
+    `<h1>${esc(c.title)}</h1>${section('Spaces', list(spaces.items.map((s: any) => ({ title: s.title, href: new URL(s.urls.app).pathname }))))}`,
+    [home],
+  );
 }
 
 function tree(pages: any[], base: string, current?: string): string {
@@ -84,7 +93,11 @@ async function space(call: Call, home: { title: string; href: string }, id: stri
   if (rest[0] === '~' && rest[1] === 'changes' && rest[2] && rest.length === 3) return changeRequest(call, crumbs, id, rest[2]);
   if (rest[0] === '~' && rest[1] === 'revisions' && rest[2] && rest.length === 3) {
     const rev = await call('getRevisionById', { spaceId: id, revisionId: rest[2] });
-    return appPage(`Revision ${rev.id}`, `<h1>Revision ${esc(rev.id)}</h1><p>${esc(rev.createdAt)} · ${esc(rev.type)}</p>${section('Pages', tree(rev.pages, base))}`, crumbs);
+    return appPage(
+      `Revision ${rev.id}`,
+      `<h1>Revision ${esc(rev.id)}</h1><p>${esc(rev.createdAt)} · ${esc(rev.type)}</p>${section('Pages', tree(rev.pages, base))}`,
+      crumbs,
+    );
   }
   if (rest[0] === '~') throw new DocsError('not_found', `nothing at ${base}/${rest.join('/')}`);
   const [{ pages }, crs] = await Promise.all([call('listPages', { spaceId: id }), call('listChangeRequestsForSpace', { spaceId: id }, { limit: '20' })]);
@@ -97,7 +110,11 @@ async function space(call: Call, home: { title: string; href: string }, id: stri
   } else {
     body = `<h1>${esc(s.title)}</h1>${s.urls.published ? `<p>Published at <a href="${attr(safeUrl(s.urls.published))}">${esc(s.urls.published)}</a></p>` : ''}${section('Change requests', list(crs.items.map((c: any) => ({ title: `#${c.number} ${c.subject ?? ''}`, href: new URL(c.urls.app).pathname, note: c.status }))))}`;
   }
-  return appPage(s.title, `<div class="layout"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`, crumbs);
+  return appPage(
+    s.title,
+    `<div class="layout"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`,
+    crumbs,
+  );
 }
 
 /** The origin the API's `urls.app` are under (links to it count as links in the app). */
@@ -135,7 +152,11 @@ function diffHtml(before = '', after = ''): string {
     .map((part) => {
       const sign = part.added ? '+' : part.removed ? '-' : ' ';
       const tag = part.added ? 'ins' : part.removed ? 'del' : 'span';
-      return part.value.replace(/\n$/, '').split('\n').map((l) => `<${tag}>${esc(`${sign} ${l}`)}</${tag}>`).join('');
+      return part.value
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `<${tag}>${esc(`${sign} ${l}`)}</${tag}>`)
+        .join('');
     })
     .join('')}</pre>`;
 }
@@ -158,10 +179,20 @@ async function changeRequest(call: Call, crumbs: { title: string; href?: string 
 async function site(call: Call, home: { title: string; href: string }, org: string, id: string) {
   const s = await call('getSiteById', { organizationId: org, siteId: id });
   const structure = await call('getSiteStructure', { organizationId: org, siteId: id });
-  const spaceItem = (ss: any) => ({ title: `${ss.title} (${ss.path})`, href: new URL(ss.space.urls.app).pathname, note: ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : '' });
+  const spaceItem = (ss: any) => ({
+    title: `${ss.title} (${ss.path})`,
+    href: new URL(ss.space.urls.app).pathname,
+    note: ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : '',
+  });
   const body =
     structure.type === 'sections'
-      ? structure.structure.map((n: any) => (n.object === 'site-section' ? section(n.title, list(n.siteSpaces.map(spaceItem))) : section(n.title, n.children.map((c: any) => (c.siteSpaces ? `<h3>${esc(c.title)}</h3>${list(c.siteSpaces.map(spaceItem))}` : '')).join('')))).join('')
+      ? structure.structure
+          .map((n: any) =>
+            n.object === 'site-section'
+              ? section(n.title, list(n.siteSpaces.map(spaceItem)))
+              : section(n.title, n.children.map((c: any) => (c.siteSpaces ? `<h3>${esc(c.title)}</h3>${list(c.siteSpaces.map(spaceItem))}` : '')).join('')),
+          )
+          .join('')
       : section('Site spaces', list(structure.structure.map(spaceItem)));
   return appPage(
     s.title,
@@ -182,7 +213,10 @@ async function openapi(call: Call, home: { title: string; href: string }, org: s
     const rows = Object.entries(doc.paths ?? {}).flatMap(([p, item]: [string, any]) =>
       Object.entries(item ?? {})
         .filter(([m]) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(m))
-        .map(([m, op]: [string, any]) => `<li><code>${esc(m.toUpperCase())} ${esc(p)}</code> ${esc(op?.summary ?? op?.operationId ?? '')}${op?.description ? `<p>${esc(op.description)}</p>` : ''}</li>`),
+        .map(
+          ([m, op]: [string, any]) =>
+            `<li><code>${esc(m.toUpperCase())} ${esc(p)}</code> ${esc(op?.summary ?? op?.operationId ?? '')}${op?.description ? `<p>${esc(op.description)}</p>` : ''}</li>`,
+        ),
     );
     ops = `<p>${esc(doc.info?.title ?? '')} ${esc(doc.info?.version ?? '')}</p>${rows.length ? `<ul>${rows.join('')}</ul>` : '<p>No operations.</p>'}`;
   } catch (err) {
@@ -197,11 +231,16 @@ async function openapi(call: Call, home: { title: string; href: string }, org: s
 
 async function integration(call: Call, name: string, crumbs: { title: string; href?: string }[]) {
   const i = await call('getIntegrationByName', { integrationName: name });
-  return appPage(i.title, `<h1>${esc(i.title)}</h1><p>${esc(i.description ?? '')}</p><dl><dt>Name</dt><dd>${esc(i.name)}</dd><dt>Scopes</dt><dd>${esc((i.scopes ?? []).join(', '))}</dd></dl>`, crumbs);
+  return appPage(
+    i.title,
+    `<h1>${esc(i.title)}</h1><p>${esc(i.description ?? '')}</p><dl><dt>Name</dt><dd>${esc(i.name)}</dd><dt>Scopes</dt><dd>${esc((i.scopes ?? []).join(', '))}</dd></dl>`,
+    crumbs,
+  );
 }
 
 /** A value as table text: strings and numbers as they are, dates as dates. */
-const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? '' : String(v).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d).*Z$/, '$1 $2 UTC'));
+const cell = (v: unknown) =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? '' : String(v).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d).*Z$/, '$1 $2 UTC');
 
 /** Rows as a table: a header row from `cols` ([key, heading]), one row per record. */
 export function table(rows: Record<string, unknown>[], cols: [string, string][], caption?: string): string {
@@ -214,11 +253,42 @@ export function table(rows: Record<string, unknown>[], cols: [string, string][],
 /** A conversation cluster: its summary, figures, weekly pulse and sources as tables, then its issues. */
 function cluster(c: Record<string, any>, issues: any[]): string {
   const kv = (o: unknown) => (o && typeof o === 'object' ? Object.entries(o as object).map(([k, v]) => ({ k, v })) : []);
-  const weeks = Array.isArray(c.weeklyPulse) ? c.weeklyPulse.map((n: unknown, i: number, a: unknown[]) => ({ k: i === a.length - 1 ? 'this week' : `${a.length - 1 - i} weeks ago`, v: n })) : [];
+  const weeks = Array.isArray(c.weeklyPulse)
+    ? c.weeklyPulse.map((n: unknown, i: number, a: unknown[]) => ({ k: i === a.length - 1 ? 'this week' : `${a.length - 1 - i} weeks ago`, v: n }))
+    : [];
   const rows = issues.map((i) => ({ title: i.issue?.title, summary: i.issue?.summary, conversation: i.conversation?.subject, at: i.issue?.createdAt }));
   return `${c.summary ? `<p>${esc(c.summary)}</p>` : ''}<p class="updated">Created ${esc(cell(c.createdAt))} · updated ${esc(cell(c.updatedAt))}</p>
-${section('Issues', table(rows, [['title', 'Issue'], ['summary', 'Summary'], ['conversation', 'Conversation'], ['at', 'Created']]))}
-${section('Figures', table(kv(c.stats), [['k', 'Figure'], ['v', 'Count']]))}
-${section('Weekly pulse', table(weeks.filter((w: any) => w.v), [['k', 'Week'], ['v', 'Issues']]))}
-${section('Sources', table(kv(c.sources), [['k', 'Source'], ['v', 'Issues']]))}`;
+${section(
+  'Issues',
+  table(rows, [
+    ['title', 'Issue'],
+    ['summary', 'Summary'],
+    ['conversation', 'Conversation'],
+    ['at', 'Created'],
+  ]),
+)}
+${section(
+  'Figures',
+  table(kv(c.stats), [
+    ['k', 'Figure'],
+    ['v', 'Count'],
+  ]),
+)}
+${section(
+  'Weekly pulse',
+  table(
+    weeks.filter((w: any) => w.v),
+    [
+      ['k', 'Week'],
+      ['v', 'Issues'],
+    ],
+  ),
+)}
+${section(
+  'Sources',
+  table(kv(c.sources), [
+    ['k', 'Source'],
+    ['v', 'Issues'],
+  ]),
+)}`;
 }

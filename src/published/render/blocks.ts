@@ -30,9 +30,21 @@ const EMBED = /^ {0,3}\{%\s*embed\s+url="([^"]*)"[^%]*%\}\s*$/;
 const END_EMBED = /^ {0,3}\{%\s*endembed\s*%\}\s*$/;
 
 const attrIn = (attrs: string, name: string) => new RegExp(`(?:^|\\s)${name}="([^"]*)"`, 'i').exec(attrs)?.[1] ?? '';
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 /** A caption's text: its tags dropped (it is shown as text). */
-const captionText = (html: string) => unescape(html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim());
+const captionText = (html: string) =>
+  unescape(
+    html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 
 const enc = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
@@ -46,7 +58,7 @@ export function markBlocks(markdown: string): Markers {
       if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length) fence = undefined;
       return line;
     }
-    if (f) return (fence = f[1]), line;
+    if (f) return ((fence = f[1]), line);
     let m: RegExpExecArray | null;
     if ((m = FIGURE.exec(line))) {
       // The image as markdown (so it resolves and is sanitized like any), the caption as text.
@@ -62,7 +74,7 @@ export function markBlocks(markdown: string): Markers {
     if (END_TABS.test(line)) return mark('close', 'tabs');
     if ((m = TAB.exec(line))) return mark('open', 'tab', m[1]);
     if (END_TAB.test(line)) return mark('close', 'tab');
-    if ((m = DETAILS.exec(line))) return mark('open', 'details', m[1] ?? '') ;
+    if ((m = DETAILS.exec(line))) return mark('open', 'details', m[1] ?? '');
     if ((m = SUMMARY.exec(line))) return mark('summary', 'details', m[1]);
     if (END_DETAILS.test(line)) return mark('close', 'details');
     return line;
@@ -93,7 +105,11 @@ export function remarkBlocks(nonce: string) {
         if (what === 'open' && kind === 'embed') {
           // A link to what GitBook would frame: the site's CSP frames nothing.
           const url = dec(arg);
-          push({ type: 'docsBlock', data: { hName: 'div', hProperties: { className: ['embed'] } }, children: [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }] });
+          push({
+            type: 'docsBlock',
+            data: { hName: 'div', hProperties: { className: ['embed'] } },
+            children: [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }],
+          });
           continue;
         }
         if (what === 'open' && kind === 'figure') {
@@ -108,7 +124,11 @@ export function remarkBlocks(nonce: string) {
               ? { type: 'docsBlock', data: { hName: 'div', hProperties: { className: ['hint', `hint-${dec(arg)}`] } }, children: [] }
               : kind === 'tabs'
                 ? { type: 'docsBlock', data: { hName: 'div', hProperties: { className: ['tabs'] } }, children: [] }
-                : { type: 'docsBlock', data: { hName: 'details', hProperties: kind === 'tab' ? { className: ['tab'], open: true } : {} }, children: dec(arg) ? [summary(dec(arg))] : [] };
+                : {
+                    type: 'docsBlock',
+                    data: { hName: 'details', hProperties: kind === 'tab' ? { className: ['tab'], open: true } : {} },
+                    children: dec(arg) ? [summary(dec(arg))] : [],
+                  };
           push(node);
           stack.push({ kind, node });
         } else if (what === 'summary') {
@@ -118,7 +138,8 @@ export function remarkBlocks(nonce: string) {
           // A closing marker closes the innermost block of its kind (and any left open inside it).
           const at = stack.map((s) => s.kind).lastIndexOf(kind);
           const fig = stack[at]?.node;
-          if (kind === 'figure' && fig?.data.caption) fig.children.push({ type: 'docsBlock', data: { hName: 'figcaption' }, children: [{ type: 'text', value: fig.data.caption }] });
+          if (kind === 'figure' && fig?.data.caption)
+            fig.children.push({ type: 'docsBlock', data: { hName: 'figcaption' }, children: [{ type: 'text', value: fig.data.caption }] });
           if (at >= 0) stack.length = at;
         }
       }

@@ -21,7 +21,8 @@ const FONTS: Record<string, string> = {
 
 export function fontStack(font: unknown): string {
   if (typeof font === 'string') return FONTS[font] ?? `"${font.replace(/[^A-Za-z0-9 _-]/g, '')}", system-ui, sans-serif`;
-  if (font && typeof font === 'object' && typeof (font as any).fontFamily === 'string') return `"${(font as any).fontFamily.replace(/[^A-Za-z0-9 _-]/g, '')}", system-ui, sans-serif`;
+  if (font && typeof font === 'object' && typeof (font as any).fontFamily === 'string')
+    return `"${(font as any).fontFamily.replace(/[^A-Za-z0-9 _-]/g, '')}", system-ui, sans-serif`;
   return FONTS.Inter!;
 }
 
@@ -31,7 +32,10 @@ const LIGHT = { bg: '#ffffff', fg: '#1d1d1f', muted: '#5d5d68', line: '#e3e3e8',
 const DARK = { bg: '#111214', fg: '#ececf1', muted: '#a3a3ad', line: '#2e2f36', soft: '#1b1c20', code: '#1b1f26', warn: '#ffb454' };
 export const CODE_BG = { light: LIGHT.code, dark: DARK.code };
 
-const vars = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `--${k}:${v}`).join(';');
+const vars = (o: Record<string, string>) =>
+  Object.entries(o)
+    .map(([k, v]) => `--${k}:${v}`)
+    .join(';');
 const dark = (body: string) => `[data-theme=dark]{${body}}@media (prefers-color-scheme:dark){[data-theme=auto]{${body}}}`;
 
 export function themeVars(styling: Record<string, any> = {}): string {

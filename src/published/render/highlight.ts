@@ -15,7 +15,12 @@ export interface CodeThemes {
 
 const DEFAULT: CodeThemes = { light: 'github-light-default', dark: 'github-dark-default' };
 /** GitBook's theme names that are not shiki's. */
-const ALIASES: Record<string, string> = { 'default-light': DEFAULT.light, 'default-dark': DEFAULT.dark, 'monochrome-light': 'min-light', 'monochrome-dark': 'min-dark' };
+const ALIASES: Record<string, string> = {
+  'default-light': DEFAULT.light,
+  'default-dark': DEFAULT.dark,
+  'monochrome-light': 'min-light',
+  'monochrome-dark': 'min-dark',
+};
 
 /** The themes a customization asks for (`styling.codeTheme.default`), or undefined for the default look. */
 export function codeThemesOf(styling: Record<string, any> | undefined): CodeThemes | undefined {
@@ -29,7 +34,10 @@ export function codeThemesOf(styling: Record<string, any> | undefined): CodeThem
 /** Token colors made to read (WCAG AA) on the background of each mode. */
 function readableTokens(n: any, bg: CodeThemes) {
   if (typeof n.properties?.style === 'string') {
-    n.properties.style = n.properties.style.replace(/--shiki-(light|dark):(#[0-9a-fA-F]{3,8})/g, (_: string, mode: 'light' | 'dark', c: string) => `--shiki-${mode}:${readable(c, bg[mode])}`);
+    n.properties.style = n.properties.style.replace(
+      /--shiki-(light|dark):(#[0-9a-fA-F]{3,8})/g,
+      (_: string, mode: 'light' | 'dark', c: string) => `--shiki-${mode}:${readable(c, bg[mode])}`,
+    );
   }
   for (const c of n.children ?? []) readableTokens(c, bg);
 }
@@ -60,9 +68,18 @@ function highlighter() {
 async function language(name: string): Promise<boolean> {
   const { hl, langs } = await highlighter();
   const key = name.toLowerCase();
-  if (!Object.prototype.hasOwnProperty.call(langs, key)) return false;
+  if (!Object.hasOwn(langs, key)) return false;
   let p = loaded.get(key);
-  if (!p) loaded.set(key, (p = langs[key]!().then((m) => hl.loadLanguage(m.default ?? m)).then(() => true, () => false)));
+  if (!p)
+    loaded.set(
+      key,
+      (p = langs[key]!()
+        .then((m) => hl.loadLanguage(m.default ?? m))
+        .then(
+          () => true,
+          () => false,
+        )),
+    );
   return p;
 }
 
@@ -70,9 +87,18 @@ async function language(name: string): Promise<boolean> {
 async function theme(name: string): Promise<boolean> {
   if (name === DEFAULT.light || name === DEFAULT.dark) return true;
   const { hl, themes } = await highlighter();
-  if (!Object.prototype.hasOwnProperty.call(themes, name)) return false;
+  if (!Object.hasOwn(themes, name)) return false;
   let p = themesLoaded.get(name);
-  if (!p) themesLoaded.set(name, (p = themes[name]!().then((m) => hl.loadTheme(m.default ?? m)).then(() => true, () => false)));
+  if (!p)
+    themesLoaded.set(
+      name,
+      (p = themes[name]!()
+        .then((m) => hl.loadTheme(m.default ?? m))
+        .then(
+          () => true,
+          () => false,
+        )),
+    );
   return p;
 }
 
@@ -87,7 +113,10 @@ export interface Highlighted {
 export async function highlightCode(code: string, lang: string, wanted?: CodeThemes): Promise<Highlighted | undefined> {
   if (!lang || !(await language(lang))) return undefined;
   const { hl } = await highlighter();
-  const themes = { light: wanted && (await theme(wanted.light)) ? wanted.light : DEFAULT.light, dark: wanted && (await theme(wanted.dark)) ? wanted.dark : DEFAULT.dark };
+  const themes = {
+    light: wanted && (await theme(wanted.light)) ? wanted.light : DEFAULT.light,
+    dark: wanted && (await theme(wanted.dark)) ? wanted.dark : DEFAULT.dark,
+  };
   const pre = hl.codeToHast(code.replace(/\n$/, ''), { lang: lang.toLowerCase(), themes, defaultColor: false }).children[0];
   if (themes.light === DEFAULT.light && themes.dark === DEFAULT.dark) {
     readableTokens(pre, CODE_BG);

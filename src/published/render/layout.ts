@@ -77,10 +77,13 @@ const SOCIAL: Record<string, [string, (h: string) => string | undefined]> = {
   reddit: ['Reddit', (h) => `https://www.reddit.com/r/${encodeURIComponent(h)}`],
   bluesky: ['Bluesky', (h) => `https://bsky.app/profile/${encodeURIComponent(h)}`],
   // A Mastodon handle is user@server: the profile is on that server.
-  mastodon: ['Mastodon', (h) => {
-    const m = /^([A-Za-z0-9_]+)@([A-Za-z0-9.-]+\.[A-Za-z]{2,})$/.exec(h);
-    return m ? `https://${m[2]}/@${m[1]}` : undefined;
-  }],
+  mastodon: [
+    'Mastodon',
+    (h) => {
+      const m = /^([A-Za-z0-9_]+)@([A-Za-z0-9.-]+\.[A-Za-z]{2,})$/.exec(h);
+      return m ? `https://${m[2]}/@${m[1]}` : undefined;
+    },
+  ],
   threads: ['Threads', (h) => `https://www.threads.net/@${encodeURIComponent(h)}`],
   medium: ['Medium', (h) => `https://medium.com/@${encodeURIComponent(h)}`],
 };
@@ -102,7 +105,7 @@ function socialLinks(settings: Settings, where: 'header' | 'footer'): string {
 /** The customization's announcement (when enabled): a banner above the header, a link when it has one. */
 function announcement(f: Frame, lang: string): string {
   const a = f.settings.announcement;
-  if (!a || a.enabled !== true) return '';
+  if (a?.enabled !== true) return '';
   const localized = a.localizedMessage && typeof a.localizedMessage === 'object' ? a.localizedMessage[lang] : undefined;
   const message = typeof localized === 'string' && localized.trim() ? localized : typeof a.message === 'string' ? a.message : '';
   if (!message.trim()) return '';
@@ -126,25 +129,36 @@ export function frame(f: Frame): string {
       const href = f.ref(l?.to);
       const sub = (Array.isArray(l?.links) ? l.links : []).map((x: any) => [x?.title, f.ref(x?.to)]).filter((x: any[]) => x[1]);
       // An item with links of its own is a menu (a <details>, no script).
-      if (sub.length) return `<details><summary>${esc(l.title)}</summary><ul>${sub.map(([t, h]: string[]) => `<li><a href="${attr(safeUrl(h))}">${esc(t)}</a></li>`).join('')}</ul></details>`;
+      if (sub.length)
+        return `<details><summary>${esc(l.title)}</summary><ul>${sub.map(([t, h]: string[]) => `<li><a href="${attr(safeUrl(h))}">${esc(t)}</a></li>`).join('')}</ul></details>`;
       return href ? `<a href="${attr(safeUrl(href))}">${esc(l.title)}</a>` : '';
     })
     .join('');
   // Both choices are drawn; CSS shows the one leading away from the theme in effect (the system's
   // when none was chosen), so the toggle is right without script. The script sets the same cookie.
-  const toggle = settings.themes?.toggeable !== false
-    ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme" data-cookie="docs_theme_${attr(view.site.id)}" data-path="${attr(view.base)}"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="dark" aria-label="Switch to dark mode" title="Dark mode"><span aria-hidden="true">☾</span></button><button name="set" value="light" aria-label="Switch to light mode" title="Light mode"><span aria-hidden="true">☀</span></button></form>`
-    : '';
+  const toggle =
+    settings.themes?.toggeable !== false
+      ? `<form class="toggle" method="get" action="${attr(view.base)}/~/theme" data-cookie="docs_theme_${attr(view.site.id)}" data-path="${attr(view.base)}"><input type="hidden" name="back" value="${attr(f.here)}"><button name="set" value="dark" aria-label="Switch to dark mode" title="Dark mode"><span aria-hidden="true">☾</span></button><button name="set" value="light" aria-label="Switch to light mode" title="Light mode"><span aria-hidden="true">☀</span></button></form>`
+      : '';
   const search = `<form class="search" role="search" aria-label="Site search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
   // One section alone is no choice: no top navigation then.
   const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
   const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
-  const switcher = variants.length > 1
-    ? `<nav class="variants top" aria-label="Variants">${variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('')}</nav>`
-    : '';
+  const switcher =
+    variants.length > 1
+      ? `<nav class="variants top" aria-label="Variants">${variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('')}</nav>`
+      : '';
   const footer = settings.footer ?? {};
   const footerGroups = (Array.isArray(footer.groups) ? footer.groups : [])
-    .map((g: any) => `<div><strong>${esc(g?.title)}</strong><ul>${(Array.isArray(g?.links) ? g.links : []).map((l: any) => { const h = f.ref(l?.to); return h ? `<li><a href="${attr(safeUrl(h))}">${esc(l.title)}</a></li>` : ''; }).join('')}</ul></div>`)
+    .map(
+      (g: any) =>
+        `<div><strong>${esc(g?.title)}</strong><ul>${(Array.isArray(g?.links) ? g.links : [])
+          .map((l: any) => {
+            const h = f.ref(l?.to);
+            return h ? `<li><a href="${attr(safeUrl(h))}">${esc(l.title)}</a></li>` : '';
+          })
+          .join('')}</ul></div>`,
+    )
     .join('');
   const footerLogo = themed(footer.logo, f.theme === 'dark' ? 'dark' : 'light');
   const outline = f.outline?.filter((h) => h.depth === 2 || h.depth === 3) ?? [];
@@ -154,8 +168,14 @@ export function frame(f: Frame): string {
   const linkNav = links ? `<nav class="header-links" aria-label="Header links">${links}</nav>` : '';
   // On narrow screens the header keeps one row: its links and the variant switcher are drawn
   // again at the top of the page tree (after the content, or in the menu's drawer).
-  const mobile = links || switcher ? `<nav class="mobile-links" aria-label="Site links">${links.replace(/<details>/g, '<details open>')}${variants.length > 1 ? variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('') : ''}</nav>` : '';
-  const menu = f.sidebar || mobile ? '<button class="menu" type="button" aria-expanded="false" aria-controls="nav" aria-label="Menu"><span aria-hidden="true">☰</span></button>' : '';
+  const mobile =
+    links || switcher
+      ? `<nav class="mobile-links" aria-label="Site links">${links.replace(/<details>/g, '<details open>')}${variants.length > 1 ? variants.map((e) => `<a href="${attr(e.url)}"${e === entry ? ' aria-current="page"' : ''}>${esc(e.space.title)}</a>`).join('') : ''}</nav>`
+      : '';
+  const menu =
+    f.sidebar || mobile
+      ? '<button class="menu" type="button" aria-expanded="false" aria-controls="nav" aria-label="Menu"><span aria-hidden="true">☰</span></button>'
+      : '';
   return `<!doctype html>
 <html lang="${attr(lang)}" data-theme="${f.theme}" data-style="${attr(settings.styling?.theme ?? 'clean')}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -3,7 +3,11 @@ import { highlightCode, type CodeThemes } from './highlight.js';
 import { color } from './html.js';
 
 // Heading anchors as the search index makes them (src/search/indexes.ts), so a result's anchor lands.
-const anchorOf = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section';
+const anchorOf = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'section';
 
 // A page's markdown to HTML: remark (CommonMark + GFM: tables, task lists, strikethrough,
 // autolinks, footnotes) -> rehype -> rehype-sanitize (GitHub's schema: raw HTML is dropped
@@ -35,7 +39,9 @@ export interface Heading {
   id: string;
 }
 
-let pipeline: Promise<{ unified: any; remarkParse: any; remarkGfm: any; remarkRehype: any; rehypeSanitize: any; rehypeStringify: any; schema: any }> | undefined;
+let pipeline:
+  | Promise<{ unified: any; remarkParse: any; remarkGfm: any; remarkRehype: any; rehypeSanitize: any; rehypeStringify: any; schema: any }>
+  | undefined;
 
 function load() {
   pipeline ??= (async () => {
@@ -58,7 +64,15 @@ function load() {
         details: [['className', 'tab']],
       },
     };
-    return { unified, remarkParse: remarkParse.default, remarkGfm: remarkGfm.default, remarkRehype: remarkRehype.default, rehypeSanitize: rehypeSanitize.default, rehypeStringify: rehypeStringify.default, schema };
+    return {
+      unified,
+      remarkParse: remarkParse.default,
+      remarkGfm: remarkGfm.default,
+      remarkRehype: remarkRehype.default,
+      rehypeSanitize: rehypeSanitize.default,
+      rehypeStringify: rehypeStringify.default,
+      schema,
+    };
   })();
   return pipeline;
 }
@@ -123,7 +137,14 @@ export async function renderMarkdown(markdown: string, opts: RenderOptions): Pro
   const { text, nonce } = markBlocks(markdown);
   const headings: Heading[] = [];
   const codes: { parent: El; index: number; lang: string; code: string }[] = [];
-  const processor = p.unified().use(p.remarkParse).use(p.remarkGfm).use(remarkBlocks(nonce)).use(p.remarkRehype).use(p.rehypeSanitize, p.schema).use(finish(opts, headings, codes));
+  const processor = p
+    .unified()
+    .use(p.remarkParse)
+    .use(p.remarkGfm)
+    .use(remarkBlocks(nonce))
+    .use(p.remarkRehype)
+    .use(p.rehypeSanitize, p.schema)
+    .use(finish(opts, headings, codes));
   const tree = await processor.run(processor.parse(text));
   // Highlighted code replaces its <pre>: shiki's output, built from the code as text. Every code
   // block gets a head with its language (the script adds a copy button there) and scrolls in its
@@ -132,11 +153,15 @@ export async function renderMarkdown(markdown: string, opts: RenderOptions): Pro
     const lit = await highlightCode(c.code, c.lang, opts.codeThemes);
     const pre = (lit?.pre as El | undefined) ?? c.parent.children![c.index]!;
     (pre.properties ??= {}).tabIndex = 0;
-    const label = c.lang ? [{ type: 'element', tagName: 'span', properties: { className: ['lang'] }, children: [{ type: 'text', value: c.lang }] }] : [{ type: 'element', tagName: 'span', properties: {}, children: [] }];
+    const label = c.lang
+      ? [{ type: 'element', tagName: 'span', properties: { className: ['lang'] }, children: [{ type: 'text', value: c.lang }] }]
+      : [{ type: 'element', tagName: 'span', properties: {}, children: [] }];
     const head: El = { type: 'element', tagName: 'div', properties: { className: ['code-head'] }, children: label };
     // A chosen code theme brings its own background and text color (CSS variables on the block).
     const k = lit?.colors;
-    const style = k ? `--cb-l:${color(k.light.bg, '#ffffff')};--cf-l:${color(k.light.fg, '#000000')};--cb-d:${color(k.dark.bg, '#000000')};--cf-d:${color(k.dark.fg, '#ffffff')}` : undefined;
+    const style = k
+      ? `--cb-l:${color(k.light.bg, '#ffffff')};--cf-l:${color(k.light.fg, '#000000')};--cb-d:${color(k.dark.bg, '#000000')};--cf-d:${color(k.dark.fg, '#ffffff')}`
+      : undefined;
     c.parent.children![c.index] = { type: 'element', tagName: 'div', properties: { className: ['code'], ...(style ? { style } : {}) }, children: [head, pre] };
   }
   const html = p.unified().use(p.rehypeStringify).stringify(tree);

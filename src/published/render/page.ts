@@ -29,7 +29,12 @@ export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | u
     if (!satisfiesPage(ix, l, visitor)) return '';
     if (p.type === 'group') return `<li><div class="group">${esc(p.title)}</div>${list(p.pages, depth + 1)}</li>`;
     if (p.type === 'link') {
-      const href = p.target?.kind === 'url' ? p.target.url : p.target?.kind === 'page' && ix.byId.get(p.target.page) ? pageUrl(entry, ix.byId.get(p.target.page)!.path) : p.href;
+      const href =
+        p.target?.kind === 'url'
+          ? p.target.url
+          : p.target?.kind === 'page' && ix.byId.get(p.target.page)
+            ? pageUrl(entry, ix.byId.get(p.target.page)!.path)
+            : p.href;
       return href ? `<li><a href="${attr(safeUrl(href))}">${esc(p.title)}</a></li>` : '';
     }
     const here = current?.node.id === p.id ? ' aria-current="page"' : '';
@@ -56,13 +61,25 @@ export function emoji(e: string): string {
   return points.every((p) => p <= 0x10ffff) ? String.fromCodePoint(...points) : e;
 }
 
-export function pageMain(entry: SpaceEntry, l: Located, html: string, prev: Located | undefined, next: Located | undefined, pagination: boolean, actions = ''): string {
+export function pageMain(
+  entry: SpaceEntry,
+  l: Located,
+  html: string,
+  prev: Located | undefined,
+  next: Located | undefined,
+  pagination: boolean,
+  actions = '',
+): string {
   // An ancestor's path is the start of the page's (a group's address leads to its first page).
   const segs = l.path.split('/');
-  const crumbs = [`<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`, ...l.ancestors.map((a, i) => `<li><a href="${attr(pageUrl(entry, segs.slice(0, i + 1).join('/')))}">${esc(a.title)}</a></li>`)];
-  const pager = pagination && (prev || next)
-    ? `<nav class="pager" aria-label="Previous and next">${prev ? `<a rel="prev" href="${attr(pageUrl(entry, prev.path))}">← ${esc(prev.node.title)}</a>` : '<span></span>'}${next ? `<a rel="next" href="${attr(pageUrl(entry, next.path))}">${esc(next.node.title)} →</a>` : ''}</nav>`
-    : '';
+  const crumbs = [
+    `<li><a href="${attr(entry.url)}">${esc(entry.space.title)}</a></li>`,
+    ...l.ancestors.map((a, i) => `<li><a href="${attr(pageUrl(entry, segs.slice(0, i + 1).join('/')))}">${esc(a.title)}</a></li>`),
+  ];
+  const pager =
+    pagination && (prev || next)
+      ? `<nav class="pager" aria-label="Previous and next">${prev ? `<a rel="prev" href="${attr(pageUrl(entry, prev.path))}">← ${esc(prev.node.title)}</a>` : '<span></span>'}${next ? `<a rel="next" href="${attr(pageUrl(entry, next.path))}">${esc(next.node.title)} →</a>` : ''}</nav>`
+      : '';
   return `<nav class="breadcrumbs" aria-label="Breadcrumbs"><ol>${crumbs.join('')}</ol></nav>
 <h1>${l.node.emoji ? `${esc(emoji(l.node.emoji))} ` : ''}${esc(l.node.title)}</h1>
 ${actions}${l.node.description ? `<p class="description">${esc(l.node.description)}</p>` : ''}

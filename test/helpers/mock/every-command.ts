@@ -47,7 +47,17 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     ...['add', 'list', 'teams', 'update', 'update-team', 'remove', 'remove-team'].map((c) => `sites:permissions:${c}`),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
-  latest: ['links', 'conversations:clusters', 'conversations:get', 'conversations:ingest', 'conversations:issues', 'conversations:list', 'section-groups:add-section', 'section-groups:remove-section', 'spaces:transfer'],
+  latest: [
+    'links',
+    'conversations:clusters',
+    'conversations:get',
+    'conversations:ingest',
+    'conversations:issues',
+    'conversations:list',
+    'section-groups:add-section',
+    'section-groups:remove-section',
+    'spaces:transfer',
+  ],
 };
 
 /** Failing against a mock for the mock's sake, not the CLI's; and why. */
@@ -101,7 +111,9 @@ interface Planned {
 
 async function plan(which: keyof typeof SPECS, url: string): Promise<Planned[]> {
   // The manifest oclif made from the source's command classes (not oclif.manifest.json, a build output).
-  const manifest = ([...(await cliConfig()).plugins.values()][0] as unknown as { manifest: unknown }).manifest as { commands: Record<string, { examples?: (string | { command: string })[]; flags: Record<string, unknown> }> };
+  const manifest = ([...(await cliConfig()).plugins.values()][0] as unknown as { manifest: unknown }).manifest as {
+    commands: Record<string, { examples?: (string | { command: string })[]; flags: Record<string, unknown> }>;
+  };
   const out: Planned[] = [];
   for (const [id, cmd] of Object.entries(manifest.commands)) {
     if (SKIPPED[id] || LOCAL_ARGS[id] || NOT_IN[which].includes(id) || MOCK_LIMITS[which][id]) continue;
@@ -121,8 +133,18 @@ async function plan(which: keyof typeof SPECS, url: string): Promise<Planned[]> 
   // auth commands (auth login, then LOCAL_ARGS' auth token --profile mock, ...) depend on each
   // other: always all of them.
   const auth = (p: Planned) => p.id.startsWith('auth:');
-  const swept = process.env.MOCK_ONLY ? out : [...out.filter(auth), ...sample(out.filter((p) => !auth(p)), 25, `spec-mock-${which}`)];
-  for (const [id, argv] of Object.entries(LOCAL_ARGS)) if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) swept.push({ id, argv });
+  const swept = process.env.MOCK_ONLY
+    ? out
+    : [
+        ...out.filter(auth),
+        ...sample(
+          out.filter((p) => !auth(p)),
+          25,
+          `spec-mock-${which}`,
+        ),
+      ];
+  for (const [id, argv] of Object.entries(LOCAL_ARGS))
+    if (!process.env.MOCK_ONLY?.split(',').length || process.env.MOCK_ONLY.split(',').includes(id)) swept.push({ id, argv });
   return swept;
 }
 
@@ -131,11 +153,20 @@ function workspace(): string {
   const dir = tempDir('docs-mock-cwd-');
   writeFileSync(join(dir, 'instructions.md'), '# How to answer\n\nBe brief.\n');
   writeFileSync(join(dir, 'style.md'), 'Formal register.\n');
-  writeFileSync(join(dir, 'conversations.json'), JSON.stringify([{ id: 'ticket-1', subject: 'Install', parts: [{ type: 'message', role: 'user', body: 'How do I install?' }] }]));
+  writeFileSync(
+    join(dir, 'conversations.json'),
+    JSON.stringify([{ id: 'ticket-1', subject: 'Install', parts: [{ type: 'message', role: 'user', body: 'How do I install?' }] }]),
+  );
   writeFileSync(join(dir, 'openapi.yaml'), 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n');
   writeFileSync(join(dir, 'openapi-2.yaml'), 'openapi: 3.0.3\ninfo: { title: Pets, version: "2" }\npaths: {}\n');
-  writeFileSync(join(dir, 'visitor-schema.json'), JSON.stringify({ type: 'object', properties: { plan: { type: 'string', description: 'Plan' } }, additionalProperties: false }));
-  writeFileSync(join(dir, 'integration.json'), JSON.stringify({ name: 'slack', title: 'Slack', description: 'Posts to Slack', visibility: 'private', scopes: [] }));
+  writeFileSync(
+    join(dir, 'visitor-schema.json'),
+    JSON.stringify({ type: 'object', properties: { plan: { type: 'string', description: 'Plan' } }, additionalProperties: false }),
+  );
+  writeFileSync(
+    join(dir, 'integration.json'),
+    JSON.stringify({ name: 'slack', title: 'Slack', description: 'Posts to Slack', visibility: 'private', scopes: [] }),
+  );
   mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'dist', 'index.js'), 'export default {};\n');
   mkdirSync(join(dir, 'docs'));
@@ -163,14 +194,18 @@ export async function runAll(which: keyof typeof SPECS, mock: Mock): Promise<{ f
       ]).finally(() => clearTimeout(timer));
       // MOCK_LOG=FILE: every command, its time, exit code and output (to see what a mock answers).
 
-      if (process.env.MOCK_LOG) appendFileSync(process.env.MOCK_LOG, `${Date.now() - started}ms ${r.status} ${full.join(' ')}\n${r.stdout.slice(0, 400)}\n${r.stderr.slice(0, 400)}\n`);
+      if (process.env.MOCK_LOG)
+        appendFileSync(process.env.MOCK_LOG, `${Date.now() - started}ms ${r.status} ${full.join(' ')}\n${r.stdout.slice(0, 400)}\n${r.stderr.slice(0, 400)}\n`);
       const bad = BAD_OUTPUT.exec(r.stdout + r.stderr);
       if (r.status === -1) {
         // Still running in this process: what follows would share its load, so stop here.
         failures.push(`${id}: still running after ${PER_COMMAND_MS} ms (the commands after it were not run)`);
         break;
       }
-      if (r.status !== 0 || bad) failures.push(`${id} (docs ${full.join(' ').replace(` --api-url ${mock.url} --token gb_api_mock`, '')}): exit ${r.status}${bad ? `, prints "${bad[0]}"` : ''}\n  ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 4).join('\n  ')}`);
+      if (r.status !== 0 || bad)
+        failures.push(
+          `${id} (docs ${full.join(' ').replace(` --api-url ${mock.url} --token gb_api_mock`, '')}): exit ${r.status}${bad ? `, prints "${bad[0]}"` : ''}\n  ${(r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 4).join('\n  ')}`,
+        );
     }
     return { failures, ran: planned.length };
   } finally {

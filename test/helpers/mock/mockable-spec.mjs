@@ -115,7 +115,8 @@ export function mockableSpec(input, depth = DEPTH, fileUrl = undefined) {
     }
     // Prism's sampler ignores propertyNames (answers keys property1, property2) and patterns, which
     // its request validation then refuses when the CLI sends back an object it read (sites customize).
-    if (side === 'req' && o.type === 'object' && o.propertyNames && typeof o.propertyNames === 'object' && !Array.isArray(o.propertyNames)) delete o.propertyNames;
+    if (side === 'req' && o.type === 'object' && o.propertyNames && typeof o.propertyNames === 'object' && !Array.isArray(o.propertyNames))
+      delete o.propertyNames;
     if (side === 'req' && typeof o.pattern === 'string') delete o.pattern; // same: it answers "string" for a color
     // In answers, a value its pattern accepts where "string" is not one: the CLI checks what it
     // sends back (sites customize PUTs the customization it read) against the contract.
@@ -147,13 +148,20 @@ export function mockableSpec(input, depth = DEPTH, fileUrl = undefined) {
   const paths = {};
   for (const [p, item] of Object.entries(spec.paths ?? {})) {
     const next = {};
-    for (const [k, v] of Object.entries(item)) next[k] = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(k) ? operation(v) : rewrite(v, 0, 'req');
+    for (const [k, v] of Object.entries(item))
+      next[k] = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(k) ? operation(v) : rewrite(v, 0, 'req');
     paths['/v1' + p] = next; // '/' as '/v1/': the path official clients request (getApiInformation)
   }
   if (fileUrl) {
     // What every URL of an answer points to (a file's downloadURL, a PDF's url): bytes from the mock.
     const { pathname } = new URL(fileUrl);
-    paths[pathname] = { get: { operationId: 'mockFile', security: [], responses: { 200: { description: 'bytes', content: { 'application/pdf': { schema: { type: 'string' }, example: '%PDF-1.4 mock' } } } } } };
+    paths[pathname] = {
+      get: {
+        operationId: 'mockFile',
+        security: [],
+        responses: { 200: { description: 'bytes', content: { 'application/pdf': { schema: { type: 'string' }, example: '%PDF-1.4 mock' } } } },
+      },
+    };
   }
   spec.paths = paths;
   for (const [kind, group] of Object.entries(spec.components ?? {})) {

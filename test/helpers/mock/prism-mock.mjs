@@ -25,7 +25,11 @@ const port = await new Promise((resolve, reject) => {
   });
   probe.on('error', reject);
 });
-const { spec } = mockableSpec(JSON.parse(readFileSync(specPath, 'utf8')), depth ? Number(depth) : undefined, `http://127.0.0.1:${port}/mock-files/export.pdf?name=export.pdf`);
+const { spec } = mockableSpec(
+  JSON.parse(readFileSync(specPath, 'utf8')),
+  depth ? Number(depth) : undefined,
+  `http://127.0.0.1:${port}/mock-files/export.pdf?name=export.pdf`,
+);
 writeFileSync(file, JSON.stringify(spec));
 const operations = await getHttpOperationsFromSpec(file);
 rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,8 @@ const FROM_LATEST = [
   'updateUserPermissionInSite',
   'listTeamPermissionsInSite',
   'updateTeamPermissionInSite',
+  'removeUserFromSite',
+  'removeTeamFromSite',
 ];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores

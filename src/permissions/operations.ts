@@ -4,13 +4,13 @@ import { paginate } from '../kernel/pagination.js';
 import type { ReadTx } from '../store/port.js';
 import { presentTeam } from '../teams/present.js';
 import { presentUser } from '../users/present.js';
-import { aggregate, collectionTarget, grantsOfKind, invite, requireList, siteTarget, spaceTarget, updateOne, type PermissionTarget } from './service.js';
+import { aggregate, collectionTarget, grantsOfKind, invite, removeOne, requireList, siteTarget, spaceTarget, updateOne, type PermissionTarget } from './service.js';
 import { Teams } from '../teams/tables.js';
 import { Users } from '../users/tables.js';
 
 // Permissions given on spaces, collections and sites to users and teams (docs/manual/permissions.md;
 // the rules are in ./service.ts, how they take effect in src/tree/grants.ts). Every write answers
-// 204; a grant is removed by updating it to role null (the contract has no delete).
+// 204; a grant is removed by updating it to role null, or by remove*From* (205 removed, 204 none).
 
 type Target = (tx: ReadTx, caller: Caller, path: Record<string, string>) => PermissionTarget;
 const TARGETS: Record<'Space' | 'Collection' | 'Site', Target> = {
@@ -29,6 +29,12 @@ const updateOp = (id: string, target: Target, holder: 'user' | 'team') =>
   defineOperation(id, async ({ ctx, caller, path, body }) => {
     await ctx.store.write((tx) => updateOne(tx, ctx, target(tx, caller, path), holder, holder === 'user' ? path.userId! : path.teamId!, body));
     return { status: 204 };
+  });
+
+const removeOp = (id: string, target: Target, holder: 'user' | 'team') =>
+  defineOperation(id, async ({ ctx, caller, path }) => {
+    const removed = await ctx.store.write((tx) => removeOne(tx, ctx, target(tx, caller, path), holder, holder === 'user' ? path.userId! : path.teamId!));
+    return { status: removed ? 205 : 204 };
   });
 
 const listUsersOp = (id: string, target: Target) =>
@@ -91,3 +97,9 @@ export const updateUserPermissionInSite = updateOp('updateUserPermissionInSite',
 export const listTeamPermissionsInSite = listTeamsOp('listTeamPermissionsInSite', TARGETS.Site);
 export const updateTeamPermissionInSite = updateOp('updateTeamPermissionInSite', TARGETS.Site, 'team');
 export const listPermissionsAggregateInSite = aggregateOp('listPermissionsAggregateInSite', TARGETS.Site);
+export const removeUserFromSpace = removeOp('removeUserFromSpace', TARGETS.Space, 'user');
+export const removeTeamFromSpace = removeOp('removeTeamFromSpace', TARGETS.Space, 'team');
+export const removeUserFromCollection = removeOp('removeUserFromCollection', TARGETS.Collection, 'user');
+export const removeTeamFromCollection = removeOp('removeTeamFromCollection', TARGETS.Collection, 'team');
+export const removeUserFromSite = removeOp('removeUserFromSite', TARGETS.Site, 'user');
+export const removeTeamFromSite = removeOp('removeTeamFromSite', TARGETS.Site, 'team');

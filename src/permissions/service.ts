@@ -155,6 +155,17 @@ export function updateOne(tx: WriteTx, ctx: Context, t: PermissionTarget, holder
   setGrant(tx, ctx, t, holderKind, holder, role);
 }
 
+/**
+ * remove*From*: takes one user's or team's grant away (the same rights as changing it). Whether
+ * there was one: the contract's 205 (removed) or 204 (none there).
+ */
+export function removeOne(tx: WriteTx, ctx: Context, t: PermissionTarget, holderKind: GrantHolder, holder: string): boolean {
+  requireGive(t, null);
+  const had = grantsOn(tx, t.org.id, t.kind, t.id).some((g) => g.holderKind === holderKind && g.holder === holder);
+  if (had) setGrant(tx, ctx, t, holderKind, holder, null);
+  return had;
+}
+
 const userName = (tx: ReadTx, id: string) => tx.get(Users, id)?.displayName.toLowerCase() ?? '';
 
 /** The grants on the item held by users (still members) or by teams (still there), by name. */

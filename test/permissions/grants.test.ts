@@ -36,6 +36,29 @@ describe('permissions', () => {
   });
   afterAll(() => s?.stop());
 
+  it('remove*From* takes a grant away: 205 when there was one (access ends at once), 204 when none; only an admin of the item', async () => {
+    const guest = await addUser(s.ctx, org, null);
+    const reader = await addUser(s.ctx, org, 'read');
+    const cases: [string, string][] = [
+      [`/v1/spaces/${ids.other}/permissions`, `/v1/spaces/${ids.other}`],
+      [`/v1/collections/${ids.collection}/permissions`, `/v1/collections/${ids.collection}`],
+      [`/v1/orgs/${org}/sites/${ids.site}/permissions`, `/v1/orgs/${org}/sites/${ids.site}`],
+    ];
+    for (const [perms, item] of cases) {
+      expect((await s.api('PATCH', `${perms}/users/${guest.userId}`, { body: { role: 'read' } })).status, perms).toBe(204);
+      expect((await s.api('GET', item, { token: guest.token })).status, item).toBe(200);
+      // A member who may not administer the item: refused, the grant stays.
+      expect([403, 404]).toContain((await s.api('DELETE', `${perms}/users/${guest.userId}`, { token: reader.token })).status);
+      expect((await s.api('GET', item, { token: guest.token })).status).toBe(200);
+      expect((await s.api('DELETE', `${perms}/users/${guest.userId}`)).status).toBe(205);
+      expect([403, 404]).toContain((await s.api('GET', item, { token: guest.token })).status);
+      expect((await s.api('DELETE', `${perms}/users/${guest.userId}`)).status).toBe(204);
+      expect((await s.api('PATCH', `${perms}/teams/${ids.team}`, { body: { role: 'read' } })).status).toBe(204);
+      expect((await s.api('DELETE', `${perms}/teams/${ids.team}`)).status).toBe(205);
+      expect((await s.api('GET', `${perms}/teams`)).body.items).toEqual([]);
+    }
+  });
+
   it('a guest given edit on one space edits that space and nothing else; removing the grant ends it at once', async () => {
     const guest = await addUser(s.ctx, org, null);
     const g = as(guest.token);

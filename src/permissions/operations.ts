@@ -4,7 +4,18 @@ import { paginate } from '../kernel/pagination.js';
 import type { ReadTx } from '../store/port.js';
 import { presentTeam } from '../teams/present.js';
 import { presentUser } from '../users/present.js';
-import { aggregate, collectionTarget, grantsOfKind, invite, removeOne, requireList, siteTarget, spaceTarget, updateOne, type PermissionTarget } from './service.js';
+import {
+  aggregate,
+  collectionTarget,
+  grantsOfKind,
+  invite,
+  removeOne,
+  requireList,
+  siteTarget,
+  spaceTarget,
+  updateOne,
+  type PermissionTarget,
+} from './service.js';
 import { Teams } from '../teams/tables.js';
 import { Users } from '../users/tables.js';
 

@@ -298,11 +298,38 @@ export const LEAST_ROLE: Record<string, Case> = {
   updateUserPermissionInSite: { as: 'admin', setup: async (w) => ({ userId: await w.newMember(null) }), body: () => ({ role: 'read' }) },
   updateTeamPermissionInSite: { as: 'admin', body: () => ({ role: 'read' }) },
   // remove*From*: a grant given by the setup is taken away (205); the fixture's own grant each time.
-  removeUserFromSpace: { as: 'admin', setup: async (w) => { const u = await w.newMember(null); await w.owner('PATCH', `/v1/spaces/${w.ids.spaceId}/permissions/users/${u}`, { role: 'read' }); return { userId: u }; } },
-  removeTeamFromSpace: { as: 'admin', setup: async (w) => (await w.owner('PATCH', `/v1/spaces/${w.ids.spaceId}/permissions/teams/${w.ids.teamId}`, { role: 'read' }), {}) },
-  removeUserFromCollection: { as: 'admin', setup: async (w) => { const u = await w.newMember(null); await w.owner('PATCH', `/v1/collections/${w.ids.collectionId}/permissions/users/${u}`, { role: 'read' }); return { userId: u }; } },
-  removeTeamFromCollection: { as: 'admin', setup: async (w) => (await w.owner('PATCH', `/v1/collections/${w.ids.collectionId}/permissions/teams/${w.ids.teamId}`, { role: 'read' }), {}) },
-  removeUserFromSite: { as: 'admin', setup: async (w) => { const u = await w.newMember(null); await w.owner('PATCH', `${site(w)}/permissions/users/${u}`, { role: 'read' }); return { userId: u }; } },
+  removeUserFromSpace: {
+    as: 'admin',
+    setup: async (w) => {
+      const u = await w.newMember(null);
+      await w.owner('PATCH', `/v1/spaces/${w.ids.spaceId}/permissions/users/${u}`, { role: 'read' });
+      return { userId: u };
+    },
+  },
+  removeTeamFromSpace: {
+    as: 'admin',
+    setup: async (w) => (await w.owner('PATCH', `/v1/spaces/${w.ids.spaceId}/permissions/teams/${w.ids.teamId}`, { role: 'read' }), {}),
+  },
+  removeUserFromCollection: {
+    as: 'admin',
+    setup: async (w) => {
+      const u = await w.newMember(null);
+      await w.owner('PATCH', `/v1/collections/${w.ids.collectionId}/permissions/users/${u}`, { role: 'read' });
+      return { userId: u };
+    },
+  },
+  removeTeamFromCollection: {
+    as: 'admin',
+    setup: async (w) => (await w.owner('PATCH', `/v1/collections/${w.ids.collectionId}/permissions/teams/${w.ids.teamId}`, { role: 'read' }), {}),
+  },
+  removeUserFromSite: {
+    as: 'admin',
+    setup: async (w) => {
+      const u = await w.newMember(null);
+      await w.owner('PATCH', `${site(w)}/permissions/users/${u}`, { role: 'read' });
+      return { userId: u };
+    },
+  },
   removeTeamFromSite: { as: 'admin', setup: async (w) => (await w.owner('PATCH', `${site(w)}/permissions/teams/${w.ids.teamId}`, { role: 'read' }), {}) },
 
   // docs sites

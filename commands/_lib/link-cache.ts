@@ -51,16 +51,7 @@ export class LinkCache {
   }
 
   save() {
-    if (!this.dirty) return;
-    try {
-      while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      mkdirSync(join(this.file, '..'), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(this.entries) }));
-      renameSync(tmp, this.file);
-    } catch {
-      // A cache that cannot be written costs the next run its parsing, nothing else.
-    }
+    if (this.dirty) saveEntries(this.file, this.entries);
   }
 }
 
@@ -106,13 +97,17 @@ export class FactCache {
   }
 
   save() {
-    if (!this.dirty) return;
-    try {
-      while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      mkdirSync(join(this.file, '..'), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(this.entries) }));
-      renameSync(tmp, this.file);
-    } catch {}
+    if (this.dirty) saveEntries(this.file, this.entries);
   }
+}
+
+/** Writes a cache's entries (the newest MAX_ENTRIES) by rename; a cache that cannot be written costs the next run its parsing, nothing else. */
+function saveEntries(file: string, entries: Map<string, unknown>): void {
+  try {
+    while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    mkdirSync(join(file, '..'), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(entries) }));
+    renameSync(tmp, file);
+  } catch {}
 }

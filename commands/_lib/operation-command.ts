@@ -128,6 +128,7 @@ const KNOWN: Record<string, string> = {
   published: 'Only published ones (--no-published: only unpublished ones)',
   type: 'Only those of this type',
   url: 'The address (an absolute http(s) URL)',
+  schema: 'Version of the document schema (current or next)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */

@@ -76,6 +76,9 @@ export const getSubdomain = defineOperation('getSubdomain', ({ ctx, caller, path
   }),
 );
 
+/** An email domain: dot-separated labels of letters, digits and inner hyphens, at most 63 each. */
+const EMAIL_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
 /**
  * GET /v1/email-domains/{emailDomain}/orgs: the organizations a user of that email domain may
  * join (their allowed `emailDomains` list it). GitBook keeps it internal; here an instance owner
@@ -86,6 +89,8 @@ export const getSubdomain = defineOperation('getSubdomain', ({ ctx, caller, path
 export const getOrganizationsForEmailDomain = defineOperation('getOrganizationsForEmailDomain', ({ ctx, caller, path }) =>
   ctx.store.read((tx) => {
     const domain = path.emailDomain.trim().toLowerCase();
+    if (!EMAIL_DOMAIN.test(domain) || domain.length > 253)
+      throw invalid(`emailDomain: ${JSON.stringify(path.emailDomain.slice(0, 80))} is not an email domain (e.g. acme.com)`);
     if (!isInstanceOwner(tx, caller.userId)) {
       const me = tx.get(Users, caller.userId);
       const mine = me?.email.split('@').pop()?.toLowerCase();

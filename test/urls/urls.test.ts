@@ -172,6 +172,10 @@ describe('getOrganizationsForEmailDomain', () => {
     const mine = await s.api('GET', '/v1/email-domains/widgets.test/orgs', { token: carol.token });
     expect(mine.status).toBe(200);
     expect(mine.body.organizations[0]).toEqual(expect.objectContaining({ id: other, permissions: expect.objectContaining({ admin: false, access: false }) }));
+    // Not a domain: 400, whoever asks.
+    for (const bad of ['%00', 'x'.repeat(300), "'%20OR%201=1%20--", 'localhost', '%F0%9F%92%A9']) {
+      expect((await s.api('GET', `/v1/email-domains/${bad}/orgs`)).status, bad).toBe(400);
+    }
     // Another domain than their own: refused.
     expect((await s.api('GET', '/v1/email-domains/example.com/orgs', { token: carol.token })).status).toBe(403);
   });

@@ -89,8 +89,6 @@ const EMAIL_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 export const getOrganizationsForEmailDomain = defineOperation('getOrganizationsForEmailDomain', ({ ctx, caller, path }) =>
   ctx.store.read((tx) => {
     const domain = path.emailDomain.trim().toLowerCase();
-    if (!EMAIL_DOMAIN.test(domain) || domain.length > 253)
-      throw invalid(`emailDomain: ${JSON.stringify(path.emailDomain.slice(0, 80))} is not an email domain (e.g. acme.com)`);
     if (!isInstanceOwner(tx, caller.userId)) {
       const me = tx.get(Users, caller.userId);
       const mine = me?.email.split('@').pop()?.toLowerCase();
@@ -98,6 +96,9 @@ export const getOrganizationsForEmailDomain = defineOperation('getOrganizationsF
         throw forbidden(`listing the organizations of email domain ${domain} needs an instance owner, or a verified email address in that domain`);
       }
     }
+    // Who may ask comes first (anyone else learns nothing, not even that the value was refused), then what.
+    if (!EMAIL_DOMAIN.test(domain) || domain.length > 253)
+      throw invalid(`emailDomain: ${JSON.stringify(path.emailDomain.slice(0, 80))} is not an email domain (e.g. acme.com)`);
     const orgs = tx
       .all(Organizations)
       .filter((o) => o.emailDomains.some((d) => d.toLowerCase() === domain))

@@ -392,7 +392,11 @@ export const LEAST_ROLE: Record<string, Case> = {
   overrideSiteSpaceCustomizationById: { as: 'admin', body: () => ({ styling: { theme: 'bold' } }) },
   createSiteShareLink: { as: 'admin', body: () => ({ name: 'Case link' }) },
   updateSiteShareLinkById: { as: 'admin', body: () => ({ active: false }) },
-  deleteSiteSpaceCustomizationById: { as: 'admin' },
+  // Its own override first: a seeded sample may not run overrideSiteSpaceCustomizationById before it.
+  deleteSiteSpaceCustomizationById: {
+    as: 'admin',
+    setup: async (w) => (await w.owner('PATCH', `${site(w)}/site-spaces/${w.ids.siteSpaceId}/customization`, { styling: { theme: 'bold' } }), {}),
+  },
   deleteSiteShareLinkById: { as: 'admin', setup: async (w) => ({ shareLinkId: (await w.owner('POST', `${site(w)}/share-links`, { name: 'Doomed' })).id }) },
   deleteSiteSpaceById: {
     as: 'admin',

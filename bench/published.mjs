@@ -16,6 +16,8 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { childEnv, load, removeDir, startBareServer, startDocsServe, stopChild, tempDir } from './lib.mjs';
 import { sectionChanges } from './text.mjs';
+// The reference's own slugs (src/published/api/spec.ts), from the build the bench runs.
+import { slugify } from '../dist/src/kernel/slug.js';
 
 const QUICK = process.argv.includes('--quick');
 const BIG = QUICK ? 2000 : 5000;
@@ -72,16 +74,6 @@ async function referenceSite(base, org, slug) {
   await api(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
   return site(base, org, space, `API ${slug} Site`);
 }
-
-const slug = (t, max) =>
-  t
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, max)
-    .replace(/-+$/, '');
 
 async function timedGet(url) {
   const t = performance.now();
@@ -147,7 +139,7 @@ try {
   await specOf(base, org, 'gitbook', gitbookText);
   const gb = JSON.parse(gitbookText);
   const op = gb.paths['/orgs/{organizationId}/sites/{siteId}/customization'].put;
-  const opUrl = `${await referenceSite(base, org, 'gitbook')}/reference/${slug(op.tags[0], 80)}/${slug(op.operationId, 90)}`;
+  const opUrl = `${await referenceSite(base, org, 'gitbook')}/reference/${slugify(op.tags[0], 80, 'other')}/${slugify(op.operationId, 90, 'operation')}`;
   const apiFirst = await timedGet(opUrl);
   const apiWarm = [];
   for (let i = 0; i < 9; i++) apiWarm.push((await timedGet(opUrl)).ms);

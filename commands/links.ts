@@ -4,6 +4,7 @@ import { DocsCommand } from './_lib/base.js';
 import { collectPages, type ListBody } from './_lib/pages.js';
 
 export default class Links extends DocsCommand {
+  static operations = ['listSpaceLinks', 'listChangeRequestLinks'];
   static summary = "Check the links of a space's pages (or of a change request's, before merging it): ok, broken, in-app";
   static description =
     'API: GET /v1/spaces/{spaceId}/links (listSpaceLinks); with --change-request, GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/links (listChangeRequestLinks): the links of the content the change request would merge, and how many broken ones it introduces. With --fail-on-broken, exits 1 when any link is broken (for CI). --json prints the API body.';

@@ -4,6 +4,7 @@ import { DocsCommand } from './_lib/base.js';
 import { orgFlag, organizationOf } from './_lib/org.js';
 
 export default class Search extends DocsCommand {
+  static operations = ['searchSpaceContent', 'searchOrganizationContent'];
   static summary = 'Search the content of a space, or of every space of an organization you can read';
   static description =
     'API: GET /v1/spaces/{spaceId}/search (searchSpaceContent) with --space, else GET /v1/orgs/{organizationId}/search (searchOrganizationContent).';

@@ -20,6 +20,13 @@ import type { Transport } from '../../src/transport/types.js';
 export abstract class DocsCommand extends Command {
   static enableJsonFlag = true;
 
+  /**
+   * The API operations this command exists to perform (not the lists its pickers read). Every
+   * served operation is in some command's list: test/commands/every-operation.test.ts walks the
+   * registry (docs/manual/tooling.md#every-operation-has-a-command).
+   */
+  static operations: readonly string[] = [];
+
   static baseFlags = {
     'api-url': Flags.string({
       description: 'Send calls to this API server (e.g. http://127.0.0.1:7780) instead of the local data directory.',

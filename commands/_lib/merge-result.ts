@@ -87,6 +87,7 @@ export function mergeLike(def: {
   hint: string;
 }) {
   return class extends DocsCommand {
+    static operations = [def.operationId];
     static summary = def.summary;
     static description =
       `API: POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/${def.operationId === 'mergeChangeRequest' ? 'merge' : 'update'} (${def.operationId}). On conflicts, nothing changes: each conflicting page is printed (kind, title, path), then the clashing lines between git's markers (<<<<<<< space, =======, >>>>>>> change request), and the exit code is 5; docs cr resolve writes them into a folder to edit and push.`;

@@ -17,6 +17,13 @@ import { renderList, renderObject } from './render.js';
 
 export interface OperationCommandDef {
   operationId: string;
+  /** Other operations the command performs (e.g. in its `call`), beside operationId. */
+  operations?: string[];
+  /**
+   * The same read on a change request's content (e.g. listPageLinksInChangeRequest beside
+   * listPageLinksInSpace): adds `--change-request N` (number or id), which sends this operation instead.
+   */
+  changeRequestForm?: string;
   description?: string;
   /** Real invocations, shown by --help. */
   examples: string[];
@@ -254,6 +261,8 @@ export function operationCommand(def: OperationCommandDef) {
   if (def.orgFlag) flagDefs.org = orgFlag();
   const paged = op.parameters.some((p) => p.in === 'query' && p.name === 'page') && !flagDefs.all;
   if (paged) flagDefs.all = allFlag();
+  if (def.changeRequestForm)
+    flagDefs['change-request'] = Flags.string({ char: 'c', description: "the change request's content (number or id) instead of the space's" });
   if (def.dryRun) flagDefs['dry-run'] = Flags.boolean({ description: 'Change nothing: say what would change (exit code as the real run)' });
   // One name for one thing across commands: `--space` is the flag of a space everywhere
   // (content push, pages...), so a generated `--space-id` answers to `--space` too, and a
@@ -266,7 +275,9 @@ export function operationCommand(def: OperationCommandDef) {
 
   return class extends DocsCommand {
     static summary = def.description ?? op.summary;
-    static description = `API: ${op.method} /v1${op.path} (${op.operationId}).`;
+    static description =
+      `API: ${op.method} /v1${op.path} (${op.operationId})${def.changeRequestForm ? `, or with --change-request ${def.changeRequestForm}` : ''}.`;
+    static operations = [op.operationId, ...(def.changeRequestForm ? [def.changeRequestForm] : []), ...(def.operations ?? [])];
     static examples = def.examples;
     static args = Object.fromEntries(
       pathParams.map((p) => [
@@ -301,9 +312,11 @@ export function operationCommand(def: OperationCommandDef) {
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
       const req = { path, query, body: input };
       await def.prepare?.(req, f, transport);
+      const operationId = def.changeRequestForm && f['change-request'] !== undefined ? def.changeRequestForm : op.operationId;
+      if (operationId !== op.operationId) req.path = { ...req.path, changeRequestId: f['change-request'] };
       // Checked against the contract before the call: a bad value is named by its flag, nothing is sent.
       checkRequest(
-        op.operationId,
+        operationId,
         req,
         {
           query: Object.fromEntries(Object.entries(queryFlags).map(([flag, [name]]) => [name, `--${flag}`])),
@@ -317,7 +330,7 @@ export function operationCommand(def: OperationCommandDef) {
         this.id,
       );
       // Checked here, with the flags' names: the transport's own check (base.ts) would repeat it.
-      this.unchecked.add(op.operationId);
+      this.unchecked.add(operationId);
       const question = def.confirm && !f.yes ? await def.confirm(path, f, transport) : undefined;
       if (question) await confirmDestructive(question, f.yes);
       if (def.dryRun && f['dry-run']) {
@@ -328,12 +341,12 @@ export function operationCommand(def: OperationCommandDef) {
       const result = await spin(
         transport.remote,
         `${op.method} ${op.path}`,
-        async () => (await def.call?.(req, f, transport)) ?? transport.call(op.operationId, req),
+        async () => (await def.call?.(req, f, transport)) ?? transport.call(operationId, req),
       );
       if (paged && f.all && Array.isArray((result.body as ListBody)?.items)) {
         result.body = await collectPages(
           result.body as ListBody,
-          async (page) => (await transport.call(op.operationId, { ...req, query: { ...req.query, page } })).body as ListBody,
+          async (page) => (await transport.call(operationId, { ...req, query: { ...req.query, page } })).body as ListBody,
         );
       }
       if (def.missing && result.status === 204) throw new DocsError('not_found', def.missing(path));

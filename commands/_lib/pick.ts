@@ -198,6 +198,15 @@ export const PICKERS: Record<string, Picker> = {
       return files.map((f) => ({ name: f.name, value: f.id }));
     },
   },
+  reviewId: {
+    label: 'Review',
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'review');
+      const changeRequestId = need(ctx, 'changeRequestId', 'review');
+      const items = await listAll<any>(ctx.transport, 'getReviewsByChangeRequestId', { spaceId, changeRequestId });
+      return items.map((r) => ({ name: `${r.reviewer?.displayName ?? '?'}: ${r.status}${r.outdated ? ' (outdated)' : ''}`, value: r.id }));
+    },
+  },
   commentId: {
     label: 'Comment',
     choices: async (ctx) => {

@@ -4,6 +4,7 @@ import { spin } from '../_lib/operation-command.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 export default class AgentInstructionsGet extends DocsCommand {
+  static operations = ['getOrganizationAgentInstructions'];
   static summary = "Show the organization's Docs agent instructions, as markdown";
   static description = 'API: GET /v1/orgs/{organizationId}/agent-instructions (getOrganizationAgentInstructions). --json prints the API body (a Document).';
   static examples = [

@@ -7,6 +7,7 @@ import { spin } from '../_lib/operation-command.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 export default class AgentInstructionsSet extends DocsCommand {
+  static operations = ['updateOrganizationAgentInstructions'];
   static summary = "Replace the organization's Docs agent instructions with a markdown file or stdin (admins)";
   static description =
     'API: PUT /v1/orgs/{organizationId}/agent-instructions (updateOrganizationAgentInstructions). The markdown is converted to a Document (paragraphs, headings, lists, code, quotes, dividers; bold, italic, code, links).';

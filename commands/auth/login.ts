@@ -5,6 +5,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { profilesConf } from '../_lib/profiles-store.js';
 
 export default class Login extends DocsCommand {
+  static operations = ['getAuthenticatedUser'];
   static summary = 'Save a login to an API server (verified with GET /user)';
   static examples = [
     '<%= config.bin %> auth login --api-url http://127.0.0.1:7780 --token gb_api_...',

@@ -3,6 +3,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { renderObject } from '../_lib/render.js';
 
 export default class Status extends DocsCommand {
+  static operations = ['getAuthenticatedUser'];
   static summary = 'Show where commands go, as whom, and where the token comes from';
   static examples = ['<%= config.bin %> auth status', '<%= config.bin %> auth status --api-url http://127.0.0.1:7780 --token $DOCS_TOKEN --json'];
 

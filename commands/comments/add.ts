@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsAdd extends CommentCommand {
+  static operations = ['postCommentInSpace', 'postCommentInChangeRequest'];
   static summary = 'Post a comment (markdown) on a space or a change request, optionally on one of its pages';
   static description =
     'API: POST /v1/spaces/{spaceId}/comments (postCommentInSpace), or .../change-requests/{changeRequestId}/comments (postCommentInChangeRequest).';

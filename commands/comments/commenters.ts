@@ -5,6 +5,7 @@ import { renderList } from '../_lib/render.js';
 import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class CommentsCommenters extends CommentCommand {
+  static operations = ['listCommentersInSpace', 'listCommentersInChangeRequest'];
   static summary = 'List the members who commented on a change request (or a space), in the order they joined in';
   static description =
     'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters (listCommentersInChangeRequest), or /v1/spaces/{spaceId}/commenters (listCommentersInSpace).';

@@ -4,6 +4,7 @@ import { commentArgs, CommentCommand, crFlag, replyFlag } from '../_lib/comments
 import { confirmDestructive } from '../_lib/confirm.js';
 
 export default class CommentsDelete extends CommentCommand {
+  static operations = ['deleteCommentInSpace', 'deleteCommentInChangeRequest', 'deleteCommentReplyInSpace', 'deleteCommentReplyInChangeRequest'];
   static summary = 'Delete a comment with its replies (or one reply with --reply): its author or an admin';
   static description =
     'API: DELETE /v1/spaces/{spaceId}/comments/{commentId} (deleteCommentInSpace), or the reply and change-request forms. Asks on a terminal unless --yes.';

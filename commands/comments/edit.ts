@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import { commentArgs, CommentCommand, crFlag, replyFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsEdit extends CommentCommand {
+  static operations = ['updateCommentInSpace', 'updateCommentInChangeRequest', 'updateCommentReplyInSpace', 'updateCommentReplyInChangeRequest'];
   static summary = 'Replace the text of your comment (or of your reply with --reply)';
   static description =
     'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with a body, or the reply and change-request forms. Only the author may; it sets editedAt.';

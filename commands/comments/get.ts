@@ -2,6 +2,14 @@ import * as Flags from '@oclif/core/flags';
 import { bodyText, commentArgs, CommentCommand, crFlag, replyFlag, summary } from '../_lib/comments.js';
 
 export default class CommentsGet extends CommentCommand {
+  static operations = [
+    'getCommentInSpace',
+    'getCommentInChangeRequest',
+    'getCommentReplyInSpace',
+    'getCommentReplyInChangeRequest',
+    'listCommentRepliesInSpace',
+    'listCommentRepliesInChangeRequest',
+  ];
   static summary = 'Show a comment and its replies (or one reply with --reply)';
   static description =
     'API: GET /v1/spaces/{spaceId}/comments/{commentId} (getCommentInSpace) and .../replies (listCommentRepliesInSpace), or the change-request forms; --json prints the comment (or the reply).';

@@ -5,6 +5,7 @@ import { outputOptions, renderList } from '../_lib/render.js';
 import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class CommentsList extends CommentCommand {
+  static operations = ['listCommentsInSpace', 'listCommentsInChangeRequest'];
   static summary = 'List the comments of a space, or of a change request (newest first)';
   static description =
     'API: GET /v1/spaces/{spaceId}/comments (listCommentsInSpace), or .../change-requests/{changeRequestId}/comments (listCommentsInChangeRequest).';

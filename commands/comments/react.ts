@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { CommentCommand, crFlag, replyFlag } from '../_lib/comments.js';
 
 export default class CommentsReact extends CommentCommand {
+  static operations = ['updateCommentInSpace', 'updateCommentInChangeRequest', 'updateCommentReplyInSpace', 'updateCommentReplyInChangeRequest'];
   static summary = 'React to a comment (or a reply) with emoji; --remove takes your reactions back';
   static description =
     'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with addedReactions / removedReactions, or the reply and change-request forms. You react once per emoji.';

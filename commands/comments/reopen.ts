@@ -1,6 +1,7 @@
 import { commentArgs, CommentCommand, crFlag } from '../_lib/comments.js';
 
 export default class CommentsReopen extends CommentCommand {
+  static operations = ['updateCommentInSpace', 'updateCommentInChangeRequest'];
   static summary = 'Reopen a resolved comment';
   static description =
     'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with {"resolved": false}, or the change-request form. Needs the comment level on the space.';

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import { commentArgs, CommentCommand, crFlag, textFlags } from '../_lib/comments.js';
 
 export default class CommentsReply extends CommentCommand {
+  static operations = ['postCommentReplyInSpace', 'postCommentReplyInChangeRequest'];
   static summary = 'Reply to a comment (markdown)';
   static description = 'API: POST /v1/spaces/{spaceId}/comments/{commentId}/replies (postCommentReplyInSpace), or the change-request form.';
   static examples = [

@@ -1,6 +1,7 @@
 import { commentArgs, CommentCommand, crFlag } from '../_lib/comments.js';
 
 export default class CommentsResolve extends CommentCommand {
+  static operations = ['updateCommentInSpace', 'updateCommentInChangeRequest'];
   static summary = 'Resolve a comment (it no longer counts as open)';
   static description =
     'API: PUT /v1/spaces/{spaceId}/comments/{commentId} (updateCommentInSpace) with {"resolved": true}, or the change-request form. Needs the comment level on the space.';

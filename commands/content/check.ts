@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { FactCache } from '../_lib/link-cache.js';
 
 export default class ContentCheck extends DocsCommand {
+  static operations = ['listSpaceLinks', 'listChangeRequestLinks'];
   static summary =
     'Check a folder of markdown (or a space, or a change request) before merging: broken links and anchors, missing images and files, SUMMARY.md';
   static description =

@@ -13,6 +13,7 @@ import { CONFIG_FILE, parseRepoConfig } from '../_lib/gitbook-yaml.js';
 import { yielder } from '../_lib/yield.js';
 
 export default class ContentPull extends DocsCommand {
+  static operations = ['listPages', 'listFiles', 'getPageById', 'getFileById'];
   static summary = "Write a space's content (or a change request's) to a folder of markdown";
   static description =
     'Layout: a page at path a/b is a/b.md, or a/b/README.md when it has subpages (frontmatter for description, emoji, icon, hidden; then "# Title" and the body); SUMMARY.md keeps the order; files are written under their names. Only inside DIR: a name that is not a safe relative path, or whose path is taken, is written under a safe name, with a warning naming the original. Links become relative. A page pushed from a file (by docs content push, to a docs server) is written back as that file, byte for byte, unless it was changed in the space since: then it is written from the space\'s content and named on stderr with the reason. Group pages are `## Title` headings of SUMMARY.md. A space pushed with a .gitbook.yaml gets it back, with the pages under its root and SUMMARY.md at its structure.summary. `docs content push` of the same folder changes nothing. API: listPages, listFiles (or their change-request forms) and each file\'s downloadURL.';

@@ -9,6 +9,7 @@ type Cluster = { id: string; label: string; stats: { issues: number; conversatio
 import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class ConversationsClusters extends DocsCommand {
+  static operations = ['listConversationsIssuesClusters', 'getConversationsIssuesCluster'];
   static summary = 'List the clusters of issues found in conversations (with their weekly pulse), or show one';
   static description =
     'API: GET /v1/orgs/{organizationId}/conversations-clusters (listConversationsIssuesClusters); with CLUSTER, GET /v1/orgs/{organizationId}/conversations-clusters/{clusterId} (getConversationsIssuesCluster). The pulse column shows issues per week over the last 13 weeks, oldest first.';

@@ -11,6 +11,7 @@ import { collectPages, type ListBody } from '../_lib/pages.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export default class ConversationsIngest extends DocsCommand {
+  static operations = ['ingestConversation', 'listConversations'];
   static summary = 'Ingest conversations (one, or an array) from a JSON file or stdin (admins)';
   static description =
     `API: POST /v1/orgs/{organizationId}/conversations (ingestConversation). Each conversation: {id, subject?, metadata?: {url, attributes, createdAt}, parts: [{type: "message", role: "user" | "assistant" | "team-member", body}]}. Re-ingesting an id updates that conversation.

@@ -7,6 +7,7 @@ import { orgFlag, organizationOf } from '../_lib/org.js';
 import { moreHint, pageFlag } from '../_lib/pages.js';
 
 export default class ConversationsIssues extends DocsCommand {
+  static operations = ['listConversationsIssues', 'getConversationIssueById'];
   static summary = 'List the issues found in conversations (by cluster, by conversation), or show one';
   static description =
     'API: GET /v1/orgs/{organizationId}/conversations-issues (listConversationsIssues); with ISSUE, GET /v1/orgs/{organizationId}/conversations-issues/{issueId} (getConversationIssueById).';

@@ -4,6 +4,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { fetchChanges, printChanges } from '../_lib/semantic-changes.js';
 
 export default class CrChanges extends DocsCommand {
+  static operations = ['getChangeRequestChanges'];
   static summary = 'Show what a change request changes: pages created, edited, moved, deleted; files';
   static description =
     'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes (getChangeRequestChanges). Compared with the space revision the change request is based on. --json prints the API body.';

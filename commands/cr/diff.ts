@@ -39,6 +39,7 @@ export function colorPatch(patch: string, p: Paint): string {
 }
 
 export default class CrDiff extends DocsCommand {
+  static operations = ['getChangeRequestById', 'listPagesInChangeRequest'];
   static summary = 'Show what a change request changes: a unified diff per changed page, against its base revision';
   static description =
     'The base is the revision the change request was last updated from, else the one it started from (revisionMergedAncestor ?? revisionInitial). Pages are matched by id, so a moved page shows both paths. API: getChangeRequestById, getRevisionById, listPagesInChangeRequest.';

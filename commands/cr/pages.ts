@@ -3,6 +3,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { pageTreeLines } from '../_lib/page-tree.js';
 
 export default class CrPages extends DocsCommand {
+  static operations = ['listPagesInChangeRequest'];
   static summary = "List a change request's pages as a tree (its current revision)";
   static description = 'API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages (listPagesInChangeRequest). --json prints the API body.';
   static examples = ['<%= config.bin %> cr pages dHD9ZmkOPnfy9hWCsaQB 4', '<%= config.bin %> cr pages dHD9ZmkOPnfy9hWCsaQB 4 --json'];

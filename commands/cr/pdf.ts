@@ -3,6 +3,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { pdfFlags, savePdf } from '../_lib/pdf-save.js';
 
 export default class CrPdf extends DocsCommand {
+  static operations = ['getChangeRequestPDF'];
   static summary = "Save a change request's content as a PDF";
   static description =
     "API: GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf (getChangeRequestPDF), then the URL it returns. Every page of the change request's revision in tree order, or one page (--page, --only).";

@@ -36,6 +36,7 @@ interface Conflict {
 const BATCH = 50; // updateChangeRequestContent takes at most 50 changes at a time
 
 export default class CrResolve extends DocsCommand {
+  static operations = ['updateChangeRequest', 'updateChangeRequestContent'];
   static summary = 'Write a conflicting change request into a folder, clashing lines between <<<<<<< and >>>>>>>, to edit and push';
   static description =
     "For a change request that `docs cr merge` or `docs cr update` answered with conflicts (exit 5): sets each conflicting page of the change request to the space's version (its own version goes into DIR), updates it from the space (no clash is left), and writes its content into DIR as `docs content pull` does, each conflicting page with git's markers (<<<<<<< space, =======, >>>>>>> change request #N) around the lines both sides changed. Edit those, then push: docs content push DIR --space SPACE --change-request N --merge. Pages moved under each other, clashing slugs or files are left to the steps it prints (exit 5, nothing changed). No conflict: it updates the change request from the space and says so. API: getChangeRequestById, updateChangeRequest, getRevisionById, updateChangeRequestContent (revert_page), listPagesInChangeRequest.";

@@ -5,6 +5,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { safeSegment } from '../_lib/pull-target.js';
 
 export default class FilesDownload extends DocsCommand {
+  static operations = ['getFileById'];
   static summary = "Save a file's bytes (from its downloadURL)";
   static description =
     "API: GET /v1/spaces/{spaceId}/content/files/{fileId} (getFileById), then its downloadURL. Saves to --output, else to the file's name in the current folder.";

@@ -4,6 +4,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { DocsError } from '../../src/kernel/errors.js';
 
 export default class Dev extends DocsCommand {
+  static operations = ['setIntegrationDevelopmentMode', 'disableIntegrationDevelopmentMode'];
   static summary = 'Turn development mode on (events POSTed to your tunnel) or off';
   static description = `API: PUT /v1/integrations/{integrationName}/dev (setIntegrationDevelopmentMode); with --off, DELETE (disableIntegrationDevelopmentMode).
 While on, each event of the integration is POSTed as JSON to the tunnel URL (3 attempts at most); the outcome is in its trace (docs integrations event NAME ID).`;

@@ -3,6 +3,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { renderObject } from '../_lib/render.js';
 
 export default class Event extends DocsCommand {
+  static operations = ['getIntegrationEvent'];
   static summary = 'Show one event of an integration, with its trace';
   static description = 'API: GET /v1/integrations/{integrationName}/events/{eventId} (getIntegrationEvent).';
   static examples = [

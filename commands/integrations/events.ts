@@ -16,6 +16,7 @@ const line = (e: Ev) =>
   `${e.createdAt}  ${e.payload.type.padEnd(22)} ${e.status.padEnd(7)} ${e.id}${e.installationId ? `  installation ${e.installationId}` : ''}`;
 
 export default class Events extends DocsCommand {
+  static operations = ['listIntegrationEvents'];
   static summary = 'List the events of an integration, newest first; --follow prints new ones as they arrive';
   static description = `API: GET /v1/integrations/{integrationName}/events (listIntegrationEvents).
 --follow prints the latest events oldest first, then polls and prints each new one until interrupted (Ctrl-C), or until --max new events were printed. With --json, one event per line. --follow needs a server (docs serve on the data directory, or --api-url): in-process, this command would hold the data directory and nothing else could record events.`;

@@ -22,6 +22,7 @@ function image(value: unknown, base: string, field: string): unknown {
 }
 
 export default class Publish extends DocsCommand {
+  static operations = ['publishIntegration'];
   static summary = 'Publish an integration (create, or a new version) from a manifest file';
   static description = `API: POST /v1/integrations/{integrationName} (publishIntegration).
 The manifest is the JSON request body (title, description, scopes, visibility, blocks, configurations, secrets, ...). --script reads the script from a file; --org sets the owner (default: the manifest's "organization", else your only organization). "icon" and "previewImages" may name image files beside the manifest; they are sent as base64. Secrets are stored, never shown.`;

@@ -5,6 +5,7 @@ import { INVITATIONS_PATH, type InvitationView } from '../_lib/invitations.js';
 // Two kinds of invites are accepted here: a pending invitation of yours (one id, from docs
 // invites pending) and an invite link of an organization (its id and the link's id).
 export default class Accept extends DocsCommand {
+  static operations = ['joinOrganizationWithInvite'];
   static summary = 'Accept a pending invitation of yours, or join an organization with an invite link';
   static examples = [
     '<%= config.bin %> invites accept Xk2p9QwErTy7uIoPaSdF              # a pending invitation (docs invites pending)',

@@ -5,6 +5,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 export default class Content extends DocsCommand {
+  static operations = ['getOpenAPISpecVersionContentById', 'getLatestOpenAPISpecVersionContent'];
   static summary = 'Print the parsed documents of a version of an OpenAPI spec (default: the latest)';
   static description =
     'API: GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content (getOpenAPISpecVersionContentById; getLatestOpenAPISpecVersionContent without VERSION_ID). Prints {filesystem, url} as JSON; --file prints one document of the filesystem.';

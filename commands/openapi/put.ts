@@ -26,6 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const EXIT_FAILED = 2;
 
 export default class Put extends DocsCommand {
+  static operations = ['createOrUpdateOpenAPISpecBySlug', 'updateOpenAPISpecBySlug', 'getOpenAPISpecBySlug', 'getOpenAPISpecVersionById'];
   static summary = 'Publish an OpenAPI spec by slug (create or update), for CI';
   static description = `API: PUT /v1/orgs/{organizationId}/openapi/{specSlug} (createOrUpdateOpenAPISpecBySlug), then PATCH for --visibility. Never prompts.
 With --wait, waits until processing is complete: exit 0 when it succeeded; exit 2 when it failed (every error printed on stderr as file: location: message); exit 1 when --timeout passes first. Without a server, --wait processes in this process; without --wait, an in-process put leaves the spec pending until \`docs serve\` (or another put --wait) runs on the data directory.

@@ -4,6 +4,7 @@ import { pageTreeLines } from '../_lib/page-tree.js';
 import { outputOptions, renderList } from '../_lib/render.js';
 
 export default class PagesList extends DocsCommand {
+  static operations = ['listPages'];
   static summary = "List a space's pages as a tree (current revision)";
   static description = 'API: GET /v1/spaces/{spaceId}/content/pages (listPages). --json prints the API body.';
   static examples = ['<%= config.bin %> pages list dHD9ZmkOPnfy9hWCsaQB', '<%= config.bin %> pages list dHD9ZmkOPnfy9hWCsaQB --json'];

@@ -4,6 +4,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { fetchChanges, printChanges } from '../_lib/semantic-changes.js';
 
 export default class RevisionChanges extends DocsCommand {
+  static operations = ['getRevisionSemanticChanges'];
   static summary = 'Show what a revision brought in against the one it was made on: pages created, edited, moved, deleted; files';
   static description =
     'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/changes (getRevisionSemanticChanges). A merge revision also names the change request it merged. --json prints the API body.';

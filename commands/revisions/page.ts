@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
 
 export default class RevisionsPage extends DocsCommand {
+  static operations = ['getPageInRevisionById', 'getPageInRevisionByPath', 'getPageDocumentInRevisionById'];
   static summary = 'Print a page as it was in one revision: its markdown (default) or its Document as JSON';
   static description =
     'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId} (getPageInRevisionById), .../path/{pagePath} (getPageInRevisionByPath) with --path, or .../page/{pageId}/document (getPageDocumentInRevisionById) with --format document.';

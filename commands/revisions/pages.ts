@@ -3,6 +3,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { pageTreeLines } from '../_lib/page-tree.js';
 
 export default class RevisionsPages extends DocsCommand {
+  static operations = ['listPagesInRevisionById'];
   static summary = "List a space's pages as a tree, as they were in one revision";
   static description = 'API: GET /v1/spaces/{spaceId}/revisions/{revisionId}/pages (listPagesInRevisionById). --json prints the API body.';
   static examples = [

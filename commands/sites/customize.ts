@@ -37,6 +37,7 @@ export function applySet(target: Record<string, any>, assignment: string | Assig
 }
 
 export default class SitesCustomize extends DocsCommand {
+  static operations = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
   static summary = "Change a site's customization (or a site space's overrides with --site-space)";
   static description =
     'API: GET then PUT /v1/orgs/{organizationId}/sites/{siteId}/customization (getSiteCustomizationById, updateSiteCustomizationById); ' +

@@ -16,6 +16,7 @@ async function answers(url: string): Promise<boolean> {
 }
 
 export default class SitesOpen extends DocsCommand {
+  static operations = ['getSiteById'];
   static summary = "Print a published site's address, and open it in the browser on a terminal";
   static description =
     'API: GET /v1/orgs/{organizationId}/sites/{siteId} (getSiteById), its urls.published. Starts nothing: `docs serve` (or `docs sites preview`) serves it; read from a data directory with nothing serving the address, it says so on stderr (and opens nothing).';

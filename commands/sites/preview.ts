@@ -9,6 +9,7 @@ import { openUrl } from '../_lib/opener.js';
 import { soleOrganization } from '../_lib/org.js';
 
 export default class SitesPreview extends DocsCommand {
+  static operations = ['getSiteById'];
   static summary = 'Serve a site on a free loopback port for this data directory (unless a server runs) and print its address';
   static description =
     'Reads the site (getSiteById); if `docs serve` already holds the data directory, prints its address there and exits. Otherwise serves the data directory on 127.0.0.1 and a free port until Ctrl-C.';

@@ -26,6 +26,7 @@ export function renderStructure(items: Item[], depth = 0): string[] {
 }
 
 export default class SitesStructure extends DocsCommand {
+  static operations = ['getSiteStructure'];
   static summary = "Print a site's navigation tree: groups, sections and their site spaces, in order";
   static description = 'API: GET /v1/orgs/{organizationId}/sites/{siteId}/structure (getSiteStructure).';
   static examples = ['<%= config.bin %> sites structure szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> sites structure szK9Qp2mTtR4bLx0aVn1 --json'];

@@ -3,6 +3,7 @@ import { DocsCommand } from '../_lib/base.js';
 import { pdfFlags, savePdf } from '../_lib/pdf-save.js';
 
 export default class SpacesPdf extends DocsCommand {
+  static operations = ['getSpacePDF'];
   static summary = "Save a space's content as a PDF";
   static description =
     "API: GET /v1/spaces/{spaceId}/pdf (getSpacePDF), then the URL it returns. Every page of the space's current revision in tree order, or one page (--page, --only).";

@@ -5,6 +5,7 @@ import { TEMPLATES } from '../../src/content/templates.js';
 import { DocsCommand } from '../_lib/base.js';
 
 export default class TemplatesApply extends DocsCommand {
+  static operations = ['applyTemplateToSpace'];
   static summary = 'Add the pages of a built-in template to a space (or to one of its change requests)';
   static description =
     `API: POST /v1/spaces/{spaceId}/content/template (applyTemplateToSpace). Templates: ${TEMPLATES.map((t) => `${t.id} (${t.title}; refs: ${Object.keys(t.refs).join(', ')})`).join('; ')}.`;

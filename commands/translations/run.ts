@@ -18,6 +18,7 @@ type Translation = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export default class TranslationsRun extends DocsCommand {
+  static operations = ['runTranslation', 'getTranslation'];
   static summary = 'Run a translation: translate the source space into its target space';
   static description = `API: POST /v1/orgs/{organizationId}/translations/{translationId}/run (runTranslation), then GET with --wait.
 With --wait, waits until the run ends (a spinner on a terminal): exit 0 when it completed; exit 1 when it failed (the reason on stderr) or --timeout passed. Without a server, --wait runs the translation in this process; without --wait, an in-process run stays pending until \`docs serve\` (or another run --wait) runs on the data directory. The server translates through DOCS_TRANSLATOR_URL; without it, every run fails with NO_TRANSLATOR.`;

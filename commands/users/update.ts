@@ -5,6 +5,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
 
 export default class Update extends DocsCommand {
+  static operations = ['updateUserById'];
   static summary =
     "Change a user's name or photo (yourself, or anyone as an instance owner); mark an email verified or designate an instance owner (instance owners only)";
   static description =

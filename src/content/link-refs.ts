@@ -81,6 +81,14 @@ export const pagePathOf = (p: string) =>
     .replace(/(^|\/)README$/i, '')
     .replace(/\/$/, '');
 
+/**
+ * The page at a path; the root's README.md (path '') is the page pushed from it, whose path is
+ * `README` (push names a page after its file), so a link to it from any page is not broken.
+ */
+function pageAt(m: PageLookup, path: string): string | undefined {
+  return m.idAt(path) ?? (path === '' ? (m.idAt('README') ?? m.idAt('readme')) : undefined);
+}
+
 /** Pages found one at a time (an authoring batch's tree, tree.ts EditableTree), not by a walk. */
 export interface PageLookup {
   locate(id: string): { node: PageNode; path: string } | undefined;
@@ -119,7 +127,7 @@ export function makeResolver(
       if (target.startsWith('/pages/')) {
         const m = pageMaps();
         const rest = target.slice('/pages/'.length);
-        return page(m.locate(rest) ? rest : m.idAt(pagePathOf(rest)), target, anchor);
+        return page(m.locate(rest) ? rest : pageAt(m, pagePathOf(rest)), target, anchor);
       }
       if (target.startsWith('/files/')) {
         const rest = target.slice('/files/'.length);
@@ -134,7 +142,7 @@ export function makeResolver(
         const ref = refs.pages?.get(plain.replace(/\.md$/i, ''));
         if (ref) return page(ref, target, anchor);
         const p = joinPath(dir, target);
-        return page(p === undefined ? undefined : m.idAt(pagePathOf(p)), target, anchor);
+        return page(p === undefined ? undefined : pageAt(m, pagePathOf(p)), target, anchor);
       }
       const fref = refs.files?.get(plain);
       if (fref) return { kind: 'file', file: fref };

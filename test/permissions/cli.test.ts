@@ -28,6 +28,9 @@ async function scenario(env: Record<string, string>) {
   expect((await run('spaces', 'permissions', 'effective', space, '--json')).json.items.map((x: any) => [x.user.id, x.permission])).toEqual([[me, 'admin']]);
   expect((await run('spaces', 'permissions', 'remove', space, me)).stdout).toBe('Removed.\n');
   expect((await run('spaces', 'permissions', 'remove-team', space, team)).stdout).toBe('Removed.\n');
+  // Removing a grant that is not there (the API's 204): exit 3 and says so, so a script notices.
+  const again = await docs(['spaces', 'permissions', 'remove', space, me], env);
+  expect([again.status, again.stderr]).toEqual([3, `Error: user ${me} has no grant on space ${space}: nothing removed\n`]);
   expect((await run('spaces', 'permissions', 'list', space, '--json')).json.items).toEqual([]);
   expect((await run('spaces', 'permissions', 'teams', space, '--json')).json.items).toEqual([]);
 

@@ -1,14 +1,10 @@
-import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../../_lib/operation-command.js';
 
 export default operationCommand({
-  operationId: 'updateTeamPermissionInSite',
+  operationId: 'removeTeamFromSite',
   description: "Remove a team's grant on a site",
   examples: ['<%= config.bin %> sites permissions remove-team szK9Qp2mTtR4bLx0aVn1 T7gH2kLm9QpR4sVx8YzA'],
   orgFlag: true,
   done: 'Removed.',
-  flags: { role: Flags.string({ hidden: true }) },
-  prepare: (req) => {
-    req.body = {};
-  },
+  missing: (p) => `team ${p.teamId} has no grant on site ${p.siteId}: nothing removed`,
 });

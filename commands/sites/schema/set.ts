@@ -5,6 +5,7 @@ import { DocsCommand } from '../../_lib/base.js';
 import { orgFlag, organizationOf } from '../../_lib/org.js';
 
 export default class SitesSchemaSet extends DocsCommand {
+  static operations = ['updateSiteAdaptiveSchema'];
   static summary = "Set a site's adaptive-content visitor schema (JSON Schema draft-07) from a file";
   static description =
     'API: PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema (updateSiteAdaptiveSchema). The file holds the schema itself, or {"jsonSchema": ...}.';

@@ -49,6 +49,9 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [
     'links',
+    'pages:links',
+    'pages:backlinks',
+    'files:backlinks',
     'conversations:clusters',
     'conversations:get',
     'conversations:ingest',

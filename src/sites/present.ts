@@ -105,7 +105,7 @@ export class SitePresenter {
     };
   }
 
-  group(g: SiteSectionGroupRecord): any {
+  group(g: SiteSectionGroupRecord): Schema<'SiteSectionGroup'> {
     const children = this.nodes(g.id);
     return {
       object: 'site-section-group' as const,

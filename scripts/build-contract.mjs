@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contractTypes } from './contract-types.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'generated', 'contract');
@@ -183,6 +184,7 @@ function withLatestInput(art) {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'ops'), { recursive: true });
 const routes = [];
+const arts = [];
 for (const src of [pinned, latest]) {
   for (const [path, item] of Object.entries(src.spec.paths)) {
     for (const method of METHODS) {
@@ -193,6 +195,7 @@ for (const src of [pinned, latest]) {
       const art = build(src, path, method, op, item.parameters);
       if (BOTH_INPUTS.includes(op.operationId)) withLatestInput(art);
       writeFileSync(join(out, 'ops', op.operationId + '.json'), JSON.stringify(art));
+      arts.push(art);
       routes.push([art.method, path, op.operationId]);
     }
   }
@@ -227,6 +230,7 @@ for (const [path, item] of Object.entries(latest.spec.paths)) {
   for (const method of METHODS) if (item[method]?.operationId) latestOps.set(item[method].operationId, [path, method, item[method]]);
 }
 const moved = [];
+const latestArts = new Map();
 let both = 0;
 for (const [method, path, id] of routes) {
   const hit = latestOps.get(id);
@@ -250,7 +254,20 @@ for (const [method, path, id] of routes) {
     components: { schemas: closure(latest.spec, responses) },
   };
   writeFileSync(join(out, 'latest', id + '.json'), JSON.stringify(art));
+  latestArts.set(id, art);
   both++;
 }
 writeFileSync(join(out, 'latest', 'index.json'), JSON.stringify({ source: latest.source, operations: both, moved }));
+// The contract's TypeScript types (docs/manual/contract.md#the-contracts-types).
+const schemasOf = (spec) => Object.fromEntries(Object.entries(spec.components.schemas).map(([n, s]) => [n, normalize(s)]));
+writeFileSync(
+  join(out, 'types.d.ts'),
+  contractTypes({
+    pinned: schemasOf(pinned.spec),
+    latest: schemasOf(latest.spec),
+    ops: arts,
+    latestOps: latestArts,
+    sources: { pinned: pinned.source, latest: latest.source },
+  }),
+);
 console.log(`contract: ${routes.length} operations (${both} also in ${latest.source}), ${others.size} more of either spec -> ${out}`);

@@ -3,7 +3,8 @@ import { validateInput, type OperationInput } from './contract/validate.js';
 import type { Caller, Context } from './kernel/context.js';
 import { asDocsError, DocsError } from './kernel/errors.js';
 import { storageError } from './store/storage-error.js';
-import type { OperationResult } from './kernel/operation.js';
+import type { OperationRequest, OperationResult } from './kernel/operation.js';
+import type { OperationId } from './contract/types.js';
 import { loadedOperation, loadOperation } from './operations.js';
 import type { Operation } from './kernel/operation.js';
 
@@ -31,7 +32,8 @@ function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller 
   try {
     if (!caller) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
     const valid = validateInput(operationSpec(op.operationId), input, op.extraBodyFields);
-    const out = op.handler({ ctx, caller, ...valid });
+    // Valid against this operation's schemas, so of its input types (OperationRequest).
+    const out = op.handler({ ctx, caller, ...valid } as OperationRequest<OperationId>);
     return out instanceof Promise ? out.catch((err) => failure(onDisk(ctx, err))) : out;
   } catch (err) {
     return failure(onDisk(ctx, err));

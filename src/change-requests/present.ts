@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { openCommentsOfChangeRequest } from './comment-counts.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
@@ -13,14 +14,15 @@ export const user = (ctx: Context, tx: ReadTx, id: string) => {
 };
 
 /** The contract's ChangeRequest object. */
-export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequestRecord, organization: string) {
+export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequestRecord, organization: string): Schema<'ChangeRequest'> {
   return {
     object: 'change-request' as const,
     id: cr.id,
     number: cr.number,
     status: cr.status,
     subject: cr.subject,
-    ...(cr.description !== undefined ? { description: cr.description } : {}),
+    // A description cleared to null is no description: the contract has no null here.
+    ...(cr.description != null ? { description: cr.description as Schema<'ChangeRequest'>['description'] } : {}),
     createdBy: user(ctx, tx, cr.createdBy),
     createdAt: cr.createdAt,
     updatedAt: cr.updatedAt,

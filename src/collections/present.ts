@@ -1,10 +1,11 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { collectionPermissions } from '../tree/access.js';
 import type { CollectionRecord } from './model.js';
 
 /** The contract's Collection object, as seen by a caller with `level` on it. */
-export function presentCollection(ctx: Context, c: CollectionRecord, level: MemberRole) {
+export function presentCollection(ctx: Context, c: CollectionRecord, level: MemberRole): Schema<'Collection'> {
   return {
     object: 'collection' as const,
     id: c.id,

@@ -1,3 +1,4 @@
+import type { OperationId } from '../contract/types.js';
 import type { Context } from '../kernel/context.js';
 import { defineOperation, type OperationRequest } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
@@ -13,19 +14,22 @@ import * as service from './service.js';
 // Every comment operation has a space form and a change-request form (API.md "Comments"); each
 // pair shares one handler, the change request coming from the path when there is one.
 
+/** The input of either form of an operation. */
+type Both<Op extends string> = OperationRequest<Extract<OperationId, `${Op}InSpace` | `${Op}InChangeRequest`>>;
+
 const where = (path: Record<string, string>): Where => ({
   spaceId: path.spaceId!,
   ...(path.changeRequestId !== undefined ? { changeRequestId: path.changeRequestId } : {}),
 });
 
 /** Reads, then formats bodies (the Document form is built outside the read). */
-async function answer<T extends { body: { markdown?: string } }>(ctx: Context, read: (tx: ReadTx) => T, format?: string) {
+async function answer<T extends { body: { markdown?: string; document?: unknown } }>(ctx: Context, read: (tx: ReadTx) => T, format?: string) {
   const body = await ctx.store.read(read);
   await formatBodies([body], format);
   return { status: 200, body };
 }
 
-const list = async ({ ctx, caller, path, query }: OperationRequest) => {
+const list = async ({ ctx, caller, path, query }: Both<'listComments'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const body = await ctx.store.read((tx) => {
     const { scope, rows } = service.listComments(tx, caller, where(path), query);
@@ -35,13 +39,13 @@ const list = async ({ ctx, caller, path, query }: OperationRequest) => {
   return { status: 200, body };
 };
 
-const post = async ({ ctx, caller, path, body }: OperationRequest) => {
+const post = async ({ ctx, caller, path, body }: Both<'postComment'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const { scope, comment } = await ctx.store.write((tx) => service.postComment(tx, ctx, caller, where(path), body));
   return answer(ctx, (tx) => presentComment(ctx, tx, scope, caller, comment));
 };
 
-const get = async ({ ctx, caller, path, query }: OperationRequest) => {
+const get = async ({ ctx, caller, path, query }: Both<'getComment'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   return answer(
     ctx,
@@ -53,19 +57,19 @@ const get = async ({ ctx, caller, path, query }: OperationRequest) => {
   );
 };
 
-const update = async ({ ctx, caller, path, body }: OperationRequest) => {
+const update = async ({ ctx, caller, path, body }: Both<'updateComment'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const { scope, comment } = await ctx.store.write((tx) => service.updateComment(tx, ctx, caller, where(path), path.commentId, body));
   return answer(ctx, (tx) => presentComment(ctx, tx, scope, caller, comment));
 };
 
-const remove = async ({ ctx, caller, path }: OperationRequest) => {
+const remove = async ({ ctx, caller, path }: Both<'deleteComment'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const deleted = await ctx.store.write((tx) => service.deleteComment(tx, caller, where(path), path.commentId));
   return { status: deleted ? 205 : 204 };
 };
 
-const listReplies = async ({ ctx, caller, path, query }: OperationRequest) => {
+const listReplies = async ({ ctx, caller, path, query }: Both<'listCommentReplies'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const body = await ctx.store.read((tx) => {
     const { scope, rows } = replies.listReplies(tx, caller, where(path), path.commentId);
@@ -75,13 +79,14 @@ const listReplies = async ({ ctx, caller, path, query }: OperationRequest) => {
   return { status: 200, body };
 };
 
-const postReply = async ({ ctx, caller, path, query, body }: OperationRequest) => {
+const postReply = async ({ ctx, caller, path, query, body }: Both<'postCommentReply'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const { scope, reply } = await ctx.store.write((tx) => replies.postReply(tx, ctx, caller, where(path), path.commentId, body));
-  return answer(ctx, (tx) => presentReply(ctx, tx, scope, caller, reply), query.format);
+  // Only the space form declares `format` (0.146.0).
+  return answer(ctx, (tx) => presentReply(ctx, tx, scope, caller, reply), 'format' in query ? query.format : undefined);
 };
 
-const getReply = async ({ ctx, caller, path, query }: OperationRequest) => {
+const getReply = async ({ ctx, caller, path, query }: Both<'getCommentReply'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   return answer(
     ctx,
@@ -93,19 +98,19 @@ const getReply = async ({ ctx, caller, path, query }: OperationRequest) => {
   );
 };
 
-const updateReply = async ({ ctx, caller, path, body }: OperationRequest) => {
+const updateReply = async ({ ctx, caller, path, body }: Both<'updateCommentReply'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const { scope, reply } = await ctx.store.write((tx) => replies.updateReply(tx, ctx, caller, where(path), path.commentId, path.commentReplyId, body));
   return answer(ctx, (tx) => presentReply(ctx, tx, scope, caller, reply));
 };
 
-const removeReply = async ({ ctx, caller, path }: OperationRequest) => {
+const removeReply = async ({ ctx, caller, path }: Both<'deleteCommentReply'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   const deleted = await ctx.store.write((tx) => replies.deleteReply(tx, caller, where(path), path.commentId, path.commentReplyId));
   return { status: deleted ? 205 : 204 };
 };
 
-const commenters = async ({ ctx, caller, path, query }: OperationRequest) => {
+const commenters = async ({ ctx, caller, path, query }: Both<'listCommenters'>) => {
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => ({ status: 200, body: paginate(service.listCommenters(tx, caller, where(path)), query, (m) => presentMember(ctx, tx, m)) }));
 };

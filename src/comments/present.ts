@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import { presentUser } from '../users/present.js';
@@ -17,7 +18,7 @@ export function userOf(ctx: Context, tx: ReadTx, id: string) {
 const base = (s: Scope) => (s.cr ? `/spaces/${s.space.id}/change-requests/${s.cr.id}/comments` : `/spaces/${s.space.id}/comments`);
 
 /** The contract's Comment; `body` is markdown (see formatBodies for the Document form). */
-export function presentComment(ctx: Context, tx: ReadTx, s: Scope, caller: Caller, c: CommentRecord) {
+export function presentComment(ctx: Context, tx: ReadTx, s: Scope, caller: Caller, c: CommentRecord): Schema<'Comment'> {
   const user = (id: string) => userOf(ctx, tx, id);
   const replies = tx.find(CommentReplies, 'comment', c.id);
   // Repliers: one entry per user, with how many replies and their latest, most recent first.
@@ -56,7 +57,7 @@ export function presentComment(ctx: Context, tx: ReadTx, s: Scope, caller: Calle
 }
 
 /** The contract's CommentReply. */
-export function presentReply(ctx: Context, tx: ReadTx, s: Scope, caller: Caller, r: CommentReplyRecord) {
+export function presentReply(ctx: Context, tx: ReadTx, s: Scope, caller: Caller, r: CommentReplyRecord): Schema<'CommentReply'> {
   const user = (id: string) => userOf(ctx, tx, id);
   return {
     object: 'comment-reply' as const,

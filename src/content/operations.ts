@@ -314,11 +314,13 @@ export const listSpacePageBacklinks = defineOperation('listSpacePageBacklinks', 
 export const applyTemplateToSpace = defineOperation(
   'applyTemplateToSpace',
   async ({ ctx, caller, path, body }) => {
+    const changeRequestId = body.changeRequestId;
+    if (changeRequestId !== undefined && typeof changeRequestId !== 'string') throw invalid('body.changeRequestId: must be a string');
     await purgeIfExpired(ctx, path.spaceId);
     const parse = await loadParser();
     await ctx.store.write((tx) =>
-      body.changeRequestId !== undefined
-        ? applyTemplateToChangeRequest(tx, ctx, caller, path.spaceId, body.changeRequestId, body, parse)
+      changeRequestId !== undefined
+        ? applyTemplateToChangeRequest(tx, ctx, caller, path.spaceId, changeRequestId, body, parse)
         : applyTemplate(tx, ctx, caller, path.spaceId, body, parse),
     );
     return { status: 201 };

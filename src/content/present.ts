@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import { spaceUrls } from '../spaces/present.js';
 import type { SpaceRecord } from '../spaces/model.js';
@@ -92,7 +93,7 @@ export function presentPages(ctx: Context, space: SpaceRecord, pages: readonly P
   return pages.map((p) => presentPage(ctx, space, p, p.slug, body));
 }
 
-export function presentFile(ctx: Context, space: SpaceRecord, f: FileEntry) {
+export function presentFile(ctx: Context, space: SpaceRecord, f: FileEntry): Schema<'RevisionFile'> {
   return {
     id: f.id,
     name: f.name,
@@ -103,9 +104,16 @@ export function presentFile(ctx: Context, space: SpaceRecord, f: FileEntry) {
   };
 }
 
-export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, rev: ContentRevision, metadata = true, mergedFrom?: unknown) {
+export function presentRevision(
+  ctx: Context,
+  tx: ReadTx,
+  space: SpaceRecord,
+  rev: ContentRevision,
+  metadata = true,
+  mergedFrom?: Schema<'ChangeRequest'>,
+): Schema<'Revision'> {
   const urls = spaceUrls(ctx, space);
-  return {
+  const base = {
     object: 'revision' as const,
     id: rev.id,
     parents: rev.parents,
@@ -120,9 +128,10 @@ export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, re
       ...(urls.published ? { published: urls.published } : {}),
       ...(urls.public ? { public: urls.public } : {}),
     },
-    type: rev.type,
-    ...(rev.type === 'merge' ? { mergedFrom } : {}),
   };
+  // A merge names its change request (the contract requires it); one deleted since is left out
+  // (docs/manual/contract.md#what-the-types-found).
+  return rev.type === 'merge' ? { ...base, type: 'merge' as const, mergedFrom: mergedFrom as Schema<'ChangeRequest'> } : { ...base, type: rev.type };
 }
 
 export const pageLocation = (ctx: Context, space: string, page: string) => apiUrl(ctx, `/spaces/${space}/content/page/${page}`);

@@ -42,10 +42,11 @@ export interface OperationInput {
   body?: unknown;
 }
 
+/** Valid input, of no operation in particular (a handler sees its operation's: OperationRequest in src/kernel/operation.ts). */
 export interface ValidInput {
-  path: Record<string, any>;
-  query: Record<string, any>;
-  body: any;
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
 }
 
 interface Compiled {
@@ -187,7 +188,7 @@ function suggestion(name: string, known: string[]): string {
 /** Validates (and coerces path/query values) or throws a 400 naming the field and the rule. */
 export function validateInput(op: OperationSpec, input: OperationInput, extraFields: readonly string[] = []): ValidInput {
   const c = compile(op);
-  const path = { ...(input.path ?? {}) };
+  const path: Record<string, string> = { ...(input.path ?? {}) };
   const query: Record<string, unknown> = {};
   // Only the operation's declared query parameters are read; others are ignored, as HTTP APIs do.
   for (const p of op.parameters) if (p.in === 'query' && input.query?.[p.name] !== undefined) query[p.name] = input.query[p.name];

@@ -1,10 +1,11 @@
+import type { ResponseBody, Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import { clusterFacts } from './cluster.js';
 import type { ClusterRecord, ConversationRecord, IssueRecord } from './model.js';
 
 const orgPath = (organization: string) => `/orgs/${organization}`;
 
-export function presentConversation(ctx: Context, c: ConversationRecord) {
+export function presentConversation(ctx: Context, c: ConversationRecord): Schema<'Conversation'> {
   return {
     object: 'conversation' as const,
     id: c.id,
@@ -20,11 +21,11 @@ export function presentConversation(ctx: Context, c: ConversationRecord) {
 }
 
 /** `{conversation, parts, metadata}` of getConversationById. */
-export function presentConversationDetail(ctx: Context, c: ConversationRecord) {
+export function presentConversationDetail(ctx: Context, c: ConversationRecord): ResponseBody<'getConversationById', '200'> {
   return { conversation: presentConversation(ctx, c), parts: c.parts, metadata: c.metadata };
 }
 
-export function presentIssue(ctx: Context, i: IssueRecord) {
+export function presentIssue(ctx: Context, i: IssueRecord): Schema<'ConversationIssue'> {
   return {
     object: 'conversation-issue' as const,
     id: i.id,
@@ -38,14 +39,17 @@ export function presentIssue(ctx: Context, i: IssueRecord) {
   };
 }
 
-export function presentIssueWithConversation(ctx: Context, x: { issue: IssueRecord; conversation: ConversationRecord }) {
+export function presentIssueWithConversation(
+  ctx: Context,
+  x: { issue: IssueRecord; conversation: ConversationRecord },
+): ResponseBody<'getConversationIssueById', '200'> {
   return { issue: presentIssue(ctx, x.issue), conversation: presentConversation(ctx, x.conversation) };
 }
 
 // There are no tasks here (agent tasks are another area): their counts are 0, truthfully.
 const NO_TASKS = { tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 };
 
-export function presentCluster(ctx: Context, c: ClusterRecord, issues: IssueRecord[]) {
+export function presentCluster(ctx: Context, c: ClusterRecord, issues: IssueRecord[]): Schema<'ConversationsIssuesCluster'> {
   const facts = clusterFacts(c, issues, ctx.clock.now());
   return {
     object: 'issues-cluster' as const,

@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OrganizationRecord } from '../organizations/model.js';
@@ -32,7 +33,7 @@ function dataUrl(b64: string): string {
  * their role there, null when not a member); `permissions.admin`: whether they may publish,
  * delete, set development mode and read events (admin of the owner).
  */
-export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: OrganizationRecord, role: MemberRole) {
+export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: OrganizationRecord, role: MemberRole): Schema<'Integration'> {
   return {
     object: 'integration' as const,
     name: i.name,
@@ -45,9 +46,10 @@ export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: Or
     // Verification is GitBook's review of marketplace integrations: nothing here verifies one.
     verified: false,
     visibility: i.visibility,
-    scopes: i.scopes,
+    // Stored as validated on input (the contract's scopes and categories).
+    scopes: i.scopes as Schema<'Integration'>['scopes'],
     // An integration published before `gitsync` was retired: shown without it (0.202.0).
-    categories: i.categories.filter((c) => !RETIRED_CATEGORIES.includes(c)),
+    categories: i.categories.filter((c) => !RETIRED_CATEGORIES.includes(c)) as Schema<'Integration'>['categories'],
     blocks: i.blocks,
     contentSources: i.contentSources,
     ...(i.configurations !== undefined ? { configurations: i.configurations } : {}),
@@ -69,7 +71,7 @@ export function presentIntegration(ctx: Context, i: IntegrationRecord, owner: Or
 
 const installationPath = (name: string, id: string) => `${integrationPath(name)}/installations/${id}`;
 
-export function presentInstallation(ctx: Context, i: IntegrationRecord, inst: InstallationRecord, spaces: number) {
+export function presentInstallation(ctx: Context, i: IntegrationRecord, inst: InstallationRecord, spaces: number): Schema<'IntegrationInstallation'> {
   return {
     id: inst.id,
     status: inst.status,
@@ -114,13 +116,14 @@ export function presentContentInstallation(
   };
 }
 
-export function presentEvent(e: EventRecord) {
+export function presentEvent(e: EventRecord): Schema<'IntegrationEvent'> {
   return {
     id: e.id,
     integrationId: e.integration,
     ...(e.installation ? { installationId: e.installation } : {}),
     createdAt: e.createdAt,
-    payload: e.payload,
+    // The event as this server built it (src/integrations/events.ts), one of the contract's Events.
+    payload: e.payload as Schema<'IntegrationEvent'>['payload'],
     status: e.status,
   };
 }

@@ -1,13 +1,31 @@
+import type { ContractOperations, OperationId } from '../contract/types.js';
 import type { Caller, Context } from './context.js';
 
-/** What a handler receives: validated (and coerced) input, the caller and the context. */
-export interface OperationRequest {
-  ctx: Context;
-  caller: Caller;
-  path: Record<string, any>;
-  query: Record<string, any>;
-  body: any;
-}
+/**
+ * What a handler receives: validated (and coerced) input, the caller and the context. Given the
+ * operation's id (defineOperation infers it), `path`, `query` and `body` are the contract's types for
+ * that operation (generated from the specs: docs/manual/contract.md#the-contracts-types); given
+ * several ids (one handler shared by several operations), any of theirs. Without one, input of no
+ * operation in particular: strings in the path, unknown query values and body.
+ */
+export type OperationRequest<Id extends OperationId | undefined = undefined, Extra extends string = never> = [Id] extends [OperationId]
+  ? Id extends OperationId
+    ? {
+        ctx: Context;
+        caller: Caller;
+        path: ContractOperations[Id]['path'];
+        query: ContractOperations[Id]['query'];
+        body: WithExtra<ContractOperations[Id]['body'], Extra>;
+      }
+    : never
+  : { ctx: Context; caller: Caller; path: Record<string, string>; query: Record<string, unknown>; body: unknown };
+
+/** A body with the fields an operation accepts beyond its schema (`extraBodyFields`), unknown until its handler checks them. */
+type WithExtra<Body, Extra extends string> = [Extra] extends [never]
+  ? Body
+  : Body extends undefined
+    ? Body
+    : Body & ('*' extends Extra ? { [field: string]: unknown } : { [K in Extra]?: unknown });
 
 export interface OperationResult {
   status: number;
@@ -15,21 +33,27 @@ export interface OperationResult {
   headers?: Record<string, string>;
 }
 
-export interface Operation {
-  operationId: string;
-  handler: (req: OperationRequest) => OperationResult | Promise<OperationResult>;
+export interface Operation<Id extends OperationId = OperationId, Extra extends string = never> {
+  operationId: Id;
+  /** Called by invoke() only, with input the contract validated (hence typed as the operation's). */
+  handler(req: OperationRequest<Id, Extra>): OperationResult | Promise<OperationResult>;
   /**
    * Body fields accepted beyond the pinned spec's, where API.md asks for one the 0.146.0 schema
    * lacks (e.g. site space `hidden`, in 0.167.0); the handler validates them itself. `'*'`: any
    * field (API.md: "other properties allowed").
    */
-  extraBodyFields?: string[];
+  extraBodyFields?: Extra[];
 }
 
 /**
  * Declares the handler of one contract operation, by its official operationId. Method, path,
- * parameters and schemas come from the contract; the handler adds only the behaviour.
+ * parameters and schemas come from the contract; the handler adds only the behaviour, its input
+ * typed as the operation's.
  */
-export function defineOperation(operationId: string, handler: Operation['handler'], options: { extraBodyFields?: string[] } = {}): Operation {
+export function defineOperation<Id extends OperationId, const Extra extends string = never>(
+  operationId: Id,
+  handler: (req: OperationRequest<Id, Extra>) => OperationResult | Promise<OperationResult>,
+  options: { extraBodyFields?: Extra[] } = {},
+): Operation<Id, Extra> {
   return { operationId, handler, ...options };
 }

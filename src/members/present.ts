@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import type { Context } from '../kernel/context.js';
 import type { MemberRecord } from '../organizations/model.js';
 import { spacesReachable } from '../tree/space-access.js';
@@ -8,7 +9,7 @@ import { presentUser } from '../users/present.js';
 import { Users } from '../users/tables.js';
 
 /** The contract's OrganizationMember: the API id is the user's id; counts are computed, never stored. */
-export function presentMember(ctx: Context, tx: ReadTx, m: MemberRecord) {
+export function presentMember(ctx: Context, tx: ReadTx, m: MemberRecord): Schema<'OrganizationMember'> {
   const user = tx.get(Users, m.user);
   return {
     object: 'member' as const,

@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OpenAPISpecRecord, OpenAPIVersionRecord } from './model.js';
@@ -6,7 +7,7 @@ import { canEditSpecs } from './service.js';
 const specPath = (s: { organization: string; slug: string }) => `/orgs/${s.organization}/openapi/${s.slug}`;
 
 /** The contract's OpenAPISpec, as seen by a member of the given role (who can see it). */
-export function presentSpec(ctx: Context, s: OpenAPISpecRecord, role: MemberRole) {
+export function presentSpec(ctx: Context, s: OpenAPISpecRecord, role: MemberRole): Schema<'OpenAPISpec'> {
   return {
     object: 'openapi-spec' as const,
     id: s.id,
@@ -37,7 +38,7 @@ export function versionUrl(ctx: Context, spec: OpenAPISpecRecord, v: OpenAPIVers
   return v.sourceURL ?? apiUrl(ctx, `${specPath(spec)}/versions/${v.id}/content`);
 }
 
-export function presentVersion(ctx: Context, spec: OpenAPISpecRecord, v: OpenAPIVersionRecord) {
+export function presentVersion(ctx: Context, spec: OpenAPISpecRecord, v: OpenAPIVersionRecord): Schema<'OpenAPISpecVersion'> {
   return {
     object: 'openapi-spec-version' as const,
     id: v.id,

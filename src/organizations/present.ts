@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import { presentOnce } from '../kernel/serialized.js';
 import type { MemberRole } from '../kernel/roles.js';
@@ -7,11 +8,11 @@ import { organizationPermissions } from './permissions.js';
 const presented = new WeakMap<OrganizationRecord, { key: string; bytes: Buffer }>();
 
 /** The contract's Organization object, as seen by a member of the given role (serialized once per inputs). */
-export function presentOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam = false) {
+export function presentOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam = false): Schema<'Organization'> {
   return presentOnce(presented, o, `${role}\0${ownsTeam}\0${ctx.baseUrl}`, () => buildOrganization(ctx, o, role, ownsTeam));
 }
 
-function buildOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam: boolean) {
+function buildOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam: boolean): Schema<'Organization'> {
   return {
     object: 'organization' as const,
     id: o.id,
@@ -25,8 +26,9 @@ function buildOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole
     ...(o.sso !== undefined ? { sso: o.sso } : {}),
     ...(o.ai !== undefined ? { ai: o.ai } : {}),
     inviteLinks: o.inviteLinks,
-    plan: o.plan,
-    mergeRules: o.mergeRules,
+    // Stored as validated on input, or as this server writes them (a plan of the contract).
+    plan: o.plan as Schema<'Organization'>['plan'],
+    mergeRules: o.mergeRules as Schema<'Organization'>['mergeRules'],
     // A local installation has no billing: no trial applies.
     trial: { status: 'notapplicable' as const, count: 0 },
     urls: { location: apiUrl(ctx, `/orgs/${o.id}`), app: `${ctx.baseUrl}/o/${o.id}`, ...(o.logo ? { logo: o.logo } : {}) },

@@ -30,26 +30,31 @@ const TARGETS: Record<'Space' | 'Collection' | 'Site', Target> = {
   Site: (tx, caller, path) => siteTarget(tx, caller, path.organizationId!, path.siteId!),
 };
 
-const inviteOp = (id: string, target: Target) =>
-  defineOperation(id, async ({ ctx, caller, path, body }) => {
+// The ids each factory below declares (their input types: docs/manual/contract.md#the-contracts-types).
+type Of<Verb extends string> = `${Verb}${'Space' | 'Collection' | 'Site'}`;
+
+const inviteOp = (id: Of<'inviteTo'>, target: Target) =>
+  defineOperation<Of<'inviteTo'>>(id, async ({ ctx, caller, path, body }) => {
     await ctx.store.write((tx) => invite(tx, ctx, target(tx, caller, path), body ?? {}));
     return { status: 204 };
   });
 
-const updateOp = (id: string, target: Target, holder: 'user' | 'team') =>
-  defineOperation(id, async ({ ctx, caller, path, body }) => {
+const updateOp = (id: Of<'updateUserPermissionIn' | 'updateTeamPermissionIn'>, target: Target, holder: 'user' | 'team') =>
+  defineOperation<Of<'updateUserPermissionIn' | 'updateTeamPermissionIn'>>(id, async ({ ctx, caller, path: p, body }) => {
+    const path: Record<string, string> = p;
     await ctx.store.write((tx) => updateOne(tx, ctx, target(tx, caller, path), holder, holder === 'user' ? path.userId! : path.teamId!, body));
     return { status: 204 };
   });
 
-const removeOp = (id: string, target: Target, holder: 'user' | 'team') =>
-  defineOperation(id, async ({ ctx, caller, path }) => {
+const removeOp = (id: Of<'removeUserFrom' | 'removeTeamFrom'>, target: Target, holder: 'user' | 'team') =>
+  defineOperation<Of<'removeUserFrom' | 'removeTeamFrom'>>(id, async ({ ctx, caller, path: p }) => {
+    const path: Record<string, string> = p;
     const removed = await ctx.store.write((tx) => removeOne(tx, ctx, target(tx, caller, path), holder, holder === 'user' ? path.userId! : path.teamId!));
     return { status: removed ? 205 : 204 };
   });
 
-const listUsersOp = (id: string, target: Target) =>
-  defineOperation(id, ({ ctx, caller, path, query }) =>
+const listUsersOp = (id: Of<'listUserPermissionsIn'>, target: Target) =>
+  defineOperation<Of<'listUserPermissionsIn'>>(id, ({ ctx, caller, path, query }) =>
     ctx.store.read((tx) => {
       const t = target(tx, caller, path);
       requireList(t);
@@ -58,8 +63,8 @@ const listUsersOp = (id: string, target: Target) =>
     }),
   );
 
-const listTeamsOp = (id: string, target: Target) =>
-  defineOperation(id, ({ ctx, caller, path, query }) =>
+const listTeamsOp = (id: Of<'listTeamPermissionsIn'>, target: Target) =>
+  defineOperation<Of<'listTeamPermissionsIn'>>(id, ({ ctx, caller, path, query }) =>
     ctx.store.read((tx) => {
       const t = target(tx, caller, path);
       requireList(t);
@@ -68,12 +73,12 @@ const listTeamsOp = (id: string, target: Target) =>
     }),
   );
 
-const aggregateOp = (id: string, target: Target) =>
-  defineOperation(id, ({ ctx, caller, path, query }) =>
+const aggregateOp = (id: Of<'listPermissionsAggregateIn'>, target: Target) =>
+  defineOperation<Of<'listPermissionsAggregateIn'>>(id, ({ ctx, caller, path, query }) =>
     ctx.store.read((tx) => {
       const t = target(tx, caller, path);
       requireList(t);
-      const rows = aggregate(tx, t, query);
+      const rows = aggregate(tx, t, query as { role?: string; team?: string; search?: string });
       return { status: 200, body: paginate(rows, query, (e) => presentEffective(ctx, t, e)) };
     }),
   );

@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRecord } from '../organizations/model.js';
 import type { ReadTx } from '../store/port.js';
@@ -17,7 +18,7 @@ export function serviceUrls(ctx: Context, p: SamlProviderRecord) {
  * a pending provider that has not got them yet shows empty strings, and `about:blank` (RFC 6694,
  * the URI that names nothing) for the SSO URL.
  */
-export function presentSamlProvider(ctx: Context, tx: ReadTx, caller: MemberRecord, p: SamlProviderRecord) {
+export function presentSamlProvider(ctx: Context, tx: ReadTx, caller: MemberRecord, p: SamlProviderRecord): Schema<'OrganizationSAMLProvider'> {
   const team = p.defaultTeam ? tx.get(Teams, p.defaultTeam) : undefined;
   return {
     object: 'saml-provider' as const,

@@ -1,5 +1,5 @@
 import { apiUrl, type Caller, type Context } from '../kernel/context.js';
-import { notFound } from '../kernel/errors.js';
+import { invalid, notFound } from '../kernel/errors.js';
 import { contentAccess } from '../tree/access.js';
 import { defineOperation, type OperationResult } from '../kernel/operation.js';
 import type { Role } from '../kernel/roles.js';
@@ -95,6 +95,8 @@ export const getSiteStructure = defineOperation('getSiteStructure', async ({ ctx
 });
 
 export const sortSiteStructure = defineOperation('sortSiteStructure', async ({ ctx, caller, path, body }) => {
+  // The spec marks this body optional, yet there is nothing to move without one.
+  if (!body) throw invalid('body: is required (item and position)');
   const moved = await write(ctx, caller, path, `reordering site ${path.siteId}`, (tx, { site }) => sortItem(tx, site, body.item, body.position));
   return { status: 200, body: await presentItem(ctx, caller, path, moved.type, moved.row.id) };
 });
@@ -110,17 +112,25 @@ function presentItem(ctx: Context, caller: Caller, path: P, type: Pointer['type'
 }
 
 /** The deprecated moves: the same reordering, with their own pointer shapes. */
-const deprecatedMove = (operationId: string, type: Pointer['type'], param: string, pointerId: (ptr: any) => Pointer) =>
-  defineOperation(operationId, async ({ ctx, caller, path, body }) => {
+type DeprecatedMove = 'moveSiteSection' | 'moveSiteSpace' | 'moveSiteSectionGroup';
+const deprecatedMove = (operationId: DeprecatedMove, type: Pointer['type'], param: string, pointerId: (ptr: Record<string, string>) => Pointer) =>
+  defineOperation<DeprecatedMove>(operationId, async ({ ctx, caller, path: p, body }) => {
+    const path: Record<string, string> & P = p;
     const pos = body?.position;
-    const position = pos && { ...(pos.before ? { before: pointerId(pos.before) } : {}), ...(pos.after ? { after: pointerId(pos.after) } : {}) };
+    const position = pos && {
+      ...(pos.before ? { before: pointerId(pos.before) } : {}),
+      ...(pos.after ? { after: pointerId(pos.after) } : {}),
+    };
     await write(ctx, caller, path, `reordering site ${path.siteId}`, (tx, { site }) => sortItem(tx, site, { type, id: path[param] }, position));
     return { status: 200, body: await presentItem(ctx, caller, path, type, path[param]) };
   });
 
-export const moveSiteSection = deprecatedMove('moveSiteSection', 'site-section', 'siteSectionId', (p) => ({ type: 'site-section', id: p.siteSection }));
-export const moveSiteSpace = deprecatedMove('moveSiteSpace', 'site-space', 'siteSpaceId', (p) => ({ type: 'site-space', id: p.siteSpace }));
-export const moveSiteSectionGroup = deprecatedMove('moveSiteSectionGroup', 'site-section-group', 'siteSectionGroupId', (p) => ({ type: p.type, id: p.id }));
+export const moveSiteSection = deprecatedMove('moveSiteSection', 'site-section', 'siteSectionId', (p) => ({ type: 'site-section', id: p.siteSection! }));
+export const moveSiteSpace = deprecatedMove('moveSiteSpace', 'site-space', 'siteSpaceId', (p) => ({ type: 'site-space', id: p.siteSpace! }));
+export const moveSiteSectionGroup = deprecatedMove('moveSiteSectionGroup', 'site-section-group', 'siteSectionGroupId', (p) => ({
+  type: p.type as Pointer['type'],
+  id: p.id!,
+}));
 
 // Sections
 

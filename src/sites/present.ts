@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { spaceCounts } from '../spaces/counts.js';
@@ -43,7 +44,7 @@ export class SitePresenter {
     return this.site.published ? { published: withKey(url, this.opts.shareKey) } : {};
   }
 
-  presentSite() {
+  presentSite(): Schema<'Site'> {
     return presentSite(this.ctx, this.tx, this.org, this.site, this.opts.shareKey, this.access);
   }
 
@@ -61,7 +62,7 @@ export class SitePresenter {
     return s.default ? this.base : `${this.base}/${s.path}`;
   }
 
-  siteSpace(ss: SiteSpaceRecord) {
+  siteSpace(ss: SiteSpaceRecord): Schema<'SiteSpace'> {
     const space = this.visible(ss)!;
     const section = ss.section ? this.tx.get(SiteSections, ss.section) : undefined;
     const prefix = section ? this.sectionAddress(section) : this.base;
@@ -87,7 +88,7 @@ export class SitePresenter {
       .map((ss) => this.siteSpace(ss));
   }
 
-  section(s: SiteSectionRecord) {
+  section(s: SiteSectionRecord): Schema<'SiteSection'> {
     return {
       object: 'site-section' as const,
       id: s.id,
@@ -104,7 +105,7 @@ export class SitePresenter {
     };
   }
 
-  group(g: SiteSectionGroupRecord): any {
+  group(g: SiteSectionGroupRecord): Schema<'SiteSectionGroup'> {
     const children = this.nodes(g.id);
     return {
       object: 'site-section-group' as const,
@@ -125,7 +126,7 @@ export class SitePresenter {
       .filter((n) => !this.opts.published || (n.object === 'site-section' ? n.siteSpaces.length > 0 : n.children.length > 0));
   }
 
-  structure() {
+  structure(): Schema<'SiteStructure'> {
     return hasSections(this.tx, this.site.id)
       ? { type: 'sections' as const, structure: this.nodes(null) }
       : { type: 'siteSpaces' as const, structure: this.siteSpaces(null) };
@@ -152,7 +153,7 @@ export function siteViewer(tx: ReadTx, organizationId: string, caller: Caller): 
  * src/sites/access.ts); `urls.preview` is where a member sees the site as it stands: the
  * published address once published, else the site's page in the app (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract).
  */
-export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, site: SiteRecord, shareKey?: string, viewer?: ContentAccess) {
+export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, site: SiteRecord, shareKey?: string, viewer?: ContentAccess): Schema<'Site'> {
   const base = siteAddress(ctx, org, site);
   const app = `${ctx.baseUrl}/o/${org.id}/sites/${site.id}`;
   const published = site.published ? withKey(base, shareKey) : undefined;
@@ -182,7 +183,7 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
   };
 }
 
-export function presentShareLink(ctx: Context, org: OrganizationRecord, site: SiteRecord, l: ShareLinkRecord) {
+export function presentShareLink(ctx: Context, org: OrganizationRecord, site: SiteRecord, l: ShareLinkRecord): Schema<'ShareLink'> {
   return {
     object: 'share-link' as const,
     id: l.id,

@@ -79,7 +79,8 @@ export interface SiteSpacePatch {
   path?: string;
   condition?: string | null;
   spaceId?: string;
-  hidden?: boolean;
+  /** API.md's extra field: checked here (a boolean). */
+  hidden?: unknown;
 }
 
 /** PATCH site-spaces/{id}: path (unique in its container), condition (null removes), spaceId, hidden. */

@@ -1,3 +1,4 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import { presentOnce } from '../kernel/serialized.js';
 import type { MemberRole } from '../kernel/roles.js';
@@ -27,12 +28,12 @@ export function spaceUrls(ctx: Context, s: SpaceRecord, shareKey?: string) {
 const presented = new WeakMap<SpaceRecord, { key: string; bytes: Buffer }>();
 
 /** The contract's Space object, as seen by a caller with `level` on it (serialized once per inputs). */
-export function presentSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string) {
+export function presentSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string): Schema<'Space'> {
   const key = `${level}\0${counts.comments}\0${counts.changeRequests}\0${counts.changeRequestsOpen}\0${counts.changeRequestsDraft}\0${shareKey ?? ''}\0${ctx.baseUrl}`;
   return presentOnce(presented, s, key, () => buildSpace(ctx, s, level, counts, shareKey));
 }
 
-function buildSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string) {
+function buildSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string): Schema<'Space'> {
   return {
     object: 'space' as const,
     id: s.id,
@@ -44,11 +45,12 @@ function buildSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: Spa
     updatedAt: s.updatedAt,
     ...(s.deletedAt ? { deletedAt: s.deletedAt } : {}),
     editMode: s.editMode,
-    mergeRules: s.mergeRules,
+    // Stored as validated on input (the contract's merge rules).
+    mergeRules: s.mergeRules as Schema<'Space'>['mergeRules'],
     urls: spaceUrls(ctx, s, shareKey),
     organization: s.organization,
     ...(s.parent ? { parent: s.parent } : {}),
-    ...(s.language ? { language: s.language } : {}),
+    ...(s.language ? { language: s.language as Schema<'Space'>['language'] } : {}),
     revision: s.revision,
     defaultLevel: s.defaultLevel,
     ...counts,

@@ -1,8 +1,9 @@
+import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
 import type { UserRecord } from './model.js';
 
 /** The contract's User object. */
-export function presentUser(ctx: Context, u: UserRecord) {
+export function presentUser(ctx: Context, u: UserRecord): Schema<'User'> {
   return {
     object: 'user' as const,
     id: u.id,

@@ -85,6 +85,9 @@ describe('templates', () => {
   it('applies into a change request when changeRequestId is given, leaving the space as it was', async () => {
     const space = await newSpace();
     const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: {} })).body;
+    // API.md's extra field is checked by the handler: a non-string is a 400 that changes nothing.
+    const bad = await s.api('POST', `/v1/spaces/${space}/content/template`, { body: { id: 'getting-started', changeRequestId: 7 } });
+    expect([bad.status, bad.body.error.message]).toEqual([400, 'body.changeRequestId: must be a string']);
     const r = await s.api('POST', `/v1/spaces/${space}/content/template`, { body: { id: 'getting-started', changeRequestId: cr.id } });
     expect(r.status).toBe(201);
     expect((await s.api('GET', `/v1/spaces/${space}/content/pages`)).body.pages).toEqual([]);

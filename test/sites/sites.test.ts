@@ -370,6 +370,10 @@ describe('structure: sections, groups, site spaces, defaults, paths, conditions'
     expect(await order()).toEqual([rc.id, ra.id, rb.id]);
     await ok('PATCH', `/sites/${x.id}/structure/sort`, { item: { type: 'site-space', id: rc.id }, position: {} });
     expect(await order()).toEqual([ra.id, rb.id, rc.id]);
+    // The spec marks the body optional; without one there is nothing to move: 400, not a crash
+    // (found by typing the handler's input: docs/manual/contract.md#what-the-types-found).
+    await fails('PATCH', `/sites/${x.id}/structure/sort`, undefined, 400, 'body: is required (item and position)');
+    expect(await order()).toEqual([ra.id, rb.id, rc.id]);
     await ok('POST', `/sites/${x.id}/site-spaces/${ra.id}/move`, { position: { after: { type: 'site-space', siteSpace: rb.id } } });
     expect(await order()).toEqual([rb.id, ra.id, rc.id]);
     await fails(

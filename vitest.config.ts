@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two layers (issue 31; docs/manual: "Tests"):
@@ -35,6 +36,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two workers at least: vitest's default is one fewer than the cores, a single worker on this
+    // 2-core machine, which leaves a core idle while a file waits on a child process, a timer, a
+    // socket or the disk (CONTRIBUTING.md, "Figures"). Each worker loads its own
+    // module graph once (isolate: false), so a second one costs one more cold start.
+    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), minForks: 1 } },
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/leaks.ts'],
     projects: [

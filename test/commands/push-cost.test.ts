@@ -46,7 +46,9 @@ async function push(dir: string, space: string, extra: string[] = []) {
 }
 
 beforeAll(async () => {
-  served = await spawnServe(['--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN, DOCS_CONFIG_DIR: config });
+  // Its own data directory: the default one is shared with every other run on the machine (one
+  // already made answers another token).
+  served = await spawnServe(['--data', tempDir('docs-push-cost-data-'), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN, DOCS_CONFIG_DIR: config });
 }, 30_000);
 afterAll(() => {
   served?.child.kill('SIGTERM');

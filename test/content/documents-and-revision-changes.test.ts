@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docs, docsAsync } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { connectMcp, toolText } from '../helpers/mcp.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -108,10 +108,10 @@ describe('the CLI and MCP', () => {
     expect((await ok('revisions', 'changes', local, rev.id)).stdout).toContain('page_created');
 
     const current = (await s.api('GET', `${sp()}/content`)).body.id;
-    const overHttp = await docsAsync(['revisions', 'changes', space, current, '--json', '--api-url', s.url, '--token', s.token]);
+    const overHttp = await docs(['revisions', 'changes', space, current, '--json', '--api-url', s.url, '--token', s.token]);
     expect(overHttp.status, overHttp.stderr).toBe(0);
     expect(overHttp.json.changes.length).toBeGreaterThan(0);
-    const bad = await docsAsync(['documents', 'get', space, 'nope', '--api-url', s.url, '--token', s.token]);
+    const bad = await docs(['documents', 'get', space, 'nope', '--api-url', s.url, '--token', s.token]);
     expect(bad.status).toBe(3);
   }, 120_000);
 

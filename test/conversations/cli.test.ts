@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { expectContract } from '../helpers/contract.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 const files = tempDir('docs-conversations-files-');
 const batch = join(files, 'batch.json');
@@ -55,7 +55,7 @@ describe('docs conversations, in-process', () => {
 
 describe('docs conversations, over HTTP', () => {
   it('ingest --wait, then list and clusters, through the server; a refusal is the API error', async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_conversations_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_conversations_remote' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_conversations_remote' };
     try {
       const r = await docs(['conversations', 'ingest', batch, '--wait', '--json'], env);
@@ -70,8 +70,7 @@ describe('docs conversations, over HTTP', () => {
       expect(refused.status).toBe(2);
       expect(refused.stderr).toBe('Error: parts: must have at least one message\n');
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
 import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { startServer, tempDir } from '../helpers/server.js';
 
 describe('docs CLI, in-process', () => {
   const data = tempDir();
@@ -72,7 +72,7 @@ describe('docs serve and the CLI together', () => {
       const created = await docs(['orgs', 'create', '--title', 'Via server', '--json'], { DOCS_DATA: data });
       expect(created.status).toBe(0);
       expect(created.json.urls.location).toBe(`${s.url}/v1/orgs/${created.json.id}`);
-      // spawnSync blocked this process's event loop: give the server's log a moment to arrive.
+      // The server's request log reaches this process through a pipe: a moment later.
       await expect.poll(() => s.output(), { timeout: 5000 }).toMatch(/POST \/v1\/orgs 201 [\d.]+ms/);
       // A second server on the same directory is refused with a clear message.
       const second = await docs(['serve', '--port', '0', '--data', data]);
@@ -93,7 +93,7 @@ describe('docs serve and the CLI together', () => {
   });
 
   it('works against a server with --api-url and --token, and refuses a wrong token with exit 4', async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_remote' });
     const conf = tempDir();
     try {
       const ok = await docs(['orgs', 'list', '--api-url', s.url, '--token', 'gb_api_remote', '--json']);
@@ -133,8 +133,7 @@ describe('docs serve and the CLI together', () => {
       expect(after.stdout).toMatch(/^token\tnone \(in-process: acting as the store's owner\)$/m);
       expect(after.stdout).toContain('Not logged in to a server');
     } finally {
-      s.child.kill('SIGINT');
-      await s.exited;
+      await s.stop();
     }
   });
 });

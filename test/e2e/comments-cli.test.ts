@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // docs comments on both transports: one discussion on a space and one on a change request.
 // In-process runs it all; against a server, the commands whose calls differ (each spawn costs).
@@ -61,12 +61,11 @@ describe('docs comments', () => {
   });
 
   it('work against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_comments_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_comments_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_comments_remote' }, false);
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // docs content check: a folder (every kind of problem, one case each), the output formats, the
 // server's check of a space and of a change request (in-process and over HTTP), and push --check.
@@ -238,12 +238,11 @@ describe('docs content check --space', () => {
   });
 
   it('asks a server over HTTP (--api-url, --token)', { timeout: 60_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_check_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_check_remote' });
     try {
       await remoteScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_check_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

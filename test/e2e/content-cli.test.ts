@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000003000000020806000000', 'hex');
 
@@ -82,12 +82,11 @@ describe('docs content, pages, files, search, links, templates', () => {
   });
 
   it('work against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_content_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_content_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_content_remote' }, false);
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

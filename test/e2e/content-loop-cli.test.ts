@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, docsAsync, spawnServe, type CliResult } from '../helpers/cli.js';
+import { docs, type CliResult } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // Docs as code closes the loop (issue 20, item 7): a push updates the change request it opened
 // before (or the one named by --change-request) instead of opening one per run; files SUMMARY.md
@@ -85,12 +85,11 @@ describe('docs content push: one change request per folder, --change-request, --
   });
 
   it('against a server (--api-url)', { timeout: 60_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_loop_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_loop_remote' });
     try {
       await loop({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_loop_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });
@@ -126,7 +125,7 @@ async function pullFrom(page: (req: IncomingMessage) => unknown) {
       res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
     },
     async (url) => {
-      r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
+      r = await docs(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
     },
   );
   return { ...r!, dir, asked };

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { ROUNDTRIP, writeTree } from '../helpers/docs-folder.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 /** Every file under dir (relative path → bytes). */
 function readTree(dir: string, rel = ''): Record<string, Buffer> {
@@ -76,12 +76,11 @@ describe('docs content push then pull: the same bytes, file for file', () => {
   });
 
   it('against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_roundtrip_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_roundtrip_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_roundtrip_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });
@@ -196,12 +195,11 @@ describe('.gitbook.yaml: root, structure.summary, structure.readme, redirects ke
     await repoScenario({ DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_repo' });
   });
   it('against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_repo_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_repo_remote' });
     try {
       await repoScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_repo_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
   it('refuses a root outside the folder (exit 2, nothing sent)', { timeout: 60_000 }, async () => {
@@ -306,12 +304,11 @@ describe('docs content push --dry-run: what would change, nothing changed, exit 
     await dryRunScenario({ DOCS_DATA: data, DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry_push' }, data);
   });
   it('against a server (--api-url, --token)', { timeout: 120_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry_push_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_dry_push_remote' });
     try {
       await dryRunScenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_dry_push_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

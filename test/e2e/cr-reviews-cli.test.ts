@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -44,8 +44,7 @@ async function scenario(
 }
 
 describe('docs cr review commands', () => {
-  it('over HTTP (a docs serve process), then in-process on the same data directory', async () => {
-    // People and content are made in this process, on disk; spawnSync would block a server here.
+  it('over HTTP (the server in this process), then in-process on the same data directory', async () => {
     const dataDir = tempDir();
     const s = await startServer({ dataDir });
     let state: any;
@@ -56,15 +55,9 @@ describe('docs cr review commands', () => {
       const reviewer = await addUser(s.ctx, org, 'review');
       const as = { author: author.token, reviewer: reviewer.token, reviewerId: reviewer.userId };
       state = { space, as, first: await seed(s, org, space, author.token), second: await seed(s, org, space, author.token) };
+      await scenario({ DOCS_API_URL: s.url }, state.space, state.first, state.as);
     } finally {
       await s.stop();
-    }
-    const served = await spawnServe(['--data', dataDir, '--quiet']);
-    try {
-      await scenario({ DOCS_API_URL: served.url }, state.space, state.first, state.as);
-    } finally {
-      served.child.kill('SIGTERM');
-      await served.exited;
     }
     await scenario({ DOCS_DATA: dataDir }, state.space, state.second, state.as);
   }, 90_000);

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, docs, docsAsync, onTerminal } from '../helpers/cli.js';
+import { BIN, docs, onTerminal } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
 import { tempDir } from '../helpers/server.js';
 import { tryLock } from '../../src/store/lock.js';
@@ -219,7 +219,7 @@ describe('pages', () => {
         res.end(JSON.stringify({ items: [{ id: `s${calls}`, title: 'Loop' }], count: 1000, next: { page: 'same' } }));
       },
       async (url) => {
-        const r = await docsAsync(['spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't']);
+        const r = await docs(['spaces', 'list', '--org', 'o', '--all', '--api-url', url, '--token', 't']);
         expect(r.stderr).toContain("the server's next.page repeats (same): stopped after 2 items");
         expect(r.status).toBe(1);
         expect(calls).toBeLessThan(5);
@@ -252,7 +252,7 @@ describe('against another server implementing the contract', () => {
         );
       },
       async (url) => {
-        const r = await docsAsync(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
+        const r = await docs(['comments', 'get', 's1', 'c1', '--api-url', url, '--token', 't']);
         expect(r.status).toBe(0);
         expect(r.stdout).toContain('The **token** step.');
         expect(r.stdout).not.toContain('undefined');
@@ -277,7 +277,7 @@ describe('against another server implementing the contract', () => {
         res.end(JSON.stringify({ error: { code: 404, message: `no ${url.pathname}` } }));
       },
       async (url) => {
-        const r = await docsAsync(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
+        const r = await docs(['content', 'pull', dir, '--space', 's1', '--api-url', url, '--token', 't']);
         expect(r.status, r.stderr).toBe(0);
         const { readdirSync, readFileSync } = await import('node:fs');
         const files = readdirSync(dir, { recursive: true })

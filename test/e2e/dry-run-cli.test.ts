@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 /** Every file of a data directory by content hash (the lock file aside: it names the process). */
 function snapshot(dir: string): Record<string, string> {
@@ -104,12 +104,11 @@ describe('--dry-run (cr merge, sites publish, openapi put)', () => {
   });
 
   it('changes nothing against a server (--api-url)', { timeout: 120_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_dry_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_dry_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_dry_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

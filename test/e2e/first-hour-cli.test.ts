@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, docsAsync, hasScript, inTerminal, spawnServe } from '../helpers/cli.js';
+import { docs, hasScript, inTerminal } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // Issue 34, the CLI's first hour: one line per change, lists alike, things named rather than
 // ids, merge conflicts resolved in the terminal. Each through the built CLI as a script (a pipe)
@@ -62,7 +62,7 @@ describe('one line per change', () => {
     async () => {
       const { env, run } = world();
       await run('orgs', 'list'); // the data directory made (its notice is not the line under test)
-      const out = inTerminal(['$D spaces create --title Tty', 'echo :::', 'NO_COLOR= $D spaces create --title Plain'], env);
+      const out = await inTerminal(['$D spaces create --title Tty', 'echo :::', 'NO_COLOR= $D spaces create --title Plain'], env);
       const [tty, plain] = out.split(':::\n');
       expect(tty).toMatch(new RegExp(`^${ESC.replace('[', '\\[')}32m✓${ESC.replace('[', '\\[')}39m Created space "Tty" \\(\\w+\\) http://`));
       expect(plain).toMatch(/^Created space "Plain" \(\w+\) http:\/\/\S+\n$/);
@@ -195,7 +195,7 @@ async function clash(env: Record<string, string>) {
   expect(merge.stderr).toContain(`docs cr resolve ${space} ${cr} ./cr-${cr}`);
   if (hasScript) {
     // On a terminal: the space's side red, the change request's green (as cr diff colors old and new).
-    const tty = inTerminal([`$D cr merge ${space} ${cr}; echo "exit=$?"`], env, 120);
+    const tty = await inTerminal([`$D cr merge ${space} ${cr}; echo "exit=$?"`], env, 120);
     expect(tty).toContain(
       `${ESC}31m<<<<<<< space${ESC}39m\n${ESC}31mLine two, as the space says.${ESC}39m\n=======\n${ESC}32mLine two, as the change request says.${ESC}39m\n${ESC}32m>>>>>>> change request #${cr}${ESC}39m`,
     );
@@ -230,17 +230,16 @@ describe('merge conflicts in the terminal', () => {
   it('cr merge shows the clashing lines with markers; cr resolve, one edit and one push merge it', async () => await clash(world().env), 90_000);
 
   it('the same against a server (--api-url, --token)', async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_first_hour_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_first_hour_remote' });
     try {
       await clash({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_first_hour_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   }, 90_000);
 
   it('cr resolve writes nothing outside DIR when a server names a page "../escape"', async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_first_hour_hostile' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_first_hour_hostile' });
     try {
       const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_first_hour_hostile' };
       const run = async (...args: string[]) => {
@@ -273,15 +272,14 @@ describe('merge conflicts in the terminal', () => {
         },
         async (url) => {
           const dir = join(root, 'out', 'cr');
-          const r = await docsAsync(['cr', 'resolve', space, cr, dir, '--api-url', url, '--token', env.DOCS_TOKEN]);
+          const r = await docs(['cr', 'resolve', space, cr, dir, '--api-url', url, '--token', env.DOCS_TOKEN]);
           expect([r.status, r.stderr]).toEqual([2, `Error: the server named a page or file outside ${dir}: "../escape.md"; nothing was written\n`]);
           expect(existsSync(join(root, 'out', 'escape.md'))).toBe(false);
           expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
         },
       );
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   }, 90_000);
 

@@ -4,8 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { packageRoot } from '../../src/kernel/root.js';
-import { BIN, docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { BIN, docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // Issue 20: DOCS_ORG / --org reaches every command that needs an organization. With two
 // organizations, each organization-scoped command (every command with --org in the manifest, and
@@ -55,7 +55,7 @@ const AMBIGUOUS = 'you belong to 2 organizations';
 
 describe('DOCS_ORG with two organizations', () => {
   it('every organization-scoped command honours it', { timeout: 240_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_two_orgs' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_two_orgs' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_two_orgs' };
     try {
       const second = (await docs(['orgs', 'create', '--title', 'Second Org', '--json'], env)).json.id as string;
@@ -110,8 +110,7 @@ describe('DOCS_ORG with two organizations', () => {
       const mine = await run(['spaces', 'list', '--org', first, '--json'], { ...env, DOCS_ORG: second });
       expect(JSON.parse(mine.stdout).items.map((x: any) => x.title)).not.toContain('In the second');
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

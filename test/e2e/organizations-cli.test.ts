@@ -2,8 +2,8 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
-import { BIN, docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { BIN, docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 describe('organization commands, in-process', () => {
   const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_orgs' };
@@ -60,8 +60,7 @@ describe('organization commands, in-process', () => {
 
 describe('organization commands, over HTTP (--api-url)', () => {
   it('updates the organization, manages SAML, pings, with the same shapes as the API', async () => {
-    // A real `docs serve` in its own process: spawnSync would block a server running in this one.
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_remote_orgs' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_remote_orgs' });
     const remote = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_remote_orgs' };
     try {
       const org = (await docs(['orgs', 'list', '--json'], remote)).json.items[0].id;
@@ -94,8 +93,7 @@ describe('organization commands, over HTTP (--api-url)', () => {
       expect(link.status).toBe(5); // invite links were turned off above: 412
       expect(link.stderr).toContain('inviteLinks: invite links are turned off');
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

@@ -46,7 +46,7 @@ describe('human output: pipes and terminals', () => {
     expect((await run('cr', 'diff', space.id, String(cr))).stdout).not.toContain(ESC);
 
     if (!hasScript) return console.warn('skipped the terminal half: no util-linux `script` here');
-    const out = inTerminal(
+    const out = await inTerminal(
       [
         '$D spaces list',
         'echo :::',

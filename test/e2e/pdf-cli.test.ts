@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { png, readPdf } from '../helpers/pdf.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // docs spaces pdf and docs cr pdf on both transports: in-process the bytes are read from the data
 // directory (after the signature check), against a server they are fetched from its /pdf/ URL.
@@ -54,12 +54,11 @@ describe('docs spaces pdf, docs cr pdf', () => {
   });
 
   it('save a PDF against a server (--api-url, --token)', { timeout: 60_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_pdf_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_pdf_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_pdf_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

@@ -91,12 +91,12 @@ export const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }
 /**
  * Runs shell lines in a pseudo-terminal `cols` wide (util-linux `script`), as a person at a
  * terminal: stdin and stdout are TTYs; `$D` is the built CLI. Colors on unless the lines set
- * NO_COLOR. Answers the terminal's output (both streams, CRLF turned to LF).
+ * NO_COLOR. Answers the terminal's output (both streams, CRLF turned to LF). Without blocking
+ * this process: a server started here (startServer) answers the commands meanwhile.
  */
-export function inTerminal(lines: string[], env: Record<string, string | undefined>, cols = 72): string {
+export function inTerminal(lines: string[], env: Record<string, string | undefined>, cols = 72): Promise<string> {
   requireFreshBuild();
-  const r = spawnSync('script', ['-qec', [`stty cols ${cols} rows 50`, ...lines].join('\n'), '/dev/null'], {
-    encoding: 'utf8',
+  const child = spawn('script', ['-qec', [`stty cols ${cols} rows 50`, ...lines].join('\n'), '/dev/null'], {
     env: {
       ...process.env,
       DOCS_API_URL: undefined,
@@ -107,10 +107,20 @@ export function inTerminal(lines: string[], env: Record<string, string | undefin
       D: `${process.execPath} ${BIN}`,
       ...env,
     },
-    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (r.status !== 0) throw new Error(`script exited ${r.status}: ${r.stderr}${r.stdout}`);
-  return r.stdout.replace(/\r\n/g, '\n');
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const timer = setTimeout(() => child.kill(), 60_000);
+  return new Promise((resolve, reject) =>
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      if (status !== 0) reject(new Error(`script exited ${status}: ${err}${out}`));
+      else resolve(out.replace(/\r\n/g, '\n'));
+    }),
+  );
 }
 
 /**

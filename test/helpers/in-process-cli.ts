@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { handle, Exit } from '@oclif/core/handle';
 import { settings } from '@oclif/core/settings';
 import { packageRoot } from '../../src/kernel/root.js';
+import { exclusive } from './exclusive.js';
 
 // The CLI inside the test process, from the SOURCE: commands/*.ts imported through vitest (vite's
 // transform), never dist/, so a stale build cannot test old code. As @oclif/test's runCommand: one
@@ -120,13 +121,9 @@ async function runWith(config: Config, argv: string[]): Promise<unknown> {
   }
 }
 
-let queue: Promise<unknown> = Promise.resolve();
-
 /** Runs one `docs` command in this process (see above); `env`: variables set (undefined: removed) for the run. */
 export function runInProcess(args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  const result = queue.then(() => runOne(args, env));
-  queue = result.catch(() => undefined);
-  return result;
+  return exclusive(() => runOne(args, env));
 }
 
 async function runOne(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {

@@ -6,6 +6,7 @@ import type { Clock } from '../../src/kernel/clock.js';
 import { expect } from 'vitest';
 import { Agent, fetch } from 'undici';
 import { expectContract } from './contract.js';
+import { exclusive } from './exclusive.js';
 
 export const TEST_TOKEN = 'gb_api_test_owner_token';
 
@@ -46,17 +47,20 @@ export async function startServer(
   opts: { onDisk?: boolean; dataDir?: string; clock?: Clock; sweepIntervalMs?: number; allowPrivateTunnels?: boolean; token?: string } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.onDisk ? tempDir() : undefined);
-  const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
-  process.env.DOCS_BOOTSTRAP_TOKEN = opts.token ?? TEST_TOKEN;
-  const served = await serve({
-    port: 0,
-    dataDir,
-    clock: opts.clock,
-    sweepIntervalMs: opts.sweepIntervalMs,
-    allowPrivateTunnels: opts.allowPrivateTunnels,
-  }).finally(() => {
-    if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
-    else process.env.DOCS_BOOTSTRAP_TOKEN = prev;
+  // Not while an in-process CLI run has its environment applied (./exclusive.ts).
+  const served = await exclusive(() => {
+    const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
+    process.env.DOCS_BOOTSTRAP_TOKEN = opts.token ?? TEST_TOKEN;
+    return serve({
+      port: 0,
+      dataDir,
+      clock: opts.clock,
+      sweepIntervalMs: opts.sweepIntervalMs,
+      allowPrivateTunnels: opts.allowPrivateTunnels,
+    }).finally(() => {
+      if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
+      else process.env.DOCS_BOOTSTRAP_TOKEN = prev;
+    });
   });
   const api: TestServer['api'] = async (method, path, o = {}) => {
     const token = o.token === undefined ? TEST_TOKEN : o.token;

@@ -72,7 +72,7 @@ describe('docs integrations, in-process', () => {
     expect((await run(['integrations', 'list'])).stdout).toMatch(/notifier.*Notifier.*2/);
     expect((await run(['integrations', 'dev', 'notifier', '--tunnel', rx.url])).stdout).toMatch(/Development mode of notifier is on/);
 
-    const inst = await docsAsync(['integrations', 'install', 'notifier', '--json'], env);
+    const inst = await docs(['integrations', 'install', 'notifier', '--json'], env);
     outputs.push(inst.stdout, inst.stderr);
     expect(inst.status, inst.stderr).toBe(0);
     const installation = JSON.parse(inst.stdout);
@@ -93,7 +93,7 @@ describe('docs integrations, in-process', () => {
     expect(follow.status).toBe(2);
     expect(follow.stderr).toMatch(/^Error: --follow: needs a server/);
 
-    const un = await docsAsync(['integrations', 'uninstall', 'notifier', installation.id, '--yes'], env);
+    const un = await docs(['integrations', 'uninstall', 'notifier', installation.id, '--yes'], env);
     expect(un.stdout).toBe(`Uninstalled notifier (installation ${installation.id}). Install it again with: docs integrations install notifier\n`);
     expect(rx.received.map((r) => r.body.type)).toEqual(['installation_setup', 'installation_deleted']);
     expect((await run(['integrations', 'dev', 'notifier', '--off'])).stdout).toBe('Development mode of notifier is off.\n');
@@ -127,9 +127,9 @@ describe('docs integrations, over HTTP', () => {
   afterAll(() => s.stop());
 
   it('publishes, installs, and events --follow prints new events as they arrive', async () => {
-    const pub = await docsAsync(['integrations', 'publish', 'remote-one', '--manifest', manifestFile, '--script', scriptFile], env);
+    const pub = await docs(['integrations', 'publish', 'remote-one', '--manifest', manifestFile, '--script', scriptFile], env);
     expect(pub.stdout).toBe('Published remote-one version 1 (private).\n');
-    const inst = await docsAsync(['integrations', 'install', 'remote-one', '--json'], env);
+    const inst = await docs(['integrations', 'install', 'remote-one', '--json'], env);
     const installation = JSON.parse(inst.stdout);
     let ready!: () => void;
     const started = new Promise<void>((r) => (ready = r));

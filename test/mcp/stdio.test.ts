@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/auth/bootstrap.js';
 import { openContext } from '../../src/open.js';
-import { BIN, spawnServe } from '../helpers/cli.js';
+import { BIN } from '../helpers/cli.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 import { ownerScenario, readerScenario, readOperations, text } from './world.js';
@@ -84,7 +84,9 @@ describe('docs mcp (stdio, in-process on the data directory)', () => {
 
   it('on a data directory held by docs serve: routed to that server, as any command', { timeout: 60_000 }, async () => {
     const served = tempDir('docs-mcp-served-');
-    const { child, url } = await spawnServe(['--data', served, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TEST_TOKEN, DOCS_CONFIG_DIR: served + '-config' });
+    // The server holding the directory runs in this process; the MCP server is a process of its own.
+    const server = await startServer({ dataDir: served });
+    const { url } = server;
     try {
       const client = await connect(['--data', served]); // no token: the server's session token, as its owner
       const made = await client.callTool({ name: 'createCollection', arguments: { organizationId: await firstOrg(url), title: 'Routed' } });
@@ -92,8 +94,7 @@ describe('docs mcp (stdio, in-process on the data directory)', () => {
       const res = await fetch(`${url}/v1/collections/${(made.structuredContent as any).id}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
       expect((await res.json()).title).toBe('Routed');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await server.stop();
       rmSync(served, { recursive: true, force: true });
     }
   });

@@ -140,7 +140,7 @@ describe('docs openapi, in-process', () => {
     await new Promise((res) => hang.once('listening', res));
     try {
       const url = `http://127.0.0.1:${(hang.address() as any).port}/spec.yaml`;
-      const t = await docsAsync(['openapi', 'put', 'hangs', '--url', url, '--wait', '--timeout', '1'], { ...env, DOCS_FETCH_ALLOW_PRIVATE: '1' });
+      const t = await docs(['openapi', 'put', 'hangs', '--url', url, '--wait', '--timeout', '1'], { ...env, DOCS_FETCH_ALLOW_PRIVATE: '1' });
       expect(t.status).toBe(1);
       // Pending or in progress, depending on how fast the worker picked it up on a busy machine.
       expect(t.stderr).toMatch(/Error: openapi hangs: still (pending|progress) after 1 s; not finished/);
@@ -152,6 +152,7 @@ describe('docs openapi, in-process', () => {
 
 describe('docs openapi against a server (--api-url)', () => {
   it('publishes, lists, shows, changes visibility, lists versions, prints content and deletes', { timeout: 60_000 }, async () => {
+    // A docs serve process: the two CI jobs below are processes too, the server does the work of both.
     const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_openapi_remote' });
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_openapi_remote' };
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // docs spaces|collections|sites permissions on both transports: give, list (users, teams,
 // effective), update, remove; a grant above the giver's level and a user of another organization
@@ -67,12 +67,11 @@ describe('docs … permissions', () => {
   });
 
   it('work against a server (--api-url, --token)', { timeout: 90_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_permissions_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_e2e_permissions_remote' });
     try {
       await scenario({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_e2e_permissions_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { startServer, tempDir } from '../helpers/server.js';
 
 // Backup and restore: `docs backup` takes a consistent snapshot while `docs serve` runs and
 // writes (the server takes it between two commits), `docs restore` unpacks it into a new
@@ -151,14 +151,13 @@ describe('docs backup / docs restore', () => {
   it('the backup route answers only the session token of the server', async () => {
     const data = dir();
     mkdirSync(data, { recursive: true });
-    const served = await spawnServe(['--data', data, '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN });
+    const served = await startServer({ dataDir: data, token: TOKEN });
     try {
       const res = await fetch(`${served.url}/_docs/backup`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error.code).toBe(401);
     } finally {
-      served.child.kill('SIGTERM');
-      await served.exited;
+      await served.stop();
     }
   }, 30_000);
 });

@@ -205,14 +205,13 @@ describe('docs doctor', () => {
     const [stamp] = readdirSync(join(dir, 'quarantine'));
     expect(readFileSync(join(dir, 'quarantine', stamp!, 'store', `space__${spaceB}.json`), 'utf8')).toBe('null');
     expect((await docs(['doctor', '--data', dir])).status).toBe(0);
-    const served = await spawnServe(['--data', dir], {});
+    const served = await startServer({ dataDir: dir });
     try {
       const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then((r) => r.status);
       expect(await get(`/v1/spaces/${spaceA}`)).toBe(200);
       expect(await get(`/v1/spaces/${spaceB}`)).toBe(404);
     } finally {
-      served.child.kill('SIGTERM');
-      await served.exited;
+      await served.stop();
     }
   }, 60_000);
 

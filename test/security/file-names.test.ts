@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docs, docsAsync, spawnServe } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -127,13 +127,12 @@ describe('through the CLI', () => {
   );
 
   it('against a server (--api-url)', { timeout: 60_000 }, async () => {
-    const srv = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_names_remote' });
+    const srv = await startServer({ dataDir: tempDir(), token: 'gb_api_names_remote' });
     const remote = { DOCS_API_URL: srv.url, DOCS_TOKEN: 'gb_api_names_remote' };
     try {
-      await cli((args) => docsAsync(args, remote))();
+      await cli((args) => docs(args, remote))();
     } finally {
-      srv.child.kill('SIGTERM');
-      await srv.exited;
+      await srv.stop();
     }
   });
 });

@@ -171,9 +171,9 @@ describe('docs content pull writes only inside the folder, whatever the store ho
       space = await plant(s);
       // Over HTTP: the CLI against the real server.
       const http = target(false);
-      check(await docsAsync(['content', 'pull', http.dir, '--space', space, '--api-url', s.url, '--token', s.token, '--json']), http);
+      check(await docs(['content', 'pull', http.dir, '--space', space, '--api-url', s.url, '--token', s.token, '--json']), http);
       const linked = target(true);
-      check(await docsAsync(['content', 'pull', linked.dir, '--space', space, '--api-url', s.url, '--token', s.token, '--json', '--force']), linked, true);
+      check(await docs(['content', 'pull', linked.dir, '--space', space, '--api-url', s.url, '--token', s.token, '--json', '--force']), linked, true);
     } finally {
       await s.stop();
     }

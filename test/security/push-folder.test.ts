@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docs, spawnServe } from '../helpers/cli.js';
-import { tempDir } from '../helpers/server.js';
+import { docs } from '../helpers/cli.js';
+import { tempDir, startServer } from '../helpers/server.js';
 
 // Boundary: `docs content push` reads only regular files whose real path is inside the folder
 // (issue 26, finding 3). A SUMMARY.md line `* [x](../../../../etc/passwd)` published the file
@@ -101,12 +101,11 @@ describe('docs content push reads only files inside the folder', () => {
   });
 
   it('against a server (--api-url)', { timeout: 60_000 }, async () => {
-    const s = await spawnServe(['--data', tempDir(), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: 'gb_api_push_folder_remote' });
+    const s = await startServer({ dataDir: tempDir(), token: 'gb_api_push_folder_remote' });
     try {
       await attack({ DOCS_API_URL: s.url, DOCS_TOKEN: 'gb_api_push_folder_remote' });
     } finally {
-      s.child.kill('SIGTERM');
-      await s.exited;
+      await s.stop();
     }
   });
 });

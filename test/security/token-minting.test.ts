@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../helpers/people.js';
-import { docs, docsAsync } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // Boundary: credentials for a user are created (listed, revoked) only by that user or by an
@@ -98,7 +98,7 @@ describe('token minting over HTTP', () => {
   it('the CLI against the server: docs tokens create --user owner@localhost as the member exits 4', async () => {
     const m = await addUser(s.ctx, ownerOrg, 'read');
     const before = await ownerTokens();
-    const r = await docsAsync(['tokens', 'create', '--user', 'owner@localhost', '--token', m.token], { DOCS_API_URL: s.url });
+    const r = await docs(['tokens', 'create', '--user', 'owner@localhost', '--token', m.token], { DOCS_API_URL: s.url });
     expect(r.status, r.stderr).toBe(4);
     expect(r.stderr).toContain("creating a token for owner@localhost is refused: only that user or an instance owner manages a user's tokens");
     expect(await ownerTokens()).toBe(before);

@@ -4,14 +4,14 @@ import { soleOrganization } from '../../commands/_lib/org.js';
 import { collectPages, MAX_PAGES } from '../../commands/_lib/pages.js';
 import { errorMessage } from '../../src/transport/http.js';
 import type { Transport } from '../../src/transport/types.js';
-import { docsAsync } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
 
 // What the CLI must not assume of a server beyond the contract: a cursor that ends, `count`, the
 // markdown form of a body, errors in the contract's shape. Tiny loopback servers answer as another
 // implementation may (spec-valid, or a buggy cursor).
 
-const run = (args: string[]) => docsAsync(args);
+const run = (args: string[]) => docs(args);
 
 const json = (res: ServerResponse, body: unknown, status = 200) => {
   res.statusCode = status;

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RETRIES, retryAfterSeconds } from '../../src/transport/http.js';
-import { docsAsync } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { withServer } from '../helpers/loopback.js';
 
 // Over HTTP the CLI sends a request answered 429 again after the server's Retry-After (when it
@@ -9,7 +9,7 @@ import { withServer } from '../helpers/loopback.js';
 
 const ORGS = { items: [{ object: 'organization', id: 'org1', title: 'Acme', urls: { location: 'http://x/org1', app: 'http://x/app/org1' } }], count: 1 };
 
-const run = (args: string[]) => docsAsync(args);
+const run = (args: string[]) => docs(args);
 
 const limited = (res: ServerResponse, retryAfter?: string) => {
   res.writeHead(429, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docs, docsAsync, type CliResult } from '../helpers/cli.js';
+import { docs, type CliResult } from '../helpers/cli.js';
 import { connectMcp, toolText } from '../helpers/mcp.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // The URL and user commands (docs urls resolve|embed, spaces embed, users get|update, subdomains
 // get, orgs for-domain) behave the same in-process and over HTTP, and the operations are MCP tools.
-// Over HTTP the CLI runs in its own process (docsAsync): this process serves its requests.
+// Over HTTP the in-process CLI talks to the server this process runs.
 
 let s: TestServer;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ const OWNER = 'gb_api_urls_cli_owner';
 type Run = (args: string[], env: Record<string, string>) => Promise<CliResult>;
 const transports: [string, () => { env: Record<string, string>; args: string[]; run: Run }][] = [
   ['in-process', () => ({ env: { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER }, args: [], run: async (a, e) => await docs(a, e) })],
-  ['over HTTP', () => ({ env: {}, args: ['--api-url', s.url, '--token', s.token], run: (a, e) => docsAsync(a, e) })],
+  ['over HTTP', () => ({ env: {}, args: ['--api-url', s.url, '--token', s.token], run: (a, e) => docs(a, e) })],
 ];
 
 describe.each(transports)('URL and user commands %s', (_name, setup) => {

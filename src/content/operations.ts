@@ -30,6 +30,8 @@ import { Spaces } from '../spaces/tables.js';
 export * from './change-request-content.js';
 // Any revision's pages and files by the revision's id.
 export * from './revision-content.js';
+// Reusable content blocks (docs/manual/reusable-content.md).
+export * from './reusable-content.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import { spaceUrls } from '../spaces/present.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
-import type { ContentRevision, FileEntry, PageNode } from './model.js';
+import type { ContentRevision, FileEntry, PageNode, ReusableEntry } from './model.js';
 import { markdownOf, treeOf } from './revisions.js';
 import { flatten } from './tree.js';
 import { fileDownloadUrl } from './downloads.js';
@@ -111,7 +111,7 @@ export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, re
     parents: rev.parents,
     pages: presentPages(ctx, space, treeOf(tx, rev), markdownBody(tx, space.id)),
     files: (rev.files ?? []).map((f) => presentFile(ctx, space, f)),
-    reusableContents: [],
+    reusableContents: (rev.reusable ?? []).map(presentReusableContent),
     tags: [], // no tags concept: none are available (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract)
     createdAt: rev.createdAt,
     ...(metadata && rev.message ? { git: { oid: rev.id, message: rev.message, createdByGitBook: true } } : {}),
@@ -124,6 +124,9 @@ export function presentRevision(ctx: Context, tx: ReadTx, space: SpaceRecord, re
     ...(rev.type === 'merge' ? { mergedFrom } : {}),
   };
 }
+
+/** A reusable content block as RevisionReusableContent: its `document` is the body's id (getDocumentById). */
+export const presentReusableContent = (b: ReusableEntry) => ({ id: b.id, title: b.title, document: b.content });
 
 export const pageLocation = (ctx: Context, space: string, page: string) => apiUrl(ctx, `/spaces/${space}/content/page/${page}`);
 export { flatten };

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/transport/types.js';
+import { docs } from '../helpers/cli.js';
+import { connectMcp, toolText } from '../helpers/mcp.js';
+import { runBoth, recorder } from '../helpers/parity.js';
 import { addUser } from '../helpers/people.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { get } from '../published/fixture.js';
 
 // Reusable content (docs/manual/reusable-content.md): written through change requests
@@ -168,5 +172,91 @@ describe('reusable content', () => {
     }
     const other = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Other' } })).body.id;
     expect((await s.api('GET', `/v1/spaces/${other}/revisions/${rev}/reusable-contents/${block}`)).status).toBe(404);
+  });
+});
+
+describe('the CLI, both transports, and MCP', () => {
+  it('reusable list|get, revisions reusable|reusable-document and cr reusable answer alike in-process and over HTTP', async () => {
+    const current = (await s.api('GET', `${sp()}/content`)).body;
+    const block = current.reusableContents[0];
+    const c = (await s.api('GET', `${sp()}/change-requests`)).body.items[0];
+    const http = ['--api-url', s.url, '--token', s.token];
+    const ok = async (...a: string[]) => {
+      const r = await docs([...a, ...http]);
+      expect(r.status, `${a.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
+    expect((await ok('reusable', 'list', space, '--json')).json.items).toEqual(current.reusableContents);
+    expect((await ok('reusable', 'list', space)).stdout).toContain(block.title);
+    expect((await ok('reusable', 'list', space, '--revision', current.id, '--json')).json.items).toEqual(current.reusableContents);
+    expect((await ok('reusable', 'list', space, '--cr', String(c.number), '--json')).json.items).toBeInstanceOf(Array);
+    expect((await ok('reusable', 'get', space, block.id, '--json')).json).toEqual(block);
+    expect((await ok('revisions', 'reusable', space, current.id, block.id, '--json')).json).toEqual(block);
+    expect((await ok('revisions', 'reusable-document', space, current.id, block.id, '--jq', '.object')).stdout.trim()).toBe('document');
+    const withBlock = await cr('CLI block');
+    const made = await batch(withBlock.id, [
+      { operation: 'insert_page', type: 'reusable-content', title: 'CLI block', document: { markdown: 'From the CLI test.' } },
+    ]);
+    const madeId = made.body.changes[0].page.id;
+    expect((await ok('cr', 'reusable', space, String(withBlock.number), madeId, '--json')).json.title).toBe('CLI block');
+    const missing = await docs(['reusable', 'get', space, 'nope', ...http]);
+    expect(missing.status).toBe(3);
+
+    // In-process, on a store of its own: a block written by a batch, listed and read.
+    const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_reusable_cli' };
+    const local = async (...a: string[]) => {
+      const r = await docs(a, env);
+      expect(r.status, `${a.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
+    const sid = (await local('spaces', 'create', '--title', 'CLI blocks', '--json')).json.id;
+    expect((await local('reusable', 'list', sid, '--json')).json.items).toEqual([]);
+    expect((await docs(['reusable', 'get', sid, 'nope'], env)).status).toBe(3);
+  }, 120_000);
+
+  it('the same calls give the same outcomes in-process and over HTTP', async () => {
+    const scenario = async (t: Transport) => {
+      const { out, step } = recorder();
+      const org = ((await t.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+      const sid = (await step(() => t.call('createSpace', { path: { organizationId: org }, body: { title: 'Parity blocks' } }))).id;
+      const c = await step(() => t.call('createChangeRequest', { path: { spaceId: sid }, body: { subject: 'Blocks' } }));
+      const changes = [
+        { operation: 'insert_page', type: 'reusable-content', ref: 'b', title: 'Shared', document: { markdown: 'Shared text.' } },
+        { operation: 'insert_page', title: 'Uses', document: { markdown: '{% include "b" %}' } },
+      ];
+      const r = await step(() =>
+        t.call('updateChangeRequestContent', { path: { spaceId: sid, changeRequestId: c.id }, query: { compat: false }, body: { changes } }),
+      );
+      const id = r.changes[0].page.id;
+      await step(() => t.call('getReusableContentInChangeRequestById', { path: { spaceId: sid, changeRequestId: c.id, reusableContentId: id } }));
+      await step(() => t.call('getReusableContentById', { path: { spaceId: sid, reusableContentId: id } }));
+      await step(() => t.call('mergeChangeRequest', { path: { spaceId: sid, changeRequestId: c.id } }));
+      const rev = await step(() => t.call('getCurrentRevision', { path: { spaceId: sid } }));
+      await step(() => t.call('getReusableContentById', { path: { spaceId: sid, reusableContentId: id } }));
+      await step(() => t.call('getReusableContentInRevisionById', { path: { spaceId: sid, revisionId: rev.id, reusableContentId: id } }));
+      await step(() => t.call('getReusableContentDocumentInRevisionById', { path: { spaceId: sid, revisionId: rev.id, reusableContentId: id } }));
+      await step(() =>
+        t.call('updateChangeRequestContent', {
+          path: { spaceId: sid, changeRequestId: c.id },
+          body: { changes: [{ operation: 'insert_page', type: 'reusable-content', document: { markdown: 'x' } }] },
+        }),
+      );
+      return out;
+    };
+    const { local, remote } = await runBoth(s, scenario);
+    expect(local).toEqual(remote);
+    expect(JSON.stringify(local)).toContain('Shared text.');
+  }, 120_000);
+
+  it('the reads are MCP tools', async () => {
+    const agent = await connectMcp(s.url, s.token);
+    try {
+      const block = (await s.api('GET', `${sp()}/content`)).body.reusableContents[0];
+      const r = await agent.callTool({ name: 'getReusableContentById', arguments: { spaceId: space, reusableContentId: block.id } });
+      expect(r.isError).toBeFalsy();
+      expect(toolText(r)).toContain(block.title);
+    } finally {
+      await agent.close();
+    }
   });
 });

@@ -284,6 +284,10 @@ export const AREAS: Area[] = [
       'listFilesInRevisionById',
       'getFileInRevisionById',
       'getDocumentById',
+      'getReusableContentById',
+      'getReusableContentInRevisionById',
+      'getReusableContentDocumentInRevisionById',
+      'getReusableContentInChangeRequestById',
     ],
   },
   {

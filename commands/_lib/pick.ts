@@ -177,6 +177,21 @@ export const PICKERS: Record<string, Picker> = {
       return pageChoices((body as { pages: any[] }).pages);
     },
   },
+  reusableContentId: {
+    label: 'Reusable content',
+    // The blocks of the revision the command reads: the one named, the change request's, or the space's current one.
+    choices: async (ctx) => {
+      const spaceId = need(ctx, 'spaceId', 'reusable content');
+      const cr = changeRequestOf(ctx);
+      const revisionId = ctx.values.revisionId;
+      const rev = revisionId
+        ? await ctx.transport.call('getRevisionById', { path: { spaceId, revisionId }, query: { metadata: false } })
+        : cr
+          ? await ctx.transport.call('getRevisionOfChangeRequestById', { path: { spaceId, changeRequestId: cr }, query: { metadata: false } })
+          : await ctx.transport.call('getCurrentRevision', { path: { spaceId }, query: { metadata: false } });
+      return ((rev.body as { reusableContents?: { id: string; title: string }[] }).reusableContents ?? []).map((b) => ({ name: b.title, value: b.id }));
+    },
+  },
   documentId: {
     label: 'Page document',
     choices: async (ctx) => {

@@ -29,7 +29,13 @@ function writeBatch(
   const cr = findChangeRequest(tx, spaceId, crId);
   requireWritable(cr);
   const res = runBatch(tx, ctx, spaceId, cr.revision, baseOf(cr), changes, uploads, parse, internal);
-  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], { pages: res.pages, files: res.files, author: caller.userId, changeRequest: cr.id });
+  const rev = commitRevision(tx, ctx, spaceId, [cr.revision], {
+    pages: res.pages,
+    files: res.files,
+    reusable: res.reusable,
+    author: caller.userId,
+    changeRequest: cr.id,
+  });
   const updated = tx.put(ChangeRequests, { ...cr, revision: rev.id, updatedAt: ctx.clock.now().toISOString() });
   return { cr: updated, res };
 }

@@ -1,9 +1,10 @@
 import { diff3Merge } from 'node-diff3';
-import type { ContentRevision, FileEntry, PageNode } from '../content/model.js';
+import type { ContentRevision, FileEntry, PageNode, ReusableEntry } from '../content/model.js';
 import { markdownOf, putMarkdown, readRevision, rootOf, sha256, treeOf } from '../content/revisions.js';
 import { flatten } from '../content/tree.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { mergeThreeWay, type PageConflict, type PageSnapshot } from './three-way.js';
+import { mergeReusable } from './merge-reusable.js';
 
 // The three-way merge of two revisions of a space from their common base, as merge (the change
 // request into the space) and update (the space into the change request) both need it. Pages
@@ -24,7 +25,7 @@ export interface MergeConflict {
   fields?: string[];
 }
 
-export type MergedContent = { root: string[]; files: FileEntry[] } | { pages: PageNode[]; files: FileEntry[] };
+export type MergedContent = ({ root: string[] } | { pages: PageNode[] }) & { files: FileEntry[]; reusable: ReusableEntry[] };
 export type MergeOutcome = { conflicts: MergeConflict[] } | { content: MergedContent };
 
 const ROOT = '';
@@ -95,21 +96,29 @@ export function mergeRevisions(tx: WriteTx, now: string, space: string, base: st
   // Only one side moved: the result is that side, node for node.
   if (into === base || from === base || into === from) {
     const rev = readRevision(tx, space, into === base ? from : into);
-    return { content: { root: rootOf(tx, rev), files: [...(rev.files ?? [])] } };
+    return { content: { root: rootOf(tx, rev), files: [...(rev.files ?? [])], reusable: [...(rev.reusable ?? [])] } };
   }
   const [b, o, t] = [sideOf(tx, space, base), sideOf(tx, space, into), sideOf(tx, space, from)];
   const describe = describer(b, o, t);
   const pages = mergeThreeWay(b.pages, o.pages, t.pages);
   // Files have no parent: a field name no entry has turns the orphan check off.
   const files = mergeThreeWay(b.files, o.files, t.files, '\0');
-  const conflicts = [...pages.conflicts.map((c) => describe(c, 'page')), ...files.conflicts.map((c) => describe(c, 'file'))];
-  if (conflicts.length) return { conflicts };
+  const blocks = mergeReusable(tx, now, b.rev, o.rev, t.rev);
+  const conflicts = [
+    ...pages.conflicts.map((c) => describe(c, 'page')),
+    ...files.conflicts.map((c) => describe(c, 'file')),
+    ...('conflicts' in blocks
+      ? blocks.conflicts.map((c) => ({ kind: c.reason, page: c.page, title: c.title, ...(c.fields ? { fields: c.fields } : {}) }))
+      : []),
+  ];
+  if (conflicts.length || 'conflicts' in blocks) return { conflicts };
   const tree = buildTree(tx, now, space, pages.pages, b, o, t);
   if (tree.conflicts) return { conflicts: tree.conflicts.map((c) => describe(c, 'page')) };
   // Files in the receiving side's order, then the incoming side's new ones.
   const fileIds = [...new Set([...o.files.keys(), ...t.files.keys()])].filter((id) => files.pages.has(id));
   const fileEntries = fileIds.map((id) => ({ id, ...files.pages.get(id)!.meta }) as unknown as FileEntry);
-  return { content: { pages: tree.pages, files: fileEntries } };
+  blocks.store(tx);
+  return { content: { pages: tree.pages, files: fileEntries, reusable: blocks.reusable } };
 }
 
 function buildTree(tx: WriteTx, now: string, space: string, merged: Map<string, PageSnapshot>, base: Side, into: Side, from: Side) {

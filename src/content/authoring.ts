@@ -5,8 +5,9 @@ import { invalid } from '../kernel/errors.js';
 import { MAX_PAGE_BYTES } from '../kernel/limits.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
-import { canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
-import type { FileEntry, PageNode } from './model.js';
+import { canonicalLinks, canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
+import type { FileEntry, PageNode, ReusableEntry } from './model.js';
+import { canonicalIncludes, findIncludes, resolveInclude } from './reusable.js';
 import { editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
 
@@ -74,6 +75,24 @@ export function runBatch(
   const fileRefs = new Map<string, string>();
   const outcomes = new Map<string, Outcome>();
   const inserted: FileEntry[] = [];
+  // Reusable content (docs/manual/reusable-content.md#writing-it): a copy of the revision's
+  // blocks, edited by insert_page `type: "reusable-content"` and by update/delete/revert_page
+  // naming a block's id; bodies stored once at the end, like pages'.
+  const reusable: ReusableEntry[] = (base.reusable ?? []).map((b) => ({ ...b }));
+  const reusableBodies = new Map<string, { markdown: string; where: string }>();
+  const reusableRefs = new Map<string, string>();
+  const whereOf = new Map<string, string>();
+  const isBlock = (id: unknown) => typeof id === 'string' && reusable.some((b) => b.id === id);
+  const blockTitle = (meta: any, where: string) => {
+    const t = String(meta.title ?? '').trim();
+    if (typeof meta.title !== 'string' || !t || t.length > 256) throw invalid(`${where}.title: a reusable content needs a title of 1 to 256 characters`);
+    return t;
+  };
+  const PAGE_ONLY = ['into', 'at', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+  const noPageFields = (c: any, meta: any, where: string) => {
+    for (const k of PAGE_ONLY)
+      if (c[k] !== undefined || meta[k] !== undefined) throw invalid(`${where}.${k}: a reusable content has no ${k} (it is not a page)`);
+  };
 
   const applyMeta = (node: PageNode, input: any, where: string, siblings: PageNode[]) => {
     for (const k of META) {
@@ -138,6 +157,19 @@ export function runBatch(
     const where = `changes[${i}]`;
     switch (c.operation) {
       case 'insert_page': {
+        if (c.type === 'reusable-content') {
+          const { meta, markdown } = withSource(c, where);
+          noPageFields(c, meta, where);
+          const entry: ReusableEntry = { id: newId(), title: blockTitle(meta, where), content: '', createdAt: now, updatedAt: now };
+          if (c.ref !== undefined) {
+            if (pageRefs.has(c.ref) || fileRefs.has(c.ref) || reusableRefs.has(c.ref)) throw invalid(`${where}.ref: "${c.ref}" is already used in this batch`);
+            reusableRefs.set(c.ref, entry.id);
+          }
+          reusable.push(entry);
+          reusableBodies.set(entry.id, { markdown: markdown ?? '', where });
+          outcomes.set(entry.id, { object: 'created_page', ...(c.ref !== undefined ? { ref: c.ref } : {}), page: entry.id });
+          break;
+        }
         // A group page (an extension: `type: "group"`; GitBook's SUMMARY.md `## Heading`): a
         // title and subpages, no document.
         const group = c.type === 'group';
@@ -153,12 +185,23 @@ export function runBatch(
         applyMeta(node, { ...meta, __slugFromTitle: meta.slug === undefined }, where, siblings);
         if (!group) {
           bodies.set(node.id, markdown ?? '');
+          whereOf.set(node.id, where);
           sources.set(node.id, sourceOf(c, where));
         }
         outcomes.set(node.id, { object: 'created_page', ...(c.ref !== undefined ? { ref: c.ref } : {}), page: node.id });
         break;
       }
       case 'update_page': {
+        if (isBlock(c.page) && !tree.has(c.page)) {
+          const { meta, markdown } = withSource(c, where);
+          noPageFields(c, meta, where);
+          const entry = reusable.find((b) => b.id === c.page)!;
+          if (meta.title !== undefined) entry.title = blockTitle(meta, where);
+          if (markdown !== undefined) reusableBodies.set(entry.id, { markdown, where });
+          entry.updatedAt = now;
+          if (!outcomes.has(entry.id)) outcomes.set(entry.id, { object: 'updated_page', page: entry.id });
+          break;
+        }
         if (!tree.has(c.page)) throw invalid(`${where}.page: no page ${c.page} in this change request`);
         const { meta, markdown } = withSource(c, where);
         const node = tree.edit(c.page);
@@ -175,6 +218,7 @@ export function runBatch(
         if (markdown !== undefined) {
           if (node.type !== 'document') throw invalid(`${where}.document: page ${node.id} is a ${node.type} page and has no document`);
           bodies.set(node.id, markdown);
+          whereOf.set(node.id, where);
           sources.set(node.id, sourceOf(c, where));
         }
         node.updatedAt = now;
@@ -182,6 +226,16 @@ export function runBatch(
         break;
       }
       case 'delete_page': {
+        if (isBlock(c.page) && !tree.has(c.page)) {
+          reusable.splice(
+            reusable.findIndex((b) => b.id === c.page),
+            1,
+          );
+          reusableBodies.delete(c.page);
+          if (outcomes.get(c.page)?.object === 'created_page') outcomes.delete(c.page);
+          else outcomes.set(c.page, { object: 'deleted_page', page: c.page });
+          break;
+        }
         const gone = tree.remove(c.page);
         if (!gone) throw invalid(`${where}.page: no page ${c.page} in this change request`);
         for (const l of flatten([gone])) {
@@ -195,6 +249,15 @@ export function runBatch(
       case 'revert_page': {
         if (c.block !== undefined) throw invalid(`${where}.block: reverting single blocks is not available on this server; revert the whole page`);
         const target = readRevision(tx, spaceId, c.revision ?? revertBase);
+        const thenBlock = (target.reusable ?? []).find((b) => b.id === c.page);
+        if (thenBlock || (isBlock(c.page) && !tree.has(c.page))) {
+          const at = reusable.findIndex((b) => b.id === c.page);
+          if (at >= 0) reusable.splice(at, 1, ...(thenBlock ? [{ ...thenBlock }] : []));
+          else if (thenBlock) reusable.push({ ...thenBlock });
+          reusableBodies.delete(c.page);
+          outcomes.set(c.page, { object: !thenBlock ? 'deleted_page' : at >= 0 ? 'updated_page' : 'created_page', page: c.page } as Outcome);
+          break;
+        }
         const then = pageOf(tx, target, c.page);
         const current = tree.node(c.page);
         if (!then && !current) throw invalid(`${where}.page: no page ${c.page} in this change request or in revision ${target.id}`);
@@ -241,15 +304,25 @@ export function runBatch(
 
   // Links resolve against the final tree, so a page may link one inserted later in the batch.
   const resolver = makeResolver(tree, files, ctx.baseUrl, { pages: pageRefs, files: fileRefs });
+  for (const [id, { markdown, where }] of reusableBodies) {
+    // One level: a block is included in pages, never in another block.
+    if (findIncludes(parse, markdown).length) throw invalid(`${where}.document: a reusable content cannot include another reusable content`);
+    const entry = reusable.find((b) => b.id === id);
+    if (entry) entry.content = putMarkdown(tx, spaceId, canonicalLinks(parse, markdown, '', resolver));
+  }
+  const includeOf = (target: string) => resolveInclude(target, reusable, reusableRefs);
   for (const [id, raw] of bodies) {
     // A page removed since (with a page above it) has no body to store.
     if (tree.node(id)?.type !== 'document') continue;
     const node = tree.edit(id);
-    const stored = canonicalLinksIndexed(parse, raw, id, resolver);
+    const inc = canonicalIncludes(parse, raw, includeOf);
+    if (inc.unresolved.length)
+      throw invalid(`${whereOf.get(id) ?? 'changes'}.document: include "${inc.unresolved[0]}" names no reusable content of this change request`);
+    const stored = canonicalLinksIndexed(parse, inc.markdown, id, resolver);
     node.content = putMarkdown(tx, spaceId, stored.markdown, stored.spans);
     const source = sources.get(id);
     // A body set otherwise leaves an earlier source stale (body !== content): pull says so.
     if (source !== undefined) node.source = { text: putMarkdown(tx, spaceId, source), body: node.content };
   }
-  return { pages: tree.roots, files, outcomes: [...outcomes.values()], inserted };
+  return { pages: tree.roots, files, reusable, outcomes: [...outcomes.values()], inserted };
 }

@@ -51,6 +51,20 @@ export interface FileEntry {
   dimensions?: { width: number; height: number };
 }
 
+/**
+ * A reusable content block of a revision (docs/manual/reusable-content.md): defined once in a
+ * space, included in pages by `{% include "/reusable/<id>" %}` (the stored form). Its body is a
+ * `pageContents` row like a page's (its `document` id in the API is that body's SHA-256).
+ */
+export interface ReusableEntry {
+  id: string;
+  title: string;
+  /** SHA-256 (hex) of the markdown body, a `pageContents` row. */
+  content: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A revision with content. The initial revision of a space has no `pages`/`files` (empty). */
 export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
   /** `update`: a change request's revision bringing in the space's content (POST .../update). */
@@ -64,6 +78,8 @@ export interface ContentRevision extends Omit<RevisionRecord, 'type'> {
   /** Revisions written before `rootNode`: the node hashes of the root pages. */
   root?: string[];
   files?: FileEntry[];
+  /** Reusable content blocks (absent: none). */
+  reusable?: ReusableEntry[];
   message?: string;
   /** Merge revisions: the change request merged. */
   mergedFrom?: string;

@@ -1,7 +1,7 @@
 import { presentChangeRequest } from '../change-requests/present.js';
 import { readChangeRequest } from '../change-requests/service.js';
 import { markdownToDocument } from '../documents/markdown.js';
-import type { Caller, Context } from '../kernel/context.js';
+import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
@@ -24,12 +24,14 @@ import { searchOrganization, searchSpace, type SearchHit } from '../search/servi
 import { flatten } from './tree.js';
 import { filesPage, foundPage, pageAnswer, wantedPath } from './revision-content.js';
 import { ChangeRequests } from '../change-requests/tables.js';
-import { Spaces } from '../spaces/tables.js';
+import { Revisions, Spaces } from '../spaces/tables.js';
 
 // The change request's file, page by path, links and backlinks (the content area's module for them).
 export * from './change-request-content.js';
 // Any revision's pages and files by the revision's id.
 export * from './revision-content.js';
+// Reusable content blocks (docs/manual/reusable-content.md).
+export * from './reusable-content.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -201,7 +203,13 @@ export const updateChangeRequestContent = defineOperation('updateChangeRequestCo
     const space = tx.get(Spaces, path.spaceId)!; // the write above found it
     const cr = presentChangeRequest(ctx, tx, res.cr, space.organization);
     if (query.compat !== false) return { status: 200, body: cr };
-    const ref = (id: string) => ({ object: 'page' as const, id, urls: { location: pageLocation(ctx, path.spaceId, id) } });
+    // A reusable content block's outcome locates the block (docs/manual/reusable-content.md#writing-it).
+    const blocks = new Set((tx.get(Revisions, res.cr.revision)?.reusable ?? []).map((b) => b.id));
+    const location = (id: string) =>
+      blocks.has(id)
+        ? apiUrl(ctx, `/spaces/${path.spaceId}/change-requests/${res.cr.id}/content/reusable-contents/${id}`)
+        : pageLocation(ctx, path.spaceId, id);
+    const ref = (id: string) => ({ object: 'page' as const, id, urls: { location: location(id) } });
     return {
       status: 200,
       body: {

@@ -3,7 +3,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import { spaceUrls } from '../spaces/present.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
-import type { ContentRevision, FileEntry, PageNode } from './model.js';
+import type { ContentRevision, FileEntry, PageNode, ReusableEntry } from './model.js';
 import { markdownOf, treeOf } from './revisions.js';
 import { flatten } from './tree.js';
 import { fileDownloadUrl } from './downloads.js';
@@ -119,7 +119,7 @@ export function presentRevision(
     parents: rev.parents,
     pages: presentPages(ctx, space, treeOf(tx, rev), markdownBody(tx, space.id)),
     files: (rev.files ?? []).map((f) => presentFile(ctx, space, f)),
-    reusableContents: [],
+    reusableContents: (rev.reusable ?? []).map(presentReusableContent),
     tags: [], // no tags concept: none are available (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract)
     createdAt: rev.createdAt,
     ...(metadata && rev.message ? { git: { oid: rev.id, message: rev.message, createdByGitBook: true } } : {}),
@@ -133,6 +133,9 @@ export function presentRevision(
   // (docs/manual/contract.md#what-the-types-found).
   return rev.type === 'merge' ? { ...base, type: 'merge' as const, mergedFrom: mergedFrom as Schema<'ChangeRequest'> } : { ...base, type: rev.type };
 }
+
+/** A reusable content block as RevisionReusableContent: its `document` is the body's id (getDocumentById). */
+export const presentReusableContent = (b: ReusableEntry) => ({ id: b.id, title: b.title, document: b.content });
 
 export const pageLocation = (ctx: Context, space: string, page: string) => apiUrl(ctx, `/spaces/${space}/content/page/${page}`);
 export { flatten };

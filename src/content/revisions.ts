@@ -4,7 +4,7 @@ import { notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type PageNodeRecord } from './model.js';
+import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type PageNodeRecord, type ReusableEntry } from './model.js';
 import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
 import { PageContents, PageNodes } from './tables.js';
 import { Revisions } from '../spaces/tables.js';
@@ -182,6 +182,8 @@ export function commitRevision(
   parents: string[],
   content: ({ pages: PageNode[] } | { root: string[] }) & {
     files: readonly FileEntry[];
+    /** Reusable content; absent: the first parent's, as it was (every writer that does not edit it). */
+    reusable?: readonly ReusableEntry[];
     message?: string;
     type?: ContentRevision['type'];
     mergedFrom?: string;
@@ -190,6 +192,7 @@ export function commitRevision(
   },
 ): ContentRevision {
   const root = 'root' in content ? content.root : putTree(tx, space, content.pages);
+  const reusable = content.reusable ?? (parents[0] ? tx.get(Revisions, parents[0])?.reusable : undefined) ?? [];
   const rev = tx.put(Revisions, {
     id: newId(),
     space,
@@ -198,6 +201,7 @@ export function commitRevision(
     type: content.type ?? 'edits',
     rootNode: putRootNode(tx, space, root),
     files: [...content.files],
+    ...(reusable.length ? { reusable: [...reusable] } : {}),
     ...(content.message ? { message: content.message } : {}),
     ...(content.mergedFrom ? { mergedFrom: content.mergedFrom } : {}),
     ...(content.author ? { author: content.author } : {}),

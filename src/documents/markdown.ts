@@ -67,9 +67,18 @@ function blocks(children: RootContent[], essentialsOnly = false): any[] {
   const out: any[] = [];
   for (const n of children) {
     switch (n.type) {
-      case 'paragraph':
-        out.push(block('paragraph', inlines(n.children)));
+      case 'paragraph': {
+        // A paragraph that is only `{% include "/reusable/<id>" %}`: a reusable content block
+        // (docs/manual/reusable-content.md); any other include stays text.
+        const only =
+          n.children.length === 1 && n.children[0]!.type === 'text'
+            ? /^\{%\s*include\s+"\/reusable\/([A-Za-z0-9_-]+)"\s*%\}$/.exec(n.children[0]!.value.trim())
+            : null;
+        if (only && !essentialsOnly)
+          out.push({ object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: only[1] } } });
+        else out.push(block('paragraph', inlines(n.children)));
         break;
+      }
       case 'heading':
         out.push(block(`heading-${Math.min(n.depth, 3)}`, inlines(n.children)));
         break;
@@ -144,6 +153,8 @@ export function documentToMarkdown(doc: { nodes?: any[] }): string {
           return [indent + '#'.repeat(Number(b.type.slice(-1))) + ' ' + inlineText(b.nodes), ''];
         case 'divider':
           return [indent + '---', ''];
+        case 'reusable-content':
+          return b.data?.ref?.reusableContent ? [`${indent}{% include "/reusable/${b.data.ref.reusableContent}" %}`, ''] : [];
         case 'code':
           return [indent + '```' + (b.data?.syntax ?? ''), ...(b.nodes ?? []).map((l: any) => indent + inlineText(l.nodes)), indent + '```', ''];
         case 'blockquote':

@@ -3,7 +3,9 @@ import type { FileEntry, PageNode } from '../content/model.js';
 import { REFERENCE_LINE } from './api/load.js';
 import { apiMarkdown } from './api/render.js';
 import { fileDownloadUrl } from '../content/downloads.js';
+import { fromMarkdown } from 'mdast-util-from-markdown';
 import { markdownOf } from '../content/revisions.js';
+import { expandIncludes } from '../content/reusable.js';
 import type { Located } from '../content/tree.js';
 import type { Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
@@ -23,9 +25,14 @@ import type { Visitor } from './visitor.js';
  */
 export function publishedMarkdown(tx: ReadTx, spaceId: string, ix: PageIndexed, node: PageNode): string {
   const api = ix.api?.get(node.id);
-  if (!api) return markdownOf(tx, spaceId, node);
+  if (!api) return bodyOf(tx, spaceId, ix, node);
   if (api.kind !== 'root') return apiMarkdown(api);
-  return `${markdownOf(tx, spaceId, node).replace(REFERENCE_LINE, '').trim()}\n\n${apiMarkdown(api)}`;
+  return `${bodyOf(tx, spaceId, ix, node).replace(REFERENCE_LINE, '').trim()}\n\n${apiMarkdown(api)}`;
+}
+
+/** A page's body with its reusable content included (docs/manual/reusable-content.md#publishing). */
+function bodyOf(tx: ReadTx, spaceId: string, ix: PageIndexed, node: PageNode): string {
+  return expandIncludes(tx, (md) => fromMarkdown(md), ix.rev, markdownOf(tx, spaceId, node));
 }
 
 export interface PageSource {
@@ -49,7 +56,7 @@ export function pageSource(tx: ReadTx, ctx: Context, entry: SpaceEntry, ix: Page
     }
   };
   return {
-    markdown: markdownOf(tx, entry.space.id, l.node),
+    markdown: bodyOf(tx, entry.space.id, ix, l.node),
     links: {
       externalBlank,
       link(url) {

@@ -69,6 +69,17 @@ const sp = (w: CaseWorld) => `/v1/spaces/${w.ids.spaceId}`;
 const cr = (w: CaseWorld) => `${sp(w)}/change-requests/${w.ids.changeRequestId}`;
 // The change-request forms of the comment routes reach only that change request's comments.
 const crComment = async (w: CaseWorld) => ({ commentId: w.ids.crCommentId!, commentReplyId: w.ids.crCommentReplyId! });
+/** A reusable content block in a change request of its own (merged: then in the space's current revision too). */
+const reusableBlock = async (w: CaseWorld, merge: boolean): Promise<Record<string, string>> => {
+  const c = await w.owner('POST', `${sp(w)}/change-requests`, { subject: 'Block' });
+  const r = await w.owner('POST', `${sp(w)}/change-requests/${c.id}/content?compat=false`, {
+    changes: [{ operation: 'insert_page', type: 'reusable-content', title: 'Case block', document: { markdown: 'Reused.' } }],
+  });
+  const reusableContentId = r.changes[0].page.id ?? r.changes[0].page;
+  if (!merge) return { reusableContentId, changeRequestId: c.id as string };
+  await w.owner('POST', `${sp(w)}/change-requests/${c.id}/merge`);
+  return { reusableContentId, revisionId: (await w.owner('GET', `${sp(w)}/content`)).id as string };
+};
 const post = { body: { markdown: 'Posted by a case.' } };
 const react = { addedReactions: ['👍'] };
 /** A reviewer the world's change request may be asked about: a member with the review role. */
@@ -463,6 +474,10 @@ export const LEAST_ROLE: Record<string, Case> = {
     setup: async (w) => ({ documentId: (await w.owner('GET', `/v1/spaces/${w.ids.spaceId}/content/page/${w.ids.pageId}`)).documentId }),
   },
   listFilesInRevisionById: { as: 'read' },
+  getReusableContentById: { as: 'read', setup: (w) => reusableBlock(w, true) },
+  getReusableContentInRevisionById: { as: 'read', setup: (w) => reusableBlock(w, true) },
+  getReusableContentDocumentInRevisionById: { as: 'read', setup: (w) => reusableBlock(w, true) },
+  getReusableContentInChangeRequestById: { as: 'read', setup: (w) => reusableBlock(w, false) },
   getFileInRevisionById: { as: 'read' },
   listFiles: { as: 'read' },
   getFileById: { as: 'read' },

@@ -54,9 +54,9 @@ export default class ContentPush extends DocsCommand {
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
       // The pages under .gitbook.yaml's root, when it names one.
-      const root = readRepoConfig(args.dir).root;
+      const { root, summary } = readRepoConfig(args.dir);
       const facts = FactCache.load();
-      const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts);
+      const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts, summary);
       facts.save();
       if (checked.problems.length) {
         for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);

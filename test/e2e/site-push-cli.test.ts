@@ -199,6 +199,24 @@ describe('docs content push --site refuses a gitbook-docs.yaml it cannot map (ex
     expect(r.status).toBe(2);
   });
 
+  it("a space's folder that push would refuse (SUMMARY.md lists a file twice): exit 2 naming the space and the line, nothing created", {
+    timeout: 60_000,
+  }, async () => {
+    const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_site_bad' };
+    const site = (await docs(['sites', 'create', '--title', 'Docs', '--json'], env)).json.id as string;
+    const repo = writeTree({
+      'gitbook-docs.yaml': `site:\n  structure:\n${space('a', './a')}${space('b', './b')}`,
+      'a/README.md': '# A\n',
+      'b/README.md': '# B\n',
+      'b/SUMMARY.md': '* [B](README.md)\n* [Again](README.md)\n',
+    });
+    const r = await docs(['content', 'push', repo, '--site', site], env);
+    expect(r.stderr).toMatch(/space b \(b\): SUMMARY\.md line 2 .*README\.md is already listed on line 1/);
+    expect(r.status).toBe(2);
+    expect((await docs(['sites', 'structure', site, '--json'], env)).json.structure).toEqual([]);
+    expect((await docs(['spaces', 'list', '--json'], env)).json.items ?? []).toHaveLength(0);
+  });
+
   it('unknown keys: a warning naming them and their line', { timeout: 60_000 }, async () => {
     const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_site_warn' };
     const site = (await docs(['sites', 'create', '--title', 'Docs', '--json'], env)).json.id as string;

@@ -1,7 +1,8 @@
 // Docs as code in the CLI, in-process on a data directory (issue 28 item 2, issue 30's figures):
 // `content push` of a one-line change (with --merge) from 200 and 2,000 pages and of an unchanged
 // 2,000-page folder against `spaces list` on the same store, `content pull` of 1,000 pages
-// against `spaces list`, and `content check` of a 1,000-page folder against `node -e 0`.
+// against `spaces list`, and `content check` of a 1,000-page folder and a no-op `content push` of
+// 1,000 pages against `node -e 0`.
 // Ratios of medians within one run (lib.mjs compareCommands, alternating).
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,6 +92,13 @@ export async function contentRows({ env, record, log, runs }) {
     target: '<= 3.0',
     pass: check.ratio <= 3,
     context: `median ${check.cmdMs.toFixed(1)} ms vs ${check.baseMs.toFixed(1)} ms`,
+  });
+  log(`\n[content] no-op content push of 1,000 pages / node -e 0, ${runs} runs each, alternating`);
+  const noop = compareToBareNode(push(1000), env, { runs, warmup: 1, check: unchanged });
+  record('content push, unchanged 1,000 pages / node -e 0', noop.ratio, {
+    target: '<= 3.0',
+    pass: noop.ratio <= 3,
+    context: `median ${noop.cmdMs.toFixed(1)} ms vs ${noop.baseMs.toFixed(1)} ms`,
   });
   for (const f of Object.values(folders)) removeDir(f.dir);
   removeDir(out);

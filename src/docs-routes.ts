@@ -16,6 +16,7 @@ export const isDocsRoute = (path: string) =>
   path === '/_docs/page-sources' ||
   path === '/_docs/deleted-spaces' ||
   path === '/_docs/content-index' ||
+  path === '/_docs/site-map' ||
   FAMILIES.some((f) => under(path, f));
 
 export async function docsRoute(
@@ -29,6 +30,7 @@ export async function docsRoute(
   if (path === '/_docs/dry-run' && method === 'POST') return (await import('./dry-run.js')).dryRunRoute(ctx, caller, body);
   if (path === '/_docs/page-sources') return (await import('./page-sources.js')).pageSourcesRoute(ctx, caller, method, query);
   if (path === '/_docs/content-index') return (await import('./content-index.js')).contentIndexRoute(ctx, caller, method, query);
+  if (path === '/_docs/site-map') return (await import('./sites/site-map.js')).siteMapRoute(ctx, caller, method, query, body);
   if (path === '/_docs/deleted-spaces') return (await import('./spaces/deleted.js')).deletedSpacesRoute(ctx, caller, method, query);
   if (under(path, '/_docs/tokens')) return (await import('./auth/token-admin.js')).tokenRoute(ctx, caller, method, path, query, body);
   if (under(path, '/_docs/users')) return (await import('./users/admin.js')).userRoute(ctx, caller, method, path, body);

@@ -50,7 +50,8 @@ interface PageFacts {
   anchors: string[];
 }
 
-export async function checkFolder(dir: string, parse: Parse, cache?: FactCache): Promise<CheckResult> {
+/** `summary`: the table of contents, relative to DIR (.gitbook.yaml's structure.summary; its links are relative to its own folder). */
+export async function checkFolder(dir: string, parse: Parse, cache?: FactCache, summary = 'SUMMARY.md'): Promise<CheckResult> {
   const tick = yielder();
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const walk = walkFolder(openFolder(dir));
@@ -64,13 +65,13 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache):
   const textOf = (rel: string) => texts.get(rel) ?? (texts.set(rel, readFileSync(entries.get(rel)!.real, 'utf8')), texts.get(rel)!);
   const treeOf = (rel: string) => trees.get(rel) ?? (trees.set(rel, parse(textOf(rel))), trees.get(rel)!);
 
-  const markdown = [...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== 'SUMMARY.md').sort(naturalCompare);
+  const markdown = [...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== summary).sort(naturalCompare);
   // The pages: SUMMARY.md's entries, else every markdown file (as push reads the folder).
   let pages: string[];
-  if (entries.has('SUMMARY.md')) {
-    pages = summaryPages(treeOf('SUMMARY.md'), entries, (line, kind, message) => add('SUMMARY.md', line, kind, message));
-    if (!(treeOf('SUMMARY.md') as any).children.some((n: any) => n.type === 'list'))
-      add('SUMMARY.md', 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
+  if (entries.has(summary)) {
+    pages = summaryPages(treeOf(summary), entries, (line, kind, message) => add(summary, line, kind, message), posix.dirname(summary).replace(/^\.$/, ''));
+    if (!(treeOf(summary) as any).children.some((n: any) => n.type === 'list'))
+      add(summary, 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
     const listed = new Set(pages);
     for (const f of markdown) if (!listed.has(f)) add(f, 1, 'not-in-summary', `not listed in SUMMARY.md: push skips it (list it, or remove it)`);
   } else {
@@ -171,7 +172,12 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache):
  * problem reported instead of the first one refused: an entry outside the folder, without its
  * file, or listed twice (the same file, or two files of one page path).
  */
-function summaryPages(tree: any, entries: Map<string, Entry>, report: (line: number | undefined, kind: ProblemKind, message: string) => void): string[] {
+function summaryPages(
+  tree: any,
+  entries: Map<string, Entry>,
+  report: (line: number | undefined, kind: ProblemKind, message: string) => void,
+  base = '',
+): string[] {
   const out: string[] = [];
   const files = new Map<string, number | undefined>();
   const paths = new Map<string, number | undefined>();
@@ -188,7 +194,7 @@ function summaryPages(tree: any, entries: Map<string, Entry>, report: (line: num
         } catch {
           report(line, 'bad-link', `${link.url} is not a valid link (bad %-escape)`);
         }
-        const file = decoded === undefined ? undefined : joinPath('', decoded.replace(/^\.\//, ''));
+        const file = decoded === undefined ? undefined : joinPath(base, decoded.replace(/^\.\//, ''));
         if (decoded !== undefined && (file === undefined || posix.isAbsolute(decoded) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)))
           report(line, 'outside-folder', `${decoded} is outside the folder; push reads only files inside it`);
         else if (file !== undefined && !entries.has(file)) report(line, 'summary-missing-file', `${file}: no such file (entry "${toText(link)}")`);

@@ -43,9 +43,11 @@ export default class ContentCheck extends DocsCommand {
     // A .gitbook.yaml naming a root: its pages are checked (as push reads them).
     let result: CheckResult;
     if (args.dir !== undefined) {
-      const root = readRepoConfig(args.dir).root;
+      // ... and its table of contents at structure.summary (docs/manual/docs-as-code.md#gitbookyaml).
+      const { root, summary, warnings } = readRepoConfig(args.dir);
+      for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
       const cache = FactCache.load();
-      result = await checkFolder(root ? join(args.dir, root) : args.dir, await loadParser(), cache);
+      result = await checkFolder(root ? join(args.dir, root) : args.dir, await loadParser(), cache, summary);
       cache.save();
     } else result = await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
     const format = flags.format as Format;

@@ -6,6 +6,7 @@ import { loadParser, type Parse } from '../../src/content/link-refs.js';
 import { readPageSource } from '../../src/documents/page-source.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
 import { flattenRemote, pageFields, remoteContent, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
@@ -23,19 +24,25 @@ export default class ContentPull extends DocsCommand {
   ];
   static args = { dir: Args.string({ description: 'folder to write (must be empty unless --force)', required: true }) };
   static flags = {
-    space: Flags.string({ description: 'The space (its ID)', required: true }),
+    space: Flags.string({ description: 'The space (its ID)', exactlyOne: ['space', 'site'] }),
+    site: Flags.string({
+      description: `a whole site: DIR/gitbook-docs.yaml maps its sections, section groups and spaces (each with a stable key) to folders of DIR`,
+      exactlyOne: ['space', 'site'],
+    }),
+    org: orgFlag(),
     'change-request': Flags.string({ description: "a change request (id or number) instead of the space's current content" }),
     force: Flags.boolean({ description: 'write into a non-empty folder (files of the same names are replaced)' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPull);
+    if (flags.site) return this.siteRun(args.dir, flags);
     if (existsSync(args.dir) && !statSync(args.dir).isDirectory()) throw new DocsError('invalid', `DIR: ${args.dir} is not a folder`);
     if (existsSync(args.dir) && readdirSync(args.dir).length && !flags.force)
       throw new DocsError('invalid', `DIR: ${args.dir} is not empty (use --force to write into it)`);
     const transport = await this.transport(flags);
     const parse = await loadParser();
-    const got = await remoteContent(transport, flags.space, flags['change-request']);
+    const got = await remoteContent(transport, flags.space!, flags['change-request']);
     // Every path is claimed before anything is written, SUMMARY.md first, then pages (the
     // content), then files: whatever the server sends, each lands inside DIR, under its own name
     // or (unsafe, or taken) under a safe one, with a warning (pull-target.ts).
@@ -109,6 +116,29 @@ export default class ContentPull extends DocsCommand {
       const renamed = target.renamed.length ? ` (${target.renamed.length} under another name: see the warnings)` : '';
       this.log(`Pulled ${result.pages} pages and ${remote.files.length} files into ${args.dir}${renamed}.`);
     }
+    return result;
+  }
+
+  /** --site: gitbook-docs.yaml and each space's folder (commands/_lib/site-push.ts). */
+  private async siteRun(dir: string, flags: Record<string, any>): Promise<unknown> {
+    if (flags['change-request'] !== undefined) throw new DocsError('invalid', '--change-request: not with --site');
+    const transport = await this.transport(flags);
+    const { pullSite } = await import('../_lib/site-push.js');
+    const { result, exit } = await pullSite(
+      {
+        dir,
+        site: flags.site,
+        org: await organizationOf(flags, transport),
+        transport,
+        config: this.config,
+        pass: [],
+        dryRun: false,
+        json: this.jsonEnabled(),
+        log: (l) => this.log(l),
+      },
+      !!flags.force,
+    );
+    if (exit) process.exitCode = exit;
     return result;
   }
 }

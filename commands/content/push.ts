@@ -4,6 +4,7 @@ import { loadParser } from '../../src/content/link-refs.js';
 import { FILE_NAME_RULE, fileNameProblem } from '../../src/content/safe-names.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
+import { orgFlag, organizationOf } from '../_lib/org.js';
 import { startSpinner } from '../_lib/color.js';
 import { problemLine, verdict } from '../_lib/check-report.js';
 import { checkFolder } from '../_lib/content-check.js';
@@ -30,7 +31,12 @@ export default class ContentPush extends DocsCommand {
   ];
   static args = { dir: Args.string({ description: 'folder of markdown', required: true }) };
   static flags = {
-    space: Flags.string({ description: 'The space (its ID)', required: true }),
+    space: Flags.string({ description: 'The space (its ID)', exactlyOne: ['space', 'site'] }),
+    site: Flags.string({
+      description: `a whole site: DIR/gitbook-docs.yaml maps its sections, section groups and spaces (each with a stable key) to folders of DIR`,
+      exactlyOne: ['space', 'site'],
+    }),
+    org: orgFlag(),
     message: Flags.string({ description: 'subject of the change request (default: "Push from <folder>")' }),
     merge: Flags.boolean({ description: 'merge the change request once its content is in' }),
     'change-request': Flags.string({ description: 'update this open change request (number or id) instead of opening one' }),
@@ -44,13 +50,14 @@ export default class ContentPush extends DocsCommand {
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPush);
+    if (flags.site) return this.siteRun(args.dir, flags);
     const parse = await loadParser();
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
       // The pages under .gitbook.yaml's root, when it names one.
-      const root = readRepoConfig(args.dir).root;
+      const { root, summary } = readRepoConfig(args.dir);
       const facts = FactCache.load();
-      const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts);
+      const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts, summary);
       facts.save();
       if (checked.problems.length) {
         for (const p of checked.problems) process.stderr.write(`${problemLine(p)}\n`);
@@ -84,7 +91,7 @@ export default class ContentPush extends DocsCommand {
     }
     const transport = await this.transport(flags);
     const spinner = this.jsonEnabled() ? undefined : await startSpinner('Comparing with the space');
-    const space = flags.space;
+    const space = flags.space!;
     try {
       const target: PushTarget | undefined = flags['change-request']
         ? await givenTarget(transport, space, flags['change-request'])
@@ -173,6 +180,27 @@ export default class ContentPush extends DocsCommand {
     } finally {
       spinner?.stop();
     }
+  }
+
+  /** --site: the whole site of DIR/gitbook-docs.yaml, space by space (commands/_lib/site-push.ts). */
+  private async siteRun(dir: string, flags: Record<string, any>): Promise<unknown> {
+    for (const f of ['change-request', 'message'] as const)
+      if (flags[f] !== undefined) throw new DocsError('invalid', `--${f}: not with --site (each space gets its own change request, merged)`);
+    const transport = await this.transport(flags);
+    const { pushSite } = await import('../_lib/site-push.js');
+    const { result, exit } = await pushSite({
+      dir,
+      site: flags.site,
+      org: await organizationOf(flags, transport),
+      transport,
+      config: this.config,
+      pass: [...(flags.check ? ['--check'] : []), ...(flags.strict ? ['--strict'] : [])],
+      dryRun: !!flags['dry-run'],
+      json: this.jsonEnabled(),
+      log: (l) => this.log(l),
+    });
+    if (exit) process.exitCode = exit;
+    return result;
   }
 
   /**

@@ -24,8 +24,16 @@ export interface SiteRecord {
   customization?: Record<string, unknown>;
   /** The visitor schema of adaptive content (SiteAdaptiveJSONSchema), with when it was set. */
   adaptiveSchema?: { jsonSchema: Record<string, unknown>; updatedAt: string };
+  /** The keys of a site pushed from a repository (src/sites/site-map.ts); absent until the first push. */
+  siteMap?: SiteMap;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Key of gitbook-docs.yaml → what it is on the site (a site space's `space`: the space it shows), and the folder of a space's content. */
+export interface SiteMap {
+  keys: Record<string, { type: 'space' | 'section' | 'section-group'; id: string; space?: string; directory?: string | null }>;
+  text?: string;
 }
 
 export interface SiteSectionRecord {

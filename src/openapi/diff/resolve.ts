@@ -73,8 +73,10 @@ export class Resolver {
 /** Names of the files a document references (relative to `file`), for loading them first. */
 export function externalRefs(doc: unknown, file: string, text?: string): string[] {
   // Most specs are one file: when the text has no reference outside itself, skip the walk.
-  // (The lookahead takes the optional quote with it: `"$ref":"#/x"` is a local reference.)
-  if (text !== undefined && !/\$ref['"]?\s*:\s*(?!['"]?#)/.test(text)) return [];
+  // (The lookahead takes the spaces and the optional quote with it: `"$ref": "#/x"` is a local
+  // reference; with `\s*` outside it, the regex backtracked to zero spaces and every pretty-printed
+  // local reference matched, so the walk ran on every spec.)
+  if (text !== undefined && !/\$ref['"]?\s*:(?!\s*['"]?#)/.test(text)) return [];
   const out = new Set<string>();
   const stack: unknown[] = [doc];
   while (stack.length) {

@@ -259,7 +259,7 @@ export function updateOn(
       installationId: inst.id,
       [`${kind}Id`]: target,
       status: next.status,
-      previous: { configuration: was.configuration },
+      previous: { status: inst.status, configuration: was.configuration },
     });
   }
   return { integration, inst: next };
@@ -282,6 +282,11 @@ export function uninstallFrom(tx: WriteTx, ctx: Context, caller: Caller, name: s
     if (r.id !== target) kept[r.id] = inst[INSTALLS[kind]]?.[r.id] ?? { configuration: {}, externalIds: [], createdAt: now, updatedAt: now };
   }
   const next = tx.put(IntegrationInstallations, { ...inst, [SELECTION[kind]]: 'selected', [INSTALLS[kind]]: kept, updatedAt: now });
-  recordEvent(tx, ctx, integration, next, { type: `${kind}_installation_deleted`, installationId: inst.id, [`${kind}Id`]: target });
+  recordEvent(tx, ctx, integration, next, {
+    type: `${kind}_installation_deleted`,
+    installationId: inst.id,
+    [`${kind}Id`]: target,
+    previous: { configuration: inst[INSTALLS[kind]]?.[target]?.configuration ?? {} },
+  });
   return true;
 }

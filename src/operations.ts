@@ -194,6 +194,11 @@ export const AREAS: Area[] = [
       'getIntegrationSiteInstallation',
       'updateIntegrationSiteInstallation',
       'uninstallIntegrationFromSite',
+      'listOrganizationIntegrations',
+      'listOrganizationInstallations',
+      'getOrganizationIntegrationStatus',
+      'listSpaceIntegrations',
+      'listSiteIntegrations',
     ],
   },
   {

@@ -1,7 +1,11 @@
 import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { findMember } from '../organizations/service.js';
+import { findMember, membershipOf, requireOrgRole } from '../organizations/service.js';
+import { visibleSpace } from '../spaces/service.js';
+import { notFound } from '../kernel/errors.js';
+import { IntegrationInstallations, Integrations } from './tables.js';
+import { Sites } from '../sites/tables.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';
 import { ContentAccess } from '../tree/access.js';
@@ -13,6 +17,7 @@ import {
   install,
   installationsOf,
   installOn,
+  isInstalledOn,
   sitesOf,
   spacesOf,
   uninstall,
@@ -238,3 +243,78 @@ export const listIntegrationInstallationSites = defineOperation('listIntegration
 export const getIntegrationSiteInstallation = defineOperation('getIntegrationSiteInstallation', contentRead('site'));
 export const updateIntegrationSiteInstallation = defineOperation('updateIntegrationSiteInstallation', contentUpdate('site'));
 export const uninstallIntegrationFromSite = defineOperation('uninstallIntegrationFromSite', contentUninstall('site'));
+
+// ---- What is installed where (docs/manual/integrations.md#what-is-installed-where) ----------------
+
+/** The installations in an organization, with their integrations, oldest first. */
+function installedIn(tx: ReadTx, organization: string) {
+  return tx
+    .find(IntegrationInstallations, 'organization', organization)
+    .map((inst) => ({ inst, integration: tx.get(Integrations, inst.integration) }))
+    .filter((x): x is { inst: InstallationRecord; integration: IntegrationRecord } => x.integration !== undefined)
+    .sort((a, b) => a.inst.createdAt.localeCompare(b.inst.createdAt) || a.inst.id.localeCompare(b.inst.id));
+}
+
+/** Integrations, as listIntegrations filters them for the caller, among `installed`. */
+const amongInstalled = (tx: ReadTx, caller: Caller, query: any, installed: IntegrationRecord[]) => {
+  const ids = new Set(installed.map((i) => i.id));
+  return listVisible(tx, caller, query).filter((i) => ids.has(i.id));
+};
+
+export const listOrganizationIntegrations = defineOperation('listOrganizationIntegrations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const installed = installedIn(tx, path.organizationId).map((x) => x.integration);
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+  }),
+);
+
+export const listOrganizationInstallations = defineOperation('listOrganizationInstallations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { member } = membershipOf(tx, path.organizationId, caller);
+    requireOrgRole(member, 'admin', 'listing the installations of an organization');
+    const search = query.search?.trim().toLowerCase();
+    const rows = installedIn(tx, path.organizationId).filter(
+      ({ integration: i }) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search),
+    );
+    return {
+      status: 200,
+      body: paginate(rows, query, ({ inst, integration }) => ({
+        installation: presentInst(tx, ctx, integration, inst),
+        integration: present(tx, ctx, caller, integration),
+      })),
+    };
+  }),
+);
+
+export const getOrganizationIntegrationStatus = defineOperation('getOrganizationIntegrationStatus', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const i = visibleIntegration(tx, path.integrationName, caller);
+    const inst = tx.find(IntegrationInstallations, 'integration', i.id).find((x) => x.organization === path.organizationId);
+    if (!inst) throw notFound(`integration ${path.integrationName} is not installed in organization ${path.organizationId}`);
+    return { status: 200, body: { status: inst.status } };
+  }),
+);
+
+export const listSpaceIntegrations = defineOperation('listSpaceIntegrations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { row } = visibleSpace(tx, caller, path.spaceId);
+    const installed = installedIn(tx, row.organization)
+      .filter(({ inst, integration }) => isInstalledOn(inst, 'space', row.id) && integration.target !== 'site')
+      .map((x) => x.integration);
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+  }),
+);
+
+export const listSiteIntegrations = defineOperation('listSiteIntegrations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const site = tx.get(Sites, path.siteId);
+    if (!site || site.organization !== path.organizationId) throw notFound(`site ${path.siteId} not found`);
+    const installed = installedIn(tx, site.organization)
+      .filter(({ inst, integration }) => isInstalledOn(inst, 'site', site.id) && integration.target !== 'space')
+      .map((x) => x.integration);
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+  }),
+);

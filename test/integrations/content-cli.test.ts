@@ -53,11 +53,16 @@ describe.each(transports)('integration installation commands %s', (_name, setup)
 
     expect((await ok('integrations', 'sites', 'install', name, inst, '--site-id', site, '--json')).json.site).toBe(site);
     expect((await ok('integrations', 'sites', 'list', name, inst, '--json')).json.items.map((x: any) => x.site)).toEqual([site]);
+    expect((await ok('sites', 'integrations', 'list', site, '--org', org, '--json')).json.items.map((i: any) => i.name)).toEqual([name]);
     await ok('integrations', 'sites', 'uninstall', name, inst, site, '--yes');
     expect((await ok('integrations', 'sites', 'list', name, inst, '--json')).json.items).toEqual([]);
     const gone = await run(['integrations', 'sites', 'get', name, inst, site, ...args], env);
     expect(gone.status, gone.stderr).toBe(3);
 
+    expect((await ok('integrations', 'installed', '--org', org, '--json')).json.items.map((i: any) => i.name)).toContain(name);
+    expect((await ok('integrations', 'status', name, '--org', org, '--jq', '.status')).stdout.trim()).toBe('active');
+    expect((await ok('spaces', 'integrations', 'list', space, '--json')).json.items.map((i: any) => i.name)).toEqual([name]);
+    expect((await ok('integrations', 'org-installations', '--org', org, '--json')).json.items.map((x: any) => x.installation.id)).toContain(inst);
     const token = (await ok('integrations', 'token', name, inst, '--jq', '.token')).stdout.trim();
     expect(token).toMatch(/^gb_inst_/);
     await ok('integrations', 'spaces', 'uninstall', name, inst, space, '--yes');

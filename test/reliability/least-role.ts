@@ -272,6 +272,11 @@ export const LEAST_ROLE: Record<string, Case> = {
   updateIntegrationSiteInstallation: { as: 'admin', body: () => ({ externalIds: ['web-1'] }) },
   installIntegrationOnSite: { as: 'admin', setup: (w) => ownInstallation(w), body: (w) => ({ siteId: w.ids.siteId }) },
   uninstallIntegrationFromSite: { as: 'admin', setup: (w) => ownInstallation(w, 'site') },
+  listOrganizationIntegrations: { as: 'guest' },
+  listOrganizationInstallations: { as: 'admin' },
+  getOrganizationIntegrationStatus: { as: 'guest' },
+  listSpaceIntegrations: { as: 'read' },
+  listSiteIntegrations: { as: 'guest' },
 
   // conversations
   listConversations: { as: 'read' },

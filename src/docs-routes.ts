@@ -1,3 +1,4 @@
+import { refuseScoped } from './auth/scope.js';
 import type { Caller, Context } from './kernel/context.js';
 import { notFound } from './kernel/errors.js';
 
@@ -27,6 +28,8 @@ export async function docsRoute(
   query: Record<string, unknown>,
   body: unknown,
 ): Promise<{ status: number; body: unknown }> {
+  // No /_docs route knows how to hold a scoped token to its scope (it could mint a full token): refused.
+  refuseScoped(caller, path);
   if (path === '/_docs/dry-run' && method === 'POST') return (await import('./dry-run.js')).dryRunRoute(ctx, caller, body);
   if (path === '/_docs/page-sources') return (await import('./page-sources.js')).pageSourcesRoute(ctx, caller, method, query);
   if (path === '/_docs/content-index') return (await import('./content-index.js')).contentIndexRoute(ctx, caller, method, query);

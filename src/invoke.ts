@@ -31,9 +31,20 @@ export function invoke(ctx: Context, operationId: string, input: OperationInput,
 function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller | undefined): InvokeResult | Promise<InvokeResult> {
   try {
     if (!caller) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
-    const valid = validateInput(operationSpec(op.operationId), input, op.extraBodyFields);
+    const spec = operationSpec(op.operationId);
+    const valid = validateInput(spec, input, op.extraBodyFields);
     // Valid against this operation's schemas, so of its input types (OperationRequest).
-    const out = op.handler({ ctx, caller, ...valid } as OperationRequest<OperationId>);
+    const request = { ctx, caller, ...valid } as OperationRequest<OperationId>;
+    // A scoped token (an installation's, a published URL's) is held to its scope here, before
+    // the handler, which then checks its user's rights as for anyone: it can do no more than
+    // both allow (docs/manual/integrations.md#scoped-callers). Loaded only for such callers.
+    if (caller.scope) {
+      return import('./integrations/scoped.js')
+        .then((m) => m.checkScope(ctx, spec, valid.path ?? {}, caller))
+        .then(() => op.handler(request))
+        .catch((err) => failure(onDisk(ctx, err)));
+    }
+    const out = op.handler(request);
     return out instanceof Promise ? out.catch((err) => failure(onDisk(ctx, err))) : out;
   } catch (err) {
     return failure(onDisk(ctx, err));

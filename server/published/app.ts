@@ -91,7 +91,12 @@ export async function serveApp(
       const token = (form.get('token') ?? '').trim();
       const next = safeNext(form.get('next'));
       try {
-        await guard(token, () => authenticate(ctx, token));
+        await guard(token, async () => {
+          const who = await authenticate(ctx, token);
+          // A scoped token (an installation's) does not sign in to the app: its views do not hold it to its scope.
+          if (who.scope) throw new DocsError('unauthenticated', 'a scoped token does not sign in');
+          return who;
+        });
       } catch (err) {
         const e = asDocsError(err);
         if (e.kind === 'rate_limited')

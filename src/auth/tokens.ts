@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Caller, Context } from '../kernel/context.js';
+import type { Caller, CallerScope, Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { table } from '../store/port.js';
@@ -18,6 +18,8 @@ export interface TokenRecord {
   expiresAt?: string;
   /** When it last authenticated a request, to the minute (see TOUCH_EVERY_MS). */
   lastUsedAt?: string;
+  /** A scoped token (src/auth/scope.ts): the caller it makes carries this scope. */
+  scope?: CallerScope;
 }
 
 /**
@@ -44,8 +46,8 @@ export function cachedHash(token: string): string {
   return h;
 }
 
-export function insertToken(tx: WriteTx, token: string, user: string, label: string, now: Date, expiresAt?: string): TokenRecord {
-  return tx.put(Tokens, { id: hashToken(token), user, label, createdAt: now.toISOString(), ...(expiresAt ? { expiresAt } : {}) });
+export function insertToken(tx: WriteTx, token: string, user: string, label: string, now: Date, expiresAt?: string, scope?: CallerScope): TokenRecord {
+  return tx.put(Tokens, { id: hashToken(token), user, label, createdAt: now.toISOString(), ...(expiresAt ? { expiresAt } : {}), ...(scope ? { scope } : {}) });
 }
 
 // Per process: when each token's lastUsedAt was last written, so concurrent requests of the same
@@ -86,7 +88,8 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   const now = ctx.clock.now();
   if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) throw new DocsError('unauthenticated', `token expired at ${row.expiresAt}`);
   if (!(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) await touch(ctx, hash, now);
-  return { userId: row.user };
+  // A scoped token's caller carries its scope: src/invoke.ts holds it to it (docs/manual/integrations.md#scoped-callers).
+  return row.scope ? { userId: row.user, scope: row.scope } : { userId: row.user };
 }
 
 /** The bearer token of an Authorization header value, if any. */

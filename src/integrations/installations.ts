@@ -7,7 +7,8 @@ import { findMember, requireOrgRole } from '../organizations/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { recordEvent } from './events.js';
-import type { InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
+import { revokeInstallationTokens } from '../auth/scope.js';
+import type { ContentInstall, InstallationRecord, InstallationStatus, IntegrationRecord, Selection } from './model.js';
 import { ADMIN, canSee, findIntegration, isOwnerAdmin, resolveOrganization, visibleIntegration } from './service.js';
 import { IntegrationInstallations } from './tables.js';
 import { Sites } from '../sites/tables.js';
@@ -157,6 +158,8 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
   if (!canSeeInstallation(tx, integration, inst, caller) && !findMember(tx, inst.organization, caller.userId)) return false;
   requireInstallationAdmin(tx, inst, caller, 'uninstalling an integration');
   tx.delete(IntegrationInstallations, inst.id);
+  // Its tokens die with it: a token of an uninstalled integration is refused (401) at once.
+  revokeInstallationTokens(tx, inst.installedBy, inst.id);
   recordEvent(tx, ctx, integration, inst, { type: 'installation_deleted', installationId: inst.id, previous: { configuration: inst.configuration } });
   return true;
 }
@@ -166,15 +169,124 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 // installed on every live space of it; `selected` on none, since no operation here selects
 // spaces one by one. Sites likewise with `site_selection`.
 
+// With `selected`, it is installed on the spaces (sites) installIntegrationOnSpace (OnSite) named.
+
 export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
-  if (inst.space_selection !== 'all') return [];
   return tx
     .find(Spaces, 'organization', inst.organization)
-    .filter((s) => !s.deletedAt)
+    .filter((s) => !s.deletedAt && (inst.space_selection === 'all' || inst.spaceInstalls?.[s.id] !== undefined))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
 export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRecord[] {
-  if (inst.site_selection !== 'all') return [];
-  return tx.find(Sites, 'organization', inst.organization).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return tx
+    .find(Sites, 'organization', inst.organization)
+    .filter((s) => inst.site_selection === 'all' || inst.siteInstalls?.[s.id] !== undefined)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+export type ContentKind = 'space' | 'site';
+const INSTALLS = { space: 'spaceInstalls', site: 'siteInstalls' } as const;
+const SELECTION = { space: 'space_selection', site: 'site_selection' } as const;
+const TARGETS: Record<ContentKind, string[]> = { space: ['all', 'space'], site: ['all', 'site'] };
+
+/** The live space or site `id` of the installation's organization; 404 for any other (another organization's says nothing). */
+function contentOf(tx: ReadTx, inst: InstallationRecord, kind: ContentKind, id: string): SpaceRecord | SiteRecord {
+  const row = kind === 'space' ? tx.get(Spaces, id) : tx.get(Sites, id);
+  if (!row || row.organization !== inst.organization || (kind === 'space' && (row as SpaceRecord).deletedAt)) {
+    throw notFound(`${kind} ${id} not found in organization ${inst.organization}, where installation ${inst.id} is`);
+  }
+  return row;
+}
+
+/** Whether the installation is on that space or site now. */
+export const isInstalledOn = (inst: InstallationRecord, kind: ContentKind, id: string) =>
+  inst[SELECTION[kind]] === 'all' || inst[INSTALLS[kind]]?.[id] !== undefined;
+
+/** One installation on a space or site: 404 when it is not installed there. */
+export function visibleContentInstallation(tx: ReadTx, name: string, id: string, kind: ContentKind, target: string, caller: Caller) {
+  const found = visibleInstallation(tx, name, id, caller);
+  const row = contentOf(tx, found.inst, kind, target);
+  if (!isInstalledOn(found.inst, kind, target)) throw notFound(`integration ${name} (installation ${id}) is not installed on ${kind} ${target}`);
+  return { ...found, row, entry: found.inst[INSTALLS[kind]]?.[target] };
+}
+
+/**
+ * installIntegrationOnSpace / OnSite: the organization's admins, on a space or site of that
+ * organization (404 for any other), for an integration whose target allows it (400), once (409).
+ * Emits `space_installation_setup` / `site_installation_setup`.
+ */
+export function installOn(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string, kind: ContentKind, target: string) {
+  const { integration, inst } = visibleInstallation(tx, name, id, caller, `installing on a ${kind}`);
+  requireInstallationAdmin(tx, inst, caller, `installing an integration on a ${kind}`);
+  contentOf(tx, inst, kind, target);
+  if (!TARGETS[kind].includes(integration.target)) throw invalid(`integration ${name} targets ${integration.target}: it cannot be installed on a ${kind}`);
+  if (inst[INSTALLS[kind]]?.[target]) throw conflict(`integration ${name} (installation ${id}) is already installed on ${kind} ${target}`);
+  const now = ctx.clock.now().toISOString();
+  const next = tx.put(IntegrationInstallations, {
+    ...inst,
+    [INSTALLS[kind]]: { ...inst[INSTALLS[kind]], [target]: { configuration: {}, externalIds: [], createdAt: now, updatedAt: now } },
+    updatedAt: now,
+  });
+  recordEvent(tx, ctx, integration, next, { type: `${kind}_installation_setup`, installationId: inst.id, [`${kind}Id`]: target, status: next.status });
+  return { integration, inst: next };
+}
+
+/** update...Installation on a space or site: its own externalIds and configuration (400 for an empty patch). */
+export function updateOn(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  name: string,
+  id: string,
+  kind: ContentKind,
+  target: string,
+  patch: { externalIds?: string[]; configuration?: Record<string, unknown> },
+) {
+  const { integration, inst, entry } = visibleContentInstallation(tx, name, id, kind, target, caller);
+  requireInstallationAdmin(tx, inst, caller, `changing an installation on a ${kind}`);
+  if (patch.externalIds === undefined && patch.configuration === undefined) throw invalid('body: give at least one of externalIds, configuration');
+  if (patch.externalIds && new Set(patch.externalIds).size !== patch.externalIds.length) throw invalid('externalIds: must not repeat an id');
+  const now = ctx.clock.now().toISOString();
+  const was = entry ?? { configuration: {}, externalIds: [], createdAt: now, updatedAt: now };
+  const next = tx.put(IntegrationInstallations, {
+    ...inst,
+    [INSTALLS[kind]]: { ...inst[INSTALLS[kind]], [target]: { ...was, ...patch, updatedAt: now } },
+  });
+  if (patch.configuration) {
+    recordEvent(tx, ctx, integration, next, {
+      type: `${kind}_installation_setup`,
+      installationId: inst.id,
+      [`${kind}Id`]: target,
+      status: next.status,
+      previous: { status: inst.status, configuration: was.configuration },
+    });
+  }
+  return { integration, inst: next };
+}
+
+/**
+ * uninstallIntegrationFromSpace / FromSite: 205 and a `…_installation_deleted` event; 204 when
+ * it was not installed there. Under selection `all` it becomes `selected` with every other space
+ * (site) kept: the only way to leave one out.
+ */
+export function uninstallFrom(tx: WriteTx, ctx: Context, caller: Caller, name: string, id: string, kind: ContentKind, target: string): boolean {
+  const { integration, inst } = visibleInstallation(tx, name, id, caller, `uninstalling from a ${kind}`);
+  requireInstallationAdmin(tx, inst, caller, `uninstalling an integration from a ${kind}`);
+  contentOf(tx, inst, kind, target);
+  if (!isInstalledOn(inst, kind, target)) return false;
+  const now = ctx.clock.now().toISOString();
+  const kept: Record<string, ContentInstall> = {};
+  const all = kind === 'space' ? spacesOf(tx, inst) : sitesOf(tx, inst);
+  for (const r of all) {
+    if (r.id !== target) kept[r.id] = inst[INSTALLS[kind]]?.[r.id] ?? { configuration: {}, externalIds: [], createdAt: now, updatedAt: now };
+  }
+  const next = tx.put(IntegrationInstallations, { ...inst, [SELECTION[kind]]: 'selected', [INSTALLS[kind]]: kept, updatedAt: now });
+  recordEvent(tx, ctx, integration, next, {
+    type: `${kind}_installation_deleted`,
+    installationId: inst.id,
+    [`${kind}Id`]: target,
+    previous: { configuration: inst[INSTALLS[kind]]?.[target]?.configuration ?? {} },
+  });
+  return true;
 }

@@ -63,6 +63,19 @@ export interface InstallationRecord {
   createdAt: string;
   updatedAt: string;
   installedBy: string;
+  /**
+   * Installations on single spaces and sites, by space or site id (docs/manual/integrations.md#installations-on-spaces-and-sites):
+   * with selection `selected`, the only ones it is installed on; with `all`, the ones given their own configuration.
+   */
+  spaceInstalls?: Record<string, ContentInstall>;
+  siteInstalls?: Record<string, ContentInstall>;
+}
+
+export interface ContentInstall {
+  configuration: Record<string, unknown>;
+  externalIds: string[];
+  createdAt: string;
+  updatedAt: string;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -1,7 +1,11 @@
-import type { Caller, Context } from '../kernel/context.js';
+import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { findMember } from '../organizations/service.js';
+import { findMember, membershipOf, requireOrgRole } from '../organizations/service.js';
+import { visibleSpace } from '../spaces/service.js';
+import { notFound } from '../kernel/errors.js';
+import { IntegrationInstallations, Integrations } from './tables.js';
+import { Sites } from '../sites/tables.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';
 import { ContentAccess } from '../tree/access.js';
@@ -9,7 +13,24 @@ import type { ReadTx } from '../store/port.js';
 import { kickDelivery } from './delivery.js';
 import { loadIpaddr } from '../kernel/outbound-guard.js';
 import { eventOf, eventsOf } from './events.js';
-import { install, installationsOf, sitesOf, spacesOf, uninstall, updateInstallation, visibleInstallation } from './installations.js';
+import {
+  install,
+  installationsOf,
+  installOn,
+  isInstalledOn,
+  sitesOf,
+  spacesOf,
+  uninstall,
+  uninstallFrom,
+  updateInstallation,
+  updateOn,
+  visibleContentInstallation,
+  visibleInstallation,
+  type ContentKind,
+} from './installations.js';
+import { installationToken } from './scoped.js';
+import type { SiteRecord } from '../sites/model.js';
+import type { SpaceRecord } from '../spaces/model.js';
 import type { InstallationRecord, IntegrationRecord } from './model.js';
 import { presentSite, siteViewer } from '../sites/present.js';
 import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration } from './present.js';
@@ -136,3 +157,164 @@ export const disableIntegrationDevelopmentMode = defineOperation('disableIntegra
   await ctx.store.write((tx) => setDevMode(tx, ctx, caller, path.integrationName, undefined));
   return { status: 205 };
 });
+
+// ---- Installation tokens (docs/manual/integrations.md#scoped-callers) ---------------------------
+
+export const createIntegrationInstallationToken = defineOperation('createIntegrationInstallationToken', async ({ ctx, caller, path }) => {
+  const token = await ctx.store.write((tx) => installationToken(tx, ctx, caller, path.integrationName, path.installationId));
+  return { status: 200, body: { token } };
+});
+
+// ---- Installations on spaces and sites (docs/manual/integrations.md#installations-on-spaces-and-sites) ----
+
+/** The space or site of a content installation, as the contract's `extended` asks: the object, or its id. */
+function target(tx: ReadTx, ctx: Context, caller: Caller, kind: ContentKind, row: SpaceRecord | SiteRecord, extended: boolean | undefined) {
+  if (!extended) return row.id;
+  if (kind === 'site') {
+    const s = row as SiteRecord;
+    return presentSite(ctx, tx, tx.get(Organizations, s.organization)!, s, undefined, siteViewer(tx, s.organization, caller));
+  }
+  const s = row as SpaceRecord;
+  const org = tx.get(Organizations, s.organization);
+  const member = findMember(tx, s.organization, caller.userId);
+  return presentSpace(ctx, s, org && member ? new ContentAccess(tx, org, member).space(s) : null, spaceCounts(tx, s.id));
+}
+
+const contentRead =
+  (kind: ContentKind) =>
+  ({ ctx, caller, path, query }: any) =>
+    ctx.store.read((tx: ReadTx) => {
+      const id = kind === 'space' ? path.spaceId : path.siteId;
+      const { integration, inst, row, entry } = visibleContentInstallation(tx, path.integrationName, path.installationId, kind, id, caller);
+      return { status: 200, body: presentContentInstallation(ctx, integration, inst, kind, target(tx, ctx, caller, kind, row, query.extended), entry) };
+    });
+
+const contentList =
+  (kind: ContentKind) =>
+  ({ ctx, caller, path, query }: any) =>
+    ctx.store.read((tx: ReadTx) => {
+      const { integration, inst } = visibleInstallation(tx, path.integrationName, path.installationId, caller);
+      const rows: (SpaceRecord | SiteRecord)[] = kind === 'space' ? spacesOf(tx, inst) : sitesOf(tx, inst);
+      const installs = kind === 'space' ? inst.spaceInstalls : inst.siteInstalls;
+      return {
+        status: 200,
+        body: paginate(rows, query, (r) =>
+          presentContentInstallation(ctx, integration, inst, kind, target(tx, ctx, caller, kind, r, query.extended), installs?.[r.id]),
+        ),
+      };
+    });
+
+const contentInstall =
+  (kind: ContentKind) =>
+  async ({ ctx, caller, path, body, query }: any) => {
+    const id: string = kind === 'space' ? body.space : body.siteId;
+    await ctx.store.write((tx: any) => installOn(tx, ctx, caller, path.integrationName, path.installationId, kind, id));
+    kickDelivery(ctx);
+    const out = await contentRead(kind)({ ctx, caller, path: { ...path, [kind === 'space' ? 'spaceId' : 'siteId']: id }, query });
+    const location = apiUrl(ctx, `/integrations/${path.integrationName}/installations/${path.installationId}/${kind}s/${id}`);
+    return { status: 201, body: out.body, headers: { Location: location } };
+  };
+
+const contentUpdate =
+  (kind: ContentKind) =>
+  async ({ ctx, caller, path, body, query }: any) => {
+    const id = kind === 'space' ? path.spaceId : path.siteId;
+    await ctx.store.write((tx: any) => updateOn(tx, ctx, caller, path.integrationName, path.installationId, kind, id, body ?? {}));
+    kickDelivery(ctx);
+    return contentRead(kind)({ ctx, caller, path, query });
+  };
+
+const contentUninstall =
+  (kind: ContentKind) =>
+  async ({ ctx, caller, path }: any) => {
+    const id = kind === 'space' ? path.spaceId : path.siteId;
+    const removed = await ctx.store.write((tx: any) => uninstallFrom(tx, ctx, caller, path.integrationName, path.installationId, kind, id));
+    if (removed) kickDelivery(ctx);
+    return { status: removed ? 205 : 204 };
+  };
+
+export const installIntegrationOnSpace = defineOperation('installIntegrationOnSpace', contentInstall('space'));
+export const listIntegrationInstallationSpaces = defineOperation('listIntegrationInstallationSpaces', contentList('space'));
+export const getIntegrationSpaceInstallation = defineOperation('getIntegrationSpaceInstallation', contentRead('space'));
+export const updateIntegrationSpaceInstallation = defineOperation('updateIntegrationSpaceInstallation', contentUpdate('space'));
+export const uninstallIntegrationFromSpace = defineOperation('uninstallIntegrationFromSpace', contentUninstall('space'));
+export const installIntegrationOnSite = defineOperation('installIntegrationOnSite', contentInstall('site'));
+export const listIntegrationInstallationSites = defineOperation('listIntegrationInstallationSites', contentList('site'));
+export const getIntegrationSiteInstallation = defineOperation('getIntegrationSiteInstallation', contentRead('site'));
+export const updateIntegrationSiteInstallation = defineOperation('updateIntegrationSiteInstallation', contentUpdate('site'));
+export const uninstallIntegrationFromSite = defineOperation('uninstallIntegrationFromSite', contentUninstall('site'));
+
+// ---- What is installed where (docs/manual/integrations.md#what-is-installed-where) ----------------
+
+/** The installations in an organization, with their integrations, oldest first. */
+function installedIn(tx: ReadTx, organization: string) {
+  return tx
+    .find(IntegrationInstallations, 'organization', organization)
+    .map((inst) => ({ inst, integration: tx.get(Integrations, inst.integration) }))
+    .filter((x): x is { inst: InstallationRecord; integration: IntegrationRecord } => x.integration !== undefined)
+    .sort((a, b) => a.inst.createdAt.localeCompare(b.inst.createdAt) || a.inst.id.localeCompare(b.inst.id));
+}
+
+/** Integrations, as listIntegrations filters them for the caller, among `installed`. */
+const amongInstalled = (tx: ReadTx, caller: Caller, query: any, installed: IntegrationRecord[]) => {
+  const ids = new Set(installed.map((i) => i.id));
+  return listVisible(tx, caller, query).filter((i) => ids.has(i.id));
+};
+
+export const listOrganizationIntegrations = defineOperation('listOrganizationIntegrations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const installed = installedIn(tx, path.organizationId).map((x) => x.integration);
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+  }),
+);
+
+export const listOrganizationInstallations = defineOperation('listOrganizationInstallations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { member } = membershipOf(tx, path.organizationId, caller);
+    requireOrgRole(member, 'admin', 'listing the installations of an organization');
+    const search = query.search?.trim().toLowerCase();
+    const rows = installedIn(tx, path.organizationId).filter(
+      ({ integration: i }) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search),
+    );
+    return {
+      status: 200,
+      body: paginate(rows, query, ({ inst, integration }) => ({
+        installation: presentInst(tx, ctx, integration, inst),
+        integration: present(tx, ctx, caller, integration),
+      })),
+    };
+  }),
+);
+
+export const getOrganizationIntegrationStatus = defineOperation('getOrganizationIntegrationStatus', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const i = visibleIntegration(tx, path.integrationName, caller);
+    const inst = tx.find(IntegrationInstallations, 'integration', i.id).find((x) => x.organization === path.organizationId);
+    if (!inst) throw notFound(`integration ${path.integrationName} is not installed in organization ${path.organizationId}`);
+    return { status: 200, body: { status: inst.status } };
+  }),
+);
+
+export const listSpaceIntegrations = defineOperation('listSpaceIntegrations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { row } = visibleSpace(tx, caller, path.spaceId);
+    const installed = installedIn(tx, row.organization)
+      .filter(({ inst, integration }) => isInstalledOn(inst, 'space', row.id) && integration.target !== 'site')
+      .map((x) => x.integration);
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+  }),
+);
+
+export const listSiteIntegrations = defineOperation('listSiteIntegrations', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const site = tx.get(Sites, path.siteId);
+    if (!site || site.organization !== path.organizationId) throw notFound(`site ${path.siteId} not found`);
+    const installed = installedIn(tx, site.organization)
+      .filter(({ inst, integration }) => isInstalledOn(inst, 'site', site.id) && integration.target !== 'space')
+      .map((x) => x.integration);
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+  }),
+);

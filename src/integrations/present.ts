@@ -3,7 +3,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { presentOrganization } from '../organizations/present.js';
-import { RETIRED_CATEGORIES, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
+import { RETIRED_CATEGORIES, type ContentInstall, type EventRecord, type InstallationRecord, type IntegrationRecord } from './model.js';
 
 // Record -> contract objects. `secrets` and `script` are never read here: no route returns them.
 
@@ -99,14 +99,15 @@ export function presentContentInstallation(
   inst: InstallationRecord,
   kind: 'space' | 'site',
   target: unknown,
+  entry?: ContentInstall,
 ): Record<string, unknown> {
   return {
     integration: i.name,
     installation: inst.id,
     status: inst.status,
-    // Per-space and per-site configuration does not exist here: only the organization's.
-    configuration: {},
-    externalIds: inst.externalIds,
+    // Its own configuration and external ids once it has them (installed on it one by one, or updated).
+    configuration: entry?.configuration ?? {},
+    externalIds: entry?.externalIds ?? inst.externalIds,
     urls: {
       location: apiUrl(ctx, installationPath(i.name, inst.id)),
       publicEndpoint: `${ctx.baseUrl}/integrations/${i.name}/installations/${inst.id}/public`,

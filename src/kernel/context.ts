@@ -26,6 +26,30 @@ export interface Caller {
    * forwarded by it to the server holding its data directory with the server's session token.
    */
   inProcess?: boolean;
+  /**
+   * Set for a scoped token (an integration installation's, a published URL's): the call may do
+   * no more than both the user's rights and this scope allow (src/auth/scope.ts, checked in
+   * src/invoke.ts). Absent for every ordinary caller.
+   */
+  scope?: CallerScope;
+}
+
+/**
+ * What a scoped token may reach (docs/manual/integrations.md#scoped-callers). The targets are
+ * where it may act: an installation's spaces and sites are looked up at each call (installing
+ * on one more space widens it, uninstalling ends it); a published URL's token names its space.
+ */
+export interface CallerScope {
+  kind: 'installation' | 'published';
+  /** The one organization it may act in. */
+  organization: string;
+  /** The integration scopes it holds (`space:content:read`, ...): the installed integration's. */
+  scopes: string[];
+  /** kind `installation`: which one (its integration by id and name). */
+  installation?: { id: string; integration: string; integrationName: string };
+  /** kind `published`: the spaces and sites it may read, fixed when it was made. */
+  spaces?: string[];
+  sites?: string[];
 }
 
 export const apiUrl = (ctx: Context, path: string) => `${ctx.baseUrl}/v1${path}`;

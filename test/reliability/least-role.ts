@@ -88,6 +88,16 @@ const requested = async (w: CaseWorld) => {
   await w.owner('POST', `${cr(w)}/requested-reviewers`, { users: [userId] });
   return { userId };
 };
+/** An installation of a case's own, on selected spaces and sites only: on the world's space or site when `on` says so. */
+const ownInstallation = async (w: CaseWorld, on?: 'space' | 'site') => {
+  const name = await publish(w, unique('case-content'));
+  const i = await w.owner('POST', `/v1/integrations/${name}/installations`, { organization: w.ids.organizationId });
+  const at = `/v1/integrations/${name}/installations/${i.id}`;
+  await w.owner('PATCH', at, { space_selection: 'selected', site_selection: 'selected' });
+  if (on === 'space') await w.owner('POST', `${at}/spaces`, { space: w.ids.spaceId });
+  if (on === 'site') await w.owner('POST', `${at}/sites`, { siteId: w.ids.siteId });
+  return { integrationName: name, installationId: i.id };
+};
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${++n}`;
 
@@ -262,6 +272,22 @@ export const LEAST_ROLE: Record<string, Case> = {
     },
   },
   unpublishIntegration: { as: 'admin', setup: async (w) => ({ integrationName: await publish(w, unique('case-unpublish')) }) },
+  createIntegrationInstallationToken: { as: 'admin' },
+  listIntegrationInstallationSpaces: { as: 'admin', sees: (b) => b.count > 0 },
+  getIntegrationSpaceInstallation: { as: 'admin' },
+  updateIntegrationSpaceInstallation: { as: 'admin', body: () => ({ externalIds: ['repo-1'] }) },
+  installIntegrationOnSpace: { as: 'admin', setup: (w) => ownInstallation(w), body: (w) => ({ space: w.ids.spaceId }) },
+  uninstallIntegrationFromSpace: { as: 'admin', setup: (w) => ownInstallation(w, 'space') },
+  listIntegrationInstallationSites: { as: 'admin', sees: (b) => b.count > 0 },
+  getIntegrationSiteInstallation: { as: 'admin' },
+  updateIntegrationSiteInstallation: { as: 'admin', body: () => ({ externalIds: ['web-1'] }) },
+  installIntegrationOnSite: { as: 'admin', setup: (w) => ownInstallation(w), body: (w) => ({ siteId: w.ids.siteId }) },
+  uninstallIntegrationFromSite: { as: 'admin', setup: (w) => ownInstallation(w, 'site') },
+  listOrganizationIntegrations: { as: 'guest' },
+  listOrganizationInstallations: { as: 'admin' },
+  getOrganizationIntegrationStatus: { as: 'guest' },
+  listSpaceIntegrations: { as: 'read' },
+  listSiteIntegrations: { as: 'guest' },
 
   // conversations
   listConversations: { as: 'read' },

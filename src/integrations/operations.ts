@@ -1,3 +1,4 @@
+import type { PageQuery } from '../kernel/pagination.js';
 import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
@@ -265,7 +266,7 @@ export const listOrganizationIntegrations = defineOperation('listOrganizationInt
   ctx.store.read((tx) => {
     membershipOf(tx, path.organizationId, caller);
     const installed = installedIn(tx, path.organizationId).map((x) => x.integration);
-    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query as PageQuery, (i) => present(tx, ctx, caller, i)) };
   }),
 );
 
@@ -303,7 +304,7 @@ export const listSpaceIntegrations = defineOperation('listSpaceIntegrations', ({
     const installed = installedIn(tx, row.organization)
       .filter(({ inst, integration }) => isInstalledOn(inst, 'space', row.id) && integration.target !== 'site')
       .map((x) => x.integration);
-    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query as PageQuery, (i) => present(tx, ctx, caller, i)) };
   }),
 );
 
@@ -315,6 +316,6 @@ export const listSiteIntegrations = defineOperation('listSiteIntegrations', ({ c
     const installed = installedIn(tx, site.organization)
       .filter(({ inst, integration }) => isInstalledOn(inst, 'site', site.id) && integration.target !== 'space')
       .map((x) => x.integration);
-    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query, (i) => present(tx, ctx, caller, i)) };
+    return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query as PageQuery, (i) => present(tx, ctx, caller, i)) };
   }),
 );

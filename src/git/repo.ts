@@ -162,11 +162,12 @@ export async function workRepo(
   const { client, close } = await guardedHttp();
   try {
     await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+    await git.addRemote({ fs, gitdir, remote: 'origin', url: remote.url });
     let remoteOid: string | undefined;
     const refs = await git.listServerRefs({ http: client, url: remote.url, prefix: ref });
     const hit = refs.find((r) => r.ref === ref);
     if (hit && opts.fetch) {
-      await git.fetch({ fs, http: client, gitdir, url: remote.url, ref, remoteRef: ref, singleBranch: true, depth: 1, tags: false });
+      await git.fetch({ fs, http: client, gitdir, remote: 'origin', ref, remoteRef: ref, singleBranch: true, depth: 1, tags: false });
       remoteOid = hit.oid;
     } else if (hit) remoteOid = hit.oid;
     return { gitdir, remoteOid, done };

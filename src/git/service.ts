@@ -35,10 +35,12 @@ export function readSnapshot(tx: ReadTx, caller: Caller, spaceId: string): Snaps
   const { row: space } = requireContentEdit(tx, caller, spaceId);
   const rev = currentRevision(tx, space);
   const tree = treeOf(tx, rev);
+  // The first page, a document without subpages, is README.md (GitBook's Git Sync does the same).
+  const first = tree[0]?.type === 'document' && !tree[0].pages.length ? tree[0].id : undefined;
   const pages = flatten(tree)
     .filter((l) => l.node.type !== 'link')
     .map((l) => ({
-      path: l.path,
+      path: l.node.id === first ? 'README' : l.path,
       title: l.node.title,
       group: l.node.type === 'group',
       hasChildren: l.node.pages.length > 0,
@@ -70,11 +72,12 @@ export async function snapshotFiles(ctx: Context, snap: Snapshot, parse: Parse):
     const body = canonicalBody(parse, p.markdown, { path: p.path, hasChildren: p.hasChildren }, (q) => byPath.get(q), fileNames, idToPath);
     out.set(pageFile(p.path, p.hasChildren), Buffer.from(writePageSource({ title: p.title, fields: p.fields, body })));
   }
+  const readme = snap.pages.find((p) => p.path === 'README') as { id?: string } | undefined;
   const summaryTree = (nodes: readonly PageNode[], prefix = ''): any[] =>
     nodes
       .filter((n) => n.type !== 'link')
       .map((n) => {
-        const path = prefix ? `${prefix}/${n.slug}` : n.slug;
+        const path = n.id === readme?.id ? 'README' : prefix ? `${prefix}/${n.slug}` : n.slug;
         return { path, title: n.title, group: n.type === 'group', children: summaryTree(n.pages, path) };
       });
   out.set('SUMMARY.md', Buffer.from(writeSummary(summaryTree(snap.tree))));

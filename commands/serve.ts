@@ -37,6 +37,10 @@ export default class Serve extends DocsCommand {
     port: Flags.integer({ description: `Port to listen on (0 picks a free one)`, default: DEFAULT_PORT, min: 0, max: 65535 }),
     host: Flags.string({ description: 'Address to listen on', default: '127.0.0.1' }),
     quiet: Flags.boolean({ description: 'No log line per request' }),
+    'git-root': Flags.string({
+      description: 'Folder whose Git repositories Git import and export may reach by path (DOCS_GIT_ROOT); none without it',
+      env: 'DOCS_GIT_ROOT',
+    }),
     blobs: Flags.string({ description: 'With --store: the directory for file bytes, shared by every server of the store (default: --data)' }),
     'rate-limit': Flags.string({
       description:
@@ -62,6 +66,8 @@ export default class Serve extends DocsCommand {
     const cors = (flags.cors ?? []).map(
       (o) => normalOrigin(o) ?? this.error(`--cors: expected an origin such as http://localhost:5173, got ${JSON.stringify(o)}`, { exit: 2 }),
     );
+    // Git import/export reach local repositories only under this root (src/git/repo.ts).
+    if (flags['git-root']) process.env.DOCS_GIT_ROOT = flags['git-root'];
     const dataDir = flags.blobs ?? flags.data ?? defaultDataDir();
     const served = await serve({
       dataDir,

@@ -28,6 +28,8 @@ const FROM_LATEST = [
   'updateTeamPermissionInSite',
   'removeUserFromSite',
   'removeTeamFromSite',
+  'listImportRuns',
+  'getImportRun',
 ];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores

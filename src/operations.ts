@@ -377,6 +377,16 @@ export const AREAS: Area[] = [
     load: () => import('./system/operations.js'),
     operations: ['getApiInformation'],
   },
+  {
+    // imports (docs/manual/imports-and-git.md)
+    load: () => import('./imports/operations.js'),
+    operations: ['startImportRun', 'listImportRuns', 'getImportRun', 'cancelImportRun'],
+  },
+  {
+    // git (docs/manual/imports-and-git.md)
+    load: () => import('./git/operations.js'),
+    operations: ['importGitRepository', 'exportToGitRepository', 'getSpaceGitInfo'],
+  },
 ];
 
 export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);

@@ -4,6 +4,7 @@ import { startConversationProcessing, stopConversationProcessing } from './conve
 import { closeSearchIndexes } from './search/service.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
 import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
+import { startImportRuns, stopImportRuns } from './imports/runner.js';
 
 // Background work that runs in the process holding the store (`docs serve`, or an in-process
 // command that asks for it), listed here like the operations in operations.ts.
@@ -18,6 +19,7 @@ export const WORKERS: Worker[] = [
   { name: 'integration event delivery (development mode)', start: startDelivery, stop: stopDelivery },
   { name: 'conversations processing', start: startConversationProcessing, stop: stopConversationProcessing },
   { name: 'translation runs', start: startTranslationRuns, stop: stopTranslationRuns },
+  { name: 'import runs', start: startImportRuns, stop: stopImportRuns },
   // Search indexes follow each space at query time (src/search): nothing runs in the background;
   // their files are closed with the store.
   { name: 'search indexes', start: () => {}, stop: closeSearchIndexes },

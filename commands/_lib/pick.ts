@@ -297,6 +297,11 @@ export const PICKERS: Record<string, Picker> = {
     label: 'Translation',
     choices: (ctx) => inOrganizations(ctx, 'listTranslations', {}, (t) => `${t.language} of ${t.source?.space ?? '?'} [${t.status}]`),
   },
+  importRunId: {
+    label: 'Import run',
+    choices: (ctx) =>
+      inOrganizations(ctx, 'listImportRuns', {}, (r) => `${r.source?.url ?? r.source?.files?.join(', ') ?? r.id} into ${r.target?.space ?? '?'} [${r.status}]`),
+  },
   conversationId: {
     label: 'Conversation',
     choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`),

@@ -57,6 +57,8 @@ const HANDLES = {
   conversationIssues: ['ConversationIssues', 'src/conversations/tables.ts'],
   conversationClusters: ['ConversationClusters', 'src/conversations/tables.ts'],
   translations: ['Translations', 'src/translations/tables.ts'],
+  importRuns: ['ImportRuns', 'src/imports/tables.ts'],
+  gitSync: ['GitSync', 'src/git/tables.ts'],
   sites: ['Sites', 'src/sites/tables.ts'],
   siteSections: ['SiteSections', 'src/sites/tables.ts'],
   siteSectionGroups: ['SiteSectionGroups', 'src/sites/tables.ts'],

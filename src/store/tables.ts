@@ -112,6 +112,8 @@ export const TABLES: TableSpec[] = [
   ),
   // Translations: small settings rows with their organization; the results are spaces.
   inOrg('translations', ['organization', 'queue']),
+  inOrg('importRuns', ['organization', 'queue']),
+  inSpace('gitSync', []),
   // Docs sites: the site and its structure (sections, groups, site spaces) and share links.
   inOrg('sites', ['organization', 'proxy']),
   inOrg('siteSections', ['site']),

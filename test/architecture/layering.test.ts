@@ -40,6 +40,8 @@ const AREA_ORDER = [
   'translations',
   'pdf',
   'urls',
+  'imports',
+  'git',
 ] as const;
 
 /**

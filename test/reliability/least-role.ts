@@ -613,7 +613,96 @@ export const LEAST_ROLE: Record<string, Case> = {
       commentReplyId: (await w.owner('POST', `${cr(w)}/comments/${w.ids.crCommentId}/replies`, { body: { markdown: 'Doomed' } })).id,
     }),
   },
+  // imports and git (docs/manual/imports-and-git.md): each case makes its own space and file.
+  startImportRun: {
+    as: 'edit',
+    setup: importFile,
+    body: (w) => ({ source: { type: 'file', files: [w.ids.fileKey] }, target: { space: w.ids.importSpace, changeRequest: w.ids.importCr } }),
+  },
+  listImportRuns: { as: 'guest' },
+  getImportRun: {
+    as: 'read',
+    setup: async (w) => {
+      const ids = await importFile(w);
+      const run = await w.owner('POST', `/v1/org/${w.ids.organizationId}/imports`, {
+        source: { type: 'file', files: [ids.fileKey] },
+        target: { space: ids.importSpace, changeRequest: ids.importCr },
+      });
+      return { importRunId: run.id };
+    },
+  },
+  // A run that stays in progress: a loopback server that never answers (closed a few seconds later).
+  cancelImportRun: {
+    as: 'edit',
+    setup: async (w) => {
+      const { createServer } = await import('node:http');
+      const hang = createServer(() => {}).listen(0, '127.0.0.1');
+      await new Promise((r) => hang.once('listening', r));
+      setTimeout(() => (hang.closeAllConnections(), hang.close()), 3000).unref();
+      process.env.DOCS_FETCH_ALLOW_PRIVATE = '1';
+      try {
+        const space = await newSpace(w, 'Import target');
+        const path = `/v1/org/${w.ids.organizationId}/imports`;
+        const run = await w.owner('POST', path, {
+          source: { type: 'website', url: `http://127.0.0.1:${(hang.address() as any).port}/x.zip` },
+          target: { space },
+        });
+        for (let i = 0; i < 100 && (await w.owner('GET', `${path}/${run.id}`)).status !== 'in-progress'; i++) await new Promise((r) => setTimeout(r, 10));
+        return { importRunId: run.id };
+      } finally {
+        delete process.env.DOCS_FETCH_ALLOW_PRIVATE;
+      }
+    },
+  },
+  importGitRepository: {
+    as: 'edit',
+    setup: async (w) => ({ spaceId: await newSpace(w, 'From Git'), ...(await gitRepo()) }),
+    body: (w) => ({ url: w.ids.repo, ref: 'refs/heads/main' }),
+  },
+  exportToGitRepository: {
+    as: 'edit',
+    setup: async (w) => ({ spaceId: await newSpace(w, 'To Git'), ...(await gitRepo()) }),
+    body: (w) => ({ url: w.ids.repo, ref: 'refs/heads/docs', commitMessage: 'Export' }),
+  },
+  getSpaceGitInfo: {
+    as: 'read',
+    setup: async (w) => {
+      const spaceId = await newSpace(w, 'Synced');
+      const { repo } = await gitRepo();
+      await w.owner('POST', `/v1/spaces/${spaceId}/git/import`, { url: repo, ref: 'refs/heads/main' });
+      return { spaceId };
+    },
+  },
 };
+
+/** A repository (made with isomorphic-git) under a Git root the server is given (DOCS_GIT_ROOT, put back after the file). */
+async function gitRepo(): Promise<{ repo: string }> {
+  const fs = await import('node:fs');
+  const { join } = await import('node:path');
+  const git = (await import('isomorphic-git')).default;
+  const { tempDir } = await import('../helpers/server.js');
+  const root = tempDir('docs-git-root-');
+  process.env.DOCS_GIT_ROOT = root;
+  const dir = join(root, 'repo');
+  fs.mkdirSync(dir);
+  await git.init({ fs, dir, defaultBranch: 'main' });
+  fs.writeFileSync(join(dir, 'README.md'), '# Home\n');
+  await git.add({ fs, dir, filepath: 'README.md' });
+  await git.commit({ fs, dir, message: 'Docs', author: { name: 'T', email: 't@example.com' } });
+  return { repo: 'repo' };
+}
+
+/** A space, a change request of it and a markdown file uploaded there: an import's source. */
+async function importFile(w: CaseWorld): Promise<Record<string, string>> {
+  const importSpace = await newSpace(w, 'Import target');
+  const importCr = (await w.owner('POST', `/v1/spaces/${importSpace}/change-requests`, { subject: 'Upload' })).id as string;
+  const up = await w.owner('POST', `/v1/spaces/${importSpace}/change-requests/${importCr}/content?compat=false`, {
+    changes: [
+      { operation: 'insert_files', files: [{ name: 'page.md', contentType: 'text/markdown', base64: Buffer.from('# Imported\n\nHi.\n').toString('base64') }] },
+    ],
+  });
+  return { importSpace, importCr, spaceId: importSpace, fileKey: up.insertedFiles[0].id };
+}
 
 /** From least to most: who is just below whom. */
 export const LADDER: Who[] = ['anyone', 'guest', ...[...ROLES].reverse()];

@@ -88,6 +88,8 @@ const ARGS: Record<string, string[]> = {
   // The mock's stored content is a schema's placeholder (no files; its url answers a PDF): two files.
   'openapi:diff': ['openapi', 'diff', './openapi.yaml', './openapi-2.yaml'],
   'translations:run': ['translations', 'run', 'Tr4nsL8tI0nxYz123456'],
+  // --dir and --wait: a folder the example names, and a status the mock never changes.
+  'imports:start': ['imports', 'start', '--space', 'dHD9ZmkOPnfy9hWCsaQB', '--url', 'https://example.com/docs.tar.gz'],
 };
 
 /** Commands of the saved login (made by auth:login): no --api-url / --token, after auth:login. */

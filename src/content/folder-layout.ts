@@ -1,0 +1,97 @@
+import { posix } from 'node:path';
+import { normalizeBody } from '../documents/page-source.js';
+import { extractLinks, pageDir, type Parse } from './link-refs.js';
+
+// The folder layout of docs as Git keeps them, in the parts that need no disk: where a page's file
+// is, SUMMARY.md for a tree of pages, and links in their canonical relative form. Written for
+// `docs content push/pull` (commands/_lib/content-folder.ts re-exports them) and shared with
+// imports (src/imports) and Git export (src/git): one converter (docs/manual/imports-and-git.md#one-converter).
+
+export const pageFile = (path: string, hasChildren: boolean) => (hasChildren ? `${path}/README.md` : `${path}.md`);
+
+/**
+ * The body with its page and file links in one canonical relative form: `pageOf(path)` says
+ * whether a page path exists (and whether it has children), `idToPath` maps `/pages/<id>` and
+ * `/files/<id>` to paths. Links that resolve to nothing are left as written.
+ */
+export function canonicalBody(
+  parse: Parse,
+  body: string,
+  at: { path: string; hasChildren: boolean },
+  pageOf: (path: string) => { hasChildren: boolean } | undefined,
+  fileNames: Set<string>,
+  idToPath: { pages: Map<string, string>; files: Map<string, string> },
+  /** Where the body's links are (the server's link index, checked): then it is not parsed. */
+  spans?: number[],
+): string {
+  const from = pageDir(at.path, at.hasChildren);
+  const rel = (target: string) => {
+    const r = posix.relative(from || '.', target);
+    return r.startsWith('../') ? r : `./${r}`;
+  };
+  const edits: { start: number; end: number; text: string }[] = [];
+  const links = spans ? linksAt(body, spans) : extractLinks(parse, body);
+  for (const l of links) {
+    if (l.start === undefined || /^[a-z][a-z0-9+.-]*:/i.test(l.url) || l.url.startsWith('#')) continue;
+    const [raw, anchor] = l.url.split('#', 2) as [string, string | undefined];
+    let pagePath: string | undefined;
+    let filePath: string | undefined;
+    if (raw.startsWith('/pages/')) pagePath = idToPath.pages.get(raw.slice(7));
+    else if (raw.startsWith('/files/')) filePath = idToPath.files.get(raw.slice(7));
+    else if (!raw.startsWith('/')) {
+      const joined = posix.normalize(posix.join(from, decodeURI(raw)));
+      if (/\.md$/i.test(joined)) pagePath = joined.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '');
+      else filePath = joined;
+    }
+    let text: string | undefined;
+    const p = pagePath !== undefined ? pageOf(pagePath) : undefined;
+    if (p && pagePath !== undefined) text = rel(pageFile(pagePath, p.hasChildren)) + (anchor ? `#${anchor}` : '');
+    else if (filePath !== undefined && fileNames.has(filePath)) text = rel(filePath);
+    if (text && text !== l.url) edits.push({ start: l.start, end: l.end!, text: encodeURI(text) });
+  }
+  let out = body;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return normalizeBody(out);
+}
+
+/** The links at known offsets (a link index), as extractLinks gives them. */
+function linksAt(body: string, spans: number[]): { url: string; start: number; end: number }[] {
+  const out = [];
+  for (let i = 0; i < spans.length; i += 2) out.push({ url: body.slice(spans[i], spans[i + 1]), start: spans[i]!, end: spans[i + 1]! });
+  return out;
+}
+
+/** SUMMARY.md for a tree of pages (path, title, children). */
+export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean }[], summaryFile = 'SUMMARY.md'): string {
+  const lines = ['# Table of contents', ''];
+  const from = posix.dirname(summaryFile);
+  const walk = (list: typeof pages, depth: number) => {
+    for (const p of list) {
+      lines.push(
+        `${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`,
+      );
+      walk(p.children, depth + 1);
+    }
+  };
+  // Group pages are `## Title` headings over their pages' list, as GitBook writes them.
+  let run: typeof pages = [];
+  const flush = () => {
+    if (!run.length) return;
+    if (lines[lines.length - 1] !== '') lines.push('');
+    walk(run, 0);
+    run = [];
+  };
+  for (const p of pages) {
+    if (!p.group) {
+      run.push(p);
+      continue;
+    }
+    flush();
+    if (lines[lines.length - 1] !== '') lines.push('');
+    lines.push(`## ${p.title}`, '');
+    walk(p.children, 0);
+  }
+  flush();
+  while (lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n') + '\n';
+}

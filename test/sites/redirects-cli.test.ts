@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docs } from '../helpers/cli.js';
@@ -121,5 +121,35 @@ describe('docs sites redirects', () => {
     });
     expect(remote).toEqual(local);
     expect(local).toContain("source: '.' and '..' segments are not allowed (\"/c/../d\")");
+  });
+});
+
+describe('content push: .gitbook.yaml redirects → the site redirects', () => {
+  it('upserts them into the sites of the space (one bulk call), lists them in --dry-run, keeps the file for pull', async () => {
+    const env = { DOCS_API_URL: s.url, DOCS_TOKEN: s.token };
+    const dir = folder();
+    writeFileSync(join(dir, '.gitbook.yaml'), 'redirects:\n  old/setup: guides/setup.md\n  home: README.md\n');
+    const space = (await docs(['spaces', 'create', '--title', 'Yaml', '--json'], env)).json;
+    const site = (await docs(['sites', 'create', '--title', 'Yaml site', '--spaces', space.id, '--json'], env)).json;
+    const dry = await docs(['content', 'push', dir, '--space', space.id, '--merge', '--dry-run'], env);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`Would upsert 2 redirects into site ${site.id}:`);
+    expect(dry.stdout).toContain('/old/setup → guides/setup');
+    expect((await docs(['sites', 'redirects', 'list', site.id, '--json'], env)).json.items).toEqual([]);
+    const pushed = await docs(['content', 'push', dir, '--space', space.id, '--merge'], env);
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stdout).toContain(`Redirects of site ${site.id}: 2 of 2 upserted`);
+    const listed = (await docs(['sites', 'redirects', 'list', site.id, '--order-by', 'source', '--json'], env)).json.items;
+    expect(listed.map((r: any) => [r.source, r.destination.kind])).toEqual([
+      ['/home', 'site-space'],
+      ['/old/setup', 'site-page'],
+    ]);
+    // Pushing again: nothing changes in the space, the redirects are upserted (updated), not doubled.
+    const again = await docs(['content', 'push', dir, '--space', space.id, '--merge', '--json'], env);
+    expect(again.json.redirects[0].results.map((r: any) => r.status)).toEqual(['updated', 'updated']);
+    // Pull writes the file back as it was.
+    const out = tempDir();
+    expect((await docs(['content', 'pull', out, '--space', space.id], env)).status).toBe(0);
+    expect(readFileSync(join(out, '.gitbook.yaml'), 'utf8')).toBe('redirects:\n  old/setup: guides/setup.md\n  home: README.md\n');
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp, toolText } from '../helpers/mcp.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { get, page, spaceWith } from '../published/fixture.js';
@@ -259,5 +260,23 @@ describe('site redirects: the published site', () => {
     expect((await get(s, `${path}/drafted`)).status).toBe(404);
     for (const r of [a, b, c, d]) await ok('DELETE', `${R()}/${r.id}`, undefined, 205);
     expect((await get(s, `${path}/moved`)).status).toBe(404);
+  });
+});
+
+describe('site redirects: MCP', () => {
+  it('reaches the operations as tools', async () => {
+    const mcp = await connectMcp(s.url, s.token);
+    try {
+      const made = await mcp.callTool({
+        name: 'createSiteRedirect',
+        arguments: { organizationId: org, siteId, source: '/via-mcp', destination: { kind: 'site-space', siteSpaceId: ssId } },
+      });
+      expect(toolText(made)).toContain('/via-mcp');
+      const got = await mcp.callTool({ name: 'getSiteRedirectBySource', arguments: { organizationId: org, siteId, source: '/via-mcp' } });
+      expect(toolText(got)).toContain(base);
+      await ok('DELETE', `${R()}/${JSON.parse(toolText(made)).id}`, undefined, 205);
+    } finally {
+      await mcp.close();
+    }
   });
 });

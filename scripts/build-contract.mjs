@@ -30,7 +30,12 @@ const FROM_LATEST = [
   'removeTeamFromSite',
   'listImportRuns',
   'getImportRun',
+  'bulkUpsertSiteRedirects',
 ];
+// Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
+// destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,
+// query and body) from 0.202.0, so a client of either is understood. docs/manual/sites.md#redirects.
+const LATEST_REQUEST = ['createSiteRedirect', 'updateSiteRedirectById', 'listSiteRedirects', 'getSiteRedirectBySource'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
 // (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:
@@ -183,6 +188,18 @@ function withLatestInput(art) {
   for (const [name, sch] of Object.entries(closure(latest.spec, uses))) art.components.schemas['Latest' + name] = prefixed(sch);
 }
 
+function withLatestRequest(art) {
+  const found = Object.entries(latest.spec.paths).flatMap(([p, item]) =>
+    METHODS.filter((m) => item[m]?.operationId === art.operationId).map((m) => [p, m, item[m], item.parameters]),
+  )[0];
+  if (!found) throw new Error(`${art.operationId} missing from ${latest.source}`);
+  const l = build(latest, ...found);
+  art.parameters = prefixed(l.parameters);
+  art.requestBody = prefixed(l.requestBody);
+  for (const [name, sch] of Object.entries(closure(latest.spec, { p: l.parameters, b: l.requestBody })))
+    art.components.schemas['Latest' + name] = prefixed(sch);
+}
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'ops'), { recursive: true });
 const routes = [];
@@ -196,6 +213,7 @@ for (const src of [pinned, latest]) {
       if (!wanted) continue;
       const art = build(src, path, method, op, item.parameters);
       if (BOTH_INPUTS.includes(op.operationId)) withLatestInput(art);
+      if (src === pinned && LATEST_REQUEST.includes(op.operationId)) withLatestRequest(art);
       writeFileSync(join(out, 'ops', op.operationId + '.json'), JSON.stringify(art));
       arts.push(art);
       routes.push([art.method, path, op.operationId]);

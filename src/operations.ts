@@ -220,6 +220,18 @@ export const AREAS: Area[] = [
     operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],
   },
   {
+    // site redirects (their rules need a page's path: the content area)
+    load: () => import('./sites/redirect-operations.js'),
+    operations: [
+      'listSiteRedirects',
+      'createSiteRedirect',
+      'bulkUpsertSiteRedirects',
+      'getSiteRedirectBySource',
+      'updateSiteRedirectById',
+      'deleteSiteRedirectById',
+    ],
+  },
+  {
     // sites
     load: () => import('./sites/operations.js'),
     operations: [

@@ -125,6 +125,7 @@ const KNOWN: Record<string, string> = {
   scope: 'Only integrations asking for this scope',
   order: 'Sort order (ascending or descending)',
   sort: 'Sort by this field',
+  draft: 'Only the draft ones (--no-draft: only the live ones)',
   title: 'Only those whose title contains this text',
   withDefaultSite: 'Also create a default docs site',
   openapiUrl: 'Import the OpenAPI spec at this URL',
@@ -141,6 +142,7 @@ const KNOWN: Record<string, string> = {
 /** Words for the body fields the spec leaves undescribed. */
 const KNOWN_BODY: Record<string, string> = {
   title: 'Title (shown in lists and navigation)',
+  redirects: 'The redirects as JSON (source, destination, intent...); --file builds them',
   language: 'Language of the content (code, e.g. en)',
   organization: 'Organization to install it in (id)',
   emails: 'Email addresses to invite (repeatable)',

@@ -132,6 +132,11 @@ export const PICKERS: Record<string, Picker> = {
     label: 'Section group',
     choices: async (ctx) => (await listAll<any>(ctx.transport, 'listSiteSectionGroups', await siteScope(ctx))).map((g) => ({ name: g.title, value: g.id })),
   },
+  siteRedirectId: {
+    label: 'Redirect',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteRedirects', await siteScope(ctx), { orderBy: 'source' })).map((r) => ({ name: r.source, value: r.id })),
+  },
   shareLinkId: {
     label: 'Share link',
     choices: async (ctx) =>

@@ -15,13 +15,14 @@ import { planPush, type PlannedChange } from '../_lib/content-plan.js';
 import { FactCache, LinkCache } from '../_lib/link-cache.js';
 import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
+import { pagePathsOf, pushRedirects } from '../_lib/push-redirects.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
 
 export default class ContentPush extends DocsCommand {
   static operations = ['createChangeRequest', 'updateChangeRequestContent', 'updateChangeRequestById', 'mergeChangeRequest'];
   static summary = 'Make a space match a folder of markdown, as one change request (and merge it with --merge)';
   static description =
-    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. SUMMARY.md: each link's text is the page's title; `## Heading` lines make group pages (their pages in one folder of their own). A .gitbook.yaml in DIR is read as GitBook's Git Sync reads it (root, structure.readme, structure.summary; unknown keys are named in a warning) and kept in the space (its redirects too: this server has no site redirects). Each page's file is kept with it, so `docs content pull` gives the same bytes back. --dry-run lists what would change and changes nothing (exit codes as the real push). Layout: see `docs content pull --help`.";
+    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. SUMMARY.md: each link's text is the page's title; `## Heading` lines make group pages (their pages in one folder of their own). A .gitbook.yaml in DIR is read as GitBook's Git Sync reads it (root, structure.readme, structure.summary; unknown keys are named in a warning) and kept in the space; its redirects become the redirects of each site holding the space (one bulk call per site, after the merge; listed by --dry-run). Each page's file is kept with it, so `docs content pull` gives the same bytes back. --dry-run lists what would change and changes nothing (exit codes as the real push). Layout: see `docs content pull --help`.";
   static examples = [
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --message "Update install guide"',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # update change request #4',
@@ -106,6 +107,10 @@ export default class ContentPush extends DocsCommand {
       const label = target ? `change request #${target.number}${target.how === 'earlier' ? ` (opened by an earlier push of ${args.dir})` : ''}` : '';
       if (flags['dry-run']) {
         spinner?.stop();
+        // .gitbook.yaml redirects → the sites of the space (docs/manual/sites.md#redirects): listed, not sent.
+        const siteFlag = (flags as Record<string, unknown>).site as string | undefined;
+        const wouldRedirect = await pushRedirects(transport, space, config.redirects, pagePathsOf(local.pages), { dry: true, site: siteFlag });
+        if (wouldRedirect.lines.length && !this.jsonEnabled()) this.log(wouldRedirect.lines.join('\n'));
         return await this.dryRun(
           transport,
           {
@@ -125,7 +130,13 @@ export default class ContentPush extends DocsCommand {
       if (!changed && !target) {
         spinner?.stop();
         if (!this.jsonEnabled()) this.log(`No change: ${args.dir} matches space ${space}.`);
-        return { changeRequest: null, merged: false, ...plan.stats };
+        // The pages are the space's: its sites get the .gitbook.yaml redirects (docs/manual/sites.md#redirects).
+        const same = await pushRedirects(transport, space, config.redirects, pagePathsOf(local.pages), {
+          site: (flags as Record<string, unknown>).site as string | undefined,
+        });
+        if (same.lines.length && !this.jsonEnabled()) this.log(same.lines.join('\n'));
+        if (same.errors) process.exitCode = 1;
+        return { changeRequest: null, merged: false, ...(same.sites.length ? { redirects: same.sites } : {}), ...plan.stats };
       }
       let cr: { id: string; number: number };
       if (target) {
@@ -160,6 +171,14 @@ export default class ContentPush extends DocsCommand {
         merged = res.revision;
       }
       spinner?.stop();
+      // .gitbook.yaml redirects → the sites of the space, once its pages are the space's (merged, or unchanged).
+      const redirected =
+        merged || !changed
+          ? await pushRedirects(transport, space, config.redirects, pagePathsOf(local.pages), {
+              site: (flags as Record<string, unknown>).site as string | undefined,
+            })
+          : undefined;
+      if (redirected?.errors) process.exitCode = 1;
       const s = plan.stats;
       if (!this.jsonEnabled()) {
         if (!changed) this.log(`No change: ${args.dir} matches ${label}.`);
@@ -167,6 +186,7 @@ export default class ContentPush extends DocsCommand {
         else
           this.log(`Change request #${cr.number} (${cr.id}): ${s.added} pages added, ${s.updated} updated, ${s.deleted} deleted, ${s.files} files uploaded.`);
         if (merged) this.log(`Merged into space ${space}: revision ${merged}.`);
+        if (redirected?.lines.length) this.log(redirected.lines.join('\n'));
       }
       return {
         changeRequest: cr.id,
@@ -175,6 +195,7 @@ export default class ContentPush extends DocsCommand {
         target: target?.how ?? 'new',
         merged: !!merged,
         ...(merged ? { revision: merged } : {}),
+        ...(redirected?.sites.length ? { redirects: redirected.sites } : {}),
         ...s,
       };
     } finally {

@@ -64,6 +64,7 @@ const HANDLES = {
   siteSectionGroups: ['SiteSectionGroups', 'src/sites/tables.ts'],
   siteSpaces: ['SiteSpaces', 'src/sites/tables.ts'],
   siteShareLinks: ['SiteShareLinks', 'src/sites/tables.ts'],
+  siteRedirects: ['SiteRedirects', 'src/sites/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],
   changeRequestReviewers: ['ChangeRequestReviewers', 'src/change-requests/reviews.ts'],

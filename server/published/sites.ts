@@ -19,6 +19,7 @@ import { renderMarkdown } from '../../src/published/render/markdown.js';
 import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
+import { siteRedirectFor } from '../../src/published/redirects.js';
 import { listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
 import type { PageIndexed } from '../../src/published/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
@@ -157,6 +158,9 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
 
   const baseSettings = settingsOf(view);
   const notFound = async (entry?: SpaceEntry) => {
+    // The site's redirects, before the 404 (docs/manual/sites.md#redirects).
+    const moved = await ctx.store.read((tx) => siteRedirectFor(tx, ctx, ref, rest, search));
+    if (moved) return redirect(res, moved.status, moved.to);
     const settings = settingsOf(view, entry);
     const side = entry ? await ctx.store.read((tx) => sidebar(spacePages(tx, entry.space), entry, undefined, visitor)) : undefined;
     return send(

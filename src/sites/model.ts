@@ -93,6 +93,27 @@ export interface ShareLinkRecord {
   createdAt: string;
 }
 
+/** Where a site redirect leads (the contract's SiteRedirectDestination). docs/manual/sites.md#redirects */
+export type RedirectDestination =
+  | { kind: 'site-section'; siteSectionId: string }
+  | { kind: 'site-space'; siteSpaceId: string }
+  | { kind: 'site-page'; siteSpaceId: string; pageId: string }
+  | { kind: 'external'; url: string };
+
+export interface SiteRedirectRecord {
+  id: string;
+  organization: string;
+  site: string;
+  /** Normalised source path under the site's address (`/old/page`, `/old/*`). */
+  source: string;
+  destination: RedirectDestination;
+  draft: boolean;
+  captureWildcard: boolean;
+  permanent: boolean;
+  createdAt: string;
+  updatedAt?: string;
+}
+
 export const SITE_TITLE = { min: 2, max: 128 };
 export const SECTION_TITLE = { min: 2, max: 128 };
 export const GROUP_TITLE = { min: 1, max: 100 };

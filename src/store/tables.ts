@@ -120,6 +120,7 @@ export const TABLES: TableSpec[] = [
   inOrg('siteSectionGroups', ['site']),
   inOrg('siteSpaces', ['site', 'space']),
   inOrg('siteShareLinks', ['site', 'key']),
+  inOrg('siteRedirects', ['site']),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

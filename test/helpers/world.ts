@@ -88,6 +88,9 @@ export async function buildWorld(s: TestServer): Promise<World> {
   ids.siteSpaceId = (await owner('GET', `${site}/site-spaces`)).items[0].id;
   ids.siteSectionGroupId = (await owner('POST', `${site}/section-groups`, { title: 'Products' })).id;
   ids.shareLinkId = (await owner('POST', `${site}/share-links`, { name: 'Partners' })).id;
+  ids.siteRedirectId = (
+    await owner('POST', `${site}/redirects`, { source: '/world-old', destination: { kind: 'site-space', siteSpaceId: ids.siteSpaceId } })
+  ).id;
 
   // An OpenAPI spec (private), processed into a version.
   ids.specSlug = 'world-spec';

@@ -434,6 +434,53 @@ export const LEAST_ROLE: Record<string, Case> = {
     as: 'admin',
     setup: async (w) => (await w.owner('PATCH', `${site(w)}/site-spaces/${w.ids.siteSpaceId}/customization`, { styling: { theme: 'bold' } }), {}),
   },
+  // Site redirects: each case makes its own (a source is unique per site).
+  listSiteRedirects: { as: 'read' },
+  createSiteRedirect: {
+    as: 'admin',
+    body: (w) => ({ source: `/case-${Math.random().toString(36).slice(2)}`, destination: { kind: 'site-space', siteSpaceId: w.ids.siteSpaceId } }),
+  },
+  bulkUpsertSiteRedirects: {
+    as: 'admin',
+    body: (w) => ({
+      redirects: [{ source: `/bulk-${Math.random().toString(36).slice(2)}`, destination: { kind: 'site-space', siteSpaceId: w.ids.siteSpaceId } }],
+    }),
+  },
+  getSiteRedirectBySource: {
+    as: 'read',
+    setup: async (w) => ({
+      source: (
+        await w.owner('POST', `${site(w)}/redirects`, {
+          source: `/get-${Math.random().toString(36).slice(2)}`,
+          destination: { kind: 'site-space', siteSpaceId: w.ids.siteSpaceId },
+        })
+      ).source,
+    }),
+    query: (w) => ({ source: w.ids.source! }),
+  },
+  updateSiteRedirectById: {
+    as: 'admin',
+    setup: async (w) => ({
+      siteRedirectId: (
+        await w.owner('POST', `${site(w)}/redirects`, {
+          source: `/up-${Math.random().toString(36).slice(2)}`,
+          destination: { kind: 'site-space', siteSpaceId: w.ids.siteSpaceId },
+        })
+      ).id,
+    }),
+    body: () => ({ permanent: true }),
+  },
+  deleteSiteRedirectById: {
+    as: 'admin',
+    setup: async (w) => ({
+      siteRedirectId: (
+        await w.owner('POST', `${site(w)}/redirects`, {
+          source: `/del-${Math.random().toString(36).slice(2)}`,
+          destination: { kind: 'site-space', siteSpaceId: w.ids.siteSpaceId },
+        })
+      ).id,
+    }),
+  },
   deleteSiteShareLinkById: { as: 'admin', setup: async (w) => ({ shareLinkId: (await w.owner('POST', `${site(w)}/share-links`, { name: 'Doomed' })).id }) },
   deleteSiteSpaceById: {
     as: 'admin',

@@ -45,6 +45,7 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'content:push' /* updateChangeRequestContent */,
     // inviteToSite and the user/team permission operations of a site (its aggregate is in both).
     ...['add', 'list', 'teams', 'update', 'update-team', 'remove', 'remove-team'].map((c) => `sites:permissions:${c}`),
+    'sites:redirects:import' /* bulkUpsertSiteRedirects */,
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [
@@ -66,7 +67,11 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
 /** Failing against a mock for the mock's sake, not the CLI's; and why. */
 const PULL = 'every page of the mock has the path "string", parent and child alike (no real space has two): they collide on disk';
 const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
-  pinned: { 'content:pull': PULL },
+  pinned: {
+    'content:pull': PULL,
+    // docs/manual/sites.md#redirects: a site path or URL becomes a `path` or `external` destination, kinds 0.146.0 lacks.
+    'sites:redirects:add': '0.146.0 has no destination named by a path or a URL (kinds path and external), which --destination sends',
+  },
   latest: {
     'content:pull': PULL,
     // The same collision: the plan's updates name pages the mock cannot tell apart.
@@ -79,6 +84,8 @@ const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
  * (`--wait` would poll a status the static mock never changes; a file the example names).
  */
 const ARGS: Record<string, string[]> = {
+  // A map of site paths written by the test (the example names a repository's .gitbook.yaml).
+  'sites:redirects:import': ['sites', 'redirects', 'import', 'szK9Qp2mTtR4bLx0aVn1', '--file', 'redirects.json'],
   'auth:login': ['auth', 'login', '--profile', 'mock'],
   'auth:status': ['auth', 'status'],
   // The invite-link form (a contract operation); the one-id form is a pending invitation of /_docs/invitations.
@@ -172,6 +179,7 @@ function workspace(): string {
     join(dir, 'integration.json'),
     JSON.stringify({ name: 'slack', title: 'Slack', description: 'Posts to Slack', visibility: 'private', scopes: [] }),
   );
+  writeFileSync(join(dir, 'redirects.json'), JSON.stringify({ '/old': 'https://example.com/new' }));
   mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'dist', 'index.js'), 'export default {};\n');
   mkdirSync(join(dir, 'docs'));

@@ -1,3 +1,4 @@
+import { DocsError } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { presentImportRun } from './present.js';
@@ -7,7 +8,10 @@ import { cancelRun, checkStart, checkWebsiteUrl, createRun, fileKeys, filesOfSou
 // Import runs (docs/manual/imports-and-git.md#import-runs).
 
 export const startImportRun = defineOperation('startImportRun', async ({ ctx, caller, path, body }) => {
-  const input = { source: body.source, target: body.target, ...(body.site ? { site: body.site } : {}) };
+  // `site` is not in either spec's body (an extra field the handler checks itself).
+  const site = (body as { site?: unknown }).site;
+  if (site !== undefined && typeof site !== 'string') throw new DocsError('invalid', 'site: must be a site id');
+  const input = { source: body.source, target: body.target, ...(typeof site === 'string' ? { site } : {}) };
   // Everything that can be refused is refused here, before a run exists: rights and target, the
   // file keys and their archives (opened and checked whole: unsafe entries, bounds), the URL.
   const keys = await ctx.store.read((tx) => {

@@ -72,7 +72,8 @@ const ORDER: Record<string, (a: SiteRedirectRecord, b: SiteRedirectRecord) => nu
 
 export const listSiteRedirects = defineOperation('listSiteRedirects', ({ ctx, caller, path, query }) =>
   read(ctx, caller, path, (tx, { site }) => {
-    const draft = query.draft === true || query.draft === 'true';
+    // A boolean once validated; compared as text so a client's `draft=true` reads the same either way.
+    const draft = String(query.draft) === 'true';
     const search = typeof query.search === 'string' ? query.search.toLowerCase() : '';
     const all = redirects
       .redirectsOf(tx, site.id)

@@ -263,9 +263,10 @@ export function deleteRedirect(tx: WriteTx, site: SiteRecord, id: string): boole
   return tx.delete(SiteRedirects, id);
 }
 
+/** An item as the request gives it: its destination may still be a space path (`resolve` turns it into a stored one). */
 export type BulkItem =
   | { source: string; intent: 'publish' }
-  | { source: string; intent?: 'live' | 'draft'; captureWildcard?: boolean; permanent?: boolean; destination: RedirectDestination | null };
+  | { source: string; intent?: 'live' | 'draft'; captureWildcard?: boolean; permanent?: boolean; destination: unknown };
 
 export type BulkResult =
   | { status: 'created' | 'updated' | 'published'; source: string; draft: boolean; id: string }

@@ -49,9 +49,17 @@ async function once(port, url, cpuSlowdownMultiplier) {
  * benchmarkIndex, multiplier, uncalibrated? } (uncalibrated: the preset's own scores when the host was slow).
  */
 export async function lighthouseScores(urls) {
+  // Chromium's profile and its own temp files in a directory of ours, removed afterwards.
+  const { mkdirSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const tmp = mkdtempSync(join(tmpdir(), 'docs-lighthouse-'));
+  mkdirSync(join(tmp, 'profile'));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    userDataDir: join(tmp, 'profile'),
+    envVars: { ...process.env, TMPDIR: tmp },
   });
   try {
     const out = [];
@@ -68,5 +76,6 @@ export async function lighthouseScores(urls) {
     return out;
   } finally {
     await chrome.kill();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }

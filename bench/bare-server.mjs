@@ -2,7 +2,8 @@
 // each given path with the bytes and content-type `docs serve` answered that path with (one
 // Map lookup per request: about what any server does to route).
 //   node bench/bare-server.mjs <content-type> <path> <body-file> [<path> <body-file> ...]
-// Prints `bare: listening on http://127.0.0.1:PORT` once it listens.
+// Prints `bare: listening on http://127.0.0.1:PORT` once it listens. BARE_HEADERS (JSON) adds
+// headers to every answer (bench/published.mjs: the content-encoding of bytes it gives compressed).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -11,10 +12,11 @@ if (!contentType || pairs.length < 2 || pairs.length % 2) {
   process.stderr.write('usage: node bench/bare-server.mjs <content-type> <path> <body-file> [<path> <body-file> ...]\n');
   process.exit(2);
 }
+const extra = process.env.BARE_HEADERS ? JSON.parse(process.env.BARE_HEADERS) : {};
 const answers = new Map();
 for (let i = 0; i < pairs.length; i += 2) {
   const body = readFileSync(pairs[i + 1]);
-  answers.set(pairs[i], { body, headers: { 'content-type': contentType, 'content-length': body.length } });
+  answers.set(pairs[i], { body, headers: { 'content-type': contentType, ...extra, 'content-length': body.length } });
 }
 
 // Same keep-alive timeout as `docs serve`.

@@ -327,7 +327,21 @@ async function main() {
     if (!existsSync(file)) continue;
     log(`\n[${script}]`);
     const { spawnSync } = await import('node:child_process');
-    const r = spawnSync(process.execPath, [file, ...(QUICK ? ['--quick'] : [])], { stdio: 'inherit', env: childEnv(), timeout: 300_000 });
+    const r = spawnSync(process.execPath, [file, ...(QUICK ? ['--quick'] : [])], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: childEnv(),
+      timeout: 600_000,
+      maxBuffer: 64 << 20,
+    });
+    // Its lines, and its figures (`BENCH-RESULT {figure, shown, target, pass}`) in the summary table.
+    for (const line of (r.stdout ?? '').toString().split('\n')) {
+      if (!line.startsWith('BENCH-RESULT ')) {
+        if (line) log(line);
+        continue;
+      }
+      const f = JSON.parse(line.slice('BENCH-RESULT '.length));
+      results.push({ figure: f.figure, value: 0, shown: f.shown, target: f.target, pass: f.pass, context: script });
+    }
     record(`${script} (its own targets)`, r.status === 0 ? 1 : 0, {
       target: 'exit 0',
       pass: r.status === 0,

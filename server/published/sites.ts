@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendBody } from './compress.js';
 import { ensureDownloadSecret } from '../../src/content/downloads.js';
 import type { Context } from '../../src/kernel/context.js';
 import { pageSource } from '../../src/published/content.js';
@@ -49,18 +50,22 @@ async function preloadApis(ctx: Context, view: SiteView): Promise<void> {
   if (missing.length) await loadApis(ctx, missing);
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): number {
+/** An answer, compressed as the request accepts (server/published/compress.ts). */
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): Promise<number> {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  res.writeHead(status, {
-    'content-type': type,
-    'content-length': bytes.length,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'same-origin',
-    ...(type.startsWith('text/html') ? { 'content-security-policy': CSP } : {}),
-    ...headers,
-  });
-  res.end(bytes);
-  return status;
+  return sendBody(
+    res.req,
+    res,
+    status,
+    {
+      'content-type': type,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+      ...(type.startsWith('text/html') ? { 'content-security-policy': CSP } : {}),
+      ...headers,
+    },
+    bytes,
+  );
 }
 
 const HTML = 'text/html; charset=utf-8';

@@ -48,7 +48,8 @@ function favicon(settings: Settings): string {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${esc(ch)}</text></svg>`;
     return `<link rel="icon" href="data:image/svg+xml,${attr(encodeURIComponent(svg))}">`;
   }
-  return '';
+  // No icon chosen: an empty one, so a browser does not ask the server's /favicon.ico (a 404 in its console).
+  return '<link rel="icon" href="data:,">';
 }
 
 function navHtml(nodes: NavNode[], current: string | undefined): string {

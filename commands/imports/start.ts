@@ -14,6 +14,7 @@ type Run = { id: string; status: string; reason?: string; pages: unknown[]; targ
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export default class ImportsStart extends DocsCommand {
+  static operations = ['startImportRun', 'getImportRun'];
   static summary = 'Import content into a space: an archive, a folder (GitBook, Docusaurus, MkDocs, Mintlify), a URL, or files of the space';
   static description = `API: POST /v1/org/{organizationId}/imports (startImportRun), then GET with --wait.
 The pages land in a change request of the space (--change-request, or a new one the run creates). --archive uploads a zip, tar or tar.gz (at most 1 MB) into a new change request and imports it there; --dir zips a folder first (dotfiles left out). --url is fetched by the server through its outbound guard. --file names files already in the target. With --wait, waits until the run ends: exit 0 when it completed, 1 when it failed or was cancelled (the reason on stderr). Without a server, --wait runs the import in this process.`;

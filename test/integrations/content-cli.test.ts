@@ -53,6 +53,10 @@ describe.each(transports)('integration installation commands %s', (_name, setup)
 
     expect((await ok('integrations', 'sites', 'install', name, inst, '--site-id', site, '--json')).json.site).toBe(site);
     expect((await ok('integrations', 'sites', 'list', name, inst, '--json')).json.items.map((x: any) => x.site)).toEqual([site]);
+    // Across the integration's installations, and one installation by id.
+    expect((await ok('integrations', 'site-installations', name, '--json')).json.items.map((x: any) => x.site)).toEqual([site]);
+    expect((await ok('integrations', 'space-installations', name, '--json')).json.items.map((x: any) => x.space)).toEqual([space]);
+    expect((await ok('integrations', 'installation', name, inst, '--json')).json.id).toBe(inst);
     expect((await ok('sites', 'integrations', 'list', site, '--org', org, '--json')).json.items.map((i: any) => i.name)).toEqual([name]);
     await ok('integrations', 'sites', 'uninstall', name, inst, site, '--yes');
     expect((await ok('integrations', 'sites', 'list', name, inst, '--json')).json.items).toEqual([]);

@@ -18,7 +18,6 @@ export function unsafePath(name: string): string | undefined {
   if (name.includes('\\')) return 'a backslash';
   if (name.startsWith('/') || /^[a-z]:/i.test(name)) return 'an absolute path';
   if (name.split('/').some((s) => s === '..')) return 'a ".." segment (outside the archive)';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f]/.test(name)) return 'a control character';
   return undefined;
 }

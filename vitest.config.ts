@@ -29,13 +29,7 @@ const SWEEPS = [
 const ISOLATED: string[] = [];
 
 /** Only in `full`: Chromium, the built bundle. */
-const FULL_ONLY = [
-  'test/published/browser.test.ts',
-  'test/published/responsive.test.ts',
-  'test/published/api-browser.test.ts',
-  'test/published/lighthouse.test.ts',
-  'test/smoke/**/*.test.ts',
-];
+const FULL_ONLY = ['test/published/browser.test.ts', 'test/published/responsive.test.ts', 'test/published/api-browser.test.ts', 'test/smoke/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -52,7 +46,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...FULL_ONLY, ...ISOLATED], isolate: false },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...FULL_ONLY, ...ISOLATED, 'test/published/lighthouse.test.ts'], isolate: false },
       },
       {
         extends: true,
@@ -61,6 +55,11 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'full', include: [...SWEEPS, ...FULL_ONLY], env: { DOCS_TEST_FULL: '1' } },
+      },
+      {
+        // Timed in a browser: alone, after the other layers (npm run test:lighthouse; .ci/run).
+        extends: true,
+        test: { name: 'lighthouse', include: ['test/published/lighthouse.test.ts'], env: { DOCS_TEST_FULL: '1' } },
       },
     ],
   },

@@ -137,6 +137,9 @@ const KNOWN: Record<string, string> = {
   type: 'Only those of this type',
   url: 'The address (an absolute http(s) URL)',
   schema: 'Version of the document schema (current or next)',
+  extended: 'Include each item in full (the space or site object, not only its id)',
+  changeRequest: 'Only those importing into this change request (id or number)',
+  site: 'Only those for this site (id)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */
@@ -160,6 +163,7 @@ const KNOWN_BODY: Record<string, string> = {
   remove: 'Members to remove (user ids, repeatable)',
   status: 'New status',
   defaultRole: 'Role given to new members',
+  force: 'Go ahead even when the other side changed since the last sync (overwrites it)',
   role: 'Role to give',
 };
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '@oclif/core';
+import type { Config } from '@oclif/core/config';
 import { loadParser } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { toDocsError as cliError } from './cli-errors.js';

@@ -21,7 +21,7 @@ describe('whole parse errors', () => {
     expect(json.status).toBe(2);
     expect(json.json).toEqual({ error: { code: 400, message: 'missing arguments SPACE_ID, CHANGE_REQUEST_ID (see docs cr merge --help)' } });
     const push = await docs(['content', 'push', './docs'], env);
-    expect([push.status, push.stderr]).toEqual([2, 'Error: missing flag --space (see docs content push --help)\n']);
+    expect([push.status, push.stderr]).toEqual([2, 'Error: Exactly one of the following must be provided: --site, --space (see docs content push --help)\n']);
   });
 
   it('a flag value of the wrong type is exit 2 naming the flag, nothing sent', async () => {

@@ -75,6 +75,10 @@ describe('DOCS_ORG with two organizations', () => {
         'openapi:put': ['x', '--file', spec],
         'sites:customize': ['x', '--set', 'styling.theme=bold'],
         'sites:schema:set': ['x', schema],
+        // A whole site from a folder: --site picks it in the organization.
+        'content:push': [dir, '--site', 'x'],
+        'content:pull': [dir, '--site', 'x'],
+        'imports:start': ['--space', 'x', '--url', 'https://docs.example.com/export.zip'],
       };
       const manifestJson = JSON.parse(readFileSync(join(packageRoot(), 'oclif.manifest.json'), 'utf8'));
       const commands = Object.values<any>(manifestJson.commands).filter((c) => c.flags.org);

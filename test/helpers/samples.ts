@@ -42,7 +42,21 @@ export function sample(op: OperationSpec, schema: JsonSchema | undefined, depth 
     if (s.format === 'date-time') return '2026-01-01T00:00:00.000Z';
     if (s.format === 'emoji') return '🎉';
     if (s.format === 'icon') return 'gear';
-    return 'sample-value'.padEnd(s.minLength ?? 0, 'x').slice(0, s.maxLength ?? 64);
+    const plain = 'sample-value'.padEnd(s.minLength ?? 0, 'x').slice(0, s.maxLength ?? 64);
+    // A pattern: the first of a few usual shapes that fits it (a path, a color, a slug...).
+    if (typeof s.pattern === 'string') {
+      const re = new RegExp(s.pattern, 'u');
+      return [plain, '/sample', '#336699', 'sample', 'a', '1'].find((c) => re.test(c)) ?? plain;
+    }
+    return plain;
   }
   return {};
+}
+
+/** The required query parameters of an operation, each with a sample value, as a query string ("" for none). */
+export function requiredQuery(op: OperationSpec): string {
+  const q = new URLSearchParams();
+  for (const p of op.parameters ?? []) if (p.in === 'query' && p.required) q.set(p.name, String(sample(op, p.schema)));
+  const text = q.toString();
+  return text ? `?${text}` : '';
 }

@@ -17,7 +17,7 @@ describe('MCP tool list (generated/mcp/tools.json)', () => {
 
   it('names every area by its folder', () => {
     expect(AREAS.map((a) => areaName(a.load))).toContain('change-requests');
-    expect(new Set(AREAS.map((a) => areaName(a.load))).size).toBe(AREAS.length - 1); // reviews share change-requests
+    expect(new Set(AREAS.map((a) => areaName(a.load))).size).toBe(AREAS.length - 2); // reviews share change-requests, redirects share sites
   });
 
   it('merges path, query and body into one object schema; no $ref points outside it', () => {

@@ -3,7 +3,7 @@ import { OPERATION_IDS } from '../../src/operations.js';
 import { recordContract, type ContractCheck } from '../helpers/contract.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
-import { caseOrder, prepareCase, routeOf } from '../reliability/least-role.js';
+import { caseOrder, closeCaseServers, prepareCase, routeOf } from '../reliability/least-role.js';
 import { FULL, sample, sampleNote } from '../helpers/sample.js';
 
 // The contract sweep: every served operation called with real ids on the prepared world (the
@@ -32,6 +32,7 @@ describe('contract sweep: every 2xx body of every operation, under both specs', 
   }, 60_000);
   afterAll(async () => {
     stopRecording?.();
+    closeCaseServers();
     await s?.stop();
   });
 

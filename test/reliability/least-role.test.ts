@@ -3,7 +3,7 @@ import { operationSpec } from '../../src/contract/spec.js';
 import { OPERATION_IDS } from '../../src/operations.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
-import { caseOrder, LEAST_ROLE, prepareCase, routeOf, type CaseCall } from './least-role.js';
+import { caseOrder, closeCaseServers, LEAST_ROLE, prepareCase, routeOf, type CaseCall } from './least-role.js';
 import { sample, sampleNote } from '../helpers/sample.js';
 
 // Authorization matrix, the "right role -> success" half (the refusals: authorization.test.ts).
@@ -20,7 +20,10 @@ describe('authorization matrix: the least role succeeds, the role below does not
     s = await startServer({ allowPrivateTunnels: true }); // development tunnels on 127.0.0.1
     world = await buildWorld(s);
   }, 60_000);
-  afterAll(() => s?.stop());
+  afterAll(async () => {
+    closeCaseServers();
+    await s?.stop();
+  });
 
   it('has an entry for every registered operation, and none for an operation not served', () => {
     const missing = OPERATION_IDS.filter((id) => !LEAST_ROLE[id]);

@@ -101,6 +101,13 @@ const ownInstallation = async (w: CaseWorld, on?: 'space' | 'site') => {
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${++n}`;
 
+/** Servers a case starts (a loopback address that never answers): closed after the matrix. */
+const CASE_SERVERS = new Set<import('node:http').Server>();
+export function closeCaseServers(): void {
+  for (const server of CASE_SERVERS) server.closeAllConnections(), server.close();
+  CASE_SERVERS.clear();
+}
+
 export const LEAST_ROLE: Record<string, Case> = {
   // users and organizations
   getAuthenticatedUser: { as: 'anyone' },
@@ -685,7 +692,8 @@ export const LEAST_ROLE: Record<string, Case> = {
       const { createServer } = await import('node:http');
       const hang = createServer(() => {}).listen(0, '127.0.0.1');
       await new Promise((r) => hang.once('listening', r));
-      setTimeout(() => (hang.closeAllConnections(), hang.close()), 3000).unref();
+      // Closed when the run is cancelled, or by the matrix's afterAll at the latest (closeCaseServers).
+      CASE_SERVERS.add(hang);
       process.env.DOCS_FETCH_ALLOW_PRIVATE = '1';
       try {
         const space = await newSpace(w, 'Import target');

@@ -46,6 +46,9 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // inviteToSite and the user/team permission operations of a site (its aggregate is in both).
     ...['add', 'list', 'teams', 'update', 'update-team', 'remove', 'remove-team'].map((c) => `sites:permissions:${c}`),
     'sites:redirects:import' /* bulkUpsertSiteRedirects */,
+    // listImportRuns and getImportRun are 0.202.0's (docs/manual/imports-and-git.md).
+    'imports:list',
+    'imports:get',
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

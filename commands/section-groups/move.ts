@@ -1,21 +1,17 @@
-import * as Flags from '@oclif/core/flags';
-import { operationCommand } from '../_lib/operation-command.js';
+import { moveCommand } from '../_lib/move-command.js';
 
-// The deprecated per-kind move of the API (sortSiteStructure is the newer form: docs sites sort).
-export default operationCommand({
+// A group's siblings are groups and sections: an ID is a group's, `site-section:ID` a section's
+// (ids carry no kind, so the command cannot tell them apart by looking).
+export default moveCommand({
   operationId: 'moveSiteSectionGroup',
-  description: 'Move a section group before or after a sibling (to the end with neither)',
+  what: 'section group',
   examples: [
     '<%= config.bin %> section-groups move szK9Qp2mTtR4bLx0aVn1 sgp3Lw8QzX1nVb6MkT0c --before sgp9Rt2YcN5xWq7LmB4a',
-    '<%= config.bin %> section-groups move szK9Qp2mTtR4bLx0aVn1 sgp3Lw8QzX1nVb6MkT0c   # to the end',
+    '<%= config.bin %> section-groups move szK9Qp2mTtR4bLx0aVn1 sgp3Lw8QzX1nVb6MkT0c --after site-section:sctB2nV8xQ4mLp0ZrT6y',
   ],
-  orgFlag: true,
-  flags: {
-    before: Flags.string({ description: 'Put it before this sibling (its ID)', exclusive: ['after'] }),
-    after: Flags.string({ description: 'Put it after this sibling (its ID)', exclusive: ['before'] }),
-  },
-  prepare: (req, flags) => {
-    const pointer = (id: string) => ({ type: id.startsWith('sgp') ? 'site-section-group' : 'site-section', id });
-    req.body = { position: { ...(flags.before ? { before: pointer(flags.before) } : {}), ...(flags.after ? { after: pointer(flags.after) } : {}) } };
-  },
+  sibling: 'a group ID, or site-section:ID',
+  pointer: (v) =>
+    v.startsWith('site-section:')
+      ? { type: 'site-section', id: v.slice('site-section:'.length) }
+      : { type: 'site-section-group', id: v.replace(/^site-section-group:/, '') },
 });

@@ -82,7 +82,7 @@ describe.each(transports)('operation commands %s', (_name, setup) => {
     const file = (await json('files', 'list', space)).items[0].id as string;
     expect((await json('files', 'backlinks', space, file)).items.map((p: any) => p.page.id)).toEqual([guide]);
     const current = await json('revisions', 'current', space);
-    expect(Object.keys(current.pages.length ? current : {})).toContain('pages');
+    expect(current.pages.map((p: any) => p.id)).toEqual([home, guide]);
 
     // A change request: its revision, files, a page by path and id, links, contributors, reviewers, one review.
     const cr = await json('cr', 'create', space, '--subject', 'Rename');
@@ -119,6 +119,11 @@ describe.each(transports)('operation commands %s', (_name, setup) => {
     expect((await json('site-spaces', 'list', site, '--org', org)).items.map((x: any) => x.id)).toEqual([b, a]);
     await ok('site-spaces', 'move', site, b, '--org', org);
     expect((await json('site-spaces', 'list', site, '--org', org)).items.map((x: any) => x.id)).toEqual([a, b]);
+    // Section groups reorder among their siblings too.
+    const g1 = (await json('section-groups', 'create', site, '--org', org, '--title', 'Products')).id as string;
+    const g2 = (await json('section-groups', 'create', site, '--org', org, '--title', 'Legacy')).id as string;
+    await ok('section-groups', 'move', site, g2, '--org', org, '--before', g1);
+    expect((await json('section-groups', 'list', site, '--org', org)).items.map((x: any) => x.id)).toEqual([g2, g1]);
 
     // A site space's overrides: shown, reset (205), reset again (204: exit 3).
     const overrides = tempDir();

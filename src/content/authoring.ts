@@ -147,6 +147,9 @@ export function runBatch(
     const parent = into === null ? undefined : tree.node(into);
     if (into !== null && !parent) throw invalid(`${where}.into: no page ${into} in this change request`);
     if (parent?.type === 'link') throw invalid(`${where}.into: page ${into} is a link page and cannot hold pages`);
+    // Both specs list a group only among a revision's top-level pages (RevisionPageGroup is not a
+    // child type): one placed lower would make every read of the tree invalid.
+    if (parent && node.type === 'group') throw invalid(`${where}.into: a group page stays at the top level of the space`);
     const siblings = tree.childrenOf(into);
     if (at !== undefined && at > siblings.length) throw invalid(`${where}.at: must be at most ${siblings.length} (the number of pages there)`);
     tree.insert(node, into, at ?? siblings.length);

@@ -18,7 +18,7 @@ import { FILE_NAME_RULE, fileNameProblem } from './safe-names.js';
 import { backlinks, linkItems } from './links.js';
 import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
-import { markdownBody, pageLocation, presentFile, presentPage, presentRevision } from './present.js';
+import { markdownBody, pageLocation, presentChildren, presentFile, presentPage, presentRevision } from './present.js';
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { searchOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
@@ -94,10 +94,8 @@ async function showPage(
   const body = doc ? () => ({ document: doc }) : () => ({ markdown: found.markdown });
   // Children are listed with their own bodies only as markdown: the Document is for this page.
   const page = presentPage(ctx, found.space, found.l.node, found.l.path, body, false);
-  if (page.pages)
-    page.pages = await ctx.store.read((tx) =>
-      found.l.node.pages.map((c) => presentPage(ctx, found.space, c, `${found.l.path}/${c.slug}`, markdownBody(tx, spaceId))),
-    );
+  if (page.type !== 'link')
+    page.pages = await ctx.store.read((tx) => presentChildren(ctx, found.space, found.l.node.pages, found.l.path, markdownBody(tx, spaceId)));
   return { status: 200, body: page };
 }
 

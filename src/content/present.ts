@@ -38,7 +38,12 @@ export const markdownBody =
   (tx: ReadTx, space: string): Body =>
   (node) => ({ markdown: markdownOf(tx, space, node) });
 
-export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, path: string, body: Body, deep = true): any {
+/** A page as both specs shape it (a computed page is never stored, so never presented). */
+export type PresentedPage = Schema<'RevisionPageDocument'> | Schema<'RevisionPageGroup'> | Schema<'RevisionPageLink'>;
+/** What a page's or a group's `pages` may hold in both specs: no group below the top level. */
+export type ChildPage = Schema<'RevisionPageDocument'> | Schema<'RevisionPageLink'>;
+
+export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, path: string, body: Body, deep = true): PresentedPage {
   const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${path}`;
   const common = {
     id: node.id,
@@ -48,7 +53,7 @@ export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, pa
     createdAt: node.createdAt,
     updatedAt: node.updatedAt,
   };
-  const children = () => (deep ? node.pages.map((c) => presentPage(ctx, space, c, `${path}/${c.slug}`, body)) : []);
+  const children = () => (deep ? presentChildren(ctx, space, node.pages, path, body) : []);
   if (node.type === 'link')
     return {
       ...common,
@@ -87,6 +92,20 @@ export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, pa
     noRobotsIndex: !!node.noRobotsIndex,
     ...(node.content ? { documentId: node.content } : {}),
   };
+}
+
+/**
+ * The subpages of a page or group. Authoring keeps groups at the top level (both specs allow no
+ * group below it); a group nested by a store written before that rule is presented as its pages, in
+ * its place, so the answer stays valid and no page disappears.
+ */
+export function presentChildren(ctx: Context, space: SpaceRecord, pages: readonly PageNode[], parentPath: string, body: Body): ChildPage[] {
+  return pages.flatMap((c): ChildPage[] => {
+    const path = `${parentPath}/${c.slug}`;
+    if (c.type === 'group') return presentChildren(ctx, space, c.pages, path, body);
+    const p = presentPage(ctx, space, c, path, body);
+    return p.type === 'group' ? [] : [p];
+  });
 }
 
 export function presentPages(ctx: Context, space: SpaceRecord, pages: readonly PageNode[], body: Body) {

@@ -9,7 +9,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
 import { contentRowId, type ContentRevision } from './model.js';
-import { markdownBody, presentFile, presentPage } from './present.js';
+import { type ChildPage, markdownBody, presentChildren, presentFile, presentPage } from './present.js';
 import { markdownOf, readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
 import { PageContents } from './tables.js';
@@ -31,10 +31,10 @@ export function wantedPath(pagePath: string): string {
 }
 
 /** A page of a revision and its children, as the page routes answer it (markdown, or a Document with format=document). */
-export async function pageAnswer(ctx: Context, found: { space: SpaceRecord; l: Located; markdown: string; children: unknown[] }, format: unknown) {
+export async function pageAnswer(ctx: Context, found: { space: SpaceRecord; l: Located; markdown: string; children: ChildPage[] }, format: unknown) {
   const doc = format === 'document' ? await markdownToDocument(found.markdown) : undefined;
   const page = presentPage(ctx, found.space, found.l.node, found.l.path, () => (doc ? { document: doc } : { markdown: found.markdown }), false);
-  if (page.pages) page.pages = found.children;
+  if (page.type !== 'link') page.pages = found.children;
   return { status: 200, body: page };
 }
 
@@ -44,7 +44,7 @@ export function foundPage(ctx: Context, tx: ReadTx, space: SpaceRecord, l: Locat
     space,
     l,
     markdown: markdownOf(tx, space.id, l.node),
-    children: l.node.pages.map((c) => presentPage(ctx, space, c, `${l.path}/${c.slug}`, markdownBody(tx, space.id))),
+    children: presentChildren(ctx, space, l.node.pages, l.path, markdownBody(tx, space.id)),
   };
 }
 

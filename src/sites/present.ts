@@ -114,15 +114,15 @@ export class SitePresenter {
       ...(g.group ? { sectionGroup: g.group } : {}),
       ...(g.icon ? { icon: g.icon } : {}),
       draft: !liveGroup(this.tx, this.site, g),
-      sections: children.filter((c) => c.object === 'site-section'),
+      sections: children.filter((c): c is Schema<'SiteSection'> => c.object === 'site-section'),
       children,
     };
   }
 
   /** The sections and groups of a container, in order; in the published profile, sections and groups with nothing to show are left out. */
-  nodes(container: string | null): any[] {
+  nodes(container: string | null): Array<Schema<'SiteSection'> | Schema<'SiteSectionGroup'>> {
     return nodesIn(this.tx, this.site.id, container)
-      .map((n: Node) => (n.kind === 'section' ? this.section(n.row) : this.group(n.row)))
+      .map((n: Node): Schema<'SiteSection'> | Schema<'SiteSectionGroup'> => (n.kind === 'section' ? this.section(n.row) : this.group(n.row)))
       .filter((n) => !this.opts.published || (n.object === 'site-section' ? n.siteSpaces.length > 0 : n.children.length > 0));
   }
 

@@ -56,3 +56,32 @@ describe("a change request's content routes read its revision, not the space's",
     expect((await s.api('GET', `${base}/page/${guide}/links`, { token: stranger.token })).status).toBe(404);
   });
 });
+
+describe('group pages stay at the top level (both specs allow a group nowhere else)', () => {
+  it('refuses a group inserted into a page or moved into one (400, nothing written)', async () => {
+    const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Groups' } })).body.id;
+    const cr = (await s.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'Groups' } })).body;
+    const url = `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`;
+    const made = await s.api('POST', url, {
+      body: {
+        changes: [
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Text.' } },
+          { operation: 'insert_page', ref: 'g', type: 'group', title: 'Reference', document: {} },
+        ],
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const [guide, group] = made.body.changes.map((c: any) => c.page.id);
+    const before = (await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content`)).body;
+
+    const nested = await s.api('POST', url, { body: { changes: [{ operation: 'insert_page', type: 'group', title: 'Inner', into: guide, document: {} }] } });
+    expect(nested.status).toBe(400);
+    expect(nested.body.error.message).toContain('changes[0].into: a group page stays at the top level');
+    const moved = await s.api('POST', url, { body: { changes: [{ operation: 'update_page', page: group, into: guide }] } });
+    expect(moved.status).toBe(400);
+
+    const after = (await s.api('GET', `/v1/spaces/${space}/change-requests/${cr.id}/content`)).body;
+    expect(after.pages).toEqual(before.pages);
+    expect(after.pages.map((p: any) => p.type)).toEqual(['document', 'group']);
+  });
+});

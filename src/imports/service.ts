@@ -222,7 +222,9 @@ export function changesOf(pages: ImportedPage[], into: string | null, uploads: U
         operation: 'insert_page',
         ref,
         ...(parent !== null ? { into: parent } : {}),
-        ...(p.group ? { type: 'group' } : { document: { markdown: p.body } }),
+        // A group only at the top level, as both specs have it (content/authoring.ts refuses one
+        // lower): a nested category, nav section or tab becomes an empty page holding its pages.
+        ...(p.group && parent === null ? { type: 'group' } : { document: { markdown: p.group ? '' : p.body } }),
         ...p.fields,
         title: p.title.slice(0, 256),
         slug: p.slug,

@@ -124,6 +124,24 @@ describe('import runs from archives, each layout', () => {
     });
   }
 
+  it('a nested category becomes a page holding its pages (a group only at the top level, as both specs have it)', async () => {
+    const files = {
+      'sidebars.json': JSON.stringify({
+        docs: [{ type: 'category', label: 'Guides', items: ['intro', { type: 'category', label: 'Advanced', items: ['deep'] }] }],
+      }),
+      'docs/intro.md': '# Intro\n',
+      'docs/deep.md': '# Deep\n\nText.\n',
+    };
+    const { space, cr, file } = await spaceWithArchive('Import nested', 'nested.zip', zip(files));
+    const started = await s.api('POST', `/v1/org/${org}/imports`, { body: { source: { type: 'file', files: [file] }, target: { space, changeRequest: cr } } });
+    const done = await waitDone(started.body.id);
+    expect(done.status, done.reason).toBe('completed');
+    const pages = await pagesOf(space, cr);
+    expect(titles(pages)).toEqual([['Guides', ['Intro', ['Advanced', ['Deep']]]]]);
+    expect(pages[0].type).toBe('group');
+    expect(pages[0].pages.map((p: any) => p.type)).toEqual(['document', 'document']);
+  });
+
   it('a tar.gz into a new change request; list filters by space and status', async () => {
     const { gzipSync } = await import('node:zlib');
     const t = gzipSync(

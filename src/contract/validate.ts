@@ -17,23 +17,26 @@ const engines = new Map<string, { compile(s: JsonSchema): ValidateFunction }>();
 function engine(dialect: OperationSpec['dialect'], coerce: boolean) {
   const key = dialect + coerce;
   let ajv = engines.get(key);
-  if (!ajv) {
-    const Ajv: AjvCtor = dialect === '2020-12' ? require('ajv/dist/2020').default : require('ajv').default;
-    const instance = new Ajv({
-      strict: false, // the spec carries OpenAPI annotations (readOnly, deprecated, ...)
-      allErrors: false,
-      coerceTypes: coerce ? 'array' : false, // path and query values arrive as strings
-      useDefaults: coerce,
-      validateFormats: true,
-    }) as any;
-    require('ajv-formats').default(instance);
-    // The same formats as the precompiled validators (scripts/contract-formats.cjs).
-    const { custom, sizes } = require(join(packageRoot(), 'generated', 'contract', 'formats.cjs'));
-    for (const f of sizes) instance.addFormat(f, true);
-    for (const [name, f] of Object.entries(custom)) instance.addFormat(name, f);
-    engines.set(key, (ajv = instance));
-  }
-  return ajv!;
+  if (!ajv) engines.set(key, (ajv = newEngine(dialect, coerce)));
+  return ajv;
+}
+
+function newEngine(dialect: OperationSpec['dialect'], coerce: boolean, extra: object = {}) {
+  const Ajv: AjvCtor = dialect === '2020-12' ? require('ajv/dist/2020').default : require('ajv').default;
+  const instance = new Ajv({
+    strict: false, // the spec carries OpenAPI annotations (readOnly, deprecated, ...)
+    allErrors: false,
+    coerceTypes: coerce ? 'array' : false, // path and query values arrive as strings
+    useDefaults: coerce,
+    validateFormats: true,
+    ...extra,
+  }) as any;
+  require('ajv-formats').default(instance);
+  // The same formats as the precompiled validators (scripts/contract-formats.cjs).
+  const { custom, sizes } = require(join(packageRoot(), 'generated', 'contract', 'formats.cjs'));
+  for (const f of sizes) instance.addFormat(f, true);
+  for (const [name, f] of Object.entries(custom)) instance.addFormat(name, f);
+  return instance as { compile(s: JsonSchema): ValidateFunction };
 }
 
 export interface OperationInput {
@@ -218,6 +221,40 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
 
 const responseValidators = new Map<string, ValidateFunction>();
 
+/**
+ * Tests check thousands of answers against both specs, and used to compile each operation's
+ * response schema with the operation's components inlined: every operation recompiled the
+ * components it shares with the others (Space, Page, Document...), which was most of a test
+ * file's CPU. Per spec, each component is now added once (`c:Name`, its refs rewritten to
+ * point there) and compiled once, on first use; a response schema is compiled against them.
+ */
+interface SharedComponents {
+  ajv: ReturnType<typeof engine>;
+  added: Map<string, string>;
+}
+const sharedBySpec = new Map<string, SharedComponents>();
+const COMPONENT_REF = /"\$ref":"#\/components\/schemas\//g;
+const rebased = (schema: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(schema).replace(COMPONENT_REF, '"$ref":"c:'));
+
+/** The spec's engine with the operation's components added, or undefined if one differs from the one of that name already added. */
+function sharedComponents(op: OperationSpec): SharedComponents | undefined {
+  const key = `${op.source} ${op.dialect}`;
+  let shared = sharedBySpec.get(key);
+  if (!shared) sharedBySpec.set(key, (shared = { ajv: newEngine(op.dialect, false, { inlineRefs: false }), added: new Map() }));
+  const fresh: [string, JsonSchema][] = [];
+  for (const [name, schema] of Object.entries(op.components?.schemas ?? {})) {
+    const text = JSON.stringify(schema);
+    const had = shared.added.get(name);
+    if (had === undefined) fresh.push([name, schema]);
+    else if (had !== text) return undefined;
+  }
+  for (const [name, schema] of fresh) {
+    (shared.ajv as any).addSchema(rebased(schema), `c:${name}`);
+    shared.added.set(name, JSON.stringify(schema));
+  }
+  return shared;
+}
+
 /** For tests: checks a response body against the contract's schema for that status. */
 export function responseProblem(op: OperationSpec, status: number, body: unknown): string | undefined {
   const r = op.responses[String(status)] ?? op.responses.default;
@@ -229,6 +266,10 @@ export function responseProblem(op: OperationSpec, status: number, body: unknown
   // Keyed by the spec too: tests check one answer against both @gitbook/api versions.
   const key = op.source + ':' + op.operationId + ':' + status;
   let fn = responseValidators.get(key);
-  if (!fn) responseValidators.set(key, (fn = engine(op.dialect, false).compile({ ...r.schema, components: op.components })));
+  if (!fn) {
+    const shared = sharedComponents(op);
+    fn = shared ? shared.ajv.compile(rebased(r.schema)) : engine(op.dialect, false).compile({ ...r.schema, components: op.components });
+    responseValidators.set(key, fn);
+  }
   return fn(body) ? undefined : describe('response', fn.errors![0]!);
 }

@@ -241,16 +241,16 @@ function sharedComponents(op: OperationSpec): SharedComponents | undefined {
   const key = `${op.source} ${op.dialect}`;
   let shared = sharedBySpec.get(key);
   if (!shared) sharedBySpec.set(key, (shared = { ajv: newEngine(op.dialect, false, { inlineRefs: false }), added: new Map() }));
-  const fresh: [string, JsonSchema][] = [];
+  const fresh: [string, string][] = [];
   for (const [name, schema] of Object.entries(op.components?.schemas ?? {})) {
     const text = JSON.stringify(schema);
     const had = shared.added.get(name);
-    if (had === undefined) fresh.push([name, schema]);
+    if (had === undefined) fresh.push([name, text]);
     else if (had !== text) return undefined;
   }
-  for (const [name, schema] of fresh) {
-    (shared.ajv as any).addSchema(rebased(schema), `c:${name}`);
-    shared.added.set(name, JSON.stringify(schema));
+  for (const [name, text] of fresh) {
+    (shared.ajv as any).addSchema(JSON.parse(text.replace(COMPONENT_REF, '"$ref":"c:')), `c:${name}`);
+    shared.added.set(name, text);
   }
   return shared;
 }

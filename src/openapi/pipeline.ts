@@ -263,7 +263,8 @@ export async function processSource(source: Source, opts: { limits?: FetchLimits
       const external = await bundleExternal(doc, finalUrl ?? TEXT_BASE + root, root, opts.limits, opts.signal);
       for (const [name, json] of external) if (name !== root) parts.push([name, json]);
     }
-    const { validate } = await import('@readme/openapi-parser');
+    const [{ validate }, { shareMetaSchemaCompiles }] = await Promise.all([import('@readme/openapi-parser'), import('./meta-schema.js')]);
+    await shareMetaSchemaCompiles();
     let result;
     try {
       result = await validate(doc, { resolve: { external: false, file: false }, validate: { errors: { colorize: false } } });

@@ -103,7 +103,8 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
       const e = toDocsError(err);
       throw new DocsError(e.kind, `space ${item.key} (${item.directory || '.'}): ${e.message}`);
     });
-    const count = (ps: { children: any[]; group?: boolean }[]): number => ps.reduce((n, p) => n + (p.group ? 0 : 1) + count(p.children), 0);
+    const count = (ps: { children: any[]; group?: boolean; link?: string }[]): number =>
+      ps.reduce((n, p) => n + (p.group || p.link !== undefined ? 0 : 1) + count(p.children), 0);
     pages.set(item.key, count(local.pages as any));
   }
   const map = await mapOf(t, org, site);

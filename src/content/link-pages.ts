@@ -18,8 +18,7 @@ export function linkUrlProblem(url: string): string | undefined {
   } catch {
     return 'not an absolute URL (https://...)';
   }
-  if (!(LINK_SCHEMES as readonly string[]).includes(u.protocol))
-    return `a ${u.protocol} URL; a link page leads to ${LINK_SCHEMES.join(', ')} URLs only`;
+  if (!(LINK_SCHEMES as readonly string[]).includes(u.protocol)) return `a ${u.protocol} URL; a link page leads to ${LINK_SCHEMES.join(', ')} URLs only`;
   if (u.username || u.password) return 'carries a user name or password; leave credentials out of links';
   if (u.protocol !== 'mailto:' && !u.hostname) return 'no host';
   return undefined;

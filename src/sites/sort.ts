@@ -33,9 +33,9 @@ export function sortItem(tx: WriteTx, site: SiteRecord, item: Pointer, position:
 
   if (item.type === 'site-space') {
     let ss = row as SiteSpaceRecord;
+    // A pointer to no site space of this site is refused below, as not among the siblings.
     const other = target?.type === 'site-space' ? tx.get(SiteSpaces, target.id) : undefined;
-    if (target?.type === 'site-space' && (!other || other.site !== site.id)) throw invalid(`position: no site space ${target.id} in site ${site.id}`);
-    if (other && other.section !== ss.section) {
+    if (other && other.site === site.id && other.section !== ss.section) {
       const there = siteSpacesIn(tx, site.id, other.section);
       if (there.some((s) => s.space === ss.space)) throw conflict(`position: space ${ss.space} is already in the section of site space ${other.id}`);
       if (there.some((s) => s.path === ss.path))

@@ -125,7 +125,7 @@ describe('site items move between containers, keeping their ids', () => {
       `/sites/${x.id}/structure/sort`,
       { item: { type: 'site-space', id: ssa.id }, position: { after: { type: 'site-space', id: 'nope' } } },
       400,
-      /no site space nope/,
+      /nope is not among/,
     );
   });
 });

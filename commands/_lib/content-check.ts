@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { headingAnchors } from '../../src/content/heading-anchors.js';
+import { hasScheme, linkUrlProblem } from '../../src/content/link-pages.js';
 import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -186,6 +187,17 @@ function summaryPages(
     for (const li of list?.children ?? []) {
       const para = li.children.find((c: any) => c.type === 'paragraph');
       const link = para?.children.find((c: any) => c.type === 'link');
+      if (link && hasScheme(link.url)) {
+        // A link page (docs/manual/docs-as-code.md#link-pages): no file to find; its URL is
+        // checked as push checks it, and it holds no pages.
+        const line = link.position?.start.line as number | undefined;
+        const bad = linkUrlProblem(link.url);
+        if (bad) report(line, 'bad-link', `${link.url}: ${bad} (entry "${toText(link)}")`);
+        const sub = li.children.find((c: any) => c.type === 'list');
+        if (sub?.children.length) report(line, 'bad-link', `a link page (${link.url}) cannot hold pages: list them under a page's file`);
+        items(sub);
+        continue;
+      }
       if (link) {
         const line = link.position?.start.line as number | undefined;
         let decoded: string | undefined;

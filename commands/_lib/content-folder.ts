@@ -7,7 +7,8 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
 import { yielder } from './yield.js';
-import { canonicalBody, pageFile, writeSummary } from '../../src/content/folder-layout.js';
+import { canonicalBody, keyLinkPages, pageFile, writeSummary } from '../../src/content/folder-layout.js';
+import { hasScheme, linkUrlProblem } from '../../src/content/link-pages.js';
 
 // The layout's pure parts (a page's file, SUMMARY.md, links in relative form) are shared with
 // imports and Git export (src/content/folder-layout.ts).
@@ -30,6 +31,11 @@ export interface LocalPage {
   children: LocalPage[];
   /** A group page (SUMMARY.md `## Heading`): no file, no body. */
   group?: boolean;
+  /**
+   * A link page (SUMMARY.md `* [Title](https://...)`): its URL; no file, no body, no subpages.
+   * Its `path` is its place (`guides/#link-1`, keyLinkPages), not a file.
+   */
+  link?: string;
   /** The file as it is on disk, byte for byte (sent as the page's source: pull writes it back). */
   source?: string;
 }
@@ -158,6 +164,17 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
       }
       const line = link.position?.start.line as number | undefined;
       const where = at(link);
+      // A URL (a scheme: https:, mailto:) is a link page, as GitBook's Git Sync writes them
+      // (docs/manual/docs-as-code.md#link-pages): a title that leads there, no file.
+      if (hasScheme(link.url)) {
+        const bad = linkUrlProblem(link.url);
+        if (bad) throw new DocsError('invalid', `${where}: ${link.url}: ${bad}; nothing was sent`);
+        if (li.children.some((c: any) => c.type === 'list' && c.children.length))
+          throw new DocsError('invalid', `${where}: a link page (a URL) cannot hold pages: list them under a page's file; nothing was sent`);
+        const title = textOf(link).trim();
+        if (!title) throw new DocsError('invalid', `${where}: a link page needs a title ([Title](${link.url})); nothing was sent`);
+        return [{ path: '', title, fields: {}, body: '', children: [], link: link.url } satisfies LocalPage];
+      }
       let decoded: string;
       try {
         decoded = decodeURI(link.url);
@@ -226,11 +243,13 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
       kept.push(g);
       continue;
     }
-    const folders = new Set(g.children.map((c) => (c.path.includes('/') ? c.path.slice(0, c.path.indexOf('/')) : '')));
+    // Link pages have no file, so no folder: the group's pages with files say where it is.
+    const files = g.children.filter((c) => c.link === undefined);
+    const folders = new Set(files.map((c) => (c.path.includes('/') ? c.path.slice(0, c.path.indexOf('/')) : '')));
     const [only] = folders;
-    const slug = !g.children.length ? slugify(g.title) : folders.size === 1 && only ? only : '';
+    const slug = !files.length ? slugify(g.title) : folders.size === 1 && only ? only : '';
     if (!slug || slugs.has(slug) || out.some((p, j) => j !== i && !p.group && p.path === slug)) {
-      const named = g.children
+      const named = files
         .map((c) => c.path)
         .slice(0, 3)
         .join(', ');
@@ -244,7 +263,7 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
     g.path = slug;
     kept.push(g);
   }
-  return kept;
+  return keyLinkPages(kept);
 }
 
 /** Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). */

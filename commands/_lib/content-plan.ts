@@ -110,15 +110,19 @@ export async function planPush(
       if (!r) {
         stats.added++;
         phase1.push({
-          change: {
-            operation: 'insert_page',
-            ref: p.path,
-            ...(p.group ? { type: 'group' } : {}),
-            title: p.title,
-            slug: p.path.slice(p.path.lastIndexOf('/') + 1),
-            document: p.group ? {} : { markdown: '' },
-            at,
-          },
+          change:
+            p.link !== undefined
+              ? // A link page: its title and URL, complete at once (docs/manual/docs-as-code.md#link-pages).
+                { operation: 'insert_page', ref: p.path, type: 'link', title: p.title, target: { kind: 'url', url: p.link }, document: {}, at }
+              : {
+                  operation: 'insert_page',
+                  ref: p.path,
+                  ...(p.group ? { type: 'group' } : {}),
+                  title: p.title,
+                  slug: p.path.slice(p.path.lastIndexOf('/') + 1),
+                  document: p.group ? {} : { markdown: '' },
+                  at,
+                },
           path: p.path,
           intoPath: parentPath,
         });
@@ -144,6 +148,14 @@ export async function planPush(
   for (const { page } of lflat) {
     await tick();
     const r = rByPath.get(page.path);
+    if (page.link !== undefined) {
+      // A link page: its title and URL (inserted with them).
+      if (r && (r.page.title !== page.title || r.page.link !== page.link)) {
+        stats.updated++;
+        phase2.push({ change: { operation: 'update_page', title: page.title, target: { kind: 'url', url: page.link } }, pagePath: page.path });
+      }
+      continue;
+    }
     if (page.group) {
       // A group page: its title only (inserted with it).
       if (r && r.page.title !== page.title) {

@@ -1,4 +1,5 @@
 import type { ContentIndex } from '../../src/content-index.js';
+import { keyLinkPages } from '../../src/content/folder-layout.js';
 import { trustedSpans } from '../../src/content/link-index.js';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
@@ -18,6 +19,8 @@ export interface RemotePage {
   children: RemotePage[];
   /** A group page (SUMMARY.md `## Heading`): a title and subpages, no body. */
   group?: boolean;
+  /** A link page to a URL (SUMMARY.md `* [Title](https://...)`): its URL; `path` is its place (keyLinkPages). */
+  link?: string;
   /** The file a docs-as-code push made this page from, while its body is still the one made from it (servers that keep it). */
   source?: string;
   /** Where its links are in `markdown` (the server's link index, checked here): compared without parsing. */
@@ -50,9 +53,14 @@ export async function remoteContent(
 ): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
+  // A link page to a URL is an entry of SUMMARY.md; one to anything else (a page, a space) has no
+  // form in a folder, and is left as it is.
+  const linkUrl = (p: any): string | undefined => (p.target?.kind === 'url' && typeof p.target.url === 'string' ? p.target.url : undefined);
   const toPage = (p: any): RemotePage[] =>
     p.type === 'link'
-      ? []
+      ? linkUrl(p) !== undefined
+        ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: linkUrl(p) }]
+        : []
       : [
           {
             id: p.id,
@@ -64,11 +72,12 @@ export async function remoteContent(
             ...(p.type === 'group' ? { group: true } : {}),
           },
         ];
-  const pages = listed.pages.flatMap(toPage);
+  const pages = keyLinkPages(listed.pages.flatMap(toPage));
   // The files pages were pushed from (a `docs` server keeps them: GET /_docs/page-sources); a
   // server without that route (GitBook) gives none, and pages are written from their bodies.
   const kept = await pageSources(transport, spaceId, changeRequest);
-  for (const { page } of flattenRemote(pages)) if (!page.group && typeof kept?.sources[page.id] === 'string') page.source = kept.sources[page.id];
+  for (const { page } of flattenRemote(pages))
+    if (!page.group && page.link === undefined && typeof kept?.sources[page.id] === 'string') page.source = kept.sources[page.id];
   // The contract's listPages need not carry each page's text (ours does; GitBook's gives the
   // tree only, or a page's `document` instead of its `markdown`): ask each page without it for
   // its markdown (format=markdown); a server that still answers a Document only gets it converted

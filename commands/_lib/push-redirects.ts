@@ -14,7 +14,7 @@ const MAX = 500;
 export function pagePathsOf(pages: LocalPage[]): Map<string, string> {
   return new Map(
     flattenLocal(pages)
-      .filter((x) => !x.page.group)
+      .filter((x) => !x.page.group && x.page.link === undefined)
       .map((x) => [pageFile(x.page.path, x.page.children.length > 0), x.page.path]),
   );
 }

@@ -103,7 +103,8 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
       const e = toDocsError(err);
       throw new DocsError(e.kind, `space ${item.key} (${item.directory || '.'}): ${e.message}`);
     });
-    const count = (ps: { children: any[]; group?: boolean }[]): number => ps.reduce((n, p) => n + (p.group ? 0 : 1) + count(p.children), 0);
+    const count = (ps: { children: any[]; group?: boolean; link?: string }[]): number =>
+      ps.reduce((n, p) => n + (p.group || p.link !== undefined ? 0 : 1) + count(p.children), 0);
     pages.set(item.key, count(local.pages as any));
   }
   const map = await mapOf(t, org, site);
@@ -141,20 +142,44 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
   };
   // Site spaces made this run with their section (the section's first space).
   const madeNow = new Set<string>();
-  const placeSpace = async (item: SiteItem, sectionId: string | null) => {
+  const placeSpace = async (item: SiteItem, parent: SiteItem | null, sectionId: string | null) => {
     const entry = keys[item.key];
     const spaceId = madeNow.has(item.key) ? entry!.space! : await spaceOf(item);
     let id = madeNow.has(item.key) ? entry!.id : live(item.key, 'space')?.id;
     if (!id) {
       changes.push(`add space ${item.key} to the site${sectionId ? ` in section ${sectionKey(sectionId)}` : ''}`);
       if (!dry) id = (await call('addSpaceToSite', { path, body: { spaceId, ...(sectionId ? { sectionId } : {}) } })).id;
+      if (id) where.set(id, sectionId);
+    }
+    let moved = false;
+    if (id && !madeNow.has(item.key) && sectionId && where.has(id) && where.get(id) !== sectionId) {
+      moved = true;
+      // Known, in another section: moved there (the same site space), after the site space the
+      // file lists before it, or before the section's first one.
+      changes.push(`move space ${item.key} from ${nameOf(where.get(id)!)} to section ${sectionKey(sectionId)}`);
+      if (!dry) {
+        const siblings = parent?.children ?? [];
+        const prev = siblings[siblings.indexOf(item) - 1];
+        const prevId = prev ? keys[prev.key]?.id : undefined;
+        // Only site spaces are held by a section.
+        const there = [...where].filter(([x, at]) => at === sectionId && x !== id).map(([x]) => x);
+        const anchor =
+          prevId && where.get(prevId) === sectionId
+            ? { after: { type: 'site-space', id: prevId } }
+            : there[0]
+              ? { before: { type: 'site-space', id: there[0] } }
+              : undefined;
+        if (!anchor) throw new DocsError('invalid', `space ${item.key}: section ${sectionKey(sectionId)} has no site space to place it by`);
+        await call('sortSiteStructure', { path, body: { item: { type: 'site-space', id }, position: anchor } });
+      }
+      where.set(id, sectionId);
     }
     const node = id ? tree.get(id)?.node : undefined;
     if (item.path && id && (node ? node.path !== item.path : true)) {
       changes.push(`path of space ${item.key}: ${item.path}`);
       if (!dry) await call('updateSiteSpaceById', { path: { ...path, siteSpaceId: id }, body: { path: item.path } });
     }
-    if (item.default && sectionId && id && !node?.default) {
+    if (item.default && sectionId && id && (moved || !node?.default)) {
       changes.push(`space ${item.key} is the default of its section`);
       if (!dry && !sectionId.startsWith('('))
         await call('updateSiteSectionById', { path: { ...path, siteSectionId: sectionId }, body: { defaultSiteSpace: id } });
@@ -164,6 +189,31 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
     return spaceId;
   };
   const sectionKey = (id: string) => Object.entries(keys).find(([, v]) => v.id === id)?.[0] ?? id;
+  // Where each known item is now (its container's id, null: the site's root), kept current as
+  // this push moves items: a known item the file puts elsewhere is moved, never made again
+  // (docs/manual/docs-as-code.md#moving-items-between-containers).
+  const where = new globalThis.Map<string, string | null>([...tree].map(([id, { parent }]) => [id, parent?.id ?? null]));
+  const nameOf = (id: string | null) =>
+    id === null ? 'the top of the site' : `${keys[sectionKey(id)]?.type === 'section' ? 'section' : 'section group'} ${sectionKey(id)}`;
+  const pointerType = { space: 'site-space', section: 'site-section', 'section-group': 'site-section-group' } as const;
+  /**
+   * A moved item's place among its new siblings as the file orders them: after the sibling the
+   * file lists before it, or before the next one, when that one is there already (else at the end).
+   */
+  const placeInOrder = async (item: SiteItem, parent: SiteItem | null, id: string) => {
+    if (dry) return;
+    const siblings = parent ? parent.children : config.structure;
+    const at = siblings.indexOf(item);
+    const there = (s: SiteItem | undefined) => (s && keys[s.key] && where.get(keys[s.key]!.id) === where.get(id) ? keys[s.key]!.id : undefined);
+    const prev = siblings[at - 1];
+    const next = siblings.slice(at + 1).find((s) => there(s));
+    const position = there(prev)
+      ? { after: { type: pointerType[prev!.type], id: there(prev)! } }
+      : next
+        ? { before: { type: pointerType[next.type], id: there(next)! } }
+        : undefined;
+    if (position) await call('sortSiteStructure', { path, body: { item: { type: pointerType[item.type], id }, position } });
+  };
   const ids = new globalThis.Map<string, string>(); // key → space id
   try {
     for (const { item, parent } of walkSite(config.structure)) {
@@ -176,19 +226,34 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
             const g = await call('addSectionGroupToSite', { path, body: { title: item.title, ...(parentId ? { parent: parentId } : {}) } });
             keys[item.key] = { type: 'section-group', id: g.id };
           } else keys[item.key] = { type: 'section-group', id: `(new ${item.key})` };
-        } else if (tree.get(known.id)!.node.title !== item.title) {
-          changes.push(`rename section group ${item.key}: ${item.title}`);
-          if (!dry) await call('updateSiteSectionGroupById', { path: { ...path, siteSectionGroupId: known.id }, body: { title: item.title } });
+        } else {
+          if (tree.get(known.id)!.node.title !== item.title) {
+            changes.push(`rename section group ${item.key}: ${item.title}`);
+            if (!dry) await call('updateSiteSectionGroupById', { path: { ...path, siteSectionGroupId: known.id }, body: { title: item.title } });
+          }
+          if (where.get(known.id) !== parentId) {
+            // Into another group or to the top: the same group, with what it holds.
+            changes.push(`move section group ${item.key} from ${nameOf(where.get(known.id)!)} to ${nameOf(parentId)}`);
+            if (!dry) await call('updateSiteSectionGroupById', { path: { ...path, siteSectionGroupId: known.id }, body: { parentSectionGroupId: parentId } });
+            where.set(known.id, parentId);
+            await placeInOrder(item, parent, known.id);
+          }
         }
+        if (!known && !dry) where.set(keys[item.key]!.id, parentId);
       } else if (item.type === 'section') {
         const known = live(item.key, 'section');
         let sectionId = known?.id;
         if (!known) {
-          // A section is made with its first space (addSectionToSite), then the others join it.
-          const first = item.children[0]!;
+          // A section is made with a space (addSectionToSite), then the others join it: its first
+          // space not yet on the site, so that known site spaces move in (keeping their ids).
+          const first = item.children.find((c) => !live(c.key, 'space')) ?? item.children[0]!;
           const firstKnown = live(first.key, 'space');
           const spaceId = firstKnown?.space ?? (await spaceOf(first));
           changes.push(`create section ${item.key} (${item.title})${parentId ? ` in section group ${parent!.key}` : ''}`);
+          if (firstKnown && tree.has(firstKnown.id))
+            changes.push(
+              `move space ${first.key} from ${nameOf(where.get(firstKnown.id)!)} to section ${item.key} (made anew there: a new section is made with a space)`,
+            );
           if (!dry) {
             const s = await call('addSectionToSite', { path, body: { spaceId, title: item.title } });
             sectionId = s.id as string;
@@ -196,13 +261,31 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
             const ss = (s.siteSpaces ?? []).find((x: Node) => x.space?.id === spaceId);
             if (ss) keys[first.key] = { type: 'space', id: ss.id, space: spaceId, directory: first.directory ?? null };
             if (ss) madeNow.add(first.key);
-            if (parentId) await call('addSectionToGroup', { path: { ...path, siteSectionGroupId: parentId }, body: { sectionId } });
+            if (ss) where.set(ss.id, sectionId);
+            where.set(sectionId, null);
+            // Every space of the new section was on the site already: the first one is made anew
+            // there (a section is made with a space) and its old site space taken off.
+            if (firstKnown && tree.has(firstKnown.id) && ss) {
+              await call('deleteSiteSpaceById', { path: { ...path, siteSpaceId: firstKnown.id } });
+              where.delete(firstKnown.id);
+            }
+            if (parentId) {
+              await call('addSectionToGroup', { path: { ...path, siteSectionGroupId: parentId }, body: { sectionId } });
+              where.set(sectionId, parentId);
+            }
           } else {
             sectionId = `(new ${item.key})`;
             keys[item.key] = { type: 'section', id: sectionId };
             keys[first.key] = { type: 'space', id: `(new ${first.key})`, space: spaceId, directory: first.directory ?? null };
             madeNow.add(first.key);
           }
+        }
+        if (known && where.get(known.id) !== parentId) {
+          // Into a group, out of one or between two: the same section (id, path, site spaces).
+          changes.push(`move section ${item.key} from ${nameOf(where.get(known.id)!)} to ${nameOf(parentId)}`);
+          if (!dry) await call('updateSiteSectionById', { path: { ...path, siteSectionId: known.id }, body: { siteSectionGroupId: parentId } });
+          where.set(known.id, parentId);
+          await placeInOrder(item, parent, known.id);
         }
         const node = known ? tree.get(known.id)!.node : undefined;
         const patch: Record<string, string> = {};
@@ -213,7 +296,7 @@ export async function pushSite(run: SiteRun): Promise<{ result: unknown; exit: n
           if (!dry) await call('updateSiteSectionById', { path: { ...path, siteSectionId: sectionId }, body: patch });
         }
       } else {
-        const spaceId = await placeSpace(item, parent ? keys[parent.key]!.id : null);
+        const spaceId = await placeSpace(item, parent, parent ? keys[parent.key]!.id : null);
         ids.set(item.key, spaceId);
       }
     }

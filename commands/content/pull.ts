@@ -17,7 +17,7 @@ export default class ContentPull extends DocsCommand {
   static operations = ['listPages', 'listFiles', 'getPageById', 'getFileById'];
   static summary = "Write a space's content (or a change request's) to a folder of markdown";
   static description =
-    'Layout: a page at path a/b is a/b.md, or a/b/README.md when it has subpages (frontmatter for description, emoji, icon, hidden; then "# Title" and the body); SUMMARY.md keeps the order; files are written under their names. Only inside DIR: a name that is not a safe relative path, or whose path is taken, is written under a safe name, with a warning naming the original. Links become relative. A page pushed from a file (by docs content push, to a docs server) is written back as that file, byte for byte, unless it was changed in the space since: then it is written from the space\'s content and named on stderr with the reason. Group pages are `## Title` headings of SUMMARY.md. A space pushed with a .gitbook.yaml gets it back, with the pages under its root and SUMMARY.md at its structure.summary. `docs content push` of the same folder changes nothing. API: listPages, listFiles (or their change-request forms) and each file\'s downloadURL.';
+    'Layout: a page at path a/b is a/b.md, or a/b/README.md when it has subpages (frontmatter for description, emoji, icon, hidden; then "# Title" and the body); SUMMARY.md keeps the order; files are written under their names. Only inside DIR: a name that is not a safe relative path, or whose path is taken, is written under a safe name, with a warning naming the original. Links become relative. A page pushed from a file (by docs content push, to a docs server) is written back as that file, byte for byte, unless it was changed in the space since: then it is written from the space\'s content and named on stderr with the reason. Group pages are `## Title` headings of SUMMARY.md; link pages to a URL are its `* [Title](https://...)` entries. A space pushed with a .gitbook.yaml gets it back, with the pages under its root and SUMMARY.md at its structure.summary. `docs content push` of the same folder changes nothing. API: listPages, listFiles (or their change-request forms) and each file\'s downloadURL.';
   static examples = [
     '<%= config.bin %> content pull ./docs --space dHD9ZmkOPnfy9hWCsaQB',
     '<%= config.bin %> content pull ./review --space dHD9ZmkOPnfy9hWCsaQB --change-request 4',
@@ -78,7 +78,7 @@ export default class ContentPull extends DocsCommand {
     const tick = yielder();
     for (const { page } of flat) {
       await tick();
-      if (page.group) continue; // a SUMMARY.md heading, no file
+      if (page.group || page.link !== undefined) continue; // a SUMMARY.md heading or link page, no file
       const at = { path: page.path, hasChildren: page.children.length > 0 };
       const file = pageFile(page.path, at.hasChildren);
       // The server's link offsets (checked against the markdown): links made relative unparsed.
@@ -107,7 +107,7 @@ export default class ContentPull extends DocsCommand {
     }
     const result = {
       dir: args.dir,
-      pages: flat.filter((x) => !x.page.group).length,
+      pages: flat.filter((x) => !x.page.group && x.page.link === undefined).length,
       files: remote.files.length,
       ...(target.renamed.length ? { renamed: target.renamed } : {}),
       ...(rewritten.length ? { rewritten } : {}),
@@ -187,6 +187,8 @@ function sourceDiffers(
 /** The page tree with each page's path where it is written: its server path when safe and free. */
 function localPages(target: PullTarget, pages: RemotePage[], parent: { remote: string; local: string } | null = null): RemotePage[] {
   return pages.map((p) => {
+    // A link page has no file: nothing to claim (written as its URL in SUMMARY.md).
+    if (p.link !== undefined) return { ...p };
     // Its own part of the path (its slug): what follows its parent's path on the server.
     const own = parent && p.path.startsWith(`${parent.remote}/`) ? p.path.slice(parent.remote.length + 1) : p.path;
     const local = target.claimPage(parent?.local ?? null, own, p.path, p.children.length > 0);

@@ -22,7 +22,7 @@ export default class ContentPush extends DocsCommand {
   static operations = ['createChangeRequest', 'updateChangeRequestContent', 'updateChangeRequestById', 'mergeChangeRequest'];
   static summary = 'Make a space match a folder of markdown, as one change request (and merge it with --merge)';
   static description =
-    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. SUMMARY.md: each link's text is the page's title; `## Heading` lines make group pages (their pages in one folder of their own). A .gitbook.yaml in DIR is read as GitBook's Git Sync reads it (root, structure.readme, structure.summary; unknown keys are named in a warning) and kept in the space; its redirects become the redirects of each site holding the space (one bulk call per site, after the merge; listed by --dry-run). Each page's file is kept with it, so `docs content pull` gives the same bytes back. --dry-run lists what would change and changes nothing (exit codes as the real push). Layout: see `docs content pull --help`.";
+    "Reads DIR (SUMMARY.md when present, else the folder tree in natural order with a root README.md first; other files are uploaded), compares it with the space's content and sends only the differences as one change request (createChangeRequest, then updateChangeRequestContent in batches of up to 50 changes). An open change request opened by an earlier push of the same folder is updated instead of opening another (its subject ends with [push:FOLDER], FOLDER being DIR's path in its Git repository); --change-request N updates that one. Only regular files inside DIR are read (symbolic links resolved): a SUMMARY.md entry or a link leading outside, or a file listed twice, is refused (exit 2, nothing sent). Markdown files SUMMARY.md does not list are skipped, each named on stderr (--strict: exit 2, nothing sent). Pushing an unchanged folder changes nothing. SUMMARY.md: each link's text is the page's title; `## Heading` lines make group pages (their pages in one folder of their own); an entry linking to a URL (`* [Status](https://status.example.com)`) makes a link page (http, https and mailto only; no credentials in it). A .gitbook.yaml in DIR is read as GitBook's Git Sync reads it (root, structure.readme, structure.summary; unknown keys are named in a warning) and kept in the space; its redirects become the redirects of each site holding the space (one bulk call per site, after the merge; listed by --dry-run). Each page's file is kept with it, so `docs content pull` gives the same bytes back. --dry-run lists what would change and changes nothing (exit codes as the real push). Layout: see `docs content pull --help`.";
   static examples = [
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --message "Update install guide"',
     '<%= config.bin %> content push ./docs --space dHD9ZmkOPnfy9hWCsaQB --change-request 4   # update change request #4',
@@ -239,13 +239,25 @@ export default class ContentPush extends DocsCommand {
     const rflat = flattenRemote(remote.pages);
     const byId = new Map(rflat.map((x) => [x.page.id, x.page]));
     const lflat = flattenLocal(local.pages);
+    // A link page is shown as its SUMMARY.md entry (it has no file): [Status](https://...).
+    const entry = (p: { title: string; link?: string }) => `[${p.title}](${p.link})`;
     const fileOf = (path: string) => {
       const l = lflat.find((x) => x.page.path === path)?.page;
+      if (l?.link !== undefined) return entry(l);
       return l?.group ? `## ${l.title}` : pageFile(path, (l?.children.length ?? 0) > 0);
     };
-    const titleOf = (path: string) => lflat.find((x) => x.page.path === path)?.page.title ?? path;
+    const titleOf = (path: string) => {
+      const l = lflat.find((x) => x.page.path === path)?.page;
+      return l?.link !== undefined ? path : (l?.title ?? path);
+    };
+    const shown = (path: string) => (lflat.find((x) => x.page.path === path)?.page.link !== undefined ? fileOf(path) : path);
     const added = plan.phase1.filter((c) => c.change.operation === 'insert_page').map((c) => c.path!);
-    const deleted = plan.phase1.filter((c) => c.change.operation === 'delete_page').map((c) => byId.get(c.change.page)?.path ?? c.change.page);
+    const deleted = plan.phase1
+      .filter((c) => c.change.operation === 'delete_page')
+      .map((c) => {
+        const r = byId.get(c.change.page);
+        return r?.link !== undefined ? entry(r) : (r?.path ?? c.change.page);
+      });
     const isNew = new Set(added);
     const updated = plan.phase2.filter((c) => c.pagePath !== undefined && !isNew.has(c.pagePath)).map((c) => c.pagePath!);
     const files = plan.phase1.filter((c) => c.change.operation === 'insert_files').flatMap((c) => c.change.files.map((f: any) => f.name as string));
@@ -298,7 +310,7 @@ export default class ContentPush extends DocsCommand {
       merged: false,
       wouldMerge: run.merge && !!answer?.merge && !conflicts,
       ...s,
-      pages: { added, updated, deleted },
+      pages: { added: added.map(shown), updated: updated.map(shown), deleted },
       uploads: files,
     };
   }

@@ -7,6 +7,7 @@ import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { canonicalLinks, canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, PageNode, ReusableEntry } from './model.js';
+import { linkUrlProblem } from './link-pages.js';
 import { canonicalIncludes, findIncludes, resolveInclude } from './reusable.js';
 import { editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
@@ -94,10 +95,24 @@ export function runBatch(
       if (c[k] !== undefined || meta[k] !== undefined) throw invalid(`${where}.${k}: a reusable content has no ${k} (it is not a page)`);
   };
 
+  /**
+   * A link page's target (an extension of insert_page/update_page: GitBook's InputPageLink has
+   * one): a ContentRef of kind url, to the web or mail only (link-pages.ts).
+   */
+  const linkTarget = (t: any, where: string): { kind: 'url'; url: string } => {
+    if (!t || typeof t !== 'object' || t.kind !== 'url' || typeof t.url !== 'string')
+      throw invalid(`${where}.target: a link page needs a target {kind: "url", url: "https://..."}`);
+    const bad = linkUrlProblem(t.url);
+    if (bad) throw invalid(`${where}.target.url: ${bad}`);
+    return { kind: 'url', url: t.url };
+  };
+
   const applyMeta = (node: PageNode, input: any, where: string, siblings: PageNode[]) => {
     for (const k of META) {
       const v = input[k];
       if (v === undefined) continue;
+      // A link page's slug is its id (set at insert): it is in no URL, and never takes a page's.
+      if (k === 'slug' && node.type === 'link') throw invalid(`${where}.slug: a link page has no slug`);
       // Frontmatter is free YAML: the schema could not check these types.
       const want = k === 'hidden' || k === 'noIndex' || k === 'noRobotsIndex' ? 'boolean' : 'string';
       if (typeof v !== want) throw invalid(`${where}.${k}: must be a ${want}`);
@@ -116,7 +131,7 @@ export function runBatch(
       } else if ((k === 'emoji' || k === 'icon' || k === 'condition') && v === '') delete node[k];
       else (node as any)[k] = v;
     }
-    if (input.slug === undefined && input.__slugFromTitle) node.slug = slugify(node.title);
+    if (input.slug === undefined && input.__slugFromTitle && node.type !== 'link') node.slug = slugify(node.title);
     if (internal) for (let n = 2, stem = node.slug; siblings.some((s) => s !== node && s.slug === node.slug); n++) node.slug = `${stem}-${n}`;
     const clash = siblings.find((s) => s !== node && s.slug === node.slug);
     if (clash) throw invalid(`${where}.slug: "${node.slug}" is already used by sibling page ${clash.id}`);
@@ -175,18 +190,35 @@ export function runBatch(
         }
         // A group page (an extension: `type: "group"`; GitBook's SUMMARY.md `## Heading`): a
         // title and subpages, no document.
+        // A link page (`type: "link"`, an extension; GitBook's SUMMARY.md `* [Title](https://...)`):
+        // a title and a target, no document, no subpages (docs/manual/docs-as-code.md#link-pages).
         const group = c.type === 'group';
-        if (c.type !== undefined && c.type !== 'group' && c.type !== 'document') throw invalid(`${where}.type: must be document or group`);
-        if (group && typeof c.document?.markdown === 'string' && c.document.markdown.trim()) throw invalid(`${where}.document: a group page has no document`);
-        const { meta, markdown } = group ? { meta: c, markdown: undefined } : withSource(c, where);
-        const node: PageNode = { id: newId(), type: group ? 'group' : 'document', title: 'Untitled', slug: '', createdAt: now, updatedAt: now, pages: [] };
+        const link = c.type === 'link';
+        if (c.type !== undefined && c.type !== 'group' && c.type !== 'document' && c.type !== 'link')
+          throw invalid(`${where}.type: must be document, group or link`);
+        if ((group || link) && typeof c.document?.markdown === 'string' && c.document.markdown.trim())
+          throw invalid(`${where}.document: a ${c.type} page has no document`);
+        if (!link && c.target !== undefined) throw invalid(`${where}.target: only a link page (type: "link") has a target`);
+        const target = link ? linkTarget(c.target, where) : undefined;
+        const { meta, markdown } = group || link ? { meta: c, markdown: undefined } : withSource(c, where);
+        const id = newId();
+        const node: PageNode = {
+          id,
+          type: group ? 'group' : link ? 'link' : 'document',
+          title: 'Untitled',
+          slug: link ? `~${id}` : '',
+          ...(target ? { target, href: target.url } : {}),
+          createdAt: now,
+          updatedAt: now,
+          pages: [],
+        };
         const siblings = place(node, c.into ?? null, c.at, where);
         if (c.ref !== undefined) {
           if (pageRefs.has(c.ref) || fileRefs.has(c.ref)) throw invalid(`${where}.ref: "${c.ref}" is already used in this batch`);
           pageRefs.set(c.ref, node.id);
         }
         applyMeta(node, { ...meta, __slugFromTitle: meta.slug === undefined }, where, siblings);
-        if (!group) {
+        if (!group && !link) {
           bodies.set(node.id, markdown ?? '');
           whereOf.set(node.id, where);
           sources.set(node.id, sourceOf(c, where));
@@ -206,8 +238,16 @@ export function runBatch(
           break;
         }
         if (!tree.has(c.page)) throw invalid(`${where}.page: no page ${c.page} in this change request`);
-        const { meta, markdown } = withSource(c, where);
+        const kind = tree.node(c.page)!.type;
+        const { meta, markdown } = kind === 'link' ? { meta: c, markdown: undefined } : withSource(c, where);
+        if (kind === 'link' && c.document !== undefined) throw invalid(`${where}.document: page ${c.page} is a link page and has no document`);
+        if (c.target !== undefined && kind !== 'link') throw invalid(`${where}.target: page ${c.page} is a ${kind} page; only a link page has a target`);
         const node = tree.edit(c.page);
+        if (c.target !== undefined) {
+          const target = linkTarget(c.target, where);
+          node.target = target;
+          node.href = target.url;
+        }
         const parent = tree.parentOf(node.id)!;
         let siblings = tree.childrenOf(parent);
         if (c.into !== undefined || c.at !== undefined) {

@@ -61,12 +61,43 @@ function linksAt(body: string, spans: number[]): { url: string; start: number; e
   return out;
 }
 
-/** SUMMARY.md for a tree of pages (path, title, children). */
-export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean }[], summaryFile = 'SUMMARY.md'): string {
+/**
+ * Link pages have no file, so no path: each is known by its place, `<parent path>/#link-<n>` (the
+ * n-th link page among its siblings, from 1), on both sides of a push, so a link page of the
+ * folder is compared with the one of the space at the same place (docs/manual/docs-as-code.md#link-pages).
+ */
+export function keyLinkPages<T extends { path: string; children: T[]; link?: string }>(pages: T[], parent = ''): T[] {
+  let n = 0;
+  for (const p of pages) {
+    if (p.link !== undefined) p.path = `${parent ? `${parent}/` : ''}#link-${++n}`;
+    else keyLinkPages(p.children, p.path);
+  }
+  return pages;
+}
+
+/**
+ * A link page's URL as a SUMMARY.md link destination: as it is, unless its parentheses are
+ * unbalanced (then escaped, so the link reads back whole).
+ */
+export function summaryUrl(url: string): string {
+  let depth = 0;
+  for (const ch of url) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) break;
+  }
+  return depth === 0 ? url : url.replace(/([()])/g, '\\$1');
+}
+
+/** SUMMARY.md for a tree of pages (path, title, children; `link`: a link page's URL). */
+export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean; link?: string }[], summaryFile = 'SUMMARY.md'): string {
   const lines = ['# Table of contents', ''];
   const from = posix.dirname(summaryFile);
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
+      if (p.link !== undefined) {
+        lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${summaryUrl(p.link)})`);
+        continue;
+      }
       lines.push(
         `${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`,
       );

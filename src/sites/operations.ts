@@ -152,10 +152,16 @@ export const addSectionToSite = defineOperation('addSectionToSite', async ({ ctx
   return created(ctx, sitePath(path, `/sections/${s.id}`), await presentItem(ctx, caller, path, 'site-section', s.id));
 });
 
-export const updateSiteSectionById = defineOperation('updateSiteSectionById', async ({ ctx, caller, path, body }) => {
-  await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.updateSection(tx, site, path.siteSectionId, body));
-  return { status: 200, body: await presentItem(ctx, caller, path, 'site-section', path.siteSectionId) };
-});
+// siteSectionGroupId: the latest spec's move of a section into a group (null: to the root), which
+// the pinned contract's body does not list (docs/manual/docs-as-code.md#moving-items-between-containers).
+export const updateSiteSectionById = defineOperation(
+  'updateSiteSectionById',
+  async ({ ctx, caller, path, body }) => {
+    await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.updateSection(tx, site, path.siteSectionId, body));
+    return { status: 200, body: await presentItem(ctx, caller, path, 'site-section', path.siteSectionId) };
+  },
+  { extraBodyFields: ['siteSectionGroupId'] },
+);
 
 export const deleteSiteSectionById = defineOperation('deleteSiteSectionById', async ({ ctx, caller, path }) =>
   gone(await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.deleteSection(tx, site, path.siteSectionId))),
@@ -173,10 +179,15 @@ export const addSectionGroupToSite = defineOperation('addSectionGroupToSite', as
   return created(ctx, sitePath(path, `/section-groups/${g.id}`), await presentItem(ctx, caller, path, 'site-section-group', g.id));
 });
 
-export const updateSiteSectionGroupById = defineOperation('updateSiteSectionGroupById', async ({ ctx, caller, path, body }) => {
-  await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.updateGroup(tx, site, path.siteSectionGroupId, body));
-  return { status: 200, body: await presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId) };
-});
+// parentSectionGroupId: the latest spec's move of a group into another (null: to the root).
+export const updateSiteSectionGroupById = defineOperation(
+  'updateSiteSectionGroupById',
+  async ({ ctx, caller, path, body }) => {
+    await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.updateGroup(tx, site, path.siteSectionGroupId, body));
+    return { status: 200, body: await presentItem(ctx, caller, path, 'site-section-group', path.siteSectionGroupId) };
+  },
+  { extraBodyFields: ['parentSectionGroupId'] },
+);
 
 export const deleteSiteSectionGroupById = defineOperation('deleteSiteSectionGroupById', async ({ ctx, caller, path }) =>
   gone(await write(ctx, caller, path, `changing site ${path.siteId}`, (tx, { site }) => sections.deleteGroup(tx, site, path.siteSectionGroupId))),

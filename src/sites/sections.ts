@@ -91,11 +91,24 @@ export interface SectionPatch {
   condition?: string | null;
   icon?: string | null;
   description?: string | null;
+  /** The latest spec's move: into this section group (at its end), or to the site's root with null. */
+  siteSectionGroupId?: unknown;
+}
+
+/** The group a section or group moves into (null: the root), checked: in the site, and not the item itself or within it. */
+function moveTarget(tx: ReadTx, site: SiteRecord, value: unknown, field: string, self?: string): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string') throw invalid(`${field}: must be a section group id or null (the site's root)`);
+  const g = tx.get(SiteSectionGroups, value);
+  if (!g || g.site !== site.id) throw invalid(`${field}: no section group ${value} in site ${site.id}`);
+  for (let at: string | null = g.id; at !== null; at = tx.get(SiteSectionGroups, at)?.group ?? null)
+    if (at === self) throw invalid(`${field}: section group ${self} cannot move into itself or a group within it`);
+  return g.id;
 }
 
 export function updateSection(tx: WriteTx, site: SiteRecord, id: string, body: SectionPatch): SiteSectionRecord {
   const row = sectionOf(tx, site, id);
-  const accepted = ['title', 'path', 'defaultSiteSpace', 'condition', 'icon', 'description'];
+  const accepted = ['title', 'path', 'defaultSiteSpace', 'condition', 'icon', 'description', 'siteSectionGroupId'];
   onlyFields(body, accepted, 'PATCH .../sections/{siteSectionId}');
   if (!Object.keys(body).length) throw invalid(`body: give at least one of ${accepted.join(', ')}`);
   const next: SiteSectionRecord = { ...row };
@@ -118,6 +131,11 @@ export function updateSection(tx: WriteTx, site: SiteRecord, id: string, body: S
     const ss = siteSpaceOf(tx, site, body.defaultSiteSpace);
     if (ss.section !== id) throw invalid(`defaultSiteSpace: site space ${ss.id} is not in section ${id}`);
     setDefaultSiteSpace(tx, site, ss, 'defaultSiteSpace');
+  }
+  // A move to another container: the same section (id, path, site spaces), at the end of it.
+  if (body.siteSectionGroupId !== undefined) {
+    const group = moveTarget(tx, site, body.siteSectionGroupId, 'siteSectionGroupId');
+    if (group !== row.group) Object.assign(next, { group, position: endOf(nodesIn(tx, site.id, group).map((n) => n.row)) });
   }
   return tx.put(SiteSections, next);
 }
@@ -170,14 +188,19 @@ export function addGroup(tx: WriteTx, ctx: Context, site: SiteRecord, body: { ti
   return group;
 }
 
-export function updateGroup(tx: WriteTx, site: SiteRecord, id: string, body: { title?: string; icon?: string | null }) {
+export function updateGroup(tx: WriteTx, site: SiteRecord, id: string, body: { title?: string; icon?: string | null; parentSectionGroupId?: unknown }) {
   const row = groupOf(tx, site, id);
-  onlyFields(body, ['title', 'icon'], 'PATCH .../section-groups/{siteSectionGroupId}');
-  if (!Object.keys(body).length) throw invalid('body: give at least one of title, icon');
+  onlyFields(body, ['title', 'icon', 'parentSectionGroupId'], 'PATCH .../section-groups/{siteSectionGroupId}');
+  if (!Object.keys(body).length) throw invalid('body: give at least one of title, icon, parentSectionGroupId');
   const next: SiteSectionGroupRecord = { ...row };
   if (body.title !== undefined) next.title = title(body.title, GROUP_TITLE);
   if (body.icon === null) delete next.icon;
   else if (body.icon !== undefined) next.icon = body.icon;
+  // The latest spec's move: into another group (at its end) or to the root with null, with what it holds.
+  if (body.parentSectionGroupId !== undefined) {
+    const parent = moveTarget(tx, site, body.parentSectionGroupId, 'parentSectionGroupId', id);
+    if (parent !== row.group) Object.assign(next, { group: parent, position: endOf(nodesIn(tx, site.id, parent).map((n) => n.row)) });
+  }
   return tx.put(SiteSectionGroups, next);
 }
 

@@ -92,7 +92,7 @@ aside.sidebar ul{list-style:none;padding-left:12px;margin:0}aside.sidebar>nav>ul
 aside.sidebar li{margin:1px 0}aside.sidebar .group{font-weight:600;margin-top:16px;color:var(--muted);text-transform:uppercase;font-size:.78rem;letter-spacing:.04em}
 aside.sidebar .row{display:flex;align-items:flex-start;gap:2px}
 aside.sidebar a{display:block;flex:1;text-decoration:none;color:var(--fg);padding:3px 8px;border-radius:var(--radius);overflow-wrap:anywhere}
-aside.sidebar a:hover{background:var(--soft)}aside.sidebar a[aria-current]{color:var(--link);font-weight:600;background:var(--soft)}
+aside.sidebar a:hover{background:var(--soft)}aside.sidebar a[aria-current]{color:var(--link);font-weight:600;background:var(--soft)}aside.sidebar a.external::after{content:" ↗";font-size:.8em;color:var(--muted)}
 button.arrow{display:none;border:0;background:none;padding:3px 6px;color:var(--muted);line-height:1.6}
 .js button.arrow{display:block}button.arrow:before{content:"▸";display:inline-block;transition:transform .15s}button.arrow[aria-expanded=true]:before{transform:rotate(90deg)}
 .js li.closed>ul{display:none}

@@ -35,7 +35,10 @@ export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | u
           : p.target?.kind === 'page' && ix.byId.get(p.target.page)
             ? pageUrl(entry, ix.byId.get(p.target.page)!.path)
             : p.href;
-      return href ? `<li><a href="${attr(safeUrl(href))}">${esc(p.title)}</a></li>` : '';
+      // A link page to a URL leaves the site: marked as such (an arrow, docs/manual/docs-as-code.md#link-pages) and
+      // opened without handing the site's address or window to the other side.
+      const external = p.target?.kind === 'url' || (!p.target && !!p.href);
+      return href ? `<li><a href="${attr(safeUrl(href))}"${external ? ' class="external" rel="noopener noreferrer"' : ''}>${esc(p.title)}</a></li>` : '';
     }
     const here = current?.node.id === p.id ? ' aria-current="page"' : '';
     const link = `<a href="${attr(pageUrl(entry, l.path))}"${here}>${p.emoji ? `${esc(emoji(p.emoji))} ` : ''}${esc(p.title)}</a>`;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendBody } from './compress.js';
-import { ensureDownloadSecret } from '../../src/content/downloads.js';
+import { ensureDownloadSecret, hasDownloadSecret } from '../../src/content/downloads.js';
 import type { Context } from '../../src/kernel/context.js';
 import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
@@ -50,6 +50,23 @@ async function preloadApis(ctx: Context, view: SiteView): Promise<void> {
   );
   if (missing.length) await loadApis(ctx, missing);
 }
+
+/**
+ * A drawn page's headers, one frozen object per CSP (compress.ts builds the headers it sends from
+ * a frozen object once per page and coding: a cached page's request builds none).
+ */
+const pageHeads = new Map<string, Readonly<Record<string, string>>>();
+function pageHeaders(csp: string = CSP): Readonly<Record<string, string>> {
+  let h = pageHeads.get(csp);
+  if (!h) {
+    if (pageHeads.size >= 256) pageHeads.clear();
+    pageHeads.set(csp, (h = Object.freeze({ 'content-type': HTML, 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'content-security-policy': csp })));
+  }
+  return h;
+}
+
+/** A drawn page (HTML, 200) with its CSP (an API operation's, or the site's). */
+const sendPage = (res: ServerResponse, bytes: Buffer, csp?: string) => sendBody(res.req, res, 200, pageHeaders(csp), bytes);
 
 /** An answer, compressed as the request accepts (server/published/compress.ts). */
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): Promise<number> {
@@ -113,7 +130,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const input = given.input;
   if (!opened || !input) return bareNotFound(res);
   const { ref, visitor } = opened;
-  await ensureDownloadSecret(ctx);
+  if (!hasDownloadSecret(ctx)) await ensureDownloadSecret(ctx);
 
   // A page: `.md` after its path asks for its markdown.
   let asMarkdown = false;
@@ -294,7 +311,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   }
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
-  if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer, found.csp ? { 'content-security-policy': found.csp } : {});
+  if ('cached' in found) return sendPage(res, found.cached as Buffer, found.csp);
   const { ix, page } = found;
   const api = ix.api?.get(page.node.id);
   const key = bodyKey(
@@ -375,7 +392,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     }),
   );
   keepPage(found.sig, bytes, found.csp);
-  return send(res, 200, HTML, bytes, found.csp ? { 'content-security-policy': found.csp } : {});
+  return sendPage(res, bytes, found.csp);
 }
 
 /** What a browser shows at `<site>/mcp`: the address to give an MCP client. */

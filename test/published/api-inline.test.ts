@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentToMarkdown, markdownToDocument } from '../../src/documents/markdown.js';
 import { joinPieces, splitOperations } from '../../src/documents/openapi-blocks.js';

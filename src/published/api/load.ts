@@ -121,12 +121,22 @@ function latestVersion(tx: ReadTx, organization: string, slug: string): OpenAPIV
   return v && v.spec === spec!.id ? v : undefined;
 }
 
+const NO_REFS: Refs = { refs: [], inline: [] };
+
+/** The tree's references and inline specs: scanned once per tree (a request finds them in the WeakMap). */
+function refsFor(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): Refs {
+  const hit = refsByTree.get(tree);
+  if (hit) return hit;
+  // An organization without specs has no reference to draw: its pages' bodies are not scanned
+  // (nor is that kept: a spec put later draws them).
+  if (!tx.find(OpenapiSpecs, 'organization', space.organization).length) return NO_REFS;
+  return refsOf(tx, space.id, tree);
+}
+
 /** The latest version of each reference of a space's tree (a spec with no version yet: none). */
 function versionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]) {
   const out: { ref: Ref; version: OpenAPIVersionRecord }[] = [];
-  // An organization without specs has no reference to draw: its pages' bodies are not scanned.
-  if (!tx.find(OpenapiSpecs, 'organization', space.organization).length) return out;
-  for (const ref of refsOf(tx, space.id, tree).refs) {
+  for (const ref of refsFor(tx, space, tree).refs) {
     const v = latestVersion(tx, space.organization, ref.slug);
     if (v) out.push({ ref, version: v });
   }
@@ -135,8 +145,7 @@ function versionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]) {
 
 /** The latest versions of the specs the tree's inline operation blocks name. */
 function inlineVersionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): OpenAPIVersionRecord[] {
-  if (!tx.find(OpenapiSpecs, 'organization', space.organization).length) return [];
-  return refsOf(tx, space.id, tree).inline.flatMap((slug) => latestVersion(tx, space.organization, slug) ?? []);
+  return refsFor(tx, space, tree).inline.flatMap((slug) => latestVersion(tx, space.organization, slug) ?? []);
 }
 
 /** The versions the references and inline operations of these spaces need that are not loaded yet. */

@@ -86,7 +86,7 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 describe('an openapi-operation block on a published page', () => {
-  it('draws the operation in place: method and path, parameters, body, responses, code samples, Test it', async () => {
+  it('draws the operation in place: method and path, parameters, body, responses, code samples, Test it', { timeout: 60_000 }, async () => {
     const r = await get(s, `${base}/guide`);
     expect(r.status).toBe(200);
     const main = mainOf(r.doc);
@@ -147,7 +147,7 @@ describe('an openapi-operation block on a published page', () => {
     expect(r.text).not.toContain('<script>alert');
   });
 
-  it('a missing spec or operation draws nothing on the site, a notice in the preview', async () => {
+  it('a missing spec or operation draws nothing on the site, a notice in the preview', { timeout: 90_000 }, async () => {
     const r = await get(s, `${base}/missing`);
     expect(r.status).toBe(200);
     const text = textOf(mainOf(r.doc));

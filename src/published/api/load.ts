@@ -123,14 +123,18 @@ function latestVersion(tx: ReadTx, organization: string, slug: string): OpenAPIV
 
 const NO_REFS: Refs = { refs: [], inline: [] };
 
+// The last answer, for the same read and tree: a request asks four times (apisToLoad, spacePages).
+let last: { tx: ReadTx; tree: readonly PageNode[]; refs: Refs } | undefined;
+
 /** The tree's references and inline specs: scanned once per tree (a request finds them in the WeakMap). */
 function refsFor(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): Refs {
-  const hit = refsByTree.get(tree);
-  if (hit) return hit;
+  if (last?.tx === tx && last.tree === tree) return last.refs;
+  let refs = refsByTree.get(tree);
   // An organization without specs has no reference to draw: its pages' bodies are not scanned
   // (nor is that kept: a spec put later draws them).
-  if (!tx.find(OpenapiSpecs, 'organization', space.organization).length) return NO_REFS;
-  return refsOf(tx, space.id, tree);
+  if (!refs) refs = tx.find(OpenapiSpecs, 'organization', space.organization).length ? refsOf(tx, space.id, tree) : NO_REFS;
+  last = { tx, tree, refs };
+  return refs;
 }
 
 /** The latest version of each reference of a space's tree (a spec with no version yet: none). */

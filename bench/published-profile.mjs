@@ -19,10 +19,14 @@ const env = childEnv(tempDir('config'), { DOCS_BOOTSTRAP_TOKEN: TOKEN });
 const PROFILE = !process.env.DOCS_BENCH_NO_PROFILE;
 const bin = process.env.DOCS_BENCH_BIN ?? BIN;
 let bare;
-const served = await startChild('docs serve', [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : []), bin, 'serve', '--port', '0', '--quiet', '--data', join(dir, 'data')], {
-  env,
-  ready: /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/,
-});
+const served = await startChild(
+  'docs serve',
+  [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : []), bin, 'serve', '--port', '0', '--quiet', '--data', join(dir, 'data')],
+  {
+    env,
+    ready: /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/,
+  },
+);
 try {
   const api = async (method, path, body) => {
     const res = await fetch(served.url + path, {
@@ -63,7 +67,9 @@ try {
     writeFileSync(file, sent.bytes);
     const path = new URL(url).pathname;
     const same = Object.fromEntries(
-      ['content-encoding', 'vary', 'etag', 'content-security-policy', 'x-content-type-options', 'referrer-policy'].filter((h) => sent.headers[h]).map((h) => [h, sent.headers[h]]),
+      ['content-encoding', 'vary', 'etag', 'content-security-policy', 'x-content-type-options', 'referrer-policy']
+        .filter((h) => sent.headers[h])
+        .map((h) => [h, sent.headers[h]]),
     );
     bare = await startBareServer({ [path]: file }, sent.type, { ...env, BARE_HEADERS: JSON.stringify(same) });
     const urls = { docs: url, bare: `${bare.url}${path}` };

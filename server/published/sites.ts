@@ -60,7 +60,10 @@ function pageHeaders(csp: string = CSP): Readonly<Record<string, string>> {
   let h = pageHeads.get(csp);
   if (!h) {
     if (pageHeads.size >= 256) pageHeads.clear();
-    pageHeads.set(csp, (h = Object.freeze({ 'content-type': HTML, 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'content-security-policy': csp })));
+    pageHeads.set(
+      csp,
+      (h = Object.freeze({ 'content-type': HTML, 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'content-security-policy': csp })),
+    );
   }
   return h;
 }
@@ -329,11 +332,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   );
   // Inline operation blocks are drawn on ordinary pages (a generated API page has none).
   const blocks = api ? [] : found.blocks;
-  const bodyAt = api
-    ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}`
-    : blocks.length
-      ? `${key}|${ix.apiVersions ?? ''}|${part ?? ''}`
-      : key;
+  const bodyAt = api ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}` : blocks.length ? `${key}|${ix.apiVersions ?? ''}|${part ?? ''}` : key;
   let body = cachedBody(bodyAt);
   if (!body) {
     renderStats.rendered++;

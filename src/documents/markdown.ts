@@ -161,7 +161,14 @@ export function documentToMarkdown(doc: { nodes?: any[] }): string {
           return b.data?.ref?.reusableContent ? [`${indent}{% include "/reusable/${b.data.ref.reusableContent}" %}`, ''] : [];
         case 'openapi-operation': {
           const ref = refOfNode(b);
-          return ref ? [...operationMarkdown(ref).split('\n').map((l) => indent + l), ''] : [];
+          return ref
+            ? [
+                ...operationMarkdown(ref)
+                  .split('\n')
+                  .map((l) => indent + l),
+                '',
+              ]
+            : [];
         }
         case 'code':
           return [indent + '```' + (b.data?.syntax ?? ''), ...(b.nodes ?? []).map((l: any) => indent + inlineText(l.nodes)), indent + '```', ''];

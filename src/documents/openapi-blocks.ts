@@ -96,8 +96,7 @@ export function splitOperations(markdown: string): Piece[] {
 export const joinPieces = (pieces: Piece[]) => pieces.map((p) => ('text' in p ? p.text : p.raw)).join('\n');
 
 /** The operation blocks of a page's markdown. */
-export const operationRefs = (markdown: string): OperationRef[] =>
-  splitOperations(markdown).flatMap((p) => ('ref' in p ? [p.ref] : []));
+export const operationRefs = (markdown: string): OperationRef[] => splitOperations(markdown).flatMap((p) => ('ref' in p ? [p.ref] : []));
 
 const clean = (s: string) => s.replace(/["\n\r]/g, '');
 

@@ -32,7 +32,10 @@ export function publishedMarkdown(tx: ReadTx, space: { id: string; organization:
     const body = bodyOf(tx, spaceId, ix, node);
     // Inline operation blocks (api/inline.ts): each found operation as markdown, a missing one left out.
     if (!body.includes('openapi-operation')) return body;
-    return markdownWithOperations(body, resolveBlocks(body, (slug) => inlineSpec(tx, space.organization, slug)));
+    return markdownWithOperations(
+      body,
+      resolveBlocks(body, (slug) => inlineSpec(tx, space.organization, slug)),
+    );
   }
   if (api.kind !== 'root') return apiMarkdown(api);
   return `${bodyOf(tx, spaceId, ix, node).replace(REFERENCE_LINE, '').trim()}\n\n${apiMarkdown(api)}`;

@@ -61,12 +61,7 @@ export interface InlineRendered {
  * A page's markdown rendered with its operation blocks drawn in place. `blocks` are the page's
  * blocks in order (resolveBlocks); `preview`: a missing one shows a notice, else nothing.
  */
-export async function renderWithOperations(
-  markdown: string,
-  opts: RenderOptions,
-  blocks: Resolved[],
-  preview: boolean,
-): Promise<InlineRendered> {
+export async function renderWithOperations(markdown: string, opts: RenderOptions, blocks: Resolved[], preview: boolean): Promise<InlineRendered> {
   const pieces = splitOperations(markdown);
   if (pieces.length === 1 && 'text' in pieces[0]!) return { ...(await renderMarkdown(markdown, opts)), drew: false };
   // Each block stands in the text as a heading no page can guess (it keeps its place among the

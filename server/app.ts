@@ -93,6 +93,16 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // rebound its name to this address is refused here (421), and CORS is only for --cors origins.
       checkHost(req.headers.host);
       if (cors?.(req, res)) return done(204);
+      // Published sites and the app's views: HTML (server/published.ts), tried first (their prefixes
+      // are no other route's; a site's reads are the most frequent requests); the app's sign-in and
+      // session cookies behind the same failed-authentication limit as tokens.
+      if (isPublishedPath(pathname)) {
+        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), (secret, check) => limiter.checked(ctx, req, secret, check)).then(
+          done,
+          (err) => done(fail(req, res, err)),
+        );
+        return;
+      }
       // For scripts, CI and load balancers: no token. 503 with the error body naming the store
       // while the store cannot serve (PostgreSQL unreachable: src/store/pg-backend.ts).
       if (pathname === '/health') {
@@ -140,15 +150,6 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         import('./docs-routes.js')
           .then((m) => m.serveDocsRoute(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), auth))
           .then(done, (err) => done(fail(req, res, err)));
-        return;
-      }
-      // Published sites and the app's views: HTML (server/published.ts); the app's sign-in and
-      // session cookies behind the same failed-authentication limit as tokens.
-      if (isPublishedPath(pathname)) {
-        servePublishedPath(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1), (secret, check) => limiter.checked(ctx, req, secret, check)).then(
-          done,
-          (err) => done(fail(req, res, err)),
-        );
         return;
       }
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);

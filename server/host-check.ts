@@ -40,10 +40,16 @@ export function hostCheck(listenHost: string, allowedHosts: readonly string[] = 
   }
   const anyAddress = WILDCARDS.has(listenHost);
   const shown = [...names].filter((n) => !WILDCARDS.has(n)).map((n) => (n.includes(':') ? `[${n}]` : n));
+  // Host values already accepted, as sent (clients send the same one on every request): a
+  // request's check is one lookup. Bounded; a value not in it is checked in full.
+  const accepted = new Set<string>();
   return (value) => {
-    if (value === undefined) return;
+    if (value === undefined || accepted.has(value)) return;
     const name = hostName(value);
-    if (name !== undefined && (names.has(name) || (anyAddress && isIP(name) !== 0))) return;
+    if (name !== undefined && (names.has(name) || (anyAddress && isIP(name) !== 0))) {
+      if (accepted.size < 64) accepted.add(value);
+      return;
+    }
     throw new DocsError(
       'misdirected',
       `this server does not answer for host ${JSON.stringify(value.slice(0, 100))} (it answers for ${shown.join(', ')}${anyAddress ? ', any IP address' : ''}; add a name with docs serve --allowed-host)`,

@@ -18,6 +18,7 @@ const isSiteMcp = (req: IncomingMessage, pathname: string) =>
   /^\/sites\/[^/]+\/[^/]+\/mcp$/.test(pathname) && ((req.method !== 'GET' && req.method !== 'HEAD') || /text\/event-stream/.test(req.headers.accept ?? ''));
 
 let sites: Promise<typeof import('./published/sites.js')> | undefined;
+let sitesModule: typeof import('./published/sites.js') | undefined;
 let app: Promise<typeof import('./published/app.js')> | undefined;
 
 export async function servePublishedPath(
@@ -29,6 +30,11 @@ export async function servePublishedPath(
   guard?: AuthGuard,
 ): Promise<number> {
   if (isSiteMcp(req, pathname)) return (await import('./mcp.js')).serveSiteMcp(ctx, req, res, pathname, search);
-  if (pathname.startsWith('/sites/')) return (await (sites ??= import('./published/sites.js'))).servePublished(ctx, req, res, pathname, search);
+  if (pathname.startsWith('/sites/')) {
+    // Once loaded, the module is called in this turn (no await on a settled import per request).
+    if (sitesModule) return sitesModule.servePublished(ctx, req, res, pathname, search);
+    sitesModule = await (sites ??= import('./published/sites.js'));
+    return sitesModule.servePublished(ctx, req, res, pathname, search);
+  }
   return (await (app ??= import('./published/app.js'))).serveApp(ctx, req, res, pathname, search, guard);
 }

@@ -33,6 +33,22 @@ export const compressible = (type: string, length: number) => length >= MIN_BYTE
  */
 export function negotiate(header: string | string[] | undefined): Coding | undefined {
   if (!header) return undefined;
+  // Browsers send the same few headers: the answer for a header string is kept (bounded).
+  if (typeof header === 'string') {
+    const hit = negotiated.get(header);
+    if (hit !== undefined) return hit || undefined;
+    const got = parseAccept(header);
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(header, got ?? '');
+    return got;
+  }
+  return parseAccept(header);
+}
+
+const negotiated = new Map<string, Coding | ''>();
+const NEGOTIATED_MAX = 256;
+
+function parseAccept(header: string | string[]): Coding | undefined {
   const q: Record<string, number> = {};
   for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -56,6 +72,15 @@ interface Variants {
   etag: string;
   br?: Promise<Buffer>;
   gzip?: Promise<Buffer>;
+  /** The compressed bytes once ready (a cached page's later requests answer without awaiting). */
+  done: { br?: Buffer; gzip?: Buffer };
+  /** The quoted ETag of each representation ('' for identity). */
+  etags: Record<Coding | '', string>;
+  /**
+   * The 200's headers as sent, by the caller's headers object and the coding: a caller that
+   * passes the same (frozen) object for a cached page gets them built once.
+   */
+  heads: WeakMap<object, Partial<Record<Coding | '', Record<string, string | number | string[]>>>>;
 }
 const variants = new WeakMap<Buffer, Variants>();
 
@@ -64,7 +89,10 @@ export const compressStats = { br: 0, gzip: 0 };
 
 function variantsOf(body: Buffer): Variants {
   let v = variants.get(body);
-  if (!v) variants.set(body, (v = { etag: createHash('sha256').update(body).digest('base64url').slice(0, 22) }));
+  if (!v) {
+    const etag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+    variants.set(body, (v = { etag, done: {}, etags: { '': `"${etag}"`, br: `"${etag}-br"`, gzip: `"${etag}-gzip"` }, heads: new WeakMap() }));
+  }
   return v;
 }
 
@@ -85,11 +113,14 @@ export function encoded(body: Buffer, coding: Coding): Promise<Buffer> {
         })
       : gz(body, { level: 6 });
   v[coding] = job;
-  job.catch(() => (v[coding] = undefined));
+  job.then(
+    (bytes) => (v.done[coding] = bytes),
+    () => (v[coding] = undefined),
+  );
   return job;
 }
 
-const etagOf = (body: Buffer, coding?: Coding) => `"${variantsOf(body).etag}${coding ? `-${coding}` : ''}"`;
+const etagOf = (body: Buffer, coding?: Coding) => variantsOf(body).etags[coding ?? ''];
 
 /** Whether If-None-Match names this ETag (weak comparison, as RFC 9110 asks for GET). */
 function matches(header: string | undefined, etag: string): boolean {
@@ -127,13 +158,22 @@ export async function sendBody(
     res.end();
     return 304;
   }
-  const bytes = coding ? await encoded(body, coding) : body;
-  res.writeHead(status, {
+  // Bytes compressed already (a cached page) are sent in this turn; others wait for their job.
+  const v = variantsOf(body);
+  const bytes = coding ? (v.done[coding] ?? (await encoded(body, coding))) : body;
+  const build = () => ({
     ...headers,
     ...common,
     ...(coding ? { 'content-encoding': coding } : {}),
     'content-length': bytes.length,
   });
+  let head: Record<string, string | number | string[]>;
+  if (status === 200 && Object.isFrozen(headers)) {
+    let byCoding = v.heads.get(headers);
+    if (!byCoding) v.heads.set(headers, (byCoding = {}));
+    head = byCoding[coding ?? ''] ??= build();
+  } else head = build();
+  res.writeHead(status, head);
   res.end(bytes);
   return status;
 }

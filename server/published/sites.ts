@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendBody } from './compress.js';
-import { ensureDownloadSecret } from '../../src/content/downloads.js';
+import { ensureDownloadSecret, hasDownloadSecret } from '../../src/content/downloads.js';
 import type { Context } from '../../src/kernel/context.js';
 import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
 import { listedPages, openSite, siteSegments } from '../../src/published/open.js';
 import type { ReadTx } from '../../src/store/port.js';
 import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
-import { loadApis, REFERENCE_LINE } from '../../src/published/api/load.js';
+import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/published/api/load.js';
+import { blockOrigins, inlinePart, renderWithOperations, resolveBlocks } from '../../src/published/api/inline.js';
 import { operationBody, partBody, rootBody, tagBody } from '../../src/published/api/render.js';
 import { API_CSS } from '../../src/published/api/css.js';
 import { publishedMarkdown } from '../../src/published/content.js';
@@ -49,6 +50,26 @@ async function preloadApis(ctx: Context, view: SiteView): Promise<void> {
   );
   if (missing.length) await loadApis(ctx, missing);
 }
+
+/**
+ * A drawn page's headers, one frozen object per CSP (compress.ts builds the headers it sends from
+ * a frozen object once per page and coding: a cached page's request builds none).
+ */
+const pageHeads = new Map<string, Readonly<Record<string, string>>>();
+function pageHeaders(csp: string = CSP): Readonly<Record<string, string>> {
+  let h = pageHeads.get(csp);
+  if (!h) {
+    if (pageHeads.size >= 256) pageHeads.clear();
+    pageHeads.set(
+      csp,
+      (h = Object.freeze({ 'content-type': HTML, 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'content-security-policy': csp })),
+    );
+  }
+  return h;
+}
+
+/** A drawn page (HTML, 200) with its CSP (an API operation's, or the site's). */
+const sendPage = (res: ServerResponse, bytes: Buffer, csp?: string) => sendBody(res.req, res, 200, pageHeaders(csp), bytes);
 
 /** An answer, compressed as the request accepts (server/published/compress.ts). */
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): Promise<number> {
@@ -112,7 +133,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   const input = given.input;
   if (!opened || !input) return bareNotFound(res);
   const { ref, visitor } = opened;
-  await ensureDownloadSecret(ctx);
+  if (!hasDownloadSecret(ctx)) await ensureDownloadSecret(ctx);
 
   // A page: `.md` after its path asks for its markdown.
   let asMarkdown = false;
@@ -293,7 +314,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   }
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
-  if ('cached' in found) return send(res, 200, HTML, found.cached as Buffer, found.csp ? { 'content-security-policy': found.csp } : {});
+  if ('cached' in found) return sendPage(res, found.cached as Buffer, found.csp);
   const { ix, page } = found;
   const api = ix.api?.get(page.node.id);
   const key = bodyKey(
@@ -309,7 +330,9 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     ],
     ix.conditional ? visitor.claims : undefined,
   );
-  const bodyAt = api ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}` : key;
+  // Inline operation blocks are drawn on ordinary pages (a generated API page has none).
+  const blocks = api ? [] : found.blocks;
+  const bodyAt = api ? `${key}|${api.version}|${api?.kind === 'op' && part ? part : ''}` : blocks.length ? `${key}|${ix.apiVersions ?? ''}|${part ?? ''}` : key;
   let body = cachedBody(bodyAt);
   if (!body) {
     renderStats.rendered++;
@@ -319,6 +342,15 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       const got = await partBody(api, part, codeThemes);
       if (!got) return notFound(entry);
       body = got;
+    } else if (blocks.length && part) {
+      // A deeper level of an inline operation's schema (`?part=o<block>/...`).
+      const got = await inlinePart(blocks, part, codeThemes);
+      if (!got) return notFound(entry);
+      body = got;
+    } else if (blocks.length) {
+      // A page with `openapi-operation` blocks: each drawn in place (nothing for a missing one).
+      const got = await renderWithOperations(found.source.markdown, { ...found.source.links, codeThemes }, blocks, false);
+      body = { html: got.html, headings: got.headings };
     } else if (api?.kind === 'op') body = await operationBody(api, codeThemes);
     else if (api?.kind === 'tag') body = await tagBody(api, here, codeThemes);
     else {
@@ -340,7 +372,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     app: `/o/${encodeURIComponent(entry.space.organization)}/s/${encodeURIComponent(entry.space.id)}/${found.page.path}`,
   });
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
-  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || (api?.kind === 'op' && !!part);
+  const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || ((api?.kind === 'op' || blocks.length > 0) && !!part);
   const bytes = Buffer.from(
     frame({
       view,
@@ -355,11 +387,11 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       outline: headings,
       ref: (to) => found.refs.get(to) ?? contentRef(view, to),
       noindex,
-      ...(api ? { css: API_CSS } : {}),
+      ...(api || blocks.some((b) => 'op' in b) ? { css: API_CSS } : {}),
     }),
   );
   keepPage(found.sig, bytes, found.csp);
-  return send(res, 200, HTML, bytes, found.csp ? { 'content-security-policy': found.csp } : {});
+  return sendPage(res, bytes, found.csp);
 }
 
 /** What a browser shows at `<site>/mcp`: the address to give an MCP client. */
@@ -397,7 +429,7 @@ function findPage(
     const to = t?.kind === 'url' ? t.url : t?.kind === 'page' && ix.byId.get(t.page) ? pageUrl(entry, ix.byId.get(t.page)!.path) : page.node.href;
     return to ? { moved: to, temporary: true } : undefined;
   }
-  if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${publishedMarkdown(tx, entry.space.id, ix, page.node)}` };
+  if (asMarkdown) return { markdown: `# ${page.node.title}\n\n${publishedMarkdown(tx, entry.space, ix, page.node)}` };
   const settings = settingsOf(view, entry);
   const theme = themeOf(view, settings, cookies);
   const sig = signature(view, ix, page.node.id, theme, pathname, Math.floor(ctx.clock.now().getTime() / 3_600_000));
@@ -406,15 +438,20 @@ function findPage(
   const csp = api?.kind === 'op' && api.spec.origins.length ? cspWith(api.spec.origins) : undefined;
   const hit = cachedPage(sig);
   if (hit) return { cached: hit.bytes, csp: hit.csp };
+  const source = pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank');
+  // Inline operation blocks (api/inline.ts): their "Test it" may connect to their specs' servers.
+  const blocks = resolveBlocks(source.markdown, (slug) => inlineSpec(tx, entry.space.organization, slug));
+  const origins = blockOrigins(blocks);
   return {
-    csp,
+    csp: csp ?? (origins.length ? cspWith(origins) : undefined),
+    blocks,
     ix,
     page,
     settings,
     theme,
     sig,
     refs: pageRefs(tx, view, entry, settings),
-    source: pageSource(tx, ctx, entry, ix, page, visitor, settings.externalLinks?.target === 'blank'),
+    source,
     side: sidebar(ix, entry, page, visitor),
     ...neighbours(ix, page, visitor),
   };

@@ -27,6 +27,9 @@ export function downloadSecretRow() {
 }
 
 /** Makes sure the signing secret exists (a write only for a store initialized before it existed). */
+/** Whether the download secret is loaded (then `ensureDownloadSecret` need not be awaited). */
+export const hasDownloadSecret = (ctx: Context) => cache.has(ctx);
+
 export async function ensureDownloadSecret(ctx: Context): Promise<void> {
   if (cache.has(ctx)) return;
   const found = await ctx.store.read((tx) => tx.get(MetaDownloadSecret, META_ID));

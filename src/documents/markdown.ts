@@ -1,9 +1,11 @@
 import type { Nodes, Parents, PhrasingContent, RootContent } from 'mdast';
+import { operationMarkdown, operationNode, refOfNode, splitOperations } from './openapi-blocks.js';
 
 // Markdown <-> the contract's Document (JSONDocument), for text people write by hand (agent
 // instructions). Parsing is CommonMark through mdast-util-from-markdown; the mapping covers the
 // blocks a Document's essentials have: paragraphs, headings 1-3, lists, code, quotes, dividers,
-// with bold, italic, code and links inline. Anything else keeps its text as a paragraph.
+// with bold, italic, code and links inline, and GitBook's inline OpenAPI operation blocks
+// (`openapi-operation`, ./openapi-blocks.ts). Anything else keeps its text as a paragraph.
 
 type Mark = 'bold' | 'italic' | 'code' | 'strikethrough';
 export interface DocumentJson {
@@ -116,7 +118,9 @@ function blocks(children: RootContent[], essentialsOnly = false): any[] {
 /** A Document from markdown. */
 export async function markdownToDocument(markdown: string): Promise<DocumentJson> {
   const { fromMarkdown } = await import('mdast-util-from-markdown');
-  return { object: 'document', data: { schemaVersion: 1 }, nodes: blocks(fromMarkdown(markdown).children) };
+  // Operation blocks are cut out first (their tags are not markdown); the text between is parsed.
+  const nodes = splitOperations(markdown).flatMap((p) => ('ref' in p ? [operationNode(p.ref)] : blocks(fromMarkdown(p.text).children)));
+  return { object: 'document', data: { schemaVersion: 1 }, nodes };
 }
 
 const WRAP: Record<string, string> = { bold: '**', italic: '_', strikethrough: '~~' };
@@ -155,6 +159,17 @@ export function documentToMarkdown(doc: { nodes?: any[] }): string {
           return [indent + '---', ''];
         case 'reusable-content':
           return b.data?.ref?.reusableContent ? [`${indent}{% include "/reusable/${b.data.ref.reusableContent}" %}`, ''] : [];
+        case 'openapi-operation': {
+          const ref = refOfNode(b);
+          return ref
+            ? [
+                ...operationMarkdown(ref)
+                  .split('\n')
+                  .map((l) => indent + l),
+                '',
+              ]
+            : [];
+        }
         case 'code':
           return [indent + '```' + (b.data?.syntax ?? ''), ...(b.nodes ?? []).map((l: any) => indent + inlineText(l.nodes)), indent + '```', ''];
         case 'blockquote':

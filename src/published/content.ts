@@ -2,6 +2,8 @@ import { makeResolver } from '../content/link-refs.js';
 import type { FileEntry, PageNode } from '../content/model.js';
 import { REFERENCE_LINE } from './api/load.js';
 import { apiMarkdown } from './api/render.js';
+import { inlineSpec } from './api/load.js';
+import { markdownWithOperations, resolveBlocks } from './api/inline.js';
 import { fileDownloadUrl } from '../content/downloads.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { markdownOf } from '../content/revisions.js';
@@ -23,9 +25,18 @@ import type { Visitor } from './visitor.js';
  * A page's markdown as the site publishes it (`.md`, llms-full.txt): a page generated from an
  * OpenAPI spec is written from the spec; an API reference page is its text and the spec's overview.
  */
-export function publishedMarkdown(tx: ReadTx, spaceId: string, ix: PageIndexed, node: PageNode): string {
+export function publishedMarkdown(tx: ReadTx, space: { id: string; organization: string }, ix: PageIndexed, node: PageNode): string {
+  const spaceId = space.id;
   const api = ix.api?.get(node.id);
-  if (!api) return bodyOf(tx, spaceId, ix, node);
+  if (!api) {
+    const body = bodyOf(tx, spaceId, ix, node);
+    // Inline operation blocks (api/inline.ts): each found operation as markdown, a missing one left out.
+    if (!body.includes('openapi-operation')) return body;
+    return markdownWithOperations(
+      body,
+      resolveBlocks(body, (slug) => inlineSpec(tx, space.organization, slug)),
+    );
+  }
   if (api.kind !== 'root') return apiMarkdown(api);
   return `${bodyOf(tx, spaceId, ix, node).replace(REFERENCE_LINE, '').trim()}\n\n${apiMarkdown(api)}`;
 }

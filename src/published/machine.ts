@@ -1,4 +1,6 @@
 import { publishedMarkdown } from './content.js';
+import { inlineRefsOf, inlineSpec } from './api/load.js';
+import { resolveBlock } from './api/inline.js';
 import type { Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
 import { listedPages } from './open.js';
@@ -33,6 +35,11 @@ export function llmsIndex(tx: ReadTx, ctx: Context, view: SiteView): string {
     const h = [p.entry.section.row?.title, p.entry.space.title].filter(Boolean).join(' / ');
     if (h !== heading) out.push('', `## ${h}`, ''), (heading = h);
     out.push(`- [${mdText(p.page.node.title)}](${abs(ctx, pageUrl(p.entry, p.page.path))}.md)${p.page.node.description ? `: ${p.page.node.description}` : ''}`);
+    // The operations its `openapi-operation` blocks show (a missing one is left out).
+    for (const ref of inlineRefsOf(tx, p.entry.space.id, p.page.node)) {
+      const b = resolveBlock(ref, inlineSpec(tx, p.entry.space.organization, ref.spec));
+      if ('op' in b) out.push(`  - \`${b.op.method.toUpperCase()} ${b.op.path}\`: ${b.op.title}`);
+    }
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
@@ -41,7 +48,7 @@ export function llmsFull(tx: ReadTx, ctx: Context, view: SiteView): string {
   return listedPages(tx, view)
     .map(
       (p) =>
-        `# ${p.page.node.title}\n\nSource: ${abs(ctx, pageUrl(p.entry, p.page.path))}\n\n${publishedMarkdown(tx, p.entry.space.id, p.ix, p.page.node).trim()}\n`,
+        `# ${p.page.node.title}\n\nSource: ${abs(ctx, pageUrl(p.entry, p.page.path))}\n\n${publishedMarkdown(tx, p.entry.space, p.ix, p.page.node).trim()}\n`,
     )
     .join('\n---\n\n');
 }

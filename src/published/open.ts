@@ -37,8 +37,23 @@ export async function openSite(
   return ok ? { ref, visitor } : undefined;
 }
 
+// The segments of the paths asked most (a site's pages), kept: a request does not decode them again.
+// Frozen: callers read them (and destructure into their own arrays).
+const segmentsOf = new Map<string, readonly string[] | undefined>();
+const SEGMENTS_MAX = 2000;
+
 /** The segments of a site URL (`http://host/sites/<org>/<basename>/...` or its path), decoded; undefined if it is not one. */
-export function siteSegments(url: string): string[] | undefined {
+export function siteSegments(url: string): readonly string[] | undefined {
+  if (segmentsOf.has(url)) return segmentsOf.get(url);
+  const got = parseSegments(url);
+  // Bounded in entries and in the length of what is kept (any address may be asked).
+  if (url.length > 300) return got;
+  if (segmentsOf.size >= SEGMENTS_MAX) segmentsOf.clear();
+  segmentsOf.set(url, got && Object.freeze(got));
+  return got;
+}
+
+function parseSegments(url: string): string[] | undefined {
   let path = url;
   try {
     if (/^https?:\/\//i.test(url)) path = new URL(url).pathname;

@@ -5,7 +5,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
-import { apiTree, missingApis, type ApiPage, type Needed } from './api/load.js';
+import { apiTree, inlineVersions, missingApis, type ApiPage, type Needed } from './api/load.js';
 
 // A space's pages as a published site serves them: found by path, filtered by the visitor's
 // claims (a page whose condition, or an ancestor's, fails is not there), ordered for
@@ -22,7 +22,7 @@ export interface PageIndexed {
   docAt: Map<string, number>;
   /** Whether any page has a condition (then what a page links to depends on the visitor). */
   conditional: boolean;
-  /** The pages generated from OpenAPI specs (api/load.ts), by page id; the versions they show. */
+  /** The pages generated from OpenAPI specs (api/load.ts), by page id; the versions they and the inline operation blocks show. */
   api?: Map<string, ApiPage>;
   apiVersions?: string;
 }
@@ -52,8 +52,10 @@ export function spacePages(tx: ReadTx, space: SpaceRecord): PageIndexed {
   const tree = treeOf(tx, rev);
   // A space with API references: its tree with their generated pages (when their specs are loaded).
   const api = apiTree(tx, space, tree);
-  if (api) return { rev, ...indexTree(api.tree), api: api.pages, apiVersions: api.versions };
-  return { rev, ...indexTree(tree) };
+  // Pages with inline operation blocks show their specs' latest versions too (api/inline.ts).
+  const inline = inlineVersions(tx, space, tree);
+  if (api) return { rev, ...indexTree(api.tree), api: api.pages, apiVersions: inline ? `${api.versions};${inline}` : api.versions };
+  return { rev, ...indexTree(tree), ...(inline ? { apiVersions: `;${inline}` } : {}) };
 }
 
 /** The spaces' API reference versions not loaded yet (load them, then read again). */

@@ -143,8 +143,23 @@ export function locate(view: SiteView, segments: string[]): Located {
 }
 
 /** The settings a site space shows: the site's customization with the site space's overrides. */
-export const settingsOf = (view: SiteRef, entry?: SpaceEntry): Settings =>
-  entry?.ss.customization ? siteSpaceCustomization(view.site, entry.ss) : siteCustomization(view.site);
+// Settings by the rows they are drawn from (rows are immutable: a write puts a new row), so a
+// request does not complete the customization again. Read only: callers never change them.
+const siteSettings = new WeakMap<object, Settings>();
+const spaceSettings = new WeakMap<object, WeakMap<object, Settings>>();
+
+export function settingsOf(view: SiteRef, entry?: SpaceEntry): Settings {
+  if (entry?.ss.customization) {
+    let bySite = spaceSettings.get(entry.ss);
+    if (!bySite) spaceSettings.set(entry.ss, (bySite = new WeakMap()));
+    let got = bySite.get(view.site);
+    if (!got) bySite.set(view.site, (got = siteSpaceCustomization(view.site, entry.ss)));
+    return got;
+  }
+  let got = siteSettings.get(view.site);
+  if (!got) siteSettings.set(view.site, (got = siteCustomization(view.site)));
+  return got;
+}
 
 /** Every listed site space in navigation order (for llms.txt, sitemaps, search). */
 export const listedSpaces = (view: SiteView) => view.sections.flatMap((s) => s.spaces.filter((e) => e.listed));

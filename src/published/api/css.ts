@@ -25,4 +25,6 @@ form.try-it textarea{font-family:ui-monospace,monospace;font-size:.88rem}
 .js form.try-it .nojs{display:none}html:not(.js) form.try-it .send{display:none}
 form.try-it .note{color:var(--muted);font-size:.88rem;margin:0}
 .try-result{white-space:pre-wrap;overflow-wrap:anywhere;max-height:400px;overflow:auto;background:var(--code);padding:8px;border-radius:var(--radius);margin:0}
+section.api-inline{margin:24px 0;padding:12px 16px;border:1px solid var(--line);border-radius:var(--radius)}section.api-inline>h2{margin-top:0}
+.api-missing{color:var(--warn);border:1px dashed currentColor;border-radius:var(--radius);padding:8px 12px}
 `;

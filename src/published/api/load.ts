@@ -7,6 +7,7 @@ import type { OpenAPIVersionRecord } from '../../openapi/model.js';
 import { findSpec } from '../../openapi/service.js';
 import type { SpaceRecord } from '../../spaces/model.js';
 import type { ReadTx } from '../../store/port.js';
+import { operationRefs, type OperationRef } from '../../documents/openapi-blocks.js';
 import { buildSpec, type ApiOperation, type ApiSpec, type ApiTag } from './spec.js';
 import { OpenapiSpecs, OpenapiVersions } from '../../openapi/tables.js';
 
@@ -37,34 +38,61 @@ interface Ref {
   slug: string;
 }
 
-// Which pages are references, by body hash (bodies are immutable): scanned once per body.
-const scanned = new Map<string, string | null>();
+// What each page body refers to, by body hash (bodies are immutable): scanned once per body. A
+// reference line makes the page a reference; `openapi-operation` blocks (inline operations,
+// ./inline.ts) name specs the page draws from.
+interface Scan {
+  reference: string | null;
+  /** The inline operation blocks, and the specs they name. */
+  ops: OperationRef[];
+  inline: string[];
+}
+const scanned = new Map<string, Scan>();
 const SCANNED_MAX = 50_000;
+const NONE: Scan = { reference: null, ops: [], inline: [] };
 
-function refsIn(tx: ReadTx, spaceId: string, tree: readonly PageNode[]): Ref[] {
+interface Refs {
+  refs: Ref[];
+  /** The specs inline operation blocks of the tree name. */
+  inline: string[];
+}
+
+/** What a document page's body refers to (read once per body). */
+function scanOf(tx: ReadTx, spaceId: string, p: PageNode): Scan {
+  if (p.type !== 'document' || !p.content) return NONE;
+  const key = `${spaceId}:${p.content}`;
+  let scan = scanned.get(key);
+  if (scan === undefined) {
+    const md = markdownOf(tx, spaceId, p);
+    const reference = md.includes('openapi-reference') ? (REFERENCE_LINE.exec(md)?.[1] ?? null) : null;
+    const ops = md.includes('openapi-operation') ? operationRefs(md) : [];
+    scan = reference || ops.length ? { reference, ops, inline: [...new Set(ops.map((r) => r.spec))] } : NONE;
+    if (scanned.size >= SCANNED_MAX) scanned.delete(scanned.keys().next().value!);
+    scanned.set(key, scan);
+  }
+  return scan;
+}
+
+/** The inline operation blocks of a page's own body (includes of reusable content aside). */
+export const inlineRefsOf = (tx: ReadTx, spaceId: string, p: PageNode): OperationRef[] => scanOf(tx, spaceId, p).ops;
+
+function refsIn(tx: ReadTx, spaceId: string, tree: readonly PageNode[]): Refs {
   const out: Ref[] = [];
+  const inline = new Set<string>();
   const walk = (pages: readonly PageNode[]) => {
     for (const p of pages) {
-      if (p.type === 'document' && p.content) {
-        const key = `${spaceId}:${p.content}`;
-        let slug = scanned.get(key);
-        if (slug === undefined) {
-          const md = markdownOf(tx, spaceId, p);
-          slug = md.includes('openapi-reference') ? (REFERENCE_LINE.exec(md)?.[1] ?? null) : null;
-          if (scanned.size >= SCANNED_MAX) scanned.delete(scanned.keys().next().value!);
-          scanned.set(key, slug);
-        }
-        if (slug) out.push({ pageId: p.id, slug });
-      }
+      const scan = scanOf(tx, spaceId, p);
+      if (scan.reference) out.push({ pageId: p.id, slug: scan.reference });
+      for (const s of scan.inline) inline.add(s);
       walk(p.pages);
     }
   };
   walk(tree);
-  return out;
+  return { refs: out, inline: [...inline] };
 }
 
-const refsByTree = new WeakMap<readonly PageNode[], Ref[]>();
-function refsOf(tx: ReadTx, spaceId: string, tree: readonly PageNode[]): Ref[] {
+const refsByTree = new WeakMap<readonly PageNode[], Refs>();
+function refsOf(tx: ReadTx, spaceId: string, tree: readonly PageNode[]): Refs {
   let r = refsByTree.get(tree);
   if (!r) refsByTree.set(tree, (r = refsIn(tx, spaceId, tree)));
   return r;
@@ -85,26 +113,75 @@ export interface Needed {
   version: OpenAPIVersionRecord;
 }
 
+/** The latest processed version of the organization's spec `slug` (none: no such spec, or no version yet). */
+function latestVersion(tx: ReadTx, organization: string, slug: string): OpenAPIVersionRecord | undefined {
+  // Only a spec of the space's own organization.
+  const spec = findSpec(tx, organization, slug);
+  const v = spec?.lastVersion ? tx.get(OpenapiVersions, spec.lastVersion) : undefined;
+  return v && v.spec === spec!.id ? v : undefined;
+}
+
+const NO_REFS: Refs = { refs: [], inline: [] };
+
+// The last answer, for the same read and tree: a request asks four times (apisToLoad, spacePages).
+let last: { tx: ReadTx; tree: readonly PageNode[]; refs: Refs } | undefined;
+
+/** The tree's references and inline specs: scanned once per tree (a request finds them in the WeakMap). */
+function refsFor(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): Refs {
+  if (last?.tx === tx && last.tree === tree) return last.refs;
+  let refs = refsByTree.get(tree);
+  // An organization without specs has no reference to draw: its pages' bodies are not scanned
+  // (nor is that kept: a spec put later draws them).
+  if (!refs) refs = tx.find(OpenapiSpecs, 'organization', space.organization).length ? refsOf(tx, space.id, tree) : NO_REFS;
+  last = { tx, tree, refs };
+  return refs;
+}
+
 /** The latest version of each reference of a space's tree (a spec with no version yet: none). */
 function versionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]) {
   const out: { ref: Ref; version: OpenAPIVersionRecord }[] = [];
-  // An organization without specs has no reference to draw: its pages' bodies are not scanned.
-  if (!tx.find(OpenapiSpecs, 'organization', space.organization).length) return out;
-  for (const ref of refsOf(tx, space.id, tree)) {
-    // Only a spec of the space's own organization.
-    const spec = findSpec(tx, space.organization, ref.slug);
-    const v = spec?.lastVersion ? tx.get(OpenapiVersions, spec.lastVersion) : undefined;
-    if (v && v.spec === spec!.id) out.push({ ref, version: v });
+  for (const ref of refsFor(tx, space, tree).refs) {
+    const v = latestVersion(tx, space.organization, ref.slug);
+    if (v) out.push({ ref, version: v });
   }
   return out;
 }
 
-/** The versions the references of these spaces need that are not loaded yet. */
+/** The latest versions of the specs the tree's inline operation blocks name. */
+function inlineVersionsOf(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): OpenAPIVersionRecord[] {
+  return refsFor(tx, space, tree).inline.flatMap((slug) => latestVersion(tx, space.organization, slug) ?? []);
+}
+
+/** The versions the references and inline operations of these spaces need that are not loaded yet. */
 export function missingApis(tx: ReadTx, spaces: { space: SpaceRecord; tree: readonly PageNode[] }[]): Needed[] {
   const out: Needed[] = [];
   for (const { space, tree } of spaces)
-    for (const { version } of versionsOf(tx, space, tree)) if (!loaded.has(version.id)) out.push({ specId: version.spec, version });
+    for (const version of [...versionsOf(tx, space, tree).map((v) => v.version), ...inlineVersionsOf(tx, space, tree)])
+      if (!loaded.has(version.id) && !out.some((n) => n.version.id === version.id)) out.push({ specId: version.spec, version });
   return out;
+}
+
+/**
+ * The versions the space's inline operation blocks show (part of a page's cache signature: a new
+ * version of one of their specs draws the page again); undefined when the tree has none.
+ */
+export function inlineVersions(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): string | undefined {
+  const vs = inlineVersionsOf(tx, space, tree);
+  return vs.length ? vs.map((v) => v.id).join(',') : undefined;
+}
+
+/** What an inline block's spec is now: its indexed latest version, or why there is none. */
+export type InlineSpec = { spec: ApiSpec } | { problem: 'no-spec' | 'no-version' | 'unreadable' | 'not-loaded' };
+
+/** The spec `slug` of the space's organization as inline blocks draw it (load it first: missingApis). */
+export function inlineSpec(tx: ReadTx, organization: string, slug: string): InlineSpec {
+  const spec = findSpec(tx, organization, slug);
+  if (!spec) return { problem: 'no-spec' };
+  const v = latestVersion(tx, organization, slug);
+  if (!v) return { problem: 'no-version' };
+  const got = loaded.get(v.id);
+  if (got === undefined) return { problem: 'not-loaded' };
+  return got ? { spec: got } : { problem: 'unreadable' };
 }
 
 const loading = new Map<string, Promise<void>>();

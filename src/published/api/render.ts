@@ -168,8 +168,7 @@ function responseExample(spec: ApiSpec, media: any): unknown {
   return exampleOf(spec, media.schema);
 }
 
-function tryIt(spec: ApiSpec, op: ApiOperation, headings: Heading[]): string {
-  const head = h2('test-it', 'Test it', headings);
+function tryIt(spec: ApiSpec, op: ApiOperation, head: string): string {
   if (!spec.servers.length) return `${head}<p>The spec names no server with an absolute address: there is nothing to send this request to.</p>`;
   const field = (name: string, label: string, value: string, required: boolean, hint = '') =>
     `<label class="field"><span>${esc(label)}${required ? ' <span class="req">required</span>' : ''}${hint ? ` <span class="type">${esc(hint)}</span>` : ''}</span><input type="text" name="${attr(name)}" value="${attr(value)}"${required ? ' required' : ''} autocomplete="off" spellcheck="false"></label>`;
@@ -196,16 +195,35 @@ function tryIt(spec: ApiSpec, op: ApiOperation, headings: Heading[]): string {
 ${fields.join('')}<button type="submit" class="send">Send</button><pre class="try-result" role="status" aria-live="polite" tabindex="0" hidden></pre></form>`;
 }
 
-/** An operation page's body (inside the page frame, after its title). */
-export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Promise<ApiBody> {
+/**
+ * Where an operation is drawn inside an ordinary page (an `openapi-operation` block, ./inline.ts)
+ * rather than on its own page: `id` is the block's anchor (its sections' ids start with it),
+ * `part` the segment before its schema parts' addresses (`?part=<part>/req/...` of the page).
+ */
+export interface InlinePlace {
+  id: string;
+  part: string;
+}
+
+/**
+ * An operation page's body (inside the page frame, after its title); with `inline`, the same
+ * operation as a block of an ordinary page: its title a heading, its sections one level below
+ * and out of the outline (the block's heading is in it).
+ */
+export async function operationBody(page: ApiPage, codeThemes?: CodeThemes, inline?: InlinePlace): Promise<ApiBody> {
   const { spec, op } = page as { spec: ApiSpec; op: ApiOperation };
   const d = draw(spec);
   const headings: Heading[] = [];
-  const parts: string[] = [`<div class="api-op">`, endpoint(op)];
+  const section = (id: string, text: string) => (inline ? `<h3 id="${attr(`${inline.id}-${id}`)}">${esc(text)}</h3>` : h2(id, text, headings));
+  const sub = inline ? 'h4' : 'h3';
+  const at = inline ? `/${inline.part}` : '';
+  const parts: string[] = inline
+    ? [`<section class="api-op api-inline" aria-labelledby="${attr(inline.id)}">`, h2(inline.id, op.title, headings), endpoint(op)]
+    : [`<div class="api-op">`, endpoint(op)];
   if (op.deprecated) parts.push(`<p class="deprecated-note">This operation is deprecated.</p>`);
   parts.push(d.texts.add(op.description));
   if (op.security.length) {
-    parts.push(h2('authorizations', 'Authorizations', headings));
+    parts.push(section('authorizations', 'Authorizations'));
     parts.push(
       `<ul class="props">${op.security
         .map((name) => {
@@ -220,15 +238,15 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
     .map((where) => [where, op.params.filter((p) => p.in === where)] as const)
     .filter(([, ps]) => ps.length);
   if (groups.length) {
-    parts.push(h2('parameters', 'Parameters', headings));
-    for (const [where, ps] of groups) parts.push(`<h3>${IN_TITLES[where]}</h3>${paramList(d, ps)}`);
+    parts.push(section('parameters', 'Parameters'));
+    for (const [where, ps] of groups) parts.push(`<${sub}>${IN_TITLES[where]}</${sub}>${paramList(d, ps)}`);
   }
   if (op.body) {
-    parts.push(h2('request-body', 'Request body', headings));
+    parts.push(section('request-body', 'Request body'));
     parts.push(d.texts.add(op.body.description));
     for (const [type, media] of Object.entries<any>(op.body.content).slice(0, 5)) {
       parts.push(
-        `<div class="media"><p class="media-type"><code>${esc(type)}</code>${op.body.required ? ' <span class="req">required</span>' : ''}</p>${schemaBlock(d, media?.schema, `/req/${seg(type)}`)}</div>`,
+        `<div class="media"><p class="media-type"><code>${esc(type)}</code>${op.body.required ? ' <span class="req">required</span>' : ''}</p>${schemaBlock(d, media?.schema, `${at}/req/${seg(type)}`)}</div>`,
       );
     }
     const ex = bodyExample(spec, op);
@@ -238,7 +256,7 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
       );
   }
   if (op.responses.length) {
-    parts.push(h2('responses', 'Responses', headings));
+    parts.push(section('responses', 'Responses'));
     op.responses.slice(0, 30).forEach(([status, raw], i) => {
       const r = deref(spec, raw).value ?? {};
       const content = responseContent(spec, raw);
@@ -247,7 +265,7 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
         .slice(0, 5)
         .map(([type, media]) => {
           const ex = responseExample(spec, media);
-          return `<div class="media"><p class="media-type"><code>${esc(type)}</code></p>${schemaBlock(d, media?.schema, `/res/${seg(status)}/${seg(type)}`)}${ex !== undefined ? `<details class="example"><summary>Example</summary>${codeBlock(d, exampleText(ex), /json/i.test(type) ? 'json' : 'text')}</details>` : ''}</div>`;
+          return `<div class="media"><p class="media-type"><code>${esc(type)}</code></p>${schemaBlock(d, media?.schema, `${at}/res/${seg(status)}/${seg(type)}`)}${ex !== undefined ? `<details class="example"><summary>Example</summary>${codeBlock(d, exampleText(ex), /json/i.test(type) ? 'json' : 'text')}</details>` : ''}</div>`;
         })
         .join('');
       const desc = typeof r.description === 'string' ? r.description : '';
@@ -256,7 +274,7 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
       );
     });
   }
-  parts.push(h2('code-samples', 'Code samples', headings));
+  parts.push(section('code-samples', 'Code samples'));
   const samples = samplesOf(spec, op);
   parts.push(
     tabs(
@@ -266,8 +284,8 @@ export async function operationBody(page: ApiPage, codeThemes?: CodeThemes): Pro
       })),
     ),
   );
-  parts.push(tryIt(spec, op, headings));
-  parts.push('</div>');
+  parts.push(tryIt(spec, op, section('test-it', 'Test it')));
+  parts.push(inline ? '</section>' : '</div>');
   return { html: await fill(parts.join('\n'), d.texts, codeThemes), headings };
 }
 

@@ -4,7 +4,12 @@ import { DocsError } from '../../kernel/errors.js';
 import { invoke } from '../../invoke.js';
 import { attr, esc, safeUrl } from '../render/html.js';
 import { makeResolver } from '../../content/link-refs.js';
-import { renderMarkdown, type RenderOptions } from '../render/markdown.js';
+import type { RenderOptions } from '../render/markdown.js';
+import { operationRefs } from '../../documents/openapi-blocks.js';
+import { renderWithOperations, resolveBlocks } from '../api/inline.js';
+import type { InlineSpec } from '../api/load.js';
+import { buildSpec } from '../api/spec.js';
+import { API_CSS } from '../api/css.js';
 import { appPage, list, section } from './page.js';
 
 // One view per kind of `urls.app`. Every read goes through `invoke` as the signed-in member:
@@ -105,8 +110,19 @@ async function space(call: Call, home: { title: string; href: string }, id: stri
   let body = '';
   if (path) {
     const [p, files] = await Promise.all([call('getPageByPath', { spaceId: id, pagePath: path }), call('listFiles', { spaceId: id }, { limit: '1000' })]);
-    const { html } = await renderMarkdown(p.markdown ?? '', previewLinks(pages, files.items ?? [], base, p.id, ctxBase(s)));
-    body = `<article><h1>${esc(p.title)}</h1>${html}</article>`;
+    const markdown = p.markdown ?? '';
+    // Inline OpenAPI operations drawn as on the site; a missing spec or operation is a visible notice here.
+    const specs = new Map<string, Promise<InlineSpec>>();
+    const find = (slug: string) => {
+      if (!specs.has(slug)) specs.set(slug, previewSpec(call, s.organization, slug));
+      return specs.get(slug)!;
+    };
+    const refs = operationRefs(markdown);
+    const found = new Map<string, InlineSpec>();
+    for (const r of refs) found.set(r.spec, await find(r.spec));
+    const blocks = refs.length ? resolveBlocks(markdown, (slug) => found.get(slug)!) : [];
+    const { html } = await renderWithOperations(markdown, previewLinks(pages, files.items ?? [], base, p.id, ctxBase(s)), blocks, true);
+    body = `${blocks.length ? `<style>${API_CSS}</style>` : ''}<article><h1>${esc(p.title)}</h1>${html}</article>`;
   } else {
     body = `<h1>${esc(s.title)}</h1>${s.urls.published ? `<p>Published at <a href="${attr(safeUrl(s.urls.published))}">${esc(s.urls.published)}</a></p>` : ''}${section('Change requests', list(crs.items.map((c: any) => ({ title: `#${c.number} ${c.subject ?? ''}`, href: new URL(c.urls.app).pathname, note: c.status }))))}`;
   }
@@ -115,6 +131,28 @@ async function space(call: Call, home: { title: string; href: string }, id: stri
     `<div class="layout"><aside class="sidebar"><nav aria-label="Pages">${tree(pages, base, path)}</nav></aside><div>${body}</div></div>`,
     crumbs,
   );
+}
+
+/** A spec's latest version for a preview, read through the API (as the editor sees it). */
+async function previewSpec(call: Call, organizationId: string, specSlug: string): Promise<InlineSpec> {
+  try {
+    await call('getOpenAPISpecBySlug', { organizationId, specSlug });
+  } catch (err) {
+    if (err instanceof DocsError && err.kind === 'not_found') return { problem: 'no-spec' };
+    throw err;
+  }
+  let content: any;
+  try {
+    content = await call('getLatestOpenAPISpecVersionContent', { organizationId, specSlug });
+  } catch (err) {
+    if (err instanceof DocsError && err.kind === 'not_found') return { problem: 'no-version' };
+    throw err;
+  }
+  try {
+    return { spec: buildSpec(content.filesystem ?? {}, content.url) };
+  } catch {
+    return { problem: 'unreadable' };
+  }
 }
 
 /** The origin the API's `urls.app` are under (links to it count as links in the app). */

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { loadParser } from '../../src/content/link-refs.js';
+import { lazyParser } from '../_lib/markdown-parser.js';
 import { FILE_NAME_RULE, fileNameProblem } from '../../src/content/safe-names.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
@@ -52,7 +52,7 @@ export default class ContentPush extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPush);
     if (flags.site) return this.siteRun(args.dir, flags);
-    const parse = await loadParser();
+    const parse = lazyParser();
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
       // The pages under .gitbook.yaml's root, when it names one.

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { loadParser } from '../../src/content/link-refs.js';
+import { lazyParser } from '../_lib/markdown-parser.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { FORMATS, report, verdict, type Format } from '../_lib/check-report.js';
@@ -47,7 +47,7 @@ export default class ContentCheck extends DocsCommand {
       const { root, summary, warnings } = readRepoConfig(args.dir);
       for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
       const cache = FactCache.load();
-      result = await checkFolder(root ? join(args.dir, root) : args.dir, await loadParser(), cache, summary);
+      result = await checkFolder(root ? join(args.dir, root) : args.dir, lazyParser(), cache, summary);
       cache.save();
     } else result = await checkRemote(await this.transport(flags), flags.space!, flags['change-request']);
     const format = flags.format as Format;

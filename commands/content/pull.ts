@@ -2,7 +2,8 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { loadParser, type Parse } from '../../src/content/link-refs.js';
+import type { Parse } from '../../src/content/link-refs.js';
+import { lazyParser } from '../_lib/markdown-parser.js';
 import { readPageSource } from '../../src/documents/page-source.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
@@ -41,7 +42,7 @@ export default class ContentPull extends DocsCommand {
     if (existsSync(args.dir) && readdirSync(args.dir).length && !flags.force)
       throw new DocsError('invalid', `DIR: ${args.dir} is not empty (use --force to write into it)`);
     const transport = await this.transport(flags);
-    const parse = await loadParser();
+    const parse = lazyParser();
     const got = await remoteContent(transport, flags.space!, flags['change-request']);
     // Every path is claimed before anything is written, SUMMARY.md first, then pages (the
     // content), then files: whatever the server sends, each lands inside DIR, under its own name

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { loadParser } from '../../src/content/link-refs.js';
+import { lazyParser } from '../_lib/markdown-parser.js';
 import { FILE_NAME_RULE, fileNameProblem } from '../../src/content/safe-names.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
@@ -52,7 +52,7 @@ export default class ContentPush extends DocsCommand {
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(ContentPush);
     if (flags.site) return this.siteRun(args.dir, flags);
-    const parse = await loadParser();
+    const parse = lazyParser();
     if (flags.check) {
       // Before anything is read for the push or asked of the server: a failed check sends nothing.
       // The pages under .gitbook.yaml's root, when it names one.
@@ -75,6 +75,8 @@ export default class ContentPush extends DocsCommand {
     const local = await readFolder(config.root ? join(args.dir, config.root) : args.dir, parse, { summary: config.summary, readme: config.readme });
     if (config.text !== undefined) local.files.push({ name: CONFIG_FILE, abs: join(args.dir, CONFIG_FILE), size: Buffer.byteLength(config.text) });
     for (const n of local.notes) process.stderr.write(`Warning: ${n}\n`);
+    // The pages' files by path, which pushRedirects reads only when .gitbook.yaml has redirects.
+    const redirectPaths = () => (Object.keys(config.redirects).length ? pagePathsOf(local.pages) : new Map<string, string>());
     // The server refuses names that are not safe path segments: refused here, before a change
     // request is opened, rather than halfway through the push.
     for (const f of local.files) {
@@ -109,7 +111,7 @@ export default class ContentPush extends DocsCommand {
         spinner?.stop();
         // .gitbook.yaml redirects → the sites of the space (docs/manual/sites.md#redirects): listed, not sent.
         const siteFlag = (flags as Record<string, unknown>).site as string | undefined;
-        const wouldRedirect = await pushRedirects(transport, space, config.redirects, pagePathsOf(local.pages), { dry: true, site: siteFlag });
+        const wouldRedirect = await pushRedirects(transport, space, config.redirects, redirectPaths(), { dry: true, site: siteFlag });
         if (wouldRedirect.lines.length && !this.jsonEnabled()) this.log(wouldRedirect.lines.join('\n'));
         return await this.dryRun(
           transport,
@@ -131,7 +133,7 @@ export default class ContentPush extends DocsCommand {
         spinner?.stop();
         if (!this.jsonEnabled()) this.log(`No change: ${args.dir} matches space ${space}.`);
         // The pages are the space's: its sites get the .gitbook.yaml redirects (docs/manual/sites.md#redirects).
-        const same = await pushRedirects(transport, space, config.redirects, pagePathsOf(local.pages), {
+        const same = await pushRedirects(transport, space, config.redirects, redirectPaths(), {
           site: (flags as Record<string, unknown>).site as string | undefined,
         });
         if (same.lines.length && !this.jsonEnabled()) this.log(same.lines.join('\n'));
@@ -174,7 +176,7 @@ export default class ContentPush extends DocsCommand {
       // .gitbook.yaml redirects → the sites of the space, once its pages are the space's (merged, or unchanged).
       const redirected =
         merged || !changed
-          ? await pushRedirects(transport, space, config.redirects, pagePathsOf(local.pages), {
+          ? await pushRedirects(transport, space, config.redirects, redirectPaths(), {
               site: (flags as Record<string, unknown>).site as string | undefined,
             })
           : undefined;

@@ -9,6 +9,9 @@ import { extractLinks, pageDir, type Parse } from './link-refs.js';
 
 export const pageFile = (path: string, hasChildren: boolean) => (hasChildren ? `${path}/README.md` : `${path}.md`);
 
+// posix.relative's answers (a pure function of its two strings), bounded.
+const relMemo = new Map<string, string>();
+
 /**
  * The body with its page and file links in one canonical relative form: `pageOf(path)` says
  * whether a page path exists (and whether it has children), `idToPath` maps `/pages/<id>` and
@@ -26,8 +29,16 @@ export function canonicalBody(
 ): string {
   const from = pageDir(at.path, at.hasChildren);
   const rel = (target: string) => {
-    const r = posix.relative(from || '.', target);
-    return r.startsWith('../') ? r : `./${r}`;
+    // The same few (folder, target) pairs recur over a folder's pages: path.relative once each.
+    const key = `${from}\0${target}`;
+    let r = relMemo.get(key);
+    if (r === undefined) {
+      r = posix.relative(from || '.', target);
+      r = r.startsWith('../') ? r : `./${r}`;
+      if (relMemo.size >= 50_000) relMemo.clear();
+      relMemo.set(key, r);
+    }
+    return r;
   };
   const edits: { start: number; end: number; text: string }[] = [];
   const links = spans ? linksAt(body, spans) : extractLinks(parse, body);

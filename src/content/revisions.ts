@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -9,7 +9,7 @@ import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
 import { PageContents, PageNodes } from './tables.js';
 import { Revisions } from '../spaces/tables.js';
 
-export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+export const sha256 = (data: string | Buffer) => hash('sha256', data, 'hex');
 
 /** A revision of the space, or 404 (a revision id of another space is not found either). */
 export function readRevision(tx: ReadTx, space: string, id: string): ContentRevision {

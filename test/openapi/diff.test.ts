@@ -83,6 +83,13 @@ describe('openapi diff: classification rules', () => {
     expect(diff(() => {})).toEqual([]);
   });
 
+  it('a reference to nothing, the same on both sides of one file name, is no change (it threw reading its text)', () => {
+    const spec = base();
+    spec.paths['/pets'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Missing' };
+    const side = () => ({ root: 'openapi.json', files: { 'openapi.json': structuredClone(spec) } });
+    expect(diffSpecs(side(), side()).changes).toEqual([]);
+  });
+
   it('operations and paths', () => {
     expect(one((d) => delete d.paths['/pets/{id}'].delete)).toBe('breaking | endpoint-removed | DELETE /pets/{id}');
     expect(diff((d) => delete d.paths['/pets/{id}']).map((c) => `${c.level} ${c.id} ${c.operation}`)).toEqual([

@@ -346,12 +346,14 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     if (!(name in oldSchemes)) push({ id: 'security-scheme-added', level: 'info', where: `security scheme ${name}`, message: 'security scheme added' });
 
   changes.push(...schemaChanges(schemas, newFiles.root));
-  changes.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || sortKey(a).localeCompare(sortKey(b)));
+  changes.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || collate(sortKey(a), sortKey(b)));
   const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
   for (const c of changes) summary[c.level]++;
   return { changes, summary };
 }
 
+// What localeCompare does with no arguments, with one collator (not one per call).
+const collate = new Intl.Collator().compare;
 const sortKey = (c: Change) => c.operation ?? (c.schema !== undefined ? `~${c.schema}` : `~~${c.where ?? ''}`);
 
 /** `Pet` for `#/components/schemas/Pet` of the root file; `file#/pointer` elsewhere. */

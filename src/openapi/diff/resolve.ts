@@ -48,6 +48,9 @@ export function atPointer(doc: unknown, pointer: string): unknown {
 }
 
 export class Resolver {
+  /** Where each `$ref` (by the file it is in) leads: the files do not change during a diff. */
+  private readonly followed = new Map<string, Resolved>();
+
   constructor(readonly spec: SpecFiles) {}
 
   get root(): any {
@@ -56,6 +59,14 @@ export class Resolver {
 
   /** Follows `$ref`s (at most 32 in a row) from `node` found in `file`. */
   resolve(node: any, file: string): Resolved {
+    if (!node || typeof node !== 'object' || typeof node.$ref !== 'string') return { node, file };
+    const at = `${file}\0${node.$ref}`;
+    let got = this.followed.get(at);
+    if (!got) this.followed.set(at, (got = this.follow(node, file)));
+    return got;
+  }
+
+  private follow(node: any, file: string): Resolved {
     let key: string | undefined;
     for (let i = 0; i < 32 && node && typeof node === 'object' && typeof node.$ref === 'string'; i++) {
       const ref: string = node.$ref;

@@ -36,6 +36,7 @@ export class SchemaDiff {
   /** The operation being compared: the owner of the references reached outside any other. */
   owner = '';
   private readonly stack: string[] = [];
+  private readonly texts = new WeakMap<object, string | undefined>();
 
   constructor(
     private readonly oldSpec: Resolver,
@@ -62,8 +63,8 @@ export class SchemaDiff {
     try {
       // The same text on both sides (most schemas between two versions): no change here, only
       // in the schemas it references, compared in turn. Much quicker than the walk below.
-      const text = JSON.stringify(o.node);
-      if (o.file === n.file && text === JSON.stringify(n.node)) {
+      const text = this.text(o.node);
+      if (text !== undefined && o.file === n.file && text === this.text(n.node)) {
         for (const m of text.matchAll(REF)) this.compare({ $ref: JSON.parse(`"${m[1]}"`) }, o.file, { $ref: JSON.parse(`"${m[1]}"`) }, n.file, dir);
         return [];
       }
@@ -72,6 +73,14 @@ export class SchemaDiff {
       this.stack.pop();
     }
     return [];
+  }
+
+  /** JSON text of a schema node, once per node (the same node is compared in both directions). */
+  private text(node: unknown): string | undefined {
+    if (!node || typeof node !== 'object') return JSON.stringify(node);
+    let t = this.texts.get(node);
+    if (t === undefined) this.texts.set(node, (t = JSON.stringify(node)));
+    return t;
   }
 
   /** allOf merged into one schema (properties, required, the first type/enum/bounds found). */

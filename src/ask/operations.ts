@@ -4,6 +4,7 @@ import { newId } from '../kernel/ids.js';
 import { defineOperation } from '../kernel/operation.js';
 import type { Passage } from '../search/service.js';
 import { sectionsOf } from '../sites/rows.js';
+import { membershipOf } from '../organizations/service.js';
 import { Organizations } from '../organizations/tables.js';
 import type { Schema } from '../contract/types.js';
 import { answerQuestion, documentText, followupsOf, type Format, partBlocks, searchAIAnswer, type AnswerRun } from './run.js';
@@ -82,8 +83,13 @@ export const streamAskInOrganization = defineOperation('streamAskInOrganization'
   return { status: 200, events: answerStream(run, query.format, () => record(ctx, path.organizationId, null, run)) };
 });
 
+/** An organization's recommended questions: others' questions only for members with a role (a guest reads nothing of the organization's own). */
 async function organizationRecommendations(ctx: Context, caller: Caller, organizationId: string): Promise<string[]> {
-  return ctx.store.read((tx) => recommendedQuestions(tx, askedQuestions(tx, organizationId, null), organizationSpaces(tx, caller, organizationId)));
+  return ctx.store.read((tx) => {
+    const spaces = organizationSpaces(tx, caller, organizationId);
+    const { member } = membershipOf(tx, organizationId, caller);
+    return recommendedQuestions(tx, member.role ? askedQuestions(tx, organizationId, null) : [], spaces);
+  });
 }
 
 async function* questionEvents(questions: string[]): AsyncGenerator<Schema<'SearchAIRecommendedQuestionStream'>> {

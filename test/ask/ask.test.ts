@@ -191,3 +191,22 @@ describe('AI responses on a site', () => {
     expect(unknownPrev.status).toBe(404);
   });
 });
+
+describe('over MCP', () => {
+  it('a streamed operation is one tool result: the list of its events', async () => {
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'streamAskInOrganization', arguments: { organizationId: org, query: 'When are refunds paid back to the card?', format: 'markdown' } },
+      }),
+    });
+    const answer = (await res.json()) as any;
+    const text = answer.result.content.map((c: any) => c.text).join('');
+    expect(text).toContain('Refunds are paid back to the original card in five working days.');
+    expect(text).toContain('"type": "answer"');
+  });
+});

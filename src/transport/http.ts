@@ -215,7 +215,11 @@ export class HttpTransport implements Transport {
   async *stream(operationId: string, input: OperationInput = {}): AsyncIterable<unknown> {
     const { request } = await import('undici');
     const op = operationSpec(operationId);
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(input.path?.[name] ?? ''));
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const v = input.path?.[name];
+      if (v === undefined || v === '') throw new DocsError('invalid', `${name}: is required`);
+      return encodeURIComponent(v);
+    });
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (input.body !== undefined) headers['content-type'] = 'application/json';

@@ -210,3 +210,22 @@ describe('over MCP', () => {
     expect(text).toContain('"type": "answer"');
   });
 });
+
+describe('outsiders', () => {
+  it('a user of no membership gets 404 from every ask operation, and nothing is counted', async () => {
+    const { token } = await addUser(s.ctx);
+    const before = (await s.api('GET', `/v1/orgs/${org}/ask/questions`)).body.questions;
+    const calls: [string, string, unknown?][] = [
+      ['POST', `/v1/orgs/${org}/ask`, { query: 'refund' }],
+      ['GET', `/v1/orgs/${org}/ask/stream?query=refund`],
+      ['GET', `/v1/orgs/${org}/ask/questions`],
+      ['GET', `/v1/orgs/${org}/ask/questions/stream`],
+      ['POST', `/v1/orgs/${org}/sites/${site}/ask`, { question: 'refund', scope: { mode: 'all' } }],
+      ['GET', `/v1/orgs/${org}/sites/${site}/ask/questions`],
+      ['POST', `/v1/orgs/${org}/sites/${site}/ai/response`, { input: [{ role: 'user', content: 'refund' }] }],
+      ['GET', `/v1/orgs/${org}/sites/${site}/ai/response/${org}.rnope`],
+    ];
+    for (const [method, path, body] of calls) expect((await s.api(method, path, { token, body })).status, `${method} ${path}`).toBe(404);
+    expect((await s.api('GET', `/v1/orgs/${org}/ask/questions`)).body.questions).toEqual(before);
+  });
+});

@@ -48,11 +48,12 @@ function siteLink(ctx: Context, s: SiteSearch, sections: Map<string, { path: str
 
 /** An organization's question: checked, answered over the spaces the caller may read. */
 async function askOrganization(ctx: Context, caller: Caller, organizationId: string, text: string, field: string) {
-  const question = checkQuestion(text, field);
+  // Rights first (a non-member learns nothing, not even what a question may be), then the question.
   const { spaces, asked } = await ctx.store.read((tx) => ({
     spaces: organizationSpaces(tx, caller, organizationId),
     asked: askedQuestions(tx, organizationId, null),
   }));
+  const question = checkQuestion(text, field);
   return answerQuestion(ctx, organizationId, spaces, question, appLink(ctx), (keys, built) => followupsOf(relatedQuestions(asked, keys, question, 2), built));
 }
 
@@ -116,8 +117,10 @@ async function siteSearch(ctx: Context, caller: Caller, organizationId: string, 
   });
 }
 
-async function askSite(ctx: Context, caller: Caller, organizationId: string, siteId: string, question: string, scope: SiteScope | undefined) {
+async function askSite(ctx: Context, caller: Caller, organizationId: string, siteId: string, ask: () => string, scope: SiteScope | undefined) {
+  // Rights and scope first, then the question (ask() throws for a bad one).
   const { s, link, asked } = await siteSearch(ctx, caller, organizationId, siteId, scope);
+  const question = ask();
   const run = await answerQuestion(ctx, organizationId, s.spaces, question, link, (keys, built) =>
     followupsOf(relatedQuestions(asked, keys, question, 2), built),
   );
@@ -125,8 +128,7 @@ async function askSite(ctx: Context, caller: Caller, organizationId: string, sit
 }
 
 export const streamAskInSite = defineOperation('streamAskInSite', async ({ ctx, caller, path, query, body }) => {
-  const question = checkQuestion(body.question, 'question');
-  const { s, run } = await askSite(ctx, caller, path.organizationId, path.siteId, question, body.scope as SiteScope);
+  const { s, run } = await askSite(ctx, caller, path.organizationId, path.siteId, () => checkQuestion(body.question, 'question'), body.scope as SiteScope);
   // The site space it was asked from, when it is one of this site's (a context, not a filter).
   const from = body.context?.siteSpaceId;
   const siteSpace = from && [...s.siteSpaceOf.values()].some((ss) => ss.id === from) ? from : undefined;
@@ -166,9 +168,15 @@ async function* responseEvents(r: AskResponseRecord): AsyncGenerator<Schema<'AIS
 }
 
 export const streamAIResponseInSite = defineOperation('streamAIResponseInSite', async ({ ctx, caller, path, body }) => {
-  const question = questionOfInput(body.input as { role: string; content: unknown }[], documentText);
+  const { s, run } = await askSite(
+    ctx,
+    caller,
+    path.organizationId,
+    path.siteId,
+    () => questionOfInput(body.input as { role: string; content: unknown }[], documentText),
+    { mode: 'default' },
+  );
   if (body.previousResponseId !== undefined) await ctx.store.read((tx) => responseOf(tx, path.organizationId, path.siteId, body.previousResponseId!));
-  const { s, run } = await askSite(ctx, caller, path.organizationId, path.siteId, question, { mode: 'default' });
   const saved = await ctx.store.write((tx) => {
     recordQuestion(tx, ctx.clock.now().toISOString(), {
       organization: path.organizationId,

@@ -3,7 +3,7 @@ import { visitorJwks } from '../src/auth/visitor-keys.js';
 import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
-import { invoke } from '../src/invoke.js';
+import { invoke, type InvokeResult } from '../src/invoke.js';
 import { isDocsRoute } from '../src/docs-routes.js';
 import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
@@ -14,6 +14,7 @@ import { serveMcp } from './mcp.js';
 import { hostCheck } from './host-check.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
 import { RateLimiter } from './rate-limit.js';
+import { sendEvents } from './sse.js';
 
 export type RequestLog = (line: string) => void;
 
@@ -160,9 +161,10 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       const status = auth(req, res).then((caller) => {
         const respond = (body: unknown) => {
           const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);
-          if (result instanceof Promise) return result.then((r) => (send(res, r.status, r.body, r.headers), r.status));
-          send(res, result.status, result.body, result.headers);
-          return result.status;
+          // A streamed answer (text/event-stream in the contract): server/sse.ts.
+          const answer = (r: InvokeResult): number | Promise<number> =>
+            r.events ? sendEvents(res, r.status, r.events, r.headers) : (send(res, r.status, r.body, r.headers), r.status);
+          return result instanceof Promise ? result.then(answer) : answer(result);
         };
         return hasBody(req) ? readJsonBody(req).then(respond) : respond(undefined);
       });

@@ -4,6 +4,7 @@ import type { Caller, Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import type { Providers } from '../src/mcp/server.js';
 import { booleanFlag, refuseCaseVariants, singleParam } from '../src/kernel/query-flags.js';
+import { collectEvents } from '../src/kernel/operation.js';
 import { header, readJsonBody } from './body.js';
 
 /** The query parameters of `/mcp`. */
@@ -74,7 +75,9 @@ export async function serveMcp(
   const call = async (operationId: string, input?: object) => {
     const r = await invoke(ctx, operationId, input ?? {}, caller);
     if (r.error) throw r.error;
-    return { status: r.status, body: r.body, headers: r.headers ?? {} };
+    // A streamed answer is one tool result: the list of its events.
+    const body = r.events ? await collectEvents(r.events) : r.body;
+    return { status: r.status, body, headers: r.headers ?? {} };
   };
   return answerMcp(req, res, body, adminProviders(call, filter, await packageVersion()));
 }

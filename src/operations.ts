@@ -215,6 +215,20 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // ask: questions answered from the documentation, with their sources (docs/manual/ask.md)
+    load: () => import('./ask/operations.js'),
+    operations: [
+      'askInOrganization',
+      'streamAskInOrganization',
+      'getRecommendedQuestionsInOrganization',
+      'streamRecommendedQuestionsInOrganization',
+      'streamAskInSite',
+      'streamRecommendedQuestionsInSite',
+      'streamAIResponseInSite',
+      'streamExistingAIResponseInSite',
+    ],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],

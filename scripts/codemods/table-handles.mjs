@@ -54,6 +54,8 @@ const HANDLES = {
   integrationInstallations: ['IntegrationInstallations', 'src/integrations/tables.ts'],
   integrationEvents: ['IntegrationEvents', 'src/integrations/tables.ts'],
   conversations: ['Conversations', 'src/conversations/tables.ts'],
+  askQuestions: ['AskQuestions', 'src/ask/tables.ts'],
+  askResponses: ['AskResponses', 'src/ask/tables.ts'],
   conversationIssues: ['ConversationIssues', 'src/conversations/tables.ts'],
   conversationClusters: ['ConversationClusters', 'src/conversations/tables.ts'],
   translations: ['Translations', 'src/translations/tables.ts'],

@@ -31,6 +31,20 @@ export interface OperationResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A streamed answer (a `text/event-stream` response of the contract): each item is one event,
+   * sent as it comes (HTTP: `data: JSON` lines, server/sse.ts); in-process and over MCP, the list
+   * of every event is the body. Errors found before the first event are thrown by the handler
+   * (a JSON error answer); the stream itself only yields. docs/manual/ask.md#streamed-answers
+   */
+  events?: AsyncIterable<unknown>;
+}
+
+/** Collects a streamed answer's events into one list (in-process callers, MCP). */
+export async function collectEvents(events: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const e of events) out.push(e);
+  return out;
 }
 
 export interface Operation<Id extends OperationId = OperationId, Extra extends string = never> {

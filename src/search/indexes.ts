@@ -409,7 +409,13 @@ class Indexes {
    * The best sections of the organization's spaces `spaces` (all of them current first): one
    * ranked query on the organization's index, at most `searchLimits.orgSections` rows.
    */
-  async searchOrg(org: string, spaces: readonly { id: string; revision: string }[], match: string, terms: string[]): Promise<RawHit[]> {
+  async searchOrg(
+    org: string,
+    spaces: readonly { id: string; revision: string }[],
+    match: string,
+    terms: string[],
+    opts: { limit?: number; bodyMax?: number } = {},
+  ): Promise<RawHit[]> {
     return this.retrying(org, async () => {
       await this.ensure(org, spaces);
       const { key, file } = this.where(org);
@@ -420,7 +426,8 @@ class Indexes {
         match,
         terms,
         spaces.map((s) => s.id),
-        searchLimits.orgSections,
+        opts.limit ?? searchLimits.orgSections,
+        opts.bodyMax ?? 0,
       );
       searchStats.orgQueries++;
       searchStats.orgIndexes++;

@@ -159,3 +159,56 @@ export async function searchOrganization(
     return { space: byId.get(id)!, score: hits[0]?.score ?? 0, hits };
   });
 }
+
+/** A section found for a question: where it is and its text (src/ask builds answers from these). */
+export interface Passage {
+  space: SpaceRecord;
+  page: string;
+  pageTitle: string;
+  path: string;
+  /** The section's title (the page's own title for the text before its first heading), anchor and number in the page. */
+  title: string;
+  anchor: string;
+  sec: number;
+  /** The section's markdown (its first `bodyMax` characters). */
+  body: string;
+  score: number;
+}
+
+/**
+ * The best sections of the spaces `spaces` of an organization for a question's words: any of the
+ * words may match (a question is not a query: it is rare that one section holds every word of
+ * it), ranked by the engine (bm25: sections holding more of the words, and rarer ones, first).
+ * At most `limit` sections, each with its body. docs/manual/ask.md#how-an-answer-is-built
+ */
+export async function searchPassages(
+  ctx: Context,
+  org: string,
+  spaces: readonly SpaceRecord[],
+  words: readonly string[],
+  opts: { limit?: number; bodyMax?: number } = {},
+): Promise<Passage[]> {
+  const unique = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /^[\p{L}\p{N}\p{M}]+$/u.test(w)))];
+  if (!unique.length || !spaces.length) return [];
+  const match = unique.map((w) => `"${w}"${w.length >= 2 ? '*' : ''}`).join(' OR ');
+  const indexes = (await load()).indexesOf(ctx);
+  const rows = await indexes.searchOrg(org, spaces, match, await snippetTerms(unique), { limit: opts.limit ?? 20, bodyMax: opts.bodyMax ?? 4000 });
+  const byId = new Map(spaces.map((s) => [s.id, s]));
+  return rows.flatMap((r) => {
+    const space = byId.get(r.space);
+    if (!space) return [];
+    return [
+      {
+        space,
+        page: r.page,
+        pageTitle: r.pageTitle,
+        path: r.path,
+        title: r.title,
+        anchor: r.anchor,
+        sec: r.sec,
+        body: r.body ?? '',
+        score: relevance(r.score),
+      },
+    ];
+  });
+}

@@ -48,6 +48,8 @@ export interface RawHit {
   anchor: string;
   /** A piece of the section's body around the terms (`snippet`). */
   snippet: string;
+  /** The section's body (markdown, its first `bodyMax` characters), when asked for (passages for answers). */
+  body?: string;
   score: number;
   pageTitle: string;
   description: string;
@@ -373,7 +375,7 @@ export function indexWorker(load: (id: string) => any): void {
      * The `limit` best sections of the organization (of the spaces `only`, when given), with
      * their pages' titles and paths: one ranked query, however many spaces match.
      */
-    searchOrg(key: string, file: string | null, match: string, terms: string[], only: string[], limit: number) {
+    searchOrg(key: string, file: string | null, match: string, terms: string[], only: string[], limit: number, bodyMax = 0) {
       const d = connect(key, file);
       const idOf = new Map<number, string>(d.st.nos.all().map((r: any) => [r.no, r.id]));
       // Only the caller's spaces: a filter only when the index holds others (spaces the caller
@@ -394,6 +396,7 @@ export function indexWorker(load: (id: string) => any): void {
           title: r.title,
           anchor: r.anchor,
           snippet: snippet(r.body, terms),
+          ...(bodyMax > 0 ? { body: r.body.slice(0, bodyMax) } : {}),
           score: r.score,
           pageTitle: p?.title ?? '',
           description: p?.description ?? '',

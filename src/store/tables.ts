@@ -10,7 +10,7 @@ import type { TableSpec } from './port.js';
 //   space/<id>/rev       its revisions (small rows: a revision names its root node, see src/content)
 //   space/<id>/c         its page bodies and nodes: immutable rows in append-only segments
 //                        (`space/<id>/c/<n>`), so an edit writes what it adds, never what exists
-//   openapi/<spec>, integration/<id>, conversations/<org>
+//   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
 // Finding rows: `locateId` / `locate[field]` when the id or the value says where the rows are;
 // every other id and indexed field has a directory the store keeps by itself (dir/<table>.<field>/<b>).
 
@@ -108,6 +108,17 @@ export const TABLES: TableSpec[] = [
         conversationClusters: ['organization'],
       }[name],
       locate: { organization: (v) => `conversations/${v}` },
+    }),
+  ),
+  // Questions asked of the documentation and AI responses (src/ask): the organization's own ask
+  // shard, so questions asked on a busy site do not slow its other writes. Ids start with the organization.
+  ...(['askQuestions', 'askResponses'] as const).map(
+    (name): TableSpec => ({
+      name,
+      shard: (r) => `ask/${r.organization}`,
+      indexes: ['organization'],
+      locate: { organization: (v) => `ask/${v}` },
+      locateId: (id) => `ask/${id.slice(0, Math.max(0, id.indexOf('.')))}`,
     }),
   ),
   // Translations: small settings rows with their organization; the results are spaces.

@@ -32,6 +32,31 @@ export function errorMessage(status: number, body: unknown): string {
   return [`HTTP ${status}`, head, details.join('; ')].filter(Boolean).join(': ');
 }
 
+/** One server-sent message: its data as JSON; an `error` event thrown as the error it carries. */
+function parseMessage(message: string): unknown {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of message.split('\n')) {
+    if (line.startsWith('event:')) name = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  }
+  if (!data.length) return undefined;
+  const value = JSON.parse(data.join('\n'));
+  if (name === 'error') {
+    const code = Number(value?.error?.code) || 500;
+    throw new DocsError(kindForStatus(code), errorMessage(code, value));
+  }
+  return value;
+}
+
+/** Every event of a whole server-sent event stream. */
+export function sseEvents(text: string): unknown[] {
+  return text
+    .split('\n\n')
+    .map((m) => parseMessage(m))
+    .filter((e) => e !== undefined);
+}
+
 /** How many times a request answered 429 is sent again, and the longest wait the CLI takes for one. */
 export const RATE_LIMIT_RETRIES = 3;
 export const RATE_LIMIT_MAX_WAIT_S = 60;
@@ -161,7 +186,9 @@ export class HttpTransport implements Transport {
     const text = await res.body.text();
     this.lastUsed = Date.now();
     let parsed: unknown;
-    if (text) {
+    // Server-sent events (ask): the list of their data, as in process.
+    if (res.statusCode < 300 && /^text\/event-stream/.test(String(res.headers['content-type'] ?? ''))) parsed = sseEvents(text);
+    else if (text) {
       try {
         parsed = JSON.parse(text);
       } catch {
@@ -183,6 +210,53 @@ export class HttpTransport implements Transport {
     const result = await this.request(op.method, path, { query: input.query, body: input.body });
     if (result.status >= 400) throw new DocsError(kindForStatus(result.status), errorMessage(result.status, result.body));
     return result;
+  }
+
+  async *stream(operationId: string, input: OperationInput = {}): AsyncIterable<unknown> {
+    const { request } = await import('undici');
+    const op = operationSpec(operationId);
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const v = input.path?.[name];
+      if (v === undefined || v === '') throw new DocsError('invalid', `${name}: is required`);
+      return encodeURIComponent(v);
+    });
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (input.body !== undefined) headers['content-type'] = 'application/json';
+    let res;
+    try {
+      res = await request(this.base + '/v1' + path + queryString(input.query), {
+        method: op.method.toUpperCase() as any,
+        headers,
+        body: input.body === undefined ? undefined : JSON.stringify(input.body),
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      });
+    } catch (err) {
+      throw new DocsError('unavailable', `cannot reach ${this.base}: ${(err as Error).message}`, { cause: err });
+    }
+    if (res.statusCode >= 300 || !/^text\/event-stream/.test(String(res.headers['content-type'] ?? ''))) {
+      const text = await res.body.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      if (res.statusCode >= 400) throw new DocsError(kindForStatus(res.statusCode), errorMessage(res.statusCode, body));
+      yield body;
+      return;
+    }
+    // Messages end at a blank line; each `data:` line is one JSON event (`event: error`: the API's error body).
+    let buffered = '';
+    for await (const chunk of res.body) {
+      buffered += chunk.toString('utf8');
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const message = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const event = parseMessage(message);
+        if (event) yield event;
+      }
+    }
   }
 
   async download(url: string): Promise<Buffer> {

@@ -6,6 +6,7 @@ import { asDocsError, DocsError } from '../kernel/errors.js';
 import { readBlob } from '../content/blobs.js';
 import { checkDownload } from '../content/downloads.js';
 import { invoke } from '../invoke.js';
+import { collectEvents } from '../kernel/operation.js';
 import { OPERATION_IDS } from '../operations.js';
 import type { CallResult, Transport } from './types.js';
 
@@ -29,7 +30,14 @@ export class LocalTransport implements Transport {
   async call(operationId: string, input: OperationInput = {}): Promise<CallResult> {
     const r = await invoke(this.ctx, operationId, input, this.caller);
     if (r.error) throw r.error;
-    return { status: r.status, body: r.body, headers: r.headers ?? {} };
+    return { status: r.status, body: r.events ? await collectEvents(r.events) : r.body, headers: r.headers ?? {} };
+  }
+
+  async *stream(operationId: string, input: OperationInput = {}): AsyncIterable<unknown> {
+    const r = await invoke(this.ctx, operationId, input, this.caller);
+    if (r.error) throw r.error;
+    if (r.events) yield* r.events;
+    else yield r.body;
   }
 
   async request(method: string, path: string, input: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<CallResult> {
@@ -37,7 +45,7 @@ export class LocalTransport implements Transport {
     try {
       const route = new Router(OPERATION_IDS).match(method.toUpperCase(), rel);
       const r = await invoke(this.ctx, route.operationId, { path: route.path, query: input.query, body: input.body }, this.caller);
-      return { status: r.status, body: r.body, headers: r.headers ?? {} };
+      return { status: r.status, body: r.events ? await collectEvents(r.events) : r.body, headers: r.headers ?? {} };
     } catch (err) {
       const e = asDocsError(err);
       return { status: e.status, body: e.toBody(), headers: {} };

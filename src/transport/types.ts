@@ -13,6 +13,11 @@ export interface CallResult {
 export interface Transport {
   /** Calls one operation; a non-2xx answer is thrown as a DocsError of the matching kind. */
   call(operationId: string, input?: OperationInput): Promise<CallResult>;
+  /**
+   * Calls an operation that answers server-sent events (ask): its events, each as it arrives. A
+   * non-2xx answer is thrown as for `call`. (`call` on such an operation gives the list of them.)
+   */
+  stream(operationId: string, input?: OperationInput): AsyncIterable<unknown>;
   /** Sends any request (for `docs api`); answers are returned whatever their status. */
   request(method: string, path: string, input?: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult>;
   /**

@@ -42,6 +42,7 @@ const AREA_ORDER = [
   'urls',
   'imports',
   'git',
+  'ask',
 ] as const;
 
 /**

@@ -57,9 +57,24 @@ export function contractCheck(method: string, path: string, status: number, body
   const latest = latestSpec(route.operationId);
   const overruled = latest && (LATEST_WINS[route.operationId]?.includes(String(status)) || LATEST_WINS[route.operationId]?.includes('*'));
   const out: ContractCheck = { operationId: route.operationId, checked: { pinned: !overruled, latest: !!latest } };
-  if (!overruled) out.pinned = responseProblem(pinned, status, body);
-  if (latest) out.latest = responseProblem(latest, status, body);
+  if (!overruled) out.pinned = problem(pinned, status, body);
+  if (latest) out.latest = problem(latest, status, body);
   return out;
+}
+
+/**
+ * The problem of an answer under one spec; a `text/event-stream` answer (given as the list of its
+ * events) is checked event by event against the response's schema, which describes one event.
+ */
+function problem(op: OperationSpec, status: number, body: unknown): string | undefined {
+  const r = op.responses[String(status)];
+  if (r?.contentType !== 'text/event-stream') return responseProblem(op, status, body);
+  if (!Array.isArray(body)) return `${op.operationId} answers text/event-stream: expected the list of its events, got ${JSON.stringify(body)?.slice(0, 200)}`;
+  for (const [i, e] of body.entries()) {
+    const p = responseProblem(op, status, e);
+    if (p) return `event ${i}: ${p}`;
+  }
+  return undefined;
 }
 
 type Sink = (method: string, path: string, status: number, check: ContractCheck) => void;

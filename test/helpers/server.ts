@@ -5,6 +5,7 @@ import { serve, type Served } from '../../server/serve.js';
 import type { Clock } from '../../src/kernel/clock.js';
 import { expect } from 'vitest';
 import { Agent, fetch } from 'undici';
+import { sseEvents } from '../../src/transport/http.js';
 import { expectContract } from './contract.js';
 import { exclusive } from './exclusive.js';
 
@@ -70,7 +71,8 @@ export async function startServer(
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(served.url + path, { method, headers, body, dispatcher });
     const text = await res.text();
-    const parsed = text ? JSON.parse(text) : undefined;
+    // Server-sent events (src/ask): the list of their data, each event checked against the contract.
+    const parsed = /^text\/event-stream/.test(res.headers.get('content-type') ?? '') ? sseEvents(text) : text ? JSON.parse(text) : undefined;
     expectContract(method, path, res.status, parsed, res.headers);
     return { status: res.status, body: parsed, headers: res.headers };
   };

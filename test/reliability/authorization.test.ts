@@ -29,7 +29,8 @@ const OPEN_TO_ANYONE = new Set([
 ]);
 
 // Writes a `read` member may make: about themselves.
-const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt']);
+// Asking questions (POST in the contract, reads of the content: docs/manual/ask.md) is for readers too.
+const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt', 'askInOrganization', 'streamAskInSite', 'streamAIResponseInSite']);
 
 /**
  * A 400 from the contract's own validation (messages start with body./query./path.) means the

@@ -563,6 +563,25 @@ export const LEAST_ROLE: Record<string, Case> = {
   getFileById: { as: 'read' },
   searchSpaceContent: { as: 'read', query: () => ({ query: 'install' }) },
   searchOrganizationContent: { as: 'read', query: () => ({ query: 'install' }), sees: (b, w) => b.items.some((x: any) => x.id === w.ids.spaceId) },
+  // ask (docs/manual/ask.md): a member with no role may ask, and is answered from nothing; the least
+  // role that reads the world's space is quoted from it. Streamed answers arrive as their list of events.
+  askInOrganization: { as: 'read', body: () => ({ query: 'install' }), sees: (b, w) => b.answer.sources.some((x: any) => x.space === w.ids.spaceId) },
+  streamAskInOrganization: {
+    as: 'read',
+    query: () => ({ query: 'install' }),
+    sees: (b, w) => b.at(-1).answer.sources.some((x: any) => x.space === w.ids.spaceId),
+  },
+  getRecommendedQuestionsInOrganization: { as: 'read', sees: (b) => b.questions.includes('What is Intro?') },
+  streamRecommendedQuestionsInOrganization: { as: 'read', sees: (b) => b.some((e: any) => e.question === 'What is Intro?') },
+  streamAskInSite: { as: 'read', body: () => ({ question: 'install', scope: { mode: 'all' } }) },
+  streamRecommendedQuestionsInSite: { as: 'read' },
+  streamAIResponseInSite: { as: 'read', body: () => ({ input: [{ role: 'user', content: 'install' }] }) },
+  streamExistingAIResponseInSite: {
+    as: 'read',
+    setup: async (w) => ({
+      responseId: (await w.owner('POST', `${site(w)}/ai/response`, { input: [{ role: 'user', content: 'install' }] })).at(-1).responseId,
+    }),
+  },
   listSpaceLinks: { as: 'read' },
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },

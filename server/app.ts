@@ -9,7 +9,7 @@ import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
 import { corsHandler } from './cors.js';
-import { serveDownload, servePdf } from './downloads.js';
+import { serveDownload, serveFont, servePdf, serveUpload } from './downloads.js';
 import { serveMcp } from './mcp.js';
 import { hostCheck } from './host-check.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
@@ -118,6 +118,15 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // File downloads (`downloadURL`): signed, expiring URLs, no token (src/content/downloads.ts).
       if (pathname.startsWith('/files/')) {
         serveDownload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Font uploads (generateStorageUploadURL's signed URLs) and custom fonts' files, no token (docs/manual/site-delivery.md#custom-fonts).
+      if (pathname.startsWith('/uploads/')) {
+        serveUpload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      if (pathname.startsWith('/fonts/')) {
+        serveFont(ctx, req, res, pathname).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // Rendered PDFs (getSpacePDF, getChangeRequestPDF): signed, expiring URLs too (src/pdf/files.ts).

@@ -220,6 +220,11 @@ export const AREAS: Area[] = [
     operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],
   },
   {
+    // custom fonts and their uploads (they write bytes: the content area's blobs)
+    load: () => import('./sites/font-operations.js'),
+    operations: ['generateStorageUploadURL', 'listCustomFonts', 'createCustomFont', 'getCustomFont', 'updateCustomFont', 'deleteCustomFont'],
+  },
+  {
     // site redirects (their rules need a page's path: the content area)
     load: () => import('./sites/redirect-operations.js'),
     operations: [

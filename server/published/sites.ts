@@ -34,7 +34,7 @@ import { cookieNames, parseCookies, visitorInput } from '../../src/published/vis
 
 // Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`);
 // it may fetch from the site's own origin only ("Copy page" reads the page's `.md`).
-const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const SCRIPT = Buffer.from(SITE_JS);
 /** The CSP of an API operation page: its "Test it" may connect to the spec's server origins too. */
 const cspWith = (origins: string[]) => CSP.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`);
@@ -194,6 +194,14 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       // The same bytes for every site; the URL carries the script's version, so it keeps a year.
       const current = query.get('v') === SITE_JS_VERSION;
       return send(res, 200, 'text/javascript; charset=utf-8', SCRIPT, { 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    }
+    // A custom font's face (styling.font, docs/manual/site-delivery.md#on-a-published-site): of the site's organization only.
+    const font = /^fonts\/([^/]+)\/([^/]+)$/.exec(what);
+    if (font) {
+      const { fontFile } = await import('../../src/sites/font-operations.js');
+      const found = await fontFile(ctx, font[1]!, font[2]!, ref.site.organization);
+      if (!found) return notFound();
+      return send(res, 200, found.type, found.bytes, { 'cache-control': 'public, max-age=3600' });
     }
     if (what === 'theme') {
       const set = query.get('set');

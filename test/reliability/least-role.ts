@@ -108,7 +108,31 @@ export function closeCaseServers(): void {
   CASE_SERVERS.clear();
 }
 
+/** A font file uploaded through a fresh upload URL (docs/manual/site-delivery.md#custom-fonts): its storage key. */
+const fontKey = async (w: CaseWorld) => {
+  const bytes = Buffer.concat([Buffer.from('wOF2', 'latin1'), Buffer.alloc(60)]);
+  const up = await w.owner('POST', `${org(w)}/storage/upload`, {
+    kind: 'customization_font',
+    file: { name: 'a.woff2', type: 'font/woff2', size: bytes.length },
+  });
+  const r = await fetch(up.url, { method: 'PUT', body: bytes });
+  if (r.status !== 200) throw new Error(`font upload: ${r.status} ${await r.text()}`);
+  return up.key as string;
+};
+const newFont = async (w: CaseWorld) =>
+  (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
+
 export const LEAST_ROLE: Record<string, Case> = {
+  generateStorageUploadURL: { as: 'admin', body: () => ({ kind: 'customization_font', file: { name: 'a.woff2', type: 'font/woff2', size: 64 } }) },
+  listCustomFonts: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }), sees: lists('fontId') },
+  getCustomFont: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }) },
+  createCustomFont: {
+    as: 'admin',
+    setup: async (w) => ({ storageKey: await fontKey(w) }),
+    body: (w) => ({ fontFamily: 'Made', fontFaces: [{ weight: 400, storageKey: w.ids.storageKey }] }),
+  },
+  updateCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }), body: () => ({ fontFamily: 'Renamed' }) },
+  deleteCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }) },
   // users and organizations
   getAuthenticatedUser: { as: 'anyone' },
   getUserById: { as: 'anyone' },

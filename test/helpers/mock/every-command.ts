@@ -69,14 +69,20 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
 
 /** Failing against a mock for the mock's sake, not the CLI's; and why. */
 const PULL = 'every page of the mock has the path "string", parent and child alike (no real space has two): they collide on disk';
+// docs/manual/site-delivery.md#uploading-a-font-file: the bytes go to the URL generateStorageUploadURL answers, a placeholder of the mock's.
+const UPLOAD = "uploads each font file to the URL the mock answers for generateStorageUploadURL, the schema's placeholder (no server behind it)";
 const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
   pinned: {
     'content:pull': PULL,
+    'fonts:create': UPLOAD,
+    'fonts:update': UPLOAD,
     // docs/manual/sites.md#redirects: a site path or URL becomes a `path` or `external` destination, kinds 0.146.0 lacks.
     'sites:redirects:add': '0.146.0 has no destination named by a path or a URL (kinds path and external), which --destination sends',
   },
   latest: {
     'content:pull': PULL,
+    'fonts:create': UPLOAD,
+    'fonts:update': UPLOAD,
     // The same collision: the plan's updates name pages the mock cannot tell apart.
     'content:push': 'every page of the mock has the path "string": the changes push plans for them are refused by the mock\'s own validation',
   },

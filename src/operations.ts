@@ -225,6 +225,11 @@ export const AREAS: Area[] = [
     operations: ['generateStorageUploadURL', 'listCustomFonts', 'createCustomFont', 'getCustomFont', 'updateCustomFont', 'deleteCustomFont'],
   },
   {
+    // how sites are delivered: publishing auth, hostnames, MCP servers, search, preview, ads
+    load: () => import('./sites/delivery-operations.js'),
+    operations: ['getSitePublishingAuthById', 'updateSitePublishingAuthById', 'regenerateSitePublishingAuthById'],
+  },
+  {
     // site redirects (their rules need a page's path: the content area)
     load: () => import('./sites/redirect-operations.js'),
     operations: [

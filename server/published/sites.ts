@@ -21,7 +21,7 @@ import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/rend
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
 import { siteRedirectFor } from '../../src/published/redirects.js';
-import { listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
+import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
 import type { PageIndexed } from '../../src/published/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
 
@@ -95,6 +95,32 @@ function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<
   return chosen === 'light' || chosen === 'dark' ? chosen : 'auto';
 }
 
+/**
+ * A visitor-auth site with a sign-in backend (its publishing auth's `fallbackURL`) sends a visitor
+ * without a valid token there, with the path they asked for as `location` (the backend sends them
+ * back with `?jwt_token=`); without one, the same 404 as for no site.
+ * docs/manual/site-delivery.md#publishing-auth
+ */
+async function signInRedirect(
+  ctx: Context,
+  res: ServerResponse,
+  orgKey: string,
+  basename: string,
+  rest: string[],
+  search: string,
+): Promise<number | undefined> {
+  const ref = await ctx.store.read((tx) => findSite(tx, orgKey, basename));
+  const backend = ref?.site.visibility === 'visitor-auth' ? ref.site.visitorAuth?.fallbackURL : undefined;
+  if (!backend) return undefined;
+  const to = new URL(backend);
+  const q = new URLSearchParams(search);
+  q.delete('jwt_token');
+  const qs = q.toString();
+  to.searchParams.set('location', `/${rest.map(encodeURIComponent).join('/')}${qs ? `?${qs}` : ''}`);
+  // The cookie of a refused token goes: it would be refused again on the way back.
+  return redirect(res, 302, to.toString(), [`${cookieNames(ref!.site.id).token}=; Path=${ref!.base}; HttpOnly; SameSite=Lax; Max-Age=0`]);
+}
+
 export async function servePublished(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 });
@@ -110,7 +136,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   // The visitor's cookies are named after the site: read once the site is known.
   const opened = await openSite(ctx, orgKey, basename, (siteId) => (given.input = visitorInput(query, cookies, siteId)), false);
   const input = given.input;
-  if (!opened || !input) return bareNotFound(res);
+  if (!opened || !input) return (await signInRedirect(ctx, res, orgKey, basename, rest, search)) ?? bareNotFound(res);
   const { ref, visitor } = opened;
   await ensureDownloadSecret(ctx);
 
@@ -144,7 +170,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     await loadApis(ctx, entered.missing);
     entered = await enter();
   }
-  if (!entered) return bareNotFound(res);
+  if (!entered) return (await signInRedirect(ctx, res, orgKey, basename, rest, search)) ?? bareNotFound(res);
   const { view } = entered;
 
   // Keys and claims given in the query go into cookies for the site's path, and the address

@@ -24,6 +24,11 @@ export interface SiteRecord {
   customization?: Record<string, unknown>;
   /** The visitor schema of adaptive content (SiteAdaptiveJSONSchema), with when it was set. */
   adaptiveSchema?: { jsonSchema: Record<string, unknown>; updatedAt: string };
+  /**
+   * Visitor authentication (SitePublishingAuth): where visitors without a valid token are sent to
+   * sign in, and the key a backend signs their tokens with (HS256). docs/manual/site-delivery.md#publishing-auth
+   */
+  visitorAuth?: VisitorAuthSettings;
   /** The keys of a site pushed from a repository (src/sites/site-map.ts); absent until the first push. */
   siteMap?: SiteMap;
   createdAt: string;
@@ -152,4 +157,13 @@ export interface CustomFontRecord {
   faces: { weight: number; sha: string; format: FontFormat; size: number; storageKey: string }[];
   createdAt: string;
   updatedAt: string;
+}
+
+export interface VisitorAuthSettings {
+  backend: 'custom';
+  /** The sign-in backend: visitors of a visitor-auth site without a valid token are redirected there. */
+  fallbackURL?: string;
+  /** The shared secret that signs visitor tokens (HS256); regenerating it invalidates every token signed with the old one. */
+  privateKey: string;
+  keyCreatedAt: string;
 }

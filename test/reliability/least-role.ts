@@ -123,6 +123,9 @@ const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
 
 export const LEAST_ROLE: Record<string, Case> = {
+  getSitePublishingAuthById: { as: 'admin' },
+  updateSitePublishingAuthById: { as: 'admin', body: () => ({ backend: 'custom', fallbackURL: 'https://auth.example.com/login' }) },
+  regenerateSitePublishingAuthById: { as: 'admin' },
   generateStorageUploadURL: { as: 'admin', body: () => ({ kind: 'customization_font', file: { name: 'a.woff2', type: 'font/woff2', size: 64 } }) },
   listCustomFonts: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }), sees: lists('fontId') },
   getCustomFont: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }) },

@@ -11,7 +11,7 @@ import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
 import { corsHandler } from './cors.js';
 import { serveDownload, serveFont, servePdf, serveUpload } from './downloads.js';
 import { serveMcp } from './mcp.js';
-import { hostCheck } from './host-check.js';
+import { hostCheck, hostName } from './host-check.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
 import { RateLimiter } from './rate-limit.js';
 
@@ -91,7 +91,23 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     try {
       // Before anything else, /health, sites and /mcp included: a page on another origin that
       // rebound its name to this address is refused here (421), and CORS is only for --cors origins.
-      checkHost(req.headers.host);
+      try {
+        checkHost(req.headers.host);
+      } catch (refused) {
+        // A site's custom hostname whose DNS check passed is allowed too, and serves that site only
+        // (docs/manual/site-delivery.md#custom-hostnames): one store read, for names refused otherwise.
+        const name = hostName(req.headers.host ?? '');
+        if (!name) throw refused;
+        import('../src/published/site.js')
+          .then(({ siteForHostname }) => ctx.store.read((tx) => siteForHostname(tx, name)))
+          .then((ref) => {
+            if (!ref) return fail(req, res, refused);
+            const path = pathname === ref.base || pathname.startsWith(`${ref.base}/`) ? pathname : `${ref.base}${pathname === '/' ? '' : pathname}`;
+            return servePublishedPath(ctx, req, res, path, q === -1 ? '' : url.slice(q + 1));
+          })
+          .then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
       if (cors?.(req, res)) return done(204);
       // For scripts, CI and load balancers: no token. 503 with the error body naming the store
       // while the store cannot serve (PostgreSQL unreachable: src/store/pg-backend.ts).

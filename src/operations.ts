@@ -227,7 +227,14 @@ export const AREAS: Area[] = [
   {
     // how sites are delivered: publishing auth, hostnames, MCP servers, search, preview, ads
     load: () => import('./sites/delivery-operations.js'),
-    operations: ['getSitePublishingAuthById', 'updateSitePublishingAuthById', 'regenerateSitePublishingAuthById'],
+    operations: [
+      'getSitePublishingAuthById',
+      'updateSitePublishingAuthById',
+      'regenerateSitePublishingAuthById',
+      'getCustomHostname',
+      'removeCustomHostname',
+      'dnsRevalidateCustomHostname',
+    ],
   },
   {
     // site redirects (their rules need a page's path: the content area)

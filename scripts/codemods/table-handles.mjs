@@ -67,6 +67,7 @@ const HANDLES = {
   siteRedirects: ['SiteRedirects', 'src/sites/tables.ts'],
   customFonts: ['CustomFonts', 'src/sites/tables.ts'],
   storageUploads: ['StorageUploads', 'src/sites/tables.ts'],
+  customHostnames: ['CustomHostnames', 'src/sites/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],
   changeRequestReviewers: ['ChangeRequestReviewers', 'src/change-requests/reviews.ts'],

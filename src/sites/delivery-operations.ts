@@ -3,6 +3,9 @@ import { defineOperation } from '../kernel/operation.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { SITE_ADMIN, siteOf, type SiteSeen } from './access.js';
 import * as auth from './publishing-auth.js';
+import * as hosts from './hostnames.js';
+import { CustomHostnames } from './tables.js';
+import { conflict } from '../kernel/errors.js';
 
 // How a site is delivered (docs/manual/site-delivery.md): its publishing auth, and the operations
 // of the same page that need no other area.
@@ -36,3 +39,47 @@ export const regenerateSitePublishingAuthById = defineOperation('regenerateSiteP
     await write(ctx, caller, path, 'regenerating the visitor key of a site', (tx, { site }) => auth.regenerateVisitorAuth(tx, ctx, site)),
   ),
 }));
+
+// Custom hostnames (docs/manual/site-delivery.md#custom-hostnames): the rules in hostnames.ts.
+
+export const getCustomHostname = defineOperation('getCustomHostname', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => ({ status: 200, body: hosts.presentHostname(ctx, hosts.hostnameOf(tx, caller, path.hostname, 'read', 'reading a custom hostname')) })),
+);
+
+/** 205 removed (the site no longer answers on it), 204 when there was none the caller can see. */
+export const removeCustomHostname = defineOperation('removeCustomHostname', async ({ ctx, caller, path }) => {
+  const removed = await ctx.store.write((tx) => {
+    let row: ReturnType<typeof hosts.hostnameOf>;
+    try {
+      row = hosts.hostnameOf(tx, caller, path.hostname, 'admin', 'removing a custom hostname');
+    } catch (err) {
+      if ((err as any)?.kind === 'not_found') return false;
+      throw err;
+    }
+    tx.delete(CustomHostnames, row.id);
+    return true;
+  });
+  return { status: removed ? 205 : 204 };
+});
+
+/**
+ * Asks the machine's resolver again: 204 when the name resolves to this server (the site answers
+ * on it), 409 naming what it resolves to otherwise (the status is kept either way); 400 for a
+ * name that cannot be a hostname.
+ */
+export const dnsRevalidateCustomHostname = defineOperation('dnsRevalidateCustomHostname', async ({ ctx, caller, path }) => {
+  const name = hosts.checkHostname(path.hostname);
+  await ctx.store.read((tx) => hosts.hostnameOf(tx, caller, name, 'admin', 'revalidating a custom hostname'));
+  const check = await hosts.dnsCheck(name);
+  await ctx.store.write((tx) => {
+    const row = hosts.hostnameOf(tx, caller, name, 'admin', 'revalidating a custom hostname');
+    tx.put(CustomHostnames, { ...row, ...check, checkedAt: ctx.clock.now().toISOString() });
+  });
+  if (check.status !== 'live')
+    throw conflict(
+      check.addresses.length
+        ? `${name} resolves to ${check.addresses.join(', ')}, not to this server: point it here (an A/AAAA record or a CNAME to this server's name)`
+        : `${name} does not resolve (the machine's resolver knows no address for it)`,
+    );
+  return { status: 204 };
+});

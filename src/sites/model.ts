@@ -167,3 +167,19 @@ export interface VisitorAuthSettings {
   privateKey: string;
   keyCreatedAt: string;
 }
+
+/** Where a custom hostname's DNS check left it (the contract's CustomHostnameStatus values this server uses). */
+export type HostnameStatus = 'live' | 'dns_no_cname' | 'dns_wrong_cname';
+
+/** A custom hostname a site answers on (docs/manual/site-delivery.md#custom-hostnames). */
+export interface CustomHostnameRecord {
+  /** The name itself, lower case (`docs.example.com`). */
+  id: string;
+  organization: string;
+  site: string;
+  status: HostnameStatus;
+  /** The addresses the name resolved to at the last check. */
+  addresses: string[];
+  checkedAt: string;
+  createdAt: string;
+}

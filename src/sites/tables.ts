@@ -1,6 +1,7 @@
 import { table } from '../store/port.js';
 import type {
   CustomFontRecord,
+  CustomHostnameRecord,
   ShareLinkRecord,
   StorageUploadRecord,
   SiteRedirectRecord,
@@ -22,3 +23,4 @@ export const SiteShareLinks = table<ShareLinkRecord, 'site' | 'key'>('siteShareL
 export const SiteRedirects = table<SiteRedirectRecord, 'site'>('siteRedirects');
 export const CustomFonts = table<CustomFontRecord, 'organization'>('customFonts');
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');
+export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'site'>('customHostnames');

@@ -124,6 +124,8 @@ export const TABLES: TableSpec[] = [
   // Custom fonts and the upload slots their files came through (docs/manual/site-delivery.md#custom-fonts): both name the bytes.
   inOrg('customFonts', ['organization'], { blobs: fontBlobs }),
   inOrg('storageUploads', ['organization'], { blobs: uploadBlobs }),
+  // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
+  inOrg('customHostnames', ['organization', 'site']),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

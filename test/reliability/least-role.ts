@@ -119,11 +119,25 @@ const fontKey = async (w: CaseWorld) => {
   if (r.status !== 200) throw new Error(`font upload: ${r.status} ${await r.text()}`);
   return up.key as string;
 };
+/** A custom hostname of the world's site, resolving here (`.localhost`: docs/manual/site-delivery.md#custom-hostnames). */
+const newHostname = async (w: CaseWorld) => {
+  const hostname = `c${Math.random().toString(36).slice(2, 10)}.case.localhost`;
+  const r = await fetch(`${w.s.url}/_docs/custom-hostnames`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${w.s.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ organization: w.ids.organizationId, site: w.ids.siteId, hostname }),
+  });
+  if (r.status !== 201) throw new Error(`custom hostname: ${r.status} ${await r.text()}`);
+  return hostname;
+};
 const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
 
 export const LEAST_ROLE: Record<string, Case> = {
   getSitePublishingAuthById: { as: 'admin' },
+  getCustomHostname: { as: 'read', setup: async (w) => ({ hostname: await newHostname(w) }) },
+  dnsRevalidateCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },
+  removeCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },
   updateSitePublishingAuthById: { as: 'admin', body: () => ({ backend: 'custom', fallbackURL: 'https://auth.example.com/login' }) },
   regenerateSitePublishingAuthById: { as: 'admin' },
   generateStorageUploadURL: { as: 'admin', body: () => ({ kind: 'customization_font', file: { name: 'a.woff2', type: 'font/woff2', size: 64 } }) },

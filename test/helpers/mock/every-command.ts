@@ -30,6 +30,7 @@ const SKIPPED: Record<string, string> = {
   'users:update': 'docs serve or the local data directory only (/_docs/users)',
   'invites:pending': 'docs serve or the local data directory only (/_docs/invitations)',
   'invites:decline': 'docs serve or the local data directory only (/_docs/invitations)',
+  'sites:hostname:add': 'docs serve or the local data directory only (/_docs/custom-hostnames: the contract has no operation that sets one)',
   __complete: 'shell completion, no API call',
   autocomplete: 'prints a shell script, no API call',
   help: 'no API call',

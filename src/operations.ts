@@ -234,6 +234,11 @@ export const AREAS: Area[] = [
       'getCustomHostname',
       'removeCustomHostname',
       'dnsRevalidateCustomHostname',
+      'listSiteMcpServers',
+      'createSiteMcpServer',
+      'getSiteMcpServerById',
+      'updateSiteMcpServerById',
+      'deleteSiteMcpServerById',
     ],
   },
   {

@@ -146,6 +146,11 @@ export const PICKERS: Record<string, Picker> = {
         })
       ).map((f) => ({ name: f.fontFamily, value: f.id })),
   },
+  siteMcpServerId: {
+    label: 'MCP server',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteMcpServers', await siteScope(ctx))).map((m) => ({ name: `${m.name} (${m.url})`, value: m.id })),
+  },
   shareLinkId: {
     label: 'Share link',
     choices: async (ctx) =>

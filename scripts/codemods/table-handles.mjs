@@ -68,6 +68,7 @@ const HANDLES = {
   customFonts: ['CustomFonts', 'src/sites/tables.ts'],
   storageUploads: ['StorageUploads', 'src/sites/tables.ts'],
   customHostnames: ['CustomHostnames', 'src/sites/tables.ts'],
+  siteMcpServers: ['SiteMcpServers', 'src/sites/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],
   changeRequestReviewers: ['ChangeRequestReviewers', 'src/change-requests/reviews.ts'],

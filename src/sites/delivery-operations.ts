@@ -1,10 +1,12 @@
-import type { Caller, Context } from '../kernel/context.js';
+import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { SITE_ADMIN, siteOf, type SiteSeen } from './access.js';
 import * as auth from './publishing-auth.js';
 import * as hosts from './hostnames.js';
-import { CustomHostnames } from './tables.js';
+import { CustomHostnames, SiteMcpServers } from './tables.js';
+import * as mcp from './mcp-servers.js';
+import { paginate } from '../kernel/pagination.js';
 import { conflict } from '../kernel/errors.js';
 
 // How a site is delivered (docs/manual/site-delivery.md): its publishing auth, and the operations
@@ -82,4 +84,47 @@ export const dnsRevalidateCustomHostname = defineOperation('dnsRevalidateCustomH
         : `${name} does not resolve (the machine's resolver knows no address for it)`,
     );
   return { status: 204 };
+});
+
+// Site MCP servers (docs/manual/site-delivery.md#site-mcp-servers): the rules in mcp-servers.ts.
+
+export const listSiteMcpServers = defineOperation('listSiteMcpServers', ({ ctx, caller, path, query }) =>
+  read(ctx, caller, path, 'read', 'listing the MCP servers of a site', (tx, { site }) => {
+    const all = tx.find(SiteMcpServers, 'site', site.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return { status: 200, body: paginate(all, query, (r) => mcp.presentMcpServer(ctx, r)) };
+  }),
+);
+
+export const createSiteMcpServer = defineOperation('createSiteMcpServer', async ({ ctx, caller, path, body }) => {
+  const r = await write(ctx, caller, path, 'adding an MCP server to a site', (tx, { site }) => mcp.createMcpServer(tx, ctx, site, body));
+  return {
+    status: 201,
+    headers: { Location: apiUrl(ctx, `/orgs/${path.organizationId}/sites/${path.siteId}/mcp-servers/${r.id}`) },
+    body: mcp.presentMcpServer(ctx, r),
+  };
+});
+
+export const getSiteMcpServerById = defineOperation('getSiteMcpServerById', ({ ctx, caller, path }) =>
+  read(ctx, caller, path, 'read', 'reading an MCP server of a site', (tx, { site }) => ({
+    status: 200,
+    body: mcp.presentMcpServer(ctx, mcp.mcpServerOf(tx, site, path.siteMcpServerId!)),
+  })),
+);
+
+export const updateSiteMcpServerById = defineOperation('updateSiteMcpServerById', async ({ ctx, caller, path, body }) => ({
+  status: 200,
+  body: mcp.presentMcpServer(
+    ctx,
+    await write(ctx, caller, path, 'changing an MCP server of a site', (tx, { site }) => mcp.updateMcpServer(tx, ctx, site, path.siteMcpServerId!, body)),
+  ),
+}));
+
+export const deleteSiteMcpServerById = defineOperation('deleteSiteMcpServerById', async ({ ctx, caller, path }) => {
+  const deleted = await write(ctx, caller, path, 'removing an MCP server of a site', (tx, { site }) => {
+    const r = tx.get(SiteMcpServers, path.siteMcpServerId!);
+    if (!r || r.site !== site.id) return false;
+    tx.delete(SiteMcpServers, r.id);
+    return true;
+  });
+  return { status: deleted ? 205 : 204 };
 });

@@ -183,3 +183,25 @@ export interface CustomHostnameRecord {
   checkedAt: string;
   createdAt: string;
 }
+
+/**
+ * A configured MCP endpoint of a site (SiteMcpServer): the site's `/mcp` (or `/mcp/<slug>`), the
+ * tools and spaces it serves, and the headers a client must send. docs/manual/site-delivery.md#site-mcp-servers
+ */
+export interface SiteMcpServerRecord {
+  id: string;
+  organization: string;
+  site: string;
+  name: string;
+  /** The URL as given (its path names the endpoint, its query the tools and spaces). */
+  url: string;
+  /** '' for the site's `/mcp`, else the slug of `/mcp/<slug>`. */
+  endpoint: string;
+  /** The tools served; undefined: all of them. */
+  tools?: string[];
+  /** The spaces served (ids); undefined: every space of the site. */
+  spaces?: string[];
+  headers: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -2,6 +2,7 @@ import { table } from '../store/port.js';
 import type {
   CustomFontRecord,
   CustomHostnameRecord,
+  SiteMcpServerRecord,
   ShareLinkRecord,
   StorageUploadRecord,
   SiteRedirectRecord,
@@ -24,3 +25,4 @@ export const SiteRedirects = table<SiteRedirectRecord, 'site'>('siteRedirects');
 export const CustomFonts = table<CustomFontRecord, 'organization'>('customFonts');
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');
 export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'site'>('customHostnames');
+export const SiteMcpServers = table<SiteMcpServerRecord, 'site'>('siteMcpServers');

@@ -126,6 +126,7 @@ export const TABLES: TableSpec[] = [
   inOrg('storageUploads', ['organization'], { blobs: uploadBlobs }),
   // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
   inOrg('customHostnames', ['organization', 'site']),
+  inOrg('siteMcpServers', ['site']),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

@@ -130,11 +130,28 @@ const newHostname = async (w: CaseWorld) => {
   if (r.status !== 201) throw new Error(`custom hostname: ${r.status} ${await r.text()}`);
   return hostname;
 };
+/** A site MCP endpoint configuration of the world's site, at an endpoint of its own. */
+const newMcpServer = async (w: CaseWorld) =>
+  (
+    await w.owner('POST', `${site(w)}/mcp-servers`, {
+      name: 'Case endpoint',
+      url: `https://docs.example.com/mcp/c${Math.random().toString(36).slice(2, 10)}`,
+      headers: {},
+    })
+  ).id as string;
 const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
 
 export const LEAST_ROLE: Record<string, Case> = {
   getSitePublishingAuthById: { as: 'admin' },
+  listSiteMcpServers: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }), sees: lists('siteMcpServerId') },
+  getSiteMcpServerById: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }) },
+  createSiteMcpServer: {
+    as: 'admin',
+    body: () => ({ name: 'Made', url: `https://docs.example.com/mcp/m${Math.random().toString(36).slice(2, 10)}`, headers: {} }),
+  },
+  updateSiteMcpServerById: { as: 'admin', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }), body: () => ({ name: 'Renamed' }) },
+  deleteSiteMcpServerById: { as: 'admin', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }) },
   getCustomHostname: { as: 'read', setup: async (w) => ({ hostname: await newHostname(w) }) },
   dnsRevalidateCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },
   removeCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },

@@ -31,7 +31,7 @@ async function ok(method: string, path: string, body?: unknown, status = 200, to
 async function slot(bytes: Buffer, name = 'f.woff2') {
   return ok('POST', '/storage/upload', { kind: 'customization_font', file: { name, type: 'font/woff2', size: bytes.length } }, 201);
 }
-const put = (url: string, bytes: Buffer) => fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+const put = (url: string, bytes: Buffer) => fetch(url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'application/octet-stream' } });
 async function uploaded(bytes: Buffer) {
   const u = await slot(bytes);
   const r = await put(u.url, bytes);

@@ -9,9 +9,9 @@ import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
 import { corsHandler } from './cors.js';
-import { serveDownload, servePdf } from './downloads.js';
+import { serveDownload, serveFont, servePdf, serveUpload } from './downloads.js';
 import { serveMcp } from './mcp.js';
-import { hostCheck } from './host-check.js';
+import { hostCheck, hostName } from './host-check.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
 import { RateLimiter } from './rate-limit.js';
 import { sendEvents } from './sse.js';
@@ -92,7 +92,23 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
     try {
       // Before anything else, /health, sites and /mcp included: a page on another origin that
       // rebound its name to this address is refused here (421), and CORS is only for --cors origins.
-      checkHost(req.headers.host);
+      try {
+        checkHost(req.headers.host);
+      } catch (refused) {
+        // A site's custom hostname whose DNS check passed is allowed too, and serves that site only
+        // (docs/manual/site-delivery.md#custom-hostnames): one store read, for names refused otherwise.
+        const name = hostName(req.headers.host ?? '');
+        if (!name) throw refused;
+        import('../src/published/site.js')
+          .then(({ siteForHostname }) => ctx.store.read((tx) => siteForHostname(tx, name)))
+          .then((ref) => {
+            if (!ref) return fail(req, res, refused);
+            const path = pathname === ref.base || pathname.startsWith(`${ref.base}/`) ? pathname : `${ref.base}${pathname === '/' ? '' : pathname}`;
+            return servePublishedPath(ctx, req, res, path, q === -1 ? '' : url.slice(q + 1));
+          })
+          .then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
       if (cors?.(req, res)) return done(204);
       // Published sites and the app's views: HTML (server/published.ts), tried first (their prefixes
       // are no other route's; a site's reads are the most frequent requests); the app's sign-in and
@@ -129,6 +145,15 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // File downloads (`downloadURL`): signed, expiring URLs, no token (src/content/downloads.ts).
       if (pathname.startsWith('/files/')) {
         serveDownload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Font uploads (generateStorageUploadURL's signed URLs) and custom fonts' files, no token (docs/manual/site-delivery.md#custom-fonts).
+      if (pathname.startsWith('/uploads/')) {
+        serveUpload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      if (pathname.startsWith('/fonts/')) {
+        serveFont(ctx, req, res, pathname).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // Rendered PDFs (getSpacePDF, getChangeRequestPDF): signed, expiring URLs too (src/pdf/files.ts).

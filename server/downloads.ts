@@ -48,3 +48,40 @@ export async function servePdf(ctx: Context, req: IncomingMessage, res: ServerRe
   res.end(req.method === 'HEAD' ? undefined : ok.bytes);
   return 200;
 }
+
+/** PUT /uploads/<key>?exp&sig: a font file for the upload slot (src/sites/font-operations.ts). */
+export async function serveUpload(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  const { acceptUpload, uploadMethodError } = await import('../src/sites/font-operations.js');
+  const { MAX_FONT_BYTES } = await import('../src/sites/fonts.js');
+  if (req.method !== 'PUT') throw uploadMethodError(req.method, pathname);
+  const { readRawBody } = await import('./body.js');
+  const bytes = await readRawBody(req, MAX_FONT_BYTES);
+  await acceptUpload(ctx, pathname, search, bytes);
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end('{}');
+  return 200;
+}
+
+/** GET /fonts/<fontId>/<weight>: a custom font's face, for any page (docs/manual/site-delivery.md#on-a-published-site). */
+export async function serveFont(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw Object.assign(new DocsError('method_not_allowed', `${req.method} is not allowed on ${pathname} (allowed: GET)`), { allow: ['GET', 'HEAD'] });
+  const m = /^\/fonts\/([^/]+)\/([^/]+)$/.exec(pathname);
+  const { fontFile } = await import('../src/sites/font-operations.js');
+  const found = m && (await fontFile(ctx, m[1]!, m[2]!));
+  if (!found) throw new DocsError('not_found', 'font not found');
+  sendFont(req, res, found);
+  return 200;
+}
+
+/** A font's bytes: an hour in caches (a face replaced under the same weight shows within the hour). */
+export function sendFont(req: IncomingMessage, res: ServerResponse, found: { bytes: Buffer; type: string }): void {
+  res.writeHead(200, {
+    'content-type': found.type,
+    'content-length': found.bytes.length,
+    'cache-control': 'public, max-age=3600',
+    'access-control-allow-origin': '*',
+    ...SAFE_HEADERS,
+  });
+  res.end(req.method === 'HEAD' ? undefined : found.bytes);
+}

@@ -115,7 +115,7 @@ export async function serveSiteMcp(ctx: Context, req: IncomingMessage, res: Serv
     import('../src/published/open.js'),
     import('../src/published/visitor.js'),
   ]);
-  const [orgKey, basename] = siteSegments(pathname) ?? [];
+  const [orgKey, basename, , slug = ''] = siteSegments(pathname) ?? [];
   const query = new URLSearchParams(search);
   const auth = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '')?.[1];
   if (auth && !query.has('jwt_token')) query.set('jwt_token', auth);
@@ -137,7 +137,12 @@ export async function serveSiteMcp(ctx: Context, req: IncomingMessage, res: Serv
   } catch (err) {
     return refuse(res, err, asDocsError(err).kind === 'too_large' ? -32600 : -32700);
   }
+  // The endpoint's configuration (its site MCP server record): which tools and spaces, which
+  // headers a client must send (docs/manual/site-delivery.md#site-mcp-servers).
+  const { endpointConfig } = await import('../src/sites/mcp-servers.js');
+  const config = await ctx.store.read((tx) => endpointConfig(tx, opened.ref.site.id, slug, (name) => header(req, name)));
+  if (!config) return refuse(res, new DocsError('not_found', 'not found'), -32001);
   const { siteProviders } = await import('../src/mcp/site.js');
   const { fromQuery: _f, ...agent } = given;
-  return answerMcp(req, res, body, siteProviders(ctx, { ...opened, given: agent }, await packageVersion()));
+  return answerMcp(req, res, body, siteProviders(ctx, { ...opened, given: agent, config }, await packageVersion()));
 }

@@ -10,12 +10,13 @@ export const isPublishedPath = (pathname: string) =>
   pathname.startsWith('/sites/') || pathname === '/o' || pathname.startsWith('/o/') || pathname.startsWith('/integrations/');
 
 /**
- * `/sites/<org>/<basename>/mcp`: the site's MCP server (server/mcp.ts), for every method but a
+ * `/sites/<org>/<basename>/mcp` (and `/mcp/<slug>`, docs/manual/site-delivery.md#site-mcp-servers): the site's MCP server (server/mcp.ts), for every method but a
  * plain GET or HEAD, which stays the site's (a page may have the path `mcp`). A GET asking for an
  * event stream is an MCP client's, and gets the MCP endpoint's 405.
  */
 const isSiteMcp = (req: IncomingMessage, pathname: string) =>
-  /^\/sites\/[^/]+\/[^/]+\/mcp$/.test(pathname) && ((req.method !== 'GET' && req.method !== 'HEAD') || /text\/event-stream/.test(req.headers.accept ?? ''));
+  /^\/sites\/[^/]+\/[^/]+\/mcp(?:\/[a-z0-9][a-z0-9-]{0,62})?$/.test(pathname) &&
+  ((req.method !== 'GET' && req.method !== 'HEAD') || /text\/event-stream/.test(req.headers.accept ?? ''));
 
 let sites: Promise<typeof import('./published/sites.js')> | undefined;
 let sitesModule: typeof import('./published/sites.js') | undefined;

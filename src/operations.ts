@@ -234,6 +234,28 @@ export const AREAS: Area[] = [
     operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],
   },
   {
+    // custom fonts and their uploads (they write bytes: the content area's blobs)
+    load: () => import('./sites/font-operations.js'),
+    operations: ['generateStorageUploadURL', 'listCustomFonts', 'createCustomFont', 'getCustomFont', 'updateCustomFont', 'deleteCustomFont'],
+  },
+  {
+    // how sites are delivered: publishing auth, hostnames, MCP servers, search, preview, ads
+    load: () => import('./sites/delivery-operations.js'),
+    operations: [
+      'getSitePublishingAuthById',
+      'updateSitePublishingAuthById',
+      'regenerateSitePublishingAuthById',
+      'getCustomHostname',
+      'removeCustomHostname',
+      'dnsRevalidateCustomHostname',
+      'listSiteMcpServers',
+      'createSiteMcpServer',
+      'getSiteMcpServerById',
+      'updateSiteMcpServerById',
+      'deleteSiteMcpServerById',
+    ],
+  },
+  {
     // site redirects (their rules need a page's path: the content area)
     load: () => import('./sites/redirect-operations.js'),
     operations: [

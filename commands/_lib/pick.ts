@@ -137,6 +137,20 @@ export const PICKERS: Record<string, Picker> = {
     choices: async (ctx) =>
       (await listAll<any>(ctx.transport, 'listSiteRedirects', await siteScope(ctx), { orderBy: 'source' })).map((r) => ({ name: r.source, value: r.id })),
   },
+  fontId: {
+    label: 'Font',
+    choices: async (ctx) =>
+      (
+        await listAll<any>(ctx.transport, 'listCustomFonts', {
+          organizationId: ctx.values.organizationId ?? (ctx.organization ? await ctx.organization() : need(ctx, 'organizationId', 'font')),
+        })
+      ).map((f) => ({ name: f.fontFamily, value: f.id })),
+  },
+  siteMcpServerId: {
+    label: 'MCP server',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteMcpServers', await siteScope(ctx))).map((m) => ({ name: `${m.name} (${m.url})`, value: m.id })),
+  },
   shareLinkId: {
     label: 'Share link',
     choices: async (ctx) =>

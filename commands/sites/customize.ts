@@ -37,7 +37,7 @@ export function applySet(target: Record<string, any>, assignment: string | Assig
 }
 
 export default class SitesCustomize extends DocsCommand {
-  static operations = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById'];
+  static operations = ['updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById', 'getCustomFont'];
   static summary = "Change a site's customization (or a site space's overrides with --site-space)";
   static description =
     'API: GET then PUT /v1/orgs/{organizationId}/sites/{siteId}/customization (getSiteCustomizationById, updateSiteCustomizationById); ' +
@@ -48,6 +48,7 @@ export default class SitesCustomize extends DocsCommand {
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --file customization.json',
     '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=bold',
     "<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --site-space sspAq91LmZx2Vt8NcR0e --set styling.theme=null   # back to the site's",
+    '<%= config.bin %> sites customize szK9Qp2mTtR4bLx0aVn1 --font fnt4Vb8QmZp1LkS2xTc9   # a custom font (docs fonts create)',
   ];
   static args = { siteId: Args.string({ description: 'The site (its ID)', required: true }) };
   static flags = {
@@ -55,11 +56,12 @@ export default class SitesCustomize extends DocsCommand {
     set: Flags.string({ description: 'KEY.PATH=VALUE (VALUE as JSON when it parses, else text); repeatable', multiple: true }),
     file: Flags.string({ description: 'JSON file: the whole customization (site) or the overrides (--site-space); --set applies on top' }),
     'site-space': Flags.string({ description: 'Change the overrides of this site space instead of the site' }),
+    font: Flags.string({ description: 'Use this custom font (its ID, from docs fonts list) as styling.font' }),
   };
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(SitesCustomize);
-    if (!flags.set?.length && !flags.file) throw new DocsError('invalid', 'give --set KEY.PATH=VALUE or --file FILE');
+    if (!flags.set?.length && !flags.file && !flags.font) throw new DocsError('invalid', 'give --set KEY.PATH=VALUE, --file FILE or --font FONT');
     // Every value read before any call: a malformed --set or an unreadable --file sends nothing.
     const sets = (flags.set ?? []).map(parseSet);
     let file: Record<string, any> | undefined;
@@ -75,6 +77,15 @@ export default class SitesCustomize extends DocsCommand {
     const path = { organizationId: await organizationOf(flags, transport), siteId: args.siteId };
     const body: Record<string, any> =
       file ?? (flags['site-space'] ? {} : structuredClone((await transport.call('getSiteCustomizationById', { path, query: {} })).body as Record<string, any>));
+    if (flags.font) {
+      // The font's definition as styling.font (docs/manual/site-delivery.md#on-a-published-site): the site serves its faces.
+      const font = (await transport.call('getCustomFont', { path: { organizationId: path.organizationId, fontId: flags.font } })).body as Record<
+        string,
+        unknown
+      >;
+      const { permissions: _p, ...definition } = font;
+      sets.push({ keys: ['styling', 'font'], value: definition });
+    }
     for (const s of sets) applySet(body, s);
     const operationId = flags['site-space'] ? 'overrideSiteSpaceCustomizationById' : 'updateSiteCustomizationById';
     const req = { path: flags['site-space'] ? { ...path, siteSpaceId: flags['site-space'] } : path, body };
@@ -100,7 +111,11 @@ export default class SitesCustomize extends DocsCommand {
  * What `sites customize` set, in a few lines: each --set path with the value now stored (its leaves
  * when it is an object), the top-level fields a --file gave, and where to see the rest.
  */
-export function customizeSummary(siteId: string, flags: { set?: string[]; file?: string; 'site-space'?: string }, stored: Record<string, unknown>): string {
+export function customizeSummary(
+  siteId: string,
+  flags: { set?: string[]; file?: string; 'site-space'?: string; font?: string },
+  stored: Record<string, unknown>,
+): string {
   const space = flags['site-space'];
   const lines = [space ? `Updated the overrides of site space ${space} on site ${siteId}:` : `Updated the customization of site ${siteId}:`];
   if (flags.file) {
@@ -108,6 +123,7 @@ export function customizeSummary(siteId: string, flags: { set?: string[]; file?:
     lines.push(`  from ${flags.file}${fields ? ` (${fields} top-level field${fields === 1 ? '' : 's'} stored)` : ''}`);
   }
   const rows: [string, string][] = [];
+  if (flags.font) rows.push(['styling.font', `${(stored as any)?.styling?.font?.fontFamily ?? '?'} (custom font ${flags.font})`]);
   for (const assignment of flags.set ?? []) {
     const key = assignment.slice(0, assignment.indexOf('='));
     const value = key.split('.').reduce<any>((o, k) => o?.[k], stored);

@@ -22,7 +22,7 @@ import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/rend
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
 import { siteRedirectFor } from '../../src/published/redirects.js';
-import { listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
+import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
 import type { PageIndexed } from '../../src/published/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
 
@@ -35,7 +35,7 @@ import { cookieNames, parseCookies, visitorInput } from '../../src/published/vis
 
 // Only the site's own script runs, matched by its hash (the <script> carries it as `integrity`);
 // it may fetch from the site's own origin only ("Copy page" reads the page's `.md`).
-const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const CSP = `default-src 'none'; script-src '${SITE_JS_HASH}'; img-src * data:; style-src 'unsafe-inline'; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const SCRIPT = Buffer.from(SITE_JS);
 /** The CSP of an API operation page: its "Test it" may connect to the spec's server origins too. */
 const cspWith = (origins: string[]) => CSP.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`);
@@ -116,6 +116,32 @@ function themeOf(view: SiteView, settings: Record<string, any>, cookies: Record<
   return chosen === 'light' || chosen === 'dark' ? chosen : 'auto';
 }
 
+/**
+ * A visitor-auth site with a sign-in backend (its publishing auth's `fallbackURL`) sends a visitor
+ * without a valid token there, with the path they asked for as `location` (the backend sends them
+ * back with `?jwt_token=`); without one, the same 404 as for no site.
+ * docs/manual/site-delivery.md#publishing-auth
+ */
+async function signInRedirect(
+  ctx: Context,
+  res: ServerResponse,
+  orgKey: string,
+  basename: string,
+  rest: string[],
+  search: string,
+): Promise<number | undefined> {
+  const ref = await ctx.store.read((tx) => findSite(tx, orgKey, basename));
+  const backend = ref?.site.visibility === 'visitor-auth' ? ref.site.visitorAuth?.fallbackURL : undefined;
+  if (!backend) return undefined;
+  const to = new URL(backend);
+  const q = new URLSearchParams(search);
+  q.delete('jwt_token');
+  const qs = q.toString();
+  to.searchParams.set('location', `/${rest.map(encodeURIComponent).join('/')}${qs ? `?${qs}` : ''}`);
+  // The cookie of a refused token goes: it would be refused again on the way back.
+  return redirect(res, 302, to.toString(), [`${cookieNames(ref!.site.id).token}=; Path=${ref!.base}; HttpOnly; SameSite=Lax; Max-Age=0`]);
+}
+
 export async function servePublished(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 });
@@ -131,7 +157,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   // The visitor's cookies are named after the site: read once the site is known.
   const opened = await openSite(ctx, orgKey, basename, (siteId) => (given.input = visitorInput(query, cookies, siteId)), false);
   const input = given.input;
-  if (!opened || !input) return bareNotFound(res);
+  if (!opened || !input) return (await signInRedirect(ctx, res, orgKey, basename, rest, search)) ?? bareNotFound(res);
   const { ref, visitor } = opened;
   if (!hasDownloadSecret(ctx)) await ensureDownloadSecret(ctx);
 
@@ -165,7 +191,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     await loadApis(ctx, entered.missing);
     entered = await enter();
   }
-  if (!entered) return bareNotFound(res);
+  if (!entered) return (await signInRedirect(ctx, res, orgKey, basename, rest, search)) ?? bareNotFound(res);
   const { view } = entered;
 
   // Keys and claims given in the query go into cookies for the site's path, and the address
@@ -215,6 +241,14 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       // The same bytes for every site; the URL carries the script's version, so it keeps a year.
       const current = query.get('v') === SITE_JS_VERSION;
       return send(res, 200, 'text/javascript; charset=utf-8', SCRIPT, { 'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    }
+    // A custom font's face (styling.font, docs/manual/site-delivery.md#on-a-published-site): of the site's organization only.
+    const font = /^fonts\/([^/]+)\/([^/]+)$/.exec(what);
+    if (font) {
+      const { fontFile } = await import('../../src/sites/font-operations.js');
+      const found = await fontFile(ctx, font[1]!, font[2]!, ref.site.organization);
+      if (!found) return notFound();
+      return send(res, 200, found.type, found.bytes, { 'cache-control': 'public, max-age=3600' });
     }
     if (what === 'theme') {
       const set = query.get('set');

@@ -4,7 +4,7 @@ import { DocsError } from '../kernel/errors.js';
 import { pageMarkdownForVisitor, type AgentVisitor } from '../published/agents.js';
 import { searchSite } from '../published/search.js';
 import { siteSegments } from '../published/open.js';
-import { siteView, type SiteRef } from '../published/site.js';
+import { locate, siteView, type SiteRef, type SiteView } from '../published/site.js';
 import type { Visitor } from '../published/visitor.js';
 import type { Providers, ToolProvider } from './server.js';
 
@@ -20,6 +20,16 @@ export interface SiteVisitor {
   visitor: Visitor;
   /** What the request brought (share key, token, unsigned claims), to enter again per page. */
   given: AgentVisitor;
+  /** The endpoint's tools and spaces (its site MCP server record); absent: all of them. */
+  config?: { tools?: string[]; spaces?: string[] };
+}
+
+/** The site as the endpoint shows it: only the spaces its configuration names. */
+function restricted(view: SiteView, spaces: string[] | undefined): SiteView {
+  if (!spaces) return view;
+  const allowed = new Set(spaces);
+  const sections = view.sections.map((s) => ({ ...s, spaces: s.spaces.filter((e) => allowed.has(e.space.id)) })).filter((s) => s.spaces.length);
+  return { ...view, sections };
 }
 
 const QUERY_MAX = 200; // as the HTML site's search box
@@ -92,13 +102,15 @@ function pageAddress(ctx: Context, ref: SiteRef, page: string): string | undefin
 }
 
 function siteTools(ctx: Context, at: SiteVisitor): ToolProvider {
+  const served = (tool: string) => !at.config?.tools || at.config.tools.includes(tool);
   return {
-    list: () => [SEARCH, READ_PAGE],
+    list: () => [SEARCH, READ_PAGE].filter((t) => served(t.name)),
     call(name, args) {
+      if (!served(name)) return undefined;
       if (name === SEARCH.name)
         return (async (): Promise<CallToolResult> => {
           const { query, limit = LIMIT_DEFAULT } = checked(SEARCH, args) as { query: string; limit?: number };
-          const view = await ctx.store.read((tx) => siteView(tx, at.ref, at.visitor));
+          const view = restricted(await ctx.store.read((tx) => siteView(tx, at.ref, at.visitor)), at.config?.spaces);
           const groups = await searchSite(ctx, view, query);
           const results = groups
             .flatMap((g) =>
@@ -121,6 +133,12 @@ function siteTools(ctx: Context, at: SiteVisitor): ToolProvider {
           const { page } = checked(READ_PAGE, args) as { page: string };
           const url = pageAddress(ctx, at.ref, page);
           if (!url) throw new DocsError('not_found', `page: ${page} is not a page of this site (${ctx.baseUrl}${at.ref.base})`);
+          if (at.config?.spaces) {
+            // A page of a space the endpoint does not serve: not found, as a page closed to the visitor.
+            const rest = (siteSegments(url) ?? []).slice(2);
+            const where = await ctx.store.read((tx) => locate(siteView(tx, at.ref, at.visitor), rest));
+            if (where?.kind !== 'space' || !at.config.spaces.includes(where.entry.space.id)) throw new DocsError('not_found', `page: not found: ${page}`);
+          }
           const found = await pageMarkdownForVisitor(ctx, url, at.given);
           // Closed to this visitor or not there: the same answer, as the HTML site's 404.
           if (!found) throw new DocsError('not_found', `page: not found: ${page}`);

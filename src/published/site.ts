@@ -8,7 +8,7 @@ import type { ReadTx } from '../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
 import { Organizations } from '../organizations/tables.js';
-import { Sites } from '../sites/tables.js';
+import { CustomHostnames, Sites } from '../sites/tables.js';
 import { Spaces } from '../spaces/tables.js';
 
 // A published site as one visitor sees it: which sections and site spaces they may reach (and
@@ -57,6 +57,18 @@ export function findSite(tx: ReadTx, orgKey: string, basename: string): SiteRef 
   const site = tx.find(Sites, 'organization', org.id).find((s) => s.basename === basename);
   if (!site?.published) return undefined;
   return { org, site, base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}` };
+}
+
+/**
+ * The address of the published site a custom hostname serves, once its DNS check passed
+ * (docs/manual/site-delivery.md#custom-hostnames); undefined for any other name.
+ */
+export function siteForHostname(tx: ReadTx, name: string): SiteRef | undefined {
+  const row = tx.get(CustomHostnames, name);
+  if (row?.status !== 'live') return undefined;
+  const site = tx.get(Sites, row.site);
+  const org = site && tx.get(Organizations, site.organization);
+  return org ? findSite(tx, org.hostname ?? org.id, site.basename) : undefined;
 }
 
 /**

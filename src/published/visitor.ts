@@ -81,11 +81,23 @@ export function visitorInput(query: URLSearchParams, cookies: Record<string, str
 export async function verifyVisitorToken(
   ctx: Context,
   token: string,
-  site: Pick<SiteRecord, 'id' | 'organization'>,
+  site: Pick<SiteRecord, 'id' | 'organization' | 'visitorAuth'>,
 ): Promise<Record<string, unknown> | undefined> {
+  const { jwtVerify } = await import('jose'); // loaded only when a visitor brings a token
+  // The site's own key (its publishing auth, docs/manual/site-delivery.md#publishing-auth): a
+  // token its sign-in backend signed (HS256), for this site alone; a regenerated key refuses the old ones.
+  const own = site.visitorAuth?.privateKey;
+  if (own) {
+    try {
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(own), { algorithms: ['HS256'], currentDate: ctx.clock.now() });
+      const { iss: _i, sub: _s, aud: _a, exp: _e, nbf: _n, iat: _t, jti: _j, ...claims } = payload;
+      return { ...claims, ...(payload.sub ? { sub: payload.sub } : {}) };
+    } catch {
+      /* not signed with the site's key: the data directory's may have signed it */
+    }
+  }
   const meta = await ctx.store.read(readVisitorKey);
   if (!meta) return undefined;
-  const { jwtVerify } = await import('jose'); // loaded only when a visitor brings a token
   try {
     const { payload } = await jwtVerify(token, createPublicKey({ key: meta.publicJwk, format: 'jwk' }), {
       algorithms: [VISITOR_KEY_ALG],

@@ -24,6 +24,11 @@ export interface SiteRecord {
   customization?: Record<string, unknown>;
   /** The visitor schema of adaptive content (SiteAdaptiveJSONSchema), with when it was set. */
   adaptiveSchema?: { jsonSchema: Record<string, unknown>; updatedAt: string };
+  /**
+   * Visitor authentication (SitePublishingAuth): where visitors without a valid token are sent to
+   * sign in, and the key a backend signs their tokens with (HS256). docs/manual/site-delivery.md#publishing-auth
+   */
+  visitorAuth?: VisitorAuthSettings;
   /** The keys of a site pushed from a repository (src/sites/site-map.ts); absent until the first push. */
   siteMap?: SiteMap;
   createdAt: string;
@@ -118,3 +123,85 @@ export const SITE_TITLE = { min: 2, max: 128 };
 export const SECTION_TITLE = { min: 2, max: 128 };
 export const GROUP_TITLE = { min: 1, max: 100 };
 export const PATH_MAX = 100;
+
+/** A font file's format, read from its first bytes (src/sites/fonts.ts). */
+export type FontFormat = 'woff2' | 'woff' | 'truetype' | 'opentype';
+
+/**
+ * A signed upload slot (generateStorageUploadURL): the key a client later names, and once the
+ * bytes came, what they are. docs/manual/site-delivery.md#uploading-a-font-file
+ */
+export interface StorageUploadRecord {
+  /** The storage key (`<organization>/<random>`), as the client names it. */
+  id: string;
+  organization: string;
+  kind: 'customization_font';
+  name: string;
+  type: string;
+  /** The size announced when the URL was made: the upload may not be larger. */
+  size: number;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  /** Set once the bytes were received and checked. */
+  sha?: string;
+  format?: FontFormat;
+  uploadedAt?: string;
+}
+
+/** An organization's custom font (CustomizationFontDefinition). docs/manual/site-delivery.md#custom-fonts */
+export interface CustomFontRecord {
+  id: string;
+  organization: string;
+  family: string;
+  faces: { weight: number; sha: string; format: FontFormat; size: number; storageKey: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VisitorAuthSettings {
+  backend: 'custom';
+  /** The sign-in backend: visitors of a visitor-auth site without a valid token are redirected there. */
+  fallbackURL?: string;
+  /** The shared secret that signs visitor tokens (HS256); regenerating it invalidates every token signed with the old one. */
+  privateKey: string;
+  keyCreatedAt: string;
+}
+
+/** Where a custom hostname's DNS check left it (the contract's CustomHostnameStatus values this server uses). */
+export type HostnameStatus = 'live' | 'dns_no_cname' | 'dns_wrong_cname';
+
+/** A custom hostname a site answers on (docs/manual/site-delivery.md#custom-hostnames). */
+export interface CustomHostnameRecord {
+  /** The name itself, lower case (`docs.example.com`). */
+  id: string;
+  organization: string;
+  site: string;
+  status: HostnameStatus;
+  /** The addresses the name resolved to at the last check. */
+  addresses: string[];
+  checkedAt: string;
+  createdAt: string;
+}
+
+/**
+ * A configured MCP endpoint of a site (SiteMcpServer): the site's `/mcp` (or `/mcp/<slug>`), the
+ * tools and spaces it serves, and the headers a client must send. docs/manual/site-delivery.md#site-mcp-servers
+ */
+export interface SiteMcpServerRecord {
+  id: string;
+  organization: string;
+  site: string;
+  name: string;
+  /** The URL as given (its path names the endpoint, its query the tools and spaces). */
+  url: string;
+  /** '' for the site's `/mcp`, else the slug of `/mcp/<slug>`. */
+  endpoint: string;
+  /** The tools served; undefined: all of them. */
+  tools?: string[];
+  /** The spaces served (ids); undefined: every space of the site. */
+  spaces?: string[];
+  headers: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}

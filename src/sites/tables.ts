@@ -1,5 +1,16 @@
 import { table } from '../store/port.js';
-import type { ShareLinkRecord, SiteRedirectRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import type {
+  CustomFontRecord,
+  CustomHostnameRecord,
+  SiteMcpServerRecord,
+  ShareLinkRecord,
+  StorageUploadRecord,
+  SiteRedirectRecord,
+  SiteRecord,
+  SiteSectionGroupRecord,
+  SiteSectionRecord,
+  SiteSpaceRecord,
+} from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Docs sites, their structure and share links.
@@ -11,3 +22,7 @@ export const SiteSectionGroups = table<SiteSectionGroupRecord, 'site'>('siteSect
 export const SiteSpaces = table<SiteSpaceRecord, 'site' | 'space'>('siteSpaces');
 export const SiteShareLinks = table<ShareLinkRecord, 'site' | 'key'>('siteShareLinks');
 export const SiteRedirects = table<SiteRedirectRecord, 'site'>('siteRedirects');
+export const CustomFonts = table<CustomFontRecord, 'organization'>('customFonts');
+export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');
+export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'site'>('customHostnames');
+export const SiteMcpServers = table<SiteMcpServerRecord, 'site'>('siteMcpServers');

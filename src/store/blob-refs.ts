@@ -28,5 +28,12 @@ export const revisionBlobs = (row: any): string[] =>
 export const openapiVersionBlobs = (row: any): string[] =>
   typeof row?.spec === 'string' && typeof row?.id === 'string' ? [openapiFile(row.spec, row.id)] : [];
 
+/** A custom font names the file of each of its faces (docs/manual/site-delivery.md#custom-fonts). */
+export const fontBlobs = (row: any): string[] =>
+  Array.isArray(row?.faces) ? row.faces.filter((f: any) => typeof f?.sha === 'string' && SHA.test(f.sha)).map((f: any) => blobFile(f.sha)) : [];
+
+/** An upload slot names its file once the bytes came. */
+export const uploadBlobs = (row: any): string[] => (typeof row?.sha === 'string' && SHA.test(row.sha) ? [blobFile(row.sha)] : []);
+
 /** The files (relative to the data directory) that `row` of `spec` references. */
 export const blobsOf = (spec: TableSpec | undefined, row: unknown): string[] => (spec?.blobs ? spec.blobs(row) : []);

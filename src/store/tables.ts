@@ -1,4 +1,4 @@
-import { openapiVersionBlobs, revisionBlobs } from './blob-refs.js';
+import { fontBlobs, openapiVersionBlobs, revisionBlobs, uploadBlobs } from './blob-refs.js';
 import type { TableSpec } from './port.js';
 
 // Every table, with the shard its rows live in and how a row is found without reading every
@@ -132,6 +132,12 @@ export const TABLES: TableSpec[] = [
   inOrg('siteSpaces', ['site', 'space']),
   inOrg('siteShareLinks', ['site', 'key']),
   inOrg('siteRedirects', ['site']),
+  // Custom fonts and the upload slots their files came through (docs/manual/site-delivery.md#custom-fonts): both name the bytes.
+  inOrg('customFonts', ['organization'], { blobs: fontBlobs }),
+  inOrg('storageUploads', ['organization'], { blobs: uploadBlobs }),
+  // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
+  inOrg('customHostnames', ['organization', 'site']),
+  inOrg('siteMcpServers', ['site']),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

@@ -272,6 +272,24 @@ export class HttpTransport implements Transport {
     return bytes;
   }
 
+  async upload(url: string, bytes: Buffer): Promise<void> {
+    const { request } = await import('undici');
+    let res;
+    try {
+      res = await request(url, {
+        method: 'PUT',
+        body: bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      });
+    } catch (err) {
+      throw new DocsError('unavailable', `cannot reach ${url.split('?')[0]}: ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw new DocsError(kindForStatus(res.statusCode), errorMessage(res.statusCode, safeJson(text)));
+  }
+
   /** The pool to send on: a new one when the last use is older than IDLE_CONNECTION_MS (the old one closes once its requests are done). */
   private async dispatcher(): Promise<import('undici').Agent> {
     const { Agent } = await import('undici');
@@ -289,5 +307,13 @@ export class HttpTransport implements Transport {
   async close() {
     await this.agent?.close();
     this.agent = undefined;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }

@@ -73,6 +73,12 @@ export class LocalTransport implements Transport {
     return bytes;
   }
 
+  async upload(url: string, bytes: Buffer): Promise<void> {
+    const u = new URL(url);
+    const { acceptUpload } = await import('../sites/font-operations.js');
+    await acceptUpload(this.ctx, u.pathname, u.search.slice(1), bytes);
+  }
+
   /** The background workers (loaded only by the commands that run them). */
   private workers?: Promise<typeof import('../workers.js')>;
 

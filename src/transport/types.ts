@@ -39,5 +39,10 @@ export interface Transport {
    * read from the data directory after the same signature check the server makes.
    */
   download(url: string): Promise<Buffer>;
+  /**
+   * Sends a file's bytes to an upload URL of the server that gave it (generateStorageUploadURL:
+   * docs/manual/site-delivery.md#uploading-a-font-file). In process, the same checks run on the data directory.
+   */
+  upload(url: string, bytes: Buffer): Promise<void>;
   close(): Promise<void>;
 }

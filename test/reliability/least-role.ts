@@ -108,7 +108,65 @@ export function closeCaseServers(): void {
   CASE_SERVERS.clear();
 }
 
+/** A font file uploaded through a fresh upload URL (docs/manual/site-delivery.md#custom-fonts): its storage key. */
+const fontKey = async (w: CaseWorld) => {
+  const bytes = Buffer.concat([Buffer.from('wOF2', 'latin1'), Buffer.alloc(60)]);
+  const up = await w.owner('POST', `${org(w)}/storage/upload`, {
+    kind: 'customization_font',
+    file: { name: 'a.woff2', type: 'font/woff2', size: bytes.length },
+  });
+  const r = await fetch(up.url, { method: 'PUT', body: bytes });
+  if (r.status !== 200) throw new Error(`font upload: ${r.status} ${await r.text()}`);
+  return up.key as string;
+};
+/** A custom hostname of the world's site, resolving here (`.localhost`: docs/manual/site-delivery.md#custom-hostnames). */
+const newHostname = async (w: CaseWorld) => {
+  const hostname = `c${Math.random().toString(36).slice(2, 10)}.case.localhost`;
+  const r = await fetch(`${w.s.url}/_docs/custom-hostnames`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${w.s.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ organization: w.ids.organizationId, site: w.ids.siteId, hostname }),
+  });
+  if (r.status !== 201) throw new Error(`custom hostname: ${r.status} ${await r.text()}`);
+  return hostname;
+};
+/** A site MCP endpoint configuration of the world's site, at an endpoint of its own. */
+const newMcpServer = async (w: CaseWorld) =>
+  (
+    await w.owner('POST', `${site(w)}/mcp-servers`, {
+      name: 'Case endpoint',
+      url: `https://docs.example.com/mcp/c${Math.random().toString(36).slice(2, 10)}`,
+      headers: {},
+    })
+  ).id as string;
+const newFont = async (w: CaseWorld) =>
+  (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
+
 export const LEAST_ROLE: Record<string, Case> = {
+  getSitePublishingAuthById: { as: 'admin' },
+  listSiteMcpServers: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }), sees: lists('siteMcpServerId') },
+  getSiteMcpServerById: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }) },
+  createSiteMcpServer: {
+    as: 'admin',
+    body: () => ({ name: 'Made', url: `https://docs.example.com/mcp/m${Math.random().toString(36).slice(2, 10)}`, headers: {} }),
+  },
+  updateSiteMcpServerById: { as: 'admin', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }), body: () => ({ name: 'Renamed' }) },
+  deleteSiteMcpServerById: { as: 'admin', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }) },
+  getCustomHostname: { as: 'read', setup: async (w) => ({ hostname: await newHostname(w) }) },
+  dnsRevalidateCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },
+  removeCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },
+  updateSitePublishingAuthById: { as: 'admin', body: () => ({ backend: 'custom', fallbackURL: 'https://auth.example.com/login' }) },
+  regenerateSitePublishingAuthById: { as: 'admin' },
+  generateStorageUploadURL: { as: 'admin', body: () => ({ kind: 'customization_font', file: { name: 'a.woff2', type: 'font/woff2', size: 64 } }) },
+  listCustomFonts: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }), sees: lists('fontId') },
+  getCustomFont: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }) },
+  createCustomFont: {
+    as: 'admin',
+    setup: async (w) => ({ storageKey: await fontKey(w) }),
+    body: (w) => ({ fontFamily: 'Made', fontFaces: [{ weight: 400, storageKey: w.ids.storageKey }] }),
+  },
+  updateCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }), body: () => ({ fontFamily: 'Renamed' }) },
+  deleteCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }) },
   // users and organizations
   getAuthenticatedUser: { as: 'anyone' },
   getUserById: { as: 'anyone' },

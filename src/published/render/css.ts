@@ -26,6 +26,24 @@ export function fontStack(font: unknown): string {
   return FONTS.Inter!;
 }
 
+/**
+ * `@font-face` rules for a custom font (`styling.font` holding a CustomizationFontDefinition of
+ * this server: `custom: true` and an id), each face served by the site itself at
+ * `<base>/~/fonts/<id>/<weight>` (the pages' CSP allows `font-src 'self'` only).
+ * docs/manual/site-delivery.md#on-a-published-site
+ */
+export function fontFaces(font: unknown, base: string): string {
+  const f = font as any;
+  if (!f || typeof f !== 'object' || f.custom !== true || typeof f.id !== 'string' || !/^[A-Za-z0-9]{1,64}$/.test(f.id)) return '';
+  if (typeof f.fontFamily !== 'string' || !Array.isArray(f.fontFaces)) return '';
+  const family = f.fontFamily.replace(/[^A-Za-z0-9 _-]/g, '');
+  const weights = [
+    ...new Set(f.fontFaces.map((x: any) => x?.weight).filter((w: unknown) => Number.isInteger(w) && (w as number) >= 1 && (w as number) <= 1000)),
+  ];
+  const url = (w: unknown) => `${base}/~/fonts/${f.id}/${w}`.replace(/[^A-Za-z0-9/_~.%-]/g, (c) => encodeURIComponent(c));
+  return weights.map((w) => `@font-face{font-family:"${family}";font-weight:${w};font-display:swap;src:url("${url(w)}")}`).join('');
+}
+
 // The two palettes. The page follows the visitor's system preference (`data-theme=auto`) unless
 // a theme was chosen (the toggle's cookie) or the site forces one (not toggeable).
 const LIGHT = { bg: '#ffffff', fg: '#1d1d1f', muted: '#5d5d68', line: '#e3e3e8', soft: '#f5f6f8', code: '#f6f8fa', warn: '#8a4b00' };

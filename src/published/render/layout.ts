@@ -1,6 +1,6 @@
 import type { Settings } from '../../sites/customization.js';
 import type { NavNode, SiteView, SpaceEntry } from '../site.js';
-import { BASE_CSS, themeVars } from './css.js';
+import { BASE_CSS, fontFaces, themeVars } from './css.js';
 import { attr, esc, safeUrl } from './html.js';
 import type { Heading } from './markdown.js';
 import { emoji } from './page.js';
@@ -182,7 +182,7 @@ export function frame(f: Frame): string {
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
 ${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
-<style>${themeVars(settings.styling)}${BASE_CSS}${f.css ?? ''}</style>
+<style>${fontFaces(settings.styling?.font, view.base)}${themeVars(settings.styling)}${BASE_CSS}${f.css ?? ''}</style>
 <script src="${attr(view.base)}/~/site.js?v=${SITE_JS_VERSION}" integrity="${SITE_JS_HASH}" defer></script></head>
 <body><a class="skip" href="#content">Skip to content</a>
 ${announcement(f, lang)}<header class="top">${menu}<a class="brand" href="${attr(view.base)}">${brand}</a>${linkNav}${switcher}${socialHeader ? `<nav class="social header-social" aria-label="Social accounts">${socialHeader}</nav>` : ''}${search}${toggle}</header>

@@ -30,6 +30,7 @@ const SKIPPED: Record<string, string> = {
   'users:update': 'docs serve or the local data directory only (/_docs/users)',
   'invites:pending': 'docs serve or the local data directory only (/_docs/invitations)',
   'invites:decline': 'docs serve or the local data directory only (/_docs/invitations)',
+  'sites:hostname:add': 'docs serve or the local data directory only (/_docs/custom-hostnames: the contract has no operation that sets one)',
   __complete: 'shell completion, no API call',
   autocomplete: 'prints a shell script, no API call',
   help: 'no API call',
@@ -71,11 +72,15 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
 const PULL = 'every page of the mock has the path "string", parent and child alike (no real space has two): they collide on disk';
 /** Prism has no server-sent events: it answers a text/event-stream operation 500 ("Cannot serialise complex objects as text"). */
 const SSE = 'Prism cannot mock a text/event-stream answer (500: Cannot serialise complex objects as text); test/ask/ covers these streams against both specs';
+// docs/manual/site-delivery.md#uploading-a-font-file: the bytes go to the URL generateStorageUploadURL answers, a placeholder of the mock's.
+const UPLOAD = "uploads each font file to the URL the mock answers for generateStorageUploadURL, the schema's placeholder (no server behind it)";
 const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
   pinned: {
     'content:pull': PULL,
     ask: SSE,
     'ask:respond': SSE,
+    'fonts:create': UPLOAD,
+    'fonts:update': UPLOAD,
     // docs/manual/sites.md#redirects: a site path or URL becomes a `path` or `external` destination, kinds 0.146.0 lacks.
     'sites:redirects:add': '0.146.0 has no destination named by a path or a URL (kinds path and external), which --destination sends',
   },
@@ -83,6 +88,8 @@ const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
     'content:pull': PULL,
     ask: SSE,
     'ask:respond': SSE,
+    'fonts:create': UPLOAD,
+    'fonts:update': UPLOAD,
     // The same collision: the plan's updates name pages the mock cannot tell apart.
     'content:push': 'every page of the mock has the path "string": the changes push plans for them are refused by the mock\'s own validation',
   },

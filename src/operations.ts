@@ -232,6 +232,11 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // site insights: events the published site records, their aggregation, visitor segments
+    load: () => import('./sites/insight-operations.js'),
+    operations: ['trackEventsInSiteById', 'aggregateSiteEvents', 'listSiteVisitorSegments'],
+  },
+  {
     // sites
     load: () => import('./sites/operations.js'),
     operations: [

@@ -65,6 +65,7 @@ const HANDLES = {
   siteSpaces: ['SiteSpaces', 'src/sites/tables.ts'],
   siteShareLinks: ['SiteShareLinks', 'src/sites/tables.ts'],
   siteRedirects: ['SiteRedirects', 'src/sites/tables.ts'],
+  siteInsightBatches: ['SiteInsightBatches', 'src/sites/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],
   changeRequestReviewers: ['ChangeRequestReviewers', 'src/change-requests/reviews.ts'],

@@ -1,5 +1,5 @@
 import { table } from '../store/port.js';
-import type { ShareLinkRecord, SiteRedirectRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import type { InsightBatchRecord, ShareLinkRecord, SiteRedirectRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Docs sites, their structure and share links.
@@ -11,3 +11,5 @@ export const SiteSectionGroups = table<SiteSectionGroupRecord, 'site'>('siteSect
 export const SiteSpaces = table<SiteSpaceRecord, 'site' | 'space'>('siteSpaces');
 export const SiteShareLinks = table<ShareLinkRecord, 'site' | 'key'>('siteShareLinks');
 export const SiteRedirects = table<SiteRedirectRecord, 'site'>('siteRedirects');
+// A site's insights events, in immutable batches (src/sites/insights.ts): the site's own segments.
+export const SiteInsightBatches = table<InsightBatchRecord, 'site'>('siteInsightBatches');

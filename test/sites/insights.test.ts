@@ -7,7 +7,7 @@ import { page, spaceWith } from '../published/fixture.js';
 // answer checked against both specs by s.api), refused whole on bad input, aggregated with
 // select / where / groupBy / order / range / limit, and the visitor segments.
 
-const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+const clock = new ManualClock(Date.parse('2026-03-10T12:00:00.000Z'));
 let s: TestServer;
 let org: string;
 let siteId: string;

@@ -165,6 +165,11 @@ const KNOWN_BODY: Record<string, string> = {
   defaultRole: 'Role given to new members',
   force: 'Go ahead even when the other side changed since the last sync (overwrites it)',
   role: 'Role to give',
+  events: 'The events as JSON (an array of SiteInsightsEvent: type, session, location...)',
+  select: 'Columns to answer, as JSON (e.g. [{"column":"url"},{"column":"eventsCount"}])',
+  where: 'Filters, as JSON (e.g. [{"column":"eventType","values":["page_view"]}])',
+  groupBy: 'Columns to group by, as JSON (e.g. [{"column":"datetime","interval":"day"}])',
+  range: 'Time range: lastYear, last3Months, last30Days, last7Days, last24Hours, or {"from","to"} as JSON',
 };
 
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
@@ -202,7 +207,8 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   const rule = name === 'limit' ? { ...s, type: 'integer', minimum: 1, maximum: 1000 } : s;
   if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => numberIn(rule, rule.type, v) as any });
   const items = type === 'array' ? resolve(op, s.items) : undefined;
-  if (items && ['string', undefined].includes(items.type))
+  // Strings, repeatable; items of several object shapes (a oneOf without a type) are JSON below.
+  if (items && (items.type === 'string' || (items.type === undefined && !items.oneOf && !items.anyOf && !items.allOf && !items.properties)))
     return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
   if (type === 'object' || type === 'array' || s.oneOf || s.anyOf)
     return Flags.string({

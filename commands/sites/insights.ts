@@ -88,16 +88,17 @@ export default class SitesInsights extends DocsCommand {
         limit: flags.limit,
       })
     ).body as { columns: Values[] };
-    const [times, events] = series.columns as [Values, Values];
+    // Columns by name: a server answers those asked for, in order, but a reader should not crash on less.
+    const col = (b: { columns?: Values[] }, name: string) => b.columns?.find((c) => c.column === name)?.values ?? [];
     const now = Date.now();
     const step = interval === 'hour' ? 3_600_000 : DAY;
-    const counts = filled(times.values as string[], events.values as number[], now - SPAN[flags.range]!, now, step);
-    const total = (i: number) => Number(totals.columns[i]?.values[0] ?? 0);
+    const counts = filled(col(series, 'datetime') as string[], col(series, 'eventsCount') as number[], now - SPAN[flags.range]!, now, step);
+    const total = (name: string) => Number(col(totals, name)[0] ?? 0);
     if (!this.jsonEnabled()) {
-      this.log(`${flags.range}: ${total(0)} events, ${total(1)} visitors, ${total(2)} sessions${flags.type ? ` (${flags.type} only)` : ''}`);
+      this.log(`${flags.range}: ${total('eventsCount')} events, ${total('visitorsCount')} visitors, ${total('sessionsCount')} sessions${flags.type ? ` (${flags.type} only)` : ''}`);
       this.log(`per ${interval}  ${sparkline(counts)}  (max ${Math.max(0, ...counts)})`);
-      const [label, ev, vi] = top.columns as [Values, Values, Values];
-      const rows = label.values.map((v, i) => ({ [flags.by]: v === null ? '(none)' : String(v), events: ev.values[i], visitors: vi.values[i] }));
+      const [label, ev, vi] = [col(top, flags.by), col(top, 'eventsCount'), col(top, 'visitorsCount')];
+      const rows = label.map((v, i) => ({ [flags.by]: v === null ? '(none)' : typeof v === 'object' ? JSON.stringify(v) : String(v), events: ev[i] ?? 0, visitors: vi[i] ?? 0 }));
       this.log(rows.length ? `\n${await renderList(rows)}` : '\nNo events in this range.');
     }
     return { range: flags.range, interval, totals: totals.columns, series: series.columns, top: top.columns };

@@ -441,6 +441,21 @@ export const LEAST_ROLE: Record<string, Case> = {
     as: 'admin',
     setup: async (w) => (await w.owner('PATCH', `${site(w)}/site-spaces/${w.ids.siteSpaceId}/customization`, { styling: { theme: 'bold' } }), {}),
   },
+  // Site insights (docs/manual/insights.md): any member who sees the site records and reads them.
+  trackEventsInSiteById: {
+    as: 'read',
+    body: (w) => ({
+      events: [
+        {
+          type: 'page_view',
+          session: { visitorId: 'v', sessionId: 's', cookies: {}, userAgent: 'test', language: null, referrer: null },
+          location: { url: 'https://docs.example/', siteSection: null, siteSpace: w.ids.siteSpaceId!, siteShareKey: null, space: null, revision: null, page: null },
+        },
+      ],
+    }),
+  },
+  aggregateSiteEvents: { as: 'read', body: () => ({ range: 'last7Days', groupBy: [{ column: 'eventType' }] }) },
+  listSiteVisitorSegments: { as: 'read' },
   // Site redirects: each case makes its own (a source is unique per site).
   listSiteRedirects: { as: 'read' },
   createSiteRedirect: {

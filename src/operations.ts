@@ -217,7 +217,17 @@ export const AREAS: Area[] = [
   {
     // translations
     load: () => import('./translations/operations.js'),
-    operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],
+    operations: [
+      'listTranslations',
+      'createTranslation',
+      'getTranslation',
+      'updateTranslation',
+      'deleteTranslation',
+      'runTranslation',
+      'listGlossaryEntries',
+      'updateGlossaryEntries',
+      'getGlossaryEntry',
+    ],
   },
   {
     // site redirects (their rules need a page's path: the content area)

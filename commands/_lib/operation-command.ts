@@ -170,6 +170,7 @@ const KNOWN_BODY: Record<string, string> = {
   select: 'Columns to answer, as JSON (e.g. [{"column":"url"},{"column":"eventsCount"}])',
   where: 'Filters, as JSON (e.g. [{"column":"eventType","values":["page_view"]}])',
   groupBy: 'Columns to group by, as JSON (e.g. [{"column":"datetime","interval":"day"}])',
+  operations: 'The operations as JSON: insert {translations}, update {id, translations}, delete {id}',
   range: 'Time range: lastYear, last3Months, last30Days, last7Days, last24Hours, or {"from","to"} as JSON',
 };
 

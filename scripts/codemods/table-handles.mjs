@@ -66,6 +66,7 @@ const HANDLES = {
   siteShareLinks: ['SiteShareLinks', 'src/sites/tables.ts'],
   siteRedirects: ['SiteRedirects', 'src/sites/tables.ts'],
   siteInsightBatches: ['SiteInsightBatches', 'src/sites/tables.ts'],
+  glossaryEntries: ['GlossaryEntries', 'src/translations/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],
   changeRequestReviewers: ['ChangeRequestReviewers', 'src/change-requests/reviews.ts'],

@@ -113,6 +113,8 @@ export const TABLES: TableSpec[] = [
   ),
   // Translations: small settings rows with their organization; the results are spaces.
   inOrg('translations', ['organization', 'queue']),
+  // The organization's translation glossary (src/translations/glossary.ts).
+  inOrg('glossaryEntries', ['organization']),
   inOrg('importRuns', ['organization', 'queue']),
   inSpace('gitSync', []),
   // Docs sites: the site and its structure (sections, groups, site spaces) and share links.

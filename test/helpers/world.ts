@@ -93,7 +93,15 @@ export async function buildWorld(s: TestServer): Promise<World> {
   ).id;
   // Insights events: a view with a visitor claim, feedback and a link followed (aggregations answer rows).
   const session = { visitorId: 'wv', sessionId: 'ws', cookies: {}, userAgent: 'Mozilla/5.0 Firefox/120.0', language: 'en', referrer: null };
-  const location = { url: 'https://docs.example/guides?utm_source=world', siteSection: null, siteSpace: ids.siteSpaceId, siteShareKey: null, space: null, revision: null, page: null };
+  const location = {
+    url: 'https://docs.example/guides?utm_source=world',
+    siteSection: null,
+    siteSpace: ids.siteSpaceId,
+    siteShareKey: null,
+    space: null,
+    revision: null,
+    page: null,
+  };
   await owner('POST', `${site}/insights/events`, {
     events: [
       { type: 'page_view', session: { ...session, visitorAuthClaims: { plan: 'pro' } }, location },

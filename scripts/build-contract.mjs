@@ -18,7 +18,8 @@ const latest = {
 // Both specs' PlainObject (visitor claims, integration configurations) has no `type`, so a string
 // value matches both its PlainObject branch and its string branch and every `oneOf` refuses it
 // (`{plan: "pro"}` could never be sent): read as the object it describes. docs/manual/contract.md.
-for (const { spec } of [pinned, latest]) if (spec.components.schemas.PlainObject && !spec.components.schemas.PlainObject.type) spec.components.schemas.PlainObject.type = 'object';
+for (const { spec } of [pinned, latest])
+  if (spec.components.schemas.PlainObject && !spec.components.schemas.PlainObject.type) spec.components.schemas.PlainObject.type = 'object';
 // Operations taken from the latest spec because 0.146.0 lacks them (docs/manual/contract.md).
 // The site permission operations (inviteToSite, list/update of user and team permissions in a
 // site) exist only in the latest spec (docs/manual/permissions.md).

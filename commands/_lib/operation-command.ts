@@ -140,6 +140,7 @@ const KNOWN: Record<string, string> = {
   extended: 'Include each item in full (the space or site object, not only its id)',
   changeRequest: 'Only those importing into this change request (id or number)',
   site: 'Only those for this site (id)',
+  orderBy: 'Sort by this (for the glossary: a language, entries by their term in it)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */
@@ -213,7 +214,10 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   // of object shapes only (a oneOf of objects without a type: insights events) are JSON below.
   const stringItems = (it: JsonSchema) =>
     it.type === 'string' ||
-    (it.type === undefined && !it.allOf && !it.properties && (!(it.oneOf ?? it.anyOf) || (it.oneOf ?? it.anyOf).some((b: JsonSchema) => resolve(op, b).type === 'string')));
+    (it.type === undefined &&
+      !it.allOf &&
+      !it.properties &&
+      (!(it.oneOf ?? it.anyOf) || (it.oneOf ?? it.anyOf).some((b: JsonSchema) => resolve(op, b).type === 'string')));
   if (items && stringItems(items))
     return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
   if (type === 'object' || type === 'array' || s.oneOf || s.anyOf)

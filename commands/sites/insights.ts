@@ -95,10 +95,16 @@ export default class SitesInsights extends DocsCommand {
     const counts = filled(col(series, 'datetime') as string[], col(series, 'eventsCount') as number[], now - SPAN[flags.range]!, now, step);
     const total = (name: string) => Number(col(totals, name)[0] ?? 0);
     if (!this.jsonEnabled()) {
-      this.log(`${flags.range}: ${total('eventsCount')} events, ${total('visitorsCount')} visitors, ${total('sessionsCount')} sessions${flags.type ? ` (${flags.type} only)` : ''}`);
+      this.log(
+        `${flags.range}: ${total('eventsCount')} events, ${total('visitorsCount')} visitors, ${total('sessionsCount')} sessions${flags.type ? ` (${flags.type} only)` : ''}`,
+      );
       this.log(`per ${interval}  ${sparkline(counts)}  (max ${Math.max(0, ...counts)})`);
       const [label, ev, vi] = [col(top, flags.by), col(top, 'eventsCount'), col(top, 'visitorsCount')];
-      const rows = label.map((v, i) => ({ [flags.by]: v === null ? '(none)' : typeof v === 'object' ? JSON.stringify(v) : String(v), events: ev[i] ?? 0, visitors: vi[i] ?? 0 }));
+      const rows = label.map((v, i) => ({
+        [flags.by]: v === null ? '(none)' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+        events: ev[i] ?? 0,
+        visitors: vi[i] ?? 0,
+      }));
       this.log(rows.length ? `\n${await renderList(rows)}` : '\nNo events in this range.');
     }
     return { range: flags.range, interval, totals: totals.columns, series: series.columns, top: top.columns };

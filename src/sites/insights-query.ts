@@ -288,7 +288,8 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
     }
     return i;
   };
-  const groups = new Map<string, Group>();
+  const groups = new Map<unknown, Group>();
+  const single = dims.length === 1 && !dims[0]!.many;
   const interval = (c: ColumnRef): Interval => c.interval ?? 'day';
 
   /** A dimension's answer value for event i of a batch (undefined: it has none). */
@@ -315,12 +316,28 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
     if (b.t0 > to || n === 0) continue;
     const sessions = b.cols.session;
     const visitors = b.cols.visitor;
-    const sessionIds = b.dict.map((s) => idOf(`s:${s}`));
-    const visitorIds = b.dict.map((s) => idOf(`v:${s}`));
+    // Global ids of the batch's visitors and sessions, made when first met (a dictionary holds every column's strings).
+    const sessionIds = new Int32Array(b.dict.length).fill(-1);
+    const visitorIds = new Int32Array(b.dict.length).fill(-1);
+    const sessionOf = (at: number) => (sessionIds[at]! >= 0 ? sessionIds[at]! : (sessionIds[at] = idOf(`s:${b.dict[at]}`)));
+    const visitorOf = (at: number) => (visitorIds[at]! >= 0 ? visitorIds[at]! : (visitorIds[at] = idOf(`v:${b.dict[at]}`)));
     const caches = groupCols.map(() => new Map<string, unknown>());
     const whereCaches = before.map(() => new Map<string, unknown>());
     const rating = b.cols.rating;
     const askRating = b.cols.askRating;
+    const count = (g: Group, i: number) => {
+      g.events++;
+      if (sessions && sessions[i]! >= 0) g.sessions.add(sessionOf(sessions[i]!));
+      if (visitors && visitors[i]! >= 0) g.visitors.add(visitorOf(visitors[i]!));
+      if (rating && rating[i]! >= 0) {
+        const r = b.dict[rating[i]!] as 'ok' | 'good' | 'bad';
+        if (r in g.feedback) g.feedback[r]++;
+      }
+      if (askRating && askRating[i]! >= 0) {
+        if (b.dict[askRating[i]!] === '1') g.ask.positive++;
+        else g.ask.negative++;
+      }
+    };
     events: for (let i = 0; i < n; i++) {
       const t = b.t0 + b.dt[i]!;
       if (t < from || t > to) continue;
@@ -335,6 +352,19 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
         }
         const v = f.ref.column === 'datetime' ? t : valueIn(b, f.dim, f.ref, i, whereCaches, w);
         if (v === undefined || !f.test(v)) continue events;
+      }
+      // One grouped column of one value (the usual question): the value is the key, no arrays made.
+      if (single) {
+        const v = valueIn(b, dims[0]!, groupCols[0]!, i, caches, 0);
+        if (v === undefined) continue;
+        const id = v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+        let g = groups.get(id);
+        if (!g) {
+          g = { key: [v], events: 0, sessions: new Set(), visitors: new Set(), feedback: { ok: 0, good: 0, bad: 0 }, ask: { positive: 0, negative: 0 } };
+          groups.set(id, g);
+        }
+        count(g, i);
+        continue;
       }
       // The event's key: one value per grouped column (several rows for a many-valued one).
       let keys: unknown[][] = [[]];
@@ -352,23 +382,13 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
         for (const key of keys) key.push(v);
       }
       for (const key of keys) {
-        const id = key.length === 1 && typeof key[0] !== 'object' ? String(key[0]) : JSON.stringify(key);
+        const id = key.length === 0 ? '' : key.length === 1 && typeof key[0] !== 'object' ? String(key[0]) : JSON.stringify(key);
         let g = groups.get(id);
         if (!g) {
           g = { key, events: 0, sessions: new Set(), visitors: new Set(), feedback: { ok: 0, good: 0, bad: 0 }, ask: { positive: 0, negative: 0 } };
           groups.set(id, g);
         }
-        g.events++;
-        if (sessions && sessions[i]! >= 0) g.sessions.add(sessionIds[sessions[i]!]!);
-        if (visitors && visitors[i]! >= 0) g.visitors.add(visitorIds[visitors[i]!]!);
-        if (rating && rating[i]! >= 0) {
-          const r = b.dict[rating[i]!] as 'ok' | 'good' | 'bad';
-          if (r in g.feedback) g.feedback[r]++;
-        }
-        if (askRating && askRating[i]! >= 0) {
-          if (b.dict[askRating[i]!] === '1') g.ask.positive++;
-          else g.ask.negative++;
-        }
+        count(g, i);
       }
     }
   }
@@ -384,7 +404,7 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
             ? { ...g.feedback }
             : { ...g.ask };
   const positions = new Map(groupCols.map((c, k) => [keyOfRef(c), k]));
-  const valueOf = (g: Group, c: ColumnRef) => (METRICS.has(c.column) ? metric(g, c.column) : g.key[positions.get(keyOfRef(c))!]);
+  const answerOf = (g: Group, c: ColumnRef) => (METRICS.has(c.column) ? metric(g, c.column) : g.key[positions.get(keyOfRef(c))!]);
 
   let rows = [...groups.values()].filter((g) => after.every((f) => f.test(metric(g, f.ref.column))));
   const timeAt = groupCols.findIndex((c) => c.column === 'datetime');
@@ -399,7 +419,7 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
     return 0;
   };
   const sortValue = (g: Group) => {
-    const v = valueOf(g, order.by);
+    const v = answerOf(g, order.by);
     if (order.by.column === 'pageFeedbackRating') return (v as any).good - (v as any).bad;
     if (order.by.column === 'askResponseRating') return (v as any).positive - (v as any).negative;
     return v;
@@ -410,7 +430,7 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
   return {
     columns: select.map((c) => {
       const values = rows.map((g) => {
-        const v = valueOf(g, c);
+        const v = answerOf(g, c);
         return c.column === 'datetime' ? new Date(v as number).toISOString() : v;
       });
       return c.column === 'visitorClaim' ? { column: c.column, claim: c.claim, values } : { column: c.column, values };

@@ -136,4 +136,3 @@ export interface InsightBatchRecord {
   /** Only the columns some event of the batch has. */
   cols: Partial<Record<string, number[]>>;
 }
-

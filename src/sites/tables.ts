@@ -1,5 +1,13 @@
 import { table } from '../store/port.js';
-import type { InsightBatchRecord, ShareLinkRecord, SiteRedirectRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
+import type {
+  InsightBatchRecord,
+  ShareLinkRecord,
+  SiteRedirectRecord,
+  SiteRecord,
+  SiteSectionGroupRecord,
+  SiteSectionRecord,
+  SiteSpaceRecord,
+} from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Docs sites, their structure and share links.

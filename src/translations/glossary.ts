@@ -98,12 +98,12 @@ export function termsFor(entries: readonly GlossaryEntryRecord[], from: string, 
     const b = e.translations[key(to)];
     if (a && b) pairs.push([a, b]);
   }
-  return pairs.sort((x, y) => y[0].length - x[0].length);
+  return pairs.sort((x, y) => y[0].length - x[0].length || x[0].localeCompare(y[0]));
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A term as a whole word (or words), in any case. */
-const wordRe = (term: string) => new RegExp(`(?<![\\p{L}\\p{N}_])${escape(term)}(?![\\p{L}\\p{N}_])`, 'giu');
+const wordRe = (term: string) => new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRe(term)}(?![\\p{L}\\p{N}_])`, 'giu');
 /** The placeholder a term travels as: no letters a translator would translate. */
 const mark = (i: number) => `⟦${i}⟧`;
 

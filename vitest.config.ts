@@ -29,7 +29,13 @@ const SWEEPS = [
 const ISOLATED: string[] = [];
 
 /** Only in `full`: Chromium, the built bundle. */
-const FULL_ONLY = ['test/published/browser.test.ts', 'test/published/responsive.test.ts', 'test/published/api-browser.test.ts', 'test/smoke/**/*.test.ts'];
+const FULL_ONLY = [
+  'test/published/browser.test.ts',
+  'test/published/insights-browser.test.ts',
+  'test/published/responsive.test.ts',
+  'test/published/api-browser.test.ts',
+  'test/smoke/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {

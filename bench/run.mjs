@@ -322,7 +322,7 @@ async function main() {
   removeDir(configDir);
 
   // Area benchmarks: standalone scripts (each prints its own ratios and exits non-zero on a miss).
-  for (const script of ['openapi-processing.mjs', 'content.mjs', 'mcp.mjs', 'published.mjs']) {
+  for (const script of ['openapi-processing.mjs', 'content.mjs', 'mcp.mjs', 'published.mjs', 'insights.mjs']) {
     const file = join(ROOT, 'bench', script);
     if (!existsSync(file)) continue;
     log(`\n[${script}]`);

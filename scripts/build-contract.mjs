@@ -15,6 +15,11 @@ const latest = {
   spec: load('gitbook-api-latest'),
   source: '@gitbook/api@' + JSON.parse(readFileSync(join(root, 'node_modules/gitbook-api-latest/package.json'), 'utf8')).version,
 };
+// Both specs' PlainObject (visitor claims, integration configurations) has no `type`, so a string
+// value matches both its PlainObject branch and its string branch and every `oneOf` refuses it
+// (`{plan: "pro"}` could never be sent): read as the object it describes. docs/manual/contract.md.
+for (const { spec } of [pinned, latest])
+  if (spec.components.schemas.PlainObject && !spec.components.schemas.PlainObject.type) spec.components.schemas.PlainObject.type = 'object';
 // Operations taken from the latest spec because 0.146.0 lacks them (docs/manual/contract.md).
 // The site permission operations (inviteToSite, list/update of user and team permissions in a
 // site) exist only in the latest spec (docs/manual/permissions.md).
@@ -35,7 +40,8 @@ const FROM_LATEST = [
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,
 // query and body) from 0.202.0, so a client of either is understood. docs/manual/sites.md#redirects.
-const LATEST_REQUEST = ['createSiteRedirect', 'updateSiteRedirectById', 'listSiteRedirects', 'getSiteRedirectBySource'];
+const LATEST_REQUEST = ['createSiteRedirect', 'updateSiteRedirectById', 'listSiteRedirects', 'getSiteRedirectBySource', 'listGlossaryEntries'];
+// listGlossaryEntries: 0.202.0 adds `orderBy` (a language: entries by their term in it). docs/manual/translations.md#glossary.
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
 // (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:

@@ -231,7 +231,17 @@ export const AREAS: Area[] = [
   {
     // translations
     load: () => import('./translations/operations.js'),
-    operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation', 'deleteTranslation', 'runTranslation'],
+    operations: [
+      'listTranslations',
+      'createTranslation',
+      'getTranslation',
+      'updateTranslation',
+      'deleteTranslation',
+      'runTranslation',
+      'listGlossaryEntries',
+      'updateGlossaryEntries',
+      'getGlossaryEntry',
+    ],
   },
   {
     // custom fonts and their uploads (they write bytes: the content area's blobs)
@@ -266,6 +276,11 @@ export const AREAS: Area[] = [
       'updateSiteRedirectById',
       'deleteSiteRedirectById',
     ],
+  },
+  {
+    // site insights: events the published site records, their aggregation, visitor segments
+    load: () => import('./sites/insight-operations.js'),
+    operations: ['trackEventsInSiteById', 'aggregateSiteEvents', 'listSiteVisitorSegments'],
   },
   {
     // sites

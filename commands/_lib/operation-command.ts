@@ -140,6 +140,7 @@ const KNOWN: Record<string, string> = {
   extended: 'Include each item in full (the space or site object, not only its id)',
   changeRequest: 'Only those importing into this change request (id or number)',
   site: 'Only those for this site (id)',
+  orderBy: 'Sort by this (for the glossary: a language, entries by their term in it)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */
@@ -165,6 +166,13 @@ const KNOWN_BODY: Record<string, string> = {
   defaultRole: 'Role given to new members',
   force: 'Go ahead even when the other side changed since the last sync (overwrites it)',
   role: 'Role to give',
+  events: 'The events as JSON (an array of SiteInsightsEvent: type, session, location...)',
+  limit: 'Rows to answer (1 to 1000, default 1000)',
+  select: 'Columns to answer, as JSON (e.g. [{"column":"url"},{"column":"eventsCount"}])',
+  where: 'Filters, as JSON (e.g. [{"column":"eventType","values":["page_view"]}])',
+  groupBy: 'Columns to group by, as JSON (e.g. [{"column":"datetime","interval":"day"}])',
+  operations: 'The operations as JSON: insert {translations}, update {id, translations}, delete {id}',
+  range: 'Time range: lastYear, last3Months, last30Days, last7Days, last24Hours, or {"from","to"} as JSON',
 };
 
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];
@@ -202,7 +210,15 @@ function flagFor(op: OperationSpec, name: string, schema: JsonSchema, descriptio
   const rule = name === 'limit' ? { ...s, type: 'integer', minimum: 1, maximum: 1000 } : s;
   if (type === 'integer' || type === 'number') return Flags.string({ description: desc, parse: async (v) => numberIn(rule, rule.type, v) as any });
   const items = type === 'array' ? resolve(op, s.items) : undefined;
-  if (items && ['string', undefined].includes(items.type))
+  // Strings, repeatable (an item that may be a string too, e.g. an email or {email, role}); items
+  // of object shapes only (a oneOf of objects without a type: insights events) are JSON below.
+  const stringItems = (it: JsonSchema) =>
+    it.type === 'string' ||
+    (it.type === undefined &&
+      !it.allOf &&
+      !it.properties &&
+      (!(it.oneOf ?? it.anyOf) || (it.oneOf ?? it.anyOf).some((b: JsonSchema) => resolve(op, b).type === 'string')));
+  if (items && stringItems(items))
     return Flags.string({ description: desc, multiple: true, ...(items.enum ? { options: items.enum.filter((e: unknown) => typeof e === 'string') } : {}) });
   if (type === 'object' || type === 'array' || s.oneOf || s.anyOf)
     return Flags.string({

@@ -316,6 +316,15 @@ export const PICKERS: Record<string, Picker> = {
     label: 'Translation',
     choices: (ctx) => inOrganizations(ctx, 'listTranslations', {}, (t) => `${t.language} of ${t.source?.space ?? '?'} [${t.status}]`),
   },
+  glossaryEntryId: {
+    label: 'Glossary entry',
+    choices: (ctx) =>
+      inOrganizations(ctx, 'listGlossaryEntries', {}, (e) =>
+        Object.entries(e.translations ?? {})
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', '),
+      ),
+  },
   importRunId: {
     label: 'Import run',
     choices: (ctx) =>

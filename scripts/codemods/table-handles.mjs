@@ -71,6 +71,8 @@ const HANDLES = {
   storageUploads: ['StorageUploads', 'src/sites/tables.ts'],
   customHostnames: ['CustomHostnames', 'src/sites/tables.ts'],
   siteMcpServers: ['SiteMcpServers', 'src/sites/tables.ts'],
+  siteInsightBatches: ['SiteInsightBatches', 'src/sites/tables.ts'],
+  glossaryEntries: ['GlossaryEntries', 'src/translations/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],
   changeRequestReviewers: ['ChangeRequestReviewers', 'src/change-requests/reviews.ts'],

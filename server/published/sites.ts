@@ -25,6 +25,9 @@ import { siteRedirectFor } from '../../src/published/redirects.js';
 import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
 import type { PageIndexed } from '../../src/published/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
+import { beaconEvents, queueEvents } from '../../src/published/insights.js';
+import { readJsonBody } from '../body.js';
+import { DocsError } from '../../src/kernel/errors.js';
 
 // The published sites' HTTP routes, under `/sites/<org>/<basename>`:
 //   /...page path            a content page (HTML), `.md` for its markdown
@@ -143,6 +146,7 @@ async function signInRedirect(
 }
 
 export async function servePublished(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  if (req.method === 'POST' && pathname.endsWith('/~/events')) return serveBeacon(ctx, req, res, pathname, search);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-length': 0 });
     res.end();
@@ -537,4 +541,66 @@ function pageRefs(tx: ReadTx, view: SiteView, current: SpaceEntry, settings: Rec
     if (l && l.node.type === 'document' && pageVisible(ix, l, view.visitor)) out.set(to, pageUrl(entry, l.path));
   }
   return out;
+}
+
+/** A beacon post is small: a handful of events. */
+const BEACON_BYTES = 32 * 1024;
+
+/**
+ * `POST <site>/~/events`: the site's script reporting what happened on a page
+ * (docs/manual/insights.md#the-published-site-records-its-own-events). 204 once stored; 204 and
+ * nothing stored for a browser that asks not to be tracked (`DNT: 1`, `Sec-GPC: 1`); 403 from a
+ * page of another origin; 404 for a site the visitor may not see; 400 naming the field.
+ */
+async function serveBeacon(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
+  const empty = (status: number, message?: string) => {
+    const body = message ? Buffer.from(JSON.stringify({ error: { code: status, message } })) : undefined;
+    res.writeHead(status, { 'content-length': body?.length ?? 0, ...(body ? { 'content-type': 'application/json' } : {}), 'cache-control': 'no-store' });
+    res.end(body);
+    return status;
+  };
+  if (req.headers.dnt === '1' || req.headers['sec-gpc'] === '1') {
+    req.resume();
+    return empty(204);
+  }
+  // Only the site's own pages post here (a browser always sends Origin with a POST).
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== req.headers.host) {
+      req.resume();
+      return empty(403, `origin ${origin} may not record events of this site`);
+    }
+  }
+  const segs = siteSegments(pathname.slice(0, -'/~/events'.length));
+  if (segs?.length !== 2) return bareNotFound(res);
+  const cookies = parseCookies(req.headers.cookie);
+  const opened = await openSite(ctx, segs[0]!, segs[1]!, (siteId) => visitorInput(new URLSearchParams(search), cookies, siteId));
+  if (!opened) {
+    req.resume();
+    return bareNotFound(res);
+  }
+  try {
+    const body = await readJsonBody(req, BEACON_BYTES);
+    const now = ctx.clock.now().getTime();
+    const ua = String(req.headers['user-agent'] ?? '').slice(0, 512);
+    const language =
+      String(req.headers['accept-language'] ?? '')
+        .split(',')[0]
+        ?.trim()
+        .slice(0, 35) || null;
+    const events = await ctx.store.read((tx) =>
+      beaconEvents(tx, ctx, { ref: opened.ref, visitor: opened.visitor, body, address: req.socket.remoteAddress ?? '', userAgent: ua, language }, now),
+    );
+    await queueEvents(ctx, opened.ref.site.id, events);
+    return empty(204);
+  } catch (err) {
+    if (err instanceof DocsError && (err.kind === 'invalid' || err.kind === 'too_large')) return empty(err.kind === 'invalid' ? 400 : 413, err.message);
+    throw err;
+  }
 }

@@ -137,7 +137,7 @@ export function describe(where: string, e: ErrorObject): string {
     field += '.' + e.params.additionalProperty;
     rule = 'is not an accepted field';
   } else if (e.keyword === 'enum') {
-    rule = 'must be one of ' + e.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ');
+    rule = 'must be one of ' + e.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(', ') + (e.params.partial ? ', …' : '');
   } else if (e.keyword === 'const') {
     rule = 'must be ' + JSON.stringify(e.params.allowedValue);
   }
@@ -159,7 +159,20 @@ function deepest(errors: ErrorObject[]): ErrorObject {
   const depth = (e: ErrorObject) => e.instancePath.split('/').length;
   let best = errors[0]!;
   for (const e of errors) if (e.keyword !== 'const' && e.keyword !== 'enum' && depth(e) > depth(best)) best = e;
-  return best;
+  if (best.keyword !== 'enum' && best.keyword !== 'const') return best;
+  // Every branch refused the discriminator (an event `type` none of them has): name all the
+  // values the branches accept there, not the first branch's alone.
+  // A branch that failed before reaching it (a field it requires) adds values it cannot name: `…`.
+  const allowed = new Set<unknown>();
+  const parent = best.instancePath.slice(0, best.instancePath.lastIndexOf('/'));
+  let partial = false;
+  for (const e of errors) {
+    if (e.instancePath === parent && e.keyword === 'required') partial = true;
+    if (e.instancePath !== best.instancePath) continue;
+    if (e.keyword === 'enum') for (const v of e.params.allowedValues) allowed.add(v);
+    else if (e.keyword === 'const') allowed.add(e.params.allowedValue);
+  }
+  return allowed.size > 1 ? { ...best, keyword: 'enum', params: { allowedValues: [...allowed], partial } } : best;
 }
 
 /**

@@ -205,3 +205,21 @@ export interface SiteMcpServerRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+/** One immutable row: a batch of events, column by column (src/sites/insights.ts; docs/manual/insights.md#storage). */
+export interface InsightBatchRecord {
+  /** `<site>:<time base36>-<random>`: the site says which shard holds it. */
+  id: string;
+  site: string;
+  organization: string;
+  createdAt: string;
+  /** Event times, ms since `t0`. */
+  t0: number;
+  dt: number[];
+  /** Event types, as indexes into EVENT_TYPES. */
+  type: number[];
+  /** The batch's strings; a column holds indexes into it, -1 for no value. */
+  dict: string[];
+  /** Only the columns some event of the batch has. */
+  cols: Partial<Record<string, number[]>>;
+}

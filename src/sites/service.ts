@@ -14,7 +14,7 @@ import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesOfSite } f
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
 import { setDefaultSection } from './sections.js';
 import { Organizations } from '../organizations/tables.js';
-import { CustomHostnames, SiteMcpServers, SiteRedirects, SiteSectionGroups, SiteSections, SiteShareLinks, SiteSpaces, Sites } from './tables.js';
+import { CustomHostnames, SiteInsightBatches, SiteMcpServers, SiteRedirects, SiteSectionGroups, SiteSections, SiteShareLinks, SiteSpaces, Sites } from './tables.js';
 
 function siteTitle(value: unknown): string {
   const t = String(value).trim();
@@ -164,6 +164,7 @@ export function deleteSite(tx: WriteTx, caller: Caller, organizationId: string, 
   for (const r of tx.find(SiteRedirects, 'site', site.id)) tx.delete(SiteRedirects, r.id);
   for (const r of tx.find(CustomHostnames, 'site', site.id)) tx.delete(CustomHostnames, r.id);
   for (const r of tx.find(SiteMcpServers, 'site', site.id)) tx.delete(SiteMcpServers, r.id);
+  for (const r of tx.find(SiteInsightBatches, 'site', site.id)) tx.delete(SiteInsightBatches, r.id);
   dropGrantsOn(tx, org.id, 'site', site.id);
   tx.delete(Sites, site.id);
   if (org.defaultContent?.type === 'site' && org.defaultContent.site === site.id) {

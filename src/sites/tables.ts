@@ -2,8 +2,9 @@ import { table } from '../store/port.js';
 import type {
   CustomFontRecord,
   CustomHostnameRecord,
-  SiteMcpServerRecord,
+  InsightBatchRecord,
   ShareLinkRecord,
+  SiteMcpServerRecord,
   StorageUploadRecord,
   SiteRedirectRecord,
   SiteRecord,
@@ -26,3 +27,5 @@ export const CustomFonts = table<CustomFontRecord, 'organization'>('customFonts'
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');
 export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'site'>('customHostnames');
 export const SiteMcpServers = table<SiteMcpServerRecord, 'site'>('siteMcpServers');
+// A site's insights events, in immutable batches (src/sites/insights.ts): the site's own segments.
+export const SiteInsightBatches = table<InsightBatchRecord, 'site'>('siteInsightBatches');

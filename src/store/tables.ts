@@ -11,6 +11,7 @@ import type { TableSpec } from './port.js';
 //   space/<id>/c         its page bodies and nodes: immutable rows in append-only segments
 //                        (`space/<id>/c/<n>`), so an edit writes what it adds, never what exists
 //   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
+//   insights/<site>      a site's insights events: immutable batches in append-only segments
 // Finding rows: `locateId` / `locate[field]` when the id or the value says where the rows are;
 // every other id and indexed field has a directory the store keeps by itself (dir/<table>.<field>/<b>).
 
@@ -123,6 +124,8 @@ export const TABLES: TableSpec[] = [
   ),
   // Translations: small settings rows with their organization; the results are spaces.
   inOrg('translations', ['organization', 'queue']),
+  // The organization's translation glossary (src/translations/glossary.ts).
+  inOrg('glossaryEntries', ['organization']),
   inOrg('importRuns', ['organization', 'queue']),
   inSpace('gitSync', []),
   // Docs sites: the site and its structure (sections, groups, site spaces) and share links.
@@ -138,6 +141,17 @@ export const TABLES: TableSpec[] = [
   // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
   inOrg('customHostnames', ['organization', 'site']),
   inOrg('siteMcpServers', ['site']),
+  // A site's insights events (src/sites/insights.ts): batches written once, in append-only
+  // segments of the site's own (`insights/<site>/<n>`), so recording events never rewrites the
+  // organization's shard and an aggregation loads only that site's events. Ids are `<site>:...`.
+  {
+    name: 'siteInsightBatches',
+    shard: (r) => `insights/${r.site}`,
+    indexes: ['site'],
+    immutable: true,
+    locateId: (id) => `insights/${id.slice(0, id.indexOf(':'))}`,
+    locate: { site: (v) => `insights/${v}` },
+  },
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

@@ -48,3 +48,13 @@ export interface TranslationRecord {
 export const EMPTY_DOCUMENT = { object: 'document', data: {}, nodes: [] } as const;
 
 export const NO_STATS: TranslationStats = { runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 };
+
+/** A term of the organization's translation glossary in several languages (src/translations/glossary.ts). */
+export interface GlossaryEntryRecord {
+  id: string;
+  organization: string;
+  /** Language code (lower case) -> the term in that language. */
+  translations: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}

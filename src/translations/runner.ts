@@ -8,6 +8,7 @@ import type { WriteTx } from '../store/port.js';
 import { countWords, readSourcePages, spaceTitle, writeTranslatedPages, type SourceContent } from './content.js';
 import type { RunError, TranslationRecord } from './model.js';
 import { configuredTranslator, TranslatorError } from './translator.js';
+import { glossaryOf, protectTerms, termsFor } from './glossary.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 import { Spaces } from '../spaces/tables.js';
 import { Translations } from './tables.js';
@@ -28,6 +29,8 @@ interface Taken {
   content: SourceContent;
   from: string;
   to: string;
+  /** Glossary terms (source, target), longest first. */
+  terms: [string, string][];
 }
 
 class Runner {
@@ -94,7 +97,9 @@ class Runner {
         return undefined;
       }
       tx.put(Translations, { ...t, status: 'running', startedAt: ctx.clock.now().toISOString() });
-      return { generation: t.generation, content, from: t.source.language, to: t.language };
+      // The glossary's terms for this pair of languages, as the run starts (docs/manual/translations.md#glossary).
+      const terms = termsFor(glossaryOf(tx, t.organization), t.source.language, t.language);
+      return { generation: t.generation, content, from: t.source.language, to: t.language, terms };
     });
     if (!taken) return;
     const end = (fn: (tx: WriteTx, t: TranslationRecord) => void) =>
@@ -115,7 +120,8 @@ class Runner {
     const texts = [content.title, ...content.pages.flatMap((p) => [p.title, p.markdown])];
     let out: string[];
     try {
-      out = await translator.translate(texts, taken.from, taken.to, signal);
+      const glossary = protectTerms(texts, taken.terms);
+      out = glossary.restore(await translator.translate(glossary.texts, taken.from, taken.to, signal));
     } catch (err) {
       if (signal.aborted) return; // stopping: the run stays queued for the next process
       const e = err instanceof TranslatorError ? err : new TranslatorError('TRANSLATOR_ERROR', (err as Error).message);

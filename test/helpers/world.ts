@@ -91,6 +91,24 @@ export async function buildWorld(s: TestServer): Promise<World> {
   ids.siteRedirectId = (
     await owner('POST', `${site}/redirects`, { source: '/world-old', destination: { kind: 'site-space', siteSpaceId: ids.siteSpaceId } })
   ).id;
+  // Insights events: a view with a visitor claim, feedback and a link followed (aggregations answer rows).
+  const session = { visitorId: 'wv', sessionId: 'ws', cookies: {}, userAgent: 'Mozilla/5.0 Firefox/120.0', language: 'en', referrer: null };
+  const location = {
+    url: 'https://docs.example/guides?utm_source=world',
+    siteSection: null,
+    siteSpace: ids.siteSpaceId,
+    siteShareKey: null,
+    space: null,
+    revision: null,
+    page: null,
+  };
+  await owner('POST', `${site}/insights/events`, {
+    events: [
+      { type: 'page_view', session: { ...session, visitorAuthClaims: { plan: 'pro' } }, location },
+      { type: 'page_post_feedback', session, location, feedback: { rating: 'good' } },
+      { type: 'link_click', session, location, link: { target: { kind: 'url', url: 'https://example.com/' }, position: 'content' } },
+    ],
+  });
 
   // An OpenAPI spec (private), processed into a version.
   ids.specSlug = 'world-spec';

@@ -63,7 +63,9 @@ describe('the site script and its CSP', () => {
     // operation's deeper schema level is read from the same page (`?part=`); "Test it" sends the
     // visitor's request to the spec's server. The CSP lets a content page reach this origin
     // alone (an API operation page adds its spec's servers: test/published/api-reference.test.ts).
-    expect(text.match(/fetch\(/g)).toEqual(['fetch(', 'fetch(', 'fetch(']);
+    // The fourth: the insights beacon, to the site's own `~/events` (beside the script's own URL).
+    expect(text.match(/fetch\(/g)).toEqual(['fetch(', 'fetch(', 'fetch(', 'fetch(']);
+    expect(text).toContain('const to=new URL("events",me.src).href');
     expect(text).toContain('fetch(new URL(x.dataset.part,location.href),{credentials:"same-origin"})');
     expect(text).toContain('credentials:"omit"');
     expect(text).toContain('fetch(md.href,');

@@ -499,6 +499,42 @@ export const LEAST_ROLE: Record<string, Case> = {
     as: 'admin',
     setup: async (w) => (await w.owner('PATCH', `${site(w)}/site-spaces/${w.ids.siteSpaceId}/customization`, { styling: { theme: 'bold' } }), {}),
   },
+  // The translation glossary (docs/manual/translations.md#glossary): members read it, create changes it.
+  listGlossaryEntries: { as: 'read' },
+  getGlossaryEntry: {
+    as: 'read',
+    setup: async (w) => {
+      await w.owner('PUT', `/v1/orgs/${w.ids.organizationId}/translations-glossary`, {
+        operations: [{ type: 'insert', translations: { en: `term-${Math.random().toString(36).slice(2)}` } }],
+      });
+      const items = (await w.owner('GET', `/v1/orgs/${w.ids.organizationId}/translations-glossary?limit=1000`)).items;
+      return { glossaryEntryId: items.at(-1).id };
+    },
+  },
+  updateGlossaryEntries: { as: 'create', body: () => ({ operations: [{ type: 'insert', translations: { en: 'Widget', fr: 'Gadget' } }] }) },
+  // Site insights (docs/manual/insights.md): any member who sees the site records and reads them.
+  trackEventsInSiteById: {
+    as: 'read',
+    body: (w) => ({
+      events: [
+        {
+          type: 'page_view',
+          session: { visitorId: 'v', sessionId: 's', cookies: {}, userAgent: 'test', language: null, referrer: null },
+          location: {
+            url: 'https://docs.example/',
+            siteSection: null,
+            siteSpace: w.ids.siteSpaceId!,
+            siteShareKey: null,
+            space: null,
+            revision: null,
+            page: null,
+          },
+        },
+      ],
+    }),
+  },
+  aggregateSiteEvents: { as: 'read', body: () => ({ range: 'last7Days', groupBy: [{ column: 'eventType' }] }) },
+  listSiteVisitorSegments: { as: 'read' },
   // Site redirects: each case makes its own (a source is unique per site).
   listSiteRedirects: { as: 'read' },
   createSiteRedirect: {

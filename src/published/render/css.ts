@@ -126,6 +126,7 @@ h1{font-size:2rem;line-height:1.25;margin:.4em 0;overflow-wrap:break-word}h2,h3{
 .updated{color:var(--muted);font-size:.85rem;margin-top:40px}
 .pager{display:flex;justify-content:space-between;margin-top:24px;gap:12px}
 .pager a{border:1px solid var(--line);border-radius:var(--radius);padding:10px 14px;text-decoration:none;max-width:48%}.pager a[rel=next]{margin-left:auto;text-align:right}
+.feedback{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin-top:24px;color:var(--muted,inherit)}.feedback button{border:1px solid var(--line);border-radius:var(--radius);background:none;color:inherit;padding:4px 10px;cursor:pointer}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 :not(pre)>code{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:0 4px;overflow-wrap:anywhere}
 .code{position:relative;margin:16px 0;border:1px solid var(--line);border-radius:var(--radius);background:var(--code)}

@@ -6,8 +6,11 @@ import { createHash } from 'node:crypto';
 // without it (links, GET forms, <details>); it adds: the menu button (narrow screens), the page
 // tree's disclosure arrows, theme choice without a reload (the same cookie the toggle form sets),
 // copy buttons on code, "Copy page" (the page's own `.md`, fetched from the same origin: the
-// CSP's `connect-src 'self'`), tabs that switch, the outline following the scroll. No third-party
-// request, no inline handler, nothing stored but the theme cookie.
+// CSP's `connect-src 'self'`), tabs that switch, the outline following the scroll, and the site's
+// insights: a page view, a search, a "Was this page helpful?" answer and a link followed, posted to
+// the site's own `~/events` (docs/manual/insights.md#the-published-site-records-its-own-events),
+// nothing at all when the browser asks not to be tracked (Do Not Track, Global Privacy Control).
+// No third-party request, no inline handler, nothing stored but the theme cookie.
 
 export const SITE_JS = `(()=>{"use strict";
 const d=document,h=d.documentElement,$=(s,r=d)=>[...r.querySelectorAll(s)];
@@ -46,6 +49,21 @@ for(const el of f.elements){const n=el.name||"",i=n.indexOf(":");if(i<0||!el.val
 if(k==="path")p=p.split("{"+v+"}").join(encodeURIComponent(el.value));else if(k==="query")q.append(v,el.value);else if(k==="header")hd[v]=el.value}
 const b=f.elements.namedItem("body"),url=f.elements.namedItem("server").value+p+(q.toString()?"?"+q:"");out.hidden=false;out.textContent="Sending "+m+" "+url+"…";
 fetch(url,{method:m,headers:hd,body:b&&m!=="GET"&&m!=="HEAD"?b.value:undefined,credentials:"omit",referrerPolicy:"no-referrer"}).then(r=>r.text().then(t=>{out.textContent=r.status+" "+r.statusText+"\\n\\n"+t.slice(0,100000)}),x=>{out.textContent="The request failed: "+x.message+" (the server may not allow requests from this site: CORS)"})}));
+const dnt=navigator.doNotTrack==="1"||window.doNotTrack==="1"||navigator.globalPrivacyControl===true,me=d.querySelector("script[src*='/~/site.js']");
+if(!dnt&&me&&window.fetch){const to=new URL("events",me.src).href,q=[];let tm=0;
+const go=()=>{tm=0;if(!q.length)return;const b=JSON.stringify({events:q.splice(0,20)});fetch(to,{method:"POST",keepalive:true,credentials:"same-origin",headers:{"content-type":"application/json"},body:b}).catch(()=>{})};
+const ev=(type,x)=>{q.push(Object.assign({type,url:location.href},x||{}));if(!tm)tm=setTimeout(go,50)};
+const srch=location.pathname.endsWith("/~/search"),sq=new URLSearchParams(location.search).get("q");
+if(srch){if(sq)ev("search_type_query",{query:sq.slice(0,512)})}else ev("page_view",{referrer:d.referrer&&new URL(d.referrer).origin!==location.origin?d.referrer:""});
+addEventListener("pagehide",go);
+d.addEventListener("click",e=>{const a=e.target.closest&&e.target.closest("a[href]");if(!a||!/^https?:$/.test(a.protocol))return;
+const pos=a.closest(".announcement")?"announcement":a.closest("header")?"header":a.closest("footer")?"footer":a.closest("#nav")?"sidebar":"content";ev("link_click",{href:a.href,position:pos});go()});
+const art=d.querySelector("main article.content");
+if(art&&!srch){const f=d.createElement("div");f.className="feedback";f.setAttribute("role","group");f.setAttribute("aria-label","Page feedback");
+const p=d.createElement("span");p.textContent="Was this page helpful?";f.append(p);
+[["good","Yes"],["ok","Somewhat"],["bad","No"]].forEach(([r,l])=>{const b=d.createElement("button");b.type="button";b.textContent=l;b.dataset.rating=r;f.append(b);
+b.addEventListener("click",()=>{ev("page_post_feedback",{rating:r});go();f.replaceChildren(Object.assign(d.createElement("span"),{textContent:"Thank you for your feedback."}))})});
+art.after(f)}}
 const links=$("aside.outline a");
 if(links.length){const heads=links.map(a=>d.getElementById(decodeURIComponent(a.hash.slice(1)))).filter(Boolean);let q=0;
 const spot=()=>{q=0;const top=parseFloat(getComputedStyle(h).scrollPaddingTop)||80;let at=0;

@@ -125,6 +125,11 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
+      // Site integration scripts (listSiteIntegrationScripts): for visitors, no token (server/integration-scripts.ts).
+      if (pathname.startsWith('/integration-scripts/')) {
+        import('./integration-scripts.js').then((m) => m.serveIntegrationScript(ctx, req, res, pathname)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
       // MCP (Streamable HTTP) for agents, with a bearer token as for the API (server/mcp.ts).
       if (pathname === '/mcp') {
         serveMcp(ctx, req, res, q === -1 ? '' : url.slice(q + 1), auth).then(done, (err) => done(fail(req, res, err)));

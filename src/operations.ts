@@ -199,6 +199,13 @@ export const AREAS: Area[] = [
       'getOrganizationIntegrationStatus',
       'listSpaceIntegrations',
       'listSiteIntegrations',
+      'listOrganizationIntegrationsStatus',
+      'listSiteIntegrationScripts',
+      'listSpaceIntegrationsBlocks',
+      'queueIntegrationTask',
+      'renderIntegrationUIWithGet',
+      'renderIntegrationUIWithPost',
+      'deleteLegacyGitInstallation',
     ],
   },
   {

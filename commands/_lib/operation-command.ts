@@ -140,6 +140,8 @@ const KNOWN: Record<string, string> = {
   extended: 'Include each item in full (the space or site object, not only its id)',
   changeRequest: 'Only those importing into this change request (id or number)',
   site: 'Only those for this site (id)',
+  target: 'Only installations on this kind of target (organization, space or site)',
+  request: 'The render request, JSON compressed with LZ-string (compressToEncodedURIComponent)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */
@@ -165,6 +167,10 @@ const KNOWN_BODY: Record<string, string> = {
   defaultRole: 'Role given to new members',
   force: 'Go ahead even when the other side changed since the last sync (overwrites it)',
   role: 'Role to give',
+  task: 'The task for the integration (JSON, delivered to it as is)',
+  componentId: 'The component of the integration to render (id)',
+  props: 'Properties of the component (JSON)',
+  state: 'Local state of the component (JSON)',
 };
 
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];

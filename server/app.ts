@@ -125,6 +125,13 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
+      // Signed upload URLs (generateStorageUploadURL): one upload each, no token (server/storage-upload.ts).
+      if (pathname.startsWith('/storage/')) {
+        import('./storage-upload.js')
+          .then((m) => m.serveStorageUpload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)))
+          .then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
       // Site integration scripts (listSiteIntegrationScripts): for visitors, no token (server/integration-scripts.ts).
       if (pathname.startsWith('/integration-scripts/')) {
         import('./integration-scripts.js').then((m) => m.serveIntegrationScript(ctx, req, res, pathname)).then(done, (err) => done(fail(req, res, err)));

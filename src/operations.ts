@@ -392,6 +392,11 @@ export const AREAS: Area[] = [
     operations: ['getContentByUrl', 'getEmbedByUrl', 'getEmbedByUrlInSpace'],
   },
   {
+    // storage: signed upload URLs (docs/manual/imports-and-git.md#upload-urls)
+    load: () => import('./content/storage-operations.js'),
+    operations: ['generateStorageUploadURL'],
+  },
+  {
     // system: the API itself (GET /v1/)
     load: () => import('./system/operations.js'),
     operations: ['getApiInformation'],

@@ -110,3 +110,21 @@ export interface PageNodeRecord {
 }
 
 export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;
+
+/** A signed upload URL of generateStorageUploadURL and what it received (src/content/storage.ts). */
+export type StorageKind = 'customization_font' | 'import_file' | 'organization_file';
+
+export interface StorageUploadRecord {
+  id: string;
+  organization: string;
+  kind: StorageKind;
+  name: string;
+  type: string;
+  size: number;
+  expiresAt: string;
+  createdAt: string;
+  createdBy: string;
+  /** Set by the one upload the URL takes. */
+  sha?: string;
+  uploadedAt?: string;
+}

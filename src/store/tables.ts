@@ -1,4 +1,4 @@
-import { openapiVersionBlobs, revisionBlobs } from './blob-refs.js';
+import { blobFile, openapiVersionBlobs, revisionBlobs } from './blob-refs.js';
 import type { TableSpec } from './port.js';
 
 // Every table, with the shard its rows live in and how a row is found without reading every
@@ -84,6 +84,8 @@ export const TABLES: TableSpec[] = [
   // OpenAPI specs: the spec row with its organization; source text (id = spec) and versions in the
   // spec's own shard (the parsed documents of versions are files beside the store, see src/openapi).
   inOrg('openapiSpecs', ['organization', 'key', 'processingState']),
+  // Signed upload URLs (generateStorageUploadURL) and the file each received: files/<sha> once uploaded.
+  inOrg('storageUploads', ['organization'], { blobs: (r: any) => (typeof r?.sha === 'string' && /^[0-9a-f]{64}$/.test(r.sha) ? [blobFile(r.sha)] : []) }),
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [], locateId: (id) => `openapi/${id}` },
   { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'], locate: { spec: (v) => `openapi/${v}` }, blobs: openapiVersionBlobs },
   // Integrations: global by `name` (unique), kept in the owner's shard; installations in the

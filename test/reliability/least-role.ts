@@ -327,6 +327,7 @@ export const LEAST_ROLE: Record<string, Case> = {
     setup: renderingIntegration,
     query: (w) => ({ request: compressToEncodedURIComponent(JSON.stringify(renderRequest(w))) }),
   },
+  generateStorageUploadURL: { as: 'create', body: () => ({ file: { name: 'site.zip', type: 'application/zip', size: 10 }, kind: 'import_file' }) },
   // This server never had GitBook's legacy Git Sync: the answer is always "already removed" (204).
   deleteLegacyGitInstallation: { as: 'admin', nothingToDelete: 'no space has a legacy Git installation on this server' },
 

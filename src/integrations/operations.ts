@@ -481,6 +481,8 @@ export const renderIntegrationUIWithPost = defineOperation('renderIntegrationUIW
 
 /** The GET form carries the same request, as JSON compressed with LZ-string (`compressToEncodedURIComponent`). */
 export const renderIntegrationUIWithGet = defineOperation('renderIntegrationUIWithGet', async ({ ctx, caller, path, query }) => {
+  // Who may render first: an outsider learns nothing from the rules of the request.
+  await ctx.store.read((tx) => renderable(tx, caller, path.integrationName));
   const text = decompressFromEncodedURIComponent(String(query.request));
   let request: any;
   try {

@@ -28,8 +28,9 @@ const OPEN_TO_ANYONE = new Set([
   'publishIntegration',
 ]);
 
-// Writes a `read` member may make: about themselves.
-const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt']);
+// Writes a `read` member may make: about themselves; and POSTs that change nothing (a render is
+// asked of the integration and changes no row: docs/manual/integrations.md#ui-render-and-tasks).
+const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt', 'renderIntegrationUIWithPost']);
 
 /**
  * A 400 from the contract's own validation (messages start with body./query./path.) means the

@@ -287,6 +287,8 @@ export const AREAS: Area[] = [
     // content
     load: () => import('./content/operations.js'),
     operations: [
+      // signed upload URLs (docs/manual/imports-and-git.md#upload-urls): src/content/storage-operations.ts
+      'generateStorageUploadURL',
       'getCurrentRevision',
       'getRevisionById',
       'listPages',
@@ -390,11 +392,6 @@ export const AREAS: Area[] = [
     // urls: this server's own addresses resolved to what they show (spaces, collections, pages, change requests)
     load: () => import('./urls/operations.js'),
     operations: ['getContentByUrl', 'getEmbedByUrl', 'getEmbedByUrlInSpace'],
-  },
-  {
-    // storage: signed upload URLs (docs/manual/imports-and-git.md#upload-urls)
-    load: () => import('./content/storage-operations.js'),
-    operations: ['generateStorageUploadURL'],
   },
   {
     // system: the API itself (GET /v1/)

@@ -40,8 +40,18 @@ const FROM_LATEST = [
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,
 // query and body) from 0.202.0, so a client of either is understood. docs/manual/sites.md#redirects.
-const LATEST_REQUEST = ['createSiteRedirect', 'updateSiteRedirectById', 'listSiteRedirects', 'getSiteRedirectBySource', 'listGlossaryEntries'];
 // listGlossaryEntries: 0.202.0 adds `orderBy` (a language: entries by their term in it). docs/manual/translations.md#glossary.
+// listOrganizationIntegrationsStatus: the `site` and `space` filters (docs/manual/integrations.md#what-is-installed-where);
+// generateStorageUploadURL: the `organization_file` kind (docs/manual/imports-and-git.md#upload-urls).
+const LATEST_REQUEST = [
+  'createSiteRedirect',
+  'updateSiteRedirectById',
+  'listSiteRedirects',
+  'getSiteRedirectBySource',
+  'listGlossaryEntries',
+  'listOrganizationIntegrationsStatus',
+  'generateStorageUploadURL',
+];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores
 // (socialAccounts, styling.codeTheme, pageActions.items), while 0.146.0 clients still send theirs:

@@ -9,7 +9,7 @@ import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
 import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
 import { corsHandler } from './cors.js';
-import { serveDownload, serveFont, servePdf, serveUpload } from './downloads.js';
+import { serveDownload, serveFont, servePdf } from './downloads.js';
 import { serveMcp } from './mcp.js';
 import { hostCheck, hostName } from './host-check.js';
 import { isPublishedPath, servePublishedPath } from './published.js';
@@ -147,11 +147,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         serveDownload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
-      // Font uploads (generateStorageUploadURL's signed URLs) and custom fonts' files, no token (docs/manual/site-delivery.md#custom-fonts).
-      if (pathname.startsWith('/uploads/')) {
-        serveUpload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
-        return;
-      }
+      // Custom fonts' files, no token (docs/manual/site-delivery.md#custom-fonts); they are uploaded at /storage/ like any file.
       if (pathname.startsWith('/fonts/')) {
         serveFont(ctx, req, res, pathname).then(done, (err) => done(fail(req, res, err)));
         return;
@@ -159,6 +155,18 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // Rendered PDFs (getSpacePDF, getChangeRequestPDF): signed, expiring URLs too (src/pdf/files.ts).
       if (pathname.startsWith('/pdf/')) {
         servePdf(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)).then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Signed upload URLs (generateStorageUploadURL): one upload each, no token (server/storage-upload.ts).
+      if (pathname.startsWith('/storage/')) {
+        import('./storage-upload.js')
+          .then((m) => m.serveStorageUpload(ctx, req, res, pathname, q === -1 ? '' : url.slice(q + 1)))
+          .then(done, (err) => done(fail(req, res, err)));
+        return;
+      }
+      // Site integration scripts (listSiteIntegrationScripts): for visitors, no token (server/integration-scripts.ts).
+      if (pathname.startsWith('/integration-scripts/')) {
+        import('./integration-scripts.js').then((m) => m.serveIntegrationScript(ctx, req, res, pathname)).then(done, (err) => done(fail(req, res, err)));
         return;
       }
       // MCP (Streamable HTTP) for agents, with a bearer token as for the API (server/mcp.ts).

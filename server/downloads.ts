@@ -49,19 +49,6 @@ export async function servePdf(ctx: Context, req: IncomingMessage, res: ServerRe
   return 200;
 }
 
-/** PUT /uploads/<key>?exp&sig: a font file for the upload slot (src/sites/font-operations.ts). */
-export async function serveUpload(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
-  const { acceptUpload, uploadMethodError } = await import('../src/sites/font-operations.js');
-  const { MAX_FONT_BYTES } = await import('../src/sites/fonts.js');
-  if (req.method !== 'PUT') throw uploadMethodError(req.method, pathname);
-  const { readRawBody } = await import('./body.js');
-  const bytes = await readRawBody(req, MAX_FONT_BYTES);
-  await acceptUpload(ctx, pathname, search, bytes);
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end('{}');
-  return 200;
-}
-
 /** GET /fonts/<fontId>/<weight>: a custom font's face, for any page (docs/manual/site-delivery.md#on-a-published-site). */
 export async function serveFont(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
   if (req.method !== 'GET' && req.method !== 'HEAD')

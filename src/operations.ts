@@ -199,6 +199,13 @@ export const AREAS: Area[] = [
       'getOrganizationIntegrationStatus',
       'listSpaceIntegrations',
       'listSiteIntegrations',
+      'listOrganizationIntegrationsStatus',
+      'listSiteIntegrationScripts',
+      'listSpaceIntegrationsBlocks',
+      'queueIntegrationTask',
+      'renderIntegrationUIWithGet',
+      'renderIntegrationUIWithPost',
+      'deleteLegacyGitInstallation',
     ],
   },
   {
@@ -246,7 +253,7 @@ export const AREAS: Area[] = [
   {
     // custom fonts and their uploads (they write bytes: the content area's blobs)
     load: () => import('./sites/font-operations.js'),
-    operations: ['generateStorageUploadURL', 'listCustomFonts', 'createCustomFont', 'getCustomFont', 'updateCustomFont', 'deleteCustomFont'],
+    operations: ['listCustomFonts', 'createCustomFont', 'getCustomFont', 'updateCustomFont', 'deleteCustomFont'],
   },
   {
     // how sites are delivered: publishing auth, hostnames, MCP servers, search, preview, ads
@@ -331,6 +338,8 @@ export const AREAS: Area[] = [
     // content
     load: () => import('./content/operations.js'),
     operations: [
+      // signed upload URLs (docs/manual/imports-and-git.md#upload-urls): src/content/storage-operations.ts
+      'generateStorageUploadURL',
       'getCurrentRevision',
       'getRevisionById',
       'listPages',

@@ -2,11 +2,15 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
-import { FONT_TYPES, fontFormat, MAX_FONT_BYTES } from '../../src/sites/fonts.js';
+import { fontFormat } from '../../src/content/font-format.js';
+import { MAX_BYTES } from '../../src/content/storage.js';
+import { FONT_TYPES } from '../../src/sites/fonts.js';
 import type { Transport } from '../../src/transport/types.js';
 
+const MAX_FONT_BYTES = MAX_BYTES.customization_font;
+
 // `docs fonts create|update --face WEIGHT=FILE`: each file checked here (a font by its bytes, at
-// most 4 MB: exit 2 naming the flag, nothing sent), then uploaded to a signed URL
+// most 5 MiB: exit 2 naming the flag, nothing sent), then uploaded to a signed URL
 // (generateStorageUploadURL) and named by its storage key. docs/manual/site-delivery.md#custom-fonts
 
 export const faceFlag = (required: boolean) =>

@@ -141,6 +141,8 @@ const KNOWN: Record<string, string> = {
   changeRequest: 'Only those importing into this change request (id or number)',
   site: 'Only those for this site (id)',
   orderBy: 'Sort by this (for the glossary: a language, entries by their term in it)',
+  target: 'Only installations on this kind of target (organization, space or site)',
+  request: 'The render request, JSON compressed with LZ-string (compressToEncodedURIComponent)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */
@@ -173,6 +175,10 @@ const KNOWN_BODY: Record<string, string> = {
   groupBy: 'Columns to group by, as JSON (e.g. [{"column":"datetime","interval":"day"}])',
   operations: 'The operations as JSON: insert {translations}, update {id, translations}, delete {id}',
   range: 'Time range: lastYear, last3Months, last30Days, last7Days, last24Hours, or {"from","to"} as JSON',
+  task: 'The task for the integration (JSON, delivered to it as is)',
+  componentId: 'The component of the integration to render (id)',
+  props: 'Properties of the component (JSON)',
+  state: 'Local state of the component (JSON)',
 };
 
 const GUEST_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest'];

@@ -42,6 +42,7 @@ const HANDLES = {
   revisions: ['Revisions', 'src/spaces/tables.ts'],
   pageContents: ['PageContents', 'src/content/tables.ts'],
   pageNodes: ['PageNodes', 'src/content/tables.ts'],
+  storageUploads: ['StorageUploads', 'src/content/tables.ts'],
   teams: ['Teams', 'src/teams/tables.ts'],
   grants: ['Grants', 'src/tree/grants.ts'],
   teamMembers: ['TeamMembers', 'src/teams/tables.ts'],

@@ -1,3 +1,4 @@
+import type { FontFormat } from './font-format.js';
 import type { RevisionRecord } from '../spaces/model.js';
 
 // A space's content is a chain of immutable revisions, stored like Git objects:
@@ -110,3 +111,23 @@ export interface PageNodeRecord {
 }
 
 export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;
+
+/** A signed upload URL of generateStorageUploadURL and what it received (src/content/storage.ts). */
+export type StorageKind = 'customization_font' | 'import_file' | 'organization_file';
+
+export interface StorageUploadRecord {
+  id: string;
+  organization: string;
+  kind: StorageKind;
+  name: string;
+  type: string;
+  size: number;
+  expiresAt: string;
+  createdAt: string;
+  createdBy: string;
+  /** Set by the one upload the URL takes. */
+  sha?: string;
+  /** A font's format, read from its bytes when it came (kind `customization_font`). */
+  format?: FontFormat;
+  uploadedAt?: string;
+}

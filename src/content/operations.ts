@@ -378,3 +378,4 @@ export const getPageInChangeRequestById = defineOperation('getPageInChangeReques
   });
   return pageAnswer(ctx, found, query.format);
 });
+export { generateStorageUploadURL } from './storage-operations.js';

@@ -1,5 +1,5 @@
 import { table } from '../store/port.js';
-import type { PageContentRecord, PageNodeRecord } from './model.js';
+import type { PageContentRecord, PageNodeRecord, StorageUploadRecord } from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Page bodies and page nodes
@@ -8,3 +8,4 @@ import type { PageContentRecord, PageNodeRecord } from './model.js';
 
 export const PageContents = table<PageContentRecord, 'space'>('pageContents');
 export const PageNodes = table<PageNodeRecord, 'space'>('pageNodes');
+export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');

@@ -1,3 +1,4 @@
+import { uploadedFile } from '../content/storage.js';
 import { createHash } from 'node:crypto';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
@@ -41,6 +42,9 @@ export function fileKeys(tx: ReadTx, target: StartInput['target'], keys: string[
   const rev = target.changeRequest ? readRevision(tx, space.id, findChangeRequest(tx, space.id, target.changeRequest).revision) : currentRevision(tx, space);
   const files = filesOf(rev);
   return keys.map((key, i) => {
+    // A key of generateStorageUploadURL (kind import_file) of the space's organization (docs/manual/imports-and-git.md#upload-urls).
+    const uploaded = uploadedFile(tx, space.organization, key, 'import_file', `source.files[${i}]`);
+    if (uploaded) return { key, name: uploaded.name, sha: uploaded.sha! };
     const f = files.find((x) => x.id === key || x.name === key);
     if (!f)
       throw invalid(

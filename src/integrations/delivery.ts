@@ -122,6 +122,22 @@ class Deliverer {
     })));
   }
 
+  private timer?: NodeJS.Timeout;
+  private timerAt = Infinity;
+
+  /** Scans again in `ms` (the earliest scheduled task), unless a timer fires sooner already. */
+  private wakeAt(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.timer && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.kick();
+    }, ms).unref();
+  }
+
   kick(): void {
     if (this.stopped) return;
     trackScan(
@@ -136,7 +152,12 @@ class Deliverer {
     const pending = await this.ctx.store.read((tx) => tx.find(IntegrationEvents, 'delivery', 'pending'));
     if (this.stopped) return;
     pending.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.seq - b.seq);
+    // A task queued with a delay (queueIntegrationTask's `schedule`) waits for its time: one timer, for the earliest.
+    const now = this.ctx.clock.now().getTime();
+    const later = pending.filter((e) => e.due && Date.parse(e.due) > now);
+    if (later.length) this.wakeAt(Math.min(...later.map((e) => Date.parse(e.due!))) - now);
     for (const e of pending) {
+      if (e.due && Date.parse(e.due) > now) continue;
       if (this.running.size >= CONCURRENCY) break;
       if (this.running.has(e.id)) continue;
       const abort = new AbortController();
@@ -194,6 +215,7 @@ class Deliverer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.timer);
     const grace = new Promise<void>((r) => setTimeout(r, STOP_GRACE_MS).unref());
     await Promise.race([Promise.allSettled([...this.settled]), grace]);
     for (const a of this.running.values()) a.abort();

@@ -23,36 +23,46 @@ export function recordEvent(
   i: IntegrationRecord,
   inst: InstallationRecord | undefined,
   payload: Record<string, unknown>,
+  task?: { due?: Date },
 ): EventRecord {
+  const due = task?.due;
+  // A task queued by the integration's owner (no installation) concerns the owner's organization.
+  const organization = inst?.organization ?? (task ? i.organization : undefined);
   const seq = tx.find(IntegrationEvents, 'integration', i.id).reduce((m, e) => Math.max(m, e.seq), 0) + 1;
   const id = newId();
-  const deliver = forwards(i, inst?.organization);
+  const deliver = forwards(i, organization);
   const trace: LogLine[] = [log(ctx, 'info', `event ${payload.type} received`)];
-  if (deliver) trace.push(log(ctx, 'debug', `queued for delivery to the development tunnel ${i.dev!.tunnelUrl}`));
+  if (deliver) trace.push(log(ctx, 'debug', `queued for delivery to the development tunnel ${i.dev!.tunnelUrl}${due ? ` at ${due.toISOString()}` : ''}`));
   else if (i.dev)
     trace.push(log(ctx, 'info', `not delivered: development mode forwards only events of the owning organization ${i.organization} (all: false)`));
   else trace.push(log(ctx, 'info', 'not delivered: development mode is off (this server does not run integration scripts)'));
   return tx.put(IntegrationEvents, {
     id,
     integration: i.id,
-    ...(inst ? { installation: inst.id, organization: inst.organization } : {}),
+    ...(inst ? { installation: inst.id } : {}),
+    ...(organization ? { organization } : {}),
+    ...(task ? { task: true as const } : {}),
     seq,
     createdAt: ctx.clock.now().toISOString(),
-    payload: { eventId: id, ...payload },
+    payload: { eventId: id, ...(task && inst ? { installationId: inst.id } : {}), ...payload },
     status: 'success',
     delivery: deliver ? 'pending' : 'done',
+    ...(deliver && due ? { due: due.toISOString() } : {}),
     trace,
   });
 }
 
 export function eventsOf(tx: ReadTx, caller: Caller, name: string): EventRecord[] {
   const i = administeredIntegration(tx, name, caller, 'reading the events of an integration');
-  return tx.find(IntegrationEvents, 'integration', i.id).sort((a, b) => b.seq - a.seq);
+  return tx
+    .find(IntegrationEvents, 'integration', i.id)
+    .filter((e) => !e.task)
+    .sort((a, b) => b.seq - a.seq);
 }
 
 export function eventOf(tx: ReadTx, caller: Caller, name: string, id: string): EventRecord {
   const i = administeredIntegration(tx, name, caller, 'reading the events of an integration');
   const e = tx.get(IntegrationEvents, id);
-  if (!e || e.integration !== i.id) throw notFound(`event ${id} of integration ${name} not found`);
+  if (!e || e.integration !== i.id || e.task) throw notFound(`event ${id} of integration ${name} not found`);
   return e;
 }

@@ -101,6 +101,12 @@ export interface EventRecord {
   payload: Record<string, unknown>;
   status: 'success' | 'failed';
   delivery: 'pending' | 'done';
+  /**
+   * `task`: a task queued by queueIntegrationTask, delivered like an event but not listed among
+   * them (the contract's Event has no task type). `due`: its time to run (`schedule`).
+   */
+  task?: true;
+  due?: string;
   trace: LogLine[];
 }
 

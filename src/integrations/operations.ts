@@ -4,12 +4,20 @@ import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { findMember, membershipOf, requireOrgRole } from '../organizations/service.js';
 import { visibleSpace } from '../spaces/service.js';
-import { notFound } from '../kernel/errors.js';
+import { DocsError, forbidden, invalid, notFound } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
+import { decompressFromEncodedURIComponent } from '../kernel/lz-string.js';
+import { operationSpec } from '../contract/spec.js';
+import { responseProblem, validateInput } from '../contract/validate.js';
+import { cspHeader } from './delivery.js';
+import { askIntegration } from './forward.js';
+import { integrationScriptUrl } from './scripts.js';
+import { recordEvent } from './events.js';
 import { IntegrationInstallations, Integrations } from './tables.js';
 import { Sites } from '../sites/tables.js';
 import { spaceCounts } from '../spaces/counts.js';
 import { presentSpace } from '../spaces/present.js';
-import { ContentAccess } from '../tree/access.js';
+import { ContentAccess, requireLevel } from '../tree/access.js';
 import type { ReadTx } from '../store/port.js';
 import { kickDelivery } from './delivery.js';
 import { loadIpaddr } from '../kernel/outbound-guard.js';
@@ -35,7 +43,16 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { InstallationRecord, IntegrationRecord } from './model.js';
 import { presentSite, siteViewer } from '../sites/present.js';
 import { presentContentInstallation, presentEvent, presentInstallation, presentIntegration } from './present.js';
-import { checkPublish, listIntegrations as listVisible, publish, setDevMode, unpublish, visibleIntegration } from './service.js';
+import {
+  administeredIntegration,
+  canSee,
+  checkPublish,
+  listIntegrations as listVisible,
+  publish,
+  setDevMode,
+  unpublish,
+  visibleIntegration,
+} from './service.js';
 import { Organizations } from '../organizations/tables.js';
 
 function present(tx: ReadTx, ctx: Context, caller: Caller, i: IntegrationRecord) {
@@ -317,5 +334,181 @@ export const listSiteIntegrations = defineOperation('listSiteIntegrations', ({ c
       .filter(({ inst, integration }) => isInstalledOn(inst, 'site', site.id) && integration.target !== 'space')
       .map((x) => x.integration);
     return { status: 200, body: paginate(amongInstalled(tx, caller, query, installed), query as PageQuery, (i) => present(tx, ctx, caller, i)) };
+  }),
+);
+
+// ---- Statuses, scripts and blocks by target (docs/manual/integrations.md#what-is-installed-where) ----
+
+/** listOrganizationIntegrationsStatus: every installation of a target kind with its status and integration. */
+export const listOrganizationIntegrationsStatus = defineOperation('listOrganizationIntegrationsStatus', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    membershipOf(tx, path.organizationId, caller);
+    const kind = query.target ?? 'organization';
+    if (query.site !== undefined && kind !== 'site') throw invalid('site: only valid with target=site');
+    if (query.space !== undefined && kind !== 'space') throw invalid('space: only valid with target=space');
+    const visible = new Set(listVisible(tx, caller, {}).map((i) => i.id));
+    const installed = installedIn(tx, path.organizationId).filter(({ integration }) => visible.has(integration.id));
+    type Row = { inst: InstallationRecord; integration: IntegrationRecord; target: InstalledTarget };
+    const rows: Row[] =
+      kind === 'organization'
+        ? installed.map((x) => ({ ...x, target: { type: 'organization', organizationId: path.organizationId } }))
+        : installed.flatMap((x): Row[] =>
+            kind === 'space'
+              ? spacesOf(tx, x.inst)
+                  .filter((s) => x.integration.target !== 'site' && (query.space === undefined || s.id === query.space))
+                  .map((s) => ({ ...x, target: { type: 'space' as const, spaceId: s.id } }))
+              : sitesOf(tx, x.inst)
+                  .filter((s) => x.integration.target !== 'space' && (query.site === undefined || s.id === query.site))
+                  .map((s) => ({ ...x, target: { type: 'site' as const, siteId: s.id } })),
+          );
+    return {
+      status: 200,
+      body: paginate(rows, query as PageQuery, ({ inst, integration, target }) => ({
+        status: inst.status,
+        integration: present(tx, ctx, caller, integration),
+        target,
+      })),
+    };
+  }),
+);
+
+type InstalledTarget = { type: 'organization'; organizationId: string } | { type: 'space'; spaceId: string } | { type: 'site'; siteId: string };
+
+/** The site an organization's member names, or 404. */
+function siteOf(tx: ReadTx, caller: Caller, organizationId: string, siteId: string): SiteRecord {
+  membershipOf(tx, organizationId, caller);
+  const site = tx.get(Sites, siteId);
+  if (!site || site.organization !== organizationId) throw notFound(`site ${siteId} not found`);
+  return site;
+}
+
+/**
+ * listSiteIntegrationScripts: the scripts the site's visitors load, one per installation on the
+ * site of an integration that holds `site:script:inject` (`cookies` when it also holds
+ * `site:script:cookies`). The URL is this server's, and answers with what the integration's
+ * `fetch_published_script` handler returns (server/integration-scripts.ts, src/integrations/scripts.ts).
+ */
+export const listSiteIntegrationScripts = defineOperation('listSiteIntegrationScripts', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const site = siteOf(tx, caller, path.organizationId, path.siteId);
+    const body = installedIn(tx, site.organization)
+      .filter(({ inst, integration: i }) => isInstalledOn(inst, 'site', site.id) && i.target !== 'space' && i.scopes.includes('site:script:inject'))
+      .map(({ inst, integration: i }) => {
+        const csp = cspHeader(i.contentSecurityPolicy);
+        return {
+          script: integrationScriptUrl(ctx, inst.id, site.id),
+          ...(csp ? { contentSecurityPolicy: csp } : {}),
+          cookies: i.scopes.includes('site:script:cookies'),
+        };
+      });
+    return { status: 200, body };
+  }),
+);
+
+/** listSpaceIntegrationsBlocks: the blocks declared by the integrations installed on a space. */
+export const listSpaceIntegrationsBlocks = defineOperation('listSpaceIntegrationsBlocks', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const { row } = visibleSpace(tx, caller, path.spaceId);
+    const body = installedIn(tx, row.organization)
+      .filter(({ inst, integration: i }) => isInstalledOn(inst, 'space', row.id) && i.target !== 'site' && i.blocks.length > 0 && canSee(tx, i, caller))
+      .map(({ integration: i }) => ({ name: i.name, blocks: i.blocks }));
+    return { status: 200, body };
+  }),
+);
+
+// ---- Tasks and UI render (docs/manual/integrations.md#ui-render-and-tasks) -------------------------
+
+/**
+ * Who speaks for an integration: a token of one of its installations (GitBook's integration
+ * token; the task is recorded for that installation), or an admin of the organization that owns it.
+ */
+function actingFor(tx: ReadTx, caller: Caller, name: string, action: string): { integration: IntegrationRecord; inst?: InstallationRecord } {
+  const inst = caller.scope?.installation;
+  if (inst) {
+    const row = tx.get(IntegrationInstallations, inst.id);
+    const integration = tx.get(Integrations, inst.integration);
+    if (inst.integrationName !== name || !row || !integration)
+      throw forbidden(`${action}: the token of installation ${inst.id} speaks only for integration ${inst.integrationName}`);
+    return { integration, inst: row };
+  }
+  return { integration: administeredIntegration(tx, name, caller, action) };
+}
+
+export const queueIntegrationTask = defineOperation('queueIntegrationTask', async ({ ctx, caller, path, body }) => {
+  const due = body.schedule ? new Date(ctx.clock.now().getTime() + body.schedule * 1000) : undefined;
+  await ctx.store.write((tx) => {
+    const { integration, inst } = actingFor(tx, caller, path.integrationName, 'queueing a task of an integration');
+    recordEvent(tx, ctx, integration, inst, { type: 'integration_task', task: body.task }, { due });
+  });
+  kickDelivery(ctx);
+  return { status: 204 };
+});
+
+/** The integration a caller may render: one they can see that is installed in one of their organizations (or that theirs owns). */
+function renderable(tx: ReadTx, caller: Caller, name: string): IntegrationRecord {
+  const i = visibleIntegration(tx, name, caller);
+  if (caller.scope?.installation && caller.scope.installation.integrationName !== name) {
+    throw forbidden(
+      `rendering the UI of integration ${name}: the token of installation ${caller.scope.installation.id} speaks only for ${caller.scope.installation.integrationName}`,
+    );
+  }
+  const mine = (org: string) => !!findMember(tx, org, caller.userId);
+  if (mine(i.organization) || tx.find(IntegrationInstallations, 'integration', i.id).some((inst) => mine(inst.organization))) return i;
+  throw forbidden(`rendering the UI of integration ${name} needs it installed in one of your organizations`);
+}
+
+async function render(ctx: Context, caller: Caller, name: string, request: Record<string, any>) {
+  const i = await ctx.store.read((tx) => renderable(tx, caller, name));
+  const answer = await askIntegration(ctx, i, {
+    type: 'ui_render',
+    eventId: newId(),
+    integrationId: i.id,
+    auth: { userId: caller.userId },
+    componentId: request.componentId,
+    props: request.props,
+    ...(request.state !== undefined ? { state: request.state } : {}),
+    context: request.context,
+    ...(request.action !== undefined ? { action: request.action } : {}),
+  });
+  const problem = responseProblem(operationSpec('renderIntegrationUIWithPost'), 200, answer);
+  if (problem) throw new DocsError('unavailable', `integration ${name} did not answer a ContentKit render output: ${problem}`);
+  return { status: 200, body: answer as any, headers: { 'Cache-Control': 'no-store' } };
+}
+
+export const renderIntegrationUIWithPost = defineOperation('renderIntegrationUIWithPost', ({ ctx, caller, path, body }) =>
+  render(ctx, caller, path.integrationName, body),
+);
+
+/** The GET form carries the same request, as JSON compressed with LZ-string (`compressToEncodedURIComponent`). */
+export const renderIntegrationUIWithGet = defineOperation('renderIntegrationUIWithGet', async ({ ctx, caller, path, query }) => {
+  // Who may render first: an outsider learns nothing from the rules of the request.
+  await ctx.store.read((tx) => renderable(tx, caller, path.integrationName));
+  const text = decompressFromEncodedURIComponent(String(query.request));
+  let request: any;
+  try {
+    request = text === null ? undefined : JSON.parse(text);
+  } catch {}
+  if (!request || typeof request !== 'object' || Array.isArray(request)) {
+    throw invalid('request: must be a JSON object compressed with LZ-string (compressToEncodedURIComponent)');
+  }
+  // The same rules as the POST form's body, in the same words ("request." for "body.").
+  try {
+    validateInput(operationSpec('renderIntegrationUIWithPost'), { path: { integrationName: path.integrationName }, body: request });
+  } catch (e) {
+    throw e instanceof DocsError ? invalid(e.message.replace(/^body/, 'request')) : e;
+  }
+  return render(ctx, caller, path.integrationName, request);
+});
+
+/**
+ * deleteLegacyGitInstallation (0.146.0 only): GitBook's Git Sync before integrations. This server
+ * never had it, so no space has one: for a space admin the answer is the spec's "already removed"
+ * (204), after the same checks as any change to the space (docs/manual/integrations.md#legacy-git-installations).
+ */
+export const deleteLegacyGitInstallation = defineOperation('deleteLegacyGitInstallation', ({ ctx, caller, path }) =>
+  ctx.store.read((tx) => {
+    const { level } = visibleSpace(tx, caller, path.spaceId);
+    requireLevel(level, 'admin', 'removing the legacy Git installation of a space', `space ${path.spaceId}`);
+    return { status: 204 };
   }),
 );

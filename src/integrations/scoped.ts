@@ -47,13 +47,18 @@ const OWN_INSTALLATION = new Set([
   'updateIntegrationSiteInstallation',
 ]);
 
+// An installation token speaks for its integration (GitBook's integration token): it queues the
+// integration's tasks and renders its UI (docs/manual/integrations.md#ui-render-and-tasks).
+const OWN_INTEGRATION = new Set(['queueIntegrationTask', 'renderIntegrationUIWithGet', 'renderIntegrationUIWithPost']);
+
 /**
  * The integration scope an operation needs, from its method and path; undefined when no scope
  * opens it (everything else: a scoped token may not call it). Every path listed is anchored on a
  * space, a site or the organization, which checkScope then holds to the scope's targets.
  */
-export function requiredScope(spec: Pick<OperationSpec, 'method' | 'path' | 'operationId'>): string | 'own-installation' | undefined {
+export function requiredScope(spec: Pick<OperationSpec, 'method' | 'path' | 'operationId'>): string | 'own-installation' | 'own-integration' | undefined {
   if (OWN_INSTALLATION.has(spec.operationId)) return 'own-installation';
+  if (OWN_INTEGRATION.has(spec.operationId)) return 'own-integration';
   const read = spec.method.toUpperCase() === 'GET';
   const p = spec.path;
   if (p === '/spaces/{spaceId}') return read ? 'space:metadata:read' : spec.method.toUpperCase() === 'PATCH' ? 'space:metadata:write' : undefined;
@@ -77,11 +82,11 @@ export async function checkScope(ctx: Context, spec: OperationSpec, path: Record
       ? `the token of installation ${scope.installation!.id} (${scope.installation!.integrationName})`
       : 'this published-content token';
   if (need === undefined) throw forbidden(`${spec.operationId} is not open to ${who}: a scoped token calls only operations its scopes cover`);
-  if (need !== 'own-installation' && !scope.scopes.includes(need)) {
+  if (need !== 'own-installation' && need !== 'own-integration' && !scope.scopes.includes(need)) {
     throw forbidden(`${spec.operationId} needs the scope ${need}, which ${who} does not hold (it holds: ${scope.scopes.join(', ') || 'none'})`);
   }
   // Published-content tokens read the published content: not drafts (change requests), not installations.
-  if (scope.kind === 'published' && (need === 'own-installation' || /change-requests/.test(spec.path))) {
+  if (scope.kind === 'published' && (need === 'own-installation' || need === 'own-integration' || /change-requests/.test(spec.path))) {
     throw forbidden(`${spec.operationId} is not open to ${who}: it reads only the published content it was made for`);
   }
   await ctx.store.read((tx: ReadTx) => {
@@ -91,6 +96,7 @@ export async function checkScope(ctx: Context, spec: OperationSpec, path: Record
     }
     const out = (what: string) => forbidden(`${spec.operationId}: ${what} is outside the scope of ${who}`);
     if (path.organizationId !== undefined && path.organizationId !== scope.organization) throw out(`organization ${path.organizationId}`);
+    if (need === 'own-integration' && path.integrationName !== scope.installation!.integrationName) throw out(`integration ${path.integrationName}`);
     if (need === 'own-installation') {
       if (path.integrationName !== scope.installation!.integrationName) throw out(`integration ${path.integrationName}`);
       if (path.installationId !== scope.installation!.id) throw out(`installation ${path.installationId}`);

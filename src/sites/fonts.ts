@@ -6,32 +6,19 @@ import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { atLeast } from '../kernel/roles.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { CustomFontRecord, FontFormat, StorageUploadRecord } from './model.js';
-import { CustomFonts, StorageUploads } from './tables.js';
+import type { FontFormat } from '../content/font-format.js';
+import { uploadedFile } from '../content/storage.js';
+import type { CustomFontRecord } from './model.js';
+import { CustomFonts } from './tables.js';
 
 // Custom fonts (docs/manual/site-delivery.md#custom-fonts): a font family with a file per weight, uploaded through a
-// signed upload URL (generateStorageUploadURL), checked by its first bytes, kept as a blob like
+// signed upload URL (generateStorageUploadURL, src/content/storage.ts, which checks its first bytes), kept as a blob like
 // any uploaded file, and served by this server to the published sites whose `styling.font` names
 // it. The rules are here; the handlers that read and write bytes are in font-operations.ts.
 
-/** The largest font file accepted (a full variable font is 0.5–2 MB). */
-export const MAX_FONT_BYTES = 4 * 1024 * 1024;
-/** How long an upload URL stays valid. */
-export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 export const FAMILY = { min: 1, max: 50 };
 /** Font families: letters, digits, spaces and - _ (they end up in CSS). */
 const FAMILY_CHARS = /^[\p{L}\p{N} _-]+$/u;
-
-/** A font file's format by its magic number (WOFF2, WOFF, TrueType, OpenType/CFF), or undefined. */
-export function fontFormat(b: Uint8Array): FontFormat | undefined {
-  if (b.length < 12) return undefined;
-  const tag = String.fromCharCode(b[0]!, b[1]!, b[2]!, b[3]!);
-  if (tag === 'wOF2') return 'woff2';
-  if (tag === 'wOFF') return 'woff';
-  if (tag === 'OTTO') return 'opentype';
-  if ((b[0] === 0 && b[1] === 1 && b[2] === 0 && b[3] === 0) || tag === 'true') return 'truetype';
-  return undefined;
-}
 
 export const FONT_TYPES: Record<FontFormat, string> = { woff2: 'font/woff2', woff: 'font/woff', truetype: 'font/ttf', opentype: 'font/otf' };
 
@@ -42,58 +29,15 @@ export function fontMember(tx: ReadTx, caller: Caller, organizationId: string, r
   return m;
 }
 
-export function newUpload(
-  tx: WriteTx,
-  ctx: Context,
-  org: OrganizationRecord,
-  caller: Caller,
-  body: { file: { name: string; type: string; size: number }; kind: string },
-): StorageUploadRecord {
-  if (body.kind !== 'customization_font')
-    throw invalid(
-      `kind: this server takes uploads of kind customization_font only (imports upload their archive with the content: docs imports start --archive)`,
-    );
-  const { name, type, size } = body.file;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name) || !name.trim()) throw invalid('file.name: a file name, without control characters');
-  if (!/^[\x20-\x7e]*$/.test(type)) throw invalid('file.type: printable ASCII (no control characters)');
-  if (!Number.isInteger(size) || size < 12 || size > MAX_FONT_BYTES) throw invalid(`file.size: a whole number of bytes from 12 to ${MAX_FONT_BYTES}`);
-  const now = ctx.clock.now();
-  return tx.put(StorageUploads, {
-    id: `${org.id}/${newId()}`,
-    organization: org.id,
-    kind: 'customization_font',
-    name: name.slice(0, 255),
-    type,
-    size,
-    createdBy: caller.userId,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + UPLOAD_TTL_MS).toISOString(),
-  });
-}
-
-/** The upload slot `key` names, before its bytes came (404 when unknown, expired or used). */
-export function openUpload(tx: ReadTx, ctx: Context, key: string): StorageUploadRecord {
-  const row = tx.get(StorageUploads, key);
-  if (!row || row.sha || row.expiresAt < ctx.clock.now().toISOString()) throw notFound('upload URL not found (expired or already used: ask for a new one)');
-  return row;
-}
-
-/** The checked bytes recorded on their slot. 400 (nothing kept) when they are not a font or too big. */
-export function checkFontBytes(row: StorageUploadRecord, bytes: Uint8Array): FontFormat {
-  if (bytes.length > row.size) throw invalid(`the upload is ${bytes.length} bytes, more than the ${row.size} announced for it`);
-  const format = fontFormat(bytes);
-  if (!format) throw invalid('the file is not a font (expected WOFF2, WOFF, TrueType or OpenType bytes)');
-  return format;
-}
-
 type FaceInput = { weight: number; storageKey: string | null };
 
-/** A face's file from its storage key: an upload of this organization whose bytes came. */
+/** A face's file from its storage key: a font uploaded to this organization (src/content/storage.ts checked its bytes). */
 function faceFrom(tx: ReadTx, org: OrganizationRecord, f: FaceInput & { storageKey: string }, i: number) {
-  const up = tx.get(StorageUploads, f.storageKey);
-  if (!up || up.organization !== org.id) throw invalid(`fontFaces[${i}].storageKey: no upload ${JSON.stringify(f.storageKey)} in this organization`);
-  if (!up.sha || !up.format) throw invalid(`fontFaces[${i}].storageKey: the file was never uploaded to its URL`);
-  return { weight: f.weight, sha: up.sha, format: up.format, size: up.size, storageKey: up.id };
+  const where = `fontFaces[${i}].storageKey`;
+  const up = uploadedFile(tx, org.id, f.storageKey, 'customization_font', where);
+  if (!up) throw invalid(`${where}: not a storage key (storage/<organization>/<id>, from generateStorageUploadURL)`);
+  if (!up.sha || !up.format) throw invalid(`${where}: the file was never uploaded to its URL`);
+  return { weight: f.weight, sha: up.sha, format: up.format, size: up.size, storageKey: f.storageKey };
 }
 
 function family(raw: string): string {

@@ -1,3 +1,4 @@
+import type { FontFormat } from '../content/font-format.js';
 // Docs sites: a site publishes spaces, as a flat list of site spaces or as sections (each with
 // its site spaces), optionally inside section groups that nest. Every row lives in the
 // organization's shard (`org/<id>`), like the spaces it points at, so one write changes a site
@@ -123,31 +124,6 @@ export const SITE_TITLE = { min: 2, max: 128 };
 export const SECTION_TITLE = { min: 2, max: 128 };
 export const GROUP_TITLE = { min: 1, max: 100 };
 export const PATH_MAX = 100;
-
-/** A font file's format, read from its first bytes (src/sites/fonts.ts). */
-export type FontFormat = 'woff2' | 'woff' | 'truetype' | 'opentype';
-
-/**
- * A signed upload slot (generateStorageUploadURL): the key a client later names, and once the
- * bytes came, what they are. docs/manual/site-delivery.md#uploading-a-font-file
- */
-export interface StorageUploadRecord {
-  /** The storage key (`<organization>/<random>`), as the client names it. */
-  id: string;
-  organization: string;
-  kind: 'customization_font';
-  name: string;
-  type: string;
-  /** The size announced when the URL was made: the upload may not be larger. */
-  size: number;
-  createdBy: string;
-  createdAt: string;
-  expiresAt: string;
-  /** Set once the bytes were received and checked. */
-  sha?: string;
-  format?: FontFormat;
-  uploadedAt?: string;
-}
 
 /** An organization's custom font (CustomizationFontDefinition). docs/manual/site-delivery.md#custom-fonts */
 export interface CustomFontRecord {

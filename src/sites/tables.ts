@@ -5,7 +5,6 @@ import type {
   InsightBatchRecord,
   ShareLinkRecord,
   SiteMcpServerRecord,
-  StorageUploadRecord,
   SiteRedirectRecord,
   SiteRecord,
   SiteSectionGroupRecord,
@@ -24,7 +23,6 @@ export const SiteSpaces = table<SiteSpaceRecord, 'site' | 'space'>('siteSpaces')
 export const SiteShareLinks = table<ShareLinkRecord, 'site' | 'key'>('siteShareLinks');
 export const SiteRedirects = table<SiteRedirectRecord, 'site'>('siteRedirects');
 export const CustomFonts = table<CustomFontRecord, 'organization'>('customFonts');
-export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');
 export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'site'>('customHostnames');
 export const SiteMcpServers = table<SiteMcpServerRecord, 'site'>('siteMcpServers');
 // A site's insights events, in immutable batches (src/sites/insights.ts): the site's own segments.

@@ -85,6 +85,8 @@ export const TABLES: TableSpec[] = [
   // OpenAPI specs: the spec row with its organization; source text (id = spec) and versions in the
   // spec's own shard (the parsed documents of versions are files beside the store, see src/openapi).
   inOrg('openapiSpecs', ['organization', 'key', 'processingState']),
+  // Signed upload URLs (generateStorageUploadURL) and the file each received: files/<sha> once uploaded.
+  inOrg('storageUploads', ['organization'], { blobs: uploadBlobs }),
   { name: 'openapiSources', shard: (r) => `openapi/${r.spec}`, indexes: [], locateId: (id) => `openapi/${id}` },
   { name: 'openapiVersions', shard: (r) => `openapi/${r.spec}`, indexes: ['spec'], locate: { spec: (v) => `openapi/${v}` }, blobs: openapiVersionBlobs },
   // Integrations: global by `name` (unique), kept in the owner's shard; installations in the
@@ -135,9 +137,8 @@ export const TABLES: TableSpec[] = [
   inOrg('siteSpaces', ['site', 'space']),
   inOrg('siteShareLinks', ['site', 'key']),
   inOrg('siteRedirects', ['site']),
-  // Custom fonts and the upload slots their files came through (docs/manual/site-delivery.md#custom-fonts): both name the bytes.
+  // Custom fonts name their faces' bytes (docs/manual/site-delivery.md#custom-fonts), as the upload they came through does.
   inOrg('customFonts', ['organization'], { blobs: fontBlobs }),
-  inOrg('storageUploads', ['organization'], { blobs: uploadBlobs }),
   // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
   inOrg('customHostnames', ['organization', 'site']),
   inOrg('siteMcpServers', ['site']),

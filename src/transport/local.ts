@@ -74,9 +74,8 @@ export class LocalTransport implements Transport {
   }
 
   async upload(url: string, bytes: Buffer): Promise<void> {
-    const u = new URL(url);
-    const { acceptUpload } = await import('../sites/font-operations.js');
-    await acceptUpload(this.ctx, u.pathname, u.search.slice(1), bytes);
+    const { acceptUpload } = await import('../content/storage.js');
+    await acceptUpload(this.ctx, url, bytes);
   }
 
   /** The background workers (loaded only by the commands that run them). */

@@ -28,9 +28,10 @@ const OPEN_TO_ANYONE = new Set([
   'publishIntegration',
 ]);
 
-// Writes a `read` member may make: about themselves.
-// Asking questions (POST in the contract, reads of the content: docs/manual/ask.md) is for readers too.
-const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt', 'askInOrganization', 'streamAskInSite', 'streamAIResponseInSite']);
+// Writes a `read` member may make: about themselves; POSTs that change nothing (a render is
+// asked of the integration and changes no row: docs/manual/integrations.md#ui-render-and-tasks);
+// asking questions (POST in the contract, reads of the content: docs/manual/ask.md).
+const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt', 'renderIntegrationUIWithPost', 'askInOrganization', 'streamAskInSite', 'streamAIResponseInSite']);
 
 /**
  * A 400 from the contract's own validation (messages start with body./query./path.) means the

@@ -5,6 +5,7 @@ import { addMember, addUser } from '../helpers/people.js';
 import type { TestServer } from '../helpers/server.js';
 import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js';
 import { Users } from '../../src/users/tables.js';
+import { compressToEncodedURIComponent } from '../../src/kernel/lz-string.js';
 
 // The "right role -> success" half of the authorization matrix: for every registered operation,
 // the least role that must succeed, on the prepared world of test/helpers/world.ts. The test
@@ -46,6 +47,8 @@ export interface Case {
    * the world's thing. The least role must see it; the role below may get a 200 without it.
    */
   sees?: (body: any, w: CaseWorld) => boolean;
+  /** A DELETE that can only answer 204 ("nothing there") on this server: why (no 205 expected). */
+  nothingToDelete?: string;
 }
 
 const lists = (key: string) => (b: any, w: CaseWorld) => b.items.some((x: any) => x.id === w.ids[key]);
@@ -141,6 +144,24 @@ const newMcpServer = async (w: CaseWorld) =>
   ).id as string;
 const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
+/** An integration of a case's own whose development tunnel (a loopback server of the case) renders a ContentKit block. */
+const renderingIntegration = async (w: CaseWorld) => {
+  const { createServer } = await import('node:http');
+  const answer = JSON.stringify({ type: 'element', element: { type: 'block', children: [] }, state: {}, props: {} });
+  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer)));
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  CASE_SERVERS.add(server); // closed by the matrix's afterAll (closeCaseServers)
+  const name = await publish(w, unique('case-render'));
+  await w.owner('PUT', `/v1/integrations/${name}/dev`, { tunnelUrl: `http://127.0.0.1:${(server.address() as any).port}/` });
+  await w.owner('POST', `/v1/integrations/${name}/installations`, { organization: w.ids.organizationId });
+  return { integrationName: name };
+};
+const renderRequest = (w: CaseWorld) => ({
+  componentId: 'configure',
+  props: {},
+  context: { type: 'configuration_account', theme: 'light', organizationId: w.ids.organizationId },
+});
 
 export const LEAST_ROLE: Record<string, Case> = {
   getSitePublishingAuthById: { as: 'admin' },
@@ -157,7 +178,6 @@ export const LEAST_ROLE: Record<string, Case> = {
   removeCustomHostname: { as: 'admin', setup: async (w) => ({ hostname: await newHostname(w) }) },
   updateSitePublishingAuthById: { as: 'admin', body: () => ({ backend: 'custom', fallbackURL: 'https://auth.example.com/login' }) },
   regenerateSitePublishingAuthById: { as: 'admin' },
-  generateStorageUploadURL: { as: 'admin', body: () => ({ kind: 'customization_font', file: { name: 'a.woff2', type: 'font/woff2', size: 64 } }) },
   listCustomFonts: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }), sees: lists('fontId') },
   getCustomFont: { as: 'read', setup: async (w) => ({ fontId: await newFont(w) }) },
   createCustomFont: {
@@ -353,6 +373,19 @@ export const LEAST_ROLE: Record<string, Case> = {
   getOrganizationIntegrationStatus: { as: 'guest' },
   listSpaceIntegrations: { as: 'read' },
   listSiteIntegrations: { as: 'guest' },
+  listOrganizationIntegrationsStatus: { as: 'guest', sees: (b) => b.count > 0 },
+  listSiteIntegrationScripts: { as: 'guest' },
+  listSpaceIntegrationsBlocks: { as: 'read' },
+  queueIntegrationTask: { as: 'admin', body: () => ({ task: { type: 'case' } }) },
+  renderIntegrationUIWithPost: { as: 'guest', setup: renderingIntegration, body: renderRequest },
+  renderIntegrationUIWithGet: {
+    as: 'guest',
+    setup: renderingIntegration,
+    query: (w) => ({ request: compressToEncodedURIComponent(JSON.stringify(renderRequest(w))) }),
+  },
+  generateStorageUploadURL: { as: 'create', body: () => ({ file: { name: 'site.zip', type: 'application/zip', size: 10 }, kind: 'import_file' }) },
+  // This server never had GitBook's legacy Git Sync: the answer is always "already removed" (204).
+  deleteLegacyGitInstallation: { as: 'admin', nothingToDelete: 'no space has a legacy Git installation on this server' },
 
   // conversations
   listConversations: { as: 'read' },

@@ -65,6 +65,7 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'section-groups:add-section',
     'section-groups:remove-section',
     'spaces:transfer',
+    'spaces:git:remove-legacy' /* deleteLegacyGitInstallation */,
   ],
 };
 

@@ -69,7 +69,6 @@ const HANDLES = {
   siteShareLinks: ['SiteShareLinks', 'src/sites/tables.ts'],
   siteRedirects: ['SiteRedirects', 'src/sites/tables.ts'],
   customFonts: ['CustomFonts', 'src/sites/tables.ts'],
-  storageUploads: ['StorageUploads', 'src/sites/tables.ts'],
   customHostnames: ['CustomHostnames', 'src/sites/tables.ts'],
   siteMcpServers: ['SiteMcpServers', 'src/sites/tables.ts'],
   siteInsightBatches: ['SiteInsightBatches', 'src/sites/tables.ts'],

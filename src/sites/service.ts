@@ -14,7 +14,17 @@ import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesOfSite } f
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
 import { setDefaultSection } from './sections.js';
 import { Organizations } from '../organizations/tables.js';
-import { CustomHostnames, SiteInsightBatches, SiteMcpServers, SiteRedirects, SiteSectionGroups, SiteSections, SiteShareLinks, SiteSpaces, Sites } from './tables.js';
+import {
+  CustomHostnames,
+  SiteInsightBatches,
+  SiteMcpServers,
+  SiteRedirects,
+  SiteSectionGroups,
+  SiteSections,
+  SiteShareLinks,
+  SiteSpaces,
+  Sites,
+} from './tables.js';
 
 function siteTitle(value: unknown): string {
   const t = String(value).trim();

@@ -31,7 +31,13 @@ const OPEN_TO_ANYONE = new Set([
 // Writes a `read` member may make: about themselves; POSTs that change nothing (a render is
 // asked of the integration and changes no row: docs/manual/integrations.md#ui-render-and-tasks);
 // asking questions (POST in the contract, reads of the content: docs/manual/ask.md).
-const READER_WRITES = new Set(['updateOrganizationMemberLastSeenAt', 'renderIntegrationUIWithPost', 'askInOrganization', 'streamAskInSite', 'streamAIResponseInSite']);
+const READER_WRITES = new Set([
+  'updateOrganizationMemberLastSeenAt',
+  'renderIntegrationUIWithPost',
+  'askInOrganization',
+  'streamAskInSite',
+  'streamAIResponseInSite',
+]);
 
 /**
  * A 400 from the contract's own validation (messages start with body./query./path.) means the

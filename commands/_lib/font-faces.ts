@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as Flags from '@oclif/core/flags';
 import { DocsError } from '../../src/kernel/errors.js';
-import { fontFormat } from '../../src/content/font-format.js';
+import { fontFormat } from '../../src/kernel/font-format.js';
 import { MAX_BYTES } from '../../src/content/storage.js';
 import { FONT_TYPES } from '../../src/sites/fonts.js';
 import type { Transport } from '../../src/transport/types.js';

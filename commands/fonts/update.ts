@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { faceFlag, readFaces, uploadFaces } from '../_lib/font-faces.js';

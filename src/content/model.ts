@@ -1,4 +1,4 @@
-import type { FontFormat } from './font-format.js';
+import type { FontFormat } from '../kernel/font-format.js';
 import type { RevisionRecord } from '../spaces/model.js';
 
 // A space's content is a chain of immutable revisions, stored like Git objects:

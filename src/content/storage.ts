@@ -6,7 +6,7 @@ import type { Role } from '../kernel/roles.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { writeBlob } from './blobs.js';
-import { fontFormat } from './font-format.js';
+import { fontFormat } from '../kernel/font-format.js';
 import { CONTROL_CHARS, ensureDownloadSecret, SERVABLE_TYPE, sign, verifySignature } from './downloads.js';
 import type { StorageKind, StorageUploadRecord } from './model.js';
 import { StorageUploads } from './tables.js';

@@ -66,12 +66,12 @@ export const removeCustomHostname = defineOperation('removeCustomHostname', asyn
 
 /**
  * Asks the machine's resolver again: 204 when the name resolves to this server (the site answers
- * on it), 409 naming what it resolves to otherwise (the status is kept either way); 400 for a
- * name that cannot be a hostname.
+ * on it), 409 naming what it resolves to otherwise (the status is kept either way). A name no
+ * site has (whatever its shape: one that cannot be a hostname was never added) is a 404, as for
+ * anyone who may not see it.
  */
 export const dnsRevalidateCustomHostname = defineOperation('dnsRevalidateCustomHostname', async ({ ctx, caller, path }) => {
-  const name = hosts.checkHostname(path.hostname);
-  await ctx.store.read((tx) => hosts.hostnameOf(tx, caller, name, 'admin', 'revalidating a custom hostname'));
+  const name = (await ctx.store.read((tx) => hosts.hostnameOf(tx, caller, path.hostname, 'admin', 'revalidating a custom hostname'))).id;
   const check = await hosts.dnsCheck(name);
   await ctx.store.write((tx) => {
     const row = hosts.hostnameOf(tx, caller, name, 'admin', 'revalidating a custom hostname');

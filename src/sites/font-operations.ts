@@ -1,10 +1,24 @@
 import { readBlob } from '../content/blobs.js';
-import { forgetUpload } from '../content/storage.js';
+import { forgetUpload, uploadedFile } from '../content/storage.js';
+import { invalid } from '../kernel/errors.js';
+import type { OrganizationRecord } from '../organizations/model.js';
+import type { ReadTx } from '../store/port.js';
 import type { Context } from '../kernel/context.js';
 import { apiUrl } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import * as fonts from './fonts.js';
+
+/** A face from its storage key: a font uploaded to this organization (src/content/storage.ts checked its bytes). */
+const facesOf =
+  (tx: ReadTx, org: OrganizationRecord): fonts.FaceOf =>
+  (f, i) => {
+    const where = `fontFaces[${i}].storageKey`;
+    const up = uploadedFile(tx, org.id, f.storageKey, 'customization_font', where);
+    if (!up) throw invalid(`${where}: not a storage key (storage/<organization>/<id>, from generateStorageUploadURL)`);
+    if (!up.sha || !up.format) throw invalid(`${where}: the file was never uploaded to its URL`);
+    return { weight: f.weight, sha: up.sha, format: up.format, size: up.size, storageKey: f.storageKey };
+  };
 import { CustomFonts } from './tables.js';
 
 // Custom fonts (docs/manual/site-delivery.md#custom-fonts): their files come through the content area's upload
@@ -33,7 +47,7 @@ export const listCustomFonts = defineOperation('listCustomFonts', ({ ctx, caller
 export const createCustomFont = defineOperation('createCustomFont', async ({ ctx, caller, path, body }) => {
   const { font, member } = await ctx.store.write((tx) => {
     const { org, member } = fonts.fontMember(tx, caller, path.organizationId, 'admin', 'adding a font');
-    return { font: fonts.createFont(tx, ctx, org, body), member };
+    return { font: fonts.createFont(tx, ctx, org, body, facesOf(tx, org)), member };
   });
   return {
     status: 201,
@@ -52,7 +66,7 @@ export const getCustomFont = defineOperation('getCustomFont', ({ ctx, caller, pa
 export const updateCustomFont = defineOperation('updateCustomFont', async ({ ctx, caller, path, body }) => {
   const { font, member } = await ctx.store.write((tx) => {
     const { org, member } = fonts.fontMember(tx, caller, path.organizationId, 'admin', 'changing a font');
-    return { font: fonts.updateFont(tx, ctx, org, path.fontId, body), member };
+    return { font: fonts.updateFont(tx, ctx, org, path.fontId, body, facesOf(tx, org)), member };
   });
   return { status: 201, body: fonts.presentFont(ctx, font, member) };
 });

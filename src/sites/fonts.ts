@@ -6,8 +6,7 @@ import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { MemberRecord, OrganizationRecord } from '../organizations/model.js';
 import { atLeast } from '../kernel/roles.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
-import type { FontFormat } from '../content/font-format.js';
-import { uploadedFile } from '../content/storage.js';
+import type { FontFormat } from '../kernel/font-format.js';
 import type { CustomFontRecord } from './model.js';
 import { CustomFonts } from './tables.js';
 
@@ -29,16 +28,15 @@ export function fontMember(tx: ReadTx, caller: Caller, organizationId: string, r
   return m;
 }
 
-type FaceInput = { weight: number; storageKey: string | null };
+export type FaceInput = { weight: number; storageKey: string | null };
 
-/** A face's file from its storage key: a font uploaded to this organization (src/content/storage.ts checked its bytes). */
-function faceFrom(tx: ReadTx, org: OrganizationRecord, f: FaceInput & { storageKey: string }, i: number) {
-  const where = `fontFaces[${i}].storageKey`;
-  const up = uploadedFile(tx, org.id, f.storageKey, 'customization_font', where);
-  if (!up) throw invalid(`${where}: not a storage key (storage/<organization>/<id>, from generateStorageUploadURL)`);
-  if (!up.sha || !up.format) throw invalid(`${where}: the file was never uploaded to its URL`);
-  return { weight: f.weight, sha: up.sha, format: up.format, size: up.size, storageKey: f.storageKey };
-}
+/** A face as stored: its weight, and the uploaded file its storage key names. */
+export type Face = CustomFontRecord['faces'][number];
+/**
+ * The face a `fontFaces` entry names (its upload looked up by the caller: uploads belong to the
+ * content area, above this one: src/sites/font-operations.ts), or a 400 naming `fontFaces[i]`.
+ */
+export type FaceOf = (f: FaceInput & { storageKey: string }, i: number) => Face;
 
 function family(raw: string): string {
   const t = String(raw).trim();
@@ -57,10 +55,16 @@ function checkFaces(faces: CustomFontRecord['faces']): CustomFontRecord['faces']
   return [...faces].sort((a, b) => a.weight - b.weight);
 }
 
-export function createFont(tx: WriteTx, ctx: Context, org: OrganizationRecord, body: { fontFamily: string; fontFaces: FaceInput[] }): CustomFontRecord {
+export function createFont(
+  tx: WriteTx,
+  ctx: Context,
+  org: OrganizationRecord,
+  body: { fontFamily: string; fontFaces: FaceInput[] },
+  faceFrom: FaceOf,
+): CustomFontRecord {
   const faces = body.fontFaces.map((f, i) => {
     if (f.storageKey === null) throw invalid(`fontFaces[${i}].storageKey: required`);
-    return faceFrom(tx, org, f as FaceInput & { storageKey: string }, i);
+    return faceFrom(f as FaceInput & { storageKey: string }, i);
   });
   const now = ctx.clock.now().toISOString();
   return tx.put(CustomFonts, { id: newId(), organization: org.id, family: family(body.fontFamily), faces: checkFaces(faces), createdAt: now, updatedAt: now });
@@ -79,12 +83,13 @@ export function updateFont(
   org: OrganizationRecord,
   fontId: string,
   body: { fontFamily?: string; fontFaces?: FaceInput[] },
+  faceFrom: FaceOf,
 ): CustomFontRecord {
   const f = fontOf(tx, org, fontId);
   const faces = new Map(f.faces.map((x) => [x.weight, x]));
   for (const [i, x] of (body.fontFaces ?? []).entries()) {
     if (x.storageKey === null) faces.delete(x.weight);
-    else faces.set(x.weight, faceFrom(tx, org, x as FaceInput & { storageKey: string }, i));
+    else faces.set(x.weight, faceFrom(x as FaceInput & { storageKey: string }, i));
   }
   return tx.put(CustomFonts, {
     ...f,

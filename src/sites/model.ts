@@ -1,4 +1,4 @@
-import type { FontFormat } from '../content/font-format.js';
+import type { FontFormat } from '../kernel/font-format.js';
 // Docs sites: a site publishes spaces, as a flat list of site spaces or as sections (each with
 // its site spaces), optionally inside section groups that nest. Every row lives in the
 // organization's shard (`org/<id>`), like the spaces it points at, so one write changes a site

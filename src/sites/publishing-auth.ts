@@ -10,15 +10,18 @@ import { Sites } from './tables.js';
 // A site's publishing auth (docs/manual/site-delivery.md#publishing-auth): the backend visitors
 // of a `visitor-auth` site sign in at (its `fallbackURL`, where a visitor without a valid token
 // is redirected) and the private key that backend signs their tokens with (HS256, besides the
-// data directory's ES256 key: src/published/visitor.ts). Made on first use; admins only, since
+// data directory's ES256 key: src/published/visitor.ts). Made with the site; admins only, since
 // the key is a secret.
 
 const newKey = () => randomBytes(32).toString('base64url');
 
-/** The site's settings, made (with a new key) the first time they are asked for. */
+/** A new site's settings: its own key from the start, so reading them never writes (and every store a site is copied to answers the same key). */
+export const newVisitorAuth = (ctx: Context): VisitorAuthSettings => ({ backend: 'custom', privateKey: newKey(), keyCreatedAt: ctx.clock.now().toISOString() });
+
+/** The site's settings; a site made before sites had them gets them (with a new key) the first time they are asked for. */
 export function ensureVisitorAuth(tx: WriteTx, ctx: Context, site: SiteRecord): VisitorAuthSettings {
   if (site.visitorAuth) return site.visitorAuth;
-  const visitorAuth: VisitorAuthSettings = { backend: 'custom', privateKey: newKey(), keyCreatedAt: ctx.clock.now().toISOString() };
+  const visitorAuth = newVisitorAuth(ctx);
   tx.put(Sites, { ...site, visitorAuth });
   return visitorAuth;
 }

@@ -14,6 +14,7 @@ import { defaultSection, groupsOf, hasSections, sectionsOf, siteSpacesOfSite } f
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
 import { setDefaultSection } from './sections.js';
 import { Organizations } from '../organizations/tables.js';
+import { newVisitorAuth } from './publishing-auth.js';
 import {
   CustomHostnames,
   SiteInsightBatches,
@@ -91,6 +92,7 @@ export function insertSite(tx: WriteTx, ctx: Context, caller: Caller, org: Organ
     ),
     adaptiveContent: { enabled: false },
     agentsContext: 'included',
+    visitorAuth: newVisitorAuth(ctx),
     createdAt: now,
     updatedAt: now,
   });

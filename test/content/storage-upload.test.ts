@@ -149,8 +149,8 @@ describe('signed upload URLs', () => {
     const outsider = await addUser(s.ctx);
     expect((await uploadUrl({ name: 'x.zip', type: 'application/zip', size: 3 }, 'import_file', outsider.token)).status).toBe(404);
 
-    const bytes = Buffer.from('abc');
-    const font = (await uploadUrl({ name: 'f.woff2', type: 'font/woff2', size: 3 }, 'customization_font')).body;
+    const bytes = Buffer.concat([Buffer.from('wOF2', 'latin1'), Buffer.alloc(12)]); // a font's first bytes (checked: docs/manual/site-delivery.md#custom-fonts)
+    const font = (await uploadUrl({ name: 'f.woff2', type: 'font/woff2', size: bytes.length }, 'customization_font')).body;
     const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Not from a font' } })).body.id;
     const notYet = await s.api('POST', `/v1/org/${org}/imports`, { body: { source: { type: 'file', files: [font.key] }, target: { space } } });
     expect(notYet.status).toBe(400);

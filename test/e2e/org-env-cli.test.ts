@@ -79,6 +79,10 @@ describe('DOCS_ORG with two organizations', () => {
         'content:push': [dir, '--site', 'x'],
         'content:pull': [dir, '--site', 'x'],
         'imports:start': ['--space', 'x', '--url', 'https://docs.example.com/export.zip'],
+        // A font file's first bytes (checked before anything is sent), a family, a hostname's shape.
+        'fonts:create': ['--family', 'x', '--face', `400=${file('f.woff2', `wOF2${'x'.repeat(60)}`)}`],
+        'fonts:update': ['x', '--family', 'y'],
+        'sites:hostname:add': ['x', 'docs.example.com'],
       };
       const manifestJson = JSON.parse(readFileSync(join(packageRoot(), 'oclif.manifest.json'), 'utf8'));
       const commands = Object.values<any>(manifestJson.commands).filter((c) => c.flags.org);

@@ -41,7 +41,8 @@ export function normalize(value: unknown, base: string): unknown {
         .replace(/\b[0-9a-f]{64}\b/g, '{sha}')
         .replace(/sig=[A-Za-z0-9_-]+/g, 'sig={sig}')
         .replace(/exp=\d+/g, 'exp={exp}');
-      s = s.replace(/\b[A-Za-z0-9]{20}\b/g, (id) => {
+      // Ids are 20 characters; upload ids 24 (src/content/storage.ts).
+      s = s.replace(/\b[A-Za-z0-9]{20}(?:[A-Za-z0-9]{4})?\b/g, (id) => {
         if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
         return ids.get(id)!;
       });

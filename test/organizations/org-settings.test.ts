@@ -56,7 +56,7 @@ describe('PATCH /orgs/{id} (updateOrganizationById)', () => {
       [{ logo: 'not a uri' }, 'body.logo: must match format "uri"'],
       [{ logo: 'https://x.test/' + 'a'.repeat(2048) }, 'body.logo: must NOT have more than 2048 characters'],
       [{ emailDomains: ['acme.com', 'not a domain'] }, 'emailDomains[1]: "not a domain" is not a domain name'],
-      [{ defaultRole: 'owner' }, 'body.defaultRole: must be one of "admin", "create", "edit", "review", "comment", "read"'],
+      [{ defaultRole: 'owner' }, 'body.defaultRole: must be one of "admin", "create", "edit", "review", "comment", "read", null'],
       [{ mergeRules: { type: 'inherit' } }, 'body.mergeRules.rules: is required'],
       [
         { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } },

@@ -30,13 +30,17 @@ const OPEN_TO_ANYONE = new Set([
 
 // Writes a `read` member may make: about themselves; POSTs that change nothing (a render is
 // asked of the integration and changes no row: docs/manual/integrations.md#ui-render-and-tasks);
-// asking questions (POST in the contract, reads of the content: docs/manual/ask.md).
+// asking questions (POST in the contract, reads of the content: docs/manual/ask.md); a site's
+// events, recorded by whoever may read the site as its visitors do, and aggregated by a POST that
+// changes nothing (docs/manual/insights.md).
 const READER_WRITES = new Set([
   'updateOrganizationMemberLastSeenAt',
   'renderIntegrationUIWithPost',
   'askInOrganization',
   'streamAskInSite',
   'streamAIResponseInSite',
+  'trackEventsInSiteById',
+  'aggregateSiteEvents',
 ]);
 
 /**

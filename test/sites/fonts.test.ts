@@ -44,11 +44,11 @@ describe('custom fonts over HTTP', () => {
     const regular = fontBytes('wOF2', 'r');
     const bold = fontBytes('wOFF', 'b');
     const u = await slot(regular);
-    expect(u).toMatchObject({ object: 'storage-signed-url', key: expect.stringMatching(new RegExp(`^${org}/`)) });
-    expect(u.url).toMatch(new RegExp(`^${s.url}/uploads/`));
+    expect(u).toMatchObject({ object: 'storage-signed-url', key: expect.stringMatching(new RegExp(`^storage/${org}/`)) });
+    expect(u.url).toMatch(new RegExp(`^${s.url}/storage/`));
     expect((await put(u.url, regular)).status).toBe(200);
     // An upload URL is used once.
-    expect((await put(u.url, regular)).status).toBe(404);
+    expect((await put(u.url, regular)).status).toBe(409);
     const boldKey = await uploaded(bold);
 
     const created = await s.api('PUT', `/v1/orgs/${org}/fonts`, {
@@ -110,30 +110,34 @@ describe('custom fonts over HTTP', () => {
   });
 
   it('refuses what is not a font (400, nothing kept) and bad faces (400)', async () => {
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(60)]);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(56)]);
     const u = await slot(png, 'logo.png');
     const r = await put(u.url, png);
     expect(r.status).toBe(400);
-    expect((await r.json()).error.message).toBe('the file is not a font (expected WOFF2, WOFF, TrueType or OpenType bytes)');
+    expect((await r.json()).error.message).toBe('body: the file is not a font (expected WOFF2, WOFF, TrueType or OpenType bytes)');
     // Nothing kept: the key names no file, and the slot still takes a real font afterwards.
     const refused = await s.api('PUT', `/v1/orgs/${org}/fonts`, { body: { fontFamily: 'X', fontFaces: [{ weight: 400, storageKey: u.key }] } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toBe('fontFaces[0].storageKey: the file was never uploaded to its URL');
+    expect(refused.body.error.message).toBe(`fontFaces[0].storageKey: nothing was uploaded to ${u.key} yet (PUT the file to its upload URL first)`);
     expect((await put(u.url, fontBytes('OTTO'))).status).toBe(200);
 
-    // More bytes than announced; a forged signature; a kind this server does not take; a size out of range.
+    // More bytes than announced (413), fewer (400); a forged signature (403); a size over the kind's limit.
     const small = await slot(fontBytes('wOF2'));
-    expect((await put(small.url, Buffer.concat([fontBytes('wOF2'), Buffer.alloc(10)]))).status).toBe(400);
-    expect((await put(small.url.replace(/sig=[^&]+/, 'sig=forged'), fontBytes('wOF2'))).status).toBe(404);
+    expect((await put(small.url, Buffer.concat([fontBytes('wOF2'), Buffer.alloc(10)]))).status).toBe(413);
+    expect((await put(small.url, fontBytes('wOF2').subarray(0, 40))).status).toBe(400);
+    expect((await put(small.url.replace(/sig=[^&]+/, 'sig=forged'), fontBytes('wOF2'))).status).toBe(403);
     expect((await fetch(small.url)).status).toBe(405);
-    const kind = await s.api('POST', `/v1/orgs/${org}/storage/upload`, {
-      body: { kind: 'import_file', file: { name: 'a.zip', type: 'application/zip', size: 100 } },
-    });
-    expect(kind.status).toBe(400);
     const big = await s.api('POST', `/v1/orgs/${org}/storage/upload`, {
-      body: { kind: 'customization_font', file: { name: 'a', type: 'font/woff2', size: 5e6 } },
+      body: { kind: 'customization_font', file: { name: 'a', type: 'font/woff2', size: 6e6 } },
     });
-    expect(big.body.error.message).toBe('file.size: a whole number of bytes from 12 to 4194304');
+    expect(big.body.error.message).toBe('file.size: a file of kind customization_font is at most 5242880 bytes');
+    // An upload of another kind is no font's face.
+    const archive = await s.api('POST', `/v1/orgs/${org}/storage/upload`, {
+      body: { kind: 'import_file', file: { name: 'a.zip', type: 'application/zip', size: 64 } },
+    });
+    await put(archive.body.url, fontBytes('wOF2'));
+    const wrongKind = await s.api('PUT', `/v1/orgs/${org}/fonts`, { body: { fontFamily: 'X', fontFaces: [{ weight: 400, storageKey: archive.body.key }] } });
+    expect(wrongKind.body.error.message).toBe(`fontFaces[0].storageKey: ${archive.body.key} was uploaded as import_file, not customization_font`);
 
     const key = await uploaded(fontBytes('wOF2'));
     const bad = async (body: unknown, message: string) => {
@@ -154,7 +158,7 @@ describe('custom fonts over HTTP', () => {
     );
     await bad(
       { fontFamily: 'X', fontFaces: [{ weight: 400, storageKey: 'nope/nope' }] },
-      'fontFaces[0].storageKey: no upload "nope/nope" in this organization',
+      'fontFaces[0].storageKey: not a storage key (storage/<organization>/<id>, from generateStorageUploadURL)',
     );
     await bad(
       { fontFamily: 'a"}body{x', fontFaces: [{ weight: 400, storageKey: key }] },
@@ -168,7 +172,7 @@ describe('custom fonts over HTTP', () => {
     await put(theirs.body.url, fontBytes('wOF2'));
     await bad(
       { fontFamily: 'X', fontFaces: [{ weight: 400, storageKey: theirs.body.key }] },
-      `fontFaces[0].storageKey: no upload ${JSON.stringify(theirs.body.key)} in this organization`,
+      `fontFaces[0].storageKey: ${theirs.body.key} is no upload of organization ${org}`,
     );
   });
 

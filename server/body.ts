@@ -56,25 +56,6 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   return parseJson(req, chunks);
 }
 
-/** Reads a raw body (an upload), 413 beyond `limit` bytes. */
-export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += chunk.length;
-      if (size > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof DocsError) throw err;
-    throw new DocsError('invalid', 'body: malformed or cut short (the request body could not be read)', { cause: err });
-  }
-  return Buffer.concat(chunks);
-}
-
 function parseJson(req: IncomingMessage, chunks: Buffer[]): unknown {
   const type = String(req.headers['content-type'] ?? '');
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {

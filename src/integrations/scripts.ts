@@ -28,6 +28,9 @@ export async function siteScript(ctx: Context, pathname: string): Promise<Buffer
     const i = inst && tx.get(Integrations, inst.integration);
     const site = tx.get(Sites, siteId);
     if (!inst || !i || !site || site.organization !== inst.organization || !isInstalledOn(inst, 'site', site.id)) return undefined;
+    // No token here: only a published site has visitors to load it, so an unpublished one makes no
+    // call to the integration for anyone who guesses its ids.
+    if (!site.published) return undefined;
     if (i.target === 'space' || !i.scopes.includes('site:script:inject')) return undefined;
     return { inst, i, site };
   });

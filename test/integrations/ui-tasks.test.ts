@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryIdle } from '../../src/integrations/delivery.js';
 import { compressToEncodedURIComponent } from '../../src/kernel/lz-string.js';
 import { addUser } from '../helpers/people.js';
+import { page, spaceWith } from '../published/fixture.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { manifest, newOrg } from './helpers.js';
 
@@ -113,6 +114,13 @@ describe('site scripts', () => {
     expect(list).toEqual([
       { script: `${s.url}/integration-scripts/${inst}/${site}.js`, contentSecurityPolicy: 'script-src https://cdn.example', cookies: true },
     ]);
+    // Unpublished, the site has no visitors: 404, and the integration is not called.
+    const calls = it1.got.length;
+    expect((await fetch(list[0].script)).status).toBe(404);
+    expect(it1.got.length).toBe(calls);
+    const content = await spaceWith(s, org, 'Scripted', [page('a', 'Intro', '# Intro\n')]);
+    expect((await s.api('POST', `/v1/orgs/${org}/sites/${site}/site-spaces`, { body: { spaceId: content.space.id } })).status).toBe(201);
+    expect((await s.api('POST', `/v1/orgs/${org}/sites/${site}/publish`)).status).toBe(200);
     const res = await fetch(list[0].script); // no token: a visitor's browser loads it
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('javascript');

@@ -12,7 +12,7 @@ import { blockOrigins, inlinePart, renderWithOperations, resolveBlocks } from '.
 import { operationBody, partBody, rootBody, tagBody } from '../../src/published/api/render.js';
 import { API_CSS } from '../../src/published/api/css.js';
 import { publishedMarkdown } from '../../src/published/content.js';
-import { bodyKey, cachedBody, cachedPage, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
+import { answered, bodyKey, cachedBody, cachedPage, keepAnswer, keepBody, keepPage, renderStats, serial } from '../../src/published/render/cache.js';
 import { esc } from '../../src/published/render/html.js';
 import { pageActions } from '../../src/published/render/actions.js';
 import { frame } from '../../src/published/render/layout.js';
@@ -152,6 +152,18 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     res.end();
     return 405;
   }
+  // The same request as one answered since the last commit: the same page, without a read.
+  const generation = ctx.store.generation?.();
+  const hour = () => Math.floor(ctx.clock.now().getTime() / 3_600_000);
+  const cookie = req.headers.cookie ?? '';
+  const answerKey =
+    generation === undefined || pathname.length + search.length + cookie.length > 2000
+      ? undefined
+      : `${req.headers.host ?? ''}\n${pathname}\n${search}\n${cookie}`;
+  if (answerKey) {
+    const hit = answered(answerKey, generation!, hour());
+    if (hit) return sendPage(res, hit.bytes, hit.csp);
+  }
   const segs = siteSegments(pathname);
   if (!segs) return bareNotFound(res);
   const [orgKey, basename, ...rest] = segs as [string, string, ...string[]];
@@ -164,6 +176,15 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   if (!opened || !input) return (await signInRedirect(ctx, res, orgKey, basename, rest, search)) ?? bareNotFound(res);
   const { ref, visitor } = opened;
   if (!hasDownloadSecret(ctx)) await ensureDownloadSecret(ctx);
+  /**
+   * A page for a visitor who brought nothing of their own (no share key, token or claims) is the
+   * same for the next identical request until something is committed: kept for it (cache.ts).
+   */
+  const sendAnswer = (bytes: Buffer, csp?: string) => {
+    const anonymous = !input.token && !input.shareKey && !input.fromQuery && Object.keys(input.unsigned).length === 0;
+    if (answerKey && anonymous && ctx.store.generation?.() === generation) keepAnswer(answerKey, generation!, hour(), bytes, csp);
+    return sendPage(res, bytes, csp);
+  };
 
   // A page: `.md` after its path asks for its markdown.
   let asMarkdown = false;
@@ -352,7 +373,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   }
   if ('moved' in found) return redirect(res, found.temporary ? 302 : 301, found.moved + (asMarkdown && !found.temporary ? '.md' : ''));
   if ('markdown' in found) return send(res, 200, 'text/markdown; charset=utf-8', found.markdown as string);
-  if ('cached' in found) return sendPage(res, found.cached as Buffer, found.csp);
+  if ('cached' in found) return sendAnswer(found.cached as Buffer, found.csp);
   const { ix, page } = found;
   const api = ix.api?.get(page.node.id);
   const key = bodyKey(
@@ -429,7 +450,7 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
     }),
   );
   keepPage(found.sig, bytes, found.csp);
-  return sendPage(res, bytes, found.csp);
+  return sendAnswer(bytes, found.csp);
 }
 
 /** What a browser shows at `<site>/mcp`: the address to give an MCP client. */

@@ -76,6 +76,12 @@ export interface Store {
    * while a shared store (PostgreSQL) cannot be reached.
    */
   health?(): Promise<{ ok: true } | { ok: false; message: string }>;
+  /**
+   * A number that changes whenever what a read sees may have changed: on every commit of this
+   * process, and on every change of another process once heard (as the cache hears it). Equal
+   * numbers: the same reads give the same rows. Absent: no such promise (callers read).
+   */
+  generation?(): number;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;
 }

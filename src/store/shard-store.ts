@@ -77,6 +77,8 @@ export class ShardStore implements Store {
   private readonly changedWhileLoading = new Set<string>();
   private bytes = 0;
   private tick = 0;
+  /** Changes on every commit and every change heard from another process (`generation()`). */
+  private gen = 0;
   private queue: Job[] = [];
   private running: Promise<void> | null = null;
   private closed = false;
@@ -245,6 +247,7 @@ export class ShardStore implements Store {
 
   /** Shards another process changed: dropped now, or when the operations using them end. */
   private invalidate(keys: string[]) {
+    this.gen++;
     for (const k of keys[0] === '*' ? [...this.loading.keys()] : keys) if (this.loading.has(k)) this.changedWhileLoading.add(k);
     for (const k of keys[0] === '*' ? [...this.cache.keys()] : keys) {
       const e = this.cache.get(k);
@@ -280,6 +283,10 @@ export class ShardStore implements Store {
 
   // -------------------------------------------------------------------------------------------
   // Reads and writes.
+
+  generation(): number {
+    return this.gen;
+  }
 
   async read<R>(fn: (tx: NamedReadTx) => R): Promise<R> {
     const op = new Op();
@@ -455,6 +462,7 @@ export class ShardStore implements Store {
       if (!(err instanceof ShardConflict)) this.invalidate([...next.keys()]);
       throw err;
     }
+    this.gen++;
     for (const [key, data] of next) {
       const old = this.cache.get(key);
       if (data === null) {

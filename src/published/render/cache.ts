@@ -58,3 +58,30 @@ export function keepPage(sig: string, bytes: Buffer, csp?: string) {
   if (pages.size >= PAGES_MAX) pages.delete(pages.keys().next().value!);
   pages.set(sig, { bytes, ...(csp ? { csp } : {}) });
 }
+
+// Whole answers, by request: the address, Host and Cookie header of a visitor who brings no
+// share key, token or claims, with the store's generation (src/store/port.ts: it changes on every
+// commit, here or heard from another process) and the hour. A hit is sent without a store read:
+// the same request against the same store state draws the same page (everything a page shows is
+// in the store, or in the hour for signed file URLs). Any commit empties it; the signature cache
+// above then answers the next request with one read.
+
+const ANSWERS_MAX = 2000;
+const answers = new Map<string, { bytes: Buffer; csp?: string }>();
+let answersAt = '';
+
+/** The page this request got last time, if nothing has been committed since and the hour is the same. */
+export function answered(key: string, generation: number, hour: number): { bytes: Buffer; csp?: string } | undefined {
+  if (answersAt !== `${generation}|${hour}`) return undefined;
+  return answers.get(key);
+}
+
+export function keepAnswer(key: string, generation: number, hour: number, bytes: Buffer, csp?: string) {
+  const at = `${generation}|${hour}`;
+  if (answersAt !== at) {
+    answers.clear();
+    answersAt = at;
+  }
+  if (answers.size >= ANSWERS_MAX) answers.delete(answers.keys().next().value!);
+  answers.set(key, { bytes, ...(csp ? { csp } : {}) });
+}

@@ -27,6 +27,7 @@ import type { PageIndexed } from '../../src/published/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
 import { beaconEvents, queueEvents } from '../../src/published/insights.js';
 import { readJsonBody } from '../body.js';
+import { Buckets } from '../rate-limit.js';
 import { DocsError } from '../../src/kernel/errors.js';
 
 // The published sites' HTTP routes, under `/sites/<org>/<basename>`:
@@ -566,6 +567,14 @@ function pageRefs(tx: ReadTx, view: SiteView, current: SpaceEntry, settings: Rec
 
 /** A beacon post is small: a handful of events. */
 const BEACON_BYTES = 32 * 1024;
+/**
+ * Posts per client address: a page view posts a few times (view, search, feedback, clicks; up to
+ * MAX_BEACON_EVENTS each), so 10 a second sustained with a burst of 30 never limits a person,
+ * nor a handful behind one NAT; a script posting as fast as it can gets 429 (nothing stored).
+ */
+export const BEACON_POSTS_PER_SECOND = 10;
+export const BEACON_POST_BURST = 30;
+const beaconPosts = new Buckets(BEACON_POSTS_PER_SECOND, BEACON_POST_BURST);
 
 /**
  * `POST <site>/~/events`: the site's script reporting what happened on a page
@@ -597,6 +606,14 @@ async function serveBeacon(ctx: Context, req: IncomingMessage, res: ServerRespon
       req.resume();
       return empty(403, `origin ${origin} may not record events of this site`);
     }
+  }
+  // A flood of valid posts from one address would only grow the site's segments: limited.
+  const allowed = beaconPosts.take(req.socket.remoteAddress ?? '');
+  if (!allowed.ok) {
+    req.resume();
+    const seconds = Math.max(1, Math.ceil(allowed.retryAfterMs / 1000));
+    res.setHeader('retry-after', String(seconds));
+    return empty(429, `too many event posts from this address; retry in ${seconds} s`);
   }
   const segs = siteSegments(pathname.slice(0, -'/~/events'.length));
   if (segs?.length !== 2) return bareNotFound(res);

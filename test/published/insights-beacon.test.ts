@@ -122,3 +122,20 @@ describe('the beacon', () => {
     expect(SITE_JS).not.toMatch(/https?:\/\/(?!\/)/);
   });
 });
+
+describe('the beacon under a flood', () => {
+  it('posts past the per-address limit get 429 with Retry-After and store nothing', async () => {
+    const { BEACON_POST_BURST } = await import('../../server/published/sites.js');
+    // Let the bucket fill again after the posts above, then count what is stored.
+    await new Promise((r) => setTimeout(r, 3_100));
+    const before = await total();
+    const answers = await Promise.all(Array.from({ length: BEACON_POST_BURST + 15 }, () => beacon([{ type: 'page_view', url: `${base}/usage` }])));
+    const limited = answers.filter((r) => r.status === 429);
+    const stored = answers.filter((r) => r.status === 204).length;
+    expect(limited.length).toBeGreaterThan(0);
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await limited[0]!.json()).error.message).toMatch(/too many event posts/);
+    expect(stored).toBeLessThanOrEqual(BEACON_POST_BURST + 2);
+    expect(await total()).toBe(before + stored);
+  });
+});

@@ -61,5 +61,6 @@ export function verdict(r: CheckResult): string {
     c.links !== undefined
       ? `${c.links} link${c.links === 1 ? '' : 's'}`
       : `${c.pages} page${c.pages === 1 ? '' : 's'}, ${c.files} file${c.files === 1 ? '' : 's'}`;
-  return `No problems in ${targetLabel(r)} (${what} checked).`;
+  const ext = c.external === undefined ? '' : `, ${c.external} external link${c.external === 1 ? '' : 's'}`;
+  return `No problems in ${targetLabel(r)} (${what}${ext} checked).`;
 }

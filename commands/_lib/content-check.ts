@@ -9,6 +9,7 @@ import { naturalCompare } from './content-folder.js';
 import { openFolder, walkFolder, type Entry } from './folder-walk.js';
 import { collectPages, type ListBody } from './pages.js';
 import type { FactCache } from './link-cache.js';
+import type { ExternalLink } from './external-links.js';
 import { yielder } from './yield.js';
 
 // `docs content check`: what would be wrong after a push, found before it, all at once (push
@@ -27,7 +28,8 @@ export type ProblemKind =
   | 'not-in-summary' // a markdown file SUMMARY.md does not list (push skips it)
   | 'summary-missing-file' // a SUMMARY.md entry whose file is not there
   | 'summary-not-a-list' // a SUMMARY.md without a list of links: push would find no page
-  | 'duplicate-path'; // two entries or files for one page path
+  | 'duplicate-path' // two entries or files for one page path
+  | 'broken-external'; // --external: an http(s) link that answers 404, 5xx, nothing (external-links.ts)
 
 export interface Problem {
   /** As the user opens it: DIR joined with the file's path in the folder (or a page path, remotely). */
@@ -40,8 +42,10 @@ export interface Problem {
 export interface CheckResult {
   target: { dir: string } | { space: string; changeRequest?: string };
   /** What was checked: pages and files of a folder, links of a space. */
-  counts: { pages?: number; files?: number; links?: number };
+  counts: { pages?: number; files?: number; links?: number; external?: number };
   problems: Problem[];
+  /** --external: the URLs not asked, and why (a private address, over --external-max). */
+  notChecked?: { url: string; why: string }[];
 }
 
 const isMarkdown = (name: string) => /\.md$/i.test(name);
@@ -52,7 +56,14 @@ interface PageFacts {
 }
 
 /** `summary`: the table of contents, relative to DIR (.gitbook.yaml's structure.summary; its links are relative to its own folder). */
-export async function checkFolder(dir: string, parse: Parse, cache?: FactCache, summary = 'SUMMARY.md'): Promise<CheckResult> {
+export async function checkFolder(
+  dir: string,
+  parse: Parse,
+  cache?: FactCache,
+  summary = 'SUMMARY.md',
+  /** --external: the pages' http(s) links are added here (with file and line) for external-links.ts. */
+  external?: ExternalLink[],
+): Promise<CheckResult> {
   const tick = yielder();
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DocsError('invalid', `DIR: ${dir} is not a folder`);
   const walk = walkFolder(openFolder(dir));
@@ -126,7 +137,9 @@ export async function checkFolder(dir: string, parse: Parse, cache?: FactCache, 
     const from = posix.dirname(page) === '.' ? '' : posix.dirname(page);
     for (const l of facts(page).links) {
       const url = l.url;
-      // External links (a scheme: https:, mailto:) and site-absolute ones are not checked here.
+      // External links (a scheme: https:, mailto:) and site-absolute ones are not checked here
+      // (http and https ones are, with --external, by external-links.ts).
+      if (external && /^https?:\/\//i.test(url)) external.push({ url, file: shown(page), line: l.line });
       if (!url || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.startsWith('//')) continue;
       const hash = url.indexOf('#');
       const raw = (hash < 0 ? url : url.slice(0, hash)).replace(/\?.*$/, '');
@@ -250,4 +263,24 @@ export async function checkRemote(transport: Transport, space: string, changeReq
   }
   problems.sort((a, b) => naturalCompare(a.file, b.file) || naturalCompare(a.message, b.message));
   return { target: { space, ...(changeRequest ? { changeRequest } : {}) }, counts: { links: Number(stats?.total ?? 0) }, problems };
+}
+
+/** The http(s) links of a space (or of a change request's content), where each is used: for --external. */
+export async function remoteExternalLinks(transport: Transport, space: string, changeRequest?: string): Promise<ExternalLink[]> {
+  const get = async (page?: string) => {
+    const query = { limit: 1000, ...(page ? { page } : {}) };
+    const res = changeRequest
+      ? await transport.call('listChangeRequestLinks', { path: { spaceId: space, changeRequestId: changeRequest }, query })
+      : await transport.call('listSpaceLinks', { path: { spaceId: space }, query });
+    return res.body as ListBody<any>;
+  };
+  const { items } = await collectPages(await get(), get);
+  const out: ExternalLink[] = [];
+  for (const i of items) {
+    const url = i.targetReference?.kind === 'url' ? String(i.targetReference.url) : '';
+    if (!/^https?:\/\//i.test(url)) continue;
+    for (const l of i.locationReferences ?? [])
+      out.push({ url, file: l?.kind === 'page' ? String(l.page?.path ?? l.page?.id ?? '?') : String(l?.kind ?? '?') });
+  }
+  return out;
 }

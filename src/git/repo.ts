@@ -21,7 +21,7 @@ export const loadGit = async (): Promise<Git> => (gitModule ??= ((await import('
 
 export type Remote = { kind: 'local'; url: string; shown: string; gitdir: string } | { kind: 'http'; url: string; shown: string };
 
-const within = (root: string, real: string) => {
+export const within = (root: string, real: string) => {
   const r = relative(root, real);
   return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
 };

@@ -13,6 +13,8 @@ export default operationCommand({
     space: Flags.string({ description: "The space to install it on (its ID); with --site, a space of that site managed by the site's installation" }),
     site: Flags.string({ description: 'The site to install it on (its ID)' }),
   },
+  summary: (b) =>
+    `✓ Installed Git Sync (${b.provider}) on ${b.target.type} ${b.target.type === 'site' ? b.target.siteId : b.target.spaceId}: installation ${b.id} [${b.status}]`,
   prepare: (req, flags) => {
     if (req.body.target === undefined && (flags.space || flags.site))
       req.body.target = flags.space

@@ -21,6 +21,8 @@ export default operationCommand({
     'project-id': Flags.string({ description: 'GitLab: the project (its id, from git-sync projects)', parse: id as any }),
     branch: Flags.string({ description: 'The branch to sync with (refs/heads/<name>; a bare name is taken as one)' }),
   },
+  summary: (b) =>
+    `✓ Updated Git Sync installation ${b.id}${b.repositoryConnection ? `: ${b.repositoryConnection.repositoryName}` : ''}${b.repositoryRef ? ` ${b.repositoryRef.name}` : ''} [${b.status}]${b.priority ? ` (priority ${b.priority})` : ''}`,
   prepare: async (req, flags, transport) => {
     let provider = flags.provider ?? req.body.provider;
     if (!provider) {

@@ -80,7 +80,8 @@ export const updateGitSyncInstallationById = defineOperation('updateGitSyncInsta
   const field = b.provider === 'github' ? 'providerConfiguration.repositoryId' : 'providerConfiguration.projectId';
   let repo: LocalRepo | undefined;
   if (id !== undefined) repo = localRepoById(`${field}`, id as number, field);
-  else if (r.repository) repo = localRepo(what(r), ...(r.repository.split('/') as [string, string]));
+  // The repository set before is looked up only when a branch is checked against it.
+  else if (r.repository && typeof cfg.branch === 'string') repo = localRepo(what(r), ...(r.repository.split('/') as [string, string]));
   if (repo) patch.repository = repo.fullName;
   if (typeof cfg.branch === 'string') {
     if (!repo) throw invalid(`providerConfiguration.branch: installation ${r.id} has no repository yet: set ${field} with the branch`);

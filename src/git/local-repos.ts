@@ -46,11 +46,15 @@ export function gitRoot(what: string): string {
 /** The numeric id of a repository: 6 bytes of the SHA-256 of its full name (a safe integer). */
 export const repoId = (fullName: string): number => Number.parseInt(createHash('sha256').update(fullName).digest('hex').slice(0, 12), 16);
 
-/** The git directory of a folder that is a repository (worktree or bare), else undefined. */
-function gitdirOf(dir: string): string | undefined {
+/**
+ * The git directory of a folder that is a repository (worktree or bare), else undefined; its real
+ * path too must be inside the root (a `.git` linked to a repository elsewhere is not one).
+ */
+function gitdirOf(rootReal: string, dir: string): string | undefined {
   const gitdir = existsSync(join(dir, '.git')) ? join(dir, '.git') : dir;
   try {
-    if (existsSync(join(gitdir, 'HEAD')) && statSync(join(gitdir, 'objects')).isDirectory()) return gitdir;
+    const real = realpathSync(gitdir);
+    if (within(rootReal, real) && existsSync(join(real, 'HEAD')) && statSync(join(real, 'objects')).isDirectory()) return real;
   } catch {}
   return undefined;
 }
@@ -85,7 +89,7 @@ export function listLocalRepos(what: string): LocalRepo[] {
   for (const a of subdirs(root)) {
     const dir = inside(root, join(root, a));
     if (!dir) continue;
-    const gitdir = gitdirOf(dir);
+    const gitdir = gitdirOf(root, dir);
     if (gitdir) {
       out.push(make(ROOT_ACCOUNT, a, gitdir));
       continue;
@@ -93,7 +97,7 @@ export function listLocalRepos(what: string): LocalRepo[] {
     if (a === ROOT_ACCOUNT) continue;
     for (const n of subdirs(dir)) {
       const sub = inside(root, join(dir, n));
-      const g = sub && gitdirOf(sub);
+      const g = sub && gitdirOf(root, sub);
       if (g) out.push(make(a, n, g));
     }
   }
@@ -120,7 +124,12 @@ export function localRepo(what: string, accountName: string, repositoryName: str
   if (!exists) throw notFound(`no repository ${accountName}/${repositoryName} under the Git root`);
   const real = inside(root, path);
   if (!real) throw invalid(`repositoryName: ${accountName}/${repositoryName} leads outside the server's Git root; only repositories under it are reached`);
-  const gitdir = gitdirOf(real);
+  const dotgit = join(real, '.git');
+  if (existsSync(dotgit) && !inside(root, dotgit))
+    throw invalid(
+      `repositoryName: ${accountName}/${repositoryName} leads outside the server's Git root (its .git is a link); only repositories under it are reached`,
+    );
+  const gitdir = gitdirOf(root, real);
   if (!gitdir) throw notFound(`no repository ${accountName}/${repositoryName} under the Git root (${accountName}/${repositoryName} is not a Git repository)`);
   return make(accountName, repositoryName, gitdir);
 }

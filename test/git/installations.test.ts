@@ -56,6 +56,9 @@ beforeAll(async () => {
   fs.symlinkSync(join(outside, 'secret'), join(root, 'evil'));
   fs.mkdirSync(join(root, 'acme2'));
   fs.symlinkSync(join(outside, 'secret'), join(root, 'acme2', 'evil'));
+  // A repository folder inside the root whose .git is a link to one outside.
+  fs.mkdirSync(join(root, 'acme', 'hollow'), { recursive: true });
+  fs.symlinkSync(join(outside, 'secret', '.git'), join(root, 'acme', 'hollow', '.git'));
   // A commit holding a symbolic link (to /etc/passwd): its entry is not followed.
   const linked = join(root, 'acme', 'linked');
   await makeRepo(linked, { 'README.md': '# L\n' });
@@ -148,6 +151,7 @@ describe('a GitHub installation on a space', () => {
     };
     await bad(`${base}/_/evil/branches`, 400, /leads outside the server's Git root/);
     await bad(`${base}/acme2/evil/branches`, 400, /leads outside the server's Git root/);
+    await bad(`${base}/acme/hollow/branches`, 400, /acme\/hollow leads outside the server's Git root \(its .git is a link\)/);
     await bad(`${base}/.git/handbook/branches`, 400, /accountName: ".git" is not a repository name/);
     await bad(`${base}/acme/a%5Cb/branches`, 400, /repositoryName: "a\\\\b" is not a repository name/);
     await bad(`${base}/acme/a%2F..%2F..%2Fsecret/branches`, 400, /repositoryName: .* is not a repository name/);
@@ -159,6 +163,10 @@ describe('a GitHub installation on a space', () => {
     await bad(`${base}/acme/handbook/file?path=nope.md&ref=refs/heads/main`, 404, /has no nope.md/);
     await bad(`${base}/acme/handbook/file?path=docs&ref=refs/heads/main`, 404, /is a folder/);
     await bad(`${base}/acme/handbook/file?path=README.md&ref=refs/heads/none`, 404, /has no refs\/heads\/none/);
+    // importGitRepository by path refuses the same link (the git directory's real path is checked too).
+    const imp = await s.api('POST', `/v1/spaces/${space}/git/import`, { body: { url: 'acme/hollow', ref: 'refs/heads/main' } });
+    expect(imp.status).toBe(400);
+    expect(imp.body.error.message).toContain("acme/hollow is outside the server's Git root");
     // `..` as a name, which a URL would fold away: straight through the door.
     const dots = await local
       .call('listGitHubRepoBranchesForGitSyncInstallation', { path: { installationId: id, accountName: '..', repositoryName: 'secret' } })

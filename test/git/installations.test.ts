@@ -193,6 +193,12 @@ describe('a GitHub installation on a space', () => {
         /customInstanceURL: https:\/\/gitlab.example.com: this server does not call/,
       ],
       [{ provider: 'github', providerConfiguration: {}, childInstallationProjectDirectories: { x: 'a' } }, 400, /only a site installation has children/],
+      // The sync a priority runs fails (no such folder in the commit): the installation is not changed.
+      [
+        { provider: 'github', providerConfiguration: { repositoryId: HANDBOOK, branch: 'refs/heads/main' }, projectDirectory: 'nowhere', priority: 'git' },
+        400,
+        /repoProjectDirectory: nowhere is not a folder of the commit/,
+      ],
     ];
     for (const [body, status, text] of refused) {
       const r = await patch(body);

@@ -36,6 +36,18 @@ const FROM_LATEST = [
   'listImportRuns',
   'getImportRun',
   'bulkUpsertSiteRedirects',
+  // Git Sync installations (docs/manual/imports-and-git.md#git-sync-installations).
+  'installGitSyncProviderOnTarget',
+  'getGitSyncInstallationById',
+  'updateGitSyncInstallationById',
+  'uninstallGitSyncInstallation',
+  'listGitHubRepositoriesForGitSyncInstallation',
+  'listGitHubRepoBranchesForGitSyncInstallation',
+  'getGitHubRepoFileForGitSyncInstallation',
+  'listGitLabProjectsForGitSyncInstallation',
+  'listGitLabProjectBranchesForGitSyncInstallation',
+  'getGitLabProjectFileForGitSyncInstallation',
+  'listSiteGitSyncInstallations',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,

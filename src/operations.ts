@@ -459,6 +459,23 @@ export const AREAS: Area[] = [
     load: () => import('./git/operations.js'),
     operations: ['importGitRepository', 'exportToGitRepository', 'getSpaceGitInfo'],
   },
+  {
+    // Git Sync installations (docs/manual/imports-and-git.md#git-sync-installations)
+    load: () => import('./git/installation-operations.js'),
+    operations: [
+      'installGitSyncProviderOnTarget',
+      'getGitSyncInstallationById',
+      'updateGitSyncInstallationById',
+      'uninstallGitSyncInstallation',
+      'listGitHubRepositoriesForGitSyncInstallation',
+      'listGitHubRepoBranchesForGitSyncInstallation',
+      'getGitHubRepoFileForGitSyncInstallation',
+      'listGitLabProjectsForGitSyncInstallation',
+      'listGitLabProjectBranchesForGitSyncInstallation',
+      'getGitLabProjectFileForGitSyncInstallation',
+      'listSiteGitSyncInstallations',
+    ],
+  },
 ];
 
 export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);

@@ -1,5 +1,6 @@
 import type { Context } from './kernel/context.js';
 import type { WriteTx } from './store/port.js';
+import { removeSpaceInstallations } from './git/installations.js';
 import { removeSpaceFromSites } from './sites/site-spaces.js';
 import { deleteSpaceContent } from './spaces/content-rows.js';
 import type { SpaceRecord } from './spaces/model.js';
@@ -9,10 +10,11 @@ import { Spaces } from './spaces/tables.js';
 // A deleted space past its retention (src/spaces/retention.ts) purged for good, with what points
 // at it in other areas: above the areas (ARCHITECTURE.md), as it reaches into spaces/ and sites/.
 
-/** Removes a space for good: its metadata row, every row of its content shard, its place on sites. */
+/** Removes a space for good: its metadata row, every row of its content shard, its place on sites, its Git Sync installation. */
 export function purgeSpace(tx: WriteTx, space: SpaceRecord): void {
   deleteSpaceContent(tx, space.id);
   removeSpaceFromSites(tx, space.id);
+  removeSpaceInstallations(tx, space.id);
   tx.delete(Spaces, space.id);
 }
 

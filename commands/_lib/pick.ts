@@ -334,6 +334,23 @@ export const PICKERS: Record<string, Picker> = {
     label: 'Conversation',
     choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`),
   },
+  // The repositories a Git Sync installation may use (those under the server's Git root), named
+  // as GitHub names them: the account, then the repository of that account.
+  accountName: {
+    label: 'Account',
+    choices: async (ctx) => [...new Set((await gitRepos(ctx, 'github')).map((r) => r.accountName as string))].map((a) => ({ name: a, value: a })),
+  },
+  repositoryName: {
+    label: 'Repository',
+    choices: async (ctx) =>
+      (await gitRepos(ctx, 'github'))
+        .filter((r) => ctx.values.accountName === undefined || r.accountName === ctx.values.accountName)
+        .map((r) => ({ name: `${r.fullName}${r.defaultBranch ? ` (${r.defaultBranch})` : ''}`, value: r.repositoryName })),
+  },
+  projectId: {
+    label: 'Project',
+    choices: async (ctx) => (await gitRepos(ctx, 'gitlab')).map((r) => ({ name: `${r.fullName} (${r.id})`, value: String(r.id) })),
+  },
   // The caller's own API tokens of the local store (docs tokens list), newest first as listed.
   tokenId: {
     label: 'Token',
@@ -351,6 +368,33 @@ export const PICKERS: Record<string, Picker> = {
 };
 
 export const pickerFor = (name: string): Picker | undefined => (Object.hasOwn(PICKERS, name) ? PICKERS[name] : undefined);
+
+/** The repositories of the Git Sync installation chosen before (listGitHubRepositories / listGitLabProjects). */
+async function gitRepos(ctx: PickContext, provider: 'github' | 'gitlab'): Promise<any[]> {
+  const installationId = need(ctx, 'installationId', provider === 'github' ? 'repository' : 'project');
+  const op = provider === 'github' ? 'listGitHubRepositoriesForGitSyncInstallation' : 'listGitLabProjectsForGitSyncInstallation';
+  return ((await ctx.transport.call(op, { path: { installationId } })).body as { items: any[] }).items;
+}
+
+/**
+ * Git Sync installations (a command's `choose` for its `installationId`): those of every site of
+ * the caller's organizations, with the spaces' installations they list. One installed on a space
+ * that is on no site is given by its id.
+ */
+export async function chooseGitInstallation(transport: Transport): Promise<Choice[]> {
+  const out: Choice[] = [];
+  for (const org of await listAll<Titled>(transport, 'listOrganizationsForAuthenticatedUser', {}))
+    for (const site of await listAll<Titled>(transport, 'listSites', { organizationId: org.id })) {
+      const { items } = (await transport.call('listSiteGitSyncInstallations', { path: { organizationId: org.id, siteId: site.id } })).body as { items: any[] };
+      for (const i of items)
+        if (!out.some((c) => c.value === i.id))
+          out.push({
+            name: `${i.provider} on ${i.target.type} ${i.target.type === 'site' ? i.target.siteId : i.target.spaceId}${i.repositoryConnection ? ` ↔ ${i.repositoryConnection.repositoryName}` : ''} [${i.status}]`,
+            value: i.id,
+          });
+    }
+  return out;
+}
 
 /** Asks for `name` with its picker: the choices, then a select prompt labelled in words. */
 export async function pick(name: string, ctx: PickContext): Promise<string> {

@@ -21,7 +21,7 @@ export const loadGit = async (): Promise<Git> => (gitModule ??= ((await import('
 
 export type Remote = { kind: 'local'; url: string; shown: string; gitdir: string } | { kind: 'http'; url: string; shown: string };
 
-const within = (root: string, real: string) => {
+export const within = (root: string, real: string) => {
   const r = relative(root, real);
   return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
 };
@@ -137,7 +137,10 @@ export async function resolveRemote(url: string, where = 'url'): Promise<Remote>
     throw invalid(`${where}: ${url} is not a Git repository (no such folder under the Git root)`);
   }
   if (!within(rootReal, real)) throw invalid(`${where}: ${url} is outside the server's Git root; only repositories under it are reached`);
-  const gitdir = existsSync(join(real, '.git')) ? join(real, '.git') : real;
+  let gitdir = existsSync(join(real, '.git')) ? join(real, '.git') : real;
+  // The git directory itself (a `.git` that is a link) must be inside the root too.
+  gitdir = realpathSync(gitdir);
+  if (!within(rootReal, gitdir)) throw invalid(`${where}: ${url} is outside the server's Git root; only repositories under it are reached`);
   if (!existsSync(join(gitdir, 'HEAD')) || !existsSync(join(gitdir, 'objects')) || !statSync(join(gitdir, 'objects')).isDirectory())
     throw invalid(`${where}: ${url} is not a Git repository`);
   return { kind: 'local', url, shown, gitdir };

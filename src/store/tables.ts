@@ -130,6 +130,7 @@ export const TABLES: TableSpec[] = [
   inOrg('glossaryEntries', ['organization']),
   inOrg('importRuns', ['organization', 'queue']),
   inSpace('gitSync', []),
+  inOrg('gitSyncInstallations', ['organization', 'key', 'site', 'parent']),
   // Docs sites: the site and its structure (sections, groups, site spaces) and share links.
   inOrg('sites', ['organization', 'proxy']),
   inOrg('siteSections', ['site']),

@@ -6,6 +6,7 @@ import type { TestServer } from '../helpers/server.js';
 import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js';
 import { Users } from '../../src/users/tables.js';
 import { compressToEncodedURIComponent } from '../../src/kernel/lz-string.js';
+import { repoId } from '../../src/git/local-repos.js';
 
 // The "right role -> success" half of the authorization matrix: for every registered operation,
 // the least role that must succeed, on the prepared world of test/helpers/world.ts. The test
@@ -874,7 +875,54 @@ export const LEAST_ROLE: Record<string, Case> = {
       return { spaceId };
     },
   },
+  // Git Sync installations (docs/manual/imports-and-git.md#git-sync-installations): seeing the
+  // target shows its installation; the rest needs admin on it.
+  installGitSyncProviderOnTarget: {
+    as: 'admin',
+    setup: async (w) => ({ spaceId: await newSpace(w, 'Git Sync target') }),
+    body: (w) => ({ provider: 'github', target: { type: 'space', spaceId: w.ids.spaceId } }),
+  },
+  getGitSyncInstallationById: { as: 'read', setup: (w) => gitInstallation(w, 'github') },
+  updateGitSyncInstallationById: {
+    as: 'admin',
+    setup: (w) => gitInstallation(w, 'github'),
+    body: () => ({ provider: 'github', providerConfiguration: { repositoryId: GIT_REPO_ID, branch: 'refs/heads/main' } }),
+  },
+  uninstallGitSyncInstallation: { as: 'admin', setup: (w) => gitInstallation(w, 'github') },
+  listGitHubRepositoriesForGitSyncInstallation: { as: 'admin', setup: (w) => gitInstallation(w, 'github') },
+  listGitHubRepoBranchesForGitSyncInstallation: { as: 'admin', setup: (w) => gitInstallation(w, 'github') },
+  getGitHubRepoFileForGitSyncInstallation: {
+    as: 'admin',
+    setup: (w) => gitInstallation(w, 'github'),
+    query: () => ({ path: 'README.md', ref: 'refs/heads/main' }),
+  },
+  listGitLabProjectsForGitSyncInstallation: { as: 'admin', setup: (w) => gitInstallation(w, 'gitlab') },
+  listGitLabProjectBranchesForGitSyncInstallation: { as: 'admin', setup: (w) => gitInstallation(w, 'gitlab') },
+  getGitLabProjectFileForGitSyncInstallation: {
+    as: 'admin',
+    setup: (w) => gitInstallation(w, 'gitlab'),
+    query: () => ({ path: 'README.md', ref: 'refs/heads/main' }),
+  },
+  listSiteGitSyncInstallations: {
+    as: 'read',
+    setup: async (w) => {
+      const inst = await w.owner('POST', '/v1/git/installations', { provider: 'github', target: { type: 'site', siteId: w.ids.siteId } });
+      return { gitInstallationId: inst.id as string };
+    },
+    sees: (b, w) => b.items.some((x: any) => x.id === w.ids.gitInstallationId),
+  },
 };
+
+/** `repo` of gitRepo(): directly under the root, so `_/repo` (src/git/local-repos.ts). */
+const GIT_REPO_ID = repoId('_/repo');
+
+/** A Git Sync installation on a space of its own, with the repository of gitRepo() to list. */
+async function gitInstallation(w: CaseWorld, provider: 'github' | 'gitlab'): Promise<Record<string, string>> {
+  await gitRepo();
+  const spaceId = await newSpace(w, 'Git Sync');
+  const inst = await w.owner('POST', '/v1/git/installations', { provider, target: { type: 'space', spaceId } });
+  return { spaceId, installationId: inst.id, accountName: '_', repositoryName: 'repo', projectId: String(GIT_REPO_ID) };
+}
 
 /** A repository (made with isomorphic-git) under a Git root the server is given (DOCS_GIT_ROOT, put back after the file). */
 async function gitRepo(): Promise<{ repo: string }> {

@@ -50,6 +50,10 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // listImportRuns and getImportRun are 0.202.0's (docs/manual/imports-and-git.md).
     'imports:list',
     'imports:get',
+    // Git Sync installations are 0.202.0's (docs/manual/imports-and-git.md#git-sync-installations).
+    ...['install', 'get', 'update', 'uninstall', 'repos', 'branches', 'file', 'projects', 'project-branches', 'project-file', 'list'].map(
+      (c) => `git-sync:${c}`,
+    ),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

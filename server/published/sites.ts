@@ -4,10 +4,10 @@ import { ensureDownloadSecret, hasDownloadSecret } from '../../src/content/downl
 import type { Context } from '../../src/kernel/context.js';
 import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
-import { listedPages, openSite, siteSegments } from '../../src/published/open.js';
+import { listedPages, openSite, siteSegments } from '../../src/urls/site/open.js';
 import type { ReadTx } from '../../src/store/port.js';
-import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
-import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/published/api/load.js';
+import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/urls/site/pages.js';
+import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/urls/site/api-load.js';
 import { blockOrigins, inlinePart, renderWithOperations, resolveBlocks } from '../../src/published/api/inline.js';
 import { operationBody, partBody, rootBody, tagBody } from '../../src/published/api/render.js';
 import { API_CSS } from '../../src/published/api/css.js';
@@ -22,9 +22,9 @@ import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/rend
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
 import { siteRedirectFor } from '../../src/published/redirects.js';
-import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
-import type { PageIndexed } from '../../src/published/pages.js';
-import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
+import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/urls/site/site.js';
+import type { PageIndexed } from '../../src/urls/site/pages.js';
+import { cookieNames, parseCookies, visitorInput } from '../../src/urls/site/visitor.js';
 import { beaconEvents, queueEvents } from '../../src/published/insights.js';
 import { readJsonBody } from '../body.js';
 import { DocsError } from '../../src/kernel/errors.js';

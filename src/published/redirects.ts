@@ -2,7 +2,7 @@ import type { Context } from '../kernel/context.js';
 import { matchRedirect, normaliseSource, redirectsOf, targetUrl } from '../sites/redirects.js';
 import { pagePathIn } from '../sites/redirect-operations.js';
 import type { ReadTx } from '../store/port.js';
-import type { SiteRef } from './site.js';
+import type { SiteRef } from '../urls/site/site.js';
 
 // The published site's side of site redirects (docs/manual/sites.md#redirects): an address under
 // the site that leads to no page is looked up among the site's live redirects before the 404.

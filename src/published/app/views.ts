@@ -7,8 +7,8 @@ import { makeResolver } from '../../content/link-refs.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { operationRefs } from '../../documents/openapi-blocks.js';
 import { renderWithOperations, resolveBlocks } from '../api/inline.js';
-import type { InlineSpec } from '../api/load.js';
-import { buildSpec } from '../api/spec.js';
+import type { InlineSpec } from '../../urls/site/api-load.js';
+import { buildSpec } from '../../urls/site/api-spec.js';
 import { API_CSS } from '../api/css.js';
 import { appPage, list, section } from './page.js';
 

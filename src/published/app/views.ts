@@ -220,7 +220,8 @@ async function site(call: Call, home: { title: string; href: string }, org: stri
   const spaceItem = (ss: any) => ({
     title: `${ss.title} (${ss.path})`,
     href: new URL(ss.space.urls.app).pathname,
-    note: ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : '',
+    // What the published site does not serve (0.202.0's `draft`): the preview of getSitePublishingPreviewById shows it marked.
+    note: [ss.draft ? 'draft' : '', ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : ''].filter(Boolean).join(', '),
   });
   const body =
     structure.type === 'sections'

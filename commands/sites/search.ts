@@ -13,8 +13,10 @@ export default operationCommand({
   columns: ['title', 'score', 'pages.length'],
   orgFlag: true,
   flags: {
+    query: Flags.string({ description: 'The words to search for (1 to 512 characters; every word must match)' }),
     scope: Flags.string({
-      description: 'Where to search, as JSON: {"mode":"all"} (the default), {"mode":"default"} (each section\'s default), {"mode":"specific","siteSpaceIds":[...]}',
+      description:
+        'Where to search, as JSON: {"mode":"all"} (the default), {"mode":"default"} (each section\'s default), {"mode":"specific","siteSpaceIds":[...]}',
       exclusive: ['site-space'],
     }),
     'site-space': Flags.string({ description: 'Search only these site spaces (their IDs; repeat the flag)', multiple: true }),

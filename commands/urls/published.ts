@@ -1,3 +1,4 @@
+import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../_lib/operation-command.js';
 
 export default operationCommand({
@@ -9,4 +10,11 @@ export default operationCommand({
     '<%= config.bin %> urls published --url "http://127.0.0.1:7780/sites/acme/internal?share=3vQm9XbL2pTt8RkYc0aZnW5sHd1JfE7gU4iO6yKx" --jq .siteSpace',
   ],
   summary: false,
+  flags: {
+    'visitor-auth-token': Flags.string({ description: "A signed visitor token (JWT) for a visitor-auth site, or claims the site's pages depend on" }),
+    'redirect-on-error': Flags.boolean({
+      allowNo: true,
+      description: "Without a valid visitor token, answer where the site's sign-in backend would send the visitor instead of 404",
+    }),
+  },
 });

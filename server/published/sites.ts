@@ -21,7 +21,7 @@ import { renderMarkdown } from '../../src/published/render/markdown.js';
 import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
-import { siteRedirectFor } from '../../src/published/redirects.js';
+import { siteRedirectFor } from '../../src/sites/redirect-operations.js';
 import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/urls/site/site.js';
 import type { PageIndexed } from '../../src/urls/site/pages.js';
 import { cookieNames, parseCookies, visitorInput } from '../../src/urls/site/visitor.js';

@@ -140,7 +140,13 @@ export const deleteSiteRedirectById = defineOperation('deleteSiteRedirectById', 
 const asSource = (segments: string[]) => redirects.normaliseSource(`/${segments.map((s) => encodeURIComponent(s).replace(/%2B/gi, '+')).join('/')}`);
 
 /** Where a redirect of the site sends `segments` (status 301 permanent, 302 otherwise), the visitor's query kept. */
-export function siteRedirectFor(tx: ReadTx, ctx: Context, ref: SiteRef, segments: string[], search: string): { status: 301 | 302; to: string; external: boolean } | undefined {
+export function siteRedirectFor(
+  tx: ReadTx,
+  ctx: Context,
+  ref: SiteRef,
+  segments: string[],
+  search: string,
+): { status: 301 | 302; to: string; external: boolean } | undefined {
   if (!segments.length) return undefined;
   let source: string;
   try {

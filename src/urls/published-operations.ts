@@ -131,7 +131,8 @@ async function lookup(ctx: Context, input: LookupInput): Promise<Found | Redirec
       if (page && !pageVisible(ix, page, visitor)) page = undefined;
       if (path && !page) {
         const now = movedFrom(tx, entry.space, ix, path);
-        if (now && pageVisible(ix, now, visitor)) return { target: 'content', redirect: `${address(entry.url)}/${now.path.split('/').map(encodeURIComponent).join('/')}` };
+        if (now && pageVisible(ix, now, visitor))
+          return { target: 'content', redirect: `${address(entry.url)}/${now.path.split('/').map(encodeURIComponent).join('/')}` };
         return moved();
       }
       return { ref, entry, visitor, revision: ix.rev.id, pathname: path, origin, prefix };

@@ -125,7 +125,17 @@ export const searchSiteContent = defineOperation('searchSiteContent', async ({ c
 export const prewarmSiteSearch = defineOperation('prewarmSiteSearch', async ({ ctx, caller, path }) => {
   const { org, spaces } = await ctx.store.read((tx) => {
     const { view, readable } = audienceView(tx, caller, path, 'warming the search of a site');
-    return { org: view.org.id, spaces: [...new Set(view.sections.flatMap((s) => s.spaces).filter(readable).map((e) => e.space))] };
+    return {
+      org: view.org.id,
+      spaces: [
+        ...new Set(
+          view.sections
+            .flatMap((s) => s.spaces)
+            .filter(readable)
+            .map((e) => e.space),
+        ),
+      ],
+    };
   });
   await warmSpaces(ctx, org, spaces);
   return { status: 204 };
@@ -144,7 +154,7 @@ export function parseRisonClaims(raw: string): Record<string, string> {
       let v = '';
       for (i++; i < s.length - 1; i++) {
         if (s[i] === '!') v += s[++i];
-        else if (s[i] === "'") return i++, v;
+        else if (s[i] === "'") return (i++, v);
         else v += s[i];
       }
       throw bad();

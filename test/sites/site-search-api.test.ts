@@ -62,12 +62,12 @@ describe('searchSiteContent', () => {
     expect(titles((await search({ query: 'refund', siteSpaceIds: [billingSs] })).body.items)).toEqual(['Billing/Invoices']);
     expect(titles((await search({ query: 'refund', mode: 'all' })).body.items)).toHaveLength(2);
     expect(titles((await search({ query: 'refund', mode: 'current', siteSpaceId: guidesSs })).body.items)).toHaveLength(2);
-    expect(titles((await search({ query: 'refund', scope: { mode: 'default', currentSiteSpace: guidesSs, restrictTo: 'currentSiteSpace' } })).body.items)).toEqual([
-      'Guides/Getting Started',
-    ]);
-    expect(titles((await search({ query: 'refund', scope: { mode: 'default', currentSiteSpace: guidesSs, restrictTo: 'otherSiteSpaces' } })).body.items)).toEqual([
-      'Billing/Invoices',
-    ]);
+    expect(
+      titles((await search({ query: 'refund', scope: { mode: 'default', currentSiteSpace: guidesSs, restrictTo: 'currentSiteSpace' } })).body.items),
+    ).toEqual(['Guides/Getting Started']);
+    expect(
+      titles((await search({ query: 'refund', scope: { mode: 'default', currentSiteSpace: guidesSs, restrictTo: 'otherSiteSpaces' } })).body.items),
+    ).toEqual(['Billing/Invoices']);
     const paged = await search({ query: 'refund', scope: { mode: 'all' } }, undefined, '?limit=1');
     expect(paged.body.items).toHaveLength(1);
     expect(paged.body.next).toBeDefined();

@@ -38,7 +38,16 @@ async function scenario(env: Record<string, string>) {
   const found = (await run(['urls', 'published', '--url', `${url}/guides/setup`, '--json'])).json;
   expect(found).toMatchObject({ site: site.id, space: space.id, pathname: 'guides/setup' });
   expect(found.apiToken).toMatch(/^gb_pub_/);
-  const resolved = await run(['urls', 'published-resolve', '--url', `${url}/guides/setup`, '--visitor', '{"unsignedClaims":{"plan":"pro"}}', '--jq', '.pathname']);
+  const resolved = await run([
+    'urls',
+    'published-resolve',
+    '--url',
+    `${url}/guides/setup`,
+    '--visitor',
+    '{"unsignedClaims":{"plan":"pro"}}',
+    '--jq',
+    '.pathname',
+  ]);
   expect(resolved.stdout.trim()).toBe('guides/setup');
   const missing = await run(['urls', 'published', '--url', `${url}/nowhere`], 3);
   expect(missing.stderr).toContain('is not the address of a page of a site published by this server');
@@ -109,9 +118,15 @@ describe('through MCP', () => {
       const r = await agent.callTool({ name: 'getPublishedContentByUrl', arguments: { url } });
       expect(r.isError).toBeFalsy();
       expect(toolText(r)).toContain(site.id);
-      const q = await agent.callTool({ name: 'searchSiteContent', arguments: { organizationId: org, siteId: site.id, body: { query: 'x', scope: { mode: 'all' } } } });
+      const q = await agent.callTool({
+        name: 'searchSiteContent',
+        arguments: { organizationId: org, siteId: site.id, body: { query: 'x', scope: { mode: 'all' } } },
+      });
       expect(q.isError, toolText(q)).toBeFalsy();
-      const refused = await other.callTool({ name: 'searchSiteContent', arguments: { organizationId: org, siteId: site.id, body: { query: 'x', scope: { mode: 'all' } } } });
+      const refused = await other.callTool({
+        name: 'searchSiteContent',
+        arguments: { organizationId: org, siteId: site.id, body: { query: 'x', scope: { mode: 'all' } } },
+      });
       expect(refused.isError).toBe(true);
     } finally {
       await agent.close();

@@ -41,7 +41,14 @@ beforeAll(async () => {
   await call('PUT', `${o}/adaptive-schema`, {
     jsonSchema: {
       type: 'object',
-      properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { plan: { type: 'string', description: 'Plan' } }, additionalProperties: false } },
+      properties: {
+        unsigned: {
+          type: 'object',
+          description: 'Unsigned claims of the site visitor.',
+          properties: { plan: { type: 'string', description: 'Plan' } },
+          additionalProperties: false,
+        },
+      },
       additionalProperties: false,
     },
   });
@@ -68,7 +75,7 @@ describe('getPublishedContentByUrl', () => {
       siteBasePath: `${new URL(published).pathname}/`,
       basePath: `${new URL(published).pathname}/`,
     });
-    const space = (await call('GET', `/v1/spaces/${guides.space.id}`));
+    const space = await call('GET', `/v1/spaces/${guides.space.id}`);
     expect(r.body.revision).toBe(space.revision);
     expect(r.body.shareKey).toBeUndefined();
     expect(r.body.contextId).toBeUndefined();
@@ -141,7 +148,14 @@ describe('getPublishedContentByUrl', () => {
       expect(r.status, u).toBe(404);
       expect(r.body.error?.code, u).toBe(404);
     }
-    for (const u of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/x', `${published.replace('://', '://admin:secret@')}`, 'not a url', `${published}/%E0%A4%A`]) {
+    for (const u of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'ftp://example.com/x',
+      `${published.replace('://', '://admin:secret@')}`,
+      'not a url',
+      `${published}/%E0%A4%A`,
+    ]) {
       const r = await byUrl(u);
       expect([400, 404], u).toContain(r.status);
       expect(r.body.error, u).toBeDefined();
@@ -194,7 +208,13 @@ describe('getPublishedContentByUrl', () => {
     expect(res.status).toBe(201);
     const r = await byUrl('http://lookup.acme.localhost/advanced');
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ site: site.id, space: guides.space.id, pathname: 'advanced', siteBasePath: '/', canonicalUrl: 'http://lookup.acme.localhost/advanced' });
+    expect(r.body).toMatchObject({
+      site: site.id,
+      space: guides.space.id,
+      pathname: 'advanced',
+      siteBasePath: '/',
+      canonicalUrl: 'http://lookup.acme.localhost/advanced',
+    });
 
     const outsider = await addUser(s.ctx);
     const seen = await byUrl(`${published}/advanced`, outsider.token);

@@ -74,7 +74,11 @@ function apiHits(ix: PageIndexed, view: SiteView, q: string, seen: Set<string>):
     seen.add(l.node.id);
     out.push({
       page: l,
-      op: { title: op.title, section: `${op.method.toUpperCase()} ${op.path}`, snippet: (op.description ?? op.summary ?? '').replace(/\s+/g, ' ').slice(0, 160) },
+      op: {
+        title: op.title,
+        section: `${op.method.toUpperCase()} ${op.path}`,
+        snippet: (op.description ?? op.summary ?? '').replace(/\s+/g, ' ').slice(0, 160),
+      },
     });
   }
   return out;

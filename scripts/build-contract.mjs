@@ -48,6 +48,7 @@ const FROM_LATEST = [
   'listGitLabProjectBranchesForGitSyncInstallation',
   'getGitLabProjectFileForGitSyncInstallation',
   'listSiteGitSyncInstallations',
+  'prewarmSiteSearch',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,
@@ -55,7 +56,12 @@ const FROM_LATEST = [
 // listGlossaryEntries: 0.202.0 adds `orderBy` (a language: entries by their term in it). docs/manual/translations.md#glossary.
 // listOrganizationIntegrationsStatus: the `site` and `space` filters (docs/manual/integrations.md#what-is-installed-where);
 // generateStorageUploadURL: the `organization_file` kind (docs/manual/imports-and-git.md#upload-urls).
+// searchSiteContent: the scope's `restrictTo`; getSitePublishingPreviewById: `draft` and `target`;
+// resolvePublishedContentByUrl: the visitor's `type` (docs/manual/sites.md#published-urls).
 const LATEST_REQUEST = [
+  'searchSiteContent',
+  'getSitePublishingPreviewById',
+  'resolvePublishedContentByUrl',
   'createSiteRedirect',
   'updateSiteRedirectById',
   'listSiteRedirects',

@@ -99,7 +99,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         // (docs/manual/site-delivery.md#custom-hostnames): one store read, for names refused otherwise.
         const name = hostName(req.headers.host ?? '');
         if (!name) throw refused;
-        import('../src/published/site.js')
+        import('../src/urls/site/site.js')
           .then(({ siteForHostname }) => ctx.store.read((tx) => siteForHostname(tx, name)))
           .then((ref) => {
             if (!ref) return fail(req, res, refused);

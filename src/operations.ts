@@ -445,6 +445,16 @@ export const AREAS: Area[] = [
     operations: ['getContentByUrl', 'getEmbedByUrl', 'getEmbedByUrlInSpace'],
   },
   {
+    // published URLs: what an address of a site published here shows, as its visitor sees it (docs/manual/sites.md#published-urls)
+    load: () => import('./urls/published-operations.js'),
+    operations: ['getPublishedContentByUrl', 'resolvePublishedContentByUrl'],
+  },
+  {
+    // a site's own search as an API, and the preview of its draft (docs/manual/sites.md#site-search-and-preview)
+    load: () => import('./urls/site-operations.js'),
+    operations: ['searchSiteContent', 'prewarmSiteSearch', 'getSitePublishingPreviewById'],
+  },
+  {
     // system: the API itself (GET /v1/)
     load: () => import('./system/operations.js'),
     operations: ['getApiInformation'],

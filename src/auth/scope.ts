@@ -31,6 +31,30 @@ export function mintScopedToken(tx: WriteTx, ctx: Context, user: string, scope: 
   return { token, expiresAt };
 }
 
+/** A user's published-content tokens kept at most: minting one more removes the oldest beyond this. */
+export const PUBLISHED_TOKENS_MAX = 20;
+
+/**
+ * The `apiToken` of a published URL's lookup (getPublishedContentByUrl): the caller's own rights,
+ * narrowed to reading the one space and site the URL shows (never more than the caller may do).
+ * At most PUBLISHED_TOKENS_MAX live per user, so lookups in a loop do not pile up rows.
+ */
+export function mintPublishedToken(tx: WriteTx, ctx: Context, user: string, target: { organization: string; site: string; space: string }) {
+  const mine = tx
+    .find(Tokens, 'user', user)
+    .filter((t) => t.scope?.kind === 'published')
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  while (mine.length >= PUBLISHED_TOKENS_MAX) tx.delete(Tokens, mine.shift()!.id);
+  const scope: CallerScope = {
+    kind: 'published',
+    organization: target.organization,
+    scopes: ['space:metadata:read', 'space:content:read', 'site:metadata:read'],
+    spaces: [target.space],
+    sites: [target.site],
+  };
+  return mintScopedToken(tx, ctx, user, scope, `published content of site ${target.site}, space ${target.space}`);
+}
+
 /** Deletes every token of an installation (uninstalling it): they are refused (401) from then on. */
 export function revokeInstallationTokens(tx: WriteTx, user: string, installationId: string): number {
   let n = 0;

@@ -220,13 +220,13 @@ export const updateChangeRequestContent = defineOperation('updateChangeRequestCo
 });
 
 // Search. `query` is required by this server (API.md), at most 512 (the contract checks that).
-const requireQuery = (q: unknown): string => {
+export const requireQuery = (q: unknown): string => {
   const s = typeof q === 'string' ? q.trim() : '';
   if (!s) throw invalid('query: required, 1 to 512 characters');
   return s;
 };
 
-const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit) => {
+export const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit) => {
   const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${h.path}`;
   return {
     id: h.page,

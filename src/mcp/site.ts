@@ -3,9 +3,9 @@ import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import { pageMarkdownForVisitor, type AgentVisitor } from '../published/agents.js';
 import { searchSite } from '../published/search.js';
-import { siteSegments } from '../published/open.js';
-import { locate, siteView, type SiteRef, type SiteView } from '../published/site.js';
-import type { Visitor } from '../published/visitor.js';
+import { siteSegments } from '../urls/site/open.js';
+import { locate, siteView, type SiteRef, type SiteView } from '../urls/site/site.js';
+import type { Visitor } from '../urls/site/visitor.js';
 import type { Providers, ToolProvider } from './server.js';
 
 // A published site's read-only MCP server, for its visitors (`<site URL>/mcp`): two tools,

@@ -65,6 +65,11 @@ const newOrgWithBoth = async (w: CaseWorld) => {
   if (w.lesser) await w.member(target, w.lesser, 'admin');
   return target;
 };
+/** A new public site of the world's space, published: its address. */
+const publishedSite = async (w: CaseWorld) => {
+  const id = (await w.owner('POST', `${org(w)}/sites`, { title: 'Looked up', spaces: [w.ids.spaceId] })).id;
+  return (await w.owner('POST', `${org(w)}/sites/${id}/publish`)).urls.published as string;
+};
 const publish = async (w: CaseWorld, name: string) => {
   await w.owner('POST', `/v1/integrations/${name}`, integrationManifest(w.ids.organizationId!));
   return name;
@@ -644,6 +649,12 @@ export const LEAST_ROLE: Record<string, Case> = {
   getApiInformation: { as: 'anyone' },
   // URLs of this server's app and embeds (src/urls/operations.ts)
   getContentByUrl: { as: 'read', query: (w) => ({ url: `${w.s.url}/o/${w.ids.organizationId}/s/${w.ids.spaceId}` }) },
+  // A public published site's URL: any authenticated caller looks it up (its visitors could all see it).
+  getPublishedContentByUrl: { as: 'anyone', setup: async (w) => ({ publishedUrl: await publishedSite(w) }), query: (w) => ({ url: w.ids.publishedUrl! }) },
+  resolvePublishedContentByUrl: { as: 'anyone', setup: async (w) => ({ publishedUrl: await publishedSite(w) }), body: (w) => ({ url: w.ids.publishedUrl }) },
+  searchSiteContent: { as: 'read', body: () => ({ query: 'install', scope: { mode: 'all' } }) },
+  prewarmSiteSearch: { as: 'read' },
+  getSitePublishingPreviewById: { as: 'read' },
   getEmbedByUrl: { as: 'anyone', query: () => ({ url: 'https://example.com/guide' }) },
   getEmbedByUrlInSpace: { as: 'read', query: () => ({ url: 'https://example.com/guide' }) },
   // A profile is changed by its user (or an instance owner): the caller changes their own.

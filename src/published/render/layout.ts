@@ -1,5 +1,5 @@
 import type { Settings } from '../../sites/customization.js';
-import type { NavNode, SiteView, SpaceEntry } from '../site.js';
+import type { NavNode, SiteView, SpaceEntry } from '../../urls/site/site.js';
 import { BASE_CSS, fontFaces, themeVars } from './css.js';
 import { attr, esc, safeUrl } from './html.js';
 import type { Heading } from './markdown.js';

@@ -54,6 +54,7 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     ...['install', 'get', 'update', 'uninstall', 'repos', 'branches', 'file', 'projects', 'project-branches', 'project-file', 'list'].map(
       (c) => `git-sync:${c}`,
     ),
+    'sites:search-prewarm' /* prewarmSiteSearch */,
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

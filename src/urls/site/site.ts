@@ -1,15 +1,15 @@
-import type { OrganizationRecord } from '../organizations/model.js';
-import { siteCustomization, siteSpaceCustomization, type Settings } from '../sites/customization.js';
-import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../sites/model.js';
-import { hasSections, nodesIn, siteSpacesIn, type Node } from '../sites/rows.js';
-import { validShareKey } from '../sites/share-links.js';
-import type { SpaceRecord } from '../spaces/model.js';
-import type { ReadTx } from '../store/port.js';
+import type { OrganizationRecord } from '../../organizations/model.js';
+import { siteCustomization, siteSpaceCustomization, type Settings } from '../../sites/customization.js';
+import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../sites/model.js';
+import { hasSections, nodesIn, siteSpacesIn, type Node } from '../../sites/rows.js';
+import { validShareKey } from '../../sites/share-links.js';
+import type { SpaceRecord } from '../../spaces/model.js';
+import type { ReadTx } from '../../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
-import { Organizations } from '../organizations/tables.js';
-import { CustomHostnames, Sites } from '../sites/tables.js';
-import { Spaces } from '../spaces/tables.js';
+import { Organizations } from '../../organizations/tables.js';
+import { CustomHostnames, Sites } from '../../sites/tables.js';
+import { Spaces } from '../../spaces/tables.js';
 
 // A published site as one visitor sees it: which sections and site spaces they may reach (and
 // which of those are listed), at which addresses, and where a URL under the site leads. Built
@@ -56,8 +56,15 @@ export function findSite(tx: ReadTx, orgKey: string, basename: string): SiteRef 
   // An organization with a hostname publishes under it; its id is accepted as well (old links).
   const site = tx.find(Sites, 'organization', org.id).find((s) => s.basename === basename);
   if (!site?.published) return undefined;
-  return { org, site, base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}` };
+  return siteRef(org, site);
 }
+
+/** A site and its path on this server, published or not (the API's site search reads an unpublished site's structure too). */
+export const siteRef = (org: OrganizationRecord, site: SiteRecord): SiteRef => ({
+  org,
+  site,
+  base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}`,
+});
 
 /**
  * The address of the published site a custom hostname serves, once its DNS check passed

@@ -50,6 +50,11 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // listImportRuns and getImportRun are 0.202.0's (docs/manual/imports-and-git.md).
     'imports:list',
     'imports:get',
+    // Conversations with the organization agent are 0.202.0's (docs/manual/agents.md).
+    'agents:conversations:list',
+    'agents:conversations:provision',
+    'agents:conversations:rename',
+    'agents:conversations:delete',
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [
@@ -66,6 +71,11 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'section-groups:remove-section',
     'spaces:transfer',
     'spaces:git:remove-legacy' /* deleteLegacyGitInstallation */,
+    // Agent tasks and the agents setup state are 0.146.0's (docs/manual/agents.md).
+    'agents:setup',
+    'agents:tasks:list',
+    'agents:tasks:get',
+    'agents:tasks:update',
   ],
 };
 

@@ -131,6 +131,20 @@ describe('agent tasks', () => {
   });
 });
 
+describe('clusters count their tasks', () => {
+  it('stats.tasks* follow the task of each cluster, and orderBy a task count sorts by it', async () => {
+    const { o, big, small } = await world();
+    await s.api('PATCH', `${base(o)}/agent-tasks/${small}`, { body: { status: 'started' } });
+    await s.api('PATCH', `${base(o)}/agent-tasks/${big}`, { body: { status: 'canceled' } });
+    const one = (await s.api('GET', `${base(o)}/conversations-clusters/${small}`)).body;
+    expect(one.stats).toMatchObject({ tasksTotal: 1, tasksBacklog: 0, tasksStarted: 1, tasksCompleted: 0, tasksCancelled: 0 });
+    const list = (await s.api('GET', `${base(o)}/conversations-clusters?orderBy=tasksStarted&order=desc`)).body.items;
+    expect(list.map((c: any) => c.id)).toEqual([small, big]);
+    expect(list[1].stats).toMatchObject({ tasksTotal: 1, tasksCancelled: 1, tasksStarted: 0 });
+    expect((await s.api('GET', `${base(o)}/conversations-clusters?orderBy=tasksStarted&order=asc`)).body.items.map((c: any) => c.id)).toEqual([big, small]);
+  });
+});
+
 describe('the agents setup state', () => {
   it('counts the tasks by status and what the conversations engine holds, by source', async () => {
     const { o, small } = await world();

@@ -30,8 +30,8 @@ export interface SpecOutline {
   servers: string[];
   tags: SpecTag[];
   schemas: string[];
-  /** Webhooks (OpenAPI 3.1 `webhooks`): `hook` operations by name. */
-  webhooks: string[];
+  /** Webhooks (OpenAPI 3.1 `webhooks`), by name: the first method each declares. */
+  webhooks: { name: string; method: string }[];
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
@@ -89,6 +89,10 @@ export function outline(filesystem: Record<string, any>): SpecOutline {
     servers: Array.isArray(root.servers) ? root.servers.map((s: any) => str(s?.url)).filter((u: unknown): u is string => !!u) : [],
     tags: [...tags.values()].filter((t) => t.ops.length),
     schemas: schemas && typeof schemas === 'object' ? Object.keys(schemas) : [],
-    webhooks: root.webhooks && typeof root.webhooks === 'object' ? Object.keys(root.webhooks) : [],
+    webhooks: Object.entries<any>(root.webhooks && typeof root.webhooks === 'object' ? root.webhooks : {}).flatMap(([name, raw]) => {
+      const item = local(root, raw);
+      const method = item && typeof item === 'object' ? METHODS.find((m) => item[m] && typeof item[m] === 'object') : undefined;
+      return method ? [{ name, method }] : [];
+    }),
   };
 }

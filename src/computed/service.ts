@@ -165,9 +165,10 @@ export async function openapiDocument(slug: string, o: SpecOutline, props: Json)
     case 'operation': {
       const method = String(props.method);
       if (method === 'hook') {
-        if (!o.webhooks.includes(props.page)) throw invalid(`source.props.page: no webhook "${props.page}" in the spec`);
+        const hook = o.webhooks.find((w) => w.name === props.page);
+        if (!hook) throw invalid(`source.props.page: no webhook "${props.page}" in the spec`);
         return doc([
-          { object: 'block', type: 'openapi-webhook', isVoid: true, data: { ref: { kind: 'openapi', spec: slug }, name: props.page, method: 'post' } },
+          { object: 'block', type: 'openapi-webhook', isVoid: true, data: { ref: { kind: 'openapi', spec: slug }, name: hook.name, method: hook.method } },
         ]);
       }
       const op = o.tags.flatMap((t) => t.ops).find((x) => x.path === props.page && x.method === method);

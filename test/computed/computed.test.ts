@@ -12,7 +12,7 @@ import { startFakeTranslator } from '../translations/fake-translator.js';
 // getComputedRevision for builtin:openapi (a spec's outline as openapi-operation blocks and pages)
 // and builtin:translation (a translation's latest result); any other source is a 400 naming it.
 
-const SPEC = `openapi: 3.0.3
+const SPEC = `openapi: 3.1.0
 info: {title: Pets API, version: '2.1', description: 'Manage **pets**.'}
 servers: [{url: 'https://api.example.com'}]
 tags:
@@ -26,6 +26,9 @@ paths:
     get: {tags: [stores], operationId: getStore, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}
   /health:
     get: {responses: {'200': {description: ok}}}
+webhooks:
+  newPet:
+    put: {summary: A pet was added, responses: {'200': {description: ok}}}
 components:
   schemas:
     Pet: {type: object}
@@ -85,6 +88,10 @@ describe('builtin:openapi documents', () => {
     const info = JSON.stringify((await computeDoc(openapi({ doc: 'info', page: 'x' }))).body);
     for (const t of ['Pets API', 'Version 2.1', 'pets', 'https://api.example.com']) expect(info).toContain(t);
     expect((await computeDoc(openapi({ doc: 'operation', page: '/stores/{id}', method: 'get' }))).body.nodes).toEqual([op('/stores/{id}', 'get')]);
+    expect((await computeDoc(openapi({ doc: 'operation', page: 'newPet', method: 'hook' }))).body.nodes).toEqual([
+      { object: 'block', type: 'openapi-webhook', isVoid: true, data: { ref: { kind: 'openapi', spec: 'pets' }, name: 'newPet', method: 'put' } },
+    ]);
+    expect((await computeDoc(openapi({ doc: 'operation', page: 'oldPet', method: 'hook' }))).status).toBe(400);
     const tag = (await computeDoc(openapi({ doc: 'tag', page: 'stores' }))).body.nodes;
     expect(tag[0]).toMatchObject({ type: 'heading-1', nodes: [{ leaves: [{ text: 'stores' }] }] });
     expect(tag.at(-1)).toEqual(op('/stores/{id}', 'get'));

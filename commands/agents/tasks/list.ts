@@ -1,3 +1,4 @@
+import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../../_lib/operation-command.js';
 
 export default operationCommand({
@@ -9,5 +10,6 @@ export default operationCommand({
     '<%= config.bin %> agents tasks list --cluster kP3xQ9mZ2vL8nR5tW1yA --json',
   ],
   columns: ['id', 'status', 'title', 'space', 'changeRequest', 'updatedAt'],
+  flags: { space: Flags.string({ description: 'Only the tasks acting on this space (id)' }) },
   orgFlag: true,
 });

@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationsIdle } from '../../src/conversations/processor.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -219,5 +221,28 @@ describe('agent tasks over both transports, and the CLI', () => {
     expect(setup.stats.canceledTasks).toBe(1);
     const bad = await docs(['agents', 'tasks', 'update', big, '--status', 'completed', '--org', o], env);
     expect(bad.status).toBe(2);
+  });
+});
+
+describe('agent tasks through MCP (/mcp of docs serve)', () => {
+  it('lists, reads and updates a task as tools', async () => {
+    const { o, big } = await world();
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      for (const n of ['getAgentSetupState', 'listAgentTasks', 'getAgentTask', 'updateAgentTask', 'listOrganizationAgentConversations', 'getComputedDocument'])
+        expect(names).toContain(n);
+      const text = (r: any) => (r.content as { text: string }[])[0]!.text;
+      const up = await client.callTool({ name: 'updateAgentTask', arguments: { organizationId: o, agentTaskId: big, status: 'canceled' } });
+      expect(up.isError).toBeFalsy();
+      expect(JSON.parse(text(up)).status).toBe('canceled');
+      const list = await client.callTool({ name: 'listAgentTasks', arguments: { organizationId: o, status: ['canceled'] } });
+      expect(JSON.parse(text(list)).items.map((t: any) => t.id)).toEqual([big]);
+      const bad = await client.callTool({ name: 'updateAgentTask', arguments: { organizationId: o, agentTaskId: big, status: 'completed' } });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -101,6 +101,9 @@ const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
     'ask:respond': SSE,
     'fonts:create': UPLOAD,
     'fonts:update': UPLOAD,
+    // Measured: 10 s and no answer, while the same command against the pinned mock answers at once.
+    'content:computed:document':
+      "Prism does not finish making up 0.202.0's JSONDocument answer of getComputedDocument (no answer in 10 s); test/computed/ checks real answers against both specs",
     // The same collision: the plan's updates name pages the mock cannot tell apart.
     'content:push': 'every page of the mock has the path "string": the changes push plans for them are refused by the mock\'s own validation',
   },

@@ -49,6 +49,11 @@ const FROM_LATEST = [
   'getGitLabProjectFileForGitSyncInstallation',
   'listSiteGitSyncInstallations',
   'prewarmSiteSearch',
+  // Conversations with the organization agent are 0.202.0's (docs/manual/agents.md).
+  'listOrganizationAgentConversations',
+  'provisionOrganizationAgentConversation',
+  'updateOrganizationAgentConversation',
+  'deleteOrganizationAgentConversation',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,
@@ -69,6 +74,11 @@ const LATEST_REQUEST = [
   'listGlossaryEntries',
   'listOrganizationIntegrationsStatus',
   'generateStorageUploadURL',
+  // getComputedDocument: 0.202.0 adds the `operation` and `tag` documents of builtin:openapi and names
+  // the translation of a builtin:translation document (which 0.146.0 cannot say); getComputedRevision:
+  // `grouping` and `downloadLink` (docs/manual/content.md#computed-content).
+  'getComputedDocument',
+  'getComputedRevision',
 ];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores

@@ -148,6 +148,25 @@ export const AREAS: Area[] = [
     operations: ['getOrganizationAgentInstructions', 'updateOrganizationAgentInstructions'],
   },
   {
+    // agents: agent tasks from the conversations engine, the setup state, organization agent conversations
+    load: () => import('./agents/operations.js'),
+    operations: [
+      'getAgentSetupState',
+      'listAgentTasks',
+      'getAgentTask',
+      'updateAgentTask',
+      'listOrganizationAgentConversations',
+      'provisionOrganizationAgentConversation',
+      'updateOrganizationAgentConversation',
+      'deleteOrganizationAgentConversation',
+    ],
+  },
+  {
+    // computed content: documents and revisions computed from a source (builtin:openapi, builtin:translation)
+    load: () => import('./computed/operations.js'),
+    operations: ['getComputedDocument', 'getComputedRevision'],
+  },
+  {
     // openapi
     load: () => import('./openapi/operations.js'),
     operations: [

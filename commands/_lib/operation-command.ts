@@ -115,6 +115,7 @@ const KNOWN: Record<string, string> = {
   role: 'Only members with this role',
   source: 'Only conversations from this source',
   conversationsIssuesCluster: 'Only those made from this conversations issues cluster (id)',
+  cluster: 'Only those of this conversations issues cluster (id)',
   outdated: 'Only outdated reviews (--no-outdated: only current ones)',
   search: 'Only those matching this text',
   category: 'Only integrations of this category',

@@ -351,6 +351,11 @@ export const PICKERS: Record<string, Picker> = {
     label: 'Project',
     choices: async (ctx) => (await gitRepos(ctx, 'gitlab')).map((r) => ({ name: `${r.fullName} (${r.id})`, value: String(r.id) })),
   },
+  // Agent tasks (0.146.0): one per issues cluster (docs/manual/agents.md#agent-tasks).
+  agentTaskId: {
+    label: 'Agent task',
+    choices: (ctx) => inOrganizations(ctx, 'listAgentTasks', {}, (t) => `${first(t.title) || t.id} [${t.status}]`),
+  },
   // The caller's own API tokens of the local store (docs tokens list), newest first as listed.
   tokenId: {
     label: 'Token',
@@ -411,5 +416,13 @@ export async function select(label: string, choices: Choice[]): Promise<string> 
 }
 
 // Kept for commands that name their picker (spaces, collections).
+/** The caller's conversations with the organization agent (agents conversations rename/delete: their `conversationId`). */
+export const chooseAgentConversation = (transport: Transport) =>
+  inOrganizations(
+    { transport, values: {}, flags: {} },
+    'listOrganizationAgentConversations',
+    {},
+    (c) => `${c.title ?? '(untitled)'} (${c.id}; ${c.updatedAt})`,
+  );
 export const chooseSpace = (transport: Transport) => PICKERS.spaceId!.choices({ transport, values: {}, flags: {} });
 export const chooseCollection = (transport: Transport) => PICKERS.collectionId!.choices({ transport, values: {}, flags: {} });

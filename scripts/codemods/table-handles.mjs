@@ -48,6 +48,8 @@ const HANDLES = {
   teamMembers: ['TeamMembers', 'src/teams/tables.ts'],
   samlProviders: ['SamlProviders', 'src/saml/tables.ts'],
   agentInstructions: ['AgentInstructions', 'src/agent-instructions/tables.ts'],
+  agentTasks: ['AgentTasks', 'src/agents/tables.ts'],
+  agentConversations: ['AgentConversations', 'src/agents/tables.ts'],
   openapiSpecs: ['OpenapiSpecs', 'src/openapi/tables.ts'],
   openapiSources: ['OpenapiSources', 'src/openapi/tables.ts'],
   openapiVersions: ['OpenapiVersions', 'src/openapi/tables.ts'],

@@ -82,6 +82,8 @@ export const TABLES: TableSpec[] = [
   inOrg('inviteLinks', ['organization']),
   inOrg('samlProviders', ['organization']),
   inOrg('agentInstructions', [], { locateId: org }),
+  // Conversations with the organization agent (src/agents): found by their user and client id.
+  inOrg('agentConversations', ['organization', 'key', 'user']),
   // OpenAPI specs: the spec row with its organization; source text (id = spec) and versions in the
   // spec's own shard (the parsed documents of versions are files beside the store, see src/openapi).
   inOrg('openapiSpecs', ['organization', 'key', 'processingState']),
@@ -101,7 +103,7 @@ export const TABLES: TableSpec[] = [
   },
   // Conversations, their issues and clusters: in the organization's own conversations shard, so a
   // busy inbox does not slow the organization's other writes.
-  ...(['conversations', 'conversationIssues', 'conversationClusters'] as const).map(
+  ...(['conversations', 'conversationIssues', 'conversationClusters', 'agentTasks'] as const).map(
     (name): TableSpec => ({
       name,
       shard: (r) => `conversations/${r.organization}`,
@@ -109,6 +111,8 @@ export const TABLES: TableSpec[] = [
         conversations: ['organization', 'key', 'state'],
         conversationIssues: ['organization', 'conversation', 'cluster'],
         conversationClusters: ['organization'],
+        // What people decided about agent tasks (src/agents), beside the clusters they follow.
+        agentTasks: ['organization'],
       }[name],
       locate: { organization: (v) => `conversations/${v}` },
     }),

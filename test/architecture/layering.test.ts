@@ -43,6 +43,8 @@ const AREA_ORDER = [
   'imports',
   'git',
   'ask',
+  'agents',
+  'computed',
 ] as const;
 
 /**

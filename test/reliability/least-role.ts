@@ -36,6 +36,8 @@ export interface CaseWorld extends World {
   member(org: string, user: string, role: Role | null): Promise<void>;
   /** A new member of the world's organization with `role`: their user id. */
   newMember(role: Role | null): Promise<string>;
+  /** A call as the caller with the role (`me`), for what only its owner reaches (an agent conversation): the status. */
+  asMe(method: string, path: string, body?: unknown): Promise<number>;
 }
 
 export interface Case {
@@ -73,6 +75,13 @@ const publishedSite = async (w: CaseWorld) => {
 const publish = async (w: CaseWorld, name: string) => {
   await w.owner('POST', `/v1/integrations/${name}`, integrationManifest(w.ids.organizationId!));
   return name;
+};
+/** A conversation with the organization agent, provisioned by the case's caller (its creator). */
+const agentConversation = async (w: CaseWorld) => {
+  const conversationId = unique('case-agent');
+  const status = await w.asMe('PUT', `${org(w)}/agent/conversations/${conversationId}`);
+  if (status !== 204) throw new Error(`provisioning an agent conversation: ${status}`);
+  return { conversationId };
 };
 const sp = (w: CaseWorld) => `/v1/spaces/${w.ids.spaceId}`;
 const cr = (w: CaseWorld) => `${sp(w)}/change-requests/${w.ids.changeRequestId}`;
@@ -403,6 +412,33 @@ export const LEAST_ROLE: Record<string, Case> = {
   ingestConversation: {
     as: 'admin',
     body: () => ({ id: unique('case-conversation'), parts: [{ type: 'message', role: 'user', body: 'Search finds nothing.' }] }),
+  },
+
+  // agents (src/agents): tasks follow the world's cluster; a conversation with the organization
+  // agent is its creator's alone, so the case's caller provisions its own first.
+  getAgentSetupState: { as: 'read' },
+  listAgentTasks: { as: 'read', sees: lists('agentTaskId') },
+  getAgentTask: { as: 'read' },
+  updateAgentTask: { as: 'edit', body: () => ({ status: 'canceled' }) },
+  listOrganizationAgentConversations: { as: 'read' },
+  provisionOrganizationAgentConversation: { as: 'read', setup: async () => ({ conversationId: unique('case-agent') }) },
+  updateOrganizationAgentConversation: { as: 'read', setup: agentConversation, body: () => ({ title: 'Release notes' }) },
+  deleteOrganizationAgentConversation: { as: 'read', setup: agentConversation },
+
+  // computed content (src/computed): the world's spec, computed in the world's space
+  getComputedDocument: {
+    as: 'read',
+    body: (w) => ({
+      seed: 's',
+      source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: w.ids.specSlug } } }, props: { doc: 'models' } },
+    }),
+  },
+  getComputedRevision: {
+    as: 'read',
+    body: (w) => ({
+      seed: 's',
+      source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: w.ids.specSlug } } }, props: { models: true } },
+    }),
   },
 
   // translations
@@ -999,6 +1035,7 @@ export async function prepareCase(s: TestServer, world: World, operationId: stri
     lesser: lesser?.userId,
     member: (og, user, role) => addMember(s.ctx, og, user, role),
     newMember: async (role) => (await addUser(s.ctx, o, role)).userId,
+    asMe: async (method, path, body) => (await s.api(method, path, { token: me.token, body })).status,
   };
   Object.assign(w.ids, await c.setup?.(w));
   const query = c.query?.(w);

@@ -133,6 +133,8 @@ export function presentChannel(ctx: Context, r: SiteChannelRecord, active: boole
     answers: 0,
     createdAt: r.createdAt,
     urls: { location: apiUrl(ctx, `/orgs/${r.organization}/sites/${r.site}/channels/${r.id}`) },
+    // Asserted: the generated type of SiteChannel (an allOf over a oneOf) mixes in another
+    // schema's fields (`channel`, `site`); the answer is checked against the spec's schema itself.
   } as Schema<'SiteChannel'>;
 }
 
@@ -257,7 +259,7 @@ export function presentExternalLink(r: SiteExternalLinkRecord): Schema<'SiteExte
     ...(r.localizedDescription ? { localizedDescription: r.localizedDescription } : {}),
     ...(r.icon ? { icon: r.icon } : {}),
     ...(r.condition !== undefined ? { condition: r.condition } : {}),
-  } as Schema<'SiteExternalLink'>;
+  };
 }
 
 // ---- Agent settings ----------------------------------------------------------------------------
@@ -321,5 +323,6 @@ export function presentAgentSettings(ctx: Context, r: SiteAgentSettingsRecord): 
     updatedAt: r.updatedAt,
     ...(r.updatedBy ? { updatedBy: r.updatedBy } : {}),
     urls: { location: apiUrl(ctx, `/orgs/${r.organization}/sites/${r.site}/agent-settings`) },
+    // Asserted: the document is stored as it was validated against JSONDocument on the way in.
   } as Schema<'SiteAgentSettings'>;
 }

@@ -41,6 +41,9 @@ const READER_WRITES = new Set([
   'streamAIResponseInSite',
   'trackEventsInSiteById',
   'aggregateSiteEvents',
+  // Agent feedback is an insights event of the site (docs/manual/site-agents.md#agent-feedback).
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
 ]);
 
 /**

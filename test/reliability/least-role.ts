@@ -143,7 +143,7 @@ const newMcpServer = async (w: CaseWorld) =>
     })
   ).id as string;
 /** A site of the case's own with a section holding a new space (docs/manual/site-agents.md): its id and its site space's. */
-const caseSite = async (w: CaseWorld, empty = false) => {
+const caseSite = async (w: CaseWorld, empty = false): Promise<Record<string, string>> => {
   const made = (await w.owner('POST', `${org(w)}/sites`, { title: 'Case site' })).id as string;
   if (empty) return { siteId: made };
   await w.owner('POST', `${org(w)}/sites/${made}/sections`, { spaceId: await newSpace(w) });
@@ -157,7 +157,7 @@ const caseChannel = async (w: CaseWorld) => {
 const caseLink = async (w: CaseWorld) => {
   const ids = await caseSite(w);
   const l = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/external-links`, { title: 'Case link', url: 'https://status.example.com' });
-  return { siteId: ids.siteId, siteExternalLinkId: l.id as string };
+  return { siteId: ids.siteId!, siteExternalLinkId: l.id as string };
 };
 const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
@@ -184,7 +184,11 @@ export const LEAST_ROLE: Record<string, Case> = {
   // A site's agent channels, external links, agent settings and feedback (docs/manual/site-agents.md).
   listSiteChannels: { as: 'read', setup: caseChannel, sees: lists('siteChannelId') },
   getSiteChannelById: { as: 'read', setup: caseChannel },
-  createSiteChannel: { as: 'admin', setup: (w) => caseSite(w, true), body: () => ({ type: 'builtin:github', setupSettings: { allowedRepositories: ['acme/*'] } }) },
+  createSiteChannel: {
+    as: 'admin',
+    setup: (w) => caseSite(w, true),
+    body: () => ({ type: 'builtin:github', setupSettings: { allowedRepositories: ['acme/*'] } }),
+  },
   updateSiteChannelById: { as: 'admin', setup: caseChannel, body: () => ({ role: 'collaborator' }) },
   deleteSiteChannelById: { as: 'admin', setup: caseChannel },
   addExternalLinkToSite: { as: 'admin', setup: (w) => caseSite(w), body: () => ({ title: 'Status', url: 'https://status.example.com' }) },
@@ -193,7 +197,11 @@ export const LEAST_ROLE: Record<string, Case> = {
   getSiteAgentSettingsById: { as: 'read' },
   updateSiteAgentSettingsById: {
     as: 'admin',
-    body: () => ({ scans: { topics: 'auto' }, findings: { changeRequests: 'never' }, editing: { customInstructions: { object: 'document', data: {}, nodes: [] } } }),
+    body: () => ({
+      scans: { topics: 'auto' },
+      findings: { changeRequests: 'never' },
+      editing: { customInstructions: { object: 'document', data: {}, nodes: [] } },
+    }),
   },
   submitSiteAgentFeedback: {
     as: 'read',

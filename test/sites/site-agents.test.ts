@@ -5,6 +5,7 @@ import { docs } from '../helpers/cli.js';
 import { runBoth } from '../helpers/parity.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { integrationManifest } from '../helpers/world.js';
 import { all, api, attrOf, get, page, pagesByTitle, spaceWith, textOf } from '../published/fixture.js';
 
 // A site's agent channels, navigation external links, agent settings and agent feedback,
@@ -75,6 +76,13 @@ describe('site channels', () => {
     expect(setup.body).toMatchObject({ type: 'builtin:discord', setupSettings: { allowedChannels: ['general'] }, role: 'collaborator' });
     expect((await s.api('GET', `${o}/channels/${id}`)).body.type).toBe('builtin:discord');
 
+    // Active once the tool's integration is installed on the organization's sites, pending again without it.
+    await call('POST', '/v1/integrations/discord', integrationManifest(org, { title: 'Discord' }));
+    const inst = await call('POST', '/v1/integrations/discord/installations', { organization: org });
+    expect((await s.api('GET', `${o}/channels/${id}`)).body.status).toBe('active');
+    await call('PATCH', `/v1/integrations/discord/installations/${inst.id}`, { site_selection: 'selected' });
+    expect((await s.api('GET', `${o}/channels/${id}`)).body.status).toBe('pending');
+
     expect((await s.api('GET', `${o}/channels/nosuchchannel0000000`)).status).toBe(404);
     expect((await s.api('PATCH', `${o}/channels/nosuchchannel0000000`, { body: { role: 'support' } })).status).toBe(404);
     expect((await s.api('DELETE', `${o}/channels/${id}`, { token: reader.token })).status).toBe(403);
@@ -144,6 +152,9 @@ describe('site external links', () => {
     const inGroup = (await structure(o)).find((i: any) => i.id === group.id);
     expect(inGroup.children.map((c: any) => [c.object, c.url])).toEqual([['site-external-link', 'https://status.example.com/']]);
     expect((await s.api('PATCH', `${o}/external-links/nosuchlink0000000000`, { body: { title: 'X link' } })).status).toBe(404);
+    // Deleting the group moves its link to the root, after the root's own links.
+    await call('DELETE', `${o}/section-groups/${group.id}`);
+    expect((await structure(o)).map((i: any) => i.title)).toEqual(['Alpha', 'Coming soon', 'Status']);
 
     // A condition the visitor does not meet hides it.
     await call('PATCH', `${o}/external-links/${made.body.id}`, { condition: 'visitor.claims.plan == "pro"' });

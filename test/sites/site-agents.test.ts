@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docs } from '../helpers/cli.js';
 import { runBoth } from '../helpers/parity.js';
+import { withServer } from '../helpers/loopback.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { integrationManifest } from '../helpers/world.js';
@@ -241,6 +242,35 @@ describe('site agent settings', () => {
     expect(put.body).toMatchObject({ scans: { topics: 'never' }, findings: { changeRequests: 'never' }, editing: { customInstructions: doc } });
     expect((await s.api('GET', `${o}/agent-settings`)).body).toEqual(put.body);
     expect((await s.api('PUT', `${o}/agent-settings`, { body: { ...body, scans: { topics: 'sometimes' } } })).status).toBe(400);
+
+    // With a model configured, a question asked on the site carries them to the model.
+    const seen: any[] = [];
+    await withServer(
+      (req, res) => {
+        let text = '';
+        req.on('data', (c) => (text += c));
+        req.on('end', () => {
+          seen.push(JSON.parse(text));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Run the zebracorn installer [1].' } }] }));
+        });
+      },
+      async (llm) => {
+        process.env.DOCS_ASK_LLM_URL = `${llm}/v1`;
+        process.env.DOCS_ASK_LLM_MODEL = 'tiny';
+        try {
+          const asked = await s.api('POST', `${o}/ask?format=markdown`, {
+            body: { question: 'How do I run the zebracorn installer?', scope: { mode: 'all' } },
+          });
+          expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+        } finally {
+          delete process.env.DOCS_ASK_LLM_URL;
+          delete process.env.DOCS_ASK_LLM_MODEL;
+        }
+      },
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0].messages[0].content).toContain("The site's instructions:\n\nAlways link the page you quote.");
 
     const url = (await call('POST', `${o}/publish`)).urls.published.split('?')[0];
     const client = new Client({ name: 'test', version: '1.0.0' });

@@ -21,7 +21,9 @@ interface Item {
 export function renderStructure(items: Item[], depth = 0): string[] {
   return items.flatMap((i) => {
     const link = i.object === 'site-external-link';
-    const marks = [i.default ? 'default' : '', i.hidden ? 'hidden' : '', link && i.draft ? 'draft' : '', i.condition ? `if ${i.condition}` : ''].filter(Boolean);
+    const marks = [i.default ? 'default' : '', i.hidden ? 'hidden' : '', link && i.draft ? 'draft' : '', i.condition ? `if ${i.condition}` : ''].filter(
+      Boolean,
+    );
     const label = i.object === 'site-section-group' ? `${i.title}/` : link ? `${i.title}  → ${i.url}` : `${i.title}${i.path ? `  /${i.path}` : ''}`;
     const line = `${i.id}  ${'  '.repeat(depth)}${label}${marks.length ? `  (${marks.join(', ')})` : ''}`;
     return [line, ...renderStructure(i.children ?? i.siteSpaces ?? [], depth + 1)];

@@ -54,6 +54,22 @@ const FROM_LATEST = [
   'provisionOrganizationAgentConversation',
   'updateOrganizationAgentConversation',
   'deleteOrganizationAgentConversation',
+  // A site's agent channels, external links, agent settings and feedback, duplicating a site
+  // space, the site template (docs/manual/site-agents.md).
+  'createSiteChannel',
+  'listSiteChannels',
+  'getSiteChannelById',
+  'updateSiteChannelById',
+  'deleteSiteChannelById',
+  'addExternalLinkToSite',
+  'updateSiteExternalLinkById',
+  'deleteSiteExternalLinkById',
+  'duplicateSiteSpace',
+  'applyTemplateToSite',
+  'getSiteAgentSettingsById',
+  'updateSiteAgentSettingsById',
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,

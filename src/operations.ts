@@ -309,6 +309,27 @@ export const AREAS: Area[] = [
     operations: ['trackEventsInSiteById', 'aggregateSiteEvents', 'listSiteVisitorSegments'],
   },
   {
+    // a site's agent channels, external links, agent settings and feedback, duplicating a site
+    // space, the site template (docs/manual/site-agents.md): they reach integrations, content, insights
+    load: () => import('./sites/agent-operations.js'),
+    operations: [
+      'listSiteChannels',
+      'createSiteChannel',
+      'getSiteChannelById',
+      'updateSiteChannelById',
+      'deleteSiteChannelById',
+      'addExternalLinkToSite',
+      'updateSiteExternalLinkById',
+      'deleteSiteExternalLinkById',
+      'getSiteAgentSettingsById',
+      'updateSiteAgentSettingsById',
+      'submitSiteAgentFeedback',
+      'submitAgentFeedbackToSite',
+      'duplicateSiteSpace',
+      'applyTemplateToSite',
+    ],
+  },
+  {
     // sites
     load: () => import('./sites/operations.js'),
     operations: [

@@ -151,6 +151,27 @@ export const PICKERS: Record<string, Picker> = {
     choices: async (ctx) =>
       (await listAll<any>(ctx.transport, 'listSiteMcpServers', await siteScope(ctx))).map((m) => ({ name: `${m.name} (${m.url})`, value: m.id })),
   },
+  siteChannelId: {
+    label: 'Channel',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteChannels', await siteScope(ctx))).map((c) => ({ name: `${c.type} (${c.role}, ${c.status})`, value: c.id })),
+  },
+  siteExternalLinkId: {
+    label: 'External link',
+    // No list of links in the API: the site's structure holds them (root and groups).
+    choices: async (ctx) => {
+      const body = (await ctx.transport.call('getSiteStructure', { path: await siteScope(ctx) })).body as any;
+      const out: { name: string; value: string }[] = [];
+      const walk = (items: any[]) => {
+        for (const i of items ?? []) {
+          if (i?.object === 'site-external-link') out.push({ name: `${i.title} (${i.url})`, value: i.id });
+          if (i?.object === 'site-section-group') walk(i.children);
+        }
+      };
+      walk(body?.structure);
+      return out;
+    },
+  },
   shareLinkId: {
     label: 'Share link',
     choices: async (ctx) =>

@@ -531,7 +531,9 @@ export { listedPages };
 /** The signature of a page as drawn for this request (see render/cache.ts). */
 function signature(view: SiteView, ix: PageIndexed, page: string, theme: string, pathname: string, hour: number): string {
   const parts: (string | number)[] = [serial(view.org), serial(view.site)];
-  const nav = (nodes: NavNode[]) => nodes.forEach((n) => (n.kind === 'group' ? (parts.push(serial(n.row)), nav(n.children)) : undefined));
+  // Groups and external links (sections are below): a link changed, added or removed redraws the page.
+  const nav = (nodes: NavNode[]) =>
+    nodes.forEach((n) => (n.kind === 'group' ? (parts.push(serial(n.row)), nav(n.children)) : n.kind === 'link' ? parts.push(serial(n.row)) : undefined));
   nav(view.nav);
   for (const s of view.sections) {
     parts.push(s.row ? serial(s.row) : 0);

@@ -3,6 +3,7 @@ import { invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { defineOperation } from '../kernel/operation.js';
 import type { Passage } from '../search/service.js';
+import { agentInstructionsText } from '../sites/agents.js';
 import { sectionsOf } from '../sites/rows.js';
 import { membershipOf } from '../organizations/service.js';
 import { Organizations } from '../organizations/tables.js';
@@ -113,16 +114,28 @@ async function siteSearch(ctx: Context, caller: Caller, organizationId: string, 
     const s = siteSpaces(tx, caller, organizationId, siteId, scope);
     const org = tx.get(Organizations, organizationId)!;
     const sections = new Map(sectionsOf(tx, s.site.id).map((r) => [r.id, r]));
-    return { s, link: siteLink(ctx, s, sections, org.hostname ?? org.id), asked: askedQuestions(tx, organizationId, s.site.id) };
+    return {
+      s,
+      link: siteLink(ctx, s, sections, org.hostname ?? org.id),
+      asked: askedQuestions(tx, organizationId, s.site.id),
+      instructions: agentInstructionsText(tx, s.site.id),
+    };
   });
 }
 
 async function askSite(ctx: Context, caller: Caller, organizationId: string, siteId: string, ask: () => string, scope: SiteScope | undefined) {
   // Rights and scope first, then the question (ask() throws for a bad one).
-  const { s, link, asked } = await siteSearch(ctx, caller, organizationId, siteId, scope);
+  const { s, link, asked, instructions } = await siteSearch(ctx, caller, organizationId, siteId, scope);
   const question = ask();
-  const run = await answerQuestion(ctx, organizationId, s.spaces, question, link, (keys, built) =>
-    followupsOf(relatedQuestions(asked, keys, question, 2), built),
+  // With a model, the site's instructions for agents go with the question (docs/manual/site-agents.md#agent-settings).
+  const run = await answerQuestion(
+    ctx,
+    organizationId,
+    s.spaces,
+    question,
+    link,
+    (keys, built) => followupsOf(relatedQuestions(asked, keys, question, 2), built),
+    instructions || undefined,
   );
   return { s, run };
 }

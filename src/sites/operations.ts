@@ -91,7 +91,7 @@ const checkedKey = (tx: ReadTx, site: SiteRecord, key?: string) => requireShareK
 
 export const getSiteStructure = defineOperation('getSiteStructure', async ({ ctx, caller, path, query }) => {
   const key = await read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
-  return { status: 200, body: await present(ctx, caller, path, (p) => p.structure(), key) };
+  return { status: 200, body: await present(ctx, caller, path, (p) => p.structure(true), key) };
 });
 
 export const sortSiteStructure = defineOperation('sortSiteStructure', async ({ ctx, caller, path, body }) => {

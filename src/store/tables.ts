@@ -147,6 +147,10 @@ export const TABLES: TableSpec[] = [
   // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
   inOrg('customHostnames', ['organization', 'site']),
   inOrg('siteMcpServers', ['site']),
+  // A site's agent channels, external links and agent settings (docs/manual/site-agents.md).
+  inOrg('siteChannels', ['site']),
+  inOrg('siteExternalLinks', ['site']),
+  inOrg('siteAgentSettings', ['site']),
   // A site's insights events (src/sites/insights.ts): batches written once, in append-only
   // segments of the site's own (`insights/<site>/<n>`), so recording events never rewrites the
   // organization's shard and an aggregation loads only that site's events. Ids are `<site>:...`.

@@ -46,6 +46,9 @@ const READER_WRITES = new Set([
   'provisionOrganizationAgentConversation',
   'getComputedDocument',
   'getComputedRevision',
+  // Agent feedback is an insights event of the site (docs/manual/site-agents.md#agent-feedback).
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
 ]);
 
 /**

@@ -157,6 +157,23 @@ const newMcpServer = async (w: CaseWorld) =>
       headers: {},
     })
   ).id as string;
+/** A site of the case's own with a section holding a new space (docs/manual/site-agents.md): its id and its site space's. */
+const caseSite = async (w: CaseWorld, empty = false): Promise<Record<string, string>> => {
+  const made = (await w.owner('POST', `${org(w)}/sites`, { title: 'Case site' })).id as string;
+  if (empty) return { siteId: made };
+  await w.owner('POST', `${org(w)}/sites/${made}/sections`, { spaceId: await newSpace(w) });
+  return { siteId: made, siteSpaceId: (await w.owner('GET', `${org(w)}/sites/${made}/site-spaces`)).items[0].id as string };
+};
+const caseChannel = async (w: CaseWorld) => {
+  const ids = await caseSite(w, true);
+  const ch = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/channels`, { type: 'builtin:slack', setupSettings: { allowedChannels: ['help'] } });
+  return { ...ids, siteChannelId: ch.id as string };
+};
+const caseLink = async (w: CaseWorld) => {
+  const ids = await caseSite(w);
+  const l = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/external-links`, { title: 'Case link', url: 'https://status.example.com' });
+  return { siteId: ids.siteId!, siteExternalLinkId: l.id as string };
+};
 const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
 /** An integration of a case's own whose development tunnel (a loopback server of the case) renders a ContentKit block. */
@@ -179,6 +196,35 @@ const renderRequest = (w: CaseWorld) => ({
 });
 
 export const LEAST_ROLE: Record<string, Case> = {
+  // A site's agent channels, external links, agent settings and feedback (docs/manual/site-agents.md).
+  listSiteChannels: { as: 'read', setup: caseChannel, sees: lists('siteChannelId') },
+  getSiteChannelById: { as: 'read', setup: caseChannel },
+  createSiteChannel: {
+    as: 'admin',
+    setup: (w) => caseSite(w, true),
+    body: () => ({ type: 'builtin:github', setupSettings: { allowedRepositories: ['acme/*'] } }),
+  },
+  updateSiteChannelById: { as: 'admin', setup: caseChannel, body: () => ({ role: 'collaborator' }) },
+  deleteSiteChannelById: { as: 'admin', setup: caseChannel },
+  addExternalLinkToSite: { as: 'admin', setup: (w) => caseSite(w), body: () => ({ title: 'Status', url: 'https://status.example.com' }) },
+  updateSiteExternalLinkById: { as: 'admin', setup: caseLink, body: () => ({ title: 'Renamed link' }) },
+  deleteSiteExternalLinkById: { as: 'admin', setup: caseLink },
+  getSiteAgentSettingsById: { as: 'read' },
+  updateSiteAgentSettingsById: {
+    as: 'admin',
+    body: () => ({
+      scans: { topics: 'auto' },
+      findings: { changeRequests: 'never' },
+      editing: { customInstructions: { object: 'document', data: {}, nodes: [] } },
+    }),
+  },
+  submitSiteAgentFeedback: {
+    as: 'read',
+    body: (w) => ({ feedback: 'Outdated', url: 'https://docs.example.com/intro', spaceId: w.ids.spaceId, pageId: w.ids.pageId }),
+  },
+  submitAgentFeedbackToSite: { as: 'read', body: () => ({ subject: { kind: 'generic' }, feedback: { category: 'usability', summary: 'Hard to find' } }) },
+  duplicateSiteSpace: { as: 'admin', setup: (w) => caseSite(w), body: () => ({}) },
+  applyTemplateToSite: { as: 'admin', setup: (w) => caseSite(w, true) },
   getSitePublishingAuthById: { as: 'admin' },
   listSiteMcpServers: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }), sees: lists('siteMcpServerId') },
   getSiteMcpServerById: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }) },

@@ -59,6 +59,9 @@ function navHtml(nodes: NavNode[], current: string | undefined): string {
         const s = n.section;
         return `<a href="${attr(s.url)}"${s.row?.id === current ? ' aria-current="page"' : ''}>${esc(s.title)}</a>`;
       }
+      // An external link (its URL checked when it was set: http, https or mailto only).
+      if (n.kind === 'link')
+        return `<a class="external" href="${attr(safeUrl(n.row.url))}" rel="noopener noreferrer"${n.row.description ? ` title="${attr(n.row.description)}"` : ''}>${esc(n.row.title)}</a>`;
       return `<details><summary>${esc(n.row.title)}</summary><ul>${n.children.map((c) => `<li>${navHtml([c], current)}</li>`).join('')}</ul></details>`;
     })
     .join('');
@@ -143,7 +146,10 @@ export function frame(f: Frame): string {
       : '';
   const search = `<form class="search" role="search" aria-label="Site search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
   // One section alone is no choice: no top navigation then.
-  const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
+  const sections =
+    view.sections.length > 1 || view.nav.some((n) => n.kind === 'link')
+      ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>`
+      : '';
   const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
   const switcher =
     variants.length > 1

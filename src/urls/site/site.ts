@@ -1,6 +1,7 @@
 import type { OrganizationRecord } from '../../organizations/model.js';
 import { siteCustomization, siteSpaceCustomization, type Settings } from '../../sites/customization.js';
-import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../sites/model.js';
+import { externalLinksIn } from '../../sites/agents.js';
+import type { SiteExternalLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../sites/model.js';
 import { hasSections, nodesIn, siteSpacesIn, type Node } from '../../sites/rows.js';
 import { validShareKey } from '../../sites/share-links.js';
 import type { SpaceRecord } from '../../spaces/model.js';
@@ -39,7 +40,11 @@ export interface SectionEntry {
   spaces: SpaceEntry[];
 }
 
-export type NavNode = { kind: 'section'; section: SectionEntry } | { kind: 'group'; row: SiteSectionGroupRecord; children: NavNode[] };
+export type NavNode =
+  | { kind: 'section'; section: SectionEntry }
+  | { kind: 'group'; row: SiteSectionGroupRecord; children: NavNode[] }
+  // An external link of the navigation (docs/manual/site-agents.md#external-links).
+  | { kind: 'link'; row: SiteExternalLinkRecord };
 
 export interface SiteView extends SiteRef {
   /** Top navigation (sections and section groups); empty for a site of site spaces only. */
@@ -119,16 +124,24 @@ export function siteView(tx: ReadTx, ref: SiteRef, visitor: Visitor): SiteView {
     return section.spaces.length ? section : undefined;
   };
   const walk = (container: string | null): NavNode[] =>
-    nodesIn(tx, ref.site.id, container).flatMap((n: Node): NavNode[] => {
-      if (n.kind === 'group') {
-        const children = walk(n.row.id);
-        return children.length ? [{ kind: 'group', row: n.row, children }] : [];
-      }
-      const s = entry(n.row);
-      if (!s) return [];
-      sections.push(s);
-      return [{ kind: 'section', section: s }];
-    });
+    nodesIn(tx, ref.site.id, container)
+      .flatMap((n: Node): NavNode[] => {
+        if (n.kind === 'group') {
+          const children = walk(n.row.id);
+          return children.length ? [{ kind: 'group', row: n.row, children }] : [];
+        }
+        const s = entry(n.row);
+        if (!s) return [];
+        sections.push(s);
+        return [{ kind: 'section', section: s }];
+      })
+      .concat(
+        // The container's external links follow its sections and groups; a draft one, or one whose
+        // condition this visitor does not meet, is not shown.
+        externalLinksIn(tx, ref.site.id, container)
+          .filter((l) => !l.draft && satisfies(l.condition, visitor))
+          .map((row): NavNode => ({ kind: 'link', row })),
+      );
   let nav: NavNode[] = [];
   if (hasSections(tx, ref.site.id)) nav = walk(null);
   else {

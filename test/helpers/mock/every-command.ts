@@ -60,6 +60,16 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'agents:conversations:provision',
     'agents:conversations:rename',
     'agents:conversations:delete',
+    // A site's agent channels, external links, agent settings and feedback, duplicating a site
+    // space and the site template are 0.202.0's (docs/manual/site-agents.md).
+    ...['list', 'create', 'get', 'update', 'delete'].map((c) => `sites:channels:${c}`),
+    ...['add', 'update', 'delete'].map((c) => `sites:links:${c}`),
+    'sites:agent-settings:get',
+    'sites:agent-settings:set',
+    'sites:feedback:send',
+    'sites:feedback:page',
+    'sites:template',
+    'site-spaces:duplicate',
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

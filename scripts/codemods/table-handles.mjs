@@ -72,6 +72,7 @@ const HANDLES = {
   customHostnames: ['CustomHostnames', 'src/sites/tables.ts'],
   siteMcpServers: ['SiteMcpServers', 'src/sites/tables.ts'],
   siteInsightBatches: ['SiteInsightBatches', 'src/sites/tables.ts'],
+  auditEvents: ['AuditEvents', 'src/audit/tables.ts'],
   glossaryEntries: ['GlossaryEntries', 'src/translations/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],

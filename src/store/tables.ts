@@ -153,6 +153,16 @@ export const TABLES: TableSpec[] = [
     locateId: (id) => `insights/${id.slice(0, id.indexOf(':'))}`,
     locate: { site: (v) => `insights/${v}` },
   },
+  // An organization's audit events (src/audit): written once, in the same commit as the write they
+  // record, as append-only segments of the organization's own group (`audit/<org>/<n>`). Ids are `<org>:<uuid>`.
+  {
+    name: 'auditEvents',
+    shard: (r) => `audit/${r.organization}`,
+    indexes: ['organization'],
+    immutable: true,
+    locateId: (id) => `audit/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
+    locate: { organization: (v) => `audit/${v}` },
+  },
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

@@ -1,0 +1,7 @@
+import { table } from '../store/port.js';
+import type { AuditEventRecord } from './model.js';
+
+// Audit events: immutable rows in append-only segments of the organization's own `audit/<org>`
+// group (src/store/tables.ts), so recording one writes a small new segment, never the
+// organization's shard, and listing loads only that organization's events.
+export const AuditEvents = table<AuditEventRecord, 'organization'>('auditEvents');

@@ -11,7 +11,11 @@ export function sinceTime(since: string, now = Date.now()): string {
   const rel = /^(\d{1,6})([mhdw])$/.exec(since);
   if (rel) return new Date(now - Number(rel[1]) * UNITS[rel[2]!]!).toISOString();
   const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(since) ? Date.parse(since) : NaN;
-  if (!Number.isFinite(t)) throw new DocsError('invalid', `--since: ${JSON.stringify(since)} is neither a duration (30m, 12h, 7d, 2w) nor a date (2026-01-31 or 2026-01-31T12:00:00Z)`);
+  if (!Number.isFinite(t))
+    throw new DocsError(
+      'invalid',
+      `--since: ${JSON.stringify(since)} is neither a duration (30m, 12h, 7d, 2w) nor a date (2026-01-31 or 2026-01-31T12:00:00Z)`,
+    );
   return new Date(t).toISOString();
 }
 
@@ -26,6 +30,11 @@ export default operationCommand({
   orgFlag: true,
   columns: ['occurredAt', 'action', 'actor.label', 'actor.id', 'target.type', 'target.id', 'id'],
   flags: {
+    action: Flags.string({ description: 'Only events of this action (exact: space.created; docs audit actions lists them)' }),
+    actor: Flags.string({ description: 'Only events made by this actor (its id: a user id, or an installation id)' }),
+    target: Flags.string({ description: 'Only events about this target (its id: a space, comment, site...)' }),
+    from: Flags.string({ description: 'Only events at or after this date-time (2026-01-31T00:00:00Z)' }),
+    to: Flags.string({ description: 'Only events at or before this date-time (2026-01-31T23:59:59Z)' }),
     since: Flags.string({ description: 'Only events at or after this: a duration back from now (30m, 12h, 7d, 2w) or a date (sets --from)' }),
   },
   prepare: (req, flags) => {

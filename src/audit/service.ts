@@ -43,7 +43,8 @@ export function listAuditEvents(tx: ReadTx, organization: string, f: AuditFilter
   const from = time('from', f.from);
   const to = time('to', f.to);
   if (from !== undefined && to !== undefined && from > to) throw invalid('from: must not be after to');
-  if (f.action !== undefined && !actions.has(f.action)) throw invalid(`action: ${JSON.stringify(f.action)} is no action of this server (GET /orgs/{organizationId}/audit-event-actions lists them)`);
+  if (f.action !== undefined && !actions.has(f.action))
+    throw invalid(`action: ${JSON.stringify(f.action)} is no action of this server (GET /orgs/{organizationId}/audit-event-actions lists them)`);
   return retained(tx, organization, now).filter((e) => {
     const at = Date.parse(e.occurredAt);
     if (from !== undefined && at < from) return false;

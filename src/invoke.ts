@@ -1,6 +1,6 @@
 import { operationSpec } from './contract/spec.js';
 import { validateInput, type OperationInput } from './contract/validate.js';
-import type { Caller, Context } from './kernel/context.js';
+import { contextBase, type Caller, type Context } from './kernel/context.js';
 import { asDocsError, DocsError } from './kernel/errors.js';
 import { storageError } from './store/storage-error.js';
 import type { OperationRequest, OperationResult } from './kernel/operation.js';
@@ -8,7 +8,7 @@ import type { OperationId } from './contract/types.js';
 import { loadedOperation, loadOperation } from './operations.js';
 import type { Operation } from './kernel/operation.js';
 import { auditHook } from './audit/record.js';
-import { writeScope } from './kernel/write-scope.js';
+import { hookedStore } from './kernel/write-scope.js';
 
 export interface InvokeResult extends OperationResult {
   /** Set when the result is an error, so in-process callers can rethrow it as it was. */
@@ -58,9 +58,11 @@ function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller 
 
 function audited(ctx: Context, op: Operation, request: OperationRequest<OperationId>, method: string, caller: Caller): ReturnType<Operation['handler']> {
   const scope = auditHook(ctx, { operationId: op.operationId, method, path: (request.path ?? {}) as Record<string, string>, caller });
+  // The call's own context: the same but for a store whose writes carry this call's events.
+  const own: Context = { ...ctx, base: contextBase(ctx), store: hookedStore(ctx.store, scope) };
   let out: ReturnType<Operation['handler']>;
   try {
-    out = writeScope.run(scope, () => op.handler(request));
+    out = op.handler({ ...request, ctx: own });
   } catch (err) {
     scope.close();
     throw err;

@@ -73,6 +73,8 @@ const HANDLES = {
   siteMcpServers: ['SiteMcpServers', 'src/sites/tables.ts'],
   siteInsightBatches: ['SiteInsightBatches', 'src/sites/tables.ts'],
   auditEvents: ['AuditEvents', 'src/audit/tables.ts'],
+  auditRecent: ['AuditRecent', 'src/audit/tables.ts'],
+  auditHosts: ['AuditHosts', 'src/audit/tables.ts'],
   glossaryEntries: ['GlossaryEntries', 'src/translations/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],

@@ -25,5 +25,23 @@ export interface AuditEventRecord {
   correlation: string;
 }
 
-export const eventUuid = (id: string) => id.slice(id.indexOf(':') + 1);
+/**
+ * An event still in its recent ring (src/audit/record.ts): kept in `host`, a shard its own write
+ * committed, so recording it wrote no file of its own. Id `<host>|<uuid>`.
+ */
+export interface AuditRecentRecord extends AuditEventRecord {
+  host: string;
+}
+
+/** A shard holding an organization's recent ring: id `<organization>|<host>`, in the organization's shard. */
+export interface AuditHostRecord {
+  id: string;
+  organization: string;
+  host: string;
+}
+
+/** The event's uuid: the last 36 characters of either kind of row id. */
+export const eventUuid = (id: string) => id.slice(-36);
+export const recentRowId = (host: string, uuid: string) => `${host}|${uuid}`;
+export const hostRowId = (organization: string, host: string) => `${organization}|${host}`;
 export const eventRowId = (organization: string, uuid: string) => `${organization}:${uuid}`;

@@ -6,11 +6,12 @@ import { IntegrationInstallations } from '../integrations/tables.js';
 import { Sites } from '../sites/tables.js';
 import { Spaces } from '../spaces/tables.js';
 import type { ReadTx, Row, Table, WriteTx } from '../store/port.js';
+import { TABLES } from '../store/tables.js';
 import { Users } from '../users/tables.js';
 import { actionOf } from './actions.js';
-import { eventRowId, type AuditEventRecord } from './model.js';
+import { eventRowId, eventUuid, hostRowId, recentRowId, type AuditEventRecord, type AuditRecentRecord } from './model.js';
 import { retention } from './retention.js';
-import { AuditEvents } from './tables.js';
+import { AuditEvents, AuditHosts, AuditRecent } from './tables.js';
 
 // Recording an operation's writes (docs/manual/audit.md#recorded-in-the-same-commit). `invoke`
 // runs a write operation's handler with `auditHook` as its write scope; each write the handler
@@ -48,6 +49,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         const before = organizationOfPath(tx, call.path);
         const rows: AuditEventRecord['rows'] = [];
         const owners: Row[] = [];
+        let first: { table: string; row: Row } | undefined; // where the event is kept
         const noted: WriteTx = {
           get: (t, id) => tx.get(t, id),
           find: (t, f, v) => tx.find(t, f, v),
@@ -55,14 +57,16 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           put: <T extends Row>(t: Table<T>, row: T) => {
             rows.push({ table: t, id: row.id, change: 'put' });
             if (owners.length < 4) owners.push(row);
+            first ??= { table: t, row };
             return tx.put(t, row);
           },
           delete: (t, id) => {
-            const old = owners.length < 4 ? tx.get(t, id) : undefined;
+            const old = owners.length < 4 || !first ? tx.get(t, id) : undefined;
             const gone = tx.delete(t, id);
             if (gone) {
               rows.push({ table: t, id, change: 'delete' });
-              if (old) owners.push(old);
+              if (old && owners.length < 4) owners.push(old);
+              if (old) first ??= { table: t, row: old };
             }
             return gone;
           },
@@ -85,8 +89,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           path: call.path,
           correlation,
         };
-        tx.put(AuditEvents, event);
-        prune(tx, organization, Date.parse(occurredAt));
+        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt));
         return result;
       };
     },
@@ -150,6 +153,58 @@ function targetOf(call: AuditCall, rows: AuditEventRecord['rows']): AuditEventRe
   return { type: singular(rows[0]!.table), id: rows[0]!.id };
 }
 
+/** Events a place's recent ring holds before they are moved to the organization's segments. */
+export const RING = 16;
+
+/** The shard a row is kept in, when it is one shard (not a group of immutable segments). */
+function hostOf(tableName: string, row: Row): string | undefined {
+  const spec = TABLES.find((t) => t.name === tableName);
+  if (!spec || spec.immutable) return undefined;
+  try {
+    const key = spec.shard(row);
+    return typeof key === 'string' && key && !key.includes('|') ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps `event` where it costs its commit no file: in the recent ring of `host`, a shard the
+ * write itself rewrites. When the organization's ring there is full, the ring and the event go to
+ * the organization's segments (`audit/<org>`) in this transaction, and retention runs: one write
+ * in RING pays for the others. A write with no such shard (immutable rows only) goes to the
+ * segments. The first event of a place also writes the organization's list of places (once).
+ */
+function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, now: number): void {
+  if (!host) {
+    tx.put(AuditEvents, event);
+    prune(tx, event.organization, now);
+    return;
+  }
+  const uuid = eventUuid(event.id);
+  const hostId = hostRowId(event.organization, host);
+  if (!tx.get(AuditHosts, hostId)) tx.put(AuditHosts, { id: hostId, organization: event.organization, host });
+  // The ring's events past the age bound go now (a ring holds RING events at most, whatever their age).
+  const cutoff = new Date(now - retention().maxAgeMs).toISOString();
+  const ring: AuditRecentRecord[] = [];
+  for (const e of tx.find(AuditRecent, 'host', host)) {
+    if (e.organization !== event.organization) continue;
+    if (e.occurredAt < cutoff) tx.delete(AuditRecent, e.id);
+    else ring.push(e);
+  }
+  if (ring.length < RING) {
+    tx.put(AuditRecent, { ...event, id: recentRowId(host, uuid), host });
+    return;
+  }
+  for (const e of ring) {
+    tx.delete(AuditRecent, e.id);
+    const { host: _host, ...moved } = e;
+    tx.put(AuditEvents, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
+  }
+  tx.put(AuditEvents, event);
+  prune(tx, event.organization, now);
+}
+
 /**
  * Retention (src/audit/retention.ts): drops the events past the bounds, in batches. Run by every
  * recording write, so its common case is one pass comparing ISO times as strings (they all come
@@ -172,4 +227,6 @@ function prune(tx: WriteTx, organization: string, now: number): void {
   for (const e of all) if (!keep.has(e.id)) tx.delete(AuditEvents, e.id);
 }
 
-export const newestFirst = (a: AuditEventRecord, b: AuditEventRecord) => b.occurredAt.localeCompare(a.occurredAt) || b.id.localeCompare(a.id);
+/** Newest first; ties by uuid (the same whether the event is in a ring or in the segments). */
+export const newestFirst = (a: AuditEventRecord, b: AuditEventRecord) =>
+  b.occurredAt.localeCompare(a.occurredAt) || eventUuid(b.id).localeCompare(eventUuid(a.id));

@@ -2,10 +2,10 @@ import type { Caller } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx } from '../store/port.js';
-import { eventRowId, type AuditEventRecord } from './model.js';
+import { eventUuid, type AuditEventRecord } from './model.js';
 import { newestFirst } from './record.js';
 import { retention } from './retention.js';
-import { AuditEvents } from './tables.js';
+import { AuditEvents, AuditHosts, AuditRecent } from './tables.js';
 
 export interface AuditFilters {
   from?: string;
@@ -25,9 +25,13 @@ export function requireAuditReader(tx: ReadTx, organizationId: string, caller: C
 /** The events within retention, newest first: the newest maxEvents, none older than maxAge. */
 function retained(tx: ReadTx, organization: string, now: number): AuditEventRecord[] {
   const { maxEvents, maxAgeMs } = retention();
-  return tx
-    .find(AuditEvents, 'organization', organization)
-    .filter((e) => now - Date.parse(e.occurredAt) <= maxAgeMs)
+  const cutoff = new Date(now - maxAgeMs).toISOString();
+  // The organization's segments, and the recent ring of each place its writes were kept in.
+  const rings = tx
+    .find(AuditHosts, 'organization', organization)
+    .flatMap((h) => tx.find(AuditRecent, 'host', h.host).filter((e) => e.organization === organization));
+  return [...tx.find(AuditEvents, 'organization', organization), ...rings]
+    .filter((e) => e.occurredAt >= cutoff)
     .sort(newestFirst)
     .slice(0, maxEvents);
 }
@@ -57,8 +61,8 @@ export function listAuditEvents(tx: ReadTx, organization: string, f: AuditFilter
 }
 
 export function getAuditEvent(tx: ReadTx, organization: string, uuid: string, now: number): AuditEventRecord {
-  const e = tx.get(AuditEvents, eventRowId(organization, uuid));
-  // An event past retention is gone to readers even before its row is dropped.
-  if (!e || !retained(tx, organization, now).includes(e)) throw notFound(`audit event ${uuid} not found in organization ${organization}`);
+  // Among the retained events only: one past retention is gone to readers before its row is dropped.
+  const e = retained(tx, organization, now).find((x) => eventUuid(x.id) === uuid);
+  if (!e) throw notFound(`audit event ${uuid} not found in organization ${organization}`);
   return e;
 }

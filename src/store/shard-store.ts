@@ -1,6 +1,5 @@
 import { DocsError } from '../kernel/errors.js';
 import { withReplayedIds } from '../kernel/ids.js';
-import { writeScope } from '../kernel/write-scope.js';
 import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
 import {
   CATALOG_KEY,
@@ -16,7 +15,7 @@ import {
   type SegmentInfo,
 } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
-import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec, WriteTx } from './port.js';
+import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, valuesOf } from './rows.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
@@ -293,9 +292,6 @@ export class ShardStore implements Store {
 
   write<R>(fn: (tx: NamedWriteTx) => R): Promise<R> {
     if (this.closed) return Promise.reject(new DocsError('unavailable', 'the store is closed'));
-    // A write queued by an operation carries its audit event into the same transaction (src/kernel/write-scope.ts).
-    const hook = writeScope.getStore();
-    if (hook) fn = hook.wrap(fn as unknown as (tx: WriteTx) => R) as unknown as (tx: NamedWriteTx) => R;
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ fn, resolve, reject });
       this.kick();

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditHook } from '../../src/audit/record.js';
-import { AuditEvents } from '../../src/audit/tables.js';
+import { RING } from '../../src/audit/record.js';
+import { AuditEvents, AuditHosts, AuditRecent } from '../../src/audit/tables.js';
 import { ManualClock } from '../../src/kernel/clock.js';
-import { writeScope } from '../../src/kernel/write-scope.js';
+import { hookedStore } from '../../src/kernel/write-scope.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { docs } from '../helpers/cli.js';
 import { recorder, runBoth } from '../helpers/parity.js';
@@ -22,7 +23,13 @@ afterEach(() => {
   delete process.env.DOCS_AUDIT_MAX_AGE_DAYS;
 });
 
-const rowsOf = (org: string) => s.ctx.store.read((tx) => tx.find(AuditEvents, 'organization', org));
+/** Every stored event of `org`: its segments and the recent ring of each place (src/audit/record.ts). */
+const rowsOf = (org: string, t: TestServer = s) =>
+  t.ctx.store.read((tx) => [
+    ...tx.find(AuditEvents, 'organization', org),
+    ...tx.find(AuditHosts, 'organization', org).flatMap((h) => tx.find(AuditRecent, 'host', h.host)),
+  ]);
+const segmentsOf = (org: string) => s.ctx.store.read((tx) => tx.find(AuditEvents, 'organization', org));
 const list = async (org: string, q = '') => {
   const r = await s.api('GET', `/v1/orgs/${org}/audit-events${q}`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -65,22 +72,21 @@ describe('recording', () => {
     expect((await s.api('PATCH', `/v1/spaces/${space.id}`, { body: { title: 'x'.repeat(51) } })).status).toBe(400);
     // The write is made, then refused within the same transaction: neither the row nor the event.
     const scope = auditHook(s.ctx, { operationId: 'updateSpaceById', method: 'PATCH', path: { spaceId: space.id }, caller: { userId: 'u' } });
+    const store = hookedStore(s.ctx.store, scope);
     await expect(
-      writeScope.run(scope, () =>
-        s.ctx.store.write((tx) => {
-          tx.put(Spaces, { ...tx.get(Spaces, space.id)!, title: 'Changed' });
-          throw new Error('refused after the put');
-        }),
-      ),
+      store.write((tx) => {
+        tx.put(Spaces, { ...tx.get(Spaces, space.id)!, title: 'Changed' });
+        throw new Error('refused after the put');
+      }),
     ).rejects.toThrow('refused after the put');
     expect((await rowsOf(org)).length).toBe(before);
     expect((await s.api('GET', `/v1/spaces/${space.id}`)).body.title).toBe('Guides');
     // The same write, committed: its event with it, in the one commit.
-    await writeScope.run(scope, () => s.ctx.store.write((tx) => void tx.put(Spaces, { ...tx.get(Spaces, space.id)!, title: 'Changed' })));
+    await store.write((tx) => void tx.put(Spaces, { ...tx.get(Spaces, space.id)!, title: 'Changed' }));
     expect((await rowsOf(org)).length).toBe(before + 1);
     // Once the call is answered, writes it left behind are not its own.
     scope.close();
-    await writeScope.run(scope, () => s.ctx.store.write((tx) => void tx.put(Spaces, { ...tx.get(Spaces, space.id)!, title: 'Later' })));
+    await store.write((tx) => void tx.put(Spaces, { ...tx.get(Spaces, space.id)!, title: 'Later' }));
     expect((await rowsOf(org)).length).toBe(before + 1);
   });
 });
@@ -162,15 +168,30 @@ describe('retention', () => {
     process.env.DOCS_AUDIT_MAX_EVENTS = '5';
     const org = await newOrg(s);
     const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'T0' } })).body;
-    for (let i = 1; i <= 12; i++) await s.api('PATCH', `/v1/spaces/${space.id}`, { body: { title: `T${i}` } });
+    for (let i = 1; i <= 2 * RING + 3; i++) await s.api('PATCH', `/v1/spaces/${space.id}`, { body: { title: `T${i}` } });
     const body = await list(org);
     expect(body.count).toBe(5);
     expect(body.items.every((e: any) => e.action === 'space.updated')).toBe(true);
-    // Never more than a tenth over the bound in the store.
-    expect((await rowsOf(org)).length).toBeLessThanOrEqual(6);
+    // The segments never a tenth over the bound; a place's ring never over RING.
+    expect((await segmentsOf(org)).length).toBeLessThanOrEqual(6);
+    const stored = await rowsOf(org);
+    expect(stored.length).toBeLessThanOrEqual(6 + 2 * RING);
     // An event past the bound is gone to readers too.
-    const rows = (await rowsOf(org)).sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.id.localeCompare(b.id));
-    if (rows.length > 5) expect((await s.api('GET', `/v1/orgs/${org}/audit-events/${rows[0]!.id.split(':')[1]}`)).status).toBe(404);
+    const shown = new Set(body.items.map((e: any) => e.id));
+    const hidden = stored.map((r) => r.id.slice(-36)).find((id) => !shown.has(id))!;
+    expect((await s.api('GET', `/v1/orgs/${org}/audit-events/${hidden}`)).status).toBe(404);
+  });
+
+  it('moves a full ring to the segments, the list unchanged by the move', async () => {
+    const org = await newOrg(s);
+    const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'T0' } })).body;
+    for (let i = 1; i <= RING; i++) await s.api('PATCH', `/v1/spaces/${space.id}`, { body: { title: `T${i}` } });
+    const before = await list(org);
+    expect((await segmentsOf(org)).length).toBe(0); // all in rings so far (the space's ring is full)
+    await s.api('PATCH', `/v1/spaces/${space.id}`, { body: { title: 'Last' } });
+    const after = await list(org);
+    expect(after.items.slice(1)).toEqual(before.items);
+    expect((await segmentsOf(org)).length).toBeGreaterThan(RING - 1);
   });
 
   it('drops events older than DOCS_AUDIT_MAX_AGE_DAYS', async () => {
@@ -184,9 +205,10 @@ describe('retention', () => {
       clock.advance(10 * 86_400_000 + 1);
       expect(await events()).toEqual([]); // past the bound: not shown
       clock.advance(86_400_000);
-      await t.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'New' } });
-      expect((await events()).map((e: any) => e.action)).toEqual(['space.created']);
-      expect(await t.ctx.store.read((tx) => tx.find(AuditEvents, 'organization', org).length)).toBe(1); // the old row dropped
+      // The next write kept in the same place (the organization's shard) drops the aged event there.
+      expect((await t.api('PATCH', `/v1/orgs/${org}`, { body: { title: 'Aged 2' } })).status).toBe(200);
+      expect((await events()).map((e: any) => e.action)).toEqual(['organization.updated']);
+      expect((await rowsOf(org, t)).map((r) => r.action)).toEqual(['organization.updated']);
     } finally {
       await t.stop();
     }

@@ -70,6 +70,10 @@ const FROM_LATEST = [
   'updateSiteAgentSettingsById',
   'submitSiteAgentFeedback',
   'submitAgentFeedbackToSite',
+  // The organization's audit log (docs/manual/audit.md).
+  'listOrganizationAuditEvents',
+  'getOrganizationAuditEvent',
+  'listOrganizationAuditEventActions',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,

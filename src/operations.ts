@@ -1,4 +1,5 @@
 import type { Operation } from './kernel/operation.js';
+import { setServedOperations } from './kernel/served.js';
 
 // Every operation this project serves, by area: the one list the HTTP router, the CLI transports,
 // the generated tests and the served-operations snapshot read. Each area's handlers are loaded
@@ -526,9 +527,15 @@ export const AREAS: Area[] = [
       'listSiteGitSyncInstallations',
     ],
   },
+  {
+    // audit: an organization's log of the writes made through invoke (docs/manual/audit.md)
+    load: () => import('./audit/operations.js'),
+    operations: ['listOrganizationAuditEvents', 'getOrganizationAuditEvent', 'listOrganizationAuditEventActions'],
+  },
 ];
 
 export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);
+setServedOperations(OPERATION_IDS);
 /** The operations served, by id (their handlers are loaded by `loadOperation`). */
 export const OPERATIONS: readonly { operationId: string }[] = OPERATION_IDS.map((operationId) => ({ operationId }));
 

@@ -351,6 +351,16 @@ export const PICKERS: Record<string, Picker> = {
     choices: (ctx) =>
       inOrganizations(ctx, 'listImportRuns', {}, (r) => `${r.source?.url ?? r.source?.files?.join(', ') ?? r.id} into ${r.target?.space ?? '?'} [${r.status}]`),
   },
+  // The newest 100 events of the organization's audit log (docs audit lists them all).
+  auditEventId: {
+    label: 'Audit event',
+    choices: async (ctx) => {
+      const org = ctx.values.organizationId ?? (ctx.organization ? await ctx.organization() : undefined);
+      if (!org) return [];
+      const r = await ctx.transport.call('listOrganizationAuditEvents', { path: { organizationId: org }, query: { limit: 100 } });
+      return ((r.body as any).items as any[]).map((e) => ({ name: `${e.occurredAt} ${e.action} ${e.target.type} ${e.target.id}`, value: e.id }));
+    },
+  },
   conversationId: {
     label: 'Conversation',
     choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`),

@@ -16,7 +16,16 @@ export interface Context {
    * loopback and private addresses (src/integrations/service.ts). Off by default.
    */
   allowPrivateTunnels?: boolean;
+  /**
+   * The process's context this one is made from: `invoke` gives a write operation's handler its
+   * own context (its store records the call's audit events, src/kernel/write-scope.ts). What a
+   * process keeps per context (workers, indexes, caches) is kept by `contextBase(ctx)`.
+   */
+  base?: Context;
 }
+
+/** The process's context behind `ctx` (itself, unless `invoke` made `ctx` for one call). */
+export const contextBase = (ctx: Context): Context => ctx.base ?? ctx;
 
 /** The authenticated user behind a request. */
 export interface Caller {

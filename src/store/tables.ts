@@ -162,6 +162,27 @@ export const TABLES: TableSpec[] = [
     locateId: (id) => `insights/${id.slice(0, id.indexOf(':'))}`,
     locate: { site: (v) => `insights/${v}` },
   },
+  // An organization's audit events (src/audit): written once, in the same commit as the write they
+  // record, as append-only segments of the organization's own group (`audit/<org>/<n>`). Ids are `<org>:<uuid>`.
+  {
+    name: 'auditEvents',
+    shard: (r) => `audit/${r.organization}`,
+    indexes: ['organization'],
+    immutable: true,
+    locateId: (id) => `audit/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
+    locate: { organization: (v) => `audit/${v}` },
+  },
+  // The newest audit events of a place, kept in the shard their own write committed (`host`: a
+  // space's, an organization's...), so recording one adds no file to the commit; moved to the
+  // segments above in batches. Ids are `<host>|<uuid>`. The organization lists its hosts.
+  {
+    name: 'auditRecent',
+    shard: (r) => r.host,
+    indexes: ['host'],
+    locateId: (id) => id.slice(0, Math.max(0, id.lastIndexOf('|'))),
+    locate: { host: (v) => v },
+  },
+  inOrg('auditHosts', ['organization'], { locateId: (id) => org(id.slice(0, Math.max(0, id.indexOf('|')))) }),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

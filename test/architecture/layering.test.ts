@@ -45,6 +45,7 @@ const AREA_ORDER = [
   'ask',
   'agents',
   'computed',
+  'audit',
 ] as const;
 
 /**

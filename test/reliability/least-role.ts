@@ -356,6 +356,11 @@ export const LEAST_ROLE: Record<string, Case> = {
     setup: async (w) => ({ samlProviderId: (await w.owner('POST', `${org(w)}/saml`, { label: 'Doomed IdP' })).id }),
   },
 
+  // the audit log (docs/manual/audit.md): the organization's admins only
+  listOrganizationAuditEvents: { as: 'admin' },
+  getOrganizationAuditEvent: { as: 'admin', setup: async (w) => ({ auditEventId: (await w.owner('GET', `${org(w)}/audit-events?limit=1`)).items[0].id }) },
+  listOrganizationAuditEventActions: { as: 'admin' },
+
   // agent instructions
   getOrganizationAgentInstructions: { as: 'read' },
   updateOrganizationAgentInstructions: { as: 'admin', body: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }) },

@@ -70,6 +70,10 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'sites:feedback:page',
     'sites:template',
     'site-spaces:duplicate',
+    // The audit log is 0.202.0's (docs/manual/audit.md).
+    'audit',
+    'audit:get',
+    'audit:actions',
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

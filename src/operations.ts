@@ -236,6 +236,20 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // site questions: what visitors asked a site and the answers given, read from ask's rows (docs/manual/ask.md#site-questions-and-answers)
+    load: () => import('./ask/question-operations.js'),
+    operations: [
+      'listSiteQuestions',
+      'getSiteQuestionById',
+      'listSiteQuestionSources',
+      'getSiteQuestionStats',
+      'listSiteQuestionAnswers',
+      'getSiteQuestionAnswerById',
+      'getSiteQuestionAnswerThreadById',
+      'listSiteQuestionAnswerSources',
+    ],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: [

@@ -250,6 +250,11 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // styleguides: a site's writing rules (a space of type styleguide), templates, check runs (docs/manual/styleguides.md)
+    load: () => import('./styleguides/operations.js'),
+    operations: ['createSiteStyleguideById', 'createSiteStyleguideRun', 'listSiteStyleguideRuns', 'listStyleguideTemplates', 'listOrganizationStyleguides'],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: [

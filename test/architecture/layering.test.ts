@@ -43,6 +43,7 @@ const AREA_ORDER = [
   'imports',
   'git',
   'ask',
+  'styleguides',
 ] as const;
 
 /**

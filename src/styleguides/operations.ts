@@ -79,7 +79,8 @@ export const listStyleguideTemplates = defineOperation('listStyleguideTemplates'
 
 export const listOrganizationStyleguides = defineOperation('listOrganizationStyleguides', ({ ctx, caller, path }) =>
   ctx.store.read((tx) => {
-    const { org } = membershipOf(tx, path.organizationId, caller);
+    const { org, member } = membershipOf(tx, path.organizationId, caller);
+    requireOrgRole(member, 'read', 'listing the style guides of the organization');
     // The style guide spaces the caller may read, each with the sites they see that use it.
     const spaces = listSpaces(tx, caller, org.id).filter(({ row }) => row.type === 'styleguide' && !row.deletedAt);
     const sites = spaces.length ? listSites(tx, caller, org.id, {}).sites : [];

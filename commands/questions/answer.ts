@@ -4,7 +4,10 @@ import { operationCommand } from '../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'getSiteQuestionAnswerById',
   description: 'Show one answer a site gave, with the question and the response',
-  examples: ['<%= config.bin %> questions answer szK9Qp2mTtR4bLx0aVn1 org123.rAbCdEfGhIjKlMnOpQrS', '<%= config.bin %> questions answer szK9Qp2mTtR4bLx0aVn1 org123.rAbCdEfGhIjKlMnOpQrS --json'],
+  examples: [
+    '<%= config.bin %> questions answer szK9Qp2mTtR4bLx0aVn1 org123.rAbCdEfGhIjKlMnOpQrS',
+    '<%= config.bin %> questions answer szK9Qp2mTtR4bLx0aVn1 org123.rAbCdEfGhIjKlMnOpQrS --json',
+  ],
   orgFlag: true,
   summary: false,
 });

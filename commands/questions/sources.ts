@@ -4,7 +4,10 @@ import { operationCommand } from '../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'listSiteQuestionSources',
   description: 'List the pages the answers to a question quoted, the most weighty first',
-  examples: ['<%= config.bin %> questions sources szK9Qp2mTtR4bLx0aVn1 org123.qAbCdEfGhIjKlMnOpQrS', '<%= config.bin %> questions sources szK9Qp2mTtR4bLx0aVn1 org123.qAbCdEfGhIjKlMnOpQrS --json'],
+  examples: [
+    '<%= config.bin %> questions sources szK9Qp2mTtR4bLx0aVn1 org123.qAbCdEfGhIjKlMnOpQrS',
+    '<%= config.bin %> questions sources szK9Qp2mTtR4bLx0aVn1 org123.qAbCdEfGhIjKlMnOpQrS --json',
+  ],
   orgFlag: true,
   columns: ['title', 'space', 'page', 'weight'],
 });

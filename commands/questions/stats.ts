@@ -4,7 +4,10 @@ import { operationCommand } from '../_lib/operation-command.js';
 export default operationCommand({
   operationId: 'getSiteQuestionStats',
   description: "Count a site's questions and answers: answered or not, by type, by relevance, by week",
-  examples: ['<%= config.bin %> questions stats szK9Qp2mTtR4bLx0aVn1', '<%= config.bin %> questions stats szK9Qp2mTtR4bLx0aVn1 --from 2026-11-01T00:00:00Z --json'],
+  examples: [
+    '<%= config.bin %> questions stats szK9Qp2mTtR4bLx0aVn1',
+    '<%= config.bin %> questions stats szK9Qp2mTtR4bLx0aVn1 --from 2026-11-01T00:00:00Z --json',
+  ],
   orgFlag: true,
   summary: false,
 });

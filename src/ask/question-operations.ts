@@ -50,7 +50,13 @@ export const listSiteQuestions = defineOperation('listSiteQuestions', ({ ctx, ca
     checkFilter(f, sq.site);
     const rows = sq.questions
       .filter((q) => questionMatches(sq, q, f, false))
-      .map((q) => presentQuestion(sq, q, sq.answersOfQuestion(q.id).filter((a) => answerMatches(a, f))));
+      .map((q) =>
+        presentQuestion(
+          sq,
+          q,
+          sq.answersOfQuestion(q.id).filter((a) => answerMatches(a, f)),
+        ),
+      );
     // Without `sort`, by creation (the question first asked); ties by id so that pages never overlap.
     const key: (q: (typeof rows)[number]) => number | string =
       query.sort === 'askedAt'
@@ -77,7 +83,14 @@ export const getSiteQuestionById = defineOperation('getSiteQuestionById', ({ ctx
     const sq = siteQuestions(ctx, tx, caller, path.organizationId, path.siteId);
     const q = sq.question(path.siteQuestionId);
     checkFilter(query, sq.site);
-    return { status: 200, body: presentQuestion(sq, q, sq.answersOfQuestion(q.id).filter((a) => answerMatches(a, query))) };
+    return {
+      status: 200,
+      body: presentQuestion(
+        sq,
+        q,
+        sq.answersOfQuestion(q.id).filter((a) => answerMatches(a, query)),
+      ),
+    };
   }),
 );
 

@@ -29,7 +29,8 @@ export function questionType(text: string): QuestionType {
   if (/\b(errors?|fail(s|ed|ing|ure)?|broken|crash\w*|not work\w*|doesn't work|don't work|won't|can't|cannot|unable|issues?|problems?|fix|wrong|why)\b/.test(t))
     return 'troubleshooting';
   if (/^(how|steps?\b|can i|could i|may i)\b|\bhow (do|does|can|to|should)\b|\bsteps to\b/.test(t)) return 'how-to';
-  if (/\b(is it possible|possible|compare|comparison|difference|differences|overview|explain|tell me about|alternatives?|should i)\b/.test(t)) return 'exploring';
+  if (/\b(is it possible|possible|compare|comparison|difference|differences|overview|explain|tell me about|alternatives?|should i)\b/.test(t))
+    return 'exploring';
   if (/^(what|which|where|when|who|whose|list|does|do|is|are|define)\b/.test(t)) return 'reference';
   return 'unknown';
 }

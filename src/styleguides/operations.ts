@@ -37,7 +37,9 @@ function presentRun(ctx: Context, tx: ReadTx, r: StyleguideRunRecord): Schema<'S
     styleguide: r.styleguide,
     spaces: r.spaces,
     createdAt: r.createdAt,
-    createdBy: u ? presentUser(ctx, u) : { object: 'user', id: r.createdBy, displayName: 'Deleted user', urls: { location: apiUrl(ctx, `/users/${r.createdBy}`) } },
+    createdBy: u
+      ? presentUser(ctx, u)
+      : { object: 'user', id: r.createdBy, displayName: 'Deleted user', urls: { location: apiUrl(ctx, `/users/${r.createdBy}`) } },
     ...({ findings: r.findings, findingsTotal: r.findingsTotal, changeRequests: r.changeRequests } as object),
   };
 }

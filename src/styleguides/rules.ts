@@ -13,7 +13,11 @@ export interface StyleRules {
   sentenceWords?: number;
 }
 
-const unquote = (s: string) => s.trim().replace(/^[“"'`*_]+|[”"'`*_.]+$/g, '').trim();
+const unquote = (s: string) =>
+  s
+    .trim()
+    .replace(/^[“"'`*_]+|[”"'`*_.]+$/g, '')
+    .trim();
 
 /** The rules stated in a style guide's pages (markdown, in page order); later statements of a case or a length win. */
 export function parseRules(markdowns: readonly string[]): StyleRules {
@@ -50,8 +54,8 @@ export function parseRules(markdowns: readonly string[]): StyleRules {
   return rules;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const termPattern = (avoid: string) => new RegExp(`(?<![\\p{L}\\p{N}_-])${escape(avoid)}(?![\\p{L}\\p{N}_-])`, 'giu');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const termPattern = (avoid: string) => new RegExp(`(?<![\\p{L}\\p{N}_-])${escapeRegExp(avoid)}(?![\\p{L}\\p{N}_-])`, 'giu');
 
 /** `use` written as `found` was: capitalized when it was. */
 const likeFound = (found: string, use: string) => (/^\p{Lu}/u.test(found) ? use[0].toUpperCase() + use.slice(1) : use);
@@ -106,7 +110,10 @@ export function checkPage(markdown: string, rules: StyleRules): PageCheck {
     if (rules.sentenceWords !== undefined && paragraph.length) {
       const text = paragraph.map((p) => p.text).join(' ');
       for (const s of text.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g) ?? []) {
-        const words = s.trim().split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+        const words = s
+          .trim()
+          .split(/\s+/)
+          .filter((w) => /[\p{L}\p{N}]/u.test(w));
         if (words.length > rules.sentenceWords)
           findings.push({
             rule: 'sentence-length',

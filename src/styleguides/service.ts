@@ -51,15 +51,39 @@ export function styleguideOf(tx: ReadTx, site: { styleguide?: string }): SpaceRe
  * template's page or a blank one) and attached to the site; later calls answer the same space.
  * Site admins only (it changes the site and adds a space to the organization).
  */
-export function ensureStyleguide(tx: WriteTx, ctx: Context, caller: Caller, organizationId: string, siteId: string, template: string | undefined, parse: Parse) {
+export function ensureStyleguide(
+  tx: WriteTx,
+  ctx: Context,
+  caller: Caller,
+  organizationId: string,
+  siteId: string,
+  template: string | undefined,
+  parse: Parse,
+) {
   const { site } = siteOf(tx, caller, organizationId, siteId, 'admin', `making the style guide of site ${siteId}`);
   const t = template === undefined ? undefined : STYLEGUIDE_TEMPLATES.find((x) => x.id === template);
-  if (template !== undefined && !t) throw invalid(`template: no style guide template ${template} (templates: ${STYLEGUIDE_TEMPLATES.map((x) => x.id).join(', ')})`);
+  if (template !== undefined && !t)
+    throw invalid(`template: no style guide template ${template} (templates: ${STYLEGUIDE_TEMPLATES.map((x) => x.id).join(', ')})`);
   const existing = styleguideOf(tx, site);
   if (existing) return { space: existing, created: false };
   const { row } = createSpace(tx, ctx, caller, organizationId, { title: `${site.title} style guide`.slice(0, 50), emoji: t?.emoji ?? '✏️' });
-  const res = runBatch(tx, ctx, row.id, row.revision, row.revision, [{ operation: 'insert_page', title: t?.title ?? 'Style guide', document: { markdown: t?.markdown ?? BLANK_STYLEGUIDE } }], new Map(), parse, true);
-  const rev = commitRevision(tx, ctx, row.id, [row.revision], { pages: res.pages, files: res.files, message: `Style guide${t ? ` from template ${t.id}` : ''}`, author: caller.userId });
+  const res = runBatch(
+    tx,
+    ctx,
+    row.id,
+    row.revision,
+    row.revision,
+    [{ operation: 'insert_page', title: t?.title ?? 'Style guide', document: { markdown: t?.markdown ?? BLANK_STYLEGUIDE } }],
+    new Map(),
+    parse,
+    true,
+  );
+  const rev = commitRevision(tx, ctx, row.id, [row.revision], {
+    pages: res.pages,
+    files: res.files,
+    message: `Style guide${t ? ` from template ${t.id}` : ''}`,
+    author: caller.userId,
+  });
   const now = ctx.clock.now().toISOString();
   const space = tx.put(Spaces, { ...row, type: 'styleguide', revision: rev.id, updatedAt: now });
   tx.put(Sites, { ...site, styleguide: space.id, updatedAt: now });

@@ -74,6 +74,20 @@ const FROM_LATEST = [
   'listOrganizationAuditEvents',
   'getOrganizationAuditEvent',
   'listOrganizationAuditEventActions',
+  // Site questions and answers (docs/manual/ask.md#site-questions-and-answers); styleguides (docs/manual/styleguides.md).
+  'listSiteQuestions',
+  'getSiteQuestionById',
+  'listSiteQuestionSources',
+  'getSiteQuestionStats',
+  'listSiteQuestionAnswers',
+  'getSiteQuestionAnswerById',
+  'getSiteQuestionAnswerThreadById',
+  'listSiteQuestionAnswerSources',
+  'createSiteStyleguideById',
+  'createSiteStyleguideRun',
+  'listSiteStyleguideRuns',
+  'listStyleguideTemplates',
+  'listOrganizationStyleguides',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,

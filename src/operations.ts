@@ -256,6 +256,25 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // site questions: what visitors asked a site and the answers given, read from ask's rows (docs/manual/ask.md#site-questions-and-answers)
+    load: () => import('./ask/question-operations.js'),
+    operations: [
+      'listSiteQuestions',
+      'getSiteQuestionById',
+      'listSiteQuestionSources',
+      'getSiteQuestionStats',
+      'listSiteQuestionAnswers',
+      'getSiteQuestionAnswerById',
+      'getSiteQuestionAnswerThreadById',
+      'listSiteQuestionAnswerSources',
+    ],
+  },
+  {
+    // styleguides: a site's writing rules (a space of type styleguide), templates, check runs (docs/manual/styleguides.md)
+    load: () => import('./styleguides/operations.js'),
+    operations: ['createSiteStyleguideById', 'createSiteStyleguideRun', 'listSiteStyleguideRuns', 'listStyleguideTemplates', 'listOrganizationStyleguides'],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: [

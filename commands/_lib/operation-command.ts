@@ -144,6 +144,17 @@ const KNOWN: Record<string, string> = {
   orderBy: 'Sort by this (for the glossary: a language, entries by their term in it)',
   target: 'Only installations on this kind of target (organization, space or site)',
   request: 'The render request, JSON compressed with LZ-string (compressToEncodedURIComponent)',
+  from: 'Only answers made at or after this time (ISO 8601)',
+  to: 'Only answers made at or before this time (ISO 8601)',
+  relevance: 'Only answers to questions of this relevance (repeatable)',
+  channelType: 'Only answers given on this kind of channel (repeatable)',
+  answered: 'Only answers that answered this much: yes, partially, no (repeatable)',
+  topic: 'Only those of this site topic (id)',
+  thread: 'Only the answers of this conversation (the id of any answer in it)',
+  question: 'Only the answers to this question (id)',
+  helpfulness: 'Only answers this helpful (low, medium, high)',
+  'question.type': 'Only answers to questions of this type',
+  language: 'Only answers in this language (ISO code; this server answers und)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */

@@ -146,6 +146,22 @@ export const PICKERS: Record<string, Picker> = {
         })
       ).map((f) => ({ name: f.fontFamily, value: f.id })),
   },
+  siteQuestionId: {
+    label: 'Question',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteQuestions', await siteScope(ctx), { sort: 'askedAt' })).map((q) => ({
+        name: `${q.question} (${q.stats.answers} answers)`,
+        value: q.id,
+      })),
+  },
+  siteQuestionAnswerId: {
+    label: 'Answer',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteQuestionAnswers', await siteScope(ctx))).map((a) => ({
+        name: `${a.input.raw} [${a.answered}] ${a.createdAt}`,
+        value: a.id,
+      })),
+  },
   siteMcpServerId: {
     label: 'MCP server',
     choices: async (ctx) =>

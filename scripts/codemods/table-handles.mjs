@@ -59,6 +59,7 @@ const HANDLES = {
   conversations: ['Conversations', 'src/conversations/tables.ts'],
   askQuestions: ['AskQuestions', 'src/ask/tables.ts'],
   askResponses: ['AskResponses', 'src/ask/tables.ts'],
+  styleguideRuns: ['StyleguideRuns', 'src/styleguides/tables.ts'],
   conversationIssues: ['ConversationIssues', 'src/conversations/tables.ts'],
   conversationClusters: ['ConversationClusters', 'src/conversations/tables.ts'],
   translations: ['Translations', 'src/translations/tables.ts'],

@@ -20,6 +20,7 @@ import {
   relatedQuestions,
   responseOf,
   saveResponse,
+  sourcesOfAnswer,
   type SiteScope,
   type SiteSearch,
   siteSpaces,
@@ -58,11 +59,27 @@ async function askOrganization(ctx: Context, caller: Caller, organizationId: str
   return answerQuestion(ctx, organizationId, spaces, question, appLink(ctx), (keys, built) => followupsOf(relatedQuestions(asked, keys, question, 2), built));
 }
 
-/** Counts the question (its row in the organization's ask shard). */
+/** Counts the question (its row in the organization's ask shard); a site's answer is kept too (listSiteQuestionAnswers). */
 const record = (ctx: Context, organization: string, site: string | null, run: AnswerRun, siteSpace?: string) =>
-  ctx.store.write((tx) =>
-    recordQuestion(tx, ctx.clock.now().toISOString(), { organization, site, siteSpace, text: run.question, answered: !run.built.noSource }),
-  );
+  ctx.store.write((tx) => {
+    const now = ctx.clock.now().toISOString();
+    recordQuestion(tx, now, { organization, site, siteSpace, text: run.question, answered: !run.built.noSource });
+    if (site !== null) {
+      saveResponse(tx, {
+        organization,
+        site,
+        kind: 'ask',
+        ...(siteSpace ? { siteSpace } : {}),
+        messageId: `m${newId(19)}`,
+        question: run.question,
+        parts: run.built.parts,
+        suggestions: run.followups,
+        noSource: run.built.noSource,
+        sources: sourcesOfAnswer(run.built),
+        createdAt: now,
+      });
+    }
+  });
 
 /** The answer's stream: one event per part, each the whole answer so far (the contract's SearchAIAnswerStream). */
 async function* answerStream(run: AnswerRun, format: Format, after: () => Promise<unknown>): AsyncGenerator<Schema<'SearchAIAnswerStream'>> {
@@ -200,13 +217,14 @@ export const streamAIResponseInSite = defineOperation('streamAIResponseInSite', 
     return saveResponse(tx, {
       organization: path.organizationId,
       site: s.site.id,
+      kind: 'response',
       messageId: `m${newId(19)}`,
       question: run.question,
       ...(body.previousResponseId ? { previous: body.previousResponseId } : {}),
       parts: run.built.parts,
       suggestions: run.followups,
       noSource: run.built.noSource,
-      sources: run.built.sources.map((x) => `${x.passage.space.id}/${x.passage.page}`),
+      sources: sourcesOfAnswer(run.built),
       createdAt: ctx.clock.now().toISOString(),
     });
   });

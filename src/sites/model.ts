@@ -32,6 +32,8 @@ export interface SiteRecord {
   visitorAuth?: VisitorAuthSettings;
   /** The keys of a site pushed from a repository (src/sites/site-map.ts); absent until the first push. */
   siteMap?: SiteMap;
+  /** The space holding the site's style guide (docs/manual/styleguides.md), once made. */
+  styleguide?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -182,6 +182,7 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
     createdAt: site.createdAt,
     adaptiveContent: site.adaptiveContent,
     agentsContext: site.agentsContext,
+    ...(site.styleguide ? { styleguide: { kind: 'space' as const, space: site.styleguide } } : {}),
     features: [],
     urls: {
       location: apiUrl(ctx, `/orgs/${org.id}/sites/${site.id}`),

@@ -128,6 +128,8 @@ export const TABLES: TableSpec[] = [
       locateId: (id) => `ask/${id.slice(0, Math.max(0, id.indexOf('.')))}`,
     }),
   ),
+  // Style guide check runs (src/styleguides): with their organization.
+  inOrg('styleguideRuns', ['organization', 'site']),
   // Translations: small settings rows with their organization; the results are spaces.
   inOrg('translations', ['organization', 'queue']),
   // The organization's translation glossary (src/translations/glossary.ts).

@@ -46,6 +46,7 @@ const AREA_ORDER = [
   'agents',
   'computed',
   'audit',
+  'styleguides',
 ] as const;
 
 /**

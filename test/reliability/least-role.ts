@@ -58,6 +58,16 @@ const lists = (key: string) => (b: any, w: CaseWorld) => b.items.some((x: any) =
 
 const org = (w: CaseWorld) => `/v1/orgs/${w.ids.organizationId}`;
 const site = (w: CaseWorld) => `${org(w)}/sites/${w.ids.siteId}`;
+/** A question asked of the world's site (its id from the site's questions). */
+async function siteQuestion(w: CaseWorld): Promise<string> {
+  await w.owner('POST', `${site(w)}/ask`, { question: 'install', scope: { mode: 'all' } });
+  return (await w.owner('GET', `${site(w)}/questions?sort=askedAt`)).items[0].id;
+}
+/** An answer the world's site gave. */
+async function siteAnswer(w: CaseWorld): Promise<string> {
+  await w.owner('POST', `${site(w)}/ask`, { question: 'install', scope: { mode: 'all' } });
+  return (await w.owner('GET', `${site(w)}/answers?limit=1`)).items[0].id;
+}
 const newSpace = async (w: CaseWorld, title = 'Case space') => (await w.owner('POST', `${org(w)}/spaces`, { title })).id as string;
 const newOrgWithBoth = async (w: CaseWorld) => {
   // A transfer needs admin in both organizations: both callers are admins of the target, so
@@ -808,6 +818,25 @@ export const LEAST_ROLE: Record<string, Case> = {
       responseId: (await w.owner('POST', `${site(w)}/ai/response`, { input: [{ role: 'user', content: 'install' }] })).at(-1).responseId,
     }),
   },
+  // Site questions (docs/manual/ask.md#site-questions-and-answers): any member who sees the site reads them, as its insights.
+  listSiteQuestions: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }), sees: lists('siteQuestionId') },
+  getSiteQuestionById: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }) },
+  listSiteQuestionSources: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }) },
+  getSiteQuestionStats: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }), sees: (b) => b.total > 0 },
+  listSiteQuestionAnswers: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }), sees: lists('siteQuestionAnswerId') },
+  getSiteQuestionAnswerById: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }) },
+  getSiteQuestionAnswerThreadById: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }) },
+  listSiteQuestionAnswerSources: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }) },
+  // Style guides (docs/manual/styleguides.md): site admins make one; a run opens change requests (edit on the spaces checked).
+  createSiteStyleguideById: { as: 'admin', body: () => ({ template: 'plain-language' }) },
+  createSiteStyleguideRun: {
+    as: 'edit',
+    setup: async (w) => (await w.owner('POST', `${site(w)}/styleguide`, {}), {}),
+    body: (w) => ({ spaces: [w.ids.spaceId!] }),
+  },
+  listSiteStyleguideRuns: { as: 'read' },
+  listStyleguideTemplates: { as: 'read' },
+  listOrganizationStyleguides: { as: 'read' },
   listSpaceLinks: { as: 'read' },
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },

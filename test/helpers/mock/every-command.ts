@@ -74,6 +74,9 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'audit',
     'audit:get',
     'audit:actions',
+    // The site-questions and styleguide operations are 0.202.0's (docs/manual/ask.md, docs/manual/styleguides.md).
+    ...['list', 'get', 'sources', 'stats', 'answers', 'answer', 'thread', 'answer-sources'].map((c) => `questions:${c}`),
+    ...['create', 'check', 'runs', 'templates', 'list'].map((c) => `styleguides:${c}`),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

@@ -160,6 +160,7 @@ export const AREAS: Area[] = [
       'listOpenAPISpecVersions',
       'getLatestOpenAPISpecVersion',
       'getLatestOpenAPISpecVersionContent',
+      'getLatestOpenAPISpecVersionContentRaw',
       'getOpenAPISpecVersionById',
       'getOpenAPISpecVersionContentById',
     ],

@@ -305,6 +305,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   listOpenAPISpecVersions: { as: 'read' },
   getLatestOpenAPISpecVersion: { as: 'read' },
   getLatestOpenAPISpecVersionContent: { as: 'read' },
+  getLatestOpenAPISpecVersionContentRaw: { as: 'read' },
   getOpenAPISpecVersionById: { as: 'read' },
   getOpenAPISpecVersionContentById: { as: 'read' },
   createOpenAPISpec: { as: 'create', body: () => ({ slug: unique('case-spec'), source: { text: SPEC_TEXT } }) },

@@ -26,6 +26,7 @@ export const AREAS: Area[] = [
       'updateOrganizationById',
       'getSubdomain',
       'getOrganizationsForEmailDomain',
+      'getOrganizationAIUsage',
     ],
   },
   {

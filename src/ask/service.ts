@@ -15,6 +15,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { type Keywords, normalizeQuestion, related } from './answer.js';
 import { ASK_LIMITS, type AskQuestionRecord, type AskResponseRecord } from './model.js';
 import { AskQuestions, AskResponses } from './tables.js';
+import { recordAIUsage } from '../organizations/ai-usage.js';
 
 // Who may ask what, over which content, and what is kept of it (docs/manual/ask.md). An answer
 // quotes only spaces the caller may read: an organization's question, every space of it they may
@@ -120,6 +121,7 @@ export function recordQuestion(
     lastAskedAt: now,
   };
   tx.put(AskQuestions, row);
+  recordAIUsage(tx, q.organization, 'ask', now);
   if (!old) {
     const rows = tx.find(AskQuestions, 'organization', q.organization);
     if (rows.length > ASK_LIMITS.questions) {

@@ -115,7 +115,8 @@ export const TABLES: TableSpec[] = [
   ),
   // Questions asked of the documentation and AI responses (src/ask): the organization's own ask
   // shard, so questions asked on a busy site do not slow its other writes. Ids start with the organization.
-  ...(['askQuestions', 'askResponses'] as const).map(
+  // AI usage counts (src/organizations/ai-usage.ts) are written with the questions, in the same shard.
+  ...(['askQuestions', 'askResponses', 'aiUsage'] as const).map(
     (name): TableSpec => ({
       name,
       shard: (r) => `ask/${r.organization}`,

@@ -665,6 +665,8 @@ export const LEAST_ROLE: Record<string, Case> = {
     },
     sees: (b, _w) => Array.isArray(b.organizations),
   },
+  // AI usage: admins only (the contract); the last week, by day.
+  getOrganizationAIUsage: { as: 'admin', query: () => ({ from: new Date(Date.now() - 7 * 86_400_000).toISOString(), to: new Date().toISOString() }) },
 
   // space content
   getCurrentRevision: { as: 'read' },

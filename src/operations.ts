@@ -14,7 +14,7 @@ export const AREAS: Area[] = [
   {
     // users
     load: () => import('./users/operations.js'),
-    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById'],
+    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById', 'createUserNotificationsToken'],
   },
   {
     // organizations

@@ -189,6 +189,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   deleteCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }) },
   // users and organizations
   getAuthenticatedUser: { as: 'anyone' },
+  createUserNotificationsToken: { as: 'anyone' },
   getUserById: { as: 'anyone' },
   listOrganizationsForAuthenticatedUser: { as: 'anyone' },
   getOrganizationById: { as: 'guest' },

@@ -717,6 +717,8 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },
   listSpacePageBacklinks: { as: 'read' },
+  listSpacePageMetaLinks: { as: 'read' },
+  listRevisionPageMetaLinks: { as: 'read' },
   getRevisionOfChangeRequestById: { as: 'read' },
   listPagesInChangeRequest: { as: 'read' },
   listFilesInChangeRequestById: { as: 'read' },
@@ -726,6 +728,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPageLinksInChangeRequest: { as: 'read' },
   listChangeRequestLinks: { as: 'read' },
   listChangeRequestPageBacklinks: { as: 'read' },
+  listChangeRequestPageMetaLinks: { as: 'read' },
   listChangeRequestFileBacklinks: { as: 'read' },
   updateChangeRequestContent: {
     as: 'edit',

@@ -10,6 +10,7 @@ import type { ShareLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRe
 import { liveGroup, liveSection, liveSiteSpace, sitePermissions } from './live.js';
 import { hasSections, nodesIn, sectionsOf, siteSpacesIn, siteSpacesOfSite, type Node } from './rows.js';
 import { SiteSections } from './tables.js';
+import { presentSiteAds } from './ads.js';
 import { Spaces } from '../spaces/tables.js';
 
 /**
@@ -173,6 +174,7 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
     createdAt: site.createdAt,
     adaptiveContent: site.adaptiveContent,
     agentsContext: site.agentsContext,
+    ads: presentSiteAds(tx, site, sitePermissions(tx, site, viewer).admin),
     features: [],
     urls: {
       location: apiUrl(ctx, `/orgs/${org.id}/sites/${site.id}`),

@@ -58,6 +58,8 @@ export const TABLES: TableSpec[] = [
   inRoot('invitations', ['user', 'organization']),
   // Leases of background jobs (src/kernel/leases.ts): few and short-lived, in one shard of their own.
   { name: 'leases', shard: () => 'jobs', indexes: [], home: 'jobs', locateId: () => 'jobs' },
+  // Sites in the ads program (src/sites/ads.ts): few, listed by status across organizations.
+  { name: 'siteAds', shard: () => 'ads', indexes: ['status'], home: 'ads', locateId: () => 'ads' },
   // `enumerable`: listed whole by checks and tests (a directory entry per organization or member).
   { name: 'organizations', shard: (r) => org(r.id), indexes: ['hostname'], locateId: org, enumerable: true },
   // Member ids are `<organization>.<user>` (src/organizations/model.ts).

@@ -33,7 +33,7 @@ describe('AI usage', () => {
     expect(after.from).toBe(from);
   });
 
-  it('buckets by calendar week (from Monday), month and year, empty ones included, with each feature\'s share', async () => {
+  it("buckets by calendar week (from Monday), month and year, empty ones included, with each feature's share", async () => {
     // Usage written on fixed days of a past month (as the runs would have).
     await s.ctx.store.write((tx) => {
       for (const [day, feature] of [
@@ -74,7 +74,10 @@ describe('AI usage', () => {
 
   it('the CLI shows it; admins only; bad ranges are 400 naming the field', async () => {
     const env = { DOCS_API_URL: s.url, DOCS_TOKEN: s.token };
-    const out = await docs(['orgs', 'ai-usage', '--org', org, '--from', '2026-03-02T00:00:00Z', '--to', '2026-03-09T00:00:00Z', '--interval', 'week', '--json'], env);
+    const out = await docs(
+      ['orgs', 'ai-usage', '--org', org, '--from', '2026-03-02T00:00:00Z', '--to', '2026-03-09T00:00:00Z', '--interval', 'week', '--json'],
+      env,
+    );
     expect([out.status, out.json.periods[0].credits]).toEqual([0, 3]);
     const editor = await addUser(s.ctx, org, 'edit');
     const refused = await usage('from=2026-03-02T00:00:00Z&to=2026-03-09T00:00:00Z', editor.token);

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { SiteAds } from '../../src/sites/ads.js';
 import { contractRoutes } from '../../src/contract/spec.js';
 import { ROLES, type Role } from '../../src/kernel/roles.js';
 import { addMember, addUser } from '../helpers/people.js';
@@ -42,6 +43,8 @@ export interface Case {
   setup?: (w: CaseWorld) => Promise<Record<string, string>>;
   body?: (w: CaseWorld) => unknown;
   query?: (w: CaseWorld) => Record<string, string>;
+  /** Request headers the operation declares (e.g. the ads partner's X-GitBook-Partner-Key). */
+  headers?: (w: CaseWorld) => Record<string, string>;
   /**
    * For operations that answer everyone and filter (lists, search): whether the answer shows
    * the world's thing. The least role must see it; the role below may get a 200 without it.
@@ -50,6 +53,11 @@ export interface Case {
   /** A DELETE that can only answer 204 ("nothing there") on this server: why (no 205 expected). */
   nothingToDelete?: string;
 }
+
+const partnerKey = () => {
+  process.env.DOCS_ADS_PARTNER_KEY = 'least-role-partner';
+  return { 'X-GitBook-Partner-Key': 'least-role-partner' };
+};
 
 const lists = (key: string) => (b: any, w: CaseWorld) => b.items.some((x: any) => x.id === w.ids[key]);
 
@@ -499,6 +507,28 @@ export const LEAST_ROLE: Record<string, Case> = {
   listSiteShareLinks: { as: 'admin' },
   createSite: { as: 'admin', body: () => ({ title: 'Case site' }) },
   updateSiteById: { as: 'admin', body: () => ({ title: 'World site' }) },
+  // Ads (docs/manual/sites.md#ads): a site admin turns them off (nothing to turn off: a no-op);
+  // the partner side needs this server's partner key, set for the case (the file's env is put back).
+  updateSiteAdsById: { as: 'admin', body: () => ({ status: 'disabled' }) },
+  adsListSites: { as: 'anyone', headers: () => partnerKey() },
+  adsUpdateSite: {
+    as: 'anyone',
+    headers: () => partnerKey(),
+    setup: async (w) => {
+      await w.s.ctx.store.write((tx) =>
+        tx.put(SiteAds, {
+          id: w.ids.siteId!,
+          organization: w.ids.organizationId!,
+          status: 'in-review',
+          topic: 'webdev',
+          submittedBy: w.me,
+          updatedAt: new Date().toISOString(),
+        }),
+      );
+      return {};
+    },
+    body: () => ({ status: 'rejected', reason: 'A case' }),
+  },
   publishSite: { as: 'admin' },
   // Published by its setup: a seeded sample (contract sweep) may not run publishSite before it.
   unpublishSite: { as: 'admin', setup: async (w) => (await w.s.api('POST', `/v1/orgs/${w.ids.organizationId}/sites/${w.ids.siteId}/publish`), {}) }, // 409 when already published: fine
@@ -921,6 +951,7 @@ export interface CaseCall {
   method: string;
   url: string;
   body: unknown;
+  headers?: Record<string, string>;
   me: { userId: string; token: string };
   lesser?: { userId: string; token: string };
   lowerWho?: Who;
@@ -954,7 +985,7 @@ export async function prepareCase(s: TestServer, world: World, operationId: stri
     '/v1' +
     template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) +
     (query ? `?${new URLSearchParams(query)}` : '');
-  return { method, url, body: c.body?.(w), me, lesser, lowerWho, w };
+  return { method, url, body: c.body?.(w), ...(c.headers ? { headers: c.headers(w) } : {}), me, lesser, lowerWho, w };
 }
 
 let routeIndex: Map<string, readonly [string, string]> | undefined;

@@ -88,6 +88,14 @@ const FROM_LATEST = [
   'listSiteStyleguideRuns',
   'listStyleguideTemplates',
   'listOrganizationStyleguides',
+  // Small operations of 0.202.0 (docs/manual/openapi.md#the-raw-source, docs/manual/organizations.md#ai-usage,
+  // docs/manual/content.md#meta-links, docs/manual/access.md#notifications-tokens).
+  'getLatestOpenAPISpecVersionContentRaw',
+  'createUserNotificationsToken',
+  'getOrganizationAIUsage',
+  'listSpacePageMetaLinks',
+  'listRevisionPageMetaLinks',
+  'listChangeRequestPageMetaLinks',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,

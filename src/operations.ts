@@ -15,7 +15,7 @@ export const AREAS: Area[] = [
   {
     // users
     load: () => import('./users/operations.js'),
-    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById'],
+    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById', 'createUserNotificationsToken'],
   },
   {
     // organizations
@@ -27,6 +27,7 @@ export const AREAS: Area[] = [
       'updateOrganizationById',
       'getSubdomain',
       'getOrganizationsForEmailDomain',
+      'getOrganizationAIUsage',
     ],
   },
   {
@@ -180,6 +181,7 @@ export const AREAS: Area[] = [
       'listOpenAPISpecVersions',
       'getLatestOpenAPISpecVersion',
       'getLatestOpenAPISpecVersionContent',
+      'getLatestOpenAPISpecVersionContentRaw',
       'getOpenAPISpecVersionById',
       'getOpenAPISpecVersionContentById',
     ],
@@ -359,6 +361,9 @@ export const AREAS: Area[] = [
       'updateSiteById',
       'deleteSiteById',
       'publishSite',
+      'updateSiteAdsById',
+      'adsListSites',
+      'adsUpdateSite',
       'unpublishSite',
       'getPublishedContentSite',
       'getSiteStructure',
@@ -428,6 +433,9 @@ export const AREAS: Area[] = [
       'listPagesInRevisionById',
       'getPageInRevisionById',
       'getPageInRevisionByPath',
+      'listSpacePageMetaLinks',
+      'listRevisionPageMetaLinks',
+      'listChangeRequestPageMetaLinks',
       'getPageDocumentInRevisionById',
       'listFilesInRevisionById',
       'getFileInRevisionById',

@@ -74,6 +74,11 @@ export interface OperationCommandDef {
    * (POST /_docs/dry-run, src/dry-run.ts); this prints its answer (lines for the terminal).
    */
   dryRun?: (answer: any, path: Record<string, string>) => string[];
+  /**
+   * The operation's header parameters from the flags (e.g. adsListSites' X-GitBook-Partner-Key):
+   * sent with the request, and checked with it against the contract before anything is sent.
+   */
+  headers?: (flags: Record<string, any>) => Record<string, string>;
   /** Last adjustments of the request from the flags (e.g. ids given as flags turned into the body's shape). */
   prepare?: (
     req: { path: Record<string, string>; query: Record<string, unknown>; body: any },
@@ -350,7 +355,7 @@ export function operationCommand(def: OperationCommandDef) {
       // The organization first: the pickers of the arguments list in it.
       if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
-      const req = { path, query, body: input };
+      const req = { path, query, body: input, ...(def.headers ? { headers: def.headers(f) } : {}) };
       await def.prepare?.(req, f, transport);
       const operationId = def.changeRequestForm && f['change-request'] !== undefined ? def.changeRequestForm : op.operationId;
       if (operationId !== op.operationId) req.path = { ...req.path, changeRequestId: f['change-request'] };

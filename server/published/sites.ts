@@ -433,6 +433,13 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   });
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || ((api?.kind === 'op' || blocks.length > 0) && !!part);
+  // Meta links: a URL as given; a page of this space by its address in the site (one of another
+  // space, or a page not published here, draws nothing).
+  const metaUrl = (t: { kind: string; url?: string; page?: string; space?: string }) =>
+    t.kind === 'url' ? t.url : t.kind === 'page' && !t.space ? (ix.byId.has(t.page!) ? pageUrl(entry, ix.byId.get(t.page!)!.path) : undefined) : undefined;
+  const links = found.page.node.metaLinks;
+  const canonical = links?.canonical && metaUrl(links.canonical);
+  const alternates = (links?.alternates ?? []).map(metaUrl).filter((u): u is string => !!u);
   const bytes = Buffer.from(
     frame({
       view,
@@ -447,6 +454,8 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       outline: headings,
       ref: (to) => found.refs.get(to) ?? contentRef(view, to),
       noindex,
+      ...(canonical ? { canonical } : {}),
+      ...(alternates.length ? { alternates } : {}),
       ...(api || blocks.some((b) => 'op' in b) ? { css: API_CSS } : {}),
     }),
   );

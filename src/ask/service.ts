@@ -16,6 +16,7 @@ import { type Keywords, normalizeQuestion, related } from './answer.js';
 import { ASK_LIMITS, type AskQuestionRecord, type AskResponseRecord, type AskSourceRecord } from './model.js';
 import type { BuiltAnswer } from './answer.js';
 import { AskQuestions, AskResponses } from './tables.js';
+import { recordAIUsage } from '../organizations/ai-usage.js';
 
 // Who may ask what, over which content, and what is kept of it (docs/manual/ask.md). An answer
 // quotes only spaces the caller may read: an organization's question, every space of it they may
@@ -121,6 +122,7 @@ export function recordQuestion(
     lastAskedAt: now,
   };
   tx.put(AskQuestions, row);
+  recordAIUsage(tx, q.organization, 'ask', now);
   if (!old) {
     const rows = tx.find(AskQuestions, 'organization', q.organization);
     if (rows.length > ASK_LIMITS.questions) {

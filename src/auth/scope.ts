@@ -13,8 +13,8 @@ import { insertToken, Tokens } from './tokens.js';
 /** How long a scoped token lives: GitBook's installation tokens last an hour too. */
 export const SCOPED_TTL_MS = 60 * 60 * 1000;
 
-/** Scoped secrets say what they are: `gb_inst_` (an installation's), `gb_pub_` (a published URL's). */
-const PREFIX: Record<CallerScope['kind'], string> = { installation: 'gb_inst_', published: 'gb_pub_' };
+/** Scoped secrets say what they are: `gb_inst_` (an installation's), `gb_pub_` (a published URL's), `gb_ntf_` (a user's notifications token). */
+const PREFIX: Record<CallerScope['kind'], string> = { installation: 'gb_inst_', published: 'gb_pub_', notifications: 'gb_ntf_' };
 
 /**
  * Mints a scoped token acting as `user` within `scope`; returns the secret (never stored).

@@ -49,9 +49,9 @@ export interface Caller {
  * on one more space widens it, uninstalling ends it); a published URL's token names its space.
  */
 export interface CallerScope {
-  kind: 'installation' | 'published';
-  /** The one organization it may act in. */
-  organization: string;
+  kind: 'installation' | 'published' | 'notifications';
+  /** The one organization it may act in (kind `notifications`: none, it acts on its user only). */
+  organization?: string;
   /** The integration scopes it holds (`space:content:read`, ...): the installed integration's. */
   scopes: string[];
   /** kind `installation`: which one (its integration by id and name). */

@@ -11,6 +11,7 @@ import { liveGroup, liveSection, liveSiteSpace, sitePermissions } from './live.j
 import { hasSections, nodesIn, sectionsOf, siteSpacesIn, siteSpacesOfSite, type Node } from './rows.js';
 import { externalLinksIn, presentExternalLink } from './agents.js';
 import { SiteSections } from './tables.js';
+import { presentSiteAds } from './ads.js';
 import { Spaces } from '../spaces/tables.js';
 
 /**
@@ -183,6 +184,7 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
     adaptiveContent: site.adaptiveContent,
     agentsContext: site.agentsContext,
     ...(site.styleguide ? { styleguide: { kind: 'space' as const, space: site.styleguide } } : {}),
+    ads: presentSiteAds(tx, site, sitePermissions(tx, site, viewer).admin),
     features: [],
     urls: {
       location: apiUrl(ctx, `/orgs/${org.id}/sites/${site.id}`),

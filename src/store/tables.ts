@@ -58,6 +58,8 @@ export const TABLES: TableSpec[] = [
   inRoot('invitations', ['user', 'organization']),
   // Leases of background jobs (src/kernel/leases.ts): few and short-lived, in one shard of their own.
   { name: 'leases', shard: () => 'jobs', indexes: [], home: 'jobs', locateId: () => 'jobs' },
+  // Sites in the ads program (src/sites/ads.ts): few, listed by status across organizations.
+  { name: 'siteAds', shard: () => 'ads', indexes: ['status'], home: 'ads', locateId: () => 'ads' },
   // `enumerable`: listed whole by checks and tests (a directory entry per organization or member).
   { name: 'organizations', shard: (r) => org(r.id), indexes: ['hostname'], locateId: org, enumerable: true },
   // Member ids are `<organization>.<user>` (src/organizations/model.ts).
@@ -119,7 +121,8 @@ export const TABLES: TableSpec[] = [
   ),
   // Questions asked of the documentation and AI responses (src/ask): the organization's own ask
   // shard, so questions asked on a busy site do not slow its other writes. Ids start with the organization.
-  ...(['askQuestions', 'askResponses'] as const).map(
+  // AI usage counts (src/organizations/ai-usage.ts) are written with the questions, in the same shard.
+  ...(['askQuestions', 'askResponses', 'aiUsage'] as const).map(
     (name): TableSpec => ({
       name,
       shard: (r) => `ask/${r.organization}`,

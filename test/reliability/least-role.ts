@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { SiteAds } from '../../src/sites/ads.js';
 import { contractRoutes } from '../../src/contract/spec.js';
 import { ROLES, type Role } from '../../src/kernel/roles.js';
 import { addMember, addUser } from '../helpers/people.js';
@@ -45,6 +46,8 @@ export interface Case {
   setup?: (w: CaseWorld) => Promise<Record<string, string>>;
   body?: (w: CaseWorld) => unknown;
   query?: (w: CaseWorld) => Record<string, string>;
+  /** Request headers the operation declares (e.g. the ads partner's X-GitBook-Partner-Key). */
+  headers?: (w: CaseWorld) => Record<string, string>;
   /**
    * For operations that answer everyone and filter (lists, search): whether the answer shows
    * the world's thing. The least role must see it; the role below may get a 200 without it.
@@ -53,6 +56,11 @@ export interface Case {
   /** A DELETE that can only answer 204 ("nothing there") on this server: why (no 205 expected). */
   nothingToDelete?: string;
 }
+
+const partnerKey = () => {
+  process.env.DOCS_ADS_PARTNER_KEY = 'least-role-partner';
+  return { 'X-GitBook-Partner-Key': 'least-role-partner' };
+};
 
 const lists = (key: string) => (b: any, w: CaseWorld) => b.items.some((x: any) => x.id === w.ids[key]);
 
@@ -260,6 +268,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   deleteCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }) },
   // users and organizations
   getAuthenticatedUser: { as: 'anyone' },
+  createUserNotificationsToken: { as: 'anyone' },
   getUserById: { as: 'anyone' },
   listOrganizationsForAuthenticatedUser: { as: 'anyone' },
   getOrganizationById: { as: 'guest' },
@@ -381,6 +390,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   listOpenAPISpecVersions: { as: 'read' },
   getLatestOpenAPISpecVersion: { as: 'read' },
   getLatestOpenAPISpecVersionContent: { as: 'read' },
+  getLatestOpenAPISpecVersionContentRaw: { as: 'read' },
   getOpenAPISpecVersionById: { as: 'read' },
   getOpenAPISpecVersionContentById: { as: 'read' },
   createOpenAPISpec: { as: 'create', body: () => ({ slug: unique('case-spec'), source: { text: SPEC_TEXT } }) },
@@ -600,6 +610,28 @@ export const LEAST_ROLE: Record<string, Case> = {
   listSiteShareLinks: { as: 'admin' },
   createSite: { as: 'admin', body: () => ({ title: 'Case site' }) },
   updateSiteById: { as: 'admin', body: () => ({ title: 'World site' }) },
+  // Ads (docs/manual/sites.md#ads): a site admin turns them off (nothing to turn off: a no-op);
+  // the partner side needs this server's partner key, set for the case (the file's env is put back).
+  updateSiteAdsById: { as: 'admin', body: () => ({ status: 'disabled' }) },
+  adsListSites: { as: 'anyone', headers: () => partnerKey() },
+  adsUpdateSite: {
+    as: 'anyone',
+    headers: () => partnerKey(),
+    setup: async (w) => {
+      await w.s.ctx.store.write((tx) =>
+        tx.put(SiteAds, {
+          id: w.ids.siteId!,
+          organization: w.ids.organizationId!,
+          status: 'in-review',
+          topic: 'webdev',
+          submittedBy: w.me,
+          updatedAt: new Date().toISOString(),
+        }),
+      );
+      return {};
+    },
+    body: () => ({ status: 'rejected', reason: 'A case' }),
+  },
   publishSite: { as: 'admin' },
   // Published by its setup: a seeded sample (contract sweep) may not run publishSite before it.
   unpublishSite: { as: 'admin', setup: async (w) => (await w.s.api('POST', `/v1/orgs/${w.ids.organizationId}/sites/${w.ids.siteId}/publish`), {}) }, // 409 when already published: fine
@@ -773,6 +805,8 @@ export const LEAST_ROLE: Record<string, Case> = {
     },
     sees: (b, _w) => Array.isArray(b.organizations),
   },
+  // AI usage: admins only (the contract); the last week, by day.
+  getOrganizationAIUsage: { as: 'admin', query: () => ({ from: new Date(Date.now() - 7 * 86_400_000).toISOString(), to: new Date().toISOString() }) },
 
   // space content
   getCurrentRevision: { as: 'read' },
@@ -841,6 +875,8 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },
   listSpacePageBacklinks: { as: 'read' },
+  listSpacePageMetaLinks: { as: 'read' },
+  listRevisionPageMetaLinks: { as: 'read' },
   getRevisionOfChangeRequestById: { as: 'read' },
   listPagesInChangeRequest: { as: 'read' },
   listFilesInChangeRequestById: { as: 'read' },
@@ -850,6 +886,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPageLinksInChangeRequest: { as: 'read' },
   listChangeRequestLinks: { as: 'read' },
   listChangeRequestPageBacklinks: { as: 'read' },
+  listChangeRequestPageMetaLinks: { as: 'read' },
   listChangeRequestFileBacklinks: { as: 'read' },
   updateChangeRequestContent: {
     as: 'edit',
@@ -1089,6 +1126,7 @@ export interface CaseCall {
   method: string;
   url: string;
   body: unknown;
+  headers?: Record<string, string>;
   me: { userId: string; token: string };
   lesser?: { userId: string; token: string };
   lowerWho?: Who;
@@ -1123,7 +1161,7 @@ export async function prepareCase(s: TestServer, world: World, operationId: stri
     '/v1' +
     template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) +
     (query ? `?${new URLSearchParams(query)}` : '');
-  return { method, url, body: c.body?.(w), me, lesser, lowerWho, w };
+  return { method, url, body: c.body?.(w), ...(c.headers ? { headers: c.headers(w) } : {}), me, lesser, lowerWho, w };
 }
 
 let routeIndex: Map<string, readonly [string, string]> | undefined;

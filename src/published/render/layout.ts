@@ -29,6 +29,9 @@ export interface Frame {
   /** Resolves a customization content ref (header and footer links) to a URL. */
   ref(to: unknown): string | undefined;
   noindex?: boolean;
+  /** The page's meta links (docs/manual/content.md#meta-links), resolved to URLs. */
+  canonical?: string;
+  alternates?: string[];
   /** More CSS for this page (API reference pages). */
   css?: string;
 }
@@ -187,7 +190,7 @@ export function frame(f: Frame): string {
 <html lang="${attr(lang)}" data-theme="${f.theme}" data-style="${attr(settings.styling?.theme ?? 'clean')}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
-${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
+${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${f.canonical ? `<link rel="canonical" href="${attr(safeUrl(f.canonical))}">` : ''}${(f.alternates ?? []).map((u) => `<link rel="alternate" href="${attr(safeUrl(u))}">`).join('')}${favicon(settings)}
 <style>${fontFaces(settings.styling?.font, view.base)}${themeVars(settings.styling)}${BASE_CSS}${f.css ?? ''}</style>
 <script src="${attr(view.base)}/~/site.js?v=${SITE_JS_VERSION}" integrity="${SITE_JS_HASH}" defer></script></head>
 <body><a class="skip" href="#content">Skip to content</a>

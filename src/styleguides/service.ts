@@ -96,16 +96,18 @@ export function ensureStyleguide(
  * open style guide change request (taken over) or a new draft one. 412 when the site has no style guide.
  */
 export function runCheck(tx: WriteTx, ctx: Context, caller: Caller, organizationId: string, siteId: string, spaceIds: readonly string[], parse: Parse) {
-  const { site } = siteOf(tx, caller, organizationId, siteId, 'read', `checking site ${siteId} against its style guide`);
-  const sg = styleguideOf(tx, site);
-  if (!sg) throw new DocsError('precondition', `site ${site.id} has no style guide: make one first (POST /orgs/${organizationId}/sites/${site.id}/styleguide)`);
+  const { site } = siteOf(tx, caller, organizationId, siteId, 'edit', `checking site ${siteId} against its style guide`);
+  // The caller's rights on the spaces first: a member who may not edit them learns nothing more (403).
   const ofSite = new Set(siteSpacesOfSite(tx, site.id).map((ss) => ss.space));
   if (new Set(spaceIds).size !== spaceIds.length) throw invalid('spaces: a space is listed twice');
   const spaces = spaceIds.map((id, i) => {
-    if (id === sg.id) throw invalid(`spaces[${i}]: ${id} is the style guide itself`);
-    if (!ofSite.has(id)) throw invalid(`spaces[${i}]: space ${id} is not in site ${site.id}`);
+    if (!ofSite.has(id) && styleguideOf(tx, site)?.id !== id) throw invalid(`spaces[${i}]: space ${id} is not in site ${site.id}`);
     return requireContentEdit(tx, caller, id).row;
   });
+  const sg = styleguideOf(tx, site);
+  if (!sg) throw new DocsError('precondition', `site ${site.id} has no style guide: make one first (POST /orgs/${organizationId}/sites/${site.id}/styleguide)`);
+  const self = spaceIds.indexOf(sg.id);
+  if (self >= 0) throw invalid(`spaces[${self}]: ${sg.id} is the style guide itself`);
   const rules = parseRules(pagesOf(tx, sg).map((p) => p.markdown));
   const now = ctx.clock.now().toISOString();
   const runId = newId();

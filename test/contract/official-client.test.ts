@@ -95,8 +95,6 @@ describe('@gitbook/api 0.202.0, a script of the calls its users make', () => {
     await step('listOrganizationsForAuthenticatedUser', () => api.orgs.listOrganizationsForAuthenticatedUser());
     await step('getOrganizationById', () => api.orgs.getOrganizationById(org));
     await step('getContentByUrl', () => api.urls.getContentByUrl({ url: `${s.url}/o/${org}/s/${space}` }));
-    // added after merge: getPublishedContentByUrl
-    // added after merge: resolvePublishedContentByUrl
 
     // Spaces and pages by path (nested, slashes unencoded) on the space, a change request, a revision.
     await step('listSpacesInOrganizationById', () => api.orgs.listSpacesInOrganizationById(org));
@@ -116,8 +114,18 @@ describe('@gitbook/api 0.202.0, a script of the calls its users make', () => {
     await step('getRevisionSemanticChanges', () => api.spaces.getRevisionSemanticChanges(space, nested.revision));
     await step('getDocumentById', () => api.spaces.getDocumentById(space, documentId));
     await step('getReusableContentById', () => api.spaces.getReusableContentById(space, reusable));
-    // added after merge: getComputedRevision
-    // added after merge: getComputedDocument
+    await step('getComputedRevision', () =>
+      api.spaces.getComputedRevision(space, {
+        seed: 's1',
+        source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: ids.specSlug } } }, props: { models: true } },
+      }),
+    );
+    await step('getComputedDocument', () =>
+      api.spaces.getComputedDocument(space, {
+        seed: 's1',
+        source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: ids.specSlug } } }, props: { doc: 'models' } },
+      }),
+    );
 
     // Change requests: create, read, list, merge (its content written by the project's batch route).
     await step('createChangeRequest', () => api.spaces.createChangeRequest(space, { subject: 'From the client' }));
@@ -154,12 +162,16 @@ describe('@gitbook/api 0.202.0, a script of the calls its users make', () => {
       await step('updateSiteCustomizationById', () => api.orgs.updateSiteCustomizationById(org, site, results.getSiteCustomizationById));
     await step('publishSite', () => api.orgs.publishSite(org, site));
     await step('getSitePublishingAuthById', () => api.orgs.getSitePublishingAuthById(org, site));
-    // added after merge: getSitePublishingPreviewById
+    await step('getSitePublishingPreviewById', () => api.orgs.getSitePublishingPreviewById(org, site));
+    // The site's published address, as the client's users resolve it.
+    const published = (await w.owner('GET', `/v1/orgs/${org}/sites/${site}`)).urls.published as string;
+    await step('getPublishedContentByUrl', () => api.urls.getPublishedContentByUrl({ url: published }));
+    await step('resolvePublishedContentByUrl', () => api.urls.resolvePublishedContentByUrl({ url: published }));
 
     // Search.
     await step('searchSpaceContent', () => api.spaces.searchSpaceContent(space, { query: 'install' }));
     await step('searchOrganizationContent', () => api.orgs.searchOrganizationContent(org, { query: 'install' }));
-    // added after merge: searchSiteContent
+    await step('searchSiteContent', () => api.orgs.searchSiteContent(org, site, { query: 'install', scope: { mode: 'default' } }));
 
     // OpenAPI specs.
     await step('listOpenAPISpecs', () => api.orgs.listOpenApiSpecs(org));

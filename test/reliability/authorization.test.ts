@@ -26,6 +26,10 @@ const OPEN_TO_ANYONE = new Set([
   'listIntegrations',
   'getIntegrationByName',
   'publishIntegration',
+  // The ad partner's side: authorized by the X-GitBook-Partner-Key header, not by membership (docs/manual/sites.md#ads).
+  'adsListSites',
+  'adsUpdateSite',
+  'createUserNotificationsToken', // a token for the caller's own notifications (docs/manual/access.md)
 ]);
 
 // Writes a `read` member may make: about themselves (their agent conversations); POSTs that change nothing (a render is
@@ -48,6 +52,10 @@ const READER_WRITES = new Set([
   'getComputedRevision',
   // Agent feedback is an insights event of the site (docs/manual/site-agents.md#agent-feedback).
   'submitSiteAgentFeedback',
+  // Bringing a site's search index up to date changes nothing a member sees (docs/manual/sites.md#site-search-and-preview).
+  'prewarmSiteSearch',
+  // The site's search is a POST that reads (docs/manual/sites.md#site-search-and-preview).
+  'searchSiteContent',
   'submitAgentFeedbackToSite',
 ]);
 

@@ -1,5 +1,6 @@
 import type { Context } from './kernel/context.js';
 import type { WriteTx } from './store/port.js';
+import { releaseAuditRings } from './audit/record.js';
 import { removeSpaceInstallations } from './git/installations.js';
 import { removeSpaceFromSites } from './sites/site-spaces.js';
 import { deleteSpaceContent } from './spaces/content-rows.js';
@@ -12,6 +13,9 @@ import { Spaces } from './spaces/tables.js';
 
 /** Removes a space for good: its metadata row, every row of its content shard, its place on sites, its Git Sync installation. */
 export function purgeSpace(tx: WriteTx, space: SpaceRecord): void {
+  // Audit events kept in the space's shards move to the organization's log first, or those
+  // shards would outlive the space (src/audit/record.ts).
+  releaseAuditRings(tx, space.organization, `space/${space.id}`, Date.now());
   deleteSpaceContent(tx, space.id);
   removeSpaceFromSites(tx, space.id);
   removeSpaceInstallations(tx, space.id);

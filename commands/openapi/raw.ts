@@ -7,7 +7,10 @@ export default class Raw extends DocsCommand {
   static summary = "Print the latest version's entrypoint exactly as it was submitted (JSON or YAML)";
   static description =
     'API: GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw (getLatestOpenAPISpecVersionContentRaw). Prints the text as it was given or fetched, byte for byte; --json prints {text, format}.';
-  static examples = ['<%= config.bin %> openapi raw petstore > petstore.yaml', '<%= config.bin %> openapi raw petstore --jq .format'];
+  static examples = [
+    '<%= config.bin %> openapi raw petstore --jq .format',
+    '<%= config.bin %> openapi raw petstore --jq .text > petstore.yaml   # the spec as it was submitted',
+  ];
   static args = { specSlug: Args.string({ description: 'slug of the spec', required: true }) };
   static flags = { org: orgFlag() };
 

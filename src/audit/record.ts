@@ -49,7 +49,9 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         const before = organizationOfPath(tx, call.path);
         const rows: AuditEventRecord['rows'] = [];
         const owners: Row[] = [];
-        let first: { table: string; row: Row } | undefined; // where the event is kept
+        // Where the event is kept: the shard of the first row put (a delete's shard may be emptied).
+        let first: { table: string; row: Row } | undefined;
+        const emptied = new Set<string>();
         const noted: WriteTx = {
           get: (t, id) => tx.get(t, id),
           find: (t, f, v) => tx.find(t, f, v),
@@ -61,18 +63,22 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
             return tx.put(t, row);
           },
           delete: (t, id) => {
-            const old = owners.length < 4 || !first ? tx.get(t, id) : undefined;
+            const old = tx.get(t, id);
             const gone = tx.delete(t, id);
             if (gone) {
               rows.push({ table: t, id, change: 'delete' });
               if (old && owners.length < 4) owners.push(old);
-              if (old) first ??= { table: t, row: old };
+              const h = old && hostOf(t, old);
+              if (h) emptied.add(h);
             }
             return gone;
           },
         };
         const result = fn(noted);
         if (!rows.length) return result;
+        // A shard the write deleted from may be left with nothing else: the rings kept there move
+        // to the segments, so that a deleted thing's file goes with it (never kept alive by its log).
+        for (const h of emptied) flushRing(tx, h, Date.parse(occurredAt));
         const organization = before ?? organizationOfRows(tx, owners);
         if (!organization) return result; // a user's own settings: no organization's log
         const event: AuditEventRecord = {
@@ -203,6 +209,29 @@ function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, no
   }
   tx.put(AuditEvents, event);
   prune(tx, event.organization, now);
+}
+
+/**
+ * Before shards are emptied outside `invoke` (a space purged for good: src/space-purge.ts), the
+ * rings the organization keeps in shards whose key starts with `prefix` move to its segments.
+ */
+export function releaseAuditRings(tx: WriteTx, organization: string, prefix: string, now: number): void {
+  for (const h of tx.find(AuditHosts, 'organization', organization)) if (h.host === prefix || h.host.startsWith(`${prefix}/`)) flushRing(tx, h.host, now);
+}
+
+/** Moves the ring events kept in shard `host` to their organizations' segments (see auditHook). */
+function flushRing(tx: WriteTx, host: string, now: number): void {
+  const orgs = new Set<string>();
+  for (const e of tx.find(AuditRecent, 'host', host)) {
+    tx.delete(AuditRecent, e.id);
+    const { host: _host, ...moved } = e;
+    tx.put(AuditEvents, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
+    orgs.add(e.organization);
+  }
+  for (const o of orgs) {
+    tx.delete(AuditHosts, hostRowId(o, host));
+    prune(tx, o, now);
+  }
 }
 
 /**

@@ -89,7 +89,7 @@ describe('docs doctor on a full world', () => {
     expect(healthy.damaged).toEqual([]);
     expect(healthy.notes).toEqual([]); // no "file(s) no row references"
     expect(healthy.rows).toBeGreaterThan(50);
-    expect(healthy.blobs).toBe(4); // three uploads and one OpenAPI version (PDFs are a cache no row names)
+    expect(healthy.blobs).toBe(5); // three uploads, one OpenAPI version and its raw source (PDFs are a cache no row names)
     const r = await docs(['doctor', '--data', dir, '--repair', '--json']); // nothing to do: no confirmation needed
     expect(r.status, r.stderr).toBe(0);
     expect(r.json.damaged).toEqual([]);

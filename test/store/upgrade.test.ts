@@ -45,7 +45,26 @@ function expectSameRead(got: { status: number; body: string } | undefined, want:
   } catch {
     return expect(got?.body, label).toBe(want.body);
   }
-  expect(JSON.parse(got!.body), label).toMatchObject(recorded as object);
+  expect(JSON.parse(got!.body), label).toMatchObject(withoutChanged(recorded, label) as object);
+}
+
+/**
+ * Figures whose meaning changed by design since the fixture was written: a conversation cluster's
+ * task counts were always 0 and now count its agent task (docs/manual/agents.md#agent-tasks).
+ */
+function withoutChanged(recorded: unknown, label: string): unknown {
+  if (!label.includes('conversations-clusters')) return recorded;
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(strip)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([k]) => !/^tasks[A-Z]/.test(k))
+              .map(([k, x]) => [k, strip(x)]),
+          )
+        : v;
+  return strip(recorded);
 }
 
 async function readAll(dir: string): Promise<{ reads: typeof reads; downloads: [string, number, string][] }> {

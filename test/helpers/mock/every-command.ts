@@ -55,6 +55,7 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
       (c) => `git-sync:${c}`,
     ),
     'sites:search-prewarm' /* prewarmSiteSearch */,
+    'openapi:raw' /* getLatestOpenAPISpecVersionContentRaw */,
     // Conversations with the organization agent are 0.202.0's (docs/manual/agents.md).
     'agents:conversations:list',
     'agents:conversations:provision',

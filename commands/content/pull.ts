@@ -9,7 +9,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
-import { flattenRemote, pageFields, remoteContent, type RemotePage } from '../_lib/content-remote.js';
+import { flattenRemote, pageFields, remoteContent, resolvePageLinks, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
 import { CONFIG_FILE, parseRepoConfig } from '../_lib/gitbook-yaml.js';
 import { yielder } from '../_lib/yield.js';
@@ -66,7 +66,11 @@ export default class ContentPull extends DocsCommand {
     }
     const target = config.root ? new PullTarget(insideRoot(args.dir, config.root)) : outer;
     const summaryFile = target.reserve(config.summary);
-    const remote = { pages: localPages(target, got.pages), files: got.files.filter((f) => f !== kept).map((f) => ({ ...f, name: target.claimFile(f.name) })) };
+    // Link pages to a page: written with the file that page is written to.
+    const remote = {
+      pages: resolvePageLinks(localPages(target, got.pages)),
+      files: got.files.filter((f) => f !== kept).map((f) => ({ ...f, name: target.claimFile(f.name) })),
+    };
     for (const f of remote.files) target.write(f.name, await transport.download(f.downloadURL));
     const flat = flattenRemote(remote.pages);
     const byPath = new Map(flat.map((x) => [x.page.path, { hasChildren: x.page.children.length > 0 }]));

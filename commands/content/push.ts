@@ -356,6 +356,8 @@ function prepare(c: PlannedChange, ids: Map<string, string>) {
   if (c.intoPath !== undefined) change.into = c.intoPath === null ? null : (ids.get(c.intoPath) ?? c.intoPath);
   if (change.operation === 'insert_page' && change.into === null) delete change.into;
   if (c.pagePath !== undefined) change.page = ids.get(c.pagePath) ?? c.pagePath;
+  // A link page to a page: that page by id when known, else by its ref (its path).
+  if (c.targetPath !== undefined) change.target = { ...change.target, page: ids.get(c.targetPath) ?? c.targetPath };
   return change;
 }
 

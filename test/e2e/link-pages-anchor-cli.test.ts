@@ -128,6 +128,37 @@ describe('SUMMARY.md entries linking to a page of the space (and an anchor) are 
   });
 });
 
+describe('link pages to a page across batches of 50 changes', () => {
+  it('go in after the pages they lead to (an earlier batch by id, the same by ref), in a dry run too; then nothing changes', { timeout: 180_000 }, async () => {
+    const env = { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: 'gb_api_e2e_anchor_batches' };
+    const run = async (...args: string[]) => {
+      const r = await docs(args, env);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
+    const space = (await run('spaces', 'create', '--title', 'Many', '--json')).json.id as string;
+    const files: Record<string, string> = {};
+    const names = Array.from({ length: 60 }, (_, i) => `p${i + 1}`);
+    for (const n of names) files[`${n}.md`] = `# ${n}\n\n## Part\n`;
+    // The link pages come first: one leads to the first page (in the first batch), one to the last (in the second).
+    files['SUMMARY.md'] = `# Table of contents\n\n* [First part](p1.md#part)\n* [Last](p60.md#)\n${names.map((n) => `* [${n}](${n}.md)\n`).join('')}`;
+    const src = writeTree(files);
+    const dry = await run('content', 'push', src, '--space', space, '--merge', '--dry-run', '--json');
+    expect(dry.json.pages.added).toContain('[First part](p1.md#part)');
+    expect((await run('content', 'push', src, '--space', space, '--merge', '--json')).json).toMatchObject({ merged: true, added: 62 });
+    const listed = (await run('pages', 'list', space, '--json')).json.pages as any[];
+    expect(listed.slice(0, 3).map((p) => [p.title, p.target])).toEqual([
+      ['First part', { kind: 'anchor', page: listed[2].id, anchor: 'part' }],
+      ['Last', { kind: 'page', page: listed[61].id }],
+      ['p1', undefined],
+    ]);
+    const out = join(tempDir('docs-anchor-many-'), 'out');
+    await run('content', 'pull', out, '--space', space);
+    expect(readTree(out)).toEqual(readTree(src));
+    expect((await run('content', 'push', out, '--space', space)).stdout).toBe(`No change: ${out} matches space ${space}.\n`);
+  });
+});
+
 describe('link pages to a page: what is refused', () => {
   const cases: [string, string, RegExp, string][] = [
     [

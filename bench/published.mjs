@@ -23,7 +23,7 @@ import { childEnv, load, removeDir, startBareServer, startDocsServe, stopChild, 
 import { sectionChanges } from './text.mjs';
 import { contentMarkdown, tinySpec as petSpec } from './published-content.mjs';
 import { CATEGORIES, lighthouseAvailable, lighthouseScores } from './lighthouse.mjs';
-// The reference's own slugs (src/published/api/spec.ts), from the build the bench runs.
+// The reference's own slugs (src/urls/site/api-spec.ts), from the build the bench runs.
 import { slugify } from '../dist/src/kernel/slug.js';
 
 const QUICK = process.argv.includes('--quick');

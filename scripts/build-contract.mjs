@@ -48,6 +48,54 @@ const FROM_LATEST = [
   'listGitLabProjectBranchesForGitSyncInstallation',
   'getGitLabProjectFileForGitSyncInstallation',
   'listSiteGitSyncInstallations',
+  'prewarmSiteSearch',
+  // Conversations with the organization agent are 0.202.0's (docs/manual/agents.md).
+  'listOrganizationAgentConversations',
+  'provisionOrganizationAgentConversation',
+  'updateOrganizationAgentConversation',
+  'deleteOrganizationAgentConversation',
+  // A site's agent channels, external links, agent settings and feedback, duplicating a site
+  // space, the site template (docs/manual/site-agents.md).
+  'createSiteChannel',
+  'listSiteChannels',
+  'getSiteChannelById',
+  'updateSiteChannelById',
+  'deleteSiteChannelById',
+  'addExternalLinkToSite',
+  'updateSiteExternalLinkById',
+  'deleteSiteExternalLinkById',
+  'duplicateSiteSpace',
+  'applyTemplateToSite',
+  'getSiteAgentSettingsById',
+  'updateSiteAgentSettingsById',
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
+  // The organization's audit log (docs/manual/audit.md).
+  'listOrganizationAuditEvents',
+  'getOrganizationAuditEvent',
+  'listOrganizationAuditEventActions',
+  // Site questions and answers (docs/manual/ask.md#site-questions-and-answers); styleguides (docs/manual/styleguides.md).
+  'listSiteQuestions',
+  'getSiteQuestionById',
+  'listSiteQuestionSources',
+  'getSiteQuestionStats',
+  'listSiteQuestionAnswers',
+  'getSiteQuestionAnswerById',
+  'getSiteQuestionAnswerThreadById',
+  'listSiteQuestionAnswerSources',
+  'createSiteStyleguideById',
+  'createSiteStyleguideRun',
+  'listSiteStyleguideRuns',
+  'listStyleguideTemplates',
+  'listOrganizationStyleguides',
+  // Small operations of 0.202.0 (docs/manual/openapi.md#the-raw-source, docs/manual/organizations.md#ai-usage,
+  // docs/manual/content.md#meta-links, docs/manual/access.md#notifications-tokens).
+  'getLatestOpenAPISpecVersionContentRaw',
+  'createUserNotificationsToken',
+  'getOrganizationAIUsage',
+  'listSpacePageMetaLinks',
+  'listRevisionPageMetaLinks',
+  'listChangeRequestPageMetaLinks',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,
@@ -55,7 +103,12 @@ const FROM_LATEST = [
 // listGlossaryEntries: 0.202.0 adds `orderBy` (a language: entries by their term in it). docs/manual/translations.md#glossary.
 // listOrganizationIntegrationsStatus: the `site` and `space` filters (docs/manual/integrations.md#what-is-installed-where);
 // generateStorageUploadURL: the `organization_file` kind (docs/manual/imports-and-git.md#upload-urls).
+// searchSiteContent: the scope's `restrictTo`; getSitePublishingPreviewById: `draft` and `target`;
+// resolvePublishedContentByUrl: the visitor's `type` (docs/manual/sites.md#published-urls).
 const LATEST_REQUEST = [
+  'searchSiteContent',
+  'getSitePublishingPreviewById',
+  'resolvePublishedContentByUrl',
   'createSiteRedirect',
   'updateSiteRedirectById',
   'listSiteRedirects',
@@ -63,6 +116,11 @@ const LATEST_REQUEST = [
   'listGlossaryEntries',
   'listOrganizationIntegrationsStatus',
   'generateStorageUploadURL',
+  // getComputedDocument: 0.202.0 adds the `operation` and `tag` documents of builtin:openapi and names
+  // the translation of a builtin:translation document (which 0.146.0 cannot say); getComputedRevision:
+  // `grouping` and `downloadLink` (docs/manual/content.md#computed-content).
+  'getComputedDocument',
+  'getComputedRevision',
 ];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 // Bodies that 0.202.0 clients send with fields 0.146.0 lacks and that this server stores

@@ -99,7 +99,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
         // (docs/manual/site-delivery.md#custom-hostnames): one store read, for names refused otherwise.
         const name = hostName(req.headers.host ?? '');
         if (!name) throw refused;
-        import('../src/published/site.js')
+        import('../src/urls/site/site.js')
           .then(({ siteForHostname }) => ctx.store.read((tx) => siteForHostname(tx, name)))
           .then((ref) => {
             if (!ref) return fail(req, res, refused);
@@ -193,7 +193,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       // Failed authentications are limited per address, requests per token (server/rate-limit.ts).
       const status = auth(req, res).then((caller) => {
         const respond = (body: unknown) => {
-          const result = invoke(ctx, route.operationId, { path: route.path, query, body }, caller);
+          const result = invoke(ctx, route.operationId, { path: route.path, query, body, headers: req.headers }, caller);
           // A streamed answer (text/event-stream in the contract): server/sse.ts.
           const answer = (r: InvokeResult): number | Promise<number> =>
             r.events ? sendEvents(res, r.status, r.events, r.headers) : (send(res, r.status, r.body, r.headers), r.status);

@@ -112,8 +112,8 @@ export async function answerMcp(req: IncomingMessage, res: ServerResponse, body:
  */
 export async function serveSiteMcp(ctx: Context, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<number> {
   const [{ openSite, siteSegments }, { parseCookies, visitorInput }] = await Promise.all([
-    import('../src/published/open.js'),
-    import('../src/published/visitor.js'),
+    import('../src/urls/site/open.js'),
+    import('../src/urls/site/visitor.js'),
   ]);
   const [orgKey, basename, , slug = ''] = siteSegments(pathname) ?? [];
   const query = new URLSearchParams(search);

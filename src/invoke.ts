@@ -1,12 +1,14 @@
 import { operationSpec } from './contract/spec.js';
 import { validateInput, type OperationInput } from './contract/validate.js';
-import type { Caller, Context } from './kernel/context.js';
+import { contextBase, type Caller, type Context } from './kernel/context.js';
 import { asDocsError, DocsError } from './kernel/errors.js';
 import { storageError } from './store/storage-error.js';
 import type { OperationRequest, OperationResult } from './kernel/operation.js';
 import type { OperationId } from './contract/types.js';
 import { loadedOperation, loadOperation } from './operations.js';
 import type { Operation } from './kernel/operation.js';
+import { auditHook } from './audit/record.js';
+import { hookedStore } from './kernel/write-scope.js';
 
 export interface InvokeResult extends OperationResult {
   /** Set when the result is an error, so in-process callers can rethrow it as it was. */
@@ -38,17 +40,38 @@ function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller 
     // A scoped token (an installation's, a published URL's) is held to its scope here, before
     // the handler, which then checks its user's rights as for anyone: it can do no more than
     // both allow (docs/manual/integrations.md#scoped-callers). Loaded only for such callers.
+    // A write operation runs in an audit scope: each write it commits carries its audit event in
+    // the same transaction (src/audit/record.ts, docs/manual/audit.md). Reads run as they are.
+    const handle = spec.method === 'GET' ? () => op.handler(request) : () => audited(ctx, op, request, spec.method, caller);
     if (caller.scope) {
       return import('./integrations/scoped.js')
         .then((m) => m.checkScope(ctx, spec, valid.path ?? {}, caller))
-        .then(() => op.handler(request))
+        .then(handle)
         .catch((err) => failure(onDisk(ctx, err)));
     }
-    const out = op.handler(request);
+    const out = handle();
     return out instanceof Promise ? out.catch((err) => failure(onDisk(ctx, err))) : out;
   } catch (err) {
     return failure(onDisk(ctx, err));
   }
+}
+
+function audited(ctx: Context, op: Operation, request: OperationRequest<OperationId>, method: string, caller: Caller): ReturnType<Operation['handler']> {
+  const scope = auditHook(ctx, { operationId: op.operationId, method, path: (request.path ?? {}) as Record<string, string>, caller });
+  // The call's own context: the same but for a store whose writes carry this call's events.
+  const own: Context = { ...ctx, base: contextBase(ctx), store: hookedStore(ctx.store, scope) };
+  let out: ReturnType<Operation['handler']>;
+  try {
+    out = op.handler({ ...request, ctx: own });
+  } catch (err) {
+    scope.close();
+    throw err;
+  }
+  if (!(out instanceof Promise)) {
+    scope.close();
+    return out;
+  }
+  return out.finally(() => scope.close());
 }
 
 /** A disk error of a file beside the store (a blob, a PDF: a full disk) names its cause and the data directory (503). */

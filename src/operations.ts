@@ -1,4 +1,5 @@
 import type { Operation } from './kernel/operation.js';
+import { setServedOperations } from './kernel/served.js';
 
 // Every operation this project serves, by area: the one list the HTTP router, the CLI transports,
 // the generated tests and the served-operations snapshot read. Each area's handlers are loaded
@@ -14,7 +15,7 @@ export const AREAS: Area[] = [
   {
     // users
     load: () => import('./users/operations.js'),
-    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById'],
+    operations: ['getAuthenticatedUser', 'getUserById', 'updateUserById', 'createUserNotificationsToken'],
   },
   {
     // organizations
@@ -26,6 +27,7 @@ export const AREAS: Area[] = [
       'updateOrganizationById',
       'getSubdomain',
       'getOrganizationsForEmailDomain',
+      'getOrganizationAIUsage',
     ],
   },
   {
@@ -148,6 +150,25 @@ export const AREAS: Area[] = [
     operations: ['getOrganizationAgentInstructions', 'updateOrganizationAgentInstructions'],
   },
   {
+    // agents: agent tasks from the conversations engine, the setup state, organization agent conversations
+    load: () => import('./agents/operations.js'),
+    operations: [
+      'getAgentSetupState',
+      'listAgentTasks',
+      'getAgentTask',
+      'updateAgentTask',
+      'listOrganizationAgentConversations',
+      'provisionOrganizationAgentConversation',
+      'updateOrganizationAgentConversation',
+      'deleteOrganizationAgentConversation',
+    ],
+  },
+  {
+    // computed content: documents and revisions computed from a source (builtin:openapi, builtin:translation)
+    load: () => import('./computed/operations.js'),
+    operations: ['getComputedDocument', 'getComputedRevision'],
+  },
+  {
     // openapi
     load: () => import('./openapi/operations.js'),
     operations: [
@@ -160,6 +181,7 @@ export const AREAS: Area[] = [
       'listOpenAPISpecVersions',
       'getLatestOpenAPISpecVersion',
       'getLatestOpenAPISpecVersionContent',
+      'getLatestOpenAPISpecVersionContentRaw',
       'getOpenAPISpecVersionById',
       'getOpenAPISpecVersionContentById',
     ],
@@ -236,6 +258,25 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // site questions: what visitors asked a site and the answers given, read from ask's rows (docs/manual/ask.md#site-questions-and-answers)
+    load: () => import('./ask/question-operations.js'),
+    operations: [
+      'listSiteQuestions',
+      'getSiteQuestionById',
+      'listSiteQuestionSources',
+      'getSiteQuestionStats',
+      'listSiteQuestionAnswers',
+      'getSiteQuestionAnswerById',
+      'getSiteQuestionAnswerThreadById',
+      'listSiteQuestionAnswerSources',
+    ],
+  },
+  {
+    // styleguides: a site's writing rules (a space of type styleguide), templates, check runs (docs/manual/styleguides.md)
+    load: () => import('./styleguides/operations.js'),
+    operations: ['createSiteStyleguideById', 'createSiteStyleguideRun', 'listSiteStyleguideRuns', 'listStyleguideTemplates', 'listOrganizationStyleguides'],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: [
@@ -290,6 +331,27 @@ export const AREAS: Area[] = [
     operations: ['trackEventsInSiteById', 'aggregateSiteEvents', 'listSiteVisitorSegments'],
   },
   {
+    // a site's agent channels, external links, agent settings and feedback, duplicating a site
+    // space, the site template (docs/manual/site-agents.md): they reach integrations, content, insights
+    load: () => import('./sites/agent-operations.js'),
+    operations: [
+      'listSiteChannels',
+      'createSiteChannel',
+      'getSiteChannelById',
+      'updateSiteChannelById',
+      'deleteSiteChannelById',
+      'addExternalLinkToSite',
+      'updateSiteExternalLinkById',
+      'deleteSiteExternalLinkById',
+      'getSiteAgentSettingsById',
+      'updateSiteAgentSettingsById',
+      'submitSiteAgentFeedback',
+      'submitAgentFeedbackToSite',
+      'duplicateSiteSpace',
+      'applyTemplateToSite',
+    ],
+  },
+  {
     // sites
     load: () => import('./sites/operations.js'),
     operations: [
@@ -299,6 +361,9 @@ export const AREAS: Area[] = [
       'updateSiteById',
       'deleteSiteById',
       'publishSite',
+      'updateSiteAdsById',
+      'adsListSites',
+      'adsUpdateSite',
       'unpublishSite',
       'getPublishedContentSite',
       'getSiteStructure',
@@ -368,6 +433,9 @@ export const AREAS: Area[] = [
       'listPagesInRevisionById',
       'getPageInRevisionById',
       'getPageInRevisionByPath',
+      'listSpacePageMetaLinks',
+      'listRevisionPageMetaLinks',
+      'listChangeRequestPageMetaLinks',
       'getPageDocumentInRevisionById',
       'listFilesInRevisionById',
       'getFileInRevisionById',
@@ -445,6 +513,16 @@ export const AREAS: Area[] = [
     operations: ['getContentByUrl', 'getEmbedByUrl', 'getEmbedByUrlInSpace'],
   },
   {
+    // published URLs: what an address of a site published here shows, as its visitor sees it (docs/manual/sites.md#published-urls)
+    load: () => import('./urls/published-operations.js'),
+    operations: ['getPublishedContentByUrl', 'resolvePublishedContentByUrl'],
+  },
+  {
+    // a site's own search as an API, and the preview of its draft (docs/manual/sites.md#site-search-and-preview)
+    load: () => import('./urls/site-operations.js'),
+    operations: ['searchSiteContent', 'prewarmSiteSearch', 'getSitePublishingPreviewById'],
+  },
+  {
     // system: the API itself (GET /v1/)
     load: () => import('./system/operations.js'),
     operations: ['getApiInformation'],
@@ -476,9 +554,15 @@ export const AREAS: Area[] = [
       'listSiteGitSyncInstallations',
     ],
   },
+  {
+    // audit: an organization's log of the writes made through invoke (docs/manual/audit.md)
+    load: () => import('./audit/operations.js'),
+    operations: ['listOrganizationAuditEvents', 'getOrganizationAuditEvent', 'listOrganizationAuditEventActions'],
+  },
 ];
 
 export const OPERATION_IDS: readonly string[] = AREAS.flatMap((a) => a.operations);
+setServedOperations(OPERATION_IDS);
 /** The operations served, by id (their handlers are loaded by `loadOperation`). */
 export const OPERATIONS: readonly { operationId: string }[] = OPERATION_IDS.map((operationId) => ({ operationId }));
 

@@ -74,6 +74,11 @@ export interface OperationCommandDef {
    * (POST /_docs/dry-run, src/dry-run.ts); this prints its answer (lines for the terminal).
    */
   dryRun?: (answer: any, path: Record<string, string>) => string[];
+  /**
+   * The operation's header parameters from the flags (e.g. adsListSites' X-GitBook-Partner-Key):
+   * sent with the request, and checked with it against the contract before anything is sent.
+   */
+  headers?: (flags: Record<string, any>) => Record<string, string>;
   /** Last adjustments of the request from the flags (e.g. ids given as flags turned into the body's shape). */
   prepare?: (
     req: { path: Record<string, string>; query: Record<string, unknown>; body: any },
@@ -115,6 +120,7 @@ const KNOWN: Record<string, string> = {
   role: 'Only members with this role',
   source: 'Only conversations from this source',
   conversationsIssuesCluster: 'Only those made from this conversations issues cluster (id)',
+  cluster: 'Only those of this conversations issues cluster (id)',
   outdated: 'Only outdated reviews (--no-outdated: only current ones)',
   search: 'Only those matching this text',
   category: 'Only integrations of this category',
@@ -143,6 +149,17 @@ const KNOWN: Record<string, string> = {
   orderBy: 'Sort by this (for the glossary: a language, entries by their term in it)',
   target: 'Only installations on this kind of target (organization, space or site)',
   request: 'The render request, JSON compressed with LZ-string (compressToEncodedURIComponent)',
+  from: 'Only answers made at or after this time (ISO 8601)',
+  to: 'Only answers made at or before this time (ISO 8601)',
+  relevance: 'Only answers to questions of this relevance (repeatable)',
+  channelType: 'Only answers given on this kind of channel (repeatable)',
+  answered: 'Only answers that answered this much: yes, partially, no (repeatable)',
+  topic: 'Only those of this site topic (id)',
+  thread: 'Only the answers of this conversation (the id of any answer in it)',
+  question: 'Only the answers to this question (id)',
+  helpfulness: 'Only answers this helpful (low, medium, high)',
+  'question.type': 'Only answers to questions of this type',
+  language: 'Only answers in this language (ISO code; this server answers und)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */
@@ -338,7 +355,7 @@ export function operationCommand(def: OperationCommandDef) {
       // The organization first: the pickers of the arguments list in it.
       if (def.orgFlag) path.organizationId = await organizationOf(f, transport);
       for (const p of pathParams) path[p] = (args as any)[p] ?? (await this.ask(p, { transport, values: path, flags: f }));
-      const req = { path, query, body: input };
+      const req = { path, query, body: input, ...(def.headers ? { headers: def.headers(f) } : {}) };
       await def.prepare?.(req, f, transport);
       const operationId = def.changeRequestForm && f['change-request'] !== undefined ? def.changeRequestForm : op.operationId;
       if (operationId !== op.operationId) req.path = { ...req.path, changeRequestId: f['change-request'] };

@@ -146,10 +146,47 @@ export const PICKERS: Record<string, Picker> = {
         })
       ).map((f) => ({ name: f.fontFamily, value: f.id })),
   },
+  siteQuestionId: {
+    label: 'Question',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteQuestions', await siteScope(ctx), { sort: 'askedAt' })).map((q) => ({
+        name: `${q.question} (${q.stats.answers} answers)`,
+        value: q.id,
+      })),
+  },
+  siteQuestionAnswerId: {
+    label: 'Answer',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteQuestionAnswers', await siteScope(ctx))).map((a) => ({
+        name: `${a.input.raw} [${a.answered}] ${a.createdAt}`,
+        value: a.id,
+      })),
+  },
   siteMcpServerId: {
     label: 'MCP server',
     choices: async (ctx) =>
       (await listAll<any>(ctx.transport, 'listSiteMcpServers', await siteScope(ctx))).map((m) => ({ name: `${m.name} (${m.url})`, value: m.id })),
+  },
+  siteChannelId: {
+    label: 'Channel',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteChannels', await siteScope(ctx))).map((c) => ({ name: `${c.type} (${c.role}, ${c.status})`, value: c.id })),
+  },
+  siteExternalLinkId: {
+    label: 'External link',
+    // No list of links in the API: the site's structure holds them (root and groups).
+    choices: async (ctx) => {
+      const body = (await ctx.transport.call('getSiteStructure', { path: await siteScope(ctx) })).body as any;
+      const out: { name: string; value: string }[] = [];
+      const walk = (items: any[]) => {
+        for (const i of items ?? []) {
+          if (i?.object === 'site-external-link') out.push({ name: `${i.title} (${i.url})`, value: i.id });
+          if (i?.object === 'site-section-group') walk(i.children);
+        }
+      };
+      walk(body?.structure);
+      return out;
+    },
   },
   shareLinkId: {
     label: 'Share link',
@@ -330,6 +367,16 @@ export const PICKERS: Record<string, Picker> = {
     choices: (ctx) =>
       inOrganizations(ctx, 'listImportRuns', {}, (r) => `${r.source?.url ?? r.source?.files?.join(', ') ?? r.id} into ${r.target?.space ?? '?'} [${r.status}]`),
   },
+  // The newest 100 events of the organization's audit log (docs audit lists them all).
+  auditEventId: {
+    label: 'Audit event',
+    choices: async (ctx) => {
+      const org = ctx.values.organizationId ?? (ctx.organization ? await ctx.organization() : undefined);
+      if (!org) return [];
+      const r = await ctx.transport.call('listOrganizationAuditEvents', { path: { organizationId: org }, query: { limit: 100 } });
+      return ((r.body as any).items as any[]).map((e) => ({ name: `${e.occurredAt} ${e.action} ${e.target.type} ${e.target.id}`, value: e.id }));
+    },
+  },
   conversationId: {
     label: 'Conversation',
     choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`),
@@ -350,6 +397,11 @@ export const PICKERS: Record<string, Picker> = {
   projectId: {
     label: 'Project',
     choices: async (ctx) => (await gitRepos(ctx, 'gitlab')).map((r) => ({ name: `${r.fullName} (${r.id})`, value: String(r.id) })),
+  },
+  // Agent tasks (0.146.0): one per issues cluster (docs/manual/agents.md#agent-tasks).
+  agentTaskId: {
+    label: 'Agent task',
+    choices: (ctx) => inOrganizations(ctx, 'listAgentTasks', {}, (t) => `${first(t.title) || t.id} [${t.status}]`),
   },
   // The caller's own API tokens of the local store (docs tokens list), newest first as listed.
   tokenId: {
@@ -411,5 +463,13 @@ export async function select(label: string, choices: Choice[]): Promise<string> 
 }
 
 // Kept for commands that name their picker (spaces, collections).
+/** The caller's conversations with the organization agent (agents conversations rename/delete: their `conversationId`). */
+export const chooseAgentConversation = (transport: Transport) =>
+  inOrganizations(
+    { transport, values: {}, flags: {} },
+    'listOrganizationAgentConversations',
+    {},
+    (c) => `${c.title ?? '(untitled)'} (${c.id}; ${c.updatedAt})`,
+  );
 export const chooseSpace = (transport: Transport) => PICKERS.spaceId!.choices({ transport, values: {}, flags: {} });
 export const chooseCollection = (transport: Transport) => PICKERS.collectionId!.choices({ transport, values: {}, flags: {} });

@@ -19,7 +19,7 @@ export interface Given {
 export function checkRequest(operationId: string, input: OperationInput, given: Given = {}, command?: string): void {
   try {
     // '*': top-level fields beyond the contract are left to the server (our documented extensions).
-    validateInput(operationSpec(operationId), { path: input.path ?? {}, query: input.query ?? {}, body: input.body }, ['*']);
+    validateInput(operationSpec(operationId), { path: input.path ?? {}, query: input.query ?? {}, body: input.body, headers: input.headers }, ['*']);
   } catch (err) {
     if (!(err instanceof DocsError) || err.kind !== 'invalid') throw err;
     throw new DocsError('invalid', `${inFlags(err.message, given)}${command ? ` (see docs ${command.replace(/:/g, ' ')} --help)` : ''}`);

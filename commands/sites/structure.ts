@@ -4,22 +4,27 @@ import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 
 interface Item {
-  object: 'site-space' | 'site-section' | 'site-section-group';
+  object: 'site-space' | 'site-section' | 'site-section-group' | 'site-external-link';
   id: string;
   title: string;
   path?: string;
   default?: boolean;
   hidden?: boolean;
   condition?: string;
+  url?: string;
+  draft?: boolean;
   siteSpaces?: Item[];
   children?: Item[];
 }
 
-/** One line per item, indented by depth: groups end with '/', sections show their path. */
+/** One line per item, indented by depth: groups end with '/', sections show their path, external links their URL. */
 export function renderStructure(items: Item[], depth = 0): string[] {
   return items.flatMap((i) => {
-    const marks = [i.default ? 'default' : '', i.hidden ? 'hidden' : '', i.condition ? `if ${i.condition}` : ''].filter(Boolean);
-    const label = i.object === 'site-section-group' ? `${i.title}/` : `${i.title}${i.path ? `  /${i.path}` : ''}`;
+    const link = i.object === 'site-external-link';
+    const marks = [i.default ? 'default' : '', i.hidden ? 'hidden' : '', link && i.draft ? 'draft' : '', i.condition ? `if ${i.condition}` : ''].filter(
+      Boolean,
+    );
+    const label = i.object === 'site-section-group' ? `${i.title}/` : link ? `${i.title}  → ${i.url}` : `${i.title}${i.path ? `  /${i.path}` : ''}`;
     const line = `${i.id}  ${'  '.repeat(depth)}${label}${marks.length ? `  (${marks.join(', ')})` : ''}`;
     return [line, ...renderStructure(i.children ?? i.siteSpaces ?? [], depth + 1)];
   });

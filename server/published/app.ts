@@ -3,7 +3,7 @@ import { authenticate } from '../../src/auth/tokens.js';
 import type { Caller, Context } from '../../src/kernel/context.js';
 import { asDocsError, DocsError } from '../../src/kernel/errors.js';
 import { esc } from '../../src/published/render/html.js';
-import { parseCookies } from '../../src/published/visitor.js';
+import { parseCookies } from '../../src/urls/site/visitor.js';
 import { appPage, loginForm } from '../../src/published/app/page.js';
 import { endSession, sessionCaller, startSession } from '../../src/published/app/sessions.js';
 import { appView } from '../../src/published/app/views.js';

@@ -4,10 +4,10 @@ import { ensureDownloadSecret, hasDownloadSecret } from '../../src/content/downl
 import type { Context } from '../../src/kernel/context.js';
 import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
-import { listedPages, openSite, siteSegments } from '../../src/published/open.js';
+import { listedPages, openSite, siteSegments } from '../../src/urls/site/open.js';
 import type { ReadTx } from '../../src/store/port.js';
-import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/published/pages.js';
-import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/published/api/load.js';
+import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/urls/site/pages.js';
+import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/urls/site/api-load.js';
 import { blockOrigins, inlinePart, renderWithOperations, resolveBlocks } from '../../src/published/api/inline.js';
 import { operationBody, partBody, rootBody, tagBody } from '../../src/published/api/render.js';
 import { API_CSS } from '../../src/published/api/css.js';
@@ -21,10 +21,10 @@ import { renderMarkdown } from '../../src/published/render/markdown.js';
 import { SITE_JS, SITE_JS_HASH, SITE_JS_VERSION } from '../../src/published/render/script.js';
 import { notFoundMain, pageMain, pageUrl, sidebar } from '../../src/published/render/page.js';
 import { searchPage, searchSite } from '../../src/published/search.js';
-import { siteRedirectFor } from '../../src/published/redirects.js';
-import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/published/site.js';
-import type { PageIndexed } from '../../src/published/pages.js';
-import { cookieNames, parseCookies, visitorInput } from '../../src/published/visitor.js';
+import { siteRedirectFor } from '../../src/sites/redirect-operations.js';
+import { findSite, listedSpaces, locate, mayEnter, settingsOf, siteView, type NavNode, type SiteView, type SpaceEntry } from '../../src/urls/site/site.js';
+import type { PageIndexed } from '../../src/urls/site/pages.js';
+import { cookieNames, parseCookies, visitorInput } from '../../src/urls/site/visitor.js';
 import { beaconEvents, queueEvents } from '../../src/published/insights.js';
 import { readJsonBody } from '../body.js';
 import { Buckets } from '../rate-limit.js';
@@ -433,6 +433,13 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
   });
   const main = pageMain(entry, found.page, html, found.prev, found.next, found.settings.pagination?.enabled !== false, actions);
   const noindex = view.site.visibility !== 'public' || !!found.page.node.noIndex || ((api?.kind === 'op' || blocks.length > 0) && !!part);
+  // Meta links: a URL as given; a page of this space by its address in the site (one of another
+  // space, or a page not published here, draws nothing).
+  const metaUrl = (t: { kind: string; url?: string; page?: string; space?: string }) =>
+    t.kind === 'url' ? t.url : t.kind === 'page' && !t.space ? (ix.byId.has(t.page!) ? pageUrl(entry, ix.byId.get(t.page!)!.path) : undefined) : undefined;
+  const links = found.page.node.metaLinks;
+  const canonical = links?.canonical && metaUrl(links.canonical);
+  const alternates = (links?.alternates ?? []).map(metaUrl).filter((u): u is string => !!u);
   const bytes = Buffer.from(
     frame({
       view,
@@ -447,6 +454,8 @@ export async function servePublished(ctx: Context, req: IncomingMessage, res: Se
       outline: headings,
       ref: (to) => found.refs.get(to) ?? contentRef(view, to),
       noindex,
+      ...(canonical ? { canonical } : {}),
+      ...(alternates.length ? { alternates } : {}),
       ...(api || blocks.some((b) => 'op' in b) ? { css: API_CSS } : {}),
     }),
   );
@@ -531,7 +540,9 @@ export { listedPages };
 /** The signature of a page as drawn for this request (see render/cache.ts). */
 function signature(view: SiteView, ix: PageIndexed, page: string, theme: string, pathname: string, hour: number): string {
   const parts: (string | number)[] = [serial(view.org), serial(view.site)];
-  const nav = (nodes: NavNode[]) => nodes.forEach((n) => (n.kind === 'group' ? (parts.push(serial(n.row)), nav(n.children)) : undefined));
+  // Groups and external links (sections are below): a link changed, added or removed redraws the page.
+  const nav = (nodes: NavNode[]) =>
+    nodes.forEach((n) => (n.kind === 'group' ? (parts.push(serial(n.row)), nav(n.children)) : n.kind === 'link' ? parts.push(serial(n.row)) : undefined));
   nav(view.nav);
   for (const s of view.sections) {
     parts.push(s.row ? serial(s.row) : 0);

@@ -48,6 +48,8 @@ export async function generatedAnswer(
   built: BuiltAnswer,
   linkOf: (p: Passage) => string,
   config = configuredLlm(),
+  /** The site's instructions for agents (its agent settings: docs/manual/site-agents.md#agent-settings), after the server's own. */
+  instructions?: string,
 ): Promise<{ parts: string[]; model: string } | undefined> {
   if (!config || !built.sources.length) return undefined;
   llmStats.calls++;
@@ -59,7 +61,8 @@ export async function generatedAnswer(
       {
         role: 'system',
         content:
-          'Answer the question from the numbered documentation passages only, citing them as [1], [2]. If they do not answer it, say so. Answer in markdown, briefly.',
+          'Answer the question from the numbered documentation passages only, citing them as [1], [2]. If they do not answer it, say so. Answer in markdown, briefly.' +
+          (instructions ? `\n\nThe site's instructions:\n\n${instructions}` : ''),
       },
       { role: 'user', content: `Passages:\n\n${context}\n\nQuestion: ${question}` },
     ]);

@@ -22,15 +22,32 @@ export interface AskQuestionRecord {
   lastAskedAt: string;
 }
 
+/** A page an answer quoted (docs/manual/ask.md#site-questions-and-answers). */
+export interface AskSourceRecord {
+  space: string;
+  page: string;
+  /** The space's revision the answer was built from. */
+  revision: string;
+  title: string;
+  /** Its share of the answer: its section's coverage of the question over the sum of all sources' (0..1). */
+  weight: number;
+}
+
 /**
- * An AI response given on a site (streamAIResponseInSite), kept so that it can be streamed again
- * (streamExistingAIResponseInSite) and continued (`previousResponseId`). Its id is
+ * A site's answer, kept: an AI response (streamAIResponseInSite), which can be streamed again
+ * (streamExistingAIResponseInSite) and continued (`previousResponseId`), or an answer of
+ * streamAskInSite (`kind: 'ask'`). Both are the site's answers (listSiteQuestionAnswers); the
+ * question row they count for is found from `question` and `siteSpace` (questionId). Its id is
  * `<organization>.<random>`.
  */
 export interface AskResponseRecord {
   id: string;
   organization: string;
   site: string;
+  /** Absent: an AI response (rows written before answers of streamAskInSite were kept). */
+  kind?: 'ask' | 'response';
+  /** The site space it was asked from, when given (streamAskInSite's `context.siteSpaceId`). */
+  siteSpace?: string;
   messageId: string;
   question: string;
   previous?: string;
@@ -39,8 +56,8 @@ export interface AskResponseRecord {
   suggestions: string[];
   /** True when no good source was found (the answer says so). */
   noSource: boolean;
-  /** Pages quoted, as `space/page`. */
-  sources: string[];
+  /** Pages quoted: `space/page` in rows written before sources were kept whole. */
+  sources: (string | AskSourceRecord)[];
   createdAt: string;
 }
 
@@ -51,6 +68,6 @@ export const ASK_LIMITS = {
   message: 2048,
   /** Questions kept per organization (the least asked, then oldest, dropped beyond). */
   questions: 1000,
-  /** AI responses kept per organization (the oldest dropped beyond). */
+  /** A site's answers (AI responses and asks) kept per organization (the oldest dropped beyond). */
   responses: 1000,
 };

@@ -3,6 +3,7 @@ import { invalid } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import { defineOperation } from '../kernel/operation.js';
 import type { Passage } from '../search/service.js';
+import { agentInstructionsText } from '../sites/agents.js';
 import { sectionsOf } from '../sites/rows.js';
 import { membershipOf } from '../organizations/service.js';
 import { Organizations } from '../organizations/tables.js';
@@ -19,6 +20,7 @@ import {
   relatedQuestions,
   responseOf,
   saveResponse,
+  sourcesOfAnswer,
   type SiteScope,
   type SiteSearch,
   siteSpaces,
@@ -57,11 +59,27 @@ async function askOrganization(ctx: Context, caller: Caller, organizationId: str
   return answerQuestion(ctx, organizationId, spaces, question, appLink(ctx), (keys, built) => followupsOf(relatedQuestions(asked, keys, question, 2), built));
 }
 
-/** Counts the question (its row in the organization's ask shard). */
+/** Counts the question (its row in the organization's ask shard); a site's answer is kept too (listSiteQuestionAnswers). */
 const record = (ctx: Context, organization: string, site: string | null, run: AnswerRun, siteSpace?: string) =>
-  ctx.store.write((tx) =>
-    recordQuestion(tx, ctx.clock.now().toISOString(), { organization, site, siteSpace, text: run.question, answered: !run.built.noSource }),
-  );
+  ctx.store.write((tx) => {
+    const now = ctx.clock.now().toISOString();
+    recordQuestion(tx, now, { organization, site, siteSpace, text: run.question, answered: !run.built.noSource });
+    if (site !== null) {
+      saveResponse(tx, {
+        organization,
+        site,
+        kind: 'ask',
+        ...(siteSpace ? { siteSpace } : {}),
+        messageId: `m${newId(19)}`,
+        question: run.question,
+        parts: run.built.parts,
+        suggestions: run.followups,
+        noSource: run.built.noSource,
+        sources: sourcesOfAnswer(run.built),
+        createdAt: now,
+      });
+    }
+  });
 
 /** The answer's stream: one event per part, each the whole answer so far (the contract's SearchAIAnswerStream). */
 async function* answerStream(run: AnswerRun, format: Format, after: () => Promise<unknown>): AsyncGenerator<Schema<'SearchAIAnswerStream'>> {
@@ -113,16 +131,28 @@ async function siteSearch(ctx: Context, caller: Caller, organizationId: string, 
     const s = siteSpaces(tx, caller, organizationId, siteId, scope);
     const org = tx.get(Organizations, organizationId)!;
     const sections = new Map(sectionsOf(tx, s.site.id).map((r) => [r.id, r]));
-    return { s, link: siteLink(ctx, s, sections, org.hostname ?? org.id), asked: askedQuestions(tx, organizationId, s.site.id) };
+    return {
+      s,
+      link: siteLink(ctx, s, sections, org.hostname ?? org.id),
+      asked: askedQuestions(tx, organizationId, s.site.id),
+      instructions: agentInstructionsText(tx, s.site.id),
+    };
   });
 }
 
 async function askSite(ctx: Context, caller: Caller, organizationId: string, siteId: string, ask: () => string, scope: SiteScope | undefined) {
   // Rights and scope first, then the question (ask() throws for a bad one).
-  const { s, link, asked } = await siteSearch(ctx, caller, organizationId, siteId, scope);
+  const { s, link, asked, instructions } = await siteSearch(ctx, caller, organizationId, siteId, scope);
   const question = ask();
-  const run = await answerQuestion(ctx, organizationId, s.spaces, question, link, (keys, built) =>
-    followupsOf(relatedQuestions(asked, keys, question, 2), built),
+  // With a model, the site's instructions for agents go with the question (docs/manual/site-agents.md#agent-settings).
+  const run = await answerQuestion(
+    ctx,
+    organizationId,
+    s.spaces,
+    question,
+    link,
+    (keys, built) => followupsOf(relatedQuestions(asked, keys, question, 2), built),
+    instructions || undefined,
   );
   return { s, run };
 }
@@ -187,13 +217,14 @@ export const streamAIResponseInSite = defineOperation('streamAIResponseInSite', 
     return saveResponse(tx, {
       organization: path.organizationId,
       site: s.site.id,
+      kind: 'response',
       messageId: `m${newId(19)}`,
       question: run.question,
       ...(body.previousResponseId ? { previous: body.previousResponseId } : {}),
       parts: run.built.parts,
       suggestions: run.followups,
       noSource: run.built.noSource,
-      sources: run.built.sources.map((x) => `${x.passage.space.id}/${x.passage.page}`),
+      sources: sourcesOfAnswer(run.built),
       createdAt: ctx.clock.now().toISOString(),
     });
   });

@@ -29,13 +29,14 @@ export async function answerQuestion(
   question: string,
   linkOf: (p: Passage) => string,
   followupsFrom: (keys: Keywords, built: BuiltAnswer) => string[],
+  instructions?: string,
 ): Promise<AnswerRun> {
   const keys = keywordsOf(question);
   const passages = keys.words.length ? await searchPassages(ctx, org, spaces, keys.words, { limit: PASSAGES }) : [];
   let built = buildAnswer(question, keys, passages, linkOf);
   let model: string | undefined;
   if (!built.noSource) {
-    const generated = await generatedAnswer(question, built, linkOf);
+    const generated = await generatedAnswer(question, built, linkOf, undefined, instructions);
     if (generated) {
       built = { ...built, parts: generated.parts };
       model = generated.model;

@@ -13,8 +13,10 @@ import { listSpaces } from '../spaces/service.js';
 import { Revisions } from '../spaces/tables.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { type Keywords, normalizeQuestion, related } from './answer.js';
-import { ASK_LIMITS, type AskQuestionRecord, type AskResponseRecord } from './model.js';
+import { ASK_LIMITS, type AskQuestionRecord, type AskResponseRecord, type AskSourceRecord } from './model.js';
+import type { BuiltAnswer } from './answer.js';
 import { AskQuestions, AskResponses } from './tables.js';
+import { recordAIUsage } from '../organizations/ai-usage.js';
 
 // Who may ask what, over which content, and what is kept of it (docs/manual/ask.md). An answer
 // quotes only spaces the caller may read: an organization's question, every space of it they may
@@ -94,7 +96,7 @@ export function checkQuestion(text: string, field: string, max = ASK_LIMITS.ques
   return q;
 }
 
-const questionId = (org: string, site: string | null, siteSpace: string | undefined, text: string) =>
+export const questionId = (org: string, site: string | null, siteSpace: string | undefined, text: string) =>
   `${org}.q${createHash('sha256')
     .update(`${site ?? ''}\n${siteSpace ?? ''}\n${normalizeQuestion(text)}`)
     .digest('base64url')
@@ -120,6 +122,7 @@ export function recordQuestion(
     lastAskedAt: now,
   };
   tx.put(AskQuestions, row);
+  recordAIUsage(tx, q.organization, 'ask', now);
   if (!old) {
     const rows = tx.find(AskQuestions, 'organization', q.organization);
     if (rows.length > ASK_LIMITS.questions) {
@@ -198,11 +201,23 @@ export function saveResponse(tx: WriteTx, row: Omit<AskResponseRecord, 'id'>): A
   return full;
 }
 
-/** A response given on this site (404 for any other id, an id of another site or organization included). */
+/** A response given on this site (404 for any other id, an id of another site or organization, or an ask's answer, included). */
 export function responseOf(tx: ReadTx, organization: string, site: string, id: string): AskResponseRecord {
   const r = id.startsWith(`${organization}.`) ? tx.get(AskResponses, id) : undefined;
-  if (!r || r.organization !== organization || r.site !== site) throw notFound(`AI response ${id} not found in site ${site}`);
+  if (!r || r.organization !== organization || r.site !== site || r.kind === 'ask') throw notFound(`AI response ${id} not found in site ${site}`);
   return r;
+}
+
+/** The pages an answer quoted, as kept: each with its revision, title and share of the answer. */
+export function sourcesOfAnswer(built: BuiltAnswer): AskSourceRecord[] {
+  const total = built.sources.reduce((n, s) => n + s.coverage, 0);
+  return built.sources.map((s) => ({
+    space: s.passage.space.id,
+    page: s.passage.page,
+    revision: s.passage.space.revision,
+    title: s.passage.pageTitle,
+    weight: total > 0 ? s.coverage / total : 1 / built.sources.length,
+  }));
 }
 
 /** The question an AI response input asks: its last user message, as text. */

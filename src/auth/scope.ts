@@ -13,8 +13,8 @@ import { insertToken, Tokens } from './tokens.js';
 /** How long a scoped token lives: GitBook's installation tokens last an hour too. */
 export const SCOPED_TTL_MS = 60 * 60 * 1000;
 
-/** Scoped secrets say what they are: `gb_inst_` (an installation's), `gb_pub_` (a published URL's). */
-const PREFIX: Record<CallerScope['kind'], string> = { installation: 'gb_inst_', published: 'gb_pub_' };
+/** Scoped secrets say what they are: `gb_inst_` (an installation's), `gb_pub_` (a published URL's), `gb_ntf_` (a user's notifications token). */
+const PREFIX: Record<CallerScope['kind'], string> = { installation: 'gb_inst_', published: 'gb_pub_', notifications: 'gb_ntf_' };
 
 /**
  * Mints a scoped token acting as `user` within `scope`; returns the secret (never stored).
@@ -29,6 +29,30 @@ export function mintScopedToken(tx: WriteTx, ctx: Context, user: string, scope: 
   const expiresAt = new Date(now.getTime() + SCOPED_TTL_MS).toISOString();
   insertToken(tx, token, user, label, now, expiresAt, scope);
   return { token, expiresAt };
+}
+
+/** A user's published-content tokens kept at most: minting one more removes the oldest beyond this. */
+export const PUBLISHED_TOKENS_MAX = 20;
+
+/**
+ * The `apiToken` of a published URL's lookup (getPublishedContentByUrl): the caller's own rights,
+ * narrowed to reading the one space and site the URL shows (never more than the caller may do).
+ * At most PUBLISHED_TOKENS_MAX live per user, so lookups in a loop do not pile up rows.
+ */
+export function mintPublishedToken(tx: WriteTx, ctx: Context, user: string, target: { organization: string; site: string; space: string }) {
+  const mine = tx
+    .find(Tokens, 'user', user)
+    .filter((t) => t.scope?.kind === 'published')
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  while (mine.length >= PUBLISHED_TOKENS_MAX) tx.delete(Tokens, mine.shift()!.id);
+  const scope: CallerScope = {
+    kind: 'published',
+    organization: target.organization,
+    scopes: ['space:metadata:read', 'space:content:read', 'site:metadata:read'],
+    spaces: [target.space],
+    sites: [target.site],
+  };
+  return mintScopedToken(tx, ctx, user, scope, `published content of site ${target.site}, space ${target.space}`);
 }
 
 /** Deletes every token of an installation (uninstalling it): they are refused (401) from then on. */

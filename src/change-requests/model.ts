@@ -24,6 +24,8 @@ export interface ChangeRequestRecord {
   description?: unknown;
   /** The issues cluster (conversations) this change request addresses. */
   conversationsIssuesCluster?: string;
+  /** The style guide check that opened it (docs/manual/styleguides.md#check-runs): its site and run, the pages the last check changed and when. */
+  styleguide?: { site: string; run: string; changedPages?: number; checkedAt?: string };
 }
 
 export const SUBJECT_MAX = 100;

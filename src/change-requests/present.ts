@@ -33,6 +33,7 @@ export function presentChangeRequest(ctx: Context, tx: ReadTx, cr: ChangeRequest
     ...(cr.revisionMergedAncestor ? { revisionMergedAncestor: cr.revisionMergedAncestor } : {}),
     ...(cr.revisionMerged ? { revisionMerged: cr.revisionMerged } : {}),
     ...(cr.conversationsIssuesCluster ? { conversationsIssuesCluster: cr.conversationsIssuesCluster } : {}),
+    ...(cr.styleguide ? { styleguide: cr.styleguide } : {}),
     comments: openCommentsOfChangeRequest(tx, cr.id),
     // The space moved on since the change request's base (an update from the space moves the base).
     outdated: cr.status !== 'merged' && tx.get(Spaces, cr.space)?.revision !== baseOf(cr),

@@ -6,7 +6,7 @@ import { MAX_PAGE_BYTES } from '../kernel/limits.js';
 import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { canonicalLinks, canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
-import type { FileEntry, PageNode, ReusableEntry } from './model.js';
+import type { FileEntry, MetaLinkTarget, PageMetaLinks, PageNode, ReusableEntry } from './model.js';
 import { anchorProblem, linkUrlProblem } from './link-pages.js';
 import { canonicalIncludes, findIncludes, resolveInclude } from './reusable.js';
 import { editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
@@ -41,6 +41,41 @@ function bodyOf(doc: any): { markdown?: string } {
   if (typeof doc.markdown === 'string') return { markdown: doc.markdown };
   if (doc.document) return { markdown: documentToMarkdown(doc.document) };
   return { markdown: '' };
+}
+
+const MAX_ALTERNATES = 50;
+
+/**
+ * A page's meta links as a batch gives them (`metaLinks`, an extension of insert_page and
+ * update_page): `{canonical?, alternates?}`, each target `{kind: "url", url}` (http or https) or
+ * `{kind: "page", page, space?}`; null or `{}` clears them. docs/manual/content.md#meta-links.
+ */
+function metaLinksOf(v: any, where: string): PageMetaLinks | undefined {
+  if (v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalid(`${where}: must be an object {canonical?, alternates?} or null`);
+  for (const k of Object.keys(v)) if (k !== 'canonical' && k !== 'alternates') throw invalid(`${where}.${k}: unknown field (canonical, alternates)`);
+  const target = (t: any, at: string): MetaLinkTarget => {
+    if (t?.kind === 'url' && typeof t.url === 'string' && Object.keys(t).length === 2) {
+      const bad = linkUrlProblem(t.url) ?? (/^https?:/i.test(t.url) ? undefined : 'a meta link leads to an http or https URL');
+      if (bad) throw invalid(`${at}.url: ${bad}`);
+      return { kind: 'url', url: t.url };
+    }
+    if (t?.kind === 'page' && typeof t.page === 'string' && (t.space === undefined || typeof t.space === 'string')) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(t.page) || (t.space !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(t.space)))
+        throw invalid(`${at}: a page target names a page (and a space) by id`);
+      if (Object.keys(t).some((k) => k !== 'kind' && k !== 'page' && k !== 'space')) throw invalid(`${at}: a page target has kind, page and space only`);
+      return { kind: 'page', page: t.page, ...(t.space !== undefined ? { space: t.space } : {}) };
+    }
+    throw invalid(`${at}: must be {kind: "url", url} or {kind: "page", page, space?}`);
+  };
+  const out: PageMetaLinks = {};
+  if (v.canonical !== undefined && v.canonical !== null) out.canonical = target(v.canonical, `${where}.canonical`);
+  if (v.alternates !== undefined && v.alternates !== null) {
+    if (!Array.isArray(v.alternates)) throw invalid(`${where}.alternates: must be a list`);
+    if (v.alternates.length > MAX_ALTERNATES) throw invalid(`${where}.alternates: at most ${MAX_ALTERNATES}`);
+    if (v.alternates.length) out.alternates = v.alternates.map((t: any, i: number) => target(t, `${where}.alternates[${i}]`));
+  }
+  return out.canonical || out.alternates ? out : undefined;
 }
 
 /** The `source` of a change (an extension): the file its markdown was made from, kept for pulls. */
@@ -89,7 +124,7 @@ export function runBatch(
     if (typeof meta.title !== 'string' || !t || t.length > 256) throw invalid(`${where}.title: a reusable content needs a title of 1 to 256 characters`);
     return t;
   };
-  const PAGE_ONLY = ['into', 'at', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition'] as const;
+  const PAGE_ONLY = ['into', 'at', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition', 'metaLinks'] as const;
   const noPageFields = (c: any, meta: any, where: string) => {
     for (const k of PAGE_ONLY)
       if (c[k] !== undefined || meta[k] !== undefined) throw invalid(`${where}.${k}: a reusable content has no ${k} (it is not a page)`);
@@ -152,6 +187,21 @@ export function runBatch(
         node.slug = v;
       } else if ((k === 'emoji' || k === 'icon' || k === 'condition') && v === '') delete node[k];
       else (node as any)[k] = v;
+    }
+    if (input.metaLinks !== undefined) {
+      if (node.type === 'link') throw invalid(`${where}.metaLinks: a link page is not a page of its own (it has no meta links)`);
+      const links = metaLinksOf(input.metaLinks, `${where}.metaLinks`);
+      // A page of this space is named by its id, or by the ref of a page inserted earlier in the batch.
+      const local = (t: MetaLinkTarget, at: string): MetaLinkTarget => {
+        if (t.kind !== 'page' || t.space !== undefined) return t;
+        const id = tree.has(t.page) ? t.page : pageRefs.get(t.page);
+        if (!id) throw invalid(`${at}.page: no page ${t.page} in this change request`);
+        return { kind: 'page', page: id };
+      };
+      if (links?.canonical) links.canonical = local(links.canonical, `${where}.metaLinks.canonical`);
+      if (links?.alternates) links.alternates = links.alternates.map((t, i) => local(t, `${where}.metaLinks.alternates[${i}]`));
+      if (links) node.metaLinks = links;
+      else delete node.metaLinks;
     }
     if (input.slug === undefined && input.__slugFromTitle && node.type !== 'link') node.slug = slugify(node.title);
     if (internal) for (let n = 2, stem = node.slug; siblings.some((s) => s !== node && s.slug === node.slug); n++) node.slug = `${stem}-${n}`;

@@ -1,3 +1,4 @@
+import { contextBase } from '../kernel/context.js';
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../kernel/context.js';
@@ -10,8 +11,8 @@ import { stageFile, syncDir } from '../store/durable-file.js';
 
 const memory = new WeakMap<Context, Map<string, Buffer>>();
 const mem = (ctx: Context) => {
-  let m = memory.get(ctx);
-  if (!m) memory.set(ctx, (m = new Map()));
+  let m = memory.get(contextBase(ctx));
+  if (!m) memory.set(contextBase(ctx), (m = new Map()));
   return m;
 };
 

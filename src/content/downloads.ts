@@ -1,3 +1,4 @@
+import { contextBase } from '../kernel/context.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
@@ -28,17 +29,17 @@ export function downloadSecretRow() {
 
 /** Makes sure the signing secret exists (a write only for a store initialized before it existed). */
 /** Whether the download secret is loaded (then `ensureDownloadSecret` need not be awaited). */
-export const hasDownloadSecret = (ctx: Context) => cache.has(ctx);
+export const hasDownloadSecret = (ctx: Context) => cache.has(contextBase(ctx));
 
 export async function ensureDownloadSecret(ctx: Context): Promise<void> {
-  if (cache.has(ctx)) return;
+  if (cache.has(contextBase(ctx))) return;
   const found = await ctx.store.read((tx) => tx.get(MetaDownloadSecret, META_ID));
   const row = found ?? (await ctx.store.write((tx) => tx.get(MetaDownloadSecret, META_ID) ?? tx.put(MetaDownloadSecret, downloadSecretRow())));
-  cache.set(ctx, Buffer.from(row.secret, 'base64url'));
+  cache.set(contextBase(ctx), Buffer.from(row.secret, 'base64url'));
 }
 
 function secret(ctx: Context): Buffer {
-  const s = cache.get(ctx);
+  const s = cache.get(contextBase(ctx));
   if (!s) throw new Error('download secret not loaded (call ensureDownloadSecret first)');
   return s;
 }

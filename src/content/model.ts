@@ -12,6 +12,12 @@ import type { RevisionRecord } from '../spaces/model.js';
 
 export type PageKind = 'document' | 'group' | 'link';
 
+export type MetaLinkTarget = { kind: 'page'; page: string; space?: string } | { kind: 'url'; url: string };
+export interface PageMetaLinks {
+  canonical?: MetaLinkTarget;
+  alternates?: MetaLinkTarget[];
+}
+
 export interface PageNode {
   id: string;
   type: PageKind;
@@ -34,6 +40,13 @@ export interface PageNode {
   noIndex?: boolean;
   noRobotsIndex?: boolean;
   condition?: string;
+  /**
+   * The page's meta links (0.202.0's RevisionPageMetaLinks; docs/manual/content.md#meta-links): the
+   * canonical address search engines should index it under, and its alternates (the same page in
+   * another language or place). Set by insert_page/update_page `metaLinks`, rendered by the
+   * published page as `<link rel="canonical">` and `<link rel="alternate">`.
+   */
+  metaLinks?: PageMetaLinks;
   /** Link pages: where they point. */
   href?: string;
   target?: { kind: 'url'; url: string } | { kind: 'page'; page: string } | { kind: 'anchor'; page: string; anchor: string } | { kind: 'file'; file: string };

@@ -22,7 +22,7 @@ import { markdownBody, pageLocation, presentChildren, presentFile, presentPage, 
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { searchOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
-import { filesPage, foundPage, pageAnswer, wantedPath } from './revision-content.js';
+import { filesPage, foundPage, metaLinksAnswer, pageAnswer, wantedPath } from './revision-content.js';
 import { ChangeRequests } from '../change-requests/tables.js';
 import { Revisions, Spaces } from '../spaces/tables.js';
 
@@ -220,13 +220,13 @@ export const updateChangeRequestContent = defineOperation('updateChangeRequestCo
 });
 
 // Search. `query` is required by this server (API.md), at most 512 (the contract checks that).
-const requireQuery = (q: unknown): string => {
+export const requireQuery = (q: unknown): string => {
   const s = typeof q === 'string' ? q.trim() : '';
   if (!s) throw invalid('query: required, 1 to 512 characters');
   return s;
 };
 
-const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit) => {
+export const presentHit = (ctx: Context, space: { id: string; organization: string }, h: SearchHit) => {
   const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${h.path}`;
   return {
     id: h.page,
@@ -379,3 +379,20 @@ export const getPageInChangeRequestById = defineOperation('getPageInChangeReques
   return pageAnswer(ctx, found, query.format);
 });
 export { generateStorageUploadURL } from './storage-operations.js';
+
+// A page's meta links, in the space, a change request (above) and a revision (revision-content.ts).
+export const listSpacePageMetaLinks = defineOperation('listSpacePageMetaLinks', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { rev } = current(tx, caller, path.spaceId);
+    return metaLinksAnswer(treeOf(tx, rev), path.pageId, `space ${path.spaceId}`);
+  });
+});
+
+export const listChangeRequestPageMetaLinks = defineOperation('listChangeRequestPageMetaLinks', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
+    return metaLinksAnswer(treeOf(tx, rev), path.pageId, `change request ${path.changeRequestId}`);
+  });
+});

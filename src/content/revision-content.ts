@@ -142,3 +142,18 @@ export const getDocumentById = defineOperation('getDocumentById', async ({ ctx, 
   });
   return { status: 200, body: await markdownToDocument(markdown) };
 });
+
+/** A page's meta links (docs/manual/content.md#meta-links): `{}` when it has none; a link page has none. */
+export function metaLinksAnswer(tree: Parameters<typeof flatten>[0], pageId: string, where: string) {
+  const l = flatten(tree).find((x) => x.node.id === pageId);
+  if (!l) throw notFound(`page ${pageId} not found in ${where}`);
+  return { status: 200 as const, body: l.node.metaLinks ?? {} };
+}
+
+export const listRevisionPageMetaLinks = defineOperation('listRevisionPageMetaLinks', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  return ctx.store.read((tx) => {
+    const { rev } = ofRevision(tx, caller, path.spaceId, path.revisionId);
+    return metaLinksAnswer(treeOf(tx, rev), path.pageId, `revision ${path.revisionId}`);
+  });
+});

@@ -43,6 +43,12 @@ export interface OperationInput {
   path?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /**
+   * Request headers (the server passes the request's; a transport, those a command was given).
+   * Only the operation's declared header parameters (e.g. 0.146.0's `X-GitBook-Partner-Key`) are
+   * read and handed to its handler, under their lower-case names; every other header stays here.
+   */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /** Valid input, of no operation in particular (a handler sees its operation's: OperationRequest in src/kernel/operation.ts). */
@@ -50,6 +56,8 @@ export interface ValidInput {
   path: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** The operation's declared header parameters that were sent, by lower-case name. */
+  headers: Record<string, string>;
 }
 
 interface Compiled {
@@ -210,6 +218,20 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
   for (const p of op.parameters) if (p.in === 'query' && input.query?.[p.name] !== undefined) query[p.name] = input.query[p.name];
   check(c.path, path, 'path');
   check(c.query, query, 'query');
+  // Header parameters: only the declared ones, read case-insensitively (HTTP header names are).
+  const headers: Record<string, string> = {};
+  for (const p of op.parameters) {
+    if (p.in !== 'header') continue;
+    const name = p.name.toLowerCase();
+    const got = Object.entries(input.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+    const v = Array.isArray(got) ? got[0] : got;
+    if (v === undefined || v === '') {
+      if (p.required) throw invalid(`header ${p.name}: is required`);
+      continue;
+    }
+    if (v.length > 1024) throw invalid(`header ${p.name}: at most 1024 characters`);
+    headers[name] = v;
+  }
   const body = input.body;
   if (op.requestBody) {
     if (body === undefined) {
@@ -229,7 +251,7 @@ export function validateInput(op: OperationSpec, input: OperationInput, extraFie
   } else if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body as object).length === 0)) {
     throw invalid('body: this operation takes no request body');
   }
-  return { path, query, body };
+  return { path, query, body, headers };
 }
 
 const responseValidators = new Map<string, ValidateFunction>();

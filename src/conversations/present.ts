@@ -46,10 +46,17 @@ export function presentIssueWithConversation(
   return { issue: presentIssue(ctx, x.issue), conversation: presentConversation(ctx, x.conversation) };
 }
 
-// There are no tasks here (agent tasks are another area): their counts are 0, truthfully.
-const NO_TASKS = { tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 };
+/** A cluster's agent tasks by status (src/agents/tasks.ts: at most one per cluster), as its stats count them. */
+export interface TaskCounts {
+  tasksTotal: number;
+  tasksBacklog: number;
+  tasksStarted: number;
+  tasksCompleted: number;
+  tasksCancelled: number;
+}
+export const NO_TASKS: TaskCounts = { tasksTotal: 0, tasksBacklog: 0, tasksStarted: 0, tasksCompleted: 0, tasksCancelled: 0 };
 
-export function presentCluster(ctx: Context, c: ClusterRecord, issues: IssueRecord[]): Schema<'ConversationsIssuesCluster'> {
+export function presentCluster(ctx: Context, c: ClusterRecord, issues: IssueRecord[], tasks: TaskCounts = NO_TASKS): Schema<'ConversationsIssuesCluster'> {
   const facts = clusterFacts(c, issues, ctx.clock.now());
   return {
     object: 'issues-cluster' as const,
@@ -61,7 +68,7 @@ export function presentCluster(ctx: Context, c: ClusterRecord, issues: IssueReco
     summary: facts.summary,
     weeklyPulse: facts.weeklyPulse,
     sources: facts.sources,
-    stats: { ...facts.stats, ...NO_TASKS },
+    stats: { ...facts.stats, ...tasks },
     urls: {
       location: apiUrl(ctx, `${orgPath(c.organization)}/conversations-clusters/${c.id}`),
       app: `${ctx.baseUrl}/o/${c.organization}/conversations/clusters/${c.id}`,

@@ -5,6 +5,7 @@ import type { MemberRecord } from '../organizations/model.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { clustersOf } from './cluster.js';
+import type { TaskCounts } from './present.js';
 import type { ClusterRecord, ConversationMetadata, ConversationPart, ConversationRecord, IssueRecord } from './model.js';
 import { ConversationClusters, ConversationIssues, Conversations } from './tables.js';
 
@@ -165,13 +166,15 @@ export interface ClusterQuery {
   order?: 'asc' | 'desc';
   orderBy?: 'updatedAt' | 'issues' | 'conversations' | 'tasksTotal' | 'tasksBacklog' | 'tasksStarted';
   status?: 'pending' | 'analysing';
+  /** A cluster's agent tasks by status (the operations layer knows them: src/agents is above this area). */
+  tasks?: (clusterId: string) => TaskCounts;
 }
 
 /**
  * Clusters with their issues, ordered by `orderBy` (default updatedAt) in `order` (default desc);
  * ties by id. Clustering is done as each conversation is processed, so no cluster is ever
- * `pending` or `analysing`: those `status` filters give an empty list. There are no tasks here,
- * so ordering by a task count keeps the updatedAt order.
+ * `pending` or `analysing`: those `status` filters give an empty list. Ordering by a task count
+ * uses `q.tasks` (the clusters' agent tasks, src/agents/tasks.ts); ties by updatedAt.
  */
 export function clustersFor(tx: ReadTx, organizationId: string, caller: Caller, q: ClusterQuery) {
   requireReader(tx, organizationId, caller);
@@ -182,7 +185,8 @@ export function clustersFor(tx: ReadTx, organizationId: string, caller: Caller, 
   });
   const by = q.orderBy ?? 'updatedAt';
   const sign = (q.order ?? 'desc') === 'desc' ? -1 : 1;
-  const key = (r: (typeof rows)[number]): number => (by === 'issues' ? r.issues.length : by === 'conversations' ? r.conversations : 0);
+  const key = (r: (typeof rows)[number]): number =>
+    by === 'issues' ? r.issues.length : by === 'conversations' ? r.conversations : by === 'updatedAt' ? 0 : (q.tasks?.(r.cluster.id)[by] ?? 0);
   return rows.sort(
     (a, b) => sign * (key(a) - key(b)) || sign * a.cluster.updatedAt.localeCompare(b.cluster.updatedAt) || a.cluster.id.localeCompare(b.cluster.id),
   );

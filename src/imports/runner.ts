@@ -1,3 +1,4 @@
+import { contextBase } from '../kernel/context.js';
 import { randomUUID } from 'node:crypto';
 import { heldElsewhere, withLease } from '../kernel/leases.js';
 import type { Context } from '../kernel/context.js';
@@ -170,7 +171,7 @@ class Runner {
 const runners = new WeakMap<Context, Runner>();
 const workers = workerRegistry((ctx) => {
   const r = new Runner(ctx);
-  runners.set(ctx, r);
+  runners.set(contextBase(ctx), r);
   return r;
 });
 
@@ -179,4 +180,4 @@ export const kickImportRuns = workers.kick;
 export const stopImportRuns = workers.stop;
 export const importsIdle = workers.idle;
 /** Aborts a run this process is running (its fetch), after the cancel was written. */
-export const abortImportRun = (ctx: Context, id: string) => runners.get(ctx)?.cancel(id);
+export const abortImportRun = (ctx: Context, id: string) => runners.get(contextBase(ctx))?.cancel(id);

@@ -49,6 +49,8 @@ const OWN_INSTALLATION = new Set([
 
 // An installation token speaks for its integration (GitBook's integration token): it queues the
 // integration's tasks and renders its UI (docs/manual/integrations.md#ui-render-and-tasks).
+const NOTIFICATIONS = new Set(['getAuthenticatedUser']);
+
 const OWN_INTEGRATION = new Set(['queueIntegrationTask', 'renderIntegrationUIWithGet', 'renderIntegrationUIWithPost']);
 
 /**
@@ -76,6 +78,13 @@ export function requiredScope(spec: Pick<OperationSpec, 'method' | 'path' | 'ope
  */
 export async function checkScope(ctx: Context, spec: OperationSpec, path: Record<string, any>, caller: Caller): Promise<void> {
   const scope = caller.scope!;
+  // A notifications token (createUserNotificationsToken, docs/manual/access.md#notifications-tokens)
+  // reads its own user and nothing else: this server has no notifications service to open.
+  if (scope.kind === 'notifications') {
+    if (NOTIFICATIONS.has(spec.operationId)) return;
+    throw forbidden(`${spec.operationId} is not open to a notifications token: it reads only its own user (${[...NOTIFICATIONS].join(', ')})`);
+  }
+  const organization = scope.organization!;
   const need = requiredScope(spec);
   const who =
     scope.kind === 'installation'
@@ -95,7 +104,7 @@ export async function checkScope(ctx: Context, spec: OperationSpec, path: Record
       throw new DocsError('unauthenticated', `invalid token: installation ${scope.installation.id} no longer exists`);
     }
     const out = (what: string) => forbidden(`${spec.operationId}: ${what} is outside the scope of ${who}`);
-    if (path.organizationId !== undefined && path.organizationId !== scope.organization) throw out(`organization ${path.organizationId}`);
+    if (path.organizationId !== undefined && path.organizationId !== organization) throw out(`organization ${path.organizationId}`);
     if (need === 'own-integration' && path.integrationName !== scope.installation!.integrationName) throw out(`integration ${path.integrationName}`);
     if (need === 'own-installation') {
       if (path.integrationName !== scope.installation!.integrationName) throw out(`integration ${path.integrationName}`);
@@ -104,7 +113,7 @@ export async function checkScope(ctx: Context, spec: OperationSpec, path: Record
     for (const kind of ['space', 'site'] as const) {
       const id = path[`${kind}Id`];
       if (id === undefined) continue;
-      const within = inst ? isInstalledOnLive(tx, inst, kind, id, scope.organization) : (kind === 'space' ? scope.spaces : scope.sites)?.includes(id);
+      const within = inst ? isInstalledOnLive(tx, inst, kind, id, organization) : (kind === 'space' ? scope.spaces : scope.sites)?.includes(id);
       if (!within) throw out(`${kind} ${id}`);
     }
   });

@@ -16,7 +16,16 @@ export interface Context {
    * loopback and private addresses (src/integrations/service.ts). Off by default.
    */
   allowPrivateTunnels?: boolean;
+  /**
+   * The process's context this one is made from: `invoke` gives a write operation's handler its
+   * own context (its store records the call's audit events, src/kernel/write-scope.ts). What a
+   * process keeps per context (workers, indexes, caches) is kept by `contextBase(ctx)`.
+   */
+  base?: Context;
 }
+
+/** The process's context behind `ctx` (itself, unless `invoke` made `ctx` for one call). */
+export const contextBase = (ctx: Context): Context => ctx.base ?? ctx;
 
 /** The authenticated user behind a request. */
 export interface Caller {
@@ -40,9 +49,9 @@ export interface Caller {
  * on one more space widens it, uninstalling ends it); a published URL's token names its space.
  */
 export interface CallerScope {
-  kind: 'installation' | 'published';
-  /** The one organization it may act in. */
-  organization: string;
+  kind: 'installation' | 'published' | 'notifications';
+  /** The one organization it may act in (kind `notifications`: none, it acts on its user only). */
+  organization?: string;
   /** The integration scopes it holds (`space:content:read`, ...): the installed integration's. */
   scopes: string[];
   /** kind `installation`: which one (its integration by id and name). */

@@ -16,9 +16,11 @@ export type OperationRequest<Id extends OperationId | undefined = undefined, Ext
         path: ContractOperations[Id]['path'];
         query: ContractOperations[Id]['query'];
         body: WithExtra<ContractOperations[Id]['body'], Extra>;
+        /** The operation's declared header parameters that were sent, by lower-case name (src/contract/validate.ts). */
+        headers?: Record<string, string>;
       }
     : never
-  : { ctx: Context; caller: Caller; path: Record<string, string>; query: Record<string, unknown>; body: unknown };
+  : { ctx: Context; caller: Caller; path: Record<string, string>; query: Record<string, unknown>; body: unknown; headers?: Record<string, string> };
 
 /** A body with the fields an operation accepts beyond its schema (`extraBodyFields`), unknown until its handler checks them. */
 type WithExtra<Body, Extra extends string> = [Extra] extends [never]

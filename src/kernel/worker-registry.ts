@@ -1,3 +1,4 @@
+import { contextBase } from './context.js';
 import type { Context } from './context.js';
 
 /** A background worker of one store: woken when there is work, stopped with the store. */
@@ -17,20 +18,20 @@ export function workerRegistry<W extends Worker>(make: (ctx: Context) => W) {
   const workers = new WeakMap<Context, W>();
   return {
     start(ctx: Context): void {
-      let w = workers.get(ctx);
-      if (!w) workers.set(ctx, (w = make(ctx)));
+      let w = workers.get(contextBase(ctx));
+      if (!w) workers.set(contextBase(ctx), (w = make(contextBase(ctx))));
       w.kick();
     },
     kick(ctx: Context): void {
-      workers.get(ctx)?.kick();
+      workers.get(contextBase(ctx))?.kick();
     },
     async stop(ctx: Context): Promise<void> {
-      const w = workers.get(ctx);
-      workers.delete(ctx);
+      const w = workers.get(contextBase(ctx));
+      workers.delete(contextBase(ctx));
       await w?.stop();
     },
     async idle(ctx: Context): Promise<void> {
-      await workers.get(ctx)?.idle();
+      await workers.get(contextBase(ctx))?.idle();
     },
   };
 }

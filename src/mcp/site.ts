@@ -3,9 +3,9 @@ import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import { pageMarkdownForVisitor, type AgentVisitor } from '../published/agents.js';
 import { searchSite } from '../published/search.js';
-import { siteSegments } from '../published/open.js';
-import { locate, siteView, type SiteRef, type SiteView } from '../published/site.js';
-import type { Visitor } from '../published/visitor.js';
+import { siteSegments } from '../urls/site/open.js';
+import { locate, siteView, type SiteRef, type SiteView } from '../urls/site/site.js';
+import type { Visitor } from '../urls/site/visitor.js';
 import type { Providers, ToolProvider } from './server.js';
 
 // A published site's read-only MCP server, for its visitors (`<site URL>/mcp`): two tools,
@@ -21,7 +21,7 @@ export interface SiteVisitor {
   /** What the request brought (share key, token, unsigned claims), to enter again per page. */
   given: AgentVisitor;
   /** The endpoint's tools and spaces (its site MCP server record); absent: all of them. */
-  config?: { tools?: string[]; spaces?: string[] };
+  config?: { tools?: string[]; spaces?: string[]; instructions?: string };
 }
 
 /** The site as the endpoint shows it: only the spaces its configuration names. */
@@ -155,7 +155,9 @@ export function siteProviders(ctx: Context, at: SiteVisitor, version: string): P
     version,
     instructions:
       `The published documentation site "${at.ref.site.title}" (${ctx.baseUrl}${at.ref.base}), read-only: ` +
-      '`search` finds pages by words, `read_page` gives a page as markdown by its path or URL.',
+      '`search` finds pages by words, `read_page` gives a page as markdown by its path or URL.' +
+      // The site's own instructions for agents (its agent settings, docs/manual/site-agents.md#agent-settings).
+      (at.config?.instructions ? `\n\nThe site's instructions:\n\n${at.config.instructions}` : ''),
     tools: siteTools(ctx, at),
   };
 }

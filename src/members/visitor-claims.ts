@@ -11,7 +11,7 @@ export const VISITOR_CLAIMS_TTL_SECONDS = 3600;
  * directory's ES256 key (verifiable with GET /.well-known/jwks.json). `iss` is the server's base URL.
  * `aud` is the organization it was issued for: one key signs every organization's tokens, so
  * without it a member of one organization would open another's visitor-auth sites
- * (src/published/visitor.ts checks it).
+ * (src/urls/site/visitor.ts checks it).
  */
 export async function signVisitorClaims(ctx: Context, key: ReturnType<typeof ensureVisitorKey>, user: UserRecord, member: MemberRecord): Promise<string> {
   const { SignJWT } = await import('jose'); // loaded only when a token is signed

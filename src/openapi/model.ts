@@ -57,6 +57,11 @@ export interface OpenAPIVersionRecord {
   /** The URL the spec was fetched from (after redirects); absent for a text source. */
   sourceURL?: string;
   files: string[];
+  /**
+   * The entrypoint's text as submitted (fetched or given) is kept beside the parsed documents
+   * (content-files.ts), in this format; absent for versions made before it was kept.
+   */
+  rawFormat?: 'json' | 'yaml';
 }
 
 export const specKey = (organization: string, slug: string) => `${organization}/${slug}`;

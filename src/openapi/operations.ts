@@ -95,3 +95,14 @@ export const getLatestOpenAPISpecVersionContent = defineOperation('getLatestOpen
 export const getOpenAPISpecVersionContentById = defineOperation('getOpenAPISpecVersionContentById', ({ ctx, caller, path }) =>
   content(ctx, caller, path, path.versionId),
 );
+
+// The entrypoint's text exactly as it was submitted (given, or fetched from its URL) when the
+// latest version was made; `format` says how to read it. A version made before the raw text was
+// kept has none: 404, as the contract words it (docs/manual/openapi.md#the-raw-source).
+export const getLatestOpenAPISpecVersionContentRaw = defineOperation('getLatestOpenAPISpecVersionContentRaw', async ({ ctx, caller, path }) => {
+  const { spec, version } = await oneVersion(ctx, caller, path, 'latest');
+  const text = version.rawFormat ? await readContent(ctx, spec.id, version.id, true) : undefined;
+  if (!version.rawFormat || text === undefined)
+    throw notFound(`the latest version of openapi spec ${path.specSlug} has no raw source (it was processed before raw sources were kept: put the spec again)`);
+  return { status: 200, body: { text, format: version.rawFormat } };
+});

@@ -8,7 +8,7 @@ import type { ProcessError, ProcessErrorCode } from './model.js';
 // The parsers are loaded on first use, never at CLI start-up.
 
 export type Outcome =
-  | { ok: true; filesystem: string; files: string[]; hash: string; url?: string }
+  | { ok: true; filesystem: string; files: string[]; hash: string; url?: string; raw: { text: string; format: 'json' | 'yaml' } }
   | { ok: false; errorCode: ProcessErrorCode; errors: ProcessError[]; errorCount: number };
 
 export interface Source {
@@ -81,6 +81,15 @@ function rootName(source: Source, text: string): string {
     if (base && base !== '.' && base !== '..') return base;
   }
   return /^\s*[{[]/.test(text.replace(/^\ufeff/, '')) ? 'openapi.json' : 'openapi.yaml';
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text.replace(/^\ufeff/, ''));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hasExternalRef(v: unknown): boolean {
@@ -278,7 +287,16 @@ export async function processSource(source: Source, opts: { limits?: FetchLimits
       throw new ParseFailure(errors, result.errors.length + result.additionalErrors);
     }
     const filesystem = '{' + parts.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',') + '}';
-    return { ok: true, filesystem, files: parts.map(([n]) => n), hash: createHash('sha256').update(filesystem).digest('hex'), url: finalUrl };
+    // The entrypoint as submitted: JSON when it parses as JSON (YAML is a superset of it), else YAML.
+    const format = isJson(text) ? 'json' : 'yaml';
+    return {
+      ok: true,
+      filesystem,
+      files: parts.map(([n]) => n),
+      hash: createHash('sha256').update(filesystem).digest('hex'),
+      url: finalUrl,
+      raw: { text, format },
+    };
   } catch (err) {
     if (err instanceof ParseFailure) return { ok: false, errorCode: 'PARSE_ERROR', errors: err.errors, errorCount: err.total };
     if (opts.signal?.aborted) throw err;

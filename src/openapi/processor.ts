@@ -121,7 +121,7 @@ class Processor {
       });
       if (latest?.hash !== outcome.hash) {
         versionId = newId();
-        await writeContent(ctx, specId, versionId, outcome.filesystem); // durable before the row that names it
+        await writeContent(ctx, specId, versionId, outcome.filesystem, outcome.raw.text); // durable before the row that names them
       }
     }
     const kept = await ctx.store.write((tx) => {
@@ -142,6 +142,7 @@ class Processor {
           hash: outcome.hash,
           ...(outcome.url ? { sourceURL: outcome.url } : {}),
           files: outcome.files,
+          rawFormat: outcome.raw.format,
         });
         next = { ...next, versionCount: spec.versionCount + 1, lastVersion: versionId };
       }

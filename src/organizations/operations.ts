@@ -6,7 +6,8 @@ import { insertSite } from '../sites/service.js';
 import { ownsATeam } from '../teams/service.js';
 import { isEmailVerified, isInstanceOwner } from '../users/instance.js';
 import { presentOrganization } from './present.js';
-import { findMember, insertOrganization, membershipOf, organizationsOf } from './service.js';
+import { findMember, insertOrganization, membershipOf, organizationsOf, requireOrgRole } from './service.js';
+import { aiUsage } from './ai-usage.js';
 import { emailDomains, updateOrganization } from './settings.js';
 import { Organizations } from './tables.js';
 import { Users } from '../users/tables.js';
@@ -112,5 +113,15 @@ export const getOrganizationsForEmailDomain = defineOperation('getOrganizationsF
         }),
       },
     };
+  }),
+);
+
+// What this server's AI features did for the organization (docs/manual/organizations.md#ai-usage):
+// one credit per question answered by ask and per translation run; admins only, as the contract says.
+export const getOrganizationAIUsage = defineOperation('getOrganizationAIUsage', ({ ctx, caller, path, query }) =>
+  ctx.store.read((tx) => {
+    const { org, member } = membershipOf(tx, path.organizationId, caller);
+    requireOrgRole(member, 'admin', 'reading AI usage');
+    return { status: 200, body: aiUsage(tx, org.id, { from: query.from, to: query.to, interval: query.interval }, ctx.clock.now()) };
   }),
 );

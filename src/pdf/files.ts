@@ -1,3 +1,4 @@
+import { contextBase } from '../kernel/context.js';
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONTROL_CHARS, DOWNLOAD_TTL_MS, ensureDownloadSecret, sign, verifySignature } from '../content/downloads.js';
@@ -18,8 +19,8 @@ import { stageFile, syncDir } from '../store/durable-file.js';
 
 const memory = new WeakMap<Context, Map<string, Buffer>>();
 const mem = (ctx: Context) => {
-  let m = memory.get(ctx);
-  if (!m) memory.set(ctx, (m = new Map()));
+  let m = memory.get(contextBase(ctx));
+  if (!m) memory.set(contextBase(ctx), (m = new Map()));
   return m;
 };
 

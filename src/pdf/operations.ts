@@ -1,3 +1,4 @@
+import { contextBase } from '../kernel/context.js';
 import { readBlob } from '../content/blobs.js';
 import type { Context } from '../kernel/context.js';
 import { defineOperation, type OperationResult } from '../kernel/operation.js';
@@ -14,8 +15,8 @@ const inFlight = new WeakMap<Context, Map<string, Promise<void>>>();
 
 async function ensureRendered(ctx: Context, src: PdfSource): Promise<void> {
   if (await hasPdf(ctx, src.key)) return;
-  let running = inFlight.get(ctx);
-  if (!running) inFlight.set(ctx, (running = new Map()));
+  let running = inFlight.get(contextBase(ctx));
+  if (!running) inFlight.set(contextBase(ctx), (running = new Map()));
   const existing = running.get(src.key);
   if (existing) return existing;
   const job = render(ctx, src)

@@ -1,9 +1,9 @@
 import type { Context } from '../kernel/context.js';
 import { markdownOf } from '../content/revisions.js';
-import { listedPages, openSite, siteSegments } from './open.js';
-import { firstPage, pageVisible, spacePages } from './pages.js';
+import { listedPages, openSite, siteSegments } from '../urls/site/open.js';
+import { firstPage, pageVisible, spacePages } from '../urls/site/pages.js';
 import { pageUrl } from './render/page.js';
-import { locate, siteView } from './site.js';
+import { locate, siteView } from '../urls/site/site.js';
 
 // A published site as an agent reads it, for a visitor: the pages they may see, and a page as
 // markdown. The same rules as the HTML site (visibility, share keys, tokens, conditions), for

@@ -1,8 +1,8 @@
 import { makeResolver } from '../content/link-refs.js';
 import type { FileEntry, PageNode } from '../content/model.js';
-import { REFERENCE_LINE } from './api/load.js';
+import { REFERENCE_LINE } from '../urls/site/api-load.js';
 import { apiMarkdown } from './api/render.js';
-import { inlineSpec } from './api/load.js';
+import { inlineSpec } from '../urls/site/api-load.js';
 import { markdownWithOperations, resolveBlocks } from './api/inline.js';
 import { fileDownloadUrl } from '../content/downloads.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -11,11 +11,11 @@ import { expandIncludes } from '../content/reusable.js';
 import type { Located } from '../content/tree.js';
 import type { Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
-import { pageVisible, type PageIndexed } from './pages.js';
+import { pageVisible, type PageIndexed } from '../urls/site/pages.js';
 import type { RenderOptions } from './render/markdown.js';
 import { pageUrl } from './render/page.js';
-import type { SpaceEntry } from './site.js';
-import type { Visitor } from './visitor.js';
+import type { SpaceEntry } from '../urls/site/site.js';
+import type { Visitor } from '../urls/site/visitor.js';
 
 // What a page's rendering reads from the store (inside one read), and how its links resolve:
 // a page of the space to its address on this site (a page closed to the visitor counts as

@@ -3,10 +3,10 @@ import { invalid } from '../kernel/errors.js';
 import type { Context } from '../kernel/context.js';
 import { eventFromApi, type InsightEvent, recordEvents } from '../sites/insights.js';
 import { SiteShareLinks, Sites } from '../sites/tables.js';
-import { firstPage, pageVisible, spacePages } from './pages.js';
-import { locate, siteView, type SiteRef } from './site.js';
-import type { Visitor } from './visitor.js';
-import { siteSegments } from './open.js';
+import { firstPage, pageVisible, spacePages } from '../urls/site/pages.js';
+import { locate, siteView, type SiteRef } from '../urls/site/site.js';
+import type { Visitor } from '../urls/site/visitor.js';
+import { siteSegments } from '../urls/site/open.js';
 
 // The published site's own insights beacon (docs/manual/insights.md#the-published-site-records-its-own-events):
 // the site's script posts what happened on a page (a view, a search, feedback, a link followed)

@@ -1,12 +1,12 @@
 import { publishedMarkdown } from './content.js';
-import { inlineRefsOf, inlineSpec } from './api/load.js';
+import { inlineRefsOf, inlineSpec } from '../urls/site/api-load.js';
 import { resolveBlock } from './api/inline.js';
 import type { Context } from '../kernel/context.js';
 import type { ReadTx } from '../store/port.js';
-import { listedPages } from './open.js';
+import { listedPages } from '../urls/site/open.js';
 import { esc } from './render/html.js';
 import { pageUrl } from './render/page.js';
-import type { SiteView } from './site.js';
+import type { SiteView } from '../urls/site/site.js';
 
 // What GitBook publishes beside each site for machines and agents: robots.txt, sitemap.xml,
 // llms.txt (the site map as markdown links), llms-full.txt (every page as markdown). Each lists

@@ -1,14 +1,12 @@
-import { searchOrganization } from '../search/service.js';
 import type { Context } from '../kernel/context.js';
-import type { SpaceRecord } from '../spaces/model.js';
-import { pageVisible, spacePages, type PageIndexed } from './pages.js';
+import type { SiteView } from '../urls/site/site.js';
+import { searchSiteView } from '../urls/site/search.js';
 import { attr, esc } from './render/html.js';
 import { pageUrl } from './render/page.js';
-import { listedSpaces, type SiteView, type SpaceEntry } from './site.js';
 
-// Search across a published site: the organization's full-text index (src/search/service.ts)
-// asked about the site's listed spaces only, results kept to the pages this visitor may see and
-// grouped by section and space, each with its matching sections.
+// Search across a published site (src/urls/site/search.ts, which the API's searchSiteContent
+// reads too), presented for the site: grouped by section and space, each page with its matching
+// sections, at the site's addresses.
 
 export interface SearchGroup {
   section?: string;
@@ -18,59 +16,21 @@ export interface SearchGroup {
 }
 
 export async function searchSite(ctx: Context, view: SiteView, q: string): Promise<SearchGroup[]> {
-  if (!q.trim()) return [];
-  const entries = new Map<string, SpaceEntry>();
-  for (const e of listedSpaces(view)) if (!entries.has(e.space.id)) entries.set(e.space.id, e);
-  const spaces: SpaceRecord[] = [...entries.values()].map((e) => e.space);
-  const found = await searchOrganization(ctx, view.org.id, spaces, q);
-  // Spaces with an API reference are asked too (their operations are not in the text index).
-  const all = [
-    ...found.map((f) => ({ space: f.space, hits: f.hits })),
-    ...spaces.filter((s) => !found.some((f) => f.space.id === s.id)).map((space) => ({ space, hits: [] as (typeof found)[number]['hits'] })),
-  ];
-  return ctx.store.read((tx) =>
-    all.flatMap(({ space, hits }) => {
-      const entry = entries.get(space.id)!;
-      const ix = spacePages(tx, entry.space);
-      const pages = hits.flatMap((h) => {
-        const l = ix.byId.get(h.page);
-        const hidden = l && (l.node.hidden || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden));
-        // Hidden pages are left out of search as out of navigation; pages closed to the visitor too.
-        if (!l || hidden || l.node.type !== 'document' || !pageVisible(ix, l, view.visitor)) return [];
-        const url = pageUrl(entry, l.path);
-        return [
-          { title: l.node.title, url, sections: h.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })) },
-        ];
-      });
-      pages.push(...apiHits(ix, entry, view, q, new Set(pages.map((p) => p.url))));
-      return pages.length ? [{ ...(entry.section.row ? { section: entry.section.row.title } : {}), space: entry.space.title, url: entry.url, pages }] : [];
+  const groups = await searchSiteView(ctx, view, q);
+  return groups.map(({ entry, pages }) => ({
+    ...(entry.section.row ? { section: entry.section.row.title } : {}),
+    space: entry.space.title,
+    url: entry.url,
+    pages: pages.map(({ page, hit, op }) => {
+      const url = pageUrl(entry, page.path);
+      if (op) return { title: op.title, url, sections: [{ title: op.section, url, snippet: op.snippet }] };
+      return {
+        title: page.node.title,
+        url,
+        sections: hit!.sections.map((s) => ({ title: s.title, url: s.anchor ? `${url}#${s.anchor}` : url, snippet: s.snippet() })),
+      };
     }),
-  );
-}
-
-const API_HITS = 20;
-
-/** Operations of the space's API references whose words hold every word of the query. */
-function apiHits(ix: PageIndexed, entry: SpaceEntry, view: SiteView, q: string, seen: Set<string>): SearchGroup['pages'] {
-  if (!ix.api) return [];
-  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-  const out: SearchGroup['pages'] = [];
-  for (const [id, p] of ix.api) {
-    if (p.kind !== 'op' || out.length >= API_HITS) continue;
-    const op = p.op!;
-    const text = `${op.title} ${op.method} ${op.path} ${op.operationId ?? ''} ${op.description ?? ''}`.toLowerCase();
-    if (!words.every((w) => text.includes(w))) continue;
-    const l = ix.byId.get(id);
-    if (!l || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden) || !pageVisible(ix, l, view.visitor)) continue;
-    const url = pageUrl(entry, l.path);
-    if (seen.has(url)) continue;
-    out.push({
-      title: op.title,
-      url,
-      sections: [{ title: `${op.method.toUpperCase()} ${op.path}`, url, snippet: (op.description ?? op.summary ?? '').replace(/\s+/g, ' ').slice(0, 160) }],
-    });
-  }
-  return out;
+  }));
 }
 
 export function searchPage(q: string, groups: SearchGroup[]): string {

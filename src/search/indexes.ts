@@ -1,3 +1,4 @@
+import { contextBase } from '../kernel/context.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -464,14 +465,14 @@ const contexts = new WeakMap<Context, Indexes>();
 
 /** The search indexes of a context. */
 export function indexesOf(ctx: Context): Indexes {
-  let x = contexts.get(ctx);
-  if (!x) contexts.set(ctx, (x = new Indexes(ctx)));
+  let x = contexts.get(contextBase(ctx));
+  if (!x) contexts.set(contextBase(ctx), (x = new Indexes(contextBase(ctx))));
   return x;
 }
 
 /** Closes a context's index files (its store closing); reopened on the next search. */
 export async function closeIndexes(ctx: Context): Promise<void> {
-  const x = contexts.get(ctx);
-  contexts.delete(ctx);
+  const x = contexts.get(contextBase(ctx));
+  contexts.delete(contextBase(ctx));
   await x?.close();
 }

@@ -212,3 +212,13 @@ export async function searchPassages(
     ];
   });
 }
+
+/**
+ * Brings the indexes of `spaces` (of `org`) to their current revisions, searching nothing: the
+ * next search of them reads only (prewarmSiteSearch).
+ */
+export async function warmSpaces(ctx: Context, org: string, spaces: readonly SpaceRecord[]): Promise<void> {
+  if (!spaces.length) return;
+  const indexes = (await load()).indexesOf(ctx);
+  await indexes.retrying(org, () => indexes.ensure(org, spaces));
+}

@@ -10,7 +10,11 @@ import { SiteInsightBatches, SiteSections, SiteSpaces } from './tables.js';
 // values as indexes into the batch's own dictionary: a page view costs a few small integers, and
 // an aggregation walks integer arrays, never objects.
 
-/** The event types both specs know (0.146.0's SiteInsightsEventType): what may be stored. */
+/**
+ * The event types stored: those both specs know (0.146.0's SiteInsightsEventType), then 0.202.0's
+ * `agent_feedback` (what an agent reports about the site: submitAgentFeedbackToSite,
+ * docs/manual/site-agents.md#agent-feedback). A type's index is stored: only ever append.
+ */
 export const EVENT_TYPES = [
   'page_view',
   'search_open',
@@ -27,6 +31,7 @@ export const EVENT_TYPES = [
   'ad_click',
   'ad_display',
   'trademark_click',
+  'agent_feedback',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 const TYPE_INDEX = new Map<string, number>(EVENT_TYPES.map((t, i) => [t, i]));
@@ -68,6 +73,13 @@ export const FIELDS = [
   'adDomain',
   'adPlacement',
   'trademark',
+  // agent_feedback: where it came from (mcp, assistant, api), what it is about (the subject as
+  // JSON), its category and severity, the agent's model.
+  'agentSource',
+  'agentSubject',
+  'agentCategory',
+  'agentSeverity',
+  'agentModel',
 ] as const;
 export type Field = (typeof FIELDS)[number];
 export type { InsightBatchRecord };

@@ -11,7 +11,7 @@ import { Spaces } from '../spaces/tables.js';
 //
 // `docs` has no separate published snapshot of a site's structure: publishing serves the current
 // structure as it is. So an item is a draft exactly when the published site does not serve it
-// (src/published/site.ts): the site is not published; a site space whose space is deleted, or
+// (src/urls/site/site.ts): the site is not published; a site space whose space is deleted, or
 // that is hidden without a condition that could open it; a section with no live site space; a
 // group with no live child.
 

@@ -3,6 +3,7 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
+import { agentInstructionsText } from './agents.js';
 import type { SiteMcpServerRecord, SiteRecord } from './model.js';
 import { SiteMcpServers, SiteSpaces } from './tables.js';
 
@@ -152,9 +153,12 @@ export function endpointConfig(
   siteId: string,
   endpoint: string,
   headerOf: (name: string) => string | undefined,
-): { tools?: string[]; spaces?: string[] } | undefined {
+): { tools?: string[]; spaces?: string[]; instructions?: string } | undefined {
   const r = tx.find(SiteMcpServers, 'site', siteId).find((x) => x.endpoint === endpoint);
-  if (!r) return endpoint ? undefined : {};
+  // The site's agent instructions (its agent settings' editing.customInstructions) go to every endpoint.
+  const text = agentInstructionsText(tx, siteId);
+  const instructions = text ? { instructions: text } : {};
+  if (!r) return endpoint ? undefined : instructions;
   for (const [k, v] of Object.entries(r.headers)) if (headerOf(k) !== v) return undefined;
-  return { ...(r.tools ? { tools: r.tools } : {}), ...(r.spaces ? { spaces: r.spaces } : {}) };
+  return { ...(r.tools ? { tools: r.tools } : {}), ...(r.spaces ? { spaces: r.spaces } : {}), ...instructions };
 }

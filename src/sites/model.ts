@@ -32,6 +32,8 @@ export interface SiteRecord {
   visitorAuth?: VisitorAuthSettings;
   /** The keys of a site pushed from a repository (src/sites/site-map.ts); absent until the first push. */
   siteMap?: SiteMap;
+  /** The space holding the site's style guide (docs/manual/styleguides.md), once made. */
+  styleguide?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -198,4 +200,56 @@ export interface InsightBatchRecord {
   dict: string[];
   /** Only the columns some event of the batch has. */
   cols: Partial<Record<string, number[]>>;
+}
+
+/**
+ * A GitBook Agent channel of a site (docs/manual/site-agents.md#channels): the external tool the
+ * site's agent works in (Slack, Linear, GitHub, Discord), the places there it may act in (the
+ * setup's allow patterns) and its role: `support` answers from the site, `collaborator` may also
+ * open change requests.
+ */
+export const CHANNEL_TYPES = ['builtin:slack', 'builtin:linear', 'builtin:github', 'builtin:discord'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export interface SiteChannelRecord {
+  id: string;
+  organization: string;
+  site: string;
+  type: ChannelType;
+  /** The setup's allow list, under the key the type names (allowedChannels, allowedTeams, allowedRepositories). */
+  setupSettings: Record<string, string[]>;
+  role: 'support' | 'collaborator';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An external link in a site's navigation (docs/manual/site-agents.md#external-links): at the root or in a section group. */
+export interface SiteExternalLinkRecord {
+  id: string;
+  organization: string;
+  site: string;
+  title: string;
+  localizedTitle?: Record<string, string>;
+  description?: string;
+  localizedDescription?: Record<string, string>;
+  icon?: string;
+  url: string;
+  /** The section group it sits in, or null at the site's root. */
+  group: string | null;
+  draft: boolean;
+  condition?: string;
+  /** Order among the links of the same container (they follow its sections and groups). */
+  position: number;
+  createdAt: string;
+}
+
+/** A site's agent settings (SiteAgentSettingsInput), one row per site (its id the site's). */
+export interface SiteAgentSettingsRecord {
+  id: string;
+  organization: string;
+  site: string;
+  scans: { topics: 'auto' | 'never' };
+  findings: { changeRequests: 'always' | 'auto-fixable' | 'never' };
+  editing: { customInstructions: { object: 'document'; data: Record<string, unknown>; nodes: unknown[] } };
+  updatedAt: string;
+  updatedBy: string;
 }

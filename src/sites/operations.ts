@@ -9,7 +9,9 @@ import { SITE_ADMIN, SITE_READ, siteOf, type SiteSeen } from './access.js';
 import { checkAdaptiveSchema, templateConditions } from './adaptive.js';
 import { customizationToStore, putSiteSpaceOverride, siteCustomization, siteSpaceCustomization } from './customization.js';
 import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord } from './model.js';
-import { presentShareLink, presentSite, SitePresenter } from './present.js';
+import { presentShareLink, presentSite, siteAddress, SitePresenter } from './present.js';
+import { partnerSites, partnerUpdate, requirePartner, updateSiteAds } from './ads.js';
+import { Organizations } from '../organizations/tables.js';
 import { publishedProfile } from './published.js';
 import { nodesIn } from './rows.js';
 import * as sections from './sections.js';
@@ -91,7 +93,7 @@ const checkedKey = (tx: ReadTx, site: SiteRecord, key?: string) => requireShareK
 
 export const getSiteStructure = defineOperation('getSiteStructure', async ({ ctx, caller, path, query }) => {
   const key = await read(ctx, caller, path, 'reading sites', (tx, { site }) => checkedKey(tx, site, query.shareKey));
-  return { status: 200, body: await present(ctx, caller, path, (p) => p.structure(), key) };
+  return { status: 200, body: await present(ctx, caller, path, (p) => p.structure(true), key) };
 });
 
 export const sortSiteStructure = defineOperation('sortSiteStructure', async ({ ctx, caller, path, body }) => {
@@ -343,3 +345,29 @@ export const updateSiteShareLinkById = defineOperation('updateSiteShareLinkById'
 export const deleteSiteShareLinkById = defineOperation('deleteSiteShareLinkById', async ({ ctx, caller, path }) =>
   gone(await write(ctx, caller, path, `sharing site ${path.siteId}`, (tx, { site }) => deleteShareLink(tx, site, path.shareLinkId))),
 );
+
+// ---- Ads (docs/manual/sites.md#ads): settings stored and shown; no ad network here ----
+
+export const updateSiteAdsById = defineOperation('updateSiteAdsById', async ({ ctx, caller, path, body }) => {
+  await ctx.store.write((tx) => updateSiteAds(tx, ctx, caller, path.organizationId, path.siteId, body));
+  return { status: 204 };
+});
+
+// The partner's side: any signed-in caller holding this server's ads partner key (the header,
+// handed to the handler by invoke as a declared header parameter, and to nothing else).
+export const adsListSites = defineOperation('adsListSites', async ({ ctx, query, headers }) => {
+  requirePartner(headers);
+  const items = await ctx.store.read((tx) =>
+    partnerSites(tx, ctx, query.status ?? 'in-review', (site) => {
+      const org = tx.get(Organizations, site.organization);
+      return org ? siteAddress(ctx, org, site) : '';
+    }),
+  );
+  return { status: 200, body: paginate(items, query, (x) => x) };
+});
+
+export const adsUpdateSite = defineOperation('adsUpdateSite', async ({ ctx, path, body, headers }) => {
+  requirePartner(headers);
+  await ctx.store.write((tx) => partnerUpdate(tx, ctx, path.siteId, body));
+  return { status: 204 };
+});

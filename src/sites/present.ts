@@ -9,7 +9,9 @@ import { contentAccess, type ContentAccess } from '../tree/access.js';
 import type { ShareLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from './model.js';
 import { liveGroup, liveSection, liveSiteSpace, sitePermissions } from './live.js';
 import { hasSections, nodesIn, sectionsOf, siteSpacesIn, siteSpacesOfSite, type Node } from './rows.js';
+import { externalLinksIn, presentExternalLink } from './agents.js';
 import { SiteSections } from './tables.js';
+import { presentSiteAds } from './ads.js';
 import { Spaces } from '../spaces/tables.js';
 
 /**
@@ -105,8 +107,8 @@ export class SitePresenter {
     };
   }
 
-  group(g: SiteSectionGroupRecord): Schema<'SiteSectionGroup'> {
-    const children = this.nodes(g.id);
+  group(g: SiteSectionGroupRecord, links = false): Schema<'SiteSectionGroup'> {
+    const children = this.nodes(g.id, links);
     return {
       object: 'site-section-group' as const,
       id: g.id,
@@ -115,20 +117,28 @@ export class SitePresenter {
       ...(g.icon ? { icon: g.icon } : {}),
       draft: !liveGroup(this.tx, this.site, g),
       sections: children.filter((c): c is Schema<'SiteSection'> => c.object === 'site-section'),
-      children,
+      children: children as Schema<'SiteSectionGroup'>['children'],
     };
   }
 
-  /** The sections and groups of a container, in order; in the published profile, sections and groups with nothing to show are left out. */
-  nodes(container: string | null): Array<Schema<'SiteSection'> | Schema<'SiteSectionGroup'>> {
-    return nodesIn(this.tx, this.site.id, container)
-      .map((n: Node): Schema<'SiteSection'> | Schema<'SiteSectionGroup'> => (n.kind === 'section' ? this.section(n.row) : this.group(n.row)))
+  /**
+   * The sections and groups of a container, in order; in the published profile, sections and
+   * groups with nothing to show are left out. With `links`, the container's external links
+   * follow (0.202.0's structure; docs/manual/site-agents.md#external-links), drafts left out of
+   * the published profile.
+   */
+  nodes(container: string | null, links = false): Array<Schema<'SiteSection'> | Schema<'SiteSectionGroup'> | Schema<'SiteExternalLink'>> {
+    const items: Array<Schema<'SiteSection'> | Schema<'SiteSectionGroup'> | Schema<'SiteExternalLink'>> = nodesIn(this.tx, this.site.id, container)
+      .map((n: Node): Schema<'SiteSection'> | Schema<'SiteSectionGroup'> => (n.kind === 'section' ? this.section(n.row) : this.group(n.row, links)))
       .filter((n) => !this.opts.published || (n.object === 'site-section' ? n.siteSpaces.length > 0 : n.children.length > 0));
+    if (links) for (const l of externalLinksIn(this.tx, this.site.id, container)) if (!this.opts.published || !l.draft) items.push(presentExternalLink(l));
+    return items;
   }
 
-  structure(): Schema<'SiteStructure'> {
+  /** The site's structure; with `links` (getSiteStructure), its external links too. */
+  structure(links = false): Schema<'SiteStructure'> {
     return hasSections(this.tx, this.site.id)
-      ? { type: 'sections' as const, structure: this.nodes(null) }
+      ? ({ type: 'sections' as const, structure: this.nodes(null, links) } as Schema<'SiteStructure'>)
       : { type: 'siteSpaces' as const, structure: this.siteSpaces(null) };
   }
 
@@ -173,6 +183,8 @@ export function presentSite(ctx: Context, tx: ReadTx, org: OrganizationRecord, s
     createdAt: site.createdAt,
     adaptiveContent: site.adaptiveContent,
     agentsContext: site.agentsContext,
+    ...(site.styleguide ? { styleguide: { kind: 'space' as const, space: site.styleguide } } : {}),
+    ads: presentSiteAds(tx, site, sitePermissions(tx, site, viewer).admin),
     features: [],
     urls: {
       location: apiUrl(ctx, `/orgs/${org.id}/sites/${site.id}`),

@@ -10,7 +10,7 @@ import { Sites } from './tables.js';
 // A site's publishing auth (docs/manual/site-delivery.md#publishing-auth): the backend visitors
 // of a `visitor-auth` site sign in at (its `fallbackURL`, where a visitor without a valid token
 // is redirected) and the private key that backend signs their tokens with (HS256, besides the
-// data directory's ES256 key: src/published/visitor.ts). Made with the site; admins only, since
+// data directory's ES256 key: src/urls/site/visitor.ts). Made with the site; admins only, since
 // the key is a secret.
 
 const newKey = () => randomBytes(32).toString('base64url');

@@ -12,6 +12,7 @@ import type { RedirectDestination, SiteRecord, SiteRedirectRecord } from './mode
 import * as redirects from './redirects.js';
 import { requireShareKey } from './share-links.js';
 import { SiteSpaces } from './tables.js';
+import type { SiteRef } from '../urls/site/site.js';
 
 // Site redirects (docs/manual/sites.md#redirects): the rules are in redirects.ts; here, what
 // needs a space's content (a page's path, a page found by its path), so these handlers sit in
@@ -130,3 +131,39 @@ export const updateSiteRedirectById = defineOperation('updateSiteRedirectById', 
 export const deleteSiteRedirectById = defineOperation('deleteSiteRedirectById', async ({ ctx, caller, path }) => ({
   status: (await write(ctx, caller, path, (tx, { site }) => redirects.deleteRedirect(tx, site, path.siteRedirectId!))) ? 205 : 204,
 }));
+
+// The published site's side of site redirects (docs/manual/sites.md#redirects): an address under
+// the site that leads to no page is looked up among the site's live redirects before the 404
+// (server/published/sites.ts, and getPublishedContentByUrl in src/urls/operations.ts).
+
+/** The segments (decoded) as a stored source is written: unreserved characters and `+` as is, the rest %-escaped. */
+const asSource = (segments: string[]) => redirects.normaliseSource(`/${segments.map((s) => encodeURIComponent(s).replace(/%2B/gi, '+')).join('/')}`);
+
+/** Where a redirect of the site sends `segments` (status 301 permanent, 302 otherwise), the visitor's query kept. */
+export function siteRedirectFor(
+  tx: ReadTx,
+  ctx: Context,
+  ref: SiteRef,
+  segments: string[],
+  search: string,
+): { status: 301 | 302; to: string; external: boolean } | undefined {
+  if (!segments.length) return undefined;
+  let source: string;
+  try {
+    source = asSource(segments);
+  } catch {
+    return undefined;
+  }
+  const live = redirects.redirectsOf(tx, ref.site.id).filter((r) => !r.draft);
+  if (!live.length) return undefined;
+  const hit = redirects.matchRedirect(live, source);
+  if (!hit) return undefined;
+  const to = redirects.targetUrl(tx, ctx, ref.org, ref.site, hit.redirect, pagePathIn(tx), hit.suffix);
+  if (to === undefined) return undefined;
+  const q = search.replace(/^\?/, '');
+  return {
+    status: hit.redirect.permanent ? 301 : 302,
+    to: q ? `${to}${to.includes('?') ? '&' : '?'}${q}` : to,
+    external: hit.redirect.destination.kind === 'external',
+  };
+}

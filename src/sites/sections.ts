@@ -8,7 +8,7 @@ import { GROUP_TITLE, SECTION_TITLE, type SiteRecord, type SiteSectionGroupRecor
 import { checkPath, slugify, uniquePath } from './paths.js';
 import { endOf, nodesIn, sectionsOf, siteSpacesIn, tableOfNode } from './rows.js';
 import { insertSiteSpace, requireSpace, setDefaultSiteSpace, siteSpaceOf } from './site-spaces.js';
-import { SiteSectionGroups, SiteSections, SiteSpaces } from './tables.js';
+import { SiteExternalLinks, SiteSectionGroups, SiteSections, SiteSpaces } from './tables.js';
 
 // Sections and section groups. Section paths are unique in the whole site, not only among the
 // sections of one group: groups are navigation only and take no part in published URLs, so two
@@ -49,6 +49,20 @@ function newSection(tx: WriteTx, ctx: Context, site: SiteRecord, t: string, icon
     default: !sections.some((s) => s.default),
     createdAt: ctx.clock.now().toISOString(),
   });
+}
+
+/**
+ * A new section right after `after`, in the same container (the sections and groups after it
+ * move one place down), titled `t` (cut to the section title's limit): duplicateSiteSpace's
+ * sibling section (docs/manual/site-agents.md#duplicating-a-site-space).
+ */
+export function sectionAfter(tx: WriteTx, ctx: Context, site: SiteRecord, after: SiteSectionRecord, t: string): SiteSectionRecord {
+  const row = { ...newSection(tx, ctx, site, t.slice(0, SECTION_TITLE.max).trim().padEnd(SECTION_TITLE.min, '.')), group: after.group };
+  const order = nodesIn(tx, site.id, after.group).filter((n) => n.row.id !== row.id);
+  const at = order.findIndex((n) => n.row.id === after.id);
+  order.splice(at + 1, 0, { kind: 'section', row });
+  order.forEach((n, position) => tx.put(tableOfNode(n), { ...(n.row.id === row.id ? row : tx.get<any>(tableOfNode(n), n.row.id)), position }));
+  return tx.get(SiteSections, row.id)!;
 }
 
 /**
@@ -217,6 +231,14 @@ export function deleteGroup(tx: WriteTx, site: SiteRecord, id: string): boolean 
   tx.delete(SiteSectionGroups, id);
   const order = [...siblings.slice(0, at), ...children, ...siblings.slice(at + 1)];
   order.forEach((n, position) => tx.put(tableOfNode(n), { ...tx.get<any>(tableOfNode(n), n.row.id), group: row.group, position }));
+  // Its external links follow its sections, after the parent's own links.
+  const parentLinks = tx.find(SiteExternalLinks, 'site', site.id).filter((l) => l.group === row.group);
+  let end = endOf(parentLinks);
+  for (const l of tx
+    .find(SiteExternalLinks, 'site', site.id)
+    .filter((x) => x.group === id)
+    .sort((a, b) => a.position - b.position))
+    tx.put(SiteExternalLinks, { ...l, group: row.group, position: end++ });
   return true;
 }
 

@@ -19,6 +19,9 @@ import {
   CustomHostnames,
   SiteInsightBatches,
   SiteMcpServers,
+  SiteChannels,
+  SiteExternalLinks,
+  SiteAgentSettings,
   SiteRedirects,
   SiteSectionGroups,
   SiteSections,
@@ -176,6 +179,9 @@ export function deleteSite(tx: WriteTx, caller: Caller, organizationId: string, 
   for (const r of tx.find(SiteRedirects, 'site', site.id)) tx.delete(SiteRedirects, r.id);
   for (const r of tx.find(CustomHostnames, 'site', site.id)) tx.delete(CustomHostnames, r.id);
   for (const r of tx.find(SiteMcpServers, 'site', site.id)) tx.delete(SiteMcpServers, r.id);
+  for (const r of tx.find(SiteChannels, 'site', site.id)) tx.delete(SiteChannels, r.id);
+  for (const r of tx.find(SiteExternalLinks, 'site', site.id)) tx.delete(SiteExternalLinks, r.id);
+  for (const r of tx.find(SiteAgentSettings, 'site', site.id)) tx.delete(SiteAgentSettings, r.id);
   for (const r of tx.find(SiteInsightBatches, 'site', site.id)) tx.delete(SiteInsightBatches, r.id);
   dropGrantsOn(tx, org.id, 'site', site.id);
   tx.delete(Sites, site.id);

@@ -4,6 +4,9 @@ import type {
   CustomHostnameRecord,
   InsightBatchRecord,
   ShareLinkRecord,
+  SiteAgentSettingsRecord,
+  SiteChannelRecord,
+  SiteExternalLinkRecord,
   SiteMcpServerRecord,
   SiteRedirectRecord,
   SiteRecord,
@@ -27,3 +30,7 @@ export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'sit
 export const SiteMcpServers = table<SiteMcpServerRecord, 'site'>('siteMcpServers');
 // A site's insights events, in immutable batches (src/sites/insights.ts): the site's own segments.
 export const SiteInsightBatches = table<InsightBatchRecord, 'site'>('siteInsightBatches');
+// A site's agent channels, navigation external links and agent settings (docs/manual/site-agents.md).
+export const SiteChannels = table<SiteChannelRecord, 'site'>('siteChannels');
+export const SiteExternalLinks = table<SiteExternalLinkRecord, 'site'>('siteExternalLinks');
+export const SiteAgentSettings = table<SiteAgentSettingsRecord, 'site'>('siteAgentSettings');

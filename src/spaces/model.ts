@@ -32,6 +32,8 @@ export interface SpaceRecord {
   /** Set while the space is deleted: restorable for RETENTION_MS, then purged. */
   deletedAt?: string;
   createdBy: string;
+  /** `styleguide`: the space holds a site's writing rules (docs/manual/styleguides.md); absent for a regular space. */
+  type?: 'styleguide';
 }
 
 /**

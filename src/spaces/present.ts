@@ -45,6 +45,7 @@ function buildSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: Spa
     updatedAt: s.updatedAt,
     ...(s.deletedAt ? { deletedAt: s.deletedAt } : {}),
     editMode: s.editMode,
+    ...(s.type ? { type: s.type } : {}),
     // Stored as validated on input (the contract's merge rules).
     mergeRules: s.mergeRules as Schema<'Space'>['mergeRules'],
     urls: spaceUrls(ctx, s, shareKey),

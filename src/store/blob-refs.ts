@@ -9,6 +9,7 @@ import type { TableSpec } from './port.js';
 //
 //   files/<sha[0:2]>/<sha>           uploaded file bytes, by SHA-256 (revisions' `files[].sha`)
 //   openapi/<spec>/<version>.json    parsed documents of an OpenAPI version (openapiVersions rows)
+//   openapi/<spec>/<version>.raw     its entrypoint's text as submitted (rows with `rawFormat`)
 //   pdf/<key[0:2]>/<key>.pdf         rendered PDFs: a cache derived from revisions, named by no row
 
 /** The folders holding referenced bytes, whose files no row names are orphans. */
@@ -24,9 +25,14 @@ export const openapiFile = (spec: string, version: string) => `openapi/${spec}/$
 export const revisionBlobs = (row: any): string[] =>
   Array.isArray(row?.files) ? row.files.filter((f: any) => typeof f?.sha === 'string' && SHA.test(f.sha)).map((f: any) => blobFile(f.sha)) : [];
 
-/** An OpenAPI version names the file of its parsed documents. */
+/** Relative path of an OpenAPI version's entrypoint text, as submitted (getLatestOpenAPISpecVersionContentRaw). */
+export const openapiRawFile = (spec: string, version: string) => `openapi/${spec}/${version}.raw`;
+
+/** An OpenAPI version names the file of its parsed documents, and of its raw text when it kept one. */
 export const openapiVersionBlobs = (row: any): string[] =>
-  typeof row?.spec === 'string' && typeof row?.id === 'string' ? [openapiFile(row.spec, row.id)] : [];
+  typeof row?.spec === 'string' && typeof row?.id === 'string'
+    ? [openapiFile(row.spec, row.id), ...(typeof row.rawFormat === 'string' ? [openapiRawFile(row.spec, row.id)] : [])]
+    : [];
 
 /** A custom font names the file of each of its faces (docs/manual/site-delivery.md#custom-fonts). */
 export const fontBlobs = (row: any): string[] =>

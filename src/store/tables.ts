@@ -58,6 +58,8 @@ export const TABLES: TableSpec[] = [
   inRoot('invitations', ['user', 'organization']),
   // Leases of background jobs (src/kernel/leases.ts): few and short-lived, in one shard of their own.
   { name: 'leases', shard: () => 'jobs', indexes: [], home: 'jobs', locateId: () => 'jobs' },
+  // Sites in the ads program (src/sites/ads.ts): few, listed by status across organizations.
+  { name: 'siteAds', shard: () => 'ads', indexes: ['status'], home: 'ads', locateId: () => 'ads' },
   // `enumerable`: listed whole by checks and tests (a directory entry per organization or member).
   { name: 'organizations', shard: (r) => org(r.id), indexes: ['hostname'], locateId: org, enumerable: true },
   // Member ids are `<organization>.<user>` (src/organizations/model.ts).
@@ -82,6 +84,8 @@ export const TABLES: TableSpec[] = [
   inOrg('inviteLinks', ['organization']),
   inOrg('samlProviders', ['organization']),
   inOrg('agentInstructions', [], { locateId: org }),
+  // Conversations with the organization agent (src/agents): found by their user and client id.
+  inOrg('agentConversations', ['organization', 'key', 'user']),
   // OpenAPI specs: the spec row with its organization; source text (id = spec) and versions in the
   // spec's own shard (the parsed documents of versions are files beside the store, see src/openapi).
   inOrg('openapiSpecs', ['organization', 'key', 'processingState']),
@@ -101,7 +105,7 @@ export const TABLES: TableSpec[] = [
   },
   // Conversations, their issues and clusters: in the organization's own conversations shard, so a
   // busy inbox does not slow the organization's other writes.
-  ...(['conversations', 'conversationIssues', 'conversationClusters'] as const).map(
+  ...(['conversations', 'conversationIssues', 'conversationClusters', 'agentTasks'] as const).map(
     (name): TableSpec => ({
       name,
       shard: (r) => `conversations/${r.organization}`,
@@ -109,13 +113,16 @@ export const TABLES: TableSpec[] = [
         conversations: ['organization', 'key', 'state'],
         conversationIssues: ['organization', 'conversation', 'cluster'],
         conversationClusters: ['organization'],
+        // What people decided about agent tasks (src/agents), beside the clusters they follow.
+        agentTasks: ['organization'],
       }[name],
       locate: { organization: (v) => `conversations/${v}` },
     }),
   ),
   // Questions asked of the documentation and AI responses (src/ask): the organization's own ask
   // shard, so questions asked on a busy site do not slow its other writes. Ids start with the organization.
-  ...(['askQuestions', 'askResponses'] as const).map(
+  // AI usage counts (src/organizations/ai-usage.ts) are written with the questions, in the same shard.
+  ...(['askQuestions', 'askResponses', 'aiUsage'] as const).map(
     (name): TableSpec => ({
       name,
       shard: (r) => `ask/${r.organization}`,
@@ -124,6 +131,8 @@ export const TABLES: TableSpec[] = [
       locateId: (id) => `ask/${id.slice(0, Math.max(0, id.indexOf('.')))}`,
     }),
   ),
+  // Style guide check runs (src/styleguides): with their organization.
+  inOrg('styleguideRuns', ['organization', 'site']),
   // Translations: small settings rows with their organization; the results are spaces.
   inOrg('translations', ['organization', 'queue']),
   // The organization's translation glossary (src/translations/glossary.ts).
@@ -143,6 +152,10 @@ export const TABLES: TableSpec[] = [
   // Custom hostnames: the row's id is the name, found by the directory on a request for an unknown Host.
   inOrg('customHostnames', ['organization', 'site']),
   inOrg('siteMcpServers', ['site']),
+  // A site's agent channels, external links and agent settings (docs/manual/site-agents.md).
+  inOrg('siteChannels', ['site']),
+  inOrg('siteExternalLinks', ['site']),
+  inOrg('siteAgentSettings', ['site']),
   // A site's insights events (src/sites/insights.ts): batches written once, in append-only
   // segments of the site's own (`insights/<site>/<n>`), so recording events never rewrites the
   // organization's shard and an aggregation loads only that site's events. Ids are `<site>:...`.
@@ -154,6 +167,27 @@ export const TABLES: TableSpec[] = [
     locateId: (id) => `insights/${id.slice(0, id.indexOf(':'))}`,
     locate: { site: (v) => `insights/${v}` },
   },
+  // An organization's audit events (src/audit): written once, in the same commit as the write they
+  // record, as append-only segments of the organization's own group (`audit/<org>/<n>`). Ids are `<org>:<uuid>`.
+  {
+    name: 'auditEvents',
+    shard: (r) => `audit/${r.organization}`,
+    indexes: ['organization'],
+    immutable: true,
+    locateId: (id) => `audit/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
+    locate: { organization: (v) => `audit/${v}` },
+  },
+  // The newest audit events of a place, kept in the shard their own write committed (`host`: a
+  // space's, an organization's...), so recording one adds no file to the commit; moved to the
+  // segments above in batches. Ids are `<host>|<uuid>`. The organization lists its hosts.
+  {
+    name: 'auditRecent',
+    shard: (r) => r.host,
+    indexes: ['host'],
+    locateId: (id) => id.slice(0, Math.max(0, id.lastIndexOf('|'))),
+    locate: { host: (v) => v },
+  },
+  inOrg('auditHosts', ['organization'], { locateId: (id) => org(id.slice(0, Math.max(0, id.indexOf('|')))) }),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   content('pageContents'),
   content('pageNodes'),

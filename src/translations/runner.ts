@@ -11,6 +11,7 @@ import { configuredTranslator, TranslatorError } from './translator.js';
 import { glossaryOf, protectTerms, termsFor } from './glossary.js';
 import { workerRegistry, trackScan } from '../kernel/worker-registry.js';
 import { Spaces } from '../spaces/tables.js';
+import { recordAIUsage } from '../organizations/ai-usage.js';
 import { Translations } from './tables.js';
 
 // Translation runs, off the request path, in whichever process holds the store (`docs serve`,
@@ -161,6 +162,7 @@ class Runner {
         },
         updatedAt: now.toISOString(),
       });
+      recordAIUsage(tx, t.organization, 'translation', now.toISOString());
     });
   }
 

@@ -139,7 +139,11 @@ export class HttpTransport implements Transport {
     return result;
   }
 
-  private async send(method: string, rel: string, input: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult> {
+  private async send(
+    method: string,
+    rel: string,
+    input: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<CallResult> {
     for (let attempt = 0; ; attempt++) {
       const result = await this.sendOnce(method, rel, input);
       if (result.status !== 429 || attempt === RATE_LIMIT_RETRIES) return result;
@@ -152,9 +156,13 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private async sendOnce(method: string, rel: string, input: { query?: Record<string, unknown>; body?: unknown }): Promise<CallResult> {
+  private async sendOnce(
+    method: string,
+    rel: string,
+    input: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<CallResult> {
     const { request } = await import('undici'); // loaded only when a command goes over HTTP
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...input.headers, accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let body: string | undefined;
     if (input.body !== undefined) {
@@ -207,7 +215,14 @@ export class HttpTransport implements Transport {
       if (v === undefined || v === '') throw new DocsError('invalid', `${name}: is required`);
       return encodeURIComponent(v);
     });
-    const result = await this.request(op.method, path, { query: input.query, body: input.body });
+    // Header parameters a command was given (only those the operation declares are sent).
+    const headers: Record<string, string> = {};
+    for (const p of op.parameters)
+      if (p.in === 'header') {
+        const v = Object.entries(input.headers ?? {}).find(([k]) => k.toLowerCase() === p.name.toLowerCase())?.[1];
+        if (typeof v === 'string') headers[p.name] = v;
+      }
+    const result = await this.send(op.method, '/v1' + path, { query: input.query, body: input.body, headers });
     if (result.status >= 400) throw new DocsError(kindForStatus(result.status), errorMessage(result.status, result.body));
     return result;
   }

@@ -1,3 +1,4 @@
+import { mintScopedToken } from '../auth/scope.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { requireInstanceOwner } from './instance.js';
@@ -48,3 +49,14 @@ function photoUrl(raw: string): string {
   if (!ok) throw invalid('photoURL: must be an http(s) URL of at most 2048 characters');
   return raw;
 }
+
+// A short-lived token for GitBook's in-app notifications client (docs/manual/access.md#notifications-tokens):
+// here it is a scoped token (an hour, revocable like any token) that reads its own user and
+// nothing else, since this server has no notifications service.
+export const createUserNotificationsToken = defineOperation('createUserNotificationsToken', async ({ ctx, caller }) => {
+  const { token } = await ctx.store.write((tx) => {
+    if (!tx.get(Users, caller.userId)) throw notFound('user not found');
+    return mintScopedToken(tx, ctx, caller.userId, { kind: 'notifications', scopes: [] }, 'notifications');
+  });
+  return { status: 200, body: { token } };
+});

@@ -43,6 +43,10 @@ const AREA_ORDER = [
   'imports',
   'git',
   'ask',
+  'agents',
+  'computed',
+  'audit',
+  'styleguides',
 ] as const;
 
 /**

@@ -66,6 +66,7 @@ describe('pickers', () => {
       ['samlProviderId', {}, ids.samlProviderId!, /World IdP/],
       ['translationId', {}, ids.translationId!, /^fr of /],
       ['conversationId', {}, ids.conversationId!, /Reset email never arrives/],
+      ['agentTaskId', {}, ids.agentTaskId!, /^Answer in the docs: .* \[(backlog|canceled)\]$/],
     ];
     // The caller's API tokens (docs tokens list) and the built-in templates.
     const me = (await transport.call('getAuthenticatedUser')).body as { id: string };

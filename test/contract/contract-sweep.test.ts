@@ -42,8 +42,8 @@ describe('contract sweep: every 2xx body of every operation, under both specs', 
     const ops = sample(all, SAMPLE, 'contract-sweep', { withPrevious: (id) => routeOf(id)[0] !== 'GET' });
     for (const operationId of ops) {
       try {
-        const { method, url, body, me } = await prepareCase(s, world, operationId, { lesser: false });
-        const r = await s.api(method, url, { token: me.token, body });
+        const { method, url, body, headers, me } = await prepareCase(s, world, operationId, { lesser: false });
+        const r = await s.api(method, url, { token: me.token, body, headers });
         if (r.status >= 300) failed.push(`${operationId}: ${method} ${url} -> ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
       } catch (err) {
         failed.push(`${operationId}: ${(err as Error).message.split('\n')[0]}`);

@@ -57,11 +57,12 @@ describe.each([
 
 it('an operation of the newest spec that is not served is 501 naming it, through the client and over HTTP', async () => {
   const api: any = new ClientLatest({ endpoint: s.url, authToken: s.token });
-  await expect(api.user.createUserNotificationsToken()).rejects.toMatchObject({ code: 501, message: expect.stringContaining('createUserNotificationsToken') });
-  const raw = await s.api('POST', '/v1/user/notifications/token');
+  const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
+  await expect(api.orgs.listStyleguideTemplates(org)).rejects.toMatchObject({ code: 501, message: expect.stringContaining('listStyleguideTemplates') });
+  const raw = await s.api('GET', `/v1/orgs/${org}/styleguide-templates`);
   expect(raw.status).toBe(501);
   expect(raw.body).toEqual({
-    error: { code: 501, message: expect.stringMatching(/^createUserNotificationsToken \(POST \/v1\/user\/notifications\/token\) is an operation/) },
+    error: { code: 501, message: expect.stringMatching(/^listStyleguideTemplates \(GET \/v1\/orgs\/\w+\/styleguide-templates\) is an operation/) },
   });
   // A path in neither spec stays 404.
   expect((await s.api('GET', '/v1/user/nope')).status).toBe(404);

@@ -40,6 +40,12 @@ export const LATEST_WINS: Record<string, readonly string[]> = {
   // A level given on the site itself (inviteToSite) has a `site` origin, which only 0.202.0 knows
   // (0.146.0's origin is a space or the organization): the newest shape is the one served.
   listPermissionsAggregateInSite: ['200'],
+  // A site's external links are items of its structure in 0.202.0 only (0.146.0's structure
+  // holds sections and groups): the structure carries them (docs/manual/site-agents.md#external-links).
+  getSiteStructure: ['200'],
+  // Agent feedback is recorded as 0.202.0's `agent_feedback` event, a type 0.146.0's enum lacks:
+  // an aggregation by event type names it (docs/manual/site-agents.md#agent-feedback).
+  aggregateSiteEvents: ['200'],
 };
 
 export interface ContractCheck {

@@ -132,6 +132,8 @@ export async function buildWorld(s: TestServer): Promise<World> {
   ids.conversationId = (await owner('GET', `${o}/conversations`)).items[0].id;
   ids.issueId = (await owner('GET', `${o}/conversations-issues`)).items[0].issue.id;
   ids.clusterId = (await owner('GET', `${o}/conversations-clusters`)).items[0].id;
+  // Its agent task (src/agents: one per cluster, acting on the organization's oldest space).
+  ids.agentTaskId = (await owner('GET', `${o}/agent-tasks`)).items[0].id;
 
   // A translation of the space.
   ids.translationId = (await owner('POST', `${o}/translations`, { language: 'fr', source: { space: ids.spaceId, language: 'en' } })).id;

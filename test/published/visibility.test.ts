@@ -175,7 +175,7 @@ describe('adaptive content', () => {
   });
 
   it('conditions are evaluated, never run: anything outside the grammar is false', async () => {
-    const { satisfies } = await import('../../src/published/conditions.js');
+    const { satisfies } = await import('../../src/urls/site/conditions.js');
     const v = { claims: { role: 'admin', tags: ['a', 'b'], n: 3, unsigned: { beta: true } } };
     expect(satisfies('visitor.claims.role === "admin" && visitor.claims.n > 2', v)).toBe(true);
     expect(satisfies('visitor.claims.tags.includes("b") || false', v)).toBe(true);

@@ -28,7 +28,7 @@ const OPEN_TO_ANYONE = new Set([
   'publishIntegration',
 ]);
 
-// Writes a `read` member may make: about themselves; POSTs that change nothing (a render is
+// Writes a `read` member may make: about themselves (their agent conversations); POSTs that change nothing (a render is
 // asked of the integration and changes no row: docs/manual/integrations.md#ui-render-and-tasks);
 // asking questions (POST in the contract, reads of the content: docs/manual/ask.md); a site's
 // events, recorded by whoever may read the site as its visitors do, and aggregated by a POST that
@@ -41,6 +41,14 @@ const READER_WRITES = new Set([
   'streamAIResponseInSite',
   'trackEventsInSiteById',
   'aggregateSiteEvents',
+  // A reader's own conversations with the organization agent (docs/manual/agents.md#organization-agent-conversations),
+  // and computed content, POSTs that store nothing (docs/manual/content.md#computed-content).
+  'provisionOrganizationAgentConversation',
+  'getComputedDocument',
+  'getComputedRevision',
+  // Agent feedback is an insights event of the site (docs/manual/site-agents.md#agent-feedback).
+  'submitSiteAgentFeedback',
+  'submitAgentFeedbackToSite',
 ]);
 
 /**

@@ -44,17 +44,17 @@ describe('authorization matrix: the least role succeeds, the role below does not
         problems.push(`${operationId}: setup failed: ${(err as Error).message.split('\n')[0]}`);
         continue;
       }
-      const { method, url, body, me, lesser, lowerWho, w } = call;
+      const { method, url, body, headers, me, lesser, lowerWho, w } = call;
       // s.api checks every answer against the contract (and throws on a mismatch).
       try {
         if (lesser) {
-          const r = await s.api(method, url, { token: lesser.token, body });
+          const r = await s.api(method, url, { token: lesser.token, body, headers });
           const refused =
             r.status === 403 || r.status === 404 || (method === 'DELETE' && r.status === 204) || (c.sees && r.status === 200 && !c.sees(r.body, w));
           if (!refused)
             problems.push(`${operationId} as ${lowerWho} (below ${c.as}): ${method} ${url} -> ${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`);
         }
-        const r = await s.api(method, url, { token: me.token, body });
+        const r = await s.api(method, url, { token: me.token, body, headers });
         if (r.status < 200 || r.status > 299)
           problems.push(`${operationId} as ${c.as}: ${method} ${url} -> ${r.status} ${JSON.stringify(r.body)?.slice(0, 200)}`);
         // A delete answers 205 when it deleted, 204 when there was nothing: the fixture must still

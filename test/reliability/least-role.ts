@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { SiteAds } from '../../src/sites/ads.js';
 import { contractRoutes } from '../../src/contract/spec.js';
 import { ROLES, type Role } from '../../src/kernel/roles.js';
 import { addMember, addUser } from '../helpers/people.js';
@@ -36,6 +37,8 @@ export interface CaseWorld extends World {
   member(org: string, user: string, role: Role | null): Promise<void>;
   /** A new member of the world's organization with `role`: their user id. */
   newMember(role: Role | null): Promise<string>;
+  /** A call as the caller with the role (`me`), for what only its owner reaches (an agent conversation): the status. */
+  asMe(method: string, path: string, body?: unknown): Promise<number>;
 }
 
 export interface Case {
@@ -43,6 +46,8 @@ export interface Case {
   setup?: (w: CaseWorld) => Promise<Record<string, string>>;
   body?: (w: CaseWorld) => unknown;
   query?: (w: CaseWorld) => Record<string, string>;
+  /** Request headers the operation declares (e.g. the ads partner's X-GitBook-Partner-Key). */
+  headers?: (w: CaseWorld) => Record<string, string>;
   /**
    * For operations that answer everyone and filter (lists, search): whether the answer shows
    * the world's thing. The least role must see it; the role below may get a 200 without it.
@@ -52,10 +57,25 @@ export interface Case {
   nothingToDelete?: string;
 }
 
+const partnerKey = () => {
+  process.env.DOCS_ADS_PARTNER_KEY = 'least-role-partner';
+  return { 'X-GitBook-Partner-Key': 'least-role-partner' };
+};
+
 const lists = (key: string) => (b: any, w: CaseWorld) => b.items.some((x: any) => x.id === w.ids[key]);
 
 const org = (w: CaseWorld) => `/v1/orgs/${w.ids.organizationId}`;
 const site = (w: CaseWorld) => `${org(w)}/sites/${w.ids.siteId}`;
+/** A question asked of the world's site (its id from the site's questions). */
+async function siteQuestion(w: CaseWorld): Promise<string> {
+  await w.owner('POST', `${site(w)}/ask`, { question: 'install', scope: { mode: 'all' } });
+  return (await w.owner('GET', `${site(w)}/questions?sort=askedAt`)).items[0].id;
+}
+/** An answer the world's site gave. */
+async function siteAnswer(w: CaseWorld): Promise<string> {
+  await w.owner('POST', `${site(w)}/ask`, { question: 'install', scope: { mode: 'all' } });
+  return (await w.owner('GET', `${site(w)}/answers?limit=1`)).items[0].id;
+}
 const newSpace = async (w: CaseWorld, title = 'Case space') => (await w.owner('POST', `${org(w)}/spaces`, { title })).id as string;
 const newOrgWithBoth = async (w: CaseWorld) => {
   // A transfer needs admin in both organizations: both callers are admins of the target, so
@@ -65,9 +85,21 @@ const newOrgWithBoth = async (w: CaseWorld) => {
   if (w.lesser) await w.member(target, w.lesser, 'admin');
   return target;
 };
+/** A new public site of the world's space, published: its address. */
+const publishedSite = async (w: CaseWorld) => {
+  const id = (await w.owner('POST', `${org(w)}/sites`, { title: 'Looked up', spaces: [w.ids.spaceId] })).id;
+  return (await w.owner('POST', `${org(w)}/sites/${id}/publish`)).urls.published as string;
+};
 const publish = async (w: CaseWorld, name: string) => {
   await w.owner('POST', `/v1/integrations/${name}`, integrationManifest(w.ids.organizationId!));
   return name;
+};
+/** A conversation with the organization agent, provisioned by the case's caller (its creator). */
+const agentConversation = async (w: CaseWorld) => {
+  const conversationId = unique('case-agent');
+  const status = await w.asMe('PUT', `${org(w)}/agent/conversations/${conversationId}`);
+  if (status !== 204) throw new Error(`provisioning an agent conversation: ${status}`);
+  return { conversationId };
 };
 const sp = (w: CaseWorld) => `/v1/spaces/${w.ids.spaceId}`;
 const cr = (w: CaseWorld) => `${sp(w)}/change-requests/${w.ids.changeRequestId}`;
@@ -143,6 +175,23 @@ const newMcpServer = async (w: CaseWorld) =>
       headers: {},
     })
   ).id as string;
+/** A site of the case's own with a section holding a new space (docs/manual/site-agents.md): its id and its site space's. */
+const caseSite = async (w: CaseWorld, empty = false): Promise<Record<string, string>> => {
+  const made = (await w.owner('POST', `${org(w)}/sites`, { title: 'Case site' })).id as string;
+  if (empty) return { siteId: made };
+  await w.owner('POST', `${org(w)}/sites/${made}/sections`, { spaceId: await newSpace(w) });
+  return { siteId: made, siteSpaceId: (await w.owner('GET', `${org(w)}/sites/${made}/site-spaces`)).items[0].id as string };
+};
+const caseChannel = async (w: CaseWorld) => {
+  const ids = await caseSite(w, true);
+  const ch = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/channels`, { type: 'builtin:slack', setupSettings: { allowedChannels: ['help'] } });
+  return { ...ids, siteChannelId: ch.id as string };
+};
+const caseLink = async (w: CaseWorld) => {
+  const ids = await caseSite(w);
+  const l = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/external-links`, { title: 'Case link', url: 'https://status.example.com' });
+  return { siteId: ids.siteId!, siteExternalLinkId: l.id as string };
+};
 const newFont = async (w: CaseWorld) =>
   (await w.owner('PUT', `${org(w)}/fonts`, { fontFamily: 'Case font', fontFaces: [{ weight: 400, storageKey: await fontKey(w) }] })).id as string;
 /** An integration of a case's own whose development tunnel (a loopback server of the case) renders a ContentKit block. */
@@ -165,6 +214,35 @@ const renderRequest = (w: CaseWorld) => ({
 });
 
 export const LEAST_ROLE: Record<string, Case> = {
+  // A site's agent channels, external links, agent settings and feedback (docs/manual/site-agents.md).
+  listSiteChannels: { as: 'read', setup: caseChannel, sees: lists('siteChannelId') },
+  getSiteChannelById: { as: 'read', setup: caseChannel },
+  createSiteChannel: {
+    as: 'admin',
+    setup: (w) => caseSite(w, true),
+    body: () => ({ type: 'builtin:github', setupSettings: { allowedRepositories: ['acme/*'] } }),
+  },
+  updateSiteChannelById: { as: 'admin', setup: caseChannel, body: () => ({ role: 'collaborator' }) },
+  deleteSiteChannelById: { as: 'admin', setup: caseChannel },
+  addExternalLinkToSite: { as: 'admin', setup: (w) => caseSite(w), body: () => ({ title: 'Status', url: 'https://status.example.com' }) },
+  updateSiteExternalLinkById: { as: 'admin', setup: caseLink, body: () => ({ title: 'Renamed link' }) },
+  deleteSiteExternalLinkById: { as: 'admin', setup: caseLink },
+  getSiteAgentSettingsById: { as: 'read' },
+  updateSiteAgentSettingsById: {
+    as: 'admin',
+    body: () => ({
+      scans: { topics: 'auto' },
+      findings: { changeRequests: 'never' },
+      editing: { customInstructions: { object: 'document', data: {}, nodes: [] } },
+    }),
+  },
+  submitSiteAgentFeedback: {
+    as: 'read',
+    body: (w) => ({ feedback: 'Outdated', url: 'https://docs.example.com/intro', spaceId: w.ids.spaceId, pageId: w.ids.pageId }),
+  },
+  submitAgentFeedbackToSite: { as: 'read', body: () => ({ subject: { kind: 'generic' }, feedback: { category: 'usability', summary: 'Hard to find' } }) },
+  duplicateSiteSpace: { as: 'admin', setup: (w) => caseSite(w), body: () => ({}) },
+  applyTemplateToSite: { as: 'admin', setup: (w) => caseSite(w, true) },
   getSitePublishingAuthById: { as: 'admin' },
   listSiteMcpServers: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }), sees: lists('siteMcpServerId') },
   getSiteMcpServerById: { as: 'read', setup: async (w) => ({ siteMcpServerId: await newMcpServer(w) }) },
@@ -190,6 +268,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   deleteCustomFont: { as: 'admin', setup: async (w) => ({ fontId: await newFont(w) }) },
   // users and organizations
   getAuthenticatedUser: { as: 'anyone' },
+  createUserNotificationsToken: { as: 'anyone' },
   getUserById: { as: 'anyone' },
   listOrganizationsForAuthenticatedUser: { as: 'anyone' },
   getOrganizationById: { as: 'guest' },
@@ -296,6 +375,11 @@ export const LEAST_ROLE: Record<string, Case> = {
     setup: async (w) => ({ samlProviderId: (await w.owner('POST', `${org(w)}/saml`, { label: 'Doomed IdP' })).id }),
   },
 
+  // the audit log (docs/manual/audit.md): the organization's admins only
+  listOrganizationAuditEvents: { as: 'admin' },
+  getOrganizationAuditEvent: { as: 'admin', setup: async (w) => ({ auditEventId: (await w.owner('GET', `${org(w)}/audit-events?limit=1`)).items[0].id }) },
+  listOrganizationAuditEventActions: { as: 'admin' },
+
   // agent instructions
   getOrganizationAgentInstructions: { as: 'read' },
   updateOrganizationAgentInstructions: { as: 'admin', body: () => ({ instructions: { object: 'document', data: {}, nodes: [] } }) },
@@ -306,6 +390,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   listOpenAPISpecVersions: { as: 'read' },
   getLatestOpenAPISpecVersion: { as: 'read' },
   getLatestOpenAPISpecVersionContent: { as: 'read' },
+  getLatestOpenAPISpecVersionContentRaw: { as: 'read' },
   getOpenAPISpecVersionById: { as: 'read' },
   getOpenAPISpecVersionContentById: { as: 'read' },
   createOpenAPISpec: { as: 'create', body: () => ({ slug: unique('case-spec'), source: { text: SPEC_TEXT } }) },
@@ -398,6 +483,33 @@ export const LEAST_ROLE: Record<string, Case> = {
   ingestConversation: {
     as: 'admin',
     body: () => ({ id: unique('case-conversation'), parts: [{ type: 'message', role: 'user', body: 'Search finds nothing.' }] }),
+  },
+
+  // agents (src/agents): tasks follow the world's cluster; a conversation with the organization
+  // agent is its creator's alone, so the case's caller provisions its own first.
+  getAgentSetupState: { as: 'read' },
+  listAgentTasks: { as: 'read', sees: lists('agentTaskId') },
+  getAgentTask: { as: 'read' },
+  updateAgentTask: { as: 'edit', body: () => ({ status: 'canceled' }) },
+  listOrganizationAgentConversations: { as: 'read' },
+  provisionOrganizationAgentConversation: { as: 'read', setup: async () => ({ conversationId: unique('case-agent') }) },
+  updateOrganizationAgentConversation: { as: 'read', setup: agentConversation, body: () => ({ title: 'Release notes' }) },
+  deleteOrganizationAgentConversation: { as: 'read', setup: agentConversation },
+
+  // computed content (src/computed): the world's spec, computed in the world's space
+  getComputedDocument: {
+    as: 'read',
+    body: (w) => ({
+      seed: 's',
+      source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: w.ids.specSlug } } }, props: { doc: 'models' } },
+    }),
+  },
+  getComputedRevision: {
+    as: 'read',
+    body: (w) => ({
+      seed: 's',
+      source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: w.ids.specSlug } } }, props: { models: true } },
+    }),
   },
 
   // translations
@@ -498,6 +610,28 @@ export const LEAST_ROLE: Record<string, Case> = {
   listSiteShareLinks: { as: 'admin' },
   createSite: { as: 'admin', body: () => ({ title: 'Case site' }) },
   updateSiteById: { as: 'admin', body: () => ({ title: 'World site' }) },
+  // Ads (docs/manual/sites.md#ads): a site admin turns them off (nothing to turn off: a no-op);
+  // the partner side needs this server's partner key, set for the case (the file's env is put back).
+  updateSiteAdsById: { as: 'admin', body: () => ({ status: 'disabled' }) },
+  adsListSites: { as: 'anyone', headers: () => partnerKey() },
+  adsUpdateSite: {
+    as: 'anyone',
+    headers: () => partnerKey(),
+    setup: async (w) => {
+      await w.s.ctx.store.write((tx) =>
+        tx.put(SiteAds, {
+          id: w.ids.siteId!,
+          organization: w.ids.organizationId!,
+          status: 'in-review',
+          topic: 'webdev',
+          submittedBy: w.me,
+          updatedAt: new Date().toISOString(),
+        }),
+      );
+      return {};
+    },
+    body: () => ({ status: 'rejected', reason: 'A case' }),
+  },
   publishSite: { as: 'admin' },
   // Published by its setup: a seeded sample (contract sweep) may not run publishSite before it.
   unpublishSite: { as: 'admin', setup: async (w) => (await w.s.api('POST', `/v1/orgs/${w.ids.organizationId}/sites/${w.ids.siteId}/publish`), {}) }, // 409 when already published: fine
@@ -644,6 +778,12 @@ export const LEAST_ROLE: Record<string, Case> = {
   getApiInformation: { as: 'anyone' },
   // URLs of this server's app and embeds (src/urls/operations.ts)
   getContentByUrl: { as: 'read', query: (w) => ({ url: `${w.s.url}/o/${w.ids.organizationId}/s/${w.ids.spaceId}` }) },
+  // A public published site's URL: any authenticated caller looks it up (its visitors could all see it).
+  getPublishedContentByUrl: { as: 'anyone', setup: async (w) => ({ publishedUrl: await publishedSite(w) }), query: (w) => ({ url: w.ids.publishedUrl! }) },
+  resolvePublishedContentByUrl: { as: 'anyone', setup: async (w) => ({ publishedUrl: await publishedSite(w) }), body: (w) => ({ url: w.ids.publishedUrl }) },
+  searchSiteContent: { as: 'read', body: () => ({ query: 'install', scope: { mode: 'all' } }) },
+  prewarmSiteSearch: { as: 'read' },
+  getSitePublishingPreviewById: { as: 'read' },
   getEmbedByUrl: { as: 'anyone', query: () => ({ url: 'https://example.com/guide' }) },
   getEmbedByUrlInSpace: { as: 'read', query: () => ({ url: 'https://example.com/guide' }) },
   // A profile is changed by its user (or an instance owner): the caller changes their own.
@@ -665,6 +805,8 @@ export const LEAST_ROLE: Record<string, Case> = {
     },
     sees: (b, _w) => Array.isArray(b.organizations),
   },
+  // AI usage: admins only (the contract); the last week, by day.
+  getOrganizationAIUsage: { as: 'admin', query: () => ({ from: new Date(Date.now() - 7 * 86_400_000).toISOString(), to: new Date().toISOString() }) },
 
   // space content
   getCurrentRevision: { as: 'read' },
@@ -710,10 +852,31 @@ export const LEAST_ROLE: Record<string, Case> = {
       responseId: (await w.owner('POST', `${site(w)}/ai/response`, { input: [{ role: 'user', content: 'install' }] })).at(-1).responseId,
     }),
   },
+  // Site questions (docs/manual/ask.md#site-questions-and-answers): any member who sees the site reads them, as its insights.
+  listSiteQuestions: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }), sees: lists('siteQuestionId') },
+  getSiteQuestionById: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }) },
+  listSiteQuestionSources: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }) },
+  getSiteQuestionStats: { as: 'read', setup: async (w) => ({ siteQuestionId: await siteQuestion(w) }), sees: (b) => b.total > 0 },
+  listSiteQuestionAnswers: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }), sees: lists('siteQuestionAnswerId') },
+  getSiteQuestionAnswerById: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }) },
+  getSiteQuestionAnswerThreadById: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }) },
+  listSiteQuestionAnswerSources: { as: 'read', setup: async (w) => ({ siteQuestionAnswerId: await siteAnswer(w) }) },
+  // Style guides (docs/manual/styleguides.md): site admins make one; a run opens change requests (edit on the spaces checked).
+  createSiteStyleguideById: { as: 'admin', body: () => ({ template: 'plain-language' }) },
+  createSiteStyleguideRun: {
+    as: 'edit',
+    setup: async (w) => (await w.owner('POST', `${site(w)}/styleguide`, {}), {}),
+    body: (w) => ({ spaces: [w.ids.spaceId!] }),
+  },
+  listSiteStyleguideRuns: { as: 'read' },
+  listStyleguideTemplates: { as: 'read' },
+  listOrganizationStyleguides: { as: 'read' },
   listSpaceLinks: { as: 'read' },
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },
   listSpacePageBacklinks: { as: 'read' },
+  listSpacePageMetaLinks: { as: 'read' },
+  listRevisionPageMetaLinks: { as: 'read' },
   getRevisionOfChangeRequestById: { as: 'read' },
   listPagesInChangeRequest: { as: 'read' },
   listFilesInChangeRequestById: { as: 'read' },
@@ -723,6 +886,7 @@ export const LEAST_ROLE: Record<string, Case> = {
   listPageLinksInChangeRequest: { as: 'read' },
   listChangeRequestLinks: { as: 'read' },
   listChangeRequestPageBacklinks: { as: 'read' },
+  listChangeRequestPageMetaLinks: { as: 'read' },
   listChangeRequestFileBacklinks: { as: 'read' },
   updateChangeRequestContent: {
     as: 'edit',
@@ -962,6 +1126,7 @@ export interface CaseCall {
   method: string;
   url: string;
   body: unknown;
+  headers?: Record<string, string>;
   me: { userId: string; token: string };
   lesser?: { userId: string; token: string };
   lowerWho?: Who;
@@ -988,6 +1153,7 @@ export async function prepareCase(s: TestServer, world: World, operationId: stri
     lesser: lesser?.userId,
     member: (og, user, role) => addMember(s.ctx, og, user, role),
     newMember: async (role) => (await addUser(s.ctx, o, role)).userId,
+    asMe: async (method, path, body) => (await s.api(method, path, { token: me.token, body })).status,
   };
   Object.assign(w.ids, await c.setup?.(w));
   const query = c.query?.(w);
@@ -995,7 +1161,7 @@ export async function prepareCase(s: TestServer, world: World, operationId: stri
     '/v1' +
     template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(w.ids[name] ?? `no-${name}-in-world`)) +
     (query ? `?${new URLSearchParams(query)}` : '');
-  return { method, url, body: c.body?.(w), me, lesser, lowerWho, w };
+  return { method, url, body: c.body?.(w), ...(c.headers ? { headers: c.headers(w) } : {}), me, lesser, lowerWho, w };
 }
 
 let routeIndex: Map<string, readonly [string, string]> | undefined;

@@ -162,6 +162,9 @@ describe('translation runs', () => {
     const target = (await s.api('GET', `/v1/spaces/${first.result.space}`)).body;
     expect(target).toMatchObject({ title: '[pb] Getting started guide', language: 'pt-br', revision: first.result.revision, organization: org });
     expect(first.stats).toEqual({ runs: 1, totalWords: 3, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 3 });
+    // The run is one translation credit of the organization's AI usage (docs/manual/organizations.md#ai-usage).
+    const usage = (await s.api('GET', `/v1/orgs/${org}/billing/ai-usage?from=2026-06-01T00:00:00Z&to=2026-06-02T00:00:00Z`)).body;
+    expect(usage.periods[0].features).toContainEqual(expect.objectContaining({ feature: 'translation', credits: expect.any(Number) }));
     // A later run writes a new revision of the same space; durations come from the clock.
     await s.api('PATCH', `/v1/spaces/${src.id}`, { body: { title: 'Start here' } });
     let release!: () => void;

@@ -4,9 +4,9 @@ import { slugify } from '../../kernel/slug.js';
 import type { CodeThemes } from '../render/highlight.js';
 import { esc } from '../render/html.js';
 import { renderMarkdown, type Heading, type RenderOptions } from '../render/markdown.js';
-import type { ApiPage, InlineSpec } from './load.js';
+import type { ApiPage, InlineSpec } from '../../urls/site/api-load.js';
 import { operationBody, operationMarkdown, partBody } from './render.js';
-import type { ApiOperation, ApiSpec } from './spec.js';
+import type { ApiOperation, ApiSpec } from '../../urls/site/api-spec.js';
 
 // An `openapi-operation` block inside an ordinary page (docs/manual/api-reference.md#one-operation-inside-a-page):
 // the operation drawn in place with the reference's own renderer (api/render.ts: method and path,

@@ -4,10 +4,10 @@ import { attr, esc } from '../render/html.js';
 import type { Heading } from '../render/markdown.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { quickMarkdown } from './quick-markdown.js';
-import type { ApiPage } from './load.js';
+import type { ApiPage } from '../../urls/site/api-load.js';
 import { exampleOf, exampleText, schemaAt, schemaBlock, schemaChildren, Texts, type Draw } from './schemas.js';
 import { authHeaders, bodyExample, requestUrl, samplesOf } from './samples.js';
-import { deref, type ApiOperation, type ApiParam, type ApiSpec, type ApiTag } from './spec.js';
+import { deref, type ApiOperation, type ApiParam, type ApiSpec, type ApiTag } from '../../urls/site/api-spec.js';
 
 // The pages of an API reference, as HTML inside the site's frame: an operation (method and
 // path, description, authorization, parameters, request body, responses with their schemas and

@@ -1,5 +1,5 @@
 import { exampleOf } from './schemas.js';
-import type { ApiOperation, ApiSpec } from './spec.js';
+import type { ApiOperation, ApiSpec } from '../../urls/site/api-spec.js';
 
 // Code samples of an operation: the spec's own (`x-codeSamples`, `x-code-samples`) first, then
 // curl, JavaScript (fetch) and Python (requests) made from the operation: the first server, the

@@ -1,5 +1,5 @@
 import { attr, esc } from '../render/html.js';
-import { deref, type ApiSpec } from './spec.js';
+import { deref, type ApiSpec } from '../../urls/site/api-spec.js';
 
 // Schemas drawn as nested lists: each property with its type, whether it is required, its
 // description, enum, default and example; an object or array inside one is a <details>

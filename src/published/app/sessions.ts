@@ -1,3 +1,4 @@
+import { contextBase } from '../../kernel/context.js';
 import { randomBytes } from 'node:crypto';
 import { authenticate, hashToken } from '../../auth/tokens.js';
 import type { Caller, Context } from '../../kernel/context.js';
@@ -21,8 +22,8 @@ interface Session {
 
 const byContext = new WeakMap<Context, Map<string, Session>>();
 const sessionsOf = (ctx: Context) => {
-  let m = byContext.get(ctx);
-  if (!m) byContext.set(ctx, (m = new Map()));
+  let m = byContext.get(contextBase(ctx));
+  if (!m) byContext.set(contextBase(ctx), (m = new Map()));
   return m;
 };
 

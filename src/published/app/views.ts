@@ -7,8 +7,8 @@ import { makeResolver } from '../../content/link-refs.js';
 import type { RenderOptions } from '../render/markdown.js';
 import { operationRefs } from '../../documents/openapi-blocks.js';
 import { renderWithOperations, resolveBlocks } from '../api/inline.js';
-import type { InlineSpec } from '../api/load.js';
-import { buildSpec } from '../api/spec.js';
+import type { InlineSpec } from '../../urls/site/api-load.js';
+import { buildSpec } from '../../urls/site/api-spec.js';
 import { API_CSS } from '../api/css.js';
 import { appPage, list, section } from './page.js';
 
@@ -220,7 +220,8 @@ async function site(call: Call, home: { title: string; href: string }, org: stri
   const spaceItem = (ss: any) => ({
     title: `${ss.title} (${ss.path})`,
     href: new URL(ss.space.urls.app).pathname,
-    note: ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : '',
+    // What the published site does not serve (0.202.0's `draft`): the preview of getSitePublishingPreviewById shows it marked.
+    note: [ss.draft ? 'draft' : '', ss.hidden ? 'hidden' : ss.condition ? `when ${ss.condition}` : ''].filter(Boolean).join(', '),
   });
   const body =
     structure.type === 'sections'

@@ -1,5 +1,5 @@
 import type { Settings } from '../../sites/customization.js';
-import type { NavNode, SiteView, SpaceEntry } from '../site.js';
+import type { NavNode, SiteView, SpaceEntry } from '../../urls/site/site.js';
 import { BASE_CSS, fontFaces, themeVars } from './css.js';
 import { attr, esc, safeUrl } from './html.js';
 import type { Heading } from './markdown.js';
@@ -29,6 +29,9 @@ export interface Frame {
   /** Resolves a customization content ref (header and footer links) to a URL. */
   ref(to: unknown): string | undefined;
   noindex?: boolean;
+  /** The page's meta links (docs/manual/content.md#meta-links), resolved to URLs. */
+  canonical?: string;
+  alternates?: string[];
   /** More CSS for this page (API reference pages). */
   css?: string;
 }
@@ -59,6 +62,9 @@ function navHtml(nodes: NavNode[], current: string | undefined): string {
         const s = n.section;
         return `<a href="${attr(s.url)}"${s.row?.id === current ? ' aria-current="page"' : ''}>${esc(s.title)}</a>`;
       }
+      // An external link (its URL checked when it was set: http, https or mailto only).
+      if (n.kind === 'link')
+        return `<a class="external" href="${attr(safeUrl(n.row.url))}" rel="noopener noreferrer"${n.row.description ? ` title="${attr(n.row.description)}"` : ''}>${esc(n.row.title)}</a>`;
       return `<details><summary>${esc(n.row.title)}</summary><ul>${n.children.map((c) => `<li>${navHtml([c], current)}</li>`).join('')}</ul></details>`;
     })
     .join('');
@@ -143,7 +149,10 @@ export function frame(f: Frame): string {
       : '';
   const search = `<form class="search" role="search" aria-label="Site search" method="get" action="${attr(view.base)}/~/search"><label for="q" class="skip">Search</label><input id="q" type="search" name="q" placeholder="Search…" aria-label="Search this site"><button type="submit">Search</button></form>`;
   // One section alone is no choice: no top navigation then.
-  const sections = view.sections.length > 1 ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>` : '';
+  const sections =
+    view.sections.length > 1 || view.nav.some((n) => n.kind === 'link')
+      ? `<nav class="sections" aria-label="Sections">${navHtml(view.nav, entry?.section.row?.id)}</nav>`
+      : '';
   const variants = entry ? entry.section.spaces.filter((e) => e.listed) : [];
   const switcher =
     variants.length > 1
@@ -181,7 +190,7 @@ export function frame(f: Frame): string {
 <html lang="${attr(lang)}" data-theme="${f.theme}" data-style="${attr(settings.styling?.theme ?? 'clean')}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(f.title === siteTitle ? siteTitle : `${f.title} | ${siteTitle}`)}</title>
-${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${favicon(settings)}
+${f.description ? `<meta name="description" content="${attr(f.description)}">` : ''}${f.noindex ? '<meta name="robots" content="noindex">' : ''}${f.canonical ? `<link rel="canonical" href="${attr(safeUrl(f.canonical))}">` : ''}${(f.alternates ?? []).map((u) => `<link rel="alternate" href="${attr(safeUrl(u))}">`).join('')}${favicon(settings)}
 <style>${fontFaces(settings.styling?.font, view.base)}${themeVars(settings.styling)}${BASE_CSS}${f.css ?? ''}</style>
 <script src="${attr(view.base)}/~/site.js?v=${SITE_JS_VERSION}" integrity="${SITE_JS_HASH}" defer></script></head>
 <body><a class="skip" href="#content">Skip to content</a>

@@ -1,8 +1,8 @@
 import type { PageNode } from '../../content/model.js';
 import type { Located } from '../../content/tree.js';
-import { pageVisible, type PageIndexed } from '../pages.js';
-import type { SpaceEntry } from '../site.js';
-import type { Visitor } from '../visitor.js';
+import { pageVisible, type PageIndexed } from '../../urls/site/pages.js';
+import type { SpaceEntry } from '../../urls/site/site.js';
+import type { Visitor } from '../../urls/site/visitor.js';
 import { attr, esc, safeUrl } from './html.js';
 
 // The parts of a content page inside the frame: the sidebar (the space's page tree), the

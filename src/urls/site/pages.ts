@@ -1,11 +1,11 @@
-import type { ContentRevision, PageNode } from '../content/model.js';
-import { currentRevision, readRevision, treeOf } from '../content/revisions.js';
-import { flatten, type Located } from '../content/tree.js';
-import type { SpaceRecord } from '../spaces/model.js';
-import type { ReadTx } from '../store/port.js';
+import type { ContentRevision, PageNode } from '../../content/model.js';
+import { currentRevision, readRevision, treeOf } from '../../content/revisions.js';
+import { flatten, type Located } from '../../content/tree.js';
+import type { SpaceRecord } from '../../spaces/model.js';
+import type { ReadTx } from '../../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
-import { apiTree, inlineVersions, missingApis, type ApiPage, type Needed } from './api/load.js';
+import { apiTree, inlineVersions, missingApis, type ApiPage, type Needed } from './api-load.js';
 
 // A space's pages as a published site serves them: found by path, filtered by the visitor's
 // claims (a page whose condition, or an ancestor's, fails is not there), ordered for

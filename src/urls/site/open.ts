@@ -1,6 +1,6 @@
-import type { Located } from '../content/tree.js';
-import type { Context } from '../kernel/context.js';
-import type { ReadTx } from '../store/port.js';
+import type { Located } from '../../content/tree.js';
+import type { Context } from '../../kernel/context.js';
+import type { ReadTx } from '../../store/port.js';
 import { pageVisible, spacePages, type PageIndexed } from './pages.js';
 import { findSite, listedSpaces, mayEnter, type SiteRef, type SiteView, type SpaceEntry } from './site.js';
 import { unsignedClaims, verifyVisitorToken, type Visitor, type VisitorInput } from './visitor.js';

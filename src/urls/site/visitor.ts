@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
-import { readVisitorKey, siteAudience, visitorAudience, VISITOR_KEY_ALG } from '../auth/visitor-keys.js';
-import type { Context } from '../kernel/context.js';
-import type { SiteRecord } from '../sites/model.js';
+import { readVisitorKey, siteAudience, visitorAudience, VISITOR_KEY_ALG } from '../../auth/visitor-keys.js';
+import type { Context } from '../../kernel/context.js';
+import type { SiteRecord } from '../../sites/model.js';
 
 // Who is looking at a published site. A visitor brings, each optional:
 // - a share key (`?share=KEY`, then a cookie), which opens `share-link` sites;

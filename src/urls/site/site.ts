@@ -1,15 +1,16 @@
-import type { OrganizationRecord } from '../organizations/model.js';
-import { siteCustomization, siteSpaceCustomization, type Settings } from '../sites/customization.js';
-import type { SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../sites/model.js';
-import { hasSections, nodesIn, siteSpacesIn, type Node } from '../sites/rows.js';
-import { validShareKey } from '../sites/share-links.js';
-import type { SpaceRecord } from '../spaces/model.js';
-import type { ReadTx } from '../store/port.js';
+import type { OrganizationRecord } from '../../organizations/model.js';
+import { siteCustomization, siteSpaceCustomization, type Settings } from '../../sites/customization.js';
+import { externalLinksIn } from '../../sites/agents.js';
+import type { SiteExternalLinkRecord, SiteRecord, SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../sites/model.js';
+import { hasSections, nodesIn, siteSpacesIn, type Node } from '../../sites/rows.js';
+import { validShareKey } from '../../sites/share-links.js';
+import type { SpaceRecord } from '../../spaces/model.js';
+import type { ReadTx } from '../../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
-import { Organizations } from '../organizations/tables.js';
-import { CustomHostnames, Sites } from '../sites/tables.js';
-import { Spaces } from '../spaces/tables.js';
+import { Organizations } from '../../organizations/tables.js';
+import { CustomHostnames, Sites } from '../../sites/tables.js';
+import { Spaces } from '../../spaces/tables.js';
 
 // A published site as one visitor sees it: which sections and site spaces they may reach (and
 // which of those are listed), at which addresses, and where a URL under the site leads. Built
@@ -39,7 +40,11 @@ export interface SectionEntry {
   spaces: SpaceEntry[];
 }
 
-export type NavNode = { kind: 'section'; section: SectionEntry } | { kind: 'group'; row: SiteSectionGroupRecord; children: NavNode[] };
+export type NavNode =
+  | { kind: 'section'; section: SectionEntry }
+  | { kind: 'group'; row: SiteSectionGroupRecord; children: NavNode[] }
+  // An external link of the navigation (docs/manual/site-agents.md#external-links).
+  | { kind: 'link'; row: SiteExternalLinkRecord };
 
 export interface SiteView extends SiteRef {
   /** Top navigation (sections and section groups); empty for a site of site spaces only. */
@@ -56,8 +61,15 @@ export function findSite(tx: ReadTx, orgKey: string, basename: string): SiteRef 
   // An organization with a hostname publishes under it; its id is accepted as well (old links).
   const site = tx.find(Sites, 'organization', org.id).find((s) => s.basename === basename);
   if (!site?.published) return undefined;
-  return { org, site, base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}` };
+  return siteRef(org, site);
 }
+
+/** A site and its path on this server, published or not (the API's site search reads an unpublished site's structure too). */
+export const siteRef = (org: OrganizationRecord, site: SiteRecord): SiteRef => ({
+  org,
+  site,
+  base: `/sites/${encodeURIComponent(org.hostname ?? org.id)}/${encodeURIComponent(site.basename)}`,
+});
 
 /**
  * The address of the published site a custom hostname serves, once its DNS check passed
@@ -112,16 +124,24 @@ export function siteView(tx: ReadTx, ref: SiteRef, visitor: Visitor): SiteView {
     return section.spaces.length ? section : undefined;
   };
   const walk = (container: string | null): NavNode[] =>
-    nodesIn(tx, ref.site.id, container).flatMap((n: Node): NavNode[] => {
-      if (n.kind === 'group') {
-        const children = walk(n.row.id);
-        return children.length ? [{ kind: 'group', row: n.row, children }] : [];
-      }
-      const s = entry(n.row);
-      if (!s) return [];
-      sections.push(s);
-      return [{ kind: 'section', section: s }];
-    });
+    nodesIn(tx, ref.site.id, container)
+      .flatMap((n: Node): NavNode[] => {
+        if (n.kind === 'group') {
+          const children = walk(n.row.id);
+          return children.length ? [{ kind: 'group', row: n.row, children }] : [];
+        }
+        const s = entry(n.row);
+        if (!s) return [];
+        sections.push(s);
+        return [{ kind: 'section', section: s }];
+      })
+      .concat(
+        // The container's external links follow its sections and groups; a draft one, or one whose
+        // condition this visitor does not meet, is not shown.
+        externalLinksIn(tx, ref.site.id, container)
+          .filter((l) => !l.draft && satisfies(l.condition, visitor))
+          .map((row): NavNode => ({ kind: 'link', row })),
+      );
   let nav: NavNode[] = [];
   if (hasSections(tx, ref.site.id)) nav = walk(null);
   else {

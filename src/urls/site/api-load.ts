@@ -8,7 +8,7 @@ import { findSpec } from '../../openapi/service.js';
 import type { SpaceRecord } from '../../spaces/model.js';
 import type { ReadTx } from '../../store/port.js';
 import { operationRefs, type OperationRef } from '../../documents/openapi-blocks.js';
-import { buildSpec, type ApiOperation, type ApiSpec, type ApiTag } from './spec.js';
+import { buildSpec, type ApiOperation, type ApiSpec, type ApiTag } from './api-spec.js';
 import { OpenapiSpecs, OpenapiVersions } from '../../openapi/tables.js';
 
 // API references on a published site. A document page whose markdown has the line

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { Collections } from '../collections/tables.js';
+import type { Caller, Context } from '../kernel/context.js';
+import type { WriteHook } from '../kernel/write-scope.js';
+import { IntegrationInstallations } from '../integrations/tables.js';
+import { Sites } from '../sites/tables.js';
+import { Spaces } from '../spaces/tables.js';
+import type { ReadTx, Row, Table, WriteTx } from '../store/port.js';
+import { TABLES } from '../store/tables.js';
+import { Users } from '../users/tables.js';
+import { actionOf } from './actions.js';
+import { eventRowId, eventUuid, hostRowId, recentRowId, type AuditEventRecord, type AuditRecentRecord } from './model.js';
+import { retention } from './retention.js';
+import { AuditEvents, AuditHosts, AuditRecent } from './tables.js';
+
+// Recording an operation's writes (docs/manual/audit.md#recorded-in-the-same-commit). `invoke`
+// runs a write operation's handler with `auditHook` as its write scope; each write the handler
+// queues is run through `wrap`: the write function sees a transaction that notes what it puts
+// and deletes, and once it returns, the event is put in the same transaction. So the event is
+// committed with the write or not at all (a function that throws, or a commit that fails, takes
+// both), and it costs no commit of its own.
+
+/** Rows listed in an event's payload; the count of the others is kept. */
+export const MAX_ROWS = 50;
+
+export interface AuditCall {
+  operationId: string;
+  method: string;
+  path: Record<string, string>;
+  caller: Caller;
+}
+
+export interface AuditScope extends WriteHook {
+  /** The call has been answered: a write queued after it (background work it started) is not its own. */
+  close(): void;
+}
+
+export function auditHook(ctx: Context, call: AuditCall): AuditScope {
+  let open = true;
+  const correlation = randomUUID();
+  return {
+    close: () => void (open = false),
+    wrap<R>(fn: (tx: WriteTx) => R) {
+      if (!open) return fn;
+      // Fixed when the write is queued: the function may run again (a shard loaded on demand).
+      const uuid = randomUUID();
+      const occurredAt = ctx.clock.now().toISOString();
+      return (tx: WriteTx): R => {
+        const before = organizationOfPath(tx, call.path);
+        const rows: AuditEventRecord['rows'] = [];
+        const owners: Row[] = [];
+        let first: { table: string; row: Row } | undefined; // where the event is kept
+        const noted: WriteTx = {
+          get: (t, id) => tx.get(t, id),
+          find: (t, f, v) => tx.find(t, f, v),
+          all: (t) => tx.all(t),
+          put: <T extends Row>(t: Table<T>, row: T) => {
+            rows.push({ table: t, id: row.id, change: 'put' });
+            if (owners.length < 4) owners.push(row);
+            first ??= { table: t, row };
+            return tx.put(t, row);
+          },
+          delete: (t, id) => {
+            const old = owners.length < 4 || !first ? tx.get(t, id) : undefined;
+            const gone = tx.delete(t, id);
+            if (gone) {
+              rows.push({ table: t, id, change: 'delete' });
+              if (old && owners.length < 4) owners.push(old);
+              if (old) first ??= { table: t, row: old };
+            }
+            return gone;
+          },
+        };
+        const result = fn(noted);
+        if (!rows.length) return result;
+        const organization = before ?? organizationOfRows(tx, owners);
+        if (!organization) return result; // a user's own settings: no organization's log
+        const event: AuditEventRecord = {
+          id: eventRowId(organization, uuid),
+          organization,
+          occurredAt,
+          action: actionOf(call.operationId),
+          operation: call.operationId,
+          actor: actorOf(tx, call.caller),
+          source: call.caller.scope ? 'integration' : 'api',
+          target: targetOf(call, rows),
+          rows: rows.slice(0, MAX_ROWS),
+          ...(rows.length > MAX_ROWS ? { more: rows.length - MAX_ROWS } : {}),
+          path: call.path,
+          correlation,
+        };
+        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt));
+        return result;
+      };
+    },
+  };
+}
+
+/** The organization a path names, directly or through the space, site, collection or installation it names. */
+function organizationOfPath(tx: ReadTx, path: Record<string, string>): string | undefined {
+  if (path.organizationId) return path.organizationId;
+  if (path.spaceId) return tx.get(Spaces, path.spaceId)?.organization;
+  if (path.siteId) return tx.get(Sites, path.siteId)?.organization;
+  if (path.collectionId) return tx.get(Collections, path.collectionId)?.organization;
+  if (path.installationId) return tx.get(IntegrationInstallations, path.installationId)?.organization;
+  return undefined;
+}
+
+/** Else the organization of the first rows written that say (a new organization's member row, a space's row). */
+function organizationOfRows(tx: ReadTx, rows: Row[]): string | undefined {
+  for (const r of rows as Row[] & { organization?: unknown; space?: unknown }[]) {
+    const o = (r as { organization?: unknown }).organization;
+    if (typeof o === 'string') return o;
+    const s = (r as { space?: unknown }).space;
+    if (typeof s === 'string') {
+      const org = tx.get(Spaces, s)?.organization;
+      if (org) return org;
+    }
+  }
+  return undefined;
+}
+
+function actorOf(tx: ReadTx, caller: Caller): AuditEventRecord['actor'] {
+  const label = tx.get(Users, caller.userId)?.displayName;
+  const inst = caller.scope?.installation;
+  if (inst) return { type: 'installation', id: inst.id, label: inst.integrationName, user: caller.userId };
+  return { type: 'user', id: caller.userId, ...(label ? { label } : {}) };
+}
+
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+const singular = (table: string) => kebab(table.replace(/ies$/, 'y').replace(/s$/, ''));
+
+/**
+ * What the event is about: for a POST, the row it created whose table the operation id names
+ * first (the space of createSpace, not its first revision; the comment of postCommentInSpace),
+ * else the first row it created; for the other methods, the path's most specific parameter
+ * (the comment of updateCommentInSpace).
+ */
+function targetOf(call: AuditCall, rows: AuditEventRecord['rows']): AuditEventRecord['target'] {
+  const params = Object.entries(call.path);
+  const last = params.at(-1);
+  if (call.method === 'POST' || !last) {
+    const made = rows.filter((r) => r.change === 'put' && !params.some(([, v]) => v === r.id));
+    const name = call.operationId.toLowerCase();
+    const at = (r: { table: string }) => {
+      const i = name.indexOf(singular(r.table).replace(/-/g, ''));
+      return i < 0 ? Infinity : i;
+    };
+    const best = made.reduce<(typeof made)[number] | undefined>((b, r) => (!b || at(r) < at(b) ? r : b), undefined);
+    if (best) return { type: singular(best.table), id: best.id };
+  }
+  if (last) return { type: kebab(last[0].replace(/(Id|Name|Slug)$/, '')), id: last[1] };
+  return { type: singular(rows[0]!.table), id: rows[0]!.id };
+}
+
+/** Events a place's recent ring holds before they are moved to the organization's segments. */
+export const RING = 16;
+
+/** The shard a row is kept in, when it is one shard (not a group of immutable segments). */
+function hostOf(tableName: string, row: Row): string | undefined {
+  const spec = TABLES.find((t) => t.name === tableName);
+  if (!spec || spec.immutable) return undefined;
+  try {
+    const key = spec.shard(row);
+    return typeof key === 'string' && key && !key.includes('|') ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps `event` where it costs its commit no file: in the recent ring of `host`, a shard the
+ * write itself rewrites. When the organization's ring there is full, the ring and the event go to
+ * the organization's segments (`audit/<org>`) in this transaction, and retention runs: one write
+ * in RING pays for the others. A write with no such shard (immutable rows only) goes to the
+ * segments. The first event of a place also writes the organization's list of places (once).
+ */
+function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, now: number): void {
+  if (!host) {
+    tx.put(AuditEvents, event);
+    prune(tx, event.organization, now);
+    return;
+  }
+  const uuid = eventUuid(event.id);
+  const hostId = hostRowId(event.organization, host);
+  if (!tx.get(AuditHosts, hostId)) tx.put(AuditHosts, { id: hostId, organization: event.organization, host });
+  // The ring's events past the age bound go now (a ring holds RING events at most, whatever their age).
+  const cutoff = new Date(now - retention().maxAgeMs).toISOString();
+  const ring: AuditRecentRecord[] = [];
+  for (const e of tx.find(AuditRecent, 'host', host)) {
+    if (e.organization !== event.organization) continue;
+    if (e.occurredAt < cutoff) tx.delete(AuditRecent, e.id);
+    else ring.push(e);
+  }
+  if (ring.length < RING) {
+    tx.put(AuditRecent, { ...event, id: recentRowId(host, uuid), host });
+    return;
+  }
+  for (const e of ring) {
+    tx.delete(AuditRecent, e.id);
+    const { host: _host, ...moved } = e;
+    tx.put(AuditEvents, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
+  }
+  tx.put(AuditEvents, event);
+  prune(tx, event.organization, now);
+}
+
+/**
+ * Retention (src/audit/retention.ts): drops the events past the bounds, in batches. Run by every
+ * recording write, so its common case is one pass comparing ISO times as strings (they all come
+ * from toISOString), no parsing and no sort.
+ */
+function prune(tx: WriteTx, organization: string, now: number): void {
+  const { maxEvents, maxAgeMs } = retention();
+  const all = tx.find(AuditEvents, 'organization', organization);
+  const overCount = all.length > maxEvents + Math.ceil(maxEvents / 10);
+  const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
+  if (!overCount && !all.some((e) => e.occurredAt < stale)) return;
+  const cutoff = new Date(now - maxAgeMs).toISOString();
+  const keep = new Set(
+    all
+      .filter((e) => e.occurredAt >= cutoff)
+      .sort(newestFirst)
+      .slice(0, maxEvents)
+      .map((e) => e.id),
+  );
+  for (const e of all) if (!keep.has(e.id)) tx.delete(AuditEvents, e.id);
+}
+
+/** Newest first; ties by uuid (the same whether the event is in a ring or in the segments). */
+export const newestFirst = (a: AuditEventRecord, b: AuditEventRecord) =>
+  b.occurredAt.localeCompare(a.occurredAt) || eventUuid(b.id).localeCompare(eventUuid(a.id));

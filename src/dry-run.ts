@@ -44,7 +44,7 @@ export async function dryRunRoute(ctx: Context, caller: Caller, body: any): Prom
  * refused change is the push's error), and with `merge` the change request merged (its conflicts,
  * as the real push would meet them). Files are not uploaded (insert_files changes are left out:
  * their bytes would be written beside the store); links to them stay as written meanwhile. A
- * page inserted by an earlier batch is named by its `ref` in a later one (`into`, `page`), as the
+ * page inserted by an earlier batch is named by its `ref` in a later one (`into`, `page`, `target.page`), as the
  * CLI names it by the id the server gave it.
  */
 async function contentPush(ctx: Context, caller: Caller, body: any): Promise<{ status: number; body: unknown }> {
@@ -72,7 +72,12 @@ async function contentPush(ctx: Context, caller: Caller, body: any): Promise<{ s
   for (const batch of body.batches as any[][]) {
     const changes = batch
       .filter((c) => c?.operation !== 'insert_files')
-      .map((c) => ({ ...c, ...(c.into !== undefined ? { into: swap(c.into) } : {}), ...(c.page !== undefined ? { page: swap(c.page) } : {}) }));
+      .map((c) => ({
+        ...c,
+        ...(c.into !== undefined ? { into: swap(c.into) } : {}),
+        ...(c.page !== undefined ? { page: swap(c.page) } : {}),
+        ...(c.target?.page !== undefined ? { target: { ...c.target, page: swap(c.target.page) } } : {}),
+      }));
     if (!changes.length) continue;
     const res = await must('updateChangeRequestContent', { path: { spaceId: path.spaceId, changeRequestId }, query: { compat: false }, body: { changes } });
     for (const o of res.changes ?? []) if (o.object === 'created_page' && o.ref) refs.set(o.ref, o.page.id);

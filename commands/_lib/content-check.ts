@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { headingAnchors } from '../../src/content/heading-anchors.js';
-import { hasScheme, linkUrlProblem } from '../../src/content/link-pages.js';
+import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../src/content/link-pages.js';
 import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -80,8 +80,15 @@ export async function checkFolder(
   const markdown = [...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== summary).sort(naturalCompare);
   // The pages: SUMMARY.md's entries, else every markdown file (as push reads the folder).
   let pages: string[];
+  const anchored: { file: string; anchor: string; line: number | undefined; url: string }[] = [];
   if (entries.has(summary)) {
-    pages = summaryPages(treeOf(summary), entries, (line, kind, message) => add(summary, line, kind, message), posix.dirname(summary).replace(/^\.$/, ''));
+    pages = summaryPages(
+      treeOf(summary),
+      entries,
+      (line, kind, message) => add(summary, line, kind, message),
+      posix.dirname(summary).replace(/^\.$/, ''),
+      anchored,
+    );
     if (!(treeOf(summary) as any).children.some((n: any) => n.type === 'list'))
       add(summary, 1, 'summary-not-a-list', 'not a list of links to pages (* [Title](page.md), nested for subpages): push would find no page in it');
     const listed = new Set(pages);
@@ -132,6 +139,12 @@ export async function checkFolder(
     return set.has(a) || set.has(a.toLowerCase());
   };
   const isPage = new Set(pages);
+  // SUMMARY.md's link pages to a page: its file listed as a page, and the anchor one of its headings.
+  for (const a of anchored) {
+    if (!isPage.has(a.file))
+      add(summary, a.line, 'broken-link', `link page ${a.url}: ${a.file} is not listed as a page in SUMMARY.md (on a line of its own, without #)`);
+    else if (a.anchor && !hasAnchor(a.file, a.anchor)) add(summary, a.line, 'broken-anchor', `broken anchor ${a.url}: ${a.file} has no heading #${a.anchor}`);
+  }
   for (const page of pages) {
     await tick();
     const from = posix.dirname(page) === '.' ? '' : posix.dirname(page);
@@ -191,6 +204,8 @@ function summaryPages(
   entries: Map<string, Entry>,
   report: (line: number | undefined, kind: ProblemKind, message: string) => void,
   base = '',
+  /** Link pages to a page (`inline.md#buttons`): their file, anchor ('' for the page) and line. */
+  anchored: { file: string; anchor: string; line: number | undefined; url: string }[] = [],
 ): string[] {
   const out: string[] = [];
   const files = new Map<string, number | undefined>();
@@ -213,9 +228,11 @@ function summaryPages(
       }
       if (link) {
         const line = link.position?.start.line as number | undefined;
+        // A link page to a page (inline.md#buttons, inline.md#): checked once every entry is read.
+        const frag = splitFragment(link.url);
         let decoded: string | undefined;
         try {
-          decoded = decodeURI(link.url);
+          decoded = decodeURI(frag ? frag.file : link.url);
         } catch {
           report(line, 'bad-link', `${link.url} is not a valid link (bad %-escape)`);
         }
@@ -223,7 +240,14 @@ function summaryPages(
         if (decoded !== undefined && (file === undefined || posix.isAbsolute(decoded) || /^[a-z][a-z0-9+.-]*:/i.test(decoded)))
           report(line, 'outside-folder', `${decoded} is outside the folder; push reads only files inside it`);
         else if (file !== undefined && !entries.has(file)) report(line, 'summary-missing-file', `${file}: no such file (entry "${toText(link)}")`);
-        else if (file !== undefined && files.has(file)) report(line, 'duplicate-path', `${file} is already listed${at(files.get(file))}; list each file once`);
+        else if (file !== undefined && frag) {
+          const bad = frag.anchor === '' ? undefined : anchorProblem(frag.anchor);
+          if (bad) report(line, 'bad-link', `${link.url}: ${bad}`);
+          else anchored.push({ file, anchor: frag.anchor, line, url: link.url });
+          const sub = li.children.find((c: any) => c.type === 'list');
+          if (sub?.children.length) report(line, 'bad-link', `a link page (${link.url}) cannot hold pages: list them under a page's file`);
+        } else if (file !== undefined && files.has(file))
+          report(line, 'duplicate-path', `${file} is already listed${at(files.get(file))}; list each file once`);
         else if (file !== undefined && paths.has(pagePathOf(file)))
           report(line, 'duplicate-path', `${file} is the page ${pagePathOf(file)}, already listed${at(paths.get(pagePathOf(file)))}; list each page once`);
         else if (file !== undefined) {

@@ -8,7 +8,7 @@ import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
 import { yielder } from './yield.js';
 import { canonicalBody, keyLinkPages, pageFile, writeSummary } from '../../src/content/folder-layout.js';
-import { hasScheme, linkUrlProblem } from '../../src/content/link-pages.js';
+import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../src/content/link-pages.js';
 
 // The layout's pure parts (a page's file, SUMMARY.md, links in relative form) are shared with
 // imports and Git export (src/content/folder-layout.ts).
@@ -36,6 +36,12 @@ export interface LocalPage {
    * Its `path` is its place (`guides/#link-1`, keyLinkPages), not a file.
    */
   link?: string;
+  /**
+   * A link page to a page of the folder (SUMMARY.md `* [Buttons](inline.md#buttons)`, the file
+   * listed elsewhere as a page): that page's path and file, and the anchor ('' for the page
+   * itself, `inline.md#`). Its `link` is then `file#anchor`.
+   */
+  linkTo?: { path: string; file: string; anchor: string };
   /** The file as it is on disk, byte for byte (sent as the page's source: pull writes it back). */
   source?: string;
 }
@@ -150,6 +156,8 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
   const tree = parse(text) as any;
   const listed = new Map<string, number>();
   const pages = new Map<string, number>();
+  const byFile = new Map<string, LocalPage>();
+  const toPages: { page: LocalPage; where: string }[] = [];
   const at = (node: any) => {
     const line = node.position?.start.line as number | undefined;
     return line ? `${summaryFile} line ${line} (${lines[line - 1]!.trim()})` : summaryFile;
@@ -175,9 +183,13 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
         if (!title) throw new DocsError('invalid', `${where}: a link page needs a title ([Title](${link.url})); nothing was sent`);
         return [{ path: '', title, fields: {}, body: '', children: [], link: link.url } satisfies LocalPage];
       }
+      // A fragment (inline.md#buttons, inline.md#): a link page to that page (and heading), its
+      // file listed as a page on a line of its own (checked once every entry is read).
+      const frag = splitFragment(link.url);
+      const url = frag ? frag.file : link.url;
       let decoded: string;
       try {
-        decoded = decodeURI(link.url);
+        decoded = decodeURI(url);
       } catch {
         throw new DocsError('invalid', `${where}: ${link.url} is not a valid link (bad %-escape); nothing was sent`);
       }
@@ -195,6 +207,17 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
       ) {
         throw new DocsError('invalid', `${where}: ${decoded} is outside ${folder.dir}; push reads only files inside the folder; nothing was sent`);
       }
+      if (frag) {
+        const bad = frag.anchor === '' ? undefined : anchorProblem(frag.anchor);
+        if (bad) throw new DocsError('invalid', `${where}: #${frag.anchor}: ${bad}; nothing was sent`);
+        if (li.children.some((c: any) => c.type === 'list' && c.children.length))
+          throw new DocsError('invalid', `${where}: a link page (${link.url}) cannot hold pages: list them under a page's file; nothing was sent`);
+        const title = textOf(link).trim();
+        if (!title) throw new DocsError('invalid', `${where}: a link page needs a title ([Title](${link.url})); nothing was sent`);
+        const page: LocalPage = { path: '', title, fields: {}, body: '', children: [], link: link.url, linkTo: { path: '', file, anchor: frag.anchor } };
+        toPages.push({ page, where });
+        return [page];
+      }
       if (!existsSync(join(folder.dir, file))) throw new DocsError('invalid', `${where}: ${file} does not exist`);
       const real = regularFile(folder, file, where);
       if (listed.has(file))
@@ -209,7 +232,9 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
       pages.set(path, line ?? 0);
       used.add(file);
       const title = textOf(link).trim() || undefined;
-      return [readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')), title)];
+      const page = readPage(real, path, file, items(li.children.find((c: any) => c.type === 'list')), title);
+      byFile.set(file, page);
+      return [page];
     });
   const out: LocalPage[] = [];
   let group: { page: LocalPage; where: string } | undefined;
@@ -230,6 +255,18 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
         `${at(node)}: not a list of links: ${summaryFile} holds lists of links to pages (* [Title](page.md)) and ## group headings; nothing was sent`,
       );
     }
+  }
+  // Link pages to a page: the file is a page of this SUMMARY.md (listed without a #), before or after.
+  for (const { page, where } of toPages) {
+    const to = byFile.get(page.linkTo!.file);
+    if (!to)
+      throw new DocsError(
+        'invalid',
+        `${where}: ${page.linkTo!.file} is not listed as a page in ${summaryFile}; a link to a page (page.md#anchor) leads to a file listed on a line of its own; nothing was sent`,
+      );
+    const file = pageFile(to.path, to.children.length > 0);
+    page.linkTo = { path: to.path, file, anchor: page.linkTo!.anchor };
+    page.link = `${file}#${page.linkTo.anchor}`;
   }
   // A group's slug is the folder its pages are in (a page's path is its group's slug, then its
   // own, as the space has it): every page of a group in one folder, its own. A group whose pages

@@ -20,6 +20,8 @@ export interface PlannedChange {
   path?: string;
   intoPath?: string | null;
   pagePath?: string;
+  /** For a link page to a page: that page's path, to resolve to its id (or its ref) as `target.page`. */
+  targetPath?: string;
 }
 
 const MAX_FILE = 1024 * 1024;
@@ -101,12 +103,28 @@ export async function planPush(
     const list = parentPath === null ? remote.pages : (rByPath.get(parentPath)?.page.children ?? []);
     return list.filter((p) => !deleted.has(p.id)).map((p) => p.path);
   };
+  // New link pages to a page go in last (`deferred`), once every page they may lead to is in:
+  // the other pages are placed among themselves, then each of these at its own place, in order.
+  const deferred: PlannedChange[] = [];
+  const targetOf = (l: NonNullable<LocalPage['linkTo']>) => (l.anchor ? { kind: 'anchor', page: l.path, anchor: l.anchor } : { kind: 'page', page: l.path });
   const layout = (pages: LocalPage[], parentPath: string | null) => {
     const want = pages.map((p) => p.path);
     const parentIsNew = parentPath !== null && !rByPath.has(parentPath);
     const same = !parentIsNew && JSON.stringify(want) === JSON.stringify(remoteChildren(parentPath));
-    pages.forEach((p, at) => {
+    let placed = 0;
+    pages.forEach((p, final) => {
       const r = rByPath.get(p.path);
+      if (!r && p.linkTo) {
+        stats.added++;
+        deferred.push({
+          change: { operation: 'insert_page', ref: p.path, type: 'link', title: p.title, target: targetOf(p.linkTo), document: {}, at: final },
+          path: p.path,
+          intoPath: parentPath,
+          targetPath: p.linkTo.path,
+        });
+        return;
+      }
+      const at = placed++;
       if (!r) {
         stats.added++;
         phase1.push({
@@ -133,6 +151,7 @@ export async function planPush(
     });
   };
   layout(local.pages, null);
+  phase1.push(...deferred);
 
   // Content: compared in the canonical relative link form, against the folder's tree.
   const pageOf = (path: string) => {
@@ -149,10 +168,14 @@ export async function planPush(
     await tick();
     const r = rByPath.get(page.path);
     if (page.link !== undefined) {
-      // A link page: its title and URL (inserted with them).
+      // A link page: its title and URL, or page and anchor (inserted with them).
       if (r && (r.page.title !== page.title || r.page.link !== page.link)) {
         stats.updated++;
-        phase2.push({ change: { operation: 'update_page', title: page.title, target: { kind: 'url', url: page.link } }, pagePath: page.path });
+        phase2.push({
+          change: { operation: 'update_page', title: page.title, target: page.linkTo ? targetOf(page.linkTo) : { kind: 'url', url: page.link } },
+          pagePath: page.path,
+          ...(page.linkTo ? { targetPath: page.linkTo.path } : {}),
+        });
       }
       continue;
     }

@@ -1,5 +1,5 @@
 import type { ContentIndex } from '../../src/content-index.js';
-import { keyLinkPages } from '../../src/content/folder-layout.js';
+import { keyLinkPages, pageFile } from '../../src/content/folder-layout.js';
 import { trustedSpans } from '../../src/content/link-index.js';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
@@ -21,6 +21,10 @@ export interface RemotePage {
   group?: boolean;
   /** A link page to a URL (SUMMARY.md `* [Title](https://...)`): its URL; `path` is its place (keyLinkPages). */
   link?: string;
+  /** A link page to a page of the space (and an anchor in it): its id and anchor ('' for the page), as the server has it. */
+  pageTarget?: { page: string; anchor: string };
+  /** The same, by the page's path and file (resolvePageLinks): `link` is then `file#anchor`, its SUMMARY.md entry. */
+  linkTo?: { path: string; file: string; anchor: string };
   /** The file a docs-as-code push made this page from, while its body is still the one made from it (servers that keep it). */
   source?: string;
   /** Where its links are in `markdown` (the server's link index, checked here): compared without parsing. */
@@ -53,14 +57,22 @@ export async function remoteContent(
 ): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
-  // A link page to a URL is an entry of SUMMARY.md; one to anything else (a page, a space) has no
-  // form in a folder, and is left as it is.
+  // A link page to a URL is an entry of SUMMARY.md, and so is one to a page of this space (and an
+  // anchor in it: `inline.md#buttons`); one to anything else (a file, another space) has no form
+  // in a folder, and is left as it is.
   const linkUrl = (p: any): string | undefined => (p.target?.kind === 'url' && typeof p.target.url === 'string' ? p.target.url : undefined);
+  const pageTarget = (p: any): RemotePage['pageTarget'] => {
+    const t = p.target;
+    if ((t?.kind !== 'page' && t?.kind !== 'anchor') || typeof t.page !== 'string' || (t.space !== undefined && t.space !== spaceId)) return undefined;
+    return { page: t.page, anchor: t.kind === 'anchor' && typeof t.anchor === 'string' ? t.anchor : '' };
+  };
   const toPage = (p: any): RemotePage[] =>
     p.type === 'link'
       ? linkUrl(p) !== undefined
         ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: linkUrl(p) }]
-        : []
+        : pageTarget(p)
+          ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: '', pageTarget: pageTarget(p) }]
+          : []
       : [
           {
             id: p.id,
@@ -72,7 +84,7 @@ export async function remoteContent(
             ...(p.type === 'group' ? { group: true } : {}),
           },
         ];
-  const pages = keyLinkPages(listed.pages.flatMap(toPage));
+  const pages = keyLinkPages(resolvePageLinks(listed.pages.flatMap(toPage)));
   // The files pages were pushed from (a `docs` server keeps them: GET /_docs/page-sources); a
   // server without that route (GitBook) gives none, and pages are written from their bodies.
   const kept = await pageSources(transport, spaceId, changeRequest);
@@ -169,3 +181,27 @@ async function withIndex(transport: Transport, space: string, changeRequest: str
 
 export const flattenRemote = (pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] =>
   pages.flatMap((page, index) => [{ page, parent, index }, ...flattenRemote(page.children, page.id)]);
+
+/**
+ * Link pages to a page (`pageTarget`) by the path and file of that page in `pages` (`linkTo`, and
+ * `link` as `file#anchor`); one whose page is not among them (a document page of the tree) is
+ * left out, as the link pages that have no form in a folder are. Again after pull gives pages
+ * their local paths.
+ */
+export function resolvePageLinks(pages: RemotePage[]): RemotePage[] {
+  const byId = new Map(flattenRemote(pages).map((x) => [x.page.id, x.page]));
+  const walk = (list: RemotePage[]): RemotePage[] =>
+    list.filter((p) => {
+      if (p.pageTarget) {
+        const to = byId.get(p.pageTarget.page);
+        if (!to || to.group || to.link !== undefined) return false;
+        const file = pageFile(to.path, to.children.length > 0);
+        p.linkTo = { path: to.path, file, anchor: p.pageTarget.anchor };
+        p.link = `${file}#${p.pageTarget.anchor}`;
+        return true;
+      }
+      p.children = walk(p.children);
+      return true;
+    });
+  return walk(pages);
+}

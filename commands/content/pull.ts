@@ -9,7 +9,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
-import { flattenRemote, pageFields, remoteContent, type RemotePage } from '../_lib/content-remote.js';
+import { flattenRemote, pageFields, remoteContent, resolvePageLinks, type RemotePage } from '../_lib/content-remote.js';
 import { PullTarget } from '../_lib/pull-target.js';
 import { CONFIG_FILE, parseRepoConfig } from '../_lib/gitbook-yaml.js';
 import { yielder } from '../_lib/yield.js';
@@ -18,7 +18,7 @@ export default class ContentPull extends DocsCommand {
   static operations = ['listPages', 'listFiles', 'getPageById', 'getFileById'];
   static summary = "Write a space's content (or a change request's) to a folder of markdown";
   static description =
-    'Layout: a page at path a/b is a/b.md, or a/b/README.md when it has subpages (frontmatter for description, emoji, icon, hidden; then "# Title" and the body); SUMMARY.md keeps the order; files are written under their names. Only inside DIR: a name that is not a safe relative path, or whose path is taken, is written under a safe name, with a warning naming the original. Links become relative. A page pushed from a file (by docs content push, to a docs server) is written back as that file, byte for byte, unless it was changed in the space since: then it is written from the space\'s content and named on stderr with the reason. Group pages are `## Title` headings of SUMMARY.md; link pages to a URL are its `* [Title](https://...)` entries. A space pushed with a .gitbook.yaml gets it back, with the pages under its root and SUMMARY.md at its structure.summary. `docs content push` of the same folder changes nothing. API: listPages, listFiles (or their change-request forms) and each file\'s downloadURL.';
+    'Layout: a page at path a/b is a/b.md, or a/b/README.md when it has subpages (frontmatter for description, emoji, icon, hidden; then "# Title" and the body); SUMMARY.md keeps the order; files are written under their names. Only inside DIR: a name that is not a safe relative path, or whose path is taken, is written under a safe name, with a warning naming the original. Links become relative. A page pushed from a file (by docs content push, to a docs server) is written back as that file, byte for byte, unless it was changed in the space since: then it is written from the space\'s content and named on stderr with the reason. Group pages are `## Title` headings of SUMMARY.md; link pages to a URL are its `* [Title](https://...)` entries, link pages to a page of the space its `* [Title](page.md#anchor)` entries (`page.md#` for the page itself). A space pushed with a .gitbook.yaml gets it back, with the pages under its root and SUMMARY.md at its structure.summary. `docs content push` of the same folder changes nothing. API: listPages, listFiles (or their change-request forms) and each file\'s downloadURL.';
   static examples = [
     '<%= config.bin %> content pull ./docs --space dHD9ZmkOPnfy9hWCsaQB',
     '<%= config.bin %> content pull ./review --space dHD9ZmkOPnfy9hWCsaQB --change-request 4',
@@ -66,7 +66,11 @@ export default class ContentPull extends DocsCommand {
     }
     const target = config.root ? new PullTarget(insideRoot(args.dir, config.root)) : outer;
     const summaryFile = target.reserve(config.summary);
-    const remote = { pages: localPages(target, got.pages), files: got.files.filter((f) => f !== kept).map((f) => ({ ...f, name: target.claimFile(f.name) })) };
+    // Link pages to a page: written with the file that page is written to.
+    const remote = {
+      pages: resolvePageLinks(localPages(target, got.pages)),
+      files: got.files.filter((f) => f !== kept).map((f) => ({ ...f, name: target.claimFile(f.name) })),
+    };
     for (const f of remote.files) target.write(f.name, await transport.download(f.downloadURL));
     const flat = flattenRemote(remote.pages);
     const byPath = new Map(flat.map((x) => [x.page.path, { hasChildren: x.page.children.length > 0 }]));

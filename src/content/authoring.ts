@@ -7,7 +7,7 @@ import { newId } from '../kernel/ids.js';
 import type { WriteTx } from '../store/port.js';
 import { canonicalLinks, canonicalLinksIndexed, makeResolver, type Parse } from './link-refs.js';
 import type { FileEntry, MetaLinkTarget, PageMetaLinks, PageNode, ReusableEntry } from './model.js';
-import { linkUrlProblem } from './link-pages.js';
+import { anchorProblem, linkUrlProblem } from './link-pages.js';
 import { canonicalIncludes, findIncludes, resolveInclude } from './reusable.js';
 import { editableTree, pageOf, putMarkdown, readRevision } from './revisions.js';
 import { flatten, slugify } from './tree.js';
@@ -132,14 +132,36 @@ export function runBatch(
 
   /**
    * A link page's target (an extension of insert_page/update_page: GitBook's InputPageLink has
-   * one): a ContentRef of kind url, to the web or mail only (link-pages.ts).
+   * one): a ContentRef of kind url, to the web or mail only (link-pages.ts); or of kind page or
+   * anchor, to a document page of this space's content: its id, or the `ref` of a page inserted in
+   * the same batch. The page is checked against the batch's final tree (it may come later in it).
    */
-  const linkTarget = (t: any, where: string): { kind: 'url'; url: string } => {
+  const pageTargets: { node: PageNode; where: string }[] = [];
+  const linkTarget = (t: any, where: string): NonNullable<PageNode['target']> => {
+    if (t && typeof t === 'object' && (t.kind === 'page' || t.kind === 'anchor')) {
+      if (typeof t.page !== 'string' || !t.page) throw invalid(`${where}.target.page: a link page to a page names it (its id, or a ref of this batch)`);
+      if (t.space !== undefined && t.space !== spaceId) throw invalid(`${where}.target.space: a link page leads to a page of its own space (${spaceId}) only`);
+      for (const k of Object.keys(t))
+        if (!['kind', 'page', 'space', ...(t.kind === 'anchor' ? ['anchor'] : [])].includes(k))
+          throw invalid(`${where}.target.${k}: not a field of a ${t.kind} target`);
+      if (t.kind === 'page') return { kind: 'page', page: t.page };
+      const bad = typeof t.anchor === 'string' ? anchorProblem(t.anchor) : 'required (a string)';
+      if (bad) throw invalid(`${where}.target.anchor: ${bad}`);
+      return { kind: 'anchor', page: t.page, anchor: t.anchor };
+    }
     if (!t || typeof t !== 'object' || t.kind !== 'url' || typeof t.url !== 'string')
-      throw invalid(`${where}.target: a link page needs a target {kind: "url", url: "https://..."}`);
+      throw invalid(`${where}.target: a link page needs a target {kind: "url", url: "https://..."} or {kind: "page" | "anchor", page, anchor}`);
     const bad = linkUrlProblem(t.url);
     if (bad) throw invalid(`${where}.target.url: ${bad}`);
     return { kind: 'url', url: t.url };
+  };
+  const setTarget = (node: PageNode, target: NonNullable<PageNode['target']>, where: string) => {
+    node.target = target;
+    if (target.kind === 'url') node.href = target.url;
+    else {
+      delete node.href;
+      pageTargets.push({ node, where });
+    }
   };
 
   const applyMeta = (node: PageNode, input: any, where: string, siblings: PageNode[]) => {
@@ -257,11 +279,11 @@ export function runBatch(
           type: group ? 'group' : link ? 'link' : 'document',
           title: 'Untitled',
           slug: link ? `~${id}` : '',
-          ...(target ? { target, href: target.url } : {}),
           createdAt: now,
           updatedAt: now,
           pages: [],
         };
+        if (target) setTarget(node, target, where);
         const siblings = place(node, c.into ?? null, c.at, where);
         if (c.ref !== undefined) {
           if (pageRefs.has(c.ref) || fileRefs.has(c.ref)) throw invalid(`${where}.ref: "${c.ref}" is already used in this batch`);
@@ -294,9 +316,7 @@ export function runBatch(
         if (c.target !== undefined && kind !== 'link') throw invalid(`${where}.target: page ${c.page} is a ${kind} page; only a link page has a target`);
         const node = tree.edit(c.page);
         if (c.target !== undefined) {
-          const target = linkTarget(c.target, where);
-          node.target = target;
-          node.href = target.url;
+          setTarget(node, linkTarget(c.target, where), where);
         }
         const parent = tree.parentOf(node.id)!;
         let siblings = tree.childrenOf(parent);
@@ -395,6 +415,16 @@ export function runBatch(
     }
   });
 
+  // Link pages to a page: against the final tree too (a ref of the batch becomes the page's id).
+  for (const { node, where } of pageTargets) {
+    const t = node.target;
+    if (!t || (t.kind !== 'page' && t.kind !== 'anchor') || !tree.has(node.id) || tree.node(node.id)?.target !== t) continue;
+    const id = tree.has(t.page) ? t.page : (pageRefs.get(t.page) ?? t.page);
+    const to = tree.node(id);
+    if (!to) throw invalid(`${where}.target.page: no page ${t.page} in this change request`);
+    if (to.type !== 'document') throw invalid(`${where}.target.page: page ${t.page} is a ${to.type} page; a link page leads to a document page`);
+    if (id !== t.page) tree.edit(node.id).target = { ...t, page: id };
+  }
   // Links resolve against the final tree, so a page may link one inserted later in the batch.
   const resolver = makeResolver(tree, files, ctx.baseUrl, { pages: pageRefs, files: fileRefs });
   for (const [id, { markdown, where }] of reusableBodies) {

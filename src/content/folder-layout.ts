@@ -99,12 +99,24 @@ export function summaryUrl(url: string): string {
   return depth === 0 ? url : url.replace(/([()])/g, '\\$1');
 }
 
-/** SUMMARY.md for a tree of pages (path, title, children; `link`: a link page's URL). */
-export function writeSummary(pages: { path: string; title: string; children: any[]; group?: boolean; link?: string }[], summaryFile = 'SUMMARY.md'): string {
+/**
+ * SUMMARY.md for a tree of pages (path, title, children; `link`: a link page's URL; `linkTo`: a
+ * link page's page, by its file, and anchor: `* [Buttons](inline.md#buttons)`, `inline.md#` for
+ * the page itself).
+ */
+export function writeSummary(
+  pages: { path: string; title: string; children: any[]; group?: boolean; link?: string; linkTo?: { file: string; anchor: string } }[],
+  summaryFile = 'SUMMARY.md',
+): string {
   const lines = ['# Table of contents', ''];
   const from = posix.dirname(summaryFile);
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
+      if (p.linkTo !== undefined) {
+        const to = `${encodeURI(posix.relative(from, p.linkTo.file))}#${encodeURI(p.linkTo.anchor)}`;
+        lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${to})`);
+        continue;
+      }
       if (p.link !== undefined) {
         lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${summaryUrl(p.link)})`);
         continue;

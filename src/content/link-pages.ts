@@ -26,3 +26,30 @@ export function linkUrlProblem(url: string): string | undefined {
 
 /** A scheme at the start (`https:`, `mailto:`, `javascript:`): an entry meant as a URL, not a file. */
 export const hasScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url);
+
+/**
+ * A link page may also lead to a page of the same space (`{kind: "page", page}`) or to an anchor
+ * in it (`{kind: "anchor", page, anchor}`): GitBook's Git Sync writes these as SUMMARY.md entries
+ * `* [Buttons](inline.md#buttons)` over a file listed elsewhere as a page. An anchor is a heading's
+ * id: 1 to 256 characters, no spaces, control characters or `#`.
+ */
+export const MAX_ANCHOR = 256;
+export function anchorProblem(anchor: string): string | undefined {
+  if (!anchor.length || anchor.length > MAX_ANCHOR) return `an anchor is 1 to ${MAX_ANCHOR} characters`;
+  if (/[\u0000-\u0020\u007f#]/.test(anchor)) return 'an anchor has no spaces, control characters or #';
+  return undefined;
+}
+
+/**
+ * A SUMMARY.md destination with a fragment (`inline.md#buttons`, `inline.md#`): the file (still
+ * %-escaped) and the anchor (decoded; empty: the page itself). Undefined without a `#`.
+ */
+export function splitFragment(url: string): { file: string; anchor: string } | undefined {
+  const i = url.indexOf('#');
+  if (i < 0) return undefined;
+  let anchor = url.slice(i + 1);
+  try {
+    anchor = decodeURIComponent(anchor);
+  } catch {}
+  return { file: url.slice(0, i), anchor };
+}

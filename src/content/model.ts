@@ -49,7 +49,7 @@ export interface PageNode {
   metaLinks?: PageMetaLinks;
   /** Link pages: where they point. */
   href?: string;
-  target?: { kind: 'url'; url: string } | { kind: 'page'; page: string } | { kind: 'file'; file: string };
+  target?: { kind: 'url'; url: string } | { kind: 'page'; page: string } | { kind: 'anchor'; page: string; anchor: string } | { kind: 'file'; file: string };
   createdAt: string;
   updatedAt: string;
   pages: PageNode[];

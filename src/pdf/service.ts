@@ -52,6 +52,7 @@ function noteOf(node: PageNode, titles: Map<string, string>): string | undefined
   if (node.type !== 'link') return node.description || undefined;
   const t = node.target;
   if (t?.kind === 'page') return `Link to page: ${titles.get(t.page) ?? t.page}`;
+  if (t?.kind === 'anchor') return `Link to page: ${titles.get(t.page) ?? t.page} (#${t.anchor})`;
   if (t?.kind === 'file') return `Link to file: ${t.file}`;
   return `Link: ${t?.url ?? node.href ?? ''}`;
 }

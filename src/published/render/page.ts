@@ -32,8 +32,9 @@ export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | u
       const href =
         p.target?.kind === 'url'
           ? p.target.url
-          : p.target?.kind === 'page' && ix.byId.get(p.target.page)
-            ? pageUrl(entry, ix.byId.get(p.target.page)!.path)
+          : (p.target?.kind === 'page' || p.target?.kind === 'anchor') && ix.byId.get(p.target.page)
+            ? // A page of the space (and a heading in it): its address on the site, #anchor kept.
+              `${pageUrl(entry, ix.byId.get(p.target.page)!.path)}${p.target.kind === 'anchor' ? `#${encodeURIComponent(p.target.anchor)}` : ''}`
             : p.href;
       // A link page to a URL leaves the site: marked as such (an arrow, docs/manual/docs-as-code.md#link-pages) and
       // opened without handing the site's address or window to the other side.

@@ -6,7 +6,7 @@ export default operationCommand({
   operationId: 'adsUpdateSite',
   description: 'Set a site in the ads program live (with its zone), rejected, or back to pending, as the ads partner',
   examples: [
-    '<%= config.bin %> ads update sTe2wHmVa9Lq0xYz1bCd --status live --zone-id zone-7 --reporting-id rep-7',
+    '<%= config.bin %> ads update sTe2wHmVa9Lq0xYz1bCd --status live --zone-id zone-7 --reporting-id rep-7 --partner-key "$DOCS_ADS_PARTNER_KEY"',
     '<%= config.bin %> ads update sTe2wHmVa9Lq0xYz1bCd --status rejected --reason "Too little content"',
   ],
   flags: {

@@ -56,6 +56,10 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     ),
     'sites:search-prewarm' /* prewarmSiteSearch */,
     'openapi:raw' /* getLatestOpenAPISpecVersionContentRaw */,
+    // 0.202.0's small operations (docs/manual/organizations.md, access.md, content.md).
+    'orgs:ai-usage' /* getOrganizationAIUsage */,
+    'users:notifications-token' /* createUserNotificationsToken */,
+    'pages:meta-links' /* list*PageMetaLinks */,
     // Conversations with the organization agent are 0.202.0's (docs/manual/agents.md).
     'agents:conversations:list',
     'agents:conversations:provision',

@@ -1,4 +1,4 @@
-import { slugify } from '../kernel/slug.js';
+import { uniqueTagSlug } from '../kernel/slug.js';
 
 // The parts of an OpenAPI document the `builtin:openapi` source computes from: its info, its
 // tags (declared ones first, in their order, then the ones operations name; an operation with no
@@ -55,9 +55,7 @@ export function outline(filesystem: Record<string, any>): SpecOutline {
   const tag = (name: string) => {
     let t = tags.get(name);
     if (!t) {
-      let slug = slugify(name, 80, 'other');
-      for (let n = 2; slugs.has(slug); n++) slug = `${slugify(name, 76, 'other')}-${n}`;
-      slugs.add(slug);
+      const slug = uniqueTagSlug(name, slugs);
       const declared = Array.isArray(root.tags) ? root.tags.find((x: any) => x?.name === name) : undefined;
       t = { name, title: str(declared?.['x-displayName']) ?? name, slug, description: str(declared?.description), ops: [] };
       tags.set(name, t);

@@ -1,4 +1,4 @@
-import { slugify } from '../../kernel/slug.js';
+import { slugify, uniqueTagSlug } from '../../kernel/slug.js';
 
 // An OpenAPI document (3.x, or Swagger 2.0) read for an API reference: its operations grouped
 // by tag, each with a stable slug (its address under the reference page), its parameters,
@@ -131,9 +131,7 @@ export function buildSpec(filesystem: Record<string, any>, sourceUrl?: string): 
   const tag = (name: string) => {
     let t = tags.get(name);
     if (!t) {
-      let slug = slugify(name, 80, 'other');
-      for (let n = 2; tagSlugs.has(slug); n++) slug = `${slugify(name, 76, 'other')}-${n}`;
-      tagSlugs.add(slug);
+      const slug = uniqueTagSlug(name, tagSlugs);
       const declared = Array.isArray(root.tags) ? root.tags.find((x: any) => x?.name === name) : undefined;
       t = { name: str(declared?.['x-displayName']) ?? name, slug, description: str(declared?.description), ops: [] };
       tags.set(name, t);

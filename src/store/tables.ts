@@ -156,6 +156,18 @@ export const TABLES: TableSpec[] = [
   inOrg('siteChannels', ['site']),
   inOrg('siteExternalLinks', ['site']),
   inOrg('siteAgentSettings', ['site']),
+  // Site context (src/site-context): a site's connections with its organization; the records they
+  // bring in (ticket and document bodies, many) in the site's own context shard, so ingesting a
+  // support inbox never rewrites the organization's shard. Record ids are `<site>:<uuid>`.
+  inOrg('contextConnections', ['organization', 'site']),
+  {
+    name: 'contextRecords',
+    shard: (r) => `context/${r.site}`,
+    indexes: ['site', 'connection', 'key'],
+    locateId: (id) => `context/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
+    locate: { site: (v) => `context/${v}` },
+  },
+  // (scan side: scans, findings, topics tables go here)
   // A site's insights events (src/sites/insights.ts): batches written once, in append-only
   // segments of the site's own (`insights/<site>/<n>`), so recording events never rewrites the
   // organization's shard and an aggregation loads only that site's events. Ids are `<site>:...`.

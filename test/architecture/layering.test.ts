@@ -47,6 +47,7 @@ const AREA_ORDER = [
   'computed',
   'audit',
   'styleguides',
+  'site-context',
 ] as const;
 
 /**

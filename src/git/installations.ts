@@ -192,3 +192,8 @@ export function siteInstallations(tx: ReadTx, caller: Caller, organizationId: st
 export function removeSpaceInstallations(tx: WriteTx, spaceId: string): void {
   for (const r of tx.find(GitSyncInstallations, 'key', `space:${spaceId}`)) tx.delete(GitSyncInstallations, r.id);
 }
+
+/** Removes the installations of a deleted site: its own and those of its site spaces (src/site-deletion.ts). */
+export function removeSiteInstallations(tx: WriteTx, siteId: string): void {
+  for (const r of tx.find(GitSyncInstallations, 'site', siteId)) tx.delete(GitSyncInstallations, r.id);
+}

@@ -20,6 +20,7 @@ import * as siteSpaces from './site-spaces.js';
 import { createShareLink, deleteShareLink, requireShareKey, shareLinksOf, updateShareLink } from './share-links.js';
 import { sortItem, type Pointer } from './sort.js';
 import { SiteSectionGroups, SiteSections, SiteSpaces, Sites } from './tables.js';
+import { deleteSiteAndItsRows } from '../site-deletion.js';
 
 // Handlers of the docs-sites operations, by official operationId. Reads need a role in the
 // organization, changes need admin (src/sites/access.ts).
@@ -69,7 +70,7 @@ export const updateSiteById = defineOperation('updateSiteById', async ({ ctx, ca
 });
 
 export const deleteSiteById = defineOperation('deleteSiteById', async ({ ctx, caller, path }) =>
-  gone(await ctx.store.write((tx) => service.deleteSite(tx, caller, path.organizationId, path.siteId))),
+  gone(await ctx.store.write((tx) => deleteSiteAndItsRows(tx, caller, path.organizationId, path.siteId))),
 );
 
 export const publishSite = defineOperation('publishSite', async ({ ctx, caller, path }) => {

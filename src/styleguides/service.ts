@@ -165,3 +165,8 @@ export function runCheck(tx: WriteTx, ctx: Context, caller: Caller, organization
 export function runsOf(tx: ReadTx, siteId: string): StyleguideRunRecord[] {
   return tx.find(StyleguideRuns, 'site', siteId).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
+
+/** Removes the check runs of a deleted site (src/site-deletion.ts); its style guide space stays, as spaces do. */
+export function removeSiteStyleguideRuns(tx: WriteTx, siteId: string): void {
+  for (const r of tx.find(StyleguideRuns, 'site', siteId)) tx.delete(StyleguideRuns, r.id);
+}

@@ -5,6 +5,7 @@ import git from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PICKERS, chooseGitInstallation } from '../../commands/_lib/pick.js';
 import { repoId } from '../../src/git/local-repos.js';
+import { GitSyncInstallations } from '../../src/git/tables.js';
 import { LocalTransport } from '../../src/transport/local.js';
 import type { Transport } from '../../src/transport/types.js';
 import { docs } from '../helpers/cli.js';
@@ -312,6 +313,21 @@ describe('a GitLab installation on a site, and the space installations it manage
     expect((await s.api('DELETE', `/v1/git/installations/${sid}`)).status).toBe(205);
     expect((await s.api('GET', `/v1/git/installations/${child.body.id}`)).status).toBe(404);
     expect((await s.api('GET', `/v1/orgs/${org}/sites/${site}/spaces/git/installations`)).body.items).toEqual([]);
+  });
+});
+
+describe('deleting the site', () => {
+  it("removes the site's installation and those of its site spaces in the same write", async () => {
+    const site = await newSite('Doomed site');
+    const space = await newSpace('Doomed space');
+    await s.api('POST', `/v1/orgs/${org}/sites/${site}/site-spaces`, { body: { spaceId: space } });
+    const sid = (await install('gitlab', { type: 'site', siteId: site })).body.id as string;
+    const child = (await install('gitlab', { type: 'space', spaceId: space, siteId: site })).body.id as string;
+    const rows = () => s.ctx.store.read((tx) => tx.find(GitSyncInstallations, 'site', site).map((r) => r.id));
+    expect((await rows()).sort()).toEqual([sid, child].sort());
+    expect((await s.api('DELETE', `/v1/orgs/${org}/sites/${site}`)).status).toBe(205);
+    expect(await rows()).toEqual([]);
+    expect((await s.api('GET', `/v1/git/installations/${child}`)).status).toBe(404);
   });
 });
 

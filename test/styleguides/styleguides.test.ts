@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../helpers/people.js';
+import { StyleguideRuns } from '../../src/styleguides/tables.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { checkPage, parseRules } from '../../src/styleguides/rules.js';
 import { STYLEGUIDE_TEMPLATES } from '../../src/styleguides/templates.js';
@@ -113,5 +114,16 @@ describe('style guides', () => {
     expect((await s.api('POST', `${base()}/styleguide/runs`, { body: { spaces: [space] }, token: reader.token })).status).toBe(403);
     expect((await s.api('POST', `${base()}/styleguide`, { token: reader.token })).status).toBe(403);
     expect((await s.api('GET', `${base()}/styleguide/runs`)).body.count).toBe(before);
+  });
+});
+
+describe('deleting the site', () => {
+  it('removes its check runs in the same write; the style guide space stays', async () => {
+    const runs = () => s.ctx.store.read((tx) => tx.find(StyleguideRuns, 'site', site).length);
+    expect(await runs()).toBeGreaterThan(0);
+    const sg = (await s.api('GET', base())).body.styleguide.space as string;
+    expect((await s.api('DELETE', base())).status).toBe(205);
+    expect(await runs()).toBe(0);
+    expect((await s.api('GET', `/v1/spaces/${sg}`)).status).toBe(200);
   });
 });

@@ -30,6 +30,8 @@ export interface ContextConnectionRecord {
   filter?: string;
   status: ContextConnectionStatus;
   syncedAt?: string;
+  /** When the running sync began (status `syncing`): a second sync waits for it, or for it to be stale. */
+  syncStartedAt?: string;
   failureMessage?: string;
   failureReason?: ContextConnectionFailureReason;
   usageSettings: ContextUsageSettingsRecord;
@@ -58,6 +60,8 @@ export interface ContextRecordRow {
   /** When the source says it was created (ContextRecordInput.createdAt). */
   sourceCreatedAt?: string;
   metadata?: Record<string, string | number>;
+  /** The site topics it belongs to (ContextRecord.topics), when the scan side has filed it under some. */
+  topics?: string[];
   createdAt: string;
   updatedAt: string;
 }

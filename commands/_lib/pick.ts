@@ -183,7 +183,10 @@ export const PICKERS: Record<string, Picker> = {
   siteContextRecordId: {
     label: 'Context record',
     choices: async (ctx) =>
-      (await listAll<any>(ctx.transport, 'listSiteContextRecords', await siteScope(ctx))).map((r) => ({ name: `${r.title} (${r.type}, ${r.connector})`, value: r.id })),
+      (await listAll<any>(ctx.transport, 'listSiteContextRecords', await siteScope(ctx))).map((r) => ({
+        name: `${r.title} (${r.type}, ${r.connector})`,
+        value: r.id,
+      })),
   },
   siteExternalLinkId: {
     label: 'External link',

@@ -47,7 +47,8 @@ const REFUSED_HINT = 'refused (private and local addresses are not fetched; DOCS
 
 function checkUrl(ip: Ipaddr, url: URL, allowPrivate: boolean): void {
   const refused = { refused: true };
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs are fetched`, refused);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs are fetched`, refused);
   if (url.username || url.password) throw new FetchFailure('FETCH_ERROR', `${url.origin}: URLs with credentials are not fetched`, refused);
   // An IP literal is connected to without a DNS lookup: check it here.
   const why = allowPrivate ? undefined : refusedLiteral(ip, url);

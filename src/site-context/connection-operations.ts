@@ -125,18 +125,30 @@ export const syncSiteContextConnection = defineOperation('syncSiteContextConnect
   // The second write: the connection may have been removed or synced again meanwhile (then this run's result is dropped).
   await ctx.store.write((tx) => {
     const r = tx.get(ContextConnections, id);
-    if (!r || r.status !== 'syncing' || r.syncStartedAt !== started.mark) return;
+    if (r?.status !== 'syncing' || r.syncStartedAt !== started.mark) return;
     const now = ctx.clock.now().toISOString();
     const { syncStartedAt: _s, failureMessage: _m, failureReason: _r, ...rest } = r;
     if ('failure' in outcome) {
-      tx.put(ContextConnections, { ...rest, status: 'failed', failureReason: outcome.failure.reason, failureMessage: outcome.failure.message.slice(0, 1000), updatedAt: now });
+      tx.put(ContextConnections, {
+        ...rest,
+        status: 'failed',
+        failureReason: outcome.failure.reason,
+        failureMessage: outcome.failure.message.slice(0, 1000),
+        updatedAt: now,
+      });
       return;
     }
     try {
       records.writeRecords(tx, ctx, r, outcome.pages, { replaceAll: true, field: 'pages' });
     } catch (err) {
       // A page over the limits (its body's size): the sync fails, the records stay as they were.
-      tx.put(ContextConnections, { ...rest, status: 'failed', failureReason: 'misconfigured', failureMessage: (err as Error).message.slice(0, 1000), updatedAt: now });
+      tx.put(ContextConnections, {
+        ...rest,
+        status: 'failed',
+        failureReason: 'misconfigured',
+        failureMessage: (err as Error).message.slice(0, 1000),
+        updatedAt: now,
+      });
       return;
     }
     tx.put(ContextConnections, { ...rest, status: 'succeeded', syncedAt: now, updatedAt: now });

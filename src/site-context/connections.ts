@@ -127,7 +127,8 @@ export function createConnection(tx: WriteTx, ctx: Context, caller: Caller, site
   const connector = String(body.connector);
   const setupSettings = setupOf(connector, body.setupSettings, check);
   const existing = connectionsOf(tx, site.id);
-  if (existing.length >= MAX_CONNECTIONS) throw invalid(`connector: site ${site.id} has ${existing.length} connections, the most a site may have (${MAX_CONNECTIONS})`);
+  if (existing.length >= MAX_CONNECTIONS)
+    throw invalid(`connector: site ${site.id} has ${existing.length} connections, the most a site may have (${MAX_CONNECTIONS})`);
   oneApiConnection(tx, site, connector);
   const now = ctx.clock.now().toISOString();
   return tx.put(ContextConnections, {

@@ -72,7 +72,8 @@ function checkInput(r: RecordInput, at: string): void {
     try {
       u = new URL(r.url);
     } catch {}
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw invalid(`${at}.url: only http and https URLs (got ${JSON.stringify(r.url.slice(0, 100))})`);
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+      throw invalid(`${at}.url: only http and https URLs (got ${JSON.stringify(r.url.slice(0, 100))})`);
     if (u.username || u.password) throw invalid(`${at}.url: a URL with a user name or password is refused`);
   }
   const meta = Object.entries(r.metadata ?? {});
@@ -87,7 +88,13 @@ function checkInput(r: RecordInput, at: string): void {
  * connection (its row id and createdAt kept). With `replaceAll`, the connection's other records
  * are removed (a website sync: the site as it is now). Checks every input before writing any.
  */
-export function writeRecords(tx: WriteTx, ctx: Context, conn: ContextConnectionRecord, inputs: RecordInput[], opts: { replaceAll?: boolean; field?: string } = {}) {
+export function writeRecords(
+  tx: WriteTx,
+  ctx: Context,
+  conn: ContextConnectionRecord,
+  inputs: RecordInput[],
+  opts: { replaceAll?: boolean; field?: string } = {},
+) {
   const field = opts.field ?? 'body';
   const seen = new Set<string>();
   inputs.forEach((r, i) => {

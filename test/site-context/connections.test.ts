@@ -54,7 +54,10 @@ describe('context connections', () => {
     expect((await s.api('GET', `${o}/context-connections`, { token: reader.token })).body.items.map((c: any) => c.id)).toEqual([made.body.id]);
     expect((await s.api('GET', at, { token: reader.token })).status).toBe(200);
     for (const token of [reader.token, editor.token]) {
-      expect((await s.api('POST', `${o}/context-connections`, { token, body: { connector: 'builtin:website', setupSettings: { url: 'https://example.com/' } } })).status).toBe(403);
+      expect(
+        (await s.api('POST', `${o}/context-connections`, { token, body: { connector: 'builtin:website', setupSettings: { url: 'https://example.com/' } } }))
+          .status,
+      ).toBe(403);
       expect((await s.api('PATCH', at, { token, body: { label: 'Nope' } })).status).toBe(403);
       expect((await s.api('POST', `${at}/sync`, { token })).status).toBe(403);
       expect((await s.api('POST', `${at}/test`, { token })).status).toBe(403);
@@ -63,7 +66,9 @@ describe('context connections', () => {
     const outsider = await addUser(s.ctx);
     expect((await s.api('GET', at, { token: outsider.token })).status).toBe(404);
 
-    const changed = await s.api('PATCH', at, { body: { label: 'Support tickets', usageSettings: { changeRequests: false, search: true, searchBoost: 'x1.2' } } });
+    const changed = await s.api('PATCH', at, {
+      body: { label: 'Support tickets', usageSettings: { changeRequests: false, search: true, searchBoost: 'x1.2' } },
+    });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body).toMatchObject({ label: 'Support tickets', filter: 'billing', usageSettings: { changeRequests: false, searchBoost: 'x1.2' } });
     // An empty label or filter removes it.
@@ -128,7 +133,10 @@ describe('context connections', () => {
       [website('http://[::1]/'), 'is a loopback address'],
       [website('http://localhost:3000/'), 'setupSettings.url: localhost:3000 is this machine'],
       [website('not a url'), 'url'],
-      [{ connector: 'builtin:website', setupSettings: { url: 'https://example.com/', token: 'x' } }, 'setupSettings.token: a builtin:website connection takes url only'],
+      [
+        { connector: 'builtin:website', setupSettings: { url: 'https://example.com/', token: 'x' } },
+        'setupSettings.token: a builtin:website connection takes url only',
+      ],
       // The contract's oneOf refuses it first (no branch fits): named by the field it looks at.
       [{ connector: 'builtin:website' }, 'body.connector'],
       [{ connector: 'builtin:api', setupSettings: { url: 'https://example.com/' } }, 'setupSettings: a builtin:api connection takes no settings'],
@@ -165,10 +173,14 @@ describe('context connections', () => {
   it(`holds at most ${MAX_CONNECTIONS} connections per site`, async () => {
     const o = await newSite('Many connections');
     for (let i = 0; i < MAX_CONNECTIONS; i++) {
-      const r = await s.api('POST', `${o}/context-connections`, { body: { connector: 'builtin:website', setupSettings: { url: `https://site${i}.example.com/` } } });
+      const r = await s.api('POST', `${o}/context-connections`, {
+        body: { connector: 'builtin:website', setupSettings: { url: `https://site${i}.example.com/` } },
+      });
       expect(r.status).toBe(201);
     }
-    const over = await s.api('POST', `${o}/context-connections`, { body: { connector: 'builtin:website', setupSettings: { url: 'https://one-more.example.com/' } } });
+    const over = await s.api('POST', `${o}/context-connections`, {
+      body: { connector: 'builtin:website', setupSettings: { url: 'https://one-more.example.com/' } },
+    });
     expect(over.status).toBe(400);
     expect(over.body.error.message).toContain(`the most a site may have (${MAX_CONNECTIONS})`);
     const all = await s.api('GET', `${o}/context-connections?limit=100`);

@@ -72,7 +72,9 @@ describe('context records', () => {
     expect((await records(o, '?topic=billing')).length).toBe(0);
 
     // The same id replaces (its API id and createdAt kept); a new one adds.
-    expect((await s.api('PUT', `${o}/context-records`, { body: [ticket('T-1', 'Password reset email never arrives'), ticket('T-2', 'Second')] })).status).toBe(204);
+    expect((await s.api('PUT', `${o}/context-records`, { body: [ticket('T-1', 'Password reset email never arrives'), ticket('T-2', 'Second')] })).status).toBe(
+      204,
+    );
     const again = await records(o);
     expect(again.map((r: any) => [r.id === t1.id, r.title])).toEqual([
       [true, 'Password reset email never arrives'],

@@ -1,7 +1,7 @@
 import { FetchFailure, fetchLimits, guardedFetchBytes, type FetchLimits } from '../../openapi/fetch.js';
 import type { ContextConnectionFailureReason } from '../model.js';
-import type { RecordInput } from '../records.js';
-import { descriptionOf, htmlToMarkdown, linksOf, titleOf } from './html-text.js';
+import { MAX_BODY_BYTES, type RecordInput } from '../records.js';
+import { readPage } from './html-text.js';
 
 // builtin:website (docs/manual/site-context.md#connections-and-records): the page the connection
 // names and the pages of the same origin it links to, breadth first, each fetched through the
@@ -40,6 +40,15 @@ export function reasonOf(err: unknown): ContextConnectionFailureReason {
   return 'upstream_unavailable';
 }
 
+/** A page's text cut to what a record holds (at a character, never inside one). */
+export function clip(text: string): string {
+  if (Buffer.byteLength(text, 'utf8') <= MAX_BODY_BYTES) return text;
+  return Buffer.from(text, 'utf8')
+    .subarray(0, MAX_BODY_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+}
+
 /** The page without its fragment: one record per address. */
 const pageKey = (u: URL) => {
   const c = new URL(u.href);
@@ -59,18 +68,18 @@ async function fetchPage(url: string, env: NodeJS.ProcessEnv, signal?: AbortSign
   const text = got.bytes.toString('utf8');
   const final = pageKey(new URL(got.url));
   if (type === 'text/html' || type === 'application/xhtml+xml') {
-    const body = htmlToMarkdown(text);
-    const title = (titleOf(text) ?? new URL(final).pathname).slice(0, 256) || final.slice(0, 256);
-    const description = descriptionOf(text)?.slice(0, 512);
+    const page = readPage(text);
+    const title = (page.title ?? new URL(final).pathname).slice(0, 256) || final.slice(0, 256);
+    const description = page.description?.slice(0, 512);
     return {
       url: final,
-      record: { id: final, type: 'document', title, ...(description ? { description } : {}), body, url: final },
-      links: linksOf(text),
+      record: { id: final, type: 'document', title, ...(description ? { description } : {}), body: clip(page.body), url: final },
+      links: page.links,
     };
   }
   if (type === 'text/plain' || type === 'text/markdown') {
     const title = (/^#\s+(.+)$/m.exec(text)?.[1]?.trim() || new URL(final).pathname).slice(0, 256);
-    return { url: final, record: { id: final, type: 'document', title, body: text, url: final }, links: [] };
+    return { url: final, record: { id: final, type: 'document', title, body: clip(text), url: final }, links: [] };
   }
   return { url: final, links: [] };
 }

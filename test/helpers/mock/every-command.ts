@@ -82,6 +82,9 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // The site-questions and styleguide operations are 0.202.0's (docs/manual/ask.md, docs/manual/styleguides.md).
     ...['list', 'get', 'sources', 'stats', 'answers', 'answer', 'thread', 'answer-sources'].map((c) => `questions:${c}`),
     ...['create', 'check', 'runs', 'templates', 'list'].map((c) => `styleguides:${c}`),
+    // A site's context connections and records are 0.202.0's (docs/manual/site-context.md#connections-and-records).
+    ...['list', 'create', 'get', 'update', 'delete', 'sync', 'test'].map((c) => `sites:context:connections:${c}`),
+    ...['list', 'push', 'get'].map((c) => `sites:context:records:${c}`),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

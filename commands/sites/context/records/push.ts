@@ -7,7 +7,8 @@ import { operationCommand } from '../../../_lib/operation-command.js';
 // of ContextRecordInput), into the site's builtin:api connection: the same --id replaces.
 export default operationCommand({
   operationId: 'upsertSiteContextRecords',
-  description: "Push records into a site's builtin:api context connection: one from flags, or a JSON array with --input; a record with the same --id is replaced",
+  description:
+    "Push records into a site's builtin:api context connection: one from flags, or a JSON array with --input; a record with the same --id is replaced",
   examples: [
     '<%= config.bin %> sites context records push szK9Qp2mTtR4bLx0aVn1 --id ticket-4711 --type ticket --title "Cannot reset my password" --body "The reset email never arrives."',
   ],

@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docs } from '../helpers/cli.js';
@@ -128,5 +130,36 @@ describe('docs sites context', () => {
     });
     expect(remote).toEqual(local);
     expect(local).toContain('invalid');
+  });
+
+  it('as MCP tools: an agent pushes records (an array body) and reads them back; reads are marked read-only', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.token}` } } }));
+    try {
+      const tools = (await client.listTools()).tools.filter((t) => /SiteContext/.test(t.name));
+      expect(tools.length).toBe(10);
+      expect(
+        tools
+          .filter((t) => t.annotations?.readOnlyHint)
+          .map((t) => t.name)
+          .sort(),
+      ).toEqual(['getSiteContextConnectionById', 'getSiteContextRecordById', 'listSiteContextConnections', 'listSiteContextRecords']);
+      const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
+      const site = (await s.api('POST', `/v1/orgs/${org}/sites`, { body: { title: 'MCP context' } })).body.id;
+      const made = await client.callTool({
+        name: 'createSiteContextConnection',
+        arguments: { organizationId: org, siteId: site, body: { connector: 'builtin:api' } },
+      });
+      expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
+      const pushed = await client.callTool({
+        name: 'upsertSiteContextRecords',
+        arguments: { organizationId: org, siteId: site, body: [{ id: 'm-1', type: 'ticket', title: 'From an agent', body: 'Text.' }] },
+      });
+      expect(pushed.isError, JSON.stringify(pushed.content)).toBeFalsy();
+      const listed = await client.callTool({ name: 'listSiteContextRecords', arguments: { organizationId: org, siteId: site } });
+      expect((listed.structuredContent as any).items.map((r: any) => r.title)).toEqual(['From an agent']);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -140,6 +140,11 @@ describe('builtin:website sync', () => {
     expect((await s.api('GET', gone.at)).body.status).toBe('pending');
     await s.api('POST', `${gone.at}/sync`);
     expect((await s.api('GET', gone.at)).body).toMatchObject({ status: 'failed', failureReason: 'upstream_unavailable' });
+    // Two writes, two audit events of one call: marked syncing, then the outcome.
+    const events = (await s.api('GET', `/v1/orgs/${org}/audit-events?limit=50`)).body.items.filter(
+      (e: any) => e.action === 'site-context-connection.synced' && JSON.stringify(e).includes(gone.id),
+    );
+    expect(events.length).toBe(2);
   });
 
   it('never fetches a private address without DOCS_FETCH_ALLOW_PRIVATE: the sync fails as misconfigured', async () => {

@@ -6,7 +6,7 @@ import type { SiteRecord } from '../sites/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { ContextConnectionRecord, ContextUsageSettingsRecord } from './model.js';
 import { deleteRecordsOf } from './records.js';
-import { ContextConnections } from './tables.js';
+import { ContextConnections, ContextRecords } from './tables.js';
 
 // A site's context connections (docs/manual/site-context.md#connections-and-records): the rules of
 // creating, changing and removing one. What a connection does when synced is in connection-sync.ts
@@ -184,6 +184,15 @@ export function deleteConnection(tx: WriteTx, site: SiteRecord, id: string): boo
   deleteRecordsOf(tx, r.site, r.id);
   tx.delete(ContextConnections, r.id);
   return true;
+}
+
+/**
+ * Removes every connection of a site and every record they brought in, in the caller's write: for
+ * deleting the site (src/site-deletion.ts on main calls each area's removal in the deleting write).
+ */
+export function removeSiteContextConnections(tx: WriteTx, siteId: string): void {
+  for (const r of tx.find(ContextRecords, 'site', siteId)) tx.delete(ContextRecords, r.id);
+  for (const c of tx.find(ContextConnections, 'site', siteId)) tx.delete(ContextConnections, c.id);
 }
 
 /** The contract's ContextConnection; `records` is counted from the site's records (records.ts). */

@@ -23,7 +23,9 @@ const MAX_METADATA_VALUE = 1024;
 
 /** Every record of a site, in the order they were first written: one shard read (context/<site>), nothing else. */
 export function recordsOfSite(tx: ReadTx, siteId: string): ContextRecordRow[] {
-  return tx.find(ContextRecords, 'site', siteId).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return tx
+    .find(ContextRecords, 'site', siteId)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.seq ?? 0) - (b.seq ?? 0) || a.id.localeCompare(b.id));
 }
 
 /** How many records each connection of a site has (the ContextConnection's `records`). */
@@ -102,7 +104,9 @@ export function writeRecords(
     if (seen.has(r.id)) throw invalid(`${field}[${i}].id: ${JSON.stringify(r.id)} is given twice`);
     seen.add(r.id);
   });
-  const existing = tx.find(ContextRecords, 'site', conn.site).filter((r) => r.connection === conn.id);
+  const ofSite = tx.find(ContextRecords, 'site', conn.site);
+  const existing = ofSite.filter((r) => r.connection === conn.id);
+  let seq = ofSite.reduce((m, r) => Math.max(m, (r.seq ?? 0) + 1), 0);
   const byKey = new Map(existing.map((r) => [r.key, r]));
   const added = inputs.filter((r) => !byKey.has(contextRecordKey(conn.id, r.id))).length;
   const kept = opts.replaceAll ? inputs.length : existing.length + added;
@@ -129,6 +133,7 @@ export function writeRecords(
       ...(r.createdAt ? { sourceCreatedAt: r.createdAt } : {}),
       ...(r.metadata && Object.keys(r.metadata).length ? { metadata: r.metadata } : {}),
       ...(before?.topics ? { topics: before.topics } : {}),
+      seq: before?.seq ?? seq++,
       createdAt: before?.createdAt ?? now,
       updatedAt: now,
     });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeSiteContextConnections } from '../../src/site-context/connections.js';
 import { MAX_BODY_BYTES, MAX_UPSERT, recordsOfSite } from '../../src/site-context/records.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -139,5 +140,16 @@ describe('context records', () => {
     expect((await s.api('GET', `${o}/context-connections/${conn}`)).body.records).toBe(MAX_UPSERT);
     const page = await s.api('GET', `${o}/context-records?limit=1000`);
     expect(page.body.items.length).toBe(MAX_UPSERT);
+  });
+
+  it("removes a site's connections and records in one write (for deleting the site), and no other site's", async () => {
+    const a = await siteWithApi('Going');
+    const b = await siteWithApi('Staying');
+    for (const x of [a, b]) await s.api('PUT', `${x.o}/context-records`, { body: [ticket('r', 'R')] });
+    await s.ctx.store.write((tx) => removeSiteContextConnections(tx, a.siteId));
+    expect(await s.ctx.store.read((tx) => recordsOfSite(tx, a.siteId))).toEqual([]);
+    expect((await s.api('GET', `${a.o}/context-connections`)).body.items).toEqual([]);
+    expect((await records(b.o)).length).toBe(1);
+    expect((await s.api('GET', `${b.o}/context-connections`)).body.items.length).toBe(1);
   });
 });

@@ -96,6 +96,17 @@ const FROM_LATEST = [
   'listSpacePageMetaLinks',
   'listRevisionPageMetaLinks',
   'listChangeRequestPageMetaLinks',
+  // A site's context connections and records (docs/manual/site-context.md#connections-and-records).
+  'listSiteContextConnections',
+  'createSiteContextConnection',
+  'getSiteContextConnectionById',
+  'updateSiteContextConnectionById',
+  'deleteSiteContextConnectionById',
+  'syncSiteContextConnection',
+  'testSiteContextConnection',
+  'listSiteContextRecords',
+  'upsertSiteContextRecords',
+  'getSiteContextRecordById',
 ];
 // Operations both specs have whose 0.202.0 request is a superset of 0.146.0's (new fields, more
 // destination kinds, a wider source pattern): routes and responses from 0.146.0, the request (path,

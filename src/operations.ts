@@ -277,6 +277,22 @@ export const AREAS: Area[] = [
     operations: ['createSiteStyleguideById', 'createSiteStyleguideRun', 'listSiteStyleguideRuns', 'listStyleguideTemplates', 'listOrganizationStyleguides'],
   },
   {
+    // a site's context connections and the records they bring in (docs/manual/site-context.md#connections-and-records)
+    load: () => import('./site-context/connection-operations.js'),
+    operations: [
+      'listSiteContextConnections',
+      'createSiteContextConnection',
+      'getSiteContextConnectionById',
+      'updateSiteContextConnectionById',
+      'deleteSiteContextConnectionById',
+      'syncSiteContextConnection',
+      'testSiteContextConnection',
+      'listSiteContextRecords',
+      'upsertSiteContextRecords',
+      'getSiteContextRecordById',
+    ],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: [

@@ -172,6 +172,22 @@ export const PICKERS: Record<string, Picker> = {
     choices: async (ctx) =>
       (await listAll<any>(ctx.transport, 'listSiteChannels', await siteScope(ctx))).map((c) => ({ name: `${c.type} (${c.role}, ${c.status})`, value: c.id })),
   },
+  siteContextConnectionId: {
+    label: 'Context connection',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteContextConnections', await siteScope(ctx))).map((c) => ({
+        name: `${c.label ?? c.setupSettings?.url ?? c.connector} (${c.connector}, ${c.status}, ${c.records} records)`,
+        value: c.id,
+      })),
+  },
+  siteContextRecordId: {
+    label: 'Context record',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteContextRecords', await siteScope(ctx))).map((r) => ({
+        name: `${r.title} (${r.type}, ${r.connector})`,
+        value: r.id,
+      })),
+  },
   siteExternalLinkId: {
     label: 'External link',
     // No list of links in the API: the site's structure holds them (root and groups).

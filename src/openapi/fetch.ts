@@ -28,11 +28,16 @@ export function fetchLimits(env = process.env): FetchLimits {
   };
 }
 
-/** A fetch that did not produce a document, with the spec's error code. */
+/**
+ * A fetch that did not produce a document, with the spec's error code; `status` when the answer
+ * was a non-2xx HTTP status, `refused` when the address or URL was refused before any request
+ * (a caller that tells its user who can fix it: src/site-context/connectors/website.ts).
+ */
 export class FetchFailure extends Error {
   constructor(
     readonly code: 'FETCH_TIMEOUT' | 'FETCH_ERROR',
     message: string,
+    readonly detail: { status?: number; refused?: boolean } = {},
   ) {
     super(message);
   }
@@ -41,11 +46,13 @@ export class FetchFailure extends Error {
 const REFUSED_HINT = 'refused (private and local addresses are not fetched; DOCS_FETCH_ALLOW_PRIVATE=1 allows them)';
 
 function checkUrl(ip: Ipaddr, url: URL, allowPrivate: boolean): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs are fetched`);
-  if (url.username || url.password) throw new FetchFailure('FETCH_ERROR', `${url.origin}: URLs with credentials are not fetched`);
+  const refused = { refused: true };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchFailure('FETCH_ERROR', `${url.href}: only http and https URLs are fetched`, refused);
+  if (url.username || url.password) throw new FetchFailure('FETCH_ERROR', `${url.origin}: URLs with credentials are not fetched`, refused);
   // An IP literal is connected to without a DNS lookup: check it here.
   const why = allowPrivate ? undefined : refusedLiteral(ip, url);
-  if (why) throw new FetchFailure('FETCH_ERROR', `${url.host}: ${why}: ${REFUSED_HINT}`);
+  if (why) throw new FetchFailure('FETCH_ERROR', `${url.host}: ${why}: ${REFUSED_HINT}`, refused);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -59,7 +66,7 @@ export async function guardedFetch(url: string, opts: { limits?: FetchLimits; si
 /** The same, for bytes (file uploads by URL): the body, the final URL and its content type. */
 export async function guardedFetchBytes(
   url: string,
-  opts: { limits?: FetchLimits; signal?: AbortSignal } = {},
+  opts: { limits?: FetchLimits; signal?: AbortSignal; accept?: string; userAgent?: string } = {},
 ): Promise<{ bytes: Buffer; url: string; contentType?: string }> {
   const limits = opts.limits ?? fetchLimits();
   const ip = await loadIpaddr();
@@ -75,7 +82,7 @@ export async function guardedFetchBytes(
   try {
     current = new URL(url);
   } catch {
-    throw new FetchFailure('FETCH_ERROR', `${url}: not a valid URL`);
+    throw new FetchFailure('FETCH_ERROR', `${url}: not a valid URL`, { refused: true });
   }
   try {
     for (let hop = 0; ; hop++) {
@@ -84,7 +91,10 @@ export async function guardedFetchBytes(
         method: 'GET',
         dispatcher: agent,
         signal,
-        headers: { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5', 'user-agent': 'docs-openapi-fetch' },
+        headers: {
+          accept: opts.accept ?? 'application/json, application/yaml, text/yaml, */*;q=0.5',
+          'user-agent': opts.userAgent ?? 'docs-openapi-fetch',
+        },
       });
       if (REDIRECTS.has(res.statusCode)) {
         await res.body.dump();
@@ -96,7 +106,7 @@ export async function guardedFetchBytes(
       }
       if (res.statusCode < 200 || res.statusCode > 299) {
         await res.body.dump();
-        throw new FetchFailure('FETCH_ERROR', `${current.href}: HTTP ${res.statusCode}`);
+        throw new FetchFailure('FETCH_ERROR', `${current.href}: HTTP ${res.statusCode}`, { status: res.statusCode });
       }
       // Cutting a body short makes the stream emit an abort error: nobody is waiting for it.
       res.body.on('error', () => {});
@@ -128,7 +138,8 @@ export async function guardedFetchBytes(
       throw new FetchFailure('FETCH_TIMEOUT', `${current.href}: no complete answer within ${limits.timeoutMs} ms`);
     }
     const cause = e.cause?.message ?? e.message;
-    throw new FetchFailure('FETCH_ERROR', e.code === REFUSED_CODE || e.cause?.code === REFUSED_CODE ? cause : `${current.href}: ${cause}`);
+    const refused = e.code === REFUSED_CODE || e.cause?.code === REFUSED_CODE;
+    throw new FetchFailure('FETCH_ERROR', refused ? cause : `${current.href}: ${cause}`, { refused });
   } finally {
     agent.destroy().catch(() => {});
   }

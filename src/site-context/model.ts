@@ -30,6 +30,8 @@ export interface ContextConnectionRecord {
   filter?: string;
   status: ContextConnectionStatus;
   syncedAt?: string;
+  /** When the running sync began (status `syncing`): a second sync waits for it, or for it to be stale. */
+  syncStartedAt?: string;
   failureMessage?: string;
   failureReason?: ContextConnectionFailureReason;
   usageSettings: ContextUsageSettingsRecord;
@@ -58,6 +60,10 @@ export interface ContextRecordRow {
   /** When the source says it was created (ContextRecordInput.createdAt). */
   sourceCreatedAt?: string;
   metadata?: Record<string, string | number>;
+  /** Its place in the order the site's records were first written (records written in the same millisecond keep their order). */
+  seq?: number;
+  /** The site topics it belongs to (ContextRecord.topics), when the scan side has filed it under some. */
+  topics?: string[];
   createdAt: string;
   updatedAt: string;
 }

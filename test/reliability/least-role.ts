@@ -187,6 +187,15 @@ const caseChannel = async (w: CaseWorld) => {
   const ch = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/channels`, { type: 'builtin:slack', setupSettings: { allowedChannels: ['help'] } });
   return { ...ids, siteChannelId: ch.id as string };
 };
+/** A site of the case's own with a builtin:api context connection and one record pushed to it. */
+const caseContext = async (w: CaseWorld) => {
+  const ids = await caseSite(w, true);
+  const at = `${org(w)}/sites/${ids.siteId}`;
+  const conn = await w.owner('POST', `${at}/context-connections`, { connector: 'builtin:api' });
+  await w.owner('PUT', `${at}/context-records`, [{ id: 'case-1', type: 'ticket', title: 'Case ticket', body: 'Case.' }]);
+  const record = (await w.owner('GET', `${at}/context-records`)).items[0].id as string;
+  return { ...ids, siteContextConnectionId: conn.id as string, siteContextRecordId: record };
+};
 const caseLink = async (w: CaseWorld) => {
   const ids = await caseSite(w);
   const l = await w.owner('POST', `${org(w)}/sites/${ids.siteId}/external-links`, { title: 'Case link', url: 'https://status.example.com' });
@@ -871,6 +880,21 @@ export const LEAST_ROLE: Record<string, Case> = {
   listSiteStyleguideRuns: { as: 'read' },
   listStyleguideTemplates: { as: 'read' },
   listOrganizationStyleguides: { as: 'read' },
+  // A site's context connections and records (docs/manual/site-context.md#connections-and-records): members who see the site read them, its admins change them.
+  listSiteContextConnections: { as: 'read', setup: caseContext, sees: lists('siteContextConnectionId') },
+  getSiteContextConnectionById: { as: 'read', setup: caseContext },
+  createSiteContextConnection: {
+    as: 'admin',
+    setup: (w) => caseSite(w, true),
+    body: () => ({ connector: 'builtin:website', setupSettings: { url: 'https://help.example.com/' } }),
+  },
+  updateSiteContextConnectionById: { as: 'admin', setup: caseContext, body: () => ({ label: 'Case label' }) },
+  deleteSiteContextConnectionById: { as: 'admin', setup: caseContext },
+  syncSiteContextConnection: { as: 'admin', setup: caseContext },
+  testSiteContextConnection: { as: 'admin', setup: caseContext },
+  listSiteContextRecords: { as: 'read', setup: caseContext, sees: lists('siteContextRecordId') },
+  upsertSiteContextRecords: { as: 'admin', setup: caseContext, body: () => [{ id: 'case-2', type: 'document', title: 'Case document', body: 'Doc.' }] },
+  getSiteContextRecordById: { as: 'read', setup: caseContext },
   listSpaceLinks: { as: 'read' },
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },

@@ -82,6 +82,9 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // The site-questions and styleguide operations are 0.202.0's (docs/manual/ask.md, docs/manual/styleguides.md).
     ...['list', 'get', 'sources', 'stats', 'answers', 'answer', 'thread', 'answer-sources'].map((c) => `questions:${c}`),
     ...['create', 'check', 'runs', 'templates', 'list'].map((c) => `styleguides:${c}`),
+    // A site's context connections and records are 0.202.0's (docs/manual/site-context.md#connections-and-records).
+    ...['list', 'create', 'get', 'update', 'delete', 'sync', 'test'].map((c) => `sites:context:connections:${c}`),
+    ...['list', 'push', 'get'].map((c) => `sites:context:records:${c}`),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [
@@ -131,6 +134,10 @@ const MOCK_LIMITS: Record<keyof typeof SPECS, Record<string, string>> = {
     // Measured: 10 s and no answer, while the same command against the pinned mock answers at once.
     'content:computed:document':
       "Prism does not finish making up 0.202.0's JSONDocument answer of getComputedDocument (no answer in 10 s); test/computed/ checks real answers against both specs",
+    // Measured: `{"connector":"builtin:api"}` and `{"connector":"builtin:website","setupSettings":{"url":...}}` each match
+    // exactly one branch of ContextConnectorSetup, and the server's own validator (built from the same spec) takes them.
+    'sites:context:connections:create':
+      "Prism refuses every body of createSiteContextConnection (422: 'must match exactly one schema in oneOf', even for {connector: builtin:api}); test/site-context/ checks real answers against both specs",
     // The same collision: the plan's updates name pages the mock cannot tell apart.
     'content:push': 'every page of the mock has the path "string": the changes push plans for them are refused by the mock\'s own validation',
   },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONNECTIONS } from '../../src/site-context/connections.js';
+import { ContextConnections, ContextRecords } from '../../src/site-context/tables.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -189,5 +190,19 @@ describe('context connections', () => {
     const first = await s.api('GET', `${o}/context-connections?limit=20`);
     expect(first.body.items.length).toBe(20);
     expect(first.body.next.page).toBeTruthy();
+  });
+});
+
+describe('deleting the site', () => {
+  it('removes its connections and their records in the same write (src/site-deletion.ts)', async () => {
+    const o = await newSite('Doomed context site');
+    const siteId = o.split('/').pop()!;
+    expect((await s.api('POST', `${o}/context-connections`, { body: { connector: 'builtin:api' } })).status).toBe(201);
+    const pushed = await s.api('PUT', `${o}/context-records`, { body: [{ id: 't-1', type: 'ticket', title: 'Install fails', body: 'Step 2 stops.' }] });
+    expect(pushed.status).toBe(204);
+    const rows = () => s.ctx.store.read((tx) => tx.find(ContextConnections, 'site', siteId).length + tx.find(ContextRecords, 'site', siteId).length);
+    expect(await rows()).toBe(2);
+    expect((await s.api('DELETE', o)).status).toBe(205);
+    expect(await rows()).toBe(0);
   });
 });

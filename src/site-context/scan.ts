@@ -180,13 +180,23 @@ async function compute(ctx: Context, inputs: ScanInputs, links: ReturnType<typeo
   const documents = items.filter((i) => i.kind === 'record' && i.record!.type === 'document');
   const topicOf = new Map<string, TopicDraft>();
   for (const t of topics) for (const i of t.items) topicOf.set(`${i.kind}:${i.id}`, t);
+  // Each document is about the one page nearest to it (ties: the first in site order), if near enough.
+  const about = new Map<EvidenceItem, ScanPage>();
+  for (const d of documents) {
+    let best: { p: ScanPage; sim: number } | undefined;
+    for (const p of inputs.pages) {
+      const sim = cosine(d.vector, pageVectors.get(p)!);
+      if (sim >= RECORD_PAGE_JOIN && (!best || sim > best.sim)) best = { p, sim };
+    }
+    if (best) about.set(d, best.p);
+  }
   for (const p of inputs.pages) {
     const hash = p.node.content ?? '';
     const had = state?.pages[pageKey(p)];
     const since = had && had.hash === hash ? had.since : p.revisionAt;
     pageSince.set(pageKey(p), { hash, since });
     const newer = documents
-      .filter((d) => (d.record!.sourceCreatedAt ?? d.record!.createdAt) > since && cosine(d.vector, pageVectors.get(p)!) >= RECORD_PAGE_JOIN)
+      .filter((d) => about.get(d) === p && (d.record!.sourceCreatedAt ?? d.record!.createdAt) > since)
       .sort((a, b) => b.at.localeCompare(a.at) || a.id.localeCompare(b.id));
     if (!newer.length) continue;
     const list = newer

@@ -82,6 +82,10 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // The site-questions and styleguide operations are 0.202.0's (docs/manual/ask.md, docs/manual/styleguides.md).
     ...['list', 'get', 'sources', 'stats', 'answers', 'answer', 'thread', 'answer-sources'].map((c) => `questions:${c}`),
     ...['create', 'check', 'runs', 'templates', 'list'].map((c) => `styleguides:${c}`),
+    // A site's scans, findings and topics are 0.202.0's (docs/manual/site-findings.md).
+    ...['list', 'get', 'update', 'stats', 'change-requests', 'fix', 'pages', 'questions', 'records'].map((c) => `findings:${c}`),
+    ...['list', 'get'].map((c) => `scans:${c}`),
+    ...['list', 'get', 'update', 'delete-findings'].map((c) => `topics:${c}`),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

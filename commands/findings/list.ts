@@ -3,7 +3,8 @@ import { operationCommand } from '../_lib/operation-command.js';
 // `docs findings list SITE`: what the scans found on a site, the most recently updated first (docs/manual/site-findings.md).
 export default operationCommand({
   operationId: 'listSiteFindings',
-  description: "List a site's findings (content gaps, broken links, outdated pages): open, done and canceled ones; --status candidate for those not yet confirmed",
+  description:
+    "List a site's findings (content gaps, broken links, outdated pages): open, done and canceled ones; --status candidate for those not yet confirmed",
   examples: [
     '<%= config.bin %> findings list szK9Qp2mTtR4bLx0aVn1',
     '<%= config.bin %> findings list szK9Qp2mTtR4bLx0aVn1 --type broken-link --order-by severity',

@@ -35,7 +35,8 @@ function spaceFor(tx: WriteTx, f: SiteFindingRecord): string {
   if (first) return first.space;
   const section = defaultSection(tx, f.site);
   const ss =
-    ofSite.find((x) => x.default && (!section || x.section === section.id)) ?? [...ofSite].sort((a, b) => Number(b.default) - Number(a.default) || a.id.localeCompare(b.id))[0];
+    ofSite.find((x) => x.default && (!section || x.section === section.id)) ??
+    [...ofSite].sort((a, b) => Number(b.default) - Number(a.default) || a.id.localeCompare(b.id))[0];
   if (!ss) throw new DocsError('precondition', `site ${f.site} has no site space to open a change request in`);
   return ss.space;
 }

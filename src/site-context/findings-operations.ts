@@ -88,7 +88,8 @@ export const updateSiteFindingById = defineOperation('updateSiteFindingById', ({
     const f = findingOf(tx, site.id, path.siteFindingId);
     const status = body.status;
     // A person's decision: later scans keep it (docs/manual/site-findings.md#statuses).
-    const next = f.status === status && f.statusBy === 'person' ? f : tx.put(SiteFindings, { ...f, status, statusBy: 'person', updatedAt: ctx.clock.now().toISOString() });
+    const next =
+      f.status === status && f.statusBy === 'person' ? f : tx.put(SiteFindings, { ...f, status, statusBy: 'person', updatedAt: ctx.clock.now().toISOString() });
     return { status: 200, body: presentFinding(ctx, next) };
   }),
 );
@@ -97,7 +98,9 @@ export const listChangeRequestsForSiteFinding = defineOperation('listChangeReque
   ctx.store.read((tx) => {
     const site = seen(tx, caller, path, SITE_READ, 'reading the change requests of a finding');
     const f = findingOf(tx, site.id, path.siteFindingId);
-    const crs = f.changeRequests.flatMap((c) => tx.get(ChangeRequests, c.changeRequest) ?? []).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    const crs = f.changeRequests
+      .flatMap((c) => tx.get(ChangeRequests, c.changeRequest) ?? [])
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
     return { status: 200, body: paginate(crs, query, (cr) => presentChangeRequest(ctx, tx, cr, site.organization)) };
   }),
 );
@@ -153,11 +156,14 @@ export const listRecordsForSiteFinding = defineOperation('listRecordsForSiteFind
 export const listSiteTopics = defineOperation('listSiteTopics', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
     const site = seen(tx, caller, path, SITE_READ, 'reading the topics');
-    if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) > Date.parse(query.to)) throw invalid(`from: ${query.from} is after to (${query.to})`);
+    if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) > Date.parse(query.to))
+      throw invalid(`from: ${query.from} is after to (${query.to})`);
     const sq = new SiteQuestions(ctx, tx, site.organization, site.id);
     const topics = tx
       .find(SiteTopics, 'site', site.id)
-      .sort((a, b) => b.questions.length + b.records.length - (a.questions.length + a.records.length) || a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
+      .sort(
+        (a, b) => b.questions.length + b.records.length - (a.questions.length + a.records.length) || a.label.localeCompare(b.label) || a.id.localeCompare(b.id),
+      );
     return { status: 200, body: { items: topics.map((t) => presentTopic(ctx, tx, t, sq, { from: query.from, to: query.to })) } };
   }),
 );

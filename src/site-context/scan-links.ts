@@ -54,7 +54,11 @@ export function brokenLinks(inputs: ScanInputs, parse: Parse, baseUrl: string): 
         const t = resolver.resolve(link.url, page.node.id);
         const base = { page, url: link.url };
         if (t.kind === 'missing-page' || t.kind === 'missing-file') {
-          const broken: BrokenLink = { ...base, missing: { kind: t.kind === 'missing-page' ? 'page' : 'file', ref: t.ref }, fix: { space: spaceId, page: page.node.id, url: link.url } };
+          const broken: BrokenLink = {
+            ...base,
+            missing: { kind: t.kind === 'missing-page' ? 'page' : 'file', ref: t.ref },
+            fix: { space: spaceId, page: page.node.id, url: link.url },
+          };
           if (t.kind === 'missing-page' && !t.ref.startsWith('/pages/')) {
             // Where the link leads on the site, and the one page of the space named like it.
             const here = located.get(page.node.id);
@@ -76,11 +80,19 @@ export function brokenLinks(inputs: ScanInputs, parse: Parse, baseUrl: string): 
           const target = byId.get(`${spaceId}/${t.page}`);
           const anchor = decode(t.anchor);
           if (target && !anchorsOf(target).has(anchor))
-            out.push({ ...base, missing: { kind: 'anchor', anchor, targetTitle: target.node.title }, fix: { space: spaceId, page: page.node.id, url: link.url } });
+            out.push({
+              ...base,
+              missing: { kind: 'anchor', anchor, targetTitle: target.node.title },
+              fix: { space: spaceId, page: page.node.id, url: link.url },
+            });
         } else if (t.kind === 'anchor') {
           const anchor = decode(link.url.slice(1));
           if (anchor && !anchorsOf(page).has(anchor))
-            out.push({ ...base, missing: { kind: 'anchor', anchor, targetTitle: page.node.title }, fix: { space: spaceId, page: page.node.id, url: link.url } });
+            out.push({
+              ...base,
+              missing: { kind: 'anchor', anchor, targetTitle: page.node.title },
+              fix: { space: spaceId, page: page.node.id, url: link.url },
+            });
         }
       }
     }

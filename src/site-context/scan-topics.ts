@@ -62,7 +62,8 @@ function vectorOf(text: string): { vector: Terms; display: Record<string, string
 
 export function evidenceItems(questions: readonly AskQuestionRecord[], records: readonly ContextRecordRow[]): EvidenceItem[] {
   const items: EvidenceItem[] = [];
-  for (const q of questions) items.push({ kind: 'question', id: q.id, text: q.text, at: q.firstAskedAt, weight: Math.max(1, q.count), ...vectorOf(q.text), question: q });
+  for (const q of questions)
+    items.push({ kind: 'question', id: q.id, text: q.text, at: q.firstAskedAt, weight: Math.max(1, q.count), ...vectorOf(q.text), question: q });
   for (const r of records) {
     const text = [r.title, r.description].filter(Boolean).join('. ');
     // The body counts for what the record is about; the title and description are what is shown.

@@ -68,7 +68,12 @@ class SiteScanner {
       this.running = undefined;
       if (this.wanted && !this.stopped) this.kick(); // asked for while the last look ended
     });
-    trackScan(this.settled, 'site scans', () => this.running!, () => this.kick());
+    trackScan(
+      this.settled,
+      'site scans',
+      () => this.running!,
+      () => this.kick(),
+    );
   }
 
   async stop(): Promise<void> {

@@ -66,7 +66,14 @@ const pageKey = (p: ScanPage) => `${p.space.id}/${p.node.id}`;
 
 /** The scan row a scan starts with (pending). */
 export function queueScan(tx: WriteTx, ctx: Context, organization: string, site: string): SiteScanRecord {
-  return tx.put(SiteScans, { id: `${site}:${newId()}`, organization, site, status: 'pending', createdAt: ctx.clock.now().toISOString(), findings: { low: 0, medium: 0, high: 0 } });
+  return tx.put(SiteScans, {
+    id: `${site}:${newId()}`,
+    organization,
+    site,
+    status: 'pending',
+    createdAt: ctx.clock.now().toISOString(),
+    findings: { low: 0, medium: 0, high: 0 },
+  });
 }
 
 /** Queues and runs a scan of a site: the finished scan row (done or failed). 404 for an unknown site. */
@@ -320,7 +327,14 @@ function apply(
     else if (topic !== f.topic) tx.put(SiteFindings, { ...f, topic, updatedAt: now });
   }
 
-  tx.put(SiteScanStates, { id: scanStateId(site), organization: scan.organization, site, fingerprint: inputs.fingerprint, scannedAt: now, pages: Object.fromEntries(pageSince) });
+  tx.put(SiteScanStates, {
+    id: scanStateId(site),
+    organization: scan.organization,
+    site,
+    fingerprint: inputs.fingerprint,
+    scannedAt: now,
+    pages: Object.fromEntries(pageSince),
+  });
   const done = tx.put(SiteScans, { ...scan, status: 'done', finishedAt: now, findings: counts, fingerprint: inputs.fingerprint });
   const scans = tx.find(SiteScans, 'site', site);
   if (scans.length > SCAN_LIMITS.scans) {
@@ -331,7 +345,16 @@ function apply(
 }
 
 /** What makes a finding "updated" for updatedAt (and the updatedAfter filter): its content, not the scan that saw it. */
-const pick = (f: Partial<SiteFindingRecord> & { topic: string | null }) => [f.type, f.severity, f.title, f.topic, f.questions, f.records, f.pages, f.brokenLinkAction];
+const pick = (f: Partial<SiteFindingRecord> & { topic: string | null }) => [
+  f.type,
+  f.severity,
+  f.title,
+  f.topic,
+  f.questions,
+  f.records,
+  f.pages,
+  f.brokenLinkAction,
+];
 
 const sameTopic = (had: { label: string; questions: string[]; records: string[] }, d: TopicDraft) =>
   had.label === d.label &&

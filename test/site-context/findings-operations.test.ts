@@ -60,7 +60,9 @@ describe('listSiteFindings', () => {
     expect(topic).toMatch(/^topic: no topic nope/);
     expect((await s.api('GET', `${site.base}/findings?question=nope`)).body.error.message).toMatch(/^question: /);
     expect((await s.api('GET', `${site.base}/findings?source=connection:nope`)).body.error.message).toMatch(/^source\[0\]: no connection nope/);
-    expect((await s.api('GET', `${site.base}/findings?updatedAfter=2030-01-01T00:00:00Z&updatedBefore=2020-01-01T00:00:00Z`)).body.error.message).toMatch(/^updatedAfter: /);
+    expect((await s.api('GET', `${site.base}/findings?updatedAfter=2030-01-01T00:00:00Z&updatedBefore=2020-01-01T00:00:00Z`)).body.error.message).toMatch(
+      /^updatedAfter: /,
+    );
     expect((await s.api('GET', `${site.base}/findings?type=nope`)).status).toBe(400);
   });
 });

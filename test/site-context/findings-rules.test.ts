@@ -36,7 +36,9 @@ describe('content gaps', () => {
     const qs = (await s.api('GET', `${site.base}/findings/${gaps[0].id}/questions`)).body.items.map((q: any) => q.question).sort();
     expect(qs).toEqual(['How do I configure SAML single sign-on with Okta?', 'Is SAML single sign-on available with Azure?']);
     const recs = (await s.api('GET', `${site.base}/findings/${gaps[0].id}/records`)).body.items;
-    expect(recs).toMatchObject([{ object: 'context-record', title: 'SAML sign-on with Okta fails', type: 'ticket', connector: 'builtin:zendesk', topics: [gaps[0].topic] }]);
+    expect(recs).toMatchObject([
+      { object: 'context-record', title: 'SAML sign-on with Okta fails', type: 'ticket', connector: 'builtin:zendesk', topics: [gaps[0].topic] },
+    ]);
   });
 
   it('a question the pages answer makes no gap', async () => {
@@ -58,7 +60,13 @@ describe('content gaps', () => {
 describe('broken links', () => {
   it('a link to a missing page named like a page of the space: medium, with the redirect that fixes it', async () => {
     const f = byType(await findings(), 'broken-link').find((x) => x.title.includes('old/shipping'));
-    expect(f).toMatchObject({ status: 'open', severity: 'medium', autoFixable: true, pages: 1, brokenLinkAction: { source: '/old/shipping', destination: { kind: 'path', spaceId: site.space, path: 'shipping' } } });
+    expect(f).toMatchObject({
+      status: 'open',
+      severity: 'medium',
+      autoFixable: true,
+      pages: 1,
+      brokenLinkAction: { source: '/old/shipping', destination: { kind: 'path', spaceId: site.space, path: 'shipping' } },
+    });
     const pages = (await s.api('GET', `${site.base}/findings/${f.id}/pages`)).body.items;
     expect(pages).toMatchObject([{ object: 'site-finding-page', spaceId: site.space, page: { title: 'Refunds', type: 'document', path: 'refunds' } }]);
   });
@@ -80,11 +88,23 @@ describe('broken links', () => {
 describe('outdated pages', () => {
   it('a document record about a page, brought in after the page last changed, makes it outdated; an older one does not', async () => {
     await addRecords(s, site, [
-      { type: 'document', title: 'Old refund rules', body: 'Refunds within 30 days of purchase, paid back to the card in five days.', sourceCreatedAt: '2020-01-01T00:00:00Z' },
+      {
+        type: 'document',
+        title: 'Old refund rules',
+        body: 'Refunds within 30 days of purchase, paid back to the card in five days.',
+        sourceCreatedAt: '2020-01-01T00:00:00Z',
+      },
     ]);
     await scanSite(s.ctx, site.org, site.site);
     expect(byType(await findings(), 'content-outdated')).toHaveLength(0);
-    await addRecords(s, site, [{ type: 'document', title: 'New refund rules', body: 'From now on refunds of a purchase are paid back to the card within 14 days.', sourceCreatedAt: '2099-01-01T00:00:00Z' }]);
+    await addRecords(s, site, [
+      {
+        type: 'document',
+        title: 'New refund rules',
+        body: 'From now on refunds of a purchase are paid back to the card within 14 days.',
+        sourceCreatedAt: '2099-01-01T00:00:00Z',
+      },
+    ]);
     await scanSite(s.ctx, site.org, site.site);
     const out = byType(await findings(), 'content-outdated');
     expect(out).toMatchObject([{ status: 'open', severity: 'low', records: 1, pages: 1, questions: 0 }]);
@@ -105,7 +125,13 @@ describe('re-scans', () => {
 
   it('a gap the pages now answer is done (resolved by the scan)', async () => {
     const gap = byType(await findings(), 'content-gap')[0];
-    await write(s, site.space, [{ title: 'SAML single sign-on', markdown: 'Configure SAML single sign-on with Okta or Azure: open the settings, choose SAML, paste the metadata URL. Single sign-on is available on every plan.' }]);
+    await write(s, site.space, [
+      {
+        title: 'SAML single sign-on',
+        markdown:
+          'Configure SAML single sign-on with Okta or Azure: open the settings, choose SAML, paste the metadata URL. Single sign-on is available on every plan.',
+      },
+    ]);
     await scanSite(s.ctx, site.org, site.site);
     expect((await s.api('GET', `${site.base}/findings/${gap.id}`)).body.status).toBe('done');
   });

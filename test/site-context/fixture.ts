@@ -24,7 +24,10 @@ export const PAGES = [
     markdown:
       '# Refunds\n\nCustomers can ask for a refund within 30 days of purchase. Refunds are paid back to the card in five days.\n\nSee [shipping](./old/shipping.md) and [the policy](./policy.md#returns-window).\n\n## Card payments\n\nCard refunds take five days.',
   },
-  { title: 'Shipping', markdown: 'Orders ship from Lyon. Express shipping takes two days. Shipping costs are never refunded. Back to [refunds](./refunds.md#card-payments).' },
+  {
+    title: 'Shipping',
+    markdown: 'Orders ship from Lyon. Express shipping takes two days. Shipping costs are never refunded. Back to [refunds](./refunds.md#card-payments).',
+  },
   { title: 'Policy', markdown: 'Our policy: be kind. Read [the terms](./terms-of-sale.md).\n\n## Returns\n\nReturns are free.' },
 ];
 
@@ -65,7 +68,11 @@ export async function makeSite(s: TestServer, title = 'Help center'): Promise<Si
 
 let n = 0;
 /** Records of the site's connection, stored as the connections side stores them. */
-export async function addRecords(s: TestServer, site: Site, records: { title: string; body: string; type?: 'ticket' | 'document'; sourceCreatedAt?: string }[]) {
+export async function addRecords(
+  s: TestServer,
+  site: Site,
+  records: { title: string; body: string; type?: 'ticket' | 'document'; sourceCreatedAt?: string }[],
+) {
   const now = s.ctx.clock.now().toISOString();
   const ids: string[] = [];
   await s.ctx.store.write((tx) => {

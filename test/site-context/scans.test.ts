@@ -23,7 +23,11 @@ afterAll(() => s?.stop());
 describe('a scan', () => {
   it('is pending when queued, running, then done with its findings by severity', async () => {
     const queued = await s.ctx.store.write((tx) => queueScan(tx, s.ctx, site.org, site.site));
-    expect((await s.api('GET', `${site.base}/scans/${encodeURIComponent(queued.id)}`)).body).toMatchObject({ object: 'site-scan', status: 'pending', topic: null });
+    expect((await s.api('GET', `${site.base}/scans/${encodeURIComponent(queued.id)}`)).body).toMatchObject({
+      object: 'site-scan',
+      status: 'pending',
+      topic: null,
+    });
     const done = await runScan(s.ctx, queued.id);
     expect(done.status).toBe('done');
     const shown = (await s.api('GET', `${site.base}/scans/${encodeURIComponent(queued.id)}`)).body;

@@ -31,7 +31,13 @@ describe('listSiteTopics', () => {
     // Two of each: equal sizes, so by label.
     expect(items.map((t: any) => t.label)).toEqual(['Okta, saml, sign', expect.stringMatching(/^Purchase|^Refund/)]);
     const refund = items.find((t: any) => /refund/i.test(t.label));
-    expect(refund).toMatchObject({ object: 'context-topic', records: 0, findings: { open: 0, total: 0 }, questions: { total: 2, answers: 2 }, usageSettings: { changeRequests: true } });
+    expect(refund).toMatchObject({
+      object: 'context-topic',
+      records: 0,
+      findings: { open: 0, total: 0 },
+      questions: { total: 2, answers: 2 },
+      usageSettings: { changeRequests: true },
+    });
     expect(refund.pages).toBeGreaterThan(0);
     const saml = items.find((t: any) => /saml/i.test(t.label));
     expect(saml).toMatchObject({ records: 1, questions: { total: 1 }, findings: { open: 1, total: 1 } });
@@ -73,7 +79,7 @@ describe('a topic', () => {
     expect((await get(`/topics/${encodeURIComponent(t.id)}`)).usageSettings).toEqual({ changeRequests: false });
   });
 
-  it("deleteSiteTopicFindings deletes its findings (205), then has none (204); an unknown topic is 204; a reader 403", async () => {
+  it('deleteSiteTopicFindings deletes its findings (205), then has none (204); an unknown topic is 204; a reader 403', async () => {
     const saml = (await get('/topics')).items.find((t: any) => /saml/i.test(t.label));
     const url = `${site.base}/topics/${encodeURIComponent(saml.id)}/findings`;
     const reader = (await addUser(s.ctx, site.org, 'read')).token;

@@ -87,7 +87,7 @@ export const updateSiteFindingById = defineOperation('updateSiteFindingById', ({
     const site = seen(tx, caller, path, SITE_EDIT, 'changing a finding');
     const f = findingOf(tx, site.id, path.siteFindingId);
     const status = body.status;
-    // A person's decision: later scans keep it (docs/manual/site-findings.md#statuses).
+    // A person's decision: later scans keep it (docs/manual/site-findings.md#re-scans-and-statuses).
     const next =
       f.status === status && f.statusBy === 'person' ? f : tx.put(SiteFindings, { ...f, status, statusBy: 'person', updatedAt: ctx.clock.now().toISOString() });
     return { status: 200, body: presentFinding(ctx, next) };

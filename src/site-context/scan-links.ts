@@ -4,7 +4,7 @@ import { flatten } from '../content/tree.js';
 import type { BrokenLinkFix, SiteFindingRecord } from './finding-model.js';
 import type { ScanInputs, ScanPage } from './scan-inputs.js';
 
-// Broken links (docs/manual/site-findings.md#broken-links): the links of the site's pages that
+// Broken links (docs/manual/site-findings.md#what-a-scan-does): the links of the site's pages that
 // lead nowhere on the site, resolved as the content area resolves them (src/content/link-refs.ts,
 // what listSpaceLinks reports): a page or a file that is not in the space, or an anchor
 // (`page.md#x`, `#x`) that no heading of the page answers to (src/content/heading-anchors.ts, as

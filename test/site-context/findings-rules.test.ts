@@ -136,6 +136,25 @@ describe('re-scans', () => {
     expect((await s.api('GET', `${site.base}/findings/${gap.id}`)).body.status).toBe('done');
   });
 
+  it('a finding a scan resolved opens again when found again', async () => {
+    const change = async (changes: unknown[]) => {
+      const cr = (await s.api('POST', `/v1/spaces/${site.space}/change-requests`, { body: { subject: 'Edit' } })).body.id;
+      expect((await s.api('POST', `/v1/spaces/${site.space}/change-requests/${cr}/content?compat=false`, { body: { changes } })).status).toBeLessThan(300);
+      expect((await s.api('POST', `/v1/spaces/${site.space}/change-requests/${cr}/merge`)).status).toBe(200);
+    };
+    await write(s, site.space, [{ title: 'Pets', markdown: 'Read [the kennel](./kennel.md).' }]);
+    await scanSite(s.ctx, site.org, site.site);
+    const f = byType(await findings(), 'broken-link').find((x) => x.title.includes('kennel'));
+    expect(f.status).toBe('open');
+    await write(s, site.space, [{ title: 'Kennel', markdown: 'The kennel.' }]);
+    await scanSite(s.ctx, site.org, site.site);
+    expect((await s.api('GET', `${site.base}/findings/${f.id}`)).body.status).toBe('done');
+    const kennel = (await s.api('GET', `/v1/spaces/${site.space}/content/pages`)).body.pages.find((p: any) => p.title === 'Kennel');
+    await change([{ operation: 'delete_page', page: kennel.id }]);
+    await scanSite(s.ctx, site.org, site.site);
+    expect((await s.api('GET', `${site.base}/findings/${f.id}`)).body.status).toBe('open');
+  });
+
   it('deleted findings of a topic stay deleted until they have more evidence', async () => {
     const gap = (await findings('?status=candidate')).find((f) => /parrot/i.test(f.title));
     const del = await s.api('DELETE', `${site.base}/topics/${gap.topic}/findings`);

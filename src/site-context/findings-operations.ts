@@ -35,7 +35,7 @@ function topicOf(tx: ReadTx, site: string, id: string) {
 export const listSiteScans = defineOperation('listSiteScans', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
     const site = seen(tx, caller, path, SITE_READ, 'reading the scans');
-    if (query.topic !== undefined) topicOf(tx, site.id, query.topic);
+    if (query.topic !== undefined && tx.get(SiteTopics, query.topic)?.site !== site.id) throw invalid(`topic: no topic ${query.topic} in site ${site.id}`);
     const scans = tx
       .find(SiteScans, 'site', site.id)
       // Scans are of the whole site: none is of one topic.

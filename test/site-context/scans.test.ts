@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteScans } from '../../src/site-context/finding-tables.js';
 import { queueScan, runScan, scanSite } from '../../src/site-context/scan.js';
 import { kickSiteScans, siteScansIdle } from '../../src/site-context/scan-worker.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { addRecords, ask, makeSite, type Site } from './fixture.js';
 
 // Scans (src/site-context/scan.ts, scan-worker.ts; docs/manual/site-findings.md#when-scans-run):
@@ -71,4 +71,20 @@ describe('the worker', () => {
     expect((await scans()).count).toBe(n + 2);
     expect((await s.api('GET', `${site.base}/topics`)).body.items.some((t: any) => /parrot|cage/i.test(t.label))).toBe(true);
   });
+
+  it('scans on start the sites whose inputs changed while no process held the store', async () => {
+    const dataDir = tempDir();
+    const first = await startServer({ dataDir });
+    const there = await makeSite(first);
+    await ask(first, there, 'Where does the quantum parrot sleep?');
+    await first.stop();
+    const again = await startServer({ dataDir });
+    try {
+      await siteScansIdle(again.ctx);
+      const list = (await again.api('GET', `${there.base}/scans`)).body;
+      expect(list.items).toMatchObject([{ status: 'done' }]);
+    } finally {
+      await again.stop();
+    }
+  }, 60_000);
 });

@@ -88,6 +88,23 @@ const FROM_LATEST = [
   'listSiteStyleguideRuns',
   'listStyleguideTemplates',
   'listOrganizationStyleguides',
+  // A site's scans, findings (content gaps, broken links, outdated pages) and topics, and the
+  // change requests that fix a finding (docs/manual/site-findings.md).
+  'listSiteScans',
+  'getSiteScanById',
+  'listSiteFindings',
+  'getSiteFindingById',
+  'updateSiteFindingById',
+  'listChangeRequestsForSiteFinding',
+  'triggerChangeRequestsForSiteFinding',
+  'listPagesForSiteFinding',
+  'listQuestionsForSiteFinding',
+  'listRecordsForSiteFinding',
+  'getSiteFindingStats',
+  'listSiteTopics',
+  'getSiteTopicById',
+  'updateSiteTopicById',
+  'deleteSiteTopicFindings',
   // Small operations of 0.202.0 (docs/manual/openapi.md#the-raw-source, docs/manual/organizations.md#ai-usage,
   // docs/manual/content.md#meta-links, docs/manual/access.md#notifications-tokens).
   'getLatestOpenAPISpecVersionContentRaw',

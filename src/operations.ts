@@ -293,6 +293,27 @@ export const AREAS: Area[] = [
     ],
   },
   {
+    // site findings: a site's scans, findings (gaps, broken links, outdated pages), topics and the change requests fixing them (docs/manual/site-findings.md)
+    load: () => import('./site-context/findings-operations.js'),
+    operations: [
+      'listSiteScans',
+      'getSiteScanById',
+      'listSiteFindings',
+      'getSiteFindingById',
+      'updateSiteFindingById',
+      'listChangeRequestsForSiteFinding',
+      'triggerChangeRequestsForSiteFinding',
+      'listPagesForSiteFinding',
+      'listQuestionsForSiteFinding',
+      'listRecordsForSiteFinding',
+      'getSiteFindingStats',
+      'listSiteTopics',
+      'getSiteTopicById',
+      'updateSiteTopicById',
+      'deleteSiteTopicFindings',
+    ],
+  },
+  {
     // translations
     load: () => import('./translations/operations.js'),
     operations: [

@@ -5,6 +5,7 @@ import { closeSearchIndexes } from './search/service.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
 import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
 import { startImportRuns, stopImportRuns } from './imports/runner.js';
+import { startSiteScans, stopSiteScans } from './site-context/scan-worker.js';
 
 // Background work that runs in the process holding the store (`docs serve`, or an in-process
 // command that asks for it), listed here like the operations in operations.ts.
@@ -20,6 +21,8 @@ export const WORKERS: Worker[] = [
   { name: 'conversations processing', start: startConversationProcessing, stop: stopConversationProcessing },
   { name: 'translation runs', start: startTranslationRuns, stop: stopTranslationRuns },
   { name: 'import runs', start: startImportRuns, stop: stopImportRuns },
+  // Site scans: findings and topics of the sites whose questions, records or content changed (docs/manual/site-findings.md).
+  { name: 'site scans', start: startSiteScans, stop: stopSiteScans },
   // Search indexes follow each space at query time (src/search): nothing runs in the background;
   // their files are closed with the store.
   { name: 'search indexes', start: () => {}, stop: closeSearchIndexes },

@@ -11,6 +11,7 @@ import * as connections from './connections.js';
 import { CrawlFailure, crawlWebsite, probeWebsite } from './connectors/website.js';
 import type { ContextConnectionRecord } from './model.js';
 import * as records from './records.js';
+import { kickSiteScans } from './scan-worker.js';
 import { ContextConnections } from './tables.js';
 
 // The context connections and records of a site (docs/manual/site-context.md#connections-and-records):
@@ -153,6 +154,7 @@ export const syncSiteContextConnection = defineOperation('syncSiteContextConnect
     }
     tx.put(ContextConnections, { ...rest, status: 'succeeded', syncedAt: now, updatedAt: now });
   });
+  kickSiteScans(ctx, path.siteId); // the worker scans only if the records changed (its fingerprint)
   return { status: 204 };
 });
 
@@ -171,6 +173,7 @@ export const testSiteContextConnection = defineOperation('testSiteContextConnect
 export const listSiteContextRecords = defineOperation('listSiteContextRecords', ({ ctx, caller, path, query }) =>
   read(ctx, caller, path, 'listing the context records of a site', (tx, { site }) => {
     const q = query as { type?: string; connector?: string; connection?: string; topic?: string };
+    const topics = records.recordTopics(tx, site.id);
     const all = records
       .recordsOfSite(tx, site.id)
       .filter(
@@ -178,9 +181,9 @@ export const listSiteContextRecords = defineOperation('listSiteContextRecords', 
           (q.type === undefined || r.type === q.type) &&
           (q.connector === undefined || r.connector === q.connector) &&
           (q.connection === undefined || r.connection === q.connection) &&
-          (q.topic === undefined || (r.topics ?? []).includes(q.topic)),
+          (q.topic === undefined || (topics.get(r.id) ?? []).includes(q.topic)),
       );
-    return { status: 200, body: paginate(all, query, (r) => records.presentRecord(ctx, r)) as any };
+    return { status: 200, body: paginate(all, query, (r) => records.presentRecord(ctx, r, topics.get(r.id))) as any };
   }),
 );
 
@@ -188,12 +191,13 @@ export const upsertSiteContextRecords = defineOperation('upsertSiteContextRecord
   await write(ctx, caller, path, SITE_ADMIN, 'pushing context records to a site', (tx, { site }) =>
     records.upsertRecords(tx, ctx, site, body as unknown as records.RecordInput[]),
   );
+  kickSiteScans(ctx, path.siteId); // new evidence: the site's findings are worked out again
   return { status: 204 };
 });
 
 export const getSiteContextRecordById = defineOperation('getSiteContextRecordById', ({ ctx, caller, path }) =>
-  read(ctx, caller, path, 'reading a context record of a site', (tx, { site }) => ({
-    status: 200,
-    body: records.presentRecord(ctx, records.recordOf(tx, site, path.siteContextRecordId!)),
-  })),
+  read(ctx, caller, path, 'reading a context record of a site', (tx, { site }) => {
+    const r = records.recordOf(tx, site, path.siteContextRecordId!);
+    return { status: 200, body: records.presentRecord(ctx, r, records.recordTopics(tx, site.id).get(r.id)) };
+  }),
 );

@@ -62,8 +62,6 @@ export interface ContextRecordRow {
   metadata?: Record<string, string | number>;
   /** Its place in the order the site's records were first written (records written in the same millisecond keep their order). */
   seq?: number;
-  /** The site topics it belongs to (ContextRecord.topics), when the scan side has filed it under some. */
-  topics?: string[];
   createdAt: string;
   updatedAt: string;
 }

@@ -5,6 +5,7 @@ import { newId } from '../kernel/ids.js';
 import type { SiteRecord } from '../sites/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { type ContextConnectionRecord, contextRecordKey, type ContextRecordRow } from './model.js';
+import { SiteTopics } from './finding-tables.js';
 import { ContextConnections, ContextRecords } from './tables.js';
 
 // A site's context records (docs/manual/site-context.md#connections-and-records): what its
@@ -132,7 +133,6 @@ export function writeRecords(
       ...(r.url ? { url: r.url } : {}),
       ...(r.createdAt ? { sourceCreatedAt: r.createdAt } : {}),
       ...(r.metadata && Object.keys(r.metadata).length ? { metadata: r.metadata } : {}),
-      ...(before?.topics ? { topics: before.topics } : {}),
       seq: before?.seq ?? seq++,
       createdAt: before?.createdAt ?? now,
       updatedAt: now,
@@ -154,8 +154,24 @@ export function upsertRecords(tx: WriteTx, ctx: Context, site: SiteRecord, input
   writeRecords(tx, ctx, apiConnectionOf(tx, site), inputs);
 }
 
-/** The contract's ContextRecord (the body is stored, not answered: the spec's record has none). */
-export function presentRecord(ctx: Context, r: ContextRecordRow): Schema<'ContextRecord'> {
+/**
+ * The topics of a site's records, by record row id: a record's topics are the ones its site's last
+ * scan put it in (src/site-context/scan.ts keeps them on the topic rows, so a scan never rewrites
+ * the records' shard).
+ */
+export function recordTopics(tx: ReadTx, siteId: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const t of tx.find(SiteTopics, 'site', siteId))
+    for (const id of t.records) {
+      const list = out.get(id);
+      if (list) list.push(t.id);
+      else out.set(id, [t.id]);
+    }
+  return out;
+}
+
+/** The contract's ContextRecord (the body is stored, not answered: the spec's record has none); `topics` from recordTopics. */
+export function presentRecord(ctx: Context, r: ContextRecordRow, topics: readonly string[] = []): Schema<'ContextRecord'> {
   return {
     object: 'context-record',
     id: publicId(r),
@@ -166,7 +182,7 @@ export function presentRecord(ctx: Context, r: ContextRecordRow): Schema<'Contex
     processedAt: r.updatedAt,
     connection: r.connection,
     connector: r.connector as Schema<'ContextRecord'>['connector'],
-    topics: r.topics ?? [],
+    topics: [...topics],
     urls: {
       location: apiUrl(ctx, `/orgs/${r.organization}/sites/${r.site}/context-records/${publicId(r)}`),
       ...(r.url ? { source: r.url } : {}),

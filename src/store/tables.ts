@@ -40,6 +40,14 @@ const inSpace = (name: string, indexes: string[]): TableSpec => ({
   indexes: ['space', ...indexes],
   locate: { space: (v) => `space/${v}` },
 });
+/** A row of a site's context shard (`context/<site>`): ids are `<site>:<...>`. */
+const inContext = (name: string, indexes: string[]): TableSpec => ({
+  name,
+  shard: (r) => `context/${r.site}`,
+  indexes,
+  locateId: (id) => `context/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
+  locate: indexes.includes('site') ? { site: (v) => `context/${v}` } : {},
+});
 const content = (name: string): TableSpec => ({
   name,
   shard: (r) => `space/${r.space}/c`,
@@ -167,7 +175,12 @@ export const TABLES: TableSpec[] = [
     locateId: (id) => `context/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
     locate: { site: (v) => `context/${v}` },
   },
-  // (scan side: scans, findings, topics tables go here)
+  // A site's scans, findings, topics and what its scans remember (docs/manual/site-findings.md), in
+  // the same context shard: a scan reads the site's records and writes these in one shard.
+  inContext('siteScans', ['site']),
+  inContext('siteFindings', ['site']),
+  inContext('siteTopics', ['site']),
+  inContext('siteScanStates', []),
   // A site's insights events (src/sites/insights.ts): batches written once, in append-only
   // segments of the site's own (`insights/<site>/<n>`), so recording events never rewrites the
   // organization's shard and an aggregation loads only that site's events. Ids are `<site>:...`.

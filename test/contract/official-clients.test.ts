@@ -55,16 +55,10 @@ describe.each([
   });
 });
 
-it('an operation of the newest spec that is not served is 501 naming it, through the client and over HTTP', async () => {
-  const api: any = new ClientLatest({ endpoint: s.url, authToken: s.token });
-  const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
-  await expect(api.orgs.listSiteTopics(org, 'site1')).rejects.toMatchObject({ code: 501, message: expect.stringContaining('listSiteTopics') });
-  const raw = await s.api('GET', `/v1/orgs/${org}/sites/site1/topics`);
-  expect(raw.status).toBe(501);
-  expect(raw.body).toEqual({
-    error: { code: 501, message: expect.stringMatching(/^listSiteTopics \(GET \/v1\/orgs\/\w+\/sites\/site1\/topics\) is an operation/) },
-  });
-  // A path in neither spec stays 404.
+// Every operation of both specs is served (or being built), so there is no unserved operation
+// left to call through the client here: the 501 naming an operation a router does not serve is
+// tested on a router registering a few operations (test/contract/contract.test.ts).
+it('a path in neither spec is 404 over HTTP', async () => {
   expect((await s.api('GET', '/v1/user/nope')).status).toBe(404);
 });
 

@@ -8,6 +8,7 @@ import { integrationManifest, SPEC_TEXT, type World } from '../helpers/world.js'
 import { Users } from '../../src/users/tables.js';
 import { compressToEncodedURIComponent } from '../../src/kernel/lz-string.js';
 import { repoId } from '../../src/git/local-repos.js';
+import { scanSite } from '../../src/site-context/scan.js';
 
 // The "right role -> success" half of the authorization matrix: for every registered operation,
 // the least role that must succeed, on the prepared world of test/helpers/world.ts. The test
@@ -85,6 +86,16 @@ const newOrgWithBoth = async (w: CaseWorld) => {
   if (w.lesser) await w.member(target, w.lesser, 'admin');
   return target;
 };
+/**
+ * A content gap found on the world's site: a question no page answers, asked twice, and a scan
+ * (src/site-context/scan.ts): the finding, its topic and the scan.
+ */
+async function siteFinding(w: CaseWorld): Promise<Record<string, string>> {
+  for (let i = 0; i < 2; i++) await w.owner('POST', `${site(w)}/ask`, { question: 'Where does the quantum parrot sleep?', scope: { mode: 'all' } });
+  const scan = await scanSite(w.s.ctx, w.ids.organizationId!, w.ids.siteId!);
+  const gap = (await w.owner('GET', `${site(w)}/findings?type=content-gap`)).items.find((f: any) => /parrot/i.test(f.title));
+  return { siteScanId: scan.id, siteFindingId: gap.id, siteTopicId: gap.topic };
+}
 /** A new public site of the world's space, published: its address. */
 const publishedSite = async (w: CaseWorld) => {
   const id = (await w.owner('POST', `${org(w)}/sites`, { title: 'Looked up', spaces: [w.ids.spaceId] })).id;
@@ -878,6 +889,22 @@ export const LEAST_ROLE: Record<string, Case> = {
     body: (w) => ({ spaces: [w.ids.spaceId!] }),
   },
   listSiteStyleguideRuns: { as: 'read' },
+  // Site findings (docs/manual/site-findings.md): reads with the site, changes with edit on it.
+  listSiteScans: { as: 'read', setup: siteFinding, sees: lists('siteScanId') },
+  getSiteScanById: { as: 'read', setup: siteFinding },
+  listSiteFindings: { as: 'read', setup: siteFinding, sees: lists('siteFindingId') },
+  getSiteFindingById: { as: 'read', setup: siteFinding },
+  getSiteFindingStats: { as: 'read', setup: siteFinding, sees: (b) => b.total > 0 },
+  listChangeRequestsForSiteFinding: { as: 'read', setup: siteFinding },
+  listPagesForSiteFinding: { as: 'read', setup: siteFinding },
+  listQuestionsForSiteFinding: { as: 'read', setup: siteFinding },
+  listRecordsForSiteFinding: { as: 'read', setup: siteFinding },
+  listSiteTopics: { as: 'read', setup: siteFinding, sees: (b, w) => b.items.some((t: any) => t.id === w.ids.siteTopicId) },
+  getSiteTopicById: { as: 'read', setup: siteFinding },
+  triggerChangeRequestsForSiteFinding: { as: 'edit', setup: siteFinding },
+  updateSiteFindingById: { as: 'edit', setup: siteFinding, body: () => ({ status: 'open' }) },
+  updateSiteTopicById: { as: 'edit', setup: siteFinding, body: () => ({ usageSettings: { changeRequests: false } }) },
+  deleteSiteTopicFindings: { as: 'edit', setup: siteFinding },
   listStyleguideTemplates: { as: 'read' },
   listOrganizationStyleguides: { as: 'read' },
   // A site's context connections and records (docs/manual/site-context.md#connections-and-records): members who see the site read them, its admins change them.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeSiteContextConnections } from '../../src/site-context/connections.js';
 import { MAX_BODY_BYTES, MAX_UPSERT, recordsOfSite } from '../../src/site-context/records.js';
+import { siteScansIdle } from '../../src/site-context/scan-worker.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -24,7 +25,11 @@ async function siteWithApi(title: string) {
   const conn = (await s.api('POST', `${o}/context-connections`, { body: { connector: 'builtin:api' } })).body;
   return { o, siteId: site.id as string, conn: conn.id as string };
 }
-const records = async (o: string, q = '') => (await s.api('GET', `${o}/context-records${q}`)).body.items;
+/** The site's records, once the scan a push kicks has run (it files records under topics). */
+const records = async (o: string, q = '') => {
+  await siteScansIdle(s.ctx);
+  return (await s.api('GET', `${o}/context-records${q}`)).body.items;
+};
 const ticket = (id: string, title: string, extra: Record<string, unknown> = {}) => ({ id, type: 'ticket', title, body: `# ${title}\n\nDetails.`, ...extra });
 
 describe('context records', () => {
@@ -58,7 +63,7 @@ describe('context records', () => {
       processedAt: t1.processedAt,
       connection: conn,
       connector: 'builtin:api',
-      topics: [],
+      topics: t1.topics, // the scan's (src/site-context/scan.ts, tested there)
       urls: { location: `${s.url}${o}/context-records/${t1.id}`, source: 'https://support.example.com/t/1' },
     });
     expect((await s.api('GET', `${o}/context-records/${t1.id}`)).body).toEqual(t1);
@@ -71,6 +76,15 @@ describe('context records', () => {
     expect((await records(o, '?connection=other')).length).toBe(0);
     expect((await records(o, '?connector=builtin:website')).length).toBe(0);
     expect((await records(o, '?topic=billing')).length).toBe(0);
+    // A record's topics are the ones the site's scan put it in (the topic rows list their records).
+    const topics = (await s.api('GET', `${o}/topics`)).body.items as { id: string; records: number }[];
+    expect(topics.length).toBeGreaterThan(0);
+    for (const t of topics) {
+      const inTopic = await records(o, `?topic=${encodeURIComponent(t.id)}`);
+      expect(inTopic.length).toBe(t.records);
+      for (const r of inTopic) expect(r.topics).toContain(t.id);
+    }
+    expect(all.flatMap((r: any) => r.topics).sort()).toEqual(topics.flatMap((t) => Array(t.records).fill(t.id)).sort());
 
     // The same id replaces (its API id and createdAt kept); a new one adds.
     expect((await s.api('PUT', `${o}/context-records`, { body: [ticket('T-1', 'Password reset email never arrives'), ticket('T-2', 'Second')] })).status).toBe(

@@ -85,6 +85,10 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     // A site's context connections and records are 0.202.0's (docs/manual/site-context.md#connections-and-records).
     ...['list', 'create', 'get', 'update', 'delete', 'sync', 'test'].map((c) => `sites:context:connections:${c}`),
     ...['list', 'push', 'get'].map((c) => `sites:context:records:${c}`),
+    // A site's scans, findings and topics are 0.202.0's (docs/manual/site-findings.md).
+    ...['list', 'get', 'update', 'stats', 'change-requests', 'fix', 'pages', 'questions', 'records'].map((c) => `sites:context:findings:${c}`),
+    ...['list', 'get'].map((c) => `sites:context:scans:${c}`),
+    ...['list', 'get', 'update', 'delete-findings'].map((c) => `sites:context:topics:${c}`),
   ],
   // Contract operations (0.146.0) that the latest spec no longer has: a 404 there.
   latest: [

@@ -210,4 +210,6 @@ export const TABLES: TableSpec[] = [
   // Change-request reviews and review requests, with the change request they are about.
   inSpace('changeRequestReviews', ['changeRequest']),
   inSpace('changeRequestReviewers', ['changeRequest', 'user']),
+  // The agent's conversations in a change request (src/agents/cr-conversations.ts).
+  inSpace('changeRequestConversations', ['changeRequest']),
 ];

@@ -23,6 +23,8 @@ import {
   tempDir,
   timeNode,
 } from './lib.mjs';
+import { loadavg } from 'node:os';
+import { auditWrites } from './audit-writes.mjs';
 import { contentRows } from './content-cli.mjs';
 import { seedContentStore, seedSpaces } from './seed.mjs';
 
@@ -308,6 +310,20 @@ async function main() {
     pass: writeRatio >= 0.5,
     context: `${Math.round(writes.large.rps)} vs ${Math.round(writes.small.rps)} writes/s; large worst round p99 ${writes.large.p99} ms`,
   });
+
+  // 4b. The audit log's cost on durable writes: the same PATCH on two small stores, one with
+  // DOCS_AUDIT=off, in alternating rounds (bench/audit-writes.mjs; docs/manual/performance.md#the-audit-log).
+  log(`\n[4b] Writes with the audit log on / off: PATCH /v1/spaces/{id} at 32 connections, ${LOAD_SECONDS * 2} s per server in 8 alternating rounds`);
+  {
+    const a = await auditWrites({ seconds: LOAD_SECONDS * 2, rounds: 8, warmup: WARMUP_SECONDS, problems });
+    record('Writes, audit log on / off (durable)', a.ratio, {
+      target: '>= 0.9',
+      pass: a.ratio >= 0.9,
+      context:
+        `${Math.round(a.on)} vs ${Math.round(a.off)} writes/s; median of paired rounds ${fmtRatio(a.medianPairRatio)}; ` +
+        `server CPU per write ${a.cpuMs.on.toFixed(2)} vs ${a.cpuMs.off.toFixed(2)} ms; load average ${loadavg()[0].toFixed(1)}`,
+    });
+  }
 
   log(`\n[5] Memory: peak RSS (VmHWM) of docs serve on the large store, after loading and reads, before writes / bytes of its data dir`);
   const mem = largeRss / disk;

@@ -54,6 +54,10 @@ const FROM_LATEST = [
   'provisionOrganizationAgentConversation',
   'updateOrganizationAgentConversation',
   'deleteOrganizationAgentConversation',
+  // The agent's conversations in a change request (docs/manual/agents.md#change-request-conversations).
+  'listChangeRequestConversations',
+  'updateChangeRequestConversation',
+  'deleteChangeRequestConversation',
   // A site's agent channels, external links, agent settings and feedback, duplicating a site
   // space, the site template (docs/manual/site-agents.md).
   'createSiteChannel',

@@ -42,7 +42,7 @@ function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller 
     // both allow (docs/manual/integrations.md#scoped-callers). Loaded only for such callers.
     // A write operation runs in an audit scope: each write it commits carries its audit event in
     // the same transaction (src/audit/record.ts, docs/manual/audit.md). Reads run as they are.
-    const handle = spec.method === 'GET' ? () => op.handler(request) : () => audited(ctx, op, request, spec.method, caller);
+    const handle = spec.method === 'GET' || AUDIT_OFF ? () => op.handler(request) : () => audited(ctx, op, request, spec.method, caller);
     if (caller.scope) {
       return import('./integrations/scoped.js')
         .then((m) => m.checkScope(ctx, spec, valid.path ?? {}, caller))
@@ -55,6 +55,9 @@ function run(ctx: Context, op: Operation, input: OperationInput, caller: Caller 
     return failure(onDisk(ctx, err));
   }
 }
+
+/** DOCS_AUDIT=off when the process starts records nothing: only to measure what recording costs (bench/audit-writes.mjs). */
+const AUDIT_OFF = process.env.DOCS_AUDIT === 'off';
 
 function audited(ctx: Context, op: Operation, request: OperationRequest<OperationId>, method: string, caller: Caller): ReturnType<Operation['handler']> {
   const scope = auditHook(ctx, { operationId: op.operationId, method, path: (request.path ?? {}) as Record<string, string>, caller });

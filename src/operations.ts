@@ -150,7 +150,7 @@ export const AREAS: Area[] = [
     operations: ['getOrganizationAgentInstructions', 'updateOrganizationAgentInstructions'],
   },
   {
-    // agents: agent tasks from the conversations engine, the setup state, organization agent conversations
+    // agents: agent tasks from the conversations engine, the setup state, organization agent conversations, change request conversations
     load: () => import('./agents/operations.js'),
     operations: [
       'getAgentSetupState',
@@ -161,6 +161,9 @@ export const AREAS: Area[] = [
       'provisionOrganizationAgentConversation',
       'updateOrganizationAgentConversation',
       'deleteOrganizationAgentConversation',
+      'listChangeRequestConversations',
+      'updateChangeRequestConversation',
+      'deleteChangeRequestConversation',
     ],
   },
   {

@@ -395,7 +395,14 @@ export const PICKERS: Record<string, Picker> = {
   },
   conversationId: {
     label: 'Conversation',
-    choices: (ctx) => inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`),
+    // Under a change request, the agent's conversations in it (docs/manual/agents.md#change-request-conversations);
+    // else the organization's ingested conversations.
+    choices: async (ctx) => {
+      const cr = changeRequestOf(ctx);
+      if (cr === undefined) return inOrganizations(ctx, 'listConversations', {}, (c) => `${first(c.subject) || c.id} (${c.createdAt})`);
+      const items = await listAll<any>(ctx.transport, 'listChangeRequestConversations', { spaceId: need(ctx, 'spaceId', 'conversation'), changeRequestId: cr });
+      return items.map((c) => ({ name: `${c.title} (${c.id}; ${c.updatedAt})`, value: c.id }));
+    },
   },
   // The repositories a Git Sync installation may use (those under the server's Git root), named
   // as GitHub names them: the account, then the repository of that account.

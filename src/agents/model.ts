@@ -30,3 +30,23 @@ export interface AgentConversationRecord {
 }
 
 export const agentConversationKey = (organization: string, user: string, conversation: string) => `${organization}\u0000${user}\u0000${conversation}`;
+
+/**
+ * A conversation of this server's agent in the context of a change request (0.202.0's change
+ * request conversations): recorded when the agent opens or edits a change request on a person's
+ * behalf (src/agents/cr-conversations.ts). Kept with the change request, in its space's shard.
+ */
+export interface ChangeRequestConversationRecord {
+  id: string;
+  space: string;
+  changeRequest: string;
+  /** Its id in the API: `default` for the change request's first one, as GitBook names it. */
+  conversation: string;
+  /** The person the agent acted for (who started the task, ran the check, triggered the finding). */
+  user: string;
+  /** What made the agent act: `agent-task:<id>`, `styleguide-run:<id>`, `site-finding:<id>`. */
+  origin: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}

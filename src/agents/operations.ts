@@ -1,7 +1,9 @@
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
+import { purgeIfExpired } from '../space-purge.js';
 import { conversationsOf, deleteConversation, provisionConversation, renameConversation } from './conversations.js';
-import { presentAgentConversation, presentAgentTask } from './present.js';
+import { conversationsOfChangeRequest, deleteChangeRequestConversation as deleteCrConversation, renameChangeRequestConversation } from './cr-conversations.js';
+import { presentAgentConversation, presentAgentTask, presentChangeRequestConversation } from './present.js';
 import { setupState } from './setup.js';
 import { getTask, tasksOf, updateTask, type TaskStatus } from './tasks.js';
 
@@ -43,5 +45,26 @@ export const updateOrganizationAgentConversation = defineOperation('updateOrgani
 
 export const deleteOrganizationAgentConversation = defineOperation('deleteOrganizationAgentConversation', async ({ ctx, caller, path }) => {
   await ctx.store.write((tx) => deleteConversation(tx, path.organizationId, caller, path.conversationId));
+  return { status: 205 };
+});
+
+// The agent's conversations in a change request (docs/manual/agents.md#change-request-conversations).
+export const listChangeRequestConversations = defineOperation('listChangeRequestConversations', async ({ ctx, caller, path, query }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const list = await ctx.store.read((tx) => conversationsOfChangeRequest(tx, caller, path.spaceId, path.changeRequestId));
+  return { status: 200, body: paginate(list, query, presentChangeRequestConversation) };
+});
+
+export const updateChangeRequestConversation = defineOperation('updateChangeRequestConversation', async ({ ctx, caller, path, body }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  const c = await ctx.store.write((tx) =>
+    renameChangeRequestConversation(tx, ctx, caller, path.spaceId, path.changeRequestId, path.conversationId, body.title),
+  );
+  return { status: 200, body: presentChangeRequestConversation(c) };
+});
+
+export const deleteChangeRequestConversation = defineOperation('deleteChangeRequestConversation', async ({ ctx, caller, path }) => {
+  await purgeIfExpired(ctx, path.spaceId);
+  await ctx.store.write((tx) => deleteCrConversation(tx, caller, path.spaceId, path.changeRequestId, path.conversationId));
   return { status: 205 };
 });

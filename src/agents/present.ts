@@ -1,6 +1,6 @@
 import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
-import type { AgentConversationRecord } from './model.js';
+import type { AgentConversationRecord, ChangeRequestConversationRecord } from './model.js';
 import { instructionsOf, type Task } from './tasks.js';
 
 export function presentAgentTask(ctx: Context, t: Task): Schema<'AgentTask'> {
@@ -31,6 +31,18 @@ export function presentAgentConversation(c: AgentConversationRecord): Schema<'Ag
     id: c.conversation,
     ...(c.title !== undefined ? { title: c.title } : {}),
     shared: false,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+/** A change request conversation: shared with whoever reads the change request; `changeRequest` absent (it is the context). */
+export function presentChangeRequestConversation(c: ChangeRequestConversationRecord): Schema<'AgentConversation'> {
+  return {
+    object: 'agent-conversation' as const,
+    id: c.conversation,
+    title: c.title,
+    shared: true,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

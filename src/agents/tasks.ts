@@ -12,6 +12,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import { Spaces } from '../spaces/tables.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
+import { recordChangeRequestConversation } from './cr-conversations.js';
 import { AgentTasks } from './tables.js';
 
 // Agent tasks (docs/manual/agents.md#agent-tasks): one per issues cluster of the conversations
@@ -182,12 +183,15 @@ export function updateTask(tx: WriteTx, ctx: Context, organizationId: string, ca
       );
     decide(false);
   } else {
-    if (!(task.changeRequest && isOpen(task.changeRequest)))
-      createChangeRequest(tx, ctx, caller, task.space, {
+    if (!(task.changeRequest && isOpen(task.changeRequest))) {
+      const { cr } = createChangeRequest(tx, ctx, caller, task.space, {
         subject: task.title.slice(0, SUBJECT_MAX),
         description: instructionsOf(task),
         conversationsIssuesCluster: id,
       });
+      // The agent opened it for the caller: its conversation there (docs/manual/agents.md#change-request-conversations).
+      recordChangeRequestConversation(tx, ctx, { changeRequest: cr, user: caller.userId, origin: `agent-task:${id}`, title: task.title });
+    }
     if (tx.get(AgentTasks, id)?.canceled) decide(false);
   }
   return getTask(tx, ctx, organizationId, caller, id);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Collections } from '../collections/tables.js';
-import type { Caller, Context } from '../kernel/context.js';
+import { contextBase, type Caller, type Context } from '../kernel/context.js';
 import type { WriteHook } from '../kernel/write-scope.js';
 import { IntegrationInstallations } from '../integrations/tables.js';
 import { Sites } from '../sites/tables.js';
@@ -37,6 +37,7 @@ export interface AuditScope extends WriteHook {
 
 export function auditHook(ctx: Context, call: AuditCall): AuditScope {
   let open = true;
+  const logs = logsOf(ctx);
   const correlation = randomUUID();
   return {
     close: () => void (open = false),
@@ -78,7 +79,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         if (!rows.length) return result;
         // A shard the write deleted from may be left with nothing else: the rings kept there move
         // to the segments, so that a deleted thing's file goes with it (never kept alive by its log).
-        for (const h of emptied) flushRing(tx, h, Date.parse(occurredAt));
+        for (const h of emptied) flushRing(tx, h, Date.parse(occurredAt), logs);
         const organization = before ?? organizationOfRows(tx, owners);
         if (!organization) return result; // a user's own settings: no organization's log
         const event: AuditEventRecord = {
@@ -95,7 +96,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           path: call.path,
           correlation,
         };
-        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt));
+        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
         return result;
       };
     },
@@ -181,10 +182,10 @@ function hostOf(tableName: string, row: Row): string | undefined {
  * in RING pays for the others. A write with no such shard (immutable rows only) goes to the
  * segments. The first event of a place also writes the organization's list of places (once).
  */
-function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, now: number): void {
+function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, now: number, logs?: Logs): void {
   if (!host) {
     tx.put(AuditEvents, event);
-    prune(tx, event.organization, now);
+    prune(tx, event.organization, now, logs, [event]);
     return;
   }
   const uuid = eventUuid(event.id);
@@ -208,7 +209,7 @@ function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, no
     tx.put(AuditEvents, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
   }
   tx.put(AuditEvents, event);
-  prune(tx, event.organization, now);
+  prune(tx, event.organization, now, logs, [...ring, event]);
 }
 
 /**
@@ -220,40 +221,84 @@ export function releaseAuditRings(tx: WriteTx, organization: string, prefix: str
 }
 
 /** Moves the ring events kept in shard `host` to their organizations' segments (see auditHook). */
-function flushRing(tx: WriteTx, host: string, now: number): void {
-  const orgs = new Set<string>();
+function flushRing(tx: WriteTx, host: string, now: number, logs?: Logs): void {
+  const orgs = new Map<string, AuditEventRecord[]>();
   for (const e of tx.find(AuditRecent, 'host', host)) {
     tx.delete(AuditRecent, e.id);
     const { host: _host, ...moved } = e;
     tx.put(AuditEvents, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
-    orgs.add(e.organization);
+    orgs.set(e.organization, [...(orgs.get(e.organization) ?? []), e]);
   }
-  for (const o of orgs) {
+  for (const [o, added] of orgs) {
     tx.delete(AuditHosts, hostRowId(o, host));
-    prune(tx, o, now);
+    prune(tx, o, now, logs, added);
   }
 }
 
 /**
- * Retention (src/audit/retention.ts): drops the events past the bounds, in batches. Run by every
- * recording write, so its common case is one pass comparing ISO times as strings (they all come
- * from toISOString), no parsing and no sort.
+ * What this process knows of an organization's log since it last read it whole: how many events
+ * it holds at most and the oldest one's time. Retention reads the whole log (every segment) only
+ * when these say a bound may be crossed, or after RESCAN moves: reading it at every move cost a
+ * durable write under load about a quarter of its rate (docs/manual/performance.md#the-audit-log).
+ * Per context (a process may serve several stores, tests do).
  */
-function prune(tx: WriteTx, organization: string, now: number): void {
+interface LogMemo {
+  /** Events in the log at most: counted at the last reading, plus every event moved there since. */
+  count: number;
+  /** The oldest event's time at most (ISO; '' for none known). */
+  oldest: string;
+  /** Moves since the last reading. */
+  moves: number;
+}
+type Logs = Map<string, LogMemo>;
+const memos = new WeakMap<Context, Logs>();
+
+/**
+ * The log is read whole at least every RESCAN moves, whatever the memo says: another process
+ * writing the same store (two servers on PostgreSQL) adds events this one does not count, and a
+ * transaction run again or not committed may leave the memo behind the rows.
+ */
+export const RESCAN = 256;
+
+function logsOf(ctx: Context): Logs {
+  const base = contextBase(ctx);
+  let m = memos.get(base);
+  if (!m) memos.set(base, (m = new Map()));
+  return m;
+}
+
+/**
+ * Retention (src/audit/retention.ts): drops the events past the bounds, in batches. Run by every
+ * move of events to the log (`added`); it reads the whole log only when the memo (LogMemo) says
+ * a batch may be due, and its reading compares ISO times as strings (they all come from
+ * toISOString), no parsing and no sort, unless something is to go.
+ */
+function prune(tx: WriteTx, organization: string, now: number, logs: Logs | undefined, added: readonly AuditEventRecord[]): void {
   const { maxEvents, maxAgeMs } = retention();
-  const all = tx.find(AuditEvents, 'organization', organization);
-  const overCount = all.length > maxEvents + Math.ceil(maxEvents / 10);
+  const over = maxEvents + Math.ceil(maxEvents / 10);
   const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
-  if (!overCount && !all.some((e) => e.occurredAt < stale)) return;
+  const memo = logs?.get(organization);
+  if (memo) {
+    memo.count += added.length;
+    memo.moves++;
+    for (const e of added) if (!memo.oldest || e.occurredAt < memo.oldest) memo.oldest = e.occurredAt;
+    if (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale)) return;
+  }
+  const all = tx.find(AuditEvents, 'organization', organization);
+  const remember = (kept: readonly AuditEventRecord[]) => {
+    let oldest = '';
+    for (const e of kept) if (!oldest || e.occurredAt < oldest) oldest = e.occurredAt;
+    logs?.set(organization, { count: kept.length, oldest, moves: 0 });
+  };
+  if (all.length <= over && !all.some((e) => e.occurredAt < stale)) return remember(all);
   const cutoff = new Date(now - maxAgeMs).toISOString();
-  const keep = new Set(
-    all
-      .filter((e) => e.occurredAt >= cutoff)
-      .sort(newestFirst)
-      .slice(0, maxEvents)
-      .map((e) => e.id),
-  );
+  const kept = all
+    .filter((e) => e.occurredAt >= cutoff)
+    .sort(newestFirst)
+    .slice(0, maxEvents);
+  const keep = new Set(kept.map((e) => e.id));
   for (const e of all) if (!keep.has(e.id)) tx.delete(AuditEvents, e.id);
+  remember(kept);
 }
 
 /** Newest first; ties by uuid (the same whether the event is in a ring or in the segments). */

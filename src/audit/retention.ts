@@ -11,10 +11,20 @@ const positive = (v: string | undefined, fallback: number) => {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 };
 
-/** The bounds in force: `DOCS_AUDIT_MAX_EVENTS` and `DOCS_AUDIT_MAX_AGE_DAYS` change the defaults. */
+let current: { maxEvents: number; maxAgeMs: number } | undefined;
+
+/**
+ * The bounds in force: `DOCS_AUDIT_MAX_EVENTS` and `DOCS_AUDIT_MAX_AGE_DAYS` change the defaults.
+ * Read once per turn of the event loop: every recording write asks, and reading `process.env`
+ * is not free (the writes of one group commit run in one turn); a change is seen at the next.
+ */
 export function retention(): { maxEvents: number; maxAgeMs: number } {
-  return {
-    maxEvents: positive(process.env.DOCS_AUDIT_MAX_EVENTS, DEFAULT_MAX_EVENTS),
-    maxAgeMs: positive(process.env.DOCS_AUDIT_MAX_AGE_DAYS, DEFAULT_MAX_AGE_DAYS) * 86_400_000,
-  };
+  if (!current) {
+    current = {
+      maxEvents: positive(process.env.DOCS_AUDIT_MAX_EVENTS, DEFAULT_MAX_EVENTS),
+      maxAgeMs: positive(process.env.DOCS_AUDIT_MAX_AGE_DAYS, DEFAULT_MAX_AGE_DAYS) * 86_400_000,
+    };
+    setImmediate(() => (current = undefined)).unref();
+  }
+  return current;
 }

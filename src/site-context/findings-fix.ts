@@ -2,6 +2,7 @@ import { mdText } from '../ask/answer.js';
 import { AskQuestions } from '../ask/tables.js';
 import { applyChanges } from '../change-requests/authoring.js';
 import { SUBJECT_MAX } from '../change-requests/model.js';
+import { recordChangeRequestConversation } from '../agents/cr-conversations.js';
 import { createChangeRequest } from '../change-requests/service.js';
 import { ChangeRequests } from '../change-requests/tables.js';
 import type { Parse } from '../content/link-refs.js';
@@ -93,7 +94,10 @@ export function openFixChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, 
   }
   const { cr } = createChangeRequest(tx, ctx, caller, spaceId, { subject: cut(f.title, SUBJECT_MAX) });
   const written = changes.length ? applyChanges(tx, ctx, caller, spaceId, cr.id, changes, new Map(), parse).cr : cr;
-  tx.put(ChangeRequests, { ...written, status: 'draft' });
+  const draft = tx.put(ChangeRequests, { ...written, status: 'draft' });
+  // The agent wrote this draft for the caller: its conversation is kept with the change request
+  // (listChangeRequestConversations, docs/manual/agents.md#change-request-conversations).
+  recordChangeRequestConversation(tx, ctx, { changeRequest: draft, user: caller.userId, origin: `site-finding:${f.id}`, title: cut(f.title, SUBJECT_MAX) });
   tx.put(SiteFindings, { ...f, changeRequests: [...f.changeRequests, { space: spaceId, changeRequest: cr.id }], updatedAt: ctx.clock.now().toISOString() });
   return cr.id;
 }

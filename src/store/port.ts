@@ -103,6 +103,12 @@ export interface TableSpec {
   locate?: Record<string, (value: string) => string>;
   /** Rows are written once and never changed (content-addressed): kept in append-only segments. */
   immutable?: boolean;
+  /**
+   * For `immutable` tables: how many segments of a size tier are merged into one (default: the
+   * binary counter, see ShardStore.appendSegment). More rewrites each row fewer times, for more
+   * segments to read: for a log written far more than it is read (src/audit).
+   */
+  segmentFanOut?: number;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */

@@ -489,7 +489,8 @@ export class ShardStore implements Store {
   /**
    * Adds new immutable rows to `group` as one new segment. Segments are merged like a binary
    * counter (a segment absorbs the newer ones once they hold as many rows as it does), so a group
-   * has O(log n) segments and a write rewrites what it adds plus, amortized, O(log n) per row.
+   * has O(log n) segments and a write rewrites what it adds plus, amortized, O(log n) per row;
+   * or by size tiers of `segmentFanOut` (TableSpec).
    */
   private appendSegment(group: string, rows: [string, Row][], shard: (k: string) => ShardData, next: Map<string, ShardData | null>) {
     const index = shard(group);
@@ -503,12 +504,26 @@ export class ShardStore implements Store {
     for (const [table, row] of rows) add(table, row);
     const list = Object.values(segments).sort((a, b) => a.seq - b.seq);
     const seq = (list.at(-1)?.seq ?? 0) + 1;
-    for (let last = list.pop(); last && last.rows <= 2 * count; last = list.pop()) {
-      const data = (next.has(last.id) ? next.get(last.id) : this.cache.get(last.id)?.data) ?? {};
+    const absorb = (seg: SegmentInfo) => {
+      const data = (next.has(seg.id) ? next.get(seg.id) : this.cache.get(seg.id)?.data) ?? {};
       for (const [table, trows] of Object.entries(data)) for (const row of Object.values(trows)) add(table, row as Row);
-      delete segments[last.id];
-      next.set(last.id, null);
-    }
+      delete segments[seg.id];
+      next.set(seg.id, null);
+    };
+    const fanOut = this.specs.get(rows[0]![0])?.segmentFanOut;
+    if (fanOut && fanOut > 2) {
+      // Size tiers (a segment of n rows is in tier floor(log_fanOut n)): once the new rows and
+      // the newest segments of their tier or below are fanOut segments, they become one, and so on
+      // up. A row is rewritten about log_fanOut(n) times instead of log2(n), for at most
+      // fanOut - 1 segments per tier.
+      const tier = (n: number) => Math.floor(Math.log(Math.max(n, 1)) / Math.log(fanOut));
+      for (;;) {
+        let k = list.length;
+        while (k > 0 && tier(list[k - 1]!.rows) <= tier(count)) k--;
+        if (list.length - k + 1 < fanOut) break;
+        for (const seg of list.splice(k)) absorb(seg);
+      }
+    } else for (let last = list.pop(); last && last.rows <= 2 * count; last = list.pop()) absorb(last);
     const key = `${group}/${seq}`;
     next.set(key, acc);
     segments[key] = { id: key, seq, rows: count };

@@ -201,6 +201,9 @@ export const TABLES: TableSpec[] = [
     immutable: true,
     locateId: (id) => `audit/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
     locate: { organization: (v) => `audit/${v}` },
+    // Written at every ring move, read whole only when listed or pruned: segments merged by eights,
+    // so an event is rewritten about 3 times in a log of 5,000 rather than 8 (docs/manual/performance.md#the-audit-log).
+    segmentFanOut: 8,
   },
   // The newest audit events of a place, kept in the shard their own write committed (`host`: a
   // space's, an organization's...), so recording one adds no file to the commit; moved to the
@@ -223,4 +226,6 @@ export const TABLES: TableSpec[] = [
   // Change-request reviews and review requests, with the change request they are about.
   inSpace('changeRequestReviews', ['changeRequest']),
   inSpace('changeRequestReviewers', ['changeRequest', 'user']),
+  // The agent's conversations in a change request (src/agents/cr-conversations.ts).
+  inSpace('changeRequestConversations', ['changeRequest']),
 ];

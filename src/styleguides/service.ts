@@ -1,4 +1,5 @@
 import { createChangeRequest } from '../change-requests/service.js';
+import { recordChangeRequestConversation } from '../agents/cr-conversations.js';
 import { applyChanges } from '../change-requests/authoring.js';
 import { crsOf } from '../change-requests/lookup.js';
 import { ChangeRequests } from '../change-requests/tables.js';
@@ -134,10 +135,18 @@ export function runCheck(tx: WriteTx, ctx: Context, caller: Caller, organization
       if (fixed !== undefined) changes.push({ operation: 'update_page', page: node.id, document: { markdown: fixed } });
     }
     const written = changes.length ? applyChanges(tx, ctx, caller, space.id, cr.id, changes, new Map(), parse).cr : tx.get(ChangeRequests, cr.id)!;
-    tx.put(ChangeRequests, {
+    const fixDraft = tx.put(ChangeRequests, {
       ...written,
       ...(open ? {} : { status: 'draft' as const }),
       styleguide: { site: site.id, run: open?.styleguide?.run ?? runId, changedPages: changes.length, checkedAt: now },
+    });
+    // The check acts as the agent on the caller's behalf: its conversation in the fix draft, continued
+    // by each run that takes the draft over (docs/manual/agents.md#change-request-conversations).
+    recordChangeRequestConversation(tx, ctx, {
+      changeRequest: fixDraft,
+      user: caller.userId,
+      origin: `styleguide-run:${runId}`,
+      title: `Style guide check of site ${site.title || site.id}`,
     });
     changeRequests.push({ space: space.id, changeRequest: cr.id, changedPages: changes.length });
   }

@@ -194,6 +194,36 @@ describe('retention', () => {
     expect((await segmentsOf(org)).length).toBeGreaterThan(RING - 1);
   });
 
+  it('reads the whole log to prune only when a batch may be due, not at every ring move (LogMemo)', async () => {
+    const org = await newOrg(s);
+    const space = (await s.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'T0' } })).body;
+    // Count the writes' reads of the log (tx.find on auditEvents).
+    const store = s.ctx.store;
+    const write = store.write;
+    let reads = 0;
+    store.write = ((fn: (tx: any) => unknown) =>
+      write.call(store, (tx: any) =>
+        fn(
+          new Proxy(tx, {
+            get(t, k) {
+              if (k === 'find') return (tb: string, f: string, v: string) => (tb === AuditEvents && reads++, t.find(tb, f, v));
+              const x = t[k];
+              return typeof x === 'function' ? x.bind(t) : x;
+            },
+          }),
+        ),
+      )) as typeof store.write;
+    try {
+      for (let i = 1; i <= 5 * (RING + 1); i++) await s.api('PATCH', `/v1/spaces/${space.id}`, { body: { title: `T${i}` } });
+    } finally {
+      store.write = write;
+    }
+    // Five moves of the space's ring: the first reads the log (nothing known of it yet), the others count.
+    expect((await segmentsOf(org)).length).toBeGreaterThanOrEqual(4 * (RING + 1));
+    expect(reads).toBe(1);
+    expect((await list(org)).count).toBe(5 * (RING + 1) + 2); // and the space's creation, the organization's
+  });
+
   it('drops events older than DOCS_AUDIT_MAX_AGE_DAYS', async () => {
     const clock = new ManualClock();
     const t = await startServer({ clock });

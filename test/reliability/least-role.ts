@@ -112,6 +112,15 @@ const agentConversation = async (w: CaseWorld) => {
   if (status !== 204) throw new Error(`provisioning an agent conversation: ${status}`);
   return { conversationId };
 };
+/**
+ * The agent's `default` conversation in a change request of the world's space: a style guide run
+ * writes its fix draft (the same one, taken over, at every run) and records it there.
+ */
+const crConversation = async (w: CaseWorld) => {
+  await w.owner('POST', `${site(w)}/styleguide`, {});
+  const run = await w.owner('POST', `${site(w)}/styleguide/runs`, { spaces: [w.ids.spaceId] });
+  return { changeRequestId: run.changeRequests[0].id as string, conversationId: 'default' };
+};
 const sp = (w: CaseWorld) => `/v1/spaces/${w.ids.spaceId}`;
 const cr = (w: CaseWorld) => `${sp(w)}/change-requests/${w.ids.changeRequestId}`;
 // The change-request forms of the comment routes reach only that change request's comments.
@@ -922,6 +931,11 @@ export const LEAST_ROLE: Record<string, Case> = {
   listSiteContextRecords: { as: 'read', setup: caseContext, sees: lists('siteContextRecordId') },
   upsertSiteContextRecords: { as: 'admin', setup: caseContext, body: () => [{ id: 'case-2', type: 'document', title: 'Case document', body: 'Doc.' }] },
   getSiteContextRecordById: { as: 'read', setup: caseContext },
+  // The agent's conversations in a change request (docs/manual/agents.md#change-request-conversations):
+  // shared with its readers, renamed and deleted with edit on the space.
+  listChangeRequestConversations: { as: 'read', setup: crConversation, sees: (b) => b.items.some((c: any) => c.id === 'default') },
+  updateChangeRequestConversation: { as: 'edit', setup: crConversation, body: () => ({ title: 'Style pass' }) },
+  deleteChangeRequestConversation: { as: 'edit', setup: crConversation },
   listSpaceLinks: { as: 'read' },
   listPageLinksInSpace: { as: 'read' },
   listSpaceFileBacklinks: { as: 'read' },

@@ -98,6 +98,9 @@ describe('triggerChangeRequestsForSiteFinding', () => {
     expect(md).toContain('How do I configure SAML single sign-on with Okta? (asked 2 times');
     expect(md).toContain('[SAML sign-on with Okta fails](https://support.example.com/');
     expect((await get('/findings?hasChangeRequests=true')).items.map((f: any) => f.id)).toEqual([gapId]);
+    // The agent's conversation is kept with the draft it wrote (listChangeRequestConversations).
+    const convs = (await s.api('GET', `/v1/spaces/${site.space}/change-requests/${crs[0].id}/conversations`)).body.items;
+    expect(convs).toMatchObject([{ id: 'default', title: (await get(`/findings/${gapId}`)).title }]);
   });
 
   it('a broken link: the page with the link leading to the page named like the missing one; merged, it counts in the stats', async () => {

@@ -328,6 +328,39 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect((await spy.inner.keys()).filter((k) => k.startsWith('space/'))).toEqual([]);
     });
 
+    it('with segmentFanOut, merges segments by size tiers: fanOut of a tier become one (each row rewritten fewer times)', async () => {
+      // src/audit's log: written at every ring move, so rewritten as little as may be.
+      const log: TableSpec = {
+        name: 'events',
+        shard: (r) => `log/${r.g}`,
+        indexes: ['g'],
+        immutable: true,
+        locateId: (id) => `log/${id.split(':')[0]}`,
+        locate: { g: (v) => `log/${v}` },
+        segmentFanOut: 4,
+      };
+      const inner = place.open();
+      const store = await ShardStore.open(inner, [...SPECS, log]);
+      const segments = async () => (await inner.keys()).filter((k) => k.startsWith('log/a/')).length;
+      const counts: number[] = [];
+      for (let n = 1; n <= 16; n++) {
+        await store.write((tx) => tx.put('events', { id: `a:${n}`, g: 'a' }));
+        counts.push(await segments());
+      }
+      // Tiers of 4: 1-3 rows, 4-15, 16-63. The binary counter would give 1 2 2 1 2 2 3 1 ...
+      expect(counts).toEqual([1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6, 1]);
+      expect(await store.read((tx) => tx.find('events', 'g', 'a').length)).toBe(16);
+      const again = await ShardStore.open(place.open(), [...SPECS, log]);
+      expect(
+        await again.read((tx) =>
+          tx
+            .find('events', 'g', 'a')
+            .map((r) => r.id)
+            .sort(),
+        ),
+      ).toEqual(Array.from({ length: 16 }, (_, i) => `a:${i + 1}`).sort());
+    });
+
     it('migrates a store of layout 1 in place, in one commit; a failed migration leaves it as it was', async () => {
       // Layout 1: members in one shared shard, no catalog.
       const raw = place.open();

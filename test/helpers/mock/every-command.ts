@@ -65,6 +65,10 @@ const NOT_IN: Record<keyof typeof SPECS, string[]> = {
     'agents:conversations:provision',
     'agents:conversations:rename',
     'agents:conversations:delete',
+    // The agent's conversations in a change request are 0.202.0's (docs/manual/agents.md#change-request-conversations).
+    'cr:conversations:list',
+    'cr:conversations:rename',
+    'cr:conversations:delete',
     // A site's agent channels, external links, agent settings and feedback, duplicating a site
     // space and the site template are 0.202.0's (docs/manual/site-agents.md).
     ...['list', 'create', 'get', 'update', 'delete'].map((c) => `sites:channels:${c}`),

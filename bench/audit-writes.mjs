@@ -1,0 +1,103 @@
+// The audit log's cost on durable writes (docs/manual/performance.md#the-audit-log): PATCH
+// /v1/spaces/{id} at 32 connections on two servers of the same small store, one recording audit
+// events and one with DOCS_AUDIT=off, in alternating rounds, as a ratio within one run.
+//
+//   node bench/audit-writes.mjs [--quick] [--rounds N]    (alone: prints the figure)
+//   imported by bench/run.mjs ([4b])
+import { readFileSync } from 'node:fs';
+import { childEnv, load, median, removeDir, startDocsServe, stopChild, tempDir } from './lib.mjs';
+import { seedSpaces } from './seed.mjs';
+
+const TOKEN = 'bench-token';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const WRITE_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+const WRITE_BODY = JSON.stringify({ title: 'Bench space renamed' });
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function firstSpace(base) {
+  const get = async (p) => (await (await fetch(`${base}/v1${p}`, { headers: AUTH })).json()).items[0].id;
+  return get(`/orgs/${await get('/orgs')}/spaces`);
+}
+
+/**
+ * { on, off, ratio }: writes/s of each (sums over the rounds) and on / off. Each server has a store
+ * of its own, seeded alike; after a warm-up of each, they take turns in `rounds` rounds of
+ * `seconds` / `rounds` each, so a slow spell of a shared disk falls on both.
+ */
+export async function auditWrites({ seconds = 6, rounds = 6, warmup = 1, problems = [] } = {}) {
+  const dirs = { on: tempDir('audit-on'), off: tempDir('audit-off') };
+  const config = tempDir('audit-config');
+  const servers = {};
+  try {
+    for (const [k, dir] of Object.entries(dirs)) {
+      await seedSpaces(dir, { token: TOKEN, spaces: 1 });
+      servers[k] = await startDocsServe(dir, childEnv(config, k === 'off' ? { DOCS_AUDIT: 'off' } : {}));
+      servers[k].target = `${servers[k].url}/v1/spaces/${await firstSpace(servers[k].url)}`;
+    }
+    const opts = (url, duration) => ({ url, connections: 32, method: 'PATCH', headers: WRITE_HEADERS, body: WRITE_BODY, duration });
+    const check = (k, r) => {
+      const not200 = r.total - (r.statuses['200'] ?? 0);
+      if (not200 || r.errors || r.timeouts) problems.push(`PATCH (audit ${k}): ${not200} answers not 200, ${r.errors} errors, ${r.timeouts} timeouts`);
+    };
+    for (const k of ['on', 'off']) check(k, await load(opts(servers[k].target, warmup)));
+    const sums = { on: { total: 0, seconds: 0, cpu: 0, rounds: [] }, off: { total: 0, seconds: 0, cpu: 0, rounds: [] } };
+    const pairs = [];
+    for (let i = 0; i < rounds; i++) {
+      // Alternate which goes first, so neither always follows the other's fsync backlog.
+      const rps = {};
+      for (const k of i % 2 ? ['off', 'on'] : ['on', 'off']) {
+        const cpu0 = cpuSeconds(servers[k].pid);
+        const r = await load(opts(servers[k].target, seconds / rounds));
+        sums[k].cpu += cpuSeconds(servers[k].pid) - cpu0;
+        check(k, r);
+        sums[k].total += r.total;
+        sums[k].seconds += r.seconds;
+        rps[k] = r.total / r.seconds;
+        sums[k].rounds.push(Math.round(rps[k]));
+      }
+      pairs.push(rps.on / rps.off);
+    }
+    const on = sums.on.total / sums.on.seconds;
+    const off = sums.off.total / sums.off.seconds;
+    // The server's CPU per write: what recording adds to each write, whatever the disk and the
+    // other processes of a shared machine do to the throughput.
+    const cpuPerWrite = (k) => (sums[k].cpu / sums[k].total) * 1000;
+    return {
+      on,
+      off,
+      ratio: on / off,
+      medianPairRatio: median(pairs),
+      cpuMs: { on: cpuPerWrite('on'), off: cpuPerWrite('off') },
+      rounds: { on: sums.on.rounds, off: sums.off.rounds },
+    };
+  } finally {
+    for (const s of Object.values(servers)) await stopChild(s.child);
+    for (const d of [...Object.values(dirs), config]) removeDir(d);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const quick = process.argv.includes('--quick');
+  const i = process.argv.indexOf('--rounds');
+  const rounds = i > 0 ? Number(process.argv[i + 1]) : 6;
+  const problems = [];
+  const r = await auditWrites({ seconds: (quick ? 2 : 5) * (rounds / 4), rounds, problems });
+  const { loadavg } = await import('node:os');
+  console.log(
+    `audit on / off: ${r.ratio.toFixed(2)}x (median of paired rounds ${r.medianPairRatio.toFixed(2)}x; ${Math.round(r.on)} vs ${Math.round(r.off)} writes/s; ` +
+      `CPU per write ${r.cpuMs.on.toFixed(2)} vs ${r.cpuMs.off.toFixed(2)} ms = ${(r.cpuMs.off / r.cpuMs.on).toFixed(2)}x; ` +
+      `rounds on ${r.rounds.on.join(' ')}, off ${r.rounds.off.join(' ')}; load ${loadavg()[0].toFixed(1)})`,
+  );
+  for (const p of problems) console.log(`problem: ${p}`);
+  process.exit(problems.length ? 1 : 0);
+}

@@ -1,3 +1,4 @@
+import { newId } from '../kernel/ids.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { InsightBatchRecord, InsightRollupRecord, SiteRecord } from './model.js';
 import { SiteInsightRollups } from './tables.js';
@@ -230,11 +231,9 @@ export function rollupOf(batches: readonly InsightBatchRecord[], site: SiteRecor
   return b.toRecord(id, site, level);
 }
 
-let seq = 0;
-const rollupId = (site: string) => {
-  seq = (seq + 1) % 1_000_000;
-  return `${site}:${Date.now().toString(36)}-${seq.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-};
+// From src/kernel/ids.ts, so that a write run again (a shard it reached was not loaded) makes the
+// same ids: a new rollup is a new shard, and a new id on every run would reach a new one each time.
+const rollupId = (site: string) => `${site}:${newId(16)}`;
 /** The id of a site's open rollup (the one new batches are added to). */
 export const openRollupId = (site: string) => `${site}:open`;
 

@@ -191,7 +191,7 @@ export interface SiteMcpServerRecord {
  * Keys pack a bucket and a type (bucket * 64 + type), hours and days counted from the epoch.
  */
 export interface InsightRollupRecord {
-  /** `<site>:open` (the rollup new batches are added to) or `<site>:<time base36>-<random>`. */
+  /** `<site>:open` (the rollup new batches are added to) or `<site>:<random>`. */
   id: string;
   site: string;
   organization: string;

@@ -297,3 +297,33 @@ describe('insights rollups in the store', () => {
     await store.close();
   });
 });
+
+describe('insights rollups through the API', () => {
+  it('concurrent posts that seal and compact rollups in one commit are all recorded and counted', async () => {
+    const { startServer } = await import('../helpers/server.js');
+    const s = await startServer();
+    try {
+      const org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
+      const id = (await s.api('POST', `/v1/orgs/${org}/sites`, { body: { title: 'Rollups' } })).body.id;
+      const E = `/v1/orgs/${org}/sites/${id}/insights/events`;
+      const ev = (i: number) => ({
+        type: 'page_view',
+        session: { visitorId: `v${i % 40}`, sessionId: `s${i % 90}`, cookies: {}, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0', language: 'en', referrer: null },
+        location: { url: `https://d.example/p${i % 13}`, siteSection: null, siteSpace: null, siteShareKey: null, space: null, revision: null, page: null },
+      });
+      // Each round crosses SEAL_EVENTS within one group commit; FANOUT rounds compact.
+      const per = Math.ceil(SEAL_EVENTS / 4);
+      for (let round = 0; round < FANOUT + 1; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, k) => s.api('POST', E, { body: { events: Array.from({ length: per }, (_, i) => ev(round * 8 * per + k * per + i)) } })),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array(8).fill(204));
+      }
+      const total = (FANOUT + 1) * 8 * per;
+      const agg = await s.api('POST', `${E}/aggregate`, { body: { range: 'last24Hours', select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] } });
+      expect(agg.body.columns.map((c: any) => c.values[0])).toEqual([total, 40, 90]);
+    } finally {
+      await s.stop();
+    }
+  });
+});

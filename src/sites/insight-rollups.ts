@@ -77,7 +77,12 @@ export class RollupBuilder {
   /** field -> hour*TYPES+type -> value (dict index, -1 none) -> events; a field absent here has no value in any event. */
   readonly cells = new Map<RollupField, Map<number, Map<number, number>>>();
   /** (hour|day)*TYPES+type -> dict indexes */
-  readonly sets = { vh: new Map<number, Set<number>>(), vd: new Map<number, Set<number>>(), sh: new Map<number, Set<number>>(), sd: new Map<number, Set<number>>() };
+  readonly sets = {
+    vh: new Map<number, Set<number>>(),
+    vd: new Map<number, Set<number>>(),
+    sh: new Map<number, Set<number>>(),
+    sd: new Map<number, Set<number>>(),
+  };
 
   intern(s: string): number {
     let i = this.at.get(s);

@@ -16,7 +16,7 @@ const FIELDS = new Set<string>(ROLLUP_FIELDS);
 type Interval = 'hour' | 'day' | 'week' | 'month';
 
 /** The value of a column for a rollup's stored string (null: the event has none), as valueIn answers it. */
-function valueOf(d: Dimension, c: ColumnRef, s: string | null): unknown {
+function answerValue(d: Dimension, c: ColumnRef, s: string | null): unknown {
   if (c.column === 'page') {
     if (s === null) return null;
     const [page, space] = JSON.parse(s) as [string, string];
@@ -67,7 +67,7 @@ export function collectRollups(rollups: readonly InsightRollupRecord[], plan: Pl
     const whereCaches = before.map(() => new Map<number, boolean>());
     const fieldValue = (d: Dimension, c: ColumnRef, v: number, cache: Map<number, unknown>) => {
       let x = cache.get(v);
-      if (x === undefined && !cache.has(v)) cache.set(v, (x = valueOf(d, c, v < 0 ? null : r.dict[v]!)));
+      if (x === undefined && !cache.has(v)) cache.set(v, (x = answerValue(d, c, v < 0 ? null : r.dict[v]!)));
       return x;
     };
     /** The groups an event of this time (ms, start of its bucket), type and value belongs to ([] : none). */
@@ -82,7 +82,7 @@ export function collectRollups(rollups: readonly InsightRollupRecord[], plan: Pl
             const vals = v < 0 ? [] : f.dim.many(r.dict[v]!);
             pass = f.ref.operator === 'notIn' ? vals.every((x) => f.test(x)) : vals.some((x) => f.test(x));
           } else {
-            const x = valueOf(f.dim, f.ref, v < 0 ? null : r.dict[v]!);
+            const x = answerValue(f.dim, f.ref, v < 0 ? null : r.dict[v]!);
             pass = x !== undefined && f.test(x);
           }
           if (f.dim.field !== 'type') cache.set(v, pass);
@@ -170,7 +170,9 @@ export function collectRollups(rollups: readonly InsightRollupRecord[], plan: Pl
         }
       }
     };
-    const hourUse = byHour ? (h: number) => state.get(h * HOUR) === true : (h: number) => state.get(h * HOUR) === true && !wholeDays.get(Math.floor((h * HOUR) / DAY));
+    const hourUse = byHour
+      ? (h: number) => state.get(h * HOUR) === true
+      : (h: number) => state.get(h * HOUR) === true && !wholeDays.get(Math.floor((h * HOUR) / DAY));
     const dayUse = (d: number) => !byHour && wholeDays.get(d) === true;
     if (distinct.visitors) {
       add(r.vh, HOUR, (g) => g.visitors, 'v:', hourUse);

@@ -122,7 +122,11 @@ function* queries(valuesOf: (column: string) => unknown[]): Generator<Aggregatio
     for (const interval of ['hour', 'day', 'week', 'month'] as const) {
       const time = { column: 'datetime', interval };
       yield { range, select: [time, { column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] };
-      yield { range, groupBy: [time, { column: 'eventType' }], select: [time, { column: 'eventType' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] };
+      yield {
+        range,
+        groupBy: [time, { column: 'eventType' }],
+        select: [time, { column: 'eventType' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }],
+      };
       yield { range, select: [time, { column: 'visitorsCount' }], where: [{ column: 'eventType', values: ['page_view', 'link_click'] }] };
     }
     yield { range, select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] };
@@ -131,9 +135,20 @@ function* queries(valuesOf: (column: string) => unknown[]): Generator<Aggregatio
       const values = valuesOf(c).slice(0, 2);
       yield { range, groupBy: [col(c)] };
       yield { range, groupBy: [col(c)], limit: 3, order: { by: col(c), direction: 'desc' } };
-      yield { range, groupBy: [{ column: 'datetime', interval: 'day' }, col(c), { column: 'eventType' }], where: [{ column: 'eventType', operator: 'notIn', values: ['search_open'] }] };
+      yield {
+        range,
+        groupBy: [{ column: 'datetime', interval: 'day' }, col(c), { column: 'eventType' }],
+        where: [{ column: 'eventType', operator: 'notIn', values: ['search_open'] }],
+      };
       yield { range, groupBy: [{ column: 'datetime', interval: 'month' }], where: [{ ...col(c), values }] };
-      yield { range, groupBy: [col(c)], where: [{ ...col(c), operator: 'notIn', values }, { column: 'eventsCount', operator: 'greaterThanOrEqual', values: [2] }] };
+      yield {
+        range,
+        groupBy: [col(c)],
+        where: [
+          { ...col(c), operator: 'notIn', values },
+          { column: 'eventsCount', operator: 'greaterThanOrEqual', values: [2] },
+        ],
+      };
       yield { range, groupBy: [{ column: 'eventType' }], where: [{ ...col(c), operator: 'greaterThan', values: values.slice(0, 1) }] };
     }
   }
@@ -193,7 +208,17 @@ describe('insights rollups', () => {
 
   it('merge to the same counts in any order and grouping', () => {
     const one = rollupOf(batches, site, 'site1:all', 1);
-    const q: AggregationQuery = { range: 'lastYear', groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'eventType' }], select: [{ column: 'datetime', interval: 'hour' }, { column: 'eventType' }, { column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] };
+    const q: AggregationQuery = {
+      range: 'lastYear',
+      groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'eventType' }],
+      select: [
+        { column: 'datetime', interval: 'hour' },
+        { column: 'eventType' },
+        { column: 'eventsCount' },
+        { column: 'visitorsCount' },
+        { column: 'sessionsCount' },
+      ],
+    };
     const plan = planOf(q, NOW);
     const reversed = new RollupBuilder();
     for (const r of [...rollups].reverse()) reversed.addRollup(r);
@@ -222,10 +247,10 @@ class Failing implements ShardBackend {
   keys() {
     return this.inner.keys();
   }
-  async commit(changes: Map<string, ShardData | null>, expected: Map<string, number>) {
+  async commit(changes: Map<string, ShardData | null>) {
     if (this.fail) throw new Error('disk gone');
     this.commits.push([...changes.keys()]);
-    return this.inner.commit(changes, expected);
+    return this.inner.commit(changes);
   }
   close() {
     return this.inner.close();
@@ -263,7 +288,8 @@ describe('insights rollups in the store', () => {
     const writes = Math.ceil((SEAL_EVENTS * FANOUT * 1.5) / per);
     const events = randomEvents(3, writes * per, 10 * DAY).sort((a, b) => a.ts - b.ts);
     // Concurrent writes: one group commit runs several write functions.
-    for (let i = 0; i < writes; i += 4) await Promise.all([0, 1, 2, 3].map((j) => (i + j < writes ? write(store, events.slice((i + j) * per, (i + j + 1) * per)) : undefined)));
+    for (let i = 0; i < writes; i += 4)
+      await Promise.all([0, 1, 2, 3].map((j) => (i + j < writes ? write(store, events.slice((i + j) * per, (i + j + 1) * per)) : undefined)));
     const { batches, rollups } = await state(store);
     expect(batches).toHaveLength(writes);
     const counted = rollups.flatMap((r) => r.batches).sort();
@@ -308,7 +334,14 @@ describe('insights rollups through the API', () => {
       const E = `/v1/orgs/${org}/sites/${id}/insights/events`;
       const ev = (i: number) => ({
         type: 'page_view',
-        session: { visitorId: `v${i % 40}`, sessionId: `s${i % 90}`, cookies: {}, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0', language: 'en', referrer: null },
+        session: {
+          visitorId: `v${i % 40}`,
+          sessionId: `s${i % 90}`,
+          cookies: {},
+          userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0',
+          language: 'en',
+          referrer: null,
+        },
         location: { url: `https://d.example/p${i % 13}`, siteSection: null, siteSpace: null, siteShareKey: null, space: null, revision: null, page: null },
       });
       // Each round crosses SEAL_EVENTS within one group commit; FANOUT rounds compact.
@@ -320,7 +353,9 @@ describe('insights rollups through the API', () => {
         expect(answers.map((a) => a.status)).toEqual(Array(8).fill(204));
       }
       const total = (FANOUT + 1) * 8 * per;
-      const agg = await s.api('POST', `${E}/aggregate`, { body: { range: 'last24Hours', select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] } });
+      const agg = await s.api('POST', `${E}/aggregate`, {
+        body: { range: 'last24Hours', select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }] },
+      });
       expect(agg.body.columns.map((c: any) => c.values[0])).toEqual([total, 40, 90]);
     } finally {
       await s.stop();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, type InsightEvent, packBatch, recordEvents } from '../../src/sites/insights.js';
-import { type AggregationQuery, aggregate, answer, collectRaw, planOf } from '../../src/sites/insights-query.js';
+import { deleteEventsOf, EVENT_TYPES, type InsightEvent, packBatch, recordEvents } from '../../src/sites/insights.js';
+import { type AggregationQuery, aggregate, answer, collectRaw, planOf, rangeOf } from '../../src/sites/insights-query.js';
 import { collectRollups } from '../../src/sites/insights-rollup-query.js';
 import { FANOUT, openRollupId, RollupBuilder, rollupOf, rollupsOf, SEAL_EVENTS } from '../../src/sites/insight-rollups.js';
 import type { InsightBatchRecord, InsightRollupRecord, SiteRecord } from '../../src/sites/model.js';
@@ -194,6 +194,12 @@ describe('insights rollups', () => {
     expect(raw(batches).events).toBe(3000);
   });
 
+  it('take presets, which start on the hour', () => {
+    expect(rangeOf('last24Hours', NOW)).toEqual([Date.parse('2026-03-09T12:00:00.000Z'), NOW]);
+    expect(rangeOf('last30Days', NOW)[0]).toBe(Date.parse('2026-02-08T12:00:00.000Z'));
+    expect(rangeOf('last3Months', NOW)[0]).toBe(Date.parse('2025-12-10T12:00:00.000Z'));
+  });
+
   it('leave to the events what they cannot count: two fields, distinct counts by a field, ratings, datetime filters, cut hours', () => {
     const no = (q: AggregationQuery) => expect(collectRollups(rollups, planOf(q, NOW)), JSON.stringify(q)).toBeUndefined();
     no({ range: 'last30Days', groupBy: [{ column: 'url' }, { column: 'visitorDevice' }] });
@@ -305,6 +311,15 @@ describe('insights rollups in the store', () => {
     const q: AggregationQuery = { range, select: [{ column: 'datetime', interval: 'day' }, { column: 'eventsCount' }, { column: 'visitorsCount' }] };
     const plan = planOf(q, NOW);
     expect(answer(plan, collectRollups(rollups, plan)!)).toEqual(aggregate(batches, q, NOW));
+    await store.close();
+  });
+
+  it("go with their events when a site's events are deleted", async () => {
+    const store = await ShardStore.open(new MemoryBackend(), TABLES);
+    for (let i = 0; i < 3; i++) await write(store, randomEvents(10 + i, SEAL_EVENTS, HOUR));
+    expect((await state(store)).rollups.length).toBeGreaterThan(1);
+    await store.write((tx) => deleteEventsOf(tx as any, 'site1'));
+    expect(await state(store)).toEqual({ batches: [], rollups: [] });
     await store.close();
   });
 

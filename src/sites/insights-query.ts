@@ -20,7 +20,7 @@ export interface ColumnRef {
   precision?: number;
 }
 
-const METRICS = new Set(['eventsCount', 'sessionsCount', 'visitorsCount', 'pageFeedbackRating', 'askResponseRating']);
+export const METRICS = new Set(['eventsCount', 'sessionsCount', 'visitorsCount', 'pageFeedbackRating', 'askResponseRating']);
 const LINK_KINDS = new Set(['url', 'page', 'file', 'anchor', 'space', 'collection', 'user', 'reusable-content']);
 
 const hostOf = (u: string): string | null => {
@@ -44,7 +44,7 @@ const parse = (s: string) => JSON.parse(s);
  * `absent`: the value of an event without the field (undefined: such an event has no value of
  * this column and is left out of a grouping by it, since the contract's values allow none).
  */
-interface Dimension {
+export interface Dimension {
   field: Field | 'type' | 'time';
   out?: (s: string) => unknown;
   absent?: unknown;
@@ -52,7 +52,7 @@ interface Dimension {
   many?: (s: string) => string[];
 }
 
-function dimension(c: ColumnRef): Dimension | undefined {
+export function dimension(c: ColumnRef): Dimension | undefined {
   switch (c.column) {
     case 'datetime':
       return { field: 'time' };
@@ -155,21 +155,26 @@ export function bucketStart(t: number, interval: Interval): number {
   }
 }
 
-/** The range [from, to] in ms, from a preset back from `now` or from/to. */
+/**
+ * The range [from, to] in ms, from a preset back from `now` or from/to. A preset starts on the
+ * hour (last24Hours at 14:20 counts from 14:00 yesterday): a chart of the last days loses nothing,
+ * and the rollups (insight-rollups.ts), counted per hour, answer it without decoding an event.
+ */
 export function rangeOf(range: unknown, now: number): [number, number] {
   if (typeof range === 'string') {
     const d = new Date(now);
+    const hour = (t: number) => Math.floor(t / 3_600_000) * 3_600_000;
     switch (range) {
       case 'last24Hours':
-        return [now - DAY, now];
+        return [hour(now - DAY), now];
       case 'last7Days':
-        return [now - 7 * DAY, now];
+        return [hour(now - 7 * DAY), now];
       case 'last30Days':
-        return [now - 30 * DAY, now];
+        return [hour(now - 30 * DAY), now];
       case 'last3Months':
-        return [d.setUTCMonth(d.getUTCMonth() - 3), now];
+        return [hour(d.setUTCMonth(d.getUTCMonth() - 3)), now];
       case 'lastYear':
-        return [d.setUTCFullYear(d.getUTCFullYear() - 1), now];
+        return [hour(d.setUTCFullYear(d.getUTCFullYear() - 1)), now];
     }
     throw invalid(`range: unknown preset ${JSON.stringify(range)}`);
   }
@@ -219,7 +224,7 @@ const OPS: Record<string, (v: unknown, values: unknown[]) => boolean> = {
   lessThanOrEqual: (v, values) => values.length > 0 && compare(v, values[0]) <= 0,
 };
 
-interface Group {
+export interface Group {
   key: unknown[];
   events: number;
   sessions: Set<number>;
@@ -238,8 +243,21 @@ function filterValues(c: ColumnRef & { values: unknown[] }): unknown[] {
   });
 }
 
-/** Aggregates a site's batches; the answer is SiteInsightsQueryEventsAggregationResult. */
-export function aggregate(batches: readonly InsightBatchRecord[], q: AggregationQuery, now: number): { columns: Record<string, unknown>[] } {
+/** A checked query (a 400 names what is wrong), ready to be counted from batches or rollups. */
+export interface Plan {
+  q: AggregationQuery;
+  from: number;
+  to: number;
+  limit: number;
+  groupCols: ColumnRef[];
+  select: ColumnRef[];
+  dims: Dimension[];
+  before: { dim: Dimension; ref: ColumnRef & { operator?: string }; test: (v: unknown) => boolean }[];
+  after: { ref: ColumnRef; test: (v: unknown) => boolean }[];
+  seen: Set<string>;
+}
+
+export function planOf(q: AggregationQuery, now: number): Plan {
   const [from, to] = rangeOf(q.range, now);
   const limit = q.limit ?? 1000;
   const groupCols: ColumnRef[] = [];
@@ -260,8 +278,8 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
   const dims = groupCols.map(dimension) as Dimension[];
 
   // Filters on dimensions apply to events, on counts to groups.
-  const before: { dim: Dimension; ref: ColumnRef & { operator?: string }; test: (v: unknown) => boolean }[] = [];
-  const after: { ref: ColumnRef; test: (v: unknown) => boolean }[] = [];
+  const before: Plan['before'] = [];
+  const after: Plan['after'] = [];
   (q.where ?? []).forEach((w, i) => {
     const op = OPS[w.operator ?? 'in'];
     if (!op) throw invalid(`where[${i}].operator: unknown operator ${JSON.stringify(w.operator)}`);
@@ -278,6 +296,28 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
   if (q.order && !METRICS.has(q.order.by.column) && !seen.has(keyOfRef(q.order.by)))
     throw invalid(`order.by: ${q.order.by.column} is neither a count nor a column grouped by or selected`);
 
+  return { q, from, to, limit, groupCols, select, dims, before, after, seen };
+}
+
+/** Aggregates a site's batches; the answer is SiteInsightsQueryEventsAggregationResult. */
+export function aggregate(batches: readonly InsightBatchRecord[], q: AggregationQuery, now: number): { columns: Record<string, unknown>[] } {
+  const plan = planOf(q, now);
+  return answer(plan, collectRaw(batches, plan));
+}
+
+/** A new group of `key`. */
+export const newGroup = (key: unknown[]): Group => ({
+  key,
+  events: 0,
+  sessions: new Set(),
+  visitors: new Set(),
+  feedback: { ok: 0, good: 0, bad: 0 },
+  ask: { positive: 0, negative: 0 },
+});
+
+/** The groups of the events of `batches` (every event decoded). */
+export function collectRaw(batches: readonly InsightBatchRecord[], plan: Plan): Map<unknown, Group> {
+  const { from, to, groupCols, dims, before } = plan;
   // Values are numbered across batches (ids), so a group key is a few integers.
   const ids = new Map<string, number>();
   const idOf = (s: string) => {
@@ -360,7 +400,7 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
         const id = v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
         let g = groups.get(id);
         if (!g) {
-          g = { key: [v], events: 0, sessions: new Set(), visitors: new Set(), feedback: { ok: 0, good: 0, bad: 0 }, ask: { positive: 0, negative: 0 } };
+          g = newGroup([v]);
           groups.set(id, g);
         }
         count(g, i);
@@ -385,7 +425,7 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
         const id = key.length === 0 ? '' : key.length === 1 && typeof key[0] !== 'object' ? String(key[0]) : JSON.stringify(key);
         let g = groups.get(id);
         if (!g) {
-          g = { key, events: 0, sessions: new Set(), visitors: new Set(), feedback: { ok: 0, good: 0, bad: 0 }, ask: { positive: 0, negative: 0 } };
+          g = newGroup(key);
           groups.set(id, g);
         }
         count(g, i);
@@ -393,6 +433,12 @@ export function aggregate(batches: readonly InsightBatchRecord[], q: Aggregation
     }
   }
 
+  return groups;
+}
+
+/** The answer (SiteInsightsQueryEventsAggregationResult) of the groups counted for `plan`. */
+export function answer(plan: Plan, groups: Map<unknown, Group>): { columns: Record<string, unknown>[] } {
+  const { q, groupCols, select, after, limit } = plan;
   const metric = (g: Group, column: string): unknown =>
     column === 'eventsCount'
       ? g.events

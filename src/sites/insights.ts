@@ -1,6 +1,7 @@
 import { invalid } from '../kernel/errors.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import type { InsightBatchRecord, SiteRecord } from './model.js';
+import { deleteRollupsOf, rollUp } from './insight-rollups.js';
 import { SiteInsightBatches, SiteSections, SiteSpaces } from './tables.js';
 
 // Site insights (docs/manual/insights.md): the events a published site records (page views,
@@ -274,10 +275,12 @@ export function batchId(site: string, now: Date): string {
   return `${site}:${now.getTime().toString(36)}-${seq.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Stores events as one batch (nothing stored for none). */
+/** Stores events as one batch (nothing stored for none), counted in the site's rollups in the same write. */
 export function recordEvents(tx: WriteTx, site: SiteRecord, events: InsightEvent[], now: Date): InsightBatchRecord | undefined {
   if (events.length === 0) return undefined;
-  return tx.put(SiteInsightBatches, packBatch(site, events, batchId(site.id, now), now));
+  const batch = packBatch(site, events, batchId(site.id, now), now);
+  rollUp(tx, site, batch, () => batchesOf(tx, site.id));
+  return tx.put(SiteInsightBatches, batch);
 }
 
 /** Every batch of a site. */
@@ -287,5 +290,6 @@ export const batchesOf = (tx: ReadTx, siteId: string) => tx.find(SiteInsightBatc
 export function deleteEventsOf(tx: WriteTx, siteId: string): number {
   const all = batchesOf(tx, siteId);
   for (const b of all) tx.delete(SiteInsightBatches, b.id);
+  deleteRollupsOf(tx, siteId);
   return all.length;
 }

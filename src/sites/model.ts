@@ -185,6 +185,36 @@ export interface SiteMcpServerRecord {
 }
 
 /** One immutable row: a batch of events, column by column (src/sites/insights.ts; docs/manual/insights.md#storage). */
+/**
+ * What a site's batches count (src/sites/insight-rollups.ts): events per (hour, type), per
+ * (hour, type, value) of each field, and the distinct visitors and sessions per (hour|day, type).
+ * Keys pack a bucket and a type (bucket * 64 + type), hours and days counted from the epoch.
+ */
+export interface InsightRollupRecord {
+  /** `<site>:open` (the rollup new batches are added to) or `<site>:<random>`. */
+  id: string;
+  site: string;
+  organization: string;
+  /** 0: open; 1: sealed; n+1: merged from FANOUT of level n. */
+  level: number;
+  /** The batches counted (each batch by exactly one rollup). */
+  batches: string[];
+  events: number;
+  /** The first and last event times (ms). */
+  t0: number;
+  t1: number;
+  dict: string[];
+  /** [key, events]* */
+  total: number[];
+  /** Per field: [key, value (dict index, -1 none), events]*; a field absent: no event has a value. */
+  cells: Partial<Record<string, number[]>>;
+  /** Distinct visitors / sessions per hour and per day: [key, n, ...n dict indexes]* */
+  vh: number[];
+  vd: number[];
+  sh: number[];
+  sd: number[];
+}
+
 export interface InsightBatchRecord {
   /** `<site>:<time base36>-<random>`: the site says which shard holds it. */
   id: string;

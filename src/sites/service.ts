@@ -18,6 +18,7 @@ import { newVisitorAuth } from './publishing-auth.js';
 import {
   CustomHostnames,
   SiteInsightBatches,
+  SiteInsightRollups,
   SiteMcpServers,
   SiteChannels,
   SiteExternalLinks,
@@ -183,6 +184,7 @@ export function deleteSite(tx: WriteTx, caller: Caller, organizationId: string, 
   for (const r of tx.find(SiteExternalLinks, 'site', site.id)) tx.delete(SiteExternalLinks, r.id);
   for (const r of tx.find(SiteAgentSettings, 'site', site.id)) tx.delete(SiteAgentSettings, r.id);
   for (const r of tx.find(SiteInsightBatches, 'site', site.id)) tx.delete(SiteInsightBatches, r.id);
+  for (const r of tx.find(SiteInsightRollups, 'site', site.id)) tx.delete(SiteInsightRollups, r.id);
   dropGrantsOn(tx, org.id, 'site', site.id);
   tx.delete(Sites, site.id);
   if (org.defaultContent?.type === 'site' && org.defaultContent.site === site.id) {

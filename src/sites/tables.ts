@@ -3,6 +3,7 @@ import type {
   CustomFontRecord,
   CustomHostnameRecord,
   InsightBatchRecord,
+  InsightRollupRecord,
   ShareLinkRecord,
   SiteAgentSettingsRecord,
   SiteChannelRecord,
@@ -30,6 +31,8 @@ export const CustomHostnames = table<CustomHostnameRecord, 'organization' | 'sit
 export const SiteMcpServers = table<SiteMcpServerRecord, 'site'>('siteMcpServers');
 // A site's insights events, in immutable batches (src/sites/insights.ts): the site's own segments.
 export const SiteInsightBatches = table<InsightBatchRecord, 'site'>('siteInsightBatches');
+// What those batches count, ahead of aggregations (src/sites/insight-rollups.ts): a shard per rollup.
+export const SiteInsightRollups = table<InsightRollupRecord, 'site'>('siteInsightRollups');
 // A site's agent channels, navigation external links and agent settings (docs/manual/site-agents.md).
 export const SiteChannels = table<SiteChannelRecord, 'site'>('siteChannels');
 export const SiteExternalLinks = table<SiteExternalLinkRecord, 'site'>('siteExternalLinks');

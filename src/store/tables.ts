@@ -12,6 +12,7 @@ import type { TableSpec } from './port.js';
 //                        (`space/<id>/c/<n>`), so an edit writes what it adds, never what exists
 //   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
 //   insights/<site>      a site's insights events: immutable batches in append-only segments
+//   insightrollups/<site>/<id>  what those batches count, one rollup a shard
 // Finding rows: `locateId` / `locate[field]` when the id or the value says where the rows are;
 // every other id and indexed field has a directory the store keeps by itself (dir/<table>.<field>/<b>).
 
@@ -191,6 +192,16 @@ export const TABLES: TableSpec[] = [
     immutable: true,
     locateId: (id) => `insights/${id.slice(0, id.indexOf(':'))}`,
     locate: { site: (v) => `insights/${v}` },
+  },
+  // What a site's insights batches count (src/sites/insight-rollups.ts), written in the same
+  // commit as each batch: one shard per rollup (`insightrollups/<site>/<id>`), so a sealed rollup
+  // is written once and the open one, rewritten by each batch, stays small. Ids are `<site>:...`;
+  // the site's rollups are found through the directory.
+  {
+    name: 'siteInsightRollups',
+    shard: (r) => `insightrollups/${r.site}/${r.id.slice(r.id.indexOf(':') + 1)}`,
+    indexes: ['site'],
+    locateId: (id) => `insightrollups/${id.slice(0, Math.max(0, id.indexOf(':')))}/${id.slice(id.indexOf(':') + 1)}`,
   },
   // An organization's audit events (src/audit): written once, in the same commit as the write they
   // record, as append-only segments of the organization's own group (`audit/<org>/<n>`). Ids are `<org>:<uuid>`.

@@ -1,3 +1,4 @@
+import { collate } from '../../kernel/collate.js';
 import { Resolver, type SpecFiles } from './resolve.js';
 import { SchemaDiff, type Level } from './schema.js';
 
@@ -352,8 +353,8 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
   return { changes, summary };
 }
 
-// What localeCompare does with no arguments, with one collator (not one per call).
-const collate = new Intl.Collator().compare;
+// ICU's order ('en', as localeCompare with no arguments on an English system), without the
+// ICU collator for ASCII names (src/kernel/collate.ts): the order no longer depends on the locale.
 const sortKey = (c: Change) => c.operation ?? (c.schema !== undefined ? `~${c.schema}` : `~~${c.where ?? ''}`);
 
 /** `Pet` for `#/components/schemas/Pet` of the root file; `file#/pointer` elsewhere. */

@@ -1,0 +1,87 @@
+// The two string orders the CLI sorts its output by, ICU's ('en'), without creating an ICU
+// collator for strings of printable ASCII: the first Intl.Collator of a process loads ICU's
+// collation data, 10 to 20 ms, a third of `node -e 0`, paid by every `docs content check` and
+// `docs openapi diff` for names that are nearly always ASCII (issue 30). Any other character
+// (accents, control characters, other scripts) goes to the ICU collator, created then.
+// test/kernel/collate.test.ts checks both against Intl.Collator on every pair of short strings
+// and on random longer ones.
+
+// Printable ASCII in the primary order of ICU's root collation (which 'en' uses unchanged):
+// spaces, punctuation, symbols, digits, then letters, a letter and its capital equal at this level.
+const PRIMARY_ORDER = ' _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz';
+const RANK = new Uint8Array(128);
+for (let i = 0; i < PRIMARY_ORDER.length; i++) {
+  const c = PRIMARY_ORDER.charCodeAt(i);
+  RANK[c] = i + 1;
+  if (c >= 0x61 && c <= 0x7a) RANK[c - 32] = i + 1;
+}
+/** Every digit run has the digits' place among the other characters (numeric collation). */
+const DIGITS = RANK[0x30]!;
+
+const printableAscii = (s: string) => /^[\x20-\x7e]*$/.test(s);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isUpper = (c: number) => c >= 0x41 && c <= 0x5a;
+
+let icu: Intl.Collator | undefined;
+let icuNatural: Intl.Collator | undefined;
+
+/**
+ * `new Intl.Collator('en').compare`: letters before their capitals only when nothing else
+ * differs (`a` < `A` < `b`), punctuation before digits before letters.
+ */
+export function collate(a: string, b: string): number {
+  if (!printableAscii(a) || !printableAscii(b)) return (icu ??= new Intl.Collator('en')).compare(a, b);
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = RANK[a.charCodeAt(i)]!;
+    const y = RANK[b.charCodeAt(i)]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  // Equal but for case: the first letter whose case differs decides, small first.
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return isUpper(x) ? 1 : -1;
+  }
+  return 0;
+}
+
+/**
+ * `new Intl.Collator('en', { numeric: true, sensitivity: 'base' }).compare`: case ignored, a run
+ * of digits compared as the number it writes (`page-2` < `page-10`, `01` = `1`).
+ */
+export function naturalCollate(a: string, b: string): number {
+  if (!printableAscii(a) || !printableAscii(b)) return (icuNatural ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(j);
+    if (isDigit(x) && isDigit(y)) {
+      // Leading zeros do not count; then the longer number is the greater, else digit by digit.
+      while (i < a.length && a.charCodeAt(i) === 0x30) i++;
+      while (j < b.length && b.charCodeAt(j) === 0x30) j++;
+      let ei = i;
+      let ej = j;
+      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
+      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
+      // ICU splits runs past 254 digits; none are that long here, and ICU is asked if one is.
+      if (ei - i > 200 || ej - j > 200) return (icuNatural ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b);
+      if (ei - i !== ej - j) return ei - i < ej - j ? -1 : 1;
+      for (; i < ei; i++, j++) {
+        const d = a.charCodeAt(i) - b.charCodeAt(j);
+        if (d) return d < 0 ? -1 : 1;
+      }
+      continue;
+    }
+    const rx = isDigit(x) ? DIGITS : RANK[x]!;
+    const ry = isDigit(y) ? DIGITS : RANK[y]!;
+    if (rx !== ry) return rx < ry ? -1 : 1;
+    i++;
+    j++;
+  }
+  if (i < a.length) return 1;
+  if (j < b.length) return -1;
+  return 0;
+}

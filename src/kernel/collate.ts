@@ -31,6 +31,15 @@ let icuNatural: Intl.Collator | undefined;
  */
 export function collate(a: string, b: string): number {
   if (!printableAscii(a) || !printableAscii(b)) return (icu ??= new Intl.Collator('en')).compare(a, b);
+  return asciiCollate(a, b);
+}
+
+/** `collate` for sorting by `keys`: the ASCII order without a check per comparison when every key is printable ASCII. */
+export function collatorFor(keys: readonly string[]): (a: string, b: string) => number {
+  return keys.every(printableAscii) ? asciiCollate : collate;
+}
+
+function asciiCollate(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = RANK[a.charCodeAt(i)]!;
@@ -53,6 +62,15 @@ export function collate(a: string, b: string): number {
  */
 export function naturalCollate(a: string, b: string): number {
   if (!printableAscii(a) || !printableAscii(b)) return (icuNatural ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b);
+  return asciiNatural(a, b);
+}
+
+/** `naturalCollate` for sorting by `keys`: without a check per comparison when every key is printable ASCII. */
+export function naturalCollatorFor(keys: readonly string[]): (a: string, b: string) => number {
+  return keys.every(printableAscii) ? asciiNatural : naturalCollate;
+}
+
+function asciiNatural(a: string, b: string): number {
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {

@@ -1,4 +1,4 @@
-import { collate } from '../../kernel/collate.js';
+import { collatorFor } from '../../kernel/collate.js';
 import { Resolver, type SpecFiles } from './resolve.js';
 import { SchemaDiff, type Level } from './schema.js';
 
@@ -347,7 +347,11 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     if (!(name in oldSchemes)) push({ id: 'security-scheme-added', level: 'info', where: `security scheme ${name}`, message: 'security scheme added' });
 
   changes.push(...schemaChanges(schemas, newFiles.root));
-  changes.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || collate(sortKey(a), sortKey(b)));
+  // Each change's sort key made once (not twice per comparison).
+  const keyed = changes.map((c, i) => ({ c, rank: LEVEL_ORDER[c.level], key: sortKey(c), i }));
+  const collate = collatorFor(keyed.map((k) => k.key));
+  keyed.sort((a, b) => a.rank - b.rank || collate(a.key, b.key) || a.i - b.i);
+  for (let i = 0; i < keyed.length; i++) changes[i] = keyed[i]!.c;
   const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
   for (const c of changes) summary[c.level]++;
   return { changes, summary };

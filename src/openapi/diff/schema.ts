@@ -21,7 +21,6 @@ export interface SchemaChange {
 
 const join = (prefix: string, child: string) => (!prefix ? child : !child ? prefix : child.startsWith('[') ? prefix + child : `${prefix}.${child}`);
 const show = (v: unknown) => JSON.stringify(v);
-const REF = /"\$ref":"((?:[^"\\]|\\.)*)"/g;
 const UPPER = ['maxLength', 'maximum', 'maxItems', 'maxProperties'] as const;
 const LOWER = ['minLength', 'minimum', 'minItems', 'minProperties'] as const;
 
@@ -36,7 +35,7 @@ export class SchemaDiff {
   /** The operation being compared: the owner of the references reached outside any other. */
   owner = '';
   private readonly stack: string[] = [];
-  private readonly texts = new WeakMap<object, string | undefined>();
+  private readonly same = new Map<string, string[] | null>();
 
   constructor(
     private readonly oldSpec: Resolver,
@@ -52,7 +51,7 @@ export class SchemaDiff {
       return depth > 64
         ? []
         : this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, depth);
-    const from = this.stack.at(-1) ?? this.owner;
+    const from = this.stack.length ? this.stack[this.stack.length - 1]! : this.owner;
     let set = this.uses.get(from);
     if (!set) this.uses.set(from, (set = new Set()));
     set.add(key);
@@ -61,11 +60,11 @@ export class SchemaDiff {
     this.memo.set(key, []);
     this.stack.push(key);
     try {
-      // The same text on both sides (most schemas between two versions): no change here, only
+      // The same JSON on both sides (most schemas between two versions): no change here, only
       // in the schemas it references, compared in turn. Much quicker than the walk below.
-      const text = this.text(o.node);
-      if (text !== undefined && o.file === n.file && text === this.text(n.node)) {
-        for (const m of text.matchAll(REF)) this.compare({ $ref: JSON.parse(`"${m[1]}"`) }, o.file, { $ref: JSON.parse(`"${m[1]}"`) }, n.file, dir);
+      const refs = o.file === n.file ? this.sameRefs(o.key!, o.node, n.key!, n.node) : undefined;
+      if (refs) {
+        for (const ref of refs) this.compare({ $ref: ref }, o.file, { $ref: ref }, n.file, dir);
         return [];
       }
       this.memo.set(key, this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, 0));
@@ -75,12 +74,20 @@ export class SchemaDiff {
     return [];
   }
 
-  /** JSON text of a schema node, once per node (the same node is compared in both directions). */
-  private text(node: unknown): string | undefined {
-    if (!node || typeof node !== 'object') return JSON.stringify(node);
-    let t = this.texts.get(node);
-    if (t === undefined) this.texts.set(node, (t = JSON.stringify(node)));
-    return t;
+  /**
+   * When the two nodes have the same JSON text (JSON.stringify of each equal, key order
+   * included): the `$ref` strings in it, in the order the text has them; else undefined. Once
+   * per pair (the same pair is compared in both directions). A walk of both that stops at the
+   * first difference, not two texts: it was a sixth of a diff of the GitBook specs (issue 30).
+   */
+  private sameRefs(oKey: string, o: unknown, nKey: string, n: unknown): string[] | undefined {
+    const pair = `${oKey}|${nKey}`;
+    let got = this.same.get(pair);
+    if (got === undefined) {
+      const refs: string[] = [];
+      this.same.set(pair, (got = o !== undefined && sameJson(o, n, refs) ? refs : null));
+    }
+    return got ?? undefined;
   }
 
   /** allOf merged into one schema (properties, required, the first type/enum/bounds found). */
@@ -148,13 +155,15 @@ export class SchemaDiff {
 
     // Bounds: tighter in a request, looser in a response, are what clients notice.
     for (const k of UPPER) {
-      const [a, b] = [o[k], n[k]];
+      const a = o[k];
+      const b = n[k];
       if (a === b) continue;
       if (b !== undefined && (a === undefined || b < a)) add(`${k}-decreased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
       else add(`${k}-increased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
     }
     for (const k of LOWER) {
-      const [a, b] = [o[k], n[k]];
+      const a = o[k];
+      const b = n[k];
       if (a === b) continue;
       if (b !== undefined && (a === undefined || b > a)) add(`${k}-increased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
       else add(`${k}-decreased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
@@ -231,6 +240,33 @@ export class SchemaDiff {
     const [nu, nf] = unwrap(n, nFile);
     return this.compare(ou, of, nu, nf, dir, depth + 1);
   }
+}
+
+/**
+ * JSON.stringify(a) === JSON.stringify(b) for parsed JSON or YAML (no undefined, functions or
+ * toJSON in it), without making the texts; each string `$ref` found is added to `refs`, in
+ * the order of the text.
+ */
+function sameJson(a: unknown, b: unknown, refs: string[]): boolean {
+  if (a === b && (a === null || typeof a !== 'object')) return true;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], refs)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i]) return false;
+    const x = (a as Record<string, unknown>)[k];
+    if (!sameJson(x, (b as Record<string, unknown>)[k], refs)) return false;
+    if (k === '$ref' && typeof x === 'string') refs.push(x);
+  }
+  return true;
 }
 
 function unwrap(s: any, file: string): [unknown, string] {

@@ -60,6 +60,11 @@ export class Resolver {
   /** The same, by the reference object itself when it is met again in the same file (no key to build). */
   private readonly byNode = new WeakMap<object, { file: string; got: Resolved }>();
 
+  /** `resolve(node, file).node`, with no object made for a node that is not a reference. */
+  nodeOf(node: any, file: string): any {
+    return node && typeof node === 'object' && typeof node.$ref === 'string' ? this.resolve(node, file).node : node;
+  }
+
   /** Follows `$ref`s (at most 32 in a row) from `node` found in `file`. */
   resolve(node: any, file: string): Resolved {
     if (!node || typeof node !== 'object' || typeof node.$ref !== 'string') return { node, file };

@@ -23,6 +23,7 @@ const join = (prefix: string, child: string) => (!prefix ? child : !child ? pref
 const show = (v: unknown) => JSON.stringify(v);
 const UPPER = ['maxLength', 'maximum', 'maxItems', 'maxProperties'] as const;
 const LOWER = ['minLength', 'minimum', 'minItems', 'minProperties'] as const;
+const ALTERNATIVES = ['oneOf', 'anyOf'] as const;
 
 export class SchemaDiff {
   /**
@@ -124,7 +125,6 @@ export class SchemaDiff {
       const removed = [...ot].filter((t) => !nt.has(t) && !(t === 'integer' && nt.has('number')));
       const intWidened = ot.has('integer') && !ot.has('number') && nt.has('number');
       const intNarrowed = ot.has('number') && !nt.has('number') && nt.has('integer');
-      const label = `${[...ot].join('|')} → ${[...nt].join('|')}`;
       if (removed.length === 1 && removed[0] === 'null' && !added.length)
         add('became-not-nullable', req ? 'breaking' : 'info', 'no longer accepts null' + (req ? '' : ' (never null now)'));
       else if (added.length === 1 && added[0] === 'null' && !removed.length) add('became-nullable', req ? 'info' : 'breaking', 'may now be null');
@@ -133,7 +133,7 @@ export class SchemaDiff {
         const widened = !removed.length && !intNarrowed;
         const narrowed = !added.length && !intWidened;
         const level: Level = req ? (widened ? 'info' : 'breaking') : narrowed ? 'info' : 'breaking';
-        add('type-changed', level, `type changed: ${label}`);
+        add('type-changed', level, `type changed: ${[...ot].join('|')} → ${[...nt].join('|')}`);
         compatible = added.length === 0 || removed.length === 0 || intWidened || intNarrowed;
         if (removed.includes('object') || removed.includes('array')) compatible = false;
       }
@@ -179,7 +179,7 @@ export class SchemaDiff {
     const nreq = new Set<string>(Array.isArray(n.required) ? n.required : []);
     // readOnly properties are never sent, writeOnly ones never received.
     const skip = (spec: Resolver, s: any, file: string) => {
-      const r = spec.resolve(s, file).node;
+      const r = spec.nodeOf(s, file);
       return r && typeof r === 'object' && (req ? r.readOnly === true : r.writeOnly === true);
     };
     for (const name of Object.keys(op)) {
@@ -202,30 +202,33 @@ export class SchemaDiff {
       }
       if (!oreq.has(name) && nreq.has(name)) add('property-became-required', req ? 'breaking' : 'info', 'became required', name);
       if (oreq.has(name) && !nreq.has(name)) add('property-became-optional', req ? 'info' : 'breaking', 'became optional (may be absent)', name);
-      for (const c of this.child(op[name], oFile, np[name], nFile, dir, depth)) out.push({ ...c, field: join(name, c.field) });
+      under(out, name, this.child(op[name], oFile, np[name], nFile, dir, depth));
     }
     if (o.additionalProperties !== false && n.additionalProperties === false && req)
       add('additional-properties-refused', 'breaking', 'properties not listed are now refused');
     if (isSchema(o.additionalProperties) && isSchema(n.additionalProperties)) {
-      for (const c of this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth)) out.push({ ...c, field: join('{}', c.field) });
+      under(out, '{}', this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth));
     }
     if (isSchema(o.items) && isSchema(n.items)) {
-      for (const c of this.child(o.items, oFile, n.items, nFile, dir, depth)) out.push({ ...c, field: join('[]', c.field) });
+      under(out, '[]', this.child(o.items, oFile, n.items, nFile, dir, depth));
     }
 
     // Alternatives: matched by the schema they reference, else by position.
-    for (const kw of ['oneOf', 'anyOf'] as const) {
+    for (const kw of ALTERNATIVES) {
       const ob: any[] = Array.isArray(o[kw]) ? o[kw] : [];
       const nb: any[] = Array.isArray(n[kw]) ? n[kw] : [];
       if (!ob.length && !nb.length) continue;
-      const name = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.split('/').pop() : `#${i}`);
+      const name = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.slice(b.$ref.lastIndexOf('/') + 1) : `#${i}`);
       const nByName = new Map(nb.map((b, i) => [name(b, i), b]));
       const oNames = new Set(ob.map(name));
       ob.forEach((b, i) => {
         const nm = name(b, i);
         const other = nByName.get(nm);
         if (other === undefined) add(`${kw}-removed`, req ? 'breaking' : 'info', `${kw} alternative ${nm} removed`);
-        else for (const c of this.child(b, oFile, other, nFile, dir, depth)) out.push({ ...c, field: join(`${kw}[${nm}]`, c.field) });
+        else {
+          const changes = this.child(b, oFile, other, nFile, dir, depth);
+          if (changes.length) under(out, `${kw}[${nm}]`, changes);
+        }
       });
       nb.forEach((b, i) => {
         if (!oNames.has(name(b, i))) add(`${kw}-added`, req ? 'info' : 'warning', `${kw} alternative ${name(b, i)} added`);
@@ -236,9 +239,7 @@ export class SchemaDiff {
 
   private child(o: unknown, oFile: string, n: unknown, nFile: string, dir: Direction, depth: number): SchemaChange[] {
     // An allOf part's property was wrapped to remember its file: unwrap it here.
-    const [ou, of] = unwrap(o, oFile);
-    const [nu, nf] = unwrap(n, nFile);
-    return this.compare(ou, of, nu, nf, dir, depth + 1);
+    return this.compare(inner(o), fileOf(o, oFile), inner(n), fileOf(n, nFile), dir, depth + 1);
   }
 }
 
@@ -269,9 +270,18 @@ function sameJson(a: unknown, b: unknown, refs: string[]): boolean {
   return true;
 }
 
-function unwrap(s: any, file: string): [unknown, string] {
-  if (s && typeof s === 'object' && '__inline' in s && typeof s.$ref === 'string') return [s.__inline, s.$ref.slice(0, s.$ref.indexOf('#'))];
-  return [s, file];
+// An allOf part's property, wrapped by flatten: its schema and its file (no arrays: this runs for
+// every property compared).
+const wrapped = (s: any) => s && typeof s === 'object' && '__inline' in s && typeof s.$ref === 'string';
+const inner = (s: any): unknown => (wrapped(s) ? s.__inline : s);
+const fileOf = (s: any, file: string): string => (wrapped(s) ? s.$ref.slice(0, s.$ref.indexOf('#')) : file);
+
+/** `changes` (of a child schema) added to `out` with `prefix` before their field. */
+function under(out: SchemaChange[], prefix: string, changes: SchemaChange[]): void {
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    out.push({ ...c, field: join(prefix, c.field) });
+  }
 }
 
 const isSchema = (s: unknown) => !!s && typeof s === 'object';

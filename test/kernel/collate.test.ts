@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collate, naturalCollate } from '../../src/kernel/collate.js';
+import { collate, collatorFor, naturalCollate, naturalCollatorFor } from '../../src/kernel/collate.js';
 
 // The ASCII orders of src/kernel/collate.ts must be ICU's exactly: every pair of strings of up to
 // two printable ASCII characters, then random longer ones (digit runs with leading zeros, both
@@ -21,9 +21,35 @@ function* shortStrings(): Generator<string> {
 // A small deterministic generator: the same strings on every run.
 function random(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
 }
-const PIECES = ['a', 'B', 'z', 'Z', '0', '00', '1', '01', '9', '10', '007', '123456789012', '-', '_', '/', '.', ' ', '{', '}', '#', '~', '|', 'get', 'GET', 'page'];
+const PIECES = [
+  'a',
+  'B',
+  'z',
+  'Z',
+  '0',
+  '00',
+  '1',
+  '01',
+  '9',
+  '10',
+  '007',
+  '123456789012',
+  '-',
+  '_',
+  '/',
+  '.',
+  ' ',
+  '{',
+  '}',
+  '#',
+  '~',
+  '|',
+  'get',
+  'GET',
+  'page',
+];
 function randomStrings(n: number, seed: number): string[] {
   const r = random(seed);
   const out: string[] = [];
@@ -42,7 +68,8 @@ describe('collate and naturalCollate: ICU order without an ICU collator for ASCI
   it("collate is Intl.Collator('en') on every pair of strings of up to two characters, against a sample", () => {
     // Every short string against every 97th one (all ~9,000 against ~94): ~850,000 comparisons.
     const probes = short.filter((_, i) => i % 97 === 0);
-    for (const a of short) for (const b of probes) if (sign(collate(a, b)) !== sign(ICU.compare(a, b))) expect([a, b, collate(a, b)]).toEqual([a, b, ICU.compare(a, b)]);
+    for (const a of short)
+      for (const b of probes) if (sign(collate(a, b)) !== sign(ICU.compare(a, b))) expect([a, b, collate(a, b)]).toEqual([a, b, ICU.compare(a, b)]);
     // And the sort of all of them.
     expect([...short].sort(collate)).toEqual([...short].sort(ICU.compare));
   });
@@ -64,6 +91,14 @@ describe('collate and naturalCollate: ICU order without an ICU collator for ASCI
           expect(['natural', a, b, naturalCollate(a, b)]).toEqual(['natural', a, b, ICU_NATURAL.compare(a, b)]);
       }
     expect([...xs].sort(naturalCollate)).toEqual([...xs].sort(ICU_NATURAL.compare));
+  });
+
+  it('collatorFor and naturalCollatorFor sort a list as ICU does, with or without a name outside ASCII', () => {
+    const xs = randomStrings(400, 7);
+    for (const list of [xs, [...xs, 'Éclair', 'zèbre', 'page-١٠']]) {
+      expect([...list].sort(collatorFor(list))).toEqual([...list].sort(ICU.compare));
+      expect([...list].sort(naturalCollatorFor(list))).toEqual([...list].sort(ICU_NATURAL.compare));
+    }
   });
 
   it('strings outside printable ASCII are ICU’s', () => {

@@ -5,7 +5,7 @@ import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../s
 import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
-import { naturalCollatorFor } from '../../src/kernel/collate.js';
+import { collationKeys } from '../../src/kernel/collate.js';
 import { naturalCompare } from './content-folder.js';
 import { openFolder, walkFolder, type Entry } from './folder-walk.js';
 import { collectPages, type ListBody } from './pages.js';
@@ -50,11 +50,14 @@ export interface CheckResult {
 }
 
 const isMarkdown = (name: string) => /\.md$/i.test(name);
-/** naturalCompare for sorting `keys`, its check for ICU made once for all of them, not per comparison (src/kernel/collate.ts). */
-const naturalOf = (keys: readonly string[]) => {
-  const natural = naturalCollatorFor(keys);
-  return (a: string, b: string) => natural(a, b) || (a < b ? -1 : a > b ? 1 : 0);
-};
+/** `names` sorted by naturalCompare, each name's collation key made once (src/kernel/collate.ts). */
+function naturalSort(names: string[]): string[] {
+  const keys = collationKeys(names, true);
+  if (!keys) return names.sort(naturalCompare);
+  const byKey = names.map((name, i) => ({ name, key: keys[i]! }));
+  byKey.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return byKey.map((k) => k.name);
+}
 /** What a check needs of a page, from one parse: its links and the anchors of its headings. */
 interface PageFacts {
   links: { url: string; type: string; line: number }[];
@@ -83,8 +86,7 @@ export async function checkFolder(
   const textOf = (rel: string) => texts.get(rel) ?? (texts.set(rel, readFileSync(entries.get(rel)!.real, 'utf8')), texts.get(rel)!);
   const treeOf = (rel: string) => trees.get(rel) ?? (trees.set(rel, parse(textOf(rel))), trees.get(rel)!);
 
-  const markdown = [...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== summary);
-  markdown.sort(naturalOf(markdown));
+  const markdown = naturalSort([...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== summary));
   // The pages: SUMMARY.md's entries, else every markdown file (as push reads the folder).
   let pages: string[];
   const anchored: { file: string; anchor: string; line: number | undefined; url: string }[] = [];
@@ -204,8 +206,7 @@ export async function checkFolder(
     }
   }
   // By file, then line (as linters list them); on one line, in the order written.
-  const byFile = naturalOf(problems.map((p) => p.file));
-  problems.sort((a, b) => byFile(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
+  problems.sort((a, b) => naturalCompare(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0));
   return { target: { dir }, counts: { pages: pages.length, files: [...entries.keys()].filter((f) => !isMarkdown(f)).length }, problems };
 }
 

@@ -34,9 +34,49 @@ export function collate(a: string, b: string): number {
   return asciiCollate(a, b);
 }
 
-/** `collate` for sorting by `keys`: the ASCII order without a check per comparison when every key is printable ASCII. */
-export function collatorFor(keys: readonly string[]): (a: string, b: string) => number {
-  return keys.every(printableAscii) ? asciiCollate : collate;
+/**
+ * For sorting many strings: a key per string whose plain order (`<`, code unit by code unit, in
+ * the engine, not a loop of ours) is `collate`'s (or with `natural`, `naturalCollate`'s), as ICU's
+ * sort keys are; undefined when a string is not printable ASCII (then sort with the comparator).
+ * Primary weights, then (not natural) a 0 and the case of each character.
+ */
+export function collationKeys(strings: readonly string[], natural = false): string[] | undefined {
+  if (!strings.every(printableAscii) || (natural && strings.some((s) => /\d{201}/.test(s)))) return undefined;
+  return strings.map(natural ? naturalKey : collationKey);
+}
+
+const weight = (c: number) => String.fromCharCode(RANK[c]!);
+
+function collationKey(s: string): string {
+  let primary = '';
+  let tertiary = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    primary += weight(c);
+    tertiary += isUpper(c) ? '2' : '1';
+  }
+  // The 0 ends the primary weights (all above it): a string that is a prefix of another comes first.
+  return `${primary}\u0000${tertiary}`;
+}
+
+function naturalKey(s: string): string {
+  let key = '';
+  let i = 0;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (!isDigit(c)) {
+      key += weight(c);
+      i++;
+      continue;
+    }
+    // A run of digits: the digits' weight, its length without leading zeros, its digits.
+    while (i < s.length && s.charCodeAt(i) === 0x30) i++;
+    let end = i;
+    while (end < s.length && isDigit(s.charCodeAt(end))) end++;
+    key += String.fromCharCode(DIGITS, 0x100 + end - i) + s.slice(i, end);
+    i = end;
+  }
+  return key;
 }
 
 function asciiCollate(a: string, b: string): number {
@@ -63,11 +103,6 @@ function asciiCollate(a: string, b: string): number {
 export function naturalCollate(a: string, b: string): number {
   if (!printableAscii(a) || !printableAscii(b)) return (icuNatural ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b);
   return asciiNatural(a, b);
-}
-
-/** `naturalCollate` for sorting by `keys`: without a check per comparison when every key is printable ASCII. */
-export function naturalCollatorFor(keys: readonly string[]): (a: string, b: string) => number {
-  return keys.every(printableAscii) ? asciiNatural : naturalCollate;
 }
 
 function asciiNatural(a: string, b: string): number {

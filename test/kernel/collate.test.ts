@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collate, collatorFor, naturalCollate, naturalCollatorFor } from '../../src/kernel/collate.js';
+import { collate, collationKeys, naturalCollate } from '../../src/kernel/collate.js';
 
 // The ASCII orders of src/kernel/collate.ts must be ICU's exactly: every pair of strings of up to
 // two printable ASCII characters, then random longer ones (digit runs with leading zeros, both
@@ -93,12 +93,22 @@ describe('collate and naturalCollate: ICU order without an ICU collator for ASCI
     expect([...xs].sort(naturalCollate)).toEqual([...xs].sort(ICU_NATURAL.compare));
   });
 
-  it('collatorFor and naturalCollatorFor sort a list as ICU does, with or without a name outside ASCII', () => {
-    const xs = randomStrings(400, 7);
-    for (const list of [xs, [...xs, 'Éclair', 'zèbre', 'page-١٠']]) {
-      expect([...list].sort(collatorFor(list))).toEqual([...list].sort(ICU.compare));
-      expect([...list].sort(naturalCollatorFor(list))).toEqual([...list].sort(ICU_NATURAL.compare));
+  it("collationKeys: the keys' plain order is ICU's, for both collators; none for a string outside printable ASCII", () => {
+    const xs = [...randomStrings(1500, 7), ...[...shortStrings()].filter((_, i) => i % 7 === 0)];
+    for (const natural of [false, true]) {
+      const icu = natural ? ICU_NATURAL : ICU;
+      const keys = collationKeys(xs, natural)!;
+      for (let i = 0; i < xs.length; i++)
+        for (let j = i; j < Math.min(xs.length, i + 40); j++) {
+          const [a, b] = [keys[i]!, keys[j]!];
+          const got = a < b ? -1 : a > b ? 1 : 0;
+          if (got !== sign(icu.compare(xs[i]!, xs[j]!))) expect([natural, xs[i], xs[j], got]).toEqual([natural, xs[i], xs[j], icu.compare(xs[i]!, xs[j]!)]);
+        }
+      const sorted = xs.map((x, i) => ({ x, k: keys[i]! })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+      expect(sorted.map((s) => s.x)).toEqual([...xs].sort(icu.compare));
+      expect(collationKeys([...xs, 'Éclair'], natural)).toBeUndefined();
     }
+    expect(collationKeys(['a' + '1'.repeat(201)], true)).toBeUndefined();
   });
 
   it('strings outside printable ASCII are ICU’s', () => {

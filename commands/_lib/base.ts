@@ -9,7 +9,6 @@ import { organizationOf } from './org.js';
 import { pick, pickerFor } from './pick.js';
 import { fieldAsFlag, INTERRUPTED_EXIT, switchWithValue, isPromptInterrupt, toDocsError, withSuggestion } from './cli-errors.js';
 import { jqExpression, runJq } from './jq.js';
-import { selectTransport } from '../../src/transport/select.js';
 import type { Transport } from '../../src/transport/types.js';
 
 /**
@@ -112,6 +111,9 @@ export abstract class DocsCommand extends Command {
   /** The transport chosen from flags, environment, profile and data-directory lock. */
   protected async transport(flags: { 'api-url'?: string; token?: string; data?: string; profile?: string; store?: string }): Promise<Transport> {
     if (!this.transportInstance) {
+      // Loaded here, not with the command: a command that works offline (content check of a
+      // folder, openapi diff of two files) loads no store, lock or HTTP client (issue 30).
+      const { selectTransport } = await import('../../src/transport/select.js');
       const t = await selectTransport({
         apiUrl: flags['api-url'],
         token: flags.token,

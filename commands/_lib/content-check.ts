@@ -5,10 +5,11 @@ import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../s
 import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
+import { collationKeys } from '../../src/kernel/collate.js';
 import { naturalCompare } from './content-folder.js';
 import { openFolder, walkFolder, type Entry } from './folder-walk.js';
 import { collectPages, type ListBody } from './pages.js';
-import type { FactCache } from './link-cache.js';
+import { pageKey, type FactCache } from './link-cache.js';
 import type { ExternalLink } from './external-links.js';
 import { yielder } from './yield.js';
 
@@ -49,6 +50,14 @@ export interface CheckResult {
 }
 
 const isMarkdown = (name: string) => /\.md$/i.test(name);
+/** `names` sorted by naturalCompare, each name's collation key made once (src/kernel/collate.ts). */
+function naturalSort(names: string[]): string[] {
+  const keys = collationKeys(names, true);
+  if (!keys) return names.sort(naturalCompare);
+  const byKey = names.map((name, i) => ({ name, key: keys[i]! }));
+  byKey.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return byKey.map((k) => k.name);
+}
 /** What a check needs of a page, from one parse: its links and the anchors of its headings. */
 interface PageFacts {
   links: { url: string; type: string; line: number }[];
@@ -77,7 +86,7 @@ export async function checkFolder(
   const textOf = (rel: string) => texts.get(rel) ?? (texts.set(rel, readFileSync(entries.get(rel)!.real, 'utf8')), texts.get(rel)!);
   const treeOf = (rel: string) => trees.get(rel) ?? (trees.set(rel, parse(textOf(rel))), trees.get(rel)!);
 
-  const markdown = [...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== summary).sort(naturalCompare);
+  const markdown = naturalSort([...entries.keys()].filter((f) => isMarkdown(f) && !f.startsWith('.') && f !== summary));
   // The pages: SUMMARY.md's entries, else every markdown file (as push reads the folder).
   let pages: string[];
   const anchored: { file: string; anchor: string; line: number | undefined; url: string }[] = [];
@@ -118,12 +127,19 @@ export async function checkFolder(
   const facts = (rel: string): PageFacts => {
     const had = factsOf.get(rel);
     if (had) return had;
-    const text = textOf(rel);
-    const got = cache?.get(text) ?? {
-      links: extractLinks(() => treeOf(rel), text).map(({ url, type, line }) => ({ url, type, line })),
-      anchors: [...headingAnchors(treeOf(rel))],
-    };
-    cache?.set(text, got);
+    // The bytes hashed as read, hashed once: a known page is neither decoded nor parsed.
+    const bytes = texts.has(rel) ? undefined : readFileSync(entries.get(rel)!.real);
+    const key = cache ? pageKey(bytes ?? Buffer.from(textOf(rel), 'utf8')) : '';
+    let got = cache?.get(key);
+    if (!got) {
+      if (bytes && !texts.has(rel)) texts.set(rel, bytes.toString('utf8'));
+      const text = textOf(rel);
+      got = {
+        links: extractLinks(() => treeOf(rel), text).map(({ url, type, line }) => ({ url, type, line })),
+        anchors: [...headingAnchors(treeOf(rel))],
+      };
+      cache?.set(key, got);
+    }
     trees.delete(rel);
     factsOf.set(rel, got);
     return got;

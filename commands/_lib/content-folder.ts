@@ -3,6 +3,7 @@ import { extname, join, posix } from 'node:path';
 import { readPageSource, writePageSource } from '../../src/documents/page-source.js';
 import type { Parse } from '../../src/content/link-refs.js';
 import { slugify } from '../../src/content/tree.js';
+import { naturalCollate } from '../../src/kernel/collate.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
@@ -303,9 +304,11 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
   return keyLinkPages(kept);
 }
 
-/** Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). */
-const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-export const naturalCompare = (a: string, b: string) => natural.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Natural order of names: `2-setup` before `10-faq` (digits compared as numbers). ICU's ('en',
+ * numeric, case ignored), with no ICU collator created for ASCII names (src/kernel/collate.ts).
+ */
+export const naturalCompare = (a: string, b: string) => naturalCollate(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body); a root README.md first. */
 function fromTree(walk: Walk, rel = '', readme = 'README.md'): LocalPage[] {

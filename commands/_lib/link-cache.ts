@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
@@ -57,7 +58,7 @@ export class LinkCache {
 
 /**
  * `docs content check`'s cache: a page's links (URL, kind, line) and heading anchors by the
- * SHA-256 of its text (<cache>/check-index.json), so a check parses only the pages that changed
+ * SHA-256 of its bytes (pageKey; <cache>/check-index.json), so a check parses only the pages that changed
  * since the last one. An entry of the wrong shape is ignored (the page is parsed).
  */
 export class FactCache {
@@ -77,8 +78,9 @@ export class FactCache {
     return new FactCache(file, entries);
   }
 
-  get(text: string): { links: { url: string; type: string; line: number }[]; anchors: string[] } | undefined {
-    const got = this.entries.get(sha256hex(text)) as any;
+  /** `key`: pageKey(bytes), the SHA-256 of the page's bytes. */
+  get(key: string): { links: { url: string; type: string; line: number }[]; anchors: string[] } | undefined {
+    const got = this.entries.get(key) as any;
     const ok =
       got &&
       Array.isArray(got.links) &&
@@ -88,11 +90,10 @@ export class FactCache {
     return ok ? got : undefined;
   }
 
-  set(text: string, facts: { links: { url: string; type: string; line: number }[]; anchors: string[] }) {
-    const sha = sha256hex(text);
-    if (this.entries.get(sha) === facts) return;
-    this.entries.delete(sha);
-    this.entries.set(sha, facts);
+  set(key: string, facts: { links: { url: string; type: string; line: number }[]; anchors: string[] }) {
+    if (this.entries.get(key) === facts) return;
+    this.entries.delete(key);
+    this.entries.set(key, facts);
     this.dirty = true;
   }
 
@@ -100,6 +101,13 @@ export class FactCache {
     if (this.dirty) saveEntries(this.file, this.entries);
   }
 }
+
+/**
+ * A page's key in FactCache: the SHA-256 of its bytes, hashed as read (no UTF-8 decoding of a page
+ * whose facts are known). The same as the SHA-256 of its text, the key before, for every page in
+ * valid UTF-8; for another, the key of bytes that decode to that text, so an entry is never wrong.
+ */
+export const pageKey = (bytes: Buffer) => hash('sha256', bytes, 'hex');
 
 /** Writes a cache's entries (the newest MAX_ENTRIES) by rename; a cache that cannot be written costs the next run its parsing, nothing else. */
 function saveEntries(file: string, entries: Map<string, unknown>): void {

@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
 import { githubLines, storedReader, summaryLine, textLines } from '../_lib/openapi-diff.js';
 import { orgFlag } from '../_lib/org.js';
+import { withoutOptimizer } from '../_lib/without-optimizer.js';
 import { diffSpecs } from '../../src/openapi/diff/classify.js';
 import { loadSpec } from '../../src/openapi/diff/load.js';
 
@@ -36,7 +37,7 @@ Exit 0 whatever the changes; with --fail-on-breaking, exit 1 when a change is br
     // The transport (and the store or server behind it) only when a side is a stored spec.
     const stored = storedReader(flags, () => this.transport(flags));
     const [oldSpec, newSpec] = await Promise.all([loadSpec(args.old, stored), loadSpec(args.new, stored)]);
-    const result = diffSpecs(oldSpec, newSpec);
+    const result = withoutOptimizer(() => diffSpecs(oldSpec, newSpec));
     if (!this.jsonEnabled()) {
       const lines = flags.format === 'github' ? [...githubLines(result, newSpec.path), summaryLine(result)] : textLines(result);
       process.stdout.write(lines.join('\n') + '\n');

@@ -1,3 +1,4 @@
+import { collate, collationKeys } from '../../kernel/collate.js';
 import { Resolver, type SpecFiles } from './resolve.js';
 import { SchemaDiff, type Level } from './schema.js';
 
@@ -346,14 +347,21 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     if (!(name in oldSchemes)) push({ id: 'security-scheme-added', level: 'info', where: `security scheme ${name}`, message: 'security scheme added' });
 
   changes.push(...schemaChanges(schemas, newFiles.root));
-  changes.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || collate(sortKey(a), sortKey(b)));
+  // Each change's sort key made once, as a collation key when it can be (compared by the engine,
+  // not character by character in a loop of ours: the sort was a tenth of the diff of the GitBook specs).
+  const keys = changes.map(sortKey);
+  const collated = collationKeys(keys);
+  const keyed = changes.map((c, i) => ({ c, rank: LEVEL_ORDER[c.level], key: collated?.[i] ?? keys[i]!, i }));
+  const order = collated ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0) : collate;
+  keyed.sort((a, b) => a.rank - b.rank || order(a.key, b.key) || a.i - b.i);
+  for (let i = 0; i < keyed.length; i++) changes[i] = keyed[i]!.c;
   const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
   for (const c of changes) summary[c.level]++;
   return { changes, summary };
 }
 
-// What localeCompare does with no arguments, with one collator (not one per call).
-const collate = new Intl.Collator().compare;
+// ICU's order ('en', as localeCompare with no arguments on an English system), without the
+// ICU collator for ASCII names (src/kernel/collate.ts): the order no longer depends on the locale.
 const sortKey = (c: Change) => c.operation ?? (c.schema !== undefined ? `~${c.schema}` : `~~${c.where ?? ''}`);
 
 /** `Pet` for `#/components/schemas/Pet` of the root file; `file#/pointer` elsewhere. */

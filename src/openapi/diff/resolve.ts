@@ -57,12 +57,23 @@ export class Resolver {
     return this.spec.files[this.spec.root];
   }
 
+  /** The same, by the reference object itself when it is met again in the same file (no key to build). */
+  private readonly byNode = new WeakMap<object, { file: string; got: Resolved }>();
+
+  /** `resolve(node, file).node`, with no object made for a node that is not a reference. */
+  nodeOf(node: any, file: string): any {
+    return node && typeof node === 'object' && typeof node.$ref === 'string' ? this.resolve(node, file).node : node;
+  }
+
   /** Follows `$ref`s (at most 32 in a row) from `node` found in `file`. */
   resolve(node: any, file: string): Resolved {
     if (!node || typeof node !== 'object' || typeof node.$ref !== 'string') return { node, file };
+    const seen = this.byNode.get(node);
+    if (seen && seen.file === file) return seen.got;
     const at = `${file}\0${node.$ref}`;
     let got = this.followed.get(at);
     if (!got) this.followed.set(at, (got = this.follow(node, file)));
+    if (!seen) this.byNode.set(node, { file, got });
     return got;
   }
 

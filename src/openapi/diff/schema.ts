@@ -21,9 +21,9 @@ export interface SchemaChange {
 
 const join = (prefix: string, child: string) => (!prefix ? child : !child ? prefix : child.startsWith('[') ? prefix + child : `${prefix}.${child}`);
 const show = (v: unknown) => JSON.stringify(v);
-const REF = /"\$ref":"((?:[^"\\]|\\.)*)"/g;
 const UPPER = ['maxLength', 'maximum', 'maxItems', 'maxProperties'] as const;
 const LOWER = ['minLength', 'minimum', 'minItems', 'minProperties'] as const;
+const ALTERNATIVES = ['oneOf', 'anyOf'] as const;
 
 export class SchemaDiff {
   /**
@@ -36,7 +36,7 @@ export class SchemaDiff {
   /** The operation being compared: the owner of the references reached outside any other. */
   owner = '';
   private readonly stack: string[] = [];
-  private readonly texts = new WeakMap<object, string | undefined>();
+  private readonly same = new Map<string, string[] | null>();
 
   constructor(
     private readonly oldSpec: Resolver,
@@ -52,7 +52,7 @@ export class SchemaDiff {
       return depth > 64
         ? []
         : this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, depth);
-    const from = this.stack.at(-1) ?? this.owner;
+    const from = this.stack.length ? this.stack[this.stack.length - 1]! : this.owner;
     let set = this.uses.get(from);
     if (!set) this.uses.set(from, (set = new Set()));
     set.add(key);
@@ -61,11 +61,11 @@ export class SchemaDiff {
     this.memo.set(key, []);
     this.stack.push(key);
     try {
-      // The same text on both sides (most schemas between two versions): no change here, only
+      // The same JSON on both sides (most schemas between two versions): no change here, only
       // in the schemas it references, compared in turn. Much quicker than the walk below.
-      const text = this.text(o.node);
-      if (text !== undefined && o.file === n.file && text === this.text(n.node)) {
-        for (const m of text.matchAll(REF)) this.compare({ $ref: JSON.parse(`"${m[1]}"`) }, o.file, { $ref: JSON.parse(`"${m[1]}"`) }, n.file, dir);
+      const refs = o.file === n.file ? this.sameRefs(o.key!, o.node, n.key!, n.node) : undefined;
+      if (refs) {
+        for (const ref of refs) this.compare({ $ref: ref }, o.file, { $ref: ref }, n.file, dir);
         return [];
       }
       this.memo.set(key, this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, 0));
@@ -75,12 +75,20 @@ export class SchemaDiff {
     return [];
   }
 
-  /** JSON text of a schema node, once per node (the same node is compared in both directions). */
-  private text(node: unknown): string | undefined {
-    if (!node || typeof node !== 'object') return JSON.stringify(node);
-    let t = this.texts.get(node);
-    if (t === undefined) this.texts.set(node, (t = JSON.stringify(node)));
-    return t;
+  /**
+   * When the two nodes have the same JSON text (JSON.stringify of each equal, key order
+   * included): the `$ref` strings in it, in the order the text has them; else undefined. Once
+   * per pair (the same pair is compared in both directions). A walk of both that stops at the
+   * first difference, not two texts: it was a sixth of a diff of the GitBook specs (issue 30).
+   */
+  private sameRefs(oKey: string, o: unknown, nKey: string, n: unknown): string[] | undefined {
+    const pair = `${oKey}|${nKey}`;
+    let got = this.same.get(pair);
+    if (got === undefined) {
+      const refs: string[] = [];
+      this.same.set(pair, (got = o !== undefined && sameJson(o, n, refs) ? refs : null));
+    }
+    return got ?? undefined;
   }
 
   /** allOf merged into one schema (properties, required, the first type/enum/bounds found). */
@@ -117,7 +125,6 @@ export class SchemaDiff {
       const removed = [...ot].filter((t) => !nt.has(t) && !(t === 'integer' && nt.has('number')));
       const intWidened = ot.has('integer') && !ot.has('number') && nt.has('number');
       const intNarrowed = ot.has('number') && !nt.has('number') && nt.has('integer');
-      const label = `${[...ot].join('|')} → ${[...nt].join('|')}`;
       if (removed.length === 1 && removed[0] === 'null' && !added.length)
         add('became-not-nullable', req ? 'breaking' : 'info', 'no longer accepts null' + (req ? '' : ' (never null now)'));
       else if (added.length === 1 && added[0] === 'null' && !removed.length) add('became-nullable', req ? 'info' : 'breaking', 'may now be null');
@@ -126,7 +133,7 @@ export class SchemaDiff {
         const widened = !removed.length && !intNarrowed;
         const narrowed = !added.length && !intWidened;
         const level: Level = req ? (widened ? 'info' : 'breaking') : narrowed ? 'info' : 'breaking';
-        add('type-changed', level, `type changed: ${label}`);
+        add('type-changed', level, `type changed: ${[...ot].join('|')} → ${[...nt].join('|')}`);
         compatible = added.length === 0 || removed.length === 0 || intWidened || intNarrowed;
         if (removed.includes('object') || removed.includes('array')) compatible = false;
       }
@@ -148,13 +155,15 @@ export class SchemaDiff {
 
     // Bounds: tighter in a request, looser in a response, are what clients notice.
     for (const k of UPPER) {
-      const [a, b] = [o[k], n[k]];
+      const a = o[k];
+      const b = n[k];
       if (a === b) continue;
       if (b !== undefined && (a === undefined || b < a)) add(`${k}-decreased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
       else add(`${k}-increased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
     }
     for (const k of LOWER) {
-      const [a, b] = [o[k], n[k]];
+      const a = o[k];
+      const b = n[k];
       if (a === b) continue;
       if (b !== undefined && (a === undefined || b > a)) add(`${k}-increased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
       else add(`${k}-decreased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
@@ -170,7 +179,7 @@ export class SchemaDiff {
     const nreq = new Set<string>(Array.isArray(n.required) ? n.required : []);
     // readOnly properties are never sent, writeOnly ones never received.
     const skip = (spec: Resolver, s: any, file: string) => {
-      const r = spec.resolve(s, file).node;
+      const r = spec.nodeOf(s, file);
       return r && typeof r === 'object' && (req ? r.readOnly === true : r.writeOnly === true);
     };
     for (const name of Object.keys(op)) {
@@ -193,30 +202,33 @@ export class SchemaDiff {
       }
       if (!oreq.has(name) && nreq.has(name)) add('property-became-required', req ? 'breaking' : 'info', 'became required', name);
       if (oreq.has(name) && !nreq.has(name)) add('property-became-optional', req ? 'info' : 'breaking', 'became optional (may be absent)', name);
-      for (const c of this.child(op[name], oFile, np[name], nFile, dir, depth)) out.push({ ...c, field: join(name, c.field) });
+      under(out, name, this.child(op[name], oFile, np[name], nFile, dir, depth));
     }
     if (o.additionalProperties !== false && n.additionalProperties === false && req)
       add('additional-properties-refused', 'breaking', 'properties not listed are now refused');
     if (isSchema(o.additionalProperties) && isSchema(n.additionalProperties)) {
-      for (const c of this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth)) out.push({ ...c, field: join('{}', c.field) });
+      under(out, '{}', this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth));
     }
     if (isSchema(o.items) && isSchema(n.items)) {
-      for (const c of this.child(o.items, oFile, n.items, nFile, dir, depth)) out.push({ ...c, field: join('[]', c.field) });
+      under(out, '[]', this.child(o.items, oFile, n.items, nFile, dir, depth));
     }
 
     // Alternatives: matched by the schema they reference, else by position.
-    for (const kw of ['oneOf', 'anyOf'] as const) {
+    for (const kw of ALTERNATIVES) {
       const ob: any[] = Array.isArray(o[kw]) ? o[kw] : [];
       const nb: any[] = Array.isArray(n[kw]) ? n[kw] : [];
       if (!ob.length && !nb.length) continue;
-      const name = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.split('/').pop() : `#${i}`);
+      const name = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.slice(b.$ref.lastIndexOf('/') + 1) : `#${i}`);
       const nByName = new Map(nb.map((b, i) => [name(b, i), b]));
       const oNames = new Set(ob.map(name));
       ob.forEach((b, i) => {
         const nm = name(b, i);
         const other = nByName.get(nm);
         if (other === undefined) add(`${kw}-removed`, req ? 'breaking' : 'info', `${kw} alternative ${nm} removed`);
-        else for (const c of this.child(b, oFile, other, nFile, dir, depth)) out.push({ ...c, field: join(`${kw}[${nm}]`, c.field) });
+        else {
+          const changes = this.child(b, oFile, other, nFile, dir, depth);
+          if (changes.length) under(out, `${kw}[${nm}]`, changes);
+        }
       });
       nb.forEach((b, i) => {
         if (!oNames.has(name(b, i))) add(`${kw}-added`, req ? 'info' : 'warning', `${kw} alternative ${name(b, i)} added`);
@@ -227,15 +239,49 @@ export class SchemaDiff {
 
   private child(o: unknown, oFile: string, n: unknown, nFile: string, dir: Direction, depth: number): SchemaChange[] {
     // An allOf part's property was wrapped to remember its file: unwrap it here.
-    const [ou, of] = unwrap(o, oFile);
-    const [nu, nf] = unwrap(n, nFile);
-    return this.compare(ou, of, nu, nf, dir, depth + 1);
+    return this.compare(inner(o), fileOf(o, oFile), inner(n), fileOf(n, nFile), dir, depth + 1);
   }
 }
 
-function unwrap(s: any, file: string): [unknown, string] {
-  if (s && typeof s === 'object' && '__inline' in s && typeof s.$ref === 'string') return [s.__inline, s.$ref.slice(0, s.$ref.indexOf('#'))];
-  return [s, file];
+/**
+ * JSON.stringify(a) === JSON.stringify(b) for parsed JSON or YAML (no undefined, functions or
+ * toJSON in it), without making the texts; each string `$ref` found is added to `refs`, in
+ * the order of the text.
+ */
+function sameJson(a: unknown, b: unknown, refs: string[]): boolean {
+  if (a === b && (a === null || typeof a !== 'object')) return true;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], refs)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i]) return false;
+    const x = (a as Record<string, unknown>)[k];
+    if (!sameJson(x, (b as Record<string, unknown>)[k], refs)) return false;
+    if (k === '$ref' && typeof x === 'string') refs.push(x);
+  }
+  return true;
+}
+
+// An allOf part's property, wrapped by flatten: its schema and its file (no arrays: this runs for
+// every property compared).
+const wrapped = (s: any) => s && typeof s === 'object' && '__inline' in s && typeof s.$ref === 'string';
+const inner = (s: any): unknown => (wrapped(s) ? s.__inline : s);
+const fileOf = (s: any, file: string): string => (wrapped(s) ? s.$ref.slice(0, s.$ref.indexOf('#')) : file);
+
+/** `changes` (of a child schema) added to `out` with `prefix` before their field. */
+function under(out: SchemaChange[], prefix: string, changes: SchemaChange[]): void {
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    out.push({ ...c, field: join(prefix, c.field) });
+  }
 }
 
 const isSchema = (s: unknown) => !!s && typeof s === 'object';

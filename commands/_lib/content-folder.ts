@@ -77,6 +77,8 @@ const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
  * in order, each at the start of a line, as git writes them. Pushing one would publish the markers.
  */
 export function conflictMarkerLine(text: string): number | undefined {
+  // Most files have none: found without splitting them into lines.
+  if (!text.includes('<<<<<<< ')) return undefined;
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.startsWith('<<<<<<< '));
   if (start === -1) return undefined;

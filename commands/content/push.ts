@@ -13,7 +13,7 @@ import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
 import { join } from 'node:path';
 import { planPush, type PlannedChange } from '../_lib/content-plan.js';
 import { FactCache, LinkCache } from '../_lib/link-cache.js';
-import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
+import { flattenRemote, remoteContent, remoteForPush, type PushRemote } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
 import { pagePathsOf, pushRedirects } from '../_lib/push-redirects.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
@@ -101,7 +101,7 @@ export default class ContentPush extends DocsCommand {
         : await earlierTarget(transport, space, args.dir);
       // An existing change request is compared with its own content: only what the folder changes
       // since the last push is sent, and pushing the same folder again changes nothing.
-      const remote = await remoteContent(transport, space, target?.id);
+      const remote = await remoteForPush(transport, space, target?.id);
       const cache = LinkCache.load();
       const plan = await planPush(parse, local, remote, (url) => transport.download(url), cache);
       cache.save();
@@ -236,7 +236,7 @@ export default class ContentPush extends DocsCommand {
     run: { dir: string; space: string; target?: PushTarget; label: string; changed: boolean; merge: boolean; subject?: string },
     plan: Awaited<ReturnType<typeof planPush>>,
     local: Awaited<ReturnType<typeof readFolder>>,
-    remote: Awaited<ReturnType<typeof remoteContent>>,
+    remote: PushRemote,
   ) {
     const rflat = flattenRemote(remote.pages);
     const byId = new Map(rflat.map((x) => [x.page.id, x.page]));

@@ -1,5 +1,6 @@
 import type { FontFormat } from '../kernel/font-format.js';
 import type { RevisionRecord } from '../spaces/model.js';
+import type { SourceLinks } from './push-context.js';
 
 // A space's content is a chain of immutable revisions, stored like Git objects:
 // - a page body (markdown) is a `pageContents` row addressed by its SHA-256 (`<space>:<sha>`);
@@ -32,7 +33,12 @@ export interface PageNode {
    * (an edit of the body by any other means leaves it stale); `docs content pull` writes it back
    * instead of markdown made from the body, so the round trip keeps every byte.
    */
-  source?: { text: string; body: string };
+  source?: {
+    text: string;
+    body: string;
+    /** What its links depended on when written (push-context.ts): a push then compares it by its file's hash. */
+    links?: SourceLinks;
+  };
   description?: string;
   emoji?: string;
   icon?: string;

@@ -381,5 +381,16 @@ export async function readFolder(
   return { pages, files: listFiles(walk), summary, skipped, notes: [...groupNotes, ...walk.notes] };
 }
 
-export const flattenLocal = (pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] =>
-  pages.flatMap((page, index) => [{ page, parent, index }, ...flattenLocal(page.children, page.path)]);
+/** Every page, depth first, with its parent's path and its index among its siblings. */
+export function flattenLocal(pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] {
+  const out: { page: LocalPage; parent: string | null; index: number }[] = [];
+  const walk = (list: LocalPage[], up: string | null) => {
+    for (let index = 0; index < list.length; index++) {
+      const page = list[index]!;
+      out.push({ page, parent: up, index });
+      if (page.children.length) walk(page.children, page.path);
+    }
+  };
+  walk(pages, parent);
+  return out;
+}

@@ -245,8 +245,19 @@ async function withIndex(transport: Transport, space: string, changeRequest: str
   }
 }
 
-export const flattenRemote = (pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] =>
-  pages.flatMap((page, index) => [{ page, parent, index }, ...flattenRemote(page.children, page.id)]);
+/** Every page, depth first, with its parent's id and its index among its siblings. */
+export function flattenRemote(pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] {
+  const out: { page: RemotePage; parent: string | null; index: number }[] = [];
+  const walk = (list: RemotePage[], up: string | null) => {
+    for (let index = 0; index < list.length; index++) {
+      const page = list[index]!;
+      out.push({ page, parent: up, index });
+      if (page.children.length) walk(page.children, page.id);
+    }
+  };
+  walk(pages, parent);
+  return out;
+}
 
 /**
  * Link pages to a page (`pageTarget`) by the path and file of that page in `pages` (`linkTo`, and

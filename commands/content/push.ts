@@ -7,7 +7,6 @@ import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { startSpinner } from '../_lib/color.js';
 import { problemLine, verdict } from '../_lib/check-report.js';
-import { checkFolder } from '../_lib/content-check.js';
 import { flattenLocal, pageFile, readFolder } from '../_lib/content-folder.js';
 import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
 import { join } from 'node:path';
@@ -58,6 +57,8 @@ export default class ContentPush extends DocsCommand {
       // The pages under .gitbook.yaml's root, when it names one.
       const { root, summary } = readRepoConfig(args.dir);
       const facts = FactCache.load();
+      // Loaded only for --check: a push without it does not pay for the checker's modules.
+      const { checkFolder } = await import('../_lib/content-check.js');
       const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts, summary);
       facts.save();
       if (checked.problems.length) {

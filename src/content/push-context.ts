@@ -116,8 +116,14 @@ export function recordSourceLinks(
 }
 
 const isState = (v: unknown): v is PathState => v === 0 || v === 1 || v === 2;
-const pairs = <T>(v: unknown, ok: (x: unknown) => x is T): v is [string, T][] =>
-  Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && ok(p[1]));
+const pairs = <T>(v: unknown, ok: (x: unknown) => x is T): v is [string, T][] => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const p = v[i];
+    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'string' || !ok(p[1])) return false;
+  }
+  return true;
+};
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isBit = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
 
@@ -152,9 +158,11 @@ export function sourceLinksHold(
   },
 ): boolean {
   if (rec.at[0] !== now.path || now.stateOf(now.path) !== rec.at[1]) return false;
-  for (const [p, s] of rec.paths) if (now.stateOf(p) !== s) return false;
-  for (const [n, s] of rec.names) if (now.hasFile(n) !== (s === 1)) return false;
-  for (const [id, p] of rec.pages) if (now.pagePath(id) !== p) return false;
-  for (const [id, n] of rec.files) if (now.fileName(id) !== n) return false;
+  // Indexed loops: this runs once per page of a push, before the engine compiles it.
+  const { paths, names, pages, files } = rec;
+  for (let i = 0; i < paths.length; i++) if (now.stateOf(paths[i]![0]) !== paths[i]![1]) return false;
+  for (let i = 0; i < names.length; i++) if (now.hasFile(names[i]![0]) !== (names[i]![1] === 1)) return false;
+  for (let i = 0; i < pages.length; i++) if (now.pagePath(pages[i]![0]) !== pages[i]![1]) return false;
+  for (let i = 0; i < files.length; i++) if (now.fileName(files[i]![0]) !== files[i]![1]) return false;
   return true;
 }

@@ -55,7 +55,12 @@ const id = (v: unknown, name: string) => {
   return v;
 };
 
-export async function pushDigestRoute(ctx: Context, caller: Caller, method: string, query: Record<string, unknown>): Promise<{ status: number; body: PushDigest }> {
+export async function pushDigestRoute(
+  ctx: Context,
+  caller: Caller,
+  method: string,
+  query: Record<string, unknown>,
+): Promise<{ status: number; body: PushDigest }> {
   if (method !== 'GET')
     throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/push-digest (allowed: GET)`), { allow: ['GET'] });
   const space = id(query.space, 'space');

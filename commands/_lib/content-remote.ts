@@ -151,14 +151,14 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
     if (!want.length) return;
     // Up to 200 ids in one call (the route's bound), else every body at once.
     const bodies = want.length > 200 ? 'all' : want.map((p) => p.id).join(',');
-    const got = (
-      await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}), bodies } })
-    ).body as any;
+    const got = (await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}), bodies } }))
+      .body as any;
     const tick = yielder();
     for (const p of want) {
       await tick();
       const b = got?.bodies?.[p.id];
-      if (!b || typeof b.markdown !== 'string') throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave no markdown for it; nothing was sent`);
+      if (!b || typeof b.markdown !== 'string')
+        throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave no markdown for it; nothing was sent`);
       p.markdown = b.markdown;
       if (wellFormed(b.markdown, b.links)) p.links = b.links;
       if (typeof b.source === 'string') p.source = b.source;

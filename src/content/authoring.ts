@@ -444,7 +444,13 @@ export function runBatch(
       throw invalid(`${whereOf.get(id) ?? 'changes'}.document: include "${inc.unresolved[0]}" names no reusable content of this change request`);
     const source = sources.get(id);
     const seen: { written: string; stored: string }[] = [];
-    const stored = canonicalLinksIndexed(parse, inc.markdown, id, resolver, source === undefined ? undefined : (written, to) => seen.push({ written, stored: to }));
+    const stored = canonicalLinksIndexed(
+      parse,
+      inc.markdown,
+      id,
+      resolver,
+      source === undefined ? undefined : (written, to) => seen.push({ written, stored: to }),
+    );
     node.content = putMarkdown(tx, spaceId, stored.markdown, stored.spans);
     // A body set otherwise leaves an earlier source stale (body !== content): pull says so. With
     // it, what its links depend on (push-context.ts): the next push tells it unchanged by its hash.

@@ -77,11 +77,7 @@ function linkText(
 }
 
 /** The page path or file name a link's URL (without its anchor) names: by id (`/pages/<id>`, `/files/<id>`), or lexically relative to `from`. */
-export function linkTarget(
-  raw: string,
-  from: string,
-  idToPath: Ids,
-): { page?: string; file?: string } {
+export function linkTarget(raw: string, from: string, idToPath: Ids): { page?: string; file?: string } {
   if (raw.startsWith('/pages/')) return { page: idToPath.pages.get(raw.slice(7)) };
   if (raw.startsWith('/files/')) return { file: idToPath.files.get(raw.slice(7)) };
   if (raw.startsWith('/')) return {};

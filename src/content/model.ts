@@ -1,6 +1,5 @@
 import type { FontFormat } from '../kernel/font-format.js';
 import type { RevisionRecord } from '../spaces/model.js';
-import type { SourceLinks } from './push-context.js';
 
 // A space's content is a chain of immutable revisions, stored like Git objects:
 // - a page body (markdown) is a `pageContents` row addressed by its SHA-256 (`<space>:<sha>`);
@@ -59,6 +58,26 @@ export interface PageNode {
   createdAt: string;
   updatedAt: string;
   pages: PageNode[];
+}
+
+/** Of a path: 0 no page, 1 a page without subpages, 2 a page with subpages. */
+export type PathState = 0 | 1 | 2;
+
+/**
+ * What a pushed page's links depended on when its body was written from its file (push-context.ts):
+ * a push then tells the page unchanged by the file's SHA-256 alone while all of it still holds.
+ */
+export interface SourceLinks {
+  /** The page's own path and state when written. */
+  at: [string, PathState];
+  /** Paths its links name (lexically, or as the stored ids' paths), and their state then. */
+  paths: [string, PathState][];
+  /** File names its links name, and whether the space had them then (1) or not (0). */
+  names: [string, 0 | 1][];
+  /** The pages its stored body names by id, and their paths then. */
+  pages: [string, string][];
+  /** The files its stored body names by id, and their names then. */
+  files: [string, string][];
 }
 
 export interface FileEntry {

@@ -1,5 +1,6 @@
 import { canonicalLink, linkTarget } from './folder-layout.js';
 import { pageDir, type PageLookup } from './link-refs.js';
+import type { PathState, SourceLinks } from './model.js';
 
 // What a pushed page's body depends on besides its file, recorded when the body is written from
 // the file (a docs-as-code push's `source`), so that the next push can tell the page unchanged
@@ -18,21 +19,7 @@ import { pageDir, type PageLookup } from './link-refs.js';
 // (sourceLinksHold): any difference, or a record missing (a store written before it), and the
 // page is compared in full, as before.
 
-/** Of a path: 0 no page, 1 a page without subpages, 2 a page with subpages. */
-export type PathState = 0 | 1 | 2;
-
-export interface SourceLinks {
-  /** The page's own path and state when written. */
-  at: [string, PathState];
-  /** Paths its links name (lexically, or as the stored ids' paths), and their state then. */
-  paths: [string, PathState][];
-  /** File names its links name, and whether the space had them then (1) or not (0). */
-  names: [string, 0 | 1][];
-  /** The pages its stored body names by id, and their paths then. */
-  pages: [string, string][];
-  /** The files its stored body names by id, and their names then. */
-  files: [string, string][];
-}
+export type { PathState, SourceLinks };
 
 const stateOf = (lookup: PageLookup, path: string): PathState => {
   const id = lookup.idAt(path);

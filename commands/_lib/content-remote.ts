@@ -167,6 +167,34 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
   return { pages, files, keepsSources: true, complete };
 }
 
+/**
+ * The push digest's records (src/push-digest.ts) on pages read otherwise (remoteContent), by id:
+ * `docs content pull` then tells a kept file unchanged by its hash instead of parsing it. A server
+ * without the route leaves them without, and each kept file is compared in full.
+ */
+export async function attachDigests(transport: Transport, spaceId: string, changeRequest: string | undefined, pages: RemotePage[]): Promise<void> {
+  let digest: any;
+  try {
+    digest = (await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}) } })).body;
+  } catch (err) {
+    if (err instanceof DocsError && (err.kind === 'not_found' || err.kind === 'method_not_allowed')) return;
+    throw err;
+  }
+  if (!digest || !Array.isArray(digest.pages)) return;
+  const byId = new Map<string, { sha: string; links: SourceLinks }>();
+  const walk = (list: any[]) => {
+    for (const p of list) {
+      if (p?.source && typeof p.source.sha === 'string' && wellFormedLinks(p.source.links)) byId.set(p.id, p.source);
+      if (Array.isArray(p?.pages)) walk(p.pages);
+    }
+  };
+  walk(digest.pages);
+  for (const { page } of flattenRemote(pages)) {
+    const d = byId.get(page.id);
+    if (d) page.digest = d;
+  }
+}
+
 /** Pages as listPages gives them (or the push digest, without markdown), reduced to what push and pull compare. */
 function remotePages(listed: any[], spaceId: string): RemotePage[] {
   // A link page to a URL is an entry of SUMMARY.md, and so is one to a page of this space (and an

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -7,6 +7,7 @@ import { readFolder } from '../../commands/_lib/content-folder.js';
 import { compared, planPush } from '../../commands/_lib/content-plan.js';
 import { flattenRemote, remoteContent, remoteForPush } from '../../commands/_lib/content-remote.js';
 import { LinkCache } from '../../commands/_lib/link-cache.js';
+import { parserLoads } from '../../commands/_lib/markdown-parser.js';
 import { loadParser, type Parse } from '../../src/content/link-refs.js';
 import { packageRoot } from '../../src/kernel/root.js';
 import { HttpTransport } from '../../src/transport/http.js';
@@ -163,6 +164,31 @@ describe('content push compares what changed', () => {
     got = await both();
     expect(got).toMatchObject({ plan: { phase1: [], phase2: [] }, full: 1 });
     await http.close?.();
+  }, 120_000);
+
+  it('pull writes each kept file back without parsing it when its hash and what its links depended on hold', async () => {
+    const http = new HttpTransport(served.url, TOKEN);
+    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Pull by hash' } })).body as any).id;
+    await http.close?.();
+    const dir = folder(50);
+    await push(dir, space);
+    const { default: ContentPull } = await import('../../commands/content/pull.js');
+    const pull = async () => {
+      const out = tempDir('docs-pull-by-hash-');
+      const write = process.stdout.write;
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      const loads = parserLoads();
+      try {
+        await ContentPull.run([out, '--space', space, '--force', '--api-url', served.url, '--token', TOKEN, '--json'], packageRoot());
+      } finally {
+        process.stdout.write = write;
+      }
+      return { out, loads: parserLoads() - loads };
+    };
+    const got = await pull();
+    expect(got.loads).toBe(0);
+    for (const f of ['section-0/README.md', 'section-1/page-24.md']) expect(readFileSync(join(got.out, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
   }, 120_000);
 
   it("a push of 400 pages (new, then one changed) never holds the CLI's event loop more than 100 ms", async () => {

@@ -7,7 +7,8 @@ import { notFound } from './kernel/errors.js';
 // alike: API tokens (docs tokens), the instance's users (docs users), the caller's pending
 // invitations (docs invites pending|accept|decline), deleted spaces (docs spaces list --deleted),
 // dry runs (--dry-run of sites publish and cr merge), the pages' pushed files (docs content pull,
-// src/page-sources.ts), the content index (docs content push, src/content-index.ts) and sites'
+// src/page-sources.ts), the content index and the push digest (docs content push, src/content-index.ts,
+// src/push-digest.ts) and sites'
 // custom hostnames (docs sites hostname add|list, src/sites/hostnames.ts).
 
 const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
@@ -18,6 +19,7 @@ export const isDocsRoute = (path: string) =>
   path === '/_docs/page-sources' ||
   path === '/_docs/deleted-spaces' ||
   path === '/_docs/content-index' ||
+  path === '/_docs/push-digest' ||
   path === '/_docs/site-map' ||
   path === '/_docs/custom-hostnames' ||
   FAMILIES.some((f) => under(path, f));
@@ -34,6 +36,7 @@ export async function docsRoute(
   refuseScoped(caller, path);
   if (path === '/_docs/dry-run' && method === 'POST') return (await import('./dry-run.js')).dryRunRoute(ctx, caller, body);
   if (path === '/_docs/page-sources') return (await import('./page-sources.js')).pageSourcesRoute(ctx, caller, method, query);
+  if (path === '/_docs/push-digest') return (await import('./push-digest.js')).pushDigestRoute(ctx, caller, method, query);
   if (path === '/_docs/content-index') return (await import('./content-index.js')).contentIndexRoute(ctx, caller, method, query);
   if (path === '/_docs/site-map') return (await import('./sites/site-map.js')).siteMapRoute(ctx, caller, method, query, body);
   if (path === '/_docs/custom-hostnames') return (await import('./sites/hostnames.js')).hostnameRoute(ctx, caller, method, query, body);

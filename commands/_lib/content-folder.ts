@@ -78,6 +78,8 @@ const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
  * in order, each at the start of a line, as git writes them. Pushing one would publish the markers.
  */
 export function conflictMarkerLine(text: string): number | undefined {
+  // Most files have none: found without splitting them into lines.
+  if (!text.includes('<<<<<<< ')) return undefined;
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.startsWith('<<<<<<< '));
   if (start === -1) return undefined;
@@ -382,5 +384,16 @@ export async function readFolder(
   return { pages, files: listFiles(walk), summary, skipped, notes: [...groupNotes, ...walk.notes] };
 }
 
-export const flattenLocal = (pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] =>
-  pages.flatMap((page, index) => [{ page, parent, index }, ...flattenLocal(page.children, page.path)]);
+/** Every page, depth first, with its parent's path and its index among its siblings. */
+export function flattenLocal(pages: LocalPage[], parent: string | null = null): { page: LocalPage; parent: string | null; index: number }[] {
+  const out: { page: LocalPage; parent: string | null; index: number }[] = [];
+  const walk = (list: LocalPage[], up: string | null) => {
+    for (let index = 0; index < list.length; index++) {
+      const page = list[index]!;
+      out.push({ page, parent: up, index });
+      if (page.children.length) walk(page.children, page.path);
+    }
+  };
+  walk(pages, parent);
+  return out;
+}

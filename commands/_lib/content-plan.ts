@@ -6,6 +6,8 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { canonicalBody, contentTypeOf, flattenLocal, type LocalFile, type LocalPage } from './content-folder.js';
 import { flattenRemote, pageFields, type RemoteFile, type RemotePage } from './content-remote.js';
 import type { LinkCache } from './link-cache.js';
+import { sha256hex } from '../../src/content/link-index.js';
+import { sourceLinksHold, type PathState } from '../../src/content/push-context.js';
 import { yielder } from './yield.js';
 
 // What `docs content push` must change so the space matches the folder, as content changes of
@@ -36,6 +38,9 @@ export function hashFile(path: string): Promise<string> {
       .on('end', () => resolve(h.digest('hex')));
   });
 }
+/** How many pages the plans of this process compared by their file's hash alone, and in full (for tests and figures). */
+export const compared = { byHash: 0, full: 0 };
+
 const sameFields = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
@@ -49,7 +54,7 @@ function cleared(had: Record<string, unknown>, wanted: Record<string, unknown>) 
 export async function planPush(
   parse: Parse,
   local: { pages: LocalPage[]; files: LocalFile[] },
-  remote: { pages: RemotePage[]; files: RemoteFile[]; keepsSources?: boolean },
+  remote: { pages: RemotePage[]; files: RemoteFile[]; keepsSources?: boolean; complete?: (pages: RemotePage[]) => Promise<void> },
   download: (url: string) => Promise<Buffer>,
   /** The folder's link offsets by body hash (kept between runs): a body is parsed once. */
   cache?: LinkCache,
@@ -160,11 +165,49 @@ export async function planPush(
   };
   const names = new Set(local.files.map((f) => f.name));
   const ids = { pages: new Map(rflat.map((x) => [x.page.id, x.page.path])), files: new Map(remote.files.map((f) => [f.id, f.name])) };
+  // A page pushed from a file with these bytes (the push digest's hash), under the same title
+  // and fields, whose links depend on nothing that moved since (push-context.ts), is unchanged:
+  // nothing of it is read from the space, nor parsed. The others are compared in full, their
+  // bodies asked for now (complete), as below.
+  const stateOf = (path: string): PathState => {
+    const l = lByPath.get(path);
+    return !l ? 0 : l.page.children.length ? 2 : 1;
+  };
+  const unchanged = new Set<LocalPage>();
+  const compare: RemotePage[] = [];
+  for (const { page } of lflat) {
+    await tick();
+    const r = rByPath.get(page.path);
+    if (!r || page.link !== undefined || page.group) continue;
+    const d = r.page.digest;
+    if (
+      d &&
+      remote.keepsSources &&
+      page.source !== undefined &&
+      r.page.title === page.title &&
+      sameFields(r.page.fields, pageFields(page.fields)) &&
+      sha256hex(page.source) === d.sha &&
+      sourceLinksHold(d.links, {
+        path: page.path,
+        stateOf,
+        hasFile: (n) => names.has(n),
+        pagePath: (id) => ids.pages.get(id),
+        fileName: (id) => ids.files.get(id),
+      })
+    )
+      unchanged.add(page);
+    else compare.push(r.page);
+  }
+  await remote.complete?.(compare);
+  compared.full += compare.length;
+  compared.byHash += unchanged.size;
+
   // Only the pages that differ are parsed: a page whose title and fields are the space's is
   // unchanged when its body is the space's markdown as it is, or as the folder writes it (its
   // links made relative at the offsets of the server's link index, without parsing it); only
   // then is the folder's body parsed, to put its links in the same form.
   for (const { page } of lflat) {
+    if (unchanged.has(page)) continue;
     await tick();
     const r = rByPath.get(page.path);
     if (page.link !== undefined) {

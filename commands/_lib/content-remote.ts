@@ -1,6 +1,7 @@
 import type { ContentIndex } from '../../src/content-index.js';
 import { keyLinkPages, pageFile } from '../../src/content/folder-layout.js';
-import { trustedSpans } from '../../src/content/link-index.js';
+import { trustedSpans, wellFormed } from '../../src/content/link-index.js';
+import { wellFormedLinks, type SourceLinks } from '../../src/content/push-context.js';
 import { documentToMarkdown } from '../../src/documents/markdown.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
@@ -29,6 +30,8 @@ export interface RemotePage {
   source?: string;
   /** Where its links are in `markdown` (the server's link index, checked here): compared without parsing. */
   links?: number[];
+  /** The push digest's word on the file it was pushed from (src/push-digest.ts): its SHA-256 and what its links depended on. */
+  digest?: { sha: string; links: SourceLinks };
 }
 
 export interface RemoteFile {
@@ -57,34 +60,7 @@ export async function remoteContent(
 ): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
-  // A link page to a URL is an entry of SUMMARY.md, and so is one to a page of this space (and an
-  // anchor in it: `inline.md#buttons`); one to anything else (a file, another space) has no form
-  // in a folder, and is left as it is.
-  const linkUrl = (p: any): string | undefined => (p.target?.kind === 'url' && typeof p.target.url === 'string' ? p.target.url : undefined);
-  const pageTarget = (p: any): RemotePage['pageTarget'] => {
-    const t = p.target;
-    if ((t?.kind !== 'page' && t?.kind !== 'anchor') || typeof t.page !== 'string' || (t.space !== undefined && t.space !== spaceId)) return undefined;
-    return { page: t.page, anchor: t.kind === 'anchor' && typeof t.anchor === 'string' ? t.anchor : '' };
-  };
-  const toPage = (p: any): RemotePage[] =>
-    p.type === 'link'
-      ? linkUrl(p) !== undefined
-        ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: linkUrl(p) }]
-        : pageTarget(p)
-          ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: '', pageTarget: pageTarget(p) }]
-          : []
-      : [
-          {
-            id: p.id,
-            path: p.path,
-            title: p.title,
-            fields: pageFields(p),
-            markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''),
-            children: (p.pages ?? []).flatMap(toPage),
-            ...(p.type === 'group' ? { group: true } : {}),
-          },
-        ];
-  const pages = keyLinkPages(resolvePageLinks(listed.pages.flatMap(toPage)));
+  const pages = remotePages(listed.pages, spaceId);
   // The files pages were pushed from (a `docs` server keeps them: GET /_docs/page-sources); a
   // server without that route (GitBook) gives none, and pages are written from their bodies.
   const kept = await pageSources(transport, spaceId, changeRequest);
@@ -134,6 +110,124 @@ export async function remoteContent(
   return { pages, files, keepsSources: !!kept, stale: kept?.stale ?? [] };
 }
 
+/** What push compares a folder with: the space's pages and files, and a way to get the bodies of those it must compare in full. */
+export interface PushRemote {
+  pages: RemotePage[];
+  files: RemoteFile[];
+  keepsSources: boolean;
+  /** Fills in the markdown, link offsets and kept file of these pages (already there: nothing to do). */
+  complete?: (pages: RemotePage[]) => Promise<void>;
+}
+
+/**
+ * The space (or change request) as push needs it: from the push digest (GET /_docs/push-digest,
+ * src/push-digest.ts), no markdown at all, each pushed page with its file's hash, and the bodies
+ * of the pages that differ asked for afterwards (`complete`); from a server without that route
+ * (GitBook's API, an older `docs`), everything, as remoteContent reads it.
+ */
+export async function remoteForPush(transport: Transport, spaceId: string, changeRequest?: string): Promise<PushRemote> {
+  let digest: any;
+  try {
+    digest = (await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}) } })).body;
+  } catch (err) {
+    if (err instanceof DocsError && (err.kind === 'not_found' || err.kind === 'method_not_allowed')) return remoteContent(transport, spaceId, changeRequest);
+    throw err;
+  }
+  if (!digest || !Array.isArray(digest.pages) || !Array.isArray(digest.files)) return remoteContent(transport, spaceId, changeRequest);
+  const pages = remotePages(
+    digest.pages.map(function shaped(p: any): any {
+      return { ...p, markdown: '', pages: (p.pages ?? []).map(shaped) };
+    }),
+    spaceId,
+  );
+  const files: RemoteFile[] = digest.files.map((f: any) => ({
+    id: f.id,
+    name: f.name,
+    size: f.size,
+    downloadURL: '',
+    ...(typeof f.sha === 'string' && /^[0-9a-f]{64}$/.test(f.sha) ? { sha: f.sha } : {}),
+  }));
+  const complete = async (want: RemotePage[]) => {
+    if (!want.length) return;
+    // Up to 200 ids in one call (the route's bound), else every body at once.
+    const bodies = want.length > 200 ? 'all' : want.map((p) => p.id).join(',');
+    const got = (await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}), bodies } }))
+      .body as any;
+    const tick = yielder();
+    for (const p of want) {
+      await tick();
+      const b = got?.bodies?.[p.id];
+      if (!b || typeof b.markdown !== 'string')
+        throw new DocsError('unavailable', `page ${p.path} (${p.id}): the server gave no markdown for it; nothing was sent`);
+      p.markdown = b.markdown;
+      if (wellFormed(b.markdown, b.links)) p.links = b.links;
+      if (typeof b.source === 'string') p.source = b.source;
+    }
+  };
+  return { pages, files, keepsSources: true, complete };
+}
+
+/**
+ * The push digest's records (src/push-digest.ts) on pages read otherwise (remoteContent), by id:
+ * `docs content pull` then tells a kept file unchanged by its hash instead of parsing it. A server
+ * without the route leaves them without, and each kept file is compared in full.
+ */
+export async function attachDigests(transport: Transport, spaceId: string, changeRequest: string | undefined, pages: RemotePage[]): Promise<void> {
+  let digest: any;
+  try {
+    digest = (await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}) } })).body;
+  } catch (err) {
+    if (err instanceof DocsError && (err.kind === 'not_found' || err.kind === 'method_not_allowed')) return;
+    throw err;
+  }
+  if (!digest || !Array.isArray(digest.pages)) return;
+  const byId = new Map<string, { sha: string; links: SourceLinks }>();
+  const walk = (list: any[]) => {
+    for (const p of list) {
+      if (p?.source && typeof p.source.sha === 'string' && wellFormedLinks(p.source.links)) byId.set(p.id, p.source);
+      if (Array.isArray(p?.pages)) walk(p.pages);
+    }
+  };
+  walk(digest.pages);
+  for (const { page } of flattenRemote(pages)) {
+    const d = byId.get(page.id);
+    if (d) page.digest = d;
+  }
+}
+
+/** Pages as listPages gives them (or the push digest, without markdown), reduced to what push and pull compare. */
+function remotePages(listed: any[], spaceId: string): RemotePage[] {
+  // A link page to a URL is an entry of SUMMARY.md, and so is one to a page of this space (and an
+  // anchor in it: `inline.md#buttons`); one to anything else (a file, another space) has no form
+  // in a folder, and is left as it is.
+  const linkUrl = (p: any): string | undefined => (p.target?.kind === 'url' && typeof p.target.url === 'string' ? p.target.url : undefined);
+  const pageTarget = (p: any): RemotePage['pageTarget'] => {
+    const t = p.target;
+    if ((t?.kind !== 'page' && t?.kind !== 'anchor') || typeof t.page !== 'string' || (t.space !== undefined && t.space !== spaceId)) return undefined;
+    return { page: t.page, anchor: t.kind === 'anchor' && typeof t.anchor === 'string' ? t.anchor : '' };
+  };
+  const toPage = (p: any): RemotePage[] =>
+    p.type === 'link'
+      ? linkUrl(p) !== undefined
+        ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: linkUrl(p) }]
+        : pageTarget(p)
+          ? [{ id: p.id, path: '', title: p.title, fields: {}, markdown: '', children: [], link: '', pageTarget: pageTarget(p) }]
+          : []
+      : [
+          {
+            id: p.id,
+            path: p.path,
+            title: p.title,
+            fields: pageFields(p),
+            markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''),
+            ...(p.source && typeof p.source.sha === 'string' && wellFormedLinks(p.source.links) ? { digest: p.source } : {}),
+            children: (p.pages ?? []).flatMap(toPage),
+            ...(p.type === 'group' ? { group: true } : {}),
+          },
+        ];
+  return keyLinkPages(resolvePageLinks(listed.flatMap(toPage)));
+}
+
 /** The kept sources, and the pages whose kept source is stale (edited otherwise since); undefined: the server keeps none. */
 async function pageSources(
   transport: Transport,
@@ -179,8 +273,19 @@ async function withIndex(transport: Transport, space: string, changeRequest: str
   }
 }
 
-export const flattenRemote = (pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] =>
-  pages.flatMap((page, index) => [{ page, parent, index }, ...flattenRemote(page.children, page.id)]);
+/** Every page, depth first, with its parent's id and its index among its siblings. */
+export function flattenRemote(pages: RemotePage[], parent: string | null = null): { page: RemotePage; parent: string | null; index: number }[] {
+  const out: { page: RemotePage; parent: string | null; index: number }[] = [];
+  const walk = (list: RemotePage[], up: string | null) => {
+    for (let index = 0; index < list.length; index++) {
+      const page = list[index]!;
+      out.push({ page, parent: up, index });
+      if (page.children.length) walk(page.children, page.id);
+    }
+  };
+  walk(pages, parent);
+  return out;
+}
 
 /**
  * Link pages to a page (`pageTarget`) by the path and file of that page in `pages` (`linkTo`, and

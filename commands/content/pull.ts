@@ -9,7 +9,9 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
-import { flattenRemote, pageFields, remoteContent, resolvePageLinks, type RemotePage } from '../_lib/content-remote.js';
+import { attachDigests, flattenRemote, pageFields, remoteContent, resolvePageLinks, type RemotePage } from '../_lib/content-remote.js';
+import { sha256hex } from '../../src/content/link-index.js';
+import { sourceLinksHold } from '../../src/content/push-context.js';
 import { PullTarget } from '../_lib/pull-target.js';
 import { CONFIG_FILE, parseRepoConfig } from '../_lib/gitbook-yaml.js';
 import { yielder } from '../_lib/yield.js';
@@ -44,6 +46,8 @@ export default class ContentPull extends DocsCommand {
     const transport = await this.transport(flags);
     const parse = lazyParser();
     const got = await remoteContent(transport, flags.space!, flags['change-request']);
+    // Each kept file's hash and what its links depended on: an unchanged one is not parsed.
+    await attachDigests(transport, flags.space!, flags['change-request'], got.pages);
     // Every path is claimed before anything is written, SUMMARY.md first, then pages (the
     // content), then files: whatever the server sends, each lands inside DIR, under its own name
     // or (unsafe, or taken) under a safe one, with a warning (pull-target.ts).
@@ -184,6 +188,23 @@ function sourceDiffers(
   if (src.title !== page.title) return `its title was changed in the space (to "${page.title}")`;
   if (JSON.stringify(Object.entries(pageFields(src.fields)).sort()) !== JSON.stringify(Object.entries(page.fields).sort()))
     return 'its description, emoji, icon or hidden flag was changed in the space';
+  // Pushing it again would change nothing when what its links depended on holds in the tree
+  // pulled (push-context.ts): known without parsing it (docs-as-code.md#what-a-push-reads).
+  if (
+    page.digest &&
+    sha256hex(page.source!) === page.digest.sha &&
+    sourceLinksHold(page.digest.links, {
+      path: at.path,
+      stateOf: (p) => {
+        const x = pageOf(p);
+        return !x ? 0 : x.hasChildren ? 2 : 1;
+      },
+      hasFile: (n) => names.has(n),
+      pagePath: (id) => ids.pages.get(id),
+      fileName: (id) => ids.files.get(id),
+    })
+  )
+    return undefined;
   if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body)
     return 'a page or file it links to was moved or renamed, or its content was edited in the space';
   return undefined;

@@ -7,13 +7,12 @@ import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { startSpinner } from '../_lib/color.js';
 import { problemLine, verdict } from '../_lib/check-report.js';
-import { checkFolder } from '../_lib/content-check.js';
 import { flattenLocal, pageFile, readFolder } from '../_lib/content-folder.js';
 import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
 import { join } from 'node:path';
 import { planPush, type PlannedChange } from '../_lib/content-plan.js';
 import { FactCache, LinkCache } from '../_lib/link-cache.js';
-import { flattenRemote, remoteContent } from '../_lib/content-remote.js';
+import { flattenRemote, remoteContent, remoteForPush, type PushRemote } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
 import { pagePathsOf, pushRedirects } from '../_lib/push-redirects.js';
 import { earlierTarget, givenTarget, markedSubject, type PushTarget } from '../_lib/push-target.js';
@@ -58,6 +57,8 @@ export default class ContentPush extends DocsCommand {
       // The pages under .gitbook.yaml's root, when it names one.
       const { root, summary } = readRepoConfig(args.dir);
       const facts = FactCache.load();
+      // Loaded only for --check: a push without it does not pay for the checker's modules.
+      const { checkFolder } = await import('../_lib/content-check.js');
       const checked = await checkFolder(root ? join(args.dir, root) : args.dir, parse, facts, summary);
       facts.save();
       if (checked.problems.length) {
@@ -101,7 +102,7 @@ export default class ContentPush extends DocsCommand {
         : await earlierTarget(transport, space, args.dir);
       // An existing change request is compared with its own content: only what the folder changes
       // since the last push is sent, and pushing the same folder again changes nothing.
-      const remote = await remoteContent(transport, space, target?.id);
+      const remote = await remoteForPush(transport, space, target?.id);
       const cache = LinkCache.load();
       const plan = await planPush(parse, local, remote, (url) => transport.download(url), cache);
       cache.save();
@@ -236,7 +237,7 @@ export default class ContentPush extends DocsCommand {
     run: { dir: string; space: string; target?: PushTarget; label: string; changed: boolean; merge: boolean; subject?: string },
     plan: Awaited<ReturnType<typeof planPush>>,
     local: Awaited<ReturnType<typeof readFolder>>,
-    remote: Awaited<ReturnType<typeof remoteContent>>,
+    remote: PushRemote,
   ) {
     const rflat = flattenRemote(remote.pages);
     const byId = new Map(rflat.map((x) => [x.page.id, x.page]));

@@ -1,4 +1,5 @@
 import { readPageSource } from '../documents/page-source.js';
+import { recordSourceLinks } from './push-context.js';
 import { documentToMarkdown } from '../documents/markdown.js';
 import type { Context } from '../kernel/context.js';
 import { invalid } from '../kernel/errors.js';
@@ -441,11 +442,22 @@ export function runBatch(
     const inc = canonicalIncludes(parse, raw, includeOf);
     if (inc.unresolved.length)
       throw invalid(`${whereOf.get(id) ?? 'changes'}.document: include "${inc.unresolved[0]}" names no reusable content of this change request`);
-    const stored = canonicalLinksIndexed(parse, inc.markdown, id, resolver);
-    node.content = putMarkdown(tx, spaceId, stored.markdown, stored.spans);
     const source = sources.get(id);
-    // A body set otherwise leaves an earlier source stale (body !== content): pull says so.
-    if (source !== undefined) node.source = { text: putMarkdown(tx, spaceId, source), body: node.content };
+    const seen: { written: string; stored: string }[] = [];
+    const stored = canonicalLinksIndexed(
+      parse,
+      inc.markdown,
+      id,
+      resolver,
+      source === undefined ? undefined : (written, to) => seen.push({ written, stored: to }),
+    );
+    node.content = putMarkdown(tx, spaceId, stored.markdown, stored.spans);
+    // A body set otherwise leaves an earlier source stale (body !== content): pull says so. With
+    // it, what its links depend on (push-context.ts): the next push tells it unchanged by its hash.
+    if (source !== undefined) {
+      const links = recordSourceLinks(tree, files, id, seen);
+      node.source = { text: putMarkdown(tx, spaceId, source), body: node.content, ...(links ? { links } : {}) };
+    }
   }
   return { pages: tree.roots, files, reusable, outcomes: [...outcomes.values()], inserted };
 }

@@ -28,41 +28,74 @@ export function canonicalBody(
   spans?: number[],
 ): string {
   const from = pageDir(at.path, at.hasChildren);
-  const rel = (target: string) => {
-    // The same few (folder, target) pairs recur over a folder's pages: path.relative once each.
-    const key = `${from}\0${target}`;
-    let r = relMemo.get(key);
-    if (r === undefined) {
-      r = posix.relative(from || '.', target);
-      r = r.startsWith('../') ? r : `./${r}`;
-      if (relMemo.size >= 50_000) relMemo.clear();
-      relMemo.set(key, r);
-    }
-    return r;
-  };
   const edits: { start: number; end: number; text: string }[] = [];
   const links = spans ? linksAt(body, spans) : extractLinks(parse, body);
   for (const l of links) {
-    if (l.start === undefined || /^[a-z][a-z0-9+.-]*:/i.test(l.url) || l.url.startsWith('#')) continue;
-    const [raw, anchor] = l.url.split('#', 2) as [string, string | undefined];
-    let pagePath: string | undefined;
-    let filePath: string | undefined;
-    if (raw.startsWith('/pages/')) pagePath = idToPath.pages.get(raw.slice(7));
-    else if (raw.startsWith('/files/')) filePath = idToPath.files.get(raw.slice(7));
-    else if (!raw.startsWith('/')) {
-      const joined = posix.normalize(posix.join(from, decodeURI(raw)));
-      if (/\.md$/i.test(joined)) pagePath = joined.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '');
-      else filePath = joined;
-    }
-    let text: string | undefined;
-    const p = pagePath !== undefined ? pageOf(pagePath) : undefined;
-    if (p && pagePath !== undefined) text = rel(pageFile(pagePath, p.hasChildren)) + (anchor ? `#${anchor}` : '');
-    else if (filePath !== undefined && fileNames.has(filePath)) text = rel(filePath);
-    if (text && text !== l.url) edits.push({ start: l.start, end: l.end!, text: encodeURI(text) });
+    if (l.start === undefined) continue;
+    const text = canonicalLink(l.url, from, pageOf, fileNames, idToPath);
+    if (text !== l.url) edits.push({ start: l.start, end: l.end!, text });
   }
   let out = body;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return normalizeBody(out);
+}
+
+type Ids = { pages: { get(id: string): string | undefined }; files: { get(id: string): string | undefined } };
+
+/**
+ * One link's URL as canonicalBody writes it, from a page whose links are relative to `from`
+ * (pageDir): the canonical relative form, or the URL as written (a URL with a scheme, an anchor
+ * of the page, a path that resolves to nothing). Also used by a write to check what it records
+ * of a pushed page's links (push-context.ts), so both sides agree.
+ */
+export function canonicalLink(
+  url: string,
+  from: string,
+  pageOf: (path: string) => { hasChildren: boolean } | undefined,
+  fileNames: { has(name: string): boolean },
+  idToPath: Ids,
+): string {
+  const text = linkText(url, from, pageOf, fileNames, idToPath);
+  return text !== undefined && text !== url ? encodeURI(text) : url;
+}
+
+/** The relative form of a link (not yet URI-encoded), or undefined when it is left as written. */
+function linkText(
+  url: string,
+  from: string,
+  pageOf: (path: string) => { hasChildren: boolean } | undefined,
+  fileNames: { has(name: string): boolean },
+  idToPath: Ids,
+): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('#')) return undefined;
+  const [raw, anchor] = url.split('#', 2) as [string, string | undefined];
+  const { page: pagePath, file: filePath } = linkTarget(raw, from, idToPath);
+  const p = pagePath !== undefined ? pageOf(pagePath) : undefined;
+  if (p && pagePath !== undefined) return relFrom(from, pageFile(pagePath, p.hasChildren)) + (anchor ? `#${anchor}` : '');
+  if (filePath !== undefined && fileNames.has(filePath)) return relFrom(from, filePath);
+  return undefined;
+}
+
+/** The page path or file name a link's URL (without its anchor) names: by id (`/pages/<id>`, `/files/<id>`), or lexically relative to `from`. */
+export function linkTarget(raw: string, from: string, idToPath: Ids): { page?: string; file?: string } {
+  if (raw.startsWith('/pages/')) return { page: idToPath.pages.get(raw.slice(7)) };
+  if (raw.startsWith('/files/')) return { file: idToPath.files.get(raw.slice(7)) };
+  if (raw.startsWith('/')) return {};
+  const joined = posix.normalize(posix.join(from, decodeURI(raw)));
+  return /\.md$/i.test(joined) ? { page: joined.replace(/\.md$/i, '').replace(/(^|\/)README$/i, '') } : { file: joined };
+}
+
+/** posix.relative from a page's folder, as a link writes it (`./x.md`, `../y.md`); memoized: the same few pairs recur over a folder's pages. */
+function relFrom(from: string, target: string): string {
+  const key = `${from}\0${target}`;
+  let r = relMemo.get(key);
+  if (r === undefined) {
+    r = posix.relative(from || '.', target);
+    r = r.startsWith('../') ? r : `./${r}`;
+    if (relMemo.size >= 50_000) relMemo.clear();
+    relMemo.set(key, r);
+  }
+  return r;
 }
 
 /** The links at known offsets (a link index), as extractLinks gives them. */

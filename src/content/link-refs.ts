@@ -167,7 +167,14 @@ export const isRewritable = (url: string) => !/^[a-z][a-z0-9+.-]*:/i.test(url) &
  * does (the offsets of the input, shifted by the rewrites before them). Stored with the body
  * (link-index.ts), they let a reader rewrite links again without parsing the page.
  */
-export function canonicalLinksIndexed(parse: Parse, markdown: string, pageId: string, resolver: Resolver): { markdown: string; spans: number[] } {
+export function canonicalLinksIndexed(
+  parse: Parse,
+  markdown: string,
+  pageId: string,
+  resolver: Resolver,
+  /** Each link, as written and as stored (a push records what its links depend on: push-context.ts). */
+  seen?: (written: string, stored: string) => void,
+): { markdown: string; spans: number[] } {
   const links = extractLinks(parse, markdown)
     .filter((l) => l.start !== undefined)
     .sort((a, b) => a.start! - b.start!);
@@ -179,6 +186,7 @@ export function canonicalLinksIndexed(parse: Parse, markdown: string, pageId: st
     const t = resolver.resolve(l.url, pageId);
     const stored = t.kind === 'page' ? `/pages/${t.page}${t.anchor ? '#' + t.anchor : ''}` : t.kind === 'file' ? `/files/${t.file}` : undefined;
     const text = stored ?? l.url;
+    seen?.(l.url, text);
     out += markdown.slice(from, l.start);
     if (isRewritable(text)) spans.push(out.length, out.length + text.length);
     out += text;

@@ -32,7 +32,12 @@ export interface PageNode {
    * (an edit of the body by any other means leaves it stale); `docs content pull` writes it back
    * instead of markdown made from the body, so the round trip keeps every byte.
    */
-  source?: { text: string; body: string };
+  source?: {
+    text: string;
+    body: string;
+    /** What its links depended on when written (push-context.ts): a push then compares it by its file's hash. */
+    links?: SourceLinks;
+  };
   description?: string;
   emoji?: string;
   icon?: string;
@@ -53,6 +58,26 @@ export interface PageNode {
   createdAt: string;
   updatedAt: string;
   pages: PageNode[];
+}
+
+/** Of a path: 0 no page, 1 a page without subpages, 2 a page with subpages. */
+export type PathState = 0 | 1 | 2;
+
+/**
+ * What a pushed page's links depended on when its body was written from its file (push-context.ts):
+ * a push then tells the page unchanged by the file's SHA-256 alone while all of it still holds.
+ */
+export interface SourceLinks {
+  /** The page's own path and state when written. */
+  at: [string, PathState];
+  /** Paths its links name (lexically, or as the stored ids' paths), and their state then. */
+  paths: [string, PathState][];
+  /** File names its links name, and whether the space had them then (1) or not (0). */
+  names: [string, 0 | 1][];
+  /** The pages its stored body names by id, and their paths then. */
+  pages: [string, string][];
+  /** The files its stored body names by id, and their names then. */
+  files: [string, string][];
 }
 
 export interface FileEntry {

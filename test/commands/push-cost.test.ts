@@ -1,12 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFolder } from '../../commands/_lib/content-folder.js';
-import { planPush } from '../../commands/_lib/content-plan.js';
-import { flattenRemote, remoteContent } from '../../commands/_lib/content-remote.js';
+import { compared, planPush } from '../../commands/_lib/content-plan.js';
+import { flattenRemote, remoteContent, remoteForPush } from '../../commands/_lib/content-remote.js';
 import { LinkCache } from '../../commands/_lib/link-cache.js';
+import { parserLoads } from '../../commands/_lib/markdown-parser.js';
 import { loadParser, type Parse } from '../../src/content/link-refs.js';
 import { packageRoot } from '../../src/kernel/root.js';
 import { HttpTransport } from '../../src/transport/http.js';
@@ -98,6 +99,96 @@ describe('content push compares what changed', () => {
     expect((await plan(c.parse, undefined, true)).phase2.map((x) => x.pagePath)).toEqual(['section-2/page-3']);
     expect(c.n).toBeGreaterThanOrEqual(90);
     await http.close?.();
+  }, 120_000);
+
+  it("compares a pushed file by its hash: no markdown read nor parse for an unchanged page, the same plan as a full comparison when the folder's tree moves", async () => {
+    const http = new HttpTransport(served.url, TOKEN);
+    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'By hash' } })).body as any).id;
+    const dir = folder(50);
+    expect(await push(dir, space)).toMatchObject({ added: 50 });
+    const parse = await loadParser();
+    const download = (url: string) => http.download(url);
+    // The plan from the push digest (what push does), against the plan from every page's
+    // markdown (remoteContent, as before): the same changes, whatever moved.
+    const both = async (strip = false) => {
+      const c = counting(parse);
+      const remote = await remoteForPush(http, space);
+      if (strip) for (const { page } of flattenRemote(remote.pages)) delete page.digest;
+      const before = { ...compared };
+      const quick = await planPush(c.parse, await readFolder(dir, parse), remote, download);
+      const counts = { byHash: compared.byHash - before.byHash, full: compared.full - before.full, parsed: c.n };
+      const full = await planPush(parse, await readFolder(dir, parse), await remoteContent(http, space), download);
+      expect(quick).toEqual(full);
+      return { plan: quick, ...counts };
+    };
+    // Unchanged: every page by its hash, nothing read nor parsed.
+    let got = await both();
+    expect(got).toMatchObject({ plan: { phase1: [], phase2: [] }, byHash: 50, full: 0, parsed: 0 });
+    // A one-line change: that page alone compared in full (its body asked for, the file parsed).
+    writeFileSync(join(dir, 'section-1', 'page-3.md'), '# Page 1.3\n\nChanged, see [the section](README.md).\n');
+    got = await both();
+    expect(got.plan.phase2.map((x) => x.pagePath)).toEqual(['section-1/page-3']);
+    expect(got).toMatchObject({ byHash: 49, full: 1, parsed: 1 });
+    // A store without the record (written before it) or a server without the digest: every
+    // page compared in full, the same answer.
+    got = await both(true);
+    expect(got).toMatchObject({ byHash: 0, full: 50 });
+    // A page renamed in the folder: the pages whose links named it are compared in full (their
+    // links now lead nowhere), the others still by hash.
+    renameSync(join(dir, 'section-1', 'page-5.md'), join(dir, 'section-1', 'page-5b.md'));
+    got = await both();
+    expect(got.full).toBeGreaterThan(1);
+    expect(got.full).toBeLessThan(10);
+    // A page that gets subpages (x.md becomes x/README.md): the pages linking it, and it, in full.
+    mkdirSync(join(dir, 'section-0', 'page-3'));
+    renameSync(join(dir, 'section-0', 'page-3.md'), join(dir, 'section-0', 'page-3', 'README.md'));
+    writeFileSync(join(dir, 'section-0', 'page-3', 'sub.md'), '# Sub\n\nUp to [the page](README.md).\n');
+    got = await both();
+    expect(got.full).toBeLessThan(20);
+    // A title changed in the app: that page compared in full (and its title sent back).
+    const listed = ((await http.call('listPages', { path: { spaceId: space } })).body as any).pages;
+    const p7 = listed.find((p: any) => p.path === 'section-0').pages.find((p: any) => p.path === 'section-0/page-7');
+    const cr = ((await http.call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'title' } })).body as any).id;
+    await http.call('updateChangeRequestContent', {
+      path: { spaceId: space, changeRequestId: cr },
+      body: { changes: [{ operation: 'update_page', page: p7.id, title: 'Renamed in the app' }] },
+    });
+    await http.call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr } });
+    got = await both();
+    expect(got.plan.phase2.map((x) => x.pagePath)).toContain('section-0/page-7');
+    // Pushed, the folder is the space again: every page by its hash, but one whose record is
+    // older than the move and that the push had no reason to rewrite (section-0/page-2 names
+    // page-3, which has subpages since): compared in full, and found the same, on each push.
+    await push(dir, space);
+    got = await both();
+    expect(got).toMatchObject({ plan: { phase1: [], phase2: [] }, full: 1 });
+    await http.close?.();
+  }, 120_000);
+
+  it('pull writes each kept file back without parsing it when its hash and what its links depended on hold', async () => {
+    const http = new HttpTransport(served.url, TOKEN);
+    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Pull by hash' } })).body as any).id;
+    await http.close?.();
+    const dir = folder(50);
+    await push(dir, space);
+    const { default: ContentPull } = await import('../../commands/content/pull.js');
+    const pull = async () => {
+      const out = tempDir('docs-pull-by-hash-');
+      const write = process.stdout.write;
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      const loads = parserLoads();
+      try {
+        await ContentPull.run([out, '--space', space, '--force', '--api-url', served.url, '--token', TOKEN, '--json'], packageRoot());
+      } finally {
+        process.stdout.write = write;
+      }
+      return { out, loads: parserLoads() - loads };
+    };
+    const got = await pull();
+    expect(got.loads).toBe(0);
+    for (const f of ['section-0/README.md', 'section-1/page-24.md']) expect(readFileSync(join(got.out, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
   }, 120_000);
 
   it("a push of 400 pages (new, then one changed) never holds the CLI's event loop more than 100 ms", async () => {

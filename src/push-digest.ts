@@ -1,0 +1,129 @@
+import { readChangeRequest } from './change-requests/service.js';
+import { linkIndexOf, sha256hex, trustedSpans } from './content/link-index.js';
+import { loadParser } from './content/link-refs.js';
+import type { ContentRevision, PageNode } from './content/model.js';
+import { contentRowId } from './content/model.js';
+import { wellFormedLinks, type SourceLinks } from './content/push-context.js';
+import { currentRevision, readRevision, treeOf } from './content/revisions.js';
+import { PageContents } from './content/tables.js';
+import type { Caller, Context } from './kernel/context.js';
+import { DocsError, invalid } from './kernel/errors.js';
+import { visibleSpace } from './spaces/service.js';
+import { purgeIfExpired } from './space-purge.js';
+
+// GET /_docs/push-digest?space=S[&changeRequest=C][&bodies=all|ID,ID...]: what `docs content push`
+// compares a folder with, without any page's markdown: the page tree (ids, paths, titles, fields,
+// link targets, as listPages gives them), each file's name, size and SHA-256, and for each page
+// pushed from a file whose body is still the one made from it, the SHA-256 of that file and what
+// its links depended on (src/content/push-context.ts). A folder's file with that hash, under the
+// same conditions, is the page unchanged: the push reads no markdown and parses nothing for it.
+// `bodies`: the markdown, link offsets and kept file of the pages the push must compare in full
+// (`all`, or up to 200 ids), asked in a second call for those only.
+// Not a contract operation (GitBook's API has no such route), so under /_docs
+// (docs/manual/docs-as-code.md#what-a-push-reads; /work/shared/reference/BEYOND.md): answered by
+// `docs serve` and in-process alike; the caller must see the space or change request, as for
+// listPages, and gets nothing listPages and page-sources do not already give, but hashes.
+
+export interface DigestPage {
+  id: string;
+  type: PageNode['type'];
+  title: string;
+  path: string;
+  description?: string;
+  emoji?: string;
+  icon?: string;
+  hidden?: true;
+  target?: PageNode['target'];
+  pages: DigestPage[];
+  /** The file the page was pushed from: its SHA-256, and what its links depended on. */
+  source?: { sha: string; links: SourceLinks };
+}
+
+export interface PushDigest {
+  revision: string;
+  pages: DigestPage[];
+  files: { id: string; name: string; size: number; sha: string }[];
+  /** By page id (asked with `bodies`): its markdown as listPages gives it, its link offsets, its kept file. */
+  bodies?: Record<string, { markdown: string; links: number[]; source?: string }>;
+}
+
+const MAX_IDS = 200;
+
+const id = (v: unknown, name: string) => {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !v || v.length > 200) throw invalid(`${name}: must be an id`);
+  return v;
+};
+
+export async function pushDigestRoute(
+  ctx: Context,
+  caller: Caller,
+  method: string,
+  query: Record<string, unknown>,
+): Promise<{ status: number; body: PushDigest }> {
+  if (method !== 'GET')
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/push-digest (allowed: GET)`), { allow: ['GET'] });
+  const space = id(query.space, 'space');
+  const cr = id(query.changeRequest, 'changeRequest');
+  if (!space) throw invalid('space: required, the space id (?space=ID)');
+  let wanted: 'all' | Set<string> | undefined;
+  if (query.bodies !== undefined) {
+    if (typeof query.bodies !== 'string' || !query.bodies) throw invalid('bodies: `all` or page ids separated by commas');
+    if (query.bodies === 'all') wanted = 'all';
+    else {
+      const ids = query.bodies.split(',');
+      if (ids.length > MAX_IDS) throw invalid(`bodies: at most ${MAX_IDS} page ids (or \`all\`); ${ids.length} given`);
+      if (ids.some((x) => !x || x.length > 200)) throw invalid('bodies: page ids separated by commas, none empty');
+      wanted = new Set(ids);
+    }
+  }
+  await purgeIfExpired(ctx, space);
+  const read = await ctx.store.read((tx) => {
+    const rev: ContentRevision = cr
+      ? readRevision(tx, space, readChangeRequest(tx, caller, space, cr).cr.revision)
+      : currentRevision(tx, visibleSpace(tx, caller, space).row);
+    const bodies: { id: string; markdown: string; stored: unknown; source?: string }[] = [];
+    const row = (sha: string) => tx.get(PageContents, contentRowId(space, sha));
+    const present = (node: PageNode, path: string): DigestPage => {
+      const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
+      if (node.description) out.description = node.description;
+      if (node.emoji) out.emoji = node.emoji;
+      if (node.icon) out.icon = node.icon;
+      if (node.hidden) out.hidden = true;
+      if (node.type === 'link') out.target = node.target ?? { kind: 'url', url: node.href ?? '' };
+      // A group below the top level (a store written before groups were kept there) is its pages, as listPages gives them.
+      else out.pages = children(node.pages, path);
+      if (node.type !== 'document') return out;
+      const kept = node.source && node.source.body === node.content ? node.source : undefined;
+      const text = kept ? row(kept.text)?.markdown : undefined;
+      // Never trusted blindly: the kept file's row must be there and hash to its address.
+      if (kept && text !== undefined && wellFormedLinks(kept.links) && sha256hex(text) === kept.text) out.source = { sha: kept.text, links: kept.links };
+      if (wanted === 'all' || wanted?.has(node.id)) {
+        const body = node.content ? row(node.content) : undefined;
+        bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });
+      }
+      return out;
+    };
+    const children = (list: readonly PageNode[], parent: string): DigestPage[] =>
+      list.flatMap((c) => (c.type === 'group' ? children(c.pages, `${parent}/${c.slug}`) : [present(c, `${parent}/${c.slug}`)]));
+    const pages = treeOf(tx, rev).map((p) => present(p, p.slug));
+    const files = (rev.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, sha: f.sha }));
+    return { rev, pages, files, bodies };
+  });
+  const body: PushDigest = { revision: read.rev.id, pages: read.pages, files: read.files };
+  if (wanted) {
+    // Link offsets as content-index gives them: the stored index when it checks out, else from a parse.
+    const out: NonNullable<PushDigest['bodies']> = {};
+    let parse: Awaited<ReturnType<typeof loadParser>> | undefined;
+    for (const b of read.bodies) {
+      let links = trustedSpans(b.markdown, b.stored);
+      if (!links) {
+        parse ??= await loadParser();
+        links = linkIndexOf(parse, b.markdown, b.stored).spans;
+      }
+      out[b.id] = { markdown: b.markdown, links, ...(b.source !== undefined ? { source: b.source } : {}) };
+    }
+    body.bodies = out;
+  }
+  return { status: 200, body };
+}

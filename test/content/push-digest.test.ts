@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { wellFormedLinks } from '../../src/content/push-context.js';
+import { LocalTransport } from '../../src/transport/local.js';
+import { addUser } from '../helpers/people.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+// Issue 28 item 2: a page written from a pushed file (`source`) keeps, with the file's SHA-256,
+// what its links depended on when written (src/content/push-context.ts); GET /_docs/push-digest
+// gives the page tree with them and no markdown, and the bodies of the pages asked for, over
+// HTTP and in-process alike. A record that is stale or malformed is not given.
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+let server: TestServer;
+let space: string;
+const ids: Record<string, string> = {};
+const SOURCE_A = '# A\n\nSee [B](b.md) and ![logo](logo.png).\n';
+
+beforeAll(async () => {
+  server = await startServer();
+  const org = (await server.api('GET', '/v1/orgs')).body.items[0].id;
+  space = (await server.api('POST', `/v1/orgs/${org}/spaces`, { body: { title: 'Digest' } })).body.id;
+  const cr = (await server.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'seed' } })).body.id;
+  const res = await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+    body: {
+      changes: [
+        { operation: 'insert_files', files: [{ name: 'logo.png', contentType: 'image/png', base64: Buffer.from('png').toString('base64') }] },
+        { operation: 'insert_page', ref: 'a', title: 'A', slug: 'a', document: { markdown: '' } },
+        { operation: 'insert_page', ref: 'b', title: 'B', slug: 'b', description: 'Bee', document: { markdown: 'Plain.\n' } },
+      ],
+    },
+  });
+  expect(res.status).toBe(200);
+  for (const c of res.body.changes) if (c.ref) ids[c.ref] = c.page.id;
+  // As push sends a page: its body in the canonical relative form, and the file it was made from.
+  const upd = await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+    body: {
+      changes: [{ operation: 'update_page', page: ids.a, document: { markdown: 'See [B](./b.md) and ![logo](./logo.png).\n' }, source: SOURCE_A }],
+    },
+  });
+  expect(upd.status).toBe(200);
+  expect((await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBe(200);
+});
+afterAll(() => server.stop());
+
+const digest = async (query = '') => {
+  const res = await server.docs('GET', `/_docs/push-digest?space=${space}${query}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+};
+
+describe('GET /_docs/push-digest', () => {
+  it("gives the tree without markdown, and a pushed page's file hash with what its links depended on", async () => {
+    const body = await digest();
+    expect(JSON.stringify(body)).not.toContain('See [B]');
+    const [a, b] = body.pages;
+    expect(a).toMatchObject({ id: ids.a, type: 'document', title: 'A', path: 'a', pages: [] });
+    expect(a.source.sha).toBe(sha(SOURCE_A));
+    expect(a.source.links).toEqual({
+      at: ['a', 1],
+      paths: [['b', 1]],
+      names: [['logo.png', 1]],
+      pages: [[ids.b, 'b']],
+      files: [[expect.any(String), 'logo.png']],
+    });
+    // A page not written from a file has none.
+    expect(b).toEqual({ id: ids.b, type: 'document', title: 'B', path: 'b', description: 'Bee', pages: [] });
+    expect(body.files).toEqual([{ id: expect.any(String), name: 'logo.png', size: 3, sha: sha('png') }]);
+    expect(body.bodies).toBeUndefined();
+    // In-process, the same answer.
+    const local = await LocalTransport.as(server.ctx, server.token, undefined, 'test');
+    expect((await local.docs('GET', '/_docs/push-digest', { query: { space } })).body).toEqual(body);
+  });
+
+  it('gives the bodies asked for: markdown as listPages has it, link offsets, the kept file', async () => {
+    const body = await digest(`&bodies=${ids.a}`);
+    const listed = (await server.api('GET', `/v1/spaces/${space}/content/pages`)).body.pages;
+    expect(Object.keys(body.bodies)).toEqual([ids.a]);
+    expect(body.bodies[ids.a!].markdown).toBe(listed[0].markdown);
+    expect(body.bodies[ids.a!].source).toBe(SOURCE_A);
+    const m = body.bodies[ids.a!].markdown as string;
+    const l = body.bodies[ids.a!].links as number[];
+    expect([m.slice(l[0], l[1]), m.slice(l[2], l[3])]).toEqual([`/pages/${ids.b}`, expect.stringMatching(/^\/files\//)]);
+    expect(Object.keys((await digest('&bodies=all')).bodies).sort()).toEqual([ids.a, ids.b].sort());
+  });
+
+  it('a record that is malformed is never used; one made stale (the body edited otherwise) is not given: the page is compared in full', async () => {
+    const { at, ...rest } = (await digest()).pages[0].source.links;
+    expect(wellFormedLinks({ at, ...rest })).toBe(true);
+    expect(wellFormedLinks(rest)).toBe(false);
+    expect(wellFormedLinks({ at, ...rest, paths: [['b', 3]] })).toBe(false);
+    expect(wellFormedLinks({ at, ...rest, pages: [[1, 'b']] })).toBe(false);
+    expect(wellFormedLinks('x')).toBe(false);
+    // The body edited through the API (no file with it): the kept file is stale, no hash given.
+    const cr = (await server.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'edit' } })).body.id;
+    const res = await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, {
+      body: { changes: [{ operation: 'update_page', page: ids.a, document: { markdown: 'Edited in the app.\n' } }] },
+    });
+    expect(res.status).toBe(200);
+    expect((await server.docs('GET', `/_docs/push-digest?space=${space}&changeRequest=${cr}`)).body.pages[0].source).toBeUndefined();
+    expect((await digest()).pages[0].source.sha).toBe(sha(SOURCE_A)); // the space itself: unchanged until merged
+  });
+
+  it('answers only a caller who sees the space; bad input is a 400', async () => {
+    const stranger = await addUser(server.ctx);
+    expect((await server.docs('GET', `/_docs/push-digest?space=${space}`, { token: stranger.token })).status).toBe(404);
+    expect((await server.docs('GET', `/_docs/push-digest?space=${space}`, { token: null })).status).toBe(401);
+    const missing = await server.docs('GET', '/_docs/push-digest');
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body)).toMatch(/space: required/);
+    const many = await server.docs('GET', `/_docs/push-digest?space=${space}&bodies=${Array.from({ length: 201 }, (_, i) => `p${i}`).join(',')}`);
+    expect(many.status).toBe(400);
+    expect(JSON.stringify(many.body)).toMatch(/bodies: at most 200 page ids/);
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(405);
+  });
+});

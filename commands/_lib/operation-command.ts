@@ -160,6 +160,10 @@ const KNOWN: Record<string, string> = {
   helpfulness: 'Only answers this helpful (low, medium, high)',
   'question.type': 'Only answers to questions of this type',
   language: 'Only answers in this language (ISO code; this server answers und)',
+  hasChangeRequests: 'Only findings with a change request fixing them (--no-has-change-requests: only those without)',
+  updatedAfter: 'Only those updated at or after this time (ISO 8601)',
+  updatedBefore: 'Only those updated at or before this time (ISO 8601)',
+  connection: 'Only the records of this context connection (id)',
 };
 
 /** Words for the body fields the spec leaves undescribed. */

@@ -188,6 +188,30 @@ export const PICKERS: Record<string, Picker> = {
         value: r.id,
       })),
   },
+  siteFindingId: {
+    label: 'Finding',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteFindings', await siteScope(ctx))).map((f) => ({
+        name: `${f.title} (${f.type}, ${f.severity}, ${f.status})`,
+        value: f.id,
+      })),
+  },
+  siteScanId: {
+    label: 'Scan',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteScans', await siteScope(ctx))).map((x) => ({
+        name: `${x.createdAt} (${x.status}, ${x.findings.high} high, ${x.findings.medium} medium, ${x.findings.low} low)`,
+        value: x.id,
+      })),
+  },
+  siteTopicId: {
+    label: 'Topic',
+    choices: async (ctx) =>
+      (await listAll<any>(ctx.transport, 'listSiteTopics', await siteScope(ctx))).map((t) => ({
+        name: `${t.label} (${t.records} records, ${t.findings.open} open findings)`,
+        value: t.id,
+      })),
+  },
   siteExternalLinkId: {
     label: 'External link',
     // No list of links in the API: the site's structure holds them (root and groups).

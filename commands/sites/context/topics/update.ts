@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { operationCommand } from '../../../_lib/operation-command.js';
 
 export default operationCommand({

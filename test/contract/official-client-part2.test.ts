@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitBookAPI as ClientLatest } from 'gitbook-api-latest';
-import { contractCheck } from '../helpers/contract.js';
+import { checkingFetch as checkingFetchInto, type Seen } from '../helpers/checking-fetch.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
 
@@ -16,22 +16,8 @@ let s: TestServer;
 let w: World;
 
 /** Every answer the client received: its operation, and its problem under each spec. */
-const seen: { operationId: string; status: number; problems: string[] }[] = [];
-
-const checkingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const res = await fetch(input, init);
-  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-  const method = (init?.method ?? 'GET').toUpperCase();
-  if (res.ok) {
-    const text = await res.clone().text();
-    const type = res.headers.get('content-type') ?? '';
-    // Streams (server-sent events) are checked by their own tests; here their status is enough.
-    const body = text && /json/.test(type) ? JSON.parse(text) : undefined;
-    const c = contractCheck(method, url.pathname, res.status, body);
-    seen.push({ operationId: c.operationId, status: res.status, problems: [c.pinned, c.latest].filter((p): p is string => !!p) });
-  }
-  return res;
-};
+const seen: Seen[] = [];
+const checkingFetch = checkingFetchInto(seen);
 
 beforeAll(async () => {
   s = await startServer();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitBookAPI as Client0146 } from 'gitbook-api-0146';
 import { GitBookAPI as ClientLatest } from 'gitbook-api-latest';
-import { contractCheck } from '../helpers/contract.js';
+import { checkingFetch as checkingFetchInto, type Seen } from '../helpers/checking-fetch.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildWorld, type World } from '../helpers/world.js';
@@ -21,24 +21,9 @@ let reusable: string;
 let documentId: string;
 let stranger: string;
 
-/** Every answer the clients received: its operation, and its problem under each spec. */
-const seen: { operationId: string; status: number; problems: string[] }[] = [];
-
-/** A fetch that hands each answer to the contract check, then to the client as it came. */
-const checkingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const res = await fetch(input, init);
-  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-  const method = (init?.method ?? 'GET').toUpperCase();
-  if (res.ok) {
-    const text = await res.clone().text();
-    const type = res.headers.get('content-type') ?? '';
-    const body = text && /json/.test(type) ? JSON.parse(text) : text || undefined;
-    // The path as the client wrote it (pathname keeps its escapes: `guide/setup` unencoded stays so).
-    const c = contractCheck(method, url.pathname, res.status, body);
-    seen.push({ operationId: c.operationId, status: res.status, problems: [c.pinned, c.latest].filter((p): p is string => !!p) });
-  }
-  return res;
-};
+/** Every answer the client received: its operation, and its problem under each spec. */
+const seen: Seen[] = [];
+const checkingFetch = checkingFetchInto(seen);
 
 beforeAll(async () => {
   s = await startServer();

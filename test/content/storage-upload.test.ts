@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,9 @@ let dataDir: string;
 const clock = new ManualClock(Date.now());
 
 beforeAll(async () => {
-  dataDir = tempDir('docs-storage-');
+  // In a folder of its own: the test below checks that nothing appears beside the data directory,
+  // which in the shared temp folder other test files write to at the same time.
+  dataDir = join(tempDir('docs-storage-'), 'data');
   s = await startServer({ dataDir, clock });
   org = (await s.api('GET', '/v1/orgs')).body.items[0].id;
 });
@@ -129,6 +132,7 @@ describe('signed upload URLs', () => {
     const sha = createHash('sha256').update(body).digest('hex');
     expect(existsSync(join(dataDir, 'files', sha.slice(0, 2), sha))).toBe(true);
     expect(readdirSync(join(dataDir, '..')).sort()).toEqual(before.sort());
+    expect(existsSync(join(tmpdir(), 'evil.sh'))).toBe(false);
     // Addresses that try to leave /storage/<id>: no such upload URL.
     const q = new URL(r.body.url).search;
     for (const path of ['/storage/..%2F..%2Fevil', '/storage/%2e%2e/%2e%2e/evil', '/storage/a/../../evil', '/storage/']) {

@@ -283,17 +283,24 @@ describe.skipIf(!pgUrl)('two docs serve processes when PostgreSQL goes away', ()
       acked.set((r as any).body.id, `After ${name}`);
     }
 
-    // Every acknowledged write is there, as both servers see it.
+    // Every acknowledged write is there, as both servers see it. A write the other server just
+    // acknowledged reaches this one's cache through PostgreSQL's notification, a moment later: each
+    // server is given 10 s to show them all (a write lost, or a notification never heard, still fails).
     for (const s of [a, b]) {
-      const listed = new Map<string, string>();
-      for (let page: string | undefined; ; ) {
-        const r = await call(s.url, 'GET', `/v1/orgs/${org}/spaces?limit=1000${page ? `&page=${encodeURIComponent(page)}` : ''}`);
-        if ('lost' in r || r.status !== 200) throw new Error(`listing spaces: ${JSON.stringify(r).slice(0, 300)}`);
-        for (const row of r.body.items) listed.set(row.id, row.title);
-        page = r.body.next?.page;
-        if (!page) break;
-      }
-      const missing = [...acked].filter(([id, title]) => listed.get(id) !== title);
+      let missing: [string, string][] = [];
+      const deadline = Date.now() + 10_000;
+      do {
+        const listed = new Map<string, string>();
+        for (let page: string | undefined; ; ) {
+          const r = await call(s.url, 'GET', `/v1/orgs/${org}/spaces?limit=1000${page ? `&page=${encodeURIComponent(page)}` : ''}`);
+          if ('lost' in r || r.status !== 200) throw new Error(`listing spaces: ${JSON.stringify(r).slice(0, 300)}`);
+          for (const row of r.body.items) listed.set(row.id, row.title);
+          page = r.body.next?.page;
+          if (!page) break;
+        }
+        missing = [...acked].filter(([id, title]) => listed.get(id) !== title);
+        if (missing.length) await new Promise((r) => setTimeout(r, 200));
+      } while (missing.length && Date.now() < deadline);
       expect(missing.slice(0, 10)).toEqual([]);
     }
     console.log(

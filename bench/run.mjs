@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs [--quick]     (--quick: fewer runs and shorter loads, for trying it out)
 //   node bench/run.mjs --content     (only content push/pull/check in the CLI: bench/content-cli.mjs)
+//   node bench/run.mjs --journeys    (only bench/journeys.mjs: other CLI journeys, first requests, peers)
 //   node bench/run.mjs --scale ...   (the figures on a store of 200,000 pages instead: bench/scale.mjs)
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import {
 import { loadavg } from 'node:os';
 import { auditWrites } from './audit-writes.mjs';
 import { contentRows } from './content-cli.mjs';
+import { journeyRows } from './journeys.mjs';
 import { seedContentStore, seedSpaces } from './seed.mjs';
 
 const QUICK = process.argv.includes('--quick');
@@ -33,6 +35,9 @@ const QUICK = process.argv.includes('--quick');
 const CLI_ONLY = process.argv.includes('--cli');
 // --content: only docs as code in the CLI (content push, pull, check: bench/content-cli.mjs).
 const CONTENT_ONLY = process.argv.includes('--content');
+// --journeys: only the journeys of bench/journeys.mjs (CLI writes, merge, put, search, MCP; first
+// requests after start; the peers).
+const JOURNEYS_ONLY = process.argv.includes('--journeys');
 const SCALE = process.argv.some((a) => a === '--scale' || a.startsWith('--scale='));
 const CLI_RUNS = QUICK ? 6 : 25;
 const LOAD_SECONDS = QUICK ? 2 : 5;
@@ -142,6 +147,10 @@ async function main() {
   log(`docs bench (node ${process.version}, ${QUICK ? 'quick' : 'full'} run)`);
   if (CONTENT_ONLY) {
     await contentRows({ env, record, log, runs: QUICK ? 3 : 7 });
+    return summary(t0);
+  }
+  if (JOURNEYS_ONLY) {
+    await journeyRows({ env, record, log, quick: QUICK });
     return summary(t0);
   }
 
@@ -335,6 +344,9 @@ async function main() {
   await Promise.all([stopChild(small.child), stopChild(large.child)]);
   removeDir(smallDir);
   removeDir(largeDir);
+
+  // 7. The other journeys: CLI writes, merge, put, search, MCP; first requests; the peers.
+  await journeyRows({ env: childEnv(configDir), record, log, quick: QUICK });
   removeDir(configDir);
 
   // Area benchmarks: standalone scripts (each prints its own ratios and exits non-zero on a miss).

@@ -1,0 +1,360 @@
+// The journeys people wait on that the other benches do not cover (issue 28 item 8), each a ratio
+// within this run:
+// - CLI, in process on one data directory: `spaces create` and `cr merge` of a change request
+//   that edits 200 pages against `spaces list`; `openapi put --wait` of the GitBook spec (1.7 MB),
+//   `search` and `docs mcp` (start, tools/list, one tools/call) against `node -e 0`;
+// - `docs serve` on the same store: the first request of each area after start against the same
+//   request warm (issue 28 item 1: "the first request of any operation to a fresh docs serve
+//   <= 2x its warm latency");
+// - the peers: json-server 0.17 (1,000 and 50,000 records) and Stoplight Prism's mock of the spec
+//   answering the same GET at 32 connections, against `docs serve`.
+//
+//   node bench/journeys.mjs [--quick]       (alone; `npm run bench` runs it too)
+import { spawn } from 'node:child_process';
+import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { writeFolder } from './content-cli.mjs';
+import { BIN, ROOT, childEnv, compareCommands, load, median, removeDir, startChild, startDocsServe, stopChild, tempDir, timeNode } from './lib.mjs';
+import { seedSpaces } from './seed.mjs';
+
+const TOKEN = 'bench-token';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const SPEC = (alias) => join(ROOT, 'node_modules', alias, 'spec', 'openapi.json');
+const json = (out) => JSON.parse(out);
+const fmt = (x) => `${x.toFixed(2)}x`;
+
+/** ms from spawning `docs mcp` to the answer of request `untilId` of `messages`; the answer. */
+function mcpSession(env, dataDir, messages, untilId) {
+  const lines = messages.map((m) => JSON.stringify(m)).join('\n') + '\n';
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, 'mcp', '--data', dataDir], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let done = false;
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{') && l.includes(`"id":${untilId}`));
+      if (!line || done) return;
+      done = true;
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      child.kill();
+      resolve({ ms, answer: JSON.parse(line) });
+    });
+    child.on('exit', (code) => done || reject(new Error(`docs mcp exited ${code} before answering: ${err}`)));
+    child.stdin.write(lines);
+  });
+}
+
+/** Alternates `node -e 0` and the async `fn()` (returns ms), `runs` times after 2 warm-up pairs. */
+async function againstNode(env, runs, fn) {
+  const base = [];
+  const cmd = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const pair = [];
+    const runBase = () => pair.push(['base', timeNode(['-e', '0'], env).ms]);
+    const runCmd = async () => pair.push(['cmd', await fn()]);
+    if (i % 2) {
+      await runCmd();
+      runBase();
+    } else {
+      runBase();
+      await runCmd();
+    }
+    if (i < 2) continue;
+    for (const [k, ms] of pair) (k === 'base' ? base : cmd).push(ms);
+  }
+  return { ratio: median(cmd) / median(base), cmdMs: median(cmd), baseMs: median(base) };
+}
+
+async function cliJourneys({ env, record, log, runs, data }) {
+  const cli = (...args) => timeNode([BIN, ...args, '--data', data], env);
+  const list = [BIN, 'spaces', 'list', '--json', '--data', data];
+  const org = json(cli('orgs', 'list', '--json').stdout).items[0].id;
+  const space = json(cli('spaces', 'create', '--title', 'Journeys', '--json').stdout).id;
+  const folder = writeFolder(tempDir('journeys-folder'), 200);
+  const first = json(cli('content', 'push', folder, '--space', space, '--merge', '--json').stdout);
+  if (first.added !== 200) throw new Error(`the first push added ${first.added} pages`);
+
+  log(`\n[journeys] spaces create vs spaces list, ${runs} runs each, alternating`);
+  {
+    const r = compareCommands([BIN, 'spaces', 'create', '--title', 'Journey space', '--json', '--data', data], list, env, {
+      runs,
+      checkA: (out) => json(out).object === 'space' || fail(`spaces create: ${out.slice(0, 200)}`),
+    });
+    record('CLI spaces create / spaces list', r.ratio, {
+      target: '<= 1.3',
+      pass: r.ratio <= 1.3,
+      context: `median ${r.aMs.toFixed(1)} vs ${r.bMs.toFixed(1)} ms`,
+    });
+  }
+
+  log(`\n[journeys] cr merge of a change request editing 200 pages vs spaces list, ${runs} runs each, alternating`);
+  {
+    // Before each merge (untimed): every page gets a line, pushed without --merge (a change request).
+    const merge = [BIN, 'cr', 'merge', space, 'CR', '--json', '--data', data];
+    const r = compareCommands(merge, list, env, {
+      runs,
+      beforeA: (i) => {
+        for (const f of pagesOf(folder)) appendFileSync(f, `\nJourney edit ${i}.\n`);
+        const pushed = json(cli('content', 'push', folder, '--space', space, '--json').stdout);
+        if (pushed.updated !== 200) throw new Error(`the push before a merge updated ${pushed.updated} pages`);
+        merge[4] = pushed.changeRequest;
+      },
+      checkA: (out) => json(out).merged === true || json(out).status === 'merged' || json(out).revision || fail(`cr merge: ${out.slice(0, 200)}`),
+    });
+    record('CLI cr merge, 200 pages changed / spaces list', r.ratio, {
+      target: 'report',
+      pass: true,
+      context: `median ${r.aMs.toFixed(1)} vs ${r.bMs.toFixed(1)} ms (the one-line push with merge has its target in [content])`,
+    });
+  }
+
+  log(`\n[journeys] openapi put --wait of the GitBook spec (1.2 and 1.7 MB in turn) vs node -e 0, ${runs} runs each`);
+  {
+    // Alternating two versions: each put stores and processes a new version, as a CI publish does.
+    const put = [BIN, 'openapi', 'put', 'gitbook', '--file', 'FILE', '--wait', '--json', '--data', data];
+    const r = compareCommands(put, ['-e', '0'], env, {
+      runs,
+      beforeA: (i) => (put[5] = SPEC(i % 2 ? 'gitbook-api-0146' : 'gitbook-api-latest')),
+      checkA: (out) => json(out).spec?.processingState === 'complete' || fail(`openapi put: ${out.slice(0, 300)}`),
+    });
+    record('CLI openapi put --wait, 1.7 MB spec / node -e 0', r.ratio, {
+      target: 'report',
+      pass: true,
+      context: `median ${r.aMs.toFixed(1)} vs ${r.bMs.toFixed(1)} ms`,
+    });
+  }
+
+  log(`\n[journeys] search of a space (200 pages) and of the organization vs spaces list, ${runs} runs each`);
+  for (const [label, extra] of [
+    ['space', ['--space', space]],
+    ['organization', []],
+  ]) {
+    const r = compareCommands([BIN, 'search', 'section page', ...extra, '--json', '--data', data], list, env, {
+      runs,
+      checkA: (out) => (json(out).items ?? json(out)).length > 0 || fail(`search: ${out.slice(0, 200)}`),
+    });
+    record(`CLI search (${label}) / spaces list`, r.ratio, { target: 'report', pass: true, context: `median ${r.aMs.toFixed(1)} vs ${r.bMs.toFixed(1)} ms` });
+  }
+
+  log(`\n[journeys] docs mcp: start to tools/list, and to one tools/call (list the organization's spaces), vs node -e 0`);
+  {
+    const init = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
+    const toolsList = await againstNode(env, runs, async () => {
+      const r = await mcpSession(env, data, [...init, { jsonrpc: '2.0', id: 2, method: 'tools/list' }], 2);
+      if (!r.answer.result?.tools?.length) fail(`tools/list: ${JSON.stringify(r.answer).slice(0, 200)}`);
+      return r.ms;
+    });
+    record('MCP start to tools/list / node -e 0', toolsList.ratio, {
+      target: '<= 4',
+      pass: toolsList.ratio <= 4,
+      context: `median ${toolsList.cmdMs.toFixed(1)} vs ${toolsList.baseMs.toFixed(1)} ms`,
+    });
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'listSpacesInOrganizationById', arguments: { organizationId: org } } };
+    const oneCall = await againstNode(env, runs, async () => {
+      const r = await mcpSession(env, data, [...init, call], 3);
+      if (r.answer.error || r.answer.result?.isError) fail(`tools/call: ${JSON.stringify(r.answer).slice(0, 300)}`);
+      return r.ms;
+    });
+    record('MCP start to one tools/call (list spaces) / node -e 0', oneCall.ratio, {
+      target: 'report',
+      pass: true,
+      context: `median ${oneCall.cmdMs.toFixed(1)} vs ${oneCall.baseMs.toFixed(1)} ms`,
+    });
+  }
+  removeDir(folder);
+  return { org, space };
+}
+
+function pagesOf(dir) {
+  return readdirSync(dir, { recursive: true })
+    .filter((f) => String(f).endsWith('.md'))
+    .map((f) => join(dir, String(f)));
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+async function timedGet(url, init = {}) {
+  const t0 = process.hrtime.bigint();
+  const res = await fetch(url, { ...init, headers: { ...AUTH, ...(init.headers ?? {}) } });
+  const text = await res.text();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (res.status >= 400) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text.slice(0, 200)}`);
+  return { ms, text };
+}
+
+/** One request per area, each first after the server's start, then warm (median of `warm`). */
+async function firstRequests({ env, record, log, data, org, space, warm }) {
+  const server = await startDocsServe(data, env);
+  const v1 = `${server.url}/v1`;
+  const areas = [
+    ['user', `${v1}/user`],
+    ['organizations', `${v1}/orgs/${org}`],
+    ['spaces list', `${v1}/orgs/${org}/spaces`],
+    ['space', `${v1}/spaces/${space}`],
+    ['content: pages', `${v1}/spaces/${space}/content`],
+    ['change requests', `${v1}/spaces/${space}/change-requests`],
+    ['comments', `${v1}/spaces/${space}/comments`],
+    ['search', `${v1}/spaces/${space}/search?query=section`],
+    ['openapi', `${v1}/orgs/${org}/openapi`],
+    ['sites', `${v1}/orgs/${org}/sites`],
+    ['members', `${v1}/orgs/${org}/members`],
+    ['collections', `${v1}/orgs/${org}/collections`],
+    ['write: PATCH space', `${v1}/spaces/${space}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"title":"Journeys"}' }],
+  ];
+  log(`\n[journeys] docs serve: the first request of each area after start vs the same request warm (median of ${warm})`);
+  const firsts = [];
+  for (const [, url, init] of areas) firsts.push((await timedGet(url, init)).ms);
+  let worst = 0;
+  for (const [i, [label, url, init]] of areas.entries()) {
+    const times = [];
+    for (let k = 0; k < warm; k++) times.push((await timedGet(url, init)).ms);
+    const ratio = firsts[i] / median(times);
+    worst = Math.max(worst, ratio);
+    record(`serve first request after start / warm: ${label}`, ratio, {
+      target: '<= 2',
+      pass: ratio <= 2,
+      context: `${firsts[i].toFixed(1)} vs ${median(times).toFixed(2)} ms`,
+    });
+  }
+  return server;
+}
+
+/** json-server 0.17 on `records` spaces shaped like ours. */
+async function startJsonServer(env, records, sample) {
+  const dir = tempDir(`json-server-${records}`);
+  const db = join(dir, 'db.json');
+  const spaces = Array.from({ length: records }, (_, i) => ({ ...sample, id: `s${i}`, title: `Space ${i}` }));
+  writeFileSync(db, JSON.stringify({ spaces }));
+  const bin = join(ROOT, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
+  const child = await startChild(`json-server ${records}`, [bin, db, '--host', '127.0.0.1', '--port', String(await freePort())], {
+    env,
+    ready: /(http:\/\/127\.0\.0\.1:\d+)/,
+    timeoutMs: 60_000,
+  });
+  return { ...child, dir, url: child.url };
+}
+
+async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Prism's mock of the 0.202.0 spec (test/helpers/mock/prism-mock.mjs): it stops when its stdin closes. */
+function startPrism(env) {
+  const child = spawn(process.execPath, [join(ROOT, 'test', 'helpers', 'mock', 'prism-mock.mjs'), SPEC('gitbook-api-latest')], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`prism did not listen within 120 s: ${out}`));
+    }, 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`prism exited ${code}: ${out}`));
+    });
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      process.once('exit', () => child.kill('SIGKILL'));
+      resolve({ child, url: m[1] });
+    });
+  });
+}
+
+/** GET the same kind of record at 32 connections on docs serve and each peer, in alternating rounds. */
+async function peers({ env, record, log, server, space, seconds }) {
+  const docsUrl = `${server.url}/v1/spaces/${space}`;
+  const sample = json((await timedGet(docsUrl)).text);
+  const started = [];
+  try {
+    const targets = { docs: docsUrl };
+    for (const n of [1000, 50000]) {
+      const js = await startJsonServer(env, n, sample);
+      started.push(js);
+      targets[`json-server ${n}`] = `${js.url}/spaces/s${Math.floor(n / 2)}`;
+    }
+    const prism = await startPrism(env);
+    started.push(prism);
+    targets.prism = `${prism.url}/v1/spaces/${space}`;
+    for (const [label, url] of Object.entries(targets)) {
+      const r = await fetch(url, { headers: AUTH });
+      if (r.status !== 200) throw new Error(`${label} GET ${url}: ${r.status}`);
+      await r.arrayBuffer();
+    }
+    log(`\n[journeys] peers: GET one space at 32 connections, ${seconds} s each in 4 alternating rounds`);
+    const sums = Object.fromEntries(Object.keys(targets).map((k) => [k, { total: 0, seconds: 0 }]));
+    for (const url of Object.values(targets)) await load({ url, connections: 32, duration: 1, headers: AUTH });
+    for (let round = 0; round < 4; round++) {
+      for (const [label, url] of Object.entries(targets)) {
+        const r = await load({ url, connections: 32, duration: seconds / 4, headers: AUTH });
+        if (r.non2xx || r.errors) throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        sums[label].total += r.total;
+        sums[label].seconds += r.seconds;
+      }
+    }
+    const rps = (k) => sums[k].total / sums[k].seconds;
+    for (const k of Object.keys(targets)) {
+      if (k === 'docs') continue;
+      const ratio = rps('docs') / rps(k);
+      record(`serve reads / ${k} (same GET, 32 connections)`, ratio, {
+        target: '>= 1',
+        pass: ratio >= 1,
+        context: `${Math.round(rps('docs'))} vs ${Math.round(rps(k))} req/s; load average ${loadavg()[0].toFixed(1)}`,
+      });
+    }
+  } finally {
+    for (const s of started) {
+      await stopChild(s.child);
+      if (s.dir) removeDir(s.dir);
+    }
+  }
+}
+
+export async function journeyRows({ env, record, log, quick }) {
+  const runs = quick ? 3 : 7;
+  const data = tempDir('journeys');
+  await seedSpaces(data, { token: TOKEN, spaces: 1 });
+  const { org, space } = await cliJourneys({ env, record, log, runs, data });
+  const server = await firstRequests({ env, record, log, data, org, space, warm: quick ? 5 : 21 });
+  try {
+    await peers({ env, record, log, server, space, seconds: quick ? 2 : 8 });
+  } finally {
+    await stopChild(server.child);
+    removeDir(data);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const results = [];
+  const log = (s = '') => process.stdout.write(s + '\n');
+  const record = (figure, value, { shown = fmt(value), target, pass, context }) => {
+    results.push({ figure, shown, target, pass });
+    log(`  ${figure}: ${shown}  (target ${target}: ${pass ? 'pass' : 'FAIL'})  [${context}]`);
+    process.stdout.write(`BENCH-RESULT ${JSON.stringify({ figure, shown, target, pass })}\n`);
+  };
+  await journeyRows({ env: childEnv(tempDir('journeys-config')), record, log, quick: process.argv.includes('--quick') });
+  process.exit(results.every((r) => r.pass) ? 0 : 1);
+}

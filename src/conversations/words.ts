@@ -1,12 +1,11 @@
+import { createRequire } from 'node:module';
 import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
 import type { Terms } from './model.js';
 import { cut } from './vectors.js';
 
 // The text side of the deterministic method (docs/manual/conversations.md): message bodies
 // (markdown or HTML) -> plain text -> stemmed content terms -> a weighted term vector. No
-// randomness, no model: the same input always gives the same vectors. Loaded only by the
-// processing worker (stopword's lists are large: CLI start-up does not pay for them).
+// randomness, no model: the same input always gives the same vectors.
 
 // Words of chat courtesy and of asking for help in general: frequent in every support
 // conversation, so they say nothing about its topic and would pull unrelated ones together.
@@ -72,7 +71,11 @@ const CHAT_WORDS = [
   'one',
   'since',
 ];
-const STOP = new Set([...eng, ...CHAT_WORDS]);
+// stopword's module holds the lists of 60 languages (~100 ms to load): required on first use, so
+// that neither a request nor the site scan worker's start pays for it before a text is read.
+const require = createRequire(import.meta.url);
+let STOP: Set<string> | undefined;
+const stopwords = (): Set<string> => (STOP ??= new Set([...(require('stopword') as typeof import('stopword')).eng, ...CHAT_WORDS]));
 
 /** Plain text of a markdown or HTML message: code blocks, tags, link targets and URLs removed. */
 export function plainText(body: string): string {
@@ -96,7 +99,7 @@ export function contentWords(text: string): { stem: string; word: string }[] {
   const out: { stem: string; word: string }[] = [];
   for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []) {
     const word = raw.replace(/['’].*$/, '');
-    if (word.length < 3 || /^\d+$/.test(word) || STOP.has(word)) continue;
+    if (word.length < 3 || /^\d+$/.test(word) || stopwords().has(word)) continue;
     out.push({ stem: stemmer(word), word });
   }
   return out;

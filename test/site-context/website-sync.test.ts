@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToMarkdown, readPage } from '../../src/site-context/connectors/html-text.js';
-import { CRAWL, clip } from '../../src/site-context/connectors/website.js';
+import { CRAWL, USER_AGENT, clip } from '../../src/site-context/connectors/website.js';
 import { MAX_BODY_BYTES, recordsOfSite } from '../../src/site-context/records.js';
 import { withServer } from '../helpers/loopback.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -145,6 +145,43 @@ describe('builtin:website sync', () => {
       (e: any) => e.action === 'site-context-connection.synced' && JSON.stringify(e).includes(gone.id),
     );
     expect(events.length).toBe(2);
+  });
+
+  it("follows links only where the site's robots.txt allows (RFC 9309): our agent's group, then *; a 5xx disallows all", async () => {
+    process.env.DOCS_FETCH_ALLOW_PRIVATE = '1';
+    const pages: Record<string, any> = {
+      '/': html('Home', '<p>Home</p><a href="/guide">Guide</a> <a href="/private/x">Private</a> <a href="/drafts/y">Draft</a> <a href="/drafts/ok">Ok</a>'),
+      '/guide': html('Guide', '<p>Guide</p>'),
+      '/private/x': html('Private', '<p>Private</p>'),
+      '/drafts/y': html('Draft', '<p>Draft</p>'),
+      '/drafts/ok': html('Ok', '<p>Ok</p>'),
+      '/robots.txt': [
+        200,
+        'text/plain',
+        `User-agent: *\nDisallow: /private/\n\nUser-agent: ${USER_AGENT}\nDisallow: /drafts/\nAllow: /drafts/ok\nDisallow: /private/\n`,
+      ],
+    };
+    const { hits, handler } = site(pages);
+    await withServer(handler, async (url) => {
+      const { o, at } = await websiteConnection(`${url}/`);
+      expect((await s.api('POST', `${at}/sync`)).status).toBe(204);
+      expect(await titles(o)).toEqual(['Guide', 'Home', 'Ok']);
+      expect(hits['/robots.txt']).toBe(1);
+      expect(hits['/private/x']).toBeUndefined();
+      expect(hits['/drafts/y']).toBeUndefined();
+
+      // The site's robots.txt fails: nothing but the page someone named is read.
+      pages['/robots.txt'] = 503;
+      expect((await s.api('POST', `${at}/sync`)).status).toBe(204);
+      expect((await s.api('GET', at)).body).toMatchObject({ status: 'succeeded', records: 1 });
+      expect(await titles(o)).toEqual(['Home']);
+      expect(hits['/guide']).toBe(1);
+
+      // No robots.txt at all (404): every same-origin page may be read.
+      delete pages['/robots.txt'];
+      expect((await s.api('POST', `${at}/sync`)).status).toBe(204);
+      expect(await titles(o)).toEqual(['Draft', 'Guide', 'Home', 'Ok', 'Private']);
+    });
   });
 
   it('never fetches a private address without DOCS_FETCH_ALLOW_PRIVATE: the sync fails as misconfigured', async () => {

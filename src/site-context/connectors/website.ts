@@ -2,12 +2,14 @@ import { FetchFailure, fetchLimits, guardedFetchBytes, type FetchLimits } from '
 import type { ContextConnectionFailureReason } from '../model.js';
 import { MAX_BODY_BYTES, type RecordInput } from '../records.js';
 import { readPage } from './html-text.js';
+import { robotsRule } from './robots.js';
 
 // builtin:website (docs/manual/site-context.md#connections-and-records): the page the connection
 // names and the pages of the same origin it links to, breadth first, each fetched through the
 // outbound guard (src/kernel/outbound-guard.ts, by way of src/openapi/fetch.ts: public addresses
 // only unless DOCS_FETCH_ALLOW_PRIVATE=1, redirects checked again, a deadline and a byte cap per
-// page). Bounded: CRAWL.pages pages, CRAWL.concurrency at a time. The outcome is every page's
+// page). Pages found by following links are read only where the site's robots.txt lets our user
+// agent in (robots.ts). Bounded: CRAWL.pages pages, CRAWL.concurrency at a time. The outcome is every page's
 // record, or one failure with its reason: the caller writes all of it or none of it.
 
 export const CRAWL = { pages: 50, maxBytes: 2 * 1024 * 1024, timeoutMs: 10_000, concurrency: 4 };
@@ -22,7 +24,7 @@ export class CrawlFailure extends Error {
 }
 
 const ACCEPT = 'text/html, application/xhtml+xml, text/plain;q=0.8, text/markdown;q=0.8';
-const USER_AGENT = 'docs-context-website';
+export const USER_AGENT = 'docs-context-website';
 
 function limits(env = process.env): FetchLimits {
   const base = fetchLimits(env);
@@ -85,7 +87,7 @@ async function fetchPage(url: string, env: NodeJS.ProcessEnv, signal?: AbortSign
 }
 
 /**
- * Reads the site at `start`: the start page must answer with a page (any failure there fails the
+ * Reads the site at `start` (always: someone named it), then the pages robots.txt allows: the start page must answer with a page (any failure there fails the
  * crawl); a linked page that answers 404 or another client error is left out (a broken link of the
  * site, not a reason to keep stale records), while a refused address, 429, 5xx or an unreachable
  * host fails the whole crawl. Pages that are not HTML or text are left out.
@@ -98,6 +100,7 @@ export async function crawlWebsite(start: string, opts: { env?: NodeJS.ProcessEn
   const first = await fetchPage(start, env, opts.signal).catch(fail);
   if (!first.record) throw new CrawlFailure('misconfigured', `${first.url}: not an HTML or text page`);
   const origin = new URL(first.url).origin;
+  const allowed = await robotsRule(origin, USER_AGENT, limits(env), opts.signal);
   const records = new Map<string, RecordInput>([[first.url, first.record]]);
   const seen = new Set<string>([pageKey(new URL(start)), first.url]);
   const queue: string[] = [];
@@ -111,7 +114,7 @@ export async function crawlWebsite(start: string, opts: { env?: NodeJS.ProcessEn
       }
       if (u.origin !== origin || u.username || u.password) continue;
       const key = pageKey(u);
-      if (seen.has(key) || seen.size >= CRAWL.pages * 4) continue;
+      if (seen.has(key) || seen.size >= CRAWL.pages * 4 || !allowed(key)) continue;
       seen.add(key);
       queue.push(key);
     }
@@ -126,7 +129,7 @@ export async function crawlWebsite(start: string, opts: { env?: NodeJS.ProcessEn
       try {
         const page = await fetchPage(url, env, opts.signal);
         // A redirect may lead elsewhere: only the site's own pages, once each.
-        if (page.record && new URL(page.url).origin === origin && !records.has(page.url) && records.size < CRAWL.pages) {
+        if (page.record && new URL(page.url).origin === origin && allowed(page.url) && !records.has(page.url) && records.size < CRAWL.pages) {
           records.set(page.url, page.record);
           enqueue(page.url, page.links);
         }

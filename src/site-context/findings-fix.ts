@@ -15,7 +15,7 @@ import { Revisions, Spaces } from '../spaces/tables.js';
 import type { WriteTx } from '../store/port.js';
 import type { SiteFindingRecord } from './finding-model.js';
 import { SiteFindings } from './finding-tables.js';
-import { ContextRecords } from './tables.js';
+import { ContextConnections, ContextRecords } from './tables.js';
 
 // The change request that fixes a finding (triggerChangeRequestsForSiteFinding;
 // docs/manual/site-findings.md#change-requests), opened as a draft in the space the finding
@@ -28,6 +28,17 @@ import { ContextRecords } from './tables.js';
 // The change request is linked to the finding (listChangeRequestsForSiteFinding).
 
 const cut = (s: string, n: number) => (s.length <= n ? s : s.slice(0, n - 1) + '…');
+
+/**
+ * A finding's records that may be quoted in a change request: those of connections whose
+ * usageSettings.changeRequests is on (the contract: "whether to use context to propose change
+ * requests"). A record whose connection is gone is left out too.
+ */
+function quotableRecords(tx: WriteTx, f: SiteFindingRecord) {
+  return f.records
+    .flatMap((id) => tx.get(ContextRecords, id) ?? [])
+    .filter((r) => tx.get(ContextConnections, r.connection)?.usageSettings.changeRequests === true);
+}
 
 /** The space a finding's change request goes to. 412 when the site has no space. */
 function spaceFor(tx: WriteTx, f: SiteFindingRecord): string {
@@ -51,7 +62,7 @@ export function rewriteLink(markdown: string, url: string, to: string | undefine
 
 function gapPage(tx: WriteTx, f: SiteFindingRecord): { title: string; markdown: string } {
   const questions = f.questions.flatMap((id) => tx.get(AskQuestions, id) ?? []);
-  const records = f.records.flatMap((id) => tx.get(ContextRecords, id) ?? []);
+  const records = quotableRecords(tx, f);
   const lines = [`This page answers what the site's readers asked and found no page for. Write the answer, then remove the lists below.`, ''];
   if (questions.length) {
     lines.push('## Questions asked on the site', '');
@@ -84,7 +95,7 @@ export function openFixChangeRequest(tx: WriteTx, ctx: Context, caller: Caller, 
   } else if (f.type === 'content-outdated') {
     const page = f.pages[0]!;
     const node = pageNode(tx, page.space, page.page);
-    const records = f.records.flatMap((id) => tx.get(ContextRecords, id) ?? []);
+    const records = quotableRecords(tx, f);
     const list = records.map((r) => `> - ${r.url && /^https?:\/\//.test(r.url) ? `[${mdText(r.title)}](${r.url})` : mdText(r.title)}`).join('\n');
     const note = `> **Check this page**: these documents about it came in after it last changed:\n${list}\n\n`;
     if (node) changes.push({ operation: 'update_page', page: page.page, document: { markdown: note + markdownOf(tx, page.space, node) } });

@@ -112,6 +112,12 @@ export const triggerChangeRequestsForSiteFinding = defineOperation('triggerChang
     const site = seen(tx, caller, path, SITE_EDIT, 'opening a change request for a finding');
     const f = findingOf(tx, site.id, path.siteFindingId);
     if (f.status === 'done' || f.status === 'canceled') throw invalid(`siteFindingId: finding ${f.id} is ${f.status}: reopen it first (status open)`);
+    // The topic's usageSettings.changeRequests says whether its context may propose change requests.
+    const topic = f.topic ? tx.get(SiteTopics, f.topic) : undefined;
+    if (topic && !topic.usageSettings.changeRequests)
+      throw invalid(
+        `siteFindingId: finding ${f.id} is in topic ${topic.id}, whose usageSettings.changeRequests is false: turn it on to open change requests for its findings`,
+      );
     openFixChangeRequest(tx, ctx, caller, f, parse);
   });
   return { status: 202 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteFindings } from '../../src/site-context/finding-tables.js';
+import { ContextConnections } from '../../src/site-context/tables.js';
 import { scanSite } from '../../src/site-context/scan.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -118,6 +119,38 @@ describe('triggerChangeRequestsForSiteFinding', () => {
     const merged = await s.api('POST', `/v1/spaces/${site.space}/change-requests/${cr.id}/merge`);
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     expect((await get('/stats/findings')).mergedChangeRequests).toBe(1);
+  });
+
+  it("follows usageSettings.changeRequests: a topic's off refuses (400, nothing opened); a connection's off keeps its records out", async () => {
+    const topic = (await get(`/findings/${gapId}`)).topic;
+    const setTopic = async (on: boolean) =>
+      expect((await s.api('PATCH', `${site.base}/topics/${encodeURIComponent(topic)}`, { body: { usageSettings: { changeRequests: on } } })).status).toBe(200);
+    await setTopic(false);
+    const before = (await get(`/findings/${gapId}`)).changeRequests;
+    const refused = await s.api('POST', `${site.base}/findings/${gapId}/change-requests`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^siteFindingId: .* usageSettings\.changeRequests is false/);
+    expect((await get(`/findings/${gapId}`)).changeRequests).toBe(before);
+    await setTopic(true);
+
+    // The fixture's connection is a zendesk one, written as rows (test/site-context/fixture.ts): its setting is set the same way.
+    const setConnection = (changeRequests: boolean) =>
+      s.ctx.store.write((tx) => {
+        const c = tx.get(ContextConnections, site.connection)!;
+        tx.put(ContextConnections, { ...c, usageSettings: { ...c.usageSettings, changeRequests } });
+      });
+    await setConnection(false);
+    try {
+      expect((await s.api('POST', `${site.base}/findings/${gapId}/change-requests`)).status).toBe(202);
+      const cr = (await get(`/findings/${gapId}/change-requests`)).items[0];
+      const pages = (await s.api('GET', `/v1/spaces/${site.space}/change-requests/${cr.id}/content/pages`)).body.pages;
+      const page = pages.find((p: any) => !['Refunds', 'Shipping', 'Policy'].includes(p.title));
+      const md = (await s.api('GET', `/v1/spaces/${site.space}/change-requests/${cr.id}/content/page/${page.id}?format=markdown`)).body.markdown;
+      expect(md).toContain('How do I configure SAML single sign-on with Okta?');
+      expect(md).not.toContain('SAML sign-on with Okta fails');
+    } finally {
+      await setConnection(true);
+    }
   });
 
   it('refuses a finding that is done (400), and ids of another site (404)', async () => {

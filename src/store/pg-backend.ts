@@ -355,12 +355,18 @@ export class PgBackend implements ShardBackend {
       WITH cur AS MATERIALIZED (
         SELECT key, version, data IS NOT NULL AS live FROM ${q}shards WHERE key = ANY(${array(keys, 'text')}) FOR UPDATE),
       bad AS MATERIALIZED (
-        SELECT e.key FROM unnest(${array(expKeys, 'text')}, ${array(expKeys.map((k) => String(expected.get(k))), 'int8')}) AS e(key, v)
+        SELECT e.key FROM unnest(${array(expKeys, 'text')}, ${array(
+          expKeys.map((k) => String(expected.get(k))),
+          'int8',
+        )}) AS e(key, v)
         LEFT JOIN cur c ON c.key = e.key
         WHERE CASE WHEN c.live THEN c.version ELSE 0 END <> e.v),
       todo AS MATERIALIZED (
         SELECT w.key, w.data, coalesce(c.version, 0) + 1 AS version
-        FROM unnest(${array(wKeys, 'text')}, ${array(wKeys.map((k) => texts.get(k)!), 'text')}) AS w(key, data)
+        FROM unnest(${array(wKeys, 'text')}, ${array(
+          wKeys.map((k) => texts.get(k)!),
+          'text',
+        )}) AS w(key, data)
         LEFT JOIN cur c ON c.key = w.key
         -- deleting an absent shard: nothing to do; tombstones keep the count (a re-created shard's version is new too)
         WHERE NOT EXISTS (SELECT 1 FROM bad) AND (w.data IS NOT NULL OR coalesce(c.live, false))),

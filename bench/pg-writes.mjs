@@ -14,7 +14,7 @@
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +114,18 @@ function pgbench(bin, url, database, clients, seconds) {
 
 const rate = (s) => s.ok / s.seconds;
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+const cpuOf = (children) => children.reduce((s, c) => s + cpuSeconds(c.child.pid), 0);
+
 /**
  * Rows (bench/run.mjs's `{ figure, value, shown, target, pass, context }`): the embedded store's
  * writes/s with the sequential loop's ceiling beside it, two PostgreSQL servers' writes/s, and
@@ -149,8 +161,8 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
 
     const per = seconds / rounds;
     const sums = {
-      embedded: { ok: 0, seconds: 0, statuses: {} },
-      pgServers: { ok: 0, seconds: 0, statuses: {} },
+      embedded: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       loop: { n: 0, seconds: 0 },
       pgbench: { transactions: 0, seconds: 0, tps: [] },
     };
@@ -161,9 +173,15 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
       if (r.errors) problems.push(`pg-writes: ${r.errors} connection errors`);
     };
     const loads = {
-      embedded: async () => add(sums.embedded, await renames(embedded.url, eIds, 32, per)),
+      embedded: async () => {
+        const cpu0 = cpuOf([embedded]);
+        add(sums.embedded, await renames(embedded.url, eIds, 32, per));
+        sums.embedded.cpu += cpuOf([embedded]) - cpu0;
+      },
       pgServers: async () => {
+        const cpu0 = cpuOf([p1, p2]);
         const rs = await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, per)));
+        sums.pgServers.cpu += cpuOf([p1, p2]) - cpu0;
         const statuses = {};
         for (const r of rs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
         add(sums.pgServers, { ok: rs[0].ok + rs[1].ok, seconds: Math.max(...rs.map((r) => r.seconds)), statuses, errors: rs[0].errors + rs[1].errors });
@@ -202,6 +220,7 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
     const loopRate = sums.loop.n / sums.loop.seconds;
     const pRate = rate(sums.pgServers);
     const tps = sums.pgbench.transactions / sums.pgbench.seconds;
+    const cpuMs = (s) => `server CPU ${((s.cpu / s.ok) * 1000).toFixed(2)} ms per write`;
     const ctx = `${rounds} alternating rounds of ${per.toFixed(1)} s; ${load}`;
     const rows = [
       {
@@ -210,7 +229,7 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
         shown: `${Math.round(eRate)}/s`,
         target: '>= 1000/s',
         pass: eRate >= 1000,
-        context: `${(eRate / loopRate).toFixed(1)}x the sequential write+fsync+rename loop's ${Math.round(loopRate)}/s on the same disk; ${ctx}`,
+        context: `${(eRate / loopRate).toFixed(1)}x the sequential write+fsync+rename loop's ${Math.round(loopRate)}/s on the same disk; ${cpuMs(sums.embedded)}; ${ctx}`,
       },
       {
         figure: 'Ceiling without group commit: sequential write+fsync+rename loop',
@@ -226,7 +245,7 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
         shown: `${Math.round(pRate)}/s`,
         target: '>= 2000/s',
         pass: pRate >= 2000,
-        context: `${sums.pgServers.ok} writes over ${SPACES} spaces, 16 connections per server; ${ctx}`,
+        context: `${sums.pgServers.ok} writes over ${SPACES} spaces, 16 connections per server; ${cpuMs(sums.pgServers)}; ${ctx}`,
       },
       {
         figure: 'Writes, two servers on PostgreSQL / pgbench -N TPS (32 clients)',

@@ -5,6 +5,7 @@
 //   node bench/run.mjs --content     (only content push/pull/check in the CLI: bench/content-cli.mjs)
 //   node bench/run.mjs --journeys    (only bench/journeys.mjs: other CLI journeys, first requests, peers)
 //   node bench/run.mjs --scale ...   (the figures on a store of 200,000 pages instead: bench/scale.mjs)
+//   node bench/run.mjs --pg          (only durable writes on PostgreSQL vs pgbench, embedded vs fsync loop: bench/pg-writes.mjs)
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -151,6 +152,11 @@ async function main() {
   }
   if (JOURNEYS_ONLY) {
     await journeyRows({ env, record, log, quick: QUICK });
+    return summary(t0);
+  }
+  if (process.argv.includes('--pg')) {
+    const { pgWritesRows } = await import('./pg-writes.mjs');
+    for (const r of await pgWritesRows({ seconds: QUICK ? 6 : 12, rounds: QUICK ? 2 : 4, problems, log })) record(r.figure, r.value, r);
     return summary(t0);
   }
 

@@ -338,56 +338,58 @@ export class PgBackend implements ShardBackend {
       .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
       .map((x) => x.id);
 
+    const wKeys = [...texts.keys()];
+    let payload = JSON.stringify({ from: this.id, keys: wKeys } satisfies Payload);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
+    const expKeys = [...expected.keys()];
+    const q = this.q;
+    // Two round trips per commit (were five: BEGIN, locks, read, write, COMMIT): the first
+    // message holds BEGIN, the locks and one statement that reads the versions, checks them and
+    // writes only when all match; the second is COMMIT (or ROLLBACK on a conflict). The shard
+    // locks are thus held over one round trip, not four. Parameters cannot be bound in a message
+    // of several statements, so values go in as literals (`literal`). The lock statement and the
+    // check are separate statements: the check's snapshot is taken after the locks are granted.
+    // COMMIT stays apart so a connection lost before it is known to have changed nothing.
+    const sql = `BEGIN;
+      SELECT count(pg_advisory_xact_lock(id)) FROM unnest(${array(lockIds, 'int8')}) AS id;
+      WITH cur AS MATERIALIZED (
+        SELECT key, version, data IS NOT NULL AS live FROM ${q}shards WHERE key = ANY(${array(keys, 'text')}) FOR UPDATE),
+      bad AS MATERIALIZED (
+        SELECT e.key FROM unnest(${array(expKeys, 'text')}, ${array(
+          expKeys.map((k) => String(expected.get(k))),
+          'int8',
+        )}) AS e(key, v)
+        LEFT JOIN cur c ON c.key = e.key
+        WHERE CASE WHEN c.live THEN c.version ELSE 0 END <> e.v),
+      todo AS MATERIALIZED (
+        SELECT w.key, w.data, coalesce(c.version, 0) + 1 AS version
+        FROM unnest(${array(wKeys, 'text')}, ${array(
+          wKeys.map((k) => texts.get(k)!),
+          'text',
+        )}) AS w(key, data)
+        LEFT JOIN cur c ON c.key = w.key
+        -- deleting an absent shard: nothing to do; tombstones keep the count (a re-created shard's version is new too)
+        WHERE NOT EXISTS (SELECT 1 FROM bad) AND (w.data IS NOT NULL OR coalesce(c.live, false))),
+      w AS (
+        INSERT INTO ${q}shards AS s (key, data, version) SELECT key, data, version FROM todo
+        ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version
+        RETURNING s.key, s.version)
+      SELECT (SELECT coalesce(json_agg(key), '[]') FROM bad) AS bad,
+        (SELECT coalesce(json_agg(json_build_array(key, version)), '[]') FROM w) AS written,
+        -- the notification is sent by PostgreSQL on COMMIT only
+        CASE WHEN EXISTS (SELECT 1 FROM todo) THEN pg_notify(${literal(this.channel)}, ${literal(payload)}) END AS notified`;
+
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      // unnest yields the ids in array order, so the locks are taken in sorted order.
-      await client.query('SELECT count(pg_advisory_xact_lock(id)) FROM unnest($1::int8[]) AS id', [lockIds]);
-      const cur = await client.query<{ key: string; version: string; live: boolean }>(
-        `SELECT key, version, data IS NOT NULL AS live FROM ${this.q}shards WHERE key = ANY($1::text[]) FOR UPDATE`,
-        [keys],
-      );
-      const rows = new Map(cur.rows.map((r) => [r.key, { version: Number(r.version), live: r.live }]));
-      // A missing row or a tombstone is version 0. A changed shard absent from `expected` is a
-      // blind write: locked, not checked.
-      const differ = [...expected].filter(([k, v]) => (rows.get(k)?.live ? rows.get(k)!.version : 0) !== v).map(([k]) => k);
-      if (differ.length) {
+      const results = (await client.query(sql)) as unknown as pg.QueryResult[];
+      const row = results[2].rows[0] as { bad: string[]; written: [string, string | number][] };
+      if (row.bad.length) {
         await client.query('ROLLBACK');
-        throw new ShardConflict(differ);
+        throw new ShardConflict(row.bad);
       }
-
-      const wKeys: string[] = [];
-      const wData: (string | null)[] = [];
-      const wVersions: string[] = [];
-      for (const [k, text] of texts) {
-        const row = rows.get(k);
-        if (text === null) {
-          result.set(k, 0);
-          if (!row?.live) continue; // deleting an absent shard: nothing to do
-        }
-        // Tombstones keep the count, so a re-created shard's version is new too.
-        const version = (row?.version ?? 0) + 1;
-        wKeys.push(k);
-        wData.push(text);
-        wVersions.push(String(version));
-        if (text !== null) result.set(k, version);
-      }
-      if (wKeys.length) {
-        const changed = [...texts.keys()];
-        let payload = JSON.stringify({ from: this.id, keys: changed } satisfies Payload);
-        if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
-        // One round trip: the write, and the notification (sent by PostgreSQL on COMMIT only).
-        await client.query(
-          `WITH w AS (
-             INSERT INTO ${this.q}shards AS s (key, data, version)
-             SELECT * FROM unnest($1::text[], $2::text[], $3::int8[])
-             ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version
-             RETURNING 1)
-           SELECT (SELECT count(*) FROM w) AS n, pg_notify($4, $5)`,
-          [wKeys, wData, wVersions, this.channel, payload],
-        );
-      }
+      for (const [k, text] of texts) if (text === null) result.set(k, 0);
+      for (const [k, v] of row.written) if (texts.get(k) !== null) result.set(k, Number(v));
       sent.commit = true;
       await client.query('COMMIT');
       return result;
@@ -629,6 +631,16 @@ function guarded(pool: pg.Pool): pg.Pool {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/** `s` as an SQL string literal, quoted by pg's own escapeLiteral (E'...' when it holds a backslash); NULL for null. */
+function literal(s: string | null): string {
+  return s === null ? 'NULL' : pg.escapeLiteral(s);
+}
+
+/** `values` as an SQL array of `type` (values of int8 arrays are decimal strings of ours). */
+function array(values: (string | null)[], type: 'text' | 'int8'): string {
+  return values.length ? `ARRAY[${values.map(literal).join(',')}]::${type}[]` : `'{}'::${type}[]`;
 }
 
 /** Rolls back after an error; returns the error to release the client with when the connection is unusable. */

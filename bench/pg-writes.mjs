@@ -1,0 +1,288 @@
+// Writes that keep up with teams (issue 28 item 7; docs/manual/performance.md): durable renames
+// (PATCH /v1/spaces/{id}, spread over 64 spaces) at 32 connections, measured in one run beside
+// what the same machine does without us:
+//   - the embedded store (one `docs serve`) against a sequential write+fsync+rename+fsync(dir)
+//     loop on the same disk (what one commit per write would reach: the ceiling group commit beats);
+//   - two `docs serve` processes on one PostgreSQL schema (16 connections each) against
+//     `pgbench -N` (simple-update transactions) at 32 clients on the same PostgreSQL, its tables
+//     in a database of their own, dropped after.
+// The loads take turns in `rounds` rounds (order alternating), so a busy spell of the shared
+// machine falls on all of them; the ratios are of the sums over the rounds.
+//
+//   node bench/pg-writes.mjs [--seconds N] [--rounds N] [--pg postgres://...] [--bin path/to/bin/run.js]
+//   node bench/run.mjs --pg
+import autocannon from 'autocannon';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { BIN, childEnv, startChild, stopChild, tempDir } from './lib.mjs';
+
+const TOKEN = 'bench-token';
+const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const SPACES = 64;
+const ready = /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/;
+
+async function api(base, method, path, body) {
+  const r = await fetch(base + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+async function seed(base) {
+  const org = (await api(base, 'GET', '/v1/orgs')).items[0].id;
+  const ids = [];
+  for (let i = 0; i < SPACES; i++) ids.push((await api(base, 'POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${i}` })).id);
+  return ids;
+}
+
+/** Renames at `connections` on `base`, each request the next of `ids` with a new title; { ok, total, seconds, statuses }. */
+async function renames(base, ids, connections, seconds) {
+  let n = 0;
+  const r = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'PATCH',
+        headers: HEADERS,
+        setupRequest: (req) => ({ ...req, path: `/v1/spaces/${ids[n % ids.length]}`, body: JSON.stringify({ title: `Renamed ${n++}` }) }),
+      },
+    ],
+  });
+  const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
+  return { ok: statuses['200'] ?? 0, total: r.requests.total, seconds: r.duration, statuses, errors: r.errors };
+}
+
+/**
+ * Commits/s of the simplest durable commit one at a time: write a file of `bytes` (a small
+ * shard's size), fsync it, rename it over the last, fsync the directory (src/store/durable-file.ts's
+ * steps), for `seconds`, in `dir` (on the embedded store's disk).
+ */
+function sequentialCommits(dir, seconds, bytes = 2048) {
+  const data = Buffer.alloc(bytes, 'x');
+  const target = join(dir, 'shard.json');
+  const until = Date.now() + seconds * 1000;
+  const t0 = Date.now();
+  let n = 0;
+  while (Date.now() < until) {
+    const tmp = `${target}.${n}.tmp`;
+    const fd = openSync(tmp, 'w');
+    writeSync(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, target);
+    const d = openSync(dir, 'r');
+    fsyncSync(d);
+    closeSync(d);
+    n++;
+  }
+  return { n, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** The pgbench binary: on the PATH, or PostgreSQL 15's own bin directory. */
+function pgbenchBin() {
+  if (spawnSync('pgbench', ['--version']).status === 0) return 'pgbench';
+  const own = '/usr/lib/postgresql/15/bin/pgbench';
+  if (existsSync(own)) return own;
+  throw new Error('pgbench not found: install postgresql-contrib (or the postgresql-15 package: /usr/lib/postgresql/15/bin/pgbench)');
+}
+
+/** pgbench's connection flags for `url`, and its environment (PGPASSWORD from the URL). */
+function pgbenchTarget(url, database) {
+  const u = new URL(url);
+  const args = ['-h', u.hostname || '127.0.0.1', '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), database];
+  return { args, env: { ...process.env, ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) } };
+}
+
+/** TPS of `pgbench -N` (no initial connection time) at `clients` clients for `seconds`. */
+function pgbench(bin, url, database, clients, seconds) {
+  const t = pgbenchTarget(url, database);
+  const r = spawnSync(bin, ['-N', '-c', String(clients), '-j', '2', '-T', String(Math.max(3, Math.round(seconds))), ...t.args], {
+    env: t.env,
+    encoding: 'utf8',
+  });
+  const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(r.stdout ?? '');
+  if (r.status !== 0 || !m) throw new Error(`pgbench failed (${r.status}): ${r.stderr}${r.stdout}`);
+  const tx = /number of transactions actually processed: (\d+)/.exec(r.stdout);
+  return { tps: Number(m[1]), transactions: tx ? Number(tx[1]) : NaN };
+}
+
+const rate = (s) => s.ok / s.seconds;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+const cpuOf = (children) => children.reduce((s, c) => s + cpuSeconds(c.child.pid), 0);
+
+/**
+ * Rows (bench/run.mjs's `{ figure, value, shown, target, pass, context }`): the embedded store's
+ * writes/s with the sequential loop's ceiling beside it, two PostgreSQL servers' writes/s, and
+ * their ratio to pgbench's TPS, all measured in this run.
+ */
+export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, log = (s) => process.stdout.write(s + '\n'), problems = [] } = {}) {
+  const PG = pgUrl || process.env.DOCS_TEST_PG || 'postgres://postgres@127.0.0.1:5432/test';
+  const pgbenchPath = pgbenchBin();
+  const schema = `bench_writes_${randomBytes(4).toString('hex')}`;
+  const benchDb = `docs_pgbench_${randomBytes(4).toString('hex')}`;
+  const env = childEnv(tempDir('pgw-config'), { DOCS_BOOTSTRAP_TOKEN: TOKEN });
+  const serve = (...more) => [bin, 'serve', '--port', '0', '--quiet', ...more];
+  const dataDir = tempDir('pgw-embedded');
+  const loopDir = tempDir('pgw-loop'); // beside the embedded store's (the same temp filesystem)
+  const admin = new pg.Client({ connectionString: PG });
+  await admin.connect();
+  const children = [];
+  try {
+    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(benchDb)}`);
+    const init = spawnSync(pgbenchPath, ['-i', '-s', '1', '-q', ...pgbenchTarget(PG, benchDb).args], { env: pgbenchTarget(PG, benchDb).env, encoding: 'utf8' });
+    if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+
+    const store = `${PG}${PG.includes('?') ? '&' : '?'}schema=${schema}`;
+    const blobs = tempDir('pgw-blobs');
+    const embedded = await startChild('docs serve (embedded)', serve('--data', dataDir), { env, ready });
+    children.push(embedded);
+    const p1 = await startChild('docs serve (pg 1)', serve('--store', store, '--blobs', blobs), { env, ready });
+    children.push(p1);
+    const p2 = await startChild('docs serve (pg 2)', serve('--store', store, '--blobs', blobs), { env, ready });
+    children.push(p2);
+    const eIds = await seed(embedded.url);
+    const pIds = await seed(p1.url);
+
+    const per = seconds / rounds;
+    const sums = {
+      embedded: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      loop: { n: 0, seconds: 0 },
+      pgbench: { transactions: 0, seconds: 0, tps: [] },
+    };
+    const add = (s, r) => {
+      s.ok += r.ok;
+      s.seconds += r.seconds;
+      for (const [k, v] of Object.entries(r.statuses)) s.statuses[k] = (s.statuses[k] ?? 0) + v;
+      if (r.errors) problems.push(`pg-writes: ${r.errors} connection errors`);
+    };
+    const loads = {
+      embedded: async () => {
+        const cpu0 = cpuOf([embedded]);
+        add(sums.embedded, await renames(embedded.url, eIds, 32, per));
+        sums.embedded.cpu += cpuOf([embedded]) - cpu0;
+      },
+      pgServers: async () => {
+        const cpu0 = cpuOf([p1, p2]);
+        const rs = await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, per)));
+        sums.pgServers.cpu += cpuOf([p1, p2]) - cpu0;
+        const statuses = {};
+        for (const r of rs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+        add(sums.pgServers, { ok: rs[0].ok + rs[1].ok, seconds: Math.max(...rs.map((r) => r.seconds)), statuses, errors: rs[0].errors + rs[1].errors });
+      },
+      loop: async () => {
+        const r = sequentialCommits(loopDir, per);
+        sums.loop.n += r.n;
+        sums.loop.seconds += r.seconds;
+      },
+      pgbench: async () => {
+        const r = pgbench(pgbenchPath, PG, benchDb, 32, per);
+        sums.pgbench.transactions += r.transactions;
+        sums.pgbench.seconds += r.transactions / r.tps;
+        sums.pgbench.tps.push(Math.round(r.tps));
+      },
+    };
+    // Warm-up: the servers' first writes (JIT, caches, pool connections).
+    await renames(embedded.url, eIds, 32, 1);
+    await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, 1)));
+    log(
+      `  durable renames over ${SPACES} spaces at 32 connections, pgbench -N at 32 clients, the sequential fsync loop: ${rounds} alternating rounds of ${per.toFixed(1)} s`,
+    );
+    const loads0 = [];
+    const order = ['pgbench', 'pgServers', 'loop', 'embedded'];
+    for (let i = 0; i < rounds; i++) {
+      loads0.push(loadavg()[0]);
+      for (const k of i % 2 ? [...order].reverse() : order) await loads[k]();
+    }
+    const load = `load average ${Math.min(...loads0).toFixed(1)}-${Math.max(...loads0).toFixed(1)}`;
+    for (const [k, s] of Object.entries({ embedded: sums.embedded, 'PostgreSQL servers': sums.pgServers })) {
+      const not200 = Object.entries(s.statuses).filter(([c]) => c !== '200');
+      if (not200.length) problems.push(`pg-writes (${k}): answers not 200 ${JSON.stringify(Object.fromEntries(not200))}`);
+    }
+
+    const eRate = rate(sums.embedded);
+    const loopRate = sums.loop.n / sums.loop.seconds;
+    const pRate = rate(sums.pgServers);
+    const tps = sums.pgbench.transactions / sums.pgbench.seconds;
+    const cpuMs = (s) => `server CPU ${((s.cpu / s.ok) * 1000).toFixed(2)} ms per write`;
+    const ctx = `${rounds} alternating rounds of ${per.toFixed(1)} s; ${load}`;
+    const rows = [
+      {
+        figure: 'Writes, embedded store (durable, 32 connections)',
+        value: eRate,
+        shown: `${Math.round(eRate)}/s`,
+        target: '>= 1000/s',
+        pass: eRate >= 1000,
+        context: `${(eRate / loopRate).toFixed(1)}x the sequential write+fsync+rename loop's ${Math.round(loopRate)}/s on the same disk; ${cpuMs(sums.embedded)}; ${ctx}`,
+      },
+      {
+        figure: 'Ceiling without group commit: sequential write+fsync+rename loop',
+        value: loopRate,
+        shown: `${Math.round(loopRate)}/s`,
+        target: 'reference',
+        pass: true,
+        context: `${sums.loop.n} commits of 2 KB (write, fsync, rename, fsync dir) one at a time; ${ctx}`,
+      },
+      {
+        figure: 'Writes, two servers on PostgreSQL (durable, 32 connections in all)',
+        value: pRate,
+        shown: `${Math.round(pRate)}/s`,
+        target: '>= 2000/s',
+        pass: pRate >= 2000,
+        context: `${sums.pgServers.ok} writes over ${SPACES} spaces, 16 connections per server; ${cpuMs(sums.pgServers)}; ${ctx}`,
+      },
+      {
+        figure: 'Writes, two servers on PostgreSQL / pgbench -N TPS (32 clients)',
+        value: pRate / tps,
+        shown: `${(pRate / tps).toFixed(2)}x`,
+        target: '>= 0.7',
+        pass: pRate / tps >= 0.7,
+        context: `${Math.round(pRate)} writes/s vs ${Math.round(tps)} TPS (rounds ${sums.pgbench.tps.join(', ')}); ${ctx}`,
+      },
+    ];
+    return rows;
+  } finally {
+    await Promise.all(children.map((c) => stopChild(c.child)));
+    await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`).catch(() => {});
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(benchDb)} WITH (FORCE)`)
+      .catch((e) => problems.push(`pg-writes: could not drop ${benchDb}: ${e.message}`));
+    await admin.end();
+  }
+}
+
+// Alone: prints the rows, exits 1 when a target is missed.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = (name, dflt) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i >= 0 ? process.argv[i + 1] : dflt;
+  };
+  const problems = [];
+  pgWritesRows({ seconds: Number(arg('seconds', 6)), rounds: Number(arg('rounds', 3)), pgUrl: arg('pg'), bin: arg('bin', BIN), problems }).then(
+    (rows) => {
+      for (const r of rows) process.stdout.write(`${r.figure}: ${r.shown} (target ${r.target}: ${r.pass ? 'pass' : 'FAIL'}) [${r.context}]\n`);
+      for (const p of problems) process.stdout.write(`ERROR: ${p}\n`);
+      process.exit(rows.every((r) => r.pass) && !problems.length ? 0 : 1);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(2);
+    },
+  );
+}

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Two layers (issue 31; docs/manual: "Tests"):
 // - `fast` (npm test; with `isolated`, its files that need a module graph of their own): everything in process from the source, each exhaustive sweep as a seeded
@@ -28,6 +30,35 @@ const SWEEPS = [
  */
 const ISOLATED: string[] = [];
 
+/**
+ * Started first, in this order: the files that take longest, which vitest would otherwise start
+ * last on a clean clone (it orders files it has no timings for by size, and a spec-mock file is 5
+ * lines long), leaving one worker with a long file after the other has run out of work.
+ * Measured with DOCS_TEST_CPU_LOG (CONTRIBUTING.md, "Figures").
+ */
+const LONG_FIRST = [
+  'test/transport/spec-mock-latest.test.ts',
+  'test/transport/spec-mock-pinned.test.ts',
+  'test/commands/push-cost.test.ts',
+  'test/docs/manual-publish.test.ts',
+  'test/e2e/org-env-cli.test.ts',
+  'test/integrations/content-cli.test.ts',
+];
+
+/** vitest's order (longest known first, else largest), with LONG_FIRST ahead of it. */
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.indexOf(relative(this.ctx.config.root, f.moduleId).split('\\').join('/'));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    return (await super.sort(files))
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
+
 /** Only in `full`: Chromium, the built bundle. */
 const FULL_ONLY = [
   'test/published/browser.test.ts',
@@ -36,6 +67,9 @@ const FULL_ONLY = [
   'test/published/api-browser.test.ts',
   'test/smoke/**/*.test.ts',
 ];
+
+/** A module graph of its own for each file (vitest resets the modules between files), in a kept process. */
+const OWN_GRAPH = { isolate: true, poolOptions: { forks: { isolate: true } } };
 
 export default defineConfig({
   test: {
@@ -46,7 +80,13 @@ export default defineConfig({
     // 2-core machine, which leaves a core idle while a file waits on a child process, a timer, a
     // socket or the disk (CONTRIBUTING.md, "Figures"). Each worker loads its own
     // module graph once (isolate: false), so a second one costs one more cold start.
-    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), minForks: 1 } },
+    // `isolate: false` here, at the root, is what keeps a worker process for the next file: the
+    // pool reads the root's poolOptions, not a project's `isolate` (vitest 3.2: with it unset,
+    // every file got a new process and loaded the whole graph again, `fast` included). Inside the
+    // process, a project's poolOptions.forks.isolate decides whether its files share the module
+    // graph: `fast` inherits false from here, the other projects set OWN_GRAPH.
+    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), minForks: 1, isolate: false } },
+    sequence: { sequencer: LongFirst },
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/leaks.ts'],
     projects: [
@@ -56,16 +96,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ISOLATED.length ? ISOLATED : ['test/no-isolated-file'], isolate: true, passWithNoTests: true },
+        test: { name: 'isolated', include: ISOLATED.length ? ISOLATED : ['test/no-isolated-file'], ...OWN_GRAPH, passWithNoTests: true },
       },
       {
         extends: true,
-        test: { name: 'full', include: [...SWEEPS, ...FULL_ONLY], env: { DOCS_TEST_FULL: '1' } },
+        test: { name: 'full', include: [...SWEEPS, ...FULL_ONLY], env: { DOCS_TEST_FULL: '1' }, ...OWN_GRAPH },
       },
       {
         // Timed in a browser: alone, after the other layers (npm run test:lighthouse; .ci/run).
         extends: true,
-        test: { name: 'lighthouse', include: ['test/published/lighthouse.test.ts'], env: { DOCS_TEST_FULL: '1' } },
+        test: { name: 'lighthouse', include: ['test/published/lighthouse.test.ts'], env: { DOCS_TEST_FULL: '1' }, ...OWN_GRAPH },
       },
     ],
   },

@@ -11,7 +11,7 @@ import { parserLoads } from '../../commands/_lib/markdown-parser.js';
 import { loadParser, type Parse } from '../../src/content/link-refs.js';
 import { packageRoot } from '../../src/kernel/root.js';
 import { HttpTransport } from '../../src/transport/http.js';
-import { docsAsync, spawnServe } from '../helpers/cli.js';
+import { docs, spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
 // Issue 28 item 2 / issue 30 item 1: comparing a folder with a space parses only the pages that
@@ -40,8 +40,10 @@ function folder(n: number): string {
   return dir;
 }
 
+// The pushes run in this process (the in-process CLI); the server is a process of its own, so that
+// the event-loop test below measures the CLI's loop alone.
 async function push(dir: string, space: string, extra: string[] = []) {
-  const r = await docsAsync(['content', 'push', dir, '--space', space, '--merge', '--api-url', served.url, '--token', TOKEN, '--json', ...extra], env);
+  const r = await docs(['content', 'push', dir, '--space', space, '--merge', '--api-url', served.url, '--token', TOKEN, '--json', ...extra], env);
   expect(r.status, r.stderr).toBe(0);
   return r.json;
 }

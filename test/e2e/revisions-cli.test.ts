@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docsAsync } from '../helpers/cli.js';
+import { docs } from '../helpers/cli.js';
 import { expectContract } from '../helpers/contract.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // Any revision of a space, by id (issue 27: revision ids were handed out everywhere but could only
 // be read whole): its pages, a page by id or nested path, the page's Document, its files. Over
-// HTTP (answers checked against the contract) and from the CLI on both transports.
+// HTTP (answers checked against the contract) and from the CLI on both transports (in this
+// process: the server is this file's, so the CLI's requests are real HTTP).
 
 let s: TestServer;
 const dataDir = tempDir();
@@ -81,26 +82,26 @@ describe('revision content over HTTP', () => {
 
 describe('docs revisions', () => {
   it('pages, page (id, --path, --format document), files, file, get: over HTTP', async () => {
-    const tree = await docsAsync(['revisions', 'pages', space, first], env());
+    const tree = await docs(['revisions', 'pages', space, first], env());
     expect(tree.status, tree.stderr).toBe(0);
     expect(tree.stdout).toContain('Setup  (guide/setup)');
-    const page = await docsAsync(['revisions', 'page', space, first, '--path', 'guide/setup'], env());
+    const page = await docs(['revisions', 'page', space, first, '--path', 'guide/setup'], env());
     expect(page.stdout).toBe('# Setup\n\nRun **it**.\n');
-    const doc = await docsAsync(['revisions', 'page', space, first, setup, '--format', 'document', '--json'], env());
+    const doc = await docs(['revisions', 'page', space, first, setup, '--format', 'document', '--json'], env());
     expect(doc.json.object).toBe('document');
-    const files = await docsAsync(['revisions', 'files', space, first, '--json'], env());
+    const files = await docs(['revisions', 'files', space, first, '--json'], env());
     expect(files.json.items.map((f: any) => f.name)).toEqual(['notes.txt']);
-    const file = await docsAsync(['revisions', 'file', space, first, files.json.items[0].id, '--jq', '.name'], env());
+    const file = await docs(['revisions', 'file', space, first, files.json.items[0].id, '--jq', '.name'], env());
     expect(file.stdout).toBe('notes.txt\n');
-    const rev = await docsAsync(['revisions', 'get', space, first, '--json'], env());
+    const rev = await docs(['revisions', 'get', space, first, '--json'], env());
     expect(rev.json.id).toBe(first);
-    const missing = await docsAsync(['revisions', 'page', space, first, '--path', 'nope'], env());
+    const missing = await docs(['revisions', 'page', space, first, '--path', 'nope'], env());
     expect(missing.status).toBe(3);
   });
 
   it('in-process on the data directory, once the server has let it go', async () => {
     await s.stop();
-    const r = await docsAsync(['revisions', 'page', space, first, '--path', 'guide/setup'], {
+    const r = await docs(['revisions', 'page', space, first, '--path', 'guide/setup'], {
       DOCS_DATA: dataDir,
       DOCS_API_URL: undefined,
       DOCS_TOKEN: undefined,

@@ -1,13 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docs, docsAsync, type CliResult } from '../helpers/cli.js';
+import { docs, type CliResult } from '../helpers/cli.js';
 import { connectMcp, toolText } from '../helpers/mcp.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { manifest as mcpManifest } from './helpers.js';
 
 // docs integrations token | spaces … | sites … in-process and over HTTP (docs/manual/integrations.md#installations-on-spaces-and-sites),
-// and the operations as MCP tools.
+// and the operations as MCP tools. Over HTTP the CLI runs in this process too (a process start per
+// command cost ~25 starts of the built CLI): the server is this file's, so the requests are real HTTP.
 
 let s: TestServer;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ const OWNER = 'gb_api_integrations_content_owner';
 type Run = (args: string[], env: Record<string, string>) => Promise<CliResult>;
 const transports: [string, () => { env: Record<string, string>; args: string[]; run: Run }][] = [
   ['in-process', () => ({ env: { DOCS_DATA: tempDir(), DOCS_BOOTSTRAP_TOKEN: OWNER }, args: [], run: async (a, e) => await docs(a, e) })],
-  ['over HTTP', () => ({ env: {}, args: ['--api-url', s.url, '--token', s.token], run: (a, e) => docsAsync(a, e) })],
+  ['over HTTP', () => ({ env: {}, args: ['--api-url', s.url, '--token', s.token], run: async (a, e) => await docs(a, e) })],
 ];
 
 describe.each(transports)('integration installation commands %s', (_name, setup) => {

@@ -17,18 +17,22 @@
 // `spaces list --json` / `node -e 0`, interleaved in one run: this cache 3.00x, Node's 3.88x, both
 // (Node's for the files outside the bundle) 3.08x on Node 22.23; 4.97x, 7.39x, 5.42x on Node 24.21
 // (bench/compile-cache.mjs).
-const { readFileSync, renameSync, writeFileSync, unlinkSync } = require('node:fs');
+const { readdirSync, readFileSync, renameSync, writeFileSync, unlinkSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { isAscii } = require('node:buffer');
 const Module = require('node:module');
 const vm = require('node:vm');
 
 const file = join(__dirname, '..', 'dist', 'cli', 'docs.cjs');
+const named = namedCommand(process.argv.slice(2));
 // The build writes ASCII only: decoded as latin1, twice as fast as UTF-8 (isAscii checks it is).
 const bytes = readFileSync(file);
 const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 const build = /^\/\/ docs CLI bundle ([0-9a-f]+)\n/.exec(source)?.[1] ?? 'unknown';
-const cacheFile = join(dirname(file), `docs-${build}-${process.version}-${process.arch}.cache`);
+// A command named by argv has a cache of its own (at most MAX_CACHES of them): the code that
+// command runs, and nothing that others do (a cache holding more is slower to read).
+const MAX_CACHES = 32;
+const cacheFile = join(dirname(file), `docs-${build}-${process.version}-${process.arch}${named ? `-${named.id.replaceAll(':', '.')}` : ''}.cache`);
 
 let cachedData;
 try {
@@ -54,6 +58,7 @@ function writeCacheAtExit() {
   armed = true;
   process.once('exit', () => {
     if (globalThis[SKIP]) return;
+    if (named && !cachedData && !roomForCache()) return;
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     try {
       writeFileSync(tmp, script.createCachedData());
@@ -68,12 +73,72 @@ function writeCacheAtExit() {
   });
 }
 
+/** Whether fewer than MAX_CACHES caches of this build are there (a new one may be written). */
+function roomForCache() {
+  try {
+    const prefix = `docs-${build}-`;
+    return readdirSync(dirname(file)).filter((f) => f.startsWith(prefix) && f.endsWith('.cache')).length < MAX_CACHES;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The command argv names, found as oclif finds it (@oclif/core's collateSpacedCmdIDFromArgs, the
+ * topic separator being a space) among the ids of dist/cli/commands.json (scripts/build-manifest.mjs),
+ * with the package's root and package.json: oclif then loads only that command (run(),
+ * scripts/build-bundle.mjs). Undefined, and oclif loads them all as before, for no command, an
+ * unknown one (its suggestions need them all), help (`--help`, `help`) and --version, and the
+ * commands that read the others (`help`, `__complete`); or when a file is missing.
+ */
+function namedCommand(argv) {
+  if (argv.length === 0 || argv[0] === '--version' || argv[0].startsWith('_') || argv[0] === 'help') return undefined;
+  for (const a of argv) {
+    if (a === '--') break;
+    if (a === '--help') return undefined;
+  }
+  let ids;
+  let pjson;
+  const root = join(__dirname, '..');
+  try {
+    ids = JSON.parse(readFileSync(join(root, 'dist', 'cli', 'commands.json'), 'utf8'));
+    pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const takesArgs = (id) => Object.hasOwn(ids, id) && ids[id] === 1;
+  let id;
+  if (argv[0].includes(':') || argv.length === 1) id = argv[0];
+  else {
+    // Every prefix of an id (topics included), as oclif's collectUsableIds.
+    const usable = new Set();
+    for (const known of Object.keys(ids)) {
+      const parts = known.split(':');
+      for (let n = 1; n <= parts.length; n++) usable.add(parts.slice(0, n).join(':'));
+    }
+    const final = [];
+    const with_ = (s) => [...final, s].join(':');
+    for (const a of argv) {
+      if (usable.has(with_(a))) final.push(a);
+      else if (a.includes('=') || a.startsWith('-') || (final.length > 0 && takesArgs(final.join(':')))) break;
+      else final.push(a);
+    }
+    id = final.join(':');
+  }
+  return Object.hasOwn(ids, id) && !id.startsWith('_') && id !== 'help' ? { id, root, pjson } : undefined;
+}
+
+// NAMED: the command argv names, alone (package.json's oclif.commands names it for that run).
+const NAMED = {};
+if (named) Object.defineProperty(NAMED, named.id, { enumerable: true, get: () => bundle.exports.COMMANDS[named.id] });
+
 module.exports = {
   COMMANDS: bundle.exports.COMMANDS,
+  NAMED,
   notFound: bundle.exports.notFound,
   /** Runs the command of process.argv (oclif's execute). */
   run() {
     writeCacheAtExit();
-    return bundle.exports.run();
+    return bundle.exports.run(named && { root: named.root, pjson: named.pjson });
   },
 };

@@ -33,11 +33,23 @@ const ids = files(commands)
 // The bundle's entry: run() (oclif's execute, the root being the package), the commands by id,
 // and the command_not_found hook (package.json oclif.hooks).
 const entry = `
-import { Config } from '@oclif/core/config';
+import { Config, Plugin } from '@oclif/core/config';
 import { execute } from '@oclif/core/execute';
 
-export async function run() {
-  const config = await Config.load(new URL('../../bin/run.js', import.meta.url).href);
+// \`named\`: the command argv names (bin/cli-bundle.cjs, from dist/cli/commands.json), with the
+// package's root and package.json. oclif then loads a plugin of that one command (its public
+// options: \`plugins\`, \`ignoreManifest\`, an explicit strategy naming bin/cli-bundle.cjs's NAMED,
+// which holds only it) instead of the manifest of all of them: no 600 KB of JSON to parse, no
+// command list and topics of ~400 commands to build, at every start.
+async function namedConfig({ root, pjson }) {
+  const one = { ...pjson, oclif: { ...pjson.oclif, commands: { ...pjson.oclif.commands, identifier: 'NAMED' } } };
+  const plugin = new Plugin({ root, isRoot: true, pjson: one, ignoreManifest: true, respectNoCacheDefault: true });
+  await plugin.load();
+  return Config.load({ root, pjson: one, plugins: new Map([[plugin.name, plugin]]) });
+}
+
+export async function run(named) {
+  const config = named ? await namedConfig(named) : await Config.load(new URL('../../bin/run.js', import.meta.url).href);
   // scripts/build-manifest.mjs writes the global flags once (\`globalFlags\`) instead of on every
   // command: each command that had them gets the same definitions back (shared objects, no copy).
   for (const plugin of config.plugins.values()) {

@@ -33,4 +33,10 @@ for (const c of Object.values(manifest.commands)) {
   }
 }
 writeFileSync(file, JSON.stringify({ ...manifest, globalFlags }));
+// dist/cli/commands.json: each command id -> 1 when it takes arguments (not strict, or args),
+// else 0. bin/cli-bundle.cjs finds from it the command argv names, as oclif would (its
+// collateSpacedCmdIDFromArgs), and has oclif load that one only (scripts/build-bundle.mjs).
+const named = {};
+for (const [id, c] of Object.entries(manifest.commands)) named[id] = c.strict === false || Object.keys(c.args ?? {}).length > 0 ? 1 : 0;
+writeFileSync(join(root, 'dist', 'cli', 'commands.json'), JSON.stringify(named));
 console.log(`manifest: ${Object.keys(manifest.commands).length} commands`);

@@ -17,6 +17,7 @@ import {
 import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, valuesOf } from './rows.js';
+import { MARKER, buildSummaries, maintain } from './summaries.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
 
@@ -123,6 +124,10 @@ export class ShardStore implements Store {
       throw new DocsError('unavailable', `the store has layout ${layout}; this version of docs reads layout ${LAYOUT_VERSION}`);
     }
     for (const [key, shard] of first) store.insert(key, shard);
+    // A store written before summaries (or a new one): built once, from the rows, in one write.
+    if (specs.some((s) => s.summary) && store.specs.has('meta') && !first.get('root')?.data.meta?.[MARKER]) {
+      await store.write((tx) => buildSummaries(tx, specs));
+    }
     return store;
   }
 
@@ -716,15 +721,20 @@ class Tx extends View implements NamedWriteTx {
     // What the commit rewrites (the row's shards, directories) is loaded by the commit, not here:
     // a function that puts a row under a new random id would reach a new shard on every run.
     // Content-addressed rows already stored are skipped there too (the same id is the same content).
+    const old = _spec.summary ? this.get(table, row.id) : undefined;
     this.layer(table).set(row.id, deepFreeze(row));
+    if (_spec.summary) maintain(this, _spec, row.id, old, row);
     return row;
   }
 
   delete(table: string, id: string): boolean {
-    this.spec(table);
-    const existed = this.get(table, id) !== undefined;
-    if (existed) this.layer(table).set(id, null);
-    return existed;
+    const spec = this.spec(table);
+    const old = this.get(table, id);
+    if (old !== undefined) {
+      this.layer(table).set(id, null);
+      if (spec.summary) maintain(this, spec, id, old, null);
+    }
+    return old !== undefined;
   }
 
   /** Loads (as misses) what committing `batch` rewrites: the old and new shards of each row and their directories. */

@@ -14,6 +14,8 @@ import { summariesTable } from './summaries.js';
 //   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
 //   insights/<site>      a site's insights events: immutable batches in append-only segments
 //   insightrollups/<site>/<id>  what those batches count, one rollup a shard
+//   sum/spaces/<org>/<b>  the organization's space rows, in 64 buckets, and sum/spaces/<org>/head
+//                        (the highest position per parent): written with each space row (src/store/summaries.ts)
 // Finding rows: `locateId` / `locate[field]` when the id or the value says where the rows are;
 // every other id and indexed field has a directory the store keeps by itself (dir/<table>.<field>/<b>).
 

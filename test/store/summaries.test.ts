@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Spaces } from '../../src/spaces/tables.js';
-import type { ShardStore } from '../../src/store/shard-store.js';
-import { BUCKETS, MARKER, SUMMARIES, summaryRows } from '../../src/store/summaries.js';
+import { PgBackend } from '../../src/store/pg-backend.js';
+import { ShardStore } from '../../src/store/shard-store.js';
+import { BUCKETS, MARKER, SUMMARIES, summaryLast, summaryRows } from '../../src/store/summaries.js';
+import { TABLES } from '../../src/store/tables.js';
+import { postgresOrSkip, withFreshSchema } from '../helpers/postgres.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
@@ -106,5 +109,48 @@ describe('the summary of an organization’s spaces', () => {
     await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'After rebuild' });
     expect((await s.api('GET', `/v1/orgs/${org}/spaces`)).body.items.at(-1).title).toBe('After rebuild');
     await expectInStep(org);
+  });
+});
+
+describe('the summary on PostgreSQL', () => {
+  it('is kept with the rows in the same commit, and built at open when missing', async () => {
+    const url = await postgresOrSkip();
+    if (!url) return;
+    await withFreshSchema(url, async (schema) => {
+      const openPg = () => ShardStore.open(new PgBackend(url, { schema, poolSize: 2 }), TABLES);
+      const row = (id: string, organization: string, position: number) => ({ id, organization, parent: null, position, title: id });
+      const inStep = async (st: ShardStore, o: string) => {
+        const [summary, rows] = await st.read((tx: any) => [summaryRows(tx, Spaces, o), tx.find('spaces', 'organization', o)]);
+        expect(byId(summary!)).toEqual(byId(rows));
+        return rows.length;
+      };
+      let st = await openPg();
+      try {
+        await st.write((tx) => {
+          for (let i = 0; i < 20; i++) tx.put('spaces', row(`s${i}`, 'o1', i));
+        });
+        await st.write((tx) => {
+          tx.put('spaces', { ...row('s3', 'o2', 0), title: 'moved' });
+          tx.delete('spaces', 's4');
+          tx.put('spaces', { ...row('s5', 'o1', 5), title: 'renamed' });
+        });
+        expect(await inStep(st, 'o1')).toBe(18);
+        expect(await inStep(st, 'o2')).toBe(1);
+        expect(await st.read((tx) => summaryLast(tx, Spaces, 'o1', ''))).toBe(19);
+        await st.write((tx) => {
+          for (let b = 0; b < BUCKETS; b++) for (const o of ['o1', 'o2']) tx.delete(SUMMARIES, `spaces/${o}/${b}`);
+          tx.delete('meta', MARKER);
+        });
+      } finally {
+        await st.close();
+      }
+      st = await openPg();
+      try {
+        expect(await inStep(st, 'o1')).toBe(18);
+        expect(await inStep(st, 'o2')).toBe(1);
+      } finally {
+        await st.close();
+      }
+    });
   });
 });

@@ -405,12 +405,18 @@ export class ShardStore implements Store {
       }
       return d[table]!;
     };
+    // Each directory entry is copied once per commit, not once per row: a batch creating
+    // thousands of spaces of one organization edits one entry of thousands of ids.
+    const copiedIds = new Map<string, [Record<string, unknown>, string]>();
     const directory = (table: string, field: string, value: string, edit: (ids: Record<string, string>) => void) => {
-      const dir = tableIn(dirKey(table, field, value), DIR);
-      const ids = { ...(dir[value] ?? {}) };
-      edit(ids);
-      if (Object.keys(ids).length) dir[value] = ids;
-      else delete dir[value];
+      const dk = dirKey(table, field, value);
+      const dir = tableIn(dk, DIR);
+      const k = `${dk}\0${value}`;
+      if (!copiedIds.has(k)) {
+        dir[value] = { ...(dir[value] ?? {}) };
+        copiedIds.set(k, [dir, value]);
+      }
+      edit((dir[value] ??= {}) as Record<string, string>);
     };
     const added = new Map<string, [string, Row][]>(); // group -> new immutable rows
     const moves: [string, string, Row | null][] = [];
@@ -442,6 +448,7 @@ export class ShardStore implements Store {
         moves.push([table, id, row]);
       }
     }
+    for (const [dir, value] of copiedIds.values()) if (Object.keys(dir[value] as object).length === 0) delete dir[value];
     for (const [group, rows] of added) this.appendSegment(group, rows, shard, next);
     for (const [key, data] of next) {
       if (!data) continue;

@@ -29,6 +29,7 @@ import { loadavg } from 'node:os';
 import { auditWrites } from './audit-writes.mjs';
 import { contentRows } from './content-cli.mjs';
 import { journeyRows } from './journeys.mjs';
+import { orgsRows } from './orgs.mjs';
 import { seedContentStore, seedSpaces } from './seed.mjs';
 
 const QUICK = process.argv.includes('--quick');
@@ -146,6 +147,10 @@ async function main() {
   const configDir = tempDir('config');
   const env = childEnv(configDir);
   log(`docs bench (node ${process.version}, ${QUICK ? 'quick' : 'full'} run)`);
+  if (process.argv.includes('--orgs')) {
+    for (const r of await orgsRows({ env, log, quick: QUICK })) results.push(r);
+    return summary(t0);
+  }
   if (CONTENT_ONLY) {
     await contentRows({ env, record, log, runs: QUICK ? 3 : 7 });
     return summary(t0);

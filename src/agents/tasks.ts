@@ -1,4 +1,5 @@
 import { createChangeRequest } from '../change-requests/service.js';
+import { orgSpaces } from '../tree/order.js';
 import { crsOf } from '../change-requests/lookup.js';
 import type { ChangeRequestRecord } from '../change-requests/model.js';
 import { SUBJECT_MAX } from '../change-requests/model.js';
@@ -9,7 +10,6 @@ import type { Caller, Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
 import type { SpaceRecord } from '../spaces/model.js';
-import { Spaces } from '../spaces/tables.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
 import { recordChangeRequestConversation } from './cr-conversations.js';
@@ -61,8 +61,7 @@ interface OrgState {
 }
 
 function orgState(tx: ReadTx, organizationId: string): OrgState {
-  const spaces = tx
-    .find(Spaces, 'organization', organizationId)
+  const spaces = orgSpaces(tx, organizationId)
     .filter((s) => !s.deletedAt)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   const crs = new Map<string, ChangeRequestRecord[]>();

@@ -1,4 +1,5 @@
 import type { SiteRecord } from '../sites/model.js';
+import { orgSpaces } from '../tree/order.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -172,8 +173,7 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 // With `selected`, it is installed on the spaces (sites) installIntegrationOnSpace (OnSite) named.
 
 export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
-  return tx
-    .find(Spaces, 'organization', inst.organization)
+  return orgSpaces(tx, inst.organization)
     .filter((s) => !s.deletedAt && (inst.space_selection === 'all' || inst.spaceInstalls?.[s.id] !== undefined))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }

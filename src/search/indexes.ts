@@ -1,4 +1,5 @@
 import { contextBase } from '../kernel/context.js';
+import { orgSpaces } from '../tree/order.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -8,7 +9,7 @@ import { contentRowId, type PageNode, type PageNodeRecord } from '../content/mod
 import { markdownOf, rootOf } from '../content/revisions.js';
 import { SQLITE_PACKAGE, workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
 import { PageNodes } from '../content/tables.js';
-import { Revisions, Spaces } from '../spaces/tables.js';
+import { Revisions } from '../spaces/tables.js';
 
 // The search indexes of a context: SQLite FTS5 databases kept by one worker thread
 // (src/search/worker.ts), one per organization, beside the store (`<data>/search/<org>.sqlite`)
@@ -448,7 +449,7 @@ class Indexes {
    */
   async sweep(org: string): Promise<number> {
     const known = await this.known(org);
-    const here = await this.ctx.store.read((tx) => new Set(tx.find(Spaces, 'organization', org).map((s) => s.id)));
+    const here = await this.ctx.store.read((tx) => new Set(orgSpaces(tx, org).map((s) => s.id)));
     const { key, file } = this.where(org);
     let n = 0;
     for (const id of [...known.keys()]) {

@@ -1,9 +1,9 @@
 import type { Caller, Context } from '../kernel/context.js';
+import { orgSpaces } from '../tree/order.js';
 import { DocsError, invalid } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { contentAccess } from '../tree/access.js';
 import { isExpired, RETENTION_MS } from './retention.js';
-import { Spaces } from './tables.js';
 
 // `docs spaces list --deleted`: no contract operation lists deleted spaces (ENDPOINTS.md), so the
 // server answers it at GET /_docs/deleted-spaces?organization=ID (src/docs-routes.ts).
@@ -27,8 +27,7 @@ export function listDeletedSpaces(ctx: Context, caller: Caller, organizationId: 
   const now = ctx.clock.now();
   return ctx.store.read((tx) => {
     const access = contentAccess(tx, organizationId, caller);
-    const items = tx
-      .find(Spaces, 'organization', organizationId)
+    const items = orgSpaces(tx, organizationId)
       .filter((s) => s.deletedAt !== undefined && !isExpired(s, now))
       .map((s) => ({ s, level: access.space(s) as MemberRole | undefined }))
       .filter((x) => x.level)

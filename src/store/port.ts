@@ -118,4 +118,16 @@ export interface TableSpec {
    * src/store/blob-refs.ts): what `docs doctor` checks and its repair never moves.
    */
   blobs?: (row: any) => string[];
+  /**
+   * Rows kept in their own shards but listed by a group: each put or delete also updates the
+   * group's summary in the same transaction (src/store/summaries.ts).
+   */
+  summary?: SummarySpec;
+}
+
+export interface SummarySpec {
+  /** The group a row is summarized in (undefined: none). */
+  group: (row: any) => string | undefined;
+  /** Per key of a row (e.g. its parent), a number whose highest value the head keeps (e.g. its position). */
+  last?: { key: (row: any) => string; value: (row: any) => number };
 }

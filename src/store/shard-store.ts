@@ -17,6 +17,7 @@ import {
 import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, valuesOf } from './rows.js';
+import { MARKER, buildSummaries, maintain } from './summaries.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
 
@@ -123,6 +124,10 @@ export class ShardStore implements Store {
       throw new DocsError('unavailable', `the store has layout ${layout}; this version of docs reads layout ${LAYOUT_VERSION}`);
     }
     for (const [key, shard] of first) store.insert(key, shard);
+    // A store written before summaries (or a new one): built once, from the rows, in one write.
+    if (specs.some((s) => s.summary) && store.specs.has('meta') && !first.get('root')?.data.meta?.[MARKER]) {
+      await store.write((tx) => buildSummaries(tx, specs));
+    }
     return store;
   }
 
@@ -400,12 +405,18 @@ export class ShardStore implements Store {
       }
       return d[table]!;
     };
+    // Each directory entry is copied once per commit, not once per row: a batch creating
+    // thousands of spaces of one organization edits one entry of thousands of ids.
+    const copiedIds = new Map<string, [Record<string, unknown>, string]>();
     const directory = (table: string, field: string, value: string, edit: (ids: Record<string, string>) => void) => {
-      const dir = tableIn(dirKey(table, field, value), DIR);
-      const ids = { ...(dir[value] ?? {}) };
-      edit(ids);
-      if (Object.keys(ids).length) dir[value] = ids;
-      else delete dir[value];
+      const dk = dirKey(table, field, value);
+      const dir = tableIn(dk, DIR);
+      const k = `${dk}\0${value}`;
+      if (!copiedIds.has(k)) {
+        dir[value] = { ...(dir[value] ?? {}) };
+        copiedIds.set(k, [dir, value]);
+      }
+      edit((dir[value] ??= {}) as Record<string, string>);
     };
     const added = new Map<string, [string, Row][]>(); // group -> new immutable rows
     const moves: [string, string, Row | null][] = [];
@@ -437,6 +448,7 @@ export class ShardStore implements Store {
         moves.push([table, id, row]);
       }
     }
+    for (const [dir, value] of copiedIds.values()) if (Object.keys(dir[value] as object).length === 0) delete dir[value];
     for (const [group, rows] of added) this.appendSegment(group, rows, shard, next);
     for (const [key, data] of next) {
       if (!data) continue;
@@ -716,15 +728,20 @@ class Tx extends View implements NamedWriteTx {
     // What the commit rewrites (the row's shards, directories) is loaded by the commit, not here:
     // a function that puts a row under a new random id would reach a new shard on every run.
     // Content-addressed rows already stored are skipped there too (the same id is the same content).
+    const old = _spec.summary ? this.get(table, row.id) : undefined;
     this.layer(table).set(row.id, deepFreeze(row));
+    if (_spec.summary) maintain(this, _spec, row.id, old, row);
     return row;
   }
 
   delete(table: string, id: string): boolean {
-    this.spec(table);
-    const existed = this.get(table, id) !== undefined;
-    if (existed) this.layer(table).set(id, null);
-    return existed;
+    const spec = this.spec(table);
+    const old = this.get(table, id);
+    if (old !== undefined) {
+      this.layer(table).set(id, null);
+      if (spec.summary) maintain(this, spec, id, old, null);
+    }
+    return old !== undefined;
   }
 
   /** Loads (as misses) what committing `batch` rewrites: the old and new shards of each row and their directories. */

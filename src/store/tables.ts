@@ -1,5 +1,6 @@
 import { fontBlobs, openapiVersionBlobs, revisionBlobs, uploadBlobs } from './blob-refs.js';
 import type { TableSpec } from './port.js';
+import { summariesTable } from './summaries.js';
 
 // Every table, with the shard its rows live in and how a row is found without reading every
 // shard. A shard is one lowdb document (or one PostgreSQL row); an operation loads the shards it
@@ -13,6 +14,8 @@ import type { TableSpec } from './port.js';
 //   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
 //   insights/<site>      a site's insights events: immutable batches in append-only segments
 //   insightrollups/<site>/<id>  what those batches count, one rollup a shard
+//   sum/spaces/<org>/<b>  the organization's space rows, in 64 buckets, and sum/spaces/<org>/head
+//                        (the highest position per parent): written with each space row (src/store/summaries.ts)
 // Finding rows: `locateId` / `locate[field]` when the id or the value says where the rows are;
 // every other id and indexed field has a directory the store keeps by itself (dir/<table>.<field>/<b>).
 
@@ -76,7 +79,17 @@ export const TABLES: TableSpec[] = [
   inOrg('collections', ['organization', 'parent']),
   // A space's row is in its own shard: renaming one space rewrites a file of one space, however
   // many the organization has. `enumerable`: the retention sweep lists every space.
-  { name: 'spaces', shard: (r) => `space/${r.id}`, indexes: ['organization', 'parent'], locateId: (id) => `space/${id}`, enumerable: true },
+  // `summary`: listed by organization from sum/spaces/<org>/<b> (src/store/summaries.ts), and the
+  // highest position per parent kept there, so neither a listing nor a create reads every space.
+  {
+    name: 'spaces',
+    shard: (r) => `space/${r.id}`,
+    indexes: ['organization', 'parent'],
+    locateId: (id) => `space/${id}`,
+    enumerable: true,
+    summary: { group: (r) => r.organization, last: { key: (r) => r.parent ?? '', value: (r) => r.position } },
+  },
+  summariesTable,
   // `changeRequest`: the change request a revision was authored in (contributors, src/change-requests/filters.ts).
   {
     name: 'revisions',

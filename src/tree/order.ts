@@ -3,6 +3,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, Table, WriteTx } from '../store/port.js';
 import { Collections } from '../collections/tables.js';
 import { Spaces } from '../spaces/tables.js';
+import { summaryLast, summaryRows } from '../store/summaries.js';
 
 // The tree of one organization: collections nest, spaces sit in a collection or at the root.
 // Within one parent, collections come first, then spaces (folders first, as file browsers show
@@ -18,13 +19,21 @@ const byPosition = (a: TreeItem, b: TreeItem) =>
   a.row.createdAt.localeCompare(b.row.createdAt) ||
   a.row.id.localeCompare(b.row.id);
 
+/**
+ * Every space row of the organization (deleted ones too), unordered: from its summary (a few
+ * shards, however many spaces), or, on a store without summaries, from each space's shard.
+ */
+export function orgSpaces(tx: ReadTx, organization: string): SpaceRecord[] {
+  return summaryRows(tx, Spaces, organization) ?? tx.find(Spaces, 'organization', organization);
+}
+
 function children(tx: ReadTx, organization: string, parent: string | null): TreeItem[] {
   let cols: CollectionRecord[];
   let spaces: SpaceRecord[];
   if (parent === null) {
     // Null is not indexed: the root's children are the organization's rows without a parent.
     cols = tx.find(Collections, 'organization', organization).filter((c) => c.parent === null);
-    spaces = tx.find(Spaces, 'organization', organization).filter((s) => s.parent === null);
+    spaces = orgSpaces(tx, organization).filter((s) => s.parent === null);
   } else {
     cols = tx.find(Collections, 'parent', parent).filter((c) => c.organization === organization);
     spaces = tx.find(Spaces, 'parent', parent).filter((s) => s.organization === organization);
@@ -42,7 +51,7 @@ export function siblings(tx: ReadTx, organization: string, parent: string | null
 /** The whole tree, depth first, each parent before its children, siblings in order. */
 export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth: number }[] {
   const cols = tx.find(Collections, 'organization', organization);
-  const spaces = tx.find(Spaces, 'organization', organization).filter((s) => !s.deletedAt);
+  const spaces = orgSpaces(tx, organization).filter((s) => !s.deletedAt);
   const byParent = new Map<string | null, TreeItem[]>();
   const add = (parent: string | null, item: TreeItem) => {
     let list = byParent.get(parent);
@@ -62,8 +71,16 @@ export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth:
   return out;
 }
 
-/** The position after every current child of `parent` of that kind. */
+/**
+ * The position after every current child of `parent` of that kind. For spaces, after every
+ * position a space of this parent ever had (the summary's head keeps the highest), so creating a
+ * space reads no sibling; the order it gives among the live ones is the same.
+ */
 export function endPosition(tx: ReadTx, organization: string, parent: string | null, kind: TreeItem['kind']): number {
+  if (kind === 'space') {
+    const last = summaryLast(tx, Spaces, organization, parent ?? '');
+    if (last !== undefined) return (last ?? -1) + 1;
+  }
   return (
     Math.max(
       -1,

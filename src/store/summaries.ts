@@ -1,0 +1,116 @@
+import { bucketOf } from './buckets.js';
+import type { NamedReadTx, NamedWriteTx, ReadTx, Row, Table, TableSpec } from './port.js';
+
+// Per-group summaries of a table kept at commit time (issue 28 item 3): a table whose rows each
+// live in their own shard (`spaces`: space/<id>) but are listed by a group (the organization)
+// declares `summary` in src/store/tables.ts, and every put or delete of one of its rows also
+// updates a copy of the row in its group's summary, in the same transaction (so the summary is
+// committed with the row, or neither is, and can never drift). Listing a group then reads
+// BUCKETS summary shards instead of one shard per row.
+//   sum/<table>/<group>/<b>     the rows of the group whose id falls in bucket b (whole rows)
+//   sum/<table>/<group>/head    per `last` key, the highest value ever written (the next position
+//                               of a new row never needs its siblings read)
+// A store written before summaries existed has none: the first open builds every summary from
+// the rows and then sets the `meta` row MARKER (root), in one write. Until that marker is set,
+// puts do not touch summaries and readers fall back to the rows.
+
+export const SUMMARIES = 'summaries';
+export const MARKER = 'summaries';
+/** Buckets per group: a write rewrites one bucket (1/64 of the group), a listing reads all of them. */
+export const BUCKETS = 64;
+
+export const summariesTable: TableSpec = { name: SUMMARIES, shard: (r) => `sum/${r.id}`, indexes: [], locateId: (id) => `sum/${id}` };
+
+interface Bucket extends Row {
+  rows: Record<string, Row>;
+}
+interface Head extends Row {
+  last: Record<string, number>;
+}
+
+const bucketId = (table: string, group: string, b: number) => `${table}/${group}/${b}`;
+const headId = (table: string, group: string) => `${table}/${group}/head`;
+
+/** Are summaries built in this store (the marker row of `meta`, in the resident root shard)? */
+export const summariesBuilt = (tx: NamedReadTx) => tx.get('meta', MARKER) !== undefined;
+
+/** Keeps the summary of `spec`'s table in step with one row change (called by the store's Tx). */
+export function maintain(tx: NamedWriteTx, spec: TableSpec, id: string, old: Row | undefined, row: Row | null): void {
+  const s = spec.summary!;
+  if (!summariesBuilt(tx)) return;
+  const b = bucketOf(id, BUCKETS);
+  const before = old ? s.group(old) : undefined;
+  const after = row ? s.group(row) : undefined;
+  if (before !== undefined && before !== after) {
+    const bucket = tx.get<Bucket>(SUMMARIES, bucketId(spec.name, before, b));
+    if (bucket?.rows[id]) {
+      const rows = { ...bucket.rows };
+      delete rows[id];
+      if (Object.keys(rows).length) tx.put(SUMMARIES, { ...bucket, rows });
+      else tx.delete(SUMMARIES, bucket.id);
+    }
+  }
+  if (row && after !== undefined) {
+    const bid = bucketId(spec.name, after, b);
+    const bucket = tx.get<Bucket>(SUMMARIES, bid);
+    tx.put(SUMMARIES, { id: bid, rows: { ...bucket?.rows, [id]: row } });
+    if (s.last) {
+      const hid = headId(spec.name, after);
+      const head = tx.get<Head>(SUMMARIES, hid);
+      const key = s.last.key(row);
+      const value = s.last.value(row);
+      if (!head || !(key in head.last) || head.last[key]! < value) tx.put(SUMMARIES, { id: hid, last: { ...head?.last, [key]: value } });
+    }
+  }
+}
+
+/** Writes every summary of `specs` from the rows (a store written before summaries), then the marker. */
+export function buildSummaries(tx: NamedWriteTx, specs: TableSpec[]): void {
+  if (summariesBuilt(tx)) return;
+  for (const spec of specs) {
+    const s = spec.summary;
+    if (!s) continue;
+    const buckets = new Map<string, Record<string, Row>>();
+    const heads = new Map<string, Record<string, number>>();
+    for (const row of tx.all<Row>(spec.name)) {
+      const group = s.group(row);
+      if (group === undefined) continue;
+      const bid = bucketId(spec.name, group, bucketOf(row.id, BUCKETS));
+      if (!buckets.has(bid)) buckets.set(bid, {});
+      buckets.get(bid)![row.id] = row;
+      if (s.last) {
+        const hid = headId(spec.name, group);
+        if (!heads.has(hid)) heads.set(hid, {});
+        const last = heads.get(hid)!;
+        const key = s.last.key(row);
+        last[key] = Math.max(last[key] ?? -Infinity, s.last.value(row));
+      }
+    }
+    for (const [id, rows] of buckets) tx.put(SUMMARIES, { id, rows });
+    for (const [id, last] of heads) tx.put(SUMMARIES, { id, last });
+  }
+  tx.put('meta', { id: MARKER, built: 1 });
+}
+
+const named = (tx: ReadTx) => tx as unknown as NamedReadTx;
+
+/**
+ * Every row of `table` in `group`, from its summary (unordered, as `find`); undefined when the
+ * store has no summaries yet (the caller reads the rows instead).
+ */
+export function summaryRows<T extends Row>(tx: ReadTx, table: Table<T>, group: string): T[] | undefined {
+  const t = named(tx);
+  if (!summariesBuilt(t)) return undefined;
+  const out: T[] = [];
+  // Every bucket is asked before any is used, so the missing ones are loaded in one round.
+  const buckets = Array.from({ length: BUCKETS }, (_, b) => t.get<Bucket>(SUMMARIES, bucketId(table, group, b)));
+  for (const bucket of buckets) if (bucket) for (const row of Object.values(bucket.rows)) out.push(row as T);
+  return out;
+}
+
+/** The highest `last` value of `key` ever written in `group`'s summary; null when none; undefined without summaries. */
+export function summaryLast(tx: ReadTx, table: Table<any>, group: string, key: string): number | null | undefined {
+  const t = named(tx);
+  if (!summariesBuilt(t)) return undefined;
+  return t.get<Head>(SUMMARIES, headId(table, group))?.last[key] ?? null;
+}

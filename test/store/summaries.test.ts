@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Spaces } from '../../src/spaces/tables.js';
+import { PgBackend } from '../../src/store/pg-backend.js';
+import { ShardStore } from '../../src/store/shard-store.js';
+import { BUCKETS, MARKER, SUMMARIES, summaryLast, summaryRows } from '../../src/store/summaries.js';
+import { TABLES } from '../../src/store/tables.js';
+import { postgresOrSkip, withFreshSchema } from '../helpers/postgres.js';
+import { addUser } from '../helpers/people.js';
+import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+
+// The per-organization summary of spaces (src/store/summaries.ts): it must always hold exactly
+// the organization's space rows, whatever changes them, and a store without it must answer the same.
+
+const dir = tempDir();
+let s: TestServer;
+let org: string;
+let other: string;
+let reader: { userId: string; token: string };
+beforeAll(async () => {
+  s = await startServer({ dataDir: dir });
+  org = (await s.api('POST', '/v1/orgs', { body: { title: 'Summary' } })).body.id;
+  other = (await s.api('POST', '/v1/orgs', { body: { title: 'Elsewhere' } })).body.id;
+  reader = await addUser(s.ctx, org, 'read');
+});
+afterAll(() => s.stop());
+
+const ok = async (method: string, path: string, body?: unknown) => {
+  const r = await s.api(method, path, { body });
+  expect(r.status, `${method} ${path} ${JSON.stringify(r.body)}`).toBeLessThan(300);
+  return r.body;
+};
+const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+/** The summary of `o` is the organization's rows, exactly. */
+async function expectInStep(o: string) {
+  const [summary, rows] = await s.ctx.store.read((tx) => [summaryRows(tx, Spaces, o), tx.find(Spaces, 'organization', o)]);
+  expect(summary).toBeDefined();
+  expect(byId(summary!)).toEqual(byId(rows));
+}
+/** What the lists answer, to the owner and to a read member. */
+const lists = async () =>
+  JSON.parse(
+    JSON.stringify({
+      owner: (await s.api('GET', `/v1/orgs/${org}/spaces?limit=2`)).body,
+      ownerAll: (await s.api('GET', `/v1/orgs/${org}/spaces`)).body,
+      reader: (await s.api('GET', `/v1/orgs/${org}/spaces`, { token: reader.token })).body,
+      collections: (await s.api('GET', `/v1/orgs/${org}/collections`)).body,
+    }).replaceAll(s.url, 'URL'),
+  );
+
+describe('the summary of an organization’s spaces', () => {
+  it('stays equal to the rows across create, rename, levels, move, delete, restore and transfer', async () => {
+    const g = await ok('POST', `/v1/orgs/${org}/collections`, { title: 'G' });
+    const a = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'A' });
+    const b = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'B' });
+    const c = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'C', parent: g.id, visibility: 'in-collection' });
+    await expectInStep(org);
+    await ok('PATCH', `/v1/spaces/${a.id}`, { title: 'A renamed' });
+    await ok('PATCH', `/v1/spaces/${b.id}`, { defaultLevel: null });
+    await expectInStep(org);
+    expect((await s.api('GET', `/v1/orgs/${org}/spaces`, { token: reader.token })).body.items.map((x: any) => x.title)).not.toContain('B');
+    await ok('POST', `/v1/spaces/${a.id}/move`, { parent: g.id });
+    await ok('POST', `/v1/spaces/${c.id}/move`, { parent: null });
+    await expectInStep(org);
+    await ok('DELETE', `/v1/spaces/${b.id}`);
+    await expectInStep(org);
+    await ok('POST', `/v1/spaces/${b.id}/restore`);
+    await expectInStep(org);
+    const t = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'T' });
+    await ok('POST', `/v1/spaces/${t.id}/transfer`, { organization: other });
+    await expectInStep(org);
+    await expectInStep(other);
+    const titles = (await s.api('GET', `/v1/orgs/${org}/spaces`)).body.items.map((x: any) => x.title);
+    expect(titles).toEqual(['A renamed', 'C', 'B']);
+  });
+
+  it('creates a space without reading its siblings (the next position is in the summary)', async () => {
+    const before = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'Before' });
+    const store = s.ctx.store as ShardStore;
+    // Drop every cached space shard, then create: only the new space's shards are read.
+    const cache = (store as any).cache as Map<string, unknown>;
+    for (const k of [...cache.keys()]) if (k.startsWith('space/')) (store as any).evict(k);
+    const made = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'Last' });
+    const read = [...cache.keys()].filter((k) => k.startsWith('space/') && !k.startsWith(`space/${made.id}`));
+    expect(read).toEqual([]);
+    const titles = (await s.api('GET', `/v1/orgs/${org}/spaces`)).body.items.map((x: any) => x.title);
+    expect(titles.slice(-2)).toEqual([before.title, 'Last']);
+    await expectInStep(org);
+  });
+
+  it('answers the same on a store without summaries, and builds them at its next open', async () => {
+    const seen = await lists();
+    // A store written before summaries: no summary rows, no marker.
+    await s.ctx.store.write((tx: any) => {
+      for (const o of [org, other]) {
+        for (let b = 0; b < BUCKETS; b++) tx.delete(SUMMARIES, `spaces/${o}/${b}`);
+        tx.delete(SUMMARIES, `spaces/${o}/head`);
+      }
+      tx.delete('meta', MARKER);
+    });
+    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org))).toBeUndefined();
+    expect(await lists()).toEqual(seen);
+    await s.stop();
+    s = await startServer({ dataDir: dir });
+    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org))).toBeDefined();
+    await expectInStep(org);
+    await expectInStep(other);
+    expect(await lists()).toEqual(seen);
+    // And a new space still goes last, after positions the rebuilt head took from the rows.
+    await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'After rebuild' });
+    expect((await s.api('GET', `/v1/orgs/${org}/spaces`)).body.items.at(-1).title).toBe('After rebuild');
+    await expectInStep(org);
+  });
+});
+
+describe('the summary on PostgreSQL', () => {
+  it('is kept with the rows in the same commit, and built at open when missing', async () => {
+    const url = await postgresOrSkip();
+    if (!url) return;
+    await withFreshSchema(url, async (schema) => {
+      const openPg = () => ShardStore.open(new PgBackend(url, { schema, poolSize: 2 }), TABLES);
+      const row = (id: string, organization: string, position: number) => ({ id, organization, parent: null, position, title: id });
+      const inStep = async (st: ShardStore, o: string) => {
+        const [summary, rows] = await st.read((tx: any) => [summaryRows(tx, Spaces, o), tx.find('spaces', 'organization', o)]);
+        expect(byId(summary!)).toEqual(byId(rows));
+        return rows.length;
+      };
+      let st = await openPg();
+      try {
+        await st.write((tx) => {
+          for (let i = 0; i < 20; i++) tx.put('spaces', row(`s${i}`, 'o1', i));
+        });
+        await st.write((tx) => {
+          tx.put('spaces', { ...row('s3', 'o2', 0), title: 'moved' });
+          tx.delete('spaces', 's4');
+          tx.put('spaces', { ...row('s5', 'o1', 5), title: 'renamed' });
+        });
+        expect(await inStep(st, 'o1')).toBe(18);
+        expect(await inStep(st, 'o2')).toBe(1);
+        expect(await st.read((tx) => summaryLast(tx, Spaces, 'o1', ''))).toBe(19);
+        await st.write((tx) => {
+          for (let b = 0; b < BUCKETS; b++) for (const o of ['o1', 'o2']) tx.delete(SUMMARIES, `spaces/${o}/${b}`);
+          tx.delete('meta', MARKER);
+        });
+      } finally {
+        await st.close();
+      }
+      st = await openPg();
+      try {
+        expect(await inStep(st, 'o1')).toBe(18);
+        expect(await inStep(st, 'o2')).toBe(1);
+      } finally {
+        await st.close();
+      }
+    });
+  });
+});

@@ -48,7 +48,8 @@ class Indexer {
           this.schedule(indexerLimits.pollMs);
         });
     }, ms);
-    this.timer.unref();
+    // Background work keeps no process alive, unless someone waits for it (`idle`).
+    if (!this.waiters.length) this.timer.unref();
   }
 
   /** Has anything been committed since the last pass? */
@@ -103,6 +104,7 @@ class Indexer {
     return new Promise((r) => {
       this.waiters.push(r);
       if (!this.running && this.timer === undefined) this.schedule(0);
+      else this.timer?.ref();
     });
   }
 

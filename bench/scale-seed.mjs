@@ -16,6 +16,9 @@ const opts = JSON.parse(process.argv[2]);
 const { dir, marker, spaces, pagesPerSpace, token, concurrency, fingerprint, progress } = opts;
 const t0 = performance.now();
 const { ctx, call, org } = await open(dir, token);
+// The search indexes kept current as the commits happen, as `docs serve` keeps them (issue 28 item 6).
+const indexer = await import('../dist/src/search/indexer.js');
+indexer.startSearchIndexer(ctx);
 const spaceIds = new Array(spaces);
 let done = 0;
 let lastReport = t0;
@@ -32,7 +35,10 @@ try {
       process.stdout.write(`  seeding: ${done}/${spaces} spaces (${done * pagesPerSpace} pages), ${s.toFixed(0)} s, ~${left.toFixed(0)} s to go\n`);
     }
   });
+  await indexer.searchIndexerIdle(ctx);
 } finally {
+  await indexer.stopSearchIndexer(ctx);
+  await (await import('../dist/src/search/indexes.js')).closeIndexes(ctx);
   await ctx.store.close();
 }
 const seconds = (performance.now() - t0) / 1000;

@@ -642,6 +642,10 @@ export async function main() {
   // 7. PostgreSQL backend: its figures go here (durable writes/s at 32 connections through two
   //    servers >= 1,000/s; reads >= 0.5x the embedded store's), added with that backend.
 
+  // 8. Search kept at commit time and memory (issue 28 items 6 and 4): bench/search-scale.mjs.
+  log('\n[8] Search and memory at scale (bench/search-scale.mjs)');
+  for (const r of await (await import('./search-scale.mjs')).searchRows({ scaleDir: big.dir, quick: QUICK, env: extraEnv() })) record(r.figure, r.value, r);
+
   removeDir(scratchRoot);
   removeDir(configDir);
 

@@ -2,6 +2,7 @@ import type { Context } from './kernel/context.js';
 import { startDelivery, stopDelivery } from './integrations/delivery.js';
 import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
 import { closeSearchIndexes } from './search/service.js';
+import { startSearchIndexer, stopSearchIndexer } from './search/indexer.js';
 import { startProcessing, stopProcessing } from './openapi/processor.js';
 import { startTranslationRuns, stopTranslationRuns } from './translations/runner.js';
 import { startImportRuns, stopImportRuns } from './imports/runner.js';
@@ -23,9 +24,16 @@ export const WORKERS: Worker[] = [
   { name: 'import runs', start: startImportRuns, stop: stopImportRuns },
   // Site scans: findings and topics of the sites whose questions, records or content changed (docs/manual/site-findings.md).
   { name: 'site scans', start: startSiteScans, stop: stopSiteScans },
-  // Search indexes follow each space at query time (src/search): nothing runs in the background;
-  // their files are closed with the store.
-  { name: 'search indexes', start: () => {}, stop: closeSearchIndexes },
+  // Search indexes kept at each space's current revision as commits happen (src/search/indexer.ts;
+  // a search still brings a space that is behind up to date first); their files closed with the store.
+  {
+    name: 'search indexes',
+    start: startSearchIndexer,
+    stop: async (ctx) => {
+      await stopSearchIndexer(ctx);
+      await closeSearchIndexes(ctx);
+    },
+  },
 ];
 
 export function startWorkers(ctx: Context): void {

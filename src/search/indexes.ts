@@ -36,7 +36,7 @@ import { Revisions } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 2; // 2: pages carry their description (search results show it)
+const SCHEMA = 3; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs
 
 /** Work counters (tests and measurements). */
 export const searchStats = {
@@ -246,6 +246,12 @@ class Indexes {
     }
   }
 
+  /** The spaces of `spaces` (of `org`) whose index is not at the given revision. */
+  async behind<S extends { id: string; revision: string }>(org: string, spaces: readonly S[]): Promise<S[]> {
+    const known = await this.known(org);
+    return spaces.filter((s) => known.get(s.id) !== s.revision);
+  }
+
   /** Brings the indexes of `spaces` (of `org`) to their current revisions. */
   async ensure(org: string, spaces: readonly { id: string; revision: string }[]): Promise<void> {
     const behind: { id: string; revision: string }[] = [];
@@ -445,11 +451,13 @@ class Indexes {
 
   /**
    * Removes from the organization's index the spaces no longer in the organization (purged, or
-   * moved to another one: the other's index has them). Deleted spaces stay: they may be restored.
+   * moved to another one: the other's index has them), or not in `keep` when given (the indexer
+   * keeps the live spaces only: a deleted one is indexed again if restored). Deleted spaces stay
+   * otherwise: they may be restored.
    */
-  async sweep(org: string): Promise<number> {
+  async sweep(org: string, keep?: ReadonlySet<string>): Promise<number> {
     const known = await this.known(org);
-    const here = await this.ctx.store.read((tx) => new Set(orgSpaces(tx, org).map((s) => s.id)));
+    const here = keep ?? (await this.ctx.store.read((tx) => new Set(orgSpaces(tx, org).map((s) => s.id))));
     const { key, file } = this.where(org);
     let n = 0;
     for (const id of [...known.keys()]) {

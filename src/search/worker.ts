@@ -14,7 +14,11 @@
 //     space, so that an update that raced another (another process on the same files) is retried;
 //   pages(space, id, sig, title, path, ancestors, first, n, description): one row per indexed page
 //     (sig: its body hash, title and description; its sections are rowids first .. first + n - 1);
-//   sections: FTS5 (pageTitle, title, body; page, sec, anchor unindexed).
+//   sections: FTS5 (pageTitle, title, body), contentless: the index only, not the text;
+//   secs(rowid, page, sec, title, anchor, body): each section's page and place, and its body
+//     deflated (read for the snippets and passages of the rows a query returns only). The text
+//     kept once and compressed, not twice as a content FTS5 table keeps it, the file is about a
+//     third of the size (issue 28 item 6: the index at most 0.6 times the store).
 
 /**
  * The better-sqlite3 package for this Node: 13 (Node-API; its binaries ship inside the npm
@@ -82,6 +86,8 @@ export function indexWorker(load: (id: string) => any): void {
   const fs = load('node:fs');
   const nodePath = load('node:path');
   const crypto = load('node:crypto');
+  const zlib = load('node:zlib');
+  const inflate = (b: Buffer): string => zlib.inflateRawSync(b).toString('utf8');
   const Database = load(workerData.sqlite);
   const SCHEMA: number = workerData.schema;
   const SPAN = 2 ** 32;
@@ -101,7 +107,7 @@ export function indexWorker(load: (id: string) => any): void {
     /** The space's version this session expects (its own writes included). */
     version: number;
     seen: Set<string>;
-    unseen?: { id: string; first: number; n: number }[];
+    unseen?: { id: string; title: string; first: number; n: number }[];
   }
 
   const dbs = new Map<string, Db>();
@@ -112,7 +118,8 @@ export function indexWorker(load: (id: string) => any): void {
   const DDL = [
     `CREATE TABLE IF NOT EXISTS spaces(no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rev TEXT, seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0)`,
     `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
-    `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(pageTitle, title, body, page UNINDEXED, sec UNINDEXED, anchor UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(pageTitle, title, body, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`,
+    `CREATE TABLE IF NOT EXISTS secs(rowid INTEGER PRIMARY KEY, page TEXT NOT NULL, sec INTEGER NOT NULL, title TEXT NOT NULL, anchor TEXT NOT NULL, body BLOB NOT NULL)`,
   ];
   // Column weights of bm25: a page title counts 3, a section title 2, body 1 (as the boosts of
   // the MiniSearch index this replaced).
@@ -152,7 +159,7 @@ export function indexWorker(load: (id: string) => any): void {
         const v = db.pragma('user_version', { simple: true });
         if (v !== SCHEMA) {
           // An index of another schema (or none): dropped and made again, rebuilt on use.
-          for (const t of ['sections', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+          for (const t of ['sections', 'secs', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
           for (const s of DDL) db.exec(s);
           db.pragma(`user_version = ${SCHEMA}`);
         }
@@ -173,20 +180,35 @@ export function indexWorker(load: (id: string) => any): void {
       setRev: db.prepare(`UPDATE spaces SET rev = ? WHERE no = ?`),
       revs: db.prepare(`SELECT id, rev FROM spaces`),
       page: db.prepare(`SELECT sig, title, path, ancestors, first, n, description FROM pages WHERE space = ? AND id = ?`),
-      pagesOf: db.prepare(`SELECT id, first, n FROM pages WHERE space = ?`),
+      pagesOf: db.prepare(`SELECT id, title, first, n FROM pages WHERE space = ?`),
       putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, title, path, ancestors, first, n, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
       delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
-      addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body, page, sec, anchor) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-      delSection: db.prepare(`DELETE FROM sections WHERE rowid = ?`),
-      inSpace: db.prepare(`SELECT page, rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
-      section: db.prepare(`SELECT sec, title, anchor, body FROM sections WHERE rowid = ?`),
-      top: db.prepare(`SELECT rowid AS r, page, sec, title, anchor, body, ${RANK} AS score FROM sections WHERE sections MATCH ? ORDER BY score, rowid LIMIT ?`),
-      topIn: db.prepare(
-        `SELECT rowid AS r, page, sec, title, anchor, body, ${RANK} AS score FROM sections WHERE sections MATCH ? AND (rowid >> 32) IN (SELECT value FROM json_each(?)) ORDER BY score, rowid LIMIT ?`,
-      ),
+      addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body) VALUES (?, ?, ?, ?)`),
+      addSec: db.prepare(`INSERT INTO secs(rowid, page, sec, title, anchor, body) VALUES (?, ?, ?, ?, ?, ?)`),
+      // A contentless table forgets a row given its text (its counts for bm25 go with it; the
+      // `contentless_delete` option was measured to leave the totals counting deleted rows).
+      delSection: db.prepare(`INSERT INTO sections(sections, rowid, pageTitle, title, body) VALUES ('delete', ?, ?, ?, ?)`),
+      secsIn: db.prepare(`SELECT rowid AS r, title, body FROM secs WHERE rowid BETWEEN ? AND ?`),
+      delSec: db.prepare(`DELETE FROM secs WHERE rowid = ?`),
+      inSpace: db.prepare(`SELECT rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
+      pageOf: db.prepare(`SELECT page FROM secs WHERE rowid = ?`).pluck(),
+      section: db.prepare(`SELECT page, sec, title, anchor, body FROM secs WHERE rowid = ?`),
+      // The best rows by score; one more than asked, to see whether equal scores cross the limit.
+      top: db.prepare(`SELECT rowid AS r, ${RANK} AS score FROM sections WHERE sections MATCH ? ORDER BY score, rowid LIMIT ?`).raw(),
+      topIn: db
+        .prepare(
+          `SELECT rowid AS r, ${RANK} AS score FROM sections WHERE sections MATCH ? AND (rowid >> 32) IN (SELECT value FROM json_each(?)) ORDER BY score, rowid LIMIT ?`,
+        )
+        .raw(),
+      tie: db.prepare(`SELECT r, score FROM (SELECT rowid AS r, ${RANK} AS score FROM sections WHERE sections MATCH ?) WHERE score = ?`).raw(),
+      tieIn: db
+        .prepare(
+          `SELECT r, score FROM (SELECT rowid AS r, ${RANK} AS score FROM sections WHERE sections MATCH ? AND (rowid >> 32) IN (SELECT value FROM json_each(?))) WHERE score = ?`,
+        )
+        .raw(),
       nos: db.prepare(`SELECT no, id FROM spaces`),
-      dropSections: db.prepare(`DELETE FROM sections WHERE rowid BETWEEN ? AND ?`),
+      titlesOf: db.prepare(`SELECT id AS page, title FROM pages WHERE space = ?`),
       dropPages: db.prepare(`DELETE FROM pages WHERE space = ?`),
       dropSpace: db.prepare(`DELETE FROM spaces WHERE no = ?`),
     };
@@ -243,8 +265,19 @@ export function indexWorker(load: (id: string) => any): void {
     return s;
   }
 
-  function removePage(d: Db, no: number, id: string, first: number, n: number) {
-    for (let i = 0; i < n; i++) d.st.delSection.run(first + i);
+  /** Removes the sections of rowids first .. last (their page titled `title`, or each its own) from the FTS index and secs. */
+  function removeSections(d: Db, first: number, last: number, title?: string) {
+    const rows = d.st.secsIn.all(first, last);
+    const titles = title === undefined ? new Map<string, string>(d.st.titlesOf.all(Math.floor(first / SPAN)).map((r: any) => [r.page, r.title])) : undefined;
+    for (const x of rows) {
+      const page = titles ? (titles.get(d.st.pageOf.get(x.r)) ?? '') : title;
+      d.st.delSection.run(x.r, page, x.title, inflate(x.body));
+      d.st.delSec.run(x.r);
+    }
+  }
+
+  function removePage(d: Db, no: number, id: string, title: string, first: number, n: number) {
+    if (n > 0) removeSections(d, first, first + n - 1, title);
     d.st.delPage.run(no, id);
   }
 
@@ -297,10 +330,13 @@ export function indexWorker(load: (id: string) => any): void {
         let seq: number = st.space.get(s.space).seq;
         for (const [pid, sig, title, path, ancestors, description, secs] of pages) {
           const old = st.page.get(s.no, pid);
-          if (old) removePage(s.db, s.no, pid, old.first, old.n);
+          if (old) removePage(s.db, s.no, pid, old.title, old.first, old.n);
           if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
           const first = s.no * SPAN + seq;
-          secs.forEach(([t, anchor, body], i) => st.addSection.run(first + i, title, t, body, pid, i, anchor));
+          secs.forEach(([t, anchor, body], i) => {
+            st.addSection.run(first + i, title, t, body);
+            st.addSec.run(first + i, pid, i, t, anchor, zlib.deflateRawSync(body));
+          });
           st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length, description);
           seq += secs.length;
         }
@@ -316,7 +352,7 @@ export function indexWorker(load: (id: string) => any): void {
       const batch = s.unseen!.splice(0, max);
       if (batch.length) {
         const r = write(s, () => {
-          for (const p of batch) removePage(s.db, s.no, p.id, p.first, p.n);
+          for (const p of batch) removePage(s.db, s.no, p.id, p.title, p.first, p.n);
         });
         if (r && (r as any).conflict) return { conflict: true };
       }
@@ -333,15 +369,16 @@ export function indexWorker(load: (id: string) => any): void {
     },
 
     /**
-     * Every page of a space matching, best first (equal scores in the order the pages were
-     * indexed), with the rowids of its matching sections, best first.
+     * Every page of a space matching, best first (equal scores by page id), with the rowids of
+     * its matching sections, best first.
      */
     searchSpace(key: string, file: string | null, space: string, match: string) {
       const d = connect(key, file);
       const row = d.st.space.get(space);
       const byPage = new Map<string, [number, number][]>();
       if (row) {
-        for (const [page, rowid, score] of d.st.inSpace.iterate(match, row.no * SPAN, row.no * SPAN + SPAN - 1)) {
+        for (const [rowid, score] of d.st.inSpace.all(match, row.no * SPAN, row.no * SPAN + SPAN - 1)) {
+          const page: string = d.st.pageOf.get(rowid);
           const secs = byPage.get(page);
           if (secs) secs.push([score, rowid]);
           else byPage.set(page, [[score, rowid]]);
@@ -349,9 +386,11 @@ export function indexWorker(load: (id: string) => any): void {
       }
       const pages = [...byPage].map(([page, secs]) => {
         secs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-        return { page, best: secs[0]![0], first: secs[0]![1], rowids: secs.map((x) => x[1]) };
+        return { page, best: secs[0]![0], rowids: secs.map((x) => x[1]) };
       });
-      pages.sort((a, b) => a.best - b.best || a.first - b.first);
+      // Equal scores in page id order: what an index kept incrementally and one built from
+      // scratch agree on (their rowids, in the order pages were indexed, differ).
+      pages.sort((a, b) => a.best - b.best || (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
       // bm25 is lower for better matches (negative): its opposite is the relevance score.
       return { ids: pages.map((p) => p.page), rowids: pages.map((p) => p.rowids), scores: pages.map((p) => byPage.get(p.page)!.map((x) => x[0])) };
     },
@@ -365,7 +404,7 @@ export function indexWorker(load: (id: string) => any): void {
         if (!p) return null;
         const secs = rowids.flatMap((r) => {
           const x = d.st.section.get(r);
-          return x ? [{ rowid: r, sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(x.body, terms) }] : [];
+          return x ? [{ rowid: r, sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(inflate(x.body), terms) }] : [];
         });
         return { title: p.title, description: p.description, path: p.path, ancestors: p.ancestors, sections: secs };
       });
@@ -382,10 +421,24 @@ export function indexWorker(load: (id: string) => any): void {
       // may not read, deleted or moved ones).
       const noOf = new Map([...idOf].map(([no, id]) => [id, no]));
       const nos = only.map((id) => noOf.get(id)).filter((n) => n !== undefined);
-      const rows: any[] = !nos.length ? [] : nos.length === idOf.size ? d.st.top.all(match, limit) : d.st.topIn.all(match, JSON.stringify(nos), limit);
+      if (!nos.length || limit <= 0) return [];
+      const all = nos.length === idOf.size;
+      const nosJson = JSON.stringify(nos);
+      let best: [number, number][] = all ? d.st.top.all(match, limit + 1) : d.st.topIn.all(match, nosJson, limit + 1);
+      // Equal scores in page id, section order (what an index kept incrementally and one built
+      // from scratch agree on; their rowids differ): when equal scores cross the limit, every
+      // row of that score is read (rare: identical sections), and the first `limit` kept.
+      if (best.length > limit && best[limit]![1] === best[limit - 1]![1]) {
+        const edge = best[limit]![1];
+        best = [...best.filter((x) => x[1] !== edge), ...(all ? d.st.tie.all(match, edge) : d.st.tieIn.all(match, nosJson, edge))];
+      }
+      const rows = best.map(([r, score]) => ({ r, score, ...d.st.section.get(r) }));
+      rows.sort((a, b) => a.score - b.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : a.sec - b.sec));
+      rows.length = Math.min(rows.length, limit);
       const info = new Map<string, any>();
       return rows.map((r) => {
         const no = Math.floor(r.r / SPAN);
+        const body = inflate(r.body);
         const k = `${no}/${r.page}`;
         let p = info.get(k);
         if (!p) info.set(k, (p = d.st.page.get(no, r.page)));
@@ -395,8 +448,8 @@ export function indexWorker(load: (id: string) => any): void {
           sec: r.sec,
           title: r.title,
           anchor: r.anchor,
-          snippet: snippet(r.body, terms),
-          ...(bodyMax > 0 ? { body: r.body.slice(0, bodyMax) } : {}),
+          snippet: snippet(body, terms),
+          ...(bodyMax > 0 ? { body: body.slice(0, bodyMax) } : {}),
           score: r.score,
           pageTitle: p?.title ?? '',
           description: p?.description ?? '',
@@ -413,7 +466,7 @@ export function indexWorker(load: (id: string) => any): void {
         .transaction(() => {
           const row = d.st.space.get(space);
           if (!row) return false;
-          d.st.dropSections.run(row.no * SPAN, row.no * SPAN + SPAN - 1);
+          removeSections(d, row.no * SPAN, row.no * SPAN + SPAN - 1);
           d.st.dropPages.run(row.no);
           d.st.dropSpace.run(row.no);
           return true;

@@ -5,6 +5,7 @@
 //   node bench/run.mjs --content     (only content push/pull/check in the CLI: bench/content-cli.mjs)
 //   node bench/run.mjs --journeys    (only bench/journeys.mjs: other CLI journeys, first requests, peers)
 //   node bench/run.mjs --scale ...   (the figures on a store of 200,000 pages instead: bench/scale.mjs)
+//   node bench/run.mjs --cold        (only the cold paths of issue 28 item 5: bench/cold.mjs)
 //   node bench/run.mjs --pg          (only durable writes on PostgreSQL vs pgbench, embedded vs fsync loop: bench/pg-writes.mjs)
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -153,6 +154,10 @@ async function main() {
   }
   if (CONTENT_ONLY) {
     await contentRows({ env, record, log, runs: QUICK ? 3 : 7 });
+    return summary(t0);
+  }
+  if (process.argv.includes('--cold')) {
+    for (const r of await (await import('./cold.mjs')).coldRows({ log, quick: QUICK })) record(r.figure, r.value, r);
     return summary(t0);
   }
   if (JOURNEYS_ONLY) {

@@ -25,6 +25,7 @@ import {
   readCatalog,
   sumBucket,
 } from './shard-files.js';
+import { MARKER } from './summaries.js';
 import { TABLES } from './tables.js';
 
 // `docs doctor`: checks a data directory without starting a store on it (no write unless
@@ -427,6 +428,11 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
         }
       }
     }
+  }
+  // Summaries (src/store/summaries.ts) hold copies of rows: when rows were lost or adopted, the
+  // marker goes, so the next open builds every summary again from the rows that are there.
+  if ((lostKeys.size || adopted.size) && (now.get('root')?.meta as Record<string, unknown> | undefined)?.[MARKER]) {
+    delete (edit('root').meta as Record<string, unknown>)[MARKER];
   }
   const commit = new Map<string, ShardData | null>();
   for (const [key, data] of changes) {

@@ -130,4 +130,6 @@ export interface SummarySpec {
   group: (row: any) => string | undefined;
   /** Per key of a row (e.g. its parent), a number whose highest value the head keeps (e.g. its position). */
   last?: { key: (row: any) => string; value: (row: any) => number };
+  /** Every group there may be (a rebuild clears the summaries of groups with no row left). */
+  groups?: (tx: NamedReadTx) => Iterable<string>;
 }

@@ -86,6 +86,23 @@ export function buildSummaries(tx: NamedWriteTx, specs: TableSpec[]): void {
         last[key] = Math.max(last[key] ?? -Infinity, s.last.value(row));
       }
     }
+    // A rebuild (the marker cleared by `docs doctor --repair`) replaces what an earlier build left:
+    // a bucket no row falls in any more goes; a head keeps the highest value it ever had, so a new
+    // row's position never repeats one given before.
+    const groups = new Set([...buckets.keys()].map((id) => id.slice(spec.name.length + 1, id.lastIndexOf('/'))));
+    for (const g of s.groups?.(tx) ?? []) groups.add(g);
+    for (const group of groups) {
+      for (let b = 0; b < BUCKETS; b++) {
+        const id = bucketId(spec.name, group, b);
+        if (!buckets.has(id) && tx.get(SUMMARIES, id)) tx.delete(SUMMARIES, id);
+      }
+      const hid = headId(spec.name, group);
+      const old = tx.get<Head>(SUMMARIES, hid);
+      if (!old) continue;
+      const merged = heads.get(hid) ?? {};
+      for (const [k, v] of Object.entries(old.last)) merged[k] = Math.max(merged[k] ?? -Infinity, v);
+      heads.set(hid, merged);
+    }
     for (const [id, rows] of buckets) tx.put(SUMMARIES, { id, rows });
     for (const [id, last] of heads) tx.put(SUMMARIES, { id, last });
   }

@@ -1,5 +1,5 @@
 import { fontBlobs, openapiVersionBlobs, revisionBlobs, uploadBlobs } from './blob-refs.js';
-import type { TableSpec } from './port.js';
+import type { Row, TableSpec } from './port.js';
 import { summariesTable } from './summaries.js';
 
 // Every table, with the shard its rows live in and how a row is found without reading every
@@ -87,7 +87,11 @@ export const TABLES: TableSpec[] = [
     indexes: ['organization', 'parent'],
     locateId: (id) => `space/${id}`,
     enumerable: true,
-    summary: { group: (r) => r.organization, last: { key: (r) => r.parent ?? '', value: (r) => r.position } },
+    summary: {
+      group: (r) => r.organization,
+      last: { key: (r) => r.parent ?? '', value: (r) => r.position },
+      groups: (tx) => tx.all<Row>('organizations').map((o) => o.id),
+    },
   },
   summariesTable,
   // `changeRequest`: the change request a revision was authored in (contributors, src/change-requests/filters.ts).

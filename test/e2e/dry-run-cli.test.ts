@@ -11,7 +11,8 @@ function snapshot(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
+      // search/: derived indexes the background indexer may bring up to date at any time.
+      if (statSync(p).isDirectory()) p !== join(dir, 'search') && walk(p);
       else if (!/lock/.test(name)) out[p.slice(dir.length)] = createHash('sha256').update(readFileSync(p)).digest('hex');
     }
   };

@@ -210,6 +210,9 @@ describe('docs doctor', () => {
       const get = (path: string) => fetch(served.url + path, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then((r) => r.status);
       expect(await get(`/v1/spaces/${spaceA}`)).toBe(200);
       expect(await get(`/v1/spaces/${spaceB}`)).toBe(404);
+      // The organization's summary (src/store/summaries.ts) is rebuilt from the rows: the lost space is not listed.
+      const listed = await fetch(`${served.url}/v1/orgs/${org}/spaces`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }).then((r) => r.json());
+      expect(listed.items.map((x: { id: string }) => x.id)).toEqual([spaceA]);
     } finally {
       await served.stop();
     }

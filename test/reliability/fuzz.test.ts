@@ -19,7 +19,9 @@ function snapshot(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
+      // search/: the search indexes, derived data the background indexer (src/search/indexer.ts)
+      // brings to the store's commits whenever it runs, not something a request writes.
+      if (e.isDirectory()) p !== join(dir, 'search') && walk(p);
       else if (e.name !== 'lock.json') out[p] = readFileSync(p, 'utf8');
     }
   };

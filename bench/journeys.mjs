@@ -16,7 +16,21 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeFolder } from './content-cli.mjs';
-import { BIN, ROOT, childEnv, compareCommands, load, median, removeDir, startChild, startDocsServe, stopChild, tempDir, timeNode } from './lib.mjs';
+import {
+  BIN,
+  ROOT,
+  againstNode,
+  childEnv,
+  compareCommands,
+  load,
+  median,
+  removeDir,
+  startChild,
+  startDocsServe,
+  stopChild,
+  tempDir,
+  timeNode,
+} from './lib.mjs';
 import { seedSpaces } from './seed.mjs';
 
 const TOKEN = 'bench-token';
@@ -47,27 +61,6 @@ function mcpSession(env, dataDir, messages, untilId) {
     child.on('exit', (code) => done || reject(new Error(`docs mcp exited ${code} before answering: ${err}`)));
     child.stdin.write(lines);
   });
-}
-
-/** Alternates `node -e 0` and the async `fn()` (returns ms), `runs` times after 2 warm-up pairs. */
-async function againstNode(env, runs, fn) {
-  const base = [];
-  const cmd = [];
-  for (let i = 0; i < runs + 2; i++) {
-    const pair = [];
-    const runBase = () => pair.push(['base', timeNode(['-e', '0'], env).ms]);
-    const runCmd = async () => pair.push(['cmd', await fn()]);
-    if (i % 2) {
-      await runCmd();
-      runBase();
-    } else {
-      runBase();
-      await runCmd();
-    }
-    if (i < 2) continue;
-    for (const [k, ms] of pair) (k === 'base' ? base : cmd).push(ms);
-  }
-  return { ratio: median(cmd) / median(base), cmdMs: median(cmd), baseMs: median(base) };
 }
 
 async function cliJourneys({ env, record, log, runs, data }) {

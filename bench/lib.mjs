@@ -171,6 +171,27 @@ export function compareToBareNode(args, env, { runs, warmup = 2, check }) {
   return { ratio: c / b, cmdMs: c, baseMs: b, runs };
 }
 
+/** Alternates `node -e 0` and the async `fn()` (returns ms), `runs` times after 2 warm-up pairs. */
+export async function againstNode(env, runs, fn) {
+  const base = [];
+  const cmd = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const pair = [];
+    const runBase = () => pair.push(['base', timeNode(['-e', '0'], env).ms]);
+    const runCmd = async () => pair.push(['cmd', await fn()]);
+    if (i % 2) {
+      await runCmd();
+      runBase();
+    } else {
+      runBase();
+      await runCmd();
+    }
+    if (i < 2) continue;
+    for (const [k, ms] of pair) (k === 'base' ? base : cmd).push(ms);
+  }
+  return { ratio: median(cmd) / median(base), cmdMs: median(cmd), baseMs: median(base) };
+}
+
 /**
  * Alternates two commands (`node ...a` and `node ...b`), `runs` times each after `warmup`
  * discarded pairs, the order within a pair alternating: the ratio of their medians, a over b.

@@ -4,7 +4,7 @@
 //
 //   node bench/mcp.mjs [--quick]      (exits 1 when the target is missed)
 import { spawn } from 'node:child_process';
-import { BIN, childEnv, median, removeDir, tempDir, timeNode } from './lib.mjs';
+import { BIN, againstNode, childEnv, removeDir, tempDir } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? 6 : 20;
@@ -44,32 +44,16 @@ function firstToolsList(env, dataDir) {
 
 const env = childEnv(tempDir('mcp-config'));
 const dir = tempDir('mcp');
-const base = [];
-const cmd = [];
 let tools = 0;
-for (let i = 0; i < RUNS + 2; i++) {
-  // Alternate the order within each pair, as compareToBareNode does; the first two pairs warm up.
-  const pair = [];
-  const runBase = () => pair.push(['base', timeNode(['-e', '0'], env).ms]);
-  const runCmd = async () => {
-    const r = await firstToolsList(env, dir);
-    tools = r.tools;
-    pair.push(['cmd', r.ms]);
-  };
-  if (i % 2) {
-    await runCmd();
-    runBase();
-  } else {
-    runBase();
-    await runCmd();
-  }
-  if (i < 2) continue;
-  for (const [k, ms] of pair) (k === 'base' ? base : cmd).push(ms);
-}
+const r = await againstNode(env, RUNS, async () => {
+  const one = await firstToolsList(env, dir);
+  tools = one.tools;
+  return one.ms;
+});
 removeDir(dir);
-const ratio = median(cmd) / median(base);
+const ratio = r.ratio;
 const pass = ratio <= TARGET;
 process.stdout.write(
-  `  docs mcp start -> first tools/list (${tools} tools) / node -e 0: ${ratio.toFixed(2)}x  (target <= ${TARGET}: ${pass ? 'pass' : 'FAIL'})  [median ${median(cmd).toFixed(1)} ms vs ${median(base).toFixed(1)} ms, ${RUNS} runs each]\n`,
+  `  docs mcp start -> first tools/list (${tools} tools) / node -e 0: ${ratio.toFixed(2)}x  (target <= ${TARGET}: ${pass ? 'pass' : 'FAIL'})  [median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms, ${RUNS} runs each]\n`,
 );
 process.exit(pass ? 0 : 1); // lib.mjs's exit hook kills any child left

@@ -7,9 +7,9 @@
 // (a) every request renaming the same space (bench/run.mjs's write load: both servers contend
 // for one shard) and (b) requests spread over 64 spaces. Reads: GET /v1/spaces/{id} at 32
 // connections. Embedded: the same loads at 32 connections on one server. Needs a built dist/.
-import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { renames, seedRenameSpaces } from './renames.mjs';
 import { BIN, childEnv, load, startChild, stopChild, tempDir } from './lib.mjs';
 
 const arg = (name, dflt) => {
@@ -20,7 +20,6 @@ const SECONDS = Number(arg('seconds', 5));
 const PG = arg('pg', process.env.DOCS_TEST_PG || 'postgres://postgres@127.0.0.1:5432/test');
 const TOKEN = 'bench-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-const HEADERS = { ...AUTH, 'content-type': 'application/json' };
 const SPACES = 64;
 const log = (s = '') => process.stdout.write(s + '\n');
 
@@ -28,38 +27,6 @@ const schema = `bench_two_${randomBytes(4).toString('hex')}`;
 const env = childEnv(tempDir('config'), { DOCS_BOOTSTRAP_TOKEN: TOKEN });
 const ready = /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/;
 const serveArgs = (...more) => [BIN, 'serve', '--port', '0', '--quiet', ...more];
-
-async function api(base, method, path, body) {
-  const r = await fetch(base + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-
-async function seed(base) {
-  const org = (await api(base, 'GET', '/v1/orgs')).items[0].id;
-  const ids = [];
-  for (let i = 0; i < SPACES; i++) ids.push((await api(base, 'POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${i}` })).id);
-  return ids;
-}
-
-/** `connections` connections on `base`, each request renaming the next of `ids` (a new title each time). */
-async function renames(base, ids, connections, seconds) {
-  let n = 0;
-  const r = await autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'PATCH',
-        headers: HEADERS,
-        setupRequest: (req) => ({ ...req, path: `/v1/spaces/${ids[n % ids.length]}`, body: JSON.stringify({ title: `Renamed ${n++}` }) }),
-      },
-    ],
-  });
-  const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
-  return { ok: statuses['200'] ?? 0, total: r.requests.total, seconds: r.duration, statuses, errors: r.errors, p50: r.latency.p50, p99: r.latency.p99 };
-}
 
 /** Runs `fn(server)` on every server at once; sums the 200s over the longest duration. */
 async function together(servers, fn) {
@@ -79,8 +46,8 @@ async function main() {
   const p1 = await startChild('docs serve (pg 1)', serveArgs('--store', store, '--blobs', blobs), { env, ready });
   const p2 = await startChild('docs serve (pg 2)', serveArgs('--store', store, '--blobs', blobs), { env, ready });
   try {
-    const eIds = await seed(embedded.url);
-    const pIds = await seed(p1.url);
+    const eIds = await seedRenameSpaces(embedded.url, SPACES);
+    const pIds = await seedRenameSpaces(p1.url, SPACES);
     log(`${SECONDS} s per load, 32 connections (16 per PostgreSQL server), ${SPACES} spaces per store; 1 s warm-up each`);
 
     const readOn = (base, ids, connections, seconds = SECONDS) => load({ url: `${base}/v1/spaces/${ids[0]}`, connections, duration: seconds, headers: AUTH });

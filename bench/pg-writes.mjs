@@ -11,7 +11,6 @@
 //
 //   node bench/pg-writes.mjs [--seconds N] [--rounds N] [--pg postgres://...] [--bin path/to/bin/run.js]
 //   node bench/run.mjs --pg
-import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
@@ -19,44 +18,12 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { renames, seedRenameSpaces } from './renames.mjs';
 import { BIN, childEnv, startChild, stopChild, tempDir } from './lib.mjs';
 
 const TOKEN = 'bench-token';
-const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const SPACES = 64;
 const ready = /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/;
-
-async function api(base, method, path, body) {
-  const r = await fetch(base + path, { method, headers: HEADERS, body: body && JSON.stringify(body) });
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-
-async function seed(base) {
-  const org = (await api(base, 'GET', '/v1/orgs')).items[0].id;
-  const ids = [];
-  for (let i = 0; i < SPACES; i++) ids.push((await api(base, 'POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${i}` })).id);
-  return ids;
-}
-
-/** Renames at `connections` on `base`, each request the next of `ids` with a new title; { ok, total, seconds, statuses }. */
-async function renames(base, ids, connections, seconds) {
-  let n = 0;
-  const r = await autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'PATCH',
-        headers: HEADERS,
-        setupRequest: (req) => ({ ...req, path: `/v1/spaces/${ids[n % ids.length]}`, body: JSON.stringify({ title: `Renamed ${n++}` }) }),
-      },
-    ],
-  });
-  const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
-  return { ok: statuses['200'] ?? 0, total: r.requests.total, seconds: r.duration, statuses, errors: r.errors };
-}
 
 /**
  * Commits/s of the simplest durable commit one at a time: write a file of `bytes` (a small
@@ -156,8 +123,8 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
     children.push(p1);
     const p2 = await startChild('docs serve (pg 2)', serve('--store', store, '--blobs', blobs), { env, ready });
     children.push(p2);
-    const eIds = await seed(embedded.url);
-    const pIds = await seed(p1.url);
+    const eIds = await seedRenameSpaces(embedded.url, SPACES);
+    const pIds = await seedRenameSpaces(p1.url, SPACES);
 
     const per = seconds / rounds;
     const sums = {

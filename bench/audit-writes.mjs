@@ -4,25 +4,13 @@
 //
 //   node bench/audit-writes.mjs [--quick] [--rounds N]    (alone: prints the figure)
 //   imported by bench/run.mjs ([4b])
-import { readFileSync } from 'node:fs';
-import { childEnv, load, median, removeDir, startDocsServe, stopChild, tempDir } from './lib.mjs';
+import { childEnv, load, median, removeDir, startDocsServe, stopChild, tempDir, cpuSeconds } from './lib.mjs';
 import { seedSpaces } from './seed.mjs';
 
 const TOKEN = 'bench-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const WRITE_HEADERS = { ...AUTH, 'content-type': 'application/json' };
 const WRITE_BODY = JSON.stringify({ title: 'Bench space renamed' });
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 async function firstSpace(base) {
   const get = async (p) => (await (await fetch(`${base}/v1${p}`, { headers: AUTH })).json()).items[0].id;

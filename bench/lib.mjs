@@ -141,6 +141,17 @@ export function timeNode(args, env) {
   return { ms, stdout: r.stdout.toString('utf8') };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * Alternates `node -e 0` and `node ...args`, `runs` times each after `warmup` discarded pairs.
  * The order within a pair alternates too, so neither side always runs right after the other.

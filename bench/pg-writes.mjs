@@ -13,13 +13,13 @@
 //   node bench/run.mjs --pg
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { renames, seedRenameSpaces } from './renames.mjs';
-import { BIN, childEnv, startChild, stopChild, tempDir } from './lib.mjs';
+import { BIN, childEnv, startChild, stopChild, tempDir, cpuSeconds } from './lib.mjs';
 
 const TOKEN = 'bench-token';
 const SPACES = 64;
@@ -81,16 +81,6 @@ function pgbench(bin, url, database, clients, seconds) {
 
 const rate = (s) => s.ok / s.seconds;
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 const cpuOf = (children) => children.reduce((s, c) => s + cpuSeconds(c.child.pid), 0);
 
 /**

@@ -143,7 +143,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
     lock?.update({ url, token: sessionToken });
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
-    startWorkers(ctx); // background work (OpenAPI processing), resuming what an earlier process left
+    startWorkers(ctx, { server: true }); // background work (OpenAPI processing), resuming what an earlier process left
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {

@@ -12,6 +12,8 @@ import { startSiteScans, stopSiteScans } from './site-context/scan-worker.js';
 // command that asks for it), listed here like the operations in operations.ts.
 interface Worker {
   name: string;
+  /** Only in a long-lived server (`docs serve`): not in an in-process command that runs the workers for what it waits on. */
+  server?: true;
   start(ctx: Context): void;
   stop(ctx: Context): Promise<void>;
 }
@@ -26,8 +28,11 @@ export const WORKERS: Worker[] = [
   { name: 'site scans', start: startSiteScans, stop: stopSiteScans },
   // Search indexes kept at each space's current revision as commits happen (src/search/indexer.ts;
   // a search still brings a space that is behind up to date first); their files closed with the store.
+  // Server only: its first pass checks every space, which `docs openapi put --wait` run in process
+  // must not wait for at its end.
   {
     name: 'search indexes',
+    server: true,
     start: startSearchIndexer,
     stop: async (ctx) => {
       await stopSearchIndexer(ctx);
@@ -36,8 +41,9 @@ export const WORKERS: Worker[] = [
   },
 ];
 
-export function startWorkers(ctx: Context): void {
-  for (const w of WORKERS) w.start(ctx);
+/** Starts the workers: all of them in `docs serve` (`server`), the others in an in-process command. */
+export function startWorkers(ctx: Context, opts: { server?: boolean } = {}): void {
+  for (const w of WORKERS) if (opts.server || !w.server) w.start(ctx);
 }
 
 /** Stops every worker; work they abandon is left in the store for the next process. */

@@ -6,9 +6,10 @@ import { invoke } from '../../src/invoke.js';
 import type { Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
 import { closeIndexes, searchStats } from '../../src/search/indexes.js';
-import { searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
+import { indexerStats, searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
 import { searchOrganization, searchSpace } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
+import { startWorkers, stopWorkers } from '../../src/workers.js';
 import { tempDir } from '../helpers/server.js';
 
 // The search indexer (src/search/indexer.ts): the indexes follow commits in the background, so a
@@ -131,4 +132,25 @@ describe('the search indexer', () => {
       expect(rebuilt, `after step ${steps.indexOf(step)}`).toEqual(incremental);
     }
   }, 120_000);
+});
+
+describe('where the indexer runs', () => {
+  it("in docs serve's workers, not in those an in-process command starts (its first pass checks every space)", async () => {
+    const dir = tempDir();
+    const { ctx } = await open(dir);
+    try {
+      const before = indexerStats.passes;
+      startWorkers(ctx); // what `docs openapi put --wait` in process starts
+      await new Promise((r) => setTimeout(r, 100));
+      expect(indexerStats.passes).toBe(before);
+      await stopWorkers(ctx);
+      startWorkers(ctx, { server: true });
+      await searchIndexerIdle(ctx);
+      expect(indexerStats.passes).toBeGreaterThan(before);
+      await stopWorkers(ctx);
+    } finally {
+      await ctx.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

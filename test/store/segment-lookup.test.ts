@@ -107,6 +107,31 @@ function contract(name: string, make: () => Promise<Place>, { skip = false, clea
       await Promise.all([store.close(), again.close()]);
     });
 
+    it('a walk from row to row (each found once the one before is loaded) loads the rest of the group after two runs, not one run per segment', async () => {
+      const place = await make();
+      const first = await ShardStore.open(place.open(), SPECS);
+      // A chain across commits: row n names row n + 1, in 40 commits of 20 rows (many segments).
+      for (let b = 0; b < 40; b++) await first.write((tx) => Array.from({ length: 20 }, (_, i) => tx.put('bodies', { ...row(b, i), next: b * 20 + i + 1 })));
+      await first.close();
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      spy.loads = [];
+      let runs = 0;
+      const walked = await store.read((tx) => {
+        runs++;
+        let n = 0;
+        // Backwards, so that each step is likely in another segment than the one before.
+        for (let at = 799; at >= 0; at--, n++) {
+          const r = tx.get<any>('bodies', `s:${Math.floor(at / 20)}-${at % 20}`);
+          if (!r) throw new Error(`row ${at} is missing`);
+        }
+        return n;
+      });
+      expect(walked).toBe(800);
+      expect(runs).toBeLessThanOrEqual(5); // index, two segments found by their filter, then the rest at once
+      await store.close();
+    });
+
     it('segments written before filters are read as before, and get their filter at the next write to the group', async () => {
       const place = await make();
       await seed(place.open());

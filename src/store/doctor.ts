@@ -418,8 +418,13 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
     }
     const segs = data[SEGMENTS] as Record<string, SegmentInfo> | undefined;
     if (segs && Object.keys(segs).some((id) => !now.has(id))) edit(key)[SEGMENTS] = Object.fromEntries(Object.entries(segs).filter(([id]) => now.has(id)));
-    // A filter that leaves out a row of its segment goes: the segment is then read by every lookup.
-    for (const [id, seg] of Object.entries(segs ?? {})) {
+  }
+  // A filter that leaves out a row of its segment goes (the segment is then read by every lookup):
+  // with --repair, and with --adopt for a segment adopted in place of the one its filter was made of.
+  const groupOf = (segment: string) => segment.slice(0, Math.max(0, segment.lastIndexOf('/')));
+  for (const key of new Set(opts.repair ? now.keys() : [...adopted].map((f) => groupOf(keyOf(f))))) {
+    const data = changes.get(key) ?? now.get(key);
+    for (const [id, seg] of Object.entries((data?.[SEGMENTS] ?? {}) as Record<string, SegmentInfo>)) {
       if (now.has(id) && idLeftOut(seg.filter, now.get(id)) !== undefined) {
         const { filter: _dropped, ...kept } = seg;
         (edit(key)[SEGMENTS] as Record<string, SegmentInfo>)[id] = kept;

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
-import { contentRowId, type PageNode, type PageNodeRecord } from '../content/model.js';
+import type { PageNode, PageNodeRecord } from '../content/model.js';
 import { markdownOf, rootOf } from '../content/revisions.js';
 import { SQLITE_PACKAGE, workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
-import { PageNodes } from '../content/tables.js';
+import { nodeRow } from '../content/nodes.js';
 import { Revisions } from '../spaces/tables.js';
 
 // The search indexes of a context: SQLite FTS5 databases kept by one worker thread
@@ -360,7 +360,7 @@ class Indexes {
       if (!rows.has(stack[stack.length - 1]!.hash)) {
         const want: string[] = [];
         for (let i = stack.length - 1; i >= 0 && want.length < searchLimits.walkBatch; i--) if (!rows.has(stack[i]!.hash)) want.push(stack[i]!.hash);
-        const got = await this.ctx.store.read((tx) => want.map((h) => tx.get(PageNodes, contentRowId(space, h))));
+        const got = await this.ctx.store.read((tx) => want.map((h) => nodeRow(tx, space, h)));
         got.forEach((row, i) => {
           if (!row) throw new Error(`page node ${want[i]} of space ${space} is missing`);
           rows.set(want[i]!, row);

@@ -608,6 +608,10 @@ class View implements NamedReadTx {
     return spec;
   }
 
+  settled(): boolean {
+    return this.op.misses.size === 0;
+  }
+
   /** The shard `key` is loaded (else noted as a miss). */
   protected need(key: string): ShardData | undefined {
     const e = this.store.use(key, this.op);

@@ -14,7 +14,7 @@ let data: string;
 let config: string;
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [join(install, 'bin', 'run.js'), ...args], {
+  const r = spawnSync(process.execPath, [join(install, 'bin', 'run.cjs'), ...args], {
     encoding: 'utf8',
     env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, DOCS_CONFIG_DIR: config },
     timeout: 30_000,
@@ -34,7 +34,7 @@ beforeAll(() => {
   config = tempDir();
   mkdirSync(join(install, 'bin'));
   mkdirSync(join(install, 'dist', 'cli'), { recursive: true });
-  for (const f of ['bin/run.js', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs'])
+  for (const f of ['bin/run.js', 'bin/run.cjs', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs'])
     copyFileSync(join(root, f), join(install, f));
   for (const d of ['node_modules', 'generated']) symlinkSync(join(root, d), join(install, d));
   expect(run(['orgs', 'list', '--json', '--data', data]).status).toBe(0); // initializes the store

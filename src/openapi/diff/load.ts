@@ -1,8 +1,8 @@
+import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { invalid } from '../../kernel/errors.js';
-import { FetchFailure, guardedFetch } from '../fetch.js';
-import { ParseFailure, parseText } from '../pipeline.js';
+import { ParseFailure, parseText } from '../parse-text.js';
 import { externalRefs, type SpecFiles } from './resolve.js';
 
 // The two sides of `docs openapi diff` (and the new side of `put --fail-on-breaking`): a local
@@ -25,6 +25,9 @@ export interface LoadedSpec extends SpecFiles {
  * gives its content at (another server may answer with the URL only, an empty filesystem).
  */
 export type StoredReader = (slug: string, version: string) => Promise<{ files: Record<string, unknown>; url?: string }>;
+
+// Most specs are ASCII (JSON escapes the rest): decoded as latin1 then, twice as quick as UTF-8.
+const decode = (bytes: Buffer) => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 const STORED = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:@([A-Za-z0-9_-]+))?$/;
@@ -62,6 +65,8 @@ async function withReferences(root: string, first: unknown, firstText: string, r
 }
 
 async function fetchText(url: string): Promise<{ text: string; url: string }> {
+  // The fetch guard (node:dns, node:net) only for a URL: a diff of two files never loads it.
+  const { FetchFailure, guardedFetch } = await import('../fetch.js');
   try {
     return await guardedFetch(url);
   } catch (err) {
@@ -83,7 +88,7 @@ export async function loadSpec(arg: string, stored: StoredReader): Promise<Loade
     const name = relative(base, arg);
     const read = (file: string) => {
       try {
-        return readFileSync(join(base, file), 'utf8');
+        return decode(readFileSync(join(base, file)));
       } catch (err) {
         throw invalid(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
       }

@@ -17,6 +17,8 @@ export interface Resolved {
 }
 
 function unescape(part: string): string {
+  // Most parts have nothing to decode (`components`, `schemas`, a name).
+  if (part.indexOf('%') === -1 && part.indexOf('~') === -1) return part;
   return decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 

@@ -196,12 +196,14 @@ async function main() {
         if (!(JSON.parse(out).summary?.breaking > 0)) throw new Error(`unexpected openapi diff output: ${out.slice(0, 300)}`);
       },
     });
-    record('openapi diff (GitBook spec 0.146.0 vs 0.202.0 / node -e 0)', r.ratio, {
-      target: '<= 3.0',
-      pass: r.ratio <= 3.0,
-      context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms (the result from the CLI's cache after the first run)`,
+    // Reported only: the same two files again, answered from the CLI's cache after the first run.
+    record('openapi diff again, from the cache (GitBook spec 0.146.0 vs 0.202.0 / node -e 0)', r.ratio, {
+      target: 'report',
+      pass: true,
+      context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
     });
-    // The first diff of two files (a CI job with no cache kept): the cache emptied before each run.
+    // The issue's figure: the first diff of two files (a CI job starts with no cache), the cache
+    // emptied before each run.
     const cacheDir = join(env.DOCS_CONFIG_DIR, 'cache', 'openapi-diff');
     const cold = compareCommands([BIN, 'openapi', 'diff', spec('gitbook-api-0146'), spec('gitbook-api-latest'), '--json'], ['-e', '0'], env, {
       runs: CLI_RUNS,
@@ -210,9 +212,9 @@ async function main() {
         if (!(JSON.parse(out).summary?.breaking > 0)) throw new Error(`unexpected openapi diff output: ${out.slice(0, 300)}`);
       },
     });
-    record('openapi diff, first run, no cache (GitBook spec 0.146.0 vs 0.202.0 / node -e 0)', cold.ratio, {
-      target: 'report',
-      pass: true,
+    record('openapi diff (GitBook spec 0.146.0 vs 0.202.0 / node -e 0), first run, no cache', cold.ratio, {
+      target: '<= 3.0',
+      pass: cold.ratio <= 3.0,
       context: `median ${cold.aMs.toFixed(1)} ms vs ${cold.bMs.toFixed(1)} ms`,
     });
   }

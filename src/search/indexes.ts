@@ -109,6 +109,8 @@ export interface Ranking {
   version: string;
   rows: NonNullable<RankedRows['rows']>;
   details: Map<number, RowDetails | null>;
+  /** Its rows grouped by space and page (src/search/service.ts), once grouped. */
+  grouped?: { space: string; score: number; pages: { page: string; rank: number; rows: number[] }[] }[];
 }
 
 function start(): Thread {

@@ -1,5 +1,6 @@
 import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
+import type { Ranking } from './indexes.js';
 import type { RowDetails } from './worker.js';
 
 // Full-text search of space content. The indexes are SQLite FTS5 databases, one per
@@ -56,9 +57,19 @@ export function matchExpression(words: readonly string[]): string {
 }
 
 let stem: ((w: string) => string) | undefined;
+/** Stems of recent words (a search stems every word of its query; popular queries come again). */
+const stems = new Map<string, string>();
 async function snippetTerms(words: readonly string[]): Promise<string[]> {
   stem ??= (await import('stemmer')).stemmer;
-  return [...new Set(words.flatMap((w) => [w, stem!(w)]))];
+  const stemOf = (w: string) => {
+    let s = stems.get(w);
+    if (s === undefined) {
+      if (stems.size >= 10_000) stems.clear();
+      stems.set(w, (s = stem!(w)));
+    }
+    return s;
+  };
+  return [...new Set(words.flatMap((w) => [w, stemOf(w)]))];
 }
 
 type Section = { sec: number; title: string; anchor: string; snippet: string; score: number };
@@ -124,6 +135,34 @@ export interface OrgGroup {
 }
 
 /**
+ * Ranked rows grouped by space and page. Rows come best first: the first row of a space or page
+ * is its best, and pages are ranked (one-based, across spaces) in the order their best row comes.
+ */
+function group(rows: Ranking['rows']): NonNullable<Ranking['grouped']> {
+  const bySpace = new Map<string, Map<string, number[]>>();
+  let ranks = 0;
+  const rankOf = new Map<string, number>();
+  for (let i = 0; i < rows.r.length; i++) {
+    const space = rows.space[i]!;
+    let pages = bySpace.get(space);
+    if (!pages) bySpace.set(space, (pages = new Map()));
+    const page = rows.page[i]!;
+    let secs = pages.get(page);
+    if (!secs) {
+      pages.set(page, (secs = []));
+      rankOf.set(`${space}/${page}`, ++ranks);
+    }
+    secs.push(i);
+  }
+  return [...bySpace].map(([space, pages]) => ({
+    space,
+    // A space scores as its best page (spaces come in that order).
+    score: relevance(rows.score[pages.values().next().value![0]!]!),
+    pages: [...pages].map(([page, secs]) => ({ page, rank: rankOf.get(`${space}/${page}`)!, rows: secs })),
+  }));
+}
+
+/**
  * Searches the spaces `spaces` of an organization (those the caller may read): the pages of
  * its best sections (at most `searchLimits.orgSections`), grouped by space, spaces ranked by
  * their best page, pages by their best section. `groups`: the ranking (no text read yet);
@@ -142,30 +181,12 @@ export async function rankOrganization(
   const ranking = await indexes.rankOrg(org, spaces, match);
   const { rows } = ranking;
   const byId = new Map(spaces.map((s) => [s.id, s]));
-  // Rows come best first: the first row of a space or page is its best, and pages are ranked
-  // (one-based, across spaces) in the order their best row comes.
-  const bySpace = new Map<string, Map<string, number[]>>();
-  let ranks = 0;
-  const rankOf = new Map<string, number>();
-  for (let i = 0; i < rows.r.length; i++) {
-    const space = rows.space[i]!;
-    if (!byId.has(space)) continue;
-    let pages = bySpace.get(space);
-    if (!pages) bySpace.set(space, (pages = new Map()));
-    const page = rows.page[i]!;
-    let secs = pages.get(page);
-    if (!secs) {
-      pages.set(page, (secs = []));
-      rankOf.set(`${space}/${page}`, ++ranks);
-    }
-    secs.push(i);
-  }
-  const groups: OrgGroup[] = [...bySpace].map(([id, pages]) => ({
-    space: byId.get(id)!,
-    // A space scores as its best page (spaces come in that order).
-    score: relevance(rows.score[[...pages.values()][0]![0]!]!),
-    pages: [...pages].map(([page, secs]) => ({ page, rank: rankOf.get(`${id}/${page}`)!, rows: secs })),
-  }));
+  // The rows are of `spaces` only (the index was asked about those): grouped once per ranking.
+  ranking.grouped ??= group(rows);
+  const groups: OrgGroup[] = ranking.grouped.flatMap((g) => {
+    const space = byId.get(g.space);
+    return space ? [{ space, score: g.score, pages: g.pages }] : [];
+  });
   return {
     groups,
     async hits(some) {

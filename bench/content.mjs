@@ -26,7 +26,7 @@ const MERGE_RUNS = 7;
 const TARGETS = { searchMedianMs: 50, searchRatio: 3, batchMs: 3000, editOverStoreWrite: 3, afterMergeMs: 500, mergeRatio: 2 };
 
 async function startServe(dataDir) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'run.js'), 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'run.cjs'), 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
     env: { ...process.env, DOCS_BOOTSTRAP_TOKEN: TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -7,7 +7,7 @@
 //   node bench/run.mjs --scale ...   (the figures on a store of 200,000 pages instead: bench/scale.mjs)
 //   node bench/run.mjs --cold        (only the cold paths of issue 28 item 5: bench/cold.mjs)
 //   node bench/run.mjs --pg          (only durable writes on PostgreSQL vs pgbench, embedded vs fsync loop: bench/pg-writes.mjs)
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   BIN,
@@ -196,10 +196,26 @@ async function main() {
         if (!(JSON.parse(out).summary?.breaking > 0)) throw new Error(`unexpected openapi diff output: ${out.slice(0, 300)}`);
       },
     });
-    record('openapi diff (GitBook spec 0.146.0 vs 0.202.0 / node -e 0)', r.ratio, {
-      target: '<= 3.0',
-      pass: r.ratio <= 3.0,
+    // Reported only: the same two files again, answered from the CLI's cache after the first run.
+    record('openapi diff again, from the cache (GitBook spec 0.146.0 vs 0.202.0 / node -e 0)', r.ratio, {
+      target: 'report',
+      pass: true,
       context: `median ${r.cmdMs.toFixed(1)} ms vs ${r.baseMs.toFixed(1)} ms`,
+    });
+    // The issue's figure: the first diff of two files (a CI job starts with no cache), the cache
+    // emptied before each run.
+    const cacheDir = join(env.DOCS_CONFIG_DIR, 'cache', 'openapi-diff');
+    const cold = compareCommands([BIN, 'openapi', 'diff', spec('gitbook-api-0146'), spec('gitbook-api-latest'), '--json'], ['-e', '0'], env, {
+      runs: CLI_RUNS,
+      beforeA: () => rmSync(cacheDir, { recursive: true, force: true }),
+      checkA: (out) => {
+        if (!(JSON.parse(out).summary?.breaking > 0)) throw new Error(`unexpected openapi diff output: ${out.slice(0, 300)}`);
+      },
+    });
+    record('openapi diff (GitBook spec 0.146.0 vs 0.202.0 / node -e 0), first run, no cache', cold.ratio, {
+      target: '<= 3.0',
+      pass: cold.ratio <= 3.0,
+      context: `median ${cold.aMs.toFixed(1)} ms vs ${cold.bMs.toFixed(1)} ms`,
     });
   }
 

@@ -136,9 +136,22 @@ module.exports = {
   COMMANDS: bundle.exports.COMMANDS,
   NAMED,
   notFound: bundle.exports.notFound,
-  /** Runs the command of process.argv (oclif's execute). */
+  /** Runs the command of process.argv (oclif's execute), then exits once its output is written. */
   run() {
     writeCacheAtExit();
-    return bundle.exports.run(named && { root: named.root, pjson: named.pjson });
+    return bundle.exports.run(named && { root: named.root, pjson: named.pjson }).then(exitWhenWritten);
   },
 };
+
+/**
+ * The command is done (a server or an MCP session returns only when it stops) and has released
+ * what it held: exit once stdout and stderr are written, rather than when the event loop runs
+ * dry. Node then first waits for V8's background jobs, above all the optimizing compiles of
+ * functions the command made hot, which it no longer needs: 20 ms after a no-op push of 1,000
+ * pages on an idle machine, ~100 ms at a load of 12. `exit` handlers still run (the code cache).
+ */
+function exitWhenWritten() {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  if (pending.length === 0) process.exit();
+  Promise.all(pending.map((s) => new Promise((resolve) => s.once('drain', resolve)))).then(() => process.exit());
+}

@@ -18,41 +18,49 @@ export class LinkCache {
   private dirty = false;
   /** Bodies parsed this run (for tests and figures). */
   parsed = 0;
-  private constructor(
-    private readonly file: string,
-    private readonly entries: Map<string, number[]>,
-  ) {}
+  /** How many times a cache of this process read its file (for tests and figures). */
+  static reads = 0;
+  /** Read on first use: a push whose pages are all unchanged by their hash never asks (~250 KB of JSON at 1,000 pages). */
+  private entries?: Map<string, number[]>;
+  private constructor(private readonly file: string) {}
 
   static load(): LinkCache {
-    const file = join(cacheDir(), 'link-index.json');
+    return new LinkCache(join(cacheDir(), 'link-index.json'));
+  }
+
+  private read(): Map<string, number[]> {
+    if (this.entries) return this.entries;
     let entries = new Map<string, number[]>();
+    LinkCache.reads++;
     try {
-      const data = JSON.parse(readFileSync(file, 'utf8'));
+      const data = JSON.parse(readFileSync(this.file, 'utf8'));
       if (data?.v === 1 && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries) as [string, number[]][]);
     } catch {}
-    return new LinkCache(file, entries);
+    this.entries = entries;
+    return entries;
   }
 
   /** Where the body's links are: from the cache when its hash is known and the offsets fit, else parsed. */
   spans(parse: Parse, body: string): number[] {
+    const entries = this.read();
     const sha = sha256hex(body);
-    const known = this.entries.get(sha);
+    const known = entries.get(sha);
     if (known && wellFormed(body, known)) {
       // Most recently used last: the oldest go first when the cache is full.
-      this.entries.delete(sha);
-      this.entries.set(sha, known);
+      entries.delete(sha);
+      entries.set(sha, known);
       return known;
     }
     const spans = spansOf(parse, body);
     this.parsed++;
-    this.entries.delete(sha);
-    this.entries.set(sha, spans);
+    entries.delete(sha);
+    entries.set(sha, spans);
     this.dirty = true;
     return spans;
   }
 
   save() {
-    if (this.dirty) saveEntries(this.file, this.entries);
+    if (this.dirty && this.entries) saveEntries(this.file, this.entries);
   }
 }
 

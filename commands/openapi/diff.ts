@@ -2,10 +2,11 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { DocsCommand } from '../_lib/base.js';
 import { githubLines, storedReader, summaryLine, textLines } from '../_lib/openapi-diff.js';
+import { diffCache } from '../_lib/openapi-diff-cache.js';
 import { orgFlag } from '../_lib/org.js';
 import { withoutOptimizer } from '../_lib/without-optimizer.js';
 import { diffSpecs } from '../../src/openapi/diff/classify.js';
-import { loadSpec } from '../../src/openapi/diff/load.js';
+import { type LocalFile, loadSpec, readLocal } from '../../src/openapi/diff/load.js';
 
 export default class Diff extends DocsCommand {
   static summary = 'Compare two versions of an OpenAPI spec: every change, breaking or not';
@@ -36,10 +37,19 @@ Exit 0 whatever the changes; with --fail-on-breaking, exit 1 when a change is br
     const { args, flags } = await this.parse(Diff);
     // The transport (and the store or server behind it) only when a side is a stored spec.
     const stored = storedReader(flags, () => this.transport(flags));
-    const [oldSpec, newSpec] = await Promise.all([loadSpec(args.old, stored), loadSpec(args.new, stored)]);
-    const result = withoutOptimizer(() => diffSpecs(oldSpec, newSpec));
+    // Two local files read once, here: their result may be in the cache (content addressed).
+    const oldFile = readable(args.old);
+    const newFile = readable(args.new);
+    const cache = oldFile && newFile ? diffCache(oldFile, newFile) : undefined;
+    let result = cache?.get();
+    if (!result) {
+      const [oldSpec, newSpec] = await Promise.all([loadSpec(args.old, stored, oldFile), loadSpec(args.new, stored, newFile)]);
+      result = withoutOptimizer(() => diffSpecs(oldSpec, newSpec));
+      cache?.set(result);
+    }
     if (!this.jsonEnabled()) {
-      const lines = flags.format === 'github' ? [...githubLines(result, newSpec.path), summaryLine(result)] : textLines(result);
+      // The new side's path, when it is a file (loadSpec's `path`).
+      const lines = flags.format === 'github' ? [...githubLines(result, newFile ? args.new : undefined), summaryLine(result)] : textLines(result);
       process.stdout.write(lines.join('\n') + '\n');
     }
     if (flags['fail-on-breaking'] && result.summary.breaking > 0) {
@@ -47,5 +57,14 @@ Exit 0 whatever the changes; with --fail-on-breaking, exit 1 when a change is br
       process.exitCode = 1;
     }
     return { old: args.old, new: args.new, summary: result.summary, changes: result.changes };
+  }
+}
+
+/** The side read when it is a local file; undefined when it is not one or cannot be read (loadSpec then says why, as before). */
+function readable(arg: string): LocalFile | undefined {
+  try {
+    return readLocal(arg);
+  } catch {
+    return undefined;
   }
 }

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
-import { contentRowId } from '../content/model.js';
 import { rootOf } from '../content/revisions.js';
-import { PageNodes } from '../content/tables.js';
+import { nodeRow } from '../content/nodes.js';
 import { siteOf, SITE_READ } from '../sites/access.js';
 import type { SiteRecord, SiteSpaceRecord } from '../sites/model.js';
 import { sectionsOf, siteSpacesIn, siteSpacesOfSite } from '../sites/rows.js';
@@ -169,7 +168,7 @@ export function recommendedQuestions(tx: ReadTx, asked: AskQuestionRecord[], spa
     const rev = tx.get(Revisions, space.revision);
     if (!rev) continue;
     for (const hash of rootOf(tx, rev)) {
-      const node = tx.get(PageNodes, contentRowId(space.id, hash))?.node;
+      const node = nodeRow(tx, space.id, hash)?.node;
       if (node && node.type === 'document' && !node.hidden && node.title.trim()) add(titleQuestion(node.title));
       if (out.length >= n) break;
     }

@@ -6,6 +6,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type PageNodeRecord, type ReusableEntry } from './model.js';
 import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
+import { findNode, nodeRow } from './nodes.js';
 import { PageContents, PageNodes } from './tables.js';
 import { Revisions } from '../spaces/tables.js';
 
@@ -37,13 +38,16 @@ const treeKey = (space: string, rev: ContentRevision) => (rev.rootNode !== undef
 const NODE_CACHE_MAX = 200_000;
 const subtrees = new Map<string, PageNode>();
 
-/** The space and node hash a materialized (never mutated) PageNode was loaded from. */
-const loadedFrom = new WeakMap<PageNode, { space: string; hash: string }>();
+/**
+ * The space and node hash a materialized (never mutated) PageNode was loaded from; `legacy`: from
+ * the place stores written before kept nodes (nodes.ts), so a write copies it to the node group.
+ */
+const loadedFrom = new WeakMap<PageNode, { space: string; hash: string; legacy?: boolean }>();
 
 /** The node hashes of a revision's root pages. */
 export function rootOf(tx: ReadTx, rev: ContentRevision): string[] {
   if (rev.rootNode === undefined) return rev.root ?? [];
-  const row = tx.get(PageNodes, contentRowId(rev.space, rev.rootNode));
+  const row = nodeRow(tx, rev.space, rev.rootNode);
   if (!row) throw new Error(`root node ${rev.rootNode} of revision ${rev.id} is missing`);
   return row.children;
 }
@@ -66,11 +70,12 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
     const id = contentRowId(rev.space, hash);
     const cached = subtrees.get(id);
     if (cached) return cached;
-    const row = tx.get(PageNodes, id);
-    if (!row) throw new Error(`page node ${hash} of revision ${rev.id} is missing`);
+    const found = findNode(tx, rev.space, hash);
+    if (!found) throw new Error(`page node ${hash} of revision ${rev.id} is missing`);
+    const { row, legacy } = found;
     treeWork.visits++;
     const node = { ...row.node, pages: row.children.map(load) } as PageNode;
-    loadedFrom.set(node, { space: rev.space, hash });
+    loadedFrom.set(node, legacy ? { space: rev.space, hash, legacy } : { space: rev.space, hash });
     if (subtrees.size >= NODE_CACHE_MAX) subtrees.clear();
     subtrees.set(id, node);
     return node;
@@ -78,6 +83,13 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
   const tree = rootOf(tx, rev).map(load);
   keepTree(key, tree);
   return tree;
+}
+
+/** Forgets every materialized tree and subtree (tests and benches: the next read loads the rows). */
+export function forgetTrees(): void {
+  trees.clear();
+  subtrees.clear();
+  indexes.clear();
 }
 
 function keepTree(key: string, tree: PageNode[]) {
@@ -144,14 +156,16 @@ export function putTree(tx: WriteTx, space: string, pages: readonly PageNode[]):
     // space's rows (or written with the revision that made it known), and node rows are only
     // ever deleted with their space.
     const from = loadedFrom.get(p);
-    if (from?.space === space) return from.hash;
+    if (from?.space === space && !from.legacy) return from.hash;
     treeWork.visits++;
     const children = p.pages.map(put);
     const { pages: _omit, ...node } = p;
-    const hash = nodeHash(JSON.stringify([node, children]));
+    // A node read from where older stores kept it is copied, under its hash, to the node group
+    // (once: then known as loaded from there), so the revision's tree reads from it alone.
+    const hash = from?.space === space ? from.hash : nodeHash(JSON.stringify([node, children]));
     const id = contentRowId(space, hash);
     if (!tx.get(PageNodes, id)) tx.put(PageNodes, { id, space, node, children });
-    if (edited) loadedFrom.set(p, { space, hash });
+    if (edited || from?.space === space) loadedFrom.set(p, { space, hash });
     return hash;
   };
   return pages.map(put);

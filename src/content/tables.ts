@@ -7,5 +7,8 @@ import type { PageContentRecord, PageNodeRecord, StorageUploadRecord } from './m
 // The second type lists the fields `find` may query, as src/store/tables.ts indexes them.
 
 export const PageContents = table<PageContentRecord, 'space'>('pageContents');
-export const PageNodes = table<PageNodeRecord, 'space'>('pageNodes');
+/** Page nodes, in the space's node group (`space/<id>/n`): read them through nodes.ts. */
+export const PageNodes = table<PageNodeRecord, 'space'>('pageTreeNodes');
+/** Page nodes as stores written before the node group kept them (among the bodies): read only. */
+export const LegacyPageNodes = table<PageNodeRecord, 'space'>('pageNodes');
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');

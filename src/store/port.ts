@@ -39,6 +39,12 @@ export interface ReadTx {
   find<T extends Row, K extends string>(table: Table<T, K>, field: NoInfer<K>, value: string): T[];
   /** Every row of a table. Unordered: services sort by what the contract orders by. */
   all<T extends Row>(table: Table<T>): T[];
+  /**
+   * False while this run of the function has reached a shard not loaded yet: it runs again once
+   * the store loaded it, and a lookup that found nothing is then no answer (so a fallback lookup
+   * elsewhere would load what the retry does not need). Absent: every lookup is an answer.
+   */
+  settled?(): boolean;
 }
 
 export interface WriteTx extends ReadTx {
@@ -56,6 +62,7 @@ export interface NamedReadTx {
   get<T extends Row>(table: string, id: string): T | undefined;
   find<T extends Row>(table: string, field: string, value: string): T[];
   all<T extends Row>(table: string): T[];
+  settled?(): boolean;
 }
 
 export interface NamedWriteTx extends NamedReadTx {

@@ -19,7 +19,7 @@ import {
 } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
-import { Rows, deepFreeze, valuesOf } from './rows.js';
+import { Rows, deepFreeze, freezeMeasured, heapBytes, valuesOf } from './rows.js';
 import { filterOf, idHash, mayHold, usableFilter } from './segment-filter.js';
 import { MARKER, buildSummaries, maintain } from './summaries.js';
 
@@ -36,7 +36,11 @@ interface Entry extends LoadedShard {
 const RESIDENT = new Set(['root', CATALOG_KEY]);
 /** A function that keeps reaching new shards after this many loads is looping, not loading. */
 const MAX_RUNS = 10_000;
+// Of memory (rows as parsed, rows.ts heapBytes), no longer of shard text: the same bound holds
+// 1.1–2x less, and never more memory than before whatever the shards (bodies are 1.1x their text).
 const DEFAULT_CACHE_MB = 128;
+/** What the store's row maps and indexes keep per loaded row (map entries, index sets), about. */
+const ROW_INDEX_BYTES = 64;
 /** A batch refused this many times in a row by a shared backend is answered 503 (unavailable). */
 const MAX_CONFLICTS = 200;
 const storable = (key: string) => key.length <= 1024 && !/[\u0000-\u001f\u007f]/.test(key);
@@ -172,12 +176,21 @@ export class ShardStore implements Store {
 
   private insert(key: string, shard: LoadedShard) {
     if (this.cache.has(key)) return;
-    this.cache.set(key, { ...shard, pins: 0, used: ++this.tick });
-    this.bytes += shard.size;
+    // What the shard takes in memory (its rows frozen and measured in one walk, plus what the
+    // store's index keeps of each), not its file's size: the cache bound counts memory.
+    let size = 0;
     for (const [table, rows] of Object.entries(shard.data)) {
-      if (isStoreTable(table) || !this.specs.has(table)) continue; // a table of a newer version: kept on disk
-      for (const row of Object.values(rows)) this.rows.set(table, deepFreeze(row));
+      if (isStoreTable(table) || !this.specs.has(table)) {
+        size += heapBytes(rows); // directories, segment lists; a table of a newer version: kept on disk
+        continue;
+      }
+      for (const row of Object.values(rows)) {
+        size += freezeMeasured(row) + ROW_INDEX_BYTES;
+        this.rows.set(table, row);
+      }
     }
+    this.cache.set(key, { ...shard, size, pins: 0, used: ++this.tick });
+    this.bytes += size;
   }
 
   private evict(key: string) {
@@ -514,7 +527,7 @@ export class ShardStore implements Store {
         }
         continue;
       }
-      const size = old?.size ?? JSON.stringify(data).length;
+      const size = old?.size ?? heapBytes(data);
       const e: Entry = { data, version: versions.get(key) ?? 0, size, pins: old?.pins ?? 0, used: ++this.tick };
       // Operations holding the old entry release the new one.
       for (const op of ops) if (op.pins.get(key) === old) op.pins.set(key, e);
@@ -560,7 +573,8 @@ export class ShardStore implements Store {
       const data = dataOf(seg.id);
       if (!data) continue;
       const ids = Object.values(data).flatMap((t) => Object.keys(t));
-      segments[seg.id] = { ...seg, filter: filterOf(ids), bytes: this.cache.get(seg.id)?.size ?? JSON.stringify(data).length };
+      // `bytes` is of the segment's text, as for new segments (a cache entry's size is of memory).
+      segments[seg.id] = { ...seg, filter: filterOf(ids), bytes: JSON.stringify(data).length };
     }
     // Cut into segments of about SEGMENT_BYTES (in the order the rows came: oldest first).
     const parts: { rows: [string, Row][]; bytes: number }[] = [{ rows: [], bytes: 0 }];
@@ -645,6 +659,10 @@ class View implements NamedReadTx {
     const spec = this.store.specs.get(table);
     if (!spec) throw new DocsError('bug', `unknown table ${table}`);
     return spec;
+  }
+
+  settled(): boolean {
+    return this.op.misses.size === 0;
   }
 
   /** The shard `key` is loaded (else noted as a miss). */

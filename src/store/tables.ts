@@ -9,8 +9,9 @@ import { summariesTable } from './summaries.js';
 //   org/<id>             an organization and its organization-level records
 //   space/<id>           one space: its row, change requests, comments, reviews
 //   space/<id>/rev       its revisions (small rows: a revision names its root node, see src/content)
-//   space/<id>/c         its page bodies and nodes: immutable rows in append-only segments
+//   space/<id>/c         its page bodies: immutable rows in append-only segments
 //                        (`space/<id>/c/<n>`), so an edit writes what it adds, never what exists
+//   space/<id>/n         its page nodes (the tree), the same way: reading a tree reads no body
 //   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
 //   insights/<site>      a site's insights events: immutable batches in append-only segments
 //   insightrollups/<site>/<id>  what those batches count, one rollup a shard
@@ -52,14 +53,15 @@ const inContext = (name: string, indexes: string[]): TableSpec => ({
   locateId: (id) => `context/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
   locate: indexes.includes('site') ? { site: (v) => `context/${v}` } : {},
 });
-const content = (name: string): TableSpec => ({
+/** Immutable content rows of a space, in the segments of its group `space/<id>/<group>`. */
+const content = (name: string, group = 'c'): TableSpec => ({
   name,
-  shard: (r) => `space/${r.space}/c`,
+  shard: (r) => `space/${r.space}/${group}`,
   indexes: ['space'],
   immutable: true,
   // Ids are `<space>:<hash>` (src/content/model.ts).
-  locateId: (id) => `space/${id.slice(0, id.indexOf(':'))}/c`,
-  locate: { space: (v) => `space/${v}/c` },
+  locateId: (id) => `space/${id.slice(0, id.indexOf(':'))}/${group}`,
+  locate: { space: (v) => `space/${v}/${group}` },
 });
 
 export const TABLES: TableSpec[] = [
@@ -245,7 +247,11 @@ export const TABLES: TableSpec[] = [
   },
   inOrg('auditHosts', ['organization'], { locateId: (id) => org(id.slice(0, Math.max(0, id.indexOf('|')))) }),
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
+  // The nodes have a group of their own (`n`): a page tree (a push's comparison, a published
+  // page's navigation) loads the nodes and not every body. `pageNodes` is where stores written
+  // before kept them, among the bodies: read when a node is not in `pageTreeNodes` (src/content/nodes.ts).
   content('pageContents'),
+  content('pageTreeNodes', 'n'),
   content('pageNodes'),
   inSpace('changeRequests', []),
   // Comments and their replies (src/comments); `changeRequest` for the per-change-request lists.

@@ -13,14 +13,15 @@ let install: string;
 let data: string;
 let config: string;
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [join(install, 'bin', 'run.js'), ...args], {
+function runWith(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [join(install, 'bin', 'run.cjs'), ...args], {
     encoding: 'utf8',
-    env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, DOCS_CONFIG_DIR: config },
-    timeout: 30_000,
+    env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, DOCS_CONFIG_DIR: config, ...env },
+    timeout: 12_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+const run = (args: string[]) => runWith(args, {});
 
 const cli = () => join(install, 'dist', 'cli');
 const caches = () => readdirSync(cli()).filter((f) => f.endsWith('.cache'));
@@ -34,7 +35,7 @@ beforeAll(() => {
   config = tempDir();
   mkdirSync(join(install, 'bin'));
   mkdirSync(join(install, 'dist', 'cli'), { recursive: true });
-  for (const f of ['bin/run.js', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs'])
+  for (const f of ['bin/run.js', 'bin/run.cjs', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs'])
     copyFileSync(join(root, f), join(install, f));
   for (const d of ['node_modules', 'generated']) symlinkSync(join(root, d), join(install, d));
   expect(run(['orgs', 'list', '--json', '--data', data]).status).toBe(0); // initializes the store
@@ -94,5 +95,25 @@ describe('the CLI bundle on V8 code cache', () => {
     expect(r.stderr).toContain('cannot reach http://127.0.0.1:1');
     expect(r.stderr).not.toMatch(/dynamic import callback|ExperimentalWarning|internal error/);
     expect(r.status).toBe(1);
+  });
+});
+
+describe('the end of a command', () => {
+  it('exits once its output is written, not when the event loop runs dry (the code cache still written, the exit code kept)', () => {
+    // Something left running in the process (here a timer a preloaded module keeps) no longer
+    // holds the command: nor do V8's background compiles, which Node waits for at a natural end.
+    const keep = join(tempDir(), 'keep-alive.cjs');
+    writeFileSync(keep, 'setInterval(() => {}, 1000);\n');
+    clear();
+    const env = { NODE_OPTIONS: `--require ${keep}` };
+    const started = Date.now();
+    const ok = runWith(['spaces', 'list', '--json', '--data', data], env);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout).items).toBeDefined();
+    expect(caches()).toEqual([cacheName()]);
+    const bad = runWith(['spaces', 'get', 'nope', '--data', data], env);
+    expect(bad.status).toBe(3);
+    expect(bad.stderr).toContain('not found');
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 });

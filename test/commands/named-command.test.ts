@@ -19,7 +19,7 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(install, 'bin', 'run.js'), ...args],
+      [join(install, 'bin', 'run.cjs'), ...args],
       {
         encoding: 'utf8',
         env: { ...process.env, DOCS_API_URL: undefined, DOCS_TOKEN: undefined, DOCS_DATA: undefined, DOCS_CONFIG_DIR: config, NO_COLOR: '1' },
@@ -50,7 +50,7 @@ beforeAll(async () => {
   config = tempDir();
   mkdirSync(join(install, 'bin'));
   mkdirSync(join(install, 'dist', 'cli'), { recursive: true });
-  for (const f of ['bin/run.js', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs', 'dist/cli/commands.json'])
+  for (const f of ['bin/run.js', 'bin/run.cjs', 'bin/cli-bundle.cjs', 'package.json', 'oclif.manifest.json', 'dist/cli/docs.cjs', 'dist/cli/commands.json'])
     copyFileSync(join(root, f), join(install, f));
   for (const d of ['node_modules', 'generated']) symlinkSync(join(root, d), join(install, d));
   expect((await run(['orgs', 'list', '--json', '--data', data])).status).toBe(0); // initializes the store

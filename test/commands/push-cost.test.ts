@@ -117,21 +117,26 @@ describe('content push compares what changed', () => {
       const c = counting(parse);
       const remote = await remoteForPush(http, space);
       if (strip) for (const { page } of flattenRemote(remote.pages)) delete page.digest;
-      const before = { ...compared };
-      const quick = await planPush(c.parse, await readFolder(dir, parse), remote, download);
-      const counts = { byHash: compared.byHash - before.byHash, full: compared.full - before.full, parsed: c.n };
+      const before = { ...compared, cacheReads: LinkCache.reads };
+      const quick = await planPush(c.parse, await readFolder(dir, parse), remote, download, LinkCache.load());
+      const counts = {
+        byHash: compared.byHash - before.byHash,
+        full: compared.full - before.full,
+        parsed: c.n,
+        cacheReads: LinkCache.reads - before.cacheReads,
+      };
       const full = await planPush(parse, await readFolder(dir, parse), await remoteContent(http, space), download);
       expect(quick).toEqual(full);
       return { plan: quick, ...counts };
     };
-    // Unchanged: every page by its hash, nothing read nor parsed.
+    // Unchanged: every page by its hash, nothing read nor parsed, not even the link cache's file.
     let got = await both();
-    expect(got).toMatchObject({ plan: { phase1: [], phase2: [] }, byHash: 50, full: 0, parsed: 0 });
+    expect(got).toMatchObject({ plan: { phase1: [], phase2: [] }, byHash: 50, full: 0, parsed: 0, cacheReads: 0 });
     // A one-line change: that page alone compared in full (its body asked for, the file parsed).
     writeFileSync(join(dir, 'section-1', 'page-3.md'), '# Page 1.3\n\nChanged, see [the section](README.md).\n');
     got = await both();
     expect(got.plan.phase2.map((x) => x.pagePath)).toEqual(['section-1/page-3']);
-    expect(got).toMatchObject({ byHash: 49, full: 1, parsed: 1 });
+    expect(got).toMatchObject({ byHash: 49, full: 1, cacheReads: 1 });
     // A store without the record (written before it) or a server without the digest: every
     // page compared in full, the same answer.
     got = await both(true);

@@ -4,7 +4,7 @@ import { packageRoot } from '../../src/kernel/root.js';
 import { runInProcess } from './in-process-cli.js';
 import { requireFreshBuild } from './built.js';
 
-export const BIN = join(packageRoot(), 'bin', 'run.js');
+export const BIN = join(packageRoot(), 'bin', 'run.cjs');
 
 export interface CliResult {
   status: number;

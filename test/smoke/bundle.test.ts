@@ -6,7 +6,7 @@ import { builtProblem } from '../helpers/built.js';
 import { docsAsync, spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
-// The built CLI as users run it (bin/run.js -> bin/cli-bundle.cjs -> dist/cli/docs.cjs), once
+// The built CLI as users run it (bin/run.cjs -> bin/cli-bundle.cjs -> dist/cli/docs.cjs), once
 // over: every other CLI test runs the source in process (test/helpers/in-process-cli.ts), so this
 // is what proves the bundle works: oclif finds the commands and the hook in it (package.json
 // oclif.commands, "explicit"), the manifest's global flags are put back, the code cache is written.

@@ -278,6 +278,25 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect(store.stats().bytes).toBeLessThanOrEqual(4000);
     });
 
+    it('counts what loaded shards take in memory, not the length of their text', async () => {
+      const writer = await ShardStore.open(place.open(), SPECS);
+      const row = (i: number) => ({ id: `m${i}`, org: 'big', title: `Member number ${i}`, tags: ['reader', 'writer'], at: new Date(i).toISOString() });
+      // Many small rows: parsed, each is an object and its strings (1.3–2x the text in V8).
+      await writer.write((tx) => {
+        for (let i = 0; i < 300; i++) tx.put('members', row(i));
+      });
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      const base = store.stats().bytes;
+      spy.loads = [];
+      expect(await store.read((tx) => tx.find('members', 'org', 'big').length)).toBe(300);
+      const text = JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`m${i}`, row(i)])));
+      expect(spy.loads).toContain('org/big');
+      const counted = store.stats().bytes - base;
+      expect(counted).toBeGreaterThan(1.3 * text.length);
+      expect(counted).toBeLessThan(4 * text.length);
+    });
+
     it.runIf(shared)('serializes the writes of two processes on one backend: none lost, each sees the other', async () => {
       const backends = [place.open(), place.open()];
       const [a, b] = [await ShardStore.open(backends[0]!, SPECS), await ShardStore.open(backends[1]!, SPECS)];

@@ -347,14 +347,7 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     if (!(name in oldSchemes)) push({ id: 'security-scheme-added', level: 'info', where: `security scheme ${name}`, message: 'security scheme added' });
 
   changes.push(...schemaChanges(schemas, newFiles.root));
-  // Each change's sort key made once, as a collation key when it can be (compared by the engine,
-  // not character by character in a loop of ours: the sort was a tenth of the diff of the GitBook specs).
-  const keys = changes.map(sortKey);
-  const collated = collationKeys(keys);
-  const keyed = changes.map((c, i) => ({ c, rank: LEVEL_ORDER[c.level], key: collated?.[i] ?? keys[i]!, i }));
-  const order = collated ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0) : collate;
-  keyed.sort((a, b) => a.rank - b.rank || order(a.key, b.key) || a.i - b.i);
-  for (let i = 0; i < keyed.length; i++) changes[i] = keyed[i]!.c;
+  sortChanges(changes);
   const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
   for (const c of changes) summary[c.level]++;
   return { changes, summary };
@@ -363,6 +356,31 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
 // ICU's order ('en', as localeCompare with no arguments on an English system), without the
 // ICU collator for ASCII names (src/kernel/collate.ts): the order no longer depends on the locale.
 const sortKey = (c: Change) => c.operation ?? (c.schema !== undefined ? `~${c.schema}` : `~~${c.where ?? ''}`);
+
+/**
+ * Breaking first, then by operation (or schema, or where), then as found. The changes share few
+ * sort keys (1,811 changes, 511 keys between the GitBook specs 0.146.0 and 0.202.0): the distinct
+ * keys are ordered once, each given its place, and the changes are sorted by numbers; a collation
+ * key per change and string comparisons were a fifth of the diff (issue 30).
+ */
+function sortChanges(changes: Change[]): void {
+  const keys = changes.map(sortKey);
+  const distinct = [...new Set(keys)];
+  const collated = collationKeys(distinct);
+  const byKey = distinct.map((key, i) => ({ key, c: collated?.[i] ?? key }));
+  const order = collated ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0) : collate;
+  byKey.sort((a, b) => order(a.c, b.c));
+  // Keys the order finds equal (ICU's, for some strings not ASCII) share a place: the order of finding decides.
+  const place = new Map<string, number>();
+  let n = 0;
+  for (let i = 0; i < byKey.length; i++) {
+    if (i > 0 && order(byKey[i - 1]!.c, byKey[i]!.c) !== 0) n++;
+    place.set(byKey[i]!.key, n);
+  }
+  const keyed = changes.map((c, i) => ({ c, rank: LEVEL_ORDER[c.level] * (n + 1) + place.get(keys[i]!)!, i }));
+  keyed.sort((a, b) => a.rank - b.rank || a.i - b.i);
+  for (let i = 0; i < keyed.length; i++) changes[i] = keyed[i]!.c;
+}
 
 /** `Pet` for `#/components/schemas/Pet` of the root file; `file#/pointer` elsewhere. */
 function schemaName(key: string, root: string): string {

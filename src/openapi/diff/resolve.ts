@@ -17,6 +17,8 @@ export interface Resolved {
 }
 
 function unescape(part: string): string {
+  // Most parts have nothing to decode (`components`, `schemas`, a name).
+  if (part.indexOf('%') === -1 && part.indexOf('~') === -1) return part;
   return decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
@@ -92,13 +94,18 @@ export class Resolver {
   }
 }
 
+/**
+ * Whether a file's text may reference another file: false when every `$ref` in it is local
+ * (`#/...`). (The lookahead takes the spaces and the optional quote with it: `"$ref": "#/x"` is a
+ * local reference; with `\s*` outside it, the regex backtracked to zero spaces and every
+ * pretty-printed local reference matched, so the walk ran on every spec.)
+ */
+export const mayReferOutside = (text: string) => /\$ref['"]?\s*:(?!\s*['"]?#)/.test(text);
+
 /** Names of the files a document references (relative to `file`), for loading them first. */
 export function externalRefs(doc: unknown, file: string, text?: string): string[] {
   // Most specs are one file: when the text has no reference outside itself, skip the walk.
-  // (The lookahead takes the spaces and the optional quote with it: `"$ref": "#/x"` is a local
-  // reference; with `\s*` outside it, the regex backtracked to zero spaces and every pretty-printed
-  // local reference matched, so the walk ran on every spec.)
-  if (text !== undefined && !/\$ref['"]?\s*:(?!\s*['"]?#)/.test(text)) return [];
+  if (text !== undefined && !mayReferOutside(text)) return [];
   const out = new Set<string>();
   const stack: unknown[] = [doc];
   while (stack.length) {

@@ -45,13 +45,19 @@ export class SchemaDiff {
 
   /** The changes of an inline schema (those of the referenced schemas it reaches are in `memo`). */
   compare(oRaw: unknown, oFile: string, nRaw: unknown, nFile: string, dir: Direction, depth = 0): SchemaChange[] {
+    // A pair is keyed (compared once, reported once) when both sides are references; an inline
+    // schema (most of those compared) is compared where it is, with no object made to resolve it.
+    if (!isRef(oRaw) || !isRef(nRaw)) {
+      if (depth > 64) return [];
+      const o = isRef(oRaw) ? this.oldSpec.resolve(oRaw, oFile) : undefined;
+      const n = isRef(nRaw) ? this.newSpec.resolve(nRaw, nFile) : undefined;
+      const oF = o ? o.file : oFile;
+      const nF = n ? n.file : nFile;
+      return this.compareResolved(this.flatten(this.oldSpec, o ? o.node : oRaw, oF), oF, this.flatten(this.newSpec, n ? n.node : nRaw, nF), nF, dir, depth);
+    }
     const o = this.oldSpec.resolve(oRaw, oFile);
     const n = this.newSpec.resolve(nRaw, nFile);
-    const key = o.key && n.key ? `${o.key}|${n.key}|${dir}` : undefined;
-    if (!key)
-      return depth > 64
-        ? []
-        : this.compareResolved(this.flatten(this.oldSpec, o.node, o.file), o.file, this.flatten(this.newSpec, n.node, n.file), n.file, dir, depth);
+    const key = `${o.key}|${n.key}|${dir}`;
     const from = this.stack.length ? this.stack[this.stack.length - 1]! : this.owner;
     let set = this.uses.get(from);
     if (!set) this.uses.set(from, (set = new Set()));
@@ -117,8 +123,10 @@ export class SchemaDiff {
     const req = dir === 'request';
 
     // Types, with `nullable` (3.0) as the type null (3.1).
-    const ot = typesOf(o);
-    const nt = typesOf(n);
+    // The same single type and nullability on both sides (most pairs): no type change, no sets made.
+    const sameType = typeof o.type === 'string' && o.type === n.type && (o.nullable === true) === (n.nullable === true);
+    const ot = sameType ? undefined : typesOf(o);
+    const nt = sameType ? undefined : typesOf(n);
     let compatible = true;
     if (ot && nt) {
       const added = [...nt].filter((t) => !ot.has(t) && !(t === 'number' && ot.has('integer')));
@@ -285,6 +293,8 @@ function under(out: SchemaChange[], prefix: string, changes: SchemaChange[]): vo
 }
 
 const isSchema = (s: unknown) => !!s && typeof s === 'object';
+/** A reference object: what Resolver.resolve follows (and gives a key for). */
+const isRef = (s: any) => !!s && typeof s === 'object' && typeof s.$ref === 'string';
 
 function typesOf(s: any): Set<string> | undefined {
   if (s.type === undefined) return undefined;

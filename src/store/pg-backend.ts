@@ -346,7 +346,10 @@ export class PgBackend implements ShardBackend {
     // A slot is locked exclusively when the commit writes a key of it, else shared.
     const slot = (k: string) => shardLockId(this.schema, k);
     const exclusive = new Map<string, boolean>();
-    for (const k of keys) exclusive.set(slot(k), (exclusive.get(slot(k)) ?? false) || texts.has(k));
+    for (const k of keys) {
+      const id = slot(k);
+      exclusive.set(id, (exclusive.get(id) ?? false) || texts.has(k));
+    }
     const lockIds = [...exclusive.keys()]
       .map((id) => ({ id, n: BigInt(id) }))
       .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
@@ -653,9 +656,15 @@ function guarded(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
-/** `s` as an SQL string literal, quoted by pg's own escapeLiteral (E'...' when it holds a backslash); NULL for null. */
+/**
+ * `s` as an SQL string literal, NULL for null: the same text as pg's escapeLiteral (quotes doubled;
+ * ` E'...'` with backslashes doubled when it holds one), by native replaces rather than its loop
+ * of one character at a time, which cost a tenth of a busy server's CPU on shards of 100 KB and more.
+ */
 function literal(s: string | null): string {
-  return s === null ? 'NULL' : pg.escapeLiteral(s);
+  if (s === null) return 'NULL';
+  const quoted = s.includes("'") ? s.replace(/'/g, "''") : s;
+  return s.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
 /** `values` as an SQL array of `type` (values of int8 arrays are decimal strings of ours). */

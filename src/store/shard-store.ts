@@ -413,6 +413,10 @@ export class ShardStore implements Store {
             // growing pause lets the other commit land first.
             await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 2 ** attempt)));
             jobs = done.map(([job]) => job); // the rejected ones have their answer
+            // Refused again: another process keeps committing shards this batch touches (two
+            // servers writing the same spaces). A big batch would keep losing to its small commits,
+            // so it goes on in halves, the later half queued first for the next batch (in order).
+            if (attempt >= 1 && jobs.length > 1) this.queue.unshift(...jobs.splice(Math.ceil(jobs.length / 2)));
             continue;
           }
           // A backend's DocsError says why (a full disk, a damaged file, PostgreSQL unreachable):

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -294,6 +294,5 @@ const cpu = () => {
 };
 
 function rmCache() {
-  mkdirSync(join(config, 'cache'), { recursive: true });
-  writeFileSync(join(config, 'cache', 'link-index.json'), '{}');
+  rmSync(join(config, 'cache', 'link-index'), { recursive: true, force: true });
 }

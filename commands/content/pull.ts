@@ -91,7 +91,10 @@ export default class ContentPull extends DocsCommand {
       const at = { path: page.path, hasChildren: page.children.length > 0 };
       const file = pageFile(page.path, at.hasChildren);
       // The server's link offsets (checked against the markdown): links made relative unparsed.
-      const body = canonicalBody(parse, page.markdown, at, pageOf, names, ids, page.links);
+      // Made only when needed: a kept file written back as it is needs no body (most pages of a
+      // pulled folder that was pushed).
+      let made: string | undefined;
+      const body = () => (made ??= canonicalBody(parse, page.markdown, at, pageOf, names, ids, page.links));
       // The file it was pushed from, byte for byte, when pushing it again would change nothing
       // (same title, fields and content): the round trip keeps every character.
       const why =
@@ -105,7 +108,7 @@ export default class ContentPull extends DocsCommand {
         continue;
       }
       if (why) rewritten.push({ path: page.path, file, why });
-      target.write(file, composePage({ title: page.title, fields: page.fields, body }));
+      target.write(file, composePage({ title: page.title, fields: page.fields, body: body() }));
     }
     target.write(summaryFile, writeSummary(remote.pages, summaryFile));
     if (rewritten.length) {
@@ -177,7 +180,7 @@ function sourceDiffers(
   pageOf: (p: string) => { hasChildren: boolean } | undefined,
   names: Set<string>,
   ids: { pages: Map<string, string>; files: Map<string, string> },
-  body: string,
+  body: () => string,
 ): string | undefined {
   let src;
   try {
@@ -205,7 +208,7 @@ function sourceDiffers(
     })
   )
     return undefined;
-  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body)
+  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body())
     return 'a page or file it links to was moved or renamed, or its content was edited in the space';
   return undefined;
 }

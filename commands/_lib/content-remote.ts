@@ -57,6 +57,8 @@ export async function remoteContent(
   transport: Transport,
   spaceId: string,
   changeRequest?: string,
+  /** false: without the content index (link offsets, files' hashes): the caller asks it when it needs it (indexLinks; pull writes most pages from their kept files). */
+  index = true,
 ): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
@@ -106,7 +108,7 @@ export async function remoteContent(
     size: f.size,
     downloadURL: f.downloadURL,
   }));
-  await withIndex(transport, spaceId, changeRequest, pages, files);
+  if (index) await withIndex(transport, spaceId, changeRequest, pages, files);
   return { pages, files, keepsSources: !!kept, stale: kept?.stale ?? [] };
 }
 
@@ -252,7 +254,7 @@ async function pageSources(
  * they are well formed; a server without the route (GitBook's API) leaves every page to be
  * parsed and every file to be downloaded, as before.
  */
-async function withIndex(transport: Transport, space: string, changeRequest: string | undefined, pages: RemotePage[], files: RemoteFile[]) {
+export async function withIndex(transport: Transport, space: string, changeRequest: string | undefined, pages: RemotePage[], files: RemoteFile[]) {
   let index: ContentIndex | undefined;
   try {
     index = (await transport.docs('GET', '/_docs/content-index', { query: { space, ...(changeRequest ? { changeRequest } : {}) } })).body as ContentIndex;

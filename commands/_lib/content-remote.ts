@@ -136,12 +136,8 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
     throw err;
   }
   if (!digest || !Array.isArray(digest.pages) || !Array.isArray(digest.files)) return remoteContent(transport, spaceId, changeRequest);
-  const pages = remotePages(
-    digest.pages.map(function shaped(p: any): any {
-      return { ...p, markdown: '', pages: (p.pages ?? []).map(shaped) };
-    }),
-    spaceId,
-  );
+  // No markdown in the digest: each page's is '' until `complete` gives it (no copy of the tree made for that).
+  const pages = remotePages(digest.pages, spaceId, true);
   const files: RemoteFile[] = digest.files.map((f: any) => ({
     id: f.id,
     name: f.name,
@@ -198,7 +194,7 @@ export async function attachDigests(transport: Transport, spaceId: string, chang
 }
 
 /** Pages as listPages gives them (or the push digest, without markdown), reduced to what push and pull compare. */
-function remotePages(listed: any[], spaceId: string): RemotePage[] {
+function remotePages(listed: any[], spaceId: string, textless = false): RemotePage[] {
   // A link page to a URL is an entry of SUMMARY.md, and so is one to a page of this space (and an
   // anchor in it: `inline.md#buttons`); one to anything else (a file, another space) has no form
   // in a folder, and is left as it is.
@@ -221,7 +217,7 @@ function remotePages(listed: any[], spaceId: string): RemotePage[] {
             path: p.path,
             title: p.title,
             fields: pageFields(p),
-            markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''),
+            markdown: textless ? '' : p.type === 'document' ? p.markdown : (p.markdown ?? ''),
             ...(p.source && typeof p.source.sha === 'string' && wellFormedLinks(p.source.links) ? { digest: p.source } : {}),
             children: (p.pages ?? []).flatMap(toPage),
             ...(p.type === 'group' ? { group: true } : {}),

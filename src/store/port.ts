@@ -116,6 +116,12 @@ export interface TableSpec {
    * segments to read: for a log written far more than it is read (src/audit).
    */
   segmentFanOut?: number;
+  /**
+   * For `immutable` tables whose rows are read together (a page tree: a walk from the root reads
+   * every node of the revision): a lookup loads the whole group at once, as before segment
+   * filters, instead of the segments whose filter may hold the id, run after run of the walk.
+   */
+  readWhole?: boolean;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */

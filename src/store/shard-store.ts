@@ -704,6 +704,7 @@ class View implements NamedReadTx {
   private segmentRow(spec: TableSpec, group: string, id: string): Row | undefined {
     const rows = this.store.rows.table(spec.name);
     if (this.op.groups.has(group)) return rows.get(id);
+    if (spec.readWhole) return this.needKey(spec, group) ? rows.get(id) : undefined;
     if ((this.op.partialRuns.get(group) ?? 0) >= PARTIAL_RUNS) return this.needKey(spec, group) ? rows.get(id) : undefined;
     const index = this.need(group);
     if (!index) return undefined;

@@ -54,7 +54,8 @@ const inContext = (name: string, indexes: string[]): TableSpec => ({
   locate: indexes.includes('site') ? { site: (v) => `context/${v}` } : {},
 });
 /** Immutable content rows of a space, in the segments of its group `space/<id>/<group>`. */
-const content = (name: string, group = 'c'): TableSpec => ({
+const content = (name: string, group = 'c', extra: Partial<TableSpec> = {}): TableSpec => ({
+  ...extra,
   name,
   shard: (r) => `space/${r.space}/${group}`,
   indexes: ['space'],
@@ -251,7 +252,8 @@ export const TABLES: TableSpec[] = [
   // page's navigation) loads the nodes and not every body. `pageNodes` is where stores written
   // before kept them, among the bodies: read when a node is not in `pageTreeNodes` (src/content/nodes.ts).
   content('pageContents'),
-  content('pageTreeNodes', 'n'),
+  // Read whole (readWhole): a tree is walked from its root, node after node.
+  content('pageTreeNodes', 'n', { readWhole: true }),
   content('pageNodes'),
   inSpace('changeRequests', []),
   // Comments and their replies (src/comments); `changeRequest` for the per-change-request lists.

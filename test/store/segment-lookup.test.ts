@@ -84,6 +84,32 @@ function contract(name: string, make: () => Promise<Place>, { skip = false, clea
       await Promise.all([store.close(), again.close()]);
     });
 
+    it('a table read whole (a page tree, walked from its root) loads its whole group at once, not segment by segment of the walk', async () => {
+      const place = await make();
+      await seed(place.open());
+      const all = segmentKeys(await place.open().keys());
+      /** Runs of a walk where each row found leads to the next (as a node to its children): one lookup at a time. */
+      const walk = async (specs: TableSpec[]) => {
+        const spy = new Spy(place.open());
+        const store = await ShardStore.open(spy, specs);
+        let runs = 0;
+        const walked = await store.read((tx) => {
+          runs++;
+          let n = 0;
+          for (let b = 0; b < 40 && tx.get('pageContents', `s:${b}-0`); b++) n++;
+          return n;
+        });
+        await store.close();
+        return { walked, runs, loads: segmentKeys(spy.loads) };
+      };
+      const whole = await walk(SPECS.map((s) => ({ ...s, readWhole: true })));
+      expect(whole.walked).toBe(40);
+      expect(whole.runs).toBe(3); // the group's index missing, then its segments, then the walk
+      expect(whole.loads.sort()).toEqual(all.sort());
+      // Looked up by filter, the same walk finds its segments one run after another.
+      expect((await walk(SPECS)).runs).toBeGreaterThan(3);
+    });
+
     it('a write checks that a row exists, adds, merges and deletes loading only the segments it needs', async () => {
       const place = await make();
       await seed(place.open());

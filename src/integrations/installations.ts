@@ -1,5 +1,5 @@
 import type { SiteRecord } from '../sites/model.js';
-import { orgSpaces } from '../tree/order.js';
+import { orgSpaces, spaceRow } from '../tree/order.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -175,7 +175,8 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
   return orgSpaces(tx, inst.organization)
     .filter((s) => !s.deletedAt && (inst.space_selection === 'all' || inst.spaceInstalls?.[s.id] !== undefined))
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    .map((s) => spaceRow(tx, s));
 }
 
 export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRecord[] {

@@ -64,6 +64,9 @@ const content = (name: string, group = 'c'): TableSpec => ({
   locate: { space: (v) => `space/${v}/${group}` },
 });
 
+/** What the summary of spaces keeps of each space, in this order (src/tree/order.ts spaceEntry reads them). */
+export const SPACE_SUMMARY_FIELDS = ['parent', 'position', 'createdAt', 'defaultLevel', 'revision', 'deletedAt', 'type'];
+
 export const TABLES: TableSpec[] = [
   inRoot('meta'),
   inRoot('users', ['email']),
@@ -91,6 +94,9 @@ export const TABLES: TableSpec[] = [
     enumerable: true,
     summary: {
       group: (r) => r.organization,
+      // What the tree order, access levels, the styleguide filter and the search indexer need
+      // (src/tree/order.ts SpaceEntry): a third of the row's bytes.
+      fields: SPACE_SUMMARY_FIELDS,
       last: { key: (r) => r.parent ?? '', value: (r) => r.position },
       groups: (tx) => tx.all<Row>('organizations').map((o) => o.id),
     },

@@ -2,7 +2,6 @@ import type { Caller, Context } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { MemberRole } from '../kernel/roles.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireCreateIn, requireLevel, type ContentAccess } from '../tree/access.js';
 import { moveItem, type MoveInput } from '../tree/move.js';

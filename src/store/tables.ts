@@ -83,13 +83,15 @@ export const TABLES: TableSpec[] = [
   inOrg('members', ['organization', 'user'], { locateId: (id) => org(id.slice(0, id.indexOf('.'))), enumerable: true }),
   inOrg('collections', ['organization', 'parent']),
   // A space's row is in its own shard: renaming one space rewrites a file of one space, however
-  // many the organization has. `enumerable`: the retention sweep lists every space.
+  // many the organization has. `enumerable`: the retention sweep lists every space. No
+  // `organization` index: its directory entry (every space id of the organization) was rewritten
+  // by each create; the summary lists them (older stores keep the file, unread, see doctor.ts).
   // `summary`: listed by organization from sum/spaces/<org>/<b> (src/store/summaries.ts), and the
   // highest position per parent kept there, so neither a listing nor a create reads every space.
   {
     name: 'spaces',
     shard: (r) => `space/${r.id}`,
-    indexes: ['organization', 'parent'],
+    indexes: ['parent'],
     locateId: (id) => `space/${id}`,
     enumerable: true,
     summary: {

@@ -34,7 +34,8 @@ const byPosition = (a: TreeItem, b: TreeItem) =>
  * few shards, however many spaces), or, on a store without summaries, from each space's shard.
  */
 export function orgSpaces(tx: ReadTx, organization: string): SpaceEntry[] {
-  return summaryRows(tx, Spaces, organization, spaceEntry) ?? tx.find(Spaces, 'organization', organization);
+  // Without summaries (only until the open that builds them): every space, then this organization's.
+  return summaryRows(tx, Spaces, organization, spaceEntry) ?? tx.all(Spaces).filter((s) => s.organization === organization);
 }
 
 /** A space's entry of the summary (its SPACE_SUMMARY_FIELDS, in that order) as a SpaceEntry. */

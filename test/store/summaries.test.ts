@@ -4,7 +4,12 @@ import { Spaces } from '../../src/spaces/tables.js';
 import { spaceEntry } from '../../src/tree/order.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { bucketOf } from '../../src/store/buckets.js';
+import { doctor } from '../../src/store/doctor.js';
+import { DIR, dirKey } from '../../src/store/layout.js';
+import { CHECKSUMS, SHARDS, bucketFile, catalogEntry, fileName, sumBucket } from '../../src/store/shard-files.js';
 import { BUCKETS, MARKER, SHAPE, SUMMARIES, summaryLast, summaryRows } from '../../src/store/summaries.js';
 import { SPACE_SUMMARY_FIELDS, TABLES } from '../../src/store/tables.js';
 import { postgresOrSkip, withFreshSchema } from '../helpers/postgres.js';
@@ -37,7 +42,7 @@ const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => a.id.localeCom
 const kept = (rows: any[]) => byId(rows.map((r) => Object.fromEntries([['id', r.id], ...SPACE_SUMMARY_FIELDS.map((f) => [f, r[f] ?? null])])));
 /** The summary of `o` is the organization's rows, exactly. */
 async function expectInStep(o: string) {
-  const [summary, rows] = await s.ctx.store.read((tx) => [summaryRows(tx, Spaces, o, spaceEntry), tx.find(Spaces, 'organization', o)]);
+  const [summary, rows] = await s.ctx.store.read((tx) => [summaryRows(tx, Spaces, o, spaceEntry), tx.all(Spaces).filter((r) => r.organization === o)]);
   expect(summary).toBeDefined();
   expect(byId(summary!)).toEqual(kept(rows));
 }
@@ -140,7 +145,7 @@ describe('the summary of an organization’s spaces', () => {
     // What a store of the previous version holds: whole rows in the buckets, marker built 1.
     await s.ctx.store.write((tx: any) => {
       for (let b = 0; b < BUCKETS; b++) tx.delete(SUMMARIES, `spaces/${org}/${b}`);
-      for (const row of tx.find('spaces', 'organization', org)) {
+      for (const row of tx.all('spaces').filter((r: any) => r.organization === org)) {
         const id = `spaces/${org}/${bucketOf(row.id, BUCKETS)}`;
         const bucket = tx.get(SUMMARIES, id);
         tx.put(SUMMARIES, { id, rows: { ...bucket?.rows, [row.id]: row } });
@@ -154,6 +159,28 @@ describe('the summary of an organization’s spaces', () => {
     expect(await s.ctx.store.read((tx: any) => tx.get('meta', MARKER)?.built)).toBe(SHAPE);
     await expectInStep(org);
     expect(await lists()).toEqual(seen);
+  });
+});
+
+describe('the spaces.organization directory of older stores', () => {
+  it('is no longer written, and what is left of it is not taken for damage', async () => {
+    const d = tempDir();
+    let t = await startServer({ dataDir: d });
+    const o = (await t.api('POST', '/v1/orgs', { body: { title: 'Old' } })).body.id;
+    const sp = (await t.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Kept' } })).body.id;
+    await t.stop();
+    const key = dirKey('spaces', 'organization', o);
+    expect(existsSync(join(d, SHARDS, fileName(key)))).toBe(false);
+    // What an older docs left: the directory, committed in the catalog, listing a space gone since.
+    const text = JSON.stringify({ [DIR]: { [o]: { [sp]: `space/${sp}`, gone0000000000000000: 'space/gone0000000000000000' } } });
+    writeFileSync(join(d, SHARDS, fileName(key)), text);
+    const bucket = join(d, CHECKSUMS, bucketFile(sumBucket(fileName(key))));
+    const catalog = existsSync(bucket) ? JSON.parse(readFileSync(bucket, 'utf8')) : {};
+    writeFileSync(bucket, JSON.stringify({ ...catalog, [fileName(key)]: catalogEntry(text) }));
+    expect((await doctor(d)).damaged).toEqual([]);
+    t = await startServer({ dataDir: d });
+    expect((await t.api('GET', `/v1/orgs/${o}/spaces`)).body.items.map((x: any) => x.title)).toEqual(['Kept']);
+    await t.stop();
   });
 });
 
@@ -174,7 +201,7 @@ describe('the summary on PostgreSQL', () => {
         revision: `r${id}`,
       });
       const inStep = async (st: ShardStore, o: string) => {
-        const [summary, rows] = await st.read((tx: any) => [summaryRows(tx, Spaces, o, spaceEntry), tx.find('spaces', 'organization', o)]);
+        const [summary, rows] = await st.read((tx: any) => [summaryRows(tx, Spaces, o, spaceEntry), tx.all('spaces').filter((r: any) => r.organization === o)]);
         expect(byId(summary!)).toEqual(kept(rows));
         return rows.length;
       };

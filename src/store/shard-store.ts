@@ -128,7 +128,7 @@ export class ShardStore implements Store {
       throw new DocsError('unavailable', `the store has layout ${layout}; this version of docs reads layout ${LAYOUT_VERSION}`);
     }
     for (const [key, shard] of first) store.insert(key, shard);
-    // A store written before summaries (or a new one): built once, from the rows, in one write.
+    // A store written before summaries, with summaries of an older SHAPE, or a new one: built once, from the rows, in one write.
     if (specs.some((s) => s.summary) && store.specs.has('meta') && !summariesCurrent(first.get('root')?.data.meta?.[MARKER])) {
       await store.write((tx) => buildSummaries(tx, specs));
     }

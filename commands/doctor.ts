@@ -85,5 +85,6 @@ export default class Doctor extends DocsCommand {
     for (const x of plan.refused) this.log(`will not adopt: ${x.file} ${x.problem} (left where it is)`);
     for (const m of plan.move) this.log(`will move into quarantine/: ${m}`);
     for (const l of plan.lost) this.log(`will lose: ${l}`);
+    for (const c of plan.correct ?? []) this.log(`will correct: ${c}`);
   }
 }

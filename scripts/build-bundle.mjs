@@ -71,7 +71,11 @@ rmSync(outdir, { recursive: true, force: true });
 const outfile = join(outdir, 'docs.cjs');
 // Small pure-JS packages that everyday in-process commands load: bundled, as each package loaded
 // from node_modules costs its own resolution (package.json "exports") and load.
-const BUNDLED = new Set(['lowdb', 'env-paths', 'jsep']);
+// mdast-util-from-markdown (the markdown parser: ~80 ES modules of micromark): loaded by every
+// push that changes a page, on both sides (the CLI's comparison, the server's conversion of the
+// body); from node_modules it was ~40 ms of a one-line push (resolving and compiling each ES
+// module, none from the code cache), bundled it is lazy initializers in the cached bundle.
+const BUNDLED = new Set(['lowdb', 'env-paths', 'jsep', 'mdast-util-from-markdown']);
 const packageOf = (spec) =>
   spec
     .split('/')
@@ -120,6 +124,15 @@ await build({
         b.onLoad({ filter: /.*/, namespace: 'mcp-stub' }, () => ({
           contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("bundled docs mcp: pass a jsonSchemaValidator"); } }',
         }));
+        // commands/_lib/markdown-parser.ts loads the parser synchronously with a require() made by
+        // createRequire (an ES module has no require): in the bundle, the bundle's own require,
+        // which esbuild resolves to the bundled package (a lazy initializer, run on first call).
+        b.onLoad({ filter: /[\\/]dist[\\/]commands[\\/]_lib[\\/]markdown-parser\.js$/ }, async (a) => {
+          const source = await readFile(a.path, 'utf8');
+          const made = 'const require = createRequire(import.meta.url);';
+          if (!source.includes(made)) throw new Error(`${a.path}: no \`${made}\` to bundle the parser through`);
+          return { contents: source.replace(made, ''), loader: 'js' };
+        });
         b.onResolve({ filter: /^[^./]/ }, (a) => {
           if (a.path.startsWith('node:')) return { external: true };
           if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled

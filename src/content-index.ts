@@ -1,5 +1,5 @@
 import { readChangeRequest } from './change-requests/service.js';
-import { linkIndexOf, trustedSpans, sha256hex } from './content/link-index.js';
+import { linkIndexOf, rowSha, trustedSpans, sha256hex } from './content/link-index.js';
 import { loadParser } from './content/link-refs.js';
 import type { ContentRevision, PageNode } from './content/model.js';
 import { contentRowId } from './content/model.js';
@@ -53,11 +53,12 @@ export async function contentIndexRoute(
     const rev: ContentRevision = cr
       ? readRevision(tx, space, readChangeRequest(tx, caller, space, cr).cr.revision)
       : currentRevision(tx, visibleSpace(tx, caller, space).row);
-    const bodies: { id: string; markdown: string; stored: unknown }[] = [];
+    const bodies: { id: string; markdown: string; stored: unknown; sha: string }[] = [];
     for (const { node } of flatten(treeOf(tx, rev)) as { node: PageNode }[]) {
       if (node.type !== 'document' || !node.content) continue;
       const row = tx.get(PageContents, contentRowId(space, node.content));
-      bodies.push({ id: node.id, markdown: row?.markdown ?? '', stored: row?.links });
+      // The row's hash, once per loaded row (rowSha): a pull and a push read it more than once.
+      bodies.push({ id: node.id, markdown: row?.markdown ?? '', stored: row?.links, sha: row ? rowSha(row) : sha256hex('') });
     }
     return { rev, bodies };
   });
@@ -65,7 +66,7 @@ export async function contentIndexRoute(
   const pages: ContentIndex['pages'] = {};
   const later: typeof read.bodies = [];
   for (const b of read.bodies) {
-    const sha = sha256hex(b.markdown);
+    const sha = b.sha;
     const spans = trustedSpans(b.markdown, b.stored, sha);
     if (spans) pages[b.id] = { sha, links: spans };
     else later.push(b);

@@ -1,5 +1,5 @@
 import { readChangeRequest } from './change-requests/service.js';
-import { linkIndexOf, sha256hex, trustedSpans } from './content/link-index.js';
+import { linkIndexOf, rowSha, trustedSpans } from './content/link-index.js';
 import { loadParser } from './content/link-refs.js';
 import type { ContentRevision, PageNode } from './content/model.js';
 import { contentRowId } from './content/model.js';
@@ -95,9 +95,11 @@ export async function pushDigestRoute(
       else out.pages = children(node.pages, path);
       if (node.type !== 'document') return out;
       const kept = node.source && node.source.body === node.content ? node.source : undefined;
-      const text = kept ? row(kept.text)?.markdown : undefined;
+      const keptRow = kept ? row(kept.text) : undefined;
+      const text = keptRow?.markdown;
       // Never trusted blindly: the kept file's row must be there and hash to its address.
-      if (kept && text !== undefined && wellFormedLinks(kept.links) && sha256hex(text) === kept.text) out.source = { sha: kept.text, links: kept.links };
+      if (kept && keptRow && text !== undefined && wellFormedLinks(kept.links) && rowSha(keptRow) === kept.text)
+        out.source = { sha: kept.text, links: kept.links };
       if (wanted === 'all' || wanted?.has(node.id)) {
         const body = node.content ? row(node.content) : undefined;
         bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });

@@ -5,8 +5,7 @@ import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../s
 import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { Transport } from '../../src/transport/types.js';
-import { collationKeys } from '../../src/kernel/collate.js';
-import { naturalCompare } from './content-folder.js';
+import { naturalCompare, naturalSortBy } from './content-folder.js';
 import { openFolder, walkFolder, type Entry } from './folder-walk.js';
 import { collectPages, type ListBody } from './pages.js';
 import { pageKey, type FactCache } from './link-cache.js';
@@ -51,13 +50,7 @@ export interface CheckResult {
 
 const isMarkdown = (name: string) => /\.md$/i.test(name);
 /** `names` sorted by naturalCompare, each name's collation key made once (src/kernel/collate.ts). */
-function naturalSort(names: string[]): string[] {
-  const keys = collationKeys(names, true);
-  if (!keys) return names.sort(naturalCompare);
-  const byKey = names.map((name, i) => ({ name, key: keys[i]! }));
-  byKey.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return byKey.map((k) => k.name);
-}
+const naturalSort = (names: string[]): string[] => naturalSortBy(names, (n) => n);
 /** What a check needs of a page, from one parse: its links and the anchors of its headings. */
 interface PageFacts {
   links: { url: string; type: string; line: number }[];

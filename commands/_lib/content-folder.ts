@@ -3,7 +3,7 @@ import { extname, join, posix } from 'node:path';
 import { readPageSource, writePageSource } from '../../src/documents/page-source.js';
 import type { Parse } from '../../src/content/link-refs.js';
 import { slugify } from '../../src/content/tree.js';
-import { naturalCollate } from '../../src/kernel/collate.js';
+import { collationKeys, naturalCollate } from '../../src/kernel/collate.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
@@ -341,13 +341,33 @@ function fromSummary(folder: Folder, parse: Parse, used: Set<string>, summaryFil
  */
 export const naturalCompare = (a: string, b: string) => naturalCollate(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * `items` sorted by naturalCompare of their names, each name's collation key made once
+ * (src/kernel/collate.ts) rather than both names checked and walked at every comparison (a
+ * 2,000-page folder's walk spent ~90 ms in the comparator).
+ */
+export function naturalSortBy<T>(items: T[], nameOf: (item: T) => string): T[] {
+  const names = items.map(nameOf);
+  const keys = collationKeys(names, true);
+  const byKey = items.map((item, i) => ({ item, name: names[i]!, key: keys?.[i] ?? '' }));
+  byKey.sort(
+    keys ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : (a, b) => naturalCompare(a.name, b.name),
+  );
+  return byKey.map((k) => k.item);
+}
+
 /** Pages from the folder tree: `x.md` files and folders (with `README.md` as their body); a root README.md first. */
 function fromTree(walk: Walk, rel = '', readme = 'README.md'): LocalPage[] {
   const rootReadme = (name: string) => rel === '' && name.toLowerCase() === readme.toLowerCase();
   const files = walk.files.get(rel) ?? [];
-  const entries = [...files.map((e) => ({ e, dir: false })), ...(walk.dirs.get(rel) ?? []).map((e) => ({ e, dir: true }))]
-    .filter(({ e }) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'))
-    .sort((a, b) => Number(rootReadme(b.e.name)) - Number(rootReadme(a.e.name)) || naturalCompare(a.e.name, b.e.name));
+  const sorted = naturalSortBy(
+    [...files.map((e) => ({ e, dir: false })), ...(walk.dirs.get(rel) ?? []).map((e) => ({ e, dir: true }))].filter(
+      ({ e }) => !e.name.startsWith('.') && !(rel === '' && e.name === 'SUMMARY.md'),
+    ),
+    ({ e }) => e.name,
+  );
+  // The root README.md first, the rest in natural order.
+  const entries = rel === '' ? [...sorted.filter(({ e }) => rootReadme(e.name)), ...sorted.filter(({ e }) => !rootReadme(e.name))] : sorted;
   const out: LocalPage[] = [];
   for (const { e, dir } of entries) {
     const p = e.rel;

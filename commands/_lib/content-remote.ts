@@ -57,6 +57,8 @@ export async function remoteContent(
   transport: Transport,
   spaceId: string,
   changeRequest?: string,
+  /** false: without the content index (link offsets, files' hashes): the caller asks it when it needs it (indexLinks; pull writes most pages from their kept files). */
+  index = true,
 ): Promise<{ pages: RemotePage[]; files: RemoteFile[]; keepsSources: boolean; stale: string[] }> {
   const path: Record<string, string> = changeRequest ? { spaceId, changeRequestId: changeRequest } : { spaceId };
   const listed = (await transport.call(changeRequest ? 'listPagesInChangeRequest' : 'listPages', { path })).body as { pages: any[] };
@@ -106,7 +108,7 @@ export async function remoteContent(
     size: f.size,
     downloadURL: f.downloadURL,
   }));
-  await withIndex(transport, spaceId, changeRequest, pages, files);
+  if (index) await withIndex(transport, spaceId, changeRequest, pages, files);
   return { pages, files, keepsSources: !!kept, stale: kept?.stale ?? [] };
 }
 
@@ -134,12 +136,8 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
     throw err;
   }
   if (!digest || !Array.isArray(digest.pages) || !Array.isArray(digest.files)) return remoteContent(transport, spaceId, changeRequest);
-  const pages = remotePages(
-    digest.pages.map(function shaped(p: any): any {
-      return { ...p, markdown: '', pages: (p.pages ?? []).map(shaped) };
-    }),
-    spaceId,
-  );
+  // No markdown in the digest: each page's is '' until `complete` gives it (no copy of the tree made for that).
+  const pages = remotePages(digest.pages, spaceId, true);
   const files: RemoteFile[] = digest.files.map((f: any) => ({
     id: f.id,
     name: f.name,
@@ -196,7 +194,7 @@ export async function attachDigests(transport: Transport, spaceId: string, chang
 }
 
 /** Pages as listPages gives them (or the push digest, without markdown), reduced to what push and pull compare. */
-function remotePages(listed: any[], spaceId: string): RemotePage[] {
+function remotePages(listed: any[], spaceId: string, textless = false): RemotePage[] {
   // A link page to a URL is an entry of SUMMARY.md, and so is one to a page of this space (and an
   // anchor in it: `inline.md#buttons`); one to anything else (a file, another space) has no form
   // in a folder, and is left as it is.
@@ -219,7 +217,7 @@ function remotePages(listed: any[], spaceId: string): RemotePage[] {
             path: p.path,
             title: p.title,
             fields: pageFields(p),
-            markdown: p.type === 'document' ? p.markdown : (p.markdown ?? ''),
+            markdown: textless ? '' : p.type === 'document' ? p.markdown : (p.markdown ?? ''),
             ...(p.source && typeof p.source.sha === 'string' && wellFormedLinks(p.source.links) ? { digest: p.source } : {}),
             children: (p.pages ?? []).flatMap(toPage),
             ...(p.type === 'group' ? { group: true } : {}),
@@ -252,7 +250,7 @@ async function pageSources(
  * they are well formed; a server without the route (GitBook's API) leaves every page to be
  * parsed and every file to be downloaded, as before.
  */
-async function withIndex(transport: Transport, space: string, changeRequest: string | undefined, pages: RemotePage[], files: RemoteFile[]) {
+export async function withIndex(transport: Transport, space: string, changeRequest: string | undefined, pages: RemotePage[], files: RemoteFile[]) {
   let index: ContentIndex | undefined;
   try {
     index = (await transport.docs('GET', '/_docs/content-index', { query: { space, ...(changeRequest ? { changeRequest } : {}) } })).body as ContentIndex;

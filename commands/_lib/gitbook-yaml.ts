@@ -55,7 +55,9 @@ function inside(value: unknown, key: string, dir = false): string {
 export function parseRepoConfig(text: string): RepoConfig {
   let data: any;
   try {
-    data = (require('yaml') as typeof import('yaml')).parse(text);
+    // No file (a pull of a space that keeps none): the defaults, without loading the YAML
+    // parser (~30 ms of a pull).
+    data = text === '' ? null : (require('yaml') as typeof import('yaml')).parse(text);
   } catch (err) {
     throw new DocsError('invalid', `${CONFIG_FILE}: not valid YAML (${(err as Error).message.split('\n')[0]}); nothing was sent`);
   }

@@ -1,52 +1,63 @@
 import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { sha256hex, spansOf, wellFormed } from '../../src/content/link-index.js';
 import type { Parse } from '../../src/content/link-refs.js';
 
 // The link offsets of the folder's markdown, by the SHA-256 of each body, kept between runs in
-// the CLI's cache (<cache>/link-index.json; DOCS_CONFIG_DIR/cache when that is set): a push
-// parses a file of the folder only when its hash is new, i.e. when it changed. Content
-// addressed, so never stale; an entry is used only when its offsets fit the body (wellFormed),
-// else the body is parsed again. A missing or unreadable cache only costs parsing.
+// the CLI's cache (<cache>/link-index/<x>.json, x the hash's first hex digit;
+// DOCS_CONFIG_DIR/cache when that is set): a push parses a file of the folder only when its hash
+// is new, i.e. when it changed. Content addressed, so never stale; an entry is used only when its
+// offsets fit the body (wellFormed), else the body is parsed again. A missing or unreadable cache
+// only costs parsing.
+// In 16 files, each read when a body of its prefix is looked up and written when one was added:
+// a one-line change of a 2,000-page folder reads and writes one file of ~1/16 of the entries,
+// not all of them (one file of 3,200 entries, 0.5 MB, was ~50 ms of such a push to read and
+// write again); a first push writes 16 files, not hundreds in one go (the event loop's bound).
+// Each file keeps its newest MAX_ENTRIES / 16.
 
 const MAX_ENTRIES = 100_000;
+const SHARDS = 16;
 const cacheDir = () => (process.env.DOCS_CONFIG_DIR ? join(process.env.DOCS_CONFIG_DIR, 'cache') : envPaths('docs', { suffix: 'nodejs' }).cache);
 
 export class LinkCache {
-  private dirty = false;
   /** Bodies parsed this run (for tests and figures). */
   parsed = 0;
-  /** How many times a cache of this process read its file (for tests and figures). */
+  /** How many of the cache's files the caches of this process read (for tests and figures). */
   static reads = 0;
-  /** Read on first use: a push whose pages are all unchanged by their hash never asks (~250 KB of JSON at 1,000 pages). */
-  private entries?: Map<string, number[]>;
-  private constructor(private readonly file: string) {}
+  private readonly shards = new Map<string, Map<string, number[]>>();
+  private readonly dirty = new Set<string>();
+  private constructor(private readonly dir: string) {}
 
+  /** The cache (nothing read yet: each file is read on the first lookup of its prefix). */
   static load(): LinkCache {
-    return new LinkCache(join(cacheDir(), 'link-index.json'));
+    return new LinkCache(join(cacheDir(), 'link-index'));
   }
 
-  private read(): Map<string, number[]> {
-    if (this.entries) return this.entries;
-    let entries = new Map<string, number[]>();
-    LinkCache.reads++;
-    try {
-      const data = JSON.parse(readFileSync(this.file, 'utf8'));
-      if (data?.v === 1 && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries) as [string, number[]][]);
-    } catch {}
-    this.entries = entries;
+  private shard(prefix: string): Map<string, number[]> {
+    let entries = this.shards.get(prefix);
+    if (!entries) {
+      entries = new Map();
+      LinkCache.reads++;
+      try {
+        const data = JSON.parse(readFileSync(join(this.dir, `${prefix}.json`), 'utf8'));
+        if (data?.v === 1 && data.entries && typeof data.entries === 'object') entries = new Map(Object.entries(data.entries) as [string, number[]][]);
+      } catch {}
+      this.shards.set(prefix, entries);
+    }
     return entries;
   }
 
   /** Where the body's links are: from the cache when its hash is known and the offsets fit, else parsed. */
   spans(parse: Parse, body: string): number[] {
-    const entries = this.read();
     const sha = sha256hex(body);
+    const prefix = sha[0]!;
+    const entries = this.shard(prefix);
     const known = entries.get(sha);
     if (known && wellFormed(body, known)) {
-      // Most recently used last: the oldest go first when the cache is full.
+      // Most recently used last: the oldest go first when the cache is full. (Not written for
+      // that alone: an order kept only in memory costs nothing to lose.)
       entries.delete(sha);
       entries.set(sha, known);
       return known;
@@ -55,12 +66,15 @@ export class LinkCache {
     this.parsed++;
     entries.delete(sha);
     entries.set(sha, spans);
-    this.dirty = true;
+    this.dirty.add(prefix);
     return spans;
   }
 
   save() {
-    if (this.dirty && this.entries) saveEntries(this.file, this.entries);
+    for (const prefix of this.dirty) saveEntries(join(this.dir, `${prefix}.json`), this.shards.get(prefix)!, Math.floor(MAX_ENTRIES / SHARDS));
+    // The one file of earlier builds: its entries are parsed again once, as a cold cache's.
+    if (this.dirty.size) rmSync(join(this.dir, '..', 'link-index.json'), { force: true });
+    this.dirty.clear();
   }
 }
 
@@ -117,10 +131,10 @@ export class FactCache {
  */
 export const pageKey = (bytes: Buffer) => hash('sha256', bytes, 'hex');
 
-/** Writes a cache's entries (the newest MAX_ENTRIES) by rename; a cache that cannot be written costs the next run its parsing, nothing else. */
-function saveEntries(file: string, entries: Map<string, unknown>): void {
+/** Writes a cache's entries (the newest `max`) by rename; a cache that cannot be written costs the next run its parsing, nothing else. */
+function saveEntries(file: string, entries: Map<string, unknown>, max = MAX_ENTRIES): void {
   try {
-    while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    while (entries.size > max) entries.delete(entries.keys().next().value!);
     mkdirSync(join(file, '..'), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ v: 1, entries: Object.fromEntries(entries) }));

@@ -9,7 +9,7 @@ import { DocsError } from '../../src/kernel/errors.js';
 import { DocsCommand } from '../_lib/base.js';
 import { orgFlag, organizationOf } from '../_lib/org.js';
 import { canonicalBody, composePage, pageFile, writeSummary } from '../_lib/content-folder.js';
-import { attachDigests, flattenRemote, pageFields, remoteContent, resolvePageLinks, type RemotePage } from '../_lib/content-remote.js';
+import { attachDigests, flattenRemote, pageFields, remoteContent, resolvePageLinks, withIndex, type RemotePage } from '../_lib/content-remote.js';
 import { sha256hex } from '../../src/content/link-index.js';
 import { sourceLinksHold } from '../../src/content/push-context.js';
 import { PullTarget } from '../_lib/pull-target.js';
@@ -45,7 +45,9 @@ export default class ContentPull extends DocsCommand {
       throw new DocsError('invalid', `DIR: ${args.dir} is not empty (use --force to write into it)`);
     const transport = await this.transport(flags);
     const parse = lazyParser();
-    const got = await remoteContent(transport, flags.space!, flags['change-request']);
+    // Without the content index: asked (indexLinks below) only when a page is written from its
+    // body, not from the file it was pushed from (a pulled folder that was pushed has none).
+    const got = await remoteContent(transport, flags.space!, flags['change-request'], false);
     // Each kept file's hash and what its links depended on: an unchanged one is not parsed.
     await attachDigests(transport, flags.space!, flags['change-request'], got.pages);
     // Every path is claimed before anything is written, SUMMARY.md first, then pages (the
@@ -84,6 +86,10 @@ export default class ContentPull extends DocsCommand {
     const stale = new Set(got.stale);
     // Pages written from their body rather than from the file they were pushed from, and why.
     const rewritten: { path: string; file: string; why: string }[] = [];
+    // The server's link offsets of every page (the content index), asked once, when a page's
+    // body is first needed in relative form.
+    let indexed: Promise<void> | undefined;
+    const indexLinks = () => (indexed ??= withIndex(transport, flags.space!, flags['change-request'], remote.pages, []));
     const tick = yielder();
     for (const { page } of flat) {
       await tick();
@@ -91,7 +97,16 @@ export default class ContentPull extends DocsCommand {
       const at = { path: page.path, hasChildren: page.children.length > 0 };
       const file = pageFile(page.path, at.hasChildren);
       // The server's link offsets (checked against the markdown): links made relative unparsed.
-      const body = canonicalBody(parse, page.markdown, at, pageOf, names, ids, page.links);
+      // Made only when needed: a kept file written back as it is needs no body (most pages of a
+      // pulled folder that was pushed).
+      let made: string | undefined;
+      const body = async () => {
+        if (made === undefined) {
+          await indexLinks();
+          made = canonicalBody(parse, page.markdown, at, pageOf, names, ids, page.links);
+        }
+        return made;
+      };
       // The file it was pushed from, byte for byte, when pushing it again would change nothing
       // (same title, fields and content): the round trip keeps every character.
       const why =
@@ -99,13 +114,13 @@ export default class ContentPull extends DocsCommand {
           ? stale.has(page.id)
             ? 'its content was edited in the space since it was pushed'
             : undefined
-          : sourceDiffers(parse, page, at, pageOf, names, ids, body);
+          : await sourceDiffers(parse, page, at, pageOf, names, ids, body);
       if (page.source !== undefined && why === undefined) {
         target.write(file, page.source);
         continue;
       }
       if (why) rewritten.push({ path: page.path, file, why });
-      target.write(file, composePage({ title: page.title, fields: page.fields, body }));
+      target.write(file, composePage({ title: page.title, fields: page.fields, body: await body() }));
     }
     target.write(summaryFile, writeSummary(remote.pages, summaryFile));
     if (rewritten.length) {
@@ -170,15 +185,15 @@ function insideRoot(dir: string, root: string): string {
  * Why the page's kept source is not what the space holds now (its title, fields or content were
  * changed since it was pushed), or undefined when pushing the source again would change nothing.
  */
-function sourceDiffers(
+async function sourceDiffers(
   parse: Parse,
   page: RemotePage,
   at: { path: string; hasChildren: boolean },
   pageOf: (p: string) => { hasChildren: boolean } | undefined,
   names: Set<string>,
   ids: { pages: Map<string, string>; files: Map<string, string> },
-  body: string,
-): string | undefined {
+  body: () => Promise<string>,
+): Promise<string | undefined> {
   let src;
   try {
     src = readPageSource(page.source!, { title: page.title });
@@ -205,7 +220,7 @@ function sourceDiffers(
     })
   )
     return undefined;
-  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== body)
+  if (canonicalBody(parse, src.body, at, pageOf, names, ids) !== (await body()))
     return 'a page or file it links to was moved or renamed, or its content was edited in the space';
   return undefined;
 }

@@ -143,10 +143,14 @@ export function writeSummary(
 ): string {
   const lines = ['# Table of contents', ''];
   const from = posix.dirname(summaryFile);
+  // A SUMMARY.md at the top (the usual place): a normalized relative path is its own relative
+  // form, without posix.relative resolving both against the working folder (2,000 calls of
+  // path.resolve for a 1,000-page pull).
+  const rel = (file: string) => (from === '.' && !file.startsWith('/') && !/(^|\/)\.{0,2}(\/|$)/.test(file) ? file : posix.relative(from, file));
   const walk = (list: typeof pages, depth: number) => {
     for (const p of list) {
       if (p.linkTo !== undefined) {
-        const to = `${encodeURI(posix.relative(from, p.linkTo.file))}#${encodeURI(p.linkTo.anchor)}`;
+        const to = `${encodeURI(rel(p.linkTo.file))}#${encodeURI(p.linkTo.anchor)}`;
         lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${to})`);
         continue;
       }
@@ -154,9 +158,7 @@ export function writeSummary(
         lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${summaryUrl(p.link)})`);
         continue;
       }
-      lines.push(
-        `${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(posix.relative(from, pageFile(p.path, p.children.length > 0)))})`,
-      );
+      lines.push(`${'  '.repeat(depth)}* [${p.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(rel(pageFile(p.path, p.children.length > 0)))})`);
       walk(p.children, depth + 1);
     }
   };

@@ -23,6 +23,20 @@ export interface LinkIndex {
 // crypto.hash: one call, no Hash object (~6x quicker than createHash for a page's body; a push hashes every page).
 export const sha256hex = (text: string) => hash('sha256', text, 'hex');
 
+// The SHA-256 of a stored row's markdown, computed once per row object: rows are the store's
+// frozen objects (immutable while loaded), so checking that one hashes to its address need not
+// hash it again on each read of it (a pull asks content-index and push-digest, a push the digest
+// twice); a row read anew from the disk is a new object, hashed again.
+const rowShas = new WeakMap<object, string>();
+export function rowSha(row: { readonly markdown: string }): string {
+  let sha = rowShas.get(row);
+  if (sha === undefined) {
+    sha = sha256hex(row.markdown);
+    if (Object.isFrozen(row)) rowShas.set(row, sha);
+  }
+  return sha;
+}
+
 /** The offsets of a body's rewritable links, from a parse (what canonicalLinksIndexed stores). */
 export function spansOf(parse: Parse, markdown: string): number[] {
   const out: number[] = [];

@@ -20,7 +20,7 @@ import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
 import { markdownBody, pageLocation, presentChildren, presentFile, presentPage, presentRevision } from './present.js';
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
-import { searchOrganization, searchSpace, type SearchHit } from '../search/service.js';
+import { rankOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
 import { filesPage, foundPage, metaLinksAnswer, pageAnswer, wantedPath } from './revision-content.js';
 import { ChangeRequests } from '../change-requests/tables.js';
@@ -270,16 +270,22 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
     contentAccess(tx, path.organizationId, caller, `organization ${path.organizationId}`);
     return listSpaces(tx, caller, path.organizationId).map(({ row }) => spaceRow(tx, row));
   });
-  const results = await searchOrganization(ctx, path.organizationId, spaces, q);
+  // Ranked first; the text (titles, snippets) read for the spaces of the page presented only.
+  const found = await rankOrganization(ctx, path.organizationId, spaces, q);
+  const page = paginate(found.groups, query);
+  const shown = await found.hits(page.items);
   return {
     status: 200,
-    body: paginate(results, query, (r) => ({
-      type: 'space' as const,
-      id: r.space.id,
-      title: r.space.title,
-      score: r.score,
-      pages: r.hits.map((h) => presentHit(ctx, r.space, h)),
-    })),
+    body: {
+      ...page,
+      items: shown.map((r) => ({
+        type: 'space' as const,
+        id: r.space.id,
+        title: r.space.title,
+        score: r.score,
+        pages: r.hits.map((h) => presentHit(ctx, r.space, h)),
+      })),
+    },
   };
 });
 

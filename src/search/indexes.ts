@@ -7,7 +7,18 @@ import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import type { PageNode, PageNodeRecord } from '../content/model.js';
 import { markdownOf, rootOf } from '../content/revisions.js';
-import { SQLITE_PACKAGE, workerSource, type IndexedPage, type RawHit, type SectionRow, type WalkedPage, type WorkerInit } from './worker.js';
+import {
+  SQLITE_PACKAGE,
+  workerSource,
+  type IndexedPage,
+  type RankedRows,
+  type RawHit,
+  type RowDetails,
+  type SectionRow,
+  type WalkedPage,
+  type WorkerInit,
+} from './worker.js';
+import { createHash } from 'node:crypto';
 import { nodeRow } from '../content/nodes.js';
 import { Revisions } from '../spaces/tables.js';
 
@@ -36,7 +47,7 @@ import { Revisions } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 3; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs
+const SCHEMA = 4; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs
 
 /** Work counters (tests and measurements). */
 export const searchStats = {
@@ -54,6 +65,10 @@ export const searchStats = {
   orgRows: 0,
   /** Spaces removed from an index (purged, or moved to another organization). */
   spacesDropped: 0,
+  /** Organization searches answered from a cached ranking (the index had not changed). */
+  orgCached: 0,
+  /** Ranked rows of organization searches whose text (snippet, page title and path) was read. */
+  orgTextRows: 0,
 };
 
 /** Bounds (tests may lower them). */
@@ -70,6 +85,8 @@ export const searchLimits = {
   spacesAtOnce: 4,
   /** An organization search looks for spaces gone from the organization at most this often. */
   sweepMs: 10 * 60_000,
+  /** Rankings of organization searches kept per context (the most recent ones), with the text of their rows read. */
+  rankings: 32,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -86,6 +103,15 @@ let thread: Thread | undefined;
 let generation = 0;
 
 class IndexReset extends Error {}
+
+/** An organization search's ranking (`rankOrg`), and the text of its rows once read (by rowid). */
+export interface Ranking {
+  version: string;
+  rows: NonNullable<RankedRows['rows']>;
+  details: Map<number, RowDetails | null>;
+  /** Its rows grouped by space and page (src/search/service.ts), once grouped. */
+  grouped?: { space: string; score: number; pages: { page: string; rank: number; rows: number[] }[] }[];
+}
 
 function start(): Thread {
   const require = createRequire(import.meta.url);
@@ -191,6 +217,8 @@ class Indexes {
   private readonly running = new Map<string, Promise<void>>();
   private readonly memory?: string;
   private readonly swept = new Map<string, number>();
+  /** Recent rankings of organization searches, by database, query and spaces, with the index state they hold for. */
+  private readonly rankings = new Map<string, Ranking>();
   private sweeping?: Promise<unknown>;
   private closed = false;
 
@@ -223,6 +251,7 @@ class Indexes {
     thread ??= start();
     if (this.generation !== generation) {
       this.revs.clear(); // what this context knew was about the thread's predecessor
+      this.rankings.clear();
       this.generation = generation;
     }
     const { key, file } = this.where(org);
@@ -414,6 +443,70 @@ class Indexes {
   }
 
   /**
+   * The best sections of the organization's spaces `spaces` (all of them current first), best
+   * first, without their text (`rowDetails`): one ranked query on the organization's index, at
+   * most `searchLimits.orgSections` rows; or, when the index has not changed since the same
+   * search (same query and spaces), that search's ranking, kept here: the thread is asked only
+   * whether its database is still at that state (a query over every matching section of a big
+   * organization costs tens of milliseconds; popular queries come again and again).
+   */
+  async rankOrg(org: string, spaces: readonly { id: string; revision: string }[], match: string): Promise<Ranking> {
+    return this.retrying(org, async () => {
+      await this.ensure(org, spaces);
+      const { key, file } = this.where(org);
+      const ids = spaces.map((s) => s.id);
+      const limit = searchLimits.orgSections;
+      const cacheKey = `${key}\0${limit}\0${match}\0${createHash('sha1').update(ids.join(',')).digest('base64')}`;
+      const cached = this.rankings.get(cacheKey);
+      // A cached ranking: first only the database's state asked (a short message: not the ids
+      // of every space, 40 KB in an organization of 2,000).
+      const got: RankedRows =
+        cached && (await call<string>('stamp', key, file)) === cached.version
+          ? { version: cached.version }
+          : await call<RankedRows>('rankOrg', key, file, match, ids, limit, cached?.version);
+      this.afterOrgSearch(org);
+      let ranking: Ranking;
+      if (cached && !got.rows && got.version === cached.version) {
+        searchStats.orgCached++;
+        ranking = cached;
+      } else {
+        ranking = { version: got.version, rows: got.rows!, details: new Map() };
+        searchStats.orgQueries++;
+        searchStats.orgIndexes++;
+        searchStats.orgRows += ranking.rows.r.length;
+      }
+      this.rankings.delete(cacheKey); // the most recently used last
+      this.rankings.set(cacheKey, ranking);
+      while (this.rankings.size > searchLimits.rankings) this.rankings.delete(this.rankings.keys().next().value!);
+      return ranking;
+    });
+  }
+
+  /**
+   * The text of ranked sections (rowids of `ranking`): titles, anchors, snippets around `terms`
+   * (the ranking's query's), their pages'. Read once per ranking: a cached ranking has them.
+   */
+  async rowDetails(org: string, ranking: Ranking, rowids: number[], terms: string[]): Promise<(RowDetails | null)[]> {
+    const missing = rowids.filter((r) => !ranking.details.has(r));
+    if (missing.length) {
+      const { key, file } = this.where(org);
+      const got = await this.retrying(org, () => call<(RowDetails | null)[]>('rowDetails', key, file, missing, terms, 0));
+      missing.forEach((r, i) => ranking.details.set(r, got[i]!));
+      searchStats.orgTextRows += missing.length;
+    }
+    return rowids.map((r) => ranking.details.get(r)!);
+  }
+
+  /** Once in a while, after an organization search answered, spaces gone from the organization are swept from its index. */
+  private afterOrgSearch(org: string) {
+    if (Date.now() - (this.swept.get(org) ?? 0) >= searchLimits.sweepMs) {
+      this.swept.set(org, Date.now());
+      // After the answer, not before; never once the context is closing.
+      this.sweeping = new Promise((r) => setImmediate(r)).then(() => (this.closed ? 0 : this.sweep(org))).catch(() => 0);
+    }
+  }
+
+  /**
    * The best sections of the organization's spaces `spaces` (all of them current first): one
    * ranked query on the organization's index, at most `searchLimits.orgSections` rows.
    */
@@ -440,11 +533,7 @@ class Indexes {
       searchStats.orgQueries++;
       searchStats.orgIndexes++;
       searchStats.orgRows += rows.length;
-      if (Date.now() - (this.swept.get(org) ?? 0) >= searchLimits.sweepMs) {
-        this.swept.set(org, Date.now());
-        // After the answer, not before; never once the context is closing.
-        this.sweeping = new Promise((r) => setImmediate(r)).then(() => (this.closed ? 0 : this.sweep(org))).catch(() => 0);
-      }
+      this.afterOrgSearch(org);
       return rows;
     });
   }

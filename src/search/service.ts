@@ -1,5 +1,7 @@
 import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
+import type { Ranking } from './indexes.js';
+import type { RowDetails } from './worker.js';
 
 // Full-text search of space content. The indexes are SQLite FTS5 databases, one per
 // organization, kept by a worker thread beside the store (./indexes.ts, ./worker.ts): they follow each
@@ -55,9 +57,19 @@ export function matchExpression(words: readonly string[]): string {
 }
 
 let stem: ((w: string) => string) | undefined;
+/** Stems of recent words (a search stems every word of its query; popular queries come again). */
+const stems = new Map<string, string>();
 async function snippetTerms(words: readonly string[]): Promise<string[]> {
   stem ??= (await import('stemmer')).stemmer;
-  return [...new Set(words.flatMap((w) => [w, stem!(w)]))];
+  const stemOf = (w: string) => {
+    let s = stems.get(w);
+    if (s === undefined) {
+      if (stems.size >= 10_000) stems.clear();
+      stems.set(w, (s = stem!(w)));
+    }
+    return s;
+  };
+  return [...new Set(words.flatMap((w) => [w, stemOf(w)]))];
 }
 
 type Section = { sec: number; title: string; anchor: string; snippet: string; score: number };
@@ -114,50 +126,109 @@ export async function searchSpace(ctx: Context, space: SpaceRecord, query: strin
   };
 }
 
+/** A space's part of an organization search: its best page's score and its pages, ranked. */
+export interface OrgGroup {
+  space: SpaceRecord;
+  score: number;
+  /** The space's pages, best first: rank (one-based, across spaces) and the ranked rows (indexes) of their sections. */
+  pages: { page: string; rank: number; rows: number[] }[];
+}
+
+/**
+ * Ranked rows grouped by space and page. Rows come best first: the first row of a space or page
+ * is its best, and pages are ranked (one-based, across spaces) in the order their best row comes.
+ */
+function group(rows: Ranking['rows']): NonNullable<Ranking['grouped']> {
+  const bySpace = new Map<string, Map<string, number[]>>();
+  let ranks = 0;
+  const rankOf = new Map<string, number>();
+  for (let i = 0; i < rows.r.length; i++) {
+    const space = rows.space[i]!;
+    let pages = bySpace.get(space);
+    if (!pages) bySpace.set(space, (pages = new Map()));
+    const page = rows.page[i]!;
+    let secs = pages.get(page);
+    if (!secs) {
+      pages.set(page, (secs = []));
+      rankOf.set(`${space}/${page}`, ++ranks);
+    }
+    secs.push(i);
+  }
+  return [...bySpace].map(([space, pages]) => ({
+    space,
+    // A space scores as its best page (spaces come in that order).
+    score: relevance(rows.score[pages.values().next().value![0]!]!),
+    pages: [...pages].map(([page, secs]) => ({ page, rank: rankOf.get(`${space}/${page}`)!, rows: secs })),
+  }));
+}
+
 /**
  * Searches the spaces `spaces` of an organization (those the caller may read): the pages of
  * its best sections (at most `searchLimits.orgSections`), grouped by space, spaces ranked by
- * their best page, pages by their best section.
+ * their best page, pages by their best section. `groups`: the ranking (no text read yet);
+ * `hits(some)`: the hits of some groups (the page of results presented), with their text.
  */
+export async function rankOrganization(
+  ctx: Context,
+  org: string,
+  spaces: readonly SpaceRecord[],
+  query: string,
+): Promise<{ groups: OrgGroup[]; hits(some: readonly OrgGroup[]): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> }> {
+  const words = queryWords(query);
+  if (!words.length || !spaces.length) return { groups: [], hits: async () => [] };
+  const match = matchExpression(words);
+  const indexes = (await load()).indexesOf(ctx);
+  const ranking = await indexes.rankOrg(org, spaces, match);
+  const { rows } = ranking;
+  const byId = new Map(spaces.map((s) => [s.id, s]));
+  // The rows are of `spaces` only (the index was asked about those): grouped once per ranking.
+  ranking.grouped ??= group(rows);
+  const groups: OrgGroup[] = ranking.grouped.flatMap((g) => {
+    const space = byId.get(g.space);
+    return space ? [{ space, score: g.score, pages: g.pages }] : [];
+  });
+  return {
+    groups,
+    async hits(some) {
+      const wanted = some.flatMap((g) => g.pages.flatMap((p) => p.rows));
+      const details = await indexes.rowDetails(
+        org,
+        ranking,
+        wanted.map((i) => rows.r[i]!),
+        await snippetTerms(words),
+      );
+      const at = new Map(wanted.map((i, k) => [i, details[k]]));
+      return some.map((g) => ({
+        space: g.space,
+        score: g.score,
+        hits: g.pages.flatMap((p) => {
+          let first: RowDetails | undefined;
+          const secs: Section[] = [];
+          for (const i of p.rows) {
+            const d = at.get(i);
+            if (!d) continue;
+            first ??= d;
+            secs.push({ sec: rows.sec[i]!, title: d.title, anchor: d.anchor, snippet: d.snippet, score: rows.score[i]! });
+          }
+          // A page whose rows are gone (the index changed between ranking and reading): left out.
+          return first
+            ? [hit(p.page, p.rank, { title: first.pageTitle, description: first.description, path: first.path, ancestors: first.ancestors }, secs)]
+            : [];
+        }),
+      }));
+    },
+  };
+}
+
+/** Every group of an organization search with its hits (`rankOrganization`). */
 export async function searchOrganization(
   ctx: Context,
   org: string,
   spaces: readonly SpaceRecord[],
   query: string,
 ): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> {
-  const words = queryWords(query);
-  if (!words.length || !spaces.length) return [];
-  const match = matchExpression(words);
-  const indexes = (await load()).indexesOf(ctx);
-  const rows = await indexes.searchOrg(org, spaces, match, await snippetTerms(words));
-  const byId = new Map(spaces.map((s) => [s.id, s]));
-  // Rows come best first: the first row of a space or page is its best, and pages are ranked
-  // (one-based, across spaces) in the order their best row comes.
-  const bySpace = new Map<string, Map<string, typeof rows>>();
-  const rankOf = new Map<string, number>();
-  for (const r of rows) {
-    if (!byId.has(r.space)) continue;
-    let pages = bySpace.get(r.space);
-    if (!pages) bySpace.set(r.space, (pages = new Map()));
-    let secs = pages.get(r.page);
-    if (!secs) {
-      pages.set(r.page, (secs = []));
-      rankOf.set(`${r.space}/${r.page}`, rankOf.size + 1);
-    }
-    secs.push(r);
-  }
-  return [...bySpace].map(([id, pages]) => {
-    const hits = [...pages].map(([page, secs]) =>
-      hit(
-        page,
-        rankOf.get(`${id}/${page}`)!,
-        { title: secs[0]!.pageTitle, description: secs[0]!.description, path: secs[0]!.path, ancestors: secs[0]!.ancestors },
-        secs,
-      ),
-    );
-    // A space scores as its best page (spaces come in that order).
-    return { space: byId.get(id)!, score: hits[0]?.score ?? 0, hits };
-  });
+  const found = await rankOrganization(ctx, org, spaces, query);
+  return found.hits(found.groups);
 }
 
 /** A section found for a question: where it is and its text (src/ask builds answers from these). */

@@ -15,8 +15,11 @@
 //   pages(space, id, sig, title, path, ancestors, first, n, description): one row per indexed page
 //     (sig: its body hash, title and description; its sections are rowids first .. first + n - 1);
 //   sections: FTS5 (pageTitle, title, body), contentless: the index only, not the text;
-//   secs(rowid, page, sec, title, anchor, body): each section's page and place, and its body
-//     deflated (read for the snippets and passages of the rows a query returns only). The text
+//   secs(rowid, page, sec, title, anchor): each section's page and place, read for every row a
+//     query ranks (to group them by page): kept apart from the bodies, so that this table stays
+//     small enough for SQLite's cache (at 200,000 pages the bodies are ~140 MB);
+//   bodies(rowid, body): each section's body deflated (read for the snippets and passages of the
+//     rows shown only). The text
 //     kept once and compressed, not twice as a content FTS5 table keeps it, the file is about a
 //     third of the size (issue 28 item 6: the index at most 0.6 times the store).
 
@@ -62,6 +65,19 @@ export interface RawHit {
 }
 
 /**
+ * An organization's best sections, best first, as parallel arrays (cheap to send between threads):
+ * rowid, bm25 score, space id, page id and section number of each. `version`: the database's
+ * state they were ranked at (`stamp`); without `rows` when it is the caller's (its copy holds).
+ */
+export interface RankedRows {
+  version: string;
+  rows?: { r: number[]; score: number[]; space: string[]; page: string[]; sec: number[] };
+}
+
+/** The details of a ranked section: its title, anchor, snippet (and body), and its page's. */
+export type RowDetails = Omit<RawHit, 'space' | 'page' | 'sec' | 'score'>;
+
+/**
  * A piece of a section's body around the first of the terms (links read as their text). Part of
  * the thread's program (computed there, next to the bodies), so self-contained too.
  */
@@ -99,6 +115,9 @@ export function indexWorker(load: (id: string) => any): void {
     db: any;
     st: Record<string, any>;
     used: number;
+    /** This connection's number in the thread, and its writes (with SQLite's data_version: `stamp`). */
+    id: number;
+    writes: number;
   }
   interface Session {
     db: Db;
@@ -114,12 +133,14 @@ export function indexWorker(load: (id: string) => any): void {
   const sessions = new Map<number, Session>();
   let nextSession = 1;
   let tick = 0;
+  let connections = 0;
 
   const DDL = [
     `CREATE TABLE IF NOT EXISTS spaces(no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rev TEXT, seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0)`,
     `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(pageTitle, title, body, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`,
-    `CREATE TABLE IF NOT EXISTS secs(rowid INTEGER PRIMARY KEY, page TEXT NOT NULL, sec INTEGER NOT NULL, title TEXT NOT NULL, anchor TEXT NOT NULL, body BLOB NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS secs(rowid INTEGER PRIMARY KEY, page TEXT NOT NULL, sec INTEGER NOT NULL, title TEXT NOT NULL, anchor TEXT NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS bodies(rowid INTEGER PRIMARY KEY, body BLOB NOT NULL)`,
   ];
   // Column weights of bm25: a page title counts 3, a section title 2, body 1 (as the boosts of
   // the MiniSearch index this replaced).
@@ -159,7 +180,7 @@ export function indexWorker(load: (id: string) => any): void {
         const v = db.pragma('user_version', { simple: true });
         if (v !== SCHEMA) {
           // An index of another schema (or none): dropped and made again, rebuilt on use.
-          for (const t of ['sections', 'secs', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+          for (const t of ['sections', 'secs', 'bodies', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
           for (const s of DDL) db.exec(s);
           db.pragma(`user_version = ${SCHEMA}`);
         }
@@ -185,15 +206,24 @@ export function indexWorker(load: (id: string) => any): void {
       meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
       delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
       addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body) VALUES (?, ?, ?, ?)`),
-      addSec: db.prepare(`INSERT INTO secs(rowid, page, sec, title, anchor, body) VALUES (?, ?, ?, ?, ?, ?)`),
+      addSec: db.prepare(`INSERT INTO secs(rowid, page, sec, title, anchor) VALUES (?, ?, ?, ?, ?)`),
+      addBody: db.prepare(`INSERT INTO bodies(rowid, body) VALUES (?, ?)`),
       // A contentless table forgets a row given its text (its counts for bm25 go with it; the
       // `contentless_delete` option was measured to leave the totals counting deleted rows).
       delSection: db.prepare(`INSERT INTO sections(sections, rowid, pageTitle, title, body) VALUES ('delete', ?, ?, ?, ?)`),
-      secsIn: db.prepare(`SELECT rowid AS r, title, body FROM secs WHERE rowid BETWEEN ? AND ?`),
+      secsIn: db.prepare(`SELECT s.rowid AS r, s.title, b.body FROM secs s JOIN bodies b ON b.rowid = s.rowid WHERE s.rowid BETWEEN ? AND ?`),
       delSec: db.prepare(`DELETE FROM secs WHERE rowid = ?`),
+      delBody: db.prepare(`DELETE FROM bodies WHERE rowid = ?`),
       inSpace: db.prepare(`SELECT rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
       pageOf: db.prepare(`SELECT page FROM secs WHERE rowid = ?`).pluck(),
-      section: db.prepare(`SELECT page, sec, title, anchor, body FROM secs WHERE rowid = ?`),
+      section: db.prepare(`SELECT s.page, s.sec, s.title, s.anchor, b.body FROM secs s JOIN bodies b ON b.rowid = s.rowid WHERE s.rowid = ?`),
+      // Many rows in one statement (a JSON array of rowids): far cheaper than a statement per row.
+      places: db.prepare(`SELECT s.rowid, s.page, s.sec FROM json_each(?) j JOIN secs s ON s.rowid = j.value`).raw(),
+      texts: db
+        .prepare(
+          `SELECT s.rowid, s.title, s.anchor, b.body, p.title, p.description, p.path, p.ancestors FROM json_each(?) j JOIN secs s ON s.rowid = j.value JOIN bodies b ON b.rowid = s.rowid LEFT JOIN pages p ON p.space = (s.rowid >> 32) AND p.id = s.page`,
+        )
+        .raw(),
       // The best rows by score; one more than asked, to see whether equal scores cross the limit.
       top: db.prepare(`SELECT rowid AS r, ${RANK} AS score FROM sections WHERE sections MATCH ? ORDER BY score, rowid LIMIT ?`).raw(),
       topIn: db
@@ -229,7 +259,7 @@ export function indexWorker(load: (id: string) => any): void {
           db = create(null); // a directory it cannot write: an index in memory, for this process
         } else throw e;
       }
-      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0 };
+      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0, id: ++connections, writes: 0 };
       dbs.set(key, d);
       // Files beyond a few are closed, least recently used first (in-memory ones cannot be).
       const files = [...dbs.values()].filter((x) => x.file && !inSession(x));
@@ -245,8 +275,16 @@ export function indexWorker(load: (id: string) => any): void {
 
   const inSession = (d: Db) => [...sessions.values()].some((s) => s.db === d);
 
+  /**
+   * The state of a database, for the callers' caches of ranked results: this connection's writes
+   * and SQLite's data_version (which moves when another connection, another process on the same
+   * file, commits). Equal stamps: the index holds the same rows, a ranking is still the answer.
+   */
+  const stamp = (d: Db): string => `${d.id}:${d.writes}:${d.db.pragma('data_version', { simple: true })}`;
+
   /** Runs `fn` in a write transaction on the session's space, checking no one else wrote it. */
   function write<R>(s: Session, fn: () => R): R | { conflict: true } {
+    s.db.writes++;
     return s.db.db
       .transaction(() => {
         const row = s.db.st.space.get(s.space);
@@ -273,12 +311,65 @@ export function indexWorker(load: (id: string) => any): void {
       const page = titles ? (titles.get(d.st.pageOf.get(x.r)) ?? '') : title;
       d.st.delSection.run(x.r, page, x.title, inflate(x.body));
       d.st.delSec.run(x.r);
+      d.st.delBody.run(x.r);
     }
   }
 
   function removePage(d: Db, no: number, id: string, title: string, first: number, n: number) {
     if (n > 0) removeSections(d, first, first + n - 1, title);
     d.st.delPage.run(no, id);
+  }
+
+  /**
+   * The `limit` best sections of the spaces `only` (their ids): one ranked query (bm25, LIMIT),
+   * however many spaces match; equal scores in page id, section order.
+   */
+  function rank(d: Db, match: string, only: string[], limit: number): { r: number; score: number; space: string; page: string; sec: number }[] {
+    const idOf = new Map<number, string>(d.st.nos.all().map((r: any) => [r.no, r.id]));
+    // Only the caller's spaces: a filter only when the index holds others (spaces the caller
+    // may not read, deleted or moved ones).
+    const noOf = new Map([...idOf].map(([no, id]) => [id, no]));
+    const nos = only.map((id) => noOf.get(id)).filter((n) => n !== undefined);
+    if (!nos.length || limit <= 0) return [];
+    const all = nos.length === idOf.size;
+    const nosJson = JSON.stringify(nos);
+    let best: [number, number][] = all ? d.st.top.all(match, limit + 1) : d.st.topIn.all(match, nosJson, limit + 1);
+    // Equal scores in page id, section order (what an index kept incrementally and one built
+    // from scratch agree on; their rowids differ): when equal scores cross the limit, every
+    // row of that score is read (rare: identical sections), and the first `limit` kept.
+    if (best.length > limit && best[limit]![1] === best[limit - 1]![1]) {
+      const edge = best[limit]![1];
+      best = [...best.filter((x) => x[1] !== edge), ...(all ? d.st.tie.all(match, edge) : d.st.tieIn.all(match, nosJson, edge))];
+    }
+    const at = new Map<number, [string, number]>(d.st.places.all(JSON.stringify(best.map((x) => x[0]))).map((x: any[]) => [x[0], [x[1], x[2]]]));
+    const rows = best.flatMap(([r, score]) => {
+      const p = at.get(r);
+      return p ? [{ r, score, space: idOf.get(Math.floor(r / SPAN))!, page: p[0], sec: p[1] }] : [];
+    });
+    rows.sort((a, b) => a.score - b.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : a.sec - b.sec));
+    rows.length = Math.min(rows.length, limit);
+    return rows;
+  }
+
+  /** The text of ranked rows: section title, anchor, snippet (body), and the page's title, description, path, ancestors. */
+  function details(d: Db, rowids: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
+    const got = new Map<number, any[]>(d.st.texts.all(JSON.stringify(rowids)).map((x: any[]) => [x[0], x]));
+    return rowids.map((r) => {
+      const x = got.get(r);
+      if (!x) return null;
+      const [, title, anchor, deflated, pageTitle, description, path, ancestors] = x;
+      const body = inflate(deflated);
+      return {
+        title,
+        anchor,
+        snippet: snippet(body, terms),
+        ...(bodyMax > 0 ? { body: body.slice(0, bodyMax) } : {}),
+        pageTitle: pageTitle ?? '',
+        description: description ?? '',
+        path: path ?? '',
+        ancestors: ancestors ?? '[]',
+      };
+    });
   }
 
   const ops: Record<string, (...args: any[]) => unknown> = {
@@ -291,6 +382,7 @@ export function indexWorker(load: (id: string) => any): void {
 
     begin(key: string, file: string | null, space: string) {
       const d = connect(key, file);
+      d.writes++;
       const row = d.db
         .transaction(() => {
           d.st.addSpace.run(space);
@@ -335,7 +427,8 @@ export function indexWorker(load: (id: string) => any): void {
           const first = s.no * SPAN + seq;
           secs.forEach(([t, anchor, body], i) => {
             st.addSection.run(first + i, title, t, body);
-            st.addSec.run(first + i, pid, i, t, anchor, zlib.deflateRawSync(body));
+            st.addSec.run(first + i, pid, i, t, anchor);
+            st.addBody.run(first + i, zlib.deflateRawSync(body));
           });
           st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length, description);
           seq += secs.length;
@@ -410,58 +503,58 @@ export function indexWorker(load: (id: string) => any): void {
       });
     },
 
+    /** The database's state (`stamp`). */
+    stamp(key: string, file: string | null) {
+      return stamp(connect(key, file));
+    },
+
+    /**
+     * The `limit` best sections of the organization (of the spaces `only`), best first, without
+     * their text: what ranking and grouping need. Nothing but the version when the database is
+     * still at `known` (the caller's cached ranking holds).
+     */
+    rankOrg(key: string, file: string | null, match: string, only: string[], limit: number, known?: string): RankedRows {
+      const d = connect(key, file);
+      const version = stamp(d);
+      if (version === known) return { version };
+      const ranked = rank(d, match, only, limit);
+      const rows = { r: [] as number[], score: [] as number[], space: [] as string[], page: [] as string[], sec: [] as number[] };
+      for (const x of ranked) {
+        rows.r.push(x.r);
+        rows.score.push(x.score);
+        rows.space.push(x.space);
+        rows.page.push(x.page);
+        rows.sec.push(x.sec);
+      }
+      return { version, rows };
+    },
+
+    /** Titles, anchors, snippets around `terms` (and bodies, `bodyMax` > 0) of ranked rows, and their pages'. */
+    rowDetails(key: string, file: string | null, rowids: number[], terms: string[], bodyMax = 0): (RowDetails | null)[] {
+      const d = connect(key, file);
+      return details(d, rowids, terms, bodyMax);
+    },
+
     /**
      * The `limit` best sections of the organization (of the spaces `only`, when given), with
      * their pages' titles and paths: one ranked query, however many spaces match.
      */
     searchOrg(key: string, file: string | null, match: string, terms: string[], only: string[], limit: number, bodyMax = 0) {
       const d = connect(key, file);
-      const idOf = new Map<number, string>(d.st.nos.all().map((r: any) => [r.no, r.id]));
-      // Only the caller's spaces: a filter only when the index holds others (spaces the caller
-      // may not read, deleted or moved ones).
-      const noOf = new Map([...idOf].map(([no, id]) => [id, no]));
-      const nos = only.map((id) => noOf.get(id)).filter((n) => n !== undefined);
-      if (!nos.length || limit <= 0) return [];
-      const all = nos.length === idOf.size;
-      const nosJson = JSON.stringify(nos);
-      let best: [number, number][] = all ? d.st.top.all(match, limit + 1) : d.st.topIn.all(match, nosJson, limit + 1);
-      // Equal scores in page id, section order (what an index kept incrementally and one built
-      // from scratch agree on; their rowids differ): when equal scores cross the limit, every
-      // row of that score is read (rare: identical sections), and the first `limit` kept.
-      if (best.length > limit && best[limit]![1] === best[limit - 1]![1]) {
-        const edge = best[limit]![1];
-        best = [...best.filter((x) => x[1] !== edge), ...(all ? d.st.tie.all(match, edge) : d.st.tieIn.all(match, nosJson, edge))];
-      }
-      const rows = best.map(([r, score]) => ({ r, score, ...d.st.section.get(r) }));
-      rows.sort((a, b) => a.score - b.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : a.sec - b.sec));
-      rows.length = Math.min(rows.length, limit);
-      const info = new Map<string, any>();
-      return rows.map((r) => {
-        const no = Math.floor(r.r / SPAN);
-        const body = inflate(r.body);
-        const k = `${no}/${r.page}`;
-        let p = info.get(k);
-        if (!p) info.set(k, (p = d.st.page.get(no, r.page)));
-        return {
-          space: idOf.get(no)!,
-          page: r.page,
-          sec: r.sec,
-          title: r.title,
-          anchor: r.anchor,
-          snippet: snippet(body, terms),
-          ...(bodyMax > 0 ? { body: body.slice(0, bodyMax) } : {}),
-          score: r.score,
-          pageTitle: p?.title ?? '',
-          description: p?.description ?? '',
-          path: p?.path ?? '',
-          ancestors: p?.ancestors ?? '[]',
-        };
-      });
+      const ranked = rank(d, match, only, limit);
+      const more = details(
+        d,
+        ranked.map((x) => x.r),
+        terms,
+        bodyMax,
+      );
+      return ranked.flatMap((x, i) => (more[i] ? [{ space: x.space, page: x.page, sec: x.sec, score: x.score, ...more[i]! }] : []));
     },
 
     /** Removes a space from the index (it was purged or moved to another organization). */
     drop(key: string, file: string | null, space: string) {
       const d = connect(key, file);
+      d.writes++;
       return d.db
         .transaction(() => {
           const row = d.st.space.get(space);

@@ -7,8 +7,9 @@ import { REFERENCED_FOLDERS, blobsOf } from './blob-refs.js';
 import { FORMAT, OLD_SHARD_DIR, readFormat } from './data-format.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
-import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf } from './layout.js';
+import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf, type SegmentInfo } from './layout.js';
 import type { TableSpec } from './port.js';
+import { idLeftOut } from './segment-filter.js';
 import {
   CHECKSUMS,
   CatalogDamage,
@@ -59,6 +60,8 @@ export interface RepairPlan {
   move: string[];
   /** What is lost with them (and with committed shards found missing). */
   lost: string[];
+  /** Store records corrected in place, nothing lost (a segment filter that leaves out a row is dropped); absent when none. */
+  correct?: string[];
 }
 
 export interface DoctorReport {
@@ -179,6 +182,12 @@ async function examine(dir: string): Promise<Examined> {
     }
     for (const seg of segmentsOf(data)) {
       if (good.has(key) && !known.has(seg.id) && !badKeys.has(seg.id)) damage(`${folder}/${fileName(key)}`, `lists segment ${seg.id}, which does not exist`);
+      const out = good.has(key) ? idLeftOut(seg.filter, known.get(seg.id)) : undefined;
+      if (out !== undefined)
+        damage(
+          `${folder}/${fileName(key)}`,
+          `the filter of segment ${seg.id} leaves out row ${out}, which a lookup would not find (--repair drops the filter)`,
+        );
     }
   }
 
@@ -283,6 +292,12 @@ function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
       });
   }
   if (!opts.repair) return plan;
+  for (const [key, data] of ex.good) {
+    for (const seg of segmentsOf(data)) {
+      const out = idLeftOut(seg.filter, ex.good.get(seg.id));
+      if (out !== undefined) (plan.correct ??= []).push(`${SHARDS}/${fileName(key)}: the filter of segment ${seg.id} is dropped (it leaves out row ${out})`);
+    }
+  }
   const badKeys = new Set([...ex.bad.keys()].map(keyOf));
   // What each lost shard held, as the directories say (the shard itself cannot be read).
   const held = new Map<string, string[]>();
@@ -313,7 +328,7 @@ function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
   return plan;
 }
 
-const isEmpty = (p: RepairPlan) => !p.adopt.length && !p.move.length && !p.lost.length;
+const isEmpty = (p: RepairPlan) => !p.adopt.length && !p.move.length && !p.lost.length && !p.correct?.length;
 
 export interface DoctorOptions {
   /** Quarantine unreadable files and unreferenced blobs; adopt readable shards. */
@@ -410,8 +425,20 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
       }
       if (JSON.stringify(dirTable) !== JSON.stringify(data[DIR])) edit(key)[DIR] = dirTable;
     }
-    const segs = data[SEGMENTS] as Record<string, unknown> | undefined;
+    const segs = data[SEGMENTS] as Record<string, SegmentInfo> | undefined;
     if (segs && Object.keys(segs).some((id) => !now.has(id))) edit(key)[SEGMENTS] = Object.fromEntries(Object.entries(segs).filter(([id]) => now.has(id)));
+  }
+  // A filter that leaves out a row of its segment goes (the segment is then read by every lookup):
+  // with --repair, and with --adopt for a segment adopted in place of the one its filter was made of.
+  const groupOf = (segment: string) => segment.slice(0, Math.max(0, segment.lastIndexOf('/')));
+  for (const key of new Set(opts.repair ? now.keys() : [...adopted].map((f) => groupOf(keyOf(f))))) {
+    const data = changes.get(key) ?? now.get(key);
+    for (const [id, seg] of Object.entries((data?.[SEGMENTS] ?? {}) as Record<string, SegmentInfo>)) {
+      if (now.has(id) && idLeftOut(seg.filter, now.get(id)) !== undefined) {
+        const { filter: _dropped, ...kept } = seg;
+        (edit(key)[SEGMENTS] as Record<string, SegmentInfo>)[id] = kept;
+      }
+    }
   }
   for (const f of adopted) {
     const key = keyOf(f);

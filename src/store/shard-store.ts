@@ -4,6 +4,7 @@ import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend,
 import {
   CATALOG_KEY,
   DIR,
+  SEGMENTS,
   LAYOUT,
   LAYOUT_VERSION,
   allDirKeys,
@@ -11,12 +12,15 @@ import {
   dirValues,
   directoryFields,
   isStoreTable,
+  SEGMENT_BYTES,
   segmentsOf,
+  segmentsToMerge,
   type SegmentInfo,
 } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, freezeMeasured, heapBytes, valuesOf } from './rows.js';
+import { filterOf, idHash, mayHold, usableFilter } from './segment-filter.js';
 import { MARKER, buildSummaries, maintain, summariesCurrent } from './summaries.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
@@ -53,7 +57,17 @@ class Op {
   readonly ids: string[] = [];
   /** Groups found complete in this operation (skips re-checking their segments on every get). */
   readonly groups = new Set<string>();
+  /** Groups a lookup by id missed a segment of, in this run; and in how many runs so far. */
+  partial = new Set<string>();
+  readonly partialRuns = new Map<string, number>();
 }
+
+/**
+ * A function that missed segments of one group in this many runs (a walk from row to row, each
+ * found only once the previous one is loaded) loads the rest of the group at once: its cost is
+ * then bounded by the whole group's, as before filters, not by one run per segment.
+ */
+const PARTIAL_RUNS = 2;
 
 export interface ShardStoreOptions {
   /** Bound of the loaded shards' serialized size; least recently used shards are evicted beyond. */
@@ -154,6 +168,12 @@ export class ShardStore implements Store {
     return e;
   }
 
+  /** Is shard `key` in memory and current (without using it)? */
+  loaded(key: string): boolean {
+    const e = this.cache.get(key);
+    return !!e && !e.stale;
+  }
+
   private insert(key: string, shard: LoadedShard) {
     if (this.cache.has(key)) return;
     // What the shard takes in memory (its rows frozen and measured in one walk, plus what the
@@ -225,7 +245,15 @@ export class ShardStore implements Store {
           // Another process committed it while it was being read: this copy may predate that.
           if (this.changedWhileLoading.delete(k)) this.cache.get(k)!.stale = true;
         }
-        const segments = [...loaded.values()].flatMap((s) => segmentsOf(s.data).map((g) => g.id)).filter((k) => !this.cache.has(k));
+        // Segments without a filter are read by every lookup in their group: loaded with it. The
+        // others only when a lookup's id may be in them (View.segmentRow) or the group is read whole.
+        const segments = [...loaded.values()]
+          .flatMap((s) =>
+            segmentsOf(s.data)
+              .filter((g) => !usableFilter(g.filter))
+              .map((g) => g.id),
+          )
+          .filter((k) => !this.cache.has(k));
         if (segments.length) for (const [k, s] of await this.backend.load(segments)) this.insert(k, s);
         return failed;
       });
@@ -295,6 +323,8 @@ export class ShardStore implements Store {
       const misses = op.misses;
       op.misses = new Set();
       op.groups.clear();
+      for (const g of op.partial) op.partialRuns.set(g, (op.partialRuns.get(g) ?? 0) + 1);
+      op.partial = new Set();
       await this.load(misses);
     }
   }
@@ -383,6 +413,10 @@ export class ShardStore implements Store {
             // growing pause lets the other commit land first.
             await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 2 ** attempt)));
             jobs = done.map(([job]) => job); // the rejected ones have their answer
+            // Refused again: another process keeps committing shards this batch touches (two
+            // servers writing the same spaces). A big batch would keep losing to its small commits,
+            // so it goes on in halves, the later half queued first for the next batch (in order).
+            if (attempt >= 1 && jobs.length > 1) this.queue.unshift(...jobs.splice(Math.ceil(jobs.length / 2)));
             continue;
           }
           // A backend's DocsError says why (a full disk, a damaged file, PostgreSQL unreachable):
@@ -512,46 +546,56 @@ export class ShardStore implements Store {
   }
 
   /**
-   * Adds new immutable rows to `group` as one new segment. Segments are merged like a binary
-   * counter (a segment absorbs the newer ones once they hold as many rows as it does), so a group
-   * has O(log n) segments and a write rewrites what it adds plus, amortized, O(log n) per row;
-   * or by size tiers of `segmentFanOut` (TableSpec).
+   * Adds new immutable rows to `group` as a new segment, merging into it the segments
+   * `segmentsToMerge` names (src/store/layout.ts): like a binary counter, so a group has O(log n)
+   * segments below the seal and a write rewrites what it adds plus, amortized, O(log n) per row;
+   * or by size tiers of `segmentFanOut` (TableSpec). Without `segmentFanOut` the result is cut
+   * into segments of about SEGMENT_BYTES. Each new segment carries the filter of its ids, and a
+   * segment of the group written without one gets it here when its rows are loaded.
    */
   private appendSegment(group: string, rows: [string, Row][], shard: (k: string) => ShardData, next: Map<string, ShardData | null>) {
     const index = shard(group);
     const segments = { ...((index.$segments ?? {}) as Record<string, SegmentInfo>) };
-    const acc: ShardData = {};
-    let count = 0;
-    const add = (table: string, row: Row) => {
-      (acc[table] ??= {})[row.id] = row;
-      count++;
-    };
-    for (const [table, row] of rows) add(table, row);
+    const fanOut = this.specs.get(rows[0]![0])?.segmentFanOut;
+    const dataOf = (id: string) => (next.has(id) ? next.get(id) : this.cache.get(id)?.data) ?? undefined;
     const list = Object.values(segments).sort((a, b) => a.seq - b.seq);
     const seq = (list.at(-1)?.seq ?? 0) + 1;
-    const absorb = (seg: SegmentInfo) => {
-      const data = (next.has(seg.id) ? next.get(seg.id) : this.cache.get(seg.id)?.data) ?? {};
-      for (const [table, trows] of Object.entries(data)) for (const row of Object.values(trows)) add(table, row as Row);
+    // The commit's plan loaded what is merged (Tx.plan); a segment that is not loaded after all is
+    // left as it is: merging only saves reads, skipping it loses nothing.
+    const merged: [string, Row][][] = [];
+    for (const seg of segmentsToMerge(list, rows.length, fanOut)) {
+      const data = dataOf(seg.id);
+      if (!data) break;
+      merged.unshift(Object.entries(data).flatMap(([table, trows]) => Object.values(trows).map((row): [string, Row] => [table, row as Row])));
       delete segments[seg.id];
       next.set(seg.id, null);
-    };
-    const fanOut = this.specs.get(rows[0]![0])?.segmentFanOut;
-    if (fanOut && fanOut > 2) {
-      // Size tiers (a segment of n rows is in tier floor(log_fanOut n)): once the new rows and
-      // the newest segments of their tier or below are fanOut segments, they become one, and so on
-      // up. A row is rewritten about log_fanOut(n) times instead of log2(n), for at most
-      // fanOut - 1 segments per tier.
-      const tier = (n: number) => Math.floor(Math.log(Math.max(n, 1)) / Math.log(fanOut));
-      for (;;) {
-        let k = list.length;
-        while (k > 0 && tier(list[k - 1]!.rows) <= tier(count)) k--;
-        if (list.length - k + 1 < fanOut) break;
-        for (const seg of list.splice(k)) absorb(seg);
-      }
-    } else for (let last = list.pop(); last && last.rows <= 2 * count; last = list.pop()) absorb(last);
-    const key = `${group}/${seq}`;
-    next.set(key, acc);
-    segments[key] = { id: key, seq, rows: count };
+    }
+    const acc: [string, Row][] = [...merged.flat(), ...rows];
+    // Segments written before filters: their filter from their loaded rows (the segment itself is not rewritten).
+    for (const seg of Object.values(segments)) {
+      if (seg.filter) continue;
+      const data = dataOf(seg.id);
+      if (!data) continue;
+      const ids = Object.values(data).flatMap((t) => Object.keys(t));
+      // `bytes` is of the segment's text, as for new segments (a cache entry's size is of memory).
+      segments[seg.id] = { ...seg, filter: filterOf(ids), bytes: JSON.stringify(data).length };
+    }
+    // Cut into segments of about SEGMENT_BYTES (in the order the rows came: oldest first).
+    const parts: { rows: [string, Row][]; bytes: number }[] = [{ rows: [], bytes: 0 }];
+    for (const [table, row] of acc) {
+      const size = JSON.stringify(row).length + row.id.length + 8;
+      let part = parts.at(-1)!;
+      if (!fanOut && part.rows.length && part.bytes + size > SEGMENT_BYTES) parts.push((part = { rows: [], bytes: 0 }));
+      part.rows.push([table, row]);
+      part.bytes += size;
+    }
+    parts.forEach((part, i) => {
+      const data: ShardData = {};
+      for (const [table, row] of part.rows) (data[table] ??= {})[row.id] = row;
+      const key = `${group}/${seq + i}`;
+      next.set(key, data);
+      segments[key] = { id: key, seq: seq + i, rows: part.rows.length, filter: filterOf(part.rows.map(([, r]) => r.id)), bytes: part.bytes };
+    });
     index.$segments = segments;
   }
 
@@ -652,8 +696,34 @@ class View implements NamedReadTx {
     return key ? [key] : [];
   }
 
+  /**
+   * Row `id` of an immutable table whose group is `group`: only the segments whose filter may
+   * hold the id are loaded (every segment without a filter is). Rows are unique in a group, so
+   * the row is in one of those or nowhere.
+   */
+  private segmentRow(spec: TableSpec, group: string, id: string): Row | undefined {
+    const rows = this.store.rows.table(spec.name);
+    if (this.op.groups.has(group)) return rows.get(id);
+    if ((this.op.partialRuns.get(group) ?? 0) >= PARTIAL_RUNS) return this.needKey(spec, group) ? rows.get(id) : undefined;
+    const index = this.need(group);
+    if (!index) return undefined;
+    const segments = Object.values((index[SEGMENTS] ?? {}) as Record<string, SegmentInfo>);
+    // All of it in memory (a warm server): the group is used whole, as before filters, and the
+    // next lookups of this operation in it test no filter.
+    if (segments.every((seg) => this.store.loaded(seg.id))) return this.needKey(spec, group) ? rows.get(id) : undefined;
+    const h = idHash(id);
+    let ok = true;
+    for (const seg of segments) {
+      if (usableFilter(seg.filter) && !mayHold(seg.filter, h)) continue;
+      if (!this.need(seg.id)) ok = false;
+    }
+    if (!ok) this.op.partial.add(group);
+    return ok ? rows.get(id) : undefined;
+  }
+
   protected committed(table: string, id: string): Row | undefined {
     const spec = this.spec(table);
+    if (spec.immutable && spec.locateId) return this.segmentRow(spec, spec.locateId(id), id);
     const keys = this.where(spec, id);
     if (!keys) return undefined;
     let ok = true;
@@ -763,16 +833,31 @@ class Tx extends View implements NamedWriteTx {
 
   /** Loads (as misses) what committing `batch` rewrites: the old and new shards of each row and their directories. */
   plan(batch: Changes) {
+    const added = new Map<string, { count: number; fanOut?: number }>(); // group -> new immutable rows
     for (const [table, rows] of batch) {
       const spec = this.spec(table);
       for (const [id, row] of rows) {
         const old = this.committed(table, id);
+        if (spec.immutable) {
+          // committed() loaded the segments that may hold the row (a delete rewrites that one);
+          // new rows need the group's segments the commit merges, no others.
+          if (row && !old) {
+            const g = added.get(spec.shard(row)) ?? { count: 0, fanOut: spec.segmentFanOut };
+            g.count++;
+            added.set(spec.shard(row), g);
+          }
+          continue;
+        }
         for (const r of [old, row]) {
           if (!r) continue;
           this.needKey(spec, spec.shard(r));
           for (const f of directoryFields(spec)) for (const v of dirValues(r, f)) this.need(dirKey(table, f, v));
         }
       }
+    }
+    for (const [group, { count, fanOut }] of added) {
+      const index = this.need(group);
+      if (index) for (const seg of segmentsToMerge(segmentsOf(index), count, fanOut)) this.need(seg.id);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFolder } from '../../commands/_lib/content-folder.js';
+import { naturalCompare, naturalSortBy, readFolder } from '../../commands/_lib/content-folder.js';
 import { markedSubject, pushMarker, pushSource } from '../../commands/_lib/push-target.js';
 import { loadParser } from '../../src/content/link-refs.js';
 import { tempDir } from '../helpers/server.js';
@@ -41,6 +41,17 @@ describe('readFolder', () => {
     const got = await readFolder(dir, await loadParser());
     expect(paths(got.pages)).toEqual(['b', ['guide', ['guide/setup']]]);
     expect(got.skipped).toEqual(['a.md', 'guide/extra.md', 'README.md']);
+  });
+});
+
+describe('naturalSortBy', () => {
+  it('orders as sorting with naturalCompare does, by keys made once (ASCII) or the comparator (any other name)', () => {
+    const ascii = ['page-10.md', 'Page-2.md', 'page-2.md', 'page-02.md', 'a_b.md', 'a-b.md', 'README.md', 'readme.md', '10', '9', 'z', 'Z', '.x', 'a b'];
+    const other = [...ascii, 'été.md', 'Ete.md', 'ète-3.md', 'ète-10.md'];
+    for (const names of [ascii, other]) {
+      const items = names.map((name, i) => ({ name, i }));
+      expect(naturalSortBy(items, (x) => x.name).map((x) => x.name)).toEqual([...names].sort(naturalCompare));
+    }
   });
 });
 

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFolder } from '../../commands/_lib/content-folder.js';
 import { compared, planPush } from '../../commands/_lib/content-plan.js';
 import { flattenRemote, remoteContent, remoteForPush } from '../../commands/_lib/content-remote.js';
@@ -193,7 +193,16 @@ describe('content push compares what changed', () => {
       }
       return { out, loads: parserLoads() - loads };
     };
-    const got = await pull();
+    // Nor asks the content index (link offsets): no page is written from its body.
+    const asked: string[] = [];
+    const docsRoute = HttpTransport.prototype.docs;
+    const spy = vi.spyOn(HttpTransport.prototype, 'docs').mockImplementation(function (this: HttpTransport, ...a: Parameters<HttpTransport['docs']>) {
+      asked.push(a[1]);
+      return docsRoute.apply(this, a);
+    });
+    const got = await pull().finally(() => spy.mockRestore());
+    expect(asked).toContain('/_docs/push-digest');
+    expect(asked).not.toContain('/_docs/content-index');
     expect(got.loads).toBe(0);
     for (const f of ['section-0/README.md', 'section-1/page-24.md']) expect(readFileSync(join(got.out, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
   }, 120_000);
@@ -299,6 +308,5 @@ const cpu = () => {
 };
 
 function rmCache() {
-  mkdirSync(join(config, 'cache'), { recursive: true });
-  writeFileSync(join(config, 'cache', 'link-index.json'), '{}');
+  rmSync(join(config, 'cache', 'link-index'), { recursive: true, force: true });
 }

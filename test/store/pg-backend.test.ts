@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ShardConflict, type ShardData } from '../../src/store/backend.js';
-import { isPostgresUrl, PG_SCHEMA_VERSION, PgBackend, type PgBackendOptions } from '../../src/store/pg-backend.js';
+import { isPostgresUrl, PG_SCHEMA_VERSION, PgBackend, shardLockId, type PgBackendOptions } from '../../src/store/pg-backend.js';
 import { postgresOrSkip, withFreshSchema } from '../helpers/postgres.js';
 
 const url = await postgresOrSkip();
@@ -326,6 +326,43 @@ describe.skipIf(!url)('PgBackend (PostgreSQL)', () => {
         expect(heardA).toEqual([['x']]);
         expect(heardB).toHaveLength(2);
       });
+    },
+    T,
+  );
+
+  it(
+    'locks the shards a commit only read shared: commits reading one shard do not wait for each other, one writing it does',
+    async () => {
+      await withFreshSchema(
+        url!,
+        async (schema) => {
+          const a = new PgBackend(url!, { poolSize: 4, connectTimeoutMs: 5_000, schema });
+          const holder = new pg.Client({ connectionString: url });
+          try {
+            await a.open();
+            await a.commit(one('read', page('r', 'r')), exp({ read: 0 }));
+            await holder.connect();
+            // Another commit in flight that only read `read`: it holds the shard's lock shared.
+            await holder.query('BEGIN');
+            await holder.query('SELECT pg_advisory_xact_lock_shared($1::int8)', [shardLockId(schema, 'read')]);
+            // A commit that reads it too and writes elsewhere does not wait (exclusive locks made it wait).
+            const reader = a.commit(one('w1', page('w', 'w')), exp({ read: 1, w1: 0 }));
+            const first = await Promise.race([reader.then(() => 'done'), new Promise((r) => setTimeout(() => r('waiting'), 2_000))]);
+            expect(first).toBe('done');
+            // A commit that writes it waits until the other has committed.
+            let wrote = false;
+            const writer = a.commit(one('read', page('r', 'r2')), exp({ read: 1 })).then((v) => ((wrote = true), v));
+            await new Promise((r) => setTimeout(r, 300));
+            expect(wrote).toBe(false);
+            await holder.query('COMMIT');
+            expect((await writer).get('read')).toBe(2);
+          } finally {
+            await holder.end().catch(() => {});
+            await a.close();
+          }
+        },
+        'pgbackend',
+      );
     },
     T,
   );

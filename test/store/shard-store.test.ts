@@ -35,6 +35,8 @@ class Spy implements ShardBackend {
   /** Commit, then fail as a connection lost after COMMIT was sent does (pg-backend.ts). */
   lostAfterCommit = false;
   conflicts = 0;
+  /** Refuses commits of more than this many shards (another process that keeps winning the races of big batches). */
+  refuseOver = Infinity;
   constructor(readonly inner: ShardBackend) {}
   open() {
     return this.inner.open();
@@ -52,6 +54,7 @@ class Spy implements ShardBackend {
       this.conflicts--;
       throw new ShardConflict([...changes.keys()]);
     }
+    if (changes.size > this.refuseOver) throw new ShardConflict([...changes.keys()]);
     this.commits.push([...changes.keys()].sort());
     const versions = await this.inner.commit(changes, expected);
     if (this.lostAfterCommit)
@@ -190,6 +193,24 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect(n).toBe(2);
       expect(runs).toBeGreaterThanOrEqual(2); // once refused, then again on the reloaded shard
       expect(await store.read((tx) => tx.get<any>('orgs', 'a').n)).toBe(2);
+    });
+
+    it('goes on in halves, in order, when a batch is refused again and again (another process keeps winning)', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      spy.refuseOver = 2;
+      const ids = ['o1', 'o2', 'o3', 'o4', 'o5', 'o6', 'o7', 'o8'];
+      // Queued together: one batch of eight shards, which would be refused until it gave up.
+      const t0 = Date.now();
+      await Promise.all(ids.map((id) => store.write((tx) => tx.put('orgs', { id }))));
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      expect(spy.commits.map(userShards).filter((c) => c.length)).toEqual([
+        ['org/o1', 'org/o2'],
+        ['org/o3', 'org/o4'],
+        ['org/o5', 'org/o6'],
+        ['org/o7', 'org/o8'],
+      ]);
+      expect(await store.read((tx) => ids.map((id) => tx.get('orgs', id)?.id))).toEqual(ids);
     });
 
     it('finds rows by index (located or through directories), array fields and uncommitted changes', async () => {

@@ -1,0 +1,124 @@
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
+import { invoke } from '../../src/invoke.js';
+import type { Context } from '../../src/kernel/context.js';
+import { openContext } from '../../src/open.js';
+import { closeIndexes, indexesOf, searchStats } from '../../src/search/indexes.js';
+import { SQLITE_PACKAGE } from '../../src/search/worker.js';
+import { tempDir } from '../helpers/server.js';
+
+// Organization searches (src/search/indexes.ts rankOrg): a ranking is kept while the index holds
+// the same rows (this process's writes and other connections' commits both end it), and the
+// text of the ranked rows (snippets, page titles and paths) is read for the page of results shown.
+
+const Database = createRequire(import.meta.url)(SQLITE_PACKAGE);
+
+type Call = (op: string, input: object) => Promise<any>;
+
+const delta = (before: typeof searchStats) =>
+  Object.fromEntries(Object.entries(searchStats).map(([k, v]) => [k, v - before[k as keyof typeof searchStats]])) as typeof searchStats;
+
+describe('organization search rankings', () => {
+  let dir: string;
+  let ctx: Context;
+  let call: Call;
+  let org: string;
+  const spaces: string[] = [];
+  const searchOrg = (query: string, more: object = {}) => call('searchOrganizationContent', { path: { organizationId: org }, query: { query, ...more } });
+
+  beforeAll(async () => {
+    dir = tempDir('search-rankings');
+    ctx = await openContext(dir);
+    await bootstrap(ctx, 'gb_api_search_rankings_test');
+    const caller = { userId: (await ownerOf(ctx))! };
+    call = async (op, input) => {
+      const r = await invoke(ctx, op, input, caller);
+      if (r.status >= 400) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    org = (await call('listOrganizationsForAuthenticatedUser', {})).items[0].id;
+    for (let i = 0; i < 6; i++) {
+      const id = (await call('createSpace', { path: { organizationId: org }, body: { title: `Space ${i}` } })).id;
+      const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;
+      const changes = [0, 1, 2].map((k) => ({
+        operation: 'insert_page',
+        title: `Page ${k}`,
+        document: { markdown: `Page ${k} of space ${i} is about herons${' and herons'.repeat(i)}.\n\n## Nests\n\nHerons nest in trees.` },
+      }));
+      await call('updateChangeRequestContent', { path: { spaceId: id, changeRequestId: cr }, query: { compat: false }, body: { changes } });
+      await call('mergeChangeRequest', { path: { spaceId: id, changeRequestId: cr } });
+      spaces.push(id);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await closeIndexes(ctx);
+    await ctx.store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the same search again from its ranking while the index is unchanged', async () => {
+    const first = await searchOrg('herons');
+    expect(first.count).toBe(6);
+    const before = { ...searchStats };
+    const again = await searchOrg('herons');
+    expect(again).toEqual(first);
+    expect(delta(before)).toMatchObject({ orgQueries: 0, orgCached: 1, orgTextRows: 0 });
+    // Another query, or another set of spaces (another caller's), is ranked anew.
+    const b2 = { ...searchStats };
+    await searchOrg('nest');
+    expect(delta(b2)).toMatchObject({ orgQueries: 1, orgCached: 0 });
+  });
+
+  it('reads the text of the spaces shown only', async () => {
+    const before = { ...searchStats };
+    const one = await searchOrg('trees', { limit: 1 });
+    expect(one.count).toBe(6);
+    expect(one.items).toHaveLength(1);
+    const d = delta(before);
+    expect(d.orgRows).toBe(18); // every page's "Nests" section ranked...
+    expect(d.orgTextRows).toBe(3); // ...the text of the shown space's read
+    expect(one.items[0].pages.flatMap((p: any) => p.sections.map((s: any) => s.body))).toEqual(Array(3).fill('Herons nest in trees.'));
+    // The next page of results reads the next space's text, from the same ranking.
+    const b2 = { ...searchStats };
+    const two = await searchOrg('trees', { limit: 1, page: one.next.page });
+    expect(two.items.map((s: any) => s.id)).not.toEqual(one.items.map((s: any) => s.id));
+    expect(delta(b2)).toMatchObject({ orgQueries: 0, orgCached: 1, orgTextRows: 3 });
+  });
+
+  it('ranks anew after an edit, and after another connection (another process) changed the index file', async () => {
+    const before = await searchOrg('herons');
+    // An edit: the indexes follow the space's revision, the ranking is made again.
+    const space = spaces[0]!;
+    const page = before.items.find((s: any) => s.id === space).pages[0].id;
+    const cr = (await call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'Edit' } })).id;
+    const many = `Herons${' herons'.repeat(20)}.`;
+    await call('updateChangeRequestContent', {
+      path: { spaceId: space, changeRequestId: cr },
+      query: { compat: false },
+      body: { changes: [{ operation: 'update_page', page, title: 'Herons everywhere', document: { markdown: many } }] },
+    });
+    await call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr } });
+    const b1 = { ...searchStats };
+    const after = await searchOrg('herons');
+    expect(delta(b1).orgQueries).toBe(1);
+    expect(after.items[0].pages[0]).toMatchObject({ id: page, title: 'Herons everywhere' });
+
+    // Another connection writes the file (as another process sharing the data directory would):
+    // SQLite's data_version moves, the ranking and the text read with it are not reused.
+    const file = indexesOf(ctx).where(org).file!;
+    const other = new Database(file);
+    try {
+      other.pragma('busy_timeout = 5000');
+      other.prepare(`UPDATE pages SET title = 'Renamed elsewhere' WHERE id = ?`).run(page);
+    } finally {
+      other.close();
+    }
+    const b2 = { ...searchStats };
+    const renamed = await searchOrg('herons');
+    expect(delta(b2)).toMatchObject({ orgQueries: 1, orgCached: 0 });
+    expect(renamed.items[0].pages[0]).toMatchObject({ id: page, title: 'Renamed elsewhere' });
+  });
+});

@@ -1,5 +1,5 @@
 import { createChangeRequest } from '../change-requests/service.js';
-import { orgSpaces } from '../tree/order.js';
+import { type SpaceEntry, orgSpaces } from '../tree/order.js';
 import { crsOf } from '../change-requests/lookup.js';
 import type { ChangeRequestRecord } from '../change-requests/model.js';
 import { SUBJECT_MAX } from '../change-requests/model.js';
@@ -9,7 +9,6 @@ import { issuesOfCluster, requireReader } from '../conversations/service.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { membershipOf, requireOrgRole } from '../organizations/service.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
 import { recordChangeRequestConversation } from './cr-conversations.js';
@@ -55,7 +54,7 @@ const isOpen = (cr: ChangeRequestRecord) => cr.status === 'open' || cr.status ==
 const newest = (a: ChangeRequestRecord, b: ChangeRequestRecord) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id);
 
 interface OrgState {
-  spaces: SpaceRecord[];
+  spaces: SpaceEntry[];
   /** cluster id -> change requests addressing it, newest first. */
   crs: Map<string, ChangeRequestRecord[]>;
 }

@@ -16,6 +16,7 @@ import { ASK_LIMITS, type AskQuestionRecord, type AskResponseRecord, type AskSou
 import type { BuiltAnswer } from './answer.js';
 import { AskQuestions, AskResponses } from './tables.js';
 import { recordAIUsage } from '../organizations/ai-usage.js';
+import { spaceRow } from '../tree/order.js';
 
 // Who may ask what, over which content, and what is kept of it (docs/manual/ask.md). An answer
 // quotes only spaces the caller may read: an organization's question, every space of it they may
@@ -24,8 +25,8 @@ import { recordAIUsage } from '../organizations/ai-usage.js';
 /** The spaces an organization question searches: every live space the caller may read (404 for a non-member). */
 export function organizationSpaces(tx: ReadTx, caller: Caller, organizationId: string): SpaceRecord[] {
   return listSpaces(tx, caller, organizationId)
-    .map(({ row }) => row)
-    .filter((s) => !s.deletedAt);
+    .filter(({ row }) => !row.deletedAt)
+    .map(({ row }) => spaceRow(tx, row));
 }
 
 /** The contract's SiteSearchScope (both specs: default, with currentSiteSpace and restrictTo; specific; all). */

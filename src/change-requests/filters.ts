@@ -8,6 +8,7 @@ import type { ChangeRequestRecord, ChangeRequestStatus } from './model.js';
 import { pendingRequests } from './reviews.js';
 import { crsOf } from './lookup.js';
 import { Revisions } from '../spaces/tables.js';
+import { spaceRow } from '../tree/order.js';
 
 // The filters of the change-request lists (space and organization): `status` (default open),
 // `creator`, `contributor`, `requestedReviewer` (user ids) and `conversationsIssuesCluster`.
@@ -64,10 +65,11 @@ export function listForOrganization(
   if (q.conversationsIssuesCluster !== undefined) requireCluster(tx, organizationId, q.conversationsIssuesCluster);
   const match = matcher(tx, q);
   return listSpaces(tx, caller, organizationId)
-    .flatMap(({ row: space }) =>
-      crsOf(tx, space.id)
-        .filter(match)
-        .map((cr) => ({ cr, space })),
-    )
+    .flatMap(({ row: entry }) => {
+      const crs = crsOf(tx, entry.id).filter(match);
+      // The whole row only of the spaces with a change request listed.
+      const space = crs.length ? spaceRow(tx, entry) : undefined;
+      return crs.map((cr) => ({ cr, space: space! }));
+    })
     .sort((a, b) => b.cr.createdAt.localeCompare(a.cr.createdAt) || b.cr.id.localeCompare(a.cr.id));
 }

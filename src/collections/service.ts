@@ -2,11 +2,10 @@ import type { Caller, Context } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
 import type { MemberRole } from '../kernel/roles.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireCreateIn, requireLevel, type ContentAccess } from '../tree/access.js';
 import { moveItem, type MoveInput } from '../tree/move.js';
-import { collectionSubtree, endPosition, siblings, spacesIn, walk } from '../tree/order.js';
+import { type SpaceEntry, collectionSubtree, endPosition, siblings, spacesIn, walk } from '../tree/order.js';
 import { checkTransfer, requireTransferable } from '../tree/transfer.js';
 import { dropGrantsOn } from '../tree/grants.js';
 import { COLLECTION_TITLE_MAX, type CollectionRecord, type DefaultLevel } from './model.js';
@@ -57,7 +56,7 @@ export function listCollections(tx: ReadTx, caller: Caller, organizationId: stri
 export function listSpacesOf(tx: ReadTx, caller: Caller, collectionId: string) {
   const { row, access } = visibleCollection(tx, caller, collectionId);
   return siblings(tx, row.organization, row.id, 'space')
-    .map((i) => ({ row: i.row as SpaceRecord, level: access.space(i.row as SpaceRecord) }))
+    .map((i) => ({ row: i.row as SpaceEntry, level: access.space(i.row as SpaceEntry) }))
     .filter((x) => x.level);
 }
 

@@ -25,6 +25,7 @@ import { flatten } from './tree.js';
 import { filesPage, foundPage, metaLinksAnswer, pageAnswer, wantedPath } from './revision-content.js';
 import { ChangeRequests } from '../change-requests/tables.js';
 import { Revisions, Spaces } from '../spaces/tables.js';
+import { spaceRow } from '../tree/order.js';
 
 // The change request's file, page by path, links and backlinks (the content area's module for them).
 export * from './change-request-content.js';
@@ -267,7 +268,7 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
   paginate([], query);
   const spaces = await ctx.store.read((tx) => {
     contentAccess(tx, path.organizationId, caller, `organization ${path.organizationId}`);
-    return listSpaces(tx, caller, path.organizationId).map(({ row }) => row);
+    return listSpaces(tx, caller, path.organizationId).map(({ row }) => spaceRow(tx, row));
   });
   // Ranked first; the text (titles, snippets) read for the spaces of the page presented only.
   const found = await rankOrganization(ctx, path.organizationId, spaces, q);

@@ -1,5 +1,5 @@
 import type { SiteRecord } from '../sites/model.js';
-import { orgSpaces } from '../tree/order.js';
+import { type SpaceEntry, orgSpaces, spaceRow } from '../tree/order.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
@@ -172,10 +172,15 @@ export function uninstall(tx: WriteTx, ctx: Context, caller: Caller, name: strin
 
 // With `selected`, it is installed on the spaces (sites) installIntegrationOnSpace (OnSite) named.
 
-export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
+/** The spaces an installation covers, as the organization's summary keeps them (no space shard read). */
+export function spaceEntriesOf(tx: ReadTx, inst: InstallationRecord): SpaceEntry[] {
   return orgSpaces(tx, inst.organization)
     .filter((s) => !s.deletedAt && (inst.space_selection === 'all' || inst.spaceInstalls?.[s.id] !== undefined))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+export function spacesOf(tx: ReadTx, inst: InstallationRecord): SpaceRecord[] {
+  return spaceEntriesOf(tx, inst).map((s) => spaceRow(tx, s));
 }
 
 export function sitesOf(tx: ReadTx, inst: InstallationRecord): SiteRecord[] {

@@ -28,6 +28,7 @@ import {
   installOn,
   isInstalledOn,
   sitesOf,
+  spaceEntriesOf,
   spacesOf,
   uninstall,
   uninstallFrom,
@@ -60,7 +61,8 @@ function present(tx: ReadTx, ctx: Context, caller: Caller, i: IntegrationRecord)
   return presentIntegration(ctx, i, owner, findMember(tx, i.organization, caller.userId)?.role ?? null);
 }
 
-const presentInst = (tx: ReadTx, ctx: Context, i: IntegrationRecord, inst: InstallationRecord) => presentInstallation(ctx, i, inst, spacesOf(tx, inst).length);
+const presentInst = (tx: ReadTx, ctx: Context, i: IntegrationRecord, inst: InstallationRecord) =>
+  presentInstallation(ctx, i, inst, spaceEntriesOf(tx, inst).length);
 
 export const listIntegrations = defineOperation('listIntegrations', ({ ctx, caller, query }) =>
   ctx.store.read((tx) => ({ status: 200, body: paginate(listVisible(tx, caller, query), query, (i) => present(tx, ctx, caller, i)) })),

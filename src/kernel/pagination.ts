@@ -29,13 +29,19 @@ function decodeCursor(page: string): number {
 }
 
 /** Pages an already ordered list: `{items, count, next?}`; `count` is the total. */
-export function paginate<T, U = T>(all: readonly T[], query: PageQuery, map?: (t: T) => U): ListBody<U> {
+/**
+ * `first`: called with the page's items before any is mapped: what `map` reads of the store for
+ * each item is asked for there at once, so the shards missing are loaded in one round
+ * (src/store/shard-store.ts re-runs a read after each round) rather than one per item.
+ */
+export function paginate<T, U = T>(all: readonly T[], query: PageQuery, map?: (t: T) => U, first?: (page: readonly T[]) => void): ListBody<U> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw invalid(`limit: must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
   const offset = query.page === undefined ? 0 : decodeCursor(query.page);
   const slice = all.slice(offset, offset + limit);
+  first?.(slice);
   const items = map ? slice.map(map) : (slice as unknown as U[]);
   const body: ListBody<U> = { items, count: all.length };
   if (offset + limit < all.length) body.next = { page: encodeCursor(offset + limit) };

@@ -10,6 +10,7 @@ import { presentMember } from './present.js';
 import { changeRole, listMembers, removeMember, setSsoMember, teamsOfMember, touchLastSeen, viewMember } from './service.js';
 import { signVisitorClaims } from './visitor-claims.js';
 import { Users } from '../users/tables.js';
+import { prefetchSpaces, spaceRow } from '../tree/order.js';
 
 export const listMembersInOrganizationById = defineOperation('listMembersInOrganizationById', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
@@ -77,7 +78,12 @@ export const listSpacesForOrganizationMember = defineOperation('listSpacesForOrg
     if (query.order !== 'asc') rows.reverse();
     return {
       status: 200,
-      body: paginate(rows, query, (x) => ({ permission: x.level, space: presentSpace(ctx, x.row, mine.get(x.row.id)!, spaceCounts(tx, x.row.id)) })),
+      body: paginate(
+        rows,
+        query,
+        (x) => ({ permission: x.level, space: presentSpace(ctx, spaceRow(tx, x.row), mine.get(x.row.id)!, spaceCounts(tx, x.row.id)) }),
+        (page) => prefetchSpaces(tx, page),
+      ),
     };
   }),
 );

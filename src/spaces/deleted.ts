@@ -1,5 +1,5 @@
 import type { Caller, Context } from '../kernel/context.js';
-import { orgSpaces } from '../tree/order.js';
+import { orgSpaces, spaceRow } from '../tree/order.js';
 import { DocsError, invalid } from '../kernel/errors.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { contentAccess } from '../tree/access.js';
@@ -28,15 +28,16 @@ export function listDeletedSpaces(ctx: Context, caller: Caller, organizationId: 
   return ctx.store.read((tx) => {
     const access = contentAccess(tx, organizationId, caller);
     const items = orgSpaces(tx, organizationId)
-      .filter((s) => s.deletedAt !== undefined && !isExpired(s, now))
+      // A summary entry's absent deletedAt is null.
+      .filter((s) => s.deletedAt && !isExpired(s, now))
       .map((s) => ({ s, level: access.space(s) as MemberRole | undefined }))
       .filter((x) => x.level)
       .sort((a, b) => b.s.deletedAt!.localeCompare(a.s.deletedAt!) || a.s.id.localeCompare(b.s.id))
       .map(({ s, level }) => ({
         object: 'space' as const,
         id: s.id,
-        title: s.title,
-        organization: s.organization,
+        title: spaceRow(tx, s)?.title, // undefined only in a run discarded for the shards it loads
+        organization: organizationId,
         parent: s.parent ?? null,
         deletedAt: s.deletedAt!,
         purgeAt: new Date(Date.parse(s.deletedAt!) + RETENTION_MS).toISOString(),

@@ -8,6 +8,7 @@ import { presentSpace } from './present.js';
 import * as relocate from './relocate.js';
 import { purgeIfExpired, purgingIfExpired } from '../space-purge.js';
 import * as service from './service.js';
+import { prefetchSpaces, spaceRow } from '../tree/order.js';
 
 /** The Space object with its counts as they are now (read after the write that changed it). */
 const show = async (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, shareKey?: string) =>
@@ -16,7 +17,15 @@ const show = async (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, sh
 export const listSpacesInOrganizationById = defineOperation('listSpacesInOrganizationById', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
     const list = service.listSpaces(tx, caller, path.organizationId);
-    return { status: 200, body: paginate(list, query, (x) => presentSpace(ctx, x.row, x.level, spaceCounts(tx, x.row.id))) };
+    return {
+      status: 200,
+      body: paginate(
+        list,
+        query,
+        (x) => presentSpace(ctx, spaceRow(tx, x.row), x.level, spaceCounts(tx, x.row.id)),
+        (page) => prefetchSpaces(tx, page),
+      ),
+    };
   }),
 );
 

@@ -7,7 +7,7 @@ import { memberRowId } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireCreateIn, requireLevel, type ContentAccess } from '../tree/access.js';
 import { atRootVisibility } from '../tree/move.js';
-import { endPosition, walk } from '../tree/order.js';
+import { type SpaceEntry, endPosition, walk } from '../tree/order.js';
 import { SPACE_TITLE_MAX, VISIBILITIES, type MergeRules, type RevisionRecord, type SpaceRecord, type Visibility } from './model.js';
 import { Collections } from '../collections/tables.js';
 import { Members } from '../organizations/tables.js';
@@ -44,7 +44,7 @@ export function listSpaces(tx: ReadTx, caller: Caller, organizationId: string) {
   const access = contentAccess(tx, organizationId, caller);
   return walk(tx, organizationId)
     .filter(({ item }) => item.kind === 'space')
-    .map(({ item }) => ({ row: item.row as SpaceRecord, level: access.space(item.row as SpaceRecord) }))
+    .map(({ item }) => ({ row: item.row as SpaceEntry, level: access.space(item.row as SpaceEntry) }))
     .filter((x) => x.level);
 }
 

@@ -8,5 +8,5 @@ import type { SpaceRecord } from './model.js';
 // type import, which loads nothing).
 // The second type lists the fields `find` may query, as src/store/tables.ts indexes them.
 
-export const Spaces = table<SpaceRecord, 'organization' | 'parent'>('spaces');
+export const Spaces = table<SpaceRecord, 'parent'>('spaces');
 export const Revisions = table<ContentRevision, 'space' | 'changeRequest'>('revisions');

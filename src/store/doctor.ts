@@ -91,6 +91,15 @@ interface Examined {
 
 const DIR_KEY = /^dir\/(.+)\.([^./]+)\/\d+$/;
 const SPECS = new Map<string, TableSpec>(TABLES.map((t) => [t.name, t]));
+/**
+ * Is this directory (DIR_KEY's match) one this docs keeps? A directory of an index dropped since
+ * (`spaces.organization`, now answered by the organization's summary) is left on older stores,
+ * no longer kept in step: its entries are not checked, and --repair leaves it alone.
+ */
+const kept = (m: RegExpExecArray) => {
+  const spec = SPECS.get(m[1]!);
+  return !!spec && directoryFields(spec).includes(m[2]!);
+};
 
 async function examine(dir: string): Promise<Examined> {
   const format = readFormat(dir); // a newer format, two formats mixed, a damaged marker: thrown, one line
@@ -160,7 +169,7 @@ async function examine(dir: string): Promise<Examined> {
       }
     }
     const m = DIR_KEY.exec(key);
-    if (m && data[DIR] && good.has(key)) {
+    if (m && data[DIR] && good.has(key) && kept(m)) {
       const table = m[1]!;
       for (const [value, ids] of Object.entries(data[DIR] as Record<string, Record<string, string>>)) {
         for (const [id, home] of Object.entries(ids)) {
@@ -408,7 +417,7 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
   // Entries and segments pointing at what was lost or at nothing (--repair only).
   for (const [key, data] of opts.repair ? now : new Map<string, ShardData>()) {
     const m = DIR_KEY.exec(key);
-    if (m && data[DIR]) {
+    if (m && data[DIR] && kept(m)) {
       const dirTable: Record<string, Record<string, string>> = {};
       for (const [value, ids] of Object.entries(data[DIR] as Record<string, Record<string, string>>)) {
         const kept = Object.fromEntries(Object.entries(ids).filter(([id, home]) => !lostKeys.has(home) && now.get(home)?.[m[1]!]?.[id]));

@@ -141,6 +141,11 @@ export interface TableSpec {
 export interface SummarySpec {
   /** The group a row is summarized in (undefined: none). */
   group: (row: any) => string | undefined;
+  /**
+   * The fields of a row its summary keeps (besides its id), what lists order, filter and count
+   * by: the rest is read from the row's shard for the rows shown. Kept as a tuple in this order.
+   */
+  fields: string[];
   /** Per key of a row (e.g. its parent), a number whose highest value the head keeps (e.g. its position). */
   last?: { key: (row: any) => string; value: (row: any) => number };
   /** Every group there may be (a rebuild clears the summaries of groups with no row left). */

@@ -102,6 +102,8 @@ export function readBucketSync(dir: string, b: number): Map<string, string> {
   return parseBucket(b, text);
 }
 
+const ENTRY = /^[0-9a-f]{64}:\d+$/;
+
 /** A bucket file's text (undefined: no file) as its entries, or CatalogDamage naming what is wrong. */
 function parseBucket(b: number, text: string | undefined): Map<string, string> {
   if (text === undefined) return new Map();
@@ -112,10 +114,17 @@ function parseBucket(b: number, text: string | undefined): Map<string, string> {
   } catch (err: any) {
     throw new CatalogDamage(`${CHECKSUMS}/${name}`, text.trim() ? `is not valid JSON, cut short or damaged (${err.message})` : 'is empty');
   }
-  if (!isObject(data) || Object.values(data).some((v) => typeof v !== 'string' || !/^[0-9a-f]{64}:\d+$/.test(v))) {
-    throw new CatalogDamage(`${CHECKSUMS}/${name}`, 'is not a bucket of the catalog (an object of file name -> "sha256:bytes")');
+  const damaged = () => new CatalogDamage(`${CHECKSUMS}/${name}`, 'is not a bucket of the catalog (an object of file name -> "sha256:bytes")');
+  if (!isObject(data)) throw damaged();
+  // Checked and copied in one pass (no arrays of values and entries: a bucket holds ~300
+  // entries at 10,000 spaces, and a listing reads most of the 64).
+  const entries = new Map<string, string>();
+  for (const file in data) {
+    const v = data[file];
+    if (typeof v !== 'string' || !ENTRY.test(v)) throw damaged();
+    entries.set(file, v);
   }
-  return new Map(Object.entries(data as Record<string, string>));
+  return entries;
 }
 
 /** The whole catalog of committed shards: bucket -> (file name -> entry). No catalog: undefined. */

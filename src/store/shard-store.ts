@@ -21,7 +21,7 @@ import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, freezeMeasured, heapBytes, valuesOf } from './rows.js';
 import { filterOf, idHash, mayHold, usableFilter } from './segment-filter.js';
-import { MARKER, buildSummaries, maintain } from './summaries.js';
+import { MARKER, buildSummaries, maintain, summariesCurrent } from './summaries.js';
 
 type Changes = Map<string, Map<string, Row | null>>; // table -> id -> row (null = deleted)
 
@@ -142,8 +142,8 @@ export class ShardStore implements Store {
       throw new DocsError('unavailable', `the store has layout ${layout}; this version of docs reads layout ${LAYOUT_VERSION}`);
     }
     for (const [key, shard] of first) store.insert(key, shard);
-    // A store written before summaries (or a new one): built once, from the rows, in one write.
-    if (specs.some((s) => s.summary) && store.specs.has('meta') && !first.get('root')?.data.meta?.[MARKER]) {
+    // A store written before summaries, with summaries of an older SHAPE, or a new one: built once, from the rows, in one write.
+    if (specs.some((s) => s.summary) && store.specs.has('meta') && !summariesCurrent(first.get('root')?.data.meta?.[MARKER])) {
       await store.write((tx) => buildSummaries(tx, specs));
     }
     return store;

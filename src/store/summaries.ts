@@ -7,22 +7,29 @@ import type { NamedReadTx, NamedWriteTx, ReadTx, Row, Table, TableSpec } from '.
 // updates a copy of the row in its group's summary, in the same transaction (so the summary is
 // committed with the row, or neither is, and can never drift). Listing a group then reads
 // BUCKETS summary shards instead of one shard per row.
-//   sum/<table>/<group>/<b>     the rows of the group whose id falls in bucket b (whole rows)
+//   sum/<table>/<group>/<b>     the rows of the group whose id falls in bucket b: per id, the
+//                               summary's `fields` of the row as a tuple (not the whole row: a
+//                               list reads the rows it shows from their shards)
 //   sum/<table>/<group>/head    per `last` key, the highest value ever written (the next position
 //                               of a new row never needs its siblings read)
 // A store written before summaries existed has none: the first open builds every summary from
 // the rows and then sets the `meta` row MARKER (root), in one write. Until that marker is set,
-// puts do not touch summaries and readers fall back to the rows.
+// puts do not touch summaries and readers fall back to the rows. The marker holds the SHAPE the
+// summaries were built in: a store whose summaries have another (whole rows, before SHAPE 2) is
+// built again at open the same way.
 
 export const SUMMARIES = 'summaries';
 export const MARKER = 'summaries';
+/** The shape of the summaries (the marker's `built`): 1 whole rows; 2 tuples of `fields`. */
+export const SHAPE = 2;
 /** Buckets per group: a write rewrites one bucket (1/64 of the group), a listing reads all of them. */
 export const BUCKETS = 64;
 
 export const summariesTable: TableSpec = { name: SUMMARIES, shard: (r) => `sum/${r.id}`, indexes: [], locateId: (id) => `sum/${id}` };
 
+type Entry = unknown[];
 interface Bucket extends Row {
-  rows: Record<string, Row>;
+  rows: Record<string, Entry>;
 }
 interface Head extends Row {
   last: Record<string, number>;
@@ -31,8 +38,20 @@ interface Head extends Row {
 const bucketId = (table: string, group: string, b: number) => `${table}/${group}/${b}`;
 const headId = (table: string, group: string) => `${table}/${group}/head`;
 
+/** Is this marker row (of `meta`) that of summaries built in the current SHAPE? */
+export const summariesCurrent = (marker: Row | undefined) => (marker as { built?: number } | undefined)?.built === SHAPE;
+
 /** Are summaries built in this store (the marker row of `meta`, in the resident root shard)? */
-export const summariesBuilt = (tx: NamedReadTx) => tx.get('meta', MARKER) !== undefined;
+export const summariesBuilt = (tx: NamedReadTx) => summariesCurrent(tx.get('meta', MARKER));
+
+/** A row's entry in its summary: its `fields` in order, trailing absent ones left out. */
+function entryOf(fields: string[], row: Row): Entry {
+  const out = fields.map((f) => (row as unknown as Record<string, unknown>)[f] ?? null);
+  while (out.length && out.at(-1) === null) out.pop();
+  return out;
+}
+
+const sameEntry = (a: Entry | undefined, b: Entry) => a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Keeps the summary of `spec`'s table in step with one row change (called by the store's Tx). */
 export function maintain(tx: NamedWriteTx, spec: TableSpec, id: string, old: Row | undefined, row: Row | null): void {
@@ -53,7 +72,9 @@ export function maintain(tx: NamedWriteTx, spec: TableSpec, id: string, old: Row
   if (row && after !== undefined) {
     const bid = bucketId(spec.name, after, b);
     const bucket = tx.get<Bucket>(SUMMARIES, bid);
-    tx.put(SUMMARIES, { id: bid, rows: { ...bucket?.rows, [id]: row } });
+    const entry = entryOf(s.fields, row);
+    // A change the summary does not keep (a title) leaves its bucket alone.
+    if (before !== after || !sameEntry(bucket?.rows[id], entry)) tx.put(SUMMARIES, { id: bid, rows: { ...bucket?.rows, [id]: entry } });
     if (s.last) {
       const hid = headId(spec.name, after);
       const head = tx.get<Head>(SUMMARIES, hid);
@@ -70,14 +91,14 @@ export function buildSummaries(tx: NamedWriteTx, specs: TableSpec[]): void {
   for (const spec of specs) {
     const s = spec.summary;
     if (!s) continue;
-    const buckets = new Map<string, Record<string, Row>>();
+    const buckets = new Map<string, Record<string, Entry>>();
     const heads = new Map<string, Record<string, number>>();
     for (const row of tx.all<Row>(spec.name)) {
       const group = s.group(row);
       if (group === undefined) continue;
       const bid = bucketId(spec.name, group, bucketOf(row.id, BUCKETS));
       if (!buckets.has(bid)) buckets.set(bid, {});
-      buckets.get(bid)![row.id] = row;
+      buckets.get(bid)![row.id] = entryOf(s.fields, row);
       if (s.last) {
         const hid = headId(spec.name, group);
         if (!heads.has(hid)) heads.set(hid, {});
@@ -106,22 +127,29 @@ export function buildSummaries(tx: NamedWriteTx, specs: TableSpec[]): void {
     for (const [id, rows] of buckets) tx.put(SUMMARIES, { id, rows });
     for (const [id, last] of heads) tx.put(SUMMARIES, { id, last });
   }
-  tx.put('meta', { id: MARKER, built: 1 });
+  tx.put('meta', { id: MARKER, built: SHAPE });
 }
 
 const named = (tx: ReadTx) => tx as unknown as NamedReadTx;
 
 /**
- * Every row of `table` in `group`, from its summary (unordered, as `find`); undefined when the
- * store has no summaries yet (the caller reads the rows instead).
+ * Every row of `table` in `group` as its summary keeps it, unordered (as `find`): `make` turns
+ * an id and its entry (the SummarySpec's `fields` in order, trailing absent ones left out) into
+ * the caller's object, an object literal of one shape (objects given their keys one by one would
+ * be dictionaries, several times slower to sort). Undefined when the store has no summaries yet
+ * (the caller reads the rows instead).
  */
-export function summaryRows<T extends Row>(tx: ReadTx, table: Table<T>, group: string): T[] | undefined {
+export function summaryRows<T>(tx: ReadTx, table: Table<any>, group: string, make: (id: string, entry: readonly unknown[]) => T): T[] | undefined {
   const t = named(tx);
   if (!summariesBuilt(t)) return undefined;
   const out: T[] = [];
   // Every bucket is asked before any is used, so the missing ones are loaded in one round.
   const buckets = Array.from({ length: BUCKETS }, (_, b) => t.get<Bucket>(SUMMARIES, bucketId(table, group, b)));
-  for (const bucket of buckets) if (bucket) for (const row of Object.values(bucket.rows)) out.push(row as T);
+  for (const bucket of buckets) {
+    if (!bucket) continue;
+    const rows = bucket.rows;
+    for (const id of Object.keys(rows)) out.push(make(id, rows[id]!));
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@ import { Users } from '../users/tables.js';
 import type { StyleguideRunRecord } from './model.js';
 import { ensureStyleguide, runCheck, runsOf } from './service.js';
 import { STYLEGUIDE_TEMPLATES } from './templates.js';
+import { prefetchSpaces, spaceRow } from '../tree/order.js';
 
 // Style guides (0.202.0): a site's writing rules in a space of type `styleguide`, the built-in
 // templates that seed one, and check runs over the site's pages. docs/manual/styleguides.md
@@ -85,13 +86,14 @@ export const listOrganizationStyleguides = defineOperation('listOrganizationStyl
     requireOrgRole(member, 'read', 'listing the style guides of the organization');
     // The style guide spaces the caller may read, each with the sites they see that use it.
     const spaces = listSpaces(tx, caller, org.id).filter(({ row }) => row.type === 'styleguide' && !row.deletedAt);
+    prefetchSpaces(tx, spaces);
     const sites = spaces.length ? listSites(tx, caller, org.id, {}).sites : [];
     const viewer = contentAccess(tx, org.id, caller);
     return {
       status: 200,
       body: {
         styleguides: spaces.map(({ row, level }) => ({
-          space: presentSpace(ctx, row, level, spaceCounts(tx, row.id)),
+          space: presentSpace(ctx, spaceRow(tx, row), level, spaceCounts(tx, row.id)),
           sites: sites.filter((s) => s.styleguide === row.id).map((s) => presentSite(ctx, tx, org, s, undefined, viewer)),
         })),
       },

@@ -57,7 +57,7 @@ export class ContentAccess {
     return level;
   }
 
-  space(s: SpaceRecord): MemberRole {
+  space(s: Pick<SpaceRecord, 'id' | 'parent' | 'defaultLevel'>): MemberRole {
     return higher(this.resolve(s.defaultLevel, s.parent), this.granted('space', s.id, s.parent));
   }
 

@@ -2,7 +2,7 @@ import { conflict, invalid } from '../kernel/errors.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { WriteTx } from '../store/port.js';
 import { requireCreateIn, requireLevel, type ContentAccess } from './access.js';
-import { siblings, writeOrder, type TreeItem } from './order.js';
+import { siblings, spaceRow, writeOrder, type TreeItem } from './order.js';
 import { Collections } from '../collections/tables.js';
 import { Spaces } from '../spaces/tables.js';
 
@@ -87,7 +87,7 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
   const key = (i: TreeItem) => `${i.kind}:${i.row.id}`;
   const moved: TreeItem =
     item.kind === 'space'
-      ? { kind: 'space', row: { ...item.row, parent: target, visibility: atRootVisibility(item.row, target), updatedAt: now } }
+      ? { kind: 'space', row: movedSpace(spaceRow(tx, item.row), target, now) }
       : { kind: 'collection', row: { ...item.row, parent: target, updatedAt: now } };
   order.splice(at, 0, moved);
   if (target === item.row.parent && order.map(key).join() === current.map(key).join()) {
@@ -95,4 +95,9 @@ export function moveItem(tx: WriteTx, access: ContentAccess, item: TreeItem, inp
   }
   writeOrder(tx, order, moved);
   return moved;
+}
+
+/** The whole row of a moved space (the tree's item may be its summary entry). */
+function movedSpace(row: SpaceRecord, target: string | null, now: string): SpaceRecord {
+  return { ...row, parent: target, visibility: atRootVisibility(row, target), updatedAt: now };
 }

@@ -11,7 +11,17 @@ import { summaryLast, summaryRows } from '../store/summaries.js';
 // position, only the order of its lists; ordering each kind on its own is what those lists can
 // show. Deleted spaces are not part of the tree.
 
-export type TreeItem = { kind: 'collection'; row: CollectionRecord } | { kind: 'space'; row: SpaceRecord };
+/**
+ * What the tree knows of a space: the fields the organization's summary keeps (src/store/tables.ts
+ * SPACE_SUMMARY_FIELDS), enough to order, filter and give access levels; a list reads the whole
+ * rows of the spaces it shows (spaceRows). An absent field of the summary is null.
+ */
+export type SpaceEntry = Pick<SpaceRecord, 'id' | 'parent' | 'position' | 'createdAt' | 'defaultLevel' | 'revision'> & {
+  deletedAt?: string | null;
+  type?: SpaceRecord['type'] | null;
+};
+
+export type TreeItem = { kind: 'collection'; row: CollectionRecord } | { kind: 'space'; row: SpaceEntry };
 
 const byPosition = (a: TreeItem, b: TreeItem) =>
   (a.kind === b.kind ? 0 : a.kind === 'collection' ? -1 : 1) ||
@@ -20,16 +30,42 @@ const byPosition = (a: TreeItem, b: TreeItem) =>
   a.row.id.localeCompare(b.row.id);
 
 /**
- * Every space row of the organization (deleted ones too), unordered: from its summary (a few
- * shards, however many spaces), or, on a store without summaries, from each space's shard.
+ * Every space of the organization (deleted ones too), unordered, as its summary keeps them (a
+ * few shards, however many spaces), or, on a store without summaries, from each space's shard.
  */
-export function orgSpaces(tx: ReadTx, organization: string): SpaceRecord[] {
-  return summaryRows(tx, Spaces, organization) ?? tx.find(Spaces, 'organization', organization);
+export function orgSpaces(tx: ReadTx, organization: string): SpaceEntry[] {
+  // Without summaries (only until the open that builds them): every space, then this organization's.
+  return summaryRows(tx, Spaces, organization, spaceEntry) ?? tx.all(Spaces).filter((s) => s.organization === organization);
+}
+
+/** A space's entry of the summary (its SPACE_SUMMARY_FIELDS, in that order) as a SpaceEntry. */
+export const spaceEntry = (id: string, e: readonly unknown[]): SpaceEntry => ({
+  id,
+  parent: (e[0] ?? null) as string | null,
+  position: e[1] as number,
+  createdAt: e[2] as string,
+  defaultLevel: e[3] as SpaceEntry['defaultLevel'],
+  revision: e[4] as string,
+  deletedAt: (e[5] ?? null) as string | null,
+  type: (e[6] ?? null) as SpaceEntry['type'],
+});
+
+/** The whole row of a space the tree gave (read from its shard unless it is one already). */
+export function spaceRow(tx: ReadTx, entry: SpaceEntry): SpaceRecord {
+  return 'title' in entry ? (entry as SpaceRecord) : tx.get(Spaces, entry.id)!;
+}
+
+/**
+ * Asks for the whole rows of `entries` at once (before any is used: a read re-runs after each
+ * round of shards loaded, so asking one by one while using each costs a run per row).
+ */
+export function prefetchSpaces(tx: ReadTx, entries: readonly { row: SpaceEntry }[]): void {
+  for (const { row } of entries) spaceRow(tx, row);
 }
 
 function children(tx: ReadTx, organization: string, parent: string | null): TreeItem[] {
   let cols: CollectionRecord[];
-  let spaces: SpaceRecord[];
+  let spaces: SpaceEntry[];
   if (parent === null) {
     // Null is not indexed: the root's children are the organization's rows without a parent.
     cols = tx.find(Collections, 'organization', organization).filter((c) => c.parent === null);
@@ -110,9 +146,11 @@ export function spacesIn(tx: ReadTx, collections: CollectionRecord[]): SpaceReco
  * again with its new position. `changed` (the moved item, already updated) is always put.
  */
 export function writeOrder(tx: WriteTx, order: TreeItem[], changed: TreeItem): void {
+  // A space of the tree may be its summary entry: the whole row is read before it is put again.
+  const whole = (item: TreeItem) => (item.kind === 'space' ? spaceRow(tx, item.row) : item.row);
   order.forEach((item, position) => {
-    if (item === changed) tx.put(tableOf(item), { ...item.row, position });
-    else if (item.row.position !== position) tx.put(tableOf(item), { ...item.row, position });
+    if (item === changed) tx.put(tableOf(item), { ...whole(item), position });
+    else if (item.row.position !== position) tx.put(tableOf(item), { ...whole(item), position });
   });
 }
 

@@ -1,8 +1,7 @@
 import type { MemberRole } from '../kernel/roles.js';
-import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ContentAccess } from './access.js';
-import { walk } from './order.js';
+import { type SpaceEntry, walk } from './order.js';
 import { memberRowId } from '../organizations/model.js';
 import { Grants } from './grants.js';
 import { Members, Organizations } from '../organizations/tables.js';
@@ -14,14 +13,14 @@ export type SpaceHolder = { member: string } | { team: string };
  * The organization's live spaces a member reaches, with the level they have on each, in tree
  * order: their organization role through each item's `defaultLevel` (src/tree/access.ts).
  */
-export function spacesOfMember(tx: ReadTx, organization: string, userId: string): { row: SpaceRecord; level: MemberRole }[] {
+export function spacesOfMember(tx: ReadTx, organization: string, userId: string): { row: SpaceEntry; level: MemberRole }[] {
   const org = tx.get(Organizations, organization);
   const member = tx.get(Members, memberRowId(organization, userId));
   if (!org || !member || member.disabled) return [];
   const access = new ContentAccess(tx, org, member);
   return walk(tx, organization)
     .filter(({ item }) => item.kind === 'space')
-    .map(({ item }) => ({ row: item.row as SpaceRecord, level: access.space(item.row as SpaceRecord) }))
+    .map(({ item }) => ({ row: item.row as SpaceEntry, level: access.space(item.row as SpaceEntry) }))
     .filter((x) => x.level !== null);
 }
 

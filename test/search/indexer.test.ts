@@ -41,7 +41,9 @@ const QUERIES = ['zebra', 'giraffe', 'lion', 'moved', 'page', 'otter'];
 
 /** Every query's results, on the organization (all spaces, and each half of them) and per space. */
 async function snapshot(ctx: Context, org: string) {
-  const spaces = (await ctx.store.read((tx) => tx.find(Spaces, 'organization', org))).filter((s) => !s.deletedAt).sort((a, b) => a.id.localeCompare(b.id));
+  const spaces = (await ctx.store.read((tx) => tx.all(Spaces).filter((r) => r.organization === org)))
+    .filter((s) => !s.deletedAt)
+    .sort((a, b) => a.id.localeCompare(b.id));
   const shape = (hits: Awaited<ReturnType<Awaited<ReturnType<typeof searchSpace>>['hits']>>) =>
     hits.map((h) => ({ ...h, sections: h.sections.map((s) => ({ ...s, snippet: s.snippet() })) }));
   const out: unknown[] = [];

@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchIndexerIdle } from '../../src/search/indexer.js';
 import { Spaces } from '../../src/spaces/tables.js';
+import { spaceEntry } from '../../src/tree/order.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
-import { BUCKETS, MARKER, SUMMARIES, summaryLast, summaryRows } from '../../src/store/summaries.js';
-import { TABLES } from '../../src/store/tables.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bucketOf } from '../../src/store/buckets.js';
+import { doctor } from '../../src/store/doctor.js';
+import { DIR, dirKey } from '../../src/store/layout.js';
+import { CHECKSUMS, SHARDS, bucketFile, catalogEntry, fileName, sumBucket } from '../../src/store/shard-files.js';
+import { BUCKETS, MARKER, SHAPE, SUMMARIES, summaryLast, summaryRows } from '../../src/store/summaries.js';
+import { SPACE_SUMMARY_FIELDS, TABLES } from '../../src/store/tables.js';
 import { postgresOrSkip, withFreshSchema } from '../helpers/postgres.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -31,11 +38,13 @@ const ok = async (method: string, path: string, body?: unknown) => {
   return r.body;
 };
 const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+/** What the summary keeps of rows: the id and its fields, an absent one null. */
+const kept = (rows: any[]) => byId(rows.map((r) => Object.fromEntries([['id', r.id], ...SPACE_SUMMARY_FIELDS.map((f) => [f, r[f] ?? null])])));
 /** The summary of `o` is the organization's rows, exactly. */
 async function expectInStep(o: string) {
-  const [summary, rows] = await s.ctx.store.read((tx) => [summaryRows(tx, Spaces, o), tx.find(Spaces, 'organization', o)]);
+  const [summary, rows] = await s.ctx.store.read((tx) => [summaryRows(tx, Spaces, o, spaceEntry), tx.all(Spaces).filter((r) => r.organization === o)]);
   expect(summary).toBeDefined();
-  expect(byId(summary!)).toEqual(byId(rows));
+  expect(byId(summary!)).toEqual(kept(rows));
 }
 /** What the lists answer, to the owner and to a read member. */
 const lists = async () =>
@@ -101,11 +110,11 @@ describe('the summary of an organization’s spaces', () => {
       }
       tx.delete('meta', MARKER);
     });
-    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org))).toBeUndefined();
+    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org, spaceEntry))).toBeUndefined();
     expect(await lists()).toEqual(seen);
     await s.stop();
     s = await startServer({ dataDir: dir });
-    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org))).toBeDefined();
+    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org, spaceEntry))).toBeDefined();
     await expectInStep(org);
     await expectInStep(other);
     expect(await lists()).toEqual(seen);
@@ -113,6 +122,65 @@ describe('the summary of an organization’s spaces', () => {
     await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'After rebuild' });
     expect((await s.api('GET', `/v1/orgs/${org}/spaces`)).body.items.at(-1).title).toBe('After rebuild');
     await expectInStep(org);
+  });
+
+  it('keeps only what lists need: moves and renames keep whole rows, a rename leaves the summary alone', async () => {
+    const x = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'X', emoji: '1f600' });
+    const y = await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'Y' });
+    const bucketsText = () => s.ctx.store.read((tx: any) => JSON.stringify(Array.from({ length: BUCKETS }, (_, b) => tx.get(SUMMARIES, `spaces/${org}/${b}`))));
+    const before = await bucketsText();
+    expect(before).not.toContain('"X"'); // no title in the summary
+    await ok('PATCH', `/v1/spaces/${x.id}`, { title: 'X renamed' });
+    expect(await bucketsText()).toBe(before);
+    // Moving Y before X at the root rewrites the positions of siblings the tree got from the
+    // summary: each is put again whole.
+    await ok('POST', `/v1/spaces/${y.id}/move`, { position: { before: { type: 'space', space: x.id } } });
+    const got = await ok('GET', `/v1/spaces/${x.id}`);
+    expect([got.title, got.emoji]).toEqual(['X renamed', '1f600']);
+    await expectInStep(org);
+  });
+
+  it('built in the old shape (whole rows) is built again at open in the current one', async () => {
+    const seen = await lists();
+    // What a store of the previous version holds: whole rows in the buckets, marker built 1.
+    await s.ctx.store.write((tx: any) => {
+      for (let b = 0; b < BUCKETS; b++) tx.delete(SUMMARIES, `spaces/${org}/${b}`);
+      for (const row of tx.all('spaces').filter((r: any) => r.organization === org)) {
+        const id = `spaces/${org}/${bucketOf(row.id, BUCKETS)}`;
+        const bucket = tx.get(SUMMARIES, id);
+        tx.put(SUMMARIES, { id, rows: { ...bucket?.rows, [row.id]: row } });
+      }
+      tx.put('meta', { id: MARKER, built: 1 });
+    });
+    expect(await s.ctx.store.read((tx) => summaryRows(tx, Spaces, org, spaceEntry))).toBeUndefined();
+    expect(await lists()).toEqual(seen);
+    await s.stop();
+    s = await startServer({ dataDir: dir });
+    expect(await s.ctx.store.read((tx: any) => tx.get('meta', MARKER)?.built)).toBe(SHAPE);
+    await expectInStep(org);
+    expect(await lists()).toEqual(seen);
+  });
+});
+
+describe('the spaces.organization directory of older stores', () => {
+  it('is no longer written, and what is left of it is not taken for damage', async () => {
+    const d = tempDir();
+    let t = await startServer({ dataDir: d });
+    const o = (await t.api('POST', '/v1/orgs', { body: { title: 'Old' } })).body.id;
+    const sp = (await t.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Kept' } })).body.id;
+    await t.stop();
+    const key = dirKey('spaces', 'organization', o);
+    expect(existsSync(join(d, SHARDS, fileName(key)))).toBe(false);
+    // What an older docs left: the directory, committed in the catalog, listing a space gone since.
+    const text = JSON.stringify({ [DIR]: { [o]: { [sp]: `space/${sp}`, gone0000000000000000: 'space/gone0000000000000000' } } });
+    writeFileSync(join(d, SHARDS, fileName(key)), text);
+    const bucket = join(d, CHECKSUMS, bucketFile(sumBucket(fileName(key))));
+    const catalog = existsSync(bucket) ? JSON.parse(readFileSync(bucket, 'utf8')) : {};
+    writeFileSync(bucket, JSON.stringify({ ...catalog, [fileName(key)]: catalogEntry(text) }));
+    expect((await doctor(d)).damaged).toEqual([]);
+    t = await startServer({ dataDir: d });
+    expect((await t.api('GET', `/v1/orgs/${o}/spaces`)).body.items.map((x: any) => x.title)).toEqual(['Kept']);
+    await t.stop();
   });
 });
 
@@ -122,10 +190,19 @@ describe('the summary on PostgreSQL', () => {
     if (!url) return;
     await withFreshSchema(url, async (schema) => {
       const openPg = () => ShardStore.open(new PgBackend(url, { schema, poolSize: 2 }), TABLES);
-      const row = (id: string, organization: string, position: number) => ({ id, organization, parent: null, position, title: id });
+      const row = (id: string, organization: string, position: number) => ({
+        id,
+        organization,
+        parent: null,
+        position,
+        title: id,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        defaultLevel: 'inherit',
+        revision: `r${id}`,
+      });
       const inStep = async (st: ShardStore, o: string) => {
-        const [summary, rows] = await st.read((tx: any) => [summaryRows(tx, Spaces, o), tx.find('spaces', 'organization', o)]);
-        expect(byId(summary!)).toEqual(byId(rows));
+        const [summary, rows] = await st.read((tx: any) => [summaryRows(tx, Spaces, o, spaceEntry), tx.all('spaces').filter((r: any) => r.organization === o)]);
+        expect(byId(summary!)).toEqual(kept(rows));
         return rows.length;
       };
       let st = await openPg();

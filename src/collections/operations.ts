@@ -1,11 +1,9 @@
 import { apiUrl } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { spaceCounts } from '../spaces/counts.js';
-import { presentSpace } from '../spaces/present.js';
+import { presentSpacesPage } from '../spaces/present-page.js';
 import { presentCollection } from './present.js';
 import * as service from './service.js';
-import { prefetchSpaces, spaceRow } from '../tree/order.js';
 
 export const listCollectionsInOrganizationById = defineOperation('listCollectionsInOrganizationById', async ({ ctx, caller, path, query }) => {
   const list = await ctx.store.read((tx) => service.listCollections(tx, caller, path.organizationId, query.nested !== false));
@@ -35,15 +33,7 @@ export const deleteCollectionById = defineOperation('deleteCollectionById', asyn
 export const listSpacesInCollectionById = defineOperation('listSpacesInCollectionById', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
     const list = service.listSpacesOf(tx, caller, path.collectionId);
-    return {
-      status: 200,
-      body: paginate(
-        list,
-        query,
-        (x) => presentSpace(ctx, spaceRow(tx, x.row), x.level, spaceCounts(tx, x.row.id)),
-        (page) => prefetchSpaces(tx, page),
-      ),
-    };
+    return { status: 200, body: presentSpacesPage(ctx, tx, list, query) };
   }),
 );
 

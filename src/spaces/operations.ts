@@ -1,14 +1,13 @@
 import { apiUrl, type Context } from '../kernel/context.js';
 import { defineOperation } from '../kernel/operation.js';
-import { paginate } from '../kernel/pagination.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { spaceCounts } from './counts.js';
 import type { SpaceRecord } from './model.js';
 import { presentSpace } from './present.js';
+import { presentSpacesPage } from './present-page.js';
 import * as relocate from './relocate.js';
 import { purgeIfExpired, purgingIfExpired } from '../space-purge.js';
 import * as service from './service.js';
-import { prefetchSpaces, spaceRow } from '../tree/order.js';
 
 /** The Space object with its counts as they are now (read after the write that changed it). */
 const show = async (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, shareKey?: string) =>
@@ -17,15 +16,7 @@ const show = async (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, sh
 export const listSpacesInOrganizationById = defineOperation('listSpacesInOrganizationById', ({ ctx, caller, path, query }) =>
   ctx.store.read((tx) => {
     const list = service.listSpaces(tx, caller, path.organizationId);
-    return {
-      status: 200,
-      body: paginate(
-        list,
-        query,
-        (x) => presentSpace(ctx, spaceRow(tx, x.row), x.level, spaceCounts(tx, x.row.id)),
-        (page) => prefetchSpaces(tx, page),
-      ),
-    };
+    return { status: 200, body: presentSpacesPage(ctx, tx, list, query) };
   }),
 );
 

@@ -71,6 +71,9 @@ export async function runBoth(server: TestServer, scenario: (t: Transport) => Pr
   const boot = await bootstrap(ctx, 'gb_api_local');
   const local = await LocalTransport.as(ctx, undefined, { userId: boot!.userId }, 'memory');
   local.runWorkers?.();
+  // Lists order by creation time: what the scenario creates must come after what bootstrap made,
+  // as on the server started before (the same millisecond would leave the order to random ids).
+  await new Promise((resolve) => setTimeout(resolve, 5));
   try {
     const a = normalize(await scenario(local), LOCAL_BASE) as unknown[];
     const b = normalize(await scenario(new HttpTransport(server.url, TEST_TOKEN)), server.url) as unknown[];

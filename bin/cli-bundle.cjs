@@ -110,16 +110,14 @@ function namedCommand(argv) {
   let id;
   if (argv[0].includes(':') || argv.length === 1) id = argv[0];
   else {
-    // Every prefix of an id (topics included), as oclif's collectUsableIds.
-    const usable = new Set();
-    for (const known of Object.keys(ids)) {
-      const parts = known.split(':');
-      for (let n = 1; n <= parts.length; n++) usable.add(parts.slice(0, n).join(':'));
-    }
+    // A prefix of an id (topics included), as oclif's collectUsableIds: asked of the ids for the
+    // few words of argv, rather than every prefix of ~400 ids made into a set at each start.
+    const known = Object.keys(ids);
+    const usable = (p) => Object.hasOwn(ids, p) || known.some((k) => k.startsWith(`${p}:`));
     const final = [];
     const with_ = (s) => [...final, s].join(':');
     for (const a of argv) {
-      if (usable.has(with_(a))) final.push(a);
+      if (usable(with_(a))) final.push(a);
       else if (a.includes('=') || a.startsWith('-') || (final.length > 0 && takesArgs(final.join(':')))) break;
       else final.push(a);
     }
@@ -152,6 +150,6 @@ module.exports = {
  */
 function exitWhenWritten() {
   const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
-  if (pending.length === 0) process.exit();
+  if (pending.length === 0) return process.exit();
   Promise.all(pending.map((s) => new Promise((resolve) => s.once('drain', resolve)))).then(() => process.exit());
 }

@@ -4,6 +4,7 @@ import type { ReadTx, Table, WriteTx } from '../store/port.js';
 import { Collections } from '../collections/tables.js';
 import { Spaces } from '../spaces/tables.js';
 import { summaryLast, summaryRows } from '../store/summaries.js';
+import { SPACE_SUMMARY_FIELDS } from '../store/tables.js';
 
 // The tree of one organization: collections nest, spaces sit in a collection or at the root.
 // Within one parent, collections come first, then spaces (folders first, as file browsers show
@@ -39,16 +40,11 @@ export function orgSpaces(tx: ReadTx, organization: string): SpaceEntry[] {
 }
 
 /** A space's entry of the summary (its SPACE_SUMMARY_FIELDS, in that order) as a SpaceEntry. */
-export const spaceEntry = (id: string, e: readonly unknown[]): SpaceEntry => ({
-  id,
-  parent: (e[0] ?? null) as string | null,
-  position: e[1] as number,
-  createdAt: e[2] as string,
-  defaultLevel: e[3] as SpaceEntry['defaultLevel'],
-  revision: e[4] as string,
-  deletedAt: (e[5] ?? null) as string | null,
-  type: (e[6] ?? null) as SpaceEntry['type'],
-});
+export function spaceEntry(id: string, e: readonly unknown[]): SpaceEntry {
+  const entry: Record<string, unknown> = { id };
+  for (let i = 0; i < SPACE_SUMMARY_FIELDS.length; i++) entry[SPACE_SUMMARY_FIELDS[i]!] = e[i] ?? null;
+  return entry as SpaceEntry;
+}
 
 /** The whole row of a space the tree gave (read from its shard unless it is one already). */
 export function spaceRow(tx: ReadTx, entry: SpaceEntry): SpaceRecord {

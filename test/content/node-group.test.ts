@@ -4,6 +4,9 @@ import { LegacyPageNodes, PageNodes } from '../../src/content/tables.js';
 import { searchIndexerIdle } from '../../src/search/indexer.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { docs } from '../helpers/cli.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
 // Page nodes live in the space's node group (`space/<id>/n`), apart from the bodies
@@ -95,5 +98,25 @@ describe('page nodes in a group of their own', () => {
     expect(now.loaded.filter((k) => k.startsWith(`space/${space}/c`))).toEqual([]);
     // The revision before the edit is still read whole (its root node where it was).
     expect((await coldTree(space, before)).titles).toEqual([['Alpha', ['Gamma']], 'Beta']);
+  });
+
+  it("the push digest gives a pushed page's file record without loading any body", async () => {
+    const space = (await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'Digest' })).id as string;
+    const dir = tempDir();
+    mkdirSync(join(dir, 'guide'));
+    writeFileSync(join(dir, 'README.md'), '# Home\n\nSee [the guide](guide/start.md).\n');
+    writeFileSync(join(dir, 'guide', 'start.md'), '# Start\n\nBack [home](../README.md).\n');
+    const pushed = await docs(['content', 'push', dir, '--space', space, '--merge', '--json'], { DOCS_API_URL: s.url, DOCS_TOKEN: s.token });
+    expect(pushed.status, pushed.stderr).toBe(0);
+    await searchIndexerIdle(s.ctx); // the indexer reads bodies after a commit: done before the caches are emptied
+    const store = s.ctx.store as ShardStore;
+    const cache = (store as any).cache as Map<string, unknown>;
+    for (const k of [...cache.keys()]) if (k.startsWith(`space/${space}/`)) (store as any).evict(k);
+    forgetTrees();
+    const digest = await s.docs('GET', `/_docs/push-digest?space=${space}`);
+    expect(digest.status).toBe(200);
+    const sources = JSON.stringify(digest.body.pages).match(/"sha":"[0-9a-f]{64}"/g) ?? [];
+    expect(sources.length).toBe(2);
+    expect([...cache.keys()].filter((k) => k.startsWith(`space/${space}/c`))).toEqual([]);
   });
 });

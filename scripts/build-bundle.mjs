@@ -82,6 +82,22 @@ const packageOf = (spec) =>
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
 const insideNodeModules = (importer) => /node_modules[\\/]/.test(importer);
+const LAZY_BUILTINS = new Set(['node:child_process', 'node:readline', 'node:fs/promises']);
+// A builtin's exports, required when a property is first read. `__esModule` is answered without
+// loading it: esbuild's and tsc's interop helpers ask for it at the importer's top.
+const lazyBuiltin = (id) => `
+let loaded;
+const real = () => (loaded ??= require(${JSON.stringify(id)}));
+module.exports = new Proxy({}, {
+  get: (_, key) => (key === '__esModule' ? undefined : real()[key]),
+  has: (_, key) => key in real(),
+  ownKeys: () => Reflect.ownKeys(real()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Object.getOwnPropertyDescriptor(real(), key);
+    return d && { ...d, configurable: true };
+  },
+});
+`;
 await build({
   stdin: { contents: entry, resolveDir: join(root, 'dist'), sourcefile: 'cli-entry.js', loader: 'js' },
   outfile,
@@ -133,6 +149,27 @@ await build({
           if (!source.includes(made)) throw new Error(`${a.path}: no \`${made}\` to bundle the parser through`);
           return { contents: source.replace(made, ''), loader: 'js' };
         });
+        // oclif's modules require Node builtins at their top that a command run rarely uses
+        // (child_process to find a shell, readline for an argument read from stdin, fs/promises
+        // for tsconfig files): Node compiles each on its first require, ~8 ms of every command's
+        // start with the one below. Each is required on first use instead, through a proxy (oclif
+        // reads them as `(0, m.fn)(...)`).
+        b.onResolve({ filter: /^node:/ }, (a) =>
+          LAZY_BUILTINS.has(a.path) && /@oclif[\\/]core[\\/]/.test(a.importer) ? { path: a.path, namespace: 'lazy-builtin' } : null,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({ contents: lazyBuiltin(a.path), loader: 'js' }));
+        // Config.load asks wsl-utils only whether this is WSL (util/os.js getPlatform); the package's
+        // top requires child_process (~6 ms) for what only getShell uses, on Windows' side. oclif
+        // gets is-wsl's answer, and the rest of wsl-utils when it asks for it.
+        b.onResolve({ filter: /^wsl-utils$/ }, (a) =>
+          /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/.test(a.importer) ? { path: join(dirname(a.importer), 'wsl-only.js'), namespace: 'wsl-only' } : null,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'wsl-only' }, (a) => ({
+          contents:
+            "export { default as isWsl } from 'is-wsl';\nexport const powerShellPath = (...args) => import('wsl-utils').then((m) => m.powerShellPath(...args));\n",
+          resolveDir: dirname(a.path),
+          loader: 'js',
+        }));
         b.onResolve({ filter: /^[^./]/ }, (a) => {
           if (a.path.startsWith('node:')) return { external: true };
           if (a.path === '@oclif/core' || a.path.startsWith('@oclif/core/')) return null; // bundled

@@ -2,13 +2,15 @@ import { readChangeRequest } from './change-requests/service.js';
 import { linkIndexOf, rowSha, trustedSpans } from './content/link-index.js';
 import { loadParser } from './content/link-refs.js';
 import type { ContentRevision, PageNode } from './content/model.js';
-import { contentRowId } from './content/model.js';
+import { contentRowId, treeKeyOf } from './content/model.js';
 import { wellFormedLinks, type SourceLinks } from './content/push-context.js';
 import { currentRevision, readRevision, treeOf } from './content/revisions.js';
-import { PageContents } from './content/tables.js';
+import { PageContents, PushDigests } from './content/tables.js';
 import type { Caller, Context } from './kernel/context.js';
 import { DocsError, invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
+import { Spaces } from './spaces/tables.js';
+import type { ReadTx } from './store/port.js';
 import { purgeIfExpired } from './space-purge.js';
 
 // GET /_docs/push-digest?space=S[&changeRequest=C][&bodies=all|ID,ID...]: what `docs content push`
@@ -19,6 +21,10 @@ import { purgeIfExpired } from './space-purge.js';
 // same conditions, is the page unchanged: the push reads no markdown and parses nothing for it.
 // `bodies`: the markdown, link offsets and kept file of the pages the push must compare in full
 // (`all`, or up to 200 ids), asked in a second call for those only.
+// POST /_docs/push-digest?space=S keeps the space's digest for its current tree (one row per space,
+// `space/<id>/digest`): the next GET answers from that row while the tree is the same, reading no
+// page node (a no-op push of 1,000 pages read 1.2 MB of nodes for it). A push asks it when it found
+// nothing to send, which is when the same tree is likely asked again (`kept` says whether it is).
 // Not a contract operation (GitBook's API has no such route), so under /_docs
 // (docs/manual/docs-as-code.md#what-a-push-reads; /work/shared/reference/BEYOND.md): answered by
 // `docs serve` and in-process alike; the caller must see the space or change request, as for
@@ -43,6 +49,12 @@ export interface PushDigest {
   revision: string;
   pages: DigestPage[];
   files: { id: string; name: string; size: number; sha: string }[];
+  /**
+   * The space's digest (no change request, no bodies) came from the one kept for its tree. False:
+   * it was made from the nodes, and a push that finds nothing to send asks the server to keep it
+   * (POST), so that the next unchanged push reads one row instead of the page tree.
+   */
+  kept?: boolean;
   /** By page id (asked with `bodies`): its markdown as listPages gives it, its link offsets, its kept file. */
   bodies?: Record<string, { markdown: string; links: number[]; source?: string }>;
 }
@@ -61,11 +73,17 @@ export async function pushDigestRoute(
   method: string,
   query: Record<string, unknown>,
 ): Promise<{ status: number; body: PushDigest }> {
-  if (method !== 'GET')
-    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/push-digest (allowed: GET)`), { allow: ['GET'] });
+  if (method !== 'GET' && method !== 'POST')
+    throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/push-digest (allowed: GET, POST)`), {
+      allow: ['GET', 'POST'],
+    });
   const space = id(query.space, 'space');
   const cr = id(query.changeRequest, 'changeRequest');
   if (!space) throw invalid('space: required, the space id (?space=ID)');
+  if (method === 'POST') {
+    if (cr !== undefined || query.bodies !== undefined) throw invalid('POST keeps the digest of the space itself: no changeRequest, no bodies');
+    return keepDigest(ctx, caller, space);
+  }
   let wanted: 'all' | Set<string> | undefined;
   if (query.bodies !== undefined) {
     if (typeof query.bodies !== 'string' || !query.bodies) throw invalid('bodies: `all` or page ids separated by commas');
@@ -82,40 +100,16 @@ export async function pushDigestRoute(
     const rev: ContentRevision = cr
       ? readRevision(tx, space, readChangeRequest(tx, caller, space, cr).cr.revision)
       : currentRevision(tx, visibleSpace(tx, caller, space).row);
-    const bodies: { id: string; markdown: string; stored: unknown; source?: string }[] = [];
-    const row = (sha: string) => tx.get(PageContents, contentRowId(space, sha));
-    const present = (node: PageNode, path: string): DigestPage => {
-      const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
-      if (node.description) out.description = node.description;
-      if (node.emoji) out.emoji = node.emoji;
-      if (node.icon) out.icon = node.icon;
-      if (node.hidden) out.hidden = true;
-      if (node.type === 'link') out.target = node.target ?? { kind: 'url', url: node.href ?? '' };
-      // A group below the top level (a store written before groups were kept there) is its pages, as listPages gives them.
-      else out.pages = children(node.pages, path);
-      if (node.type !== 'document') return out;
-      const kept = node.source && node.source.body === node.content ? node.source : undefined;
-      // The node's record of its file, as written: the node is immutable and addressed by a hash
-      // that covers the record, and the file's row was written in the same commit (rows go only
-      // with their space), so no body is read for it: the tree of a 1,000-page space is 1.2 MB of
-      // nodes, its bodies 3.8 MB more (a no-op push). A malformed record is never given.
-      if (kept && typeof kept.text === 'string' && kept.text.length === 64 && wellFormedLinks(kept.links)) out.source = { sha: kept.text, links: kept.links };
-      if (wanted === 'all' || wanted?.has(node.id)) {
-        // Asked for: the kept file given only when its row is there and hashes to its address.
-        const keptRow = kept ? row(kept.text) : undefined;
-        const text = keptRow && rowSha(keptRow) === kept!.text ? keptRow.markdown : undefined;
-        const body = node.content ? row(node.content) : undefined;
-        bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });
-      }
-      return out;
-    };
-    const children = (list: readonly PageNode[], parent: string): DigestPage[] =>
-      list.flatMap((c) => (c.type === 'group' ? children(c.pages, `${parent}/${c.slug}`) : [present(c, `${parent}/${c.slug}`)]));
-    const pages = treeOf(tx, rev).map((p) => present(p, p.slug));
     const files = (rev.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, sha: f.sha }));
-    return { rev, pages, files, bodies };
+    // The space's tree without bodies: from the digest kept for it, when it is this tree's.
+    const kept = !cr && !wanted ? keptPages(tx, space, rev) : undefined;
+    if (kept) return { rev, pages: kept, files, bodies: [], kept: true };
+    const bodies: Body[] = [];
+    const pages = digestPages(tx, space, rev, wanted, bodies);
+    return { rev, pages, files, bodies, kept: false };
   });
   const body: PushDigest = { revision: read.rev.id, pages: read.pages, files: read.files };
+  if (!cr && !wanted) body.kept = read.kept;
   if (wanted) {
     // Link offsets as content-index gives them: the stored index when it checks out, else from a parse.
     const out: NonNullable<PushDigest['bodies']> = {};
@@ -131,4 +125,76 @@ export async function pushDigestRoute(
     body.bodies = out;
   }
   return { status: 200, body };
+}
+
+type Body = { id: string; markdown: string; stored: unknown; source?: string };
+
+/** The digest's pages of `rev`'s tree; the bodies `wanted` go to `bodies`. */
+function digestPages(tx: ReadTx, space: string, rev: ContentRevision, wanted: 'all' | Set<string> | undefined, bodies: Body[]): DigestPage[] {
+  const row = (sha: string) => tx.get(PageContents, contentRowId(space, sha));
+  const present = (node: PageNode, path: string): DigestPage => {
+    const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
+    if (node.description) out.description = node.description;
+    if (node.emoji) out.emoji = node.emoji;
+    if (node.icon) out.icon = node.icon;
+    if (node.hidden) out.hidden = true;
+    if (node.type === 'link') out.target = node.target ?? { kind: 'url', url: node.href ?? '' };
+    // A group below the top level (a store written before groups were kept there) is its pages, as listPages gives them.
+    else out.pages = children(node.pages, path);
+    if (node.type !== 'document') return out;
+    const kept = node.source && node.source.body === node.content ? node.source : undefined;
+    // The node's record of its file, as written: the node is immutable and addressed by a hash
+    // that covers the record, and the file's row was written in the same commit (rows go only
+    // with their space), so no body is read for it: the tree of a 1,000-page space is 1.2 MB of
+    // nodes, its bodies 3.8 MB more (a no-op push). A malformed record is never given.
+    if (kept && typeof kept.text === 'string' && kept.text.length === 64 && wellFormedLinks(kept.links)) out.source = { sha: kept.text, links: kept.links };
+    if (wanted === 'all' || wanted?.has(node.id)) {
+      // Asked for: the kept file given only when its row is there and hashes to its address.
+      const keptRow = kept ? row(kept.text) : undefined;
+      const text = keptRow && rowSha(keptRow) === kept!.text ? keptRow.markdown : undefined;
+      const body = node.content ? row(node.content) : undefined;
+      bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });
+    }
+    return out;
+  };
+  const children = (list: readonly PageNode[], parent: string): DigestPage[] =>
+    list.flatMap((c) => (c.type === 'group' ? children(c.pages, `${parent}/${c.slug}`) : [present(c, `${parent}/${c.slug}`)]));
+  return treeOf(tx, rev).map((p) => present(p, p.slug));
+}
+
+/** The pages of the digest kept for the space, when it was made from `rev`'s tree. */
+function keptPages(tx: ReadTx, space: string, rev: ContentRevision): DigestPage[] | undefined {
+  const kept = tx.get(PushDigests, space);
+  if (!kept || kept.tree !== treeKeyOf(rev) || typeof kept.pages !== 'string') return undefined;
+  try {
+    const pages = JSON.parse(kept.pages);
+    return Array.isArray(pages) ? (pages as DigestPage[]) : undefined;
+  } catch {
+    return undefined; // derived: made again from the nodes
+  }
+}
+
+/**
+ * POST: keeps the digest of the space's current tree (derived from its nodes: whoever sees the
+ * space may ask, and it replaces the one kept for an older tree). Asked by a push that found
+ * nothing to send: pushing the same folder again (a CI job on every merge) then reads this one
+ * row, not the page tree of every page. Nothing is written when it is kept already, or when the
+ * space moved on (or went) between the read and the write.
+ */
+async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<{ status: number; body: PushDigest }> {
+  await purgeIfExpired(ctx, space);
+  const read = await ctx.store.read((tx) => {
+    const rev = currentRevision(tx, visibleSpace(tx, caller, space).row);
+    const files = (rev.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, sha: f.sha }));
+    const kept = keptPages(tx, space, rev);
+    return { rev, files, kept, pages: kept ?? digestPages(tx, space, rev, undefined, []) };
+  });
+  const tree = treeKeyOf(read.rev);
+  if (!read.kept)
+    await ctx.store.write((tx) => {
+      const row = tx.get(Spaces, space);
+      if (!row || row.deletedAt !== undefined || row.revision !== read.rev.id) return;
+      tx.put(PushDigests, { id: space, space, tree, pages: JSON.stringify(read.pages) });
+    });
+  return { status: 200, body: { revision: read.rev.id, pages: read.pages, files: read.files, kept: true } };
 }

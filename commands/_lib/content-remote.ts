@@ -119,6 +119,8 @@ export interface PushRemote {
   keepsSources: boolean;
   /** Fills in the markdown, link offsets and kept file of these pages (already there: nothing to do). */
   complete?: (pages: RemotePage[]) => Promise<void>;
+  /** Asks the server to keep the space's digest for its tree (POST /_docs/push-digest), when it made it from the page tree. */
+  keep?: () => Promise<void>;
 }
 
 /**
@@ -162,7 +164,18 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
       if (typeof b.source === 'string') p.source = b.source;
     }
   };
-  return { pages, files, keepsSources: true, complete };
+  // Kept at the server's discretion: a server that cannot is still compared with the same tree.
+  const keep =
+    !changeRequest && digest.kept === false
+      ? async () => {
+          try {
+            await transport.docs('POST', '/_docs/push-digest', { query: { space: spaceId } });
+          } catch {
+            // Derived data only: the next push reads the page tree again.
+          }
+        }
+      : undefined;
+  return { pages, files, keepsSources: true, complete, keep };
 }
 
 /**

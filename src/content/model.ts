@@ -148,6 +148,31 @@ export interface PageNodeRecord {
   children: string[];
 }
 
+/**
+ * The push digest of a space's page tree (src/push-digest.ts), derived from its nodes and kept
+ * (id: the space) for the pushes that find the folder unchanged: `tree` names the tree it was
+ * made from (`treeKeyOf`), so a kept digest is used only while the space's tree is that one.
+ */
+export interface PushDigestRecord {
+  id: string;
+  space: string;
+  tree: string;
+  /**
+   * The digest's pages (src/push-digest.ts DigestPage[]) as JSON text: one string for the store to
+   * load, hash and count, not ~30,000 small objects and arrays to walk and freeze (a 1,000-page
+   * tree), parsed by the route that gives them.
+   */
+  pages: string;
+}
+
+/**
+ * What names a revision's page tree: its space and its root node's hash (a Merkle hash), or the
+ * revision for trees written before root nodes. The space is in it because a duplicate's nodes
+ * keep their hashes while their page ids change (src/spaces/content-rows.ts copies rows as they are).
+ */
+export const treeKeyOf = (rev: { id: string; space: string; rootNode?: string }) =>
+  rev.rootNode !== undefined ? `${rev.space}#${rev.rootNode}` : `${rev.space}/${rev.id}`;
+
 export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;
 
 /** A signed upload URL of generateStorageUploadURL and what it received (src/content/storage.ts). */

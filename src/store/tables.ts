@@ -12,6 +12,7 @@ import { summariesTable } from './summaries.js';
 //   space/<id>/c         its page bodies: immutable rows in append-only segments
 //                        (`space/<id>/c/<n>`), so an edit writes what it adds, never what exists
 //   space/<id>/n         its page nodes (the tree), the same way: reading a tree reads no body
+//   space/<id>/digest    the push digest of its current tree, kept for unchanged pushes (src/push-digest.ts)
 //   openapi/<spec>, integration/<id>, conversations/<org>, ask/<org>
 //   insights/<site>      a site's insights events: immutable batches in append-only segments
 //   insightrollups/<site>/<id>  what those batches count, one rollup a shard
@@ -263,6 +264,15 @@ export const TABLES: TableSpec[] = [
   // Read whole (readWhole): a tree is walked from its root, node after node.
   content('pageTreeNodes', 'n', { readWhole: true }),
   content('pageNodes'),
+  // The push digest of a space's current page tree (src/push-digest.ts): derived from its nodes,
+  // one row per space (id: the space), replaced when the tree it names is no longer current.
+  {
+    name: 'pushDigests',
+    shard: (r) => `space/${r.space}/digest`,
+    indexes: ['space'],
+    locateId: (id) => `space/${id}/digest`,
+    locate: { space: (v) => `space/${v}/digest` },
+  },
   inSpace('changeRequests', []),
   // Comments and their replies (src/comments); `changeRequest` for the per-change-request lists.
   inSpace('comments', ['changeRequest']),

@@ -207,6 +207,25 @@ describe('content push compares what changed', () => {
     for (const f of ['section-0/README.md', 'section-1/page-24.md']) expect(readFileSync(join(got.out, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
   }, 120_000);
 
+  it('an unchanged push asks the server to keep its digest (not a dry run); the next one is answered from it', async () => {
+    const http = new HttpTransport(served.url, TOKEN);
+    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Kept digest' } })).body as any).id;
+    const dir = folder(50);
+    const kept = async () => ((await http.docs('GET', '/_docs/push-digest', { query: { space } })).body as any).kept;
+    expect(await push(dir, space)).toMatchObject({ added: 50 });
+    expect(await kept()).toBe(false);
+    expect(await push(dir, space, ['--dry-run'])).toMatchObject({ changeRequest: null });
+    expect(await kept()).toBe(false); // a dry run changes nothing, derived rows included
+    expect(await push(dir, space)).toMatchObject({ changeRequest: null, updated: 0 });
+    expect(await kept()).toBe(true);
+    // Still the same comparison: a change is found from the kept digest.
+    writeFileSync(join(dir, 'section-1', 'page-2.md'), '# Page 1.2\n\nChanged.\n');
+    expect(await push(dir, space)).toMatchObject({ updated: 1, merged: true });
+    expect(await kept()).toBe(false);
+    await http.close?.();
+  }, 60_000);
+
   it("a push of 400 pages (new, then one changed) never holds the CLI's event loop more than 100 ms", async () => {
     const http = new HttpTransport(served.url, TOKEN);
     const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;

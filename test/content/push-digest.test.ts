@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { wellFormedLinks } from '../../src/content/push-context.js';
+import { forgetTrees } from '../../src/content/revisions.js';
+import { treeWork } from '../../src/content/tree.js';
 import { LocalTransport } from '../../src/transport/local.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -111,6 +113,54 @@ describe('GET /_docs/push-digest', () => {
     const many = await server.docs('GET', `/_docs/push-digest?space=${space}&bodies=${Array.from({ length: 201 }, (_, i) => `p${i}`).join(',')}`);
     expect(many.status).toBe(400);
     expect(JSON.stringify(many.body)).toMatch(/bodies: at most 200 page ids/);
-    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(405);
+    expect((await server.docs('PUT', `/_docs/push-digest?space=${space}`)).status).toBe(405);
+    // Keeping is asked for the space itself, by whoever sees it.
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`, { token: stranger.token })).status).toBe(404);
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}&bodies=all`)).status).toBe(400);
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}&changeRequest=x`)).status).toBe(400);
+  });
+});
+
+describe('POST /_docs/push-digest: the digest kept for the next unchanged push', () => {
+  const nodeLoads = async (query = '') => {
+    forgetTrees();
+    const before = treeWork.visits;
+    const body = await digest(query);
+    return { body, loads: treeWork.visits - before };
+  };
+
+  it('gives the same digest from one row, no page node read, while the tree is the one it was made from', async () => {
+    const made = await nodeLoads();
+    expect(made.body.kept).toBe(false);
+    expect(made.loads).toBeGreaterThan(0);
+    const keep = await server.docs('POST', `/_docs/push-digest?space=${space}`);
+    expect(keep.status).toBe(200);
+    expect(keep.body.kept).toBe(true);
+    const kept = await nodeLoads();
+    expect(kept.loads).toBe(0);
+    expect(kept.body).toEqual({ ...made.body, kept: true });
+    // Bodies and change requests are read from the tree, as before.
+    expect((await nodeLoads(`&bodies=${ids.a}`)).loads).toBeGreaterThan(0);
+
+    // The tree moves (a merge): the kept digest is not used; the new one is made from the nodes.
+    const cr = (await server.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'rename' } })).body.id;
+    await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+      body: { changes: [{ operation: 'update_page', page: ids.b, title: 'Bee page' }] },
+    });
+    expect((await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBe(200);
+    const moved = await nodeLoads();
+    expect(moved.body.kept).toBe(false);
+    expect(moved.loads).toBeGreaterThan(0);
+    expect(moved.body.pages.map((p: any) => p.title)).toEqual(['A', 'Bee page']);
+  });
+
+  it("a duplicate's digest is made from its own tree, not taken from the row copied with its content", async () => {
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(200);
+    const copy = await server.api('POST', `/v1/spaces/${space}/duplicate`);
+    expect(copy.status).toBe(201);
+    const own = (await server.api('GET', `/v1/spaces/${copy.body.id}/content/pages`)).body.pages.map((p: any) => p.id);
+    const got = await server.docs('GET', `/_docs/push-digest?space=${copy.body.id}`);
+    expect(got.body.kept).toBe(false);
+    expect(got.body.pages.map((p: any) => p.id)).toEqual(own);
   });
 });

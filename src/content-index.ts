@@ -8,7 +8,7 @@ import { flatten } from './content/tree.js';
 import type { Caller, Context } from './kernel/context.js';
 import { DocsError, invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
-import { purgeIfExpired } from './space-purge.js';
+import { purgeIfExpired } from './space-expiry.js';
 import { PageContents } from './content/tables.js';
 
 // GET /_docs/content-index?space=S[&changeRequest=N]: what `docs content push` needs besides the

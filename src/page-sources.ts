@@ -5,7 +5,7 @@ import { flatten } from './content/tree.js';
 import type { Caller, Context } from './kernel/context.js';
 import { invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
-import { purgeIfExpired } from './space-purge.js';
+import { purgeIfExpired } from './space-expiry.js';
 import { PageContents } from './content/tables.js';
 
 // GET /_docs/page-sources?spaceId=S[&changeRequestId=C]: the files a docs-as-code push made

@@ -11,7 +11,7 @@ import { DocsError, invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
 import { Spaces } from './spaces/tables.js';
 import type { ReadTx } from './store/port.js';
-import { purgeIfExpired } from './space-purge.js';
+import { purgeIfExpired } from './space-expiry.js';
 
 // GET /_docs/push-digest?space=S[&changeRequest=C][&bodies=all|ID,ID...]: what `docs content push`
 // compares a folder with, without any page's markdown: the page tree (ids, paths, titles, fields,

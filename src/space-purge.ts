@@ -22,7 +22,8 @@ export function purgeSpace(tx: WriteTx, space: SpaceRecord): void {
   tx.delete(Spaces, space.id);
 }
 
-function purgeExpired(tx: WriteTx, ids: string[], now: Date): number {
+/** Purges those of `ids` past their retention at `now` (checked again: one may have been restored since). */
+export function purgeExpired(tx: WriteTx, ids: string[], now: Date): number {
   let n = 0;
   for (const id of ids) {
     // Checked again inside the write: it may have been restored since it was found.
@@ -33,25 +34,6 @@ function purgeExpired(tx: WriteTx, ids: string[], now: Date): number {
     }
   }
   return n;
-}
-
-/**
- * The check on access: a space past its retention is purged before anything reads it, so it is
- * gone whether or not the sweeper has run (the CLI in-process has no sweeper).
- */
-export async function purgeIfExpired(ctx: Context, spaceId: string): Promise<void> {
-  await purgingIfExpired(ctx, spaceId);
-}
-
-/**
- * `purgeIfExpired`'s check, kept cheap for the most frequent reads: one store read, and no clock
- * read nor write unless the space is deleted (nearly never). Resolves once any purge is done.
- */
-export async function purgingIfExpired(ctx: Context, spaceId: string): Promise<unknown> {
-  const s = await ctx.store.read((tx) => tx.get(Spaces, spaceId));
-  if (s?.deletedAt === undefined) return undefined; // not deleted: no clock read
-  const now = ctx.clock.now();
-  return isExpired(s, now) ? ctx.store.write((tx) => purgeExpired(tx, [spaceId], now)) : undefined;
 }
 
 /** Purges every deleted space past its retention; returns how many. */

@@ -1,6 +1,6 @@
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import { conversationsOf, deleteConversation, provisionConversation, renameConversation } from './conversations.js';
 import { conversationsOfChangeRequest, deleteChangeRequestConversation as deleteCrConversation, renameChangeRequestConversation } from './cr-conversations.js';
 import { presentAgentConversation, presentAgentTask, presentChangeRequestConversation } from './present.js';

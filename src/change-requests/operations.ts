@@ -5,7 +5,7 @@ import { apiUrl } from '../kernel/context.js';
 import { DocsError, invalid } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import { applyTemplateToChangeRequest } from './authoring.js';
 import { listForSpace } from './filters.js';
 import { presentChangeRequest } from './present.js';

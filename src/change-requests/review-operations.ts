@@ -3,7 +3,7 @@ import { readRevision } from '../content/revisions.js';
 import { notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import { visibleSpace } from '../spaces/service.js';
 import { requireLevel } from '../tree/access.js';
 import type { ReadTx } from '../store/port.js';

@@ -3,7 +3,7 @@ import type { Context } from '../kernel/context.js';
 import { defineOperation, type OperationRequest } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { presentMember } from '../members/present.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import type { ReadTx } from '../store/port.js';
 import { formatBodies } from './body.js';
 import { presentComment, presentReply } from './present.js';

@@ -5,7 +5,7 @@ import type { Caller, Context } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
 import { loadParser } from './link-refs.js';

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { listSpaces, visibleSpace } from '../spaces/service.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import type { ReadTx } from '../store/port.js';
 import { contentAccess } from '../tree/access.js';
 import { applyChanges, applyTemplateToChangeRequest } from '../change-requests/authoring.js';

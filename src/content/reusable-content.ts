@@ -3,7 +3,7 @@ import { markdownToDocument } from '../documents/markdown.js';
 import type { Caller } from '../kernel/context.js';
 import { notFound } from '../kernel/errors.js';
 import { defineOperation, type OperationRequest } from '../kernel/operation.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import { visibleSpace } from '../spaces/service.js';
 import type { ReadTx } from '../store/port.js';
 import type { ContentRevision } from './model.js';

@@ -4,7 +4,7 @@ import { notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
 import { visibleSpace } from '../spaces/service.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';

@@ -2,7 +2,7 @@ import { contextBase } from '../kernel/context.js';
 import { readBlob } from '../content/blobs.js';
 import type { Context } from '../kernel/context.js';
 import { defineOperation, type OperationResult } from '../kernel/operation.js';
-import { purgeIfExpired } from '../space-purge.js';
+import { purgeIfExpired } from '../space-expiry.js';
 import { hasPdf, pdfUrl, writePdf } from './files.js';
 import { renderPdf } from './render.js';
 import { changeRequestSource, spaceSource, type PdfSelection, type PdfSource } from './service.js';

@@ -6,7 +6,7 @@ import type { SpaceRecord } from './model.js';
 import { presentSpace } from './present.js';
 import { presentSpacesPage } from './present-page.js';
 import * as relocate from './relocate.js';
-import { purgeIfExpired, purgingIfExpired } from '../space-purge.js';
+import { purgeIfExpired, purgingIfExpired } from '../space-expiry.js';
 import * as service from './service.js';
 
 /** The Space object with its counts as they are now (read after the write that changed it). */

@@ -24,7 +24,10 @@ import { purgeIfExpired } from './space-expiry.js';
 // POST /_docs/push-digest?space=S keeps the space's digest for its current tree (one row per space,
 // `space/<id>/digest`): the next GET answers from that row while the tree is the same, reading no
 // page node (a no-op push of 1,000 pages read 1.2 MB of nodes for it). A push asks it when it found
-// nothing to send, which is when the same tree is likely asked again (`kept` says whether it is).
+// nothing to send (`kept` says whether it is kept already): the same folder is likely pushed again.
+// Not after a push that merged: its merge loads the page tree anyway, so keeping the new tree's
+// digest then cost what the next push's comparison saved (a one-line push of 2,000 pages, CPU
+// 464 ms either way), plus a write.
 // Not a contract operation (GitBook's API has no such route), so under /_docs
 // (docs/manual/docs-as-code.md#what-a-push-reads; /work/shared/reference/BEYOND.md): answered by
 // `docs serve` and in-process alike; the caller must see the space or change request, as for
@@ -52,7 +55,7 @@ export interface PushDigest {
   /**
    * The space's digest (no change request, no bodies) came from the one kept for its tree. False:
    * it was made from the nodes, and a push that finds nothing to send asks the server to keep it
-   * (POST), so that the next unchanged push reads one row instead of the page tree.
+   * (POST), so that the next push of the folder reads one row instead of the page tree.
    */
   kept?: boolean;
   /** By page id (asked with `bodies`): its markdown as listPages gives it, its link offsets, its kept file. */
@@ -72,7 +75,7 @@ export async function pushDigestRoute(
   caller: Caller,
   method: string,
   query: Record<string, unknown>,
-): Promise<{ status: number; body: PushDigest }> {
+): Promise<{ status: number; body: PushDigest | { revision: string; kept: true } }> {
   if (method !== 'GET' && method !== 'POST')
     throw Object.assign(new DocsError('method_not_allowed', `${method} is not allowed on /_docs/push-digest (allowed: GET, POST)`), {
       allow: ['GET', 'POST'],
@@ -176,25 +179,24 @@ function keptPages(tx: ReadTx, space: string, rev: ContentRevision): DigestPage[
 
 /**
  * POST: keeps the digest of the space's current tree (derived from its nodes: whoever sees the
- * space may ask, and it replaces the one kept for an older tree). Asked by a push that found
- * nothing to send: pushing the same folder again (a CI job on every merge) then reads this one
- * row, not the page tree of every page. Nothing is written when it is kept already, or when the
- * space moved on (or went) between the read and the write.
+ * space may ask, and it replaces the one kept for an older tree); answers the revision it is of.
+ * Asked by a push that found nothing to send: pushing that folder again (a CI job on every merge)
+ * reads this one row, not the page tree of every page. Nothing is written when it is kept
+ * already, or when the space moved on (or went) between the read and the write.
  */
-async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<{ status: number; body: PushDigest }> {
+async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<{ status: number; body: { revision: string; kept: true } }> {
   await purgeIfExpired(ctx, space);
   const read = await ctx.store.read((tx) => {
     const rev = currentRevision(tx, visibleSpace(tx, caller, space).row);
-    const files = (rev.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, sha: f.sha }));
-    const kept = keptPages(tx, space, rev);
-    return { rev, files, kept, pages: kept ?? digestPages(tx, space, rev, undefined, []) };
+    const kept = tx.get(PushDigests, space)?.tree === treeKeyOf(rev);
+    return { rev, pages: kept ? undefined : digestPages(tx, space, rev, undefined, []) };
   });
-  const tree = treeKeyOf(read.rev);
-  if (!read.kept)
+  const { rev, pages } = read;
+  if (pages)
     await ctx.store.write((tx) => {
       const row = tx.get(Spaces, space);
-      if (!row || row.deletedAt !== undefined || row.revision !== read.rev.id) return;
-      tx.put(PushDigests, { id: space, space, tree, pages: JSON.stringify(read.pages) });
+      if (!row || row.deletedAt !== undefined || row.revision !== rev.id) return;
+      tx.put(PushDigests, { id: space, space, tree: treeKeyOf(rev), pages: JSON.stringify(pages) });
     });
-  return { status: 200, body: { revision: read.rev.id, pages: read.pages, files: read.files, kept: true } };
+  return { status: 200, body: { revision: rev.id, kept: true } };
 }

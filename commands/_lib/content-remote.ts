@@ -119,8 +119,13 @@ export interface PushRemote {
   keepsSources: boolean;
   /** Fills in the markdown, link offsets and kept file of these pages (already there: nothing to do). */
   complete?: (pages: RemotePage[]) => Promise<void>;
-  /** Asks the server to keep the space's digest for its tree (POST /_docs/push-digest), when it made it from the page tree. */
+  /**
+   * Asks the server to keep the space's digest for its current tree (POST /_docs/push-digest): a
+   * server with the route, for the space's own content. `kept`: the digest compared with came from
+   * the one kept (nothing to ask while the tree has not moved).
+   */
   keep?: () => Promise<void>;
+  kept?: boolean;
 }
 
 /**
@@ -166,7 +171,7 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
   };
   // Kept at the server's discretion: a server that cannot is still compared with the same tree.
   const keep =
-    !changeRequest && digest.kept === false
+    !changeRequest && typeof digest.kept === 'boolean'
       ? async () => {
           try {
             await transport.docs('POST', '/_docs/push-digest', { query: { space: spaceId } });
@@ -175,7 +180,7 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
           }
         }
       : undefined;
-  return { pages, files, keepsSources: true, complete, keep };
+  return { pages, files, keepsSources: true, complete, keep, kept: digest.kept === true };
 }
 
 /**

@@ -132,8 +132,8 @@ export default class ContentPush extends DocsCommand {
       }
       if (!changed && !target) {
         // The same folder is likely pushed again (a CI job on every merge): the server keeps what
-        // it compared it with, and the next unchanged push reads that instead of the page tree.
-        await remote.keep?.();
+        // it compared it with, and the next push reads that instead of the page tree.
+        if (!remote.kept) await remote.keep?.();
         spinner?.stop();
         if (!this.jsonEnabled()) this.log(`No change: ${args.dir} matches space ${space}.`);
         // The pages are the space's: its sites get the .gitbook.yaml redirects (docs/manual/sites.md#redirects).

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -207,22 +208,29 @@ describe('content push compares what changed', () => {
     for (const f of ['section-0/README.md', 'section-1/page-24.md']) expect(readFileSync(join(got.out, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
   }, 120_000);
 
-  it('an unchanged push asks the server to keep its digest (not a dry run); the next one is answered from it', async () => {
+  it('a push that found nothing to send has the server keep its digest (not a dry run); the next push is compared with it', async () => {
     const http = new HttpTransport(served.url, TOKEN);
     const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
     const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Kept digest' } })).body as any).id;
     const dir = folder(50);
-    const kept = async () => ((await http.docs('GET', '/_docs/push-digest', { query: { space } })).body as any).kept;
-    expect(await push(dir, space)).toMatchObject({ added: 50 });
-    expect(await kept()).toBe(false);
+    const digest = async () => (await http.docs('GET', '/_docs/push-digest', { query: { space } })).body as any;
+    // Pushed without --merge, merged through the API: nothing kept for the new tree.
+    const opened = await docs(['content', 'push', dir, '--space', space, '--api-url', served.url, '--token', TOKEN, '--json'], env);
+    expect(opened.status, opened.stderr).toBe(0);
+    expect((await http.call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: opened.json.changeRequest } })).status).toBe(200);
+    expect((await digest()).kept).toBe(false);
     expect(await push(dir, space, ['--dry-run'])).toMatchObject({ changeRequest: null });
-    expect(await kept()).toBe(false); // a dry run changes nothing, derived rows included
+    expect((await digest()).kept).toBe(false); // a dry run changes nothing, derived rows included
     expect(await push(dir, space)).toMatchObject({ changeRequest: null, updated: 0 });
-    expect(await kept()).toBe(true);
-    // Still the same comparison: a change is found from the kept digest.
-    writeFileSync(join(dir, 'section-1', 'page-2.md'), '# Page 1.2\n\nChanged.\n');
+    expect((await digest()).kept).toBe(true);
+    // A change found from the kept digest; once merged, the new tree's digest is made from its nodes.
+    const changed = '# Page 1.2\n\nChanged.\n';
+    writeFileSync(join(dir, 'section-1', 'page-2.md'), changed);
     expect(await push(dir, space)).toMatchObject({ updated: 1, merged: true });
-    expect(await kept()).toBe(false);
+    const now = await digest();
+    expect(now.kept).toBe(false);
+    const page = now.pages.find((p: any) => p.path === 'section-1').pages.find((p: any) => p.path === 'section-1/page-2');
+    expect(page.source.sha).toBe(createHash('sha256').update(changed).digest('hex'));
     await http.close?.();
   }, 60_000);
 

@@ -1,4 +1,5 @@
 import type { Context } from './kernel/context.js';
+import type { ReadTx } from './store/port.js';
 import { isExpired } from './spaces/retention.js';
 import { Spaces } from './spaces/tables.js';
 
@@ -12,6 +13,16 @@ import { Spaces } from './spaces/tables.js';
  */
 export async function purgeIfExpired(ctx: Context, spaceId: string): Promise<void> {
   await purgingIfExpired(ctx, spaceId);
+}
+
+/**
+ * Inside a read: is the space deleted and past its retention (to be purged before it is read)?
+ * The clock is read only for a deleted space. A read that answers no can go on and read the space
+ * in the same transaction; one that answers yes calls purgeIfExpired and reads again.
+ */
+export function dueForPurge(tx: ReadTx, ctx: Context, spaceId: string): boolean {
+  const s = tx.get(Spaces, spaceId);
+  return s?.deletedAt !== undefined && isExpired(s, ctx.clock.now());
 }
 
 /**

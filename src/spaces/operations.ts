@@ -6,8 +6,9 @@ import type { SpaceRecord } from './model.js';
 import { presentSpace } from './present.js';
 import { presentSpacesPage } from './present-page.js';
 import * as relocate from './relocate.js';
-import { purgeIfExpired, purgingIfExpired } from '../space-expiry.js';
+import { dueForPurge, purgeIfExpired, purgingIfExpired } from '../space-expiry.js';
 import * as service from './service.js';
+import type { ReadTx } from '../store/port.js';
 
 /** The Space object with its counts as they are now (read after the write that changed it). */
 const show = async (ctx: Context, x: { row: SpaceRecord; level: MemberRole }, shareKey?: string) =>
@@ -29,10 +30,19 @@ export const createSpace = defineOperation('createSpace', async ({ ctx, caller, 
 // its retention a space is gone, whether or not the server's sweeper got to it yet.
 
 // The most frequent read: the purge check is the cheap one (no write unless the space is deleted).
+// The most frequent read of a space: the expiry check, the space and its counts in one read (three
+// before: reads at 32 connections spend ~1 µs of every request's ~22 µs per read transaction).
 export const getSpaceById = defineOperation('getSpaceById', async ({ ctx, caller, path, query }) => {
-  await purgingIfExpired(ctx, path.spaceId);
-  const seen = await ctx.store.read((tx) => service.visibleSpace(tx, caller, path.spaceId));
-  return { status: 200, body: await show(ctx, seen, query.shareKey) };
+  const read = (tx: ReadTx) => {
+    const seen = service.visibleSpace(tx, caller, path.spaceId);
+    return { seen, counts: spaceCounts(tx, seen.row.id) };
+  };
+  let got = await ctx.store.read((tx) => (dueForPurge(tx, ctx, path.spaceId) ? undefined : read(tx)));
+  if (!got) {
+    await purgingIfExpired(ctx, path.spaceId);
+    got = await ctx.store.read(read);
+  }
+  return { status: 200, body: presentSpace(ctx, got.seen.row, got.seen.level, got.counts, query.shareKey) };
 });
 
 export const updateSpaceById = defineOperation('updateSpaceById', async ({ ctx, caller, path, body }) => {

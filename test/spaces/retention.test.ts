@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { RETENTION_MS } from '../../src/spaces/retention.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -66,6 +66,20 @@ describe('spaces: delete and restore', () => {
       expect(r.status).toBe(404);
       expect(await row()).toBeUndefined();
       expect(await s2.ctx.store.read((tx) => tx.get(Revisions, sp.revision))).toBeUndefined();
+      // GET reads the space, its counts and the check in one read; an expired one is purged all the same.
+      const other = (await s2.api('POST', `/v1/orgs/${o}/spaces`, { body: { title: 'Read once' } })).body;
+      const reads = vi.spyOn(s2.ctx.store, 'read');
+      expect((await s2.api('GET', `/v1/spaces/${other.id}`)).body).toMatchObject({ id: other.id, title: 'Read once' });
+      const perGet = reads.mock.calls.length;
+      expect(perGet).toBe(2); // the caller's token, then the space (the check, its row and its counts)
+      reads.mockClear();
+      await s2.api('DELETE', `/v1/spaces/${other.id}`);
+      own.advance(RETENTION_MS);
+      reads.mockClear();
+      expect((await s2.api('GET', `/v1/spaces/${other.id}`)).status).toBe(404);
+      expect(reads.mock.calls.length).toBeGreaterThan(perGet);
+      reads.mockRestore();
+      expect(await s2.ctx.store.read((tx) => tx.get(Spaces, other.id))).toBeUndefined();
     } finally {
       await s2.stop();
     }

@@ -15,8 +15,12 @@ interface Counted extends Row {
 const CHANGE_REQUESTS = 'changeRequests';
 const COMMENTS = 'comments';
 
+let known: Set<string> | undefined;
+
 function rowsOf(tx: ReadTx, name: string, spaceId: string): Counted[] {
-  return TABLES.some((t) => t.name === name) ? tx.find(table<Counted, 'space'>(name), 'space', spaceId) : [];
+  // Asked at every read of a space: the table list looked through once.
+  known ??= new Set(TABLES.map((t) => t.name));
+  return known.has(name) ? tx.find(table<Counted, 'space'>(name), 'space', spaceId) : [];
 }
 
 export function spaceCounts(tx: ReadTx, spaceId: string) {

@@ -507,6 +507,22 @@ describe('FileBackend', () => {
     await store.close();
   });
 
+  it("with keepStrayTemps (an in-process command), leaves a crash's temp files in the shard folder to the next open without it", async () => {
+    const dir = await orgsStore(3);
+    const stray = join(dir, 'store', 'org__o1.json.123.abc.tmp');
+    writeFileSync(stray, '{"cut');
+    const sums = join(dir, 'checksums', '07.json.123.abc.tmp');
+    writeFileSync(sums, '{"cut');
+    let store = await ShardStore.open(new FileBackend(dir, { syncReads: true, keepStrayTemps: true }), SPECS);
+    expect(await store.read((tx) => tx.get('orgs', 'o1')?.id)).toBe('o1');
+    await store.close();
+    // The shard folder is not listed (20,000 files at 10,000 spaces); the catalog's folder is.
+    expect([existsSync(stray), existsSync(sums)]).toEqual([true, false]);
+    store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.close();
+    expect(existsSync(stray)).toBe(false);
+  });
+
   it('checks the catalog entries of the shards it loads, not every entry of their buckets', async () => {
     const dir = await orgsStore(640); // ~10 entries a bucket
     for (const syncReads of [true, false]) {

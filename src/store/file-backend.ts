@@ -90,7 +90,8 @@ export interface FileBackendOptions {
  * temp files), then renames a manifest listing them into place: that rename is the commit point.
  * The renames follow, and the manifest is removed. On open, a manifest left by a crash is
  * replayed (renames are idempotent: a temp file already moved is skipped), and stray temp files
- * of commits that never reached their commit point are deleted. So a commit is all or nothing,
+ * of commits that never reached their commit point are deleted (those in the shard folder not by
+ * an in-process command: keepStrayTemps). So a commit is all or nothing,
  * catalog included. A commit that fails before its commit point (a full disk) removes its temp
  * files before it answers, so freeing space is enough for the next one to succeed.
  *

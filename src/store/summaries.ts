@@ -176,7 +176,8 @@ export function summaryRows<T>(tx: ReadTx, table: Table<any>, group: string, mak
  * again and again: the entries of 10,000 spaces are made once, not on every run.
  */
 const decoded = new Map<string, { make: unknown; buckets: (Bucket | undefined)[]; out: readonly unknown[] }>();
-const DECODED_GROUPS = 32;
+/** Few: a list holds its bucket rows beyond the cache bound (~3 MB at 10,000 spaces, entries included). */
+const DECODED_GROUPS = 4;
 
 /** The highest `last` value of `key` ever written in `group`'s summary; null when none; undefined without summaries. */
 export function summaryLast(tx: ReadTx, table: Table<any>, group: string, key: string): number | null | undefined {

@@ -17,7 +17,10 @@ export const isPostgresUrl = (s: string | undefined): s is string => !!s && /^po
  * schema, default `docs`) or a data directory, or memory when neither is given. The pg driver is
  * loaded only for a PostgreSQL store, so other commands never pay for it.
  */
-export async function openBackend(location: string | undefined, opts: Pick<FileBackendOptions, 'statAtOpen' | 'syncReads'> = {}): Promise<ShardBackend> {
+export async function openBackend(
+  location: string | undefined,
+  opts: Pick<FileBackendOptions, 'statAtOpen' | 'syncReads' | 'keepStrayTemps'> = {},
+): Promise<ShardBackend> {
   if (!location) return new MemoryBackend();
   if (!isPostgresUrl(location)) return new FileBackend(location, opts);
   const url = new URL(location);
@@ -35,6 +38,7 @@ export interface OpenOptions {
   /** A data directory's files: checked by size at open (`docs serve`), read synchronously (a process with one caller). See FileBackendOptions. */
   statAtOpen?: FileBackendOptions['statAtOpen'];
   syncReads?: FileBackendOptions['syncReads'];
+  keepStrayTemps?: FileBackendOptions['keepStrayTemps'];
 }
 
 /** A context on the data directory `dir` (lowdb files), on PostgreSQL (`store`), or in memory. */
@@ -43,7 +47,10 @@ export async function openContext(dir: string | undefined, opts: OpenOptions = {
     throw new DocsError('invalid', `--store: ${opts.store} is not a postgres:// URL (a data directory is given with --data)`);
   let store: ShardStore;
   try {
-    store = await ShardStore.open(await openBackend(opts.store ?? dir, { statAtOpen: opts.statAtOpen, syncReads: opts.syncReads }), TABLES);
+    store = await ShardStore.open(
+      await openBackend(opts.store ?? dir, { statAtOpen: opts.statAtOpen, syncReads: opts.syncReads, keepStrayTemps: opts.keepStrayTemps }),
+      TABLES,
+    );
   } catch (err: any) {
     if (!opts.store || err instanceof DocsError) throw err;
     const where = new URL(opts.store);

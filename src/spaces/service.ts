@@ -3,6 +3,7 @@ import type { DefaultLevel } from '../collections/model.js';
 import type { Caller, Context } from '../kernel/context.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { newId } from '../kernel/ids.js';
+import type { MemberRole } from '../kernel/roles.js';
 import { memberRowId } from '../organizations/model.js';
 import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentAccess, requireCreateIn, requireLevel, type ContentAccess } from '../tree/access.js';
@@ -42,10 +43,15 @@ export function requireContentEdit(tx: ReadTx, caller: Caller, id: string): Seen
 /** The organization's spaces the caller can see, in tree order. */
 export function listSpaces(tx: ReadTx, caller: Caller, organizationId: string) {
   const access = contentAccess(tx, organizationId, caller);
-  return walk(tx, organizationId)
-    .filter(({ item }) => item.kind === 'space')
-    .map(({ item }) => ({ row: item.row as SpaceEntry, level: access.space(item.row as SpaceEntry) }))
-    .filter((x) => x.level);
+  // One pass, no list between steps: a read of 10,000 spaces runs this twice (before and after
+  // the page's rows are loaded).
+  const out: { row: SpaceEntry; level: NonNullable<MemberRole> }[] = [];
+  for (const { item } of walk(tx, organizationId)) {
+    if (item.kind !== 'space') continue;
+    const level = access.space(item.row);
+    if (level) out.push({ row: item.row, level });
+  }
+  return out;
 }
 
 function checkIcon(icon: unknown): string {

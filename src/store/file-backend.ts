@@ -14,11 +14,13 @@ import {
   bucketFile,
   catalogEntry,
   checkShard,
+  entryIn,
   fileName,
   keyOf,
   parseShard,
-  readBucket,
-  readBucketSync,
+  parseBucket,
+  readBucketBytes,
+  readBucketBytesSync,
   readCatalog,
   sizeProblem,
   STRAY,
@@ -70,6 +72,14 @@ export interface FileBackendOptions {
    * round trip through the thread pool). `spaces list` on 100 spaces reads ~160 files.
    */
   syncReads?: boolean;
+  /**
+   * Leave the temp files of a commit a crash cut before its commit point in the shard folder,
+   * for the next `docs serve` start or `docs doctor` to remove: finding them lists the folder,
+   * 35–100 ms at 20,000 shard files (10,000 spaces), for a command that reads a page of them.
+   * They only hold disk space (nothing reads a `.tmp` file); a commit that fails removes its own,
+   * and an interrupted commit's manifest is still completed.
+   */
+  keepStrayTemps?: boolean;
 }
 
 /**
@@ -80,7 +90,8 @@ export interface FileBackendOptions {
  * temp files), then renames a manifest listing them into place: that rename is the commit point.
  * The renames follow, and the manifest is removed. On open, a manifest left by a crash is
  * replayed (renames are idempotent: a temp file already moved is skipped), and stray temp files
- * of commits that never reached their commit point are deleted. So a commit is all or nothing,
+ * of commits that never reached their commit point are deleted (those in the shard folder not by
+ * an in-process command: keepStrayTemps). So a commit is all or nothing,
  * catalog included. A commit that fails before its commit point (a full disk) removes its temp
  * files before it answers, so freeing space is enough for the next one to succeed.
  *
@@ -88,7 +99,8 @@ export interface FileBackendOptions {
  * open, lists `shards/` once and stats each file: a committed shard whose file is gone, cut
  * short, emptied or resized, or a file the catalog does not know, stops the start, naming the
  * file. An in-process command opens the store for one command: it reads a bucket of the catalog
- * when it first loads or commits a shard of it, so its cost follows what it touches. A shard's text is checked (JSON,
+ * when it first loads or commits a shard of it, and checks only the entries of the shards it
+ * loads (sumOf), so its cost follows what it touches. A shard's text is checked (JSON,
  * shape, checksum) when it is loaded, so open reads no shard it does not need, and a request
  * touching a shard damaged in place (same size) fails with the file's name (503) rather than a
  * row vanishing.
@@ -99,9 +111,13 @@ export class FileBackend implements ShardBackend {
   private shardDir: string;
   private readonly sumDir: string;
   private readonly versions = new Map<string, number>();
-  /** The catalog: bucket -> (file name -> `sha256:bytes`). */
+  /** The catalog: bucket -> (file name -> `sha256:bytes`), for the buckets parsed whole (see sumOf). */
   private buckets = new Map<number, Map<string, string>>();
-  private readonly bucketReads = new Map<number, Promise<Map<string, string>>>();
+  /** Buckets read but not parsed (undefined: no file): a lookup finds its one entry in the bytes. */
+  private readonly texts = new Map<number, Buffer | undefined>();
+  private readonly textReads = new Map<number, Promise<Buffer | undefined>>();
+  /** What was read of the catalog: bucket files, and entries parsed or found (tests count them). */
+  readonly catalogReads = { files: 0, entries: 0 };
   /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -117,35 +133,73 @@ export class FileBackend implements ShardBackend {
     return new DocsError('unavailable', `data directory ${this.dir}: ${file} ${problem} (see docs doctor --data ${this.dir})`);
   }
 
-  /** A bucket of the catalog, read on first use (an in-process command reads the few it needs). */
-  private bucket(b: number): Promise<Map<string, string>> {
-    const have = this.buckets.get(b);
-    if (have) return Promise.resolve(have);
+  /** A bucket's bytes, read on first use (an in-process command reads the few it needs). */
+  private bucketText(b: number): Promise<Buffer | undefined> {
+    if (this.texts.has(b)) return Promise.resolve(this.texts.get(b));
     if (this.opts.syncReads) {
       try {
-        const m = readBucketSync(this.dir, b);
-        this.buckets.set(b, m);
-        return Promise.resolve(m);
+        const text = readBucketBytesSync(this.dir, b);
+        this.catalogReads.files++;
+        this.texts.set(b, text);
+        return Promise.resolve(text);
       } catch (err) {
-        return Promise.reject(err instanceof CatalogDamage ? this.damaged(err.file, err.problem) : storageError(err, this.dir));
+        return Promise.reject(storageError(err, this.dir));
       }
     }
-    let p = this.bucketReads.get(b);
+    let p = this.textReads.get(b);
     if (!p) {
-      p = readBucket(this.dir, b).then(
-        (m) => (this.buckets.has(b) ? this.buckets.get(b)! : (this.buckets.set(b, m), m)),
+      p = readBucketBytes(this.dir, b).then(
+        (text) => {
+          this.catalogReads.files++;
+          if (!this.texts.has(b)) this.texts.set(b, text);
+          return this.texts.get(b);
+        },
         (err) => {
-          this.bucketReads.delete(b);
-          throw err instanceof CatalogDamage ? this.damaged(err.file, err.problem) : storageError(err, this.dir);
+          this.textReads.delete(b);
+          throw storageError(err, this.dir);
         },
       );
-      this.bucketReads.set(b, p);
+      this.textReads.set(b, p);
     }
     return p;
   }
 
+  /** A bucket of the catalog parsed whole and checked (a commit rewrites it; a lookup missed in it). */
+  private async bucket(b: number): Promise<Map<string, string>> {
+    const have = this.buckets.get(b);
+    if (have) return have;
+    const text = await this.bucketText(b);
+    if (this.buckets.has(b)) return this.buckets.get(b)!;
+    let sums: Map<string, string>;
+    try {
+      sums = parseBucket(b, text);
+    } catch (err) {
+      throw err instanceof CatalogDamage ? this.damaged(err.file, err.problem) : err;
+    }
+    this.catalogReads.entries += sums.size;
+    this.buckets.set(b, sums);
+    this.texts.delete(b);
+    return sums;
+  }
+
+  /**
+   * A committed shard file's catalog entry. Its bucket is read, and the entry found in its bytes
+   * (shard-files.ts entryIn) and checked against the shard when it is loaded, without parsing the
+   * rest of the bucket: what a command checks follows the shards it loads, not the size of the
+   * store (a bucket holds ~300 entries at 10,000 spaces, and a page of a list touches nearly
+   * every bucket). An entry not found that way parses the bucket whole, so a shard the catalog
+   * does not list, or a damaged bucket, is named as before; `docs serve` (statAtOpen), a commit
+   * (for the buckets it rewrites) and `docs doctor` read buckets whole.
+   */
   private async sumOf(file: string): Promise<string | undefined> {
-    return (await this.bucket(sumBucket(file))).get(file);
+    const b = sumBucket(file);
+    const have = this.buckets.get(b);
+    if (have) return have.get(file);
+    const text = await this.bucketText(b);
+    const found = text === undefined || this.buckets.has(b) ? undefined : entryIn(text, file);
+    if (found === undefined) return (await this.bucket(b)).get(file);
+    this.catalogReads.entries++;
+    return found;
   }
 
   /** The folder of shard files, as messages name it (`shards` while an older format is read). */
@@ -308,7 +362,7 @@ export class FileBackend implements ShardBackend {
       await syncDir(this.sumDir).catch(() => {});
       await unlink(manifestPath);
     }
-    for (const d of [this.shardDir, this.sumDir]) {
+    for (const d of this.opts.keepStrayTemps ? [this.sumDir] : [this.shardDir, this.sumDir]) {
       for (const f of await readdir(d).catch(() => [] as string[])) if (f.endsWith('.tmp')) await unlink(join(d, f));
     }
     for (const f of await readdir(this.dir)) {
@@ -393,7 +447,10 @@ export class FileBackend implements ShardBackend {
         throw storageError(err, this.dir);
       });
     }
-    for (const [b, sums] of buckets) this.buckets.set(b, sums);
+    for (const [b, sums] of buckets) {
+      this.buckets.set(b, sums);
+      this.texts.delete(b);
+    }
     for (const [key, v] of versions) {
       if (v === 0) this.versions.delete(key);
       else this.versions.set(key, v);

@@ -132,6 +132,14 @@ export interface TableSpec {
    */
   blobs?: (row: any) => string[];
   /**
+   * Rows holding thousands of small values that only the store's own code reads (a summary's
+   * tuples, src/store/summaries.ts): a shard holding only such rows counts its text times this
+   * (what they take in V8's heap per character of text, measured on such shards) toward the cache
+   * bound, and its rows are frozen with their object fields, not walked value by value: for
+   * 10,000 spaces, a value-by-value walk cost a command ~20 ms (cold code) for an estimate.
+   */
+  heapPerTextChar?: number;
+  /**
    * Rows kept in their own shards but listed by a group: each put or delete also updates the
    * group's summary in the same transaction (src/store/summaries.ts).
    */

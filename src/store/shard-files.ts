@@ -82,31 +82,56 @@ export function sizeProblem(size: number, entry: string): string | undefined {
 
 /** One bucket of the catalog (file name -> entry); empty when its file does not exist. */
 export async function readBucket(dir: string, b: number): Promise<Map<string, string>> {
-  let text: string | undefined;
-  try {
-    text = await readFile(join(dir, CHECKSUMS, bucketFile(b)), 'utf8');
-  } catch (err: any) {
-    if (err.code !== 'ENOENT') throw err;
-  }
-  return parseBucket(b, text);
+  return parseBucket(b, await readBucketBytes(dir, b));
 }
 
-/** readBucket, reading the file synchronously (FileBackendOptions.syncReads). */
-export function readBucketSync(dir: string, b: number): Map<string, string> {
-  let text: string | undefined;
+/** A bucket file's bytes, read but not parsed; undefined when it does not exist. */
+export async function readBucketBytes(dir: string, b: number): Promise<Buffer | undefined> {
   try {
-    text = readFileSync(join(dir, CHECKSUMS, bucketFile(b)), 'utf8');
+    return await readFile(join(dir, CHECKSUMS, bucketFile(b)));
   } catch (err: any) {
     if (err.code !== 'ENOENT') throw err;
+    return undefined;
   }
-  return parseBucket(b, text);
+}
+
+/** readBucketBytes, reading the file synchronously (FileBackendOptions.syncReads). */
+export function readBucketBytesSync(dir: string, b: number): Buffer | undefined {
+  try {
+    return readFileSync(join(dir, CHECKSUMS, bucketFile(b)));
+  } catch (err: any) {
+    if (err.code !== 'ENOENT') throw err;
+    return undefined;
+  }
+}
+
+const [OPEN, COMMA, CLOSE, QUOTE] = ['{', ',', '}', '"'].map((c) => c.charCodeAt(0));
+
+/**
+ * The entry of `file` in a bucket's bytes, found without parsing the rest of it (nor decoding
+ * it): a command that loads one shard of a bucket checks that shard's entry, not the ~300 others
+ * a bucket holds at 10,000 spaces (a page of a list touches nearly every bucket). Found only as
+ * docs writes it (JSON.stringify: `"name":"<sha256>:<bytes>"` between `{` or `,` and `,` or `}`,
+ * once); undefined otherwise, and the caller parses the bucket whole (the file is not in it, or
+ * the bucket is damaged or was written otherwise: a key twice, which JSON.parse reads as its last).
+ */
+export function entryIn(bytes: Buffer, file: string): string | undefined {
+  const key = `${JSON.stringify(file)}:"`;
+  const at = bytes.indexOf(key, 0, 'utf8');
+  if (at < 1 || (bytes[at - 1] !== OPEN && bytes[at - 1] !== COMMA)) return undefined;
+  const start = at + Buffer.byteLength(key);
+  const end = bytes.indexOf(QUOTE!, start);
+  if (end < 0 || (bytes[end + 1] !== COMMA && bytes[end + 1] !== CLOSE) || bytes.includes(key, end, 'utf8')) return undefined;
+  const entry = bytes.toString('latin1', start, end);
+  return ENTRY.test(entry) ? entry : undefined;
 }
 
 const ENTRY = /^[0-9a-f]{64}:\d+$/;
 
-/** A bucket file's text (undefined: no file) as its entries, or CatalogDamage naming what is wrong. */
-function parseBucket(b: number, text: string | undefined): Map<string, string> {
-  if (text === undefined) return new Map();
+/** A bucket file's bytes (undefined: no file) as its entries, or CatalogDamage naming what is wrong. */
+export function parseBucket(b: number, bytes: Buffer | undefined): Map<string, string> {
+  if (bytes === undefined) return new Map();
+  const text = bytes.toString('utf8');
   const name = bucketFile(b);
   let data: unknown;
   try {

@@ -19,7 +19,7 @@ import {
 } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
 import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
-import { Rows, deepFreeze, freezeMeasured, heapBytes, valuesOf } from './rows.js';
+import { Rows, deepFreeze, freezeFields, freezeMeasured, heapBytes, valuesOf } from './rows.js';
 import { filterOf, idHash, mayHold, usableFilter } from './segment-filter.js';
 import { MARKER, buildSummaries, maintain, summariesCurrent } from './summaries.js';
 
@@ -174,18 +174,33 @@ export class ShardStore implements Store {
     return !!e && !e.stale;
   }
 
+  /** TableSpec.heapPerTextChar of a shard holding only rows of such tables (one table: a summary's). */
+  private textSized(shard: LoadedShard): number | undefined {
+    let perChar: number | undefined;
+    for (const table in shard.data) {
+      const p = this.specs.get(table)?.heapPerTextChar;
+      if (!p || (perChar !== undefined && p !== perChar)) return undefined;
+      perChar = p;
+    }
+    return shard.size > 0 ? perChar : undefined;
+  }
+
   private insert(key: string, shard: LoadedShard) {
     if (this.cache.has(key)) return;
     // What the shard takes in memory (its rows frozen and measured in one walk, plus what the
     // store's index keeps of each), not its file's size: the cache bound counts memory.
-    let size = 0;
+    // A shard of rows sized by their text (TableSpec.heapPerTextChar) is not walked value by value.
+    const perChar = this.textSized(shard);
+    let size = perChar ? Math.round(shard.size * perChar) : 0;
     for (const [table, rows] of Object.entries(shard.data)) {
-      if (isStoreTable(table) || !this.specs.has(table)) {
+      if (!perChar && (isStoreTable(table) || !this.specs.has(table))) {
         size += heapBytes(rows); // directories, segment lists; a table of a newer version: kept on disk
         continue;
       }
       for (const row of Object.values(rows)) {
-        size += freezeMeasured(row) + ROW_INDEX_BYTES;
+        if (perChar) freezeFields(row);
+        else size += freezeMeasured(row);
+        size += ROW_INDEX_BYTES;
         this.rows.set(table, row);
       }
     }

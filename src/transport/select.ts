@@ -99,8 +99,9 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
     const got = await tryLockProbed(dir);
     if (got.ok) {
       try {
-        // The lock makes this process the directory's only user, for one caller: sync reads.
-        const ctx = await openContext(dir, { syncReads: true });
+        // The lock makes this process the directory's only user, for one caller: sync reads; a
+        // crash's temp files left to `docs serve` and `docs doctor` (FileBackendOptions.keepStrayTemps).
+        const ctx = await openContext(dir, { syncReads: true, keepStrayTemps: true });
         const boot = await bootstrap(ctx);
         if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
         const owner = await ownerOf(ctx);

@@ -30,20 +30,65 @@ const byPosition = (a: TreeItem, b: TreeItem) =>
   a.row.createdAt.localeCompare(b.row.createdAt) ||
   a.row.id.localeCompare(b.row.id);
 
+const INDEX_BITS = 2 ** 20;
+
+/**
+ * `items` in order (byPosition). The usual case, one kind whose positions are distinct integers
+ * (as endPosition and writeOrder give them), sorts numbers natively, each position packed with
+ * its item's index (exact in a double below 2^53), instead of calling byPosition ~130,000 times
+ * for 10,000 spaces; anything else (ties, other numbers, two kinds) sorts with byPosition.
+ */
+function sortItems(items: TreeItem[]): TreeItem[] {
+  const n = items.length;
+  if (n < 64 || n >= INDEX_BITS) return items.sort(byPosition);
+  const kind = items[0]!.kind;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const item = items[i]!;
+    const p = item.row.position;
+    if (item.kind !== kind || !Number.isInteger(p) || p < 0 || p >= 2 ** 32) return items.sort(byPosition);
+    keys[i] = p * INDEX_BITS + i;
+  }
+  keys.sort();
+  const out = new Array<TreeItem>(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    if (i > 0 && Math.floor(k / INDEX_BITS) === Math.floor(keys[i - 1]! / INDEX_BITS)) return items.sort(byPosition); // a tie
+    out[i] = items[k % INDEX_BITS]!;
+  }
+  return out;
+}
+
 /**
  * Every space of the organization (deleted ones too), unordered, as its summary keeps them (a
  * few shards, however many spaces), or, on a store without summaries, from each space's shard.
+ * Frozen, and the same list while the summary is unchanged (src/store/summaries.ts summaryRows).
  */
-export function orgSpaces(tx: ReadTx, organization: string): SpaceEntry[] {
+export function orgSpaces(tx: ReadTx, organization: string): readonly SpaceEntry[] {
   // Without summaries (only until the open that builds them): every space, then this organization's.
   return summaryRows(tx, Spaces, organization, spaceEntry) ?? tx.all(Spaces).filter((s) => s.organization === organization);
 }
 
-/** A space's entry of the summary (its SPACE_SUMMARY_FIELDS, in that order) as a SpaceEntry. */
+/** Where each field sits in a summary entry: found by name in SPACE_SUMMARY_FIELDS, never written out. */
+const at = Object.fromEntries(SPACE_SUMMARY_FIELDS.map((f, i) => [f, i])) as Record<(typeof SPACE_SUMMARY_FIELDS)[number], number>;
+
+/**
+ * A space's entry of the summary (its SPACE_SUMMARY_FIELDS, in that order) as a SpaceEntry: an
+ * object literal, so the entries of 10,000 spaces share one shape made at once (keys set one by
+ * one from the list, through a keyed store, cost ~3x to make; a test checks the literal names
+ * every field of the list).
+ */
 export function spaceEntry(id: string, e: readonly unknown[]): SpaceEntry {
-  const entry: Record<string, unknown> = { id };
-  for (let i = 0; i < SPACE_SUMMARY_FIELDS.length; i++) entry[SPACE_SUMMARY_FIELDS[i]!] = e[i] ?? null;
-  return entry as SpaceEntry;
+  return {
+    id,
+    parent: (e[at.parent] ?? null) as SpaceEntry['parent'],
+    position: (e[at.position] ?? null) as SpaceEntry['position'],
+    createdAt: (e[at.createdAt] ?? null) as SpaceEntry['createdAt'],
+    defaultLevel: (e[at.defaultLevel] ?? null) as SpaceEntry['defaultLevel'],
+    revision: (e[at.revision] ?? null) as SpaceEntry['revision'],
+    deletedAt: (e[at.deletedAt] ?? null) as SpaceEntry['deletedAt'],
+    type: (e[at.type] ?? null) as SpaceEntry['type'],
+  };
 }
 
 /** The whole row of a space the tree gave (read from its shard unless it is one already). */
@@ -80,10 +125,14 @@ export function siblings(tx: ReadTx, organization: string, parent: string | null
     .sort(byPosition);
 }
 
-/** The whole tree, depth first, each parent before its children, siblings in order. */
-export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth: number }[] {
+/** The whole tree, depth first, each parent before its children, siblings in order. Frozen. */
+export function walk(tx: ReadTx, organization: string): readonly Walked[] {
   const cols = tx.find(Collections, 'organization', organization);
-  const spaces = orgSpaces(tx, organization).filter((s) => !s.deletedAt);
+  const all = orgSpaces(tx, organization);
+  // The same summary list and the same collections: the same walk (see `walks`).
+  const last = walks.get(all);
+  if (last && last.cols.length === cols.length && last.cols.every((c, i) => c === cols[i])) return last.out;
+  const spaces = all.filter((s) => !s.deletedAt);
   const byParent = new Map<string | null, TreeItem[]>();
   const add = (parent: string | null, item: TreeItem) => {
     let list = byParent.get(parent);
@@ -92,16 +141,28 @@ export function walk(tx: ReadTx, organization: string): { item: TreeItem; depth:
   };
   for (const row of cols) add(row.parent, { kind: 'collection', row });
   for (const row of spaces) add(row.parent, { kind: 'space', row });
-  const out: { item: TreeItem; depth: number }[] = [];
+  const out: Walked[] = [];
   const visit = (parent: string | null, depth: number) => {
-    for (const item of (byParent.get(parent) ?? []).sort(byPosition)) {
-      out.push({ item, depth });
+    for (const item of sortItems(byParent.get(parent) ?? [])) {
+      out.push(Object.freeze({ item: Object.freeze(item), depth }));
       if (item.kind === 'collection') visit(item.row.id, depth + 1);
     }
   };
   visit(null, 0);
+  Object.freeze(out);
+  if (Object.isFrozen(all)) walks.set(all, { cols, out });
   return out;
 }
+
+type Walked = { readonly item: TreeItem; readonly depth: number };
+
+/**
+ * The last walk of an organization, by the summary list it was made from (a frozen list, the
+ * same while the summary is unchanged) and its collections: a read runs again after each round
+ * of shard loads (a page of spaces walks the tree twice), and `docs serve` lists again and
+ * again; 10,000 spaces are sorted once, not on every run.
+ */
+const walks = new WeakMap<readonly SpaceEntry[], { cols: CollectionRecord[]; out: readonly Walked[] }>();
 
 /**
  * The position after every current child of `parent` of that kind. For spaces, after every

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } from '../../src/store/backend.js';
 import { FileBackend } from '../../src/store/file-backend.js';
-import { bucketFile, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
+import { bucketFile, catalogEntry, keyOf, sumBucket } from '../../src/store/shard-files.js';
 import { MemoryBackend } from '../../src/store/memory-backend.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
@@ -478,6 +478,95 @@ engineContract(
 );
 
 describe('FileBackend', () => {
+  /** A store of `n` organizations, each in its shard (org/<id>): ~n/64 catalog entries per bucket. */
+  async function orgsStore(n: number): Promise<string> {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => {
+      for (let i = 0; i < n; i++) tx.put('orgs', { id: `o${i}` });
+    });
+    await store.close();
+    return dir;
+  }
+
+  it('a shard of rows sized by their text (TableSpec.heapPerTextChar) counts its text times it, its rows frozen with their fields', async () => {
+    const dir = tempDir();
+    const specs: TableSpec[] = [...SPECS, { name: 'sums', shard: (r) => `sum/${r.id}`, indexes: [], locateId: (id) => `sum/${id}`, heapPerTextChar: 3 }];
+    let store = await ShardStore.open(new FileBackend(dir), specs);
+    const rows = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`s${i}`, [i, '2026-01-01T00:00:00.000Z', null, 'inherit']]));
+    await store.write((tx) => tx.put('sums', { id: 'g', rows }));
+    await store.close();
+    store = await ShardStore.open(new FileBackend(dir), specs);
+    const before = store.stats().bytes;
+    const row = await store.read((tx) => tx.get<{ id: string; rows: Record<string, unknown[]> }>('sums', 'g')!);
+    const text = readFileSync(join(dir, 'store', 'sum__g.json'), 'utf8');
+    // Not walked value by value (rows.ts measure would count each of the 200 entries).
+    expect(store.stats().bytes - before).toBe(Math.round(text.length * 3) + 64);
+    expect(Object.isFrozen(row) && Object.isFrozen(row.rows)).toBe(true);
+    expect(row.rows.s7).toEqual([7, '2026-01-01T00:00:00.000Z', null, 'inherit']);
+    await store.close();
+  });
+
+  it("with keepStrayTemps (an in-process command), leaves a crash's temp files in the shard folder to the next open without it", async () => {
+    const dir = await orgsStore(3);
+    const stray = join(dir, 'store', 'org__o1.json.123.abc.tmp');
+    writeFileSync(stray, '{"cut');
+    const sums = join(dir, 'checksums', '07.json.123.abc.tmp');
+    writeFileSync(sums, '{"cut');
+    let store = await ShardStore.open(new FileBackend(dir, { syncReads: true, keepStrayTemps: true }), SPECS);
+    expect(await store.read((tx) => tx.get('orgs', 'o1')?.id)).toBe('o1');
+    await store.close();
+    // The shard folder is not listed (20,000 files at 10,000 spaces); the catalog's folder is.
+    expect([existsSync(stray), existsSync(sums)]).toEqual([true, false]);
+    store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.close();
+    expect(existsSync(stray)).toBe(false);
+  });
+
+  it('checks the catalog entries of the shards it loads, not every entry of their buckets', async () => {
+    const dir = await orgsStore(640); // ~10 entries a bucket
+    for (const syncReads of [true, false]) {
+      const backend = new FileBackend(dir, { syncReads });
+      const store = await ShardStore.open(backend, SPECS);
+      const atOpen = { ...backend.catalogReads };
+      expect(await store.read((tx) => ['o1', 'o2', 'o3'].map((id) => tx.get('orgs', id)?.id))).toEqual(['o1', 'o2', 'o3']);
+      // One entry per shard loaded (parsing its bucket whole read ~10 each); a bucket file each.
+      expect(backend.catalogReads.entries - atOpen.entries).toBe(3);
+      expect(backend.catalogReads.files - atOpen.files).toBeLessThanOrEqual(3);
+      await store.close();
+    }
+  });
+
+  it('a catalog bucket damaged elsewhere: the loaded shard is still checked against its entry; an entry the damage took names the bucket', async () => {
+    const dir = await orgsStore(640);
+    const file = 'org__o1.json';
+    const bucket = join(dir, 'checksums', bucketFile(sumBucket(file)));
+    const sums = JSON.parse(readFileSync(bucket, 'utf8')) as Record<string, string>;
+    // The bucket's other org shards, last in the order it is written again below.
+    const rest = Object.keys(sums).filter((f) => f !== file);
+    const others = [...rest.filter((f) => !f.startsWith('org__')), ...rest.filter((f) => f.startsWith('org__'))];
+    expect(others.at(-1)).toMatch(/^org__/);
+    // The shard changed in place (same size) and its entry intact, another entry made unreadable.
+    const shard = join(dir, 'store', file);
+    writeFileSync(shard, readFileSync(shard, 'utf8').replace('"o1"', '"x1"'));
+    writeFileSync(bucket, JSON.stringify({ ...sums, [others.at(-1)!]: 'not a checksum' }));
+    let store = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS);
+    await expect(store.read((tx) => tx.get('orgs', 'o1'))).rejects.toThrow(`${file} does not match its checksum in the catalog`);
+    // The damaged entry's shard: its entry is not found as docs writes it, so the bucket is read whole.
+    await expect(store.read((tx) => tx.get('orgs', keyOf(others.at(-1)!).slice('org/'.length)))).rejects.toThrow(
+      `checksums/${bucketFile(sumBucket(file))} is not a bucket of the catalog`,
+    );
+    await store.close();
+    // Cut short after the shard's entry: the shard loads (its entry is whole), one listed after it does not.
+    writeFileSync(shard, readFileSync(shard, 'utf8').replace('"x1"', '"o1"'));
+    const text = JSON.stringify({ [file]: sums[file], ...Object.fromEntries(others.map((f) => [f, sums[f]!])) });
+    writeFileSync(bucket, text.slice(0, text.length - 40));
+    store = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS);
+    expect(await store.read((tx) => tx.get('orgs', 'o1')?.id)).toBe('o1');
+    await expect(store.read((tx) => tx.get('orgs', keyOf(others.at(-1)!).slice('org/'.length)))).rejects.toThrow('is not valid JSON');
+    await store.close();
+  });
+
   it('with sync reads, names a shard changed in place and a damaged catalog bucket when it loads them', async () => {
     const dir = tempDir();
     const store = await ShardStore.open(new FileBackend(dir), SPECS);

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { searchIndexerIdle } from '../../src/search/indexer.js';
 import { Spaces } from '../../src/spaces/tables.js';
-import { spaceEntry } from '../../src/tree/order.js';
+import { spaceEntry, walk } from '../../src/tree/order.js';
+import { createSpace } from '../../src/spaces/service.js';
+import { ownerOf } from '../../src/auth/bootstrap.js';
 import { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,7 +39,7 @@ const ok = async (method: string, path: string, body?: unknown) => {
   expect(r.status, `${method} ${path} ${JSON.stringify(r.body)}`).toBeLessThan(300);
   return r.body;
 };
-const byId = (rows: { id: string }[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+const byId = (rows: readonly { id: string }[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
 /** What the summary keeps of rows: the id and its fields, an absent one null. */
 const kept = (rows: any[]) => byId(rows.map((r) => Object.fromEntries([['id', r.id], ...SPACE_SUMMARY_FIELDS.map((f) => [f, r[f] ?? null])])));
 /** The summary of `o` is the organization's rows, exactly. */
@@ -159,6 +161,57 @@ describe('the summary of an organization’s spaces', () => {
     expect(await s.ctx.store.read((tx: any) => tx.get('meta', MARKER)?.built)).toBe(SHAPE);
     await expectInStep(org);
     expect(await lists()).toEqual(seen);
+  });
+});
+
+describe('reading an organization’s summary and tree', () => {
+  it('gives the same frozen list and walk while the summary and collections are unchanged, new ones after a change', async () => {
+    const o = (await ok('POST', '/v1/orgs', { title: 'Read once' })).id;
+    await ok('POST', `/v1/orgs/${o}/spaces`, { title: 'A' });
+    const read = () => s.ctx.store.read((tx) => [summaryRows(tx, Spaces, o, spaceEntry)!, walk(tx, o)] as const);
+    const [list, tree] = await read();
+    // A read runs again after each round of shard loads: the entries are made, and sorted, once.
+    expect(await read()).toEqual([list, tree]);
+    const [again, treeAgain] = await read();
+    expect(again).toBe(list);
+    expect(treeAgain).toBe(tree);
+    expect(Object.isFrozen(list) && Object.isFrozen(list[0]) && Object.isFrozen(tree)).toBe(true);
+    await ok('POST', `/v1/orgs/${o}/spaces`, { title: 'B' });
+    const [more, moreTree] = await read();
+    expect(more).not.toBe(list);
+    expect(more).toHaveLength(2);
+    expect(moreTree).toHaveLength(2);
+    await ok('POST', `/v1/orgs/${o}/collections`, { title: 'C' });
+    const [same, withCollection] = await read();
+    expect(same).toBe(more);
+    expect(withCollection.map((x) => x.item.kind)).toEqual(['collection', 'space', 'space']);
+  });
+
+  it('orders a large level by position without calling a comparator, and as the comparator does with ties', async () => {
+    const o = (await ok('POST', '/v1/orgs', { title: 'Large level' })).id;
+    const caller = { userId: (await ownerOf(s.ctx))! };
+    const made = await s.ctx.store.write((tx) => Array.from({ length: 80 }, (_, i) => createSpace(tx, s.ctx, caller, o, { title: `S${i}` }).row.id));
+    // Positions shuffled (distinct integers): the tree's order is theirs.
+    const positions = made.map((_, i) => (i * 37) % 80);
+    await s.ctx.store.write((tx) => made.forEach((id, i) => tx.put(Spaces, { ...tx.get(Spaces, id)!, position: positions[i]! })));
+    const expected = made
+      .map((id, i) => [positions[i]!, id] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, id]) => id);
+    const sort = vi.spyOn(Array.prototype, 'sort');
+    try {
+      const ids = await s.ctx.store.read((tx) => walk(tx, o).map((x) => x.item.row.id));
+      expect(ids).toEqual(expected);
+      expect(sort.mock.contexts.filter((a) => (a as unknown[]).length >= 64)).toEqual([]);
+    } finally {
+      sort.mockRestore();
+    }
+    // Two spaces at one position: by creation time, then id, as byPosition orders them.
+    await s.ctx.store.write((tx) => tx.put(Spaces, { ...tx.get(Spaces, made[1]!)!, position: positions[0]! }));
+    const tied = await s.ctx.store.read((tx) => walk(tx, o).map((x) => x.item.row.id));
+    const rows = await s.ctx.store.read((tx) => made.map((id) => tx.get(Spaces, id)!));
+    rows.sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    expect(tied).toEqual(rows.map((r) => r.id));
   });
 });
 

@@ -1,5 +1,5 @@
 import { table } from '../store/port.js';
-import type { PageContentRecord, PageNodeRecord, StorageUploadRecord } from './model.js';
+import type { PageContentRecord, PageNavRecord, PageNodeRecord, StorageUploadRecord } from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Page bodies and page nodes
@@ -11,4 +11,6 @@ export const PageContents = table<PageContentRecord, 'space'>('pageContents');
 export const PageNodes = table<PageNodeRecord, 'space'>('pageTreeNodes');
 /** Page nodes as stores written before the node group kept them (among the bodies): read only. */
 export const LegacyPageNodes = table<PageNodeRecord, 'space'>('pageNodes');
+/** Navigation rows of nodes with subpages, by node hash (`space/<id>/v`, nav.ts). */
+export const PageNavs = table<PageNavRecord, 'space'>('pageNavs');
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');

@@ -3,7 +3,8 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { api, byLabel, get, h1, links, page } from './fixture.js';
 
 // A space of 5,000 pages (100 parts of 50 pages): a page renders with its sidebar collapsed
-// beyond the current branch, and a request does no work over the whole space once its index is built.
+// beyond the current branch, and a request does no work over the whole space once its index is built;
+// a first render reads its page's ancestors' navigation rows (src/urls/site/page-nav.ts), not the tree.
 
 let s: TestServer;
 let base: string;
@@ -36,6 +37,23 @@ describe('a space of 5,000 pages', () => {
     expect(side).toHaveLength(100 + 49);
     expect(side.filter((t) => t.startsWith('Page 8.'))).toEqual([]);
     expect(links(byLabel(r.doc, 'Previous and next')).map((l) => l.text)).toEqual(['← Page 7.41', 'Page 7.43 →']);
+  });
+
+  it('a first render after a restart reads the navigation rows of its ancestors, not the tree', async () => {
+    const { treeWork } = await import('../../src/content/tree.js');
+    const { forgetTrees } = await import('../../src/content/revisions.js');
+    forgetTrees(); // what a new process holds: no tree, no index
+    const before = treeWork.visits;
+    const r = await get(s, `${base}/part-8`);
+    expect(treeWork.visits - before).toBe(0);
+    expect(r.status).toBe(200);
+    expect(h1(r.doc)).toBe('Part 8');
+    // The neighbours across a part's edge, as the whole index has them.
+    expect(links(byLabel(r.doc, 'Previous and next')).map((l) => l.text)).toEqual(['← Page 7.48', 'Page 8.0 →']);
+    expect(links(byLabel(r.doc, 'Pages')).map((l) => l.text)).toHaveLength(100 + 49);
+    const first = await get(s, `${base}/part-9/page-9-0`);
+    expect(links(byLabel(first.doc, 'Previous and next')).map((l) => l.text)).toEqual(['← Part 9', 'Page 9.1 →']);
+    expect(treeWork.visits - before).toBe(0);
   });
 
   it('later requests are cheap: the index is built once per revision', async () => {

@@ -173,6 +173,9 @@ export interface PageNavRecord {
   kids: NavKid[];
   /** Pages below it (all levels). */
   count: number;
+  /** 1 when a page below it (any level) is hidden; when one has a condition. */
+  hidden?: 1;
+  conditional?: 1;
 }
 
 export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;

@@ -21,9 +21,14 @@ export function navFields(p: PageNode): NavFields {
 
 // Pages below a node and whether one of them has a condition, by node object (nodes of a
 // revision are immutable and shared: an edit copies what it changes, so only those are counted).
-const below = new WeakMap<PageNode, { count: number; cond: boolean }>();
+interface Below {
+  count: number;
+  cond: boolean;
+  hidden: boolean;
+}
+const below = new WeakMap<PageNode, Below>();
 
-function aggregate(p: PageNode): { count: number; cond: boolean } {
+function aggregate(p: PageNode): Below {
   let hit = below.get(p);
   if (!hit) {
     hit = aggregateOf(p.pages);
@@ -32,15 +37,17 @@ function aggregate(p: PageNode): { count: number; cond: boolean } {
   return hit;
 }
 
-function aggregateOf(pages: readonly PageNode[]): { count: number; cond: boolean } {
+function aggregateOf(pages: readonly PageNode[]): Below {
   let count = pages.length;
   let cond = false;
+  let hidden = false;
   for (const k of pages) {
     const a = aggregate(k);
     count += a.count;
     cond ||= a.cond || k.condition !== undefined;
+    hidden ||= a.hidden || !!k.hidden;
   }
-  return { count, cond };
+  return { count, cond, hidden };
 }
 
 const kid = (p: PageNode, h: string): NavKid => {
@@ -57,5 +64,13 @@ const kid = (p: PageNode, h: string): NavKid => {
 export function putNav(tx: WriteTx, space: string, hash: string, pages: readonly PageNode[], hashes: readonly string[]): void {
   if (!pages.length) return;
   const id = contentRowId(space, hash);
-  tx.put(PageNavs, { id, space, kids: pages.map((p, i) => kid(p, hashes[i]!)), count: aggregateOf(pages).count });
+  const all = aggregateOf(pages);
+  tx.put(PageNavs, {
+    id,
+    space,
+    kids: pages.map((p, i) => kid(p, hashes[i]!)),
+    count: all.count,
+    ...(all.hidden ? { hidden: 1 as const } : {}),
+    ...(all.cond ? { conditional: 1 as const } : {}),
+  });
 }

@@ -56,6 +56,18 @@ describe('a space of 5,000 pages', () => {
     expect(treeWork.visits - before).toBe(0);
   });
 
+  it('a first search after a restart reads no tree when every page is listed and open', async () => {
+    const { treeWork } = await import('../../src/content/tree.js');
+    const { forgetTrees } = await import('../../src/content/revisions.js');
+    const search = async (q: string) => JSON.parse((await get(s, `${base}/~/search.json?q=${q}`)).text).groups.flatMap((g: any) => g.pages);
+    expect(await search('Body')).not.toEqual([]); // the search index brought to the revision
+    forgetTrees();
+    const before = treeWork.visits;
+    const found = await search('7.42');
+    expect(treeWork.visits - before).toBe(0);
+    expect(found.map((p: any) => [p.title, p.url])).toContainEqual(['Page 7.42', `${new URL(base).pathname}/part-7/page-7-42`]);
+  });
+
   it('later requests are cheap: the index is built once per revision', async () => {
     const { treeWork } = await import('../../src/content/tree.js');
     await get(s, `${base}/part-3/page-3-1`);

@@ -148,9 +148,23 @@ function build(tx: ReadTx, space: SpaceRecord, navOf: (h: string) => PageNavReco
     byId,
     docs: [],
     docAt: new Map(),
-    conditional: root.kids.some((k) => k.c || k.node.condition !== undefined),
+    conditional: !!root.conditional,
     pageCount: root.count,
     near,
     page,
   };
+}
+
+/**
+ * Whether every document page of the space's current revision is listed and open to every
+ * visitor (none hidden, none with a condition, no API reference), said by its root's navigation
+ * row: then a search hit (which carries its page's path and ancestors, indexed at this revision)
+ * needs nothing of the tree. `pending` while the row is being loaded.
+ */
+export function plainSpace(tx: ReadTx, space: SpaceRecord): boolean | 'pending' {
+  const rev = currentRevision(tx, space);
+  if (rev.rootNode === undefined) return false;
+  const root = tx.get(PageNavs, contentRowId(space.id, rev.rootNode));
+  if (!root) return tx.settled?.() === false ? 'pending' : false;
+  return !root.hidden && !root.conditional && !hasSpecs(tx, space.organization);
 }

@@ -94,9 +94,17 @@ function build(tx: ReadTx, space: SpaceRecord, navOf: (h: string) => PageNavReco
   const add = (l: Located) => (byId.set(l.node.id, l), byPath.set(l.path, l), l);
   // The root pages and each ancestor's subpages (the sidebar's open branch), the page itself whole.
   const last = levels.length - 1;
-  const nodes = levels.map((l) => l.kids.map(shell));
+  const tree = root.kids.map(shell);
+  // A group (at the top level only) always shows its subpages.
+  const groups: [PageNode, NavKid][] = [];
+  root.kids.forEach((k, i) => k.node.type === 'group' && k.n && ((tree[i]!.pages = navOf(k.h).kids.map(shell)), groups.push([tree[i]!, k])));
+  const nodes = levels.map((l, d) => (d === 0 ? tree : d === 1 && tree[levels[0]!.at]!.pages.length ? tree[levels[0]!.at]!.pages : l.kids.map(shell)));
   const node: PageNode = { ...row.node, pages: kid.n ? navOf(kid.h).kids.map(shell) : [] };
   nodes[last]![at.at] = node;
+  for (const [g, k] of groups) {
+    const prefix = pathIn('', k.node.slug);
+    navOf(k.h).kids.forEach((c, i) => add({ node: g.pages[i]!, path: pathIn(prefix, c.node.slug), ancestors: [{ id: g.id, title: g.title }], parent: g }));
+  }
   levels.forEach((level, d) => {
     const parent = d ? nodes[d - 1]![levels[d - 1]!.at]! : null;
     if (parent) parent.pages = nodes[d]!;
@@ -143,7 +151,7 @@ function build(tx: ReadTx, space: SpaceRecord, navOf: (h: string) => PageNavReco
   return {
     partial: true as const,
     rev: currentRevision(tx, space),
-    tree: nodes[0]!,
+    tree,
     byPath,
     byId,
     docs: [],

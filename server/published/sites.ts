@@ -6,7 +6,7 @@ import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
 import { listedPages, openSite, siteSegments } from '../../src/urls/site/open.js';
 import type { ReadTx } from '../../src/store/port.js';
-import { pageAt } from '../../src/urls/site/page-nav.js';
+import { deriveMissingNavs, FULL_TREE, navRowsMissing, pageAt } from '../../src/urls/site/page-nav.js';
 import { markdownOf } from '../../src/content/revisions.js';
 import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/urls/site/pages.js';
 import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/urls/site/api-load.js';
@@ -494,6 +494,8 @@ function findPage(
   const whole = own?.node.type !== 'document' || MAY_LINK.test(markdownOf(tx, entry.space.id, own.node));
   if (partial && whole && tx.settled?.() === false) return undefined;
   const ix = partial && !whole ? partial : spacePages(tx, entry.space);
+  // A big tree written before navigation rows: they are derived, for the next first render.
+  if (!partial && ix.byId.size > FULL_TREE && navRowsMissing(tx, entry.space)) deriveMissingNavs(ctx, entry.space);
   let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
   if (page && !pageVisible(ix, page, visitor)) page = undefined;
   if (!page && !path && !ix.docs.length) return { empty: true as const };

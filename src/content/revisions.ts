@@ -7,7 +7,7 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type PageNodeRecord, type ReusableEntry } from './model.js';
 import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
 import { findNode, nodeRow } from './nodes.js';
-import { PageContents, PageNodes } from './tables.js';
+import { PageContents, PageNavs, PageNodes } from './tables.js';
 import { putNav } from './nav.js';
 import { Revisions } from '../spaces/tables.js';
 
@@ -178,6 +178,33 @@ export function putTree(tx: WriteTx, space: string, pages: readonly PageNode[]):
     return hash;
   };
   return pages.map(put);
+}
+
+/**
+ * Writes the navigation rows (nav.ts) a revision's tree lacks, a tree written before they existed:
+ * its root node's and each of its nodes' with subpages. Returns how many it wrote.
+ */
+export function putMissingNavs(tx: WriteTx, rev: ContentRevision): number {
+  if (rev.rootNode === undefined) return 0;
+  const tree = treeOf(tx, rev);
+  const missing = (hash: string) => !tx.get(PageNavs, contentRowId(rev.space, hash));
+  let n = 0;
+  const put = (hash: string, pages: readonly PageNode[]) => {
+    const hashes = pages.map((c) => loadedFrom.get(c)?.hash);
+    if (hashes.every((h) => h !== undefined) && missing(hash)) {
+      putNav(tx, rev.space, hash, pages, hashes as string[]);
+      n++;
+    }
+  };
+  put(rev.rootNode, tree);
+  const walk = (p: PageNode) => {
+    if (!p.pages.length) return;
+    const from = loadedFrom.get(p);
+    if (from) put(from.hash, p.pages);
+    p.pages.forEach(walk);
+  };
+  tree.forEach(walk);
+  return n;
 }
 
 /** The markdown body of a document page ('' for other kinds). */

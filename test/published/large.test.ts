@@ -8,6 +8,7 @@ import { api, byLabel, get, h1, links, page } from './fixture.js';
 
 let s: TestServer;
 let base: string;
+let spaceId: string;
 
 beforeAll(async () => {
   s = await startServer();
@@ -15,6 +16,7 @@ beforeAll(async () => {
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   // 100 parts of 1 + 49 pages: one change request, batches of 50 changes (the contract's limit).
   const sp = { space: await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Big' }) };
+  spaceId = sp.space.id;
   const cr = await call('POST', `/v1/spaces/${sp.space.id}/change-requests`, { subject: 'Big' });
   for (let i = 0; i < 100; i++) {
     const changes: object[] = [page(`p${i}`, `Part ${i}`, `Part ${i}.`)];
@@ -66,6 +68,27 @@ describe('a space of 5,000 pages', () => {
     const found = await search('7.42');
     expect(treeWork.visits - before).toBe(0);
     expect(found.map((p: any) => [p.title, p.url])).toContainEqual(['Page 7.42', `${new URL(base).pathname}/part-7/page-7-42`]);
+  });
+
+  it('a tree written before navigation rows is read whole once, and its rows are derived for the next first render', async () => {
+    const { treeWork } = await import('../../src/content/tree.js');
+    const { forgetTrees } = await import('../../src/content/revisions.js');
+    const { PageNavs } = await import('../../src/content/tables.js');
+    // As an older store has it: no navigation row.
+    const rows = () => s.ctx.store.read((tx) => tx.find(PageNavs, 'space', spaceId).length);
+    await s.ctx.store.write((tx) => tx.find(PageNavs, 'space', spaceId).forEach((r) => tx.delete(PageNavs, r.id)));
+    expect(await rows()).toBe(0);
+    forgetTrees();
+    let before = treeWork.visits;
+    const r = await get(s, `${base}/part-11/page-11-3`);
+    expect(h1(r.doc)).toBe('Page 11.3');
+    expect(treeWork.visits - before).toBeGreaterThan(5000); // the whole tree, as before
+    for (let i = 0; i < 200 && (await rows()) < 101; i++) await new Promise((done) => setTimeout(done, 10));
+    expect(await rows()).toBe(101); // the root's and each part's
+    forgetTrees();
+    before = treeWork.visits;
+    expect(h1((await get(s, `${base}/part-12/page-12-3`)).doc)).toBe('Page 12.3');
+    expect(treeWork.visits - before).toBe(0);
   });
 
   it('later requests are cheap: the index is built once per revision', async () => {

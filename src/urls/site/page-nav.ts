@@ -1,6 +1,7 @@
 import { contentRowId, type NavKid, type PageNavRecord, type PageNode } from '../../content/model.js';
 import { nodeRow } from '../../content/nodes.js';
-import { currentRevision } from '../../content/revisions.js';
+import { currentRevision, putMissingNavs } from '../../content/revisions.js';
+import type { Context } from '../../kernel/context.js';
 import { PageNavs } from '../../content/tables.js';
 import type { Located } from '../../content/tree.js';
 import type { SpaceRecord } from '../../spaces/model.js';
@@ -175,4 +176,31 @@ export function plainSpace(tx: ReadTx, space: SpaceRecord): boolean | 'pending' 
   const root = tx.get(PageNavs, contentRowId(space.id, rev.rootNode));
   if (!root) return tx.settled?.() === false ? 'pending' : false;
   return !root.hidden && !root.conditional && !hasSpecs(tx, space.organization);
+}
+
+// Spaces whose navigation rows are being derived (one write at a time per revision).
+const deriving = new Set<string>();
+
+/**
+ * A space whose current tree was written before navigation rows (its root has none): its rows are
+ * derived from the tree (read whole anyway by the request that finds them missing) and written
+ * in the background, so that the next process's first render reads rows. Once per revision.
+ */
+export function deriveMissingNavs(ctx: Context, space: SpaceRecord): void {
+  const key = `${space.id}@${space.revision}`;
+  if (deriving.has(key)) return;
+  deriving.add(key);
+  void ctx.store
+    .write((tx) => {
+      const rev = currentRevision(tx, space);
+      return rev.id === space.revision ? putMissingNavs(tx, rev) : 0;
+    })
+    .catch(() => deriving.delete(key)); // tried again by a later request
+}
+
+/** Whether the space's current tree has no navigation rows (a tree written before them). */
+export function navRowsMissing(tx: ReadTx, space: SpaceRecord): boolean {
+  const rev = currentRevision(tx, space);
+  if (rev.rootNode === undefined) return false;
+  return !tx.get(PageNavs, contentRowId(space.id, rev.rootNode)) && tx.settled?.() !== false;
 }

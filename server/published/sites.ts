@@ -6,6 +6,8 @@ import { pageSource } from '../../src/published/content.js';
 import { llmsFull, llmsIndex, robots, sitemap } from '../../src/published/machine.js';
 import { listedPages, openSite, siteSegments } from '../../src/urls/site/open.js';
 import type { ReadTx } from '../../src/store/port.js';
+import { deriveMissingNavs, FULL_TREE, navRowsMissing, pageAt } from '../../src/urls/site/page-nav.js';
+import { markdownOf } from '../../src/content/revisions.js';
 import { apisToLoad, firstPage, firstUnder, movedFrom, neighbours, pageVisible, spacePages } from '../../src/urls/site/pages.js';
 import { inlineSpec, loadApis, REFERENCE_LINE } from '../../src/urls/site/api-load.js';
 import { blockOrigins, inlinePart, renderWithOperations, resolveBlocks } from '../../src/published/api/inline.js';
@@ -469,6 +471,9 @@ const mcpMain = (url: string) =>
 
 const SITE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
+/** Markdown that may hold a link (to another page: then the whole index resolves it), or an include. */
+const MAY_LINK = /\]\(|\]\s*:|<[a-z]|\{%/i;
+
 /** What the address of a page in a site space leads to, read in the request's one read. */
 function findPage(
   tx: ReadTx,
@@ -481,7 +486,16 @@ function findPage(
   pathname: string,
 ) {
   const visitor = view.visitor;
-  const ix = spacePages(tx, entry.space);
+  // A page of a big space is read from its ancestors' navigation rows (page-nav.ts) when that is
+  // all it needs: a plain document page whose body names no other page.
+  const partial = pageAt(tx, entry.space, path, visitor);
+  if (partial === 'pending') return undefined; // rows being loaded: the read runs again
+  const own = partial?.byPath.get(path);
+  const whole = own?.node.type !== 'document' || MAY_LINK.test(markdownOf(tx, entry.space.id, own.node));
+  if (partial && whole && tx.settled?.() === false) return undefined;
+  const ix = partial && !whole ? partial : spacePages(tx, entry.space);
+  // A big tree written before navigation rows: they are derived, for the next first render.
+  if (!partial && ix.byId.size > FULL_TREE && navRowsMissing(tx, entry.space)) deriveMissingNavs(ctx, entry.space);
   let page = path ? ix.byPath.get(path) : firstPage(ix, visitor);
   if (page && !pageVisible(ix, page, visitor)) page = undefined;
   if (!page && !path && !ix.docs.length) return { empty: true as const };

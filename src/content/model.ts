@@ -173,6 +173,36 @@ export interface PushDigestRecord {
 export const treeKeyOf = (rev: { id: string; space: string; rootNode?: string }) =>
   rev.rootNode !== undefined ? `${rev.space}#${rev.rootNode}` : `${rev.space}/${rev.id}`;
 
+/** What navigation shows of a page (nav.ts): its node without body, source, dates or meta links. */
+export type NavFields = Pick<PageNode, 'id' | 'type' | 'title' | 'slug' | 'emoji' | 'hidden' | 'condition' | 'href' | 'target'>;
+
+/** A subpage as its parent's navigation row lists it. */
+export interface NavKid {
+  /** Its node hash (a `pageTreeNodes` row, and its own navigation row when it has subpages). */
+  h: string;
+  /** How many subpages it has (0: none, so no navigation row). */
+  n: number;
+  /** 1 when a page below it has a condition. */
+  c?: 1;
+  node: NavFields;
+}
+
+/**
+ * The navigation row of a node with subpages (or of a revision's root node), addressed like the
+ * node (`<space>:<hash>`): its subpages as navigation shows them, so that finding a page by path,
+ * its sidebar and its neighbours read the rows of its ancestors, never the space's tree.
+ */
+export interface PageNavRecord {
+  id: string;
+  space: string;
+  kids: NavKid[];
+  /** Pages below it (all levels). */
+  count: number;
+  /** 1 when a page below it (any level) is hidden; when one has a condition. */
+  hidden?: 1;
+  conditional?: 1;
+}
+
 export const contentRowId = (space: string, sha: string) => `${space}:${sha}`;
 
 /** A signed upload URL of generateStorageUploadURL and what it received (src/content/storage.ts). */

@@ -7,7 +7,8 @@ import type { ReadTx, WriteTx } from '../store/port.js';
 import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type PageNodeRecord, type ReusableEntry } from './model.js';
 import { EditableTree, nodeIn, PageIndex, treeWork } from './tree.js';
 import { findNode, nodeRow } from './nodes.js';
-import { PageContents, PageNodes } from './tables.js';
+import { PageContents, PageNavs, PageNodes } from './tables.js';
+import { putNav } from './nav.js';
 import { Revisions } from '../spaces/tables.js';
 
 export const sha256 = (data: string | Buffer) => hash('sha256', data, 'hex');
@@ -53,11 +54,16 @@ export function rootOf(tx: ReadTx, rev: ContentRevision): string[] {
 }
 
 /** Writes (once) the root node listing `root`; returns its hash. */
-function putRootNode(tx: WriteTx, space: string, root: string[]): string {
+function putRootNode(tx: WriteTx, space: string, root: string[], pages?: readonly PageNode[]): string {
   const hash = nodeHash(JSON.stringify(['root', root]));
   const id = contentRowId(space, hash);
   // A root node is not a page: no fields of its own, only children.
-  if (!tx.get(PageNodes, id)) tx.put(PageNodes, { id, space, node: {} as PageNodeRecord['node'], children: root });
+  if (!tx.get(PageNodes, id)) {
+    tx.put(PageNodes, { id, space, node: {} as PageNodeRecord['node'], children: root });
+    // Its navigation row, when the tree is at hand (a revision given by its root node hashes
+    // shares its root node, and so its row, with the revision it was made from).
+    if (pages) putNav(tx, space, hash, pages, root);
+  }
   return hash;
 }
 
@@ -164,11 +170,41 @@ export function putTree(tx: WriteTx, space: string, pages: readonly PageNode[]):
     // (once: then known as loaded from there), so the revision's tree reads from it alone.
     const hash = from?.space === space ? from.hash : nodeHash(JSON.stringify([node, children]));
     const id = contentRowId(space, hash);
-    if (!tx.get(PageNodes, id)) tx.put(PageNodes, { id, space, node, children });
+    if (!tx.get(PageNodes, id)) {
+      tx.put(PageNodes, { id, space, node, children });
+      putNav(tx, space, hash, p.pages, children);
+    }
     if (edited || from?.space === space) loadedFrom.set(p, { space, hash });
     return hash;
   };
   return pages.map(put);
+}
+
+/**
+ * Writes the navigation rows (nav.ts) a revision's tree lacks, a tree written before they existed:
+ * its root node's and each of its nodes' with subpages. Returns how many it wrote.
+ */
+export function putMissingNavs(tx: WriteTx, rev: ContentRevision): number {
+  if (rev.rootNode === undefined) return 0;
+  const tree = treeOf(tx, rev);
+  const missing = (hash: string) => !tx.get(PageNavs, contentRowId(rev.space, hash));
+  let n = 0;
+  const put = (hash: string, pages: readonly PageNode[]) => {
+    const hashes = pages.map((c) => loadedFrom.get(c)?.hash);
+    if (hashes.every((h) => h !== undefined) && missing(hash)) {
+      putNav(tx, rev.space, hash, pages, hashes as string[]);
+      n++;
+    }
+  };
+  put(rev.rootNode, tree);
+  const walk = (p: PageNode) => {
+    if (!p.pages.length) return;
+    const from = loadedFrom.get(p);
+    if (from) put(from.hash, p.pages);
+    p.pages.forEach(walk);
+  };
+  tree.forEach(walk);
+  return n;
 }
 
 /** The markdown body of a document page ('' for other kinds). */
@@ -206,6 +242,7 @@ export function commitRevision(
   },
 ): ContentRevision {
   const root = 'root' in content ? content.root : putTree(tx, space, content.pages);
+  const rootNode = putRootNode(tx, space, root, 'pages' in content ? content.pages : undefined);
   const reusable = content.reusable ?? (parents[0] ? tx.get(Revisions, parents[0])?.reusable : undefined) ?? [];
   const rev = tx.put(Revisions, {
     id: newId(),
@@ -213,7 +250,7 @@ export function commitRevision(
     parents,
     createdAt: ctx.clock.now().toISOString(),
     type: content.type ?? 'edits',
-    rootNode: putRootNode(tx, space, root),
+    rootNode,
     files: [...content.files],
     ...(reusable.length ? { reusable: [...reusable] } : {}),
     ...(content.message ? { message: content.message } : {}),

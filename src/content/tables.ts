@@ -1,5 +1,5 @@
 import { table } from '../store/port.js';
-import type { PageContentRecord, PageNodeRecord, PushDigestRecord, StorageUploadRecord } from './model.js';
+import type { PageContentRecord, PageNavRecord, PageNodeRecord, PushDigestRecord, StorageUploadRecord } from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Page bodies and page nodes
@@ -13,4 +13,6 @@ export const PageNodes = table<PageNodeRecord, 'space'>('pageTreeNodes');
 export const LegacyPageNodes = table<PageNodeRecord, 'space'>('pageNodes');
 /** The push digest of a space's current page tree, kept for the next push (src/push-digest.ts): one row per space. */
 export const PushDigests = table<PushDigestRecord, 'space'>('pushDigests');
+/** Navigation rows of nodes with subpages, by node hash (`space/<id>/v`, nav.ts). */
+export const PageNavs = table<PageNavRecord, 'space'>('pageNavs');
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');

@@ -122,6 +122,11 @@ export interface TableSpec {
    * filters, instead of the segments whose filter may hold the id, run after run of the walk.
    */
   readWhole?: boolean;
+  /**
+   * For `immutable` tables: how many runs of an operation may miss in a group before the rest of
+   * it is loaded (default 2). More for rows read a few at a time along a path (navigation rows).
+   */
+  partialRuns?: number;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */

@@ -719,8 +719,6 @@ class View implements NamedReadTx {
   private segmentRow(spec: TableSpec, group: string, id: string): Row | undefined {
     const rows = this.store.rows.table(spec.name);
     if (this.op.groups.has(group)) return rows.get(id);
-    if (spec.readWhole) return this.needKey(spec, group) ? rows.get(id) : undefined;
-    if ((this.op.partialRuns.get(group) ?? 0) >= PARTIAL_RUNS) return this.needKey(spec, group) ? rows.get(id) : undefined;
     const index = this.need(group);
     if (!index) return undefined;
     const segments = Object.values((index[SEGMENTS] ?? {}) as Record<string, SegmentInfo>);
@@ -728,11 +726,19 @@ class View implements NamedReadTx {
     // next lookups of this operation in it test no filter.
     if (segments.every((seg) => this.store.loaded(seg.id))) return this.needKey(spec, group) ? rows.get(id) : undefined;
     const h = idHash(id);
-    let ok = true;
-    for (const seg of segments) {
-      if (usableFilter(seg.filter) && !mayHold(seg.filter, h)) continue;
-      if (!this.need(seg.id)) ok = false;
+    const wanted = segments.filter((seg) => !usableFilter(seg.filter) || mayHold(seg.filter, h));
+    // Its segments in memory: the row, whatever the runs before.
+    if (wanted.every((seg) => this.store.loaded(seg.id))) {
+      for (const seg of wanted) this.need(seg.id);
+      return rows.get(id);
     }
+    // A walk from row to row loads the rest of the group after runs that missed in it: two, or one
+    // for a group read whole (a tree walked from its root: reading one node, a published page's
+    // own, loads one segment; a walk takes one run more than it did).
+    const runs = this.op.partialRuns.get(group) ?? 0;
+    if (runs >= (spec.readWhole ? 1 : (spec.partialRuns ?? PARTIAL_RUNS))) return this.needKey(spec, group) ? rows.get(id) : undefined;
+    let ok = true;
+    for (const seg of wanted) if (!this.need(seg.id)) ok = false;
     if (!ok) this.op.partial.add(group);
     return ok ? rows.get(id) : undefined;
   }

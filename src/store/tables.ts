@@ -273,6 +273,10 @@ export const TABLES: TableSpec[] = [
     locateId: (id) => `space/${id}/digest`,
     locate: { space: (v) => `space/${v}/digest` },
   },
+  // What a published page's navigation needs of a node with subpages (src/content/nav.ts), by the
+  // node's hash, in a group of their own (`v`) read by segment filter: a page's first render after
+  // a restart reads the rows of its ancestors, not the space's tree.
+  content('pageNavs', 'v', { partialRuns: 8 }),
   inSpace('changeRequests', []),
   // Comments and their replies (src/comments); `changeRequest` for the per-change-request lists.
   inSpace('comments', ['changeRequest']),

@@ -1,5 +1,6 @@
 import type { PageNode } from '../../content/model.js';
 import type { Located } from '../../content/tree.js';
+import { FULL_TREE } from '../../urls/site/page-nav.js';
 import { pageVisible, type PageIndexed } from '../../urls/site/pages.js';
 import type { SpaceEntry } from '../../urls/site/site.js';
 import type { Visitor } from '../../urls/site/visitor.js';
@@ -11,7 +12,7 @@ import { attr, esc, safeUrl } from './html.js';
 export const pageUrl = (entry: SpaceEntry, path: string) => (path ? `${entry.url}/${path.split('/').map(encodeURIComponent).join('/')}` : entry.url);
 
 /** Up to this many pages, the whole tree is drawn (collapsed by the script); past it, the current branch only. */
-export const FULL_TREE = 400;
+export { FULL_TREE };
 
 /**
  * The page tree as nested lists: groups as headings, link pages as links out, hidden pages and
@@ -22,7 +23,7 @@ export const FULL_TREE = 400;
  */
 export function sidebar(ix: PageIndexed, entry: SpaceEntry, current: Located | undefined, visitor: Visitor): string {
   const open = new Set(current ? [...current.ancestors.map((a) => a.id), current.node.id] : []);
-  const whole = ix.byId.size <= FULL_TREE;
+  const whole = (ix.pageCount ?? ix.byId.size) <= FULL_TREE;
   const item = (p: PageNode, depth: number): string => {
     if (p.hidden) return '';
     const l = ix.byId.get(p.id)!;

@@ -121,6 +121,9 @@ function latestVersion(tx: ReadTx, organization: string, slug: string): OpenAPIV
   return v && v.spec === spec!.id ? v : undefined;
 }
 
+/** Whether the organization has an OpenAPI spec (without one, no page of its spaces draws an API). */
+export const hasSpecs = (tx: ReadTx, organization: string) => tx.find(OpenapiSpecs, 'organization', organization).length > 0;
+
 const NO_REFS: Refs = { refs: [], inline: [] };
 
 // The last answer, for the same read and tree: a request asks four times (apisToLoad, spacePages).
@@ -132,7 +135,7 @@ function refsFor(tx: ReadTx, space: SpaceRecord, tree: readonly PageNode[]): Ref
   let refs = refsByTree.get(tree);
   // An organization without specs has no reference to draw: its pages' bodies are not scanned
   // (nor is that kept: a spec put later draws them).
-  if (!refs) refs = tx.find(OpenapiSpecs, 'organization', space.organization).length ? refsOf(tx, space.id, tree) : NO_REFS;
+  if (!refs) refs = hasSpecs(tx, space.organization) ? refsOf(tx, space.id, tree) : NO_REFS;
   last = { tx, tree, refs };
   return refs;
 }

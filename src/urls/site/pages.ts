@@ -5,7 +5,7 @@ import type { SpaceRecord } from '../../spaces/model.js';
 import type { ReadTx } from '../../store/port.js';
 import { satisfies } from './conditions.js';
 import type { Visitor } from './visitor.js';
-import { apiTree, inlineVersions, missingApis, type ApiPage, type Needed } from './api-load.js';
+import { apiTree, hasSpecs, inlineVersions, missingApis, type ApiPage, type Needed } from './api-load.js';
 
 // A space's pages as a published site serves them: found by path, filtered by the visitor's
 // claims (a page whose condition, or an ancestor's, fails is not there), ordered for
@@ -25,6 +25,10 @@ export interface PageIndexed {
   /** The pages generated from OpenAPI specs (api/load.ts), by page id; the versions they and the inline operation blocks show. */
   api?: Map<string, ApiPage>;
   apiVersions?: string;
+  /** Pages in the space (absent: as many as `byId` holds). */
+  pageCount?: number;
+  /** A partial index (page-nav.ts): the page's previous and next pages, for its visitor. */
+  near?: { prev?: Located; next?: Located };
 }
 
 const indexes = new WeakMap<readonly PageNode[], Omit<PageIndexed, 'rev'>>();
@@ -60,9 +64,10 @@ export function spacePages(tx: ReadTx, space: SpaceRecord): PageIndexed {
 
 /** The spaces' API reference versions not loaded yet (load them, then read again). */
 export function apisToLoad(tx: ReadTx, spaces: SpaceRecord[]): Needed[] {
+  // Only spaces of an organization with specs can need one: the others' trees are not read.
   return missingApis(
     tx,
-    spaces.map((space) => ({ space, tree: treeOf(tx, currentRevision(tx, space)) })),
+    spaces.filter((space) => hasSpecs(tx, space.organization)).map((space) => ({ space, tree: treeOf(tx, currentRevision(tx, space)) })),
   );
 }
 
@@ -84,6 +89,7 @@ function step(ix: PageIndexed, from: number, by: 1 | -1, visitor: Visitor): Loca
 export const firstPage = (ix: PageIndexed, visitor: Visitor) => step(ix, -1, 1, visitor);
 
 export function neighbours(ix: PageIndexed, l: Located, visitor: Visitor) {
+  if (ix.near) return ix.near;
   const at = ix.docAt.get(l.node.id);
   if (at === undefined) return {};
   return { prev: step(ix, at, -1, visitor), next: step(ix, at, 1, visitor) };

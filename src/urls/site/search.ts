@@ -2,6 +2,8 @@ import type { Located } from '../../content/tree.js';
 import type { Context } from '../../kernel/context.js';
 import { searchOrganization, type SearchHit } from '../../search/service.js';
 import type { SpaceRecord } from '../../spaces/model.js';
+import { hasSpecs } from './api-load.js';
+import { plainSpace } from './page-nav.js';
 import { pageVisible, spacePages, type PageIndexed } from './pages.js';
 import { listedSpaces, type SiteView, type SpaceEntry } from './site.js';
 
@@ -39,8 +41,14 @@ export async function searchSiteView(ctx: Context, view: SiteView, q: string, on
     ...spaces.filter((s) => !found.some((f) => f.space.id === s.id)).map((space) => ({ space, score: 0, hits: [] as SearchHit[] })),
   ];
   return ctx.store.read((tx) =>
-    all.flatMap(({ space, score, hits }) => {
+    all.flatMap(({ space, score, hits }): SiteSearchGroup[] => {
       const entry = entries.get(space.id)!;
+      // Nothing found and no API reference to ask: nothing to read.
+      if (!hits.length && !hasSpecs(tx, space.organization)) return [];
+      // A space whose pages are all listed and open: the hits as they are, no tree read.
+      const plain = plainSpace(tx, entry.space);
+      if (plain === 'pending') return []; // the read runs again once its row is loaded
+      if (plain) return hits.length ? [{ entry, score, pages: hits.map((hit) => ({ page: hitPage(hit), hit })) }] : [];
       const ix = spacePages(tx, entry.space);
       const pages = hits.flatMap((hit): SiteSearchPage[] => {
         const l = ix.byId.get(hit.page);
@@ -52,6 +60,26 @@ export async function searchSiteView(ctx: Context, view: SiteView, q: string, on
       return pages.length ? [{ entry, score, pages }] : [];
     }),
   );
+}
+
+/** A hit's page as the index has it (its path and ancestors at the revision searched). */
+function hitPage(hit: SearchHit): Located {
+  const slug = hit.path.slice(hit.path.lastIndexOf('/') + 1);
+  return {
+    node: {
+      id: hit.page,
+      type: 'document',
+      title: hit.title,
+      slug,
+      ...(hit.description ? { description: hit.description } : {}),
+      createdAt: '',
+      updatedAt: '',
+      pages: [],
+    },
+    path: hit.path,
+    ancestors: hit.ancestors,
+    parent: null,
+  };
 }
 
 const hiddenIn = (ix: PageIndexed, l: Located) => l.node.hidden || l.ancestors.some((a) => ix.byId.get(a.id)?.node.hidden);

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import { hash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { extname, join, posix } from 'node:path';
 import { readPageSource, writePageSource } from '../../src/documents/page-source.js';
@@ -45,6 +47,8 @@ export interface LocalPage {
   linkTo?: { path: string; file: string; anchor: string };
   /** The file as it is on disk, byte for byte (sent as the page's source: pull writes it back). */
   source?: string;
+  /** SHA-256 (hex) of `source` as UTF-8: what the push digest's records are compared with. */
+  sourceSha?: string;
 }
 
 export interface LocalFile {
@@ -104,8 +108,12 @@ function readPage(real: string, path: string, file: string, children: LocalPage[
 // read once, with no stat (a Stats object, its four Dates) before it; a 2,000-page push reads them all.
 let scratch = Buffer.allocUnsafe(1 << 16);
 
-/** The file's text, read through `scratch`, or its size when it holds more than MAX_PAGE_BYTES. */
-function readPageFile(real: string): { text: string } | { size: number } {
+/**
+ * The file's text and the SHA-256 of its text as UTF-8, read through `scratch`, or its size when it
+ * holds more than MAX_PAGE_BYTES. The hash is of the bytes read when they are UTF-8 (the same bytes
+ * then): no second encoding of every page's text to compare it with the push digest.
+ */
+function readPageFile(real: string): { text: string; sha: string } | { size: number } {
   const fd = openSync(real, 'r');
   try {
     let n = 0;
@@ -117,7 +125,11 @@ function readPageFile(real: string): { text: string } | { size: number } {
         scratch = bigger;
       }
       const got = readSync(fd, scratch, n, scratch.length - n, null);
-      if (got === 0) return { text: scratch.toString('utf8', 0, n) };
+      if (got === 0) {
+        const bytes = scratch.subarray(0, n);
+        const text = bytes.toString('utf8');
+        return { text, sha: hash('sha256', isUtf8(bytes) ? bytes : text, 'hex') };
+      }
       n += got;
     }
   } finally {
@@ -151,7 +163,7 @@ function loadPage(page: LocalPage, { real, file, linkTitle }: { real: string; fi
       'invalid',
       `${file}:${marker}: an unresolved conflict (<<<<<<< ... ======= ... >>>>>>>): keep the lines you want and remove the markers, then push again; nothing was sent`,
     );
-  Object.assign(page, { title: src.title ?? basename(page.path), fields: src.fields, body: src.body, source: text });
+  Object.assign(page, { title: src.title ?? basename(page.path), fields: src.fields, body: src.body, source: text, sourceSha: read.sha });
 }
 
 /** Reads the files of the pages laid out (in order: the first refused is the first in the tree). */

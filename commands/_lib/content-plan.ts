@@ -186,7 +186,7 @@ export async function planPush(
       page.source !== undefined &&
       r.page.title === page.title &&
       sameFields(r.page.fields, pageFields(page.fields)) &&
-      sha256hex(page.source) === d.sha &&
+      (page.sourceSha ?? sha256hex(page.source)) === d.sha &&
       sourceLinksHold(d.links, {
         path: page.path,
         stateOf,

@@ -4,7 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readFolder } from '../../commands/_lib/content-folder.js';
+import { flattenLocal, readFolder } from '../../commands/_lib/content-folder.js';
 import { compared, planPush } from '../../commands/_lib/content-plan.js';
 import { flattenRemote, remoteContent, remoteForPush } from '../../commands/_lib/content-remote.js';
 import { LinkCache } from '../../commands/_lib/link-cache.js';
@@ -231,6 +231,30 @@ describe('content push compares what changed', () => {
     expect(now.kept).toBe(false);
     const page = now.pages.find((p: any) => p.path === 'section-1').pages.find((p: any) => p.path === 'section-1/page-2');
     expect(page.source.sha).toBe(createHash('sha256').update(changed).digest('hex'));
+    await http.close?.();
+  }, 60_000);
+
+  it("a file's hash is taken from its bytes when they are UTF-8, from its text when not: either way an unchanged file is unchanged", async () => {
+    const http = new HttpTransport(served.url, TOKEN);
+    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Bytes' } })).body as any).id;
+    const dir = folder(25);
+    writeFileSync(
+      join(dir, 'section-0', 'page-3.md'),
+      Buffer.concat([Buffer.from('# Page 0.3\n\nCaf\u00e9 '), Buffer.from([0xff, 0xfe]), Buffer.from(' bytes.\n')]),
+    );
+    expect(await push(dir, space)).toMatchObject({ added: 25 });
+    const digest = (await http.docs('GET', '/_docs/push-digest', { query: { space } })).body as any;
+    const page = digest.pages.find((p: any) => p.path === 'section-0').pages.find((p: any) => p.path === 'section-0/page-3');
+    const text = readFileSync(join(dir, 'section-0', 'page-3.md'), 'utf8');
+    expect(page.source.sha).toBe(createHash('sha256').update(text).digest('hex')); // the text as the server got it
+    const parse = await loadParser();
+    const local = await readFolder(dir, parse);
+    expect(flattenLocal(local.pages).find((x) => x.page.path === 'section-0/page-3')!.page.sourceSha).toBe(page.source.sha);
+    const c = counting(parse);
+    const plan = await planPush(c.parse, local, await remoteForPush(http, space), (url) => http.download(url), LinkCache.load());
+    expect(plan).toMatchObject({ phase1: [], phase2: [] });
+    expect(c.n).toBe(0);
     await http.close?.();
   }, 60_000);
 

@@ -86,6 +86,9 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
     subtrees.set(id, node);
     return node;
   };
+  // A tree is read node by node from its root: the node group whole in this run, rather than the
+  // root's segment first and the rest at the next run (which would walk again what it had read).
+  tx.wholeGroup?.(PageNodes, contentRowId(rev.space, rev.rootNode ?? ''));
   const tree = rootOf(tx, rev).map(load);
   keepTree(key, tree);
   return tree;

@@ -45,6 +45,12 @@ export interface ReadTx {
    * elsewhere would load what the retry does not need). Absent: every lookup is an answer.
    */
   settled?(): boolean;
+  /**
+   * Loads, in this run, the whole group holding row `id` of an immutable table: for a reader that
+   * will walk every row of it (a page tree), which then runs once more at most instead of once per
+   * segment filter tried. Absent (a store without groups): nothing to do.
+   */
+  wholeGroup?<T extends Row>(table: Table<T>, id: string): void;
 }
 
 export interface WriteTx extends ReadTx {
@@ -63,6 +69,7 @@ export interface NamedReadTx {
   find<T extends Row>(table: string, field: string, value: string): T[];
   all<T extends Row>(table: string): T[];
   settled?(): boolean;
+  wholeGroup?(table: string, id: string): void;
 }
 
 export interface NamedWriteTx extends NamedReadTx {

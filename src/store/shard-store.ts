@@ -684,6 +684,11 @@ class View implements NamedReadTx {
     return this.op.misses.size === 0;
   }
 
+  wholeGroup(table: string, id: string): void {
+    const spec = this.spec(table);
+    if (spec.immutable && spec.locateId) this.needKey(spec, spec.locateId(id));
+  }
+
   /** The shard `key` is loaded (else noted as a miss). */
   protected need(key: string): ShardData | undefined {
     const e = this.store.use(key, this.op);

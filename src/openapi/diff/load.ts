@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { invalid } from '../../kernel/errors.js';
 import { ParseFailure, parseText } from '../parse-text.js';
-import { asciiJsonText } from './ascii-json.js';
 import { externalRefs, mayReferOutside, type SpecFiles } from './resolve.js';
 
 // The two sides of `docs openapi diff` (and the new side of `put --fail-on-breaking`): a local
@@ -86,9 +85,7 @@ export interface LocalFile {
   /** Its name relative to `base`: the root's name in `files`. */
   name: string;
   bytes: Buffer;
-  /** Its text; a JSON file's characters outside ASCII escaped (asciiJsonText), when `escaped`. */
   text: string;
-  escaped: boolean;
   /** mayReferOutside(text), read once: by the loader and the CLI's cache. */
   refersOutside: boolean;
 }
@@ -108,9 +105,8 @@ export function readLocal(arg: string): LocalFile | undefined {
   const base = dirname(arg);
   const name = relative(base, arg);
   const bytes = readBytes(base, name);
-  const escaped = isAscii(bytes) ? undefined : asciiJsonText(bytes);
-  const text = escaped ?? decode(bytes);
-  return { base, name, bytes, text, escaped: escaped !== undefined, refersOutside: mayReferOutside(text) };
+  const text = decode(bytes);
+  return { base, name, bytes, text, refersOutside: mayReferOutside(text) };
 }
 
 /** `local`: the side already read by readLocal (a file read once). */
@@ -127,14 +123,7 @@ export async function loadSpec(arg: string, stored: StoredReader, local?: LocalF
   }
   const file = local ?? readLocal(arg);
   if (file) {
-    let doc: unknown;
-    try {
-      doc = await parse(file.text, arg);
-    } catch (err) {
-      // An error's line and column are those of the file as written: parsed again, decoded as UTF-8.
-      if (!file.escaped) throw err;
-      doc = await parse(file.bytes.toString('utf8'), arg);
-    }
+    const doc = await parse(file.text, arg);
     checkOpenAPI(doc, arg);
     return {
       label: arg,

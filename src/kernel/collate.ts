@@ -47,12 +47,12 @@ export function collationKeys(strings: readonly string[], natural = false): stri
 
 const weight = (c: number) => String.fromCharCode(RANK[c]!);
 
-/** The code units of a key being made (grown as needed): one string made per key, not one per character. */
-let units = new Uint16Array(256);
+/** The bytes of a key being made (grown as needed): every weight is below 0x80, so a key is read back as latin1 in one call. */
+let units = Buffer.allocUnsafe(256);
 
 function collationKey(s: string): string {
   const n = s.length;
-  if (units.length < 2 * n + 1) units = new Uint16Array(4 * n + 2);
+  if (units.length < 2 * n + 1) units = Buffer.allocUnsafe(4 * n + 2);
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
     units[i] = RANK[c]!;
@@ -60,7 +60,7 @@ function collationKey(s: string): string {
   }
   // The 0 ends the primary weights (all above it): a string that is a prefix of another comes first.
   units[n] = 0;
-  return String.fromCharCode.apply(null, units.subarray(0, 2 * n + 1) as unknown as number[]);
+  return units.toString('latin1', 0, 2 * n + 1);
 }
 
 function naturalKey(s: string): string {

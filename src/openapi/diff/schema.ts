@@ -1,4 +1,4 @@
-import type { Resolver } from './resolve.js';
+import type { Resolved, Resolver } from './resolve.js';
 
 // Schema changes, judged by the direction data flows (the rules of oasdiff, Bump.sh and
 // Redocly agree on these): in a REQUEST the client sends, so anything the server now refuses
@@ -37,6 +37,7 @@ export class SchemaDiff {
   owner = '';
   private readonly stack: string[] = [];
   private readonly same = new Map<string, string[] | null>();
+  private readonly pairKeys = new Map<Resolved, Map<Resolved, string[]>>();
 
   constructor(
     private readonly oldSpec: Resolver,
@@ -64,7 +65,7 @@ export class SchemaDiff {
     }
     const o = this.oldSpec.resolve(oRaw, oFile);
     const n = this.newSpec.resolve(nRaw, nFile);
-    const key = `${o.key}|${n.key}|${dir}`;
+    const key = this.pairKey(o, n, dir);
     const from = this.stack.length ? this.stack[this.stack.length - 1]! : this.owner;
     let set = this.uses.get(from);
     if (!set) this.uses.set(from, (set = new Set()));
@@ -86,6 +87,19 @@ export class SchemaDiff {
       this.stack.pop();
     }
     return [];
+  }
+
+  /**
+   * `oldKey|newKey|direction` of two resolved references, made once per pair: the same string
+   * each time, its hash computed once for the maps it keys (memo, uses), not a new string each time
+   * the pair is met (issue 30). Resolver.resolve gives the same object for the same reference.
+   */
+  private pairKey(o: Resolved, n: Resolved, dir: Direction): string {
+    let byNew = this.pairKeys.get(o);
+    if (!byNew) this.pairKeys.set(o, (byNew = new Map()));
+    let keys = byNew.get(n);
+    if (!keys) byNew.set(n, (keys = [`${o.key}|${n.key}|request`, `${o.key}|${n.key}|response`]));
+    return dir === 'request' ? keys[0]! : keys[1]!;
   }
 
   /**

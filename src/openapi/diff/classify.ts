@@ -131,23 +131,37 @@ function requestBody(spec: Resolver, o: Op): Body | undefined {
   }
   const { node: rb, file } = spec.resolve(o.op.requestBody, o.file);
   if (!rb || typeof rb !== 'object') return undefined;
-  return {
-    required: rb.required === true,
-    content: Object.fromEntries(Object.entries<any>(rb.content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }])),
-  };
+  return { required: rb.required === true, content: mediaTypes(rb.content, file) };
+}
+
+/**
+ * `Object.fromEntries(Object.entries(content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }]))`
+ * with no pair or list made for each media type (runs for every body and response compared).
+ */
+function mediaTypes(content: any, file: string): Record<string, { schema: any; file: string }> {
+  const out: Record<string, { schema: any; file: string }> = {};
+  if (content === undefined || content === null) return out;
+  const types = Object.keys(content);
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    const value = { schema: content[t]?.schema, file };
+    // As fromEntries defines it: an own property even for `__proto__`.
+    if (t === '__proto__') Object.defineProperty(out, t, { value, writable: true, enumerable: true, configurable: true });
+    else out[t] = value;
+  }
+  return out;
 }
 
 function responses(spec: Resolver, o: Op): Map<string, { content: Record<string, { schema: any; file: string }> }> {
   const out = new Map();
   const produces: string[] = o.op.produces ?? spec.root?.produces ?? ['application/json'];
-  for (const [status, raw] of Object.entries<any>(o.op.responses ?? {})) {
-    const { node: r, file } = spec.resolve(raw, o.file);
+  const all = o.op.responses ?? {};
+  const statuses = Object.keys(all);
+  for (let i = 0; i < statuses.length; i++) {
+    const status = statuses[i]!;
+    const { node: r, file } = spec.resolve(all[status], o.file);
     if (!r || typeof r !== 'object') continue;
-    const content = isSwagger2(spec)
-      ? r.schema
-        ? Object.fromEntries(produces.map((t) => [t, { schema: r.schema, file }]))
-        : {}
-      : Object.fromEntries(Object.entries<any>(r.content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }]));
+    const content = isSwagger2(spec) ? (r.schema ? Object.fromEntries(produces.map((t) => [t, { schema: r.schema, file }])) : {}) : mediaTypes(r.content, file);
     out.set(String(status), { content });
   }
   return out;

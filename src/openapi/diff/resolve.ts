@@ -42,9 +42,13 @@ function joinName(from: string, rel: string): string {
 /** The value at a JSON pointer of a document, or undefined. */
 export function atPointer(doc: unknown, pointer: string): unknown {
   let node: any = doc;
-  for (const raw of pointer.split('/').slice(1)) {
+  // The parts after the first `/` (pointer.split('/').slice(1)), read in place: no arrays made.
+  for (let start = pointer.indexOf('/'); start !== -1; ) {
+    const end = pointer.indexOf('/', start + 1);
+    const raw = pointer.slice(start + 1, end === -1 ? pointer.length : end);
     if (node === null || typeof node !== 'object') return undefined;
     node = node[unescape(raw)];
+    start = end;
   }
   return node;
 }

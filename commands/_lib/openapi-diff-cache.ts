@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
 import type { DiffResult } from '../../src/openapi/diff/classify.js';
 import type { LocalFile } from '../../src/openapi/diff/load.js';
-import { mayReferOutside } from '../../src/openapi/diff/resolve.js';
 
 // The result of `docs openapi diff` of two local files, kept between runs in the CLI's cache
 // (<cache>/openapi-diff/<key>.json; DOCS_CONFIG_DIR/cache when that is set), so that diffing
@@ -47,7 +46,7 @@ export interface DiffCache {
 
 /** The cache entry of a diff of these two files, or undefined when their result cannot be cached. */
 export function diffCache(oldFile: LocalFile, newFile: LocalFile, buildId = build()): DiffCache | undefined {
-  if (!buildId || mayReferOutside(oldFile.text) || mayReferOutside(newFile.text)) return undefined;
+  if (!buildId || oldFile.refersOutside || newFile.refersOutside) return undefined;
   const h = createHash('sha256').update(`openapi-diff 1\0${buildId}\0${process.version}\0${process.versions.icu ?? ''}\0`);
   // Each part with its length first: no two different pairs of files give the same bytes.
   for (const f of [oldFile, newFile]) h.update(`${Buffer.byteLength(f.name)}:${f.name}\0${f.bytes.length}:`).update(f.bytes);

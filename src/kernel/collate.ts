@@ -47,16 +47,20 @@ export function collationKeys(strings: readonly string[], natural = false): stri
 
 const weight = (c: number) => String.fromCharCode(RANK[c]!);
 
+/** The bytes of a key being made (grown as needed): every weight is below 0x80, so a key is read back as latin1 in one call. */
+let units = Buffer.allocUnsafe(256);
+
 function collationKey(s: string): string {
-  let primary = '';
-  let tertiary = '';
-  for (let i = 0; i < s.length; i++) {
+  const n = s.length;
+  if (units.length < 2 * n + 1) units = Buffer.allocUnsafe(4 * n + 2);
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    primary += weight(c);
-    tertiary += isUpper(c) ? '2' : '1';
+    units[i] = RANK[c]!;
+    units[n + 1 + i] = isUpper(c) ? 0x32 : 0x31;
   }
   // The 0 ends the primary weights (all above it): a string that is a prefix of another comes first.
-  return `${primary}\u0000${tertiary}`;
+  units[n] = 0;
+  return units.toString('latin1', 0, 2 * n + 1);
 }
 
 function naturalKey(s: string): string {

@@ -1,6 +1,6 @@
 import { collate, collationKeys } from '../../kernel/collate.js';
 import { Resolver, type SpecFiles } from './resolve.js';
-import { SchemaDiff, type Level } from './schema.js';
+import { type Level, type SchemaChange, SchemaDiff } from './schema.js';
 
 // The changes between two versions of an API description, each classified breaking (a client
 // written against OLD can fail against NEW), warning (it may, depending on the client) or info
@@ -70,14 +70,19 @@ interface Param {
   file: string;
 }
 
+/** A path parameter's name, `{name}` (global: exec walks the path, and ends at lastIndex 0). */
+const PATH_NAME = /\{([^}]*)\}/g;
+
 /** The effective parameters (path item's, overridden by the operation's), body and formData aside. */
 function parameters(spec: Resolver, o: Op): Map<string, Param> {
   const byKey = new Map<string, Param>();
-  const pathNames = [...o.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
-  for (const list of [o.item.parameters, o.op.parameters]) {
+  const pathNames: string[] = [];
+  for (let m = PATH_NAME.exec(o.path); m; m = PATH_NAME.exec(o.path)) pathNames.push(m[1]!);
+  for (let l = 0; l < 2; l++) {
+    const list = l === 0 ? o.item.parameters : o.op.parameters;
     if (!Array.isArray(list)) continue;
-    for (const raw of list) {
-      const { node: p, file } = spec.resolve(raw, o.file);
+    for (let i = 0; i < list.length; i++) {
+      const { node: p, file } = spec.resolve(list[i], o.file);
       if (!p || typeof p !== 'object' || p.in === 'body' || p.in === 'formData') continue;
       const name = p.in === 'header' ? String(p.name).toLowerCase() : String(p.name);
       // Path parameters by position: `/pets/{id}` and `/pets/{petId}` take the same argument.
@@ -126,23 +131,37 @@ function requestBody(spec: Resolver, o: Op): Body | undefined {
   }
   const { node: rb, file } = spec.resolve(o.op.requestBody, o.file);
   if (!rb || typeof rb !== 'object') return undefined;
-  return {
-    required: rb.required === true,
-    content: Object.fromEntries(Object.entries<any>(rb.content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }])),
-  };
+  return { required: rb.required === true, content: mediaTypes(rb.content, file) };
+}
+
+/**
+ * `Object.fromEntries(Object.entries(content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }]))`
+ * with no pair or list made for each media type (runs for every body and response compared).
+ */
+function mediaTypes(content: any, file: string): Record<string, { schema: any; file: string }> {
+  const out: Record<string, { schema: any; file: string }> = {};
+  if (content === undefined || content === null) return out;
+  const types = Object.keys(content);
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    const value = { schema: content[t]?.schema, file };
+    // As fromEntries defines it: an own property even for `__proto__`.
+    if (t === '__proto__') Object.defineProperty(out, t, { value, writable: true, enumerable: true, configurable: true });
+    else out[t] = value;
+  }
+  return out;
 }
 
 function responses(spec: Resolver, o: Op): Map<string, { content: Record<string, { schema: any; file: string }> }> {
   const out = new Map();
   const produces: string[] = o.op.produces ?? spec.root?.produces ?? ['application/json'];
-  for (const [status, raw] of Object.entries<any>(o.op.responses ?? {})) {
-    const { node: r, file } = spec.resolve(raw, o.file);
+  const all = o.op.responses ?? {};
+  const statuses = Object.keys(all);
+  for (let i = 0; i < statuses.length; i++) {
+    const status = statuses[i]!;
+    const { node: r, file } = spec.resolve(all[status], o.file);
     if (!r || typeof r !== 'object') continue;
-    const content = isSwagger2(spec)
-      ? r.schema
-        ? Object.fromEntries(produces.map((t) => [t, { schema: r.schema, file }]))
-        : {}
-      : Object.fromEntries(Object.entries<any>(r.content ?? {}).map(([t, m]) => [t, { schema: m?.schema, file }]));
+    const content = isSwagger2(spec) ? (r.schema ? Object.fromEntries(produces.map((t) => [t, { schema: r.schema, file }])) : {}) : mediaTypes(r.content, file);
     out.set(String(status), { content });
   }
   return out;
@@ -177,8 +196,10 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
   const oldOps = operations(oldSpec);
   const newOps = operations(newSpec);
   const newPaths = new Set([...newOps.values()].map((o) => o.path.replace(/\{[^}]*\}/g, '{}')));
-  for (const [key, o] of oldOps) {
-    if (newOps.has(key)) continue;
+  // Maps walked with forEach and lists by index, here and below: without the optimizing compiler
+  // (withoutOptimizer) each step of a for-of makes an iterator result (and a [key, value] pair).
+  oldOps.forEach((o, key) => {
+    if (newOps.has(key)) return;
     const pathGone = !newPaths.has(o.path.replace(/\{[^}]*\}/g, '{}'));
     push({
       id: pathGone ? 'path-removed' : 'endpoint-removed',
@@ -186,13 +207,14 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
       operation: `${o.method} ${o.path}`,
       message: pathGone ? `path ${o.path} removed` : 'operation removed',
     });
-  }
-  for (const [key, n] of newOps)
+  });
+  newOps.forEach((n, key) => {
     if (!oldOps.has(key)) push({ id: 'endpoint-added', level: 'info', operation: `${n.method} ${n.path}`, message: 'operation added' });
+  });
 
-  for (const [key, o] of oldOps) {
+  oldOps.forEach((o, key) => {
     const n = newOps.get(key);
-    if (!n) continue;
+    if (!n) return;
     const operation = `${n.method} ${n.path}`;
     schemas.owner = operation;
     const at = (c: Omit<Change, 'operation'>) => push({ operation, ...c });
@@ -208,9 +230,10 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     // Parameters.
     const op = parameters(oldSpec, o);
     const np = parameters(newSpec, n);
-    for (const [k, p] of op)
+    op.forEach((p, k) => {
       if (!np.has(k)) at({ id: 'request-parameter-removed', level: 'breaking', where: `parameter ${p.label}`, message: 'parameter removed' });
-    for (const [k, p] of np) {
+    });
+    np.forEach((p, k) => {
       const was = op.get(k);
       if (!was) {
         at(
@@ -218,13 +241,15 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
             ? { id: 'new-required-request-parameter', level: 'breaking', where: `parameter ${p.label}`, message: 'new required parameter' }
             : { id: 'new-optional-request-parameter', level: 'info', where: `parameter ${p.label}`, message: 'new optional parameter' },
         );
-        continue;
+        return;
       }
       if (!was.required && p.required)
         at({ id: 'request-parameter-became-required', level: 'breaking', where: `parameter ${p.label}`, message: 'became required' });
       if (was.required && !p.required)
         at({ id: 'request-parameter-became-optional', level: 'info', where: `parameter ${p.label}`, message: 'became optional' });
-      for (const c of schemas.compare(was.schema, was.file, p.schema, p.file, 'request'))
+      const found = schemas.compare(was.schema, was.file, p.schema, p.file, 'request');
+      for (let i = 0; i < found.length; i++) {
+        const c = found[i]!;
         at({
           id: c.id.replace(/^request-/, 'request-parameter-'),
           level: c.level,
@@ -232,7 +257,8 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
           ...(c.field ? { field: c.field } : {}),
           message: c.text,
         });
-    }
+      }
+    });
 
     // Request body.
     const ob = requestBody(oldSpec, o);
@@ -248,22 +274,27 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
     else if (ob && nb) {
       if (!ob.required && nb.required) at({ id: 'request-body-became-required', level: 'breaking', where: 'request body', message: 'became required' });
       if (ob.required && !nb.required) at({ id: 'request-body-became-optional', level: 'info', where: 'request body', message: 'became optional' });
-      for (const [type, m] of Object.entries(ob.content)) {
+      for (const type in ob.content) {
+        const m = ob.content[type]!;
         const other = nb.content[type];
         const where = `request body ${type}`;
         if (!other) at({ id: 'request-body-media-type-removed', level: 'breaking', where, message: 'media type no longer accepted' });
-        else
-          for (const c of schemas.compare(m.schema, m.file, other.schema, other.file, 'request'))
+        else {
+          const found = schemas.compare(m.schema, m.file, other.schema, other.file, 'request');
+          for (let i = 0; i < found.length; i++) {
+            const c = found[i]!;
             at({ id: c.id.replace(/^request-/, 'request-body-'), level: c.level, where, ...(c.field ? { field: c.field } : {}), message: c.text });
+          }
+        }
       }
-      for (const type of Object.keys(nb.content))
+      for (const type in nb.content)
         if (!ob.content[type]) at({ id: 'request-body-media-type-added', level: 'info', where: `request body ${type}`, message: 'media type now accepted' });
     }
 
     // Responses.
     const or = responses(oldSpec, o);
     const nr = responses(newSpec, n);
-    for (const [status, r] of or) {
+    or.forEach((r, status) => {
       const other = nr.get(status);
       if (!other) {
         at(
@@ -271,21 +302,26 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
             ? { id: 'response-success-status-removed', level: 'breaking', where: `response ${status}`, message: 'success status no longer returned' }
             : { id: 'response-non-success-status-removed', level: 'warning', where: `response ${status}`, message: 'status no longer described' },
         );
-        continue;
+        return;
       }
-      for (const [type, m] of Object.entries(r.content)) {
+      for (const type in r.content) {
+        const m = r.content[type]!;
         const got = other.content[type];
         const where = `response ${status} ${type}`;
         if (!got) at({ id: 'response-media-type-removed', level: isSuccess(status) ? 'breaking' : 'warning', where, message: 'media type no longer returned' });
-        else
-          for (const c of schemas.compare(m.schema, m.file, got.schema, got.file, 'response'))
+        else {
+          const found = schemas.compare(m.schema, m.file, got.schema, got.file, 'response');
+          for (let i = 0; i < found.length; i++) {
+            const c = found[i]!;
             at({ id: c.id, level: c.level, where, ...(c.field ? { field: c.field } : {}), message: c.text });
+          }
+        }
       }
-      for (const type of Object.keys(other.content))
+      for (const type in other.content)
         if (!r.content[type]) at({ id: 'response-media-type-added', level: 'info', where: `response ${status} ${type}`, message: 'media type added' });
-    }
-    for (const status of nr.keys()) {
-      if (or.has(status)) continue;
+    });
+    nr.forEach((_, status) => {
+      if (or.has(status)) return;
       // A new success status where one existed: a client checking for the old one may miss it.
       const level: Level = isSuccess(status) ? 'warning' : 'info';
       at({
@@ -294,7 +330,7 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
         where: `response ${status}`,
         message: 'status added',
       });
-    }
+    });
 
     // Security: an alternative a client used that is no longer accepted breaks it.
     const os = security(oldSpec, o);
@@ -323,7 +359,7 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
       for (const alt of ns.keys())
         if (!os!.has(alt)) at({ id: 'security-requirement-added', level: 'info', where: 'security', message: `${alt} now accepted too` });
     } else if (!open(os) && open(ns)) at({ id: 'security-removed', level: 'info', where: 'security', message: 'authentication no longer required' });
-  }
+  });
 
   const oldSchemes = securitySchemes(oldSpec);
   const newSchemes = securitySchemes(newSpec);
@@ -349,7 +385,7 @@ export function diffSpecs(oldFiles: SpecFiles, newFiles: SpecFiles): DiffResult 
   changes.push(...schemaChanges(schemas, newFiles.root));
   sortChanges(changes);
   const summary: Record<Level, number> = { breaking: 0, warning: 0, info: 0 };
-  for (const c of changes) summary[c.level]++;
+  for (let i = 0; i < changes.length; i++) summary[changes[i]!.level]++;
   return { changes, summary };
 }
 
@@ -360,26 +396,44 @@ const sortKey = (c: Change) => c.operation ?? (c.schema !== undefined ? `~${c.sc
 /**
  * Breaking first, then by operation (or schema, or where), then as found. The changes share few
  * sort keys (1,811 changes, 511 keys between the GitBook specs 0.146.0 and 0.202.0): the distinct
- * keys are ordered once, each given its place, and the changes are sorted by numbers; a collation
- * key per change and string comparisons were a fifth of the diff (issue 30).
+ * keys are ordered once, each given its place, and the changes put in order by their rank (level,
+ * then place) in one pass, keeping the order of finding within a rank; a collation key per change
+ * and string comparisons were a fifth of the diff (issue 30).
  */
 function sortChanges(changes: Change[]): void {
   const keys = changes.map(sortKey);
   const distinct = [...new Set(keys)];
-  const collated = collationKeys(distinct);
-  const byKey = distinct.map((key, i) => ({ key, c: collated?.[i] ?? key }));
-  const order = collated ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0) : collate;
-  byKey.sort((a, b) => order(a.c, b.c));
-  // Keys the order finds equal (ICU's, for some strings not ASCII) share a place: the order of finding decides.
   const place = new Map<string, number>();
-  let n = 0;
-  for (let i = 0; i < byKey.length; i++) {
-    if (i > 0 && order(byKey[i - 1]!.c, byKey[i]!.c) !== 0) n++;
-    place.set(byKey[i]!.key, n);
+  const collated = collationKeys(distinct);
+  let n: number;
+  if (collated) {
+    // One collation key per distinct string (the case of each letter is in it), sorted by the
+    // engine's own string order, with no function of ours called per comparison.
+    const byCollated = new Map<string, string>();
+    for (let i = 0; i < distinct.length; i++) byCollated.set(collated[i]!, distinct[i]!);
+    collated.sort();
+    for (let i = 0; i < collated.length; i++) place.set(byCollated.get(collated[i]!)!, i);
+    n = collated.length - 1;
+  } else {
+    const sorted = [...distinct].sort(collate);
+    // Keys ICU finds equal (some strings not ASCII) share a place: the order of finding decides.
+    n = 0;
+    for (let i = 0; i < sorted.length; i++) {
+      if (i > 0 && collate(sorted[i - 1]!, sorted[i]!) !== 0) n++;
+      place.set(sorted[i]!, n);
+    }
   }
-  const keyed = changes.map((c, i) => ({ c, rank: LEVEL_ORDER[c.level] * (n + 1) + place.get(keys[i]!)!, i }));
-  keyed.sort((a, b) => a.rank - b.rank || a.i - b.i);
-  for (let i = 0; i < keyed.length; i++) changes[i] = keyed[i]!.c;
+  // A counting sort by rank: stable, linear.
+  const ranks = new Uint32Array(changes.length);
+  const starts = new Uint32Array(3 * (n + 1) + 1);
+  for (let i = 0; i < changes.length; i++) {
+    const rank = LEVEL_ORDER[changes[i]!.level] * (n + 1) + place.get(keys[i]!)!;
+    ranks[i] = rank;
+    starts[rank + 1]!++;
+  }
+  for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
+  const found = changes.slice();
+  for (let i = 0; i < found.length; i++) changes[starts[ranks[i]!]!++] = found[i]!;
 }
 
 /** `Pet` for `#/components/schemas/Pet` of the root file; `file#/pointer` elsewhere. */
@@ -391,18 +445,29 @@ function schemaName(key: string, root: string): string {
 
 /** The changes inside referenced schemas, each once, with the operations that reach it. */
 function schemaChanges(schemas: SchemaDiff, root: string): Change[] {
-  const changed = [...schemas.memo].filter(([, list]) => list.length);
+  const changed: [string, SchemaChange[]][] = [];
+  schemas.memo.forEach((list, key) => {
+    if (list.length) changed.push([key, list]);
+  });
   if (!changed.length) return [];
   const usedBy = new Map<string, string[]>();
-  for (const [from, tos] of schemas.uses) for (const to of tos) (usedBy.get(to) ?? usedBy.set(to, []).get(to)!).push(from);
+  schemas.uses.forEach((tos, from) =>
+    tos.forEach((to) => {
+      (usedBy.get(to) ?? usedBy.set(to, []).get(to)!).push(from);
+    }),
+  );
   const out: Change[] = [];
-  for (const [key, list] of changed) {
+  for (let k = 0; k < changed.length; k++) {
+    const [key, list] = changed[k]!;
     // Up the graph of uses to the operations (the owners that are not schema keys).
     const seen = new Set([key]);
     const todo = [key];
     const operations = new Set<string>();
     while (todo.length) {
-      for (const from of usedBy.get(todo.pop()!) ?? []) {
+      const froms = usedBy.get(todo.pop()!);
+      if (!froms) continue;
+      for (let i = 0; i < froms.length; i++) {
+        const from = froms[i]!;
         if (!from.includes('|')) operations.add(from);
         else if (!seen.has(from)) {
           seen.add(from);
@@ -413,7 +478,8 @@ function schemaChanges(schemas: SchemaDiff, root: string): Change[] {
     const [, newKey, dir] = key.split('|');
     const schema = schemaName(newKey!, root);
     const ops = [...operations].sort();
-    for (const c of list)
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!;
       out.push({
         id: c.id,
         level: c.level,
@@ -423,6 +489,7 @@ function schemaChanges(schemas: SchemaDiff, root: string): Change[] {
         operations: ops,
         message: c.text,
       });
+    }
   }
   return out;
 }

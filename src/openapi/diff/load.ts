@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { invalid } from '../../kernel/errors.js';
 import { ParseFailure, parseText } from '../parse-text.js';
-import { externalRefs, type SpecFiles } from './resolve.js';
+import { externalRefs, mayReferOutside, type SpecFiles } from './resolve.js';
 
 // The two sides of `docs openapi diff` (and the new side of `put --fail-on-breaking`): a local
 // file (its relative $refs read from beside it), an http(s) URL (fetched through the same
@@ -48,10 +48,13 @@ async function parse(text: string, name: string): Promise<unknown> {
   }
 }
 
-/** Loads the root and every file it references (breadth first, at most 100 files). */
-async function withReferences(root: string, first: unknown, firstText: string, read: (name: string) => Promise<string>): Promise<Record<string, unknown>> {
+/**
+ * Loads the root and every file it references (breadth first, at most 100 files). `firstLocal`:
+ * every $ref of the root is local (mayReferOutside of its text false), no walk for others.
+ */
+async function withReferences(root: string, first: unknown, firstLocal: boolean, read: (name: string) => Promise<string>): Promise<Record<string, unknown>> {
   const files: Record<string, unknown> = { [root]: first };
-  const todo = externalRefs(first, root, firstText);
+  const todo = firstLocal ? [] : externalRefs(first, root);
   while (todo.length) {
     const name = todo.shift()!;
     if (name in files) continue;
@@ -83,12 +86,13 @@ export interface LocalFile {
   name: string;
   bytes: Buffer;
   text: string;
+  /** mayReferOutside(text), read once: by the loader and the CLI's cache. */
+  refersOutside: boolean;
 }
 
-function readBeside(base: string, file: string): { bytes: Buffer; text: string } {
+function readBytes(base: string, file: string): Buffer {
   try {
-    const bytes = readFileSync(join(base, file));
-    return { bytes, text: decode(bytes) };
+    return readFileSync(join(base, file));
   } catch (err) {
     throw invalid(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
@@ -100,7 +104,9 @@ export function readLocal(arg: string): LocalFile | undefined {
   // Names relative to the root's folder, so that `a.yaml#/X` from `api/root.yaml` is `api/a.yaml`.
   const base = dirname(arg);
   const name = relative(base, arg);
-  return { base, name, ...readBeside(base, name) };
+  const bytes = readBytes(base, name);
+  const text = decode(bytes);
+  return { base, name, bytes, text, refersOutside: mayReferOutside(text) };
 }
 
 /** `local`: the side already read by readLocal (a file read once). */
@@ -109,13 +115,22 @@ export async function loadSpec(arg: string, stored: StoredReader, local?: LocalF
     const got = await fetchText(arg);
     const doc = await parse(got.text, got.url);
     checkOpenAPI(doc, got.url);
-    return { label: arg, root: got.url, files: await withReferences(got.url, doc, got.text, async (name) => (await fetchText(name)).text) };
+    return {
+      label: arg,
+      root: got.url,
+      files: await withReferences(got.url, doc, !mayReferOutside(got.text), async (name) => (await fetchText(name)).text),
+    };
   }
   const file = local ?? readLocal(arg);
   if (file) {
     const doc = await parse(file.text, arg);
     checkOpenAPI(doc, arg);
-    return { label: arg, path: arg, root: file.name, files: await withReferences(file.name, doc, file.text, async (f) => readBeside(file.base, f).text) };
+    return {
+      label: arg,
+      path: arg,
+      root: file.name,
+      files: await withReferences(file.name, doc, !file.refersOutside, async (f) => decode(readBytes(file.base, f))),
+    };
   }
   const m = STORED.exec(arg);
   if (!m) throw invalid(`${arg}: not a file, an http(s) URL or a stored spec (SPEC or SPEC@VERSION)`);

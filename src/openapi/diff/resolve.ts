@@ -42,25 +42,29 @@ function joinName(from: string, rel: string): string {
 /** The value at a JSON pointer of a document, or undefined. */
 export function atPointer(doc: unknown, pointer: string): unknown {
   let node: any = doc;
-  for (const raw of pointer.split('/').slice(1)) {
+  // The parts after the first `/` (pointer.split('/').slice(1)), read in place: no arrays made.
+  for (let start = pointer.indexOf('/'); start !== -1; ) {
+    const end = pointer.indexOf('/', start + 1);
+    const raw = pointer.slice(start + 1, end === -1 ? pointer.length : end);
     if (node === null || typeof node !== 'object') return undefined;
     node = node[unescape(raw)];
+    start = end;
   }
   return node;
 }
 
 export class Resolver {
-  /** Where each `$ref` (by the file it is in) leads: the files do not change during a diff. */
-  private readonly followed = new Map<string, Resolved>();
+  /**
+   * Where each `$ref` leads, by the file it is in, then its text: the files do not change during
+   * a diff. Two maps, not one keyed by both: no key to build for each reference met (issue 30).
+   */
+  private readonly followed = new Map<string, Map<string, Resolved>>();
 
   constructor(readonly spec: SpecFiles) {}
 
   get root(): any {
     return this.spec.files[this.spec.root];
   }
-
-  /** The same, by the reference object itself when it is met again in the same file (no key to build). */
-  private readonly byNode = new WeakMap<object, { file: string; got: Resolved }>();
 
   /** `resolve(node, file).node`, with no object made for a node that is not a reference. */
   nodeOf(node: any, file: string): any {
@@ -70,12 +74,11 @@ export class Resolver {
   /** Follows `$ref`s (at most 32 in a row) from `node` found in `file`. */
   resolve(node: any, file: string): Resolved {
     if (!node || typeof node !== 'object' || typeof node.$ref !== 'string') return { node, file };
-    const seen = this.byNode.get(node);
-    if (seen && seen.file === file) return seen.got;
-    const at = `${file}\0${node.$ref}`;
-    let got = this.followed.get(at);
-    if (!got) this.followed.set(at, (got = this.follow(node, file)));
-    if (!seen) this.byNode.set(node, { file, got });
+    let inFile = this.followed.get(file);
+    if (!inFile) this.followed.set(file, (inFile = new Map()));
+    const ref: string = node.$ref;
+    let got = inFile.get(ref);
+    if (!got) inFile.set(ref, (got = this.follow(node, file)));
     return got;
   }
 

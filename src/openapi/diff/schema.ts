@@ -1,4 +1,4 @@
-import type { Resolver } from './resolve.js';
+import type { Resolved, Resolver } from './resolve.js';
 
 // Schema changes, judged by the direction data flows (the rules of oasdiff, Bump.sh and
 // Redocly agree on these): in a REQUEST the client sends, so anything the server now refuses
@@ -37,18 +37,26 @@ export class SchemaDiff {
   owner = '';
   private readonly stack: string[] = [];
   private readonly same = new Map<string, string[] | null>();
+  private readonly pairKeys = new Map<Resolved, Map<Resolved, string[]>>();
 
   constructor(
     private readonly oldSpec: Resolver,
     private readonly newSpec: Resolver,
   ) {}
 
-  /** The changes of an inline schema (those of the referenced schemas it reaches are in `memo`). */
-  compare(oRaw: unknown, oFile: string, nRaw: unknown, nFile: string, dir: Direction, depth = 0): SchemaChange[] {
+  /**
+   * The changes of an inline schema (those of the referenced schemas it reaches are in `memo`).
+   * `same`: the two sides are known to have the same JSON (children of such a pair).
+   */
+  compare(oRaw: unknown, oFile: string, nRaw: unknown, nFile: string, dir: Direction, depth = 0, same = false): SchemaChange[] {
     // A pair is keyed (compared once, reported once) when both sides are references; an inline
     // schema (most of those compared) is compared where it is, with no object made to resolve it.
     if (!isRef(oRaw) || !isRef(nRaw)) {
       if (depth > 64) return [];
+      // The same JSON on both sides, with no allOf here to merge from references (two thirds of
+      // the inline pairs of the GitBook specs): only the references it reaches can differ.
+      if (!isRef(oRaw) && !isRef(nRaw) && !hasAllOf(oRaw) && (same || sameJson(oRaw, nRaw, undefined, SAME_DEPTH)))
+        return this.compareSame(oRaw, oFile, nRaw, nFile, dir, depth);
       const o = isRef(oRaw) ? this.oldSpec.resolve(oRaw, oFile) : undefined;
       const n = isRef(nRaw) ? this.newSpec.resolve(nRaw, nFile) : undefined;
       const oF = o ? o.file : oFile;
@@ -57,7 +65,7 @@ export class SchemaDiff {
     }
     const o = this.oldSpec.resolve(oRaw, oFile);
     const n = this.newSpec.resolve(nRaw, nFile);
-    const key = `${o.key}|${n.key}|${dir}`;
+    const key = this.pairKey(o, n, dir);
     const from = this.stack.length ? this.stack[this.stack.length - 1]! : this.owner;
     let set = this.uses.get(from);
     if (!set) this.uses.set(from, (set = new Set()));
@@ -79,6 +87,19 @@ export class SchemaDiff {
       this.stack.pop();
     }
     return [];
+  }
+
+  /**
+   * `oldKey|newKey|direction` of two resolved references, made once per pair: the same string
+   * each time, its hash computed once for the maps it keys (memo, uses), not a new string each time
+   * the pair is met (issue 30). Resolver.resolve gives the same object for the same reference.
+   */
+  private pairKey(o: Resolved, n: Resolved, dir: Direction): string {
+    let byNew = this.pairKeys.get(o);
+    if (!byNew) this.pairKeys.set(o, (byNew = new Map()));
+    let keys = byNew.get(n);
+    if (!keys) byNew.set(n, (keys = [`${o.key}|${n.key}|request`, `${o.key}|${n.key}|response`]));
+    return dir === 'request' ? keys[0]! : keys[1]!;
   }
 
   /**
@@ -162,14 +183,18 @@ export class SchemaDiff {
     else if (oe && !ne) add('enum-removed', req ? 'info' : 'warning', `no longer restricted to ${[...oe].join(', ')}`);
 
     // Bounds: tighter in a request, looser in a response, are what clients notice.
-    for (const k of UPPER) {
+    // Indexed loops here and below: without the optimizing compiler (withoutOptimizer) each step
+    // of a for-of makes an iterator result, and this runs for each of thousands of schemas.
+    for (let i = 0; i < UPPER.length; i++) {
+      const k = UPPER[i]!;
       const a = o[k];
       const b = n[k];
       if (a === b) continue;
       if (b !== undefined && (a === undefined || b < a)) add(`${k}-decreased`, req ? 'breaking' : 'info', `${k} ${a ?? 'none'} → ${b}`);
       else add(`${k}-increased`, req ? 'info' : 'warning', `${k} ${a} → ${b ?? 'none'}`);
     }
-    for (const k of LOWER) {
+    for (let i = 0; i < LOWER.length; i++) {
+      const k = LOWER[i]!;
       const a = o[k];
       const b = n[k];
       if (a === b) continue;
@@ -183,33 +208,39 @@ export class SchemaDiff {
     // Properties.
     const op: Record<string, any> = o.properties ?? {};
     const np: Record<string, any> = n.properties ?? {};
-    const oreq = new Set<string>(Array.isArray(o.required) ? o.required : []);
-    const nreq = new Set<string>(Array.isArray(n.required) ? n.required : []);
+    const oreq: unknown[] = Array.isArray(o.required) ? o.required : NO_NAMES;
+    const nreq: unknown[] = Array.isArray(n.required) ? n.required : NO_NAMES;
     // readOnly properties are never sent, writeOnly ones never received.
     const skip = (spec: Resolver, s: any, file: string) => {
       const r = spec.nodeOf(s, file);
       return r && typeof r === 'object' && (req ? r.readOnly === true : r.writeOnly === true);
     };
-    for (const name of Object.keys(op)) {
+    const opNames = Object.keys(op);
+    for (let i = 0; i < opNames.length; i++) {
+      const name = opNames[i]!;
       if (name in np || skip(this.oldSpec, op[name], oFile)) continue;
       if (req) add('property-removed', 'warning', 'property removed (the server ignores or refuses it now)', name);
       else add('property-removed', 'breaking', 'property removed', name);
     }
-    for (const name of Object.keys(np)) {
+    const npNames = Object.keys(np);
+    for (let i = 0; i < npNames.length; i++) {
+      const name = npNames[i]!;
       if (skip(this.newSpec, np[name], nFile)) continue;
+      const required = nreq.includes(name);
       if (!(name in op)) {
         if (req)
           add(
-            nreq.has(name) ? 'new-required-property' : 'new-optional-property',
-            nreq.has(name) ? 'breaking' : 'info',
-            nreq.has(name) ? 'new required property' : 'new optional property',
+            required ? 'new-required-property' : 'new-optional-property',
+            required ? 'breaking' : 'info',
+            required ? 'new required property' : 'new optional property',
             name,
           );
         else add('property-added', 'info', 'new property', name);
         continue;
       }
-      if (!oreq.has(name) && nreq.has(name)) add('property-became-required', req ? 'breaking' : 'info', 'became required', name);
-      if (oreq.has(name) && !nreq.has(name)) add('property-became-optional', req ? 'info' : 'breaking', 'became optional (may be absent)', name);
+      const wasRequired = oreq.includes(name);
+      if (!wasRequired && required) add('property-became-required', req ? 'breaking' : 'info', 'became required', name);
+      if (wasRequired && !required) add('property-became-optional', req ? 'info' : 'breaking', 'became optional (may be absent)', name);
       under(out, name, this.child(op[name], oFile, np[name], nFile, dir, depth));
     }
     if (o.additionalProperties !== false && n.additionalProperties === false && req)
@@ -222,33 +253,116 @@ export class SchemaDiff {
     }
 
     // Alternatives: matched by the schema they reference, else by position.
-    for (const kw of ALTERNATIVES) {
-      const ob: any[] = Array.isArray(o[kw]) ? o[kw] : [];
-      const nb: any[] = Array.isArray(n[kw]) ? n[kw] : [];
+    for (let k = 0; k < ALTERNATIVES.length; k++) {
+      const kw = ALTERNATIVES[k]!;
+      const ob: any[] = Array.isArray(o[kw]) ? o[kw] : NO_NAMES;
+      const nb: any[] = Array.isArray(n[kw]) ? n[kw] : NO_NAMES;
       if (!ob.length && !nb.length) continue;
-      const name = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.slice(b.$ref.lastIndexOf('/') + 1) : `#${i}`);
-      const nByName = new Map(nb.map((b, i) => [name(b, i), b]));
-      const oNames = new Set(ob.map(name));
-      ob.forEach((b, i) => {
-        const nm = name(b, i);
+      // By name, the last of a name (of the new side) kept.
+      const nByName = new Map<string, unknown>();
+      for (let i = 0; i < nb.length; i++) nByName.set(alternativeName(nb[i], i), nb[i]);
+      const oNames = new Set<string>();
+      for (let i = 0; i < ob.length; i++) {
+        const nm = alternativeName(ob[i], i);
+        oNames.add(nm);
         const other = nByName.get(nm);
         if (other === undefined) add(`${kw}-removed`, req ? 'breaking' : 'info', `${kw} alternative ${nm} removed`);
         else {
-          const changes = this.child(b, oFile, other, nFile, dir, depth);
+          const changes = this.child(ob[i], oFile, other, nFile, dir, depth);
           if (changes.length) under(out, `${kw}[${nm}]`, changes);
         }
-      });
-      nb.forEach((b, i) => {
-        if (!oNames.has(name(b, i))) add(`${kw}-added`, req ? 'info' : 'warning', `${kw} alternative ${name(b, i)} added`);
-      });
+      }
+      for (let i = 0; i < nb.length; i++) {
+        const nm = alternativeName(nb[i], i);
+        if (!oNames.has(nm)) add(`${kw}-added`, req ? 'info' : 'warning', `${kw} alternative ${nm} added`);
+      }
     }
     return out;
   }
 
-  private child(o: unknown, oFile: string, n: unknown, nFile: string, dir: Direction, depth: number): SchemaChange[] {
+  private child(o: unknown, oFile: string, n: unknown, nFile: string, dir: Direction, depth: number, same = false): SchemaChange[] {
     // An allOf part's property was wrapped to remember its file: unwrap it here.
-    return this.compare(inner(o), fileOf(o, oFile), inner(n), fileOf(n, nFile), dir, depth + 1);
+    return this.compare(inner(o), fileOf(o, oFile), inner(n), fileOf(n, nFile), dir, depth + 1, same);
   }
+
+  /**
+   * compareResolved of two schemas with the same JSON and no allOf: nothing of their own can
+   * have changed (types, enums, bounds, required, property names are the same), so only what
+   * compareResolved does besides is done, in its order: the children are compared (each
+   * referenced pair in `memo`, found in the same order), properties that are readOnly or
+   * writeOnly by reference skipped. No arrays, sets or closures made: most pairs compared are
+   * such (issue 30). A value compareResolved compares by identity (`===`, a set of types) that
+   * is an object differs from its copy there: such a schema gets the whole comparison.
+   */
+  private compareSame(o: any, oFile: string, n: any, nFile: string, dir: Direction, depth: number): SchemaChange[] {
+    if (!o || !n || typeof o !== 'object' || typeof n !== 'object') return NONE;
+    if (!plainKeywords(o)) return this.compareResolved(o, oFile, n, nFile, dir, depth);
+    let out: SchemaChange[] | undefined;
+    const np = n.properties;
+    if (np !== undefined && np !== null) {
+      const op = o.properties;
+      const req = dir === 'request';
+      const names = Object.keys(np);
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        const r = this.newSpec.nodeOf(np[name], nFile);
+        if (r && typeof r === 'object' && (req ? r.readOnly === true : r.writeOnly === true)) continue;
+        const changes = this.child(op[name], oFile, np[name], nFile, dir, depth, true);
+        if (changes.length) under((out ??= []), name, changes);
+      }
+    }
+    if (isSchema(o.additionalProperties) && isSchema(n.additionalProperties)) {
+      const changes = this.child(o.additionalProperties, oFile, n.additionalProperties, nFile, dir, depth, true);
+      if (changes.length) under((out ??= []), '{}', changes);
+    }
+    if (isSchema(o.items) && isSchema(n.items)) {
+      const changes = this.child(o.items, oFile, n.items, nFile, dir, depth, true);
+      if (changes.length) under((out ??= []), '[]', changes);
+    }
+    for (let k = 0; k < ALTERNATIVES.length; k++) {
+      const kw = ALTERNATIVES[k]!;
+      const ob = o[kw];
+      const nb = n[kw];
+      if (!Array.isArray(ob) || !ob.length) continue;
+      // Matched by name as compareResolved does: two alternatives of one name pair the first old with the last new.
+      const nByName = new Map<string, number>();
+      for (let i = 0; i < nb.length; i++) nByName.set(alternativeName(nb[i], i), i);
+      for (let i = 0; i < ob.length; i++) {
+        const nm = alternativeName(ob[i], i);
+        const j = nByName.get(nm)!;
+        const changes = this.child(ob[i], oFile, nb[j], nFile, dir, depth, i === j);
+        if (changes.length) under((out ??= []), `${kw}[${nm}]`, changes);
+      }
+    }
+    return out ?? NONE;
+  }
+}
+
+/** No changes: shared, never added to. */
+const NONE: SchemaChange[] = [];
+/** No names (no `required`, no alternatives): shared, never added to. */
+const NO_NAMES: any[] = [];
+/** Deeper than this, two inline schemas are compared whole rather than checked for the same JSON first. */
+const SAME_DEPTH = 64;
+
+const hasAllOf = (s: any) => !!s && typeof s === 'object' && Array.isArray(s.allOf);
+
+/** A oneOf/anyOf alternative's name: the last part of its $ref, else `#index`. */
+const alternativeName = (b: any, i: number) => (typeof b?.$ref === 'string' ? b.$ref.slice(b.$ref.lastIndexOf('/') + 1) : `#${i}`);
+
+const isObject = (v: unknown) => v !== null && typeof v === 'object';
+
+/**
+ * Whether compareResolved finds no change between `s` and its copy: its type, format, pattern and
+ * bounds are not objects (compared by identity there), `properties` is an object or absent.
+ */
+function plainKeywords(s: any): boolean {
+  const t = s.type;
+  if (isObject(t) && !(Array.isArray(t) && !t.some(isObject))) return false;
+  if (isObject(s.format) || isObject(s.pattern)) return false;
+  for (let i = 0; i < UPPER.length; i++) if (isObject(s[UPPER[i]!]) || isObject(s[LOWER[i]!])) return false;
+  const p = s.properties;
+  return p === undefined || p === null || typeof p === 'object';
 }
 
 /**
@@ -256,26 +370,25 @@ export class SchemaDiff {
  * toJSON in it), without making the texts; each string `$ref` found is added to `refs`, in
  * the order of the text.
  */
-function sameJson(a: unknown, b: unknown, refs: string[]): boolean {
+function sameJson(a: unknown, b: unknown, refs: string[] | undefined, depth = Number.POSITIVE_INFINITY): boolean {
   if (a === b && (a === null || typeof a !== 'object')) return true;
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || depth <= 0) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], refs)) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], refs, depth - 1)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
+  // a's keys by for-in (no array made: parsed objects have no inherited enumerable keys), b's listed.
   const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i]) return false;
+  let i = 0;
+  for (const k in a) {
+    if (k !== kb[i++]) return false;
     const x = (a as Record<string, unknown>)[k];
-    if (!sameJson(x, (b as Record<string, unknown>)[k], refs)) return false;
-    if (k === '$ref' && typeof x === 'string') refs.push(x);
+    if (!sameJson(x, (b as Record<string, unknown>)[k], refs, depth - 1)) return false;
+    if (refs && k === '$ref' && typeof x === 'string') refs.push(x);
   }
-  return true;
+  return i === kb.length;
 }
 
 // An allOf part's property, wrapped by flatten: its schema and its file (no arrays: this runs for

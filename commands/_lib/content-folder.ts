@@ -124,13 +124,16 @@ function readPageFile(real: string): { text: string; sha: string } | { size: num
         scratch.copy(bigger, 0, 0, n);
         scratch = bigger;
       }
-      const got = readSync(fd, scratch, n, scratch.length - n, null);
-      if (got === 0) {
+      const want = scratch.length - n;
+      const got = readSync(fd, scratch, n, want, null);
+      n += got;
+      // A regular file's read gives less than asked only at its end: no second read to see 0
+      // (one system call fewer per page; a file written meanwhile is read as it was).
+      if (got < want) {
         const bytes = scratch.subarray(0, n);
         const text = bytes.toString('utf8');
         return { text, sha: hash('sha256', isUtf8(bytes) ? bytes : text, 'hex') };
       }
-      n += got;
     }
   } finally {
     closeSync(fd);

@@ -67,13 +67,18 @@ export interface Walk {
  */
 export function walkFolder(folder: Folder): Walk {
   const walk: Walk = { files: new Map(), dirs: new Map(), notes: [] };
+  // An entry's path: the folder's, normalized once, and the entry's (names from readdir hold no
+  // separator, and are never . or ..): what join() gives, without normalizing each of a
+  // 2,000-page folder's paths again.
+  const base = join(folder.dir, '.');
+  const prefix = base === '.' ? '' : base.endsWith(sep) ? base : base + sep;
   const visit = (rel: string) => {
     const files: Entry[] = [];
     const dirs: Entry[] = [];
     for (const e of readdirSync(join(folder.dir, rel), { withFileTypes: true })) {
       const p = rel ? `${rel}/${e.name}` : e.name;
       if (e.name.startsWith('.') && p !== '.gitbook' && !p.startsWith('.gitbook/')) continue;
-      const abs = join(folder.dir, p);
+      const abs = prefix + (sep === '/' ? p : p.replaceAll('/', sep));
       if (e.isDirectory()) dirs.push({ rel: p, name: e.name, real: abs });
       else if (e.isFile()) files.push({ rel: p, name: e.name, real: abs });
       else if (e.isSymbolicLink()) {

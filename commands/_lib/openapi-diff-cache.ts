@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
@@ -17,8 +17,16 @@ import type { LocalFile } from '../../src/openapi/diff/load.js';
 // reference no other file (every `$ref` local, the loader's own test), so that the key holds
 // everything the result depends on; only the built CLI (where the build is known). A missing,
 // unreadable or corrupt cache only costs the diff.
+//
+// Kept on the second diff of a pair, not the first: the first leaves a mark (an empty
+// <key>.seen), the second writes the result. Most pairs are diffed once (a CI job diffs each new
+// version of a spec against the stored one), and writing their ~700 KB result was ~5 ms of the
+// first run's ~185, for an entry nobody reads; a pair diffed again (a re-run job, a hook, a
+// script) is read from the cache from its third diff on.
 
 const MAX_ENTRIES = 8;
+// Marks are empty files: more pairs may wait for their second diff.
+const MAX_MARKS = 64;
 const BUNDLE_HEADER = /^\/\/ docs CLI bundle ([0-9a-f]+)\n/;
 
 const cacheDir = () =>
@@ -51,7 +59,9 @@ export function diffCache(oldFile: LocalFile, newFile: LocalFile, buildId = buil
   // Each part with its length first: no two different pairs of files give the same bytes.
   for (const f of [oldFile, newFile]) h.update(`${Buffer.byteLength(f.name)}:${f.name}\0${f.bytes.length}:`).update(f.bytes);
   const dir = cacheDir();
-  const file = join(dir, `${h.digest('hex')}.json`);
+  const key = h.digest('hex');
+  const file = join(dir, `${key}.json`);
+  const mark = join(dir, `${key}.seen`);
   return {
     get() {
       try {
@@ -64,10 +74,16 @@ export function diffCache(oldFile: LocalFile, newFile: LocalFile, buildId = buil
     set(result) {
       const tmp = `${file}.${process.pid}.tmp`;
       try {
-        mkdirSync(dir, { recursive: true });
+        if (!existsSync(mark)) {
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(mark, '');
+          prune(dir, '.seen');
+          return;
+        }
         writeFileSync(tmp, JSON.stringify({ v: 1, result }));
         renameSync(tmp, file);
-        prune(dir);
+        unlinkSync(mark);
+        prune(dir, '.json');
       } catch {
         try {
           unlinkSync(tmp);
@@ -79,12 +95,13 @@ export function diffCache(oldFile: LocalFile, newFile: LocalFile, buildId = buil
   };
 }
 
-/** Keeps the MAX_ENTRIES most recently written entries (a result can be a few hundred KB). */
-function prune(dir: string): void {
-  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-  if (names.length <= MAX_ENTRIES) return;
+/** Keeps the MAX_ENTRIES most recently written entries (a result can be a few hundred KB), or marks. */
+function prune(dir: string, ext: '.json' | '.seen'): void {
+  const names = readdirSync(dir).filter((n) => n.endsWith(ext));
+  const max = ext === '.json' ? MAX_ENTRIES : MAX_MARKS;
+  if (names.length <= max) return;
   const byAge = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
-  for (const { n } of byAge.slice(0, names.length - MAX_ENTRIES)) {
+  for (const { n } of byAge.slice(0, names.length - max)) {
     try {
       unlinkSync(join(dir, n));
     } catch {

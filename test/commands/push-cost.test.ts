@@ -58,6 +58,13 @@ afterAll(() => {
   served?.child.kill('SIGTERM');
 });
 
+/** A space of its own over HTTP, and the transport that made it. */
+async function newSpace(title: string): Promise<{ http: HttpTransport; space: string }> {
+  const http = new HttpTransport(served.url, TOKEN);
+  const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
+  return { http, space: ((await http.call('createSpace', { path: { organizationId: org }, body: { title } })).body as any).id };
+}
+
 const counting = (parse: Parse) => {
   const c: { n: number; parse: Parse } = { n: 0, parse: (md) => (c.n++, parse(md)) };
   return c;
@@ -65,9 +72,7 @@ const counting = (parse: Parse) => {
 
 describe('content push compares what changed', () => {
   it('parses only the pages that differ: none for an unchanged folder, one for a one-line change; without the server index it still compares right', async () => {
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Cost' } })).body as any).id;
+    const { http, space } = await newSpace('Cost');
     const dir = folder(100);
     expect(await push(dir, space)).toMatchObject({ added: 100 });
     const parse = await loadParser();
@@ -105,9 +110,7 @@ describe('content push compares what changed', () => {
   }, 120_000);
 
   it("compares a pushed file by its hash: no markdown read nor parse for an unchanged page, the same plan as a full comparison when the folder's tree moves", async () => {
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'By hash' } })).body as any).id;
+    const { http, space } = await newSpace('By hash');
     const dir = folder(50);
     expect(await push(dir, space)).toMatchObject({ added: 50 });
     const parse = await loadParser();
@@ -175,9 +178,7 @@ describe('content push compares what changed', () => {
   }, 120_000);
 
   it('pull writes each kept file back without parsing it when its hash and what its links depended on hold', async () => {
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Pull by hash' } })).body as any).id;
+    const { http, space } = await newSpace('Pull by hash');
     await http.close?.();
     const dir = folder(50);
     await push(dir, space);
@@ -209,9 +210,7 @@ describe('content push compares what changed', () => {
   }, 120_000);
 
   it('a push that found nothing to send has the server keep its digest (not a dry run); the next push is compared with it', async () => {
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Kept digest' } })).body as any).id;
+    const { http, space } = await newSpace('Kept digest');
     const dir = folder(50);
     const digest = async () => (await http.docs('GET', '/_docs/push-digest', { query: { space } })).body as any;
     // Pushed without --merge, merged through the API: nothing kept for the new tree.
@@ -235,9 +234,7 @@ describe('content push compares what changed', () => {
   }, 60_000);
 
   it("a file's hash is taken from its bytes when they are UTF-8, from its text when not: either way an unchanged file is unchanged", async () => {
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Bytes' } })).body as any).id;
+    const { http, space } = await newSpace('Bytes');
     const dir = folder(25);
     writeFileSync(
       join(dir, 'section-0', 'page-3.md'),
@@ -259,9 +256,7 @@ describe('content push compares what changed', () => {
   }, 60_000);
 
   it("a push of 400 pages (new, then one changed) never holds the CLI's event loop more than 100 ms", async () => {
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Loop' } })).body as any).id;
+    const { http, space } = await newSpace('Loop');
     await http.close?.();
     const dir = folder(400);
     process.env.DOCS_CONFIG_DIR = config;
@@ -340,9 +335,7 @@ describe('bad input', () => {
     const before = process.memoryUsage().rss;
     await expect(readFolder(dir, await loadParser())).rejects.toThrow(/huge\.md: 21\d{6} bytes; a page is at most 2097152 bytes/);
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
-    const http = new HttpTransport(served.url, TOKEN);
-    const org = ((await http.call('listOrganizationsForAuthenticatedUser')).body as any).items[0].id;
-    const space = ((await http.call('createSpace', { path: { organizationId: org }, body: { title: 'Huge' } })).body as any).id;
+    const { http, space } = await newSpace('Huge');
     const cr = ((await http.call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'huge' } })).body as any).id;
     const res = await http.request('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, {
       body: { changes: [{ operation: 'insert_page', title: 'Huge', document: { markdown: 'x'.repeat(2 * 1024 * 1024 + 1) } }] },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { PgBackend } from '../../src/store/pg-backend.js';
 
 // The machine's PostgreSQL for tests of the PostgreSQL store (DOCS_TEST_PG, else the local server
 // with trust auth). A suite calls postgresOrSkip() at its top (top-level await) and skips itself
@@ -61,4 +62,31 @@ export async function withFreshSchema<T>(url: string, fn: (schema: string) => Pr
 /** The URL with its password hidden, for messages. */
 function redact(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/**
+ * The PostgreSQL side of a backend contract: `setup` opens backends on a fresh schema (one per
+ * test), `cleanup` closes them and drops the schema. `ignoreCloseErrors`: a close that fails does
+ * not fail the test (a test that closed a backend itself).
+ */
+export function pgContractBackends(url: string | undefined, prefix: string, { ignoreCloseErrors = false } = {}) {
+  const opened: PgBackend[] = [];
+  let schema: string | undefined;
+  return {
+    setup: async () => {
+      const s = (schema = freshSchemaName(prefix));
+      return {
+        open: () => {
+          const b = new PgBackend(url!, { schema: s, poolSize: 4, connectTimeoutMs: 5_000 });
+          opened.push(b);
+          return b;
+        },
+      };
+    },
+    cleanup: async () => {
+      await Promise.all(opened.splice(0).map((b) => (ignoreCloseErrors ? b.close().catch(() => {}) : b.close())));
+      if (schema) await dropSchema(url!, schema);
+      schema = undefined;
+    },
+  };
 }

@@ -6,11 +6,10 @@ import { doctor } from '../../src/store/doctor.js';
 import { FileBackend } from '../../src/store/file-backend.js';
 import { SEGMENTS, SEGMENT_BYTES, segmentsOf } from '../../src/store/layout.js';
 import { MemoryBackend } from '../../src/store/memory-backend.js';
-import { PgBackend } from '../../src/store/pg-backend.js';
 import type { TableSpec } from '../../src/store/port.js';
 import { filterOf, idHash, mayHold } from '../../src/store/segment-filter.js';
 import { ShardStore } from '../../src/store/shard-store.js';
-import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
+import { pgContractBackends, postgresOrSkip } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/server.js';
 
 // Reading one row of an immutable group (a page body by its id) loads the group's index and the
@@ -214,29 +213,8 @@ contract('FileBackend', async () => {
   return { open: () => new FileBackend(dir) };
 });
 const pgUrl = await postgresOrSkip();
-const pgOpen: PgBackend[] = [];
-let pgSchema: string | undefined;
-contract(
-  'PgBackend',
-  async () => {
-    const schema = (pgSchema = freshSchemaName('segments'));
-    return {
-      open: () => {
-        const b = new PgBackend(pgUrl!, { schema, poolSize: 4, connectTimeoutMs: 5_000 });
-        pgOpen.push(b);
-        return b;
-      },
-    };
-  },
-  {
-    skip: !pgUrl,
-    cleanup: async () => {
-      await Promise.all(pgOpen.splice(0).map((b) => b.close().catch(() => {})));
-      if (pgSchema) await dropSchema(pgUrl!, pgSchema);
-      pgSchema = undefined;
-    },
-  },
-);
+const pgBackends = pgContractBackends(pgUrl, 'segments', { ignoreCloseErrors: true });
+contract('PgBackend', pgBackends.setup, { skip: !pgUrl, cleanup: pgBackends.cleanup });
 
 describe('segment filters', () => {
   it('never leave out an id they were made of, and let few others through', () => {

@@ -5,11 +5,11 @@ import { ShardConflict, type LoadedShard, type ShardBackend, type ShardData } fr
 import { FileBackend } from '../../src/store/file-backend.js';
 import { bucketFile, catalogEntry, keyOf, sumBucket } from '../../src/store/shard-files.js';
 import { MemoryBackend } from '../../src/store/memory-backend.js';
-import { PgBackend } from '../../src/store/pg-backend.js';
+import type { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import type { TableSpec } from '../../src/store/port.js';
-import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
+import { pgContractBackends, postgresOrSkip } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/server.js';
 import { newId } from '../../src/kernel/ids.js';
 
@@ -452,30 +452,8 @@ engineContract('FileBackend (sync reads)', async () => {
 
 // PostgreSQL: a fresh schema per test, its backends closed and the schema dropped after it.
 const pgUrl = await postgresOrSkip();
-const pgOpen: PgBackend[] = [];
-let pgSchema: string | undefined;
-engineContract(
-  'PgBackend',
-  async () => {
-    const schema = (pgSchema = freshSchemaName('engine'));
-    return {
-      open: () => {
-        const b = new PgBackend(pgUrl!, { schema, poolSize: 4, connectTimeoutMs: 5_000 });
-        pgOpen.push(b);
-        return b;
-      },
-    };
-  },
-  {
-    shared: true,
-    skip: !pgUrl,
-    cleanup: async () => {
-      await Promise.all(pgOpen.splice(0).map((b) => b.close()));
-      if (pgSchema) await dropSchema(pgUrl!, pgSchema);
-      pgSchema = undefined;
-    },
-  },
-);
+const pgBackends = pgContractBackends(pgUrl, 'engine');
+engineContract('PgBackend', pgBackends.setup, { shared: true, skip: !pgUrl, cleanup: pgBackends.cleanup });
 
 describe('FileBackend', () => {
   /** A store of `n` organizations, each in its shard (org/<id>): ~n/64 catalog entries per bucket. */

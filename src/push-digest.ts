@@ -104,15 +104,17 @@ export async function pushDigestRoute(
       ? readRevision(tx, space, readChangeRequest(tx, caller, space, cr).cr.revision)
       : currentRevision(tx, visibleSpace(tx, caller, space).row);
     const files = (rev.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, sha: f.sha }));
-    // The space's tree without bodies: from the digest kept for it, when it is this tree's.
-    const kept = !cr && !wanted ? keptPages(tx, space, rev) : undefined;
-    if (kept) return { rev, pages: kept, files, bodies: [], kept: true };
+    // The space's tree without bodies: from the digest kept for it, when it is this tree's (its
+    // text, parsed once the read is done: a read runs again after each round of loads).
+    const kept = !cr && !wanted ? keptText(tx, space, rev) : undefined;
+    if (kept !== undefined) return { rev, kept, files, bodies: [] };
     const bodies: Body[] = [];
-    const pages = digestPages(tx, space, rev, wanted, bodies);
-    return { rev, pages, files, bodies, kept: false };
+    return { rev, pages: digestPages(tx, space, rev, wanted, bodies), files, bodies };
   });
-  const body: PushDigest = { revision: read.rev.id, pages: read.pages, files: read.files };
-  if (!cr && !wanted) body.kept = read.kept;
+  // The kept text is JSON.stringify's, behind the store's checksum of its shard.
+  const pages: DigestPage[] = read.kept !== undefined ? JSON.parse(read.kept) : read.pages!;
+  const body: PushDigest = { revision: read.rev.id, pages, files: read.files };
+  if (!cr && !wanted) body.kept = read.kept !== undefined;
   if (wanted) {
     // Link offsets as content-index gives them: the stored index when it checks out, else from a parse.
     const out: NonNullable<PushDigest['bodies']> = {};
@@ -165,16 +167,10 @@ function digestPages(tx: ReadTx, space: string, rev: ContentRevision, wanted: 'a
   return treeOf(tx, rev).map((p) => present(p, p.slug));
 }
 
-/** The pages of the digest kept for the space, when it was made from `rev`'s tree. */
-function keptPages(tx: ReadTx, space: string, rev: ContentRevision): DigestPage[] | undefined {
+/** The text of the digest kept for the space, when it was made from `rev`'s tree. */
+function keptText(tx: ReadTx, space: string, rev: ContentRevision): string | undefined {
   const kept = tx.get(PushDigests, space);
-  if (!kept || kept.tree !== treeKeyOf(rev) || typeof kept.pages !== 'string') return undefined;
-  try {
-    const pages = JSON.parse(kept.pages);
-    return Array.isArray(pages) ? (pages as DigestPage[]) : undefined;
-  } catch {
-    return undefined; // derived: made again from the nodes
-  }
+  return kept && kept.tree === treeKeyOf(rev) && typeof kept.pages === 'string' ? kept.pages : undefined;
 }
 
 /**
@@ -188,8 +184,7 @@ async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<
   await purgeIfExpired(ctx, space);
   const read = await ctx.store.read((tx) => {
     const rev = currentRevision(tx, visibleSpace(tx, caller, space).row);
-    const kept = tx.get(PushDigests, space)?.tree === treeKeyOf(rev);
-    return { rev, pages: kept ? undefined : digestPages(tx, space, rev, undefined, []) };
+    return { rev, pages: keptText(tx, space, rev) !== undefined ? undefined : digestPages(tx, space, rev, undefined, []) };
   });
   const { rev, pages } = read;
   if (pages)

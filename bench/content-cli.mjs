@@ -2,7 +2,7 @@
 // `content push` of a one-line change (with --merge) from 200 and 2,000 pages and of an unchanged
 // 2,000-page folder against `spaces list` on the same store, `content pull` of 1,000 pages
 // against `spaces list`, and `content check` of a 1,000-page folder and a no-op `content push` of
-// 1,000 pages against `node -e 0`.
+// 1,000 pages against `node -e 0` (kept digest), and the same right after a merged change (reported).
 // Ratios of medians within one run (lib.mjs compareCommands, alternating).
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,6 +99,23 @@ export async function contentRows({ env, record, log, runs }) {
     target: '<= 3.0',
     pass: noop.ratio <= 3,
     context: `median ${noop.cmdMs.toFixed(1)} ms vs ${noop.baseMs.toFixed(1)} ms`,
+  });
+  // What a CI job's first unchanged push after a merge waits for: the digest the merging push
+  // kept (POST /_docs/push-digest). Before each run, untimed: a one-line change pushed and merged.
+  log(`\n[content] no-op content push of 1,000 pages right after a merged change / node -e 0, ${runs} runs each, alternating`);
+  const afterMerge = compareCommands(push(1000), ['-e', '0'], env, {
+    runs,
+    warmup: 1,
+    checkA: unchanged,
+    beforeA: (i) => {
+      appendFileSync(join(folders[1000].dir, 'section-1', 'page-7.md'), `\nMerged change ${i} of the bench.\n`);
+      updatedOne(cli('content', 'push', folders[1000].dir, '--space', folders[1000].id, '--merge', '--json').stdout);
+    },
+  });
+  record('content push, unchanged 1,000 pages, first after a merged push / node -e 0', afterMerge.ratio, {
+    target: 'report',
+    pass: true,
+    context: `median ${afterMerge.aMs.toFixed(1)} ms vs ${afterMerge.bMs.toFixed(1)} ms; kept digest ${noop.cmdMs.toFixed(1)} ms`,
   });
   for (const f of Object.values(folders)) removeDir(f.dir);
   removeDir(out);

@@ -175,6 +175,9 @@ export default class ContentPush extends DocsCommand {
           );
         }
         merged = res.revision;
+        // The space's tree is now the folder's: its digest kept for the next push (see above; the
+        // merge loaded the tree, so this costs the row's write).
+        await remote.keep?.();
       }
       spinner?.stop();
       // .gitbook.yaml redirects → the sites of the space, once its pages are the space's (merged, or unchanged).

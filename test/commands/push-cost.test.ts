@@ -209,7 +209,7 @@ describe('content push compares what changed', () => {
     for (const f of ['section-0/README.md', 'section-1/page-24.md']) expect(readFileSync(join(got.out, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
   }, 120_000);
 
-  it('a push that found nothing to send has the server keep its digest (not a dry run); the next push is compared with it', async () => {
+  it('a push that merged or found nothing to send has the server keep its digest (not a dry run); the next push is compared with it', async () => {
     const { http, space } = await newSpace('Kept digest');
     const dir = folder(50);
     const digest = async () => (await http.docs('GET', '/_docs/push-digest', { query: { space } })).body as any;
@@ -222,12 +222,12 @@ describe('content push compares what changed', () => {
     expect((await digest()).kept).toBe(false); // a dry run changes nothing, derived rows included
     expect(await push(dir, space)).toMatchObject({ changeRequest: null, updated: 0 });
     expect((await digest()).kept).toBe(true);
-    // A change found from the kept digest; once merged, the new tree's digest is made from its nodes.
+    // A change found from the kept digest; once merged, the merging push keeps the new tree's.
     const changed = '# Page 1.2\n\nChanged.\n';
     writeFileSync(join(dir, 'section-1', 'page-2.md'), changed);
     expect(await push(dir, space)).toMatchObject({ updated: 1, merged: true });
     const now = await digest();
-    expect(now.kept).toBe(false);
+    expect(now.kept).toBe(true);
     const page = now.pages.find((p: any) => p.path === 'section-1').pages.find((p: any) => p.path === 'section-1/page-2');
     expect(page.source.sha).toBe(createHash('sha256').update(changed).digest('hex'));
     await http.close?.();

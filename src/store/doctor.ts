@@ -18,6 +18,7 @@ import {
   SHARDS,
   STRAY,
   bucketFile,
+  bucketText,
   catalogEntry,
   checkShard,
   fileName,
@@ -397,7 +398,7 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
     const sums = catalog.get(n)!;
     const target = join(dir, CHECKSUMS, bucketFile(n));
     await mkdir(join(dir, CHECKSUMS), { recursive: true, mode: 0o700 });
-    await rename(await stageFile(target, JSON.stringify(Object.fromEntries(sums))), target);
+    await rename(await stageFile(target, bucketText(sums)), target);
   }
   await syncDir(join(dir, SHARDS));
   await syncDir(join(dir, CHECKSUMS)).catch(() => {});

@@ -12,6 +12,7 @@ import {
   MANIFEST,
   SHARDS,
   bucketFile,
+  bucketText,
   catalogEntry,
   checkShard,
   entryIn,
@@ -134,7 +135,7 @@ export class FileBackend implements ShardBackend {
   }
 
   /** A bucket's bytes, read on first use (an in-process command reads the few it needs). */
-  private bucketText(b: number): Promise<Buffer | undefined> {
+  private bucketBytes(b: number): Promise<Buffer | undefined> {
     if (this.texts.has(b)) return Promise.resolve(this.texts.get(b));
     if (this.opts.syncReads) {
       try {
@@ -168,7 +169,7 @@ export class FileBackend implements ShardBackend {
   private async bucket(b: number): Promise<Map<string, string>> {
     const have = this.buckets.get(b);
     if (have) return have;
-    const text = await this.bucketText(b);
+    const text = await this.bucketBytes(b);
     if (this.buckets.has(b)) return this.buckets.get(b)!;
     let sums: Map<string, string>;
     try {
@@ -195,7 +196,7 @@ export class FileBackend implements ShardBackend {
     const b = sumBucket(file);
     const have = this.buckets.get(b);
     if (have) return have.get(file);
-    const text = await this.bucketText(b);
+    const text = await this.bucketBytes(b);
     const found = text === undefined || this.buckets.has(b) ? undefined : entryIn(text, file);
     if (found === undefined) return (await this.bucket(b)).get(file);
     this.catalogReads.entries++;
@@ -297,10 +298,7 @@ export class FileBackend implements ShardBackend {
     await mkdir(tmp, { mode: 0o700 });
     try {
       for (const [b, sums] of buckets)
-        if (sums.size)
-          await stageFile(join(tmp, bucketFile(b)), JSON.stringify(Object.fromEntries(sums)), this.opts.openFile).then((t) =>
-            rename(t, join(tmp, bucketFile(b))),
-          );
+        if (sums.size) await stageFile(join(tmp, bucketFile(b)), bucketText(sums), this.opts.openFile).then((t) => rename(t, join(tmp, bucketFile(b))));
       await syncDir(tmp);
       await rename(tmp, this.sumDir);
       await syncDir(this.dir);
@@ -423,7 +421,7 @@ export class FileBackend implements ShardBackend {
       });
       await each([...buckets], IO_CONCURRENCY, async ([b, sums]) => {
         const path = join(this.sumDir, bucketFile(b));
-        if (sums.size) await stage(path, JSON.stringify(Object.fromEntries(sums)));
+        if (sums.size) await stage(path, bucketText(sums));
         else if (before.get(b)!.size) deletes.push(rel(path));
       });
       const tmp = await stageFile(manifestPath, JSON.stringify({ v: 2, renames, deletes }), this.opts.openFile);

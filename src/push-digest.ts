@@ -1,7 +1,7 @@
 import { readChangeRequest } from './change-requests/service.js';
 import { linkIndexOf, rowSha, trustedSpans } from './content/link-index.js';
 import { loadParser } from './content/link-refs.js';
-import type { ContentRevision, PageNode } from './content/model.js';
+import type { ContentRevision, PageContentRecord, PageNode } from './content/model.js';
 import { contentRowId, treeKeyOf } from './content/model.js';
 import { wellFormedLinks, type SourceLinks } from './content/push-context.js';
 import { currentRevision, readRevision, treeOf } from './content/revisions.js';
@@ -103,11 +103,13 @@ export async function pushDigestRoute(
     // text, parsed once the read is done: a read runs again after each round of loads).
     const kept = !cr && !wanted ? keptText(tx, space, rev) : undefined;
     if (kept !== undefined) return { rev, kept, files, bodies: [] };
+    // Without bodies, only the tree is read here and its pages made once the read is done.
+    if (!wanted) return { rev, tree: treeOf(tx, rev), files, bodies: [] };
     const bodies: Body[] = [];
-    return { rev, pages: digestPages(tx, space, rev, wanted, bodies), files, bodies };
+    return { rev, pages: digestPages(treeOf(tx, rev), wanted, bodies, rowIn(tx, space)), files, bodies };
   });
   // The kept text is JSON.stringify's, behind the store's checksum of its shard.
-  const pages: DigestPage[] = read.kept !== undefined ? JSON.parse(read.kept) : read.pages!;
+  const pages: DigestPage[] = read.kept !== undefined ? JSON.parse(read.kept) : (read.pages ?? digestPages(read.tree!, undefined, []));
   const body: PushDigest = { revision: read.rev.id, pages, files: read.files };
   if (!cr && !wanted) body.kept = read.kept !== undefined;
   if (wanted) {
@@ -129,9 +131,23 @@ export async function pushDigestRoute(
 
 type Body = { id: string; markdown: string; stored: unknown; source?: string };
 
-/** The digest's pages of `rev`'s tree; the bodies `wanted` go to `bodies`. */
-function digestPages(tx: ReadTx, space: string, rev: ContentRevision, wanted: 'all' | Set<string> | undefined, bodies: Body[]): DigestPage[] {
-  const row = (sha: string) => tx.get(PageContents, contentRowId(space, sha));
+/** Digests made from a tree (tests count them: one per request, whatever the read's runs). */
+export const digestWork = { made: 0 };
+
+type RowOf = (sha: string) => PageContentRecord | undefined;
+const rowIn =
+  (tx: ReadTx, space: string): RowOf =>
+  (sha) =>
+    tx.get(PageContents, contentRowId(space, sha));
+
+/**
+ * The digest's pages of a tree; the bodies `wanted` go to `bodies`, read through `row`. Without
+ * bodies it reads nothing, and is made after the read that gave the tree: a read runs again
+ * after each round of loads (a merge's new tree: up to six runs), and making 2,000 pages' digest
+ * in each cost ~15 ms.
+ */
+function digestPages(tree: readonly PageNode[], wanted: 'all' | Set<string> | undefined, bodies: Body[], row?: RowOf): DigestPage[] {
+  digestWork.made++;
   const present = (node: PageNode, path: string): DigestPage => {
     const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
     if (node.description) out.description = node.description;
@@ -150,16 +166,16 @@ function digestPages(tx: ReadTx, space: string, rev: ContentRevision, wanted: 'a
     if (kept && typeof kept.text === 'string' && kept.text.length === 64 && wellFormedLinks(kept.links)) out.source = { sha: kept.text, links: kept.links };
     if (wanted === 'all' || wanted?.has(node.id)) {
       // Asked for: the kept file given only when its row is there and hashes to its address.
-      const keptRow = kept ? row(kept.text) : undefined;
+      const keptRow = kept ? row!(kept.text) : undefined;
       const text = keptRow && rowSha(keptRow) === kept!.text ? keptRow.markdown : undefined;
-      const body = node.content ? row(node.content) : undefined;
+      const body = node.content ? row!(node.content) : undefined;
       bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });
     }
     return out;
   };
   const children = (list: readonly PageNode[], parent: string): DigestPage[] =>
     list.flatMap((c) => (c.type === 'group' ? children(c.pages, `${parent}/${c.slug}`) : [present(c, `${parent}/${c.slug}`)]));
-  return treeOf(tx, rev).map((p) => present(p, p.slug));
+  return tree.map((p) => present(p, p.slug));
 }
 
 /** The text of the digest kept for the space, when it was made from `rev`'s tree. */
@@ -179,14 +195,16 @@ async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<
   await purgeIfExpired(ctx, space);
   const read = await ctx.store.read((tx) => {
     const rev = currentRevision(tx, visibleSpace(tx, caller, space).row);
-    return { rev, pages: keptText(tx, space, rev) !== undefined ? undefined : digestPages(tx, space, rev, undefined, []) };
+    return { rev, tree: keptText(tx, space, rev) !== undefined ? undefined : treeOf(tx, rev) };
   });
-  const { rev, pages } = read;
-  if (pages)
+  const { rev, tree } = read;
+  if (tree) {
+    const pages = digestPages(tree, undefined, []);
     await ctx.store.write((tx) => {
       const row = tx.get(Spaces, space);
       if (!row || row.deletedAt !== undefined || row.revision !== rev.id) return;
       tx.put(PushDigests, { id: space, space, tree: treeKeyOf(rev), pages: JSON.stringify(pages) });
     });
+  }
   return { status: 200, body: { revision: rev.id, kept: true } };
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { wellFormedLinks } from '../../src/content/push-context.js';
 import { forgetTrees } from '../../src/content/revisions.js';
 import { treeWork } from '../../src/content/tree.js';
+import { digestWork, pushDigestRoute } from '../../src/push-digest.js';
 import { LocalTransport } from '../../src/transport/local.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -162,5 +163,30 @@ describe('POST /_docs/push-digest: the digest kept for the next unchanged push',
     const got = await server.docs('GET', `/_docs/push-digest?space=${copy.body.id}`);
     expect(got.body.kept).toBe(false);
     expect(got.body.pages.map((p: any) => p.id)).toEqual(own);
+  });
+
+  it('is made once per request, not in each run of the read (the store runs a read again after each round of loads)', async () => {
+    const ctx = server.ctx;
+    // The store's contract: a read's function may run several times. Here each runs twice.
+    const read = (fn: (tx: any) => unknown) => ctx.store.read((tx) => (fn(tx), fn(tx)));
+    const store = new Proxy(ctx.store, {
+      get: (t, k) => (k === 'read' ? read : typeof Reflect.get(t, k) === 'function' ? Reflect.get(t, k).bind(t) : Reflect.get(t, k)),
+    });
+    const twice = { ...ctx, store } as typeof ctx;
+    const caller = { userId: (await server.api('GET', '/v1/user')).body.id };
+    const cr = (await server.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'move on' } })).body.id;
+    await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, {
+      body: { changes: [{ operation: 'update_page', page: ids.b, title: 'B again' }] },
+    });
+    expect((await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBe(200);
+    for (const method of ['GET', 'POST']) {
+      forgetTrees();
+      const before = digestWork.made;
+      const res = await pushDigestRoute(twice, caller, method, { space });
+      expect(res.status).toBe(200);
+      expect(digestWork.made - before).toBe(1);
+    }
+    const kept = await pushDigestRoute(twice, caller, 'GET', { space });
+    expect((kept.body as { kept: boolean }).kept).toBe(true);
   });
 });

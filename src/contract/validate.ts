@@ -5,6 +5,7 @@ import { invalid } from '../kernel/errors.js';
 import { packageRoot } from '../kernel/root.js';
 import type { JsonSchema, OperationSpec } from './spec.js';
 import { unknownField } from './strict-fields.js';
+import { requireCached } from './cached-module.js';
 
 // Input is validated once, at the boundary, with the contract's own schemas (ajv). Validators
 // are precompiled at build (scripts/build-validators.mjs) and loaded per operation on first use:
@@ -127,7 +128,8 @@ function compile(op: OperationSpec): Compiled {
 function bodyValidator(op: OperationSpec, c: Compiled): ValidateFunction {
   if (c.body) return c.body;
   try {
-    c.body = require(join(packageRoot(), 'generated', 'contract', 'bodies', op.operationId + '.cjs')) as ValidateFunction;
+    const generated = join(packageRoot(), 'generated', 'contract');
+    c.body = requireCached(join(generated, 'bodies', op.operationId + '.cjs'), join(generated, 'cache')) as ValidateFunction;
   } catch {
     c.body = engine(op.dialect, false).compile({ ...op.requestBody!.schema, components: op.components });
   }

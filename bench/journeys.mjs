@@ -10,8 +10,11 @@
 //   answering the same GET at 32 connections, against `docs serve`.
 //
 //   node bench/journeys.mjs [--quick]       (alone; `npm run bench` runs it too)
+//   node bench/journeys.mjs --only=serve [--bin=OTHER/bin/run.cjs] [--rounds=N]
+//     the server's rows alone on a store of one 200-page space (seeded with the CLI, its search
+//     index built), with `docs` from another checkout's build to compare (A/B), N fresh servers
 import { spawn } from 'node:child_process';
-import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +27,7 @@ import {
   compareCommands,
   load,
   median,
+  startBareServer,
   removeDir,
   startChild,
   startDocsServe,
@@ -198,9 +202,9 @@ async function warmClient() {
 }
 
 /** One request per area, each first after the server's start, then warm (median of `warm`). */
-async function firstRequests({ env, record, log, data, org, space, warm }) {
+async function firstRequests({ env, record, log, data, org, space, warm, bin = BIN }) {
   await warmClient();
-  const server = await startDocsServe(data, env);
+  const server = await startDocsServe(data, env, bin);
   const v1 = `${server.url}/v1`;
   const areas = [
     ['user', `${v1}/user`],
@@ -339,6 +343,71 @@ async function peers({ env, record, log, server, space, seconds }) {
   }
 }
 
+/**
+ * What the first requests' remedies may cost: `docs serve` from spawn to its ready line against
+ * `node -e 0`, and its RSS at ready against a bare node:http server's (bench/bare-server.mjs) at
+ * listening, alternating, `runs` times each.
+ */
+async function serveStart({ env, record, log, data, runs, bin = BIN }) {
+  log(`\n[journeys] docs serve: start to ready / node -e 0, RSS at ready / a bare node:http server, ${runs} starts each, alternating`);
+  const body = join(tempDir('journeys-bare'), 'body.json');
+  writeFileSync(body, '{}');
+  const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+  const t = { serve: [], node: [], rss: [], bareRss: [] };
+  for (let i = 0; i < runs; i++) {
+    const steps = [
+      async () => {
+        const t0 = process.hrtime.bigint();
+        const s = await startDocsServe(data, env, bin);
+        t.serve.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        t.rss.push(rss(s.pid));
+        await stopChild(s.child);
+      },
+      async () => {
+        t.node.push(timeNode(['-e', '0'], env).ms);
+        const b = await startBareServer({ '/': body }, 'application/json', env);
+        t.bareRss.push(rss(b.pid));
+        await stopChild(b.child);
+      },
+    ];
+    for (const step of i % 2 ? steps.reverse() : steps) await step();
+  }
+  const ratio = median(t.serve) / median(t.node);
+  record('serve start to ready / node -e 0', ratio, {
+    target: 'report',
+    pass: true,
+    context: `medians ${median(t.serve).toFixed(0)} vs ${median(t.node).toFixed(0)} ms; load average ${loadavg()[0].toFixed(1)}`,
+  });
+  const mem = median(t.rss) / median(t.bareRss);
+  record('serve RSS at ready / bare node:http', mem, {
+    target: 'report',
+    pass: true,
+    context: `medians ${(median(t.rss) / 1048576).toFixed(1)} vs ${(median(t.bareRss) / 1048576).toFixed(1)} MB`,
+  });
+}
+
+/** `--only=serve`: a store of one 200-page space made with `bin`'s CLI, its search index built. */
+async function serveOnlyRows({ env, record, log, quick, bin, rounds }) {
+  const data = tempDir('journeys-serve');
+  await seedSpaces(data, { token: TOKEN, spaces: 0 }); // the owner and the bench's token
+  const cli = (...args) => json(timeNode([bin, ...args, '--json', '--data', data], env).stdout);
+  const org = cli('orgs', 'list').items[0].id;
+  const space = cli('spaces', 'create', '--title', 'Journeys').id;
+  const folder = writeFolder(tempDir('journeys-folder'), 200);
+  if (cli('content', 'push', folder, '--space', space, '--merge').added !== 200) throw new Error('the push did not add 200 pages');
+  cli('search', 'section page', '--space', space);
+  removeDir(folder);
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const server = await firstRequests({ env, record, log, data, org, space, warm: quick ? 5 : 21, bin });
+      await stopChild(server.child);
+    }
+    await serveStart({ env, record, log, data, runs: quick ? 3 : 7, bin });
+  } finally {
+    removeDir(data);
+  }
+}
+
 export async function journeyRows({ env, record, log, quick }) {
   const runs = quick ? 3 : 7;
   const data = tempDir('journeys');
@@ -361,6 +430,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     log(`  ${figure}: ${shown}  (target ${target}: ${pass ? 'pass' : 'FAIL'})  [${context}]`);
     process.stdout.write(`BENCH-RESULT ${JSON.stringify({ figure, shown, target, pass })}\n`);
   };
-  await journeyRows({ env: childEnv(tempDir('journeys-config')), record, log, quick: process.argv.includes('--quick') });
+  const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const env = childEnv(tempDir('journeys-config'));
+  const quick = process.argv.includes('--quick');
+  if (arg('only') === 'serve') await serveOnlyRows({ env, record, log, quick, bin: arg('bin') ?? BIN, rounds: Number(arg('rounds') ?? 1) });
+  else await journeyRows({ env, record, log, quick });
   process.exit(results.every((r) => r.pass) ? 0 : 1);
 }

@@ -107,8 +107,8 @@ export function stopChild(child, graceMs = 3000) {
   });
 }
 
-export function startDocsServe(dataDir, env) {
-  return startChild('docs serve', [BIN, 'serve', '--port', '0', '--quiet', '--data', dataDir], {
+export function startDocsServe(dataDir, env, bin = BIN) {
+  return startChild('docs serve', [bin, 'serve', '--port', '0', '--quiet', '--data', dataDir], {
     env,
     ready: /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/,
   });

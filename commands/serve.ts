@@ -78,6 +78,7 @@ export default class Serve extends DocsCommand {
       allowedHosts: flags['allowed-host'],
       cors,
       allowPrivateTunnels: flags['allow-private-tunnels'],
+      loadAreas: true,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

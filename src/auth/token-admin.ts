@@ -4,7 +4,7 @@ import { newToken } from '../kernel/ids.js';
 import type { ReadTx } from '../store/port.js';
 import { findUser, isInstanceOwner, requireInstanceOwner } from '../users/instance.js';
 import type { UserRecord } from '../users/model.js';
-import { insertToken, publicTokenId, type TokenRecord, Tokens } from './tokens.js';
+import { insertToken, publicTokenId, type TokenRecord, Tokens, tokenUsesWritten } from './tokens.js';
 import { Users } from '../users/tables.js';
 
 // API tokens of the local store (docs tokens create|list|revoke). Not contract operations: the
@@ -81,7 +81,8 @@ export async function createToken(ctx: Context, caller: Caller, body: unknown): 
   });
 }
 
-export function listTokens(ctx: Context, caller: Caller, userRef: string | undefined): Promise<{ items: TokenView[]; count: number }> {
+export async function listTokens(ctx: Context, caller: Caller, userRef: string | undefined): Promise<{ items: TokenView[]; count: number }> {
+  await tokenUsesWritten(); // the uses requests just made, recorded off their path (src/auth/tokens.ts)
   return ctx.store.read((tx) => {
     const user = targetUser(tx, caller, userRef ?? caller.userId, 'listing tokens');
     const items = tx

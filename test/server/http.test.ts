@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenUsesWritten } from '../../src/auth/tokens.js';
 import { contractRoutes } from '../../src/contract/spec.js';
 import { OPERATIONS } from '../../src/operations.js';
 import { MAX_BODY_BYTES } from '../../server/body.js';
@@ -41,8 +42,10 @@ describe('HTTP edge', () => {
   });
 
   it('refuses malformed JSON, a wrong content type and an oversized body, storing nothing', async () => {
-    // The token's use is recorded at its first request of a minute (lastUsedAt): made here, first.
+    // The token's use is recorded at its first request of a minute (lastUsedAt), off the request's
+    // path: made here, first, and waited for.
     expect((await s.api('GET', '/v1/user')).status).toBe(200);
+    await tokenUsesWritten();
     const before = snapshot(s.dataDir!);
     expect((await s.api('POST', '/v1/orgs', { raw: '{"title": "A' })).status).toBe(400);
     expect((await s.api('POST', '/v1/orgs', { raw: 'title=Acme', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(400);

@@ -24,6 +24,8 @@ const show = (v: unknown) => JSON.stringify(v);
 const UPPER = ['maxLength', 'maximum', 'maxItems', 'maxProperties'] as const;
 const LOWER = ['minLength', 'minimum', 'minItems', 'minProperties'] as const;
 const ALTERNATIVES = ['oneOf', 'anyOf'] as const;
+/** A schema whose allOf is being merged (flatten): met again, it is a cycle. */
+const MERGING = Symbol('merging');
 
 export class SchemaDiff {
   /**
@@ -38,6 +40,10 @@ export class SchemaDiff {
   private readonly stack: string[] = [];
   private readonly same = new Map<string, string[] | null>();
   private readonly pairKeys = new Map<Resolved, Map<Resolved, string[]>>();
+  /** Per side, per schema node and file: its allOf merged (see flatten). */
+  private readonly flattened = new Map<Resolver, WeakMap<object, Map<string, unknown>>>();
+  /** allOf merges made (tests: each schema's once). */
+  merges = 0;
 
   constructor(
     private readonly oldSpec: Resolver,
@@ -118,9 +124,24 @@ export class SchemaDiff {
     return got ?? undefined;
   }
 
-  /** allOf merged into one schema (properties, required, the first type/enum/bounds found). */
+  /**
+   * allOf merged into one schema (properties, required, the first type/enum/bounds found). Each
+   * schema is merged once per side and the merge reused: parts that share parts (A: allOf [B, B'],
+   * B and B': allOf [C, C'], ...) were merged again for each path to them, so a spec of a few
+   * kilobytes could make the merge exponential (a hostile spec stored by someone else hangs the
+   * `openapi put` of a CI job that diffs against it). A part being merged that is met again (an
+   * allOf cycle) is left as it is, as the depth bound left a part before.
+   */
   private flatten(spec: Resolver, s: any, file: string, depth = 0): any {
     if (!s || typeof s !== 'object' || !Array.isArray(s.allOf) || depth > 16) return s;
+    let byNode = this.flattened.get(spec);
+    if (!byNode) this.flattened.set(spec, (byNode = new WeakMap()));
+    let byFile = byNode.get(s);
+    if (!byFile) byNode.set(s, (byFile = new Map()));
+    const done = byFile.get(file);
+    if (done !== undefined) return done === MERGING ? s : done;
+    byFile.set(file, MERGING);
+    this.merges++;
     const merged: any = { ...s, properties: { ...(s.properties ?? {}) }, required: [...(s.required ?? [])] };
     delete merged.allOf;
     for (const part of s.allOf) {
@@ -134,6 +155,7 @@ export class SchemaDiff {
     }
     if (!Object.keys(merged.properties).length) delete merged.properties;
     if (!merged.required.length) delete merged.required;
+    byFile.set(file, merged);
     return merged;
   }
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Collections } from '../collections/tables.js';
 import { contextBase, type Caller, type Context } from '../kernel/context.js';
 import type { WriteHook } from '../kernel/write-scope.js';
@@ -37,7 +37,7 @@ export interface AuditScope extends WriteHook {
 
 export function auditHook(ctx: Context, call: AuditCall): AuditScope {
   let open = true;
-  const { logs, slot } = processOf(ctx);
+  const logs = logsOf(ctx);
   const correlation = randomUUID();
   return {
     close: () => void (open = false),
@@ -50,6 +50,8 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         const before = organizationOfPath(tx, call.path);
         const rows: AuditEventRecord['rows'] = [];
         const owners: Row[] = [];
+        // Where the event is kept: the shard of the first row put (a delete's shard may be emptied).
+        let first: { table: string; row: Row } | undefined;
         const emptied = new Set<string>();
         const noted: WriteTx = {
           get: (t, id) => tx.get(t, id),
@@ -58,6 +60,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           put: <T extends Row>(t: Table<T>, row: T) => {
             rows.push({ table: t, id: row.id, change: 'put' });
             if (owners.length < 4) owners.push(row);
+            first ??= { table: t, row };
             return tx.put(t, row);
           },
           delete: (t, id) => {
@@ -74,9 +77,8 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         };
         const result = fn(noted);
         if (!rows.length) return result;
-        // A shard the write deleted from may be left with nothing else: the rings kept there (by
-        // versions that kept a ring in each place) move to the segments, so that a deleted thing's
-        // file goes with it (never kept alive by its log).
+        // A shard the write deleted from may be left with nothing else: the rings kept there move
+        // to the segments, so that a deleted thing's file goes with it (never kept alive by its log).
         for (const h of emptied) flushRing(tx, h, Date.parse(occurredAt), logs);
         const organization = before ?? organizationOfRows(tx, owners);
         if (!organization) return result; // a user's own settings: no organization's log
@@ -94,7 +96,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           path: call.path,
           correlation,
         };
-        keep(tx, event, ringKey(organization, slot), Date.parse(occurredAt), logs);
+        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
         return result;
       };
     },
@@ -158,23 +160,8 @@ function targetOf(call: AuditCall, rows: AuditEventRecord['rows']): AuditEventRe
   return { type: singular(rows[0]!.table), id: rows[0]!.id };
 }
 
-/** Events a process's recent ring of an organization holds before they are moved to its segments. */
+/** Events a place's recent ring holds before they are moved to the organization's segments. */
 export const RING = 16;
-
-/**
- * The shard of this process's recent ring of `organization`: `auditring/<org>/<slot>`. One ring
- * per organization and process, not one per place (as before 11-27): a commit of a batch of
- * writes rewrites one ring, once, however many places they wrote, and the places' own shards
- * stay as small as their rows (a space's was 16 times its row: 6 KB sent, and read back by every
- * other server, at each write). A store only one process writes (a data directory) has one slot;
- * on a shared store (PostgreSQL) each process its own, so two servers never write one ring.
- */
-const ringKey = (organization: string, slot: string) => `auditring/${organization}/${slot}`;
-
-/** Another slot's ring whose newest event is older than this is moved to the segments by the next sweep (a process gone). */
-export const IDLE_RING_MS = 10 * 60_000;
-/** Rings a sweep reads at most (each is a shard to load). */
-const SWEEP = 8;
 
 /** The shard a row is kept in, when it is one shard (not a group of immutable segments). */
 function hostOf(tableName: string, row: Row): string | undefined {
@@ -189,20 +176,21 @@ function hostOf(tableName: string, row: Row): string | undefined {
 }
 
 /**
- * Keeps `event` in the process's recent ring of its organization (`host`, see ringKey), in the
- * same transaction. When the ring is full, the ring and the event go to the organization's
- * segments (`audit/<org>`) in this transaction, and retention runs: one write in RING pays for
- * the others. The first event of a ring also writes the organization's list of rings (once) and sweeps.
+ * Keeps `event` where it costs its commit no file: in the recent ring of `host`, a shard the
+ * write itself rewrites. When the organization's ring there is full, the ring and the event go to
+ * the organization's segments (`audit/<org>`) in this transaction, and retention runs: one write
+ * in RING pays for the others. A write with no such shard (immutable rows only) goes to the
+ * segments. The first event of a place also writes the organization's list of places (once).
  */
-function keep(tx: WriteTx, event: AuditEventRecord, host: string, now: number, logs: Logs): void {
+function keep(tx: WriteTx, event: AuditEventRecord, host: string | undefined, now: number, logs?: Logs): void {
+  if (!host) {
+    tx.put(AuditEvents, event);
+    prune(tx, event.organization, now, logs, [event]);
+    return;
+  }
   const uuid = eventUuid(event.id);
   const hostId = hostRowId(event.organization, host);
-  if (!tx.get(AuditHosts, hostId)) {
-    tx.put(AuditHosts, { id: hostId, organization: event.organization, host });
-    // A new ring (a process started: on a shared store, every CLI command) sweeps too, so the
-    // rings of processes gone stay few however rarely the servers move theirs.
-    sweep(tx, event.organization, host, now, logs);
-  }
+  if (!tx.get(AuditHosts, hostId)) tx.put(AuditHosts, { id: hostId, organization: event.organization, host });
   // The ring's events past the age bound go now (a ring holds RING events at most, whatever their age).
   const cutoff = new Date(now - retention().maxAgeMs).toISOString();
   const ring: AuditRecentRecord[] = [];
@@ -221,27 +209,7 @@ function keep(tx: WriteTx, event: AuditEventRecord, host: string, now: number, l
     tx.put(AuditEvents, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
   }
   tx.put(AuditEvents, event);
-  // When this process reads the whole log (its first move, then every RESCAN), it also moves the
-  // rings nobody adds to any more (processes gone, rings kept in places by older versions).
-  const memo = logs.get(event.organization);
-  if (!memo || memo.moves + 1 >= RESCAN) sweep(tx, event.organization, host, now, logs);
   prune(tx, event.organization, now, logs, [...ring, event]);
-}
-
-/**
- * Moves to the segments the organization's rings, other than `own`, whose newest event is older
- * than IDLE_RING_MS: SWEEP of them at most, from a place in the list that turns with the time.
- */
-function sweep(tx: WriteTx, organization: string, own: string, now: number, logs: Logs): void {
-  const others = tx.find(AuditHosts, 'organization', organization).filter((h) => h.host !== own);
-  const idle = new Date(now - IDLE_RING_MS).toISOString();
-  const from = Math.floor(now / 1000) % Math.max(1, others.length);
-  for (const h of [...others.slice(from), ...others.slice(0, from)].slice(0, SWEEP)) {
-    let newest = '';
-    for (const e of tx.find(AuditRecent, 'host', h.host)) if (e.organization === organization && e.occurredAt > newest) newest = e.occurredAt;
-    if (!newest) tx.delete(AuditHosts, h.id);
-    else if (newest < idle) flushRing(tx, h.host, now, logs);
-  }
 }
 
 /**
@@ -283,8 +251,7 @@ interface LogMemo {
   moves: number;
 }
 type Logs = Map<string, LogMemo>;
-/** Per process (its base context): what it knows of each organization's log, and its ring slot. */
-const processes = new WeakMap<Context, { logs: Logs; slot: string }>();
+const memos = new WeakMap<Context, Logs>();
 
 /**
  * The log is read whole at least every RESCAN moves, whatever the memo says: another process
@@ -293,12 +260,11 @@ const processes = new WeakMap<Context, { logs: Logs; slot: string }>();
  */
 export const RESCAN = 256;
 
-function processOf(ctx: Context): { logs: Logs; slot: string } {
+function logsOf(ctx: Context): Logs {
   const base = contextBase(ctx);
-  let p = processes.get(base);
-  // A shared store (Store.claim) is written by other processes too: a slot of this process's own.
-  if (!p) processes.set(base, (p = { logs: new Map(), slot: base.store.claim ? randomBytes(6).toString('base64url') : 'local' }));
-  return p;
+  let m = memos.get(base);
+  if (!m) memos.set(base, (m = new Map()));
+  return m;
 }
 
 /**

@@ -5,10 +5,9 @@ import { purgeSpace } from '../../src/space-purge.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-// Audit events are kept in a ring of their own per organization and process (src/audit/record.ts);
-// older versions kept them in the shard their write rewrote. A deleted thing's shard must still go
-// with it: a write that deletes moves rings kept where it deleted to the organization's log, and so
-// does a space purged for good, so no event keeps a deleted space's file alive.
+// Audit events are kept in the shard their write rewrites (src/audit/record.ts), so that most
+// writes add no file. A deleted thing's shard must still go with it: a write that deletes moves
+// the rings kept where it deleted to the organization's log, and so does a space purged for good.
 // (Deleting an OpenAPI spec removes its shard file: test/openapi/http.test.ts.)
 
 let s: TestServer;

@@ -50,8 +50,8 @@ describe('space content rows', () => {
   it('every table in a space shard names its space in `space` and indexes it', () => {
     for (const t of TABLES) {
       if (t.name === 'spaces') continue; // the space's own row, in space/<its id>: not content of a space
-      // Audit events' recent rings: in a ring shard per organization and process (older versions
-      // kept them in the shard of the write, a space's among others); not content of a space.
+      // Audit events' recent rings: in the shard of the write they record, a space's among others;
+      // the organization's log, not content of a space (neither copied nor purged with it).
       if (t.name === 'auditRecent') continue;
       const shard = t.shard({ id: 'r', space: 'S', organization: 'O', user: 'U' });
       if (shard.startsWith('space/')) {

@@ -9,7 +9,11 @@
 // The loads take turns in `rounds` rounds (order alternating), so a busy spell of the shared
 // machine falls on all of them; the ratios are of the sums over the rounds.
 //
+// A third load, two servers alike with DOCS_AUDIT=off on a schema of their own, gives the audit
+// log's cost on PostgreSQL (on / off) in the same rounds.
+//
 //   node bench/pg-writes.mjs [--seconds N] [--rounds N] [--pg postgres://...] [--bin path/to/bin/run.js]
+//                            [--only pgServers,pgAuditOff] [--cpu-prof DIR (the first PostgreSQL server)]
 //   node bench/run.mjs --pg
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -88,13 +92,25 @@ const cpuOf = (children) => children.reduce((s, c) => s + cpuSeconds(c.child.pid
  * writes/s with the sequential loop's ceiling beside it, two PostgreSQL servers' writes/s, and
  * their ratio to pgbench's TPS, all measured in this run.
  */
-export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, log = (s) => process.stdout.write(s + '\n'), problems = [] } = {}) {
+export async function pgWritesRows({
+  seconds = 6,
+  rounds = 3,
+  pgUrl,
+  bin = BIN,
+  only,
+  cpuProf,
+  log = (s) => process.stdout.write(s + '\n'),
+  problems = [],
+} = {}) {
   const PG = pgUrl || process.env.DOCS_TEST_PG || 'postgres://postgres@127.0.0.1:5432/test';
   const pgbenchPath = pgbenchBin();
   const schema = `bench_writes_${randomBytes(4).toString('hex')}`;
+  const schemaOff = `${schema}_audit_off`;
   const benchDb = `docs_pgbench_${randomBytes(4).toString('hex')}`;
   const env = childEnv(tempDir('pgw-config'), { DOCS_BOOTSTRAP_TOKEN: TOKEN });
+  const envOff = { ...env, DOCS_AUDIT: 'off' };
   const serve = (...more) => [bin, 'serve', '--port', '0', '--quiet', ...more];
+  const profiled = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
   const dataDir = tempDir('pgw-embedded');
   const loopDir = tempDir('pgw-loop'); // beside the embedded store's (the same temp filesystem)
   const admin = new pg.Client({ connectionString: PG });
@@ -109,17 +125,24 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
     const blobs = tempDir('pgw-blobs');
     const embedded = await startChild('docs serve (embedded)', serve('--data', dataDir), { env, ready });
     children.push(embedded);
-    const p1 = await startChild('docs serve (pg 1)', serve('--store', store, '--blobs', blobs), { env, ready });
+    const p1 = await startChild('docs serve (pg 1)', [...profiled, ...serve('--store', store, '--blobs', blobs)], { env, ready });
     children.push(p1);
     const p2 = await startChild('docs serve (pg 2)', serve('--store', store, '--blobs', blobs), { env, ready });
     children.push(p2);
+    const storeOff = `${PG}${PG.includes('?') ? '&' : '?'}schema=${schemaOff}`;
+    const o1 = await startChild('docs serve (pg 1, audit off)', serve('--store', storeOff, '--blobs', blobs), { env: envOff, ready });
+    children.push(o1);
+    const o2 = await startChild('docs serve (pg 2, audit off)', serve('--store', storeOff, '--blobs', blobs), { env: envOff, ready });
+    children.push(o2);
     const eIds = await seedRenameSpaces(embedded.url, SPACES);
     const pIds = await seedRenameSpaces(p1.url, SPACES);
+    const oIds = await seedRenameSpaces(o1.url, SPACES);
 
     const per = seconds / rounds;
     const sums = {
       embedded: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      pgAuditOff: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       loop: { n: 0, seconds: 0 },
       pgbench: { transactions: 0, seconds: 0, tps: [] },
     };
@@ -129,20 +152,23 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
       for (const [k, v] of Object.entries(r.statuses)) s.statuses[k] = (s.statuses[k] ?? 0) + v;
       if (r.errors) problems.push(`pg-writes: ${r.errors} connection errors`);
     };
+    /** Two PostgreSQL servers, 16 connections each, renaming `ids`; their sum into `into`. */
+    const twoServers = async (into, servers, ids) => {
+      const cpu0 = cpuOf(servers);
+      const rs = await Promise.all(servers.map((s) => renames(s.url, ids, 16, per)));
+      into.cpu += cpuOf(servers) - cpu0;
+      const statuses = {};
+      for (const r of rs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+      add(into, { ok: rs[0].ok + rs[1].ok, seconds: Math.max(...rs.map((r) => r.seconds)), statuses, errors: rs[0].errors + rs[1].errors });
+    };
     const loads = {
       embedded: async () => {
         const cpu0 = cpuOf([embedded]);
         add(sums.embedded, await renames(embedded.url, eIds, 32, per));
         sums.embedded.cpu += cpuOf([embedded]) - cpu0;
       },
-      pgServers: async () => {
-        const cpu0 = cpuOf([p1, p2]);
-        const rs = await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, per)));
-        sums.pgServers.cpu += cpuOf([p1, p2]) - cpu0;
-        const statuses = {};
-        for (const r of rs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
-        add(sums.pgServers, { ok: rs[0].ok + rs[1].ok, seconds: Math.max(...rs.map((r) => r.seconds)), statuses, errors: rs[0].errors + rs[1].errors });
-      },
+      pgServers: () => twoServers(sums.pgServers, [p1, p2], pIds),
+      pgAuditOff: () => twoServers(sums.pgAuditOff, [o1, o2], oIds),
       loop: async () => {
         const r = sequentialCommits(loopDir, per);
         sums.loop.n += r.n;
@@ -158,17 +184,18 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
     // Warm-up: the servers' first writes (JIT, caches, pool connections).
     await renames(embedded.url, eIds, 32, 1);
     await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, 1)));
+    await Promise.all([o1, o2].map((s) => renames(s.url, oIds, 16, 1)));
     log(
       `  durable renames over ${SPACES} spaces at 32 connections, pgbench -N at 32 clients, the sequential fsync loop: ${rounds} alternating rounds of ${per.toFixed(1)} s`,
     );
     const loads0 = [];
-    const order = ['pgbench', 'pgServers', 'loop', 'embedded'];
+    const order = ['pgbench', 'pgServers', 'loop', 'pgAuditOff', 'embedded'].filter((k) => !only || only.includes(k));
     for (let i = 0; i < rounds; i++) {
       loads0.push(loadavg()[0]);
       for (const k of i % 2 ? [...order].reverse() : order) await loads[k]();
     }
     const load = `load average ${Math.min(...loads0).toFixed(1)}-${Math.max(...loads0).toFixed(1)}`;
-    for (const [k, s] of Object.entries({ embedded: sums.embedded, 'PostgreSQL servers': sums.pgServers })) {
+    for (const [k, s] of Object.entries({ embedded: sums.embedded, 'PostgreSQL servers': sums.pgServers, 'PostgreSQL, audit off': sums.pgAuditOff })) {
       const not200 = Object.entries(s.statuses).filter(([c]) => c !== '200');
       if (not200.length) problems.push(`pg-writes (${k}): answers not 200 ${JSON.stringify(Object.fromEntries(not200))}`);
     }
@@ -177,6 +204,7 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
     const loopRate = sums.loop.n / sums.loop.seconds;
     const pRate = rate(sums.pgServers);
     const tps = sums.pgbench.transactions / sums.pgbench.seconds;
+    const offRate = rate(sums.pgAuditOff);
     const cpuMs = (s) => `server CPU ${((s.cpu / s.ok) * 1000).toFixed(2)} ms per write`;
     const ctx = `${rounds} alternating rounds of ${per.toFixed(1)} s; ${load}`;
     const rows = [
@@ -212,11 +240,19 @@ export async function pgWritesRows({ seconds = 6, rounds = 3, pgUrl, bin = BIN, 
         pass: pRate / tps >= 0.7,
         context: `${Math.round(pRate)} writes/s vs ${Math.round(tps)} TPS (rounds ${sums.pgbench.tps.join(', ')}); ${ctx}`,
       },
-    ];
+      {
+        figure: 'Writes, two servers on PostgreSQL: audit log on / off',
+        value: pRate / offRate,
+        shown: `${(pRate / offRate).toFixed(2)}x`,
+        target: '>= 0.9',
+        pass: pRate / offRate >= 0.9,
+        context: `${Math.round(pRate)} vs ${Math.round(offRate)} writes/s; ${cpuMs(sums.pgServers)} on, ${cpuMs(sums.pgAuditOff).replace('server CPU ', '')} off; ${ctx}`,
+      },
+    ].filter((r) => Number.isFinite(r.value));
     return rows;
   } finally {
     await Promise.all(children.map((c) => stopChild(c.child)));
-    await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`).catch(() => {});
+    for (const s of [schema, schemaOff]) await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(s)} CASCADE`).catch(() => {});
     await admin
       .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(benchDb)} WITH (FORCE)`)
       .catch((e) => problems.push(`pg-writes: could not drop ${benchDb}: ${e.message}`));
@@ -231,7 +267,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return i >= 0 ? process.argv[i + 1] : dflt;
   };
   const problems = [];
-  pgWritesRows({ seconds: Number(arg('seconds', 6)), rounds: Number(arg('rounds', 3)), pgUrl: arg('pg'), bin: arg('bin', BIN), problems }).then(
+  pgWritesRows({
+    seconds: Number(arg('seconds', 6)),
+    rounds: Number(arg('rounds', 3)),
+    pgUrl: arg('pg'),
+    bin: arg('bin', BIN),
+    only: arg('only')?.split(','),
+    cpuProf: arg('cpu-prof'),
+    problems,
+  }).then(
     (rows) => {
       for (const r of rows) process.stdout.write(`${r.figure}: ${r.shown} (target ${r.target}: ${r.pass ? 'pass' : 'FAIL'}) [${r.context}]\n`);
       for (const p of problems) process.stdout.write(`ERROR: ${p}\n`);

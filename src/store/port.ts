@@ -134,6 +134,13 @@ export interface TableSpec {
    * it is loaded (default 2). More for rows read a few at a time along a path (navigation rows).
    */
   partialRuns?: number;
+  /**
+   * For `immutable` tables whose ids are made new by the write that puts the row (a random uuid,
+   * not a content hash): a put is never of a row already stored, so a commit adding rows looks
+   * none of them up. It reads the group's index and the segments it merges, no others (a warm
+   * server would otherwise use, and have the commit check, every segment of the group).
+   */
+  freshIds?: boolean;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */

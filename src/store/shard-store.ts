@@ -864,7 +864,8 @@ class Tx extends View implements NamedWriteTx {
     for (const [table, rows] of batch) {
       const spec = this.spec(table);
       for (const [id, row] of rows) {
-        const old = this.committed(table, id);
+        // A new row of fresh ids is in no segment: only its group's index and merges are read (below).
+        const old = spec.freshIds && row ? undefined : this.committed(table, id);
         if (spec.immutable) {
           // committed() loaded the segments that may hold the row (a delete rewrites that one);
           // new rows need the group's segments the commit merges, no others.

@@ -244,6 +244,9 @@ export const TABLES: TableSpec[] = [
     // Written at every ring move, read whole only when listed or pruned: segments merged by eights,
     // so an event is rewritten about 3 times in a log of 5,000 rather than 8 (docs/manual/performance.md#the-audit-log).
     segmentFanOut: 8,
+    // Ids are `<org>:<uuid>` made by the recording write: a ring move's commit looks none up, so it
+    // reads and checks the group's index and the segments it merges, not the whole log.
+    freshIds: true,
   },
   // The newest audit events of a place, kept in the shard their own write committed (`host`: a
   // space's, an organization's...), so recording one adds no file to the commit; moved to the

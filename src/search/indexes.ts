@@ -47,7 +47,7 @@ import { Revisions } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 4; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs
+const SCHEMA = 5; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column
 
 /** Work counters (tests and measurements). */
 export const searchStats = {

@@ -47,7 +47,7 @@ import { Revisions } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 5; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column
+const SCHEMA = 6; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column; 6: a page's sections in one row (texts), compressed with the index's dictionary, no secs
 
 /** Work counters (tests and measurements). */
 export const searchStats = {
@@ -191,8 +191,8 @@ export function sections(title: string, markdown: string): SectionRow[] {
     .map((s) => [s.title, s.anchor, s.body]);
 }
 
-/** What decides whether a page's text must be indexed again: its body hash and title. */
-const sigOf = (node: Pick<PageNode, 'content' | 'title' | 'description'>) => `${node.content ?? ''}:${node.title}:${node.description ?? ''}`;
+/** What decides whether a page's text must be indexed again: its body hash (with its title and description, sent apart). */
+const sigOf = (node: Pick<PageNode, 'content'>) => node.content ?? '';
 
 // ---------------------------------------------------------------------------------------------
 // The indexes of one context.

@@ -13,15 +13,16 @@
 //     never been completed), the next rowid offset, and a counter bumped by every write to the
 //     space, so that an update that raced another (another process on the same files) is retried;
 //   pages(space, id, sig, title, path, ancestors, first, n, description): one row per indexed page
-//     (sig: its body hash, title and description; its sections are rowids first .. first + n - 1);
+//     (sig: its body hash; its sections are rowids first .. first + n - 1, so a ranked rowid's
+//     page is the one with the greatest `first` not above it: pages_first);
 //   sections: FTS5 (body, title, pageTitle), contentless: the index only, not the text;
-//   secs(rowid, page, sec, title, anchor): each section's page and place, read for every row a
-//     query ranks (to group them by page): kept apart from the bodies, so that this table stays
-//     small enough for SQLite's cache (at 200,000 pages the bodies are ~140 MB);
-//   bodies(rowid, body): each section's body deflated (read for the snippets and passages of the
-//     rows shown only). The text
-//     kept once and compressed, not twice as a content FTS5 table keeps it, the file is about a
-//     third of the size (issue 28 item 6: the index at most 0.6 times the store).
+//   texts(first, text): a page's sections ([title, anchor, body] each, JSON) in one row, compressed
+//     (`pack`): read for the snippets of the rows shown, and to remove a page's sections from the
+//     contentless FTS5 table (it forgets a row given its text);
+//   dict(id, data): the dictionary the texts are compressed with, made once from the first pages
+//     indexed: short texts compressed alone lose most of what they share (the words of a
+//     documentation set); with it, the 20,000-page seed's texts take a third of the room.
+// Issue 28 item 6: the index at most 0.6 times the store.
 
 /**
  * The better-sqlite3 package for this Node: 13 (Node-API; its binaries ship inside the npm
@@ -42,7 +43,7 @@ export interface WorkerInit {
 
 /** A section as indexed: [title, anchor, body]. */
 export type SectionRow = [title: string, anchor: string, body: string];
-/** A page of a walk: [id, sig, title, path, ancestors JSON]. */
+/** A page of a walk: [id, body hash, title, path, ancestors JSON, description]. */
 export type WalkedPage = [id: string, sig: string, title: string, path: string, ancestors: string, description: string];
 /** A page to (re)index: the walked page and its sections. */
 export type IndexedPage = [...WalkedPage, SectionRow[]];
@@ -103,7 +104,9 @@ export function indexWorker(load: (id: string) => any): void {
   const nodePath = load('node:path');
   const crypto = load('node:crypto');
   const zlib = load('node:zlib');
-  const inflate = (b: Buffer): string => zlib.inflateRawSync(b).toString('utf8');
+  /** Bytes of text collected before the dictionary is made, and its size (zlib's window). */
+  const DICT_FROM = 64 * 1024;
+  const DICT_SIZE = 32 * 1024;
   const Database = load(workerData.sqlite);
   const SCHEMA: number = workerData.schema;
   const SPAN = 2 ** 32;
@@ -118,6 +121,10 @@ export function indexWorker(load: (id: string) => any): void {
     /** This connection's number in the thread, and its writes (with SQLite's data_version: `stamp`). */
     id: number;
     writes: number;
+    /** The texts' dictionaries by id, once read (immutable). */
+    dicts: Map<number, Buffer>;
+    /** Texts written while the database has no dictionary: it is made from them once they are enough. */
+    pending: { bytes: number; text: string[] };
   }
   interface Session {
     db: Db;
@@ -142,8 +149,9 @@ export function indexWorker(load: (id: string) => any): void {
     // first, so the column most words are in goes first (28% of the index at 20,000 pages; the
     // scores are the same: bm25 adds integer weights per hit and integer column sizes).
     `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(body, title, pageTitle, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`,
-    `CREATE TABLE IF NOT EXISTS secs(rowid INTEGER PRIMARY KEY, page TEXT NOT NULL, sec INTEGER NOT NULL, title TEXT NOT NULL, anchor TEXT NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS bodies(rowid INTEGER PRIMARY KEY, body BLOB NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS pages_first ON pages(first)`,
+    `CREATE TABLE IF NOT EXISTS texts(first INTEGER PRIMARY KEY, text BLOB NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS dict(id INTEGER PRIMARY KEY, data BLOB NOT NULL)`,
   ];
   // Column weights of bm25, in the table's column order: body 1, a section title 2, a page title
   // 3 (as the boosts of the MiniSearch index this replaced).
@@ -183,7 +191,7 @@ export function indexWorker(load: (id: string) => any): void {
         const v = db.pragma('user_version', { simple: true });
         if (v !== SCHEMA) {
           // An index of another schema (or none): dropped and made again, rebuilt on use.
-          for (const t of ['sections', 'secs', 'bodies', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+          for (const t of ['sections', 'secs', 'bodies', 'texts', 'dict', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
           for (const s of DDL) db.exec(s);
           db.pragma(`user_version = ${SCHEMA}`);
         }
@@ -209,22 +217,27 @@ export function indexWorker(load: (id: string) => any): void {
       meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
       delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
       addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body) VALUES (?, ?, ?, ?)`),
-      addSec: db.prepare(`INSERT INTO secs(rowid, page, sec, title, anchor) VALUES (?, ?, ?, ?, ?)`),
-      addBody: db.prepare(`INSERT INTO bodies(rowid, body) VALUES (?, ?)`),
+      addText: db.prepare(`INSERT OR REPLACE INTO texts(first, text) VALUES (?, ?)`),
       // A contentless table forgets a row given its text (its counts for bm25 go with it; the
       // `contentless_delete` option was measured to leave the totals counting deleted rows).
       delSection: db.prepare(`INSERT INTO sections(sections, rowid, pageTitle, title, body) VALUES ('delete', ?, ?, ?, ?)`),
-      secsIn: db.prepare(`SELECT s.rowid AS r, s.title, b.body FROM secs s JOIN bodies b ON b.rowid = s.rowid WHERE s.rowid BETWEEN ? AND ?`),
-      delSec: db.prepare(`DELETE FROM secs WHERE rowid = ?`),
-      delBody: db.prepare(`DELETE FROM bodies WHERE rowid = ?`),
+      textsIn: db.prepare(`SELECT p.first, p.title, t.text FROM pages p JOIN texts t ON t.first = p.first WHERE p.first BETWEEN ? AND ?`),
+      delTexts: db.prepare(`DELETE FROM texts WHERE first BETWEEN ? AND ?`),
+      text: db.prepare(`SELECT text FROM texts WHERE first = ?`).pluck(),
+      dict: db.prepare(`SELECT data FROM dict WHERE id = ?`).pluck(),
+      lastDict: db.prepare(`SELECT id, data FROM dict ORDER BY id DESC LIMIT 1`),
+      addDict: db.prepare(`INSERT INTO dict(id, data) VALUES (?, ?)`),
       inSpace: db.prepare(`SELECT rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
-      pageOf: db.prepare(`SELECT page FROM secs WHERE rowid = ?`).pluck(),
-      section: db.prepare(`SELECT s.page, s.sec, s.title, s.anchor, b.body FROM secs s JOIN bodies b ON b.rowid = s.rowid WHERE s.rowid = ?`),
-      // Many rows in one statement (a JSON array of rowids): far cheaper than a statement per row.
-      places: db.prepare(`SELECT s.rowid, s.page, s.sec FROM json_each(?) j JOIN secs s ON s.rowid = j.value`).raw(),
+      // Many rows in one statement (a JSON array of rowids): far cheaper than a statement per
+      // row. A row's page: the one whose sections start the nearest before it.
+      places: db
+        .prepare(
+          `SELECT j.value, p.id, j.value - p.first FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) WHERE j.value < p.first + p.n`,
+        )
+        .raw(),
       texts: db
         .prepare(
-          `SELECT s.rowid, s.title, s.anchor, b.body, p.title, p.description, p.path, p.ancestors FROM json_each(?) j JOIN secs s ON s.rowid = j.value JOIN bodies b ON b.rowid = s.rowid LEFT JOIN pages p ON p.space = (s.rowid >> 32) AND p.id = s.page`,
+          `SELECT j.value, p.first, p.title, p.description, p.path, p.ancestors, t.text FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) JOIN texts t ON t.first = p.first WHERE j.value < p.first + p.n`,
         )
         .raw(),
       // The best rows by score; one more than asked, to see whether equal scores cross the limit.
@@ -241,7 +254,6 @@ export function indexWorker(load: (id: string) => any): void {
         )
         .raw(),
       nos: db.prepare(`SELECT no, id FROM spaces`),
-      titlesOf: db.prepare(`SELECT id AS page, title FROM pages WHERE space = ?`),
       dropPages: db.prepare(`DELETE FROM pages WHERE space = ?`),
       dropSpace: db.prepare(`DELETE FROM spaces WHERE no = ?`),
     };
@@ -262,7 +274,7 @@ export function indexWorker(load: (id: string) => any): void {
           db = create(null); // a directory it cannot write: an index in memory, for this process
         } else throw e;
       }
-      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0, id: ++connections, writes: 0 };
+      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0, id: ++connections, writes: 0, dicts: new Map(), pending: { bytes: 0, text: [] } };
       dbs.set(key, d);
       // Files beyond a few are closed, least recently used first (in-memory ones cannot be).
       const files = [...dbs.values()].filter((x) => x.file && !inSession(x));
@@ -306,20 +318,69 @@ export function indexWorker(load: (id: string) => any): void {
     return s;
   }
 
-  /** Removes the sections of rowids first .. last (their page titled `title`, or each its own) from the FTS index and secs. */
-  function removeSections(d: Db, first: number, last: number, title?: string) {
-    const rows = d.st.secsIn.all(first, last);
-    const titles = title === undefined ? new Map<string, string>(d.st.titlesOf.all(Math.floor(first / SPAN)).map((r: any) => [r.page, r.title])) : undefined;
-    for (const x of rows) {
-      const page = titles ? (titles.get(d.st.pageOf.get(x.r)) ?? '') : title;
-      d.st.delSection.run(x.r, page, x.title, inflate(x.body));
-      d.st.delSec.run(x.r);
-      d.st.delBody.run(x.r);
+  /** A dictionary of the texts (null: none with that id). */
+  function dictOf(d: Db, id: number): Buffer | null {
+    let dict = d.dicts.get(id);
+    if (!dict) {
+      dict = d.st.dict.get(id) as Buffer | undefined;
+      if (!dict) return null;
+      d.dicts.set(id, dict);
     }
+    return dict;
   }
 
-  function removePage(d: Db, no: number, id: string, title: string, first: number, n: number) {
-    if (n > 0) removeSections(d, first, first + n - 1, title);
+  /**
+   * A page's sections as stored: a byte naming the dictionary (0: none), then the JSON of the
+   * sections deflated. The dictionary is made in the first write that has enough text to make
+   * it from (pages indexed before keep theirs without one).
+   */
+  function pack(d: Db, secs: SectionRow[]): Buffer {
+    const json = JSON.stringify(secs);
+    // Read in the write transaction, never cached from here: another process may have made it,
+    // and one made in a transaction that then failed is not there.
+    let last = d.st.lastDict.get() as { id: number; data: Buffer } | undefined;
+    if (!last) {
+      const pending = d.pending;
+      pending.bytes += json.length;
+      pending.text.push(json);
+      if (pending.bytes >= DICT_FROM) {
+        // Evenly from the pages seen so far: what documentation shares is spread over it.
+        const all = pending.text.join('\n');
+        const step = Math.floor(all.length / (DICT_SIZE / 512));
+        let data = '';
+        for (let at = 0; data.length < DICT_SIZE && at < all.length; at += step) data += all.slice(at, at + 512);
+        last = { id: 1, data: Buffer.from(data.slice(0, DICT_SIZE), 'utf8') };
+        d.st.addDict.run(last.id, last.data);
+        d.pending = { bytes: 0, text: [] };
+      }
+    }
+    const z = last ? zlib.deflateRawSync(json, { dictionary: last.data }) : zlib.deflateRawSync(json);
+    return Buffer.concat([Buffer.of(last ? last.id : 0), z]);
+  }
+
+  /** The sections of a page as stored by `pack`. */
+  function unpack(d: Db, packed: Buffer): SectionRow[] {
+    const id = packed[0]!;
+    const dict = id ? dictOf(d, id) : null;
+    if (id && !dict) throw Object.assign(new Error(`search index: dictionary ${id} missing`), { code: 'SQLITE_CORRUPT' });
+    const z = packed.subarray(1);
+    return JSON.parse(zlib.inflateRawSync(z, dict ? { dictionary: dict } : {}).toString('utf8'));
+  }
+
+  /** Removes the pages whose sections start at rowids first .. last: their sections from the FTS index, their texts. */
+  function removeTexts(d: Db, first: number, last: number) {
+    for (const x of d.st.textsIn.all(first, last)) {
+      unpack(d, x.text).forEach(([title, , body], i) => d.st.delSection.run(x.first + i, x.title, title, body));
+    }
+    d.st.delTexts.run(first, last);
+  }
+
+  /** A body hash as stored: 32 bytes for a SHA-256 in hex (the store's), else the text. */
+  const sigBytes = (sig: string): Buffer | string => (/^[0-9a-f]{64}$/.test(sig) ? Buffer.from(sig, 'hex') : sig);
+  const sigText = (stored: Buffer | string): string => (typeof stored === 'string' ? stored : stored.toString('hex'));
+
+  function removePage(d: Db, no: number, id: string, first: number) {
+    removeTexts(d, first, first);
     d.st.delPage.run(no, id);
   }
 
@@ -357,11 +418,16 @@ export function indexWorker(load: (id: string) => any): void {
   /** The text of ranked rows: section title, anchor, snippet (body), and the page's title, description, path, ancestors. */
   function details(d: Db, rowids: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
     const got = new Map<number, any[]>(d.st.texts.all(JSON.stringify(rowids)).map((x: any[]) => [x[0], x]));
+    const pages = new Map<number, SectionRow[]>();
     return rowids.map((r) => {
       const x = got.get(r);
       if (!x) return null;
-      const [, title, anchor, deflated, pageTitle, description, path, ancestors] = x;
-      const body = inflate(deflated);
+      const [, first, pageTitle, description, path, ancestors, packed] = x;
+      let secs = pages.get(first);
+      if (!secs) pages.set(first, (secs = unpack(d, packed)));
+      const sec = secs[r - first];
+      if (!sec) return null;
+      const [title, anchor, body] = sec;
       return {
         title,
         anchor,
@@ -402,10 +468,10 @@ export function indexWorker(load: (id: string) => any): void {
       const s = session(id);
       const need: string[] = [];
       const moved: [string, string, string][] = [];
-      for (const [pid, sig, , path, ancestors] of pages) {
+      for (const [pid, sig, title, path, ancestors, description] of pages) {
         s.seen.add(pid);
         const row = s.db.st.page.get(s.no, pid);
-        if (!row || row.sig !== sig) need.push(pid);
+        if (!row || sigText(row.sig) !== sig || row.title !== title || row.description !== description) need.push(pid);
         else if (row.path !== path || row.ancestors !== ancestors) moved.push([pid, path, ancestors]);
       }
       if (moved.length) {
@@ -425,15 +491,12 @@ export function indexWorker(load: (id: string) => any): void {
         let seq: number = st.space.get(s.space).seq;
         for (const [pid, sig, title, path, ancestors, description, secs] of pages) {
           const old = st.page.get(s.no, pid);
-          if (old) removePage(s.db, s.no, pid, old.title, old.first, old.n);
+          if (old) removePage(s.db, s.no, pid, old.first);
           if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
           const first = s.no * SPAN + seq;
-          secs.forEach(([t, anchor, body], i) => {
-            st.addSection.run(first + i, title, t, body);
-            st.addSec.run(first + i, pid, i, t, anchor);
-            st.addBody.run(first + i, zlib.deflateRawSync(body));
-          });
-          st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length, description);
+          secs.forEach(([t, , body], i) => st.addSection.run(first + i, title, t, body));
+          if (secs.length) st.addText.run(first, pack(s.db, secs));
+          st.putPage.run(s.no, pid, sigBytes(sig), title, path, ancestors, first, secs.length, description);
           seq += secs.length;
         }
         st.setSeq.run(seq, s.no);
@@ -448,7 +511,7 @@ export function indexWorker(load: (id: string) => any): void {
       const batch = s.unseen!.splice(0, max);
       if (batch.length) {
         const r = write(s, () => {
-          for (const p of batch) removePage(s.db, s.no, p.id, p.title, p.first, p.n);
+          for (const p of batch) removePage(s.db, s.no, p.id, p.first);
         });
         if (r && (r as any).conflict) return { conflict: true };
       }
@@ -473,8 +536,11 @@ export function indexWorker(load: (id: string) => any): void {
       const row = d.st.space.get(space);
       const byPage = new Map<string, [number, number][]>();
       if (row) {
-        for (const [rowid, score] of d.st.inSpace.all(match, row.no * SPAN, row.no * SPAN + SPAN - 1)) {
-          const page: string = d.st.pageOf.get(rowid);
+        const hits: [number, number][] = d.st.inSpace.all(match, row.no * SPAN, row.no * SPAN + SPAN - 1);
+        const pageOf = new Map<number, string>(d.st.places.all(JSON.stringify(hits.map((h) => h[0]))).map((x: any[]) => [x[0], x[1]]));
+        for (const [rowid, score] of hits) {
+          const page = pageOf.get(rowid);
+          if (page === undefined) continue;
           const secs = byPage.get(page);
           if (secs) secs.push([score, rowid]);
           else byPage.set(page, [[score, rowid]]);
@@ -498,9 +564,11 @@ export function indexWorker(load: (id: string) => any): void {
       return pages.map(([pid, rowids]) => {
         const p = row && d.st.page.get(row.no, pid);
         if (!p) return null;
+        const packed = d.st.text.get(p.first);
+        const all: SectionRow[] = packed ? unpack(d, packed) : [];
         const secs = rowids.flatMap((r) => {
-          const x = d.st.section.get(r);
-          return x ? [{ rowid: r, sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(inflate(x.body), terms) }] : [];
+          const x = all[r - p.first];
+          return x ? [{ rowid: r, sec: r - p.first, title: x[0], anchor: x[1], snippet: snippet(x[2], terms) }] : [];
         });
         return { title: p.title, description: p.description, path: p.path, ancestors: p.ancestors, sections: secs };
       });
@@ -562,7 +630,7 @@ export function indexWorker(load: (id: string) => any): void {
         .transaction(() => {
           const row = d.st.space.get(space);
           if (!row) return false;
-          removeSections(d, row.no * SPAN, row.no * SPAN + SPAN - 1);
+          removeTexts(d, row.no * SPAN, row.no * SPAN + SPAN - 1);
           d.st.dropPages.run(row.no);
           d.st.dropSpace.run(row.no);
           return true;

@@ -47,7 +47,7 @@ import { Revisions } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 6; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column; 6: a page's sections in one row (texts), compressed with the index's dictionary, no secs
+const SCHEMA = 7; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column; 6: a page's sections in one row (texts), compressed with the index's dictionary, no secs; 7: pages keep digests, their text in texts
 
 /** Work counters (tests and measurements). */
 export const searchStats = {
@@ -87,6 +87,8 @@ export const searchLimits = {
   sweepMs: 10 * 60_000,
   /** Rankings of organization searches kept per context (the most recent ones), with the text of their rows read. */
   rankings: 32,
+  /** Bytes of text an index holds before the dictionary its texts are compressed with is made from them (read when the thread starts). */
+  dictFrom: 64 * 1024,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -115,7 +117,7 @@ export interface Ranking {
 
 function start(): Thread {
   const require = createRequire(import.meta.url);
-  const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA };
+  const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA, dictFrom: searchLimits.dictFrom };
   const worker = new Worker(workerSource(), { eval: true, workerData: init });
   generation++;
   const t: Thread = { worker, pending: new Map(), next: 1 };

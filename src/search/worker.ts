@@ -12,13 +12,14 @@
 //   spaces(no, id, rev, seq, version): the revision a space's index is at (null while it has
 //     never been completed), the next rowid offset, and a counter bumped by every write to the
 //     space, so that an update that raced another (another process on the same files) is retried;
-//   pages(space, id, sig, title, path, ancestors, first, n, description): one row per indexed page
-//     (sig: its body hash; its sections are rowids first .. first + n - 1, so a ranked rowid's
-//     page is the one with the greatest `first` not above it: pages_first);
+//   pages(space, id, sig, place, first, n): one row per indexed page, what a walk compares only
+//     (sig: a digest of its body hash, title and description; place: of its path and ancestors);
+//     its sections are rowids first .. first + n - 1, so a ranked rowid's page is the one with
+//     the greatest `first` not above it (pages_first);
 //   sections: FTS5 (body, title, pageTitle), contentless: the index only, not the text;
-//   texts(first, text): a page's sections ([title, anchor, body] each, JSON) in one row, compressed
-//     (`pack`): read for the snippets of the rows shown, and to remove a page's sections from the
-//     contentless FTS5 table (it forgets a row given its text);
+//   texts(first, text): a page's text (`PageText`: title, description, path, ancestors, its
+//     sections) in one row, compressed (`pack`): read for the rows shown, and to remove a page's
+//     sections from the contentless FTS5 table (it forgets a row given its text);
 //   dict(id, data): the dictionary the texts are compressed with, made once from the first pages
 //     indexed: short texts compressed alone lose most of what they share (the words of a
 //     documentation set); with it, the 20,000-page seed's texts take a third of the room.
@@ -39,12 +40,16 @@ export interface WorkerInit {
   /** Absolute path of better-sqlite3's entry point. */
   sqlite: string;
   schema: number;
+  /** Bytes of text a database indexes before its dictionary is made from them (`pack`). */
+  dictFrom: number;
 }
 
 /** A section as indexed: [title, anchor, body]. */
 export type SectionRow = [title: string, anchor: string, body: string];
 /** A page of a walk: [id, body hash, title, path, ancestors JSON, description]. */
 export type WalkedPage = [id: string, sig: string, title: string, path: string, ancestors: string, description: string];
+/** A page's text as the index keeps it (texts): [title, description, path, ancestors JSON, sections]. */
+export type PageText = [title: string, description: string, path: string, ancestors: string, sections: SectionRow[]];
 /** A page to (re)index: the walked page and its sections. */
 export type IndexedPage = [...WalkedPage, SectionRow[]];
 
@@ -105,7 +110,7 @@ export function indexWorker(load: (id: string) => any): void {
   const crypto = load('node:crypto');
   const zlib = load('node:zlib');
   /** Bytes of text collected before the dictionary is made, and its size (zlib's window). */
-  const DICT_FROM = 64 * 1024;
+  const DICT_FROM: number = workerData.dictFrom;
   const DICT_SIZE = 32 * 1024;
   const Database = load(workerData.sqlite);
   const SCHEMA: number = workerData.schema;
@@ -144,7 +149,7 @@ export function indexWorker(load: (id: string) => any): void {
 
   const DDL = [
     `CREATE TABLE IF NOT EXISTS spaces(no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rev TEXT, seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0)`,
-    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
+    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig BLOB NOT NULL, place BLOB NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
     // The body first: FTS5 writes a column number before the positions of every column but the
     // first, so the column most words are in goes first (28% of the index at 20,000 pages; the
     // scores are the same: bm25 adds integer weights per hit and integer column sizes).
@@ -211,17 +216,17 @@ export function indexWorker(load: (id: string) => any): void {
       setSeq: db.prepare(`UPDATE spaces SET seq = ? WHERE no = ?`),
       setRev: db.prepare(`UPDATE spaces SET rev = ? WHERE no = ?`),
       revs: db.prepare(`SELECT id, rev FROM spaces`),
-      page: db.prepare(`SELECT sig, title, path, ancestors, first, n, description FROM pages WHERE space = ? AND id = ?`),
-      pagesOf: db.prepare(`SELECT id, title, first, n FROM pages WHERE space = ?`),
-      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, title, path, ancestors, first, n, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
+      page: db.prepare(`SELECT sig, place, first, n FROM pages WHERE space = ? AND id = ?`),
+      pagesOf: db.prepare(`SELECT id, first FROM pages WHERE space = ?`),
+      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, place, first, n) VALUES (?, ?, ?, ?, ?, ?)`),
+      meta: db.prepare(`UPDATE pages SET place = ? WHERE space = ? AND id = ?`),
       delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
       addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body) VALUES (?, ?, ?, ?)`),
       addText: db.prepare(`INSERT OR REPLACE INTO texts(first, text) VALUES (?, ?)`),
       // A contentless table forgets a row given its text (its counts for bm25 go with it; the
       // `contentless_delete` option was measured to leave the totals counting deleted rows).
       delSection: db.prepare(`INSERT INTO sections(sections, rowid, pageTitle, title, body) VALUES ('delete', ?, ?, ?, ?)`),
-      textsIn: db.prepare(`SELECT p.first, p.title, t.text FROM pages p JOIN texts t ON t.first = p.first WHERE p.first BETWEEN ? AND ?`),
+      textsIn: db.prepare(`SELECT first, text FROM texts WHERE first BETWEEN ? AND ?`),
       delTexts: db.prepare(`DELETE FROM texts WHERE first BETWEEN ? AND ?`),
       text: db.prepare(`SELECT text FROM texts WHERE first = ?`).pluck(),
       dict: db.prepare(`SELECT data FROM dict WHERE id = ?`).pluck(),
@@ -237,7 +242,7 @@ export function indexWorker(load: (id: string) => any): void {
         .raw(),
       texts: db
         .prepare(
-          `SELECT j.value, p.first, p.title, p.description, p.path, p.ancestors, t.text FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) JOIN texts t ON t.first = p.first WHERE j.value < p.first + p.n`,
+          `SELECT j.value, p.first, t.text FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) JOIN texts t ON t.first = p.first WHERE j.value < p.first + p.n`,
         )
         .raw(),
       // The best rows by score; one more than asked, to see whether equal scores cross the limit.
@@ -334,8 +339,8 @@ export function indexWorker(load: (id: string) => any): void {
    * sections deflated. The dictionary is made in the first write that has enough text to make
    * it from (pages indexed before keep theirs without one).
    */
-  function pack(d: Db, secs: SectionRow[]): Buffer {
-    const json = JSON.stringify(secs);
+  function pack(d: Db, page: PageText): Buffer {
+    const json = JSON.stringify(page);
     // Read in the write transaction, never cached from here: another process may have made it,
     // and one made in a transaction that then failed is not there.
     let last = d.st.lastDict.get() as { id: number; data: Buffer } | undefined;
@@ -346,7 +351,7 @@ export function indexWorker(load: (id: string) => any): void {
       if (pending.bytes >= DICT_FROM) {
         // Evenly from the pages seen so far: what documentation shares is spread over it.
         const all = pending.text.join('\n');
-        const step = Math.floor(all.length / (DICT_SIZE / 512));
+        const step = Math.max(512, Math.floor(all.length / (DICT_SIZE / 512)));
         let data = '';
         for (let at = 0; data.length < DICT_SIZE && at < all.length; at += step) data += all.slice(at, at + 512);
         last = { id: 1, data: Buffer.from(data.slice(0, DICT_SIZE), 'utf8') };
@@ -358,8 +363,8 @@ export function indexWorker(load: (id: string) => any): void {
     return Buffer.concat([Buffer.of(last ? last.id : 0), z]);
   }
 
-  /** The sections of a page as stored by `pack`. */
-  function unpack(d: Db, packed: Buffer): SectionRow[] {
+  /** A page's text as stored by `pack`. */
+  function unpack(d: Db, packed: Buffer): PageText {
     const id = packed[0]!;
     const dict = id ? dictOf(d, id) : null;
     if (id && !dict) throw Object.assign(new Error(`search index: dictionary ${id} missing`), { code: 'SQLITE_CORRUPT' });
@@ -370,14 +375,14 @@ export function indexWorker(load: (id: string) => any): void {
   /** Removes the pages whose sections start at rowids first .. last: their sections from the FTS index, their texts. */
   function removeTexts(d: Db, first: number, last: number) {
     for (const x of d.st.textsIn.all(first, last)) {
-      unpack(d, x.text).forEach(([title, , body], i) => d.st.delSection.run(x.first + i, x.title, title, body));
+      const [pageTitle, , , , secs] = unpack(d, x.text);
+      secs.forEach(([title, , body], i) => d.st.delSection.run(x.first + i, pageTitle, title, body));
     }
     d.st.delTexts.run(first, last);
   }
 
-  /** A body hash as stored: 32 bytes for a SHA-256 in hex (the store's), else the text. */
-  const sigBytes = (sig: string): Buffer | string => (/^[0-9a-f]{64}$/.test(sig) ? Buffer.from(sig, 'hex') : sig);
-  const sigText = (stored: Buffer | string): string => (typeof stored === 'string' ? stored : stored.toString('hex'));
+  /** A digest of strings (16 bytes: what a walk compares; a page's text is kept in texts). */
+  const digest = (...parts: string[]): Buffer => crypto.createHash('sha256').update(JSON.stringify(parts)).digest().subarray(0, 16);
 
   function removePage(d: Db, no: number, id: string, first: number) {
     removeTexts(d, first, first);
@@ -418,13 +423,14 @@ export function indexWorker(load: (id: string) => any): void {
   /** The text of ranked rows: section title, anchor, snippet (body), and the page's title, description, path, ancestors. */
   function details(d: Db, rowids: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
     const got = new Map<number, any[]>(d.st.texts.all(JSON.stringify(rowids)).map((x: any[]) => [x[0], x]));
-    const pages = new Map<number, SectionRow[]>();
+    const pages = new Map<number, PageText>();
     return rowids.map((r) => {
       const x = got.get(r);
       if (!x) return null;
-      const [, first, pageTitle, description, path, ancestors, packed] = x;
-      let secs = pages.get(first);
-      if (!secs) pages.set(first, (secs = unpack(d, packed)));
+      const [, first, packed] = x;
+      let page = pages.get(first);
+      if (!page) pages.set(first, (page = unpack(d, packed)));
+      const [pageTitle, description, path, ancestors, secs] = page;
       const sec = secs[r - first];
       if (!sec) return null;
       const [title, anchor, body] = sec;
@@ -467,16 +473,25 @@ export function indexWorker(load: (id: string) => any): void {
     walk(id: number, pages: WalkedPage[]) {
       const s = session(id);
       const need: string[] = [];
-      const moved: [string, string, string][] = [];
+      const moved: [string, Buffer, string, string, number][] = [];
       for (const [pid, sig, title, path, ancestors, description] of pages) {
         s.seen.add(pid);
         const row = s.db.st.page.get(s.no, pid);
-        if (!row || sigText(row.sig) !== sig || row.title !== title || row.description !== description) need.push(pid);
-        else if (row.path !== path || row.ancestors !== ancestors) moved.push([pid, path, ancestors]);
+        if (!row || !digest(sig, title, description).equals(row.sig)) need.push(pid);
+        else {
+          const place = digest(path, ancestors);
+          if (!place.equals(row.place)) moved.push([pid, place, path, ancestors, row.first]);
+        }
       }
       if (moved.length) {
         const r = write(s, () => {
-          for (const [pid, path, ancestors] of moved) s.db.st.meta.run(path, ancestors, s.no, pid);
+          for (const [pid, place, path, ancestors, first] of moved) {
+            s.db.st.meta.run(place, s.no, pid);
+            const packed = s.db.st.text.get(first);
+            if (!packed) continue;
+            const [title, description, , , secs] = unpack(s.db, packed);
+            s.db.st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs]));
+          }
         });
         if (r && (r as any).conflict) return { conflict: true };
       }
@@ -495,8 +510,8 @@ export function indexWorker(load: (id: string) => any): void {
           if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
           const first = s.no * SPAN + seq;
           secs.forEach(([t, , body], i) => st.addSection.run(first + i, title, t, body));
-          if (secs.length) st.addText.run(first, pack(s.db, secs));
-          st.putPage.run(s.no, pid, sigBytes(sig), title, path, ancestors, first, secs.length, description);
+          if (secs.length) st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs]));
+          st.putPage.run(s.no, pid, digest(sig, title, description), digest(path, ancestors), first, secs.length);
           seq += secs.length;
         }
         st.setSeq.run(seq, s.no);
@@ -565,12 +580,13 @@ export function indexWorker(load: (id: string) => any): void {
         const p = row && d.st.page.get(row.no, pid);
         if (!p) return null;
         const packed = d.st.text.get(p.first);
-        const all: SectionRow[] = packed ? unpack(d, packed) : [];
+        if (!packed) return null;
+        const [title, description, path, ancestors, all] = unpack(d, packed);
         const secs = rowids.flatMap((r) => {
           const x = all[r - p.first];
           return x ? [{ rowid: r, sec: r - p.first, title: x[0], anchor: x[1], snippet: snippet(x[2], terms) }] : [];
         });
-        return { title: p.title, description: p.description, path: p.path, ancestors: p.ancestors, sections: secs };
+        return { title, description, path, ancestors, sections: secs };
       });
     },
 

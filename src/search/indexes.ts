@@ -69,6 +69,8 @@ export const searchStats = {
   orgCached: 0,
   /** Ranked rows of organization searches whose text (snippet, page title and path) was read. */
   orgTextRows: 0,
+  /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
+  warmups: 0,
 };
 
 /** Bounds (tests may lower them). */
@@ -87,7 +89,7 @@ export const searchLimits = {
   sweepMs: 10 * 60_000,
   /** Rankings of organization searches kept per context (the most recent ones), with the text of their rows read. */
   rankings: 32,
-  /** Bytes of text an index holds before the dictionary its texts are compressed with is made from them (read when the thread starts). */
+  /** Bytes of text an index is given before the dictionary its texts are compressed with is made from them. */
   dictFrom: 64 * 1024,
 };
 
@@ -117,7 +119,7 @@ export interface Ranking {
 
 function start(): Thread {
   const require = createRequire(import.meta.url);
-  const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA, dictFrom: searchLimits.dictFrom };
+  const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA };
   const worker = new Worker(workerSource(), { eval: true, workerData: init });
   generation++;
   const t: Thread = { worker, pending: new Map(), next: 1 };
@@ -362,7 +364,7 @@ class Indexes {
       docs.push([...pages[i]!.row, sections(pages[i]!.node.title, bodies[i]!)]);
       await slice.breathe();
     }
-    const r = await call<{ conflict?: true }>('index', session, docs);
+    const r = await call<{ conflict?: true }>('index', session, docs, searchLimits.dictFrom);
     slice.reset();
     if (r.conflict) throw CONFLICT;
     searchStats.pagesIndexed += pages.length;
@@ -497,6 +499,12 @@ class Indexes {
       searchStats.orgTextRows += missing.length;
     }
     return rowids.map((r) => ranking.details.get(r)!);
+  }
+
+  /** A word of the organization's index, to warm the paths of a search with (null: none indexed). */
+  async sample(org: string): Promise<string | null> {
+    const { key, file } = this.where(org);
+    return this.retrying(org, () => call<string | null>('sample', key, file));
   }
 
   /** Once in a while, after an organization search answered, spaces gone from the organization are swept from its index. */

@@ -42,13 +42,15 @@ const word = () =>
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 const body = (i: number) => `${sentence(40)}.\n\n## Setup ${i}\n\n${sentence(60)}.\n\n## Details\n\n${sentence(80)}.\n`;
 
+const DICT_FROM = searchLimits.dictFrom;
+
 describe('the size of an organization search index', () => {
   let dir: string;
   let ctx: Context;
   let file: string;
   let text = 0;
   beforeAll(async () => {
-    searchLimits.dictFrom = 16 * 1024; // read when the index thread starts: the dictionary made from the first 30 pages
+    searchLimits.dictFrom = 16 * 1024; // the dictionary made from the first 30 pages (restored after)
     dir = tempDir('search-size');
     ctx = await openContext(dir);
     await bootstrap(ctx, 'gb_api_search_size_test');
@@ -76,6 +78,7 @@ describe('the size of an organization search index', () => {
     await closeIndexes(ctx);
   });
   afterAll(async () => {
+    searchLimits.dictFrom = DICT_FROM;
     await ctx.store.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -589,13 +589,19 @@ export function indexWorker(load: (id: string) => any): void {
       });
     },
 
-    /** A word of the index's text (the first of a page's body), for a search that warms the paths a search takes; null when it has no text. */
+    /**
+     * A word of the index's text, for a search that warms the paths a search takes (null: no
+     * text): the longest of a page's, a rare one, so that the warming search ranks few rows (a
+     * frequent word, as a prefix, matched every section of the 200,000-page seed: seconds of
+     * the thread's time just after a start).
+     */
     sample(key: string, file: string | null): string | null {
       const d = connect(key, file);
       const packed = d.st.anyText.get();
       if (!packed) return null;
       const [title, , , , secs] = unpack(d, packed);
-      return `${secs.map((x) => x[2]).join(' ')} ${title}`.toLowerCase().match(/[a-z0-9]{3,}/)?.[0] ?? null;
+      const words: string[] = `${secs.map((x) => x[2]).join(' ')} ${title}`.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [];
+      return words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
     },
 
     /** The database's state (`stamp`). */

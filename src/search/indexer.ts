@@ -1,6 +1,7 @@
 import { contextBase, type Context } from '../kernel/context.js';
 import { Organizations } from '../organizations/tables.js';
 import { orgSpaces } from '../tree/order.js';
+import { warmSearch } from './service.js';
 
 // The search indexer: the background worker (src/workers.ts) that keeps every space's index at
 // its current revision as commits happen, so that a search finds its indexes current and only
@@ -30,6 +31,8 @@ class Indexer {
   private running?: Promise<void>;
   private stopped = false;
   private waiters: (() => void)[] = [];
+  /** Organizations whose search paths this indexer warmed (once each, after its first pass over them). */
+  private readonly warmed = new Set<string>();
 
   constructor(private readonly ctx: Context) {}
 
@@ -91,6 +94,7 @@ class Indexer {
       // The index holds the live spaces only, so that its ranking (bm25's counts over the whole
       // index) is what an index built from scratch for them gives.
       if (!this.stopped) await indexes.sweep(org, new Set(spaces.map((s) => s.id)));
+      if (!this.stopped && !this.warmed.has(org) && (await warmSearch(this.ctx, org, spaces).catch(() => true))) this.warmed.add(org);
     }
     if (!this.due()) this.settle();
   }

@@ -47,7 +47,7 @@ import { Revisions } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
-const SCHEMA = 4; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs
+const SCHEMA = 7; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column; 6: a page's sections in one row (texts), compressed with the index's dictionary, no secs; 7: pages keep digests, their text in texts
 
 /** Work counters (tests and measurements). */
 export const searchStats = {
@@ -69,6 +69,8 @@ export const searchStats = {
   orgCached: 0,
   /** Ranked rows of organization searches whose text (snippet, page title and path) was read. */
   orgTextRows: 0,
+  /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
+  warmups: 0,
 };
 
 /** Bounds (tests may lower them). */
@@ -87,6 +89,8 @@ export const searchLimits = {
   sweepMs: 10 * 60_000,
   /** Rankings of organization searches kept per context (the most recent ones), with the text of their rows read. */
   rankings: 32,
+  /** Bytes of text an index is given before the dictionary its texts are compressed with is made from them. */
+  dictFrom: 64 * 1024,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -191,8 +195,8 @@ export function sections(title: string, markdown: string): SectionRow[] {
     .map((s) => [s.title, s.anchor, s.body]);
 }
 
-/** What decides whether a page's text must be indexed again: its body hash and title. */
-const sigOf = (node: Pick<PageNode, 'content' | 'title' | 'description'>) => `${node.content ?? ''}:${node.title}:${node.description ?? ''}`;
+/** What decides whether a page's text must be indexed again: its body hash (with its title and description, sent apart). */
+const sigOf = (node: Pick<PageNode, 'content'>) => node.content ?? '';
 
 // ---------------------------------------------------------------------------------------------
 // The indexes of one context.
@@ -360,7 +364,7 @@ class Indexes {
       docs.push([...pages[i]!.row, sections(pages[i]!.node.title, bodies[i]!)]);
       await slice.breathe();
     }
-    const r = await call<{ conflict?: true }>('index', session, docs);
+    const r = await call<{ conflict?: true }>('index', session, docs, searchLimits.dictFrom);
     slice.reset();
     if (r.conflict) throw CONFLICT;
     searchStats.pagesIndexed += pages.length;
@@ -495,6 +499,12 @@ class Indexes {
       searchStats.orgTextRows += missing.length;
     }
     return rowids.map((r) => ranking.details.get(r)!);
+  }
+
+  /** A word of the organization's index, to warm the paths of a search with (null: none indexed). */
+  async sample(org: string): Promise<string | null> {
+    const { key, file } = this.where(org);
+    return this.retrying(org, () => call<string | null>('sample', key, file));
   }
 
   /** Once in a while, after an organization search answered, spaces gone from the organization are swept from its index. */

@@ -285,6 +285,23 @@ export async function searchPassages(
 }
 
 /**
+ * One organization search of a word of its index, its first page of results read, run by the
+ * indexer once its first pass has brought the organization's index current (docs serve): the
+ * first search a user makes then finds the index thread started, the file open, its statements
+ * prepared, its dictionary read and the code of every step compiled, which otherwise made it
+ * 2-3x slower than the next ones (issue 28 item 6). False when the index has no text yet.
+ */
+export async function warmSearch(ctx: Context, org: string, spaces: readonly { id: string; revision: string }[]): Promise<boolean> {
+  const { indexesOf, searchStats } = await load();
+  const word = spaces.length ? await indexesOf(ctx).sample(org) : null;
+  if (!word) return false; // nothing indexed yet: warmed after a later pass
+  const found = await rankOrganization(ctx, org, spaces as readonly SpaceRecord[], word);
+  await found.hits(found.groups.slice(0, 10));
+  searchStats.warmups++;
+  return true;
+}
+
+/**
  * Brings the indexes of `spaces` (of `org`) to their current revisions, searching nothing: the
  * next search of them reads only (prewarmSiteSearch).
  */

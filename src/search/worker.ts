@@ -12,16 +12,18 @@
 //   spaces(no, id, rev, seq, version): the revision a space's index is at (null while it has
 //     never been completed), the next rowid offset, and a counter bumped by every write to the
 //     space, so that an update that raced another (another process on the same files) is retried;
-//   pages(space, id, sig, title, path, ancestors, first, n, description): one row per indexed page
-//     (sig: its body hash, title and description; its sections are rowids first .. first + n - 1);
-//   sections: FTS5 (pageTitle, title, body), contentless: the index only, not the text;
-//   secs(rowid, page, sec, title, anchor): each section's page and place, read for every row a
-//     query ranks (to group them by page): kept apart from the bodies, so that this table stays
-//     small enough for SQLite's cache (at 200,000 pages the bodies are ~140 MB);
-//   bodies(rowid, body): each section's body deflated (read for the snippets and passages of the
-//     rows shown only). The text
-//     kept once and compressed, not twice as a content FTS5 table keeps it, the file is about a
-//     third of the size (issue 28 item 6: the index at most 0.6 times the store).
+//   pages(space, id, sig, place, first, n): one row per indexed page, what a walk compares only
+//     (sig: a digest of its body hash, title and description; place: of its path and ancestors);
+//     its sections are rowids first .. first + n - 1, so a ranked rowid's page is the one with
+//     the greatest `first` not above it (pages_first);
+//   sections: FTS5 (body, title, pageTitle), contentless: the index only, not the text;
+//   texts(first, text): a page's text (`PageText`: title, description, path, ancestors, its
+//     sections) in one row, compressed (`pack`): read for the rows shown, and to remove a page's
+//     sections from the contentless FTS5 table (it forgets a row given its text);
+//   dict(id, data): the dictionary the texts are compressed with, made once from the first pages
+//     indexed: short texts compressed alone lose most of what they share (the words of a
+//     documentation set); with it, the 20,000-page seed's texts take a third of the room.
+// Issue 28 item 6: the index at most 0.6 times the store.
 
 /**
  * The better-sqlite3 package for this Node: 13 (Node-API; its binaries ship inside the npm
@@ -42,8 +44,10 @@ export interface WorkerInit {
 
 /** A section as indexed: [title, anchor, body]. */
 export type SectionRow = [title: string, anchor: string, body: string];
-/** A page of a walk: [id, sig, title, path, ancestors JSON]. */
+/** A page of a walk: [id, body hash, title, path, ancestors JSON, description]. */
 export type WalkedPage = [id: string, sig: string, title: string, path: string, ancestors: string, description: string];
+/** A page's text as the index keeps it (texts): [title, description, path, ancestors JSON, sections]. */
+export type PageText = [title: string, description: string, path: string, ancestors: string, sections: SectionRow[]];
 /** A page to (re)index: the walked page and its sections. */
 export type IndexedPage = [...WalkedPage, SectionRow[]];
 
@@ -103,7 +107,8 @@ export function indexWorker(load: (id: string) => any): void {
   const nodePath = load('node:path');
   const crypto = load('node:crypto');
   const zlib = load('node:zlib');
-  const inflate = (b: Buffer): string => zlib.inflateRawSync(b).toString('utf8');
+  /** The dictionary's size (zlib's window). */
+  const DICT_SIZE = 32 * 1024;
   const Database = load(workerData.sqlite);
   const SCHEMA: number = workerData.schema;
   const SPAN = 2 ** 32;
@@ -118,6 +123,10 @@ export function indexWorker(load: (id: string) => any): void {
     /** This connection's number in the thread, and its writes (with SQLite's data_version: `stamp`). */
     id: number;
     writes: number;
+    /** The texts' dictionaries by id, once read (immutable). */
+    dicts: Map<number, Buffer>;
+    /** Texts written while the database has no dictionary: it is made from them once they are enough. */
+    pending: { bytes: number; text: string[] };
   }
   interface Session {
     db: Db;
@@ -137,14 +146,18 @@ export function indexWorker(load: (id: string) => any): void {
 
   const DDL = [
     `CREATE TABLE IF NOT EXISTS spaces(no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rev TEXT, seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0)`,
-    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL, ancestors TEXT NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, description TEXT NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
-    `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(pageTitle, title, body, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`,
-    `CREATE TABLE IF NOT EXISTS secs(rowid INTEGER PRIMARY KEY, page TEXT NOT NULL, sec INTEGER NOT NULL, title TEXT NOT NULL, anchor TEXT NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS bodies(rowid INTEGER PRIMARY KEY, body BLOB NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS pages(space INTEGER NOT NULL, id TEXT NOT NULL, sig BLOB NOT NULL, place BLOB NOT NULL, first INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(space, id)) WITHOUT ROWID`,
+    // The body first: FTS5 writes a column number before the positions of every column but the
+    // first, so the column most words are in goes first (28% of the index at 20,000 pages; the
+    // scores are the same: bm25 adds integer weights per hit and integer column sizes).
+    `CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(body, title, pageTitle, content = '', tokenize = 'porter unicode61 remove_diacritics 2')`,
+    `CREATE INDEX IF NOT EXISTS pages_first ON pages(first)`,
+    `CREATE TABLE IF NOT EXISTS texts(first INTEGER PRIMARY KEY, text BLOB NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS dict(id INTEGER PRIMARY KEY, data BLOB NOT NULL)`,
   ];
-  // Column weights of bm25: a page title counts 3, a section title 2, body 1 (as the boosts of
-  // the MiniSearch index this replaced).
-  const RANK = `bm25(sections, 3.0, 2.0, 1.0)`;
+  // Column weights of bm25, in the table's column order: body 1, a section title 2, a page title
+  // 3 (as the boosts of the MiniSearch index this replaced).
+  const RANK = `bm25(sections, 1.0, 2.0, 3.0)`;
 
   const isCorrupt = (e: any) => /^SQLITE_(CORRUPT|NOTADB)/.test(e?.code ?? '');
 
@@ -180,7 +193,7 @@ export function indexWorker(load: (id: string) => any): void {
         const v = db.pragma('user_version', { simple: true });
         if (v !== SCHEMA) {
           // An index of another schema (or none): dropped and made again, rebuilt on use.
-          for (const t of ['sections', 'secs', 'bodies', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+          for (const t of ['sections', 'secs', 'bodies', 'texts', 'dict', 'pages', 'spaces']) db.exec(`DROP TABLE IF EXISTS ${t}`);
           for (const s of DDL) db.exec(s);
           db.pragma(`user_version = ${SCHEMA}`);
         }
@@ -200,28 +213,34 @@ export function indexWorker(load: (id: string) => any): void {
       setSeq: db.prepare(`UPDATE spaces SET seq = ? WHERE no = ?`),
       setRev: db.prepare(`UPDATE spaces SET rev = ? WHERE no = ?`),
       revs: db.prepare(`SELECT id, rev FROM spaces`),
-      page: db.prepare(`SELECT sig, title, path, ancestors, first, n, description FROM pages WHERE space = ? AND id = ?`),
-      pagesOf: db.prepare(`SELECT id, title, first, n FROM pages WHERE space = ?`),
-      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, title, path, ancestors, first, n, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      meta: db.prepare(`UPDATE pages SET path = ?, ancestors = ? WHERE space = ? AND id = ?`),
+      page: db.prepare(`SELECT sig, place, first, n FROM pages WHERE space = ? AND id = ?`),
+      pagesOf: db.prepare(`SELECT id, first FROM pages WHERE space = ?`),
+      putPage: db.prepare(`INSERT OR REPLACE INTO pages(space, id, sig, place, first, n) VALUES (?, ?, ?, ?, ?, ?)`),
+      meta: db.prepare(`UPDATE pages SET place = ? WHERE space = ? AND id = ?`),
       delPage: db.prepare(`DELETE FROM pages WHERE space = ? AND id = ?`),
       addSection: db.prepare(`INSERT INTO sections(rowid, pageTitle, title, body) VALUES (?, ?, ?, ?)`),
-      addSec: db.prepare(`INSERT INTO secs(rowid, page, sec, title, anchor) VALUES (?, ?, ?, ?, ?)`),
-      addBody: db.prepare(`INSERT INTO bodies(rowid, body) VALUES (?, ?)`),
+      addText: db.prepare(`INSERT OR REPLACE INTO texts(first, text) VALUES (?, ?)`),
       // A contentless table forgets a row given its text (its counts for bm25 go with it; the
       // `contentless_delete` option was measured to leave the totals counting deleted rows).
       delSection: db.prepare(`INSERT INTO sections(sections, rowid, pageTitle, title, body) VALUES ('delete', ?, ?, ?, ?)`),
-      secsIn: db.prepare(`SELECT s.rowid AS r, s.title, b.body FROM secs s JOIN bodies b ON b.rowid = s.rowid WHERE s.rowid BETWEEN ? AND ?`),
-      delSec: db.prepare(`DELETE FROM secs WHERE rowid = ?`),
-      delBody: db.prepare(`DELETE FROM bodies WHERE rowid = ?`),
+      textsIn: db.prepare(`SELECT first, text FROM texts WHERE first BETWEEN ? AND ?`),
+      delTexts: db.prepare(`DELETE FROM texts WHERE first BETWEEN ? AND ?`),
+      text: db.prepare(`SELECT text FROM texts WHERE first = ?`).pluck(),
+      anyText: db.prepare(`SELECT text FROM texts LIMIT 1`).pluck(),
+      dict: db.prepare(`SELECT data FROM dict WHERE id = ?`).pluck(),
+      lastDict: db.prepare(`SELECT id, data FROM dict ORDER BY id DESC LIMIT 1`),
+      addDict: db.prepare(`INSERT INTO dict(id, data) VALUES (?, ?)`),
       inSpace: db.prepare(`SELECT rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
-      pageOf: db.prepare(`SELECT page FROM secs WHERE rowid = ?`).pluck(),
-      section: db.prepare(`SELECT s.page, s.sec, s.title, s.anchor, b.body FROM secs s JOIN bodies b ON b.rowid = s.rowid WHERE s.rowid = ?`),
-      // Many rows in one statement (a JSON array of rowids): far cheaper than a statement per row.
-      places: db.prepare(`SELECT s.rowid, s.page, s.sec FROM json_each(?) j JOIN secs s ON s.rowid = j.value`).raw(),
+      // Many rows in one statement (a JSON array of rowids): far cheaper than a statement per
+      // row. A row's page: the one whose sections start the nearest before it.
+      places: db
+        .prepare(
+          `SELECT j.value, p.id, j.value - p.first FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) WHERE j.value < p.first + p.n`,
+        )
+        .raw(),
       texts: db
         .prepare(
-          `SELECT s.rowid, s.title, s.anchor, b.body, p.title, p.description, p.path, p.ancestors FROM json_each(?) j JOIN secs s ON s.rowid = j.value JOIN bodies b ON b.rowid = s.rowid LEFT JOIN pages p ON p.space = (s.rowid >> 32) AND p.id = s.page`,
+          `SELECT j.value, p.first, t.text FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) JOIN texts t ON t.first = p.first WHERE j.value < p.first + p.n`,
         )
         .raw(),
       // The best rows by score; one more than asked, to see whether equal scores cross the limit.
@@ -238,7 +257,6 @@ export function indexWorker(load: (id: string) => any): void {
         )
         .raw(),
       nos: db.prepare(`SELECT no, id FROM spaces`),
-      titlesOf: db.prepare(`SELECT id AS page, title FROM pages WHERE space = ?`),
       dropPages: db.prepare(`DELETE FROM pages WHERE space = ?`),
       dropSpace: db.prepare(`DELETE FROM spaces WHERE no = ?`),
     };
@@ -259,7 +277,7 @@ export function indexWorker(load: (id: string) => any): void {
           db = create(null); // a directory it cannot write: an index in memory, for this process
         } else throw e;
       }
-      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0, id: ++connections, writes: 0 };
+      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0, id: ++connections, writes: 0, dicts: new Map(), pending: { bytes: 0, text: [] } };
       dbs.set(key, d);
       // Files beyond a few are closed, least recently used first (in-memory ones cannot be).
       const files = [...dbs.values()].filter((x) => x.file && !inSession(x));
@@ -303,20 +321,70 @@ export function indexWorker(load: (id: string) => any): void {
     return s;
   }
 
-  /** Removes the sections of rowids first .. last (their page titled `title`, or each its own) from the FTS index and secs. */
-  function removeSections(d: Db, first: number, last: number, title?: string) {
-    const rows = d.st.secsIn.all(first, last);
-    const titles = title === undefined ? new Map<string, string>(d.st.titlesOf.all(Math.floor(first / SPAN)).map((r: any) => [r.page, r.title])) : undefined;
-    for (const x of rows) {
-      const page = titles ? (titles.get(d.st.pageOf.get(x.r)) ?? '') : title;
-      d.st.delSection.run(x.r, page, x.title, inflate(x.body));
-      d.st.delSec.run(x.r);
-      d.st.delBody.run(x.r);
+  /** A dictionary of the texts (null: none with that id). */
+  function dictOf(d: Db, id: number): Buffer | null {
+    let dict = d.dicts.get(id);
+    if (!dict) {
+      dict = d.st.dict.get(id) as Buffer | undefined;
+      if (!dict) return null;
+      d.dicts.set(id, dict);
     }
+    return dict;
   }
 
-  function removePage(d: Db, no: number, id: string, title: string, first: number, n: number) {
-    if (n > 0) removeSections(d, first, first + n - 1, title);
+  /**
+   * A page's sections as stored: a byte naming the dictionary (0: none), then the JSON of the
+   * sections deflated. The dictionary is made in the first write that has enough text to make
+   * it from (pages indexed before keep theirs without one).
+   */
+  function pack(d: Db, page: PageText, dictFrom: number): Buffer {
+    const json = JSON.stringify(page);
+    // Read in the write transaction, never cached from here: another process may have made it,
+    // and one made in a transaction that then failed is not there.
+    let last = d.st.lastDict.get() as { id: number; data: Buffer } | undefined;
+    if (!last) {
+      const pending = d.pending;
+      pending.bytes += json.length;
+      pending.text.push(json);
+      if (pending.bytes >= dictFrom) {
+        // Evenly from the pages seen so far: what documentation shares is spread over it.
+        const all = pending.text.join('\n');
+        const step = Math.max(512, Math.floor(all.length / (DICT_SIZE / 512)));
+        let data = '';
+        for (let at = 0; data.length < DICT_SIZE && at < all.length; at += step) data += all.slice(at, at + 512);
+        last = { id: 1, data: Buffer.from(data.slice(0, DICT_SIZE), 'utf8') };
+        d.st.addDict.run(last.id, last.data);
+        d.pending = { bytes: 0, text: [] };
+      }
+    }
+    // Level 3: as small as the default (6) with a dictionary, in two thirds of the time.
+    const z = last ? zlib.deflateRawSync(json, { dictionary: last.data, level: 3 }) : zlib.deflateRawSync(json);
+    return Buffer.concat([Buffer.of(last ? last.id : 0), z]);
+  }
+
+  /** A page's text as stored by `pack`. */
+  function unpack(d: Db, packed: Buffer): PageText {
+    const id = packed[0]!;
+    const dict = id ? dictOf(d, id) : null;
+    if (id && !dict) throw Object.assign(new Error(`search index: dictionary ${id} missing`), { code: 'SQLITE_CORRUPT' });
+    const z = packed.subarray(1);
+    return JSON.parse(zlib.inflateRawSync(z, dict ? { dictionary: dict } : {}).toString('utf8'));
+  }
+
+  /** Removes the pages whose sections start at rowids first .. last: their sections from the FTS index, their texts. */
+  function removeTexts(d: Db, first: number, last: number) {
+    for (const x of d.st.textsIn.all(first, last)) {
+      const [pageTitle, , , , secs] = unpack(d, x.text);
+      secs.forEach(([title, , body], i) => d.st.delSection.run(x.first + i, pageTitle, title, body));
+    }
+    d.st.delTexts.run(first, last);
+  }
+
+  /** A digest of strings (16 bytes: what a walk compares; a page's text is kept in texts). */
+  const digest = (...parts: string[]): Buffer => crypto.createHash('sha256').update(JSON.stringify(parts)).digest().subarray(0, 16);
+
+  function removePage(d: Db, no: number, id: string, first: number) {
+    removeTexts(d, first, first);
     d.st.delPage.run(no, id);
   }
 
@@ -354,11 +422,17 @@ export function indexWorker(load: (id: string) => any): void {
   /** The text of ranked rows: section title, anchor, snippet (body), and the page's title, description, path, ancestors. */
   function details(d: Db, rowids: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
     const got = new Map<number, any[]>(d.st.texts.all(JSON.stringify(rowids)).map((x: any[]) => [x[0], x]));
+    const pages = new Map<number, PageText>();
     return rowids.map((r) => {
       const x = got.get(r);
       if (!x) return null;
-      const [, title, anchor, deflated, pageTitle, description, path, ancestors] = x;
-      const body = inflate(deflated);
+      const [, first, packed] = x;
+      let page = pages.get(first);
+      if (!page) pages.set(first, (page = unpack(d, packed)));
+      const [pageTitle, description, path, ancestors, secs] = page;
+      const sec = secs[r - first];
+      if (!sec) return null;
+      const [title, anchor, body] = sec;
       return {
         title,
         anchor,
@@ -398,39 +472,45 @@ export function indexWorker(load: (id: string) => any): void {
     walk(id: number, pages: WalkedPage[]) {
       const s = session(id);
       const need: string[] = [];
-      const moved: [string, string, string][] = [];
-      for (const [pid, sig, , path, ancestors] of pages) {
+      const moved: [string, Buffer, string, string, number][] = [];
+      for (const [pid, sig, title, path, ancestors, description] of pages) {
         s.seen.add(pid);
         const row = s.db.st.page.get(s.no, pid);
-        if (!row || row.sig !== sig) need.push(pid);
-        else if (row.path !== path || row.ancestors !== ancestors) moved.push([pid, path, ancestors]);
+        if (!row || !digest(sig, title, description).equals(row.sig)) need.push(pid);
+        else {
+          const place = digest(path, ancestors);
+          if (!place.equals(row.place)) moved.push([pid, place, path, ancestors, row.first]);
+        }
       }
       if (moved.length) {
         const r = write(s, () => {
-          for (const [pid, path, ancestors] of moved) s.db.st.meta.run(path, ancestors, s.no, pid);
+          for (const [pid, place, path, ancestors, first] of moved) {
+            s.db.st.meta.run(place, s.no, pid);
+            const packed = s.db.st.text.get(first);
+            if (!packed) continue;
+            const [title, description, , , secs] = unpack(s.db, packed);
+            s.db.st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs], Number.POSITIVE_INFINITY));
+          }
         });
         if (r && (r as any).conflict) return { conflict: true };
       }
       return { need };
     },
 
-    /** (Re)indexes pages: their old sections removed, the new ones added. */
-    index(id: number, pages: IndexedPage[]) {
+    /** (Re)indexes pages: their old sections removed, the new ones added (`dictFrom`: `pack`'s). */
+    index(id: number, pages: IndexedPage[], dictFrom: number) {
       const s = session(id);
       const { st } = s.db;
       const r = write(s, () => {
         let seq: number = st.space.get(s.space).seq;
         for (const [pid, sig, title, path, ancestors, description, secs] of pages) {
           const old = st.page.get(s.no, pid);
-          if (old) removePage(s.db, s.no, pid, old.title, old.first, old.n);
+          if (old) removePage(s.db, s.no, pid, old.first);
           if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
           const first = s.no * SPAN + seq;
-          secs.forEach(([t, anchor, body], i) => {
-            st.addSection.run(first + i, title, t, body);
-            st.addSec.run(first + i, pid, i, t, anchor);
-            st.addBody.run(first + i, zlib.deflateRawSync(body));
-          });
-          st.putPage.run(s.no, pid, sig, title, path, ancestors, first, secs.length, description);
+          secs.forEach(([t, , body], i) => st.addSection.run(first + i, title, t, body));
+          if (secs.length) st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs], dictFrom));
+          st.putPage.run(s.no, pid, digest(sig, title, description), digest(path, ancestors), first, secs.length);
           seq += secs.length;
         }
         st.setSeq.run(seq, s.no);
@@ -445,7 +525,7 @@ export function indexWorker(load: (id: string) => any): void {
       const batch = s.unseen!.splice(0, max);
       if (batch.length) {
         const r = write(s, () => {
-          for (const p of batch) removePage(s.db, s.no, p.id, p.title, p.first, p.n);
+          for (const p of batch) removePage(s.db, s.no, p.id, p.first);
         });
         if (r && (r as any).conflict) return { conflict: true };
       }
@@ -470,8 +550,11 @@ export function indexWorker(load: (id: string) => any): void {
       const row = d.st.space.get(space);
       const byPage = new Map<string, [number, number][]>();
       if (row) {
-        for (const [rowid, score] of d.st.inSpace.all(match, row.no * SPAN, row.no * SPAN + SPAN - 1)) {
-          const page: string = d.st.pageOf.get(rowid);
+        const hits: [number, number][] = d.st.inSpace.all(match, row.no * SPAN, row.no * SPAN + SPAN - 1);
+        const pageOf = new Map<number, string>(d.st.places.all(JSON.stringify(hits.map((h) => h[0]))).map((x: any[]) => [x[0], x[1]]));
+        for (const [rowid, score] of hits) {
+          const page = pageOf.get(rowid);
+          if (page === undefined) continue;
           const secs = byPage.get(page);
           if (secs) secs.push([score, rowid]);
           else byPage.set(page, [[score, rowid]]);
@@ -495,12 +578,30 @@ export function indexWorker(load: (id: string) => any): void {
       return pages.map(([pid, rowids]) => {
         const p = row && d.st.page.get(row.no, pid);
         if (!p) return null;
+        const packed = d.st.text.get(p.first);
+        if (!packed) return null;
+        const [title, description, path, ancestors, all] = unpack(d, packed);
         const secs = rowids.flatMap((r) => {
-          const x = d.st.section.get(r);
-          return x ? [{ rowid: r, sec: x.sec, title: x.title, anchor: x.anchor, snippet: snippet(inflate(x.body), terms) }] : [];
+          const x = all[r - p.first];
+          return x ? [{ rowid: r, sec: r - p.first, title: x[0], anchor: x[1], snippet: snippet(x[2], terms) }] : [];
         });
-        return { title: p.title, description: p.description, path: p.path, ancestors: p.ancestors, sections: secs };
+        return { title, description, path, ancestors, sections: secs };
       });
+    },
+
+    /**
+     * A word of the index's text, for a search that warms the paths a search takes (null: no
+     * text): the longest of a page's, a rare one, so that the warming search ranks few rows (a
+     * frequent word, as a prefix, matched every section of the 200,000-page seed: seconds of
+     * the thread's time just after a start).
+     */
+    sample(key: string, file: string | null): string | null {
+      const d = connect(key, file);
+      const packed = d.st.anyText.get();
+      if (!packed) return null;
+      const [title, , , , secs] = unpack(d, packed);
+      const words: string[] = `${secs.map((x) => x[2]).join(' ')} ${title}`.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [];
+      return words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
     },
 
     /** The database's state (`stamp`). */
@@ -559,7 +660,7 @@ export function indexWorker(load: (id: string) => any): void {
         .transaction(() => {
           const row = d.st.space.get(space);
           if (!row) return false;
-          removeSections(d, row.no * SPAN, row.no * SPAN + SPAN - 1);
+          removeTexts(d, row.no * SPAN, row.no * SPAN + SPAN - 1);
           d.st.dropPages.run(row.no);
           d.st.dropSpace.run(row.no);
           return true;

@@ -5,7 +5,7 @@ import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
 import { invoke } from '../../src/invoke.js';
 import type { Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
-import { closeIndexes, searchStats } from '../../src/search/indexes.js';
+import { closeIndexes, searchLimits, searchStats } from '../../src/search/indexes.js';
 import { indexerStats, searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
 import { searchOrganization, searchSpace } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
@@ -61,17 +61,26 @@ async function snapshot(ctx: Context, org: string) {
   return out;
 }
 
+const DICT_FROM = searchLimits.dictFrom;
+
 describe('the search indexer', () => {
+  let warm0 = 0;
   let dir: string;
   let ctx: Context;
   let call: Call;
   let org: string;
   beforeAll(async () => {
+    warm0 = searchStats.warmups;
+    // The texts compressed with a dictionary made early: an
+    // index kept incrementally and one built from scratch have different dictionaries, and the
+    // same results.
+    searchLimits.dictFrom = 1024; // restored after: the files of a test worker share modules
     dir = tempDir('search-indexer');
     ({ ctx, call, org } = await open(dir));
     startSearchIndexer(ctx);
   });
   afterAll(async () => {
+    searchLimits.dictFrom = DICT_FROM;
     await stopSearchIndexer(ctx);
     await closeIndexes(ctx);
     await ctx.store.close();
@@ -96,6 +105,16 @@ describe('the search indexer', () => {
     expect(r[0]!.hits).toHaveLength(30);
     expect(searchStats.pagesWalked - before.pagesWalked).toBe(0);
     expect(searchStats.pagesIndexed - before.pagesIndexed).toBe(0);
+  });
+
+  it("warms a search's paths once per organization, once its index has text: a server's first search finds them ready", async () => {
+    // The organization's only space was indexed by the pass before: that pass warmed it.
+    expect(searchStats.warmups - warm0).toBe(1);
+    await change(call, (await call('createSpace', { path: { organizationId: org }, body: { title: 'W' } })).id, [
+      { operation: 'insert_page', title: 'Warm', document: { markdown: 'Text.' } },
+    ]);
+    await searchIndexerIdle(ctx);
+    expect(searchStats.warmups - warm0).toBe(1);
   });
 
   it('keeps indexes equal to ones built from scratch over creates, edits, moves, deletes and permission changes', async () => {

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
 import { invoke } from '../../src/invoke.js';
@@ -112,7 +113,16 @@ describe('organization search rankings', () => {
     const other = new Database(file);
     try {
       other.pragma('busy_timeout = 5000');
-      other.prepare(`UPDATE pages SET title = 'Renamed elsewhere' WHERE id = ?`).run(page);
+      // A page's text as the index keeps it (src/search/worker.ts `pack`): a byte naming the
+      // dictionary (0: none, the text of this test is too small to make one), JSON deflated.
+      const row = other.prepare(`SELECT t.first, t.text FROM pages p JOIN texts t ON t.first = p.first WHERE p.id = ?`).get(page) as {
+        first: number;
+        text: Buffer;
+      };
+      expect(row.text[0]).toBe(0);
+      const text = JSON.parse(inflateRawSync(row.text.subarray(1)).toString('utf8'));
+      text[0] = 'Renamed elsewhere';
+      other.prepare(`UPDATE texts SET text = ? WHERE first = ?`).run(Buffer.concat([Buffer.of(0), deflateRawSync(JSON.stringify(text))]), row.first);
     } finally {
       other.close();
     }

@@ -17,6 +17,9 @@ for (const dir of [out, bodies]) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
 }
+// The code caches of the validators replaced (src/contract/cached-module.ts): named by their
+// source's hash, they would never be used again.
+rmSync(join(root, 'generated', 'contract', 'cache'), { recursive: true, force: true });
 // The generated body validators require the formats from here (generated/contract/formats.cjs).
 copyFileSync(join(root, 'scripts', 'contract-formats.cjs'), join(root, 'generated', 'contract', 'formats.cjs'));
 const { custom, sizes } = require('./contract-formats.cjs');

@@ -6,16 +6,17 @@ import vm from 'node:vm';
 
 // The precompiled validators (generated/contract/*/<operationId>.cjs, ajv standalone code) are
 // loaded per operation on first use, and some are large: a body holding a Document
-// (updateChangeRequestContent, 830 KB) took ~40 ms of CPU to parse and compile, which every
-// write command paid again (a one-line `content push` spent more on that module than on its merge)
-// and `docs serve` paid on the first request of each such operation. They are loaded here as
+// (updateChangeRequestContent, 830 KB) took ~30 ms of CPU to compile and first run, which every
+// write command using it paid again (each `content push`), and `docs serve` on the first request
+// of each such operation. They are loaded here as
 // CommonJS, with a V8 code cache of their own: the first process to use a validator writes, after
 // its first call, the compiled code of what ran; the next ones take it instead of compiling.
 //
 // The cache file is named by the module's SHA-256 (V8 checks a cache against the source's length
 // only), Node's version and the architecture (V8 rejects another's cache anyway). A cache that
-// fails its checksum or that V8 rejects (other flags) only means compiling, and is written again; a folder
-// that cannot be written to means no cache. The code run is always the module's own source.
+// fails its checksum or that V8 rejects (other flags) only means compiling, and is written again;
+// a folder that cannot be written to means no cache. The code run is always the module's own
+// source. scripts/build-validators.mjs empties the folder when it writes new validators.
 
 /** What loading did (tests): modules loaded, caches taken, caches written. */
 export const cachedModuleWork = { loaded: 0, cacheHits: 0, written: 0 };

@@ -126,7 +126,7 @@ export function indexWorker(load: (id: string) => any): void {
     /** The texts' dictionaries by id, once read (immutable). */
     dicts: Map<number, Buffer>;
     /** Texts written while the database has no dictionary: it is made from them once they are enough. */
-    pending: { bytes: number; text: string[] };
+    pending: { bytes: number; text: string[]; spaces: Set<number> };
   }
   interface Session {
     db: Db;
@@ -154,6 +154,8 @@ export function indexWorker(load: (id: string) => any): void {
     `CREATE INDEX IF NOT EXISTS pages_first ON pages(first)`,
     `CREATE TABLE IF NOT EXISTS texts(first INTEGER PRIMARY KEY, text BLOB NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS dict(id INTEGER PRIMARY KEY, data BLOB NOT NULL)`,
+    // The spaces whose text a dictionary was made from (a drop of one of them makes another).
+    `CREATE TABLE IF NOT EXISTS dict_sources(id INTEGER NOT NULL, space INTEGER NOT NULL, PRIMARY KEY(id, space)) WITHOUT ROWID`,
   ];
   // Column weights of bm25, in the table's column order: body 1, a section title 2, a page title
   // 3 (as the boosts of the MiniSearch index this replaced).
@@ -230,6 +232,11 @@ export function indexWorker(load: (id: string) => any): void {
       dict: db.prepare(`SELECT data FROM dict WHERE id = ?`).pluck(),
       lastDict: db.prepare(`SELECT id, data FROM dict ORDER BY id DESC LIMIT 1`),
       addDict: db.prepare(`INSERT INTO dict(id, data) VALUES (?, ?)`),
+      otherDicts: db.prepare(`DELETE FROM dict WHERE id <> ?`),
+      otherSources: db.prepare(`DELETE FROM dict_sources WHERE id <> ?`),
+      addSource: db.prepare(`INSERT OR IGNORE INTO dict_sources(id, space) VALUES (?, ?)`),
+      isSource: db.prepare(`SELECT 1 FROM dict_sources WHERE id = ? AND space = ?`).pluck(),
+      textFirsts: db.prepare(`SELECT first FROM texts ORDER BY first`).pluck(),
       inSpace: db.prepare(`SELECT rowid, ${RANK} FROM sections WHERE sections MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
       // Many rows in one statement (a JSON array of rowids): far cheaper than a statement per
       // row. A row's page: the one whose sections start the nearest before it.
@@ -277,7 +284,17 @@ export function indexWorker(load: (id: string) => any): void {
           db = create(null); // a directory it cannot write: an index in memory, for this process
         } else throw e;
       }
-      d = { key, file: db.memory ? null : file, db, st: prepare(db), used: 0, id: ++connections, writes: 0, dicts: new Map(), pending: { bytes: 0, text: [] } };
+      d = {
+        key,
+        file: db.memory ? null : file,
+        db,
+        st: prepare(db),
+        used: 0,
+        id: ++connections,
+        writes: 0,
+        dicts: new Map(),
+        pending: { bytes: 0, text: [], spaces: new Set() },
+      };
       dbs.set(key, d);
       // Files beyond a few are closed, least recently used first (in-memory ones cannot be).
       const files = [...dbs.values()].filter((x) => x.file && !inSession(x));
@@ -337,7 +354,7 @@ export function indexWorker(load: (id: string) => any): void {
    * sections deflated. The dictionary is made in the first write that has enough text to make
    * it from (pages indexed before keep theirs without one).
    */
-  function pack(d: Db, page: PageText, dictFrom: number): Buffer {
+  function pack(d: Db, page: PageText, dictFrom: number, space: number): Buffer {
     const json = JSON.stringify(page);
     // Read in the write transaction, never cached from here: another process may have made it,
     // and one made in a transaction that then failed is not there.
@@ -346,20 +363,64 @@ export function indexWorker(load: (id: string) => any): void {
       const pending = d.pending;
       pending.bytes += json.length;
       pending.text.push(json);
+      pending.spaces.add(space);
       if (pending.bytes >= dictFrom) {
-        // Evenly from the pages seen so far: what documentation shares is spread over it.
-        const all = pending.text.join('\n');
-        const step = Math.max(512, Math.floor(all.length / (DICT_SIZE / 512)));
-        let data = '';
-        for (let at = 0; data.length < DICT_SIZE && at < all.length; at += step) data += all.slice(at, at + 512);
-        last = { id: 1, data: Buffer.from(data.slice(0, DICT_SIZE), 'utf8') };
+        last = { id: 1, data: dictionaryOf(pending.text) };
         d.st.addDict.run(last.id, last.data);
-        d.pending = { bytes: 0, text: [] };
+        for (const no of pending.spaces) d.st.addSource.run(last.id, no);
+        d.pending = { bytes: 0, text: [], spaces: new Set() };
       }
     }
     // Level 3: as small as the default (6) with a dictionary, in two thirds of the time.
     const z = last ? zlib.deflateRawSync(json, { dictionary: last.data, level: 3 }) : zlib.deflateRawSync(json);
     return Buffer.concat([Buffer.of(last ? last.id : 0), z]);
+  }
+
+  /** A dictionary of texts: 512 characters from every 64th part, evenly: what documentation shares is spread over it. */
+  function dictionaryOf(texts: readonly string[]): Buffer {
+    const all = texts.join('\n');
+    const step = Math.max(512, Math.floor(all.length / (DICT_SIZE / 512)));
+    let data = '';
+    for (let at = 0; data.length < DICT_SIZE && at < all.length; at += step) data += all.slice(at, at + 512);
+    return Buffer.from(data.slice(0, DICT_SIZE), 'utf8');
+  }
+
+  /**
+   * After a space is dropped (purged, or moved to another organization): the dictionary was made
+   * from the first pages indexed, which may be that space's, and a purge must leave none of its
+   * text. A new dictionary is made from the texts that remain (64 of them, evenly), every text is
+   * packed again with it, and the old one deleted; none when no text remains. Only when the
+   * dropped space is one the dictionary was made from (dict_sources). Ids only grow
+   * (another process keeps the dictionaries it read by id): past 255, texts are packed alone.
+   * Texts not yet in a dictionary (`pending`) are forgotten: the next ones make it.
+   */
+  function remakeDictionary(d: Db, dropped: number): void {
+    d.pending = { bytes: 0, text: [], spaces: new Set() };
+    const old = d.st.lastDict.get() as { id: number; data: Buffer } | undefined;
+    // Only when the dictionary holds the dropped space's text: every text is packed again (at
+    // 200,000 pages, seconds of the index thread), so not for the spaces it was not made from.
+    if (!old || !d.st.isSource.get(old.id, dropped)) return;
+    const firsts = d.st.textFirsts.all() as number[];
+    const sample: string[] = [];
+    const sources = new Set<number>();
+    const every = Math.max(1, Math.floor(firsts.length / 64));
+    for (let i = 0; i < firsts.length; i += every) {
+      sample.push(JSON.stringify(unpack(d, d.st.text.get(firsts[i]!) as Buffer)));
+      sources.add(Math.floor(firsts[i]! / SPAN));
+    }
+    const next = sample.length && old.id < 255 ? { id: old.id + 1, data: dictionaryOf(sample) } : undefined;
+    if (next) {
+      d.st.addDict.run(next.id, next.data);
+      for (const no of sources) d.st.addSource.run(next.id, no);
+    }
+    for (const first of firsts) {
+      const json = JSON.stringify(unpack(d, d.st.text.get(first) as Buffer));
+      const z = next ? zlib.deflateRawSync(json, { dictionary: next.data, level: 3 }) : zlib.deflateRawSync(json);
+      d.st.addText.run(first, Buffer.concat([Buffer.of(next ? next.id : 0), z]));
+    }
+    d.st.otherDicts.run(next ? next.id : 0);
+    d.st.otherSources.run(next ? next.id : 0);
+    d.dicts.clear();
   }
 
   /** A page's text as stored by `pack`. */
@@ -489,7 +550,7 @@ export function indexWorker(load: (id: string) => any): void {
             const packed = s.db.st.text.get(first);
             if (!packed) continue;
             const [title, description, , , secs] = unpack(s.db, packed);
-            s.db.st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs], Number.POSITIVE_INFINITY));
+            s.db.st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs], Number.POSITIVE_INFINITY, s.no));
           }
         });
         if (r && (r as any).conflict) return { conflict: true };
@@ -509,7 +570,7 @@ export function indexWorker(load: (id: string) => any): void {
           if (seq + secs.length >= SPAN) throw new Error(`search index: space ${s.space} ran out of rowids`);
           const first = s.no * SPAN + seq;
           secs.forEach(([t, , body], i) => st.addSection.run(first + i, title, t, body));
-          if (secs.length) st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs], dictFrom));
+          if (secs.length) st.addText.run(first, pack(s.db, [title, description, path, ancestors, secs], dictFrom, s.no));
           st.putPage.run(s.no, pid, digest(sig, title, description), digest(path, ancestors), first, secs.length);
           seq += secs.length;
         }
@@ -663,6 +724,7 @@ export function indexWorker(load: (id: string) => any): void {
           removeTexts(d, row.no * SPAN, row.no * SPAN + SPAN - 1);
           d.st.dropPages.run(row.no);
           d.st.dropSpace.run(row.no);
+          remakeDictionary(d, row.no);
           return true;
         })
         .immediate();

@@ -8,6 +8,7 @@ import type { Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
 import { closeIndexes, searchLimits } from '../../src/search/indexes.js';
 import { searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
+import { SQLITE_PACKAGE } from '../../src/search/worker.js';
 import { searchOrganization } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { tempDir } from '../helpers/server.js';
@@ -16,7 +17,8 @@ import { tempDir } from '../helpers/server.js';
 // given (src/search/worker.ts). A space dropped from the index (deleted, purged, moved to another
 // organization) takes its text with it: the dictionary is made again from the texts that remain,
 // and the others are still read back whole.
-const Database = createRequire(import.meta.url)('better-sqlite3');
+// The package the index thread uses on this Node (12 on Node 20, 13 on 22 and later).
+const Database = createRequire(import.meta.url)(SQLITE_PACKAGE);
 const SECRET = 'quokkasecretword';
 const DICT_FROM = searchLimits.dictFrom;
 

@@ -54,8 +54,11 @@ beforeAll(async () => {
   // already made answers another token).
   served = await spawnServe(['--data', tempDir('docs-push-cost-data-'), '--quiet'], { DOCS_BOOTSTRAP_TOKEN: TOKEN, DOCS_CONFIG_DIR: config });
 }, 30_000);
-afterAll(() => {
+afterAll(async () => {
+  // Waited for: a server still shutting down writes into its data directory after the test's
+  // temp directories are removed (seen once in CI: the directory left behind).
   served?.child.kill('SIGTERM');
+  await served?.exited;
 });
 
 /** A space of its own over HTTP, and the transport that made it. */

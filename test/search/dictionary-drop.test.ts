@@ -2,15 +2,13 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
-import { invoke } from '../../src/invoke.js';
 import type { Context } from '../../src/kernel/context.js';
-import { openContext } from '../../src/open.js';
 import { closeIndexes, searchLimits } from '../../src/search/indexes.js';
 import { searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
 import { SQLITE_PACKAGE } from '../../src/search/worker.js';
 import { searchOrganization } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
+import { type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
 import { tempDir } from '../helpers/server.js';
 
 // The search index compresses page texts with a dictionary made from the first text it was
@@ -47,19 +45,11 @@ describe("the search index's dictionary", () => {
   let dir: string;
   let ctx: Context;
   let org: string;
-  let call: (op: string, input: object) => Promise<any>;
+  let call: OwnerCall;
   beforeAll(async () => {
     searchLimits.dictFrom = 1024; // restored after
     dir = tempDir('search-dict');
-    ctx = await openContext(dir);
-    await bootstrap(ctx, 'gb_api_search_dict_test');
-    const caller = { userId: (await ownerOf(ctx))! };
-    call = async (op, input) => {
-      const r = await invoke(ctx, op, input, caller);
-      if (r.status >= 400) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
-      return r.body;
-    };
-    org = (await call('listOrganizationsForAuthenticatedUser', {})).items[0].id;
+    ({ ctx, call, org } = await openAsOwner(dir, 'gb_api_search_dict_test'));
     startSearchIndexer(ctx);
   });
   afterAll(async () => {

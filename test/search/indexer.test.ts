@@ -1,34 +1,20 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
-import { invoke } from '../../src/invoke.js';
 import type { Context } from '../../src/kernel/context.js';
-import { openContext } from '../../src/open.js';
 import { closeIndexes, searchLimits, searchStats } from '../../src/search/indexes.js';
 import { indexerStats, searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
 import { searchOrganization, searchSpace } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { startWorkers, stopWorkers } from '../../src/workers.js';
+import { type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
 import { tempDir } from '../helpers/server.js';
 
 // The search indexer (src/search/indexer.ts): the indexes follow commits in the background, so a
 // search after them only reads; and what it keeps incrementally equals an index built from scratch.
 
-type Call = (op: string, input: object) => Promise<any>;
-
-async function open(dir: string): Promise<{ ctx: Context; call: Call; org: string }> {
-  const ctx = await openContext(dir);
-  await bootstrap(ctx, 'gb_api_search_indexer_test');
-  const caller = { userId: (await ownerOf(ctx))! };
-  const call: Call = async (op, input) => {
-    const r = await invoke(ctx, op, input, caller);
-    if (r.status >= 400) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const org = (await call('listOrganizationsForAuthenticatedUser', {})).items[0].id;
-  return { ctx, call, org };
-}
+type Call = OwnerCall;
+const open = (dir: string) => openAsOwner(dir, 'gb_api_search_indexer_test');
 
 async function change(call: Call, spaceId: string, changes: object[]) {
   const cr = (await call('createChangeRequest', { path: { spaceId }, body: { subject: 'Edit' } })).id;

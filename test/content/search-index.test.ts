@@ -313,4 +313,21 @@ describe('organization search', () => {
     expect(await indexesOf(ctx).sweep(org)).toBe(0);
     expect((await searchOrg(call, org, 'otters')).count).toBe(11);
   });
+
+  it('a sweep given a set of spaces made before a space was created keeps that space (the indexer makes its set at the start of a pass)', async () => {
+    const keep = new Set(
+      (await call('listSpacesInOrganizationById', { path: { organizationId: org }, query: { limit: 1000 } })).items.map((s: any) => s.id as string),
+    );
+    const late = await space(call, org, 1, () => 'Wombats dig burrows.');
+    expect((await searchIn(call, late, 'wombats')).items).toHaveLength(1); // indexed by the search
+    const before = stats();
+    expect(await indexesOf(ctx).sweep(org, keep)).toBe(0);
+    expect(delta(before).spacesDropped).toBe(0);
+    expect((await searchIn(call, late, 'wombats')).items).toHaveLength(1);
+    // A deleted space is still dropped from a sweep of live spaces, and a search of it indexes it again once restored.
+    await call('deleteSpaceById', { path: { spaceId: late } });
+    expect(await indexesOf(ctx).sweep(org, keep)).toBe(1);
+    await call('restoreSpace', { path: { spaceId: late } });
+    expect((await searchIn(call, late, 'wombats')).items).toHaveLength(1);
+  });
 });

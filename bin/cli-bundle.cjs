@@ -11,6 +11,12 @@
 // writes one as it exits, to a temp file renamed into place (a reader never sees half of one); a
 // folder it cannot write to only means no cache.
 //
+// Each cache starts with the SHA-256 of the rest, checked before V8 is given it: release builds of
+// V8 check a cache's header (magic, version, flags, source length) but not its payload, so a cache
+// torn by a crash (renamed into place before its data reached the disk) or damaged on disk would
+// be run as code, and every command would fail until it was deleted. Checking costs ~1.5 ms a
+// start (node:crypto is loaded with Node; zlib's crc32 would cost its module's load as well).
+//
 // Not Node 22+'s module.enableCompileCache(), measured and kept out on purpose: Node makes its
 // cache right after compiling a file, so it holds the top level only (542 KB for this bundle),
 // where this one, made as the run ends, holds every function the command ran (1.1 MB).
@@ -20,6 +26,7 @@
 const { readdirSync, readFileSync, renameSync, writeFileSync, unlinkSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { isAscii } = require('node:buffer');
+const { hash } = require('node:crypto');
 const Module = require('node:module');
 const vm = require('node:vm');
 
@@ -34,9 +41,14 @@ const build = /^\/\/ docs CLI bundle ([0-9a-f]+)\n/.exec(source)?.[1] ?? 'unknow
 const MAX_CACHES = 32;
 const cacheFile = join(dirname(file), `docs-${build}-${process.version}-${process.arch}${named ? `-${named.id.replaceAll(':', '.')}` : ''}.cache`);
 
+const SUM = 32; // the SHA-256 before the cache
 let cachedData;
+let damaged = false;
 try {
-  cachedData = readFileSync(cacheFile);
+  const kept = readFileSync(cacheFile);
+  const data = kept.subarray(SUM);
+  if (kept.length > SUM && hash('sha256', data, 'buffer').equals(kept.subarray(0, SUM))) cachedData = data;
+  else damaged = true; // written again at exit, as a missing one
 } catch {
   // no cache yet
 }
@@ -58,10 +70,11 @@ function writeCacheAtExit() {
   armed = true;
   process.once('exit', () => {
     if (globalThis[SKIP]) return;
-    if (named && !cachedData && !roomForCache()) return;
+    if (named && !cachedData && !damaged && !roomForCache()) return;
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     try {
-      writeFileSync(tmp, script.createCachedData());
+      const data = script.createCachedData();
+      writeFileSync(tmp, Buffer.concat([hash('sha256', data, 'buffer'), data]));
       renameSync(tmp, cacheFile);
     } catch {
       try {

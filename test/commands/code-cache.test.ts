@@ -73,6 +73,25 @@ describe('the CLI bundle on V8 code cache', () => {
     expect(statSync(file).mtimeMs).toBe(mtime);
   });
 
+  it('refuses a cache whose payload was damaged (V8 checks only its header) and writes a good one', () => {
+    clear();
+    const good = run(['orgs', 'list', '--json', '--data', data]);
+    const file = join(cli(), cacheName());
+    const kept = readFileSync(file);
+    // A torn write: the header and the first half as written, the rest zeros (renamed into place
+    // before its data reached the disk). V8 alone takes it, and runs the zeros as code.
+    const torn = Buffer.concat([kept.subarray(0, kept.length >> 1), Buffer.alloc(kept.length - (kept.length >> 1))]);
+    writeFileSync(file, torn);
+    const r = run(['orgs', 'list', '--json', '--data', data]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(good.stdout);
+    expect(readFileSync(file).equals(torn)).toBe(false);
+    const mtime = statSync(file).mtimeMs;
+    expect(run(['orgs', 'list', '--json', '--data', data]).status).toBe(0);
+    expect(statSync(file).mtimeMs).toBe(mtime);
+  });
+
   it('never reads the cache of another build, and writes none after a run that changed V8 flags (--jq)', () => {
     clear();
     const other = join(cli(), `docs-0000000000000000-${process.version}-${process.arch}.cache`);

@@ -315,7 +315,7 @@ describe('organization search', () => {
   });
 
   it('a sweep given a set of spaces made before a space was created keeps that space (the indexer makes its set at the start of a pass)', async () => {
-    const keep = new Set(
+    const keep = new Set<string>(
       (await call('listSpacesInOrganizationById', { path: { organizationId: org }, query: { limit: 1000 } })).items.map((s: any) => s.id as string),
     );
     const late = await space(call, org, 1, () => 'Wombats dig burrows.');

@@ -20,7 +20,9 @@ import { purgeIfExpired } from './space-expiry.js';
 // its links depended on (src/content/push-context.ts). A folder's file with that hash, under the
 // same conditions, is the page unchanged: the push reads no markdown and parses nothing for it.
 // `bodies`: the markdown, link offsets and kept file of the pages the push must compare in full
-// (`all`, or up to 200 ids), asked in a second call for those only.
+// (`all`, or up to 200 ids), asked in a second call for those only; with `tree=false` that call
+// answers no page tree (`pages` is left out: the push has it from the first call, and presenting
+// 2,000 pages again was ~50 ms of a one-line push's server side).
 // POST /_docs/push-digest?space=S keeps the space's digest for its current tree (one row per space,
 // `space/<id>/digest`): the next GET answers from that row while the tree is the same, reading no
 // page node (a no-op push of 1,000 pages read 1.2 MB of nodes for it). A push asks it when it
@@ -45,7 +47,8 @@ export interface DigestPage {
 
 export interface PushDigest {
   revision: string;
-  pages: DigestPage[];
+  /** Left out when asked with `tree=false` (bodies only). */
+  pages?: DigestPage[];
   files: { id: string; name: string; size: number; sha: string }[];
   /**
    * The space's digest (no change request, no bodies) came from the one kept for its tree. False:
@@ -93,6 +96,9 @@ export async function pushDigestRoute(
       wanted = new Set(ids);
     }
   }
+  if (query.tree !== undefined && query.tree !== 'false') throw invalid('tree: `false` (the bodies asked, without the page tree) or left out');
+  const withTree = query.tree === undefined;
+  if (!withTree && !wanted) throw invalid('tree=false: only with bodies (the page tree is what the call answers otherwise)');
   await purgeIfExpired(ctx, space);
   const read = await ctx.store.read((tx) => {
     const rev: ContentRevision = cr
@@ -104,13 +110,14 @@ export async function pushDigestRoute(
     const kept = !cr && !wanted ? keptText(tx, space, rev) : undefined;
     if (kept !== undefined) return { rev, kept, files, bodies: [] };
     // Without bodies, only the tree is read here and its pages made once the read is done.
-    if (!wanted) return { rev, tree: treeOf(tx, rev), files, bodies: [] };
-    const bodies: Body[] = [];
-    return { rev, pages: digestPages(treeOf(tx, rev), wanted, bodies, rowIn(tx, space)), files, bodies };
+    // With bodies, only they are read here (a walk that presents nothing); the pages, when asked,
+    // are made once the read is done, as without bodies.
+    const tree = treeOf(tx, rev);
+    return { rev, tree, files, bodies: wanted ? wantedBodies(tree, wanted, rowIn(tx, space)) : [] };
   });
+  const body: PushDigest = { revision: read.rev.id, files: read.files };
   // The kept text is JSON.stringify's, behind the store's checksum of its shard.
-  const pages: DigestPage[] = read.kept !== undefined ? JSON.parse(read.kept) : (read.pages ?? digestPages(read.tree!, undefined, []));
-  const body: PushDigest = { revision: read.rev.id, pages, files: read.files };
+  if (withTree) body.pages = read.kept !== undefined ? JSON.parse(read.kept) : digestPages(read.tree!);
   if (!cr && !wanted) body.kept = read.kept !== undefined;
   if (wanted) {
     // Link offsets as content-index gives them: the stored index when it checks out, else from a parse.
@@ -140,13 +147,15 @@ const rowIn =
   (sha) =>
     tx.get(PageContents, contentRowId(space, sha));
 
+/** The record of the file a page was pushed from, when its body is still the one made from it. */
+const keptSource = (node: PageNode) => (node.source && node.source.body === node.content ? node.source : undefined);
+
 /**
- * The digest's pages of a tree; the bodies `wanted` go to `bodies`, read through `row`. Without
- * bodies it reads nothing, and is made after the read that gave the tree: a read runs again
- * after each round of loads (a merge's new tree: up to six runs), and making 2,000 pages' digest
- * in each cost ~15 ms.
+ * The digest's pages of a tree. It reads nothing, and is made after the read that gave the tree:
+ * a read runs again after each round of loads (a merge's new tree: up to six runs), and making
+ * 2,000 pages' digest in each cost ~15 ms.
  */
-function digestPages(tree: readonly PageNode[], wanted: 'all' | Set<string> | undefined, bodies: Body[], row?: RowOf): DigestPage[] {
+function digestPages(tree: readonly PageNode[]): DigestPage[] {
   digestWork.made++;
   const present = (node: PageNode, path: string): DigestPage => {
     const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
@@ -158,24 +167,37 @@ function digestPages(tree: readonly PageNode[], wanted: 'all' | Set<string> | un
     // A group below the top level (a store written before groups were kept there) is its pages, as listPages gives them.
     else out.pages = children(node.pages, path);
     if (node.type !== 'document') return out;
-    const kept = node.source && node.source.body === node.content ? node.source : undefined;
+    const kept = keptSource(node);
     // The node's record of its file, as written: the node is immutable and addressed by a hash
     // that covers the record, and the file's row was written in the same commit (rows go only
     // with their space), so no body is read for it: the tree of a 1,000-page space is 1.2 MB of
     // nodes, its bodies 3.8 MB more (a no-op push). A malformed record is never given.
     if (kept && typeof kept.text === 'string' && kept.text.length === 64 && wellFormedLinks(kept.links)) out.source = { sha: kept.text, links: kept.links };
-    if (wanted === 'all' || wanted?.has(node.id)) {
-      // Asked for: the kept file given only when its row is there and hashes to its address.
-      const keptRow = kept ? row!(kept.text) : undefined;
-      const text = keptRow && rowSha(keptRow) === kept!.text ? keptRow.markdown : undefined;
-      const body = node.content ? row!(node.content) : undefined;
-      bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });
-    }
     return out;
   };
   const children = (list: readonly PageNode[], parent: string): DigestPage[] =>
     list.flatMap((c) => (c.type === 'group' ? children(c.pages, `${parent}/${c.slug}`) : [present(c, `${parent}/${c.slug}`)]));
   return tree.map((p) => present(p, p.slug));
+}
+
+/** The bodies of the pages `wanted` in a tree, read through `row`, in tree order; nothing presented. */
+function wantedBodies(tree: readonly PageNode[], wanted: 'all' | Set<string>, row: RowOf): Body[] {
+  const bodies: Body[] = [];
+  const walk = (list: readonly PageNode[]) => {
+    for (const node of list) {
+      if (node.type === 'document' && (wanted === 'all' || wanted.has(node.id))) {
+        // The kept file given only when its row is there and hashes to its address.
+        const kept = keptSource(node);
+        const keptRow = kept ? row(kept.text) : undefined;
+        const text = keptRow && rowSha(keptRow) === kept!.text ? keptRow.markdown : undefined;
+        const body = node.content ? row(node.content) : undefined;
+        bodies.push({ id: node.id, markdown: body?.markdown ?? '', stored: body?.links, ...(text !== undefined ? { source: text } : {}) });
+      }
+      if (node.type !== 'link') walk(node.pages);
+    }
+  };
+  walk(tree);
+  return bodies;
 }
 
 /** The text of the digest kept for the space, when it was made from `rev`'s tree. */
@@ -199,7 +221,7 @@ async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<
   });
   const { rev, tree } = read;
   if (tree) {
-    const pages = digestPages(tree, undefined, []);
+    const pages = digestPages(tree);
     await ctx.store.write((tx) => {
       const row = tx.get(Spaces, space);
       if (!row || row.deletedAt !== undefined || row.revision !== rev.id) return;

@@ -156,8 +156,9 @@ export async function remoteForPush(transport: Transport, spaceId: string, chang
     if (!want.length) return;
     // Up to 200 ids in one call (the route's bound), else every body at once.
     const bodies = want.length > 200 ? 'all' : want.map((p) => p.id).join(',');
-    const got = (await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}), bodies } }))
-      .body as any;
+    const got = (
+      await transport.docs('GET', '/_docs/push-digest', { query: { space: spaceId, ...(changeRequest ? { changeRequest } : {}), bodies, tree: 'false' } })
+    ).body as any;
     const tick = yielder();
     for (const p of want) {
       await tick();

@@ -87,6 +87,17 @@ describe('GET /_docs/push-digest', () => {
     expect(Object.keys((await digest('&bodies=all')).bodies).sort()).toEqual([ids.a, ids.b].sort());
   });
 
+  it('with tree=false gives the same bodies and no page tree, and makes no digest of it', async () => {
+    for (const bodies of [ids.a, 'all']) {
+      const whole = await digest(`&bodies=${bodies}`);
+      const before = digestWork.made;
+      const only = await digest(`&bodies=${bodies}&tree=false`);
+      expect(digestWork.made - before).toBe(0);
+      expect(only.pages).toBeUndefined();
+      expect(only).toEqual({ ...whole, pages: undefined });
+    }
+  });
+
   it('a record that is malformed is never used; one made stale (the body edited otherwise) is not given: the page is compared in full', async () => {
     const { at, ...rest } = (await digest()).pages[0].source.links;
     expect(wellFormedLinks({ at, ...rest })).toBe(true);
@@ -114,6 +125,14 @@ describe('GET /_docs/push-digest', () => {
     const many = await server.docs('GET', `/_docs/push-digest?space=${space}&bodies=${Array.from({ length: 201 }, (_, i) => `p${i}`).join(',')}`);
     expect(many.status).toBe(400);
     expect(JSON.stringify(many.body)).toMatch(/bodies: at most 200 page ids/);
+    for (const [query, message] of [
+      ['&tree=false', /tree=false: only with bodies/],
+      [`&bodies=${ids.a}&tree=true`, /tree: `false`/],
+    ] as const) {
+      const bad = await server.docs('GET', `/_docs/push-digest?space=${space}${query}`);
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(message);
+    }
     expect((await server.docs('PUT', `/_docs/push-digest?space=${space}`)).status).toBe(405);
     // Keeping is asked for the space itself, by whoever sees it.
     expect((await server.docs('POST', `/_docs/push-digest?space=${space}`, { token: stranger.token })).status).toBe(404);

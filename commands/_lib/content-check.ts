@@ -4,12 +4,14 @@ import { headingAnchors } from '../../src/content/heading-anchors.js';
 import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../src/content/link-pages.js';
 import { extractLinks, joinPath, pagePathOf, type Parse } from '../../src/content/link-refs.js';
 import { DocsError } from '../../src/kernel/errors.js';
+import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import type { Transport } from '../../src/transport/types.js';
 import { naturalCompare, naturalSortBy } from './content-folder.js';
 import { openFolder, walkFolder, type Entry } from './folder-walk.js';
 import { collectPages, type ListBody } from './pages.js';
 import { pageKey, type FactCache } from './link-cache.js';
 import type { ExternalLink } from './external-links.js';
+import { readWhole } from './read-whole.js';
 import { yielder } from './yield.js';
 
 // `docs content check`: what would be wrong after a push, found before it, all at once (push
@@ -121,7 +123,13 @@ export async function checkFolder(
     const had = factsOf.get(rel);
     if (had) return had;
     // The bytes hashed as read, hashed once: a known page is neither decoded nor parsed.
-    const bytes = texts.has(rel) ? undefined : readFileSync(entries.get(rel)!.real);
+    // Read through push's shared buffer (no stat, no buffer of its own): hashed, and decoded only
+    // when not known, before the next read. A file over push's limit is read as it is.
+    let bytes: Buffer | undefined;
+    if (!texts.has(rel)) {
+      const read = readWhole(entries.get(rel)!.real, MAX_PAGE_BYTES);
+      bytes = Buffer.isBuffer(read) ? read : readFileSync(entries.get(rel)!.real);
+    }
     const key = cache ? pageKey(bytes ?? Buffer.from(textOf(rel), 'utf8')) : '';
     let got = cache?.get(key);
     if (!got) {

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, posix } from 'node:path';
 import { readPageSource, writePageSource } from '../../src/documents/page-source.js';
 import type { Parse } from '../../src/content/link-refs.js';
@@ -9,6 +9,7 @@ import { collationKeys, naturalCollate } from '../../src/kernel/collate.js';
 import { DocsError } from '../../src/kernel/errors.js';
 import { MAX_PAGE_BYTES } from '../../src/kernel/limits.js';
 import { openFolder, regularFile, walkFolder, type Entry, type Folder, type Walk } from './folder-walk.js';
+import { readWhole } from './read-whole.js';
 import { yielder } from './yield.js';
 import { canonicalBody, keyLinkPages, pageFile, writeSummary } from '../../src/content/folder-layout.js';
 import { anchorProblem, hasScheme, linkUrlProblem, splitFragment } from '../../src/content/link-pages.js';
@@ -104,40 +105,16 @@ function readPage(real: string, path: string, file: string, children: LocalPage[
   return page;
 }
 
-// One buffer for every page read (grown up to MAX_PAGE_BYTES + 1): a page's file is opened and
-// read once, with no stat (a Stats object, its four Dates) before it; a 2,000-page push reads them all.
-let scratch = Buffer.allocUnsafe(1 << 16);
-
 /**
- * The file's text and the SHA-256 of its text as UTF-8, read through `scratch`, or its size when it
- * holds more than MAX_PAGE_BYTES. The hash is of the bytes read when they are UTF-8 (the same bytes
+ * The file's text and the SHA-256 of its text as UTF-8 (read-whole.ts), or its size when it holds
+ * more than MAX_PAGE_BYTES. The hash is of the bytes read when they are UTF-8 (the same bytes
  * then): no second encoding of every page's text to compare it with the push digest.
  */
 function readPageFile(real: string): { text: string; sha: string } | { size: number } {
-  const fd = openSync(real, 'r');
-  try {
-    let n = 0;
-    for (;;) {
-      if (n === scratch.length) {
-        if (n > MAX_PAGE_BYTES) return { size: fstatSync(fd).size };
-        const bigger = Buffer.allocUnsafe(Math.min(scratch.length * 2, MAX_PAGE_BYTES + 1));
-        scratch.copy(bigger, 0, 0, n);
-        scratch = bigger;
-      }
-      const want = scratch.length - n;
-      const got = readSync(fd, scratch, n, want, null);
-      n += got;
-      // A regular file's read gives less than asked only at its end: no second read to see 0
-      // (one system call fewer per page; a file written meanwhile is read as it was).
-      if (got < want) {
-        const bytes = scratch.subarray(0, n);
-        const text = bytes.toString('utf8');
-        return { text, sha: hash('sha256', isUtf8(bytes) ? bytes : text, 'hex') };
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
+  const bytes = readWhole(real, MAX_PAGE_BYTES);
+  if (!Buffer.isBuffer(bytes)) return bytes;
+  const text = bytes.toString('utf8');
+  return { text, sha: hash('sha256', isUtf8(bytes) ? bytes : text, 'hex') };
 }
 
 function loadPage(page: LocalPage, { real, file, linkTitle }: { real: string; file: string; linkTitle?: string }) {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { checkFolder } from '../../commands/_lib/content-check.js';
@@ -44,3 +44,30 @@ it('a second check parses no page; a changed page is parsed again; a malformed c
   expect(await run()).toEqual(['broken-link 3']);
   expect(n).toBe(2);
 });
+
+it('reads pages through one shared buffer: a large page, then smaller ones, and a page over push’s 2 MiB limit are each checked whole', async () => {
+  process.env.DOCS_CONFIG_DIR = tempDir('docs-check-read-config-');
+  const dir = tempDir('docs-check-read-');
+  const filler = (n: number) => 'Words of filler text.\n'.repeat(Math.ceil(n / 22));
+  // Names sort as read: a (100 KB: the buffer grows), b (small), c (2.2 MB, over MAX_PAGE_BYTES), d (small).
+  writeFileSync(join(dir, 'a.md'), `# A\n\n${filler(100_000)}\n[to b](b.md) [gone](nowhere-a.md)\n`);
+  writeFileSync(join(dir, 'b.md'), '# B\n\n[back](a.md) [gone](nowhere-b.md)\n');
+  writeFileSync(join(dir, 'c.md'), `# C\n\n${filler(2_200_000)}\n[gone](nowhere-c.md)\n`);
+  writeFileSync(join(dir, 'd.md'), '# D\n\n[c](c.md)\n');
+  // The big page's text is given whole (its length checked) and its tail parsed: a 2.2 MB parse took seconds.
+  const base = await loadParser();
+  const lengths: number[] = [];
+  const parse: Parse = (md) => (lengths.push(md.length), base(md.length > 1_000_000 ? md.slice(-100) : md));
+  // Parsed the first time, from the cache by each page's hash the second.
+  for (let run = 0; run < 2; run++) {
+    const cache = FactCache.load();
+    const r = await checkFolder(dir, parse, cache);
+    cache.save();
+    expect(r.problems.map((p) => `${p.file.slice(dir.length + 1)} ${p.kind} ${p.message.match(/nowhere-\w/)?.[0]}`)).toEqual([
+      'a.md broken-link nowhere-a',
+      'b.md broken-link nowhere-b',
+      'c.md broken-link nowhere-c',
+    ]);
+  }
+  expect(lengths.filter((n) => n > 1_000_000)).toEqual([statSync(join(dir, 'c.md')).size]); // once: the second run from the cache
+}, 30_000);

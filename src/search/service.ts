@@ -173,7 +173,16 @@ export async function rankOrganization(
   org: string,
   spaces: readonly SpaceRecord[],
   query: string,
-): Promise<{ groups: OrgGroup[]; hits(some: readonly OrgGroup[]): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> }> {
+): Promise<{
+  groups: OrgGroup[];
+  hits(some: readonly OrgGroup[]): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]>;
+  /**
+   * The ranking the groups come from: the same object while the index holds the same rows for
+   * the same query and spaces (a cached ranking), a new one otherwise. What is presented from
+   * it may be remembered with it (src/kernel/serialized.ts `presentOnce`). Absent: no ranking.
+   */
+  ranking?: object;
+}> {
   const words = queryWords(query);
   if (!words.length || !spaces.length) return { groups: [], hits: async () => [] };
   const match = matchExpression(words);
@@ -189,6 +198,7 @@ export async function rankOrganization(
   });
   return {
     groups,
+    ranking,
     async hits(some) {
       const wanted = some.flatMap((g) => g.pages.flatMap((p) => p.rows));
       const details = await indexes.rowDetails(

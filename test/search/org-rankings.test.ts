@@ -76,7 +76,8 @@ describe('organization search rankings', () => {
   });
 
   it('writes the JSON of a repeated answer once, and anew when the page, a space title or the index differs', async () => {
-    const raw = async (query: object) => (await invoke(ctx, 'searchOrganizationContent', { path: { organizationId: org }, query }, caller)) as { body: any };
+    const raw = async (query: Record<string, unknown>) =>
+      (await invoke(ctx, 'searchOrganizationContent', { path: { organizationId: org }, query }, caller)) as { body: any };
     const first = await raw({ query: 'nests', limit: 2 });
     const bytes = serializedBytes(first.body)!;
     expect(JSON.parse(bytes.toString())).toEqual(first.body);

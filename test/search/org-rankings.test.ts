@@ -102,6 +102,28 @@ describe('organization search rankings', () => {
     }
   });
 
+  it('reads the whole rows of the spaces shown only (the summary lists the others)', async () => {
+    // Every row a search's store reads get, by table: ranking needs the spaces' ids and
+    // revisions only (the organization's summary); a title only for the spaces of the page shown.
+    const got: string[] = [];
+    const read = ctx.store.read.bind(ctx.store);
+    ctx.store.read = ((fn: (tx: any) => unknown) =>
+      read((tx: any) =>
+        fn(
+          new Proxy(tx, {
+            get: (t, k) => (k === 'get' ? (table: string, id: string) => (got.push(`${table}:${id}`), t.get(table, id)) : Reflect.get(t, k)),
+          }),
+        ),
+      )) as typeof ctx.store.read;
+    try {
+      const one = await searchOrg('nests', { limit: 1 });
+      expect(one.count).toBe(6);
+      expect(got.filter((g) => g.startsWith('spaces:'))).toEqual([`spaces:${one.items[0].id}`]);
+    } finally {
+      ctx.store.read = read;
+    }
+  });
+
   it('reads the text of the spaces shown only', async () => {
     const before = { ...searchStats };
     const one = await searchOrg('trees', { limit: 1 });

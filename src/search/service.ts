@@ -127,8 +127,8 @@ export async function searchSpace(ctx: Context, space: SpaceRecord, query: strin
 }
 
 /** A space's part of an organization search: its best page's score and its pages, ranked. */
-export interface OrgGroup {
-  space: SpaceRecord;
+export interface OrgGroup<S = SpaceRecord> {
+  space: S;
   score: number;
   /** The space's pages, best first: rank (one-based, across spaces) and the ranked rows (indexes) of their sections. */
   pages: { page: string; rank: number; rows: number[] }[];
@@ -168,12 +168,21 @@ function group(rows: Ranking['rows']): NonNullable<Ranking['grouped']> {
  * their best page, pages by their best section. `groups`: the ranking (no text read yet);
  * `hits(some)`: the hits of some groups (the page of results presented), with their text.
  */
-export async function rankOrganization(
+export async function rankOrganization<S extends { id: string; revision: string } = SpaceRecord>(
   ctx: Context,
   org: string,
-  spaces: readonly SpaceRecord[],
+  spaces: readonly S[],
   query: string,
-): Promise<{ groups: OrgGroup[]; hits(some: readonly OrgGroup[]): Promise<{ space: SpaceRecord; score: number; hits: SearchHit[] }[]> }> {
+): Promise<{
+  groups: OrgGroup<S>[];
+  hits(some: readonly OrgGroup<S>[]): Promise<{ space: S; score: number; hits: SearchHit[] }[]>;
+  /**
+   * The ranking the groups come from: the same object while the index holds the same rows for
+   * the same query and spaces (a cached ranking), a new one otherwise. What is presented from
+   * it may be remembered with it (src/kernel/serialized.ts `presentOnce`). Absent: no ranking.
+   */
+  ranking?: object;
+}> {
   const words = queryWords(query);
   if (!words.length || !spaces.length) return { groups: [], hits: async () => [] };
   const match = matchExpression(words);
@@ -183,12 +192,13 @@ export async function rankOrganization(
   const byId = new Map(spaces.map((s) => [s.id, s]));
   // The rows are of `spaces` only (the index was asked about those): grouped once per ranking.
   ranking.grouped ??= group(rows);
-  const groups: OrgGroup[] = ranking.grouped.flatMap((g) => {
+  const groups: OrgGroup<S>[] = ranking.grouped.flatMap((g) => {
     const space = byId.get(g.space);
     return space ? [{ space, score: g.score, pages: g.pages }] : [];
   });
   return {
     groups,
+    ranking,
     async hits(some) {
       const wanted = some.flatMap((g) => g.pages.flatMap((p) => p.rows));
       const details = await indexes.rowDetails(
@@ -295,7 +305,7 @@ export async function warmSearch(ctx: Context, org: string, spaces: readonly { i
   const { indexesOf, searchStats } = await load();
   const word = spaces.length ? await indexesOf(ctx).sample(org) : null;
   if (!word) return false; // nothing indexed yet: warmed after a later pass
-  const found = await rankOrganization(ctx, org, spaces as readonly SpaceRecord[], word);
+  const found = await rankOrganization(ctx, org, spaces, word);
   await found.hits(found.groups.slice(0, 10));
   searchStats.warmups++;
   return true;

@@ -4,7 +4,8 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
 import { invoke } from '../../src/invoke.js';
-import type { Context } from '../../src/kernel/context.js';
+import type { Caller, Context } from '../../src/kernel/context.js';
+import { serializedBytes } from '../../src/kernel/serialized.js';
 import { openContext } from '../../src/open.js';
 import { closeIndexes, indexesOf, searchStats } from '../../src/search/indexes.js';
 import { SQLITE_PACKAGE } from '../../src/search/worker.js';
@@ -26,6 +27,7 @@ describe('organization search rankings', () => {
   let ctx: Context;
   let call: Call;
   let org: string;
+  let caller: Caller;
   const spaces: string[] = [];
   const searchOrg = (query: string, more: object = {}) => call('searchOrganizationContent', { path: { organizationId: org }, query: { query, ...more } });
 
@@ -33,7 +35,7 @@ describe('organization search rankings', () => {
     dir = tempDir('search-rankings');
     ctx = await openContext(dir);
     await bootstrap(ctx, 'gb_api_search_rankings_test');
-    const caller = { userId: (await ownerOf(ctx))! };
+    caller = { userId: (await ownerOf(ctx))! };
     call = async (op, input) => {
       const r = await invoke(ctx, op, input, caller);
       if (r.status >= 400) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -71,6 +73,55 @@ describe('organization search rankings', () => {
     const b2 = { ...searchStats };
     await searchOrg('nest');
     expect(delta(b2)).toMatchObject({ orgQueries: 1, orgCached: 0 });
+  });
+
+  it('writes the JSON of a repeated answer once, and anew when the page, a space title or the index differs', async () => {
+    const raw = async (query: Record<string, unknown>) =>
+      (await invoke(ctx, 'searchOrganizationContent', { path: { organizationId: org }, query }, caller)) as { body: any };
+    const first = await raw({ query: 'nests', limit: 2 });
+    const bytes = serializedBytes(first.body)!;
+    expect(JSON.parse(bytes.toString())).toEqual(first.body);
+    // Asked again: the same bytes (not serialized again), for a body equal to them.
+    const again = await raw({ query: 'nests', limit: 2 });
+    expect(serializedBytes(again.body)).toBe(bytes);
+    expect(again.body).toEqual(first.body);
+    // The next page of the same ranking: its own answer.
+    const next = await raw({ query: 'nests', limit: 2, page: first.body.next.page });
+    expect(JSON.parse(serializedBytes(next.body)!.toString())).toEqual(next.body);
+    expect(next.body.items.map((i: any) => i.id)).not.toEqual(first.body.items.map((i: any) => i.id));
+    // A space renamed: the index (and the ranking) is the same, the answer shows the new title.
+    const shown = first.body.items[0].id;
+    const old = first.body.items[0].title;
+    await call('updateSpaceById', { path: { spaceId: shown }, body: { title: 'Renamed space' } });
+    try {
+      const renamed = await raw({ query: 'nests', limit: 2 });
+      expect(renamed.body.items[0]).toMatchObject({ id: shown, title: 'Renamed space' });
+      expect(JSON.parse(serializedBytes(renamed.body)!.toString())).toEqual(renamed.body);
+    } finally {
+      await call('updateSpaceById', { path: { spaceId: shown }, body: { title: old } });
+    }
+  });
+
+  it('reads the whole rows of the spaces shown only (the summary lists the others)', async () => {
+    // Every row a search's store reads get, by table: ranking needs the spaces' ids and
+    // revisions only (the organization's summary); a title only for the spaces of the page shown.
+    const got: string[] = [];
+    const read = ctx.store.read.bind(ctx.store);
+    ctx.store.read = ((fn: (tx: any) => unknown) =>
+      read((tx: any) =>
+        fn(
+          new Proxy(tx, {
+            get: (t, k) => (k === 'get' ? (table: string, id: string) => (got.push(`${table}:${id}`), t.get(table, id)) : Reflect.get(t, k)),
+          }),
+        ),
+      )) as typeof ctx.store.read;
+    try {
+      const one = await searchOrg('nests', { limit: 1 });
+      expect(one.count).toBe(6);
+      expect(got.filter((g) => g.startsWith('spaces:'))).toEqual([`spaces:${one.items[0].id}`]);
+    } finally {
+      ctx.store.read = read;
+    }
   });
 
   it('reads the text of the spaces shown only', async () => {

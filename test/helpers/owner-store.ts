@@ -1,21 +1,21 @@
 import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
 import { invoke } from '../../src/invoke.js';
-import type { Context } from '../../src/kernel/context.js';
+import type { Caller, Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
 
 /** An operation called as the store's owner, in process: its body, or an error naming the status. */
 export type OwnerCall = (op: string, input: object) => Promise<any>;
 
 /** A data directory opened in process, with its owner bootstrapped (`token`) and the owner's organization. */
-export async function openAsOwner(dir: string, token: string): Promise<{ ctx: Context; call: OwnerCall; org: string }> {
+export async function openAsOwner(dir: string, token: string): Promise<{ ctx: Context; call: OwnerCall; org: string; caller: Caller }> {
   const ctx = await openContext(dir);
   await bootstrap(ctx, token);
-  const caller = { userId: (await ownerOf(ctx))! };
+  const caller: Caller = { userId: (await ownerOf(ctx))! };
   const call: OwnerCall = async (op, input) => {
     const r = await invoke(ctx, op, input, caller);
     if (r.status >= 400) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
   const org = (await call('listOrganizationsForAuthenticatedUser', {})).items[0].id;
-  return { ctx, call, org };
+  return { ctx, call, org, caller };
 }

@@ -2,13 +2,12 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
-import { invoke } from '../../src/invoke.js';
 import type { Caller, Context } from '../../src/kernel/context.js';
+import { invoke } from '../../src/invoke.js';
 import { serializedBytes } from '../../src/kernel/serialized.js';
-import { openContext } from '../../src/open.js';
 import { closeIndexes, indexesOf, searchStats } from '../../src/search/indexes.js';
 import { SQLITE_PACKAGE } from '../../src/search/worker.js';
+import { type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
 import { tempDir } from '../helpers/server.js';
 
 // Organization searches (src/search/indexes.ts rankOrg): a ranking is kept while the index holds
@@ -17,15 +16,13 @@ import { tempDir } from '../helpers/server.js';
 
 const Database = createRequire(import.meta.url)(SQLITE_PACKAGE);
 
-type Call = (op: string, input: object) => Promise<any>;
-
 const delta = (before: typeof searchStats) =>
   Object.fromEntries(Object.entries(searchStats).map(([k, v]) => [k, v - before[k as keyof typeof searchStats]])) as typeof searchStats;
 
 describe('organization search rankings', () => {
   let dir: string;
   let ctx: Context;
-  let call: Call;
+  let call: OwnerCall;
   let org: string;
   let caller: Caller;
   const spaces: string[] = [];
@@ -33,15 +30,7 @@ describe('organization search rankings', () => {
 
   beforeAll(async () => {
     dir = tempDir('search-rankings');
-    ctx = await openContext(dir);
-    await bootstrap(ctx, 'gb_api_search_rankings_test');
-    caller = { userId: (await ownerOf(ctx))! };
-    call = async (op, input) => {
-      const r = await invoke(ctx, op, input, caller);
-      if (r.status >= 400) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
-      return r.body;
-    };
-    org = (await call('listOrganizationsForAuthenticatedUser', {})).items[0].id;
+    ({ ctx, call, org, caller } = await openAsOwner(dir, 'gb_api_search_rankings_test'));
     for (let i = 0; i < 6; i++) {
       const id = (await call('createSpace', { path: { organizationId: org }, body: { title: `Space ${i}` } })).id;
       const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;

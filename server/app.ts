@@ -28,6 +28,8 @@ export interface HttpOptions {
   cors?: string[];
   /** Requests per minute per token (`--rate-limit`); 0 or undefined: none (server/rate-limit.ts). */
   rateLimit?: number;
+  /** Requests not logged: the server's own warm-up request before it says it is ready (server/warm-up.ts). */
+  unlogged?: (req: IncomingMessage) => boolean;
 }
 
 /** A response that failed with a server-side error remembers its message for the log line. */
@@ -57,7 +59,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
 }
 
 /** The HTTP adapter: `/v1` + the contract's routes -> invoke -> JSON, errors in the contract's body. */
-export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false, opts: HttpOptions = {}) {
+export function createHandler(ctx: Context, requestLog?: RequestLog, closing: () => boolean = () => false, opts: HttpOptions = {}) {
   const router = new Router(OPERATION_IDS);
   const checkHost = hostCheck(opts.host ?? '127.0.0.1', opts.allowedHosts);
   const cors = corsHandler(opts.cors ?? []);
@@ -77,6 +79,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
   };
 
   return (req: IncomingMessage, res: Answer): void => {
+    const log = requestLog && opts.unlogged?.(req) ? undefined : requestLog;
     const started = log ? performance.now() : 0;
     const url = req.url ?? '/';
     const q = url.indexOf('?');

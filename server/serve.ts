@@ -10,9 +10,10 @@ import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { loadAllOperations } from '../src/operations.js';
 import { startSweeper } from '../src/space-purge.js';
 import { tryLockProbed } from '../src/store/lock.js';
-import { startWorkers, stopWorkers } from '../src/workers.js';
+import { startWorkers, stopWorkers, workersSettled } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
+import { warmUp } from './warm-up.js';
 
 export interface ServeOptions {
   /** Data directory; undefined keeps everything in memory (tests). With `store`, it keeps file bytes only. */
@@ -50,12 +51,21 @@ export interface ServeOptions {
    * load an area on its first call unless they ask.
    */
   loadAreas?: boolean;
+  /**
+   * Before returning (`docs serve`'s ready line), wait for the background workers' first passes
+   * over the store, at most this many ms, and answer one request of its own (not logged), so that
+   * neither runs beside the first requests (issue 28 item 1; docs/manual/performance.md, "First
+   * requests"). `docs serve` does; tests' in-process servers do not unless they ask.
+   */
+  settleMs?: number;
 }
 
 export interface Served {
   url: string;
   port: number;
   ctx: Context;
+  /** With `settleMs`: whether the workers' first passes ended within it, and the warm-up request's status. */
+  settled?: { workers: boolean; warmUp: number };
   /** The bootstrap token when this start created the owner, printed once. */
   bootstrapToken?: string;
   close(): Promise<void>;
@@ -109,6 +119,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+    const warm = opts.settleMs === undefined ? undefined : warmUp();
     server = createServer(
       {
         keepAliveTimeout: 5000,
@@ -116,7 +127,13 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
         requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout),
         connectionsCheckingInterval: Math.min(1000, headersTimeout),
       },
-      createHandler(ctx, opts.log, () => stopping, { host, allowedHosts: opts.allowedHosts, cors: opts.cors, rateLimit: opts.rateLimit }),
+      createHandler(ctx, opts.log, () => stopping, {
+        host,
+        allowedHosts: opts.allowedHosts,
+        cors: opts.cors,
+        rateLimit: opts.rateLimit,
+        unlogged: warm?.isWarmUp,
+      }),
     );
     server.maxConnections = opts.maxConnections ?? 4096;
     // Requests Node refuses before our handler sees them (oversized or malformed request lines
@@ -154,6 +171,11 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     lock?.update({ url, token: sessionToken });
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
     startWorkers(ctx, { server: true }); // background work (OpenAPI processing), resuming what an earlier process left
+    let settled: Served['settled'];
+    if (warm) {
+      const workers = await workersSettled(ctx, opts.settleMs!, { server: true });
+      settled = { workers, warmUp: await warm.run(addr.port, host, owner ? sessionToken : undefined) };
+    }
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {
@@ -161,6 +183,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       port: addr.port,
       ctx,
       bootstrapToken: boot?.token,
+      settled,
       close: () =>
         (closing ??= (async () => {
           stopping = true;

@@ -132,7 +132,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
         allowedHosts: opts.allowedHosts,
         cors: opts.cors,
         rateLimit: opts.rateLimit,
-        unlogged: warm?.isWarmUp,
+        isWarmUp: warm?.isWarmUp,
       }),
     );
     server.maxConnections = opts.maxConnections ?? 4096;

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 const HEADER = 'x-docs-warm-up';
 
 export interface WarmUp {
-  /** For createHandler's `unlogged`: this request is the warm-up (a secret of this process: nobody else can hide a request from the log). */
+  /** For createHandler's `isWarmUp`: this request is the warm-up (a secret of this process: nobody else can hide a request from the log). */
   isWarmUp(req: IncomingMessage): boolean;
   /** Sends the warm-up request; resolves with its status (0 when it failed: a start never fails for it). */
   run(port: number, host: string, token: string | undefined): Promise<number>;

@@ -79,9 +79,8 @@ export default class Serve extends DocsCommand {
       cors,
       allowPrivateTunnels: flags['allow-private-tunnels'],
       loadAreas: true,
-      // The workers' first passes (at most this long: a large store's go on after) and one warm-up
-      // request of its own before the ready line (server/warm-up.ts; docs/manual/performance.md).
-      settleMs: 250,
+      // One request of its own before the ready line (server/warm-up.ts; docs/manual/performance.md).
+      warmUp: true,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

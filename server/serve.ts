@@ -10,7 +10,7 @@ import { DEFAULT_PORT, openContext } from '../src/open.js';
 import { loadAllOperations } from '../src/operations.js';
 import { startSweeper } from '../src/space-purge.js';
 import { tryLockProbed } from '../src/store/lock.js';
-import { startWorkers, stopWorkers, workersSettled } from '../src/workers.js';
+import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
 import { warmUp } from './warm-up.js';
@@ -52,20 +52,20 @@ export interface ServeOptions {
    */
   loadAreas?: boolean;
   /**
-   * Before returning (`docs serve`'s ready line), wait for the background workers' first passes
-   * over the store, at most this many ms, and answer one request of its own (not logged), so that
-   * neither runs beside the first requests (issue 28 item 1; docs/manual/performance.md, "First
-   * requests"). `docs serve` does; tests' in-process servers do not unless they ask.
+   * Before returning (`docs serve`'s ready line), answer one request of its own (not logged), so
+   * that the first request a client sends does not run the HTTP server, our handler and `invoke`
+   * for the first time (issue 28 item 1; docs/manual/performance.md, "First requests", server/warm-up.ts).
+   * `docs serve` does; tests' in-process servers do not unless they ask.
    */
-  settleMs?: number;
+  warmUp?: boolean;
 }
 
 export interface Served {
   url: string;
   port: number;
   ctx: Context;
-  /** With `settleMs`: whether the workers' first passes ended within it, and the warm-up request's status. */
-  settled?: { workers: boolean; warmUp: number };
+  /** With `warmUp`: the status its warm-up request was answered with (0: it failed, which never fails a start). */
+  warmedUp?: number;
   /** The bootstrap token when this start created the owner, printed once. */
   bootstrapToken?: string;
   close(): Promise<void>;
@@ -119,7 +119,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
-    const warm = opts.settleMs === undefined ? undefined : warmUp();
+    const warm = opts.warmUp ? warmUp() : undefined;
     server = createServer(
       {
         keepAliveTimeout: 5000,
@@ -169,13 +169,11 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     const owner = await ownerOf(ctx);
     if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
     lock?.update({ url, token: sessionToken });
+    // Before the workers start: on a large store their first passes fill the thread pool with
+    // reads, and a request behind them waited (docs/manual/performance.md, "First requests").
+    const warmedUp = warm ? await warm.run(addr.port, host, owner ? sessionToken : undefined) : undefined;
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
     startWorkers(ctx, { server: true }); // background work (OpenAPI processing), resuming what an earlier process left
-    let settled: Served['settled'];
-    if (warm) {
-      const workers = await workersSettled(ctx, opts.settleMs!, { server: true });
-      settled = { workers, warmUp: await warm.run(addr.port, host, owner ? sessionToken : undefined) };
-    }
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {
@@ -183,7 +181,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       port: addr.port,
       ctx,
       bootstrapToken: boot?.token,
-      settled,
+      warmedUp,
       close: () =>
         (closing ??= (async () => {
           stopping = true;

@@ -25,6 +25,7 @@ import {
   againstNode,
   childEnv,
   compareCommands,
+  cpuSeconds,
   load,
   median,
   startBareServer,
@@ -180,13 +181,26 @@ function fail(message) {
   throw new Error(message);
 }
 
-async function timedGet(url, init = {}) {
+/** ms of CPU the main thread of process `pid` has run so far (schedstat: ns on a CPU); NaN elsewhere. */
+function mainThreadCpuMs(pid) {
+  if (!pid) return Number.NaN;
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** One request: its wall ms and, with `pid`, the ms of CPU the server's main thread ran meanwhile. */
+async function timedGet(url, init = {}, pid = undefined) {
+  const c0 = mainThreadCpuMs(pid);
   const t0 = process.hrtime.bigint();
   const res = await fetch(url, { ...init, headers: { ...AUTH, ...(init.headers ?? {}) } });
   const text = await res.text();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = mainThreadCpuMs(pid) - c0;
   if (res.status >= 400) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text.slice(0, 200)}`);
-  return { ms, text };
+  return { ms, cpu, text };
 }
 
 /**
@@ -222,18 +236,25 @@ async function firstRequests({ env, record, log, data, org, space, warm, bin = B
     ['write: PATCH space', `${v1}/spaces/${space}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"title":"Journeys"}' }],
   ];
   log(`\n[journeys] docs serve: the first request of each area after start vs the same request warm (median of ${warm})`);
+  // The server's main thread CPU too (/proc, Linux): on a loaded machine wall times mostly
+  // measure the other work; the CPU a request made the server run is what the build changes.
   const firsts = [];
-  for (const [, url, init] of areas) firsts.push((await timedGet(url, init)).ms);
+  for (const [, url, init] of areas) firsts.push(await timedGet(url, init, server.pid));
   let worst = 0;
   for (const [i, [label, url, init]] of areas.entries()) {
     const times = [];
-    for (let k = 0; k < warm; k++) times.push((await timedGet(url, init)).ms);
-    const ratio = firsts[i] / median(times);
+    const cpus = [];
+    for (let k = 0; k < warm; k++) {
+      const r = await timedGet(url, init, server.pid);
+      times.push(r.ms);
+      cpus.push(r.cpu);
+    }
+    const ratio = firsts[i].ms / median(times);
     worst = Math.max(worst, ratio);
     record(`serve first request after start / warm: ${label}`, ratio, {
       target: '<= 2',
       pass: ratio <= 2,
-      context: `${firsts[i].toFixed(1)} vs ${median(times).toFixed(2)} ms`,
+      context: `${firsts[i].ms.toFixed(1)} vs ${median(times).toFixed(2)} ms; main thread CPU ${firsts[i].cpu.toFixed(1)} vs ${median(cpus).toFixed(2)} ms (${(firsts[i].cpu / median(cpus)).toFixed(1)}x); load ${loadavg()[0].toFixed(1)}`,
     });
   }
   return server;
@@ -353,7 +374,7 @@ async function serveStart({ env, record, log, data, runs, bin = BIN }) {
   const body = join(tempDir('journeys-bare'), 'body.json');
   writeFileSync(body, '{}');
   const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
-  const t = { serve: [], node: [], rss: [], bareRss: [] };
+  const t = { serve: [], cpu: [], node: [], rss: [], bareRss: [] };
   for (let i = 0; i < runs; i++) {
     const steps = [
       async () => {
@@ -361,6 +382,7 @@ async function serveStart({ env, record, log, data, runs, bin = BIN }) {
         const s = await startDocsServe(data, env, bin);
         t.serve.push(Number(process.hrtime.bigint() - t0) / 1e6);
         t.rss.push(rss(s.pid));
+        t.cpu.push(cpuSeconds(s.pid) * 1000); // all threads, spawn to ready (10 ms ticks)
         await stopChild(s.child);
       },
       async () => {
@@ -376,7 +398,7 @@ async function serveStart({ env, record, log, data, runs, bin = BIN }) {
   record('serve start to ready / node -e 0', ratio, {
     target: 'report',
     pass: true,
-    context: `medians ${median(t.serve).toFixed(0)} vs ${median(t.node).toFixed(0)} ms; load average ${loadavg()[0].toFixed(1)}`,
+    context: `medians ${median(t.serve).toFixed(0)} vs ${median(t.node).toFixed(0)} ms, start CPU ${median(t.cpu).toFixed(0)} ms; load average ${loadavg()[0].toFixed(1)}`,
   });
   const mem = median(t.rss) / median(t.bareRss);
   record('serve RSS at ready / bare node:http', mem, {

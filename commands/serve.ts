@@ -79,6 +79,8 @@ export default class Serve extends DocsCommand {
       cors,
       allowPrivateTunnels: flags['allow-private-tunnels'],
       loadAreas: true,
+      // One request of its own before the ready line (server/warm-up.ts; docs/manual/performance.md).
+      warmUp: true,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate, bearer } from '../src/auth/tokens.js';
 import { visitorJwks } from '../src/auth/visitor-keys.js';
 import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
@@ -7,7 +8,7 @@ import { invoke, type InvokeResult } from '../src/invoke.js';
 import { isDocsRoute } from '../src/docs-routes.js';
 import { serializedBytes } from '../src/kernel/serialized.js';
 import { OPERATION_IDS } from '../src/operations.js';
-import { clientErrorStatus, hasBody, readJsonBody } from './body.js';
+import { clientErrorStatus, hasBody, header, readJsonBody } from './body.js';
 import { corsHandler } from './cors.js';
 import { serveDownload, serveFont, servePdf } from './downloads.js';
 import { serveMcp } from './mcp.js';
@@ -28,6 +29,11 @@ export interface HttpOptions {
   cors?: string[];
   /** Requests per minute per token (`--rate-limit`); 0 or undefined: none (server/rate-limit.ts). */
   rateLimit?: number;
+  /**
+   * The server's own warm-up request before it says it is ready (server/warm-up.ts): not logged,
+   * and not counted against its token's rate limit (the session token in-process commands use).
+   */
+  isWarmUp?: (req: IncomingMessage) => boolean;
 }
 
 /** A response that failed with a server-side error remembers its message for the log line. */
@@ -57,12 +63,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
 }
 
 /** The HTTP adapter: `/v1` + the contract's routes -> invoke -> JSON, errors in the contract's body. */
-export function createHandler(ctx: Context, log?: RequestLog, closing: () => boolean = () => false, opts: HttpOptions = {}) {
+export function createHandler(ctx: Context, requestLog?: RequestLog, closing: () => boolean = () => false, opts: HttpOptions = {}) {
   const router = new Router(OPERATION_IDS);
   const checkHost = hostCheck(opts.host ?? '127.0.0.1', opts.allowedHosts);
   const cors = corsHandler(opts.cors ?? []);
   const limiter = new RateLimiter({ perTokenPerMinute: opts.rateLimit });
-  const auth = (req: IncomingMessage, res: ServerResponse) => limiter.authenticate(ctx, req, res);
+  const auth = (req: IncomingMessage, res: ServerResponse) =>
+    opts.isWarmUp?.(req) ? authenticate(ctx, bearer(header(req, 'authorization'))) : limiter.authenticate(ctx, req, res);
 
   const fail = (_req: IncomingMessage, res: ServerResponse, err: unknown): number => {
     const e = asDocsError(err);
@@ -77,6 +84,7 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
   };
 
   return (req: IncomingMessage, res: Answer): void => {
+    const log = requestLog && opts.isWarmUp?.(req) ? undefined : requestLog;
     const started = log ? performance.now() : 0;
     const url = req.url ?? '/';
     const q = url.indexOf('?');

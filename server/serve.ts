@@ -13,6 +13,7 @@ import { tryLockProbed } from '../src/store/lock.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
+import { warmUp } from './warm-up.js';
 
 export interface ServeOptions {
   /** Data directory; undefined keeps everything in memory (tests). With `store`, it keeps file bytes only. */
@@ -50,12 +51,21 @@ export interface ServeOptions {
    * load an area on its first call unless they ask.
    */
   loadAreas?: boolean;
+  /**
+   * Before returning (`docs serve`'s ready line), answer one request of its own (not logged), so
+   * that the first request a client sends does not run the HTTP server, our handler and `invoke`
+   * for the first time (issue 28 item 1; docs/manual/performance.md, "First requests", server/warm-up.ts).
+   * `docs serve` does; tests' in-process servers do not unless they ask.
+   */
+  warmUp?: boolean;
 }
 
 export interface Served {
   url: string;
   port: number;
   ctx: Context;
+  /** With `warmUp`: the status its warm-up request was answered with (0: it failed, which never fails a start). */
+  warmedUp?: number;
   /** The bootstrap token when this start created the owner, printed once. */
   bootstrapToken?: string;
   close(): Promise<void>;
@@ -109,6 +119,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // (up to the 16 MiB body limit) within 60 s; idle keep-alive connections close after 5 s;
     // past 4096 open connections new ones are refused rather than exhausting memory.
     const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+    const warm = opts.warmUp ? warmUp() : undefined;
     server = createServer(
       {
         keepAliveTimeout: 5000,
@@ -116,7 +127,13 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
         requestTimeout: Math.max(opts.requestTimeoutMs ?? 60_000, headersTimeout),
         connectionsCheckingInterval: Math.min(1000, headersTimeout),
       },
-      createHandler(ctx, opts.log, () => stopping, { host, allowedHosts: opts.allowedHosts, cors: opts.cors, rateLimit: opts.rateLimit }),
+      createHandler(ctx, opts.log, () => stopping, {
+        host,
+        allowedHosts: opts.allowedHosts,
+        cors: opts.cors,
+        rateLimit: opts.rateLimit,
+        isWarmUp: warm?.isWarmUp,
+      }),
     );
     server.maxConnections = opts.maxConnections ?? 4096;
     // Requests Node refuses before our handler sees them (oversized or malformed request lines
@@ -152,6 +169,9 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     const owner = await ownerOf(ctx);
     if (owner) ctx.sessionTokens.set(hashToken(sessionToken), owner);
     lock?.update({ url, token: sessionToken });
+    // Before the workers start: on a large store their first passes fill the thread pool with
+    // reads, and a request behind them waited (docs/manual/performance.md, "First requests").
+    const warmedUp = warm ? await warm.run(addr.port, host, owner ? sessionToken : undefined) : undefined;
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
     startWorkers(ctx, { server: true }); // background work (OpenAPI processing), resuming what an earlier process left
     let closing: Promise<void> | undefined;
@@ -161,6 +181,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       port: addr.port,
       ctx,
       bootstrapToken: boot?.token,
+      warmedUp,
       close: () =>
         (closing ??= (async () => {
           stopping = true;

@@ -35,7 +35,8 @@ const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { 
 /**
  * `require(file)` of a CommonJS module, compiled with a code cache kept in `cacheDir`. The cache
  * is written after the first call of the function the module exports (so that it holds the
- * code that call compiled), when the module exports a function; else right after loading.
+ * code that call compiled), when the module exports a function; after the first call of each
+ * when it exports an object of functions; else right after loading.
  */
 export function requireCached(file: string, cacheDir: string): any {
   const source = readFileSync(file, 'utf8');
@@ -48,7 +49,10 @@ export function requireCached(file: string, cacheDir: string): any {
   }
   const script = new vm.Script(WRAPPER[0] + source + WRAPPER[1], { filename: file, cachedData });
   const module = { exports: {} as any };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  // Most validators require nothing: their require is made when first called.
+  let req: NodeJS.Require | undefined;
+  const lazyRequire = (id: string) => (req ??= createRequire(file))(id);
+  script.runInThisContext()(module.exports, lazyRequire, module, file, dirname(file));
   cachedModuleWork.loaded++;
   const hit = cachedData !== undefined && !script.cachedDataRejected;
   if (hit) {
@@ -74,21 +78,31 @@ export function requireCached(file: string, cacheDir: string): any {
     }
   };
   const exported = module.exports;
-  if (typeof exported !== 'function') {
+  // The same function (its properties, `default`, `errors` as ajv sets them, kept), writing the
+  // cache after its first call.
+  const afterFirstCall = (fn: (...args: unknown[]) => unknown, called: () => void) => {
+    let first = true;
+    return new Proxy(fn, {
+      apply(target, self, args) {
+        const out = Reflect.apply(target, self, args);
+        if (first) {
+          first = false;
+          called();
+        }
+        return out;
+      },
+    });
+  };
+  if (typeof exported === 'function') return afterFirstCall(exported, write);
+  // An object of functions (the path and query validators of an operation: { path, query }):
+  // written once each has been called, so that the cache holds the code of both.
+  const fns = Object.keys(exported ?? {}).filter((k) => typeof exported[k] === 'function');
+  if (!fns.length) {
     write();
     return exported;
   }
-  // The same function (its properties, `default`, `errors` as ajv sets them, kept), writing the
-  // cache after its first call.
-  let first = true;
-  return new Proxy(exported, {
-    apply(target, self, args) {
-      const out = Reflect.apply(target, self, args);
-      if (first) {
-        first = false;
-        write();
-      }
-      return out;
-    },
-  });
+  let waiting = fns.length;
+  const out = { ...exported };
+  for (const k of fns) out[k] = afterFirstCall(exported[k], () => --waiting === 0 && write());
+  return out;
 }

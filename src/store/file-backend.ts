@@ -119,6 +119,16 @@ export class FileBackend implements ShardBackend {
   private readonly textReads = new Map<number, Promise<Buffer | undefined>>();
   /** What was read of the catalog: bucket files, and entries parsed or found (tests count them). */
   readonly catalogReads = { files: 0, entries: 0 };
+  /** Shard files opened by load(), and shards known absent without opening their file (tests count them). */
+  readonly shardReads = { opened: 0, knownAbsent: 0 };
+  /**
+   * `docs serve` (statAtOpen) listed the shard folder at open and found there every file the
+   * catalog lists and no other; its own commits change both together (one writer per directory).
+   * A shard the catalog does not list then has no file: load() does not open it for an ENOENT.
+   * `docs serve` on a small store made ~200 such opens in its workers' first passes (directory
+   * buckets and organization summary buckets never written), each a round trip through the pool.
+   */
+  private listedAtOpen = false;
   /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -215,6 +225,7 @@ export class FileBackend implements ShardBackend {
       const older = await this.prepare({ migrate: false });
       if (!existsSync(this.sumDir)) await this.adopt();
       if (this.opts.statAtOpen) await this.checkAtOpen();
+      this.listedAtOpen = !!this.opts.statAtOpen && !older;
       if (older) {
         await migrateFormat(this.dir, older);
         this.shardDir = join(this.dir, SHARDS);
@@ -315,13 +326,16 @@ export class FileBackend implements ShardBackend {
       const file = fileName(key);
       const sum = await this.sumOf(file);
       let text: string | undefined;
-      try {
-        const path = join(this.shardDir, file);
-        text = this.opts.syncReads ? readFileSync(path, 'utf8') : await readFile(path, 'utf8');
-      } catch (err: any) {
-        if (err.code !== 'ENOENT') throw storageError(err, this.dir);
-        if (sum !== undefined) throw this.damaged(`${this.folder()}/${file}`, 'is missing (the catalog of committed shards lists it)');
-      }
+      if (sum === undefined && this.listedAtOpen) this.shardReads.knownAbsent++;
+      else
+        try {
+          const path = join(this.shardDir, file);
+          this.shardReads.opened++;
+          text = this.opts.syncReads ? readFileSync(path, 'utf8') : await readFile(path, 'utf8');
+        } catch (err: any) {
+          if (err.code !== 'ENOENT') throw storageError(err, this.dir);
+          if (sum !== undefined) throw this.damaged(`${this.folder()}/${file}`, 'is missing (the catalog of committed shards lists it)');
+        }
       if (text !== undefined && sum === undefined) throw this.damaged(`${this.folder()}/${file}`, STRAY);
       const data = text === undefined ? undefined : checkShard(text, sum!);
       if (typeof data === 'string') throw this.damaged(`${this.folder()}/${file}`, data);

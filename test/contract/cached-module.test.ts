@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { cachedModuleWork, requireCached } from '../../src/contract/cached-module.js';
 import { packageRoot } from '../../src/kernel/root.js';
 import { tempDir } from '../helpers/server.js';
@@ -85,5 +85,40 @@ describe('precompiled validators loaded with a code cache', () => {
     const before = { ...cachedModuleWork };
     expect(answers(requireCached(file, cache))).toEqual(plain());
     expect(delta(before)).toEqual({ loaded: 1, cacheHits: 0, written: 0 });
+  });
+});
+
+describe("an operation's path and query validators (issue 28 item 1: the first request of an operation)", () => {
+  const PARAMS = 'listSpacesInOrganizationById';
+  const copy = () => {
+    mkdirSync(join(dir, 'params'));
+    const f = join(dir, 'params', `${PARAMS}.cjs`);
+    copyFileSync(join(generated, 'params', `${PARAMS}.cjs`), f);
+    return f;
+  };
+  const run = (v: any) => [v.path({ organizationId: 'o' }), v.query({ limit: '3' }), v.query({ limit: 'x' }), JSON.stringify(v.query.errors)];
+
+  it('are written to the cache once both have been called, so that it holds the code of both; then taken', () => {
+    const f = copy();
+    let before = { ...cachedModuleWork };
+    const first = requireCached(f, cache);
+    first.path({ organizationId: 'o' });
+    expect(delta(before)).toEqual({ loaded: 1, cacheHits: 0, written: 0 }); // not at load, not after path alone
+    const plainAnswers = run(createRequire(import.meta.url)(join(generated, 'params', `${PARAMS}.cjs`)));
+    expect(run(first)).toEqual(plainAnswers);
+    expect(delta(before).written).toBe(1);
+    before = { ...cachedModuleWork };
+    expect(run(requireCached(f, cache))).toEqual(plainAnswers);
+    expect(delta(before)).toEqual({ loaded: 1, cacheHits: 1, written: 0 });
+  });
+
+  it('are what validateInput loads, with their cache', async () => {
+    vi.resetModules(); // validate.ts's own map of compiled validators, empty
+    const { validateInput } = await import('../../src/contract/validate.js');
+    const work = (await import('../../src/contract/cached-module.js')).cachedModuleWork;
+    const { operationSpec } = await import('../../src/contract/spec.js');
+    const loaded = work.loaded;
+    expect(validateInput(operationSpec(PARAMS), { path: { organizationId: 'o' }, query: { limit: '3' } }).query).toEqual({ limit: 3 });
+    expect(work.loaded - loaded).toBe(1);
   });
 });

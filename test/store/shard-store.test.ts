@@ -501,6 +501,32 @@ describe('FileBackend', () => {
     expect(existsSync(stray)).toBe(false);
   });
 
+  it('docs serve (statAtOpen) knows a shard the catalog does not list is absent without opening its file; an in-process open still opens it', async () => {
+    // Issue 28 item 1: ~200 such opens (never-written directory and summary buckets) in the workers' first passes.
+    const dir = await orgsStore(3);
+    const served = new FileBackend(dir, { statAtOpen: true });
+    const store = await ShardStore.open(served, SPECS);
+    const before = { ...served.shardReads };
+    expect(await store.read((tx) => [tx.get('orgs', 'o1')?.id, tx.get('orgs', 'nope')?.id])).toEqual(['o1', undefined]);
+    expect({ opened: served.shardReads.opened - before.opened, knownAbsent: served.shardReads.knownAbsent - before.knownAbsent }).toEqual({
+      opened: 1,
+      knownAbsent: 1,
+    });
+    // A shard its own commit created is read back from its file.
+    await store.write((tx) => tx.put('orgs', { id: 'new' }));
+    await store.close();
+    const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
+    expect(await again.read((tx) => tx.get('orgs', 'new')?.id)).toBe('new');
+    await again.close();
+    const plain = new FileBackend(dir);
+    const inProcess = await ShardStore.open(plain, SPECS);
+    const p0 = { ...plain.shardReads };
+    expect(await inProcess.read((tx) => tx.get('orgs', 'nope')?.id)).toBeUndefined();
+    expect(plain.shardReads.opened - p0.opened).toBeGreaterThanOrEqual(1); // a stray file there would be named (STRAY)
+    expect(plain.shardReads.knownAbsent).toBe(0);
+    await inProcess.close();
+  });
+
   it('checks the catalog entries of the shards it loads, not every entry of their buckets', async () => {
     const dir = await orgsStore(640); // ~10 entries a bucket
     for (const syncReads of [true, false]) {

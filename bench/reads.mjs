@@ -8,7 +8,8 @@
 // copied for each `docs serve` (this build's, and `--bin`'s when given); a bare node:http server
 // answers the same bytes (bench/bare-server.mjs); `--json-server` adds json-server 0.17 on 1,000
 // spaces shaped like ours (the peer of bench/journeys.mjs). Each target takes turns in `rounds`
-// rounds of GET /v1/orgs/{id} and GET /v1/spaces/{id} at `connections` connections, so a busy
+// rounds of GET /v1/orgs/{id}, GET /v1/spaces/{id} (answers kept: server/answers.ts) and
+// GET /v1/orgs/{id}/spaces (run each time) at `connections` connections, so a busy
 // spell of the shared machine falls on all of them; each round's server CPU (user + system, all
 // threads, /proc) is divided by the requests it answered. `--prof=DIR` runs this build's server
 // under `node --cpu-prof` (its profile written to DIR when it stops).
@@ -52,15 +53,11 @@ async function serve(bin, prof) {
 }
 
 const servers = { docs: await serve(BIN, PROF) };
-for (const mode of process.env.MINI_MODES?.split(',') ?? []) {
-  const dir = tempDir('reads-mini');
-  cpSync(seeded, dir, { recursive: true });
-  servers[mode] = await startChild('mini', [process.env.MINI, ROOT, dir, mode], { env, ready: /API at (http:\/\/127\.0\.0\.1:\d+)\/v1/ });
-}
 if (OTHER) servers.other = await serve(OTHER);
 const org = (await get(`${servers.docs.url}/v1/orgs`)).json.items[0].id;
 const space = (await get(`${servers.docs.url}/v1/orgs/${org}/spaces`)).json.items[0].id;
-const paths = { org: `/v1/orgs/${org}`, space: `/v1/spaces/${space}` };
+// The two reads of bench/run.mjs [3], and a list that keeps no answer (each request runs it).
+const paths = { org: `/v1/orgs/${org}`, space: `/v1/spaces/${space}`, list: `/v1/orgs/${org}/spaces` };
 
 const bareDir = tempDir('reads-bare');
 const answers = {};

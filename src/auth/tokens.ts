@@ -127,28 +127,47 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   const hash = cachedHash(token);
   const generation = ctx.store.generation?.();
   const session = ctx.sessionTokens.get(hash);
-  if (session) {
-    // The session's user's row (its presence only), read once per generation.
-    const k =
-      knownOf(ctx, hash, generation) ?? remember(ctx, hash, generation, (await ctx.store.read((tx) => tx.get(Users, session))) ? SESSION_ROW : undefined);
-    if (!k.row) throw new DocsError('unauthenticated', 'invalid token');
-    // Only an in-process CLI command of this machine holds it (the owner-only lock file).
-    return { userId: session, inProcess: true };
-  }
   const k =
-    knownOf(ctx, hash, generation) ??
+    knownOf(ctx, knownKey(hash, session), generation) ??
     remember(
       ctx,
-      hash,
+      knownKey(hash, session),
       generation,
-      await ctx.store.read((tx: ReadTx) => {
-        const t = tx.get(Tokens, hash);
-        return t && tx.get(Users, t.user) ? t : undefined;
-      }),
+      session
+        ? // The session's user's row (its presence only).
+          (await ctx.store.read((tx) => tx.get(Users, session)))
+          ? SESSION_ROW
+          : undefined
+        : await ctx.store.read((tx: ReadTx) => {
+            const t = tx.get(Tokens, hash);
+            return t && tx.get(Users, t.user) ? t : undefined;
+          }),
     );
+  return callerOf(ctx, hash, session, k);
+}
+
+/**
+ * `authenticate` without a promise when the store's answer for this token is known at its current
+ * generation (the hot path of a busy token): the caller, or the same refusal; undefined when the
+ * token must be read (then `authenticate`).
+ */
+export function authenticateKnown(ctx: Context, token: string): Caller | undefined {
+  const hash = cachedHash(token);
+  const session = ctx.sessionTokens.get(hash);
+  const k = knownOf(ctx, knownKey(hash, session), ctx.store.generation?.());
+  return k && callerOf(ctx, hash, session, k);
+}
+
+/** A session token's entry is apart from a token row's: the set of session tokens is the process's, not the store's. */
+const knownKey = (hash: string, session: string | undefined) => (session ? `session:${hash}` : hash);
+
+/** The caller of a token whose rows are `k`, checked now: refused when revoked, its user gone, or expired. */
+function callerOf(ctx: Context, hash: string, session: string | undefined, k: Known): Caller {
   const row = k.row;
   // A revoked token has no row: refused at once, as an unknown one.
   if (!row) throw new DocsError('unauthenticated', 'invalid token');
+  // Only an in-process CLI command of this machine holds a session token (the owner-only lock file).
+  if (session) return { userId: session, inProcess: true };
   const now = ctx.clock.now().getTime();
   if (k.expiresAt <= now) throw new DocsError('unauthenticated', `token expired at ${row.expiresAt}`);
   if (!(now - k.usedAt < TOUCH_EVERY_MS)) touch(ctx, hash, new Date(now));

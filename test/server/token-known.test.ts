@@ -30,3 +30,24 @@ test('a token is read once per store generation; the user deleted, it is refused
     await ctx.store.close();
   }
 });
+
+test('authenticateKnown answers without a promise once the rows are known, and refuses an expired token then', async () => {
+  const { ManualClock } = await import('../../src/kernel/clock.js');
+  const { authenticateKnown, insertToken } = await import('../../src/auth/tokens.js');
+  const clock = new ManualClock();
+  const ctx = await openContext(undefined, { clock });
+  try {
+    await bootstrap(ctx, 'known-owner-token-2');
+    const u = await addUser(ctx);
+    await ctx.store.write((tx) => insertToken(tx, 'expiring-known', u.userId, 'x', clock.now(), new Date(clock.now().getTime() + 60_000).toISOString()));
+    expect(authenticateKnown(ctx, 'expiring-known')).toBeUndefined(); // not read yet at this generation
+    expect((await authenticate(ctx, 'expiring-known')).userId).toBe(u.userId);
+    await tokenUsesWritten();
+    await authenticate(ctx, 'expiring-known');
+    expect(authenticateKnown(ctx, 'expiring-known')).toEqual({ userId: u.userId });
+    clock.advance(60_000);
+    expect(() => authenticateKnown(ctx, 'expiring-known')).toThrow(/expired/);
+  } finally {
+    await ctx.store.close();
+  }
+});

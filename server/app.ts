@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { visitorJwks } from '../src/auth/visitor-keys.js';
 import { Router } from '../src/contract/router.js';
-import type { Caller, Context } from '../src/kernel/context.js';
+import type { Context } from '../src/kernel/context.js';
 import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke, type InvokeResult } from '../src/invoke.js';
 import { isDocsRoute } from '../src/docs-routes.js';
@@ -200,11 +200,9 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) throw new DocsError('not_found', `no route for ${req.method} ${pathname} (the API is under /v1)`);
       const route = router.match(req.method ?? 'GET', pathname.slice(3));
       const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
-      // Authentication reads the store (a promise) unless the token's rows are known at the store's
-      // current generation (then no promise: a kept answer is sent in this turn, as a bare server
-      // would); the body, if any, is read only once it passed.
+      // Authentication reads the store (a promise); the body, if any, is read only once it passed.
       // Failed authentications are limited per address, requests per token (server/rate-limit.ts).
-      const proceed = (caller: Caller): number | Promise<number> => {
+      const status = auth(req, res).then((caller) => {
         // A read that keeps its answer, asked again by the same token at the same URL since the
         // last commit: the same bytes (server/answers.ts). Authenticated above all the same.
         const key =
@@ -228,11 +226,8 @@ export function createHandler(ctx: Context, log?: RequestLog, closing: () => boo
           return result instanceof Promise ? result.then(answer) : answer(result);
         };
         return hasBody(req) ? readJsonBody(req).then(respond) : respond(undefined);
-      };
-      const known = limiter.authenticateNow(ctx, req, res);
-      const status = known ? proceed(known) : auth(req, res).then(proceed);
-      if (typeof status === 'number') done(status);
-      else status.then(done, (err) => done(fail(req, res, err)));
+      });
+      status.then(done, (err) => done(fail(req, res, err)));
     } catch (err) {
       done(fail(req, res, err));
     }

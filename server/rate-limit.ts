@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticate, authenticateKnown, bearer, cachedHash } from '../src/auth/tokens.js';
+import { authenticate, bearer, cachedHash } from '../src/auth/tokens.js';
 import type { Caller, Context } from '../src/kernel/context.js';
 import { DocsError } from '../src/kernel/errors.js';
 import { header } from './body.js';
@@ -148,29 +148,6 @@ export class RateLimiter {
     // No token at all is not a guess: plain 401, nothing counted.
     if (!token) return authenticate(ctx, token);
     const caller = await this.checked(ctx, req, token, () => authenticate(ctx, token));
-    return this.counted(token, res, caller);
-  }
-
-  /**
-   * `authenticate` without a promise, for a token that succeeded here before and whose rows are
-   * known at the store's current generation (src/auth/tokens.ts `authenticateKnown`): the caller,
-   * its request counted against the per-token limit (429 thrown when over it). Undefined for any
-   * other token, and for a refused one: `authenticate` then answers it and counts the failure.
-   */
-  authenticateNow(ctx: Context, req: IncomingMessage, res: ServerResponse): Caller | undefined {
-    const token = bearer(header(req, 'authorization'));
-    if (!token || !this.good.has(cachedHash(token))) return undefined;
-    let caller: Caller | undefined;
-    try {
-      caller = authenticateKnown(ctx, token);
-    } catch {
-      return undefined;
-    }
-    return caller && this.counted(token, res, caller);
-  }
-
-  /** The per-token limit (`--rate-limit`): 429 over it, else its X-RateLimit-* headers set on `res`. */
-  private counted(token: string, res: ServerResponse, caller: Caller): Caller {
     if (this.perToken) {
       const t = this.perToken.take(cachedHash(token));
       const headers = {

@@ -146,18 +146,6 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   return callerOf(ctx, hash, session, k);
 }
 
-/**
- * `authenticate` without a promise when the store's answer for this token is known at its current
- * generation (the hot path of a busy token): the caller, or the same refusal; undefined when the
- * token must be read (then `authenticate`).
- */
-export function authenticateKnown(ctx: Context, token: string): Caller | undefined {
-  const hash = cachedHash(token);
-  const session = ctx.sessionTokens.get(hash);
-  const k = knownOf(ctx, knownKey(hash, session), ctx.store.generation?.());
-  return k && callerOf(ctx, hash, session, k);
-}
-
 /** A session token's entry is apart from a token row's: the set of session tokens is the process's, not the store's. */
 const knownKey = (hash: string, session: string | undefined) => (session ? `session:${hash}` : hash);
 

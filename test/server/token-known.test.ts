@@ -31,22 +31,26 @@ test('a token is read once per store generation; the user deleted, it is refused
   }
 });
 
-test('authenticateKnown answers without a promise once the rows are known, and refuses an expired token then', async () => {
+test('a token known at this generation is still refused once it expires, with nothing committed', async () => {
   const { ManualClock } = await import('../../src/kernel/clock.js');
-  const { authenticateKnown, insertToken } = await import('../../src/auth/tokens.js');
+  const { insertToken } = await import('../../src/auth/tokens.js');
   const clock = new ManualClock();
   const ctx = await openContext(undefined, { clock });
   try {
     await bootstrap(ctx, 'known-owner-token-2');
     const u = await addUser(ctx);
     await ctx.store.write((tx) => insertToken(tx, 'expiring-known', u.userId, 'x', clock.now(), new Date(clock.now().getTime() + 60_000).toISOString()));
-    expect(authenticateKnown(ctx, 'expiring-known')).toBeUndefined(); // not read yet at this generation
     expect((await authenticate(ctx, 'expiring-known')).userId).toBe(u.userId);
     await tokenUsesWritten();
-    await authenticate(ctx, 'expiring-known');
-    expect(authenticateKnown(ctx, 'expiring-known')).toEqual({ userId: u.userId });
+    expect((await authenticate(ctx, 'expiring-known')).userId).toBe(u.userId);
+    let reads = 0;
+    const read = ctx.store.read.bind(ctx.store);
+    ctx.store.read = ((fn: Parameters<typeof read>[0]) => (reads++, read(fn))) as typeof read;
+    const generation = ctx.store.generation!();
+    expect((await authenticate(ctx, 'expiring-known')).userId).toBe(u.userId);
     clock.advance(60_000);
-    expect(() => authenticateKnown(ctx, 'expiring-known')).toThrow(/expired/);
+    await expect(authenticate(ctx, 'expiring-known')).rejects.toThrow(/expired/);
+    expect([reads, ctx.store.generation!()]).toEqual([0, generation]);
   } finally {
     await ctx.store.close();
   }

@@ -11,6 +11,7 @@
 //
 //   node bench/journeys.mjs [--quick]       (alone; `npm run bench` runs it too)
 //   node bench/journeys.mjs --only=serve [--bin=OTHER/bin/run.cjs] [--rounds=N]
+//   node bench/journeys.mjs --only=peers [--bin=OTHER/bin/run.cjs] [--quick]   (the peers alone, one space)
 //     the server's rows alone on a store of one 200-page space (seeded with the CLI, its search
 //     index built), with `docs` from another checkout's build to compare (A/B), N fresh servers
 import { spawn } from 'node:child_process';
@@ -430,6 +431,21 @@ async function serveOnlyRows({ env, record, log, quick, bin, rounds }) {
   }
 }
 
+/** `--only=peers`: the peers' rows alone, on a store of one space (bench/seed.mjs), served by `bin`. */
+async function peersOnlyRows({ env, record, log, quick, bin }) {
+  const data = tempDir('journeys-peers');
+  await seedSpaces(data, { token: TOKEN, spaces: 1 });
+  const server = await startDocsServe(data, env, bin);
+  try {
+    const org = (await (await fetch(`${server.url}/v1/orgs`, { headers: AUTH })).json()).items[0].id;
+    const space = (await (await fetch(`${server.url}/v1/orgs/${org}/spaces`, { headers: AUTH })).json()).items[0].id;
+    await peers({ env, record, log, server, space, seconds: quick ? 2 : 8 });
+  } finally {
+    await stopChild(server.child);
+    removeDir(data);
+  }
+}
+
 export async function journeyRows({ env, record, log, quick }) {
   const runs = quick ? 3 : 7;
   const data = tempDir('journeys');
@@ -456,6 +472,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const env = childEnv(tempDir('journeys-config'));
   const quick = process.argv.includes('--quick');
   if (arg('only') === 'serve') await serveOnlyRows({ env, record, log, quick, bin: arg('bin') ?? BIN, rounds: Number(arg('rounds') ?? 1) });
+  else if (arg('only') === 'peers') await peersOnlyRows({ env, record, log, quick, bin: arg('bin') ?? BIN });
   else await journeyRows({ env, record, log, quick });
   process.exit(results.every((r) => r.pass) ? 0 : 1);
 }

@@ -7,7 +7,8 @@ import { asDocsError, DocsError } from '../src/kernel/errors.js';
 import { invoke, type InvokeResult } from '../src/invoke.js';
 import { isDocsRoute } from '../src/docs-routes.js';
 import { serializedBytes } from '../src/kernel/serialized.js';
-import { OPERATION_IDS } from '../src/operations.js';
+import { loadedOperation, OPERATION_IDS } from '../src/operations.js';
+import { Answers } from './answers.js';
 import { clientErrorStatus, hasBody, header, readJsonBody } from './body.js';
 import { corsHandler } from './cors.js';
 import { serveDownload, serveFont, servePdf } from './downloads.js';
@@ -50,7 +51,7 @@ function parseQuery(search: string): Record<string, string | string[]> {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | string[]>) {
+function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | string[]>): Buffer | undefined {
   // A Buffer, not a string: encoding a string inside the socket write costs as much again.
   // Headers as one flat array: writeHead's fast path, no per-header setHeader bookkeeping.
   // Bodies a presenter serialized once (src/kernel/serialized.ts) are written as they are.
@@ -59,6 +60,15 @@ function send(res: ServerResponse, status: number, body: unknown, headers?: Reco
   if (headers) for (const k in headers) raw.push(k, headers[k]!);
   if (status >= 500) (res as Answer).errorMessage = (body as any)?.error?.message;
   res.writeHead(status, raw as any);
+  res.end(payload);
+  return payload;
+}
+
+/** A kept answer (server/answers.ts): its bytes, as send() wrote them the first time. */
+function sendBytes(res: ServerResponse, payload: Buffer, headers?: Record<string, string>) {
+  const raw: (string | number)[] = ['content-type', JSON_TYPE, 'content-length', payload.length];
+  if (headers) for (const k in headers) raw.push(k, headers[k]!);
+  res.writeHead(200, raw as any);
   res.end(payload);
 }
 
@@ -70,6 +80,7 @@ export function createHandler(ctx: Context, requestLog?: RequestLog, closing: ()
   const limiter = new RateLimiter({ perTokenPerMinute: opts.rateLimit });
   const auth = (req: IncomingMessage, res: ServerResponse) =>
     opts.isWarmUp?.(req) ? authenticate(ctx, bearer(header(req, 'authorization'))) : limiter.authenticate(ctx, req, res);
+  const answers = new Answers();
 
   const fail = (_req: IncomingMessage, res: ServerResponse, err: unknown): number => {
     const e = asDocsError(err);
@@ -200,11 +211,26 @@ export function createHandler(ctx: Context, requestLog?: RequestLog, closing: ()
       // Authentication reads the store (a promise); the body, if any, is read only once it passed.
       // Failed authentications are limited per address, requests per token (server/rate-limit.ts).
       const status = auth(req, res).then((caller) => {
+        // A read that keeps its answer, asked again by the same token at the same URL since the
+        // last commit: the same bytes (server/answers.ts). Authenticated above all the same.
+        const key =
+          req.method === 'GET' && !caller.scope && loadedOperation(route.operationId)?.keepsAnswer && !hasBody(req)
+            ? `${header(req, 'authorization')}\n${url}`
+            : undefined;
+        const generation = key === undefined ? undefined : ctx.store.generation?.();
+        if (key !== undefined) {
+          const hit = answers.get(key, generation);
+          if (hit) return (sendBytes(res, hit.bytes, hit.headers), 200);
+        }
         const respond = (body: unknown) => {
           const result = invoke(ctx, route.operationId, { path: route.path, query, body, headers: req.headers }, caller);
           // A streamed answer (text/event-stream in the contract): server/sse.ts.
-          const answer = (r: InvokeResult): number | Promise<number> =>
-            r.events ? sendEvents(res, r.status, r.events, r.headers) : (send(res, r.status, r.body, r.headers), r.status);
+          const answer = (r: InvokeResult): number | Promise<number> => {
+            if (r.events) return sendEvents(res, r.status, r.events, r.headers);
+            const bytes = send(res, r.status, r.body, r.headers);
+            if (key !== undefined && r.status === 200 && bytes) answers.keep(key, generation, ctx.store.generation?.(), { bytes, headers: r.headers });
+            return r.status;
+          };
           return result instanceof Promise ? result.then(answer) : answer(result);
         };
         return hasBody(req) ? readJsonBody(req).then(respond) : respond(undefined);

@@ -85,28 +85,86 @@ export async function tokenUsesWritten(): Promise<void> {
   while (writing.size) await Promise.all([...writing]);
 }
 
+// What the store said of a token, at the store generation it was read at (Store.generation():
+// it moves on every commit, this process's or one heard from another). Revoking a token, deleting
+// its user, changing its row are commits: the next request reads them again. Expiry is checked on
+// every request (the clock moves without a commit), and a token's use is recorded as before.
+// Bounded like the hashes above; per store (a process may open several: tests, in-process commands).
+interface Known {
+  generation: number;
+  /** The token's row, when it and its user exist (else the token is refused). */
+  row: TokenRecord | undefined;
+  /** The row's lastUsedAt and expiresAt, parsed once (ms; -Infinity / Infinity when unset). */
+  usedAt: number;
+  expiresAt: number;
+}
+const known = new WeakMap<object, Map<string, Known>>();
+
+function knownOf(ctx: Context, hash: string, generation: number | undefined): Known | undefined {
+  const hit = generation === undefined ? undefined : known.get(ctx.store)?.get(hash);
+  return hit?.generation === generation ? hit : undefined;
+}
+
+function remember(ctx: Context, hash: string, generation: number | undefined, row: TokenRecord | undefined): Known {
+  const k: Known = {
+    generation: generation ?? -1,
+    row,
+    usedAt: row?.lastUsedAt ? Date.parse(row.lastUsedAt) : -Infinity,
+    expiresAt: row?.expiresAt ? Date.parse(row.expiresAt) : Infinity,
+  };
+  // Kept only when no commit came between the generation read and the row read (then the row is of that generation).
+  if (generation === undefined || ctx.store.generation?.() !== generation) return k;
+  let m = known.get(ctx.store);
+  if (!m) known.set(ctx.store, (m = new Map()));
+  if (m.size >= 10_000) m.clear();
+  m.set(hash, k);
+  return k;
+}
+
 /** The caller behind a bearer token; 401 when it is missing or matches no live user. */
 export async function authenticate(ctx: Context, token: string | undefined): Promise<Caller> {
   if (!token) throw new DocsError('unauthenticated', 'authentication required: send Authorization: Bearer <token>');
   const hash = cachedHash(token);
+  const generation = ctx.store.generation?.();
   const session = ctx.sessionTokens.get(hash);
-  if (session) {
-    if (!(await ctx.store.read((tx) => tx.get(Users, session)))) throw new DocsError('unauthenticated', 'invalid token');
-    // Only an in-process CLI command of this machine holds it (the owner-only lock file).
-    return { userId: session, inProcess: true };
-  }
-  const row = await ctx.store.read((tx: ReadTx) => {
-    const t = tx.get(Tokens, hash);
-    return t && tx.get(Users, t.user) ? t : undefined;
-  });
+  const k =
+    knownOf(ctx, knownKey(hash, session), generation) ??
+    remember(
+      ctx,
+      knownKey(hash, session),
+      generation,
+      session
+        ? // The session's user's row (its presence only).
+          (await ctx.store.read((tx) => tx.get(Users, session)))
+          ? SESSION_ROW
+          : undefined
+        : await ctx.store.read((tx: ReadTx) => {
+            const t = tx.get(Tokens, hash);
+            return t && tx.get(Users, t.user) ? t : undefined;
+          }),
+    );
+  return callerOf(ctx, hash, session, k);
+}
+
+/** A session token's entry is apart from a token row's: the set of session tokens is the process's, not the store's. */
+const knownKey = (hash: string, session: string | undefined) => (session ? `session:${hash}` : hash);
+
+/** The caller of a token whose rows are `k`, checked now: refused when revoked, its user gone, or expired. */
+function callerOf(ctx: Context, hash: string, session: string | undefined, k: Known): Caller {
+  const row = k.row;
   // A revoked token has no row: refused at once, as an unknown one.
   if (!row) throw new DocsError('unauthenticated', 'invalid token');
-  const now = ctx.clock.now();
-  if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) throw new DocsError('unauthenticated', `token expired at ${row.expiresAt}`);
-  if (!(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) touch(ctx, hash, now);
+  // Only an in-process CLI command of this machine holds a session token (the owner-only lock file).
+  if (session) return { userId: session, inProcess: true };
+  const now = ctx.clock.now().getTime();
+  if (k.expiresAt <= now) throw new DocsError('unauthenticated', `token expired at ${row.expiresAt}`);
+  if (!(now - k.usedAt < TOUCH_EVERY_MS)) touch(ctx, hash, new Date(now));
   // A scoped token's caller carries its scope: src/invoke.ts holds it to it (docs/manual/integrations.md#scoped-callers).
   return row.scope ? { userId: row.user, scope: row.scope } : { userId: row.user };
 }
+
+/** What `known` keeps for a session token whose user exists (the session has no token row). */
+const SESSION_ROW: TokenRecord = { id: '', user: '', label: 'session', createdAt: '' };
 
 /** The bearer token of an Authorization header value, if any. */
 export function bearer(header: string | undefined): string | undefined {

@@ -59,6 +59,13 @@ export interface Operation<Id extends OperationId = OperationId, Extra extends s
    * field (API.md: "other properties allowed").
    */
   extraBodyFields?: Extra[];
+  /**
+   * A read whose answer (200) is a function of the store's rows, the caller and the request's path
+   * and query alone: no clock, no header, no worker's memory, nothing signed or random. The HTTP
+   * server sends it again to the same token and URL until the store's next commit
+   * (server/answers.ts); everything else about the request (authentication, limits) is done anew.
+   */
+  keepsAnswer?: boolean;
 }
 
 /**
@@ -69,7 +76,7 @@ export interface Operation<Id extends OperationId = OperationId, Extra extends s
 export function defineOperation<Id extends OperationId, const Extra extends string = never>(
   operationId: Id,
   handler: (req: OperationRequest<Id, Extra>) => OperationResult | Promise<OperationResult>,
-  options: { extraBodyFields?: Extra[] } = {},
+  options: { extraBodyFields?: Extra[]; keepsAnswer?: boolean } = {},
 ): Operation<Id, Extra> {
   return { operationId, handler, ...options };
 }

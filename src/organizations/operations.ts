@@ -19,11 +19,14 @@ export const listOrganizationsForAuthenticatedUser = defineOperation('listOrgani
   }),
 );
 
-export const getOrganizationById = defineOperation('getOrganizationById', ({ ctx, caller, path }) =>
-  ctx.store.read((tx) => {
-    const { org, member } = membershipOf(tx, path.organizationId, caller);
-    return { status: 200, body: presentOrganization(ctx, org, member.role, ownsATeam(tx, org.id, caller.userId)) };
-  }),
+export const getOrganizationById = defineOperation(
+  'getOrganizationById',
+  ({ ctx, caller, path }) =>
+    ctx.store.read((tx) => {
+      const { org, member } = membershipOf(tx, path.organizationId, caller);
+      return { status: 200, body: presentOrganization(ctx, org, member.role, ownsATeam(tx, org.id, caller.userId)) };
+    }),
+  { keepsAnswer: true },
 );
 
 export const createOrganization = defineOperation('createOrganization', async ({ ctx, caller, query, body }) => {

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { expect } from 'vitest';
 import { spawnServe } from './cli.js';
 import { dropSchema, freshSchemaName } from './postgres.js';
 import { tempDir } from './server.js';
@@ -30,5 +31,22 @@ export function pgServers(pgUrl: string, name: string, token: string, via = pgUr
       rmSync(blobs, { recursive: true, force: true });
       rmSync(config, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A JSON call to a server's API as `token`: the parsed body; a status of 300 or more fails the
+ * test, naming the request and its answer.
+ */
+export function bearerCall(token: string) {
+  return async (base: string, method: string, path: string, body?: unknown) => {
+    const r = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    expect(r.status, `${method} ${path}: ${text}`).toBeLessThan(300);
+    return text ? JSON.parse(text) : undefined;
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresOrSkip } from '../helpers/postgres.js';
-import { pgServers } from '../helpers/pg-servers.js';
+import { bearerCall, pgServers } from '../helpers/pg-servers.js';
 
 // A GET answer server A keeps (server/answers.ts) and the token it authenticated
 // (src/auth/tokens.ts) are read again once A hears of a commit server B made: the store's
@@ -16,16 +16,7 @@ describe.skipIf(!pgUrl)('kept answers with two docs serve processes on one Postg
   it('a space kept by one server shows the change the other committed', async () => {
     const a = await servers.start();
     const b = await servers.start();
-    const call = async (base: string, method: string, path: string, body?: unknown) => {
-      const r = await fetch(base + path, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await r.text();
-      expect(r.status, `${method} ${path}: ${text}`).toBeLessThan(300);
-      return text ? JSON.parse(text) : undefined;
-    };
+    const call = bearerCall(TOKEN);
     const org = (await call(a.url, 'GET', '/v1/orgs')).items[0].id;
     const space = (await call(a.url, 'POST', `/v1/orgs/${org}/spaces`, { title: 'First' })).id;
     const title = async () => (await call(a.url, 'GET', `/v1/spaces/${space}`)).title as string;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresOrSkip } from '../helpers/postgres.js';
-import { pgServers } from '../helpers/pg-servers.js';
+import { bearerCall, pgServers } from '../helpers/pg-servers.js';
 
 // A published page that server A answered (and keeps, src/published/render/cache.ts "Whole
 // answers, by request") is current again once A hears of a change server B committed: the store's
@@ -16,16 +16,7 @@ describe.skipIf(!pgUrl)('published pages with two docs serve processes on one Po
   it('a page kept by one server shows the change the other committed', async () => {
     const a = await servers.start();
     const b = await servers.start();
-    const call = async (base: string, method: string, path: string, body?: unknown) => {
-      const r = await fetch(base + path, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await r.text();
-      expect(r.status, `${method} ${path}: ${text}`).toBeLessThan(300);
-      return text ? JSON.parse(text) : undefined;
-    };
+    const call = bearerCall(TOKEN);
     const edit = async (base: string, space: string, changes: object[]) => {
       const cr = await call(base, 'POST', `/v1/spaces/${space}/change-requests`, { subject: 'Edit' });
       await call(base, 'POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, { changes });

@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/server.js';
 // compiles each builtin on its first require, ~8 ms of every command's start.
 
 /** The builtins a run of the built CLI loaded (process.moduleLoadList, written as it exits). */
-function builtinsOf(args: string[], input?: string): { loaded: Set<string>; stdout: string } {
+function builtinsOf(args: string[], input?: string, retryOn?: RegExp): { loaded: Set<string>; stdout: string } | undefined {
   const dir = tempDir();
   const hook = join(dir, 'loaded.cjs');
   const out = join(dir, 'loaded.json');
@@ -21,6 +21,7 @@ function builtinsOf(args: string[], input?: string): { loaded: Set<string>; stdo
     timeout: 20_000,
     ...(input === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { input }),
   });
+  if (retryOn && r.status !== 0 && retryOn.test(r.stderr)) return undefined;
   expect(r.status, r.stderr).toBe(0);
   const list: string[] = JSON.parse(spawnSync('cat', [out], { encoding: 'utf8' }).stdout);
   return { loaded: new Set(list.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))), stdout: r.stdout };
@@ -28,7 +29,7 @@ function builtinsOf(args: string[], input?: string): { loaded: Set<string>; stdo
 
 describe('the CLI loads the builtins it uses, when it uses them', () => {
   it('a command that needs no child process nor line reader loads neither', () => {
-    const { loaded } = builtinsOf(['spaces', 'list', '--json', '--data', tempDir()]);
+    const { loaded } = builtinsOf(['spaces', 'list', '--json', '--data', tempDir()])!;
     expect(loaded.has('fs')).toBe(true); // the hook sees what was loaded
     for (const m of ['child_process', 'readline']) expect(loaded.has(m), m).toBe(false);
   });
@@ -36,9 +37,16 @@ describe('the CLI loads the builtins it uses, when it uses them', () => {
   it('still loads one when oclif uses it: an argument read from stdin (readline)', () => {
     const data = tempDir();
     builtinsOf(['spaces', 'list', '--json', '--data', data]); // makes the store and its owner
-    const org = JSON.parse(builtinsOf(['orgs', 'list', '--json', '--data', data]).stdout).items[0].id;
-    const { loaded, stdout } = builtinsOf(['orgs', 'get', '--json', '--data', data], `${org}\n`);
-    expect(JSON.parse(stdout).id).toBe(org);
-    expect(loaded.has('readline')).toBe(true);
+    const org = JSON.parse(builtinsOf(['orgs', 'list', '--json', '--data', data])!.stdout).items[0].id;
+    // oclif gives stdin 10 ms (@oclif/core parser/parse.js readStdin) before it reads no argument
+    // from it: a child descheduled that long on a loaded machine (CI's Node 24 stage, the suite's
+    // workers beside it) reports the argument missing though the pipe holds it. Up to 3 runs; any
+    // other failure fails at once.
+    let run: ReturnType<typeof builtinsOf> | undefined;
+    for (let attempt = 0; attempt < 3 && !run; attempt++)
+      run = builtinsOf(['orgs', 'get', '--json', '--data', data], `${org}\n`, /missing argument ORGANIZATION_ID/);
+    expect(run, 'the argument was read from stdin in one of 3 runs').toBeDefined();
+    expect(JSON.parse(run!.stdout).id).toBe(org);
+    expect(run!.loaded.has('readline')).toBe(true);
   });
 });

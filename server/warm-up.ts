@@ -18,8 +18,11 @@ export interface WarmUp {
 
 export function warmUp(): WarmUp {
   const key = randomBytes(16).toString('hex');
+  // Only until the warm-up was answered: after that no request, whatever it carries, is kept out
+  // of the log or of a rate limit (the handler decides both when a request arrives).
+  let open = true;
   return {
-    isWarmUp: (req) => req.headers[HEADER] === key,
+    isWarmUp: (req) => open && req.headers[HEADER] === key,
     run: (port, host, token) =>
       new Promise<number>((resolve) => {
         // The address listened on, or loopback when it was every address.
@@ -42,6 +45,8 @@ export function warmUp(): WarmUp {
         req.on('timeout', () => req.destroy());
         req.on('error', () => resolve(0));
         req.end();
+      }).finally(() => {
+        open = false;
       }),
   };
 }

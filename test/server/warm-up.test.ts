@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { serve } from '../../server/serve.js';
+import { warmUp } from '../../server/warm-up.js';
 import { tempDir } from '../helpers/server.js';
 
 // Issue 28 item 1: the first request after `docs serve` starts ran Node's HTTP server, our handler,
@@ -39,3 +42,21 @@ test("the warm-up request is not counted against the session token's rate limit"
     await served.close();
   }
 }, 60_000);
+
+test('the warm-up mark holds only until the warm-up was answered', async () => {
+  const w = warmUp();
+  const seen: { headers: IncomingMessage['headers']; marked: boolean }[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ headers: req.headers, marked: w.isWarmUp(req) });
+    res.end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    expect(await w.run((server.address() as AddressInfo).port, '127.0.0.1', undefined)).toBe(200);
+    expect(seen.map((s) => s.marked)).toEqual([true]);
+    // The same header, sent again after the start (its secret learnt somehow): an ordinary request.
+    expect(w.isWarmUp({ headers: seen[0]!.headers } as IncomingMessage)).toBe(false);
+  } finally {
+    server.close();
+  }
+});

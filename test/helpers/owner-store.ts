@@ -1,7 +1,10 @@
+import { rmSync } from 'node:fs';
 import { bootstrap, ownerOf } from '../../src/auth/bootstrap.js';
 import { invoke } from '../../src/invoke.js';
 import type { Caller, Context } from '../../src/kernel/context.js';
 import { openContext } from '../../src/open.js';
+import { closeIndexes } from '../../src/search/indexes.js';
+import { stopSearchIndexer } from '../../src/search/indexer.js';
 
 /** An operation called as the store's owner, in process: its body, or an error naming the status. */
 export type OwnerCall = (op: string, input: object) => Promise<any>;
@@ -18,4 +21,12 @@ export async function openAsOwner(dir: string, token: string): Promise<{ ctx: Co
   };
   const org = (await call('listOrganizationsForAuthenticatedUser', {})).items[0].id;
   return { ctx, call, org, caller };
+}
+
+/** Closes what `openAsOwner` opened: the search indexer (when started), the indexes, the store; then removes `dir`. */
+export async function closeOwnerStore(ctx: Context, dir: string): Promise<void> {
+  await stopSearchIndexer(ctx);
+  await closeIndexes(ctx);
+  await ctx.store.close();
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -1,14 +1,14 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/kernel/context.js';
-import { closeIndexes, searchLimits } from '../../src/search/indexes.js';
-import { searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
+import { searchLimits } from '../../src/search/indexes.js';
+import { searchIndexerIdle, startSearchIndexer } from '../../src/search/indexer.js';
 import { SQLITE_PACKAGE } from '../../src/search/worker.js';
 import { searchOrganization } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
-import { type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
+import { closeOwnerStore, type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
 import { tempDir } from '../helpers/server.js';
 
 // The search index compresses page texts with a dictionary made from the first text it was
@@ -54,10 +54,7 @@ describe("the search index's dictionary", () => {
   });
   afterAll(async () => {
     searchLimits.dictFrom = DICT_FROM;
-    await stopSearchIndexer(ctx);
-    await closeIndexes(ctx);
-    await ctx.store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeOwnerStore(ctx, dir);
   });
 
   async function spaceWith(title: string, text: (i: number) => string) {

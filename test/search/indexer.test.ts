@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/kernel/context.js';
 import { closeIndexes, searchLimits, searchStats } from '../../src/search/indexes.js';
-import { indexerStats, searchIndexerIdle, startSearchIndexer, stopSearchIndexer } from '../../src/search/indexer.js';
+import { indexerStats, searchIndexerIdle, startSearchIndexer } from '../../src/search/indexer.js';
 import { searchOrganization, searchSpace } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { startWorkers, stopWorkers } from '../../src/workers.js';
-import { type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
+import { closeOwnerStore, type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
 import { tempDir } from '../helpers/server.js';
 
 // The search indexer (src/search/indexer.ts): the indexes follow commits in the background, so a
@@ -67,10 +67,7 @@ describe('the search indexer', () => {
   });
   afterAll(async () => {
     searchLimits.dictFrom = DICT_FROM;
-    await stopSearchIndexer(ctx);
-    await closeIndexes(ctx);
-    await ctx.store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeOwnerStore(ctx, dir);
   });
 
   it('indexes commits in the background: a search afterwards only reads', async () => {

@@ -1,13 +1,12 @@
-import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, Context } from '../../src/kernel/context.js';
 import { invoke } from '../../src/invoke.js';
 import { serializedBytes } from '../../src/kernel/serialized.js';
-import { closeIndexes, indexesOf, searchStats } from '../../src/search/indexes.js';
+import { indexesOf, searchStats } from '../../src/search/indexes.js';
 import { SQLITE_PACKAGE } from '../../src/search/worker.js';
-import { type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
+import { closeOwnerStore, type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
 import { tempDir } from '../helpers/server.js';
 
 // Organization searches (src/search/indexes.ts rankOrg): a ranking is kept while the index holds
@@ -46,9 +45,7 @@ describe('organization search rankings', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await closeIndexes(ctx);
-    await ctx.store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeOwnerStore(ctx, dir);
   });
 
   it('answers the same search again from its ranking while the index is unchanged', async () => {

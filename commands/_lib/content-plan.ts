@@ -24,6 +24,53 @@ export interface PlannedChange {
   pagePath?: string;
   /** For a link page to a page: that page's path, to resolve to its id (or its ref) as `target.page`. */
   targetPath?: string;
+  /** For a new page's body: the paths of the folder's pages its links lead to (pushBatches). */
+  linksTo?: string[];
+}
+
+/** Changes per updateChangeRequestContent call: each call is a revision of the change request. */
+export const BATCH = 50;
+
+/**
+ * The plan's changes as sent, in batches of up to `size` (phase 1's, then phase 2's). A new
+ * page's body goes with its insert when, by the end of that batch, the page and every page its
+ * links lead to are where the whole push puts them: inserted, and with subpages if they will have
+ * some (links resolve against a batch's final tree, relative to the page's folder: a page with
+ * subpages is `path/README.md`). The page is then written once, with its body, rather than empty
+ * and again in phase 2: a push of 2,000 new pages wrote each page's node twice (40 revisions
+ * more), and every later read of the space's tree read both. Not when the plan deletes pages: a
+ * new page may take a deleted one's path, and a link would resolve to the old one.
+ */
+export function pushBatches(plan: { phase1: PlannedChange[]; phase2: PlannedChange[] }, size = BATCH): PlannedChange[][] {
+  const phase1 = [...plan.phase1];
+  let phase2 = plan.phase2;
+  if (!phase1.some((c) => c.change.operation === 'delete_page')) {
+    // By path: the index of its insert, and the batch of its first inserted subpage.
+    const inserted = new Map<string, number>();
+    const firstChild = new Map<string, number>();
+    phase1.forEach((c, i) => {
+      if (c.change.operation !== 'insert_page' || c.path === undefined) return;
+      inserted.set(c.path, i);
+      if (typeof c.intoPath === 'string' && !firstChild.has(c.intoPath)) firstChild.set(c.intoPath, Math.floor(i / size));
+    });
+    // The batch after which `path` is as the push leaves it (-1: it is already).
+    const settled = (path: string) => {
+      const i = inserted.get(path);
+      return Math.max(i === undefined ? -1 : Math.floor(i / size), firstChild.get(path) ?? -1);
+    };
+    phase2 = plan.phase2.filter((c) => {
+      const i = c.pagePath === undefined ? undefined : inserted.get(c.pagePath);
+      if (i === undefined || c.linksTo === undefined || c.change.operation !== 'update_page' || c.change.document === undefined) return true;
+      const batch = Math.floor(i / size);
+      if (settled(c.pagePath!) > batch || !c.linksTo.every((path) => settled(path) <= batch)) return true;
+      const { operation: _update, ...fields } = c.change;
+      phase1[i] = { ...phase1[i]!, change: { ...phase1[i]!.change, ...fields } };
+      return false;
+    });
+  }
+  const batches: PlannedChange[][] = [];
+  for (const phase of [phase1, phase2]) for (let i = 0; i < phase.length; i += size) batches.push(phase.slice(i, i + size));
+  return batches;
 }
 
 const MAX_FILE = 1024 * 1024;
@@ -255,7 +302,14 @@ export async function planPush(
         if (page.source === writePageSource({ title: page.title, fields, body })) continue;
       }
     }
-    body ??= canonicalBody(parse, page.body, at, pageOf, names, ids, cache?.spans(parse, page.body));
+    // A new page: the pages its links lead to are noted, so that its body may go with its insert.
+    const linksTo = r ? undefined : new Set<string>();
+    const noting = (path: string) => {
+      const l = pageOf(path);
+      if (l) linksTo?.add(path);
+      return l;
+    };
+    body ??= canonicalBody(parse, page.body, at, noting, names, ids, cache?.spans(parse, page.body));
     const markdown = writePageSource({ title: page.title, fields, body });
     if (r) stats.updated++;
     phase2.push({
@@ -267,6 +321,7 @@ export async function planPush(
         ...(remote.keepsSources && page.source !== undefined ? { source: page.source } : {}),
       },
       pagePath: page.path,
+      ...(linksTo ? { linksTo: [...linksTo] } : {}),
     });
   }
   return { phase1, phase2, stats };

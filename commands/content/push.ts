@@ -10,7 +10,7 @@ import { problemLine, verdict } from '../_lib/check-report.js';
 import { flattenLocal, pageFile, readFolder } from '../_lib/content-folder.js';
 import { CONFIG_FILE, readRepoConfig } from '../_lib/gitbook-yaml.js';
 import { join } from 'node:path';
-import { planPush, type PlannedChange } from '../_lib/content-plan.js';
+import { planPush, pushBatches, type PlannedChange } from '../_lib/content-plan.js';
 import { FactCache, LinkCache } from '../_lib/link-cache.js';
 import { flattenRemote, remoteContent, remoteForPush, type PushRemote } from '../_lib/content-remote.js';
 import { resolveHint } from '../_lib/merge-result.js';
@@ -275,9 +275,7 @@ export default class ContentPush extends DocsCommand {
     let answer: any;
     if (run.changed || run.target) {
       const ids = liveIds(rflat, plan);
-      const batches: any[][] = [];
-      for (const phase of [plan.phase1, plan.phase2])
-        for (let i = 0; i < phase.length; i += 50) batches.push(phase.slice(i, i + 50).map((c) => prepare(c, ids)));
+      const batches = pushBatches(plan).map((batch) => batch.map((c) => prepare(c, ids)));
       answer = (
         await transport.docs('POST', '/_docs/dry-run', {
           body: {
@@ -324,7 +322,7 @@ export default class ContentPush extends DocsCommand {
     };
   }
 
-  /** The plan's changes, in batches of up to 50 (pages inserted by an earlier batch are then known by id). */
+  /** The plan's changes, in batches (pushBatches; pages inserted by an earlier batch are then known by id). */
   private async send(
     transport: Awaited<ReturnType<DocsCommand['transport']>>,
     spaceId: string,
@@ -334,24 +332,22 @@ export default class ContentPush extends DocsCommand {
     spinner?: { text: string },
   ) {
     const ids = liveIds(flat, plan);
-    const batches = Math.ceil(plan.phase1.length / 50) + Math.ceil(plan.phase2.length / 50);
+    const batches = pushBatches(plan);
     let n = 0;
-    for (const phase of [plan.phase1, plan.phase2]) {
-      for (let i = 0; i < phase.length; i += 50) {
-        // Parents inserted by an earlier batch are known by id; in this batch, by ref.
-        const changes = phase.slice(i, i + 50).map((c) => prepare(c, ids));
-        if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches}`;
-        const res = (
-          await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })
-        ).body as any;
-        if (Array.isArray(res?.changes)) {
-          for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
-        } else if (n < batches) {
-          // A server answering the compat form (the change request, no per-change results; the
-          // latest spec's default) does not say which ids the new pages got: read them back by
-          // path before a later batch needs them.
-          for (const x of flattenRemote((await remoteContent(transport, spaceId, crId)).pages)) ids.set(x.page.path, x.page.id);
-        }
+    for (const batch of batches) {
+      // Parents inserted by an earlier batch are known by id; in this batch, by ref.
+      const changes = batch.map((c) => prepare(c, ids));
+      if (spinner) spinner.text = `Sending changes: batch ${++n} of ${batches.length}`;
+      const res = (
+        await transport.call('updateChangeRequestContent', { path: { spaceId, changeRequestId: crId }, query: { compat: false }, body: { changes } })
+      ).body as any;
+      if (Array.isArray(res?.changes)) {
+        for (const o of res.changes) if (o.object === 'created_page' && o.ref) ids.set(o.ref, o.page.id);
+      } else if (n < batches.length) {
+        // A server answering the compat form (the change request, no per-change results; the
+        // latest spec's default) does not say which ids the new pages got: read them back by
+        // path before a later batch needs them.
+        for (const x of flattenRemote((await remoteContent(transport, spaceId, crId)).pages)) ids.set(x.page.path, x.page.id);
       }
     }
   }

@@ -7,10 +7,11 @@ import { invoke } from '../src/invoke.js';
 // The first request a `docs serve` process answers ran, for the first time in the process, Node's
 // HTTP server (parser, socket, response writing), our handler, authentication, the router and
 // `invoke`: 14–20 ms of main-thread CPU against ~1 ms warm (docs/manual/performance.md, "First
-// requests"), paid by whoever asked first. The first request of each area ran its code (store
-// tables, services, presenters, validators) for the first time as well. The server asks itself
-// one read of each area before it says it is ready, over loopback, as its owner (the session
-// token), and does not log them, count them against a rate limit, or keep their answers.
+// requests"), paid by whoever asked first; the first request of each area ran its code (store
+// tables, services, presenters, validators) for the first time as well. Before it says it is
+// ready, the server asks itself once over loopback as its owner (the session token), then runs one
+// read of each area in process as the same caller: none is logged, counted against a rate limit or
+// kept (server/answers.ts), and none writes.
 
 const HEADER = 'x-docs-warm-up';
 
@@ -63,7 +64,7 @@ export function warmUp(): WarmUp {
       const headers = { [HEADER]: key, host: to.includes(':') ? `[${to}]:${port}` : `${to}:${port}`, ...(token ? { authorization: `Bearer ${token}` } : {}) };
       let status: number;
       try {
-        status = (await get(to, port, '/v1/user', headers)).status;
+        status = await get(to, port, '/v1/user', headers);
       } finally {
         open = false;
       }
@@ -86,16 +87,16 @@ export function warmUp(): WarmUp {
   };
 }
 
-function get(host: string, port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+/** The status of a GET (0 when it failed or timed out); its body is read and dropped. */
+function get(host: string, port: number, path: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
     const req = request({ host, port, path, headers, agent: false, timeout: 5000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', () => resolve({ status: 0, body: '' }));
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
     });
     req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.on('error', () => resolve(0));
     req.end();
   });
 }

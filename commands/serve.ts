@@ -79,8 +79,10 @@ export default class Serve extends DocsCommand {
       cors,
       allowPrivateTunnels: flags['allow-private-tunnels'],
       loadAreas: true,
-      // One request of its own before the ready line (server/warm-up.ts; docs/manual/performance.md).
+      // One request of its own and a read of each area before the ready line, the workers but the
+      // search indexer after the first requests (server/warm-up.ts; docs/manual/performance.md).
       warmUp: true,
+      deferWorkers: true,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

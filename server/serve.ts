@@ -13,7 +13,7 @@ import { tryLockProbed } from '../src/store/lock.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
-import { warmUp } from './warm-up.js';
+import { quietAfterStart, warmUp, type WarmedUp } from './warm-up.js';
 
 export interface ServeOptions {
   /** Data directory; undefined keeps everything in memory (tests). With `store`, it keeps file bytes only. */
@@ -58,14 +58,22 @@ export interface ServeOptions {
    * `docs serve` does; tests' in-process servers do not unless they ask.
    */
   warmUp?: boolean;
+  /**
+   * Start the background workers but the search indexer once no request has been in flight for
+   * `workerDeferral.quietMs`, at most `workerDeferral.maxMs` after ready, or at once when work is
+   * kicked for one of them (src/workers.ts): their first passes ran beside the first requests
+   * (docs/manual/performance.md, "First requests"). `docs serve` does; tests' in-process servers
+   * start them at once unless they ask.
+   */
+  deferWorkers?: boolean;
 }
 
 export interface Served {
   url: string;
   port: number;
   ctx: Context;
-  /** With `warmUp`: the status its warm-up request was answered with (0: it failed, which never fails a start). */
-  warmedUp?: number;
+  /** With `warmUp`: its warm-up reads and their statuses (0: failed, which never fails a start). */
+  warmedUp?: WarmedUp[];
   /** The bootstrap token when this start created the owner, printed once. */
   bootstrapToken?: string;
   close(): Promise<void>;
@@ -171,9 +179,11 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     lock?.update({ url, token: sessionToken });
     // Before the workers start: on a large store their first passes fill the thread pool with
     // reads, and a request behind them waited (docs/manual/performance.md, "First requests").
-    const warmedUp = warm ? await warm.run(addr.port, host, owner ? sessionToken : undefined) : undefined;
+    const warmedUp = warm ? await warm.run(ctx, addr.port, host, owner ? sessionToken : undefined) : undefined;
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
-    startWorkers(ctx, { server: true }); // background work (OpenAPI processing), resuming what an earlier process left
+    // Background work (OpenAPI processing, ...), resuming what an earlier process left; with
+    // `deferWorkers`, all but the search indexer once the first requests were answered.
+    startWorkers(ctx, { server: true, after: opts.deferWorkers ? quietAfterStart(http) : undefined });
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {

@@ -1,19 +1,54 @@
-import { request, type IncomingMessage } from 'node:http';
+import { request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { authenticate } from '../src/auth/tokens.js';
+import type { Context } from '../src/kernel/context.js';
+import { invoke } from '../src/invoke.js';
 
 // The first request a `docs serve` process answers ran, for the first time in the process, Node's
 // HTTP server (parser, socket, response writing), our handler, authentication, the router and
 // `invoke`: 14–20 ms of main-thread CPU against ~1 ms warm (docs/manual/performance.md, "First
-// requests"), paid by whoever asked first. The server asks itself once before it says it is ready,
-// over loopback, as its owner (the session token), and does not log it.
+// requests"), paid by whoever asked first; the first request of each area ran its code (store
+// tables, services, presenters, validators) for the first time as well. Before it says it is
+// ready, the server asks itself once over loopback as its owner (the session token), then runs one
+// read of each area in process as the same caller: none is logged, counted against a rate limit or
+// kept (server/answers.ts), and none writes.
 
 const HEADER = 'x-docs-warm-up';
+
+/**
+ * The warm-up's reads, in order, after its HTTP request: one of each area the owner's first
+ * organization and its first space have (`org` and `space` are the first item of the list that
+ * `names` them; a read that needs one the store has not is skipped). In process (`invoke`, as the
+ * HTTP request's caller): the HTTP server, authentication and the router are what the HTTP
+ * request ran already, and each read through them cost twice the CPU. Only reads of rows, bounded
+ * at any store size: one item of each list, no page bodies (a space's content is the space's shard
+ * read from disk: data, not code, see the manual), no search (its thread starts with the search
+ * indexer).
+ */
+export const WARM_UP_READS: readonly { op: string; path?: Record<string, 'org' | 'space'>; names?: 'org' | 'space' }[] = [
+  { op: 'listOrganizationsForAuthenticatedUser', names: 'org' },
+  { op: 'getOrganizationById', path: { organizationId: 'org' } },
+  { op: 'listSpacesInOrganizationById', path: { organizationId: 'org' }, names: 'space' },
+  { op: 'listMembersInOrganizationById', path: { organizationId: 'org' } },
+  { op: 'listSites', path: { organizationId: 'org' } },
+  { op: 'listCollectionsInOrganizationById', path: { organizationId: 'org' } },
+  { op: 'listOpenAPISpecs', path: { organizationId: 'org' } },
+  { op: 'getSpaceById', path: { spaceId: 'space' } },
+  { op: 'listChangeRequestsForSpace', path: { spaceId: 'space' } },
+  { op: 'listCommentsInSpace', path: { spaceId: 'space' } },
+];
+
+/** The warm-up's HTTP request, then each read it ran, with its status (0: failed; a start never fails for them). */
+export interface WarmedUp {
+  read: string;
+  status: number;
+}
 
 export interface WarmUp {
   /** For createHandler's `isWarmUp`: this request is the warm-up (a secret of this process: nobody else can hide a request from the log). */
   isWarmUp(req: IncomingMessage): boolean;
-  /** Sends the warm-up request; resolves with its status (0 when it failed: a start never fails for it). */
-  run(port: number, host: string, token: string | undefined): Promise<number>;
+  /** Sends the warm-up request, then runs the reads as its caller; resolves with each one's status. */
+  run(ctx: Context, port: number, host: string, token: string | undefined, reads?: typeof WARM_UP_READS): Promise<WarmedUp[]>;
 }
 
 export function warmUp(): WarmUp {
@@ -23,30 +58,92 @@ export function warmUp(): WarmUp {
   let open = true;
   return {
     isWarmUp: (req) => open && req.headers[HEADER] === key,
-    run: (port, host, token) =>
-      new Promise<number>((resolve) => {
-        // The address listened on, or loopback when it was every address.
-        const to = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-        const req = request(
-          {
-            host: to,
-            port,
-            path: '/v1/user',
-            headers: { [HEADER]: key, host: to.includes(':') ? `[${to}]:${port}` : `${to}:${port}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-            agent: false,
-            timeout: 5000,
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-            res.on('error', () => resolve(0));
-          },
-        );
-        req.on('timeout', () => req.destroy());
-        req.on('error', () => resolve(0));
-        req.end();
-      }).finally(() => {
+    run: async (ctx, port, host, token, reads = WARM_UP_READS) => {
+      // The address listened on, or loopback when it was every address.
+      const to = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+      const headers = { [HEADER]: key, host: to.includes(':') ? `[${to}]:${port}` : `${to}:${port}`, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      let status: number;
+      try {
+        status = await get(to, port, '/v1/user', headers);
+      } finally {
         open = false;
-      }),
+      }
+      const done: WarmedUp[] = [{ read: 'GET /v1/user', status }];
+      if (status !== 200 || !token) return done;
+      const caller = await authenticate(ctx, token).catch(() => undefined);
+      const ids: Partial<Record<'org' | 'space', string>> = {};
+      for (const r of reads) {
+        const path: Record<string, string> = {};
+        for (const [name, id] of Object.entries(r.path ?? {})) if (ids[id]) path[name] = ids[id];
+        if (Object.keys(path).length !== Object.keys(r.path ?? {}).length) continue;
+        const result = await Promise.resolve(invoke(ctx, r.op, { path, query: { limit: '1' }, headers: {} }, caller)).catch(() => undefined);
+        done.push({ read: r.op, status: result?.status ?? 0 });
+        // The first item of a list names the organization or the space of the reads after it.
+        const first = result?.status === 200 ? (result.body as { items?: { id?: unknown }[] } | undefined)?.items?.[0]?.id : undefined;
+        if (r.names && typeof first === 'string') ids[r.names] = first;
+      }
+      return done;
+    },
   };
+}
+
+/** The status of a GET (0 when it failed or timed out); its body is read and dropped. */
+function get(host: string, port: number, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ host, port, path, headers, agent: false, timeout: 5000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/** Bounds of `quietAfterStart` (tests lower them). */
+export const workerDeferral = {
+  /** How long no request must have been in flight. */
+  quietMs: 50,
+  /** The longest wait from the call, requests or not. */
+  maxMs: 1000,
+};
+
+/**
+ * Resolves once no request of `server` has been in flight for `workerDeferral.quietMs`, or
+ * `maxMs` after the call at the latest (a steady load does not hold background work back
+ * longer), or when the server closes. For the workers' first passes (server/serve.ts
+ * `deferWorkers`): a client that sends its requests as soon as the server is ready has them
+ * answered before those passes run. Keeps nothing alive.
+ */
+export function quietAfterStart(server: Server): Promise<void> {
+  const { quietMs, maxMs } = workerDeferral;
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let inFlight = 0;
+    let last = t0;
+    const seen = (_req: IncomingMessage, res: ServerResponse) => {
+      inFlight++;
+      res.once('close', () => {
+        inFlight--;
+        last = performance.now();
+      });
+    };
+    const done = () => {
+      server.off('request', seen);
+      server.off('close', done);
+      clearTimeout(timer);
+      resolve();
+    };
+    let timer: NodeJS.Timeout;
+    const check = () => {
+      const now = performance.now();
+      if (now - t0 >= maxMs || (inFlight === 0 && now - last >= quietMs)) return done();
+      // Next when the quiet period could be over (or the bound reached), not on every tick.
+      timer = setTimeout(check, Math.max(1, Math.min(maxMs - (now - t0), inFlight ? quietMs : quietMs - (now - last)))).unref();
+    };
+    server.on('request', seen);
+    server.once('close', done);
+    timer = setTimeout(check, Math.min(quietMs, maxMs)).unref();
+  });
 }

@@ -1,4 +1,5 @@
-import type { Context } from './kernel/context.js';
+import { contextBase, type Context } from './kernel/context.js';
+import { deferWorkerStart } from './kernel/worker-registry.js';
 import { startDelivery, stopDelivery } from './integrations/delivery.js';
 import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
 import { closeSearchIndexes } from './search/service.js';
@@ -18,6 +19,10 @@ interface Worker {
   stop(ctx: Context): Promise<void>;
 }
 
+// Started at once even when the others wait (startWorkers `after`): its first pass starts the
+// search thread and warms the first search (src/search/service.ts `warmSearch`).
+const SEARCH_INDEXER = 'search indexes';
+
 export const WORKERS: Worker[] = [
   { name: 'openapi processing', start: startProcessing, stop: stopProcessing },
   { name: 'integration event delivery (development mode)', start: startDelivery, stop: stopDelivery },
@@ -31,7 +36,7 @@ export const WORKERS: Worker[] = [
   // Server only: its first pass checks every space, which `docs openapi put --wait` run in process
   // must not wait for at its end.
   {
-    name: 'search indexes',
+    name: SEARCH_INDEXER,
     server: true,
     start: startSearchIndexer,
     stop: async (ctx) => {
@@ -41,12 +46,44 @@ export const WORKERS: Worker[] = [
   },
 ];
 
-/** Starts the workers: all of them in `docs serve` (`server`), the others in an in-process command. */
-export function startWorkers(ctx: Context, opts: { server?: boolean } = {}): void {
-  for (const w of WORKERS) if (opts.server || !w.server) w.start(ctx);
+/** The workers whose start waits (`startWorkers` with `after`), by store: what starts them. */
+const deferred = new WeakMap<Context, () => void>();
+
+/**
+ * Starts the workers: all of them in `docs serve` (`server`), the others in an in-process command.
+ * With `after` (docs serve), the search indexer at once and the others once `after` resolves: their
+ * first passes (a scan of waiting work each, site scans reading every site's inputs) ran beside a
+ * fresh server's first requests (docs/manual/performance.md, "First requests"). Work kicked for one
+ * of them before then (a request that made some) starts them at once.
+ */
+export function startWorkers(ctx: Context, opts: { server?: boolean; after?: Promise<unknown> } = {}): void {
+  const all = WORKERS.filter((w) => opts.server || !w.server);
+  if (!opts.after) {
+    for (const w of all) w.start(ctx);
+    return;
+  }
+  const base = contextBase(ctx);
+  const start = () => {
+    if (deferred.get(base) !== start) return; // started, or stopped meanwhile
+    deferred.delete(base);
+    deferWorkerStart(base, undefined);
+    for (const w of all) if (w.name !== SEARCH_INDEXER) w.start(ctx);
+  };
+  deferred.set(base, start);
+  deferWorkerStart(base, start);
+  for (const w of all) if (w.name === SEARCH_INDEXER) w.start(ctx);
+  opts.after.then(start, start);
+}
+
+/** Whether some of this store's workers wait for their deferred start (tests). */
+export function workersDeferred(ctx: Context): boolean {
+  return deferred.has(contextBase(ctx));
 }
 
 /** Stops every worker; work they abandon is left in the store for the next process. */
 export async function stopWorkers(ctx: Context): Promise<void> {
+  const base = contextBase(ctx);
+  deferred.delete(base); // a deferred start no longer runs
+  deferWorkerStart(base, undefined);
   await Promise.all(WORKERS.map((w) => w.stop(ctx)));
 }

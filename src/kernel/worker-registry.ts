@@ -9,6 +9,15 @@ export interface Worker {
   idle(): Promise<void>;
 }
 
+/** The deferred start of a store's workers (src/workers.ts `startWorkers` with `after`), run by the first kick that finds none. */
+const deferredStarts = new WeakMap<Context, () => void>();
+
+/** Registers (or, with undefined, forgets) what starts `ctx`'s deferred workers: a kick before it runs it. */
+export function deferWorkerStart(ctx: Context, start: (() => void) | undefined): void {
+  if (start) deferredStarts.set(contextBase(ctx), start);
+  else deferredStarts.delete(contextBase(ctx));
+}
+
 /**
  * One worker per open store (context), made on start: `start` creates it if needed and wakes it
  * (taking up work an earlier process left), `kick` wakes it only if this process runs one,
@@ -23,7 +32,9 @@ export function workerRegistry<W extends Worker>(make: (ctx: Context) => W) {
       w.kick();
     },
     kick(ctx: Context): void {
-      workers.get(contextBase(ctx))?.kick();
+      const w = workers.get(contextBase(ctx));
+      if (w) w.kick();
+      else deferredStarts.get(contextBase(ctx))?.(); // work came before a deferred start: start now
     },
     async stop(ctx: Context): Promise<void> {
       const w = workers.get(contextBase(ctx));

@@ -1,22 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { serve } from '../../server/serve.js';
-import { warmUp } from '../../server/warm-up.js';
+import { quietAfterStart, WARM_UP_READS, warmUp, workerDeferral } from '../../server/warm-up.js';
+import type { Context } from '../../src/kernel/context.js';
+import { kickProcessing } from '../../src/openapi/processor.js';
+import { workersDeferred } from '../../src/workers.js';
 import { tempDir } from '../helpers/server.js';
 
 // Issue 28 item 1: the first request after `docs serve` starts ran Node's HTTP server, our handler,
 // authentication and `invoke` for the first time. Before it says it is ready, the server answers
-// one request of its own (server/warm-up.ts), kept out of the log and of any rate limit.
+// one request of its own (server/warm-up.ts), kept out of the log and of any rate limit, then a read
+// of each area in process; the workers but the search indexer start after the first requests.
 
 test('with warmUp, serve() returns once its own warm-up request was answered, unlogged', async () => {
   const lines: string[] = [];
   const served = await serve({ dataDir: tempDir(), port: 0, warmUp: true, log: (l) => lines.push(l) });
   try {
-    expect(served.warmedUp).toBe(200);
-    expect(lines).toEqual([]); // the warm-up is not in the log
+    expect(served.warmedUp?.[0]).toEqual({ read: 'GET /v1/user', status: 200 });
+    expect(lines).toEqual([]); // the warm-up is not in the log, nor its reads
     const res = await fetch(`${served.url}/v1/user`, { headers: { authorization: `Bearer ${served.bootstrapToken}` } });
     expect(res.status).toBe(200);
     await res.text();
@@ -32,7 +36,7 @@ test('with warmUp, serve() returns once its own warm-up request was answered, un
 test("the warm-up request is not counted against the session token's rate limit", async () => {
   const served = await serve({ dataDir: tempDir(), port: 0, warmUp: true, rateLimit: 1 });
   try {
-    expect(served.warmedUp).toBe(200);
+    expect(served.warmedUp?.[0]?.status).toBe(200);
     // The in-process CLI's token (the lock file's) still has its one request of the minute.
     const lock = JSON.parse(readFileSync(join(served.ctx.dataDir!, 'lock.json'), 'utf8'));
     const res = await fetch(`${served.url}/v1/user`, { headers: { authorization: `Bearer ${lock.token}` } });
@@ -52,11 +56,115 @@ test('the warm-up mark holds only until the warm-up was answered', async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
-    expect(await w.run((server.address() as AddressInfo).port, '127.0.0.1', undefined)).toBe(200);
+    // No token (a store without an owner): the HTTP request only, no reads.
+    expect(await w.run({} as Context, (server.address() as AddressInfo).port, '127.0.0.1', undefined)).toEqual([{ read: 'GET /v1/user', status: 200 }]);
     expect(seen.map((s) => s.marked)).toEqual([true]);
     // The same header, sent again after the start (its secret learnt somehow): an ordinary request.
     expect(w.isWarmUp({ headers: seen[0]!.headers } as IncomingMessage)).toBe(false);
   } finally {
     server.close();
+  }
+});
+
+/** Every file of a directory (recursively) with its size and modification time. */
+function files(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const st = statSync(join(dir, f));
+    if (st.isFile()) out[f] = `${st.size} ${st.mtimeMs}`;
+  }
+  return out;
+}
+
+test("the warm-up reads one of each area of the owner's first organization and space, and changes nothing", async () => {
+  const dir = tempDir();
+  const first = await serve({ dataDir: dir, port: 0 });
+  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
+  try {
+    const org = (await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()).items[0].id;
+    const res = await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: '{"title":"Warm"}' });
+    expect(res.status).toBe(201);
+    await res.text();
+  } finally {
+    await first.close();
+  }
+  const before = files(join(dir, 'store'));
+  const served = await serve({ dataDir: dir, port: 0, warmUp: true });
+  try {
+    expect(served.warmedUp).toEqual([{ read: 'GET /v1/user', status: 200 }, ...WARM_UP_READS.map((r) => ({ read: r.op, status: 200 }))]);
+    const generation = served.ctx.store.generation?.();
+    // Again, on the running server: reads only, nothing committed, no file of the store written.
+    await warmUp().run(served.ctx, served.port, '127.0.0.1', JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8')).token);
+    expect(served.ctx.store.generation?.()).toBe(generation);
+  } finally {
+    await served.close();
+  }
+  expect(files(join(dir, 'store'))).toEqual(before);
+}, 60_000);
+
+test('with deferWorkers, the workers but the search indexer start once no request was in flight for quietMs', async () => {
+  const saved = { ...workerDeferral };
+  // quietMs long enough that a loaded machine's gap between two requests stays below it.
+  Object.assign(workerDeferral, { quietMs: 1000, maxMs: 20_000 });
+  const served = await serve({ dataDir: tempDir(), port: 0, deferWorkers: true });
+  try {
+    expect(workersDeferred(served.ctx)).toBe(true);
+    // Requests one after another, for longer than quietMs: still waiting.
+    const until = performance.now() + 1500;
+    while (performance.now() < until) {
+      await (await fetch(`${served.url}/health`)).text();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(workersDeferred(served.ctx)).toBe(true);
+    const quiet = performance.now();
+    while (workersDeferred(served.ctx)) await new Promise((r) => setTimeout(r, 10));
+    expect(performance.now() - quiet).toBeGreaterThanOrEqual(900);
+  } finally {
+    Object.assign(workerDeferral, saved);
+    await served.close();
+  }
+  // Without it, they start with the server.
+  const plain = await serve({ dataDir: tempDir(), port: 0 });
+  try {
+    expect(workersDeferred(plain.ctx)).toBe(false);
+  } finally {
+    await plain.close();
+  }
+}, 60_000);
+
+test('the deferred workers start at maxMs under a steady load, and at once when work is kicked for one of them', async () => {
+  const saved = { ...workerDeferral };
+  Object.assign(workerDeferral, { quietMs: 5_000, maxMs: 300 });
+  const served = await serve({ dataDir: tempDir(), port: 0, deferWorkers: true });
+  try {
+    const t0 = performance.now();
+    while (workersDeferred(served.ctx)) await (await fetch(`${served.url}/health`)).text();
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  } finally {
+    await served.close();
+  }
+  Object.assign(workerDeferral, { quietMs: 5_000, maxMs: 10_000 });
+  const kicked = await serve({ dataDir: tempDir(), port: 0, deferWorkers: true });
+  try {
+    expect(workersDeferred(kicked.ctx)).toBe(true);
+    kickProcessing(kicked.ctx); // what an OpenAPI put does once its spec is stored
+    expect(workersDeferred(kicked.ctx)).toBe(false);
+  } finally {
+    Object.assign(workerDeferral, saved);
+    await kicked.close();
+  }
+}, 60_000);
+
+test('quietAfterStart resolves when the server closes', async () => {
+  const server = createServer((_, res) => res.end());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const saved = { ...workerDeferral };
+  Object.assign(workerDeferral, { quietMs: 60_000, maxMs: 60_000 });
+  try {
+    const quiet = quietAfterStart(server);
+    await new Promise<void>((r) => server.close(() => r()));
+    await quiet;
+  } finally {
+    Object.assign(workerDeferral, saved);
   }
 });

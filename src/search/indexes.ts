@@ -69,6 +69,8 @@ export const searchStats = {
   orgCached: 0,
   /** Ranked rows of organization searches whose text (snippet, page title and path) was read. */
   orgTextRows: 0,
+  /** Ranked rows of organization searches made into hits (their text, titles and scores) for an answer. */
+  orgHitRows: 0,
   /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
   warmups: 0,
 };

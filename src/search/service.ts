@@ -201,6 +201,7 @@ export async function rankOrganization<S extends { id: string; revision: string 
     ranking,
     async hits(some) {
       const wanted = some.flatMap((g) => g.pages.flatMap((p) => p.rows));
+      (await load()).searchStats.orgHitRows += wanted.length;
       const details = await indexes.rowDetails(
         org,
         ranking,

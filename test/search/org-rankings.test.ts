@@ -71,6 +71,18 @@ describe('organization search rankings', () => {
     const again = await raw({ query: 'nests', limit: 2 });
     expect(serializedBytes(again.body)).toBe(bytes);
     expect(again.body).toEqual(first.body);
+    // Its hits are not made again either: the body is parsed from the bytes when read, a copy
+    // its caller owns (a change to it is not in the next answer).
+    const b3 = { ...searchStats };
+    const third = await raw({ query: 'nests', limit: 2 });
+    expect(delta(b3)).toMatchObject({ orgQueries: 0, orgCached: 1, orgHitRows: 0 });
+    expect(serializedBytes(third.body)).toBe(bytes);
+    expect(third.body).toEqual(first.body);
+    expect(JSON.stringify(third.body)).toBe(bytes.toString());
+    third.body.items[0].title = 'changed by its caller';
+    third.body.count = -1;
+    expect([third.body.count, third.body.items[0].title]).toEqual([-1, 'changed by its caller']);
+    expect((await raw({ query: 'nests', limit: 2 })).body).toEqual(first.body);
     // The next page of the same ranking: its own answer.
     const next = await raw({ query: 'nests', limit: 2, page: first.body.next.page });
     expect(JSON.parse(serializedBytes(next.body)!.toString())).toEqual(next.body);

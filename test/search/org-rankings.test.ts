@@ -61,6 +61,24 @@ describe('organization search rankings', () => {
     expect(delta(b2)).toMatchObject({ orgQueries: 1, orgCached: 0 });
   });
 
+  it("checks the spaces' revisions once while the organization's list of them is the same", async () => {
+    await searchOrg('herons');
+    const before = { ...searchStats };
+    const again = await searchOrg('herons');
+    expect(delta(before)).toMatchObject({ spacesChecked: 0, orgCached: 1 });
+    // A commit in one space: a new list (its entry changed), every revision compared again, the
+    // space indexed at its new revision and found by its new text.
+    const cr = (await call('createChangeRequest', { path: { spaceId: spaces[0] }, body: { subject: 'More' } })).id;
+    const changes = [{ operation: 'insert_page', title: 'Egrets', document: { markdown: 'Egrets wade beside herons.' } }];
+    await call('updateChangeRequestContent', { path: { spaceId: spaces[0], changeRequestId: cr }, query: { compat: false }, body: { changes } });
+    await call('mergeChangeRequest', { path: { spaceId: spaces[0], changeRequestId: cr } });
+    const b2 = { ...searchStats };
+    const after = await searchOrg('herons');
+    expect(delta(b2)).toMatchObject({ spacesChecked: 6, updates: 1, orgQueries: 1 });
+    expect(after).not.toEqual(again);
+    expect((await searchOrg('egrets')).items.map((i: any) => i.id)).toEqual([spaces[0]]);
+  });
+
   it('writes the JSON of a repeated answer once, and anew when the page, a space title or the index differs', async () => {
     const raw = async (query: Record<string, unknown>) =>
       (await invoke(ctx, 'searchOrganizationContent', { path: { organizationId: org }, query }, caller)) as { body: any };

@@ -276,14 +276,24 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
   // Ranked first; the text (titles, snippets) read for the spaces of the page presented only.
   const found = await rankOrganization(ctx, path.organizationId, entries, q);
   const page = paginate(found.groups, query);
-  const rows = await ctx.store.read((tx) => new Map(page.items.map((g) => [g.space.id, tx.get(Spaces, g.space.id)])));
   // A query asked again while the index holds the same rows gets the same ranking object: its
   // answer's JSON is made once (130 KB at 200,000 pages, ~1.5 ms to serialize) and written again,
   // unless what else the answer shows differs (the page asked, the spaces' titles, the address).
-  // Its hits are not even built again (hundreds of them: most of a repeated search's time).
-  const key = found.ranking
-    ? JSON.stringify([ctx.baseUrl, query.limit ?? null, query.page ?? null, page.items.map((g) => [g.space.id, rows.get(g.space.id)?.title ?? null])])
-    : '';
+  // Its hits are not even built again (hundreds of them: most of a repeated search's time), nor,
+  // while no commit came since the last answer of that page (a rename is one), the rows of its
+  // spaces read again (100 spaces' shards).
+  const asked = JSON.stringify([ctx.baseUrl, query.limit ?? null, query.page ?? null]);
+  const generation = found.ranking ? ctx.store.generation?.() : undefined;
+  const last = generation === undefined ? undefined : shownKeys.get(found.ranking!)?.get(asked);
+  const kept = last && last.generation === generation ? presentedBefore(searchAnswers, found.ranking!, last.key) : undefined;
+  if (kept) return { status: 200, body: kept as ReturnType<typeof present> };
+  const rows = await ctx.store.read((tx) => new Map(page.items.map((g) => [g.space.id, tx.get(Spaces, g.space.id)])));
+  const key = found.ranking ? JSON.stringify([asked, page.items.map((g) => [g.space.id, rows.get(g.space.id)?.title ?? null])]) : '';
+  if (generation !== undefined) {
+    let keys = shownKeys.get(found.ranking!);
+    if (!keys || keys.size >= 16) shownKeys.set(found.ranking!, (keys = new Map()));
+    keys.set(asked, { generation, key });
+  }
   const again = found.ranking && presentedBefore(searchAnswers, found.ranking, key);
   if (again) return { status: 200, body: again as ReturnType<typeof present> };
   const shown = await found.hits(page.items);
@@ -303,6 +313,8 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
 });
 /** The JSON of the last answer presented from each organization search's ranking (`presentOnce`). */
 const searchAnswers = new WeakMap<object, Presented>();
+/** Per ranking and page asked: the key of its last answer, and the store's generation the rows of its spaces were read at. */
+const shownKeys = new WeakMap<object, Map<string, { generation: number; key: string }>>();
 
 // Links and backlinks of the current revision.
 export const listSpaceLinks = defineOperation('listSpaceLinks', async ({ ctx, caller, path, query }) => {

@@ -101,6 +101,19 @@ describe('organization search rankings', () => {
     third.body.count = -1;
     expect([third.body.count, third.body.items[0].title]).toEqual([-1, 'changed by its caller']);
     expect((await raw({ query: 'nests', limit: 2 })).body).toEqual(first.body);
+    // Nor are the rows of its spaces read again while no commit came (a rename is one: below).
+    const read = ctx.store.read.bind(ctx.store);
+    const tables: string[] = [];
+    ctx.store.read = ((fn: (tx: any) => unknown) =>
+      read((tx: any) =>
+        fn(new Proxy(tx, { get: (t, k) => (k === 'get' ? (table: string, id: string) => (tables.push(table), t.get(table, id)) : Reflect.get(t, k)) })),
+      )) as typeof ctx.store.read;
+    try {
+      expect(serializedBytes((await raw({ query: 'nests', limit: 2 })).body)).toBe(bytes);
+    } finally {
+      ctx.store.read = read;
+    }
+    expect(tables).not.toContain('spaces');
     // The next page of the same ranking: its own answer.
     const next = await raw({ query: 'nests', limit: 2, page: first.body.next.page });
     expect(JSON.parse(serializedBytes(next.body)!.toString())).toEqual(next.body);

@@ -5,7 +5,7 @@ import { apiUrl, type Caller, type Context } from '../kernel/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { defineOperation } from '../kernel/operation.js';
 import { paginate } from '../kernel/pagination.js';
-import { presentOnce } from '../kernel/serialized.js';
+import { presentedBefore, presentOnce, type Presented } from '../kernel/serialized.js';
 import { listSpaces, visibleSpace } from '../spaces/service.js';
 import { purgeIfExpired } from '../space-expiry.js';
 import type { ReadTx } from '../store/port.js';
@@ -276,26 +276,45 @@ export const searchOrganizationContent = defineOperation('searchOrganizationCont
   // Ranked first; the text (titles, snippets) read for the spaces of the page presented only.
   const found = await rankOrganization(ctx, path.organizationId, entries, q);
   const page = paginate(found.groups, query);
-  const rows = await ctx.store.read((tx) => new Map(page.items.map((g) => [g.space.id, tx.get(Spaces, g.space.id)])));
-  const shown = await found.hits(page.items);
-  const present = () => ({
-    ...page,
-    items: shown.flatMap((r) => {
-      const space = rows.get(r.space.id);
-      // Purged since the list was read (another request's commit in between): left out.
-      if (!space) return [];
-      return [{ type: 'space' as const, id: space.id, title: space.title, score: r.score, pages: r.hits.map((h) => presentHit(ctx, space, h)) }];
-    }),
-  });
-  if (!found.ranking) return { status: 200, body: present() };
   // A query asked again while the index holds the same rows gets the same ranking object: its
   // answer's JSON is made once (130 KB at 200,000 pages, ~1.5 ms to serialize) and written again,
   // unless what else the answer shows differs (the page asked, the spaces' titles, the address).
-  const key = JSON.stringify([ctx.baseUrl, query.limit ?? null, query.page ?? null, page.items.map((g) => [g.space.id, rows.get(g.space.id)?.title ?? null])]);
+  // Its hits are not even built again (hundreds of them: most of a repeated search's time), nor,
+  // while no commit came since the last answer of that page (a rename is one), the rows of its
+  // spaces read again (100 spaces' shards).
+  const asked = JSON.stringify([ctx.baseUrl, query.limit ?? null, query.page ?? null]);
+  const generation = found.ranking ? ctx.store.generation?.() : undefined;
+  const last = generation === undefined ? undefined : shownKeys.get(found.ranking!)?.get(asked);
+  const kept = last && last.generation === generation ? presentedBefore(searchAnswers, found.ranking!, last.key) : undefined;
+  if (kept) return { status: 200, body: kept as ReturnType<typeof present> };
+  const rows = await ctx.store.read((tx) => new Map(page.items.map((g) => [g.space.id, tx.get(Spaces, g.space.id)])));
+  const key = found.ranking ? JSON.stringify([asked, page.items.map((g) => [g.space.id, rows.get(g.space.id)?.title ?? null])]) : '';
+  if (generation !== undefined) {
+    let keys = shownKeys.get(found.ranking!);
+    if (!keys || keys.size >= 16) shownKeys.set(found.ranking!, (keys = new Map()));
+    keys.set(asked, { generation, key });
+  }
+  const again = found.ranking && presentedBefore(searchAnswers, found.ranking, key);
+  if (again) return { status: 200, body: again as ReturnType<typeof present> };
+  const shown = await found.hits(page.items);
+  function present() {
+    return {
+      ...page,
+      items: shown.flatMap((r) => {
+        const space = rows.get(r.space.id);
+        // Purged since the list was read (another request's commit in between): left out.
+        if (!space) return [];
+        return [{ type: 'space' as const, id: space.id, title: space.title, score: r.score, pages: r.hits.map((h) => presentHit(ctx, space, h)) }];
+      }),
+    };
+  }
+  if (!found.ranking) return { status: 200, body: present() };
   return { status: 200, body: presentOnce(searchAnswers, found.ranking, key, present) };
 });
 /** The JSON of the last answer presented from each organization search's ranking (`presentOnce`). */
-const searchAnswers = new WeakMap<object, { key: string; bytes: Buffer }>();
+const searchAnswers = new WeakMap<object, Presented>();
+/** Per ranking and page asked: the key of its last answer, and the store's generation the rows of its spaces were read at. */
+const shownKeys = new WeakMap<object, Map<string, { generation: number; key: string }>>();
 
 // Links and backlinks of the current revision.
 export const listSpaceLinks = defineOperation('listSpaceLinks', async ({ ctx, caller, path, query }) => {

@@ -1,11 +1,11 @@
 import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
-import { presentOnce } from '../kernel/serialized.js';
+import { presentOnce, type Presented } from '../kernel/serialized.js';
 import type { MemberRole } from '../kernel/roles.js';
 import type { OrganizationRecord } from './model.js';
 import { organizationPermissions } from './permissions.js';
 
-const presented = new WeakMap<OrganizationRecord, { key: string; bytes: Buffer }>();
+const presented = new WeakMap<OrganizationRecord, Presented>();
 
 /** The contract's Organization object, as seen by a member of the given role (serialized once per inputs). */
 export function presentOrganization(ctx: Context, o: OrganizationRecord, role: MemberRole, ownsTeam = false): Schema<'Organization'> {

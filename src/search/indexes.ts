@@ -69,6 +69,10 @@ export const searchStats = {
   orgCached: 0,
   /** Ranked rows of organization searches whose text (snippet, page title and path) was read. */
   orgTextRows: 0,
+  /** Spaces whose indexed revision a search compared with the space's (`ensure`). */
+  spacesChecked: 0,
+  /** Ranked rows of organization searches made into hits (their text, titles and scores) for an answer. */
+  orgHitRows: 0,
   /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
   warmups: 0,
 };
@@ -115,6 +119,8 @@ export interface Ranking {
   details: Map<number, RowDetails | null>;
   /** Its rows grouped by space and page (src/search/service.ts), once grouped. */
   grouped?: { space: string; score: number; pages: { page: string; rank: number; rows: number[] }[] }[];
+  /** The groups with the entries of the spaces of the last list they were given for (frozen entries, compared by reference). */
+  groupsOf?: { spaces: readonly object[]; groups: readonly unknown[] };
 }
 
 function start(): Thread {
@@ -285,11 +291,37 @@ class Indexes {
     return spaces.filter((s) => known.get(s.id) !== s.revision);
   }
 
+  /**
+   * The list of spaces last found current, per database: its entries (by reference), the map of
+   * revisions it was checked against and that map's changes then (`changes`), and the digest of
+   * its ids (rankOrg's cache key). An organization search of 2,000 spaces checked every space's
+   * revision and hashed every id on every request; the organization's summary gives the same
+   * frozen entries while nothing changed (src/store/summaries.ts), so the same list is known
+   * current by comparing references.
+   */
+  private readonly checked = new Map<string, { spaces: readonly object[]; known: Map<string, string | null>; changes: number; ids?: string }>();
+  /** Bumped on every change of a map of revisions (`known`). */
+  private changes = 0;
+
+  /** The list `spaces` as last found current (`checked`), if it is that list and nothing changed since. */
+  private checkedList(key: string, known: Map<string, string | null>, spaces: readonly object[]) {
+    const last = this.checked.get(key);
+    if (!last || last.known !== known || last.changes !== this.changes || last.spaces.length !== spaces.length) return undefined;
+    for (let i = 0; i < spaces.length; i++) if (last.spaces[i] !== spaces[i]) return undefined;
+    return last;
+  }
+
   /** Brings the indexes of `spaces` (of `org`) to their current revisions. */
   async ensure(org: string, spaces: readonly { id: string; revision: string }[]): Promise<void> {
     const behind: { id: string; revision: string }[] = [];
     const known = await this.known(org);
+    const { key } = this.where(org);
+    if (this.checkedList(key, known, spaces)) return;
     for (const s of spaces) if (known.get(s.id) !== s.revision) behind.push(s);
+    searchStats.spacesChecked += spaces.length;
+    // Remembered when every one is current, and only for frozen entries (ones that cannot change
+    // while they are the same objects); checked again otherwise.
+    if (!behind.length && spaces.length > 1 && spaces.every((s) => Object.isFrozen(s))) this.checked.set(key, { spaces, known, changes: this.changes });
     // A few spaces at a time: their store reads and the thread's inserts overlap.
     let next = 0;
     const run = async () => {
@@ -349,6 +381,7 @@ class Indexes {
       }
       if (done) {
         (await this.known(org)).set(space, revId);
+        this.changes++;
         searchStats.updates++;
         return;
       }
@@ -458,16 +491,20 @@ class Indexes {
     return this.retrying(org, async () => {
       await this.ensure(org, spaces);
       const { key, file } = this.where(org);
-      const ids = spaces.map((s) => s.id);
+      let ids: string[] | undefined;
+      const idsOf = () => (ids ??= spaces.map((s) => s.id));
       const limit = searchLimits.orgSections;
-      const cacheKey = `${key}\0${limit}\0${match}\0${createHash('sha1').update(ids.join(',')).digest('base64')}`;
+      const list = this.checkedList(key, await this.known(org), spaces);
+      const digest = list?.ids ?? createHash('sha1').update(idsOf().join(',')).digest('base64');
+      if (list) list.ids = digest;
+      const cacheKey = `${key}\0${limit}\0${match}\0${digest}`;
       const cached = this.rankings.get(cacheKey);
       // A cached ranking: first only the database's state asked (a short message: not the ids
       // of every space, 40 KB in an organization of 2,000).
       const got: RankedRows =
         cached && (await call<string>('stamp', key, file)) === cached.version
           ? { version: cached.version }
-          : await call<RankedRows>('rankOrg', key, file, match, ids, limit, cached?.version);
+          : await call<RankedRows>('rankOrg', key, file, match, idsOf(), limit, cached?.version);
       this.afterOrgSearch(org);
       let ranking: Ranking;
       if (cached && !got.rows && got.version === cached.version) {
@@ -571,6 +608,7 @@ class Indexes {
     for (const id of candidates) {
       if (here.has(id) || this.running.has(id) || !known.has(id)) continue;
       known.delete(id); // first: a search from now on indexes it again rather than trust it
+      this.changes++;
       if (await call<boolean>('drop', key, file, id)) n++;
     }
     searchStats.spacesDropped += n;

@@ -1,6 +1,6 @@
 import type { Schema } from '../contract/types.js';
 import { apiUrl, type Context } from '../kernel/context.js';
-import { presentOnce } from '../kernel/serialized.js';
+import { presentOnce, type Presented } from '../kernel/serialized.js';
 import type { MemberRole } from '../kernel/roles.js';
 import { spacePermissions } from '../tree/access.js';
 import type { SpaceCounts } from './counts.js';
@@ -25,7 +25,7 @@ export function spaceUrls(ctx: Context, s: SpaceRecord, shareKey?: string) {
   };
 }
 
-const presented = new WeakMap<SpaceRecord, { key: string; bytes: Buffer }>();
+const presented = new WeakMap<SpaceRecord, Presented>();
 
 /** The contract's Space object, as seen by a caller with `level` on it (serialized once per inputs). */
 export function presentSpace(ctx: Context, s: SpaceRecord, level: MemberRole, counts: SpaceCounts, shareKey?: string): Schema<'Space'> {

@@ -61,6 +61,24 @@ describe('organization search rankings', () => {
     expect(delta(b2)).toMatchObject({ orgQueries: 1, orgCached: 0 });
   });
 
+  it("checks the spaces' revisions once while the organization's list of them is the same", async () => {
+    await searchOrg('herons');
+    const before = { ...searchStats };
+    const again = await searchOrg('herons');
+    expect(delta(before)).toMatchObject({ spacesChecked: 0, orgCached: 1 });
+    // A commit in one space: a new list (its entry changed), every revision compared again, the
+    // space indexed at its new revision and found by its new text.
+    const cr = (await call('createChangeRequest', { path: { spaceId: spaces[0] }, body: { subject: 'More' } })).id;
+    const changes = [{ operation: 'insert_page', title: 'Egrets', document: { markdown: 'Egrets wade beside herons.' } }];
+    await call('updateChangeRequestContent', { path: { spaceId: spaces[0], changeRequestId: cr }, query: { compat: false }, body: { changes } });
+    await call('mergeChangeRequest', { path: { spaceId: spaces[0], changeRequestId: cr } });
+    const b2 = { ...searchStats };
+    const after = await searchOrg('herons');
+    expect(delta(b2)).toMatchObject({ spacesChecked: 6, updates: 1, orgQueries: 1 });
+    expect(after).not.toEqual(again);
+    expect((await searchOrg('egrets')).items.map((i: any) => i.id)).toEqual([spaces[0]]);
+  });
+
   it('writes the JSON of a repeated answer once, and anew when the page, a space title or the index differs', async () => {
     const raw = async (query: Record<string, unknown>) =>
       (await invoke(ctx, 'searchOrganizationContent', { path: { organizationId: org }, query }, caller)) as { body: any };
@@ -71,6 +89,31 @@ describe('organization search rankings', () => {
     const again = await raw({ query: 'nests', limit: 2 });
     expect(serializedBytes(again.body)).toBe(bytes);
     expect(again.body).toEqual(first.body);
+    // Its hits are not made again either: the body is parsed from the bytes when read, a copy
+    // its caller owns (a change to it is not in the next answer).
+    const b3 = { ...searchStats };
+    const third = await raw({ query: 'nests', limit: 2 });
+    expect(delta(b3)).toMatchObject({ orgQueries: 0, orgCached: 1, orgHitRows: 0 });
+    expect(serializedBytes(third.body)).toBe(bytes);
+    expect(third.body).toEqual(first.body);
+    expect(JSON.stringify(third.body)).toBe(bytes.toString());
+    third.body.items[0].title = 'changed by its caller';
+    third.body.count = -1;
+    expect([third.body.count, third.body.items[0].title]).toEqual([-1, 'changed by its caller']);
+    expect((await raw({ query: 'nests', limit: 2 })).body).toEqual(first.body);
+    // Nor are the rows of its spaces read again while no commit came (a rename is one: below).
+    const read = ctx.store.read.bind(ctx.store);
+    const tables: string[] = [];
+    ctx.store.read = ((fn: (tx: any) => unknown) =>
+      read((tx: any) =>
+        fn(new Proxy(tx, { get: (t, k) => (k === 'get' ? (table: string, id: string) => (tables.push(table), t.get(table, id)) : Reflect.get(t, k)) })),
+      )) as typeof ctx.store.read;
+    try {
+      expect(serializedBytes((await raw({ query: 'nests', limit: 2 })).body)).toBe(bytes);
+    } finally {
+      ctx.store.read = read;
+    }
+    expect(tables).not.toContain('spaces');
     // The next page of the same ranking: its own answer.
     const next = await raw({ query: 'nests', limit: 2, page: first.body.next.page });
     expect(JSON.parse(serializedBytes(next.body)!.toString())).toEqual(next.body);

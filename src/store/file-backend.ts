@@ -158,6 +158,11 @@ export class FileBackend implements ShardBackend {
   private readonly unsynced = new Set<string>();
   /** Catalog buckets committed (in the journal) since the last checkpoint, their files not written yet. */
   private readonly dirtyBuckets = new Set<number>();
+  /**
+   * Shard files (by name) committed again since the last checkpoint, their new text in the journal
+   * and here, not yet in the file: loads read it here, the checkpoint writes the file, once.
+   */
+  private readonly pending = new Map<string, string>();
 
   constructor(
     readonly dir: string,
@@ -356,7 +361,9 @@ export class FileBackend implements ShardBackend {
       const file = fileName(key);
       const sum = await this.sumOf(file);
       let text: string | undefined;
-      if (sum === undefined && this.listedAtOpen) this.shardReads.knownAbsent++;
+      const kept = sum === undefined ? undefined : this.pending.get(file);
+      if (kept !== undefined) text = kept;
+      else if (sum === undefined && this.listedAtOpen) this.shardReads.knownAbsent++;
       else
         try {
           const path = join(this.shardDir, file);
@@ -457,6 +464,7 @@ export class FileBackend implements ShardBackend {
     const deletes: string[] = [];
     const rel = (p: string) => relative(this.dir, p);
     const entries: JournalEntry[] = [];
+    const rewritten: [string, string][] = [];
     const stage = async (target: string, text: string) => {
       const tmp = await stageFile(target, text, this.opts.openFile, false);
       staged.push(tmp);
@@ -478,7 +486,12 @@ export class FileBackend implements ShardBackend {
         }
         const text = JSON.stringify(data);
         bucket(file).set(file, catalogEntry(text));
-        await stage(join(this.shardDir, file), text);
+        // A shard that has a file already is written at the checkpoint (the last of its texts
+        // since, once); a new one now, so the folder lists every committed shard.
+        if (before.get(sumBucket(file))!.has(file)) {
+          entries.push([rel(join(this.shardDir, file)), text]);
+          rewritten.push([file, text]);
+        } else await stage(join(this.shardDir, file), text);
       });
       // The catalog's buckets go in the record only: their files are written at the checkpoint
       // (nothing else reads them while the store is open), so a write stages one file, not two.
@@ -495,6 +508,8 @@ export class FileBackend implements ShardBackend {
       await each(staged, IO_CONCURRENCY, (f) => unlink(f).catch(() => {}));
       throw storageError(err, this.dir);
     }
+    for (const [file, text] of rewritten) this.pending.set(file, text);
+    for (const [key, data] of changes) if (data === null) this.pending.delete(fileName(key));
     try {
       await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
       await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.dir, f)).catch(() => {}));
@@ -552,8 +567,16 @@ export class FileBackend implements ShardBackend {
    * folders) and empties the journal: a start after a crash has nothing of it to replay.
    */
   private async checkpoint(): Promise<void> {
-    if (!this.journal || (this.journalBytes === 0 && !this.unsynced.size && !this.dirtyBuckets.size)) return;
+    if (!this.journal || (this.journalBytes === 0 && !this.unsynced.size && !this.dirtyBuckets.size && !this.pending.size)) return;
     if (this.unapplied) await this.applyJournal();
+    // The shards committed again since the last checkpoint: each file written once, its last text.
+    const kept = [...this.pending];
+    await each(kept, IO_CONCURRENCY, async ([file, text]) => {
+      const target = join(this.shardDir, file);
+      await rename(await stageFile(target, text, this.opts.openFile, false), target);
+      this.unsynced.add(relative(this.dir, target));
+    });
+    for (const [file, text] of kept) if (this.pending.get(file) === text) this.pending.delete(file);
     const dirty = [...this.dirtyBuckets];
     await each(dirty, IO_CONCURRENCY, async (b) => {
       const path = join(this.sumDir, bucketFile(b));
@@ -600,6 +623,7 @@ export class FileBackend implements ShardBackend {
     }
     this.unsynced.clear();
     this.dirtyBuckets.clear();
+    this.pending.clear();
     this.unapplied = false;
   }
 

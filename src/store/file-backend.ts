@@ -29,7 +29,7 @@ import {
 } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
-import { JOURNAL, journalRecord, readJournal, type JournalEntry } from './journal.js';
+import { BIG_COMMIT, JOURNAL, journalRecord, readJournal, type JournalEntry } from './journal.js';
 
 export { fileName, keyOf } from './shard-files.js';
 
@@ -69,6 +69,8 @@ export interface FileBackendOptions {
   openFile?: OpenFile;
   /** Journal bytes after which a commit checkpoints (JOURNAL_CHECKPOINT_BYTES; tests set less). */
   checkpointBytes?: number;
+  /** Characters of text above which a commit's record names fsynced temp files (BIG_COMMIT; tests set less). */
+  bigCommit?: number;
   /**
    * Stat every committed shard at open (`docs serve`): a file emptied, cut short or resized stops
    * the start. Without it (in-process commands, which open the store for one command) open only
@@ -465,11 +467,23 @@ export class FileBackend implements ShardBackend {
     const rel = (p: string) => relative(this.dir, p);
     const entries: JournalEntry[] = [];
     const rewritten: [string, string][] = [];
+    const texts = new Map<string, string>();
+    let size = 0;
+    for (const [key, data] of changes) {
+      if (data === null) continue;
+      const text = JSON.stringify(data);
+      texts.set(key, text);
+      size += text.length;
+    }
+    // A big commit (a migration, a merge of thousands of pages) stages every file fsynced and
+    // names the temp files in its record, as a manifest did: one record of all its texts would
+    // double its memory, and past ~500 MB not fit in a string.
+    const big = size > (this.opts.bigCommit ?? BIG_COMMIT);
     const stage = async (target: string, text: string) => {
-      const tmp = await stageFile(target, text, this.opts.openFile, false);
+      const tmp = await stageFile(target, text, this.opts.openFile, big);
       staged.push(tmp);
       renames.push([rel(tmp), rel(target)]);
-      entries.push([rel(target), text]);
+      entries.push(big ? [rel(target), rel(tmp), true] : [rel(target), text]);
     };
     const remove = (path: string) => {
       deletes.push(rel(path));
@@ -484,11 +498,11 @@ export class FileBackend implements ShardBackend {
           if (before.get(sumBucket(file))!.has(file)) remove(join(this.shardDir, file));
           return;
         }
-        const text = JSON.stringify(data);
+        const text = texts.get(key)!;
         bucket(file).set(file, catalogEntry(text));
         // A shard that has a file already is written at the checkpoint (the last of its texts
         // since, once); a new one now, so the folder lists every committed shard.
-        if (before.get(sumBucket(file))!.has(file)) {
+        if (!big && before.get(sumBucket(file))!.has(file)) {
           entries.push([rel(join(this.shardDir, file)), text]);
           rewritten.push([file, text]);
         } else await stage(join(this.shardDir, file), text);
@@ -497,6 +511,11 @@ export class FileBackend implements ShardBackend {
       // (nothing else reads them while the store is open), so a write stages one file, not two.
       for (const [b, sums] of buckets) {
         const path = rel(join(this.sumDir, bucketFile(b)));
+        if (big) {
+          if (sums.size) await stage(join(this.dir, path), bucketText(sums));
+          else if (before.get(b)!.size) remove(join(this.dir, path));
+          continue;
+        }
         if (sums.size) entries.push([path, bucketText(sums)]);
         else if (before.get(b)!.size) entries.push([path, null]);
         else continue;
@@ -509,7 +528,8 @@ export class FileBackend implements ShardBackend {
       throw storageError(err, this.dir);
     }
     for (const [file, text] of rewritten) this.pending.set(file, text);
-    for (const [key, data] of changes) if (data === null) this.pending.delete(fileName(key));
+    for (const [key, data] of changes) if (data === null || big) this.pending.delete(fileName(key));
+    if (big) for (const b of buckets.keys()) this.dirtyBuckets.delete(b);
     try {
       await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
       await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.dir, f)).catch(() => {}));
@@ -629,14 +649,22 @@ export class FileBackend implements ShardBackend {
 
   /** Each file's last text of `entries` written and fsynced (or the file deleted), then their folders. */
   private async replay(entries: JournalEntry[]): Promise<void> {
-    const last = new Map<string, string | null>();
-    for (const [path, text] of entries) {
-      if (isAbsolute(path) || path.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${path}, outside the data directory`);
+    const last = new Map<string, [string | null, boolean]>();
+    for (const [path, text, move] of entries) {
+      for (const p of move ? [path, text!] : [path])
+        if (isAbsolute(p) || p.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${p}, outside the data directory`);
       last.delete(path);
-      last.set(path, text);
+      last.set(path, [text, !!move]);
     }
-    await each([...last], IO_CONCURRENCY, async ([path, text]) => {
+    await each([...last], IO_CONCURRENCY, async ([path, [text, move]]) => {
       const target = join(this.dir, path);
+      if (move) {
+        // Its temp file was fsynced before the record; gone when it was renamed already.
+        await rename(join(this.dir, text!), target).catch((err) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+        return;
+      }
       if (text === null) {
         await unlink(target).catch((err) => {
           if (err.code !== 'ENOENT') throw err;

@@ -12,18 +12,24 @@ import { readFile } from 'node:fs/promises';
 // its sync had not returned) fails its checksum and ends the replay.
 //
 // A record: `J <sha256 of the body, hex> <bytes of the body>\n<body>`; the body is entries
-// `W <path> <bytes>\n<text>\n` (a file's new text) or `D <path> 0\n\n` (a file deleted), paths
-// relative to the data directory (shard and catalog file names never hold a space or newline).
+// `W <path> <bytes>\n<text>\n` (a file's new text), `D <path> 0\n\n` (a file deleted) or
+// `M <path> <bytes>\n<temp path>\n` (a temp file, fsynced before the record, to rename over the
+// file: a commit of more than BIG_COMMIT characters, whose texts would make one record of
+// hundreds of MB in a `docs migrate`), paths relative to the data directory (shard and catalog
+// file names never hold a space or newline).
 
 export const JOURNAL = 'journal';
 
-/** One entry of a record: a file's new text, or null when the file is deleted. */
-export type JournalEntry = [path: string, text: string | null];
+/** One entry of a record: a file's new text, or null when the file is deleted; with `move`, `text` is the temp file to rename over it. */
+export type JournalEntry = [path: string, text: string | null, move?: true];
+
+/** Characters of text in a commit above which its files are fsynced temp files the record names (`M`). */
+export const BIG_COMMIT = 8 << 20;
 
 /** A record's text for `entries`. */
 export function journalRecord(entries: JournalEntry[]): string {
   const parts: string[] = [];
-  for (const [path, text] of entries) parts.push(text === null ? `D ${path} 0\n\n` : `W ${path} ${Buffer.byteLength(text)}\n${text}\n`);
+  for (const [path, text, move] of entries) parts.push(text === null ? `D ${path} 0\n\n` : `${move ? 'M' : 'W'} ${path} ${Buffer.byteLength(text)}\n${text}\n`);
   const body = parts.join('');
   return `J ${hash('sha256', body, 'hex')} ${Buffer.byteLength(body)}\n${body}`;
 }
@@ -53,13 +59,14 @@ export function parseJournal(bytes: Buffer): { entries: JournalEntry[]; end: num
     let ok = true;
     while (p < body.length) {
       const e = body.indexOf(NL, p);
-      const m = e < 0 ? null : /^([WD]) (\S+) (\d+)$/.exec(body.toString('utf8', p, e));
+      const m = e < 0 ? null : /^([WDM]) (\S+) (\d+)$/.exec(body.toString('utf8', p, e));
       const len = m ? Number(m[3]) : 0;
       if (!m || e + 1 + len + 1 > body.length || body[e + 1 + len] !== NL) {
         ok = false;
         break;
       }
-      got.push([m[2]!, m[1] === 'D' ? null : body.toString('utf8', e + 1, e + 1 + len)]);
+      const text = m[1] === 'D' ? null : body.toString('utf8', e + 1, e + 1 + len);
+      got.push(m[1] === 'M' ? [m[2]!, text, true] : [m[2]!, text]);
       p = e + 1 + len + 1;
     }
     if (!ok) break;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { doctor } from '../../src/store/doctor.js';
 import { FileBackend } from '../../src/store/file-backend.js';
 import { JOURNAL, journalRecord, parseJournal } from '../../src/store/journal.js';
-import { bucketFile, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
+import { bucketFile, bucketText, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import type { TableSpec } from '../../src/store/port.js';
 import { tempDir } from '../helpers/server.js';
@@ -132,6 +132,34 @@ describe('the commit journal of a data directory', () => {
     expect((await backend.load(['org/a'])).get('org/a')!.data.orgs!.a.v).toBe(4);
     await store.close();
     expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(4);
+  });
+
+  it('a big commit stages its files fsynced and names them in its record; a crash before the renames completes them', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir, { bigCommit: 0 }), SPECS);
+    await store.write((tx) => (tx.put('orgs', { id: 'a', v: 1, pad: 'x'.repeat(5000) }), tx.put('orgs', { id: 'b', v: 1 })));
+    const journal = readFileSync(join(dir, JOURNAL), 'utf8');
+    expect(journal).toMatch(/^M store\/org__a\.json \d+\nstore\/org__a\.json\.\d+\.[0-9a-f]+\.tmp\n/m);
+    expect(journal.length).toBeLessThan(5000);
+    expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(1);
+    await store.close();
+    // A crash after the record, before the rename: the temp file is there, named by the record.
+    const a2 = JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } });
+    writeFileSync(join(dir, 'store/org__a.json.1.x.tmp'), a2);
+    const bf = bucketFile(sumBucket('org__a.json'));
+    const sums = new Map(Object.entries(JSON.parse(readFileSync(join(dir, 'checksums', bf), 'utf8')) as Record<string, string>));
+    sums.set('org__a.json', catalogEntry(a2));
+    writeFileSync(
+      join(dir, JOURNAL),
+      journalRecord([
+        ['store/org__a.json', 'store/org__a.json.1.x.tmp', true],
+        [`checksums/${bf}`, bucketText(sums)],
+      ]),
+    );
+    const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
+    expect(await values(again, 'a', 'b')).toEqual([2, 1]);
+    expect(temps(dir)).toEqual([]);
+    await again.close();
   });
 
   it('a checkpoint writes the catalog, syncs the files and empties the journal; close removes it', async () => {

@@ -14,6 +14,8 @@
 //
 //   node bench/pg-writes.mjs [--seconds N] [--rounds N] [--pg postgres://...] [--bin path/to/bin/run.js]
 //                            [--only pgServers,pgAuditOff] [--cpu-prof DIR (the first PostgreSQL server)]
+//                            [--vs OTHER/bin/run.cjs (an embedded server of that build too, in the same rounds:
+//                             its writes/s and CPU per write beside ours, an A/B of the embedded store)]
 //   node bench/run.mjs --pg
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -99,6 +101,7 @@ export async function pgWritesRows({
   bin = BIN,
   only,
   cpuProf,
+  vs,
   log = (s) => process.stdout.write(s + '\n'),
   problems = [],
 } = {}) {
@@ -125,6 +128,10 @@ export async function pgWritesRows({
     const blobs = tempDir('pgw-blobs');
     const embedded = await startChild('docs serve (embedded)', serve('--data', dataDir), { env, ready });
     children.push(embedded);
+    const other = vs
+      ? await startChild('docs serve (embedded, --vs build)', [vs, ...serve('--data', tempDir('pgw-embedded-vs')).slice(1)], { env, ready })
+      : undefined;
+    if (other) children.push(other);
     const p1 = await startChild('docs serve (pg 1)', [...profiled, ...serve('--store', store, '--blobs', blobs)], { env, ready });
     children.push(p1);
     const p2 = await startChild('docs serve (pg 2)', serve('--store', store, '--blobs', blobs), { env, ready });
@@ -135,6 +142,7 @@ export async function pgWritesRows({
     const o2 = await startChild('docs serve (pg 2, audit off)', serve('--store', storeOff, '--blobs', blobs), { env: envOff, ready });
     children.push(o2);
     const eIds = await seedRenameSpaces(embedded.url, SPACES);
+    const vIds = other ? await seedRenameSpaces(other.url, SPACES) : [];
     const pIds = await seedRenameSpaces(p1.url, SPACES);
     const oIds = await seedRenameSpaces(o1.url, SPACES);
 
@@ -143,6 +151,7 @@ export async function pgWritesRows({
       embedded: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       pgAuditOff: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      embeddedVs: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       loop: { n: 0, seconds: 0 },
       pgbench: { transactions: 0, seconds: 0, tps: [] },
     };
@@ -167,6 +176,11 @@ export async function pgWritesRows({
         add(sums.embedded, await renames(embedded.url, eIds, 32, per));
         sums.embedded.cpu += cpuOf([embedded]) - cpu0;
       },
+      embeddedVs: async () => {
+        const cpu0 = cpuOf([other]);
+        add(sums.embeddedVs, await renames(other.url, vIds, 32, per));
+        sums.embeddedVs.cpu += cpuOf([other]) - cpu0;
+      },
       pgServers: () => twoServers(sums.pgServers, [p1, p2], pIds),
       pgAuditOff: () => twoServers(sums.pgAuditOff, [o1, o2], oIds),
       loop: async () => {
@@ -183,19 +197,27 @@ export async function pgWritesRows({
     };
     // Warm-up: the servers' first writes (JIT, caches, pool connections).
     await renames(embedded.url, eIds, 32, 1);
+    if (other) await renames(other.url, vIds, 32, 1);
     await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, 1)));
     await Promise.all([o1, o2].map((s) => renames(s.url, oIds, 16, 1)));
     log(
       `  durable renames over ${SPACES} spaces at 32 connections, pgbench -N at 32 clients, the sequential fsync loop: ${rounds} alternating rounds of ${per.toFixed(1)} s`,
     );
     const loads0 = [];
-    const order = ['pgbench', 'pgServers', 'loop', 'pgAuditOff', 'embedded'].filter((k) => !only || only.includes(k));
+    const order = ['pgbench', 'pgServers', 'loop', 'pgAuditOff', 'embedded', ...(other ? ['embeddedVs'] : [])].filter(
+      (k) => !only || only.includes(k) || k === 'embeddedVs',
+    );
     for (let i = 0; i < rounds; i++) {
       loads0.push(loadavg()[0]);
       for (const k of i % 2 ? [...order].reverse() : order) await loads[k]();
     }
     const load = `load average ${Math.min(...loads0).toFixed(1)}-${Math.max(...loads0).toFixed(1)}`;
-    for (const [k, s] of Object.entries({ embedded: sums.embedded, 'PostgreSQL servers': sums.pgServers, 'PostgreSQL, audit off': sums.pgAuditOff })) {
+    for (const [k, s] of Object.entries({
+      embedded: sums.embedded,
+      'embedded (--vs)': sums.embeddedVs,
+      'PostgreSQL servers': sums.pgServers,
+      'PostgreSQL, audit off': sums.pgAuditOff,
+    })) {
       const not200 = Object.entries(s.statuses).filter(([c]) => c !== '200');
       if (not200.length) problems.push(`pg-writes (${k}): answers not 200 ${JSON.stringify(Object.fromEntries(not200))}`);
     }
@@ -215,6 +237,14 @@ export async function pgWritesRows({
         target: '>= 1000/s',
         pass: eRate >= 1000,
         context: `${(eRate / loopRate).toFixed(1)}x the sequential write+fsync+rename loop's ${Math.round(loopRate)}/s on the same disk; ${cpuMs(sums.embedded)}; ${ctx}`,
+      },
+      {
+        figure: `Writes, embedded store / the --vs build's (${vs})`,
+        value: other ? eRate / rate(sums.embeddedVs) : NaN,
+        shown: `${(eRate / rate(sums.embeddedVs)).toFixed(2)}x`,
+        target: 'report',
+        pass: true,
+        context: `${Math.round(eRate)} vs ${Math.round(rate(sums.embeddedVs))} writes/s; CPU per write ${((sums.embedded.cpu / sums.embedded.ok) * 1000).toFixed(2)} vs ${((sums.embeddedVs.cpu / sums.embeddedVs.ok) * 1000).toFixed(2)} ms (${(sums.embedded.cpu / sums.embedded.ok / (sums.embeddedVs.cpu / sums.embeddedVs.ok)).toFixed(2)}x); ${ctx}`,
       },
       {
         figure: 'Ceiling without group commit: sequential write+fsync+rename loop',
@@ -274,6 +304,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     bin: arg('bin', BIN),
     only: arg('only')?.split(','),
     cpuProf: arg('cpu-prof'),
+    vs: arg('vs'),
     problems,
   }).then(
     (rows) => {

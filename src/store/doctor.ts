@@ -7,6 +7,7 @@ import { REFERENCED_FOLDERS, blobsOf } from './blob-refs.js';
 import { FORMAT, OLD_SHARD_DIR, readFormat } from './data-format.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
+import { JOURNAL } from './journal.js';
 import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf, type SegmentInfo } from './layout.js';
 import type { TableSpec } from './port.js';
 import { idLeftOut } from './segment-filter.js';
@@ -115,6 +116,10 @@ async function examine(dir: string): Promise<Examined> {
   const damage = (file: string, problem: string) => report.damaged.push({ file, problem });
   if (format.kind === 'older') report.notes.push(`format ${format.format} (written by an earlier docs): the next start migrates it to format ${FORMAT}`);
   if (format.kind === 'interrupted') report.notes.push(`a migration to format ${FORMAT} was interrupted; the next start completes it`);
+  if (existsSync(join(dir, JOURNAL)))
+    report.notes.push(
+      `${JOURNAL}: commits after the last checkpoint of a docs that did not close the store; the next start (or --repair) writes their files again, and until then they may show as changed`,
+    );
   if (existsSync(join(dir, MANIFEST)))
     report.notes.push(
       `${MANIFEST}: a commit was interrupted after its commit point; the next start (or --repair) completes it, and until then its files may show as changed`,

@@ -16,13 +16,16 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes `text` to a new uniquely named temp file beside `file` and fsyncs it. */
-export async function stageFile(file: string, text: string, openFile: OpenFile = open): Promise<string> {
+/**
+ * Writes `text` to a new uniquely named temp file beside `file` and fsyncs it (unless `sync` is
+ * false: a commit of the file backend makes its files durable through its journal).
+ */
+export async function stageFile(file: string, text: string, openFile: OpenFile = open, sync = true): Promise<string> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = await openFile(tmp, 'wx', 0o600);
   try {
     await fd.writeFile(text);
-    await fd.sync();
+    if (sync) await fd.sync();
   } catch (err) {
     // A temp file cut short (a full disk) holds space nobody will free until a restart: gone now.
     await fd.close().catch(() => {});

@@ -1,5 +1,5 @@
-import { link, mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { link, mkdir, open as openFileHandle, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
@@ -29,10 +29,17 @@ import {
 } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
+import { BIG_COMMIT, JOURNAL, journalRecord, readJournal, type JournalEntry } from './journal.js';
 
 export { fileName, keyOf } from './shard-files.js';
 
 const IO_CONCURRENCY = 16;
+
+/**
+ * Journal bytes after which a commit checkpoints (fsyncs the files written since the last
+ * checkpoint, each once, and empties the journal): what a start after a crash replays at most.
+ */
+export const JOURNAL_CHECKPOINT_BYTES = 16 << 20;
 
 /**
  * Runs `fn` over `items`, `n` at a time. After a failure no new item starts, and it rejects only
@@ -60,6 +67,10 @@ async function each<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Prom
 export interface FileBackendOptions {
   /** How files are opened for writing (tests inject a full disk). */
   openFile?: OpenFile;
+  /** Journal bytes after which a commit checkpoints (JOURNAL_CHECKPOINT_BYTES; tests set less). */
+  checkpointBytes?: number;
+  /** Characters of text above which a commit's record names fsynced temp files (BIG_COMMIT; tests set less). */
+  bigCommit?: number;
   /**
    * Stat every committed shard at open (`docs serve`): a file emptied, cut short or resized stops
    * the start. Without it (in-process commands, which open the store for one command) open only
@@ -87,14 +98,20 @@ export interface FileBackendOptions {
  * One lowdb document per shard under `<dir>/store` (`<dir>/shards` before format 3, see
  * src/store/data-format.ts), read when the store asks for it, and a
  * catalog of the committed shards under `<dir>/checksums` (file name -> SHA-256 of its text, in
- * 64 buckets). A commit stages every file it changes, shards and catalog buckets alike (fsynced
- * temp files), then renames a manifest listing them into place: that rename is the commit point.
- * The renames follow, and the manifest is removed. On open, a manifest left by a crash is
- * replayed (renames are idempotent: a temp file already moved is skipped), and stray temp files
- * of commits that never reached their commit point are deleted (those in the shard folder not by
- * an in-process command: keepStrayTemps). So a commit is all or nothing,
- * catalog included. A commit that fails before its commit point (a full disk) removes its temp
- * files before it answers, so freeing space is enough for the next one to succeed.
+ * 64 buckets). A commit stages every shard file it changes (temp files, not fsynced), then
+ * appends one record holding their texts and those of the catalog buckets it changes to the
+ * journal (src/store/journal.ts) and fdatasyncs it: that is the commit point, one sync per
+ * commit whatever the number of files (each file fsynced, and a manifest, cost ~2 fsyncs per
+ * write at 32 connections). The renames follow. A checkpoint (every JOURNAL_CHECKPOINT_BYTES of
+ * records, before a snapshot, and at close) writes the catalog buckets changed since the last
+ * one (nothing else reads them while the store is open: this process keeps them in memory),
+ * fsyncs each shard file written since, once, and empties the journal. On open, a journal left by a crash is replayed (each file's last
+ * text written again, fsynced), as is a manifest (`commit.json`) left by an older docs, and stray
+ * temp files of commits that never reached their commit point are deleted (those in the shard
+ * folder not by an in-process command: keepStrayTemps). So a commit is all or nothing, catalog
+ * included. A commit that fails before its commit point (a full disk) removes its temp files
+ * and cuts its record off the journal before it answers, so freeing space is enough for the next
+ * one to succeed.
  *
  * Damage is named, never silently dropped. `docs serve` (`statAtOpen`) reads the whole catalog at
  * open, lists `shards/` once and stats each file: a committed shard whose file is gone, cut
@@ -131,6 +148,23 @@ export class FileBackend implements ShardBackend {
   private listedAtOpen = false;
   /** Commits and snapshots, one at a time (a snapshot sits at a commit boundary). */
   private tail: Promise<unknown> = Promise.resolve();
+  /** The journal, open for appending from the first commit on. */
+  private journal?: FileHandle;
+  /** Bytes of whole records in the journal (a failed append is cut back to this). */
+  private journalBytes = 0;
+  /** A failed append could not be cut off: no record may follow it until it is. */
+  private journalTorn = false;
+  /** A commit past its commit point did not reach its files: they are written from the journal before anything else. */
+  private unapplied = false;
+  /** Files (relative to dir) written since the last checkpoint, to fsync at the next. */
+  private readonly unsynced = new Set<string>();
+  /** Catalog buckets committed (in the journal) since the last checkpoint, their files not written yet. */
+  private readonly dirtyBuckets = new Set<number>();
+  /**
+   * Shard files (by name) committed again since the last checkpoint, their new text in the journal
+   * and here, not yet in the file: loads read it here, the checkpoint writes the file, once.
+   */
+  private readonly pending = new Map<string, string>();
 
   constructor(
     readonly dir: string,
@@ -321,12 +355,17 @@ export class FileBackend implements ShardBackend {
   }
 
   async load(keys: string[]): Promise<Map<string, LoadedShard>> {
+    // A commit's files not written yet (see commitNow): written from the journal first, or the load fails.
+    if (this.unapplied)
+      await this.exclusive(() => (this.unapplied ? this.applyJournal() : Promise.resolve())).catch((err) => Promise.reject(storageError(err, this.dir)));
     const out = new Map<string, LoadedShard>();
     await each(keys, IO_CONCURRENCY, async (key) => {
       const file = fileName(key);
       const sum = await this.sumOf(file);
       let text: string | undefined;
-      if (sum === undefined && this.listedAtOpen) this.shardReads.knownAbsent++;
+      const kept = sum === undefined ? undefined : this.pending.get(file);
+      if (kept !== undefined) text = kept;
+      else if (sum === undefined && this.listedAtOpen) this.shardReads.knownAbsent++;
       else
         try {
           const path = join(this.shardDir, file);
@@ -354,6 +393,17 @@ export class FileBackend implements ShardBackend {
 
   /** Completes a commit a crash interrupted after its commit point; removes temp files of the others. */
   async recover(): Promise<void> {
+    // Commits after the last checkpoint of a process that did not close: their files written
+    // again. Before a manifest: only an earlier docs writes one, so it came after the journal.
+    const journalPath = join(this.dir, JOURNAL);
+    if (!this.journal) {
+      const j = await readJournal(journalPath);
+      if (j) {
+        await this.replay(j.entries);
+        await unlink(journalPath);
+        await syncDir(this.dir);
+      }
+    }
     const manifestPath = join(this.dir, MANIFEST);
     let manifest: { v?: number; renames: [string, string][]; deletes: string[] } | undefined;
     try {
@@ -415,47 +465,79 @@ export class FileBackend implements ShardBackend {
     const renames: [string, string][] = [];
     const deletes: string[] = [];
     const rel = (p: string) => relative(this.dir, p);
+    const entries: JournalEntry[] = [];
+    const rewritten: [string, string][] = [];
+    const texts = new Map<string, string>();
+    let size = 0;
+    for (const [key, data] of changes) {
+      if (data === null) continue;
+      const text = JSON.stringify(data);
+      texts.set(key, text);
+      size += text.length;
+    }
+    // A big commit (a migration, a merge of thousands of pages) stages every file fsynced and
+    // names the temp files in its record, as a manifest did: one record of all its texts would
+    // double its memory, and past ~500 MB not fit in a string.
+    const big = size > (this.opts.bigCommit ?? BIG_COMMIT);
     const stage = async (target: string, text: string) => {
-      const tmp = await stageFile(target, text, this.opts.openFile);
+      const tmp = await stageFile(target, text, this.opts.openFile, big);
       staged.push(tmp);
       renames.push([rel(tmp), rel(target)]);
+      entries.push(big ? [rel(target), rel(tmp), true] : [rel(target), text]);
     };
-    const manifestPath = join(this.dir, MANIFEST);
+    const remove = (path: string) => {
+      deletes.push(rel(path));
+      entries.push([rel(path), null]);
+    };
     try {
+      if (this.unapplied) await this.applyJournal();
       await each([...changes], IO_CONCURRENCY, async ([key, data]) => {
         const file = fileName(key);
         if (data === null) {
           bucket(file).delete(file);
-          if (before.get(sumBucket(file))!.has(file)) deletes.push(rel(join(this.shardDir, file)));
+          if (before.get(sumBucket(file))!.has(file)) remove(join(this.shardDir, file));
           return;
         }
-        const text = JSON.stringify(data);
+        const text = texts.get(key)!;
         bucket(file).set(file, catalogEntry(text));
-        await stage(join(this.shardDir, file), text);
+        // A shard that has a file already is written at the checkpoint (the last of its texts
+        // since, once); a new one now, so the folder lists every committed shard.
+        if (!big && before.get(sumBucket(file))!.has(file)) {
+          entries.push([rel(join(this.shardDir, file)), text]);
+          rewritten.push([file, text]);
+        } else await stage(join(this.shardDir, file), text);
       });
-      await each([...buckets], IO_CONCURRENCY, async ([b, sums]) => {
-        const path = join(this.sumDir, bucketFile(b));
-        if (sums.size) await stage(path, bucketText(sums));
-        else if (before.get(b)!.size) deletes.push(rel(path));
-      });
-      const tmp = await stageFile(manifestPath, JSON.stringify({ v: 2, renames, deletes }), this.opts.openFile);
-      staged.push(tmp);
-      await rename(tmp, manifestPath);
-      await syncDir(this.dir); // commit point
+      // The catalog's buckets go in the record only: their files are written at the checkpoint
+      // (nothing else reads them while the store is open), so a write stages one file, not two.
+      for (const [b, sums] of buckets) {
+        const path = rel(join(this.sumDir, bucketFile(b)));
+        if (big) {
+          if (sums.size) await stage(join(this.dir, path), bucketText(sums));
+          else if (before.get(b)!.size) remove(join(this.dir, path));
+          continue;
+        }
+        if (sums.size) entries.push([path, bucketText(sums)]);
+        else if (before.get(b)!.size) entries.push([path, null]);
+        else continue;
+        this.dirtyBuckets.add(b);
+      }
+      await this.append(journalRecord(entries)); // commit point
     } catch (err) {
       // Not committed: nothing of it may stay behind, or a full disk stays full.
       await each(staged, IO_CONCURRENCY, (f) => unlink(f).catch(() => {}));
-      await unlink(manifestPath).catch(() => {});
       throw storageError(err, this.dir);
     }
+    for (const [file, text] of rewritten) this.pending.set(file, text);
+    for (const [key, data] of changes) if (data === null || big) this.pending.delete(fileName(key));
+    if (big) for (const b of buckets.keys()) this.dirtyBuckets.delete(b);
     try {
       await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
       await each(deletes, IO_CONCURRENCY, (f) => unlink(join(this.dir, f)).catch(() => {}));
-      await Promise.all([syncDir(this.shardDir), syncDir(this.sumDir)]);
-      await unlink(manifestPath);
+      for (const [, target] of renames) this.unsynced.add(target);
     } catch {
-      // Committed (the manifest is durable): finishing it is what a restart would do.
-      await this.recover().catch((err) => {
+      // Committed (the record is durable): its files are written from the journal, as a restart would.
+      this.unapplied = true;
+      await this.applyJournal().catch((err) => {
         throw storageError(err, this.dir);
       });
     }
@@ -467,7 +549,133 @@ export class FileBackend implements ShardBackend {
       if (v === 0) this.versions.delete(key);
       else this.versions.set(key, v);
     }
+    // Committed already: a checkpoint that fails leaves the journal for the next one (or a start).
+    if (this.journalBytes >= (this.opts.checkpointBytes ?? JOURNAL_CHECKPOINT_BYTES)) await this.checkpoint().catch(() => {});
     return versions;
+  }
+
+  /** Appends `record` to the journal and makes it durable; on failure, cuts it off again. */
+  private async append(record: string): Promise<void> {
+    if (!this.journal) {
+      const fd = await (this.opts.openFile ?? openFileHandle)(join(this.dir, JOURNAL), 'a', 0o600);
+      try {
+        this.journalBytes = (await fd.stat()).size;
+        await syncDir(this.dir); // the journal's own name survives a crash
+      } catch (err) {
+        await fd.close().catch(() => {});
+        throw err;
+      }
+      this.journal = fd;
+    }
+    const fd = this.journal;
+    if (this.journalTorn) {
+      await fd.truncate(this.journalBytes);
+      this.journalTorn = false;
+    }
+    try {
+      await fd.writeFile(record);
+      await fd.datasync();
+    } catch (err) {
+      await fd.truncate(this.journalBytes).catch(() => (this.journalTorn = true));
+      throw err;
+    }
+    this.journalBytes += Buffer.byteLength(record);
+  }
+
+  /**
+   * Makes every file written since the last checkpoint durable (each fsynced once, then their
+   * folders) and empties the journal: a start after a crash has nothing of it to replay.
+   */
+  private async checkpoint(): Promise<void> {
+    if (!this.journal || (this.journalBytes === 0 && !this.unsynced.size && !this.dirtyBuckets.size && !this.pending.size)) return;
+    if (this.unapplied) await this.applyJournal();
+    // The shards committed again since the last checkpoint: each file written once, its last text.
+    const kept = [...this.pending];
+    await each(kept, IO_CONCURRENCY, async ([file, text]) => {
+      const target = join(this.shardDir, file);
+      await rename(await stageFile(target, text, this.opts.openFile, false), target);
+      this.unsynced.add(relative(this.dir, target));
+    });
+    for (const [file, text] of kept) if (this.pending.get(file) === text) this.pending.delete(file);
+    const dirty = [...this.dirtyBuckets];
+    await each(dirty, IO_CONCURRENCY, async (b) => {
+      const path = join(this.sumDir, bucketFile(b));
+      const sums = this.buckets.get(b)!;
+      if (sums.size) await rename(await stageFile(path, bucketText(sums), this.opts.openFile), path);
+      else await unlink(path).catch((err) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+    });
+    const files = [...this.unsynced];
+    await each(files, IO_CONCURRENCY, async (f) => {
+      let fd: FileHandle;
+      try {
+        fd = await openFileHandle(join(this.dir, f), 'r');
+      } catch (err: any) {
+        if (err.code === 'ENOENT') return; // deleted since: its folder's sync covers it
+        throw err;
+      }
+      try {
+        await fd.sync();
+      } finally {
+        await fd.close();
+      }
+    });
+    await Promise.all([syncDir(this.shardDir), syncDir(this.sumDir)]);
+    await this.journal.truncate(0);
+    await this.journal.datasync();
+    this.journalBytes = 0;
+    this.journalTorn = false;
+    for (const f of files) this.unsynced.delete(f);
+    for (const b of dirty) this.dirtyBuckets.delete(b);
+  }
+
+  /**
+   * Writes, durably, each file's last text in the journal (or deletes it): a commit that passed
+   * its commit point but did not reach its files. The journal is emptied after.
+   */
+  private async applyJournal(): Promise<void> {
+    const j = await readJournal(join(this.dir, JOURNAL));
+    if (j) await this.replay(j.entries);
+    if (this.journal) {
+      await this.journal.truncate(0);
+      await this.journal.datasync();
+      this.journalBytes = 0;
+      this.journalTorn = false;
+    }
+    this.unsynced.clear();
+    this.dirtyBuckets.clear();
+    this.pending.clear();
+    this.unapplied = false;
+  }
+
+  /** Each file's last text of `entries` written and fsynced (or the file deleted), then their folders. */
+  private async replay(entries: JournalEntry[]): Promise<void> {
+    const last = new Map<string, [string | null, boolean]>();
+    for (const [path, text, move] of entries) {
+      for (const p of move ? [path, text!] : [path])
+        if (isAbsolute(p) || p.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${p}, outside the data directory`);
+      last.delete(path);
+      last.set(path, [text, !!move]);
+    }
+    await each([...last], IO_CONCURRENCY, async ([path, [text, move]]) => {
+      const target = join(this.dir, path);
+      if (move) {
+        // Its temp file was fsynced before the record; gone when it was renamed already.
+        await rename(join(this.dir, text!), target).catch((err) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+        return;
+      }
+      if (text === null) {
+        await unlink(target).catch((err) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+        return;
+      }
+      await mkdir(join(target, '..'), { recursive: true, mode: 0o700 });
+      await rename(await stageFile(target, text, this.opts.openFile), target);
+    });
+    const dirs = new Set([...last.keys()].map((p) => join(this.dir, p, '..')));
+    await Promise.all([...dirs].map((d) => syncDir(d)));
   }
 
   /**
@@ -478,13 +686,14 @@ export class FileBackend implements ShardBackend {
    */
   snapshot(target: string, skip: (rel: string) => boolean = () => false): Promise<number> {
     return this.exclusive(async () => {
+      await this.checkpoint(); // the catalog's files are written at checkpoints
       let count = 0;
       const walk = async (from: string, to: string) => {
         await mkdir(to, { recursive: true, mode: 0o700 });
         for (const ent of await readdir(from, { withFileTypes: true })) {
           const src = join(from, ent.name);
           const r = relative(this.dir, src);
-          if (src === target || skip(r) || ent.name.endsWith('.tmp') || ent.name.endsWith('.stale')) continue;
+          if (src === target || skip(r) || r === JOURNAL || ent.name.endsWith('.tmp') || ent.name.endsWith('.stale')) continue;
           if (ent.isDirectory()) await walk(src, join(to, ent.name));
           else if (ent.isFile()) {
             await link(src, join(to, ent.name));
@@ -497,7 +706,21 @@ export class FileBackend implements ShardBackend {
     });
   }
 
+  /** Checkpoints and removes the journal (kept, for the next start to replay, if that fails). */
   async close(): Promise<void> {
-    await this.tail;
+    await this.exclusive(async () => {
+      const fd = this.journal;
+      if (!fd) return;
+      try {
+        await this.checkpoint();
+        await unlink(join(this.dir, JOURNAL));
+        await syncDir(this.dir);
+      } catch {
+        // The journal stays: the next open replays it.
+      } finally {
+        this.journal = undefined;
+        await fd.close().catch(() => {});
+      }
+    });
   }
 }

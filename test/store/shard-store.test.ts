@@ -671,7 +671,7 @@ describe('FileBackend', () => {
     expect(readdirSync(join(dir, 'store')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('writes several shards of one commit through the manifest and cleans up', async () => {
+  it('writes several shards of one commit through the journal, and close leaves no journal', async () => {
     const dir = tempDir();
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     await store.write((tx) => {
@@ -679,6 +679,8 @@ describe('FileBackend', () => {
       tx.put('orgs', { id: 'b' });
     });
     expect(readdirSync(join(dir, 'store')).sort()).toEqual(['catalog.json', 'org__a.json', 'org__b.json']);
+    expect(readdirSync(dir).sort()).toEqual(['checksums', 'journal', 'shards', 'store']);
+    await store.close();
     expect(readdirSync(dir).sort()).toEqual(['checksums', 'shards', 'store']);
   });
 });

@@ -1,0 +1,90 @@
+import { hash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+// The commit journal of a data directory (src/store/file-backend.ts): a commit's files are staged
+// as temp files without fsync, then one record holding every file's new text (or its deletion) is
+// appended to `journal` and fdatasync'd: that is the commit point, one sync whatever the number
+// of files (a commit of 32 renames over 64 spaces stages ~60 files, each fsynced before). The
+// temp files are renamed into place after it. A checkpoint (every few MB of records, and at
+// close) fsyncs each file written since the last one, once, and empties the journal. After a
+// crash, open replays the records left (the last text of each file wins), so a file whose bytes
+// never reached the disk is written again; a record cut short by the crash (never acknowledged:
+// its sync had not returned) fails its checksum and ends the replay.
+//
+// A record: `J <sha256 of the body, hex> <bytes of the body>\n<body>`; the body is entries
+// `W <path> <bytes>\n<text>\n` (a file's new text), `D <path> 0\n\n` (a file deleted) or
+// `M <path> <bytes>\n<temp path>\n` (a temp file, fsynced before the record, to rename over the
+// file: a commit of more than BIG_COMMIT characters, whose texts would make one record of
+// hundreds of MB in a `docs migrate`), paths relative to the data directory (shard and catalog
+// file names never hold a space or newline).
+
+export const JOURNAL = 'journal';
+
+/** One entry of a record: a file's new text, or null when the file is deleted; with `move`, `text` is the temp file to rename over it. */
+export type JournalEntry = [path: string, text: string | null, move?: true];
+
+/** Characters of text in a commit above which its files are fsynced temp files the record names (`M`). */
+export const BIG_COMMIT = 8 << 20;
+
+/** A record's text for `entries`. */
+export function journalRecord(entries: JournalEntry[]): string {
+  const parts: string[] = [];
+  for (const [path, text, move] of entries) parts.push(text === null ? `D ${path} 0\n\n` : `${move ? 'M' : 'W'} ${path} ${Buffer.byteLength(text)}\n${text}\n`);
+  const body = parts.join('');
+  return `J ${hash('sha256', body, 'hex')} ${Buffer.byteLength(body)}\n${body}`;
+}
+
+const NL = 0x0a;
+
+/**
+ * The entries of the whole records in `bytes`, in order, and the offset where they end: a
+ * record cut short or not matching its checksum (a crash during its append) ends the replay.
+ */
+export function parseJournal(bytes: Buffer): { entries: JournalEntry[]; end: number; records: number } {
+  const entries: JournalEntry[] = [];
+  let pos = 0;
+  let records = 0;
+  while (pos < bytes.length) {
+    const nl = bytes.indexOf(NL, pos);
+    if (nl < 0) break;
+    const head = /^J ([0-9a-f]{64}) (\d+)$/.exec(bytes.toString('latin1', pos, nl));
+    if (!head) break;
+    const size = Number(head[2]);
+    const start = nl + 1;
+    if (start + size > bytes.length) break;
+    const body = bytes.subarray(start, start + size);
+    if (hash('sha256', body, 'hex') !== head[1]) break;
+    const got: JournalEntry[] = [];
+    let p = 0;
+    let ok = true;
+    while (p < body.length) {
+      const e = body.indexOf(NL, p);
+      const m = e < 0 ? null : /^([WDM]) (\S+) (\d+)$/.exec(body.toString('utf8', p, e));
+      const len = m ? Number(m[3]) : 0;
+      if (!m || e + 1 + len + 1 > body.length || body[e + 1 + len] !== NL) {
+        ok = false;
+        break;
+      }
+      const text = m[1] === 'D' ? null : body.toString('utf8', e + 1, e + 1 + len);
+      got.push(m[1] === 'M' ? [m[2]!, text, true] : [m[2]!, text]);
+      p = e + 1 + len + 1;
+    }
+    if (!ok) break;
+    entries.push(...got);
+    pos = start + size;
+    records++;
+  }
+  return { entries, end: pos, records };
+}
+
+/** The journal's entries, or undefined when there is none. */
+export async function readJournal(path: string): Promise<{ entries: JournalEntry[]; end: number; records: number } | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err: any) {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  }
+  return parseJournal(bytes);
+}

@@ -1,0 +1,175 @@
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { doctor } from '../../src/store/doctor.js';
+import { FileBackend } from '../../src/store/file-backend.js';
+import { JOURNAL, journalRecord, parseJournal } from '../../src/store/journal.js';
+import { bucketFile, bucketText, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
+import { ShardStore } from '../../src/store/shard-store.js';
+import type { TableSpec } from '../../src/store/port.js';
+import { tempDir } from '../helpers/server.js';
+
+// A data directory's commit is one record appended to its journal and fdatasync'd (the commit
+// point); the files follow without fsync, the catalog's at the next checkpoint. These tests
+// stand in for a crash after the commit point by emptying the files a lost page cache would
+// leave empty, then opening the directory again without closing the first store.
+
+const SPECS: TableSpec[] = [{ name: 'orgs', shard: (r: any) => `org/${r.id}`, locateId: (id: string) => `org/${id}`, indexes: [] } as TableSpec];
+
+const empty = (dir: string, ...files: string[]) => {
+  for (const f of files) writeFileSync(join(dir, f), '');
+};
+const values = (store: ShardStore, ...ids: string[]) => store.read((tx) => ids.map((id) => tx.get<any>('orgs', id)?.v));
+/** Temp files left anywhere in the directory. */
+const temps = (dir: string) => ['store', 'checksums', '.'].flatMap((d) => readdirSync(join(dir, d)).filter((f) => f.endsWith('.tmp')));
+
+describe('the commit journal of a data directory', () => {
+  it('writes again, at open, the files of commits a crash left unsynced: shards and catalog', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => (tx.put('orgs', { id: 'a', v: 1 }), tx.put('orgs', { id: 'b', v: 1 })));
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }));
+    expect(existsSync(join(dir, JOURNAL))).toBe(true);
+    // The crash: no close, and the shard files' bytes never reached the disk.
+    empty(dir, 'store/org__a.json', 'store/org__b.json');
+    const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
+    expect(await values(again, 'a', 'b')).toEqual([2, 1]);
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+    // The catalog on disk agrees with the files (statAtOpen checked their sizes; the entry is exact).
+    const text = readFileSync(join(dir, 'store/org__a.json'), 'utf8');
+    const bucket = JSON.parse(readFileSync(join(dir, 'checksums', bucketFile(sumBucket('org__a.json'))), 'utf8'));
+    expect(bucket['org__a.json']).toBe(catalogEntry(text));
+    await again.close();
+  });
+
+  it('a record cut short by a crash ends the replay: the whole records before it are applied', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    const torn = journalRecord([['store/org__a.json', JSON.stringify({ orgs: { a: { id: 'a', v: 9 } } })]]);
+    appendFileSync(join(dir, JOURNAL), torn.slice(0, torn.length - 5));
+    empty(dir, 'store/org__a.json');
+    const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
+    expect(await values(again, 'a')).toEqual([1]);
+    await again.close();
+  });
+
+  it('parses whole records only: a checksum that does not match ends them', () => {
+    const one = journalRecord([
+      ['store/x.json', '{"t":{}}'],
+      ['checksums/01.json', null],
+    ]);
+    const two = journalRecord([['store/y.json', 'é']]);
+    expect(parseJournal(Buffer.from(one + two))).toEqual({
+      entries: [
+        ['store/x.json', '{"t":{}}'],
+        ['checksums/01.json', null],
+        ['store/y.json', 'é'],
+      ],
+      end: Buffer.byteLength(one + two),
+      records: 2,
+    });
+    const damaged = one + two.replace('é', 'e');
+    expect(parseJournal(Buffer.from(damaged)).records).toBe(1);
+  });
+
+  it('a full disk at the journal append: the record is cut off, no temp file stays, and later commits replay after a crash', async () => {
+    const dir = tempDir();
+    const disk = { budget: Infinity };
+    const openFile = async (path: string, flags: string, mode: number) => {
+      const fd = await open(path, flags, mode);
+      const writeFile = fd.writeFile.bind(fd);
+      (fd as any).writeFile = async (text: string) => {
+        if (disk.budget-- > 0) return writeFile(text);
+        await writeFile(text.slice(0, Math.floor(text.length / 2)));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+      };
+      return fd;
+    };
+    const store = await ShardStore.open(new FileBackend(dir, { openFile }), SPECS);
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    const size = statSync(join(dir, JOURNAL)).size;
+    disk.budget = 1; // the new shard's temp file is written, the record is not
+    const err: any = await store.write((tx) => (tx.put('orgs', { id: 'a', v: 2 }), tx.put('orgs', { id: 'b', v: 2 }))).catch((e) => e);
+    expect(err.kind).toBe('unavailable');
+    expect(err.message).toContain('ENOSPC');
+    expect(statSync(join(dir, JOURNAL)).size).toBe(size);
+    expect(temps(dir)).toEqual([]);
+    disk.budget = Infinity;
+    await store.write((tx) => tx.put('orgs', { id: 'c', v: 3 }));
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 4 }));
+    expect(await values(store, 'a', 'b', 'c')).toEqual([4, undefined, 3]);
+    empty(dir, 'store/org__a.json', 'store/org__c.json');
+    const again = await ShardStore.open(new FileBackend(dir), SPECS);
+    expect(await values(again, 'a', 'b', 'c')).toEqual([4, undefined, 3]);
+    await again.close();
+  });
+
+  it('docs doctor says a journal is there to replay; --repair replays it', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    empty(dir, 'store/org__a.json');
+    const report = await doctor(dir);
+    expect(report.notes).toContainEqual(expect.stringMatching(/^journal: commits after the last checkpoint/));
+    await doctor(dir, { repair: true, confirm: async () => true });
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+    // The shard the crash emptied is whole again (this bare store has no root.json: doctor names that alone).
+    expect((await doctor(dir)).damaged.map((d) => d.file)).toEqual(['store/root.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(1);
+  });
+
+  it('a shard written again is read from the commit until the checkpoint writes its file, once', async () => {
+    const dir = tempDir();
+    const backend = new FileBackend(dir);
+    const store = await ShardStore.open(backend, SPECS);
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    const first = readFileSync(join(dir, 'store/org__a.json'), 'utf8');
+    for (let v = 2; v <= 4; v++) await store.write((tx) => tx.put('orgs', { id: 'a', v }));
+    // The file still holds the first text; the backend answers the last one (checked against the catalog).
+    expect(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).toBe(first);
+    expect((await backend.load(['org/a'])).get('org/a')!.data.orgs!.a.v).toBe(4);
+    await store.close();
+    expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(4);
+  });
+
+  it('a big commit stages its files fsynced and names them in its record; a crash before the renames completes them', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir, { bigCommit: 0 }), SPECS);
+    await store.write((tx) => (tx.put('orgs', { id: 'a', v: 1, pad: 'x'.repeat(5000) }), tx.put('orgs', { id: 'b', v: 1 })));
+    const journal = readFileSync(join(dir, JOURNAL), 'utf8');
+    expect(journal).toMatch(/^M store\/org__a\.json \d+\nstore\/org__a\.json\.\d+\.[0-9a-f]+\.tmp\n/m);
+    expect(journal.length).toBeLessThan(5000);
+    expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(1);
+    await store.close();
+    // A crash after the record, before the rename: the temp file is there, named by the record.
+    const a2 = JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } });
+    writeFileSync(join(dir, 'store/org__a.json.1.x.tmp'), a2);
+    const bf = bucketFile(sumBucket('org__a.json'));
+    const sums = new Map(Object.entries(JSON.parse(readFileSync(join(dir, 'checksums', bf), 'utf8')) as Record<string, string>));
+    sums.set('org__a.json', catalogEntry(a2));
+    writeFileSync(
+      join(dir, JOURNAL),
+      journalRecord([
+        ['store/org__a.json', 'store/org__a.json.1.x.tmp', true],
+        [`checksums/${bf}`, bucketText(sums)],
+      ]),
+    );
+    const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
+    expect(await values(again, 'a', 'b')).toEqual([2, 1]);
+    expect(temps(dir)).toEqual([]);
+    await again.close();
+  });
+
+  it('a checkpoint writes the catalog, syncs the files and empties the journal; close removes it', async () => {
+    const dir = tempDir();
+    const store = await ShardStore.open(new FileBackend(dir, { checkpointBytes: 1 }), SPECS);
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    expect(statSync(join(dir, JOURNAL)).size).toBe(0);
+    const bucket = JSON.parse(readFileSync(join(dir, 'checksums', bucketFile(sumBucket('org__a.json'))), 'utf8'));
+    expect(bucket['org__a.json']).toBe(catalogEntry(readFileSync(join(dir, 'store/org__a.json'), 'utf8')));
+    await store.close();
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+  });
+});

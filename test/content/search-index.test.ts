@@ -184,14 +184,19 @@ describe('index files', () => {
     const b = await open(dir);
     const r = await searchIn(b.call, id, 'wombats', 1);
     await edit(a.call, id, [{ operation: 'update_page', page: r.items[0].id, document: { markdown: 'Numbats now.' } }]);
-    // b's store reads the same files: reopen it so it sees a's revision, then both search at once.
+    // The store's files hold a's revision once a's store checkpoints (its commits are in its
+    // journal until then: src/store/journal.ts; outside tests the lock keeps a second process off
+    // a directory in use): a closes and opens again, b opens again, then both search at once.
+    await a.ctx.store.close();
+    await closeIndexes(a.ctx);
     await b.ctx.store.close();
+    const a2 = await open(dir);
     const b2 = await open(dir);
-    const [x, y] = await Promise.all([searchIn(a.call, id, 'numbats'), searchIn(b2.call, id, 'numbats')]);
+    const [x, y] = await Promise.all([searchIn(a2.call, id, 'numbats'), searchIn(b2.call, id, 'numbats')]);
     expect(x.items.map((i: any) => i.id)).toEqual([r.items[0].id]);
     expect(y).toEqual(x);
     expect((await searchIn(b2.call, id, 'wombats')).count).toBe(59);
-    for (const c of [a, b, b2]) {
+    for (const c of [a2, b, b2]) {
       await c.ctx.store.close().catch(() => {});
       await closeIndexes(c.ctx);
     }

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { FileBackend } from '../../src/store/file-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import type { TableSpec } from '../../src/store/port.js';
 import { BIN, docs, spawnServe } from '../helpers/cli.js';
+import { faultyDisk } from '../helpers/faulty-disk.js';
 import { tempDir } from '../helpers/server.js';
 import { fillDisk, mountTmpfs } from './tmpfs.js';
 
@@ -36,22 +36,6 @@ function leftovers(dir: string): string[] {
 }
 
 describe('full disk, through a fault-injecting file seam', () => {
-  /** A disk that accepts `budget` more file writes, then writes half of one and fails ENOSPC. */
-  function faultyDisk() {
-    const disk = { budget: Infinity };
-    const openFile = async (path: string, flags: string, mode: number) => {
-      const fd = await open(path, flags, mode);
-      const writeFile = fd.writeFile.bind(fd);
-      (fd as any).writeFile = async (text: string) => {
-        if (disk.budget-- > 0) return writeFile(text);
-        await writeFile(text.slice(0, Math.floor(text.length / 2)));
-        throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC', errno: -28, syscall: 'write' });
-      };
-      return fd;
-    };
-    return { disk, openFile };
-  }
-
   it('a failed commit leaves no temp file, names the cause and directory, and the next write succeeds once space is back', async () => {
     const dir = tempDir();
     const { disk, openFile } = faultyDisk();

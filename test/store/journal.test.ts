@@ -1,5 +1,4 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doctor } from '../../src/store/doctor.js';
@@ -8,6 +7,7 @@ import { JOURNAL, journalRecord, parseJournal } from '../../src/store/journal.js
 import { bucketFile, bucketText, catalogEntry, sumBucket } from '../../src/store/shard-files.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import type { TableSpec } from '../../src/store/port.js';
+import { faultyDisk } from '../helpers/faulty-disk.js';
 import { tempDir } from '../helpers/server.js';
 
 // A data directory's commit is one record appended to its journal and fdatasync'd (the commit
@@ -76,17 +76,7 @@ describe('the commit journal of a data directory', () => {
 
   it('a full disk at the journal append: the record is cut off, no temp file stays, and later commits replay after a crash', async () => {
     const dir = tempDir();
-    const disk = { budget: Infinity };
-    const openFile = async (path: string, flags: string, mode: number) => {
-      const fd = await open(path, flags, mode);
-      const writeFile = fd.writeFile.bind(fd);
-      (fd as any).writeFile = async (text: string) => {
-        if (disk.budget-- > 0) return writeFile(text);
-        await writeFile(text.slice(0, Math.floor(text.length / 2)));
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
-      };
-      return fd;
-    };
+    const { disk, openFile } = faultyDisk();
     const store = await ShardStore.open(new FileBackend(dir, { openFile }), SPECS);
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
     const size = statSync(join(dir, JOURNAL)).size;

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { DocsError } from '../kernel/errors.js';
 import type { ShardData } from './backend.js';
 import { REFERENCED_FOLDERS, blobsOf } from './blob-refs.js';
 import { FORMAT, OLD_SHARD_DIR, readFormat } from './data-format.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
-import { JOURNAL } from './journal.js';
+import { JOURNAL, readJournal } from './journal.js';
 import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf, type SegmentInfo } from './layout.js';
 import type { TableSpec } from './port.js';
 import { idLeftOut } from './segment-filter.js';
@@ -24,8 +24,11 @@ import {
   checkShard,
   fileName,
   keyOf,
+  parseBucket,
   parseShard,
+  readBucketBytes,
   readCatalog,
+  SUM_BUCKETS,
   sumBucket,
 } from './shard-files.js';
 import { MARKER } from './summaries.js';
@@ -103,6 +106,45 @@ const kept = (m: RegExpExecArray) => {
   return !!spec && directoryFields(spec).includes(m[2]!);
 };
 
+/**
+ * The files a journal left by a crash writes (src/store/journal.ts), by path from the data
+ * directory: each one's last text, null when deleted. Until the next open (or --repair) writes
+ * them, the shard files and the catalog lag behind the commits it holds, so the directory is
+ * examined as that open will leave it: new shard files missing from the catalog on disk, shards
+ * changed since the last checkpoint, are no damage. A path outside the data directory is.
+ */
+async function journalFiles(dir: string, damage: (file: string, problem: string) => void): Promise<Map<string, string | null> | undefined> {
+  const journal = await readJournal(join(dir, JOURNAL));
+  if (!journal) return undefined;
+  const files = new Map<string, string | null>();
+  const outside = (p: string) => isAbsolute(p) || p.split('/').includes('..');
+  for (const [path, text, move] of journal.entries) {
+    if (outside(path) || (move && outside(text!))) {
+      damage(JOURNAL, `a record names ${move && !outside(path) ? text : path}, outside the data directory: a start refuses it`);
+      return undefined;
+    }
+    if (!move) files.set(path, text);
+    else {
+      // A big commit's temp file (fsynced before its record), until it is renamed into place.
+      const staged = await readFile(join(dir, text!), 'utf8').catch(() => undefined);
+      if (staged !== undefined) files.set(path, staged);
+    }
+  }
+  return files;
+}
+
+/** The catalog as `readCatalog` reads it, each bucket's text from `pending` (a journal's) when it has one. */
+async function catalogWith(dir: string, pending: Map<string, string | null> | undefined): Promise<Map<number, Map<string, string>> | undefined> {
+  if (!existsSync(join(dir, CHECKSUMS)) && !pending?.size) return undefined;
+  const buckets = new Map<number, Map<string, string>>();
+  for (let b = 0; b < SUM_BUCKETS; b++) {
+    const path = `${CHECKSUMS}/${bucketFile(b)}`;
+    const text = pending?.get(path);
+    buckets.set(b, parseBucket(b, text === undefined ? await readBucketBytes(dir, b) : text === null ? undefined : Buffer.from(text)));
+  }
+  return buckets;
+}
+
 async function examine(dir: string): Promise<Examined> {
   const format = readFormat(dir); // a newer format, two formats mixed, a damaged marker: thrown, one line
   if (format.kind === 'empty') throw new DocsError('not_found', `no store in ${dir} (it has no ${SHARDS}/ folder)`);
@@ -116,9 +158,10 @@ async function examine(dir: string): Promise<Examined> {
   const damage = (file: string, problem: string) => report.damaged.push({ file, problem });
   if (format.kind === 'older') report.notes.push(`format ${format.format} (written by an earlier docs): the next start migrates it to format ${FORMAT}`);
   if (format.kind === 'interrupted') report.notes.push(`a migration to format ${FORMAT} was interrupted; the next start completes it`);
-  if (existsSync(join(dir, JOURNAL)))
+  const pending = existsSync(join(dir, JOURNAL)) ? await journalFiles(dir, damage) : undefined;
+  if (pending)
     report.notes.push(
-      `${JOURNAL}: commits after the last checkpoint of a docs that did not close the store; the next start (or --repair) writes their files again, and until then they may show as changed`,
+      `${JOURNAL}: commits after the last checkpoint of a docs that did not close the store (${pending.size} files); examined as the next start (or --repair) writes them`,
     );
   if (existsSync(join(dir, MANIFEST)))
     report.notes.push(
@@ -127,7 +170,7 @@ async function examine(dir: string): Promise<Examined> {
 
   let catalog: Map<number, Map<string, string>> | undefined;
   try {
-    catalog = await readCatalog(dir);
+    catalog = await catalogWith(dir, pending);
   } catch (err) {
     if (!(err instanceof CatalogDamage)) throw err;
     damage(err.file, err.problem);
@@ -137,13 +180,20 @@ async function examine(dir: string): Promise<Examined> {
   if (!catalog && !badBuckets.length) report.notes.push(`${CHECKSUMS}/: no catalog yet (written by an earlier version of docs); the next start makes it`);
   const entries = new Map<string, string>();
   for (const b of catalog?.values() ?? []) for (const [f, e] of b) entries.set(f, e);
-  const files = (await readdir(shardDir)).filter((f) => f.endsWith('.json')).sort();
-  const present = new Set(files);
+  const present = new Set((await readdir(shardDir)).filter((f) => f.endsWith('.json')));
+  const inJournal = (f: string) => pending?.get(`${folder}/${f}`);
+  for (const [path, text] of pending ?? []) {
+    const f = path.slice(folder.length + 1);
+    if (!path.startsWith(`${folder}/`) || f.includes('/') || !f.endsWith('.json')) continue;
+    if (text === null) present.delete(f);
+    else present.add(f);
+  }
+  const files = [...present].sort();
   for (const f of entries.keys()) {
     if (!present.has(f)) bad.set(f, 'is missing (the catalog of committed shards lists it)');
   }
   for (const f of files) {
-    const text = await readFile(join(shardDir, f), 'utf8');
+    const text = inJournal(f) ?? (await readFile(join(shardDir, f), 'utf8'));
     const entry = entries.get(f);
     const data = parseShard(text);
     if (typeof data === 'string') bad.set(f, data);
@@ -350,7 +400,13 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
   const first = await examine(dir);
   if (!opts.repair && !opts.adopt) return first.report;
   const shown = planOf(first, opts);
-  if (isEmpty(shown)) return { ...first.report, plan: shown };
+  if (isEmpty(shown)) {
+    // Nothing to repair, but commits a journal holds (or a manifest of an older docs): written as
+    // any open writes them, which needs no consent.
+    if (!existsSync(join(dir, JOURNAL)) && !existsSync(join(dir, MANIFEST))) return { ...first.report, plan: shown };
+    await new FileBackend(dir).prepare();
+    return { ...(await examine(dir)).report, plan: shown };
+  }
   // Asked before anything is written, the format migration included.
   if (opts.confirm && !(await opts.confirm(shown, first.report))) return { ...first.report, plan: shown };
   // What any open does first (a format migration, an interrupted commit completed): not repair.

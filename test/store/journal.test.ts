@@ -96,18 +96,32 @@ describe('the commit journal of a data directory', () => {
     await again.close();
   });
 
-  it('docs doctor says a journal is there to replay; --repair replays it', async () => {
+  it('docs doctor examines the directory as its journal leaves it (no damage for what it holds); --repair replays it', async () => {
     const dir = tempDir();
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    await store.write((tx) => tx.put('orgs', { id: 'b', v: 1 }));
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }));
+    // The crash: a's file emptied, b's catalog bucket never written (the catalog waits for a checkpoint).
     empty(dir, 'store/org__a.json');
     const report = await doctor(dir);
     expect(report.notes).toContainEqual(expect.stringMatching(/^journal: commits after the last checkpoint/));
+    // Neither the emptied shard nor b's file missing from the catalog on disk is damage: the journal holds both.
+    expect(report.damaged.map((d) => d.file)).toEqual(['store/root.json']);
+    expect(report.rows).toBe(2);
+    // A record naming a path outside the directory is.
+    appendFileSync(join(dir, JOURNAL), journalRecord([['../outside.json', '{}']]));
+    expect((await doctor(dir)).damaged.map((d) => d.file)).toContain(JOURNAL);
+    writeFileSync(
+      join(dir, JOURNAL),
+      readFileSync(join(dir, JOURNAL)).subarray(0, statSync(join(dir, JOURNAL)).size - Buffer.byteLength(journalRecord([['../outside.json', '{}']]))),
+    );
     await doctor(dir, { repair: true, confirm: async () => true });
     expect(existsSync(join(dir, JOURNAL))).toBe(false);
     // The shard the crash emptied is whole again (this bare store has no root.json: doctor names that alone).
     expect((await doctor(dir)).damaged.map((d) => d.file)).toEqual(['store/root.json']);
-    expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'store/org__a.json'), 'utf8')).orgs.a.v).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'store/org__b.json'), 'utf8')).orgs.b.v).toBe(1);
   });
 
   it('a shard written again is read from the commit until the checkpoint writes its file, once', async () => {

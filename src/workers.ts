@@ -1,5 +1,5 @@
-import { contextBase, type Context } from './kernel/context.js';
-import { deferWorkerStart } from './kernel/worker-registry.js';
+import type { Context } from './kernel/context.js';
+import { deferredWorkerStart, deferWorkerStart } from './kernel/worker-registry.js';
 import { startDelivery, stopDelivery } from './integrations/delivery.js';
 import { startConversationProcessing, stopConversationProcessing } from './conversations/processor.js';
 import { closeSearchIndexes } from './search/service.js';
@@ -15,13 +15,14 @@ interface Worker {
   name: string;
   /** Only in a long-lived server (`docs serve`): not in an in-process command that runs the workers for what it waits on. */
   server?: true;
+  /**
+   * Started at once even when the others wait (startWorkers `after`): the search indexer, whose
+   * first pass starts the search thread and warms the first search (src/search/service.ts `warmSearch`).
+   */
+  atOnce?: true;
   start(ctx: Context): void;
   stop(ctx: Context): Promise<void>;
 }
-
-// Started at once even when the others wait (startWorkers `after`): its first pass starts the
-// search thread and warms the first search (src/search/service.ts `warmSearch`).
-const SEARCH_INDEXER = 'search indexes';
 
 export const WORKERS: Worker[] = [
   { name: 'openapi processing', start: startProcessing, stop: stopProcessing },
@@ -36,8 +37,9 @@ export const WORKERS: Worker[] = [
   // Server only: its first pass checks every space, which `docs openapi put --wait` run in process
   // must not wait for at its end.
   {
-    name: SEARCH_INDEXER,
+    name: 'search indexes',
     server: true,
+    atOnce: true,
     start: startSearchIndexer,
     stop: async (ctx) => {
       await stopSearchIndexer(ctx);
@@ -45,9 +47,6 @@ export const WORKERS: Worker[] = [
     },
   },
 ];
-
-/** The workers whose start waits (`startWorkers` with `after`), by store: what starts them. */
-const deferred = new WeakMap<Context, () => void>();
 
 /**
  * Starts the workers: all of them in `docs serve` (`server`), the others in an in-process command.
@@ -62,28 +61,24 @@ export function startWorkers(ctx: Context, opts: { server?: boolean; after?: Pro
     for (const w of all) w.start(ctx);
     return;
   }
-  const base = contextBase(ctx);
+  // Registered where a kick finds it (src/kernel/worker-registry.ts): work before `after` starts them.
   const start = () => {
-    if (deferred.get(base) !== start) return; // started, or stopped meanwhile
-    deferred.delete(base);
-    deferWorkerStart(base, undefined);
-    for (const w of all) if (w.name !== SEARCH_INDEXER) w.start(ctx);
+    if (deferredWorkerStart(ctx) !== start) return; // started, or stopped meanwhile
+    deferWorkerStart(ctx, undefined);
+    for (const w of all) if (!w.atOnce) w.start(ctx);
   };
-  deferred.set(base, start);
-  deferWorkerStart(base, start);
-  for (const w of all) if (w.name === SEARCH_INDEXER) w.start(ctx);
+  deferWorkerStart(ctx, start);
+  for (const w of all) if (w.atOnce) w.start(ctx);
   opts.after.then(start, start);
 }
 
 /** Whether some of this store's workers wait for their deferred start (tests). */
 export function workersDeferred(ctx: Context): boolean {
-  return deferred.has(contextBase(ctx));
+  return deferredWorkerStart(ctx) !== undefined;
 }
 
 /** Stops every worker; work they abandon is left in the store for the next process. */
 export async function stopWorkers(ctx: Context): Promise<void> {
-  const base = contextBase(ctx);
-  deferred.delete(base); // a deferred start no longer runs
-  deferWorkerStart(base, undefined);
+  deferWorkerStart(ctx, undefined); // a deferred start no longer runs
   await Promise.all(WORKERS.map((w) => w.stop(ctx)));
 }

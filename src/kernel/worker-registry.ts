@@ -18,6 +18,9 @@ export function deferWorkerStart(ctx: Context, start: (() => void) | undefined):
   else deferredStarts.delete(contextBase(ctx));
 }
 
+/** What starts `ctx`'s deferred workers, while they wait for it. */
+export const deferredWorkerStart = (ctx: Context): (() => void) | undefined => deferredStarts.get(contextBase(ctx));
+
 /**
  * One worker per open store (context), made on start: `start` creates it if needed and wakes it
  * (taking up work an earlier process left), `kick` wakes it only if this process runs one,

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { DocsError } from '../kernel/errors.js';
 import type { ShardData } from './backend.js';
 import { REFERENCED_FOLDERS, blobsOf } from './blob-refs.js';
 import { FORMAT, OLD_SHARD_DIR, readFormat } from './data-format.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
-import { JOURNAL, readJournal } from './journal.js';
+import { JOURNAL, lastWrites, readJournal } from './journal.js';
 import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf, type SegmentInfo } from './layout.js';
 import type { TableSpec } from './port.js';
 import { idLeftOut } from './segment-filter.js';
@@ -116,13 +116,15 @@ const kept = (m: RegExpExecArray) => {
 async function journalFiles(dir: string, damage: (file: string, problem: string) => void): Promise<Map<string, string | null> | undefined> {
   const journal = await readJournal(join(dir, JOURNAL));
   if (!journal) return undefined;
+  let last: ReturnType<typeof lastWrites>;
+  try {
+    last = lastWrites(journal.entries);
+  } catch (err) {
+    damage(JOURNAL, `${(err as Error).message.slice(JOURNAL.length + 2)}: a start refuses it`);
+    return undefined;
+  }
   const files = new Map<string, string | null>();
-  const outside = (p: string) => isAbsolute(p) || p.split('/').includes('..');
-  for (const [path, text, move] of journal.entries) {
-    if (outside(path) || (move && outside(text!))) {
-      damage(JOURNAL, `a record names ${move && !outside(path) ? text : path}, outside the data directory: a start refuses it`);
-      return undefined;
-    }
+  for (const [path, [text, move]] of last) {
     if (!move) files.set(path, text);
     else {
       // A big commit's temp file (fsynced before its record), until it is renamed into place.

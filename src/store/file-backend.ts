@@ -1,5 +1,5 @@
 import { link, mkdir, open as openFileHandle, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
@@ -29,7 +29,7 @@ import {
 } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
-import { BIG_COMMIT, JOURNAL, journalRecord, readJournal, type JournalEntry } from './journal.js';
+import { BIG_COMMIT, JOURNAL, journalRecord, lastWrites, readJournal, type JournalEntry } from './journal.js';
 
 export { fileName, keyOf } from './shard-files.js';
 
@@ -649,13 +649,7 @@ export class FileBackend implements ShardBackend {
 
   /** Each file's last text of `entries` written and fsynced (or the file deleted), then their folders. */
   private async replay(entries: JournalEntry[]): Promise<void> {
-    const last = new Map<string, [string | null, boolean]>();
-    for (const [path, text, move] of entries) {
-      for (const p of move ? [path, text!] : [path])
-        if (isAbsolute(p) || p.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${p}, outside the data directory`);
-      last.delete(path);
-      last.set(path, [text, !!move]);
-    }
+    const last = lastWrites(entries);
     await each([...last], IO_CONCURRENCY, async ([path, [text, move]]) => {
       const target = join(this.dir, path);
       if (move) {

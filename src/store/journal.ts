@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 
 // The commit journal of a data directory (src/store/file-backend.ts): a commit's files are staged
 // as temp files without fsync, then one record holding every file's new text (or its deletion) is
@@ -87,4 +88,20 @@ export async function readJournal(path: string): Promise<{ entries: JournalEntry
     throw err;
   }
   return parseJournal(bytes);
+}
+
+/**
+ * Each file's last entry of `entries` (`[text, move]`, in the order of those last entries): what
+ * a replay writes (src/store/file-backend.ts) and what `docs doctor` reads in place of the files.
+ * A path outside the data directory (absolute, or with `..`) is refused: a record names none.
+ */
+export function lastWrites(entries: JournalEntry[]): Map<string, [text: string | null, move: boolean]> {
+  const last = new Map<string, [string | null, boolean]>();
+  for (const [path, text, move] of entries) {
+    for (const p of move ? [path, text!] : [path])
+      if (isAbsolute(p) || p.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${p}, outside the data directory`);
+    last.delete(path);
+    last.set(path, [text, !!move]);
+  }
+  return last;
 }

@@ -20,7 +20,7 @@ import {
 } from './worker.js';
 import { createHash } from 'node:crypto';
 import { nodeRow } from '../content/nodes.js';
-import { Revisions } from '../spaces/tables.js';
+import { Revisions, Spaces } from '../spaces/tables.js';
 
 // The search indexes of a context: SQLite FTS5 databases kept by one worker thread
 // (src/search/worker.ts), one per organization, beside the store (`<data>/search/<org>.sqlite`)
@@ -349,11 +349,23 @@ class Indexes {
     }
   }
 
-  /** Moves a space's index to `revId`: the changed pages indexed, the gone ones removed. */
-  private async update(org: string, space: string, revId: string): Promise<void> {
+  /**
+   * Moves a space's index to its current revision (`asked` when the space is gone): the changed
+   * pages indexed, the gone ones removed. Never to `asked` itself when the space moved on: the
+   * indexer's pass asks for the revisions it read when it began, and a search's update may have
+   * brought the space further since; an update to the older revision put the index back under it,
+   * and a search that found the newer revision known while that update ran answered from the old
+   * pages (an organization search missing a page merged before it).
+   */
+  private async update(org: string, space: string, asked: string): Promise<void> {
     const { key, file } = this.where(org);
     const slice = new Slicer();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const revId = await this.ctx.store.read((tx) => {
+        const row = tx.get(Spaces, space);
+        return row?.revision ?? asked;
+      });
+      if ((await this.known(org)).get(space) === revId) return;
       const { session } = await call<{ session: number }>('begin', key, file, space);
       let done = false;
       try {

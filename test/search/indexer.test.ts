@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/kernel/context.js';
-import { closeIndexes, searchLimits, searchStats } from '../../src/search/indexes.js';
+import { closeIndexes, indexesOf, searchLimits, searchStats } from '../../src/search/indexes.js';
 import { indexerStats, searchIndexerIdle, startSearchIndexer } from '../../src/search/indexer.js';
 import { searchOrganization, searchSpace } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
@@ -88,6 +88,27 @@ describe('the search indexer', () => {
     expect(r[0]!.hits).toHaveLength(30);
     expect(searchStats.pagesWalked - before.pagesWalked).toBe(0);
     expect(searchStats.pagesIndexed - before.pagesIndexed).toBe(0);
+  });
+
+  it('never moves an index back to a revision a stale pass read: a search right after a merge finds the merged page', async () => {
+    const id = (await call('createSpace', { path: { organizationId: org }, body: { title: 'Stale' } })).id;
+    await change(call, id, [{ operation: 'insert_page', title: 'First', document: { markdown: 'An okapi.' } }]);
+    await searchIndexerIdle(ctx);
+    const older = (await ctx.store.read((tx) => tx.get(Spaces, id)))!.revision;
+    await change(call, id, [{ operation: 'insert_page', title: 'Second', document: { markdown: 'Another okapi.' } }]);
+    await searchIndexerIdle(ctx);
+    const space = (await ctx.store.read((tx) => tx.get(Spaces, id)))!;
+    expect(space.revision).not.toBe(older);
+    const indexes = indexesOf(ctx);
+    // What the indexer's pass does with the revisions it read before the second merge, while a
+    // search of the merged revision runs.
+    const stale = indexes.ensure(org, [{ id, revision: older }]);
+    const found = await searchOrganization(ctx, org, [space], 'okapi');
+    await stale;
+    expect(found[0]!.hits.map((h) => h.title).sort()).toEqual(['First', 'Second']);
+    expect(await indexes.behind(org, [space])).toEqual([]);
+    const again = await searchOrganization(ctx, org, [space], 'okapi');
+    expect(again[0]!.hits).toHaveLength(2);
   });
 
   it("warms a search's paths once per organization, once its index has text: a server's first search finds them ready", async () => {

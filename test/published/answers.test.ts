@@ -49,11 +49,20 @@ async function readsDuring(fn: () => Promise<unknown>): Promise<number> {
 describe('answers kept between commits', () => {
   it('the same request again: the same bytes, no store read; a commit: read again and current', async () => {
     const site = await newSite('Kept');
-    const first = await get(s, `${site.url}/second`);
-    expect(first.status).toBe(200);
+    // A commit of a background worker between the two requests (on a loaded machine) rightly
+    // drops the kept answer: the pair is asked again until none came between them.
+    let first: Awaited<ReturnType<typeof get>> | undefined;
     let again: Awaited<ReturnType<typeof get>> | undefined;
-    expect(await readsDuring(async () => (again = await get(s, `${site.url}/second`)))).toBe(0);
-    expect(again!.text).toBe(first.text);
+    let reads = -1;
+    for (let tries = 0; tries < 5 && reads !== 0; tries++) {
+      const gen = s.ctx.store.generation!();
+      first = await get(s, `${site.url}/second`);
+      expect(first.status).toBe(200);
+      reads = await readsDuring(async () => (again = await get(s, `${site.url}/second`)));
+      if (s.ctx.store.generation!() === gen) break;
+    }
+    expect(reads).toBe(0);
+    expect(again!.text).toBe(first!.text);
     // Another page, or the same with another cookie (a theme), is its own request.
     expect(await readsDuring(() => get(s, `${site.url}/second`, 'other=1'))).toBeGreaterThan(0);
 

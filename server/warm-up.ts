@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { authenticate } from '../src/auth/tokens.js';
 import type { Context } from '../src/kernel/context.js';
 import { invoke } from '../src/invoke.js';
+import { loadBodyValidatorRuntime } from '../src/contract/validate.js';
 
 // The first request a `docs serve` process answers ran, for the first time in the process, Node's
 // HTTP server (parser, socket, response writing), our handler, authentication, the router and
@@ -69,6 +70,8 @@ export function warmUp(): WarmUp {
         open = false;
       }
       const done: WarmedUp[] = [{ read: 'GET /v1/user', status }];
+      // What every write's body validator shares (src/contract/validate.ts): code, no data.
+      loadBodyValidatorRuntime();
       if (status !== 200 || !token) return done;
       const caller = await authenticate(ctx, token).catch(() => undefined);
       const ids: Partial<Record<'org' | 'space', string>> = {};

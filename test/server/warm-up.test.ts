@@ -6,6 +6,7 @@ import { expect, test } from 'vitest';
 import { serve } from '../../server/serve.js';
 import { quietAfterStart, WARM_UP_READS, warmUp, workerDeferral } from '../../server/warm-up.js';
 import type { Context } from '../../src/kernel/context.js';
+import { bodyValidatorRuntime } from '../../src/contract/validate.js';
 import { kickProcessing } from '../../src/openapi/processor.js';
 import { workersDeferred } from '../../src/workers.js';
 import { tempDir } from '../helpers/server.js';
@@ -168,3 +169,20 @@ test('quietAfterStart resolves when the server closes', async () => {
     Object.assign(workerDeferral, saved);
   }
 });
+
+test("the warm-up loads what the body validators share, so that a fresh server's first write does not", async () => {
+  bodyValidatorRuntime.loads = 0;
+  const served = await serve({ dataDir: tempDir(), port: 0, warmUp: true });
+  try {
+    expect(bodyValidatorRuntime.loads).toBe(1);
+  } finally {
+    await served.close();
+  }
+  // Without the warm-up, nothing loads them before a write needs them.
+  const plain = await serve({ dataDir: tempDir(), port: 0 });
+  try {
+    expect(bodyValidatorRuntime.loads).toBe(1);
+  } finally {
+    await plain.close();
+  }
+}, 60_000);

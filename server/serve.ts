@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { bootstrap, ownerOf } from '../src/auth/bootstrap.js';
-import { hashToken } from '../src/auth/tokens.js';
+import { hashToken, tokenUsesWritten } from '../src/auth/tokens.js';
 import type { Clock } from '../src/kernel/clock.js';
 import type { Context } from '../src/kernel/context.js';
 import { DocsError } from '../src/kernel/errors.js';
@@ -121,6 +121,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   try {
     ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
     if (opts.allowPrivateTunnels) ctx.allowPrivateTunnels = true;
+    ctx.deferTokenUses = true;
     if (opts.loadAreas) await loadAllOperations();
     let stopping = false;
     // A slow client cannot hold the server: headers must arrive within 10 s and a whole request
@@ -202,6 +203,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
             // Clients that keep a connection busy past the grace period are cut off.
             setTimeout(() => http.closeAllConnections(), 10_000).unref();
           });
+          await tokenUsesWritten(); // the uses recorded and not yet written (src/auth/tokens.ts)
           await stopWorkers(c);
           await c.store.close(); // every acknowledged write is already durable; this drains the queue
           lock?.release();

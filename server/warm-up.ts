@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { authenticate } from '../src/auth/tokens.js';
 import type { Context } from '../src/kernel/context.js';
 import { invoke } from '../src/invoke.js';
+import { loadBodyValidatorRuntime } from '../src/contract/validate.js';
+import { loadStemmer } from '../src/search/service.js';
 
 // The first request a `docs serve` process answers ran, for the first time in the process, Node's
 // HTTP server (parser, socket, response writing), our handler, authentication, the router and
@@ -69,6 +71,10 @@ export function warmUp(): WarmUp {
         open = false;
       }
       const done: WarmedUp[] = [{ read: 'GET /v1/user', status }];
+      // What every write's body validator shares (src/contract/validate.ts), and the stemmer of
+      // a search's snippets (src/search/service.ts): code, no data.
+      loadBodyValidatorRuntime();
+      await loadStemmer().catch(() => {});
       if (status !== 200 || !token) return done;
       const caller = await authenticate(ctx, token).catch(() => undefined);
       const ids: Partial<Record<'org' | 'space', string>> = {};

@@ -56,32 +56,70 @@ const touched = new Map<string, number>();
 // The lastUsedAt writes started and not yet committed (tokenUsesWritten waits for them).
 const writing = new Set<Promise<void>>();
 
+/** How long a recorded use waits for its write, with the uses recorded meanwhile (one commit for all). */
+export const tokenUseWrite = { delayMs: 1000 };
+
+/** The uses of one store waiting for their write (`touch`). */
+interface UseBatch {
+  uses: Map<string, Date>;
+  timer?: NodeJS.Timeout;
+  /** Starts the write now (the timer's end, or tokenUsesWritten). */
+  start: () => void;
+}
+const batches = new Map<object, UseBatch>();
+
 /**
- * Records a token's use, off the request's path: the request does not wait for this durable
- * commit (an fsync: the first request of each token each minute paid it, 60–150 ms on a loaded
- * machine for the first request after `docs serve` starts, issue 28 item 1). It is a record for
- * `docs tokens list`, not a write the client asked for; the store's close drains it.
+ * Records a token's use, off the request's path and after it: the request does not wait for
+ * this durable commit (an fsync: the first request of each token each minute paid it, 60–150 ms
+ * on a loaded machine for the first request after `docs serve` starts, issue 28 item 1). In
+ * `docs serve` (`ctx.deferTokenUses`) the commit waits `tokenUseWrite.delayMs`, with the uses
+ * recorded meanwhile: started at once, the process's first commit (the journal opened, its
+ * folder synced) and the store generation it moves (kept answers, known tokens) landed on the
+ * requests right after a fresh server's first. It is a record for `docs tokens list`, not a write
+ * the client asked for; `tokens list` and the server's close write it at once (tokenUsesWritten).
  */
 function touch(ctx: Context, hash: string, now: Date): void {
   const last = touched.get(hash);
   if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
   if (touched.size >= 10_000) touched.clear();
   touched.set(hash, now.getTime());
-  const written: Promise<void> = ctx.store
-    .write((tx) => {
-      const row = tx.get(Tokens, hash);
-      if (row && !(row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS)) tx.put(Tokens, { ...row, lastUsedAt: now.toISOString() });
-    })
-    .then(
-      () => {},
-      () => {}, // a record of use that cannot be written (a full disk) must not refuse a valid token
-    )
-    .finally(() => writing.delete(written));
-  writing.add(written);
+  let batch = batches.get(ctx.store);
+  if (!batch) {
+    const uses = new Map<string, Date>();
+    let start!: () => void;
+    const go = new Promise<void>((resolve) => (start = resolve));
+    const written: Promise<void> = go
+      .then(() => {
+        if (batches.get(ctx.store) === batch) batches.delete(ctx.store);
+        return ctx.store.write((tx) => {
+          for (const [hash, at] of uses) {
+            const row = tx.get(Tokens, hash);
+            if (row && !(row.lastUsedAt && at.getTime() - Date.parse(row.lastUsedAt) < TOUCH_EVERY_MS))
+              tx.put(Tokens, { ...row, lastUsedAt: at.toISOString() });
+          }
+        });
+      })
+      .then(
+        () => {},
+        () => {}, // a record of use that cannot be written (a full disk) must not refuse a valid token
+      )
+      .finally(() => writing.delete(written));
+    writing.add(written);
+    batch = { uses, start, timer: ctx.deferTokenUses ? setTimeout(start, tokenUseWrite.delayMs) : undefined };
+    // Background work keeps no process alive (a server's close writes it: tokenUsesWritten).
+    batch.timer?.unref();
+    batches.set(ctx.store, batch);
+    if (!ctx.deferTokenUses) start();
+  }
+  batch.uses.set(hash, now);
 }
 
-/** Resolves once every use recorded so far is committed (or failed): what `tokens list` shows includes them. */
+/** Writes the uses recorded so far now, and resolves once they are committed (or failed): what `tokens list` shows includes them. */
 export async function tokenUsesWritten(): Promise<void> {
+  for (const b of batches.values()) {
+    clearTimeout(b.timer);
+    b.start();
+  }
   while (writing.size) await Promise.all([...writing]);
 }
 

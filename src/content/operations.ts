@@ -19,7 +19,7 @@ import { FILE_NAME_RULE, fileNameProblem } from './safe-names.js';
 import { backlinks, linkItems } from './links.js';
 import { applyTemplate } from './templates.js';
 import type { ContentRevision, PageNode } from './model.js';
-import { markdownBody, pageLocation, presentChildren, presentFile, presentPage, presentRevision } from './present.js';
+import { markdownBody, pageLocation, presentChildren, presentFile, presentPage, presentRevision, revisionPages } from './present.js';
 import { currentRevision, markdownOf, readRevision, sha256, treeOf } from './revisions.js';
 import { rankOrganization, searchSpace, type SearchHit } from '../search/service.js';
 import { flatten } from './tree.js';
@@ -71,7 +71,7 @@ export const listPages = defineOperation('listPages', async ({ ctx, caller, path
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
     const { space, rev } = current(tx, caller, path.spaceId);
-    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+    return { status: 200, body: { pages: revisionPages(ctx, tx, space, rev) } };
   });
 });
 
@@ -389,7 +389,7 @@ export const listPagesInChangeRequest = defineOperation('listPagesInChangeReques
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
     const { space, rev } = ofChangeRequest(tx, caller, path.spaceId, path.changeRequestId);
-    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+    return { status: 200, body: { pages: revisionPages(ctx, tx, space, rev) } };
   });
 });
 

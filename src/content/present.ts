@@ -44,6 +44,7 @@ export type PresentedPage = Schema<'RevisionPageDocument'> | Schema<'RevisionPag
 export type ChildPage = Schema<'RevisionPageDocument'> | Schema<'RevisionPageLink'>;
 
 export function presentPage(ctx: Context, space: SpaceRecord, node: PageNode, path: string, body: Body, deep = true): PresentedPage {
+  presentWork.pages++;
   const app = `${ctx.baseUrl}/o/${space.organization}/s/${space.id}/${path}`;
   const common = {
     id: node.id,
@@ -123,6 +124,31 @@ export function presentFile(ctx: Context, space: SpaceRecord, f: FileEntry): Sch
   };
 }
 
+/** Pages presented (tests: a read presents its pages once, src/store/shard-store.ts `run` runs it again). */
+export const presentWork = { pages: 0 };
+
+/**
+ * The pages of a revision, with their bodies. Each body is looked up before any page is
+ * presented, and none is presented in a run that reached a shard not loaded yet: the store loads
+ * what the run missed, runs the read again and drops that run's answer (src/store/shard-store.ts
+ * `run`). A fresh server's first read of a space's content presented its pages three times, two
+ * of them for nothing: without the bodies' group index, then without the segments its filters
+ * named (docs/manual/performance.md, "First requests").
+ */
+export function revisionPages(ctx: Context, tx: ReadTx, space: SpaceRecord, rev: ContentRevision): PresentedPage[] {
+  const tree = treeOf(tx, rev);
+  const bodies = new Map<PageNode, string>();
+  const walk = (pages: readonly PageNode[]) => {
+    for (const p of pages) {
+      if (p.type !== 'link' && p.type !== 'group') bodies.set(p, markdownOf(tx, space.id, p));
+      walk(p.pages);
+    }
+  };
+  walk(tree);
+  if (tx.settled?.() === false) return [];
+  return presentPages(ctx, space, tree, (node) => ({ markdown: bodies.get(node) ?? markdownOf(tx, space.id, node) }));
+}
+
 export function presentRevision(
   ctx: Context,
   tx: ReadTx,
@@ -136,7 +162,7 @@ export function presentRevision(
     object: 'revision' as const,
     id: rev.id,
     parents: rev.parents,
-    pages: presentPages(ctx, space, treeOf(tx, rev), markdownBody(tx, space.id)),
+    pages: revisionPages(ctx, tx, space, rev),
     files: (rev.files ?? []).map((f) => presentFile(ctx, space, f)),
     reusableContents: (rev.reusable ?? []).map(presentReusableContent),
     tags: [], // no tags concept: none are available (docs/manual/contract.md#the-newest-spec-is-part-of-the-contract)

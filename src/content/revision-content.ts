@@ -9,7 +9,7 @@ import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
 import { ensureDownloadSecret } from './downloads.js';
 import { contentRowId, type ContentRevision } from './model.js';
-import { type ChildPage, markdownBody, presentChildren, presentFile, presentPage } from './present.js';
+import { type ChildPage, markdownBody, presentChildren, presentFile, presentPage, revisionPages } from './present.js';
 import { markdownOf, readRevision, treeOf } from './revisions.js';
 import { flatten, type Located } from './tree.js';
 import { PageContents } from './tables.js';
@@ -63,7 +63,7 @@ export const listPagesInRevisionById = defineOperation('listPagesInRevisionById'
   await purgeIfExpired(ctx, path.spaceId);
   return ctx.store.read((tx) => {
     const { space, rev } = ofRevision(tx, caller, path.spaceId, path.revisionId);
-    return { status: 200, body: { pages: treeOf(tx, rev).map((p) => presentPage(ctx, space, p, p.slug, markdownBody(tx, space.id))) } };
+    return { status: 200, body: { pages: revisionPages(ctx, tx, space, rev) } };
   });
 });
 

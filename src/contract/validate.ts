@@ -140,6 +140,28 @@ function bodyValidator(op: OperationSpec, c: Compiled): ValidateFunction {
   return c.body;
 }
 
+/** Calls of loadBodyValidatorRuntime that loaded it (tests). */
+export const bodyValidatorRuntime = { loads: 0 };
+
+/**
+ * Loads what the precompiled body validators share, as they require it: generated/contract/
+ * formats.cjs (with ajv-formats' formats) and ajv's ucs2length. The first write with a body of a
+ * process loaded them (~2 ms of CPU) besides its own validator; `docs serve`'s warm-up loads them
+ * before it is ready (server/warm-up.ts). False when they could not be loaded (a validator then
+ * loads them itself, or fails as before).
+ */
+export function loadBodyValidatorRuntime(): boolean {
+  try {
+    const from = createRequire(join(packageRoot(), 'generated', 'contract', 'bodies', 'index.cjs'));
+    from('../formats.cjs');
+    from('ajv/dist/runtime/ucs2length');
+    bodyValidatorRuntime.loads++;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** "body.title: must NOT have more than 255 characters" — the field, then the rule. */
 export function describe(where: string, e: ErrorObject): string {
   let field = where + e.instancePath.replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~');

@@ -17,6 +17,12 @@ export interface Context {
    */
   allowPrivateTunnels?: boolean;
   /**
+   * `docs serve`: a token's use (lastUsedAt) is written `tokenUseWrite.delayMs` after the request,
+   * with the uses recorded meanwhile (src/auth/tokens.ts), and the server's close writes what waits.
+   * Elsewhere (an in-process command, which exits once its output is written) it is written at once.
+   */
+  deferTokenUses?: boolean;
+  /**
    * The process's context this one is made from: `invoke` gives a write operation's handler its
    * own context (its store records the call's audit events, src/kernel/write-scope.ts). What a
    * process keeps per context (workers, indexes, caches) is kept by `contextBase(ctx)`.

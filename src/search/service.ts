@@ -57,10 +57,23 @@ export function matchExpression(words: readonly string[]): string {
 }
 
 let stem: ((w: string) => string) | undefined;
+/** Calls of loadStemmer (tests). */
+export const stemmerLoads = { asked: 0 };
+
+/**
+ * Loads the stemmer (the package `stemmer`, an ES module outside the bundle: its import resolved
+ * and evaluated, ~2 ms of CPU), which a search's snippets use. `docs serve`'s warm-up loads it
+ * before it is ready (server/warm-up.ts): the search indexer's warm-up search (`warmSearch`)
+ * loaded it on the main thread beside the first requests, or the first search did.
+ */
+export async function loadStemmer(): Promise<void> {
+  stemmerLoads.asked++;
+  stem ??= (await import('stemmer')).stemmer;
+}
 /** Stems of recent words (a search stems every word of its query; popular queries come again). */
 const stems = new Map<string, string>();
 async function snippetTerms(words: readonly string[]): Promise<string[]> {
-  stem ??= (await import('stemmer')).stemmer;
+  if (!stem) await loadStemmer();
   const stemOf = (w: string) => {
     let s = stems.get(w);
     if (s === undefined) {

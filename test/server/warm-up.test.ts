@@ -6,7 +6,9 @@ import { expect, test } from 'vitest';
 import { serve } from '../../server/serve.js';
 import { quietAfterStart, WARM_UP_READS, warmUp, workerDeferral } from '../../server/warm-up.js';
 import type { Context } from '../../src/kernel/context.js';
+import { bodyValidatorRuntime } from '../../src/contract/validate.js';
 import { kickProcessing } from '../../src/openapi/processor.js';
+import { stemmerLoads } from '../../src/search/service.js';
 import { workersDeferred } from '../../src/workers.js';
 import { tempDir } from '../helpers/server.js';
 
@@ -168,3 +170,37 @@ test('quietAfterStart resolves when the server closes', async () => {
     Object.assign(workerDeferral, saved);
   }
 });
+
+test("the warm-up loads what the body validators share, so that a fresh server's first write does not", async () => {
+  bodyValidatorRuntime.loads = 0;
+  const served = await serve({ dataDir: tempDir(), port: 0, warmUp: true });
+  try {
+    expect(bodyValidatorRuntime.loads).toBe(1);
+  } finally {
+    await served.close();
+  }
+  // Without the warm-up, nothing loads them before a write needs them.
+  const plain = await serve({ dataDir: tempDir(), port: 0 });
+  try {
+    expect(bodyValidatorRuntime.loads).toBe(1);
+  } finally {
+    await plain.close();
+  }
+}, 60_000);
+
+test("the warm-up loads the stemmer of a search's snippets, which the search indexer's warm-up search loaded beside the first requests", async () => {
+  stemmerLoads.asked = 0;
+  const served = await serve({ dataDir: tempDir(), port: 0, warmUp: true });
+  try {
+    expect(stemmerLoads.asked).toBe(1);
+  } finally {
+    await served.close();
+  }
+  // Without the warm-up, a start asks for it nowhere (an empty store: no search, none warmed).
+  const plain = await serve({ dataDir: tempDir(), port: 0 });
+  try {
+    expect(stemmerLoads.asked).toBe(1);
+  } finally {
+    await plain.close();
+  }
+}, 60_000);

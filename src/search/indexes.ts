@@ -75,6 +75,8 @@ export const searchStats = {
   orgHitRows: 0,
   /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
   warmups: 0,
+  /** Index files the thread opened when it was started early (`startSearchThread`, docs serve). */
+  filesPreopened: 0,
 };
 
 /** Bounds (tests may lower them). */
@@ -109,6 +111,10 @@ interface Thread {
 let thread: Thread | undefined;
 /** Bumped when a thread starts: a new thread has lost what an old one held in memory. */
 let generation = 0;
+let startedAt: number | undefined;
+
+/** When the running search thread was started (performance.now()); undefined when none runs. */
+export const searchThreadStartedAt = (): number | undefined => (thread ? startedAt : undefined);
 
 class IndexReset extends Error {}
 
@@ -128,6 +134,7 @@ function start(): Thread {
   const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA };
   const worker = new Worker(workerSource(), { eval: true, workerData: init });
   generation++;
+  startedAt = performance.now();
   const t: Thread = { worker, pending: new Map(), next: 1 };
   worker.unref();
   const fail = (err: Error) => {
@@ -156,6 +163,31 @@ function call<T>(op: string, ...args: unknown[]): Promise<T> {
     t.pending.set(id, { resolve, reject });
     t.worker.postMessage({ id, op, args });
   });
+}
+
+/**
+ * Starts the search thread now, if none runs, and has it open the index files of the data
+ * directory `dataDir`: `docs serve` calls it before it opens the store, so that the thread's start
+ * (a worker, SQLite's module: 65–70 ms) and the files' opening run beside the store's opening
+ * rather than between ready and the first search (issue 28 item 6; docs/manual/performance.md).
+ */
+export function startSearchThread(dataDir?: string): void {
+  if (thread) return;
+  thread = start();
+  if (dataDir)
+    call<number>('preopen', join(dataDir, 'search')).then(
+      (n) => {
+        searchStats.filesPreopened += n;
+      },
+      () => {}, // derived data: the first search opens them
+    );
+}
+
+/** Ends the search thread (tests: the next call starts a new one, as in a fresh process). */
+export async function stopSearchThread(): Promise<void> {
+  const t = thread;
+  thread = undefined;
+  await t?.worker.terminate();
 }
 
 // ---------------------------------------------------------------------------------------------

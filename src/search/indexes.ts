@@ -75,6 +75,8 @@ export const searchStats = {
   orgHitRows: 0,
   /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
   warmups: 0,
+  /** Organization rankings whose rows of the score at the limit took a second ranking pass (src/search/worker.ts `rank`). */
+  orgTiePasses: 0,
   /** Index files the thread opened when it was started early (`startSearchThread`, docs serve). */
   filesPreopened: 0,
 };
@@ -547,6 +549,7 @@ class Indexes {
         searchStats.orgQueries++;
         searchStats.orgIndexes++;
         searchStats.orgRows += ranking.rows.r.length;
+        if (got.tiePass) searchStats.orgTiePasses++;
       }
       this.rankings.delete(cacheKey); // the most recently used last
       this.rankings.set(cacheKey, ranking);

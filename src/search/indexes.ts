@@ -77,6 +77,8 @@ export const searchStats = {
   warmups: 0,
   /** Organization rankings whose rows of the score at the limit took a second ranking pass (src/search/worker.ts `rank`). */
   orgTiePasses: 0,
+  /** Organization rankings answered from the one the thread made when it opened the file early (the warm-up search's). */
+  orgKept: 0,
   /** Index files the thread opened when it was started early (`startSearchThread`, docs serve). */
   filesPreopened: 0,
 };
@@ -169,15 +171,17 @@ function call<T>(op: string, ...args: unknown[]): Promise<T> {
 
 /**
  * Starts the search thread now, if none runs, and has it open the index files of the data
- * directory `dataDir`: `docs serve` calls it before it opens the store, so that the thread's start
- * (a worker, SQLite's module: 65–70 ms) and the files' opening run beside the store's opening
- * rather than between ready and the first search (issue 28 item 6; docs/manual/performance.md).
+ * directory `dataDir` and rank the warm-up search's word in each: `docs serve` calls it before it
+ * opens the store, so that the thread's start (a worker, SQLite's module: 65–70 ms), the files'
+ * opening and the warm-up's ranking run beside the store's opening rather than between ready and
+ * the first search (issue 28 item 6; docs/manual/performance.md). The indexer's warm-up search
+ * after ready (service.ts `warmSearch`) is answered from that ranking while the index is unchanged.
  */
 export function startSearchThread(dataDir?: string): void {
   if (thread) return;
   thread = start();
   if (dataDir)
-    call<number>('preopen', join(dataDir, 'search')).then(
+    call<number>('preopen', join(dataDir, 'search'), searchLimits.orgSections).then(
       (n) => {
         searchStats.filesPreopened += n;
       },
@@ -550,6 +554,7 @@ class Indexes {
         searchStats.orgIndexes++;
         searchStats.orgRows += ranking.rows.r.length;
         if (got.tiePass) searchStats.orgTiePasses++;
+        if (got.kept) searchStats.orgKept++;
       }
       this.rankings.delete(cacheKey); // the most recently used last
       this.rankings.set(cacheKey, ranking);

@@ -78,6 +78,8 @@ export interface RankedRows {
   rows?: { r: number[]; score: number[]; space: string[]; page: string[]; sec: number[] };
   /** The rows of the score at the limit were too many for the first pass: a second one read them. */
   tiePass?: true;
+  /** The ranking the thread made when it opened the file early (`preopen`), for the warm-up search. */
+  kept?: true;
 }
 
 /** The details of a ranked section: its title, anchor, snippet (and body), and its page's. */
@@ -133,6 +135,12 @@ export function indexWorker(load: (id: string) => any): void {
     dicts: Map<number, Buffer>;
     /** Texts written while the database has no dictionary: it is made from them once they are enough. */
     pending: { bytes: number; text: string[]; spaces: Set<number> };
+    /**
+     * The ranking of the warm-up made when the file was opened early (`preopen`), of every space
+     * of the index, at the database's state `version`: the warm-up search the indexer runs after
+     * ready (src/search/service.ts `warmSearch`, the same word) is answered from it.
+     */
+    kept?: { match: string; limit: number; version: string; rows: NonNullable<RankedRows['rows']> };
   }
   interface Session {
     db: Db;
@@ -498,6 +506,41 @@ export function indexWorker(load: (id: string) => any): void {
     return rows;
   }
 
+  /** Ranked rows as parallel arrays (`RankedRows`). */
+  function rowsOf(ranked: ReturnType<typeof rank>): NonNullable<RankedRows['rows']> {
+    const rows = { r: [] as number[], score: [] as number[], space: [] as string[], page: [] as string[], sec: [] as number[] };
+    for (const x of ranked) {
+      rows.r.push(x.r);
+      rows.score.push(x.score);
+      rows.space.push(x.space);
+      rows.page.push(x.page);
+      rows.sec.push(x.sec);
+    }
+    return rows;
+  }
+
+  /** Whether `only` (space ids) names every space of the index. */
+  function coversAll(d: Db, only: readonly string[]): boolean {
+    const ids = new Set<string>(d.st.nos.all().map((r: any) => r.id));
+    let n = 0;
+    for (const id of new Set(only)) if (ids.has(id)) n++;
+    return n === ids.size;
+  }
+
+  /**
+   * A word of the index's text, for a search that warms the paths a search takes (null: no
+   * text): the longest of a page's, a rare one, so that the warming search ranks few rows (a
+   * frequent word, as a prefix, matched every section of the 200,000-page seed: seconds of
+   * the thread's time just after a start).
+   */
+  function sampleWord(d: Db): string | null {
+    const packed = d.st.anyText.get();
+    if (!packed) return null;
+    const [title, , , , secs] = unpack(d, packed);
+    const words: string[] = `${secs.map((x) => x[2]).join(' ')} ${title}`.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [];
+    return words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
+  }
+
   /** The text of ranked rows: section title, anchor, snippet (body), and the page's title, description, path, ancestors. */
   function details(d: Db, rowids: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
     const got = new Map<number, any[]>(d.st.texts.all(JSON.stringify(rowids)).map((x: any[]) => [x[0], x]));
@@ -668,19 +711,9 @@ export function indexWorker(load: (id: string) => any): void {
       });
     },
 
-    /**
-     * A word of the index's text, for a search that warms the paths a search takes (null: no
-     * text): the longest of a page's, a rare one, so that the warming search ranks few rows (a
-     * frequent word, as a prefix, matched every section of the 200,000-page seed: seconds of
-     * the thread's time just after a start).
-     */
+    /** A word of the index's text for the warm-up search (`sampleWord`). */
     sample(key: string, file: string | null): string | null {
-      const d = connect(key, file);
-      const packed = d.st.anyText.get();
-      if (!packed) return null;
-      const [title, , , , secs] = unpack(d, packed);
-      const words: string[] = `${secs.map((x) => x[2]).join(' ')} ${title}`.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [];
-      return words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
+      return sampleWord(connect(key, file));
     },
 
     /**
@@ -688,7 +721,7 @@ export function indexWorker(load: (id: string) => any): void {
      * first), their statements prepared and dictionaries read: sent when `docs serve` starts,
      * while the store opens, so that the first search after ready finds them open. How many opened.
      */
-    preopen(dir: string): number {
+    preopen(dir: string, limit: number): number {
       let names: { file: string; at: number }[];
       try {
         names = fs
@@ -708,6 +741,26 @@ export function indexWorker(load: (id: string) => any): void {
           const d = connect(file, file);
           const last = d.st.lastDict.get() as { id: number; data: Buffer } | undefined;
           if (last) d.dicts.set(last.id, last.data);
+          // The warm-up's ranking and the text of its first rows: SQLite's cache and this
+          // thread's code warmed before ready, its ranking kept for the warm-up search.
+          const word = sampleWord(d);
+          if (word) {
+            const match = `"${word}"*`;
+            const version = stamp(d);
+            const ranked = rank(
+              d,
+              match,
+              d.st.nos.all().map((r: any) => r.id),
+              limit,
+            );
+            d.kept = { match, limit, version, rows: rowsOf(ranked) };
+            details(
+              d,
+              ranked.slice(0, 50).map((x) => x.r),
+              [word],
+              0,
+            );
+          }
           n++;
         } catch {}
       }
@@ -728,16 +781,13 @@ export function indexWorker(load: (id: string) => any): void {
       const d = connect(key, file);
       const version = stamp(d);
       if (version === known) return { version };
-      const passes = tiePasses;
-      const ranked = rank(d, match, only, limit);
-      const rows = { r: [] as number[], score: [] as number[], space: [] as string[], page: [] as string[], sec: [] as number[] };
-      for (const x of ranked) {
-        rows.r.push(x.r);
-        rows.score.push(x.score);
-        rows.space.push(x.space);
-        rows.page.push(x.page);
-        rows.sec.push(x.sec);
+      const kept = d.kept;
+      if (kept && kept.version === version && kept.match === match && kept.limit === limit && coversAll(d, only)) {
+        d.kept = undefined; // once: what the warm-up search asks
+        return { version, rows: kept.rows, kept: true };
       }
+      const passes = tiePasses;
+      const rows = rowsOf(rank(d, match, only, limit));
       return tiePasses > passes ? { version, rows, tiePass: true } : { version, rows };
     },
 

@@ -133,7 +133,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     const searchThread =
       opts.searchEarly && opts.dataDir
         ? import('../src/search/indexes.js').then(
-            (m) => m.startSearchThread(opts.dataDir),
+            (m) => m.startSearchThread(opts.dataDir!),
             () => {},
           )
         : undefined;

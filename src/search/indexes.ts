@@ -1,5 +1,6 @@
 import { contextBase } from '../kernel/context.js';
 import { orgSpaces } from '../tree/order.js';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -177,16 +178,24 @@ function call<T>(op: string, ...args: unknown[]): Promise<T> {
  * the first search (issue 28 item 6; docs/manual/performance.md). The indexer's warm-up search
  * after ready (service.ts `warmSearch`) is answered from that ranking while the index is unchanged.
  */
-export function startSearchThread(dataDir?: string): void {
+export function startSearchThread(dataDir: string): void {
   if (thread) return;
+  // Only for a directory with index files: a new or unsearched one starts the thread on its
+  // first search, as before (its start beside the store's opening made ready ~40 ms later).
+  let files: string[];
+  try {
+    files = readdirSync(join(dataDir, 'search')).filter((f) => f.endsWith('.sqlite'));
+  } catch {
+    return;
+  }
+  if (!files.length) return;
   thread = start();
-  if (dataDir)
-    call<number>('preopen', join(dataDir, 'search'), searchLimits.orgSections).then(
-      (n) => {
-        searchStats.filesPreopened += n;
-      },
-      () => {}, // derived data: the first search opens them
-    );
+  call<number>('preopen', join(dataDir, 'search'), searchLimits.orgSections).then(
+    (n) => {
+      searchStats.filesPreopened += n;
+    },
+    () => {}, // derived data: the first search opens them
+  );
 }
 
 /** Ends the search thread (tests: the next call starts a new one, as in a fresh process). */

@@ -52,16 +52,22 @@ test('with searchEarly, the search thread starts before the store is open and op
   }
 }, 60_000);
 
-test('without it (in-process servers of tests), no thread starts before ready', async () => {
-  const dir = await storeWithIndex();
-  await stopSearchThread();
-  const served = await serve({ dataDir: dir, port: 0 });
-  try {
-    const started = searchThreadStartedAt();
-    // Started by the indexer's first pass, after serve() returned, if at all yet.
-    expect(started === undefined || started > served.timings.ready).toBe(true);
-  } finally {
-    await served.close();
+test('without it (in-process servers of tests), or without index files, no thread starts before ready', async () => {
+  const empty = tempDir('search-early');
+  dirs.push(empty);
+  for (const [dir, searchEarly] of [
+    [await storeWithIndex(), false],
+    [empty, true],
+  ] as const) {
+    await stopSearchThread();
+    const served = await serve({ dataDir: dir, port: 0, searchEarly });
+    try {
+      const started = searchThreadStartedAt();
+      // Started by the indexer's first pass, after serve() returned, if at all yet.
+      expect(started === undefined || started > served.timings.ready).toBe(true);
+    } finally {
+      await served.close();
+    }
   }
 }, 60_000);
 

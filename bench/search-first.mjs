@@ -1,11 +1,13 @@
 // Issue 28 item 6: the first organization-wide search of fresh `docs serve` processes of builds,
 // alternating (server CPU from /proc: steadier than wall times on a loaded machine).
 //
-//   node bench/search-first.mjs DATA ORG ROUNDS BIN... [--fresh]
+//   node bench/search-first.mjs DATA ORG ROUNDS BIN... [--fresh] [--word W]
 //     e.g. node bench/search-first.mjs /tmp/docs-bench-scale-2000x100/data <org> 5 bin/run.cjs /work/main/bin/run.cjs
 //
 // DATA: a data directory of the `--scale` seed (its token bench-token), ORG its organization.
-// With --fresh, DATA is copied afresh before every start (as search-scale.mjs does once). Each
+// With --fresh, DATA is copied afresh before every start (as search-scale.mjs does once). The
+// first search is of W, by default search-scale.mjs's first query ('tadi', 30,025 sections at
+// 200,000 pages: its text generator has made the empty store's pages by then). Each
 // start prints: spawn to ready (and the server's CPU then), ready to the first search's answer,
 // the server's CPU in between (and its main thread's), a second search; then the medians.
 import { cpSync, readFileSync, rmSync } from 'node:fs';
@@ -13,11 +15,13 @@ import { loadavg } from 'node:os';
 import { Agent, fetch } from 'undici';
 import { childEnv, cpuSeconds, startChild, stopChild, tempDir } from './lib.mjs';
 
-const args = process.argv.slice(2).filter((a) => a !== '--fresh');
-const fresh = process.argv.includes('--fresh');
+const argv = process.argv.slice(2);
+const at = argv.indexOf('--word');
+const word = at >= 0 ? argv.splice(at, 2)[1] : 'tadi';
+const args = argv.filter((a) => a !== '--fresh');
+const fresh = argv.includes('--fresh');
 const [data, org, rounds, ...bins] = args;
-// The first word of search-scale.mjs's queries (text.mjs's seeded queryWord), then others.
-const words = ['rudilo', 'fenru', 'tael', 'umze', 'bolami', 'peumlo'];
+const words = [word, 'fenru', 'tael', 'umze', 'bolami', 'peumlo'];
 const http = new Agent({ connections: 2 });
 const env = childEnv(tempDir('search-first-config'));
 const threadCpuMs = (pid) => {

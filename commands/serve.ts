@@ -83,6 +83,8 @@ export default class Serve extends DocsCommand {
       // search indexer after the first requests (server/warm-up.ts; docs/manual/performance.md).
       warmUp: true,
       deferWorkers: true,
+      // The search thread started and the index files opened while the store opens (server/serve.ts).
+      searchEarly: true,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

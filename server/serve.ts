@@ -66,6 +66,14 @@ export interface ServeOptions {
    * start them at once unless they ask.
    */
   deferWorkers?: boolean;
+  /**
+   * Start the search thread, and have it open the data directory's index files, before the store
+   * opens: its start (a worker, SQLite's module) and the files' opening ran between ready and the
+   * first search, behind the indexer's first pass (issue 28 item 6; docs/manual/performance.md,
+   * "Search and memory at scale"). `docs serve` does; tests' in-process servers start it on their
+   * first search unless they ask.
+   */
+  searchEarly?: boolean;
 }
 
 export interface Served {
@@ -76,6 +84,8 @@ export interface Served {
   warmedUp?: WarmedUp[];
   /** The bootstrap token when this start created the owner, printed once. */
   bootstrapToken?: string;
+  /** When the store was open and when serve() returned (performance.now()): tests, diagnostics. */
+  timings: { storeOpened: number; ready: number };
   close(): Promise<void>;
 }
 
@@ -119,7 +129,17 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
   let ctx: Context | undefined;
   let server: Server | undefined;
   try {
+    // Started now, run beside the store's opening (the thread and SQLite open files apart from it).
+    const searchThread =
+      opts.searchEarly && opts.dataDir
+        ? import('../src/search/indexes.js').then(
+            (m) => m.startSearchThread(opts.dataDir!),
+            () => {},
+          )
+        : undefined;
     ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
+    await searchThread;
+    const storeOpened = performance.now();
     if (opts.allowPrivateTunnels) ctx.allowPrivateTunnels = true;
     ctx.deferTokenUses = true;
     if (opts.loadAreas) await loadAllOperations();
@@ -193,6 +213,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       ctx,
       bootstrapToken: boot?.token,
       warmedUp,
+      timings: { storeOpened, ready: performance.now() },
       close: () =>
         (closing ??= (async () => {
           stopping = true;

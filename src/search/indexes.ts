@@ -1,5 +1,6 @@
 import { contextBase } from '../kernel/context.js';
 import { orgSpaces } from '../tree/order.js';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -75,6 +76,12 @@ export const searchStats = {
   orgHitRows: 0,
   /** Organization searches the indexer ran to warm the paths a search takes (service.ts `warmSearch`). */
   warmups: 0,
+  /** Organization rankings whose rows of the score at the limit took a second ranking pass (src/search/worker.ts `rank`). */
+  orgTiePasses: 0,
+  /** Organization rankings answered from the one the thread made when it opened the file early (the warm-up search's). */
+  orgKept: 0,
+  /** Index files the thread opened when it was started early (`startSearchThread`, docs serve). */
+  filesPreopened: 0,
 };
 
 /** Bounds (tests may lower them). */
@@ -109,6 +116,10 @@ interface Thread {
 let thread: Thread | undefined;
 /** Bumped when a thread starts: a new thread has lost what an old one held in memory. */
 let generation = 0;
+let startedAt: number | undefined;
+
+/** When the running search thread was started (performance.now()); undefined when none runs. */
+export const searchThreadStartedAt = (): number | undefined => (thread ? startedAt : undefined);
 
 class IndexReset extends Error {}
 
@@ -128,6 +139,7 @@ function start(): Thread {
   const init: WorkerInit = { sqlite: require.resolve(SQLITE_PACKAGE), schema: SCHEMA };
   const worker = new Worker(workerSource(), { eval: true, workerData: init });
   generation++;
+  startedAt = performance.now();
   const t: Thread = { worker, pending: new Map(), next: 1 };
   worker.unref();
   const fail = (err: Error) => {
@@ -156,6 +168,41 @@ function call<T>(op: string, ...args: unknown[]): Promise<T> {
     t.pending.set(id, { resolve, reject });
     t.worker.postMessage({ id, op, args });
   });
+}
+
+/**
+ * Starts the search thread now, if none runs, and has it open the index files of the data
+ * directory `dataDir` and rank the warm-up search's word in each: `docs serve` calls it before it
+ * opens the store, so that the thread's start (a worker, SQLite's module: 65–70 ms), the files'
+ * opening and the warm-up's ranking run beside the store's opening rather than between ready and
+ * the first search (issue 28 item 6; docs/manual/performance.md). The indexer's warm-up search
+ * after ready (service.ts `warmSearch`) is answered from that ranking while the index is unchanged.
+ */
+export function startSearchThread(dataDir: string): void {
+  if (thread) return;
+  // Only for a directory with index files: a new or unsearched one starts the thread on its
+  // first search, as before (its start beside the store's opening made ready ~40 ms later).
+  let files: string[];
+  try {
+    files = readdirSync(join(dataDir, 'search')).filter((f) => f.endsWith('.sqlite'));
+  } catch {
+    return;
+  }
+  if (!files.length) return;
+  thread = start();
+  call<number>('preopen', join(dataDir, 'search'), searchLimits.orgSections).then(
+    (n) => {
+      searchStats.filesPreopened += n;
+    },
+    () => {}, // derived data: the first search opens them
+  );
+}
+
+/** Ends the search thread (tests: the next call starts a new one, as in a fresh process). */
+export async function stopSearchThread(): Promise<void> {
+  const t = thread;
+  thread = undefined;
+  await t?.worker.terminate();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -527,6 +574,8 @@ class Indexes {
         searchStats.orgQueries++;
         searchStats.orgIndexes++;
         searchStats.orgRows += ranking.rows.r.length;
+        if (got.tiePass) searchStats.orgTiePasses++;
+        if (got.kept) searchStats.orgKept++;
       }
       this.rankings.delete(cacheKey); // the most recently used last
       this.rankings.set(cacheKey, ranking);

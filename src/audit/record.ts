@@ -11,7 +11,7 @@ import { Users } from '../users/tables.js';
 import { actionOf } from './actions.js';
 import { eventRowId, eventUuid, hostRowId, recentRowId, type AuditEventRecord, type AuditRecentRecord } from './model.js';
 import { retention } from './retention.js';
-import { AuditEvents, AuditHosts, AuditRecent } from './tables.js';
+import { AuditEvents, AuditHosts, AuditLog, AuditRecent } from './tables.js';
 
 // Recording an operation's writes (docs/manual/audit.md#recorded-in-the-same-commit). `invoke`
 // runs a write operation's handler with `auditHook` as its write scope; each write the handler
@@ -38,6 +38,9 @@ export interface AuditScope extends WriteHook {
 export function auditHook(ctx: Context, call: AuditCall): AuditScope {
   let open = true;
   const logs = logsOf(ctx);
+  // A store that keeps logs row by row (PostgreSQL): each event is a row appended in its write's
+  // commit, so neither the write's shard (a ring) nor the segments carry it.
+  const appended = ctx.store.logTables?.has(AuditLog) ?? false;
   const correlation = randomUUID();
   return {
     close: () => void (open = false),
@@ -96,7 +99,10 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           path: call.path,
           correlation,
         };
-        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
+        if (appended) {
+          tx.put(AuditLog, event);
+          prune(tx, event.organization, Date.parse(occurredAt), logs, [event], 1 / RING);
+        } else keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
         return result;
       };
     },
@@ -273,18 +279,23 @@ function logsOf(ctx: Context): Logs {
  * a batch may be due, and its reading compares ISO times as strings (they all come from
  * toISOString), no parsing and no sort, unless something is to go.
  */
-function prune(tx: WriteTx, organization: string, now: number, logs: Logs | undefined, added: readonly AuditEventRecord[]): void {
+function prune(tx: WriteTx, organization: string, now: number, logs: Logs | undefined, added: readonly AuditEventRecord[], move = 1): void {
   const { maxEvents, maxAgeMs } = retention();
   const over = maxEvents + Math.ceil(maxEvents / 10);
   const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
   const memo = logs?.get(organization);
   if (memo) {
     memo.count += added.length;
-    memo.moves++;
+    memo.moves += move;
     for (const e of added) if (!memo.oldest || e.occurredAt < memo.oldest) memo.oldest = e.occurredAt;
     if (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale)) return;
   }
-  const all = tx.find(AuditEvents, 'organization', organization);
+  // With a log kept row by row, the events of before it (segments) are in the log too.
+  const logged = tx.find(AuditLog, 'organization', organization);
+  const all = [...tx.find(AuditEvents, 'organization', organization), ...logged];
+  // A run that reached a part of the log not loaded yet runs again once it is: what it read is
+  // no count to remember (the log on PostgreSQL is loaded by the first write that reads it).
+  if (tx.settled?.() === false) return;
   const remember = (kept: readonly AuditEventRecord[]) => {
     let oldest = '';
     for (const e of kept) if (!oldest || e.occurredAt < oldest) oldest = e.occurredAt;
@@ -297,7 +308,8 @@ function prune(tx: WriteTx, organization: string, now: number, logs: Logs | unde
     .sort(newestFirst)
     .slice(0, maxEvents);
   const keep = new Set(kept.map((e) => e.id));
-  for (const e of all) if (!keep.has(e.id)) tx.delete(AuditEvents, e.id);
+  const inLog = new Set(logged);
+  for (const e of all) if (!keep.has(e.id)) tx.delete(inLog.has(e) ? AuditLog : AuditEvents, e.id);
   remember(kept);
 }
 

@@ -21,7 +21,28 @@ export class ShardConflict extends Error {
   }
 }
 
+/**
+ * Shard keys beginning with this name a log (TableSpec.log): on a backend with `logs`, a table of
+ * rows appended one by one rather than a document rewritten whole. Loading such a key gives
+ * every row of the log (version 0); committing one replaces the log (`docs migrate`).
+ */
+export const LOG_PREFIX = 'log/';
+
+/** What a commit adds to and removes from logs (backends with `logs`), beside its shards. */
+export interface LogChanges {
+  /** New rows (their ids never seen in the log: an existing id is left as it is). */
+  append: { log: string; table: string; row: { id: string } }[];
+  /** Rows removed (an absent one: nothing to do). */
+  remove: { log: string; id: string }[];
+}
+
 export interface ShardBackend {
+  /**
+   * Keeps the rows of log tables (TableSpec.log) as rows of their own: a commit appends and
+   * removes them (`LogChanges`) in the same transaction as its shards, without rewriting the
+   * log. Without it, a log is an ordinary shard.
+   */
+  readonly logs?: boolean;
   /** Recovers from an interrupted commit, creates what a new store needs. */
   open(): Promise<void>;
   /** Reads shards by key. A shard that does not exist comes back as `{data: {}, version: 0}`. */
@@ -32,8 +53,9 @@ export interface ShardBackend {
    * Applies every change at once (`null` deletes the shard) or none. `expected` gives, for each
    * shard the transaction read or writes, the version it saw: a backend shared between processes
    * rejects with ShardConflict when one differs. Resolves with the new versions once durable.
+   * `logs` (backends with `logs` only): rows appended and removed in the same commit.
    */
-  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>>;
+  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>, logs?: LogChanges): Promise<Map<string, number>>;
   /** Calls `fn` with the keys of shards other processes commit (shared backends only). */
   subscribe?(fn: (keys: string[]) => void): void;
   /** Resolves once commits of other processes are being heard (after `subscribe`). */

@@ -6,6 +6,9 @@
 //   <schema>.schema_version (one row: the layout's version, for later migrations)
 //   <schema>.shards (key text primary key, data text, version bigint)
 //   <schema>.jobs (key text primary key): background jobs being run, row-locked by their runner (2+)
+//   <schema>.logs (log, id, tbl, data, seq): the rows of log tables (TableSpec.log: the audit
+//     log), one row each, appended and removed by commits beside their shards (3+). A log's key
+//     (`log/...`, backend.ts LOG_PREFIX) loads as a shard of all its rows, in the order appended.
 //
 // data is the shard's JSON as TEXT, not JSONB. Measured on this machine (PostgreSQL 15, local
 // TCP, fsync on; a shard = one BEGIN/upsert/COMMIT, a load = one SELECT + JSON.parse + byte
@@ -28,7 +31,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DocsError } from '../kernel/errors.js';
-import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { LOG_PREFIX, ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 
 export interface PgBackendOptions {
   /** Connections in the pool (commits and loads; the listener has its own). Default 10. */
@@ -50,7 +53,9 @@ export function isPostgresUrl(s: string): boolean {
 }
 
 /** The layout this code writes; open() brings older ones up to it, refuses newer ones. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
+
+const isLog = (key: string) => key.startsWith(LOG_PREFIX);
 
 /** NOTIFY payloads must be under 8000 bytes; past this, '*' ("drop everything") instead of the keys. */
 const MAX_PAYLOAD_BYTES = 7900;
@@ -116,6 +121,8 @@ export class PgBackend implements ShardBackend {
   private readonly channel: string;
   /** Distinguishes this backend's notifications from other processes'. */
   readonly id = randomUUID();
+  /** Log tables' rows are rows of `logs` (see the top of this file). */
+  readonly logs = true;
   private readonly opts: Required<Omit<PgBackendOptions, 'schema' | 'poolSize'>>;
 
   private readonly subscribers = new Set<(keys: string[]) => void>();
@@ -281,6 +288,12 @@ export class PgBackend implements ShardBackend {
       case 2:
         await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}jobs (key text PRIMARY KEY)`);
         return;
+      case 3:
+        // seq: the order rows were appended, the order a log loads in (a copy reads back the same text).
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}logs (
+          log text NOT NULL, id text NOT NULL, tbl text NOT NULL, data text NOT NULL, seq bigserial NOT NULL,
+          PRIMARY KEY (log, id))`);
+        return;
       default:
         throw new Error(`no migration to PostgreSQL layout ${to}`);
     }
@@ -290,21 +303,42 @@ export class PgBackend implements ShardBackend {
     const wanted = [...new Set(keys)];
     const out = new Map<string, LoadedShard>();
     if (!wanted.length) return out;
-    const r = await this.run(() =>
-      this.pool.query<{ key: string; data: string; version: string }>(
-        `SELECT key, data, version FROM ${this.q}shards WHERE key = ANY($1::text[]) AND data IS NOT NULL`,
-        [wanted],
-      ),
+    const shardKeys = wanted.filter((k) => !isLog(k));
+    const logKeys = wanted.filter(isLog);
+    const [r, l] = await this.run(() =>
+      Promise.all([
+        shardKeys.length
+          ? this.pool.query<{ key: string; data: string; version: string }>(
+              `SELECT key, data, version FROM ${this.q}shards WHERE key = ANY($1::text[]) AND data IS NOT NULL`,
+              [shardKeys],
+            )
+          : undefined,
+        logKeys.length
+          ? this.pool.query<{ log: string; id: string; tbl: string; data: string }>(
+              `SELECT log, id, tbl, data FROM ${this.q}logs WHERE log = ANY($1::text[]) ORDER BY seq`,
+              [logKeys],
+            )
+          : undefined,
+      ]),
     );
-    for (const row of r.rows) {
+    for (const row of r?.rows ?? []) {
       out.set(row.key, { data: JSON.parse(row.data), version: Number(row.version), size: Buffer.byteLength(row.data) });
+    }
+    // A log: every row, as one shard of version 0 (a log is never checked by version: its rows are only added and removed).
+    for (const row of l?.rows ?? []) {
+      let shard = out.get(row.log);
+      if (!shard) out.set(row.log, (shard = { data: {}, version: 0, size: 0 }));
+      (shard.data[row.tbl] ??= {})[row.id] = JSON.parse(row.data);
+      shard.size += Buffer.byteLength(row.data) + row.id.length + 8;
     }
     for (const k of wanted) if (!out.has(k)) out.set(k, { data: {}, version: 0, size: 0 });
     return out;
   }
 
   async keys(): Promise<string[]> {
-    const r = await this.run(() => this.pool.query<{ key: string }>(`SELECT key FROM ${this.q}shards WHERE data IS NOT NULL ORDER BY key`));
+    const r = await this.run(() =>
+      this.pool.query<{ key: string }>(`SELECT key FROM ${this.q}shards WHERE data IS NOT NULL UNION SELECT DISTINCT log FROM ${this.q}logs ORDER BY 1`),
+    );
     return r.rows.map((row) => row.key);
   }
 
@@ -325,18 +359,42 @@ export class PgBackend implements ShardBackend {
   // would, without its predicate locks and serialization failures. The data the caller read
   // (earlier, through load) is validated by its version, not by a database snapshot, so the
   // transaction needs none of its own.
-  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>> {
+  //
+  // Logs (`logs`): rows appended and removed in the same statement as the shards are written,
+  // under no lock of their own (an appended id is new, a removal of an absent row does nothing),
+  // and named in the notification so other processes drop a copy they hold. A log key among
+  // `changes` (a whole store copied, `docs migrate`) replaces that log's rows.
+  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>, logs?: LogChanges): Promise<Map<string, number>> {
     const sent = { commit: false };
+    let shards = changes;
+    let logChanges = logs;
+    let replaced: string[] = [];
+    if ([...changes.keys()].some(isLog)) {
+      shards = new Map([...changes].filter(([k]) => !isLog(k)));
+      replaced = [...changes.keys()].filter(isLog);
+      logChanges = { append: [...(logs?.append ?? [])], remove: [...(logs?.remove ?? [])] };
+      for (const k of replaced) {
+        for (const [table, rows] of Object.entries(changes.get(k) ?? {})) for (const row of Object.values(rows)) logChanges.append.push({ log: k, table, row });
+      }
+    }
+    const checked = [...expected.keys()].some(isLog) ? new Map([...expected].filter(([k]) => !isLog(k))) : expected;
     return this.run(
-      () => this.commitShards(changes, expected, sent),
+      () => this.commitShards(shards, checked, sent, logChanges, replaced),
       () => sent.commit,
     );
   }
 
-  private async commitShards(changes: Map<string, ShardData | null>, expected: Map<string, number>, sent: { commit: boolean }): Promise<Map<string, number>> {
+  private async commitShards(
+    changes: Map<string, ShardData | null>,
+    expected: Map<string, number>,
+    sent: { commit: boolean },
+    logs: LogChanges | undefined,
+    replaced: string[],
+  ): Promise<Map<string, number>> {
     const result = new Map<string, number>();
     const keys = [...new Set([...expected.keys(), ...changes.keys()])];
-    if (!keys.length) return result;
+    const logged = !!(logs?.append.length || logs?.remove.length || replaced.length);
+    if (!keys.length && !logged) return result;
     // Serialize outside the transaction: the locks are held for as short a time as possible.
     const texts = new Map<string, string | null>();
     for (const [k, d] of changes) texts.set(k, d === null ? null : JSON.stringify(d));
@@ -357,7 +415,8 @@ export class PgBackend implements ShardBackend {
     const lockModes = lockIds.map((id) => (exclusive.get(id) ? 'x' : 's'));
 
     const wKeys = [...texts.keys()];
-    let payload = JSON.stringify({ from: this.id, keys: wKeys } satisfies Payload);
+    const logKeys = logged ? [...new Set([...replaced, ...logs!.append.map((a) => a.log), ...logs!.remove.map((r) => r.log)])] : [];
+    let payload = JSON.stringify({ from: this.id, keys: [...wKeys, ...logKeys] } satisfies Payload);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
     const expKeys = [...expected.keys()];
     const readKeys = keys.filter((k) => !texts.has(k));
@@ -369,10 +428,45 @@ export class PgBackend implements ShardBackend {
     // of several statements, so values go in as literals (`literal`). The lock statement and the
     // check are separate statements: the check's snapshot is taken after the locks are granted.
     // COMMIT stays apart so a connection lost before it is known to have changed nothing.
+    const append = logs?.append ?? [];
+    const remove = logs?.remove ?? [];
+    // Rows of logs, in the same statement (never run when the check fails: the batch is refused).
+    const logCtes = logged
+      ? `,
+      lr AS (
+        DELETE FROM ${q}logs l USING unnest(${array(
+          remove.map((r) => r.log),
+          'text',
+        )}, ${array(
+          remove.map((r) => r.id),
+          'text',
+        )}) AS r(log, id)
+        WHERE l.log = r.log AND l.id = r.id AND NOT EXISTS (SELECT 1 FROM bad) RETURNING 1),
+      la AS (
+        INSERT INTO ${q}logs (log, id, tbl, data)
+        SELECT log, id, tbl, data FROM unnest(${array(
+          append.map((a) => a.log),
+          'text',
+        )}, ${array(
+          append.map((a) => a.row.id),
+          'text',
+        )}, ${array(
+          append.map((a) => a.table),
+          'text',
+        )}, ${array(
+          append.map((a) => JSON.stringify(a.row)),
+          'text',
+        )}) WITH ORDINALITY AS a(log, id, tbl, data, n)
+        WHERE NOT EXISTS (SELECT 1 FROM bad) ORDER BY n
+        ON CONFLICT (log, id) DO NOTHING RETURNING 1)`
+      : '';
+    // A log replaced whole (`docs migrate`): emptied first, in a statement of its own (one
+    // statement may not delete and insert the same row).
+    const emptyLogs = replaced.length ? `DELETE FROM ${q}logs WHERE log = ANY(${array(replaced, 'text')});\n` : '';
     const sql = `BEGIN;
       SELECT count(CASE WHEN m = 'x' THEN pg_advisory_xact_lock(id) ELSE pg_advisory_xact_lock_shared(id) END)
         FROM unnest(${array(lockIds, 'int8')}, ${array(lockModes, 'text')}) AS l(id, m);
-      WITH curw AS MATERIALIZED (
+      ${emptyLogs}WITH curw AS MATERIALIZED (
         SELECT key, version, data IS NOT NULL AS live FROM ${q}shards WHERE key = ANY(${array(wKeys, 'text')}) FOR UPDATE),
       cur AS MATERIALIZED (
         SELECT key, version, live FROM curw
@@ -396,17 +490,17 @@ export class PgBackend implements ShardBackend {
       w AS (
         INSERT INTO ${q}shards AS s (key, data, version) SELECT key, data, version FROM todo
         ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version
-        RETURNING s.key, s.version)
+        RETURNING s.key, s.version)${logCtes}
       SELECT (SELECT coalesce(json_agg(key), '[]') FROM bad) AS bad,
         (SELECT coalesce(json_agg(json_build_array(key, version)), '[]') FROM w) AS written,
         -- the notification is sent by PostgreSQL on COMMIT only
-        CASE WHEN EXISTS (SELECT 1 FROM todo) THEN pg_notify(${literal(this.channel)}, ${literal(payload)}) END AS notified`;
+        CASE WHEN EXISTS (SELECT 1 FROM todo)${logged ? ' OR NOT EXISTS (SELECT 1 FROM bad)' : ''} THEN pg_notify(${literal(this.channel)}, ${literal(payload)}) END AS notified`;
 
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
       const results = (await client.query(sql)) as unknown as pg.QueryResult[];
-      const row = results[2].rows[0] as { bad: string[]; written: [string, string | number][] };
+      const row = results.at(-1)!.rows[0] as { bad: string[]; written: [string, string | number][] };
       if (row.bad.length) {
         await client.query('ROLLBACK');
         throw new ShardConflict(row.bad);

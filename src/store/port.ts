@@ -96,6 +96,11 @@ export interface Store {
    * numbers: the same reads give the same rows. Absent: no such promise (callers read).
    */
   generation?(): number;
+  /**
+   * The log tables (TableSpec.log) this store keeps as rows appended one by one (PostgreSQL):
+   * putting a row of one writes that row, not the log. Absent or without it: an ordinary shard.
+   */
+  readonly logTables?: ReadonlySet<string>;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;
 }
@@ -141,6 +146,14 @@ export interface TableSpec {
    * server would otherwise use, and have the commit check, every segment of the group).
    */
   freshIds?: boolean;
+  /**
+   * A log (the audit log on PostgreSQL): rows only added, and removed, never changed. Its shard
+   * keys begin with `log/` (backend.ts LOG_PREFIX) and `locateId` must say where a row is. On a
+   * backend with `logs`, a commit appends each new row as a row of its own (ShardBackend.commit's
+   * `logs`) instead of rewriting the shard, and reading the shard reads every row of the log; on
+   * the others it is an ordinary shard.
+   */
+  log?: boolean;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */

@@ -1,6 +1,6 @@
 import { DocsError } from '../kernel/errors.js';
 import { withReplayedIds } from '../kernel/ids.js';
-import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 import {
   CATALOG_KEY,
   DIR,
@@ -102,6 +102,8 @@ export class ShardStore implements Store {
   private running: Promise<void> | null = null;
   private closed = false;
   private readonly limit: number;
+  /** Log tables (TableSpec.log) whose rows the backend keeps one by one (ShardBackend.logs). */
+  readonly logTables: ReadonlySet<string>;
   /** Set when the backend is shared between processes (Store.claim). */
   readonly claim?: (job: string) => Promise<{ release(): Promise<void> } | null>;
 
@@ -112,6 +114,7 @@ export class ShardStore implements Store {
   ) {
     this.specs = new Map(specs.map((s) => [s.name, s]));
     this.rows = new Rows(this.specs);
+    this.logTables = new Set(backend.logs ? specs.filter((s) => s.log && s.locateId).map((s) => s.name) : []);
     if (backend.claim) this.claim = (job) => backend.claim!(job);
     const mb = Number(process.env.DOCS_CACHE_MB);
     this.limit = opts.cacheBytes ?? (mb > 0 ? mb : DEFAULT_CACHE_MB) * 1024 * 1024;
@@ -482,8 +485,17 @@ export class ShardStore implements Store {
     };
     const added = new Map<string, [string, Row][]>(); // group -> new immutable rows
     const moves: [string, string, Row | null][] = [];
+    const logs: LogChanges = { append: [], remove: [] };
     for (const [table, rows] of batch) {
       const spec = this.specs.get(table)!;
+      if (this.logTables.has(table)) {
+        // Appended or removed as rows of their own, without the log's other rows (TableSpec.log).
+        for (const [id, row] of rows) {
+          if (row) logs.append.push({ log: spec.shard(row), table, row });
+          else logs.remove.push({ log: spec.locateId!(id), id });
+        }
+        continue;
+      }
       const fields = directoryFields(spec);
       for (const [id, row] of rows) {
         const old = this.rows.table(table).get(id);
@@ -518,7 +530,8 @@ export class ShardStore implements Store {
       if (Object.keys(data).length === 0) next.set(key, null);
     }
     for (const [key, data] of next) if (data === null && !this.cache.has(key)) next.delete(key); // never existed
-    if (next.size === 0) return;
+    const logged = logs.append.length + logs.remove.length > 0;
+    if (next.size === 0 && !logged) return;
     for (const key of next.keys()) if (!storable(key)) throw new DocsError('invalid', `an id cannot be stored: ${JSON.stringify(key.slice(0, 80))}`);
     // Each shard is checked against the OLDEST version any operation of the batch read: a write
     // function may have read version 5 of a shard another process then changed, and the plan
@@ -529,13 +542,16 @@ export class ShardStore implements Store {
     for (const k of next.keys()) if (!expected.has(k)) expected.set(k, this.cache.get(k)?.version ?? 0);
     let versions: Map<string, number>;
     try {
-      versions = await this.backend.commit(next, expected);
+      versions = await (logged ? this.backend.commit(next, expected, logs) : this.backend.commit(next, expected));
     } catch (err) {
       // Unless refused, the commit may have been made after all (a connection lost after COMMIT
       // was sent): what is cached of these shards is read again rather than trusted.
-      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys()]);
+      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys(), ...logKeys(logs)]);
       throw err;
     }
+    // A log this process holds a copy of is read again when next used (and a load of it in
+    // flight may predate this commit): its rows are not kept in step here.
+    if (logged) this.invalidate(logKeys(logs));
     this.gen++;
     for (const [key, data] of next) {
       const old = this.cache.get(key);
@@ -653,6 +669,11 @@ export class ShardStore implements Store {
   stats() {
     return { shards: this.cache.size, bytes: this.bytes, limit: this.limit };
   }
+}
+
+/** The logs `logs` touches. */
+function logKeys(logs: LogChanges): string[] {
+  return [...new Set([...logs.append.map((a) => a.log), ...logs.remove.map((r) => r.log)])];
 }
 
 interface Job {
@@ -863,6 +884,8 @@ class Tx extends View implements NamedWriteTx {
     const added = new Map<string, { count: number; fanOut?: number }>(); // group -> new immutable rows
     for (const [table, rows] of batch) {
       const spec = this.spec(table);
+      // A log's rows are appended and removed as they are: nothing of it is read to write them.
+      if (this.store.logTables.has(table)) continue;
       for (const [id, row] of rows) {
         // A new row of fresh ids is in no segment: only its group's index and merges are read (below).
         const old = spec.freshIds && row ? undefined : this.committed(table, id);

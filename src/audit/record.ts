@@ -5,7 +5,7 @@ import type { WriteHook } from '../kernel/write-scope.js';
 import { IntegrationInstallations } from '../integrations/tables.js';
 import { Sites } from '../sites/tables.js';
 import { Spaces } from '../spaces/tables.js';
-import type { ReadTx, Row, Table, WriteTx } from '../store/port.js';
+import type { ReadTx, Row, Store, Table, WriteTx } from '../store/port.js';
 import { TABLES } from '../store/tables.js';
 import { Users } from '../users/tables.js';
 import { actionOf } from './actions.js';
@@ -101,7 +101,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         };
         if (appended) {
           tx.put(AuditLog, event);
-          prune(tx, event.organization, Date.parse(occurredAt), logs, [event], 1 / RING);
+          trimDue(ctx.store, event, Date.parse(occurredAt), logs);
         } else keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
         return result;
       };
@@ -255,6 +255,8 @@ interface LogMemo {
   oldest: string;
   /** Moves since the last reading. */
   moves: number;
+  /** A log kept row by row: its trim is under way (trimDue). */
+  trimming?: boolean;
 }
 type Logs = Map<string, LogMemo>;
 const memos = new WeakMap<Context, Logs>();
@@ -279,14 +281,14 @@ function logsOf(ctx: Context): Logs {
  * a batch may be due, and its reading compares ISO times as strings (they all come from
  * toISOString), no parsing and no sort, unless something is to go.
  */
-function prune(tx: WriteTx, organization: string, now: number, logs: Logs | undefined, added: readonly AuditEventRecord[], move = 1): void {
+function prune(tx: WriteTx, organization: string, now: number, logs: Logs | undefined, added: readonly AuditEventRecord[]): void {
   const { maxEvents, maxAgeMs } = retention();
   const over = maxEvents + Math.ceil(maxEvents / 10);
   const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
   const memo = logs?.get(organization);
   if (memo) {
     memo.count += added.length;
-    memo.moves += move;
+    memo.moves++;
     for (const e of added) if (!memo.oldest || e.occurredAt < memo.oldest) memo.oldest = e.occurredAt;
     if (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale)) return;
   }
@@ -311,6 +313,43 @@ function prune(tx: WriteTx, organization: string, now: number, logs: Logs | unde
   const inLog = new Set(logged);
   for (const e of all) if (!keep.has(e.id)) tx.delete(inLog.has(e) ? AuditLog : AuditEvents, e.id);
   remember(kept);
+}
+
+/**
+ * Retention of a log kept row by row (a store with `logTables`: PostgreSQL). The same memo says
+ * when a batch may be due (each event counts as 1/RING of a move, so the log is looked at in full
+ * at least every RESCAN x RING events, as the segments are); then the store removes the rows past
+ * the bounds itself (Store.trimLog: one statement apart from any write, by occurredAt then id, the
+ * order reads use), and answers how many are left: this process never reads the log to prune it.
+ * The first event of an organization in this process trims at once (nothing is known of its log).
+ * A trim that fails (PostgreSQL unreachable) is tried again by the next event.
+ */
+function trimDue(store: Store, event: AuditEventRecord, now: number, logs: Logs): void {
+  const { maxEvents, maxAgeMs } = retention();
+  const over = maxEvents + Math.ceil(maxEvents / 10);
+  const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
+  const organization = event.organization;
+  let memo = logs.get(organization);
+  if (memo) {
+    memo.count++;
+    memo.moves += 1 / RING;
+    if (!memo.oldest || event.occurredAt < memo.oldest) memo.oldest = event.occurredAt;
+    if (memo.trimming || (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale))) return;
+  } else logs.set(organization, (memo = { count: 1, oldest: event.occurredAt, moves: 0 }));
+  memo.trimming = true;
+  const counted = memo.count;
+  store.trimLog!(AuditLog, 'organization', organization, maxEvents, new Date(now - maxAgeMs).toISOString()).then(
+    ({ count, oldest }) => {
+      // What is left, and the events this process recorded since the trim began, and the one
+      // that began it (committed after the trim's snapshot, as a rule).
+      const m = logs.get(organization)!;
+      logs.set(organization, { count: count + 1 + Math.max(0, m.count - counted), oldest: oldest || m.oldest, moves: 0 });
+    },
+    () => {
+      const m = logs.get(organization);
+      if (m) m.trimming = false;
+    },
+  );
 }
 
 /** Newest first; ties by uuid (the same whether the event is in a ring or in the segments). */

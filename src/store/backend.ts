@@ -28,6 +28,15 @@ export class ShardConflict extends Error {
  */
 export const LOG_PREFIX = 'log/';
 
+/**
+ * The order of a log's rows, oldest first: their `occurredAt` (an ISO time), then their id. A log
+ * is trimmed by it (ShardBackend.trimLog).
+ */
+export function logOrder(row: object): string {
+  const at = (row as { occurredAt?: unknown }).occurredAt;
+  return typeof at === 'string' ? at : '';
+}
+
 /** What a commit adds to and removes from logs (backends with `logs`), beside its shards. */
 export interface LogChanges {
   /** New rows (their ids never seen in the log: an existing id is left as it is). */
@@ -56,6 +65,12 @@ export interface ShardBackend {
    * `logs` (backends with `logs` only): rows appended and removed in the same commit.
    */
   commit(changes: Map<string, ShardData | null>, expected: Map<string, number>, logs?: LogChanges): Promise<Map<string, number>>;
+  /**
+   * Backends with `logs`: removes the rows of log `log` past the newest `keep` (by `logOrder`)
+   * or ordered before `after`, in a transaction of its own (other processes are told the log
+   * changed); answers how many rows are left and the oldest one's order ('' for none).
+   */
+  trimLog?(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }>;
   /** Calls `fn` with the keys of shards other processes commit (shared backends only). */
   subscribe?(fn: (keys: string[]) => void): void;
   /** Resolves once commits of other processes are being heard (after `subscribe`). */

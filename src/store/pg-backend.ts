@@ -6,9 +6,10 @@
 //   <schema>.schema_version (one row: the layout's version, for later migrations)
 //   <schema>.shards (key text primary key, data text, version bigint)
 //   <schema>.jobs (key text primary key): background jobs being run, row-locked by their runner (2+)
-//   <schema>.logs (log, id, tbl, data, seq): the rows of log tables (TableSpec.log: the audit
+//   <schema>.logs (log, id, tbl, data, ord, seq): the rows of log tables (TableSpec.log: the audit
 //     log), one row each, appended and removed by commits beside their shards (3+). A log's key
-//     (`log/...`, backend.ts LOG_PREFIX) loads as a shard of all its rows, in the order appended.
+//     (`log/...`, backend.ts LOG_PREFIX) loads as a shard of all its rows, in the order appended
+//     (seq); `ord` (backend.ts logOrder) is what trimLog keeps the newest of.
 //
 // data is the shard's JSON as TEXT, not JSONB. Measured on this machine (PostgreSQL 15, local
 // TCP, fsync on; a shard = one BEGIN/upsert/COMMIT, a load = one SELECT + JSON.parse + byte
@@ -31,7 +32,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DocsError } from '../kernel/errors.js';
-import { LOG_PREFIX, ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
+import { LOG_PREFIX, logOrder, ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 
 export interface PgBackendOptions {
   /** Connections in the pool (commits and loads; the listener has its own). Default 10. */
@@ -106,9 +107,21 @@ function lockId(name: string): string {
   return createHash('sha1').update(name).digest().readBigInt64BE(0).toString();
 }
 
+/** Lock ids of shard keys already seen, per schema (two SHA-1s a key were ~4% of a busy server's CPU). */
+const lockIdCache = new Map<string, Map<string, string>>();
+const LOCK_IDS_KEPT = 50_000;
+
 /** The advisory lock a commit takes for shard `key` of `schema`: one of 1,024 per schema (commitShards). */
 export function shardLockId(schema: string, key: string): string {
-  return lockId(`docs-shard:${schema}\0${Number(BigInt(lockId(key)) & 1023n)}`);
+  let ids = lockIdCache.get(schema);
+  if (!ids) lockIdCache.set(schema, (ids = new Map()));
+  let id = ids.get(key);
+  if (id === undefined) {
+    if (ids.size >= LOCK_IDS_KEPT) ids.clear();
+    id = lockId(`docs-shard:${schema}\0${Number(BigInt(lockId(key)) & 1023n)}`);
+    ids.set(key, id);
+  }
+  return id;
 }
 
 export class PgBackend implements ShardBackend {
@@ -291,8 +304,9 @@ export class PgBackend implements ShardBackend {
       case 3:
         // seq: the order rows were appended, the order a log loads in (a copy reads back the same text).
         await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}logs (
-          log text NOT NULL, id text NOT NULL, tbl text NOT NULL, data text NOT NULL, seq bigserial NOT NULL,
+          log text NOT NULL, id text NOT NULL, tbl text NOT NULL, data text NOT NULL, ord text NOT NULL, seq bigserial NOT NULL,
           PRIMARY KEY (log, id))`);
+        await client.query(`CREATE INDEX IF NOT EXISTS logs_ord ON ${this.q}logs (log, ord)`);
         return;
       default:
         throw new Error(`no migration to PostgreSQL layout ${to}`);
@@ -443,8 +457,8 @@ export class PgBackend implements ShardBackend {
         )}) AS r(log, id)
         WHERE l.log = r.log AND l.id = r.id AND NOT EXISTS (SELECT 1 FROM bad) RETURNING 1),
       la AS (
-        INSERT INTO ${q}logs (log, id, tbl, data)
-        SELECT log, id, tbl, data FROM unnest(${array(
+        INSERT INTO ${q}logs (log, id, tbl, data, ord)
+        SELECT log, id, tbl, data, ord FROM unnest(${array(
           append.map((a) => a.log),
           'text',
         )}, ${array(
@@ -456,7 +470,10 @@ export class PgBackend implements ShardBackend {
         )}, ${array(
           append.map((a) => JSON.stringify(a.row)),
           'text',
-        )}) WITH ORDINALITY AS a(log, id, tbl, data, n)
+        )}, ${array(
+          append.map((a) => logOrder(a.row)),
+          'text',
+        )}) WITH ORDINALITY AS a(log, id, tbl, data, ord, n)
         WHERE NOT EXISTS (SELECT 1 FROM bad) ORDER BY n
         ON CONFLICT (log, id) DO NOTHING RETURNING 1)`
       : '';
@@ -516,6 +533,24 @@ export class PgBackend implements ShardBackend {
     } finally {
       client.release(broken);
     }
+  }
+
+  trimLog(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
+    const payload = JSON.stringify({ from: this.id, keys: [log] } satisfies Payload);
+    // One statement (its own transaction): rows appended meanwhile by others are not in its
+    // snapshot, so they are neither counted nor removed.
+    return this.run(async () => {
+      const r = await this.pool.query<{ count: string; oldest: string | null }>(
+        `WITH kept AS MATERIALIZED (
+          SELECT id, ord FROM ${this.q}logs WHERE log = $1 AND ord >= $3 ORDER BY ord DESC, id DESC LIMIT $2),
+        gone AS (
+          DELETE FROM ${this.q}logs l WHERE l.log = $1 AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.id = l.id) RETURNING 1)
+        SELECT (SELECT count(*) FROM kept) AS count, (SELECT min(ord) FROM kept) AS oldest,
+          CASE WHEN EXISTS (SELECT 1 FROM gone) THEN pg_notify($4, $5) END AS notified`,
+        [log, keep, after, this.channel, payload],
+      );
+      return { count: Number(r.rows[0]!.count), oldest: r.rows[0]!.oldest ?? '' };
+    });
   }
 
   // Background jobs: each is run by one process at a time. A claim is a row of `jobs` locked

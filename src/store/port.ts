@@ -101,6 +101,12 @@ export interface Store {
    * putting a row of one writes that row, not the log. Absent or without it: an ordinary shard.
    */
   readonly logTables?: ReadonlySet<string>;
+  /**
+   * A store with `logTables`: removes the rows of the log of `table` holding the rows whose
+   * `field` is `value`, past the newest `keep` or ordered before `after` (by their `occurredAt`,
+   * then id), in a transaction of its own; answers how many are left and the oldest's order.
+   */
+  trimLog?(table: Table<any>, field: string, value: string, keep: number, after: string): Promise<{ count: number; oldest: string }>;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;
 }

@@ -653,6 +653,21 @@ export class ShardStore implements Store {
     }
   }
 
+  /**
+   * Log tables kept row by row (`logTables`): removes the rows of the log holding rows whose
+   * `field` is `value` past the newest `keep` or ordered before `after` (ShardBackend.trimLog),
+   * apart from any write; answers how many are left and the oldest one's order.
+   */
+  async trimLog(table: string, field: string, value: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
+    const log = this.specs.get(table)?.locate?.[field]?.(value);
+    if (!this.logTables.has(table) || !log || !this.backend.trimLog) throw new DocsError('bug', `${table} is no log kept row by row`);
+    try {
+      return await this.backend.trimLog(log, keep, after);
+    } finally {
+      this.invalidate([log]);
+    }
+  }
+
   /** Can the store serve requests now (`/health`): what the backend says, ok if it says nothing. */
   async health(): Promise<BackendHealth> {
     if (this.closed) return { ok: false, message: 'the store is closed' };

@@ -2,8 +2,10 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RING } from '../../src/audit/record.js';
 import { bearerCall, pgServers } from '../helpers/pg-servers.js';
-import { postgresOrSkip } from '../helpers/postgres.js';
-import { startServer, TEST_TOKEN } from '../helpers/server.js';
+import { dropSchema, freshSchemaName, postgresOrSkip } from '../helpers/postgres.js';
+import { serve } from '../../server/serve.js';
+import type { ShardStore } from '../../src/store/shard-store.js';
+import { startServer, tempDir, TEST_TOKEN } from '../helpers/server.js';
 
 // The audit log on PostgreSQL (docs/manual/audit.md#recorded-in-the-same-commit): each event is a
 // row of the store's `logs` table appended in its write's commit, so the write's shard carries no
@@ -98,6 +100,45 @@ describe.skipIf(!pgUrl)('the audit log on PostgreSQL', () => {
       const logged = await query(`SELECT id FROM ${q}.logs WHERE log = 'log/audit/${org}'`);
       // A tenth over the bound at most per server (each counts its own), never the RING + 6 written.
       expect(logged.length).toBeLessThanOrEqual(2 * 6);
+    },
+    T,
+  );
+
+  it(
+    'prunes without reading the log: PostgreSQL trims it (Store.trimLog) when the memo says a batch may be due',
+    async () => {
+      process.env.DOCS_AUDIT_MAX_EVENTS = '5';
+      const schema = freshSchemaName('pgtest_audit');
+      const prev = process.env.DOCS_BOOTSTRAP_TOKEN;
+      process.env.DOCS_BOOTSTRAP_TOKEN = TOKEN;
+      const s = await serve({ port: 0, store: `${pgUrl}?schema=${schema}`, dataDir: tempDir() }).finally(() => {
+        if (prev === undefined) delete process.env.DOCS_BOOTSTRAP_TOKEN;
+        else process.env.DOCS_BOOTSTRAP_TOKEN = prev;
+      });
+      try {
+        const backend = (s.ctx.store as ShardStore).backend;
+        const loaded: string[] = [];
+        const load = backend.load.bind(backend);
+        backend.load = (keys) => (loaded.push(...keys), load(keys));
+        const trims: number[] = [];
+        const trim = backend.trimLog!.bind(backend);
+        backend.trimLog = (log, keep, after) => (trims.push(keep), trim(log, keep, after));
+        const { org } = await scenario([s.url], call);
+        for (let i = 0; i < 20; i++) await call(s.url, 'PATCH', `/v1/orgs/${org}`, { title: `Audited ${i}` });
+        await new Promise((r) => setTimeout(r, 100)); // the last trim's answer
+        expect(loaded.filter((k) => k.startsWith('log/'))).toEqual([]);
+        // The first event, then once the count may be over 5 + 1 (each trim leaves 5): about every other event.
+        expect(trims.length).toBeGreaterThan(5);
+        expect(trims.length).toBeLessThan(RING + 26);
+        const q = pg.escapeIdentifier(schema);
+        expect((await query(`SELECT id FROM ${q}.logs`)).length).toBeLessThanOrEqual(6);
+        const list = await call(s.url, 'GET', `/v1/orgs/${org}/audit-events?limit=100`);
+        expect(list.count).toBe(5);
+        expect(list.items.map((e: any) => e.action)).toEqual(Array(5).fill('organization.updated'));
+      } finally {
+        await s.close();
+        await dropSchema(pgUrl!, schema);
+      }
     },
     T,
   );

@@ -112,6 +112,33 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
   );
 
   it(
+    'trims a log to its newest rows by occurredAt then id, and none before a time, telling other processes',
+    async () => {
+      await withBackends(2, async (a, b) => {
+        const heard: string[][] = [];
+        b.subscribe((keys) => heard.push(keys));
+        await b.whenListening();
+        const at = (n: number) => `2026-11-${String(10 + n).padStart(2, '0')}T00:00:00.000Z`;
+        // Appended out of time order; two rows of one time (the greater id is the newer).
+        const rows = [5, 1, 4, 2, 3].map((n) => ({ id: `o:${n}`, organization: 'o', occurredAt: at(n) }));
+        rows.push({ id: 'o:3b', organization: 'o', occurredAt: at(3) });
+        await a.commit(new Map(), new Map(), { append: rows.map((row) => ({ log: 'log/o', table: 'auditLog', row })), remove: [] });
+        const left = async () => Object.keys((await a.load(['log/o'])).get('log/o')?.data.auditLog ?? {}).sort();
+        expect(await a.trimLog('log/o', 4, '')).toEqual({ count: 4, oldest: at(3) });
+        expect(await left()).toEqual(['o:3', 'o:3b', 'o:4', 'o:5']);
+        expect(await a.trimLog('log/o', 3, '')).toEqual({ count: 3, oldest: at(3) });
+        expect(await left()).toEqual(['o:3b', 'o:4', 'o:5']);
+        expect(await a.trimLog('log/o', 10, at(4))).toEqual({ count: 2, oldest: at(4) });
+        expect(await a.trimLog('log/o', 10, at(9))).toEqual({ count: 0, oldest: '' });
+        expect(await left()).toEqual([]);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(heard.filter((k) => k[0] === 'log/o').length).toBe(5); // the append, and each trim that removed rows
+      });
+    },
+    T,
+  );
+
+  it(
     "the store appends a log table's rows without reading or rewriting the log, and reads them back",
     async () => {
       await withFreshSchema(

@@ -71,8 +71,12 @@ export interface ShardBackend {
    * changed); answers how many rows are left and the oldest one's order ('' for none).
    */
   trimLog?(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }>;
-  /** Calls `fn` with the keys of shards other processes commit (shared backends only). */
-  subscribe?(fn: (keys: string[]) => void): void;
+  /**
+   * Calls `fn` with the keys of shards other processes commit (shared backends only), and, when
+   * the notice could carry them, those shards as committed (the others of `keys`: changed, to
+   * be read again).
+   */
+  subscribe?(fn: (keys: string[], shards?: Map<string, LoadedShard>) => void): void;
   /** Resolves once commits of other processes are being heard (after `subscribe`). */
   whenListening?(): Promise<void>;
   /**

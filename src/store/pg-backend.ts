@@ -68,6 +68,10 @@ interface Payload {
   keys?: string[] | '*';
   /** A barrier of the sender's (see `heardAll`): no shards changed. */
   sync?: string;
+  /** Shards of `keys` as committed, when small enough to send (their data, version, text's bytes). */
+  d?: Record<string, ShardData>;
+  v?: Record<string, number>;
+  s?: Record<string, number>;
 }
 
 // When PostgreSQL goes away (restarted, stopped, the network cut) no process may end and no
@@ -138,7 +142,7 @@ export class PgBackend implements ShardBackend {
   readonly logs = true;
   private readonly opts: Required<Omit<PgBackendOptions, 'schema' | 'poolSize'>>;
 
-  private readonly subscribers = new Set<(keys: string[]) => void>();
+  private readonly subscribers = new Set<(keys: string[], shards?: Map<string, LoadedShard>) => void>();
   /** Barriers waiting for their own notification (see `heardAll`). */
   private readonly syncs = new Map<string, () => void>();
   private listener: pg.Client | undefined;
@@ -306,7 +310,8 @@ export class PgBackend implements ShardBackend {
         await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}logs (
           log text NOT NULL, id text NOT NULL, tbl text NOT NULL, data text NOT NULL, ord text NOT NULL, seq bigserial NOT NULL,
           PRIMARY KEY (log, id))`);
-        await client.query(`CREATE INDEX IF NOT EXISTS logs_ord ON ${this.q}logs (log, ord)`);
+        // No index on ord: a trim (every few hundred events) reads one log's rows; an index would
+        // cost every append its upkeep.
         return;
       default:
         throw new Error(`no migration to PostgreSQL layout ${to}`);
@@ -430,8 +435,25 @@ export class PgBackend implements ShardBackend {
 
     const wKeys = [...texts.keys()];
     const logKeys = logged ? [...new Set([...replaced, ...logs!.append.map((a) => a.log), ...logs!.remove.map((r) => r.log)])] : [];
-    let payload = JSON.stringify({ from: this.id, keys: [...wKeys, ...logKeys] } satisfies Payload);
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
+    // The notice names the shards written; when it can, it carries them too (their texts as
+    // they are, the versions filled in by PostgreSQL from the write), so other processes holding
+    // them take the new copy from it instead of a SELECT each (a write of one server made the
+    // other's next write of that space wait for a load). Else the keys only, or '*'.
+    const keysText = JSON.stringify([...wKeys, ...logKeys]);
+    let notice: string;
+    const written = wKeys.filter((k) => texts.get(k) !== null);
+    const withData =
+      written.length > 0 &&
+      `{"from":${JSON.stringify(this.id)},"keys":${keysText},"d":{${written.map((k) => `${JSON.stringify(k)}:${texts.get(k)}`).join(',')}},"s":{${written
+        .map((k) => `${JSON.stringify(k)}:${Buffer.byteLength(texts.get(k)!)}`)
+        .join(',')}},"v":`;
+    if (withData && Buffer.byteLength(withData) + written.reduce((n, k) => n + k.length + 30, 2) <= MAX_PAYLOAD_BYTES) {
+      notice = `${literal(withData)} || (SELECT coalesce(json_object_agg(key, version), '{}')::text FROM w) || '}'`;
+    } else {
+      let payload = JSON.stringify({ from: this.id, keys: [...wKeys, ...logKeys] } satisfies Payload);
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
+      notice = literal(payload);
+    }
     const expKeys = [...expected.keys()];
     const readKeys = keys.filter((k) => !texts.has(k));
     const q = this.q;
@@ -511,7 +533,7 @@ export class PgBackend implements ShardBackend {
       SELECT (SELECT coalesce(json_agg(key), '[]') FROM bad) AS bad,
         (SELECT coalesce(json_agg(json_build_array(key, version)), '[]') FROM w) AS written,
         -- the notification is sent by PostgreSQL on COMMIT only
-        CASE WHEN EXISTS (SELECT 1 FROM todo)${logged ? ' OR NOT EXISTS (SELECT 1 FROM bad)' : ''} THEN pg_notify(${literal(this.channel)}, ${literal(payload)}) END AS notified`;
+        CASE WHEN EXISTS (SELECT 1 FROM todo)${logged ? ' OR NOT EXISTS (SELECT 1 FROM bad)' : ''} THEN pg_notify(${literal(this.channel)}, ${notice}) END AS notified`;
 
     const client = await this.pool.connect();
     let broken: Error | undefined;
@@ -658,7 +680,7 @@ export class PgBackend implements ShardBackend {
     );
   }
 
-  subscribe(fn: (keys: string[]) => void): void {
+  subscribe(fn: (keys: string[], shards?: Map<string, LoadedShard>) => void): void {
     this.subscribers.add(fn);
     if (!this.listener && !this.reconnectTimer && !this.listening && !this.closed) this.listening = this.listen();
   }
@@ -713,7 +735,18 @@ export class PgBackend implements ShardBackend {
         if (p.sync) this.syncs.get(p.sync)?.();
         return;
       }
-      if (p.keys) this.emit(p.keys === '*' ? ['*'] : p.keys);
+      if (p.keys === '*') this.emit(['*']);
+      else if (p.keys) {
+        let shards: Map<string, LoadedShard> | undefined;
+        if (p.d && p.v) {
+          shards = new Map();
+          for (const [k, data] of Object.entries(p.d)) {
+            const version = p.v[k];
+            if (typeof version === 'number') shards.set(k, { data, version, size: p.s?.[k] ?? 0 });
+          }
+        }
+        this.emit(p.keys, shards);
+      }
     });
     try {
       await client.connect();
@@ -750,10 +783,10 @@ export class PgBackend implements ShardBackend {
     this.reconnectTimer.unref();
   }
 
-  private emit(keys: string[]): void {
+  private emit(keys: string[], shards?: Map<string, LoadedShard>): void {
     for (const fn of this.subscribers) {
       try {
-        fn(keys);
+        fn(keys, shards);
       } catch {
         // a subscriber's failure is its own: the others still hear of the change
       }

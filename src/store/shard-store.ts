@@ -125,7 +125,7 @@ export class ShardStore implements Store {
     const store = new ShardStore(backend, specs, opts);
     // Listening before the first load: a commit of another process between the load and the
     // listener's start would otherwise never reach this cache (root stays in memory).
-    backend.subscribe?.((keys) => store.invalidate(keys));
+    backend.subscribe?.((keys, shards) => store.invalidate(keys, shards));
     await backend.whenListening?.();
     let first = await backend.load([CATALOG_KEY, 'root']);
     const catalog = first.get(CATALOG_KEY)!;
@@ -309,13 +309,24 @@ export class ShardStore implements Store {
     }
   }
 
-  /** Shards another process changed: dropped now, or when the operations using them end. */
-  private invalidate(keys: string[]) {
+  /**
+   * Shards another process changed: dropped now, or when the operations using them end. A shard
+   * the notice carried (`shards`, as committed) replaces a copy held and not in use, unless the
+   * copy is as new: it is not read again.
+   */
+  private invalidate(keys: string[], shards?: Map<string, LoadedShard>) {
     this.gen++;
     for (const k of keys[0] === '*' ? [...this.loading.keys()] : keys) if (this.loading.has(k)) this.changedWhileLoading.add(k);
     for (const k of keys[0] === '*' ? [...this.cache.keys()] : keys) {
       const e = this.cache.get(k);
       if (!e) continue;
+      const sent = shards?.get(k);
+      if (sent && e.pins === 0 && !this.loading.has(k)) {
+        if (e.version >= sent.version && !e.stale) continue;
+        this.evict(k);
+        this.insert(k, sent);
+        continue;
+      }
       if (e.pins === 0) this.evict(k);
       else e.stale = true;
     }

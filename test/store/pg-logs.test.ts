@@ -197,4 +197,72 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
     },
     T,
   );
+
+  it(
+    'a notice carries the shards a commit wrote when they fit: another process takes them without reading them again',
+    async () => {
+      await withBackends(2, async (a, b) => {
+        const heard: [string[], Map<string, any> | undefined][] = [];
+        b.subscribe((keys, shards) => heard.push([keys, shards]));
+        await b.whenListening();
+        await a.commit(new Map([['s/1', { t: { x: { id: 'x', v: "it's \\ é" } } }]]), new Map([['s/1', 0]]));
+        await a.commit(
+          new Map([
+            ['s/1', { t: { x: { id: 'x', v: 2 } } }],
+            ['s/2', null],
+          ]),
+          new Map([['s/1', 1]]),
+        );
+        const big = { t: { y: { id: 'y', v: 'x'.repeat(9_000) } } };
+        await a.commit(new Map([['s/3', big]]), new Map([['s/3', 0]]));
+        const until = Date.now() + 5_000;
+        while (heard.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        expect(heard.map(([keys]) => keys)).toEqual([['s/1'], ['s/1', 's/2'], ['s/3']]);
+        expect(heard[0]![1]).toEqual(new Map([['s/1', { data: { t: { x: { id: 'x', v: "it's \\ é" } } }, version: 1, size: expect.any(Number) }]]));
+        expect(heard[1]![1]).toEqual(new Map([['s/1', { data: { t: { x: { id: 'x', v: 2 } } }, version: 2, size: expect.any(Number) }]]));
+        expect(heard[2]![1]).toBeUndefined(); // too big to carry: named only
+      });
+    },
+    T,
+  );
+
+  it(
+    'a store holding a shard another process changed takes the new copy from the notice, without a load',
+    async () => {
+      await withFreshSchema(
+        url!,
+        async (schema) => {
+          const specs: TableSpec[] = [
+            { name: 'meta', shard: () => 'root', indexes: [], home: 'root', locateId: () => 'root' },
+            { name: 'notes', shard: (r) => `n/${r.id}`, indexes: [], locateId: (id) => `n/${id}` },
+          ];
+          const a = await ShardStore.open(new PgBackend(url!, { poolSize: 4, schema }), specs);
+          const b = await ShardStore.open(new PgBackend(url!, { poolSize: 4, schema }), specs);
+          try {
+            await a.write((tx) => void tx.put('notes', { id: 'k', v: 1 }));
+            expect(await b.read((tx) => tx.get('notes', 'k'))).toEqual({ id: 'k', v: 1 });
+            const loads: string[] = [];
+            const load = b.backend.load.bind(b.backend);
+            b.backend.load = (keys) => (loads.push(...keys), load(keys));
+            for (let v = 2; v <= 4; v++) {
+              await a.write((tx) => void tx.put('notes', { id: 'k', v }));
+              const until = Date.now() + 5_000;
+              while ((await b.read((tx) => tx.get<any>('notes', 'k')?.v)) !== v && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+              expect(await b.read((tx) => tx.get('notes', 'k'))).toEqual({ id: 'k', v });
+            }
+            expect(loads).toEqual([]);
+            // And its writes over the copy are checked against the version the notice gave.
+            await b.write((tx) => void tx.put('notes', { id: 'k', v: 5 }));
+            expect(loads).toEqual([]);
+            expect((await b.backend.load(['n/k'])).get('n/k')!.data.notes!.k).toEqual({ id: 'k', v: 5 });
+          } finally {
+            await a.close();
+            await b.close();
+          }
+        },
+        'pgtest_logs',
+      );
+    },
+    T,
+  );
 });

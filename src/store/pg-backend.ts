@@ -435,20 +435,21 @@ export class PgBackend implements ShardBackend {
 
     const wKeys = [...texts.keys()];
     const logKeys = logged ? [...new Set([...replaced, ...logs!.append.map((a) => a.log), ...logs!.remove.map((r) => r.log)])] : [];
-    // The notice names the shards written; when it can, it carries them too (their texts as
-    // they are, the versions filled in by PostgreSQL from the write), so other processes holding
-    // them take the new copy from it instead of a SELECT each (a write of one server made the
-    // other's next write of that space wait for a load). Else the keys only, or '*'.
-    const keysText = JSON.stringify([...wKeys, ...logKeys]);
+    // Other processes are told what changed, in one notice per commit: the keys written, and
+    // the shards themselves as many as fit in a NOTIFY, smallest first (their texts as sent, versions and sizes
+    // filled in by PostgreSQL from the write: the texts are not sent twice). A process holding
+    // one takes the new copy from the notice instead of a SELECT (a write of one server made the
+    // other's next write of that space wait for a load); the others named are read again when
+    // used. '*' when even the keys do not fit (a migration).
     let notice: string;
-    const written = wKeys.filter((k) => texts.get(k) !== null);
-    const withData =
-      written.length > 0 &&
-      `{"from":${JSON.stringify(this.id)},"keys":${keysText},"d":{${written.map((k) => `${JSON.stringify(k)}:${texts.get(k)}`).join(',')}},"s":{${written
-        .map((k) => `${JSON.stringify(k)}:${Buffer.byteLength(texts.get(k)!)}`)
-        .join(',')}},"v":`;
-    if (withData && Buffer.byteLength(withData) + written.reduce((n, k) => n + k.length + 30, 2) <= MAX_PAYLOAD_BYTES) {
-      notice = `${literal(withData)} || (SELECT coalesce(json_object_agg(key, version), '{}')::text FROM w) || '}'`;
+    const fixed = `{"from":${JSON.stringify(this.id)},"keys":${JSON.stringify([...wKeys, ...logKeys])},"d":{`;
+    const budget = MAX_PAYLOAD_BYTES - Buffer.byteLength(fixed) - 24;
+    if (budget > 0 && wKeys.length) {
+      notice = `(SELECT ${literal(fixed)} || coalesce(string_agg(j || ':' || data, ','), '') || '},"v":{' || coalesce(string_agg(j || ':' || version, ','), '')
+          || '},"s":{' || coalesce(string_agg(j || ':' || octet_length(data), ','), '') || '}}'
+        FROM (SELECT j, data, version, sum(octet_length(data) + 3 * octet_length(j) + 40) OVER (ORDER BY octet_length(data), j ROWS UNBOUNDED PRECEDING) AS run
+          FROM (SELECT to_json(w.key)::text AS j, t.data, w.version FROM w JOIN todo t ON t.key = w.key WHERE t.data IS NOT NULL) x) y
+        WHERE run <= ${budget})`;
     } else {
       let payload = JSON.stringify({ from: this.id, keys: [...wKeys, ...logKeys] } satisfies Payload);
       if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);

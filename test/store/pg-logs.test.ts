@@ -213,7 +213,7 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
           ]),
           new Map([['s/1', 1]]),
         );
-        const big = { t: { y: { id: 'y', v: 'x'.repeat(9_000) } } };
+        const big: ShardData = { t: { y: { id: 'y', v: 'x'.repeat(9_000) } } };
         await a.commit(
           new Map([
             ['s/3', big],

@@ -574,9 +574,16 @@ export class ShardStore implements Store {
         continue;
       }
       const size = old?.size ?? heapBytes(data);
-      const e: Entry = { data, version: versions.get(key) ?? 0, size, pins: old?.pins ?? 0, used: ++this.tick };
-      // Operations holding the old entry release the new one.
-      for (const op of ops) if (op.pins.get(key) === old) op.pins.set(key, e);
+      const e: Entry = { data, version: versions.get(key) ?? 0, size, pins: 0, used: ++this.tick };
+      // This batch's operations holding the old entry release the new one. Others holding it (a
+      // read, a batch committing meanwhile) release the old one: counted on the new one, their
+      // pins would never be released, and the entry never evicted nor replaced by a notice.
+      for (const op of ops) {
+        if (!old || op.pins.get(key) !== old) continue;
+        op.pins.set(key, e);
+        e.pins++;
+        old.pins--;
+      }
       if (old) this.bytes -= old.size;
       this.bytes += size;
       this.cache.set(key, e);

@@ -684,3 +684,31 @@ describe('FileBackend', () => {
     expect(readdirSync(dir).sort()).toEqual(['checksums', 'shards', 'store']);
   });
 });
+
+describe('pins across a commit', () => {
+  it('a read holding a shard that a commit replaces releases the old copy: the new one is left unpinned', async () => {
+    const backend = new MemoryBackend();
+    const store = await ShardStore.open(backend, SPECS);
+    await store.write((tx) => {
+      tx.put('orgs', { id: 'a', v: 1 });
+      tx.put('orgs', { id: 'b', v: 1 });
+    });
+    (store as any).evict('org/b');
+    // The read holds org/a while org/b is loaded; meanwhile a write replaces org/a.
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const load = backend.load.bind(backend);
+    backend.load = async (keys) => {
+      if (keys.includes('org/b')) await gate;
+      return load(keys);
+    };
+    const reading = store.read((tx) => [tx.get('orgs', 'a'), tx.get('orgs', 'b')]);
+    await new Promise((r) => setTimeout(r, 10));
+    await store.write((tx) => void tx.put('orgs', { id: 'a', v: 2 }));
+    open();
+    await reading;
+    // Pinned forever, it could never be evicted, nor replaced by a notice of another process.
+    expect((store as any).cache.get('org/a').pins).toBe(0);
+    await store.close();
+  });
+});

@@ -321,12 +321,14 @@ export class ShardStore implements Store {
       const e = this.cache.get(k);
       if (!e) continue;
       const sent = shards?.get(k);
-      if (sent && e.pins === 0 && !this.loading.has(k)) {
-        if (e.version >= sent.version && !e.stale) continue;
+      // Newer than the copy (never older: after a commit of ours whose outcome is unknown, the
+      // copy is stale and the notice may predate that commit).
+      if (sent && sent.version > e.version && e.pins === 0 && !this.loading.has(k)) {
         this.evict(k);
         this.insert(k, sent);
         continue;
       }
+      if (sent && sent.version <= e.version && !e.stale) continue; // as new already (a commit of ours)
       if (e.pins === 0) this.evict(k);
       else e.stale = true;
     }

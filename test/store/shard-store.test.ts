@@ -712,3 +712,23 @@ describe('pins across a commit', () => {
     await store.close();
   });
 });
+
+describe('copies carried by a notice of another process', () => {
+  it('replace an older copy not in use; never a copy as new, and never a stale one by an older or equal version', async () => {
+    const store = await ShardStore.open(new MemoryBackend(), SPECS);
+    await store.write((tx) => void tx.put('orgs', { id: 'a', v: 1 }));
+    const cache = (store as any).cache as Map<string, { version: number; stale?: boolean; data: ShardData }>;
+    const v = cache.get('org/a')!.version;
+    const notice = (version: number, value: number) => new Map([['org/a', { data: { orgs: { a: { id: 'a', v: value } } }, version, size: 0 }]]);
+    const invalidate = (version: number, value: number) => (store as any).invalidate(['org/a'], notice(version, value));
+    invalidate(v, 9); // as new as the copy: kept
+    expect(await store.read((tx) => tx.get('orgs', 'a'))).toEqual({ id: 'a', v: 1 });
+    invalidate(v + 1, 2); // newer: taken
+    expect(cache.get('org/a')!.version).toBe(v + 1);
+    expect(await store.read((tx) => tx.get('orgs', 'a'))).toEqual({ id: 'a', v: 2 });
+    cache.get('org/a')!.stale = true; // e.g. a commit of ours whose outcome is unknown
+    invalidate(v + 1, 7);
+    expect(cache.has('org/a')).toBe(false); // dropped, to be read again, not taken from the notice
+    await store.close();
+  });
+});

@@ -16,6 +16,8 @@
 //                            [--only pgServers,pgAuditOff] [--cpu-prof DIR (the first PostgreSQL server)]
 //                            [--vs OTHER/bin/run.cjs (an embedded server of that build too, in the same rounds:
 //                             its writes/s and CPU per write beside ours, an A/B of the embedded store)]
+//                            [--vs-pg OTHER/bin/run.cjs (two PostgreSQL servers of that build too, audit on, on a
+//                             schema of their own, in the same rounds: an A/B of the PostgreSQL store)]
 //   node bench/run.mjs --pg
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -102,6 +104,7 @@ export async function pgWritesRows({
   only,
   cpuProf,
   vs,
+  vsPg,
   log = (s) => process.stdout.write(s + '\n'),
   problems = [],
 } = {}) {
@@ -109,6 +112,7 @@ export async function pgWritesRows({
   const pgbenchPath = pgbenchBin();
   const schema = `bench_writes_${randomBytes(4).toString('hex')}`;
   const schemaOff = `${schema}_audit_off`;
+  const schemaVs = `${schema}_vs`;
   const benchDb = `docs_pgbench_${randomBytes(4).toString('hex')}`;
   const env = childEnv(tempDir('pgw-config'), { DOCS_BOOTSTRAP_TOKEN: TOKEN });
   const envOff = { ...env, DOCS_AUDIT: 'off' };
@@ -141,7 +145,14 @@ export async function pgWritesRows({
     children.push(o1);
     const o2 = await startChild('docs serve (pg 2, audit off)', serve('--store', storeOff, '--blobs', blobs), { env: envOff, ready });
     children.push(o2);
+    const storeVs = `${PG}${PG.includes('?') ? '&' : '?'}schema=${schemaVs}`;
+    const serveVs = (name) => startChild(name, [vsPg, ...serve('--store', storeVs, '--blobs', blobs).slice(1)], { env, ready });
+    const v1 = vsPg ? await serveVs('docs serve (pg 1, --vs-pg build)') : undefined;
+    if (v1) children.push(v1);
+    const v2 = vsPg ? await serveVs('docs serve (pg 2, --vs-pg build)') : undefined;
+    if (v2) children.push(v2);
     const eIds = await seedRenameSpaces(embedded.url, SPACES);
+    const vpIds = v1 ? await seedRenameSpaces(v1.url, SPACES) : [];
     const vIds = other ? await seedRenameSpaces(other.url, SPACES) : [];
     const pIds = await seedRenameSpaces(p1.url, SPACES);
     const oIds = await seedRenameSpaces(o1.url, SPACES);
@@ -152,6 +163,7 @@ export async function pgWritesRows({
       pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       pgAuditOff: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       embeddedVs: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      pgVs: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
       loop: { n: 0, seconds: 0 },
       pgbench: { transactions: 0, seconds: 0, tps: [] },
     };
@@ -183,6 +195,7 @@ export async function pgWritesRows({
       },
       pgServers: () => twoServers(sums.pgServers, [p1, p2], pIds),
       pgAuditOff: () => twoServers(sums.pgAuditOff, [o1, o2], oIds),
+      pgVs: () => twoServers(sums.pgVs, [v1, v2], vpIds),
       loop: async () => {
         const r = sequentialCommits(loopDir, per);
         sums.loop.n += r.n;
@@ -200,12 +213,13 @@ export async function pgWritesRows({
     if (other) await renames(other.url, vIds, 32, 1);
     await Promise.all([p1, p2].map((s) => renames(s.url, pIds, 16, 1)));
     await Promise.all([o1, o2].map((s) => renames(s.url, oIds, 16, 1)));
+    if (v1) await Promise.all([v1, v2].map((s) => renames(s.url, vpIds, 16, 1)));
     log(
       `  durable renames over ${SPACES} spaces at 32 connections, pgbench -N at 32 clients, the sequential fsync loop: ${rounds} alternating rounds of ${per.toFixed(1)} s`,
     );
     const loads0 = [];
-    const order = ['pgbench', 'pgServers', 'loop', 'pgAuditOff', 'embedded', ...(other ? ['embeddedVs'] : [])].filter(
-      (k) => !only || only.includes(k) || k === 'embeddedVs',
+    const order = ['pgbench', 'pgServers', 'loop', ...(v1 ? ['pgVs'] : []), 'pgAuditOff', 'embedded', ...(other ? ['embeddedVs'] : [])].filter(
+      (k) => !only || only.includes(k) || k === 'embeddedVs' || k === 'pgVs',
     );
     for (let i = 0; i < rounds; i++) {
       loads0.push(loadavg()[0]);
@@ -217,6 +231,7 @@ export async function pgWritesRows({
       'embedded (--vs)': sums.embeddedVs,
       'PostgreSQL servers': sums.pgServers,
       'PostgreSQL, audit off': sums.pgAuditOff,
+      'PostgreSQL (--vs-pg)': sums.pgVs,
     })) {
       const not200 = Object.entries(s.statuses).filter(([c]) => c !== '200');
       if (not200.length) problems.push(`pg-writes (${k}): answers not 200 ${JSON.stringify(Object.fromEntries(not200))}`);
@@ -271,6 +286,14 @@ export async function pgWritesRows({
         context: `${Math.round(pRate)} writes/s vs ${Math.round(tps)} TPS (rounds ${sums.pgbench.tps.join(', ')}); ${ctx}`,
       },
       {
+        figure: `Writes, two servers on PostgreSQL / the --vs-pg build's (${vsPg})`,
+        value: v1 ? pRate / rate(sums.pgVs) : NaN,
+        shown: `${(pRate / rate(sums.pgVs)).toFixed(2)}x`,
+        target: 'report',
+        pass: true,
+        context: `${Math.round(pRate)} vs ${Math.round(rate(sums.pgVs))} writes/s; CPU per write ${((sums.pgServers.cpu / sums.pgServers.ok) * 1000).toFixed(2)} vs ${((sums.pgVs.cpu / sums.pgVs.ok) * 1000).toFixed(2)} ms (${(sums.pgServers.cpu / sums.pgServers.ok / (sums.pgVs.cpu / sums.pgVs.ok)).toFixed(2)}x); ${ctx}`,
+      },
+      {
         figure: 'Writes, two servers on PostgreSQL: audit log on / off',
         value: pRate / offRate,
         shown: `${(pRate / offRate).toFixed(2)}x`,
@@ -282,7 +305,7 @@ export async function pgWritesRows({
     return rows;
   } finally {
     await Promise.all(children.map((c) => stopChild(c.child)));
-    for (const s of [schema, schemaOff]) await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(s)} CASCADE`).catch(() => {});
+    for (const s of [schema, schemaOff, schemaVs]) await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(s)} CASCADE`).catch(() => {});
     await admin
       .query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(benchDb)} WITH (FORCE)`)
       .catch((e) => problems.push(`pg-writes: could not drop ${benchDb}: ${e.message}`));
@@ -305,6 +328,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     only: arg('only')?.split(','),
     cpuProf: arg('cpu-prof'),
     vs: arg('vs'),
+    vsPg: arg('vs-pg'),
     problems,
   }).then(
     (rows) => {

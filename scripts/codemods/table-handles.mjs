@@ -81,6 +81,7 @@ const HANDLES = {
   auditEvents: ['AuditEvents', 'src/audit/tables.ts'],
   auditRecent: ['AuditRecent', 'src/audit/tables.ts'],
   auditHosts: ['AuditHosts', 'src/audit/tables.ts'],
+  auditLog: ['AuditLog', 'src/audit/tables.ts'],
   glossaryEntries: ['GlossaryEntries', 'src/translations/tables.ts'],
   changeRequests: ['ChangeRequests', 'src/change-requests/tables.ts'],
   changeRequestReviews: ['ChangeRequestReviews', 'src/change-requests/reviews.ts'],

@@ -5,13 +5,13 @@ import type { WriteHook } from '../kernel/write-scope.js';
 import { IntegrationInstallations } from '../integrations/tables.js';
 import { Sites } from '../sites/tables.js';
 import { Spaces } from '../spaces/tables.js';
-import type { ReadTx, Row, Table, WriteTx } from '../store/port.js';
+import type { ReadTx, Row, Store, Table, WriteTx } from '../store/port.js';
 import { TABLES } from '../store/tables.js';
 import { Users } from '../users/tables.js';
 import { actionOf } from './actions.js';
 import { eventRowId, eventUuid, hostRowId, recentRowId, type AuditEventRecord, type AuditRecentRecord } from './model.js';
 import { retention } from './retention.js';
-import { AuditEvents, AuditHosts, AuditRecent } from './tables.js';
+import { AuditEvents, AuditHosts, AuditLog, AuditRecent } from './tables.js';
 
 // Recording an operation's writes (docs/manual/audit.md#recorded-in-the-same-commit). `invoke`
 // runs a write operation's handler with `auditHook` as its write scope; each write the handler
@@ -38,6 +38,9 @@ export interface AuditScope extends WriteHook {
 export function auditHook(ctx: Context, call: AuditCall): AuditScope {
   let open = true;
   const logs = logsOf(ctx);
+  // A store that keeps logs row by row (PostgreSQL): each event is a row appended in its write's
+  // commit, so neither the write's shard (a ring) nor the segments carry it.
+  const appended = ctx.store.logTables?.has(AuditLog) ?? false;
   const correlation = randomUUID();
   return {
     close: () => void (open = false),
@@ -96,7 +99,10 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           path: call.path,
           correlation,
         };
-        keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
+        if (appended) {
+          tx.put(AuditLog, event);
+          trimDue(ctx.store, event, Date.parse(occurredAt), logs);
+        } else keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
         return result;
       };
     },
@@ -249,6 +255,8 @@ interface LogMemo {
   oldest: string;
   /** Moves since the last reading. */
   moves: number;
+  /** A log kept row by row: its trim is under way (trimDue). */
+  trimming?: boolean;
 }
 type Logs = Map<string, LogMemo>;
 const memos = new WeakMap<Context, Logs>();
@@ -284,7 +292,12 @@ function prune(tx: WriteTx, organization: string, now: number, logs: Logs | unde
     for (const e of added) if (!memo.oldest || e.occurredAt < memo.oldest) memo.oldest = e.occurredAt;
     if (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale)) return;
   }
-  const all = tx.find(AuditEvents, 'organization', organization);
+  // With a log kept row by row, the events of before it (segments) are in the log too.
+  const logged = tx.find(AuditLog, 'organization', organization);
+  const all = [...tx.find(AuditEvents, 'organization', organization), ...logged];
+  // A run that reached a part of the log not loaded yet runs again once it is: what it read is
+  // no count to remember (the log on PostgreSQL is loaded by the first write that reads it).
+  if (tx.settled?.() === false) return;
   const remember = (kept: readonly AuditEventRecord[]) => {
     let oldest = '';
     for (const e of kept) if (!oldest || e.occurredAt < oldest) oldest = e.occurredAt;
@@ -297,8 +310,46 @@ function prune(tx: WriteTx, organization: string, now: number, logs: Logs | unde
     .sort(newestFirst)
     .slice(0, maxEvents);
   const keep = new Set(kept.map((e) => e.id));
-  for (const e of all) if (!keep.has(e.id)) tx.delete(AuditEvents, e.id);
+  const inLog = new Set(logged);
+  for (const e of all) if (!keep.has(e.id)) tx.delete(inLog.has(e) ? AuditLog : AuditEvents, e.id);
   remember(kept);
+}
+
+/**
+ * Retention of a log kept row by row (a store with `logTables`: PostgreSQL). The same memo says
+ * when a batch may be due (each event counts as 1/RING of a move, so the log is looked at in full
+ * at least every RESCAN x RING events, as the segments are); then the store removes the rows past
+ * the bounds itself (Store.trimLog: one statement apart from any write, by occurredAt then id, the
+ * order reads use), and answers how many are left: this process never reads the log to prune it.
+ * The first event of an organization in this process trims at once (nothing is known of its log).
+ * A trim that fails (PostgreSQL unreachable) is tried again by the next event.
+ */
+function trimDue(store: Store, event: AuditEventRecord, now: number, logs: Logs): void {
+  const { maxEvents, maxAgeMs } = retention();
+  const over = maxEvents + Math.ceil(maxEvents / 10);
+  const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
+  const organization = event.organization;
+  let memo = logs.get(organization);
+  if (memo) {
+    memo.count++;
+    memo.moves += 1 / RING;
+    if (!memo.oldest || event.occurredAt < memo.oldest) memo.oldest = event.occurredAt;
+    if (memo.trimming || (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale))) return;
+  } else logs.set(organization, (memo = { count: 1, oldest: event.occurredAt, moves: 0 }));
+  memo.trimming = true;
+  const counted = memo.count;
+  store.trimLog!(AuditLog, 'organization', organization, maxEvents, new Date(now - maxAgeMs).toISOString()).then(
+    ({ count, oldest }) => {
+      // What is left, and the events this process recorded since the trim began, and the one
+      // that began it (committed after the trim's snapshot, as a rule).
+      const m = logs.get(organization)!;
+      logs.set(organization, { count: count + 1 + Math.max(0, m.count - counted), oldest: oldest || m.oldest, moves: 0 });
+    },
+    () => {
+      const m = logs.get(organization);
+      if (m) m.trimming = false;
+    },
+  );
 }
 
 /** Newest first; ties by uuid (the same whether the event is in a ring or in the segments). */

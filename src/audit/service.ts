@@ -5,7 +5,7 @@ import type { ReadTx } from '../store/port.js';
 import { eventUuid, type AuditEventRecord } from './model.js';
 import { newestFirst } from './record.js';
 import { retention } from './retention.js';
-import { AuditEvents, AuditHosts, AuditRecent } from './tables.js';
+import { AuditEvents, AuditHosts, AuditLog, AuditRecent } from './tables.js';
 
 export interface AuditFilters {
   from?: string;
@@ -30,7 +30,8 @@ function retained(tx: ReadTx, organization: string, now: number): AuditEventReco
   const rings = tx
     .find(AuditHosts, 'organization', organization)
     .flatMap((h) => tx.find(AuditRecent, 'host', h.host).filter((e) => e.organization === organization));
-  return [...tx.find(AuditEvents, 'organization', organization), ...rings]
+  // On PostgreSQL, the log kept row by row (src/audit/record.ts), beside what was recorded before it.
+  return [...tx.find(AuditEvents, 'organization', organization), ...tx.find(AuditLog, 'organization', organization), ...rings]
     .filter((e) => e.occurredAt >= cutoff)
     .sort(newestFirst)
     .slice(0, maxEvents);

@@ -9,3 +9,6 @@ export const AuditEvents = table<AuditEventRecord, 'organization'>('auditEvents'
 // the organization's list of those places.
 export const AuditRecent = table<AuditRecentRecord, 'host'>('auditRecent');
 export const AuditHosts = table<AuditHostRecord, 'organization'>('auditHosts');
+// On a store whose backend keeps logs (PostgreSQL), the events themselves: one row each, appended
+// in the write's commit, neither ring nor segments (src/audit/record.ts `keep`).
+export const AuditLog = table<AuditEventRecord, 'organization'>('auditLog');

@@ -21,7 +21,37 @@ export class ShardConflict extends Error {
   }
 }
 
+/**
+ * Shard keys beginning with this name a log (TableSpec.log): on a backend with `logs`, a table of
+ * rows appended one by one rather than a document rewritten whole. Loading such a key gives
+ * every row of the log (version 0); committing one replaces the log (`docs migrate`).
+ */
+export const LOG_PREFIX = 'log/';
+
+/**
+ * The order of a log's rows, oldest first: their `occurredAt` (an ISO time), then their id. A log
+ * is trimmed by it (ShardBackend.trimLog).
+ */
+export function logOrder(row: object): string {
+  const at = (row as { occurredAt?: unknown }).occurredAt;
+  return typeof at === 'string' ? at : '';
+}
+
+/** What a commit adds to and removes from logs (backends with `logs`), beside its shards. */
+export interface LogChanges {
+  /** New rows (their ids never seen in the log: an existing id is left as it is). */
+  append: { log: string; table: string; row: { id: string } }[];
+  /** Rows removed (an absent one: nothing to do). */
+  remove: { log: string; id: string }[];
+}
+
 export interface ShardBackend {
+  /**
+   * Keeps the rows of log tables (TableSpec.log) as rows of their own: a commit appends and
+   * removes them (`LogChanges`) in the same transaction as its shards, without rewriting the
+   * log. Without it, a log is an ordinary shard.
+   */
+  readonly logs?: boolean;
   /** Recovers from an interrupted commit, creates what a new store needs. */
   open(): Promise<void>;
   /** Reads shards by key. A shard that does not exist comes back as `{data: {}, version: 0}`. */
@@ -32,10 +62,21 @@ export interface ShardBackend {
    * Applies every change at once (`null` deletes the shard) or none. `expected` gives, for each
    * shard the transaction read or writes, the version it saw: a backend shared between processes
    * rejects with ShardConflict when one differs. Resolves with the new versions once durable.
+   * `logs` (backends with `logs` only): rows appended and removed in the same commit.
    */
-  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>>;
-  /** Calls `fn` with the keys of shards other processes commit (shared backends only). */
-  subscribe?(fn: (keys: string[]) => void): void;
+  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>, logs?: LogChanges): Promise<Map<string, number>>;
+  /**
+   * Backends with `logs`: removes the rows of log `log` past the newest `keep` (by `logOrder`)
+   * or ordered before `after`, in a transaction of its own (other processes are told the log
+   * changed); answers how many rows are left and the oldest one's order ('' for none).
+   */
+  trimLog?(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }>;
+  /**
+   * Calls `fn` with the keys of shards other processes commit (shared backends only), and, when
+   * the notice could carry them, those shards as committed (the others of `keys`: changed, to
+   * be read again).
+   */
+  subscribe?(fn: (keys: string[], shards?: Map<string, LoadedShard>) => void): void;
   /** Resolves once commits of other processes are being heard (after `subscribe`). */
   whenListening?(): Promise<void>;
   /**

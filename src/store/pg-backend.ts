@@ -6,6 +6,10 @@
 //   <schema>.schema_version (one row: the layout's version, for later migrations)
 //   <schema>.shards (key text primary key, data text, version bigint)
 //   <schema>.jobs (key text primary key): background jobs being run, row-locked by their runner (2+)
+//   <schema>.logs (log, id, tbl, data, ord, seq): the rows of log tables (TableSpec.log: the audit
+//     log), one row each, appended and removed by commits beside their shards (3+). A log's key
+//     (`log/...`, backend.ts LOG_PREFIX) loads as a shard of all its rows, in the order appended
+//     (seq); `ord` (backend.ts logOrder) is what trimLog keeps the newest of.
 //
 // data is the shard's JSON as TEXT, not JSONB. Measured on this machine (PostgreSQL 15, local
 // TCP, fsync on; a shard = one BEGIN/upsert/COMMIT, a load = one SELECT + JSON.parse + byte
@@ -28,7 +32,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DocsError } from '../kernel/errors.js';
-import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { LOG_PREFIX, logOrder, ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 
 export interface PgBackendOptions {
   /** Connections in the pool (commits and loads; the listener has its own). Default 10. */
@@ -50,7 +54,9 @@ export function isPostgresUrl(s: string): boolean {
 }
 
 /** The layout this code writes; open() brings older ones up to it, refuses newer ones. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
+
+const isLog = (key: string) => key.startsWith(LOG_PREFIX);
 
 /** NOTIFY payloads must be under 8000 bytes; past this, '*' ("drop everything") instead of the keys. */
 const MAX_PAYLOAD_BYTES = 7900;
@@ -62,6 +68,10 @@ interface Payload {
   keys?: string[] | '*';
   /** A barrier of the sender's (see `heardAll`): no shards changed. */
   sync?: string;
+  /** Shards of `keys` as committed, when small enough to send (their data, version, text's bytes). */
+  d?: Record<string, ShardData>;
+  v?: Record<string, number>;
+  s?: Record<string, number>;
 }
 
 // When PostgreSQL goes away (restarted, stopped, the network cut) no process may end and no
@@ -101,9 +111,21 @@ function lockId(name: string): string {
   return createHash('sha1').update(name).digest().readBigInt64BE(0).toString();
 }
 
+/** Lock ids of shard keys already seen, per schema (two SHA-1s a key were ~4% of a busy server's CPU). */
+const lockIdCache = new Map<string, Map<string, string>>();
+const LOCK_IDS_KEPT = 50_000;
+
 /** The advisory lock a commit takes for shard `key` of `schema`: one of 1,024 per schema (commitShards). */
 export function shardLockId(schema: string, key: string): string {
-  return lockId(`docs-shard:${schema}\0${Number(BigInt(lockId(key)) & 1023n)}`);
+  let ids = lockIdCache.get(schema);
+  if (!ids) lockIdCache.set(schema, (ids = new Map()));
+  let id = ids.get(key);
+  if (id === undefined) {
+    if (ids.size >= LOCK_IDS_KEPT) ids.clear();
+    id = lockId(`docs-shard:${schema}\0${Number(BigInt(lockId(key)) & 1023n)}`);
+    ids.set(key, id);
+  }
+  return id;
 }
 
 export class PgBackend implements ShardBackend {
@@ -116,9 +138,11 @@ export class PgBackend implements ShardBackend {
   private readonly channel: string;
   /** Distinguishes this backend's notifications from other processes'. */
   readonly id = randomUUID();
+  /** Log tables' rows are rows of `logs` (see the top of this file). */
+  readonly logs = true;
   private readonly opts: Required<Omit<PgBackendOptions, 'schema' | 'poolSize'>>;
 
-  private readonly subscribers = new Set<(keys: string[]) => void>();
+  private readonly subscribers = new Set<(keys: string[], shards?: Map<string, LoadedShard>) => void>();
   /** Barriers waiting for their own notification (see `heardAll`). */
   private readonly syncs = new Map<string, () => void>();
   private listener: pg.Client | undefined;
@@ -281,6 +305,14 @@ export class PgBackend implements ShardBackend {
       case 2:
         await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}jobs (key text PRIMARY KEY)`);
         return;
+      case 3:
+        // seq: the order rows were appended, the order a log loads in (a copy reads back the same text).
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.q}logs (
+          log text NOT NULL, id text NOT NULL, tbl text NOT NULL, data text NOT NULL, ord text NOT NULL, seq bigserial NOT NULL,
+          PRIMARY KEY (log, id))`);
+        // No index on ord: a trim (every few hundred events) reads one log's rows; an index would
+        // cost every append its upkeep.
+        return;
       default:
         throw new Error(`no migration to PostgreSQL layout ${to}`);
     }
@@ -290,21 +322,42 @@ export class PgBackend implements ShardBackend {
     const wanted = [...new Set(keys)];
     const out = new Map<string, LoadedShard>();
     if (!wanted.length) return out;
-    const r = await this.run(() =>
-      this.pool.query<{ key: string; data: string; version: string }>(
-        `SELECT key, data, version FROM ${this.q}shards WHERE key = ANY($1::text[]) AND data IS NOT NULL`,
-        [wanted],
-      ),
+    const shardKeys = wanted.filter((k) => !isLog(k));
+    const logKeys = wanted.filter(isLog);
+    const [r, l] = await this.run(() =>
+      Promise.all([
+        shardKeys.length
+          ? this.pool.query<{ key: string; data: string; version: string }>(
+              `SELECT key, data, version FROM ${this.q}shards WHERE key = ANY($1::text[]) AND data IS NOT NULL`,
+              [shardKeys],
+            )
+          : undefined,
+        logKeys.length
+          ? this.pool.query<{ log: string; id: string; tbl: string; data: string }>(
+              `SELECT log, id, tbl, data FROM ${this.q}logs WHERE log = ANY($1::text[]) ORDER BY seq`,
+              [logKeys],
+            )
+          : undefined,
+      ]),
     );
-    for (const row of r.rows) {
+    for (const row of r?.rows ?? []) {
       out.set(row.key, { data: JSON.parse(row.data), version: Number(row.version), size: Buffer.byteLength(row.data) });
+    }
+    // A log: every row, as one shard of version 0 (a log is never checked by version: its rows are only added and removed).
+    for (const row of l?.rows ?? []) {
+      let shard = out.get(row.log);
+      if (!shard) out.set(row.log, (shard = { data: {}, version: 0, size: 0 }));
+      (shard.data[row.tbl] ??= {})[row.id] = JSON.parse(row.data);
+      shard.size += Buffer.byteLength(row.data) + row.id.length + 8;
     }
     for (const k of wanted) if (!out.has(k)) out.set(k, { data: {}, version: 0, size: 0 });
     return out;
   }
 
   async keys(): Promise<string[]> {
-    const r = await this.run(() => this.pool.query<{ key: string }>(`SELECT key FROM ${this.q}shards WHERE data IS NOT NULL ORDER BY key`));
+    const r = await this.run(() =>
+      this.pool.query<{ key: string }>(`SELECT key FROM ${this.q}shards WHERE data IS NOT NULL UNION SELECT DISTINCT log FROM ${this.q}logs ORDER BY 1`),
+    );
     return r.rows.map((row) => row.key);
   }
 
@@ -325,18 +378,42 @@ export class PgBackend implements ShardBackend {
   // would, without its predicate locks and serialization failures. The data the caller read
   // (earlier, through load) is validated by its version, not by a database snapshot, so the
   // transaction needs none of its own.
-  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>): Promise<Map<string, number>> {
+  //
+  // Logs (`logs`): rows appended and removed in the same statement as the shards are written,
+  // under no lock of their own (an appended id is new, a removal of an absent row does nothing),
+  // and named in the notification so other processes drop a copy they hold. A log key among
+  // `changes` (a whole store copied, `docs migrate`) replaces that log's rows.
+  commit(changes: Map<string, ShardData | null>, expected: Map<string, number>, logs?: LogChanges): Promise<Map<string, number>> {
     const sent = { commit: false };
+    let shards = changes;
+    let logChanges = logs;
+    let replaced: string[] = [];
+    if ([...changes.keys()].some(isLog)) {
+      shards = new Map([...changes].filter(([k]) => !isLog(k)));
+      replaced = [...changes.keys()].filter(isLog);
+      logChanges = { append: [...(logs?.append ?? [])], remove: [...(logs?.remove ?? [])] };
+      for (const k of replaced) {
+        for (const [table, rows] of Object.entries(changes.get(k) ?? {})) for (const row of Object.values(rows)) logChanges.append.push({ log: k, table, row });
+      }
+    }
+    const checked = [...expected.keys()].some(isLog) ? new Map([...expected].filter(([k]) => !isLog(k))) : expected;
     return this.run(
-      () => this.commitShards(changes, expected, sent),
+      () => this.commitShards(shards, checked, sent, logChanges, replaced),
       () => sent.commit,
     );
   }
 
-  private async commitShards(changes: Map<string, ShardData | null>, expected: Map<string, number>, sent: { commit: boolean }): Promise<Map<string, number>> {
+  private async commitShards(
+    changes: Map<string, ShardData | null>,
+    expected: Map<string, number>,
+    sent: { commit: boolean },
+    logs: LogChanges | undefined,
+    replaced: string[],
+  ): Promise<Map<string, number>> {
     const result = new Map<string, number>();
     const keys = [...new Set([...expected.keys(), ...changes.keys()])];
-    if (!keys.length) return result;
+    const logged = !!(logs?.append.length || logs?.remove.length || replaced.length);
+    if (!keys.length && !logged) return result;
     // Serialize outside the transaction: the locks are held for as short a time as possible.
     const texts = new Map<string, string | null>();
     for (const [k, d] of changes) texts.set(k, d === null ? null : JSON.stringify(d));
@@ -357,8 +434,27 @@ export class PgBackend implements ShardBackend {
     const lockModes = lockIds.map((id) => (exclusive.get(id) ? 'x' : 's'));
 
     const wKeys = [...texts.keys()];
-    let payload = JSON.stringify({ from: this.id, keys: wKeys } satisfies Payload);
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
+    const logKeys = logged ? [...new Set([...replaced, ...logs!.append.map((a) => a.log), ...logs!.remove.map((r) => r.log)])] : [];
+    // Other processes are told what changed, in one notice per commit: the keys written, and
+    // the shards themselves as many as fit in a NOTIFY, smallest first (their texts as sent, versions and sizes
+    // filled in by PostgreSQL from the write: the texts are not sent twice). A process holding
+    // one takes the new copy from the notice instead of a SELECT (a write of one server made the
+    // other's next write of that space wait for a load); the others named are read again when
+    // used. '*' when even the keys do not fit (a migration).
+    let notice: string;
+    const fixed = `{"from":${JSON.stringify(this.id)},"keys":${JSON.stringify([...wKeys, ...logKeys])},"d":{`;
+    const budget = MAX_PAYLOAD_BYTES - Buffer.byteLength(fixed) - 24;
+    if (budget > 0 && wKeys.length) {
+      notice = `(SELECT ${literal(fixed)} || coalesce(string_agg(j || ':' || data, ','), '') || '},"v":{' || coalesce(string_agg(j || ':' || version, ','), '')
+          || '},"s":{' || coalesce(string_agg(j || ':' || octet_length(data), ','), '') || '}}'
+        FROM (SELECT j, data, version, sum(octet_length(data) + 3 * octet_length(j) + 40) OVER (ORDER BY octet_length(data), j ROWS UNBOUNDED PRECEDING) AS run
+          FROM (SELECT to_json(w.key)::text AS j, t.data, w.version FROM w JOIN todo t ON t.key = w.key WHERE t.data IS NOT NULL) x) y
+        WHERE run <= ${budget})`;
+    } else {
+      let payload = JSON.stringify({ from: this.id, keys: [...wKeys, ...logKeys] } satisfies Payload);
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) payload = JSON.stringify({ from: this.id, keys: '*' } satisfies Payload);
+      notice = literal(payload);
+    }
     const expKeys = [...expected.keys()];
     const readKeys = keys.filter((k) => !texts.has(k));
     const q = this.q;
@@ -369,10 +465,48 @@ export class PgBackend implements ShardBackend {
     // of several statements, so values go in as literals (`literal`). The lock statement and the
     // check are separate statements: the check's snapshot is taken after the locks are granted.
     // COMMIT stays apart so a connection lost before it is known to have changed nothing.
+    const append = logs?.append ?? [];
+    const remove = logs?.remove ?? [];
+    // Rows of logs, in the same statement (never run when the check fails: the batch is refused).
+    const logCtes = logged
+      ? `,
+      lr AS (
+        DELETE FROM ${q}logs l USING unnest(${array(
+          remove.map((r) => r.log),
+          'text',
+        )}, ${array(
+          remove.map((r) => r.id),
+          'text',
+        )}) AS r(log, id)
+        WHERE l.log = r.log AND l.id = r.id AND NOT EXISTS (SELECT 1 FROM bad) RETURNING 1),
+      la AS (
+        INSERT INTO ${q}logs (log, id, tbl, data, ord)
+        SELECT log, id, tbl, data, ord FROM unnest(${array(
+          append.map((a) => a.log),
+          'text',
+        )}, ${array(
+          append.map((a) => a.row.id),
+          'text',
+        )}, ${array(
+          append.map((a) => a.table),
+          'text',
+        )}, ${array(
+          append.map((a) => JSON.stringify(a.row)),
+          'text',
+        )}, ${array(
+          append.map((a) => logOrder(a.row)),
+          'text',
+        )}) WITH ORDINALITY AS a(log, id, tbl, data, ord, n)
+        WHERE NOT EXISTS (SELECT 1 FROM bad) ORDER BY n
+        ON CONFLICT (log, id) DO NOTHING RETURNING 1)`
+      : '';
+    // A log replaced whole (`docs migrate`): emptied first, in a statement of its own (one
+    // statement may not delete and insert the same row).
+    const emptyLogs = replaced.length ? `DELETE FROM ${q}logs WHERE log = ANY(${array(replaced, 'text')});\n` : '';
     const sql = `BEGIN;
       SELECT count(CASE WHEN m = 'x' THEN pg_advisory_xact_lock(id) ELSE pg_advisory_xact_lock_shared(id) END)
         FROM unnest(${array(lockIds, 'int8')}, ${array(lockModes, 'text')}) AS l(id, m);
-      WITH curw AS MATERIALIZED (
+      ${emptyLogs}WITH curw AS MATERIALIZED (
         SELECT key, version, data IS NOT NULL AS live FROM ${q}shards WHERE key = ANY(${array(wKeys, 'text')}) FOR UPDATE),
       cur AS MATERIALIZED (
         SELECT key, version, live FROM curw
@@ -396,17 +530,17 @@ export class PgBackend implements ShardBackend {
       w AS (
         INSERT INTO ${q}shards AS s (key, data, version) SELECT key, data, version FROM todo
         ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, version = EXCLUDED.version
-        RETURNING s.key, s.version)
+        RETURNING s.key, s.version)${logCtes}
       SELECT (SELECT coalesce(json_agg(key), '[]') FROM bad) AS bad,
         (SELECT coalesce(json_agg(json_build_array(key, version)), '[]') FROM w) AS written,
         -- the notification is sent by PostgreSQL on COMMIT only
-        CASE WHEN EXISTS (SELECT 1 FROM todo) THEN pg_notify(${literal(this.channel)}, ${literal(payload)}) END AS notified`;
+        CASE WHEN EXISTS (SELECT 1 FROM todo)${logged ? ' OR NOT EXISTS (SELECT 1 FROM bad)' : ''} THEN pg_notify(${literal(this.channel)}, ${notice}) END AS notified`;
 
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
       const results = (await client.query(sql)) as unknown as pg.QueryResult[];
-      const row = results[2].rows[0] as { bad: string[]; written: [string, string | number][] };
+      const row = results.at(-1)!.rows[0] as { bad: string[]; written: [string, string | number][] };
       if (row.bad.length) {
         await client.query('ROLLBACK');
         throw new ShardConflict(row.bad);
@@ -422,6 +556,24 @@ export class PgBackend implements ShardBackend {
     } finally {
       client.release(broken);
     }
+  }
+
+  trimLog(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
+    const payload = JSON.stringify({ from: this.id, keys: [log] } satisfies Payload);
+    // One statement (its own transaction): rows appended meanwhile by others are not in its
+    // snapshot, so they are neither counted nor removed.
+    return this.run(async () => {
+      const r = await this.pool.query<{ count: string; oldest: string | null }>(
+        `WITH kept AS MATERIALIZED (
+          SELECT id, ord FROM ${this.q}logs WHERE log = $1 AND ord >= $3 ORDER BY ord DESC, id DESC LIMIT $2),
+        gone AS (
+          DELETE FROM ${this.q}logs l WHERE l.log = $1 AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.id = l.id) RETURNING 1)
+        SELECT (SELECT count(*) FROM kept) AS count, (SELECT min(ord) FROM kept) AS oldest,
+          CASE WHEN EXISTS (SELECT 1 FROM gone) THEN pg_notify($4, $5) END AS notified`,
+        [log, keep, after, this.channel, payload],
+      );
+      return { count: Number(r.rows[0]!.count), oldest: r.rows[0]!.oldest ?? '' };
+    });
   }
 
   // Background jobs: each is run by one process at a time. A claim is a row of `jobs` locked
@@ -529,7 +681,7 @@ export class PgBackend implements ShardBackend {
     );
   }
 
-  subscribe(fn: (keys: string[]) => void): void {
+  subscribe(fn: (keys: string[], shards?: Map<string, LoadedShard>) => void): void {
     this.subscribers.add(fn);
     if (!this.listener && !this.reconnectTimer && !this.listening && !this.closed) this.listening = this.listen();
   }
@@ -584,7 +736,18 @@ export class PgBackend implements ShardBackend {
         if (p.sync) this.syncs.get(p.sync)?.();
         return;
       }
-      if (p.keys) this.emit(p.keys === '*' ? ['*'] : p.keys);
+      if (p.keys === '*') this.emit(['*']);
+      else if (p.keys) {
+        let shards: Map<string, LoadedShard> | undefined;
+        if (p.d && p.v) {
+          shards = new Map();
+          for (const [k, data] of Object.entries(p.d)) {
+            const version = p.v[k];
+            if (typeof version === 'number') shards.set(k, { data, version, size: p.s?.[k] ?? 0 });
+          }
+        }
+        this.emit(p.keys, shards);
+      }
     });
     try {
       await client.connect();
@@ -621,10 +784,10 @@ export class PgBackend implements ShardBackend {
     this.reconnectTimer.unref();
   }
 
-  private emit(keys: string[]): void {
+  private emit(keys: string[], shards?: Map<string, LoadedShard>): void {
     for (const fn of this.subscribers) {
       try {
-        fn(keys);
+        fn(keys, shards);
       } catch {
         // a subscriber's failure is its own: the others still hear of the change
       }

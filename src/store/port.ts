@@ -96,6 +96,17 @@ export interface Store {
    * numbers: the same reads give the same rows. Absent: no such promise (callers read).
    */
   generation?(): number;
+  /**
+   * The log tables (TableSpec.log) this store keeps as rows appended one by one (PostgreSQL):
+   * putting a row of one writes that row, not the log. Absent or without it: an ordinary shard.
+   */
+  readonly logTables?: ReadonlySet<string>;
+  /**
+   * A store with `logTables`: removes the rows of the log of `table` holding the rows whose
+   * `field` is `value`, past the newest `keep` or ordered before `after` (by their `occurredAt`,
+   * then id), in a transaction of its own; answers how many are left and the oldest's order.
+   */
+  trimLog?(table: Table<any>, field: string, value: string, keep: number, after: string): Promise<{ count: number; oldest: string }>;
   /** Waits for queued writes to be durable, then releases files. */
   close(): Promise<void>;
 }
@@ -141,6 +152,14 @@ export interface TableSpec {
    * server would otherwise use, and have the commit check, every segment of the group).
    */
   freshIds?: boolean;
+  /**
+   * A log (the audit log on PostgreSQL): rows only added, and removed, never changed. Its shard
+   * keys begin with `log/` (backend.ts LOG_PREFIX) and `locateId` must say where a row is. On a
+   * backend with `logs`, a commit appends each new row as a row of its own (ShardBackend.commit's
+   * `logs`) instead of rewriting the shard, and reading the shard reads every row of the log; on
+   * the others it is an ordinary shard.
+   */
+  log?: boolean;
   /** Keep an id directory even though `locateId` says where rows are, so `all()` can list them. */
   enumerable?: boolean;
   /** Every row of the table is in this one shard (small installation-wide tables). */

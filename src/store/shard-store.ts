@@ -1,6 +1,6 @@
 import { DocsError } from '../kernel/errors.js';
 import { withReplayedIds } from '../kernel/ids.js';
-import { ShardConflict, type BackendHealth, type LoadedShard, type ShardBackend, type ShardData } from './backend.js';
+import { ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 import {
   CATALOG_KEY,
   DIR,
@@ -102,6 +102,8 @@ export class ShardStore implements Store {
   private running: Promise<void> | null = null;
   private closed = false;
   private readonly limit: number;
+  /** Log tables (TableSpec.log) whose rows the backend keeps one by one (ShardBackend.logs). */
+  readonly logTables: ReadonlySet<string>;
   /** Set when the backend is shared between processes (Store.claim). */
   readonly claim?: (job: string) => Promise<{ release(): Promise<void> } | null>;
 
@@ -112,6 +114,7 @@ export class ShardStore implements Store {
   ) {
     this.specs = new Map(specs.map((s) => [s.name, s]));
     this.rows = new Rows(this.specs);
+    this.logTables = new Set(backend.logs ? specs.filter((s) => s.log && s.locateId).map((s) => s.name) : []);
     if (backend.claim) this.claim = (job) => backend.claim!(job);
     const mb = Number(process.env.DOCS_CACHE_MB);
     this.limit = opts.cacheBytes ?? (mb > 0 ? mb : DEFAULT_CACHE_MB) * 1024 * 1024;
@@ -122,7 +125,7 @@ export class ShardStore implements Store {
     const store = new ShardStore(backend, specs, opts);
     // Listening before the first load: a commit of another process between the load and the
     // listener's start would otherwise never reach this cache (root stays in memory).
-    backend.subscribe?.((keys) => store.invalidate(keys));
+    backend.subscribe?.((keys, shards) => store.invalidate(keys, shards));
     await backend.whenListening?.();
     let first = await backend.load([CATALOG_KEY, 'root']);
     const catalog = first.get(CATALOG_KEY)!;
@@ -306,13 +309,26 @@ export class ShardStore implements Store {
     }
   }
 
-  /** Shards another process changed: dropped now, or when the operations using them end. */
-  private invalidate(keys: string[]) {
+  /**
+   * Shards another process changed: dropped now, or when the operations using them end. A shard
+   * the notice carried (`shards`, as committed) replaces a copy held and not in use, unless the
+   * copy is as new: it is not read again.
+   */
+  private invalidate(keys: string[], shards?: Map<string, LoadedShard>) {
     this.gen++;
     for (const k of keys[0] === '*' ? [...this.loading.keys()] : keys) if (this.loading.has(k)) this.changedWhileLoading.add(k);
     for (const k of keys[0] === '*' ? [...this.cache.keys()] : keys) {
       const e = this.cache.get(k);
       if (!e) continue;
+      const sent = shards?.get(k);
+      // Newer than the copy (never older: after a commit of ours whose outcome is unknown, the
+      // copy is stale and the notice may predate that commit).
+      if (sent && sent.version > e.version && e.pins === 0 && !this.loading.has(k)) {
+        this.evict(k);
+        this.insert(k, sent);
+        continue;
+      }
+      if (sent && sent.version <= e.version && !e.stale) continue; // as new already (a commit of ours)
       if (e.pins === 0) this.evict(k);
       else e.stale = true;
     }
@@ -482,8 +498,17 @@ export class ShardStore implements Store {
     };
     const added = new Map<string, [string, Row][]>(); // group -> new immutable rows
     const moves: [string, string, Row | null][] = [];
+    const logs: LogChanges = { append: [], remove: [] };
     for (const [table, rows] of batch) {
       const spec = this.specs.get(table)!;
+      if (this.logTables.has(table)) {
+        // Appended or removed as rows of their own, without the log's other rows (TableSpec.log).
+        for (const [id, row] of rows) {
+          if (row) logs.append.push({ log: spec.shard(row), table, row });
+          else logs.remove.push({ log: spec.locateId!(id), id });
+        }
+        continue;
+      }
       const fields = directoryFields(spec);
       for (const [id, row] of rows) {
         const old = this.rows.table(table).get(id);
@@ -518,7 +543,8 @@ export class ShardStore implements Store {
       if (Object.keys(data).length === 0) next.set(key, null);
     }
     for (const [key, data] of next) if (data === null && !this.cache.has(key)) next.delete(key); // never existed
-    if (next.size === 0) return;
+    const logged = logs.append.length + logs.remove.length > 0;
+    if (next.size === 0 && !logged) return;
     for (const key of next.keys()) if (!storable(key)) throw new DocsError('invalid', `an id cannot be stored: ${JSON.stringify(key.slice(0, 80))}`);
     // Each shard is checked against the OLDEST version any operation of the batch read: a write
     // function may have read version 5 of a shard another process then changed, and the plan
@@ -529,13 +555,16 @@ export class ShardStore implements Store {
     for (const k of next.keys()) if (!expected.has(k)) expected.set(k, this.cache.get(k)?.version ?? 0);
     let versions: Map<string, number>;
     try {
-      versions = await this.backend.commit(next, expected);
+      versions = await (logged ? this.backend.commit(next, expected, logs) : this.backend.commit(next, expected));
     } catch (err) {
       // Unless refused, the commit may have been made after all (a connection lost after COMMIT
       // was sent): what is cached of these shards is read again rather than trusted.
-      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys()]);
+      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys(), ...logKeys(logs)]);
       throw err;
     }
+    // A log this process holds a copy of is read again when next used (and a load of it in
+    // flight may predate this commit): its rows are not kept in step here.
+    if (logged) this.invalidate(logKeys(logs));
     this.gen++;
     for (const [key, data] of next) {
       const old = this.cache.get(key);
@@ -547,9 +576,16 @@ export class ShardStore implements Store {
         continue;
       }
       const size = old?.size ?? heapBytes(data);
-      const e: Entry = { data, version: versions.get(key) ?? 0, size, pins: old?.pins ?? 0, used: ++this.tick };
-      // Operations holding the old entry release the new one.
-      for (const op of ops) if (op.pins.get(key) === old) op.pins.set(key, e);
+      const e: Entry = { data, version: versions.get(key) ?? 0, size, pins: 0, used: ++this.tick };
+      // This batch's operations holding the old entry release the new one. Others holding it (a
+      // read, a batch committing meanwhile) release the old one: counted on the new one, their
+      // pins would never be released, and the entry never evicted nor replaced by a notice.
+      for (const op of ops) {
+        if (!old || op.pins.get(key) !== old) continue;
+        op.pins.set(key, e);
+        e.pins++;
+        old.pins--;
+      }
       if (old) this.bytes -= old.size;
       this.bytes += size;
       this.cache.set(key, e);
@@ -637,6 +673,21 @@ export class ShardStore implements Store {
     }
   }
 
+  /**
+   * Log tables kept row by row (`logTables`): removes the rows of the log holding rows whose
+   * `field` is `value` past the newest `keep` or ordered before `after` (ShardBackend.trimLog),
+   * apart from any write; answers how many are left and the oldest one's order.
+   */
+  async trimLog(table: string, field: string, value: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
+    const log = this.specs.get(table)?.locate?.[field]?.(value);
+    if (!this.logTables.has(table) || !log || !this.backend.trimLog) throw new DocsError('bug', `${table} is no log kept row by row`);
+    try {
+      return await this.backend.trimLog(log, keep, after);
+    } finally {
+      this.invalidate([log]);
+    }
+  }
+
   /** Can the store serve requests now (`/health`): what the backend says, ok if it says nothing. */
   async health(): Promise<BackendHealth> {
     if (this.closed) return { ok: false, message: 'the store is closed' };
@@ -653,6 +704,11 @@ export class ShardStore implements Store {
   stats() {
     return { shards: this.cache.size, bytes: this.bytes, limit: this.limit };
   }
+}
+
+/** The logs `logs` touches. */
+function logKeys(logs: LogChanges): string[] {
+  return [...new Set([...logs.append.map((a) => a.log), ...logs.remove.map((r) => r.log)])];
 }
 
 interface Job {
@@ -863,6 +919,8 @@ class Tx extends View implements NamedWriteTx {
     const added = new Map<string, { count: number; fanOut?: number }>(); // group -> new immutable rows
     for (const [table, rows] of batch) {
       const spec = this.spec(table);
+      // A log's rows are appended and removed as they are: nothing of it is read to write them.
+      if (this.store.logTables.has(table)) continue;
       for (const [id, row] of rows) {
         // A new row of fresh ids is in no segment: only its group's index and merges are read (below).
         const old = spec.freshIds && row ? undefined : this.committed(table, id);

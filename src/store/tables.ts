@@ -259,6 +259,17 @@ export const TABLES: TableSpec[] = [
     locate: { host: (v) => v },
   },
   inOrg('auditHosts', ['organization'], { locateId: (id) => org(id.slice(0, Math.max(0, id.indexOf('|')))) }),
+  // The audit events of a store whose backend keeps logs (PostgreSQL): each event a row of its own,
+  // appended in its write's commit (`log/audit/<org>`), so the write's shard carries no ring and
+  // no segment is rewritten (docs/manual/audit.md). Ids are `<org>:<uuid>`, as in auditEvents.
+  {
+    name: 'auditLog',
+    shard: (r) => `log/audit/${r.organization}`,
+    indexes: ['organization'],
+    log: true,
+    locateId: (id) => `log/audit/${id.slice(0, Math.max(0, id.indexOf(':')))}`,
+    locate: { organization: (v) => `log/audit/${v}` },
+  },
   // Space content: page bodies and page nodes by hash, shared between revisions (src/content/model.ts).
   // The nodes have a group of their own (`n`): a page tree (a push's comparison, a published
   // page's navigation) loads the nodes and not every body. `pageNodes` is where stores written

@@ -121,6 +121,49 @@ describe.skipIf(!url)('docs migrate: a data directory to PostgreSQL and back', (
     }
   }, 60_000);
 
+  it('carries the audit events PostgreSQL keeps as rows of their own (its log) to a directory and back', async () => {
+    const pg = freshPg();
+    const blobs = tempDir();
+    await copyStore({ from: dir, to: pg, blobs });
+    const s = await serveOn(pg, blobs);
+    try {
+      for (const title of ['Logged one', 'Logged two']) {
+        const r = await fetch(`${s.url}/v1/spaces/${ids.spaceId}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title }),
+        });
+        expect(r.status).toBe(200);
+      }
+    } finally {
+      await s.close();
+    }
+    const log = `log/audit/${ids.organizationId}`;
+    const onPg = await shardsOf(pg);
+    expect(Object.keys(JSON.parse(onPg[log] ?? '{}').auditLog ?? {})).toHaveLength(2);
+    const back = tempDir();
+    await copyStore({ from: pg, to: back, blobs });
+    const again = freshPg();
+    await copyStore({ from: back, to: again, blobs });
+    expect(await shardsOf(back)).toEqual(onPg);
+    expect(await shardsOf(again)).toEqual(onPg);
+    const servers = [await serveOn(pg, blobs), await serveOn(back), await serveOn(again, blobs)];
+    try {
+      const path = `/v1/orgs/${ids.organizationId}/audit-events?limit=100`;
+      const [a, b, c] = [await get(servers[0]!, path), await get(servers[1]!, path), await get(servers[2]!, path)];
+      expect(a.status).toBe(200);
+      expect(
+        JSON.parse(a.body)
+          .items.slice(0, 2)
+          .map((e: any) => e.action),
+      ).toEqual(['space.updated', 'space.updated']);
+      expect(b).toEqual(a);
+      expect(c).toEqual(a);
+    } finally {
+      await Promise.all(servers.map((x) => x.close()));
+    }
+  }, 60_000);
+
   it('refuses a destination that holds a store (exit code 5 from the command), leaving it unchanged', async () => {
     const pg = freshPg();
     await copyStore({ from: dir, to: pg });

@@ -684,3 +684,51 @@ describe('FileBackend', () => {
     expect(readdirSync(dir).sort()).toEqual(['checksums', 'shards', 'store']);
   });
 });
+
+describe('pins across a commit', () => {
+  it('a read holding a shard that a commit replaces releases the old copy: the new one is left unpinned', async () => {
+    const backend = new MemoryBackend();
+    const store = await ShardStore.open(backend, SPECS);
+    await store.write((tx) => {
+      tx.put('orgs', { id: 'a', v: 1 });
+      tx.put('orgs', { id: 'b', v: 1 });
+    });
+    (store as any).evict('org/b');
+    // The read holds org/a while org/b is loaded; meanwhile a write replaces org/a.
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const load = backend.load.bind(backend);
+    backend.load = async (keys) => {
+      if (keys.includes('org/b')) await gate;
+      return load(keys);
+    };
+    const reading = store.read((tx) => [tx.get('orgs', 'a'), tx.get('orgs', 'b')]);
+    await new Promise((r) => setTimeout(r, 10));
+    await store.write((tx) => void tx.put('orgs', { id: 'a', v: 2 }));
+    open();
+    await reading;
+    // Pinned forever, it could never be evicted, nor replaced by a notice of another process.
+    expect((store as any).cache.get('org/a').pins).toBe(0);
+    await store.close();
+  });
+});
+
+describe('copies carried by a notice of another process', () => {
+  it('replace an older copy not in use; never a copy as new, and never a stale one by an older or equal version', async () => {
+    const store = await ShardStore.open(new MemoryBackend(), SPECS);
+    await store.write((tx) => void tx.put('orgs', { id: 'a', v: 1 }));
+    const cache = (store as any).cache as Map<string, { version: number; stale?: boolean; data: ShardData }>;
+    const v = cache.get('org/a')!.version;
+    const notice = (version: number, value: number) => new Map([['org/a', { data: { orgs: { a: { id: 'a', v: value } } }, version, size: 0 }]]);
+    const invalidate = (version: number, value: number) => (store as any).invalidate(['org/a'], notice(version, value));
+    invalidate(v, 9); // as new as the copy: kept
+    expect(await store.read((tx) => tx.get('orgs', 'a'))).toEqual({ id: 'a', v: 1 });
+    invalidate(v + 1, 2); // newer: taken
+    expect(cache.get('org/a')!.version).toBe(v + 1);
+    expect(await store.read((tx) => tx.get('orgs', 'a'))).toEqual({ id: 'a', v: 2 });
+    cache.get('org/a')!.stale = true; // e.g. a commit of ours whose outcome is unknown
+    invalidate(v + 1, 7);
+    expect(cache.has('org/a')).toBe(false); // dropped, to be read again, not taken from the notice
+    await store.close();
+  });
+});

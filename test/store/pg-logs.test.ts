@@ -42,6 +42,12 @@ async function rowsOf(schema: string, table: 'shards' | 'logs'): Promise<any[]> 
 
 const ev = (id: string, n: number) => ({ id, organization: 'o', n });
 
+/** The tables every store of these tests has besides its log: a root and ordinary shards. */
+const BASE_SPECS: TableSpec[] = [
+  { name: 'meta', shard: () => 'root', indexes: [], home: 'root', locateId: () => 'root' },
+  { name: 'notes', shard: (r) => `n/${r.id}`, indexes: [], locateId: (id) => `n/${id}` },
+];
+
 describe.skipIf(!url)('logs on PostgreSQL', () => {
   it(
     'appends and removes rows beside the shards, loads a log whole in the order appended, lists it among the keys',
@@ -145,8 +151,7 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
         url!,
         async (schema) => {
           const specs: TableSpec[] = [
-            { name: 'meta', shard: () => 'root', indexes: [], home: 'root', locateId: () => 'root' },
-            { name: 'notes', shard: (r) => `n/${r.id}`, indexes: [], locateId: (id) => `n/${id}` },
+            ...BASE_SPECS,
             {
               name: 'events',
               shard: (r) => `log/e/${r.organization}`,
@@ -242,10 +247,7 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
       await withFreshSchema(
         url!,
         async (schema) => {
-          const specs: TableSpec[] = [
-            { name: 'meta', shard: () => 'root', indexes: [], home: 'root', locateId: () => 'root' },
-            { name: 'notes', shard: (r) => `n/${r.id}`, indexes: [], locateId: (id) => `n/${id}` },
-          ];
+          const specs: TableSpec[] = [...BASE_SPECS];
           const a = await ShardStore.open(new PgBackend(url!, { poolSize: 4, schema }), specs);
           const b = await ShardStore.open(new PgBackend(url!, { poolSize: 4, schema }), specs);
           try {

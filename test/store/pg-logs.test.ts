@@ -42,6 +42,12 @@ async function rowsOf(schema: string, table: 'shards' | 'logs'): Promise<any[]> 
 
 const ev = (id: string, n: number) => ({ id, organization: 'o', n });
 
+/** Waits (at most 10 s: notices come through PostgreSQL, late on a loaded machine) until `done`. */
+async function until(done: () => boolean) {
+  const deadline = Date.now() + 10_000;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
+
 /** The tables every store of these tests has besides its log: a root and ordinary shards. */
 const BASE_SPECS: TableSpec[] = [
   { name: 'meta', shard: () => 'root', indexes: [], home: 'root', locateId: () => 'root' },
@@ -87,7 +93,7 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
         // The shard row holds the shard only; the log's rows are rows of their own.
         expect((await rowsOf((a as any).schema, 'shards')).map((r) => r.key)).toEqual(['space/s']);
         expect((await rowsOf((a as any).schema, 'logs')).map((r) => r.id)).toEqual(['o:1', 'o:3']);
-        await new Promise((r) => setTimeout(r, 200));
+        await until(() => heard.length >= 2);
         expect(heard).toContainEqual(['space/s', 'log/audit/o']);
         expect(heard).toContainEqual(['log/audit/o']);
       });
@@ -137,7 +143,8 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
         expect(await a.trimLog('log/o', 10, at(4))).toEqual({ count: 2, oldest: at(4) });
         expect(await a.trimLog('log/o', 10, at(9))).toEqual({ count: 0, oldest: '' });
         expect(await left()).toEqual([]);
-        await new Promise((r) => setTimeout(r, 200));
+        await until(() => heard.filter((k) => k[0] === 'log/o').length >= 5);
+        await new Promise((r) => setTimeout(r, 100)); // nothing more comes
         expect(heard.filter((k) => k[0] === 'log/o').length).toBe(5); // the append, and each trim that removed rows
       });
     },

@@ -184,13 +184,16 @@ export function startSearchThread(dataDir: string): void {
   // first search, as before (its start beside the store's opening made ready ~40 ms later).
   let files: string[];
   try {
-    files = readdirSync(join(dataDir, 'search')).filter((f) => f.endsWith('.sqlite'));
+    const dir = join(dataDir, 'search');
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.sqlite'))
+      .map((f) => join(dir, f));
   } catch {
     return;
   }
   if (!files.length) return;
   thread = start();
-  call<number>('preopen', join(dataDir, 'search'), searchLimits.orgSections).then(
+  call<number>('preopen', files, searchLimits.orgSections).then(
     (n) => {
       searchStats.filesPreopened += n;
     },

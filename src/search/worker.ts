@@ -717,20 +717,14 @@ export function indexWorker(load: (id: string) => any): void {
     },
 
     /**
-     * Opens the index files of the directory `dir` (up to MAX_OPEN_FILES, most recently written
-     * first), their statements prepared and dictionaries read: sent when `docs serve` starts,
+     * Opens the index files `files` (the main thread listed them to decide whether to start this
+     * thread early; up to MAX_OPEN_FILES, most recently written first), their statements prepared and dictionaries read: sent when `docs serve` starts,
      * while the store opens, so that the first search after ready finds them open. How many opened.
      */
-    preopen(dir: string, limit: number): number {
+    preopen(files: string[], limit: number): number {
       let names: { file: string; at: number }[];
       try {
-        names = fs
-          .readdirSync(dir)
-          .filter((f: string) => f.endsWith('.sqlite'))
-          .map((f: string) => {
-            const file = nodePath.join(dir, f);
-            return { file, at: fs.statSync(file).mtimeMs };
-          });
+        names = files.map((file) => ({ file, at: fs.statSync(file).mtimeMs }));
       } catch {
         return 0;
       }

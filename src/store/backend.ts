@@ -45,6 +45,11 @@ export interface LogChanges {
   remove: { log: string; id: string }[];
 }
 
+/** The logs `logs` appends to or removes from. */
+export function logKeysOf(logs: LogChanges): string[] {
+  return [...new Set([...logs.append.map((a) => a.log), ...logs.remove.map((r) => r.log)])];
+}
+
 export interface ShardBackend {
   /**
    * Keeps the rows of log tables (TableSpec.log) as rows of their own: a commit appends and

@@ -32,7 +32,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DocsError } from '../kernel/errors.js';
-import { LOG_PREFIX, logOrder, ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
+import {
+  LOG_PREFIX,
+  logKeysOf,
+  logOrder,
+  ShardConflict,
+  type BackendHealth,
+  type LoadedShard,
+  type LogChanges,
+  type ShardBackend,
+  type ShardData,
+} from './backend.js';
 
 export interface PgBackendOptions {
   /** Connections in the pool (commits and loads; the listener has its own). Default 10. */
@@ -434,7 +444,7 @@ export class PgBackend implements ShardBackend {
     const lockModes = lockIds.map((id) => (exclusive.get(id) ? 'x' : 's'));
 
     const wKeys = [...texts.keys()];
-    const logKeys = logged ? [...new Set([...replaced, ...logs!.append.map((a) => a.log), ...logs!.remove.map((r) => r.log)])] : [];
+    const logKeys = logged ? [...new Set([...replaced, ...logKeysOf(logs!)])] : [];
     // Other processes are told what changed, in one notice per commit: the keys written, and
     // the shards themselves as many as fit in a NOTIFY, smallest first (their texts as sent, versions and sizes
     // filled in by PostgreSQL from the write: the texts are not sent twice). A process holding
@@ -468,35 +478,23 @@ export class PgBackend implements ShardBackend {
     const append = logs?.append ?? [];
     const remove = logs?.remove ?? [];
     // Rows of logs, in the same statement (never run when the check fails: the batch is refused).
+    const textArray = (xs: string[]) => array(xs, 'text');
     const logCtes = logged
       ? `,
       lr AS (
-        DELETE FROM ${q}logs l USING unnest(${array(
-          remove.map((r) => r.log),
-          'text',
-        )}, ${array(
-          remove.map((r) => r.id),
-          'text',
-        )}) AS r(log, id)
+        DELETE FROM ${q}logs l USING unnest(${textArray(remove.map((r) => r.log))}, ${textArray(remove.map((r) => r.id))}) AS r(log, id)
         WHERE l.log = r.log AND l.id = r.id AND NOT EXISTS (SELECT 1 FROM bad) RETURNING 1),
       la AS (
         INSERT INTO ${q}logs (log, id, tbl, data, ord)
-        SELECT log, id, tbl, data, ord FROM unnest(${array(
+        SELECT log, id, tbl, data, ord FROM unnest(${[
           append.map((a) => a.log),
-          'text',
-        )}, ${array(
           append.map((a) => a.row.id),
-          'text',
-        )}, ${array(
           append.map((a) => a.table),
-          'text',
-        )}, ${array(
           append.map((a) => JSON.stringify(a.row)),
-          'text',
-        )}, ${array(
           append.map((a) => logOrder(a.row)),
-          'text',
-        )}) WITH ORDINALITY AS a(log, id, tbl, data, ord, n)
+        ]
+          .map(textArray)
+          .join(', ')}) WITH ORDINALITY AS a(log, id, tbl, data, ord, n)
         WHERE NOT EXISTS (SELECT 1 FROM bad) ORDER BY n
         ON CONFLICT (log, id) DO NOTHING RETURNING 1)`
       : '';

@@ -1,6 +1,6 @@
 import { DocsError } from '../kernel/errors.js';
 import { withReplayedIds } from '../kernel/ids.js';
-import { ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
+import { logKeysOf, ShardConflict, type BackendHealth, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 import {
   CATALOG_KEY,
   DIR,
@@ -559,12 +559,12 @@ export class ShardStore implements Store {
     } catch (err) {
       // Unless refused, the commit may have been made after all (a connection lost after COMMIT
       // was sent): what is cached of these shards is read again rather than trusted.
-      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys(), ...logKeys(logs)]);
+      if (!(err instanceof ShardConflict)) this.invalidate([...next.keys(), ...logKeysOf(logs)]);
       throw err;
     }
     // A log this process holds a copy of is read again when next used (and a load of it in
     // flight may predate this commit): its rows are not kept in step here.
-    if (logged) this.invalidate(logKeys(logs));
+    if (logged) this.invalidate(logKeysOf(logs));
     this.gen++;
     for (const [key, data] of next) {
       const old = this.cache.get(key);
@@ -704,11 +704,6 @@ export class ShardStore implements Store {
   stats() {
     return { shards: this.cache.size, bytes: this.bytes, limit: this.limit };
   }
-}
-
-/** The logs `logs` touches. */
-function logKeys(logs: LogChanges): string[] {
-  return [...new Set([...logs.append.map((a) => a.log), ...logs.remove.map((r) => r.log)])];
 }
 
 interface Job {

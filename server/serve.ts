@@ -13,6 +13,7 @@ import { tryLockProbed } from '../src/store/lock.js';
 import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
+import { collectBeforeReady } from './collect-before-ready.js';
 import { quietAfterStart, warmUp, type WarmedUp } from './warm-up.js';
 
 export interface ServeOptions {
@@ -54,7 +55,8 @@ export interface ServeOptions {
   /**
    * Before returning (`docs serve`'s ready line), answer one request of its own (not logged), so
    * that the first request a client sends does not run the HTTP server, our handler and `invoke`
-   * for the first time (issue 28 item 1; docs/manual/performance.md, "First requests", server/warm-up.ts).
+   * for the first time (issue 28 item 1; docs/manual/performance.md, "First requests", server/warm-up.ts);
+   * then one full garbage collection, the process's first (server/collect-before-ready.ts).
    * `docs serve` does; tests' in-process servers do not unless they ask.
    */
   warmUp?: boolean;
@@ -201,6 +203,8 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // Before the workers start: on a large store their first passes fill the thread pool with
     // reads, and a request behind them waited (docs/manual/performance.md, "First requests").
     const warmedUp = warm ? await warm.run(ctx, addr.port, host, owner ? sessionToken : undefined) : undefined;
+    // Then the process's first full collection, which otherwise came during the first requests.
+    if (warm) collectBeforeReady();
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
     // Background work (OpenAPI processing, ...), resuming what an earlier process left; with
     // `deferWorkers`, all but the search indexer once the first requests were answered.

@@ -16,11 +16,13 @@ interface Worker {
   /** Only in a long-lived server (`docs serve`): not in an in-process command that runs the workers for what it waits on. */
   server?: true;
   /**
-   * Started at once even when the others wait (startWorkers `after`): the search indexer, whose
-   * first pass starts the search thread and warms the first search (src/search/service.ts `warmSearch`).
+   * Started at once even when the others wait (startWorkers `after`), and given `after` for what
+   * it defers itself: the search indexer, whose thread docs serve starts before ready and whose
+   * first pass (the spaces' revisions checked, the first search warmed: src/search/service.ts
+   * `warmSearch`) waits for `after`.
    */
   atOnce?: true;
-  start(ctx: Context): void;
+  start(ctx: Context, after?: Promise<unknown>): void;
   stop(ctx: Context): Promise<void>;
 }
 
@@ -50,10 +52,11 @@ export const WORKERS: Worker[] = [
 
 /**
  * Starts the workers: all of them in `docs serve` (`server`), the others in an in-process command.
- * With `after` (docs serve), the search indexer at once and the others once `after` resolves: their
- * first passes (a scan of waiting work each, site scans reading every site's inputs) ran beside a
- * fresh server's first requests (docs/manual/performance.md, "First requests"). Work kicked for one
- * of them before then (a request that made some) starts them at once.
+ * With `after` (docs serve), the search indexer at once with its first pass once `after` resolves,
+ * and the others once `after` resolves: their first passes (a scan of waiting work each, site scans
+ * reading every site's inputs, the indexer's revision check and warm-up search) ran beside a fresh
+ * server's first requests (docs/manual/performance.md, "First requests"). Work kicked for one of
+ * them before then (a request that made some) starts them at once.
  */
 export function startWorkers(ctx: Context, opts: { server?: boolean; after?: Promise<unknown> } = {}): void {
   const all = WORKERS.filter((w) => opts.server || !w.server);
@@ -68,7 +71,7 @@ export function startWorkers(ctx: Context, opts: { server?: boolean; after?: Pro
     for (const w of all) if (!w.atOnce) w.start(ctx);
   };
   deferWorkerStart(ctx, start);
-  for (const w of all) if (w.atOnce) w.start(ctx);
+  for (const w of all) if (w.atOnce) w.start(ctx, opts.after);
   opts.after.then(start, start);
 }
 

@@ -9,9 +9,10 @@ import { warmSearch } from './service.js';
 // them). After each commit (the store's `generation()` moved: this process's commits and those
 // heard from other processes) it reads the spaces' revisions and brings the indexes that are
 // behind up to date, incrementally (src/search/indexes.ts `ensure`: only the pages that changed
-// are indexed again). On start it does the same for every space: an old store without index
-// files gets them built in the background while searches answer as before (a search of a space
-// still behind waits for that space's update, shared with the indexer's, never done twice).
+// are indexed again). On start (in docs serve, once its first requests were answered) it does the
+// same for every space: an old store without index files gets them built in the background while
+// searches answer as before (a search of a space still behind waits for that space's update,
+// shared with the indexer's, never done twice).
 
 /** Bounds (tests may lower them). */
 export const indexerLimits = {
@@ -33,11 +34,33 @@ class Indexer {
   private waiters: (() => void)[] = [];
   /** Organizations whose search paths this indexer warmed (once each, after its first pass over them). */
   private readonly warmed = new Set<string>();
+  /** The first pass waits for `start`'s `after`. */
+  private deferred = false;
 
   constructor(private readonly ctx: Context) {}
 
-  start() {
-    this.schedule(0);
+  /**
+   * Runs the first pass now, or once `after` resolves (docs serve: once no request has been in
+   * flight for a moment, server/warm-up.ts `quietAfterStart`). Its main-thread work, the spaces'
+   * revisions read from the thread and the warm-up search (~7 ms of CPU on a one-space store),
+   * landed on whichever of a fresh server's first requests ran 50–300 ms after ready
+   * (docs/manual/performance.md, "First requests"). A search before then checks and brings its
+   * own spaces up to date as always; `idle()` runs the pass at once.
+   */
+  start(after?: Promise<unknown>) {
+    if (!after) return this.schedule(0);
+    this.deferred = true;
+    const go = () => {
+      if (!this.deferred) return; // begun by idle(), or stopped
+      this.deferred = false;
+      this.schedule(0);
+    };
+    after.then(go, go);
+  }
+
+  /** Whether the first pass still waits (tests). */
+  get waiting(): boolean {
+    return this.deferred;
   }
 
   private schedule(ms: number) {
@@ -108,6 +131,7 @@ class Indexer {
     if (!this.running && !this.due()) return Promise.resolve();
     return new Promise((r) => {
       this.waiters.push(r);
+      this.deferred = false; // waited for: the first pass runs now
       if (!this.running && this.timer === undefined) this.schedule(0);
       else this.timer?.ref();
     });
@@ -115,6 +139,7 @@ class Indexer {
 
   async stop() {
     this.stopped = true;
+    this.deferred = false;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
     this.settle();
@@ -123,13 +148,21 @@ class Indexer {
 
 const indexers = new WeakMap<Context, Indexer>();
 
-/** Starts keeping the search indexes of this store current in this process (docs serve). */
-export function startSearchIndexer(ctx: Context): void {
+/**
+ * Starts keeping the search indexes of this store current in this process (docs serve); with
+ * `firstPassAfter`, its first pass waits for that promise (Indexer.start).
+ */
+export function startSearchIndexer(ctx: Context, firstPassAfter?: Promise<unknown>): void {
   const base = contextBase(ctx);
   if (indexers.has(base)) return;
   const x = new Indexer(base);
   indexers.set(base, x);
-  x.start();
+  x.start(firstPassAfter);
+}
+
+/** Whether this context's indexer waits for its first pass (`startSearchIndexer`'s `firstPassAfter`; tests). */
+export function searchIndexerWaiting(ctx: Context): boolean {
+  return indexers.get(contextBase(ctx))?.waiting ?? false;
 }
 
 /** Stops the indexer (its current space's update finishes: an index is never left half written). */

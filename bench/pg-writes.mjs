@@ -12,6 +12,10 @@
 // A third load, two servers alike with DOCS_AUDIT=off on a schema of their own, gives the audit
 // log's cost on PostgreSQL (on / off) in the same rounds.
 //
+// The CPU of a write is split (the servers', PostgreSQL's, the load generator's) beside that of a
+// pgbench transaction (PostgreSQL's, pgbench's): on a machine of few cores all of them share, the
+// ratio to pgbench follows the CPU each side spends per unit.
+//
 //   node bench/pg-writes.mjs [--seconds N] [--rounds N] [--pg postgres://...] [--bin path/to/bin/run.js]
 //                            [--only pgServers,pgAuditOff] [--cpu-prof DIR (the first PostgreSQL server)]
 //                            [--vs OTHER/bin/run.cjs (an embedded server of that build too, in the same rounds:
@@ -21,7 +25,7 @@
 //   node bench/run.mjs --pg
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +92,45 @@ function pgbench(bin, url, database, clients, seconds) {
 }
 
 const rate = (s) => s.ok / s.seconds;
+
+/**
+ * CPU seconds PostgreSQL has spent (every `postgres` process, and what the postmaster has reaped
+ * of backends that ended: pgbench's close with each run): its share of a write against its share
+ * of a pgbench transaction. Whatever else uses the same PostgreSQL meanwhile is counted too.
+ */
+function pgCpuSeconds() {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!stat.includes('(postgres)')) continue;
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += Number(f[11]) + Number(f[12]);
+    // The postmaster (its parent is no postgres): the CPU of the backends it has reaped.
+    if (!isPostgres(f[1])) total += Number(f[13]) + Number(f[14]);
+  }
+  return total / 100;
+}
+
+function isPostgres(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(postgres)');
+  } catch {
+    return false;
+  }
+}
+
+/** This process's CPU seconds (the load generator: autocannon runs in it) and its reaped children's (pgbench, run by spawnSync). */
+function ownCpu() {
+  const u = process.cpuUsage();
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return { self: (u.user + u.system) / 1e6, children: (Number(f[13]) + Number(f[14])) / 100 };
+}
 
 const cpuOf = (children) => children.reduce((s, c) => s + cpuSeconds(c.child.pid), 0);
 
@@ -160,12 +203,12 @@ export async function pgWritesRows({
     const per = seconds / rounds;
     const sums = {
       embedded: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
-      pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
-      pgAuditOff: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      pgServers: { ok: 0, seconds: 0, statuses: {}, cpu: 0, pgCpu: 0, genCpu: 0 },
+      pgAuditOff: { ok: 0, seconds: 0, statuses: {}, cpu: 0, pgCpu: 0, genCpu: 0 },
       embeddedVs: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
-      pgVs: { ok: 0, seconds: 0, statuses: {}, cpu: 0 },
+      pgVs: { ok: 0, seconds: 0, statuses: {}, cpu: 0, pgCpu: 0, genCpu: 0 },
       loop: { n: 0, seconds: 0 },
-      pgbench: { transactions: 0, seconds: 0, tps: [] },
+      pgbench: { transactions: 0, seconds: 0, tps: [], pgCpu: 0, clientCpu: 0 },
     };
     const add = (s, r) => {
       s.ok += r.ok;
@@ -176,8 +219,12 @@ export async function pgWritesRows({
     /** Two PostgreSQL servers, 16 connections each, renaming `ids`; their sum into `into`. */
     const twoServers = async (into, servers, ids) => {
       const cpu0 = cpuOf(servers);
+      const pg0 = pgCpuSeconds();
+      const gen0 = ownCpu().self;
       const rs = await Promise.all(servers.map((s) => renames(s.url, ids, 16, per)));
       into.cpu += cpuOf(servers) - cpu0;
+      into.pgCpu += pgCpuSeconds() - pg0;
+      into.genCpu += ownCpu().self - gen0;
       const statuses = {};
       for (const r of rs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
       add(into, { ok: rs[0].ok + rs[1].ok, seconds: Math.max(...rs.map((r) => r.seconds)), statuses, errors: rs[0].errors + rs[1].errors });
@@ -202,7 +249,11 @@ export async function pgWritesRows({
         sums.loop.seconds += r.seconds;
       },
       pgbench: async () => {
+        const pg0 = pgCpuSeconds();
+        const c0 = ownCpu().children;
         const r = pgbench(pgbenchPath, PG, benchDb, 32, per);
+        sums.pgbench.pgCpu += pgCpuSeconds() - pg0;
+        sums.pgbench.clientCpu += ownCpu().children - c0;
         sums.pgbench.transactions += r.transactions;
         sums.pgbench.seconds += r.transactions / r.tps;
         sums.pgbench.tps.push(Math.round(r.tps));
@@ -242,6 +293,10 @@ export async function pgWritesRows({
     const pRate = rate(sums.pgServers);
     const tps = sums.pgbench.transactions / sums.pgbench.seconds;
     const offRate = rate(sums.pgAuditOff);
+    const ms = (sec) => (sec * 1000).toFixed(2);
+    const cpuPer = (s) => (s.cpu + s.pgCpu + s.genCpu) / s.ok;
+    const cpuPerTx = () => (sums.pgbench.pgCpu + sums.pgbench.clientCpu) / sums.pgbench.transactions;
+    const cpuParts = (s) => `${ms(cpuPer(s))} ms = servers ${ms(s.cpu / s.ok)} + PostgreSQL ${ms(s.pgCpu / s.ok)} + load generator ${ms(s.genCpu / s.ok)}`;
     const cpuMs = (s) => `server CPU ${((s.cpu / s.ok) * 1000).toFixed(2)} ms per write`;
     const ctx = `${rounds} alternating rounds of ${per.toFixed(1)} s; ${load}`;
     const rows = [
@@ -284,6 +339,16 @@ export async function pgWritesRows({
         target: '>= 0.7',
         pass: pRate / tps >= 0.7,
         context: `${Math.round(pRate)} writes/s vs ${Math.round(tps)} TPS (rounds ${sums.pgbench.tps.join(', ')}); ${ctx}`,
+      },
+      {
+        // On a machine of few cores the servers, PostgreSQL and the load generator share them:
+        // what each spends per write says which of them a rate is bound by.
+        figure: 'CPU per write, two servers on PostgreSQL / per pgbench -N transaction',
+        value: cpuPer(sums.pgServers) / cpuPerTx(),
+        shown: `${(cpuPer(sums.pgServers) / cpuPerTx()).toFixed(2)}x`,
+        target: 'report',
+        pass: true,
+        context: `per write ${cpuParts(sums.pgServers)}; per pgbench transaction ${ms(sums.pgbench.pgCpu / sums.pgbench.transactions)} ms PostgreSQL + ${ms(sums.pgbench.clientCpu / sums.pgbench.transactions)} ms pgbench${v1 ? `; the --vs-pg build per write ${cpuParts(sums.pgVs)}` : ''}; ${ctx}`,
       },
       {
         figure: `Writes, two servers on PostgreSQL / the --vs-pg build's (${vsPg})`,

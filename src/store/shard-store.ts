@@ -30,6 +30,11 @@ interface Entry extends LoadedShard {
   pins: number;
   used: number;
   stale?: boolean;
+  /**
+   * Of a stale copy in use: the newer copy another process's notice carried (`invalidate`),
+   * taken in its place once it is let go or loaded again, instead of a read of the backend.
+   */
+  next?: LoadedShard;
 }
 
 /** Shards always in memory: small, and read by nearly every operation. */
@@ -227,8 +232,9 @@ export class ShardStore implements Store {
   /** Loads `keys` (and the segments of the groups among them); concurrent loads of a key share one read. */
   private async load(keys: Iterable<string>): Promise<void> {
     const want = [...keys].filter((k) => !this.cache.get(k) || this.cache.get(k)!.stale);
-    // A stale copy goes now, even in use: its users hold the old entry and will see the new one.
-    for (const k of want) if (this.cache.get(k)?.stale) this.evict(k);
+    // A stale copy goes now, even in use: its users hold the old entry and will see the new one
+    // (the copy a notice carried, when there is one: not read again).
+    for (const k of want) if (this.cache.get(k)?.stale) this.renew(k);
     // A key made from a hostile id (a control character, kilobytes long) names no shard that
     // can exist: it is absent, without asking the backend (a file name or a PostgreSQL string
     // could not even hold it).
@@ -290,10 +296,17 @@ export class ShardStore implements Store {
     await Promise.all(want.map((k) => this.loading.get(k)));
   }
 
+  /** Drops the copy of `key`, for the newer one a notice carried when there is one (`Entry.next`), else to be read again. */
+  private renew(key: string) {
+    const e = this.cache.get(key);
+    this.evict(key);
+    if (e?.next && !this.loading.has(key)) this.insert(key, e.next);
+  }
+
   private release(op: Op) {
     for (const [key, e] of op.pins) {
       e.pins--;
-      if (e.stale && e.pins === 0 && this.cache.get(key) === e) this.evict(key);
+      if (e.stale && e.pins === 0 && this.cache.get(key) === e) this.renew(key);
     }
     op.pins.clear();
     if (this.bytes > this.limit) this.shrink();
@@ -330,7 +343,13 @@ export class ShardStore implements Store {
       }
       if (sent && sent.version <= e.version && !e.stale) continue; // as new already (a commit of ours)
       if (e.pins === 0) this.evict(k);
-      else e.stale = true;
+      else {
+        // In use: the copy sent replaces it once let go (a write of the other server to a shard
+        // this one's batch was committing made its next write wait for a read). A notice without
+        // the shard (past the payload's bound) leaves nothing to take: it is read again.
+        e.stale = true;
+        e.next = sent && sent.version > e.version && sent.version > (e.next?.version ?? 0) && !this.loading.has(k) ? sent : undefined;
+      }
     }
   }
 
@@ -439,7 +458,7 @@ export class ShardStore implements Store {
           return;
         } catch (err) {
           if (err instanceof ShardConflict && attempt < MAX_CONFLICTS) {
-            for (const k of err.keys) this.evict(k);
+            for (const k of err.keys) this.renew(k);
             // Two servers writing one hot shard would otherwise race again at once: a jittered,
             // growing pause lets the other commit land first.
             await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 2 ** attempt)));

@@ -81,6 +81,69 @@ describe.skipIf(!url)('group commit on PostgreSQL', () => {
   );
 
   it(
+    'plans the commit statement once per connection, not at every commit, and prepares it again on a new connection',
+    async () => {
+      await withFreshSchema(
+        url!,
+        async (schema) => {
+          // One connection: the statements the test reads are its own.
+          const b = new PgBackend(url!, { schema, poolSize: 1, connectTimeoutMs: 5_000 });
+          const admin = new pg.Client({ connectionString: url });
+          await admin.connect();
+          try {
+            await b.open();
+            let version = 0;
+            let last = '';
+            const write = async (i: number) => {
+              const out = await b.commit(new Map([['k', page('p', `v${i}`)]]), new Map([['k', version]]), {
+                append: [{ log: 'log/x', table: 'events', row: { id: `e${i}` } }],
+                remove: [],
+              });
+              version = out.get('k')!;
+              last = `v${i}`;
+            };
+            for (let i = 0; i < 12; i++) await write(i);
+            const pool = (b as unknown as { pool: pg.Pool }).pool;
+            const plans = async () =>
+              (
+                await pool.query<{ name: string; generic: string; custom: string }>(
+                  `SELECT name, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements ORDER BY name`,
+                )
+              ).rows.map((r) => ({ name: r.name, generic: Number(r.generic), custom: Number(r.custom) }));
+            // PostgreSQL's plan cache plans a prepared statement's first 5 runs, then runs its generic plan.
+            for (const p of await plans()) {
+              expect(['docs_commit', 'docs_locks']).toContain(p.name);
+              expect(p.custom).toBeLessThanOrEqual(5);
+              expect(p.generic + p.custom).toBe(12);
+            }
+            expect((await plans()).map((p) => p.name)).toEqual(['docs_commit', 'docs_locks']);
+            // The connection ends (PostgreSQL restarted, a backend terminated): the next one prepares them again.
+            const pid = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+            await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+            const until = Date.now() + 10_000;
+            for (let i = 12; ; i++) {
+              const err = await write(i).then(
+                () => undefined,
+                (e) => e,
+              );
+              if (!err) break;
+              if (Date.now() > until) throw err;
+            }
+            expect((await b.load(['k'])).get('k')).toMatchObject({ version, data: page('p', last) });
+            expect((await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid).not.toBe(pid);
+            expect((await plans()).map((p) => p.name)).toEqual(['docs_commit', 'docs_locks']);
+          } finally {
+            await admin.end();
+            await b.close();
+          }
+        },
+        'pgprep',
+      );
+    },
+    T,
+  );
+
+  it(
     'writes quotes, backslashes and non-ASCII text back exactly, and refuses a stale version without writing any shard',
     async () => {
       await withBackends(2, async (a, b) => {

@@ -731,4 +731,53 @@ describe('copies carried by a notice of another process', () => {
     expect(cache.has('org/a')).toBe(false); // dropped, to be read again, not taken from the notice
     await store.close();
   });
+
+  it('replace a copy in use once it is used again, without reading it; a later notice without the shard leaves it to be read', async () => {
+    const backend = new MemoryBackend();
+    const store = await ShardStore.open(backend, SPECS);
+    await store.write((tx) => {
+      tx.put('orgs', { id: 'a', v: 1 });
+      tx.put('orgs', { id: 'b', v: 1 });
+    });
+    const cache = (store as any).cache as Map<string, { version: number; stale?: boolean }>;
+    const v = cache.get('org/a')!.version;
+    const notice = (version: number, value: number) => new Map([['org/a', { data: { orgs: { a: { id: 'a', v: value } } }, version, size: 0 }]]);
+    const loaded: string[] = [];
+    let gate = Promise.resolve();
+    const load = backend.load.bind(backend);
+    backend.load = async (keys) => {
+      loaded.push(...keys);
+      if (keys.includes('org/b')) await gate;
+      return load(keys);
+    };
+    /** A read holding org/a (its first run) while org/b is read; `during` runs meanwhile. */
+    const holding = async (held: number, during: () => void) => {
+      (store as any).evict('org/b');
+      let open!: () => void;
+      gate = new Promise<void>((r) => (open = r));
+      const reading = store.read((tx) => [tx.get<any>('orgs', 'a')?.v, tx.get<any>('orgs', 'b')?.v]);
+      const until = Date.now() + 5_000;
+      while (!loaded.includes('org/b')) {
+        if (Date.now() > until) throw new Error('the read did not reach org/b');
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      expect(cache.get('org/a')).toMatchObject({ version: held });
+      during();
+      open();
+      return reading;
+    };
+    // Another process wrote org/a while the read held it: the read runs again over the copy the notice carried.
+    expect(await holding(v, () => (store as any).invalidate(['org/a'], notice(v + 1, 2)))).toEqual([2, 1]);
+    expect(loaded.filter((k) => k === 'org/a')).toEqual([]);
+    expect(cache.get('org/a')!.version).toBe(v + 1);
+    expect(cache.get('org/a')!.stale).toBeFalsy();
+    // A second notice names it without carrying it (past the payload's bound): read again.
+    const read = await holding(v + 1, () => {
+      (store as any).invalidate(['org/a'], notice(v + 2, 3));
+      (store as any).invalidate(['org/a']);
+    });
+    expect(loaded.filter((k) => k === 'org/a')).toEqual(['org/a']);
+    expect(read).toEqual([1, 1]); // what the backend holds (the notices were made up)
+    await store.close();
+  });
 });

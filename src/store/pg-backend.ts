@@ -504,9 +504,16 @@ export class PgBackend implements ShardBackend {
       ${emptyLogs}EXECUTE docs_commit(${args.join(', ')})`;
 
     const client = await this.pool.connect();
-    let broken: Error | undefined;
     try {
       await this.prepare(client);
+    } catch (e) {
+      // PREPARE is not undone with the failed message: a connection holding the first statement
+      // but not the second could never prepare them again. It goes, not back to the pool.
+      client.release(e as Error);
+      throw e;
+    }
+    let broken: Error | undefined;
+    try {
       const results = (await client.query(sql)) as unknown as pg.QueryResult[];
       const row = results.at(-1)!.rows[0] as { bad: string[]; written: [string, string | number][] };
       if (row.bad.length) {

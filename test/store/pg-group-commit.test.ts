@@ -144,6 +144,33 @@ describe.skipIf(!url)('group commit on PostgreSQL', () => {
   );
 
   it(
+    'drops a connection whose statements could not all be prepared: PREPARE is not undone, so it could never prepare them again',
+    async () => {
+      await withFreshSchema(
+        url!,
+        async (schema) => {
+          const b = new PgBackend(url!, { schema, poolSize: 1, connectTimeoutMs: 5_000 });
+          try {
+            await b.open();
+            const pool = (b as unknown as { pool: pg.Pool }).pool;
+            // The connection already holds a statement of that name (as after a failure between the two).
+            await pool.query('PREPARE docs_locks (int8[], text[]) AS SELECT 1');
+            const pid = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+            await expect(b.commit(new Map([['k', page('p', 'v1')]]), new Map([['k', 0]]))).rejects.toThrow(/already exists/);
+            const out = await b.commit(new Map([['k', page('p', 'v1')]]), new Map([['k', 0]]));
+            expect(out.get('k')).toBe(1);
+            expect((await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid).not.toBe(pid);
+          } finally {
+            await b.close();
+          }
+        },
+        'pgprep2',
+      );
+    },
+    T,
+  );
+
+  it(
     'writes quotes, backslashes and non-ASCII text back exactly, and refuses a stale version without writing any shard',
     async () => {
       await withBackends(2, async (a, b) => {

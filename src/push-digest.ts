@@ -4,8 +4,8 @@ import { loadParser } from './content/link-refs.js';
 import type { ContentRevision, PageContentRecord, PageNode } from './content/model.js';
 import { contentRowId, treeKeyOf } from './content/model.js';
 import { wellFormedLinks, type SourceLinks } from './content/push-context.js';
-import { currentRevision, readRevision, treeOf } from './content/revisions.js';
-import { PageContents, PushDigests } from './content/tables.js';
+import { currentRevision, materializedTree, readRevision, treeOf } from './content/revisions.js';
+import { PageContents, PushDigestPatches, PushDigests } from './content/tables.js';
 import type { Caller, Context } from './kernel/context.js';
 import { DocsError, invalid } from './kernel/errors.js';
 import { visibleSpace } from './spaces/service.js';
@@ -107,8 +107,11 @@ export async function pushDigestRoute(
     const files = (rev.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, sha: f.sha }));
     // The space's tree without bodies: from the digest kept for it, when it is this tree's (its
     // text, parsed once the read is done: a read runs again after each round of loads).
-    const kept = !cr && !wanted ? keptText(tx, space, rev) : undefined;
+    const kept = !cr && !wanted ? keptDigest(tx, space, rev) : undefined;
     if (kept !== undefined) return { rev, kept, files, bodies: [] };
+    // The kept rows not loaded yet: this run ends here, and the next decides (a run that reached
+    // the tree would load the whole node group, though the kept digest and its patch may do).
+    if (!cr && !wanted && tx.settled?.() === false) return { rev, files, bodies: [] };
     // Without bodies, only the tree is read here and its pages made once the read is done.
     // With bodies, only they are read here (a walk that presents nothing); the pages, when asked,
     // are made once the read is done, as without bodies.
@@ -117,7 +120,7 @@ export async function pushDigestRoute(
   });
   const body: PushDigest = { revision: read.rev.id, files: read.files };
   // The kept text is JSON.stringify's, behind the store's checksum of its shard.
-  if (withTree) body.pages = read.kept !== undefined ? JSON.parse(read.kept) : digestPages(read.tree!);
+  if (withTree) body.pages = read.kept !== undefined ? patched(JSON.parse(read.kept.text), read.kept.patch) : digestPages(read.tree!);
   if (!cr && !wanted) body.kept = read.kept !== undefined;
   if (wanted) {
     // Link offsets as content-index gives them: the stored index when it checks out, else from a parse.
@@ -158,26 +161,77 @@ const keptSource = (node: PageNode) => (node.source && node.source.body === node
 function digestPages(tree: readonly PageNode[]): DigestPage[] {
   digestWork.made++;
   const present = (node: PageNode, path: string): DigestPage => {
-    const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
-    if (node.description) out.description = node.description;
-    if (node.emoji) out.emoji = node.emoji;
-    if (node.icon) out.icon = node.icon;
-    if (node.hidden) out.hidden = true;
-    if (node.type === 'link') out.target = node.target ?? { kind: 'url', url: node.href ?? '' };
+    const out = entryOf(node, path);
     // A group below the top level (a store written before groups were kept there) is its pages, as listPages gives them.
-    else out.pages = children(node.pages, path);
-    if (node.type !== 'document') return out;
-    const kept = keptSource(node);
-    // The node's record of its file, as written: the node is immutable and addressed by a hash
-    // that covers the record, and the file's row was written in the same commit (rows go only
-    // with their space), so no body is read for it: the tree of a 1,000-page space is 1.2 MB of
-    // nodes, its bodies 3.8 MB more (a no-op push). A malformed record is never given.
-    if (kept && typeof kept.text === 'string' && kept.text.length === 64 && wellFormedLinks(kept.links)) out.source = { sha: kept.text, links: kept.links };
+    if (node.type !== 'link') out.pages = children(node.pages, path);
     return out;
   };
   const children = (list: readonly PageNode[], parent: string): DigestPage[] =>
     list.flatMap((c) => (c.type === 'group' ? children(c.pages, `${parent}/${c.slug}`) : [present(c, `${parent}/${c.slug}`)]));
   return tree.map((p) => present(p, p.slug));
+}
+
+/** A page's entry in the digest, its subpages left empty: what its node and path give. */
+function entryOf(node: PageNode, path: string): DigestPage {
+  const out: DigestPage = { id: node.id, type: node.type, title: node.title, path, pages: [] };
+  if (node.description) out.description = node.description;
+  if (node.emoji) out.emoji = node.emoji;
+  if (node.icon) out.icon = node.icon;
+  if (node.hidden) out.hidden = true;
+  if (node.type === 'link') out.target = node.target ?? { kind: 'url', url: node.href ?? '' };
+  if (node.type !== 'document') return out;
+  const kept = keptSource(node);
+  // The node's record of its file, as written: the node is immutable and addressed by a hash
+  // that covers the record, and the file's row was written in the same commit (rows go only
+  // with their space), so no body is read for it: the tree of a 1,000-page space is 1.2 MB of
+  // nodes, its bodies 3.8 MB more (a no-op push). A malformed record is never given.
+  if (kept && typeof kept.text === 'string' && kept.text.length === 64 && wellFormedLinks(kept.links)) out.source = { sha: kept.text, links: kept.links };
+  return out;
+}
+
+/**
+ * The entries of `after` that differ from `before`'s, when the two trees have the same pages at
+ * the same paths in the same order (only pages' own fields changed: a one-line change and its
+ * ancestors' nodes); undefined otherwise. A node of both trees (materialized once: revisions
+ * share the subtrees they did not change) is the same subtree at the same path, so the same
+ * entries: only the nodes on the way to a change are visited (a one-line change of a 2,000-page
+ * space: its section's pages and the top level), as digestPages lays them out.
+ */
+function changedEntries(before: readonly PageNode[], after: readonly PageNode[]): Map<string, Omit<DigestPage, 'pages'>> | undefined {
+  const out = new Map<string, Omit<DigestPage, 'pages'>>();
+  const same = (was: readonly PageNode[], now: readonly PageNode[], parent: string | undefined): boolean => {
+    if (was.length !== now.length) return false;
+    for (let i = 0; i < now.length; i++) {
+      const a = was[i]!;
+      const b = now[i]!;
+      if (a === b) continue;
+      if (a.id !== b.id || a.slug !== b.slug || a.type !== b.type) return false;
+      const path = parent === undefined ? b.slug : `${parent}/${b.slug}`;
+      // A group below the top level is not a page of the digest: its pages are its parent's.
+      if (parent === undefined || b.type !== 'group') {
+        const { pages: _, ...entry } = entryOf(b, path);
+        out.set(b.id, entry);
+      }
+      if (b.type !== 'link' && !same(a.pages, b.pages, path)) return false;
+    }
+    return true;
+  };
+  return same(before, after, undefined) ? out : undefined;
+}
+
+/** The kept digest's pages with the entries of its patch in place (their subpages kept). */
+function patched(pages: DigestPage[], patch: string | undefined): DigestPage[] {
+  if (patch === undefined) return pages;
+  const entries = JSON.parse(patch) as Record<string, Omit<DigestPage, 'pages'>>;
+  const walk = (list: DigestPage[]) => {
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      if (Object.hasOwn(entries, p.id)) list[i] = { ...entries[p.id]!, pages: p.pages };
+      walk(p.pages);
+    }
+  };
+  walk(pages);
+  return pages;
 }
 
 /** The bodies of the pages `wanted` in a tree, read through `row`, in tree order; nothing presented. */
@@ -200,11 +254,21 @@ function wantedBodies(tree: readonly PageNode[], wanted: 'all' | Set<string>, ro
   return bodies;
 }
 
-/** The text of the digest kept for the space, when it was made from `rev`'s tree. */
-function keptText(tx: ReadTx, space: string, rev: ContentRevision): string | undefined {
+/**
+ * The digest kept for the space when it stands for `rev`'s tree: its text, made from that tree,
+ * or made from an earlier one with a patch of the pages changed since (keepDigest).
+ */
+function keptDigest(tx: ReadTx, space: string, rev: ContentRevision): { text: string; patch?: string } | undefined {
   const kept = tx.get(PushDigests, space);
-  return kept && kept.tree === treeKeyOf(rev) && typeof kept.pages === 'string' ? kept.pages : undefined;
+  if (!kept || typeof kept.pages !== 'string') return undefined;
+  const tree = treeKeyOf(rev);
+  if (kept.tree === tree) return { text: kept.pages };
+  const patch = tx.get(PushDigestPatches, space);
+  return patch && patch.base === kept.tree && patch.tree === tree && typeof patch.entries === 'string' ? { text: kept.pages, patch: patch.entries } : undefined;
 }
+
+// A patch is kept while it is small beside the digest it patches; past that the digest is made again.
+const PATCH_SHARE = 1 / 8;
 
 /**
  * POST: keeps the digest of the space's current tree (derived from its nodes: whoever sees the
@@ -212,20 +276,55 @@ function keptText(tx: ReadTx, space: string, rev: ContentRevision): string | und
  * Asked by a push that found nothing to send or that merged: pushing that folder again (a CI job
  * on every merge) reads this one row, not the page tree of every page. Nothing is written when it is kept
  * already, or when the space moved on (or went) between the read and the write.
+ *
+ * When the tree the kept digest stands for is materialized in this process (the merging push
+ * read it for its bodies) and the new tree has the same pages at the same paths, only the
+ * entries of the pages whose nodes changed are kept, as a patch of the kept digest (its own
+ * shard): a one-line change merged in a 2,000-page space wrote the whole digest again (0.8 MB
+ * into the journal, then its file at the checkpoint) and made it from 2,000 nodes.
  */
 async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<{ status: number; body: { revision: string; kept: true } }> {
   await purgeIfExpired(ctx, space);
   const read = await ctx.store.read((tx) => {
     const rev = currentRevision(tx, visibleSpace(tx, caller, space).row);
-    return { rev, tree: keptText(tx, space, rev) !== undefined ? undefined : treeOf(tx, rev) };
+    if (keptDigest(tx, space, rev)) return { rev };
+    const kept = tx.get(PushDigests, space);
+    const patch = kept && typeof kept.pages === 'string' ? tx.get(PushDigestPatches, space) : undefined;
+    if (tx.settled?.() === false) return { rev }; // run again once the kept rows are loaded (see the GET)
+    const base =
+      kept && typeof kept.pages === 'string'
+        ? {
+            tree: kept.tree,
+            chars: kept.pages.length,
+            patch: patch && patch.base === kept.tree && typeof patch.entries === 'string' ? { tree: patch.tree, entries: patch.entries } : undefined,
+          }
+        : undefined;
+    return { rev, tree: treeOf(tx, rev), base };
   });
-  const { rev, tree } = read;
+  const { rev, tree, base } = read;
   if (tree) {
-    const pages = digestPages(tree);
+    let patch: string | undefined;
+    const before = base && materializedTree(base.patch?.tree ?? base.tree);
+    const changed = before && changedEntries(before, tree);
+    if (changed) {
+      const entries = new Map<string, unknown>(base!.patch ? Object.entries(JSON.parse(base!.patch.entries)) : []);
+      for (const [id, e] of changed) entries.set(id, e);
+      const text = JSON.stringify(Object.fromEntries(entries));
+      if (text.length <= base!.chars * PATCH_SHARE) patch = text;
+    }
+    const pages = patch === undefined ? JSON.stringify(digestPages(tree)) : undefined;
     await ctx.store.write((tx) => {
       const row = tx.get(Spaces, space);
       if (!row || row.deletedAt !== undefined || row.revision !== rev.id) return;
-      tx.put(PushDigests, { id: space, space, tree: treeKeyOf(rev), pages: JSON.stringify(pages) });
+      const tree = treeKeyOf(rev);
+      if (patch !== undefined) {
+        // Of the digest read above: one kept since for another tree would not be the patch's base.
+        if (tx.get(PushDigests, space)?.tree !== base!.tree) return;
+        tx.put(PushDigestPatches, { id: space, space, base: base!.tree, tree, entries: patch });
+        return;
+      }
+      tx.put(PushDigests, { id: space, space, tree, pages: pages! });
+      if (tx.get(PushDigestPatches, space)) tx.delete(PushDigestPatches, space);
     });
   }
   return { status: 200, body: { revision: rev.id, kept: true } };

@@ -166,6 +166,20 @@ export interface PushDigestRecord {
 }
 
 /**
+ * What changed in the kept digest (PushDigestRecord, tree `base`) to make the digest of tree
+ * `tree`, when only pages' own fields did (src/push-digest.ts): a merge of a one-line change
+ * writes the page's entry (and its ancestors'), not the 2,000 pages' digest again (~0.8 MB).
+ */
+export interface PushDigestPatchRecord {
+  id: string;
+  space: string;
+  base: string;
+  tree: string;
+  /** JSON text: page id -> its DigestPage without `pages`, as the tree `tree` gives it. */
+  entries: string;
+}
+
+/**
  * What names a revision's page tree: its space and its root node's hash (a Merkle hash), or the
  * revision for trees written before root nodes. The space is in it because a duplicate's nodes
  * keep their hashes while their page ids change (src/spaces/content-rows.ts copies rows as they are).

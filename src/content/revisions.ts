@@ -94,6 +94,11 @@ export function treeOf(tx: ReadTx, rev: ContentRevision): PageNode[] {
   return tree;
 }
 
+/** The tree of `key` (treeKeyOf) when it is materialized in this process, without reading anything. */
+export function materializedTree(key: string): readonly PageNode[] | undefined {
+  return trees.get(key);
+}
+
 /** Forgets every materialized tree and subtree (tests and benches: the next read loads the rows). */
 export function forgetTrees(): void {
   trees.clear();

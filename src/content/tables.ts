@@ -1,5 +1,5 @@
 import { table } from '../store/port.js';
-import type { PageContentRecord, PageNavRecord, PageNodeRecord, PushDigestRecord, StorageUploadRecord } from './model.js';
+import type { PageContentRecord, PageNavRecord, PageNodeRecord, PushDigestPatchRecord, PushDigestRecord, StorageUploadRecord } from './model.js';
 
 // The tables this area owns (see Table in src/store/port.ts): another area reads these rows by
 // importing a handle from here, an import the layering test checks. Page bodies and page nodes
@@ -13,6 +13,8 @@ export const PageNodes = table<PageNodeRecord, 'space'>('pageTreeNodes');
 export const LegacyPageNodes = table<PageNodeRecord, 'space'>('pageNodes');
 /** The push digest of a space's current page tree, kept for the next push (src/push-digest.ts): one row per space. */
 export const PushDigests = table<PushDigestRecord, 'space'>('pushDigests');
+/** The pages changed since the kept push digest, when only their own fields did (src/push-digest.ts): one row per space. */
+export const PushDigestPatches = table<PushDigestPatchRecord, 'space'>('pushDigestPatches');
 /** Navigation rows of nodes with subpages, by node hash (`space/<id>/v`, nav.ts). */
 export const PageNavs = table<PageNavRecord, 'space'>('pageNavs');
 export const StorageUploads = table<StorageUploadRecord, 'organization'>('storageUploads');

@@ -287,6 +287,15 @@ export const TABLES: TableSpec[] = [
     locateId: (id) => `space/${id}/digest`,
     locate: { space: (v) => `space/${v}/digest` },
   },
+  // The pages changed since that digest, when a merge changed only pages' own fields (a one-line
+  // change): a shard of its own, so that keeping it does not write the digest's again.
+  {
+    name: 'pushDigestPatches',
+    shard: (r) => `space/${r.space}/digest-patch`,
+    indexes: ['space'],
+    locateId: (id) => `space/${id}/digest-patch`,
+    locate: { space: (v) => `space/${v}/digest-patch` },
+  },
   // What a published page's navigation needs of a node with subpages (src/content/nav.ts), by the
   // node's hash, in a group of their own (`v`) read by segment filter: a page's first render after
   // a restart reads the rows of its ancestors, not the space's tree.

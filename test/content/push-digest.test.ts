@@ -4,6 +4,7 @@ import { wellFormedLinks } from '../../src/content/push-context.js';
 import { forgetTrees } from '../../src/content/revisions.js';
 import { treeWork } from '../../src/content/tree.js';
 import { digestWork, pushDigestRoute } from '../../src/push-digest.js';
+import { PushDigestPatches, PushDigests } from '../../src/content/tables.js';
 import { LocalTransport } from '../../src/transport/local.js';
 import { addUser } from '../helpers/people.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -207,5 +208,77 @@ describe('POST /_docs/push-digest: the digest kept for the next unchanged push',
     }
     const kept = await pushDigestRoute(twice, caller, 'GET', { space });
     expect((kept.body as { kept: boolean }).kept).toBe(true);
+  });
+
+  it("a merge that changes pages' own fields keeps their entries as a patch, not the whole digest again; the digest given is the nodes'", async () => {
+    const rows = () => server.ctx.store.read((tx) => ({ digest: tx.get(PushDigests, space), patch: tx.get(PushDigestPatches, space) }));
+    const fromNodes = async () => {
+      // The kept rows set aside: the digest made from the nodes, for comparison.
+      const kept = await rows();
+      await server.ctx.store.write((tx) => {
+        tx.delete(PushDigests, space);
+        if (kept.patch) tx.delete(PushDigestPatches, space);
+      });
+      forgetTrees();
+      const made = await digest();
+      expect(made.kept).toBe(false);
+      await server.ctx.store.write((tx) => {
+        if (kept.digest) tx.put(PushDigests, kept.digest);
+        if (kept.patch) tx.put(PushDigestPatches, kept.patch);
+      });
+      return made.pages;
+    };
+    const merge = async (changes: unknown[]) => {
+      const cr = (await server.api('POST', `/v1/spaces/${space}/change-requests`, { body: { subject: 'edit' } })).body.id;
+      expect((await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/content?compat=false`, { body: { changes } })).status).toBe(200);
+      expect((await server.api('POST', `/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBe(200);
+    };
+    // Pages enough for a patch of one to be small beside the digest (a patch past an eighth of it is not kept).
+    await merge(
+      Array.from({ length: 45 }, (_, i) => ({
+        operation: 'insert_page',
+        title: `A filler page, number ${i} of the test`,
+        slug: `filler-${i}`,
+        document: { markdown: `Page ${i}.\n` },
+      })),
+    );
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(200);
+    const base = (await rows()).digest!;
+    // As a push: the bodies of the pages it changes read (their tree materialized), then the merge.
+    await digest(`&bodies=${ids.a}`);
+    const edited = '# A\n\nSee [B](b.md) and ![logo](logo.png), once more.\n';
+    await merge([{ operation: 'update_page', page: ids.a, document: { markdown: 'See [B](./b.md) and ![logo](./logo.png), once more.\n' }, source: edited }]);
+    const made = digestWork.made;
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(200);
+    expect(digestWork.made).toBe(made);
+    const after = await rows();
+    expect(after.digest).toEqual(base);
+    expect(after.patch).toMatchObject({ base: base.tree });
+    expect(Object.keys(JSON.parse(after.patch!.entries))).toEqual([ids.a]);
+    const got = await digest();
+    expect(got.kept).toBe(true);
+    expect(got.pages.find((p: any) => p.id === ids.a).source.sha).toBe(sha(edited));
+    expect(got.pages).toEqual(await fromNodes());
+
+    // Again: the patch holds both merges' changes, over the same digest.
+    await digest(`&bodies=${ids.b}`);
+    await merge([{ operation: 'update_page', page: ids.b, title: 'B, patched' }]);
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(200);
+    const twice = await rows();
+    expect(twice.digest).toEqual(base);
+    expect(Object.keys(JSON.parse(twice.patch!.entries)).sort()).toEqual([ids.a, ids.b].sort());
+    expect((await digest()).pages).toEqual(await fromNodes());
+
+    // A page moved (paths change): the digest is made again, the patch goes.
+    await digest(`&bodies=${ids.b}`);
+    await merge([{ operation: 'update_page', page: ids.b, slug: 'bee' }]);
+    expect((await server.docs('POST', `/_docs/push-digest?space=${space}`)).status).toBe(200);
+    const moved = await rows();
+    expect(moved.digest!.tree).not.toBe(base.tree);
+    expect(moved.patch).toBeUndefined();
+    const now = await digest();
+    expect(now.kept).toBe(true);
+    expect(now.pages.map((p: any) => p.path).slice(0, 2)).toEqual(['a', 'bee']);
+    expect(now.pages).toEqual(await fromNodes());
   });
 });

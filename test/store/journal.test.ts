@@ -1,4 +1,5 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doctor } from '../../src/store/doctor.js';
@@ -175,5 +176,36 @@ describe('the commit journal of a data directory', () => {
     expect(bucket['org__a.json']).toBe(catalogEntry(readFileSync(join(dir, 'store/org__a.json'), 'utf8')));
     await store.close();
     expect(existsSync(join(dir, JOURNAL))).toBe(false);
+  });
+
+  it('close makes each file durable once and removes the journal without emptying it first', async () => {
+    const dir = tempDir();
+    // Every open of the backend's files, and what was asked of each handle.
+    const calls: string[] = [];
+    const openFile = async (path: string, flags: string, mode: number) => {
+      const fd = await open(path, flags, mode);
+      const name = path.slice(dir.length + 1).replace(/\.\d+\.[0-9a-f]+\.tmp$/, '.tmp');
+      calls.push(`open ${name} ${flags}`);
+      for (const m of ['sync', 'datasync', 'truncate'] as const) {
+        const f = (fd as any)[m].bind(fd);
+        (fd as any)[m] = (...a: unknown[]) => (calls.push(`${m} ${name}`), f(...a));
+      }
+      return fd;
+    };
+    const store = await ShardStore.open(new FileBackend(dir, { openFile }), SPECS);
+    await store.write((tx) => (tx.put('orgs', { id: 'a', v: 1 }), tx.put('orgs', { id: 'b', v: 1 })));
+    await store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }));
+    calls.length = 0;
+    await store.close();
+    // org__a.json, committed again, is written once, fsynced as it is staged, not opened again
+    // to be fsynced; org__b.json, renamed into place by its commit, is fsynced once; the journal,
+    // removed, is not emptied and synced first.
+    expect(calls.filter((c) => c.includes('org__a.json')).sort()).toEqual(['open store/org__a.json.tmp wx', 'sync store/org__a.json.tmp']);
+    expect(calls.filter((c) => c.includes('org__b.json')).sort()).toEqual(['open store/org__b.json r', 'sync store/org__b.json']);
+    expect(calls.filter((c) => c.includes(JOURNAL))).toEqual([]);
+    expect(existsSync(join(dir, JOURNAL))).toBe(false);
+    const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
+    expect(await values(again, 'a', 'b')).toEqual([2, 1]);
+    await again.close();
   });
 });

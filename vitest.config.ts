@@ -24,7 +24,8 @@ const SWEEPS = [
  * vi.resetModules() to load modules afresh, which in a shared graph gives the files after it new
  * instances of the modules they load; meta-schema counts compiles made in its process (of ajv's
  * prototypes, which another instance of its module may have patched first in a shared one: it
- * then counted 1). The rest of
+ * then counted 1); collect-before-ready compares V8's flags with a fresh process's, which flags
+ * another file set in a shared worker (commands/_lib/without-optimizer.ts) would make differ. The rest of
  * the fast layer shares one per worker (isolate: false): oclif's Config of the in-process CLI, ajv's
  * compiled validators and the contract are loaded once per worker instead of once per file.
  * Audited for what a file could leave to the next: process.env is put back after each file and
@@ -32,7 +33,7 @@ const SWEEPS = [
  * other file uses vi.mock, vi.resetModules or fake timers; the CLI runner restores what a command changed (env, argv,
  * exit code, oclif's help's ids: test/helpers/in-process-cli.ts); stores are per data directory.
  */
-const ISOLATED: string[] = ['test/server/lazy-module-init.test.ts', 'test/openapi/meta-schema.test.ts'];
+const ISOLATED: string[] = ['test/server/lazy-module-init.test.ts', 'test/openapi/meta-schema.test.ts', 'test/server/collect-before-ready.test.ts'];
 
 /**
  * Started first, in this order: the files that take longest, which vitest would otherwise start

@@ -1,7 +1,7 @@
 import { readChangeRequest } from './change-requests/service.js';
 import { linkIndexOf, rowSha, trustedSpans } from './content/link-index.js';
 import { loadParser } from './content/link-refs.js';
-import type { ContentRevision, PageContentRecord, PageNode } from './content/model.js';
+import type { ContentRevision, PageContentRecord, PageNode, PushDigestPatchRecord, PushDigestRecord } from './content/model.js';
 import { contentRowId, treeKeyOf } from './content/model.js';
 import { wellFormedLinks, type SourceLinks } from './content/push-context.js';
 import { currentRevision, materializedTree, readRevision, treeOf } from './content/revisions.js';
@@ -263,8 +263,14 @@ function keptDigest(tx: ReadTx, space: string, rev: ContentRevision): { text: st
   if (!kept || typeof kept.pages !== 'string') return undefined;
   const tree = treeKeyOf(rev);
   if (kept.tree === tree) return { text: kept.pages };
+  const patch = patchOf(tx, space, kept);
+  return patch?.tree === tree ? { text: kept.pages, patch: patch.entries } : undefined;
+}
+
+/** The patch kept for the space, when it is of the kept digest `kept` (its base). */
+function patchOf(tx: ReadTx, space: string, kept: PushDigestRecord): PushDigestPatchRecord | undefined {
   const patch = tx.get(PushDigestPatches, space);
-  return patch && patch.base === kept.tree && patch.tree === tree && typeof patch.entries === 'string' ? { text: kept.pages, patch: patch.entries } : undefined;
+  return patch && patch.base === kept.tree && typeof patch.entries === 'string' ? patch : undefined;
 }
 
 // A patch is kept while it is small beside the digest it patches; past that the digest is made again.
@@ -289,14 +295,14 @@ async function keepDigest(ctx: Context, caller: Caller, space: string): Promise<
     const rev = currentRevision(tx, visibleSpace(tx, caller, space).row);
     if (keptDigest(tx, space, rev)) return { rev };
     const kept = tx.get(PushDigests, space);
-    const patch = kept && typeof kept.pages === 'string' ? tx.get(PushDigestPatches, space) : undefined;
+    const patch = kept && typeof kept.pages === 'string' ? patchOf(tx, space, kept) : undefined;
     if (tx.settled?.() === false) return { rev }; // run again once the kept rows are loaded (see the GET)
     const base =
       kept && typeof kept.pages === 'string'
         ? {
             tree: kept.tree,
             chars: kept.pages.length,
-            patch: patch && patch.base === kept.tree && typeof patch.entries === 'string' ? { tree: patch.tree, entries: patch.entries } : undefined,
+            patch: patch && { tree: patch.tree, entries: patch.entries },
           }
         : undefined;
     return { rev, tree: treeOf(tx, rev), base };

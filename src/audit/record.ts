@@ -275,6 +275,20 @@ function logsOf(ctx: Context): Logs {
   return m;
 }
 
+/** Retention's bounds, and the ones a batch waits for: 10% over the count, or the age. */
+function bounds(now: number) {
+  const { maxEvents, maxAgeMs } = retention();
+  return { maxEvents, maxAgeMs, over: maxEvents + Math.ceil(maxEvents / 10), stale: new Date(now - maxAgeMs - maxAgeMs / 10).toISOString() };
+}
+
+/** Counts `added` into the memo as `moves` moves; whether a batch may be due (the log is to be looked at). */
+function noted(memo: LogMemo, added: readonly AuditEventRecord[], moves: number, { over, stale }: { over: number; stale: string }): boolean {
+  memo.count += added.length;
+  memo.moves += moves;
+  for (const e of added) if (!memo.oldest || e.occurredAt < memo.oldest) memo.oldest = e.occurredAt;
+  return memo.moves >= RESCAN || memo.count > over || (memo.oldest !== '' && memo.oldest < stale);
+}
+
 /**
  * Retention (src/audit/retention.ts): drops the events past the bounds, in batches. Run by every
  * move of events to the log (`added`); it reads the whole log only when the memo (LogMemo) says
@@ -282,16 +296,10 @@ function logsOf(ctx: Context): Logs {
  * toISOString), no parsing and no sort, unless something is to go.
  */
 function prune(tx: WriteTx, organization: string, now: number, logs: Logs | undefined, added: readonly AuditEventRecord[]): void {
-  const { maxEvents, maxAgeMs } = retention();
-  const over = maxEvents + Math.ceil(maxEvents / 10);
-  const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
+  const b = bounds(now);
+  const { maxEvents, maxAgeMs, over, stale } = b;
   const memo = logs?.get(organization);
-  if (memo) {
-    memo.count += added.length;
-    memo.moves++;
-    for (const e of added) if (!memo.oldest || e.occurredAt < memo.oldest) memo.oldest = e.occurredAt;
-    if (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale)) return;
-  }
+  if (memo && !noted(memo, added, 1, b)) return;
   // With a log kept row by row, the events of before it (segments) are in the log too.
   const logged = tx.find(AuditLog, 'organization', organization);
   const all = [...tx.find(AuditEvents, 'organization', organization), ...logged];
@@ -325,16 +333,13 @@ function prune(tx: WriteTx, organization: string, now: number, logs: Logs | unde
  * A trim that fails (PostgreSQL unreachable) is tried again by the next event.
  */
 function trimDue(store: Store, event: AuditEventRecord, now: number, logs: Logs): void {
-  const { maxEvents, maxAgeMs } = retention();
-  const over = maxEvents + Math.ceil(maxEvents / 10);
-  const stale = new Date(now - maxAgeMs - maxAgeMs / 10).toISOString();
+  const b = bounds(now);
+  const { maxEvents, maxAgeMs } = b;
   const organization = event.organization;
   let memo = logs.get(organization);
   if (memo) {
-    memo.count++;
-    memo.moves += 1 / RING;
-    if (!memo.oldest || event.occurredAt < memo.oldest) memo.oldest = event.occurredAt;
-    if (memo.trimming || (memo.moves < RESCAN && memo.count <= over && !(memo.oldest && memo.oldest < stale))) return;
+    const due = noted(memo, [event], 1 / RING, b);
+    if (memo.trimming || !due) return;
   } else logs.set(organization, (memo = { count: 1, oldest: event.occurredAt, moves: 0 }));
   memo.trimming = true;
   const counted = memo.count;

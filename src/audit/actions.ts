@@ -65,7 +65,20 @@ const OVERRIDES: Record<string, string> = {
 
 const kebab = (words: string[]) => words.map((w) => w.toLowerCase()).join('-');
 
+/** Actions of the operation ids met so far: every recorded write asks, and the regexes below cost ~1% of a busy server's CPU. */
+const actions = new Map<string, string>();
+
 export function actionOf(operationId: string): string {
+  let a = actions.get(operationId);
+  if (a === undefined) {
+    // Operation ids are the contract's (a few hundred), never a caller's text: the map stays small.
+    a = derive(operationId);
+    actions.set(operationId, a);
+  }
+  return a;
+}
+
+function derive(operationId: string): string {
   const o = OVERRIDES[operationId];
   if (o) return o;
   const words = operationId

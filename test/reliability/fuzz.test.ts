@@ -2,10 +2,11 @@ import { request as httpRequest } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sample, sampleNote } from '../helpers/sample.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { contractRoutes, operationSpec, type JsonSchema, type OperationSpec } from '../../src/contract/spec.js';
 import { OPERATIONS } from '../../src/operations.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { tokenUseWrite, tokenUsesWritten } from '../../src/auth/tokens.js';
 
 // Hostile and invalid input on every registered operation, generated from the contract: every
 // answer must be a 4xx with the error body (never a 5xx, never a hang), and the data directory
@@ -107,6 +108,16 @@ describe('fuzz: bad input on every operation', () => {
   afterAll(() => s?.stop());
 
   it('answers 4xx with the error body, changes nothing, never hangs', async () => {
+    // A token's lastUsedAt is a record of use written 1 s after it (src/auth/tokens.ts), not a
+    // write of a request: the setup's is written before the snapshot, and a use recorded again
+    // during the sweep (one a minute, a slow run) waits past it. Without this the setup's landed
+    // during the sweep whenever the setup took less than a second.
+    const delay = tokenUseWrite.delayMs;
+    await tokenUsesWritten();
+    tokenUseWrite.delayMs = 3_600_000;
+    onTestFinished(() => {
+      tokenUseWrite.delayMs = delay;
+    });
     const before = snapshot(s.dataDir!);
     const failures: string[] = [];
     let sent = 0;

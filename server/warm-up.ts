@@ -107,22 +107,28 @@ export function warmUp(): WarmUp {
       // The address listened on, or loopback when it was every address.
       const to = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
       const headers = { [HEADER]: key, host: to.includes(':') ? `[${to}]:${port}` : `${to}:${port}`, ...(token ? { authorization: `Bearer ${token}` } : {}) };
-      // Twice on one kept-alive connection, as clients send theirs (fetch, the CLI's undici, SDKs):
-      // Node's HTTP server runs its keep-alive paths (the idle timeout armed, the socket's parser
-      // reused for a second request) for the first time on the second request of a connection.
-      // Asked on a connection closed after its answer, the first client to reuse one paid it (on a
-      // bare node:http server 1.01 ms of CPU against 0.38 warmed up this way: docs/manual/performance.md,
-      // "First requests").
+      // Two requests on one kept-alive connection, as clients send theirs (fetch, the CLI's undici,
+      // SDKs): Node's HTTP server runs its keep-alive paths (the idle timeout armed, the socket's
+      // parser reused) for the first time on the second request of a connection. Asked on a
+      // connection closed after its answer, the first client to reuse one paid it (on a bare
+      // node:http server 1.01 ms of CPU against 0.38 warmed up this way: docs/manual/performance.md,
+      // "First requests"). The second is a write whose body its validator refuses (a title that is
+      // not a string): the body read and parsed as every write's is, and nothing run past the
+      // validation (src/invoke.ts), so nothing written.
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       let status: number;
+      let refused = 0;
       try {
-        status = await get(to, port, '/v1/user', headers, agent);
-        if (status !== 0) status = await get(to, port, '/v1/user', headers, agent);
+        status = await ask(to, port, 'GET', '/v1/user', headers, agent);
+        if (status !== 0) refused = await ask(to, port, 'PATCH', '/v1/spaces/warm-up', headers, agent, REFUSED_BODY);
       } finally {
         open = false;
         agent.destroy();
       }
-      const done: WarmedUp[] = [{ read: 'GET /v1/user', status }];
+      const done: WarmedUp[] = [
+        { read: 'GET /v1/user', status },
+        { read: 'PATCH /v1/spaces/{spaceId} (body refused)', status: refused },
+      ];
       // What every write's body validator shares (src/contract/validate.ts), and the stemmer of
       // a search's snippets (src/search/service.ts): code, no data.
       loadBodyValidatorRuntime();
@@ -153,17 +159,21 @@ export function warmUp(): WarmUp {
   };
 }
 
-/** The status of a GET (0 when it failed or timed out); its body is read and dropped. */
-function get(host: string, port: number, path: string, headers: Record<string, string>, agent: Agent): Promise<number> {
+/** The warm-up's write body: refused by the write's validator (`title` is a string). */
+const REFUSED_BODY = '{"title":0}';
+
+/** The status of a request (0 when it failed or timed out); its answer is read and dropped. */
+function ask(host: string, port: number, method: string, path: string, headers: Record<string, string>, agent: Agent, body?: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = request({ host, port, path, headers, agent, timeout: 5000 }, (res) => {
+    const withBody = body === undefined ? headers : { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    const req = request({ host, port, method, path, headers: withBody, agent, timeout: 5000 }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', () => resolve(0));
     });
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(0));
-    req.end();
+    req.end(body);
   });
 }
 

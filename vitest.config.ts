@@ -33,7 +33,12 @@ const SWEEPS = [
  * other file uses vi.mock, vi.resetModules or fake timers; the CLI runner restores what a command changed (env, argv,
  * exit code, oclif's help's ids: test/helpers/in-process-cli.ts); stores are per data directory.
  */
-const ISOLATED: string[] = ['test/server/lazy-module-init.test.ts', 'test/openapi/meta-schema.test.ts', 'test/server/collect-before-ready.test.ts'];
+const ISOLATED: string[] = [
+  'test/server/lazy-module-init.test.ts',
+  'test/openapi/meta-schema.test.ts',
+  'test/server/collect-before-ready.test.ts',
+  'test/server/warm-up-write.test.ts',
+];
 
 /**
  * Started first, in this order: the files that take longest, which vitest would otherwise start

@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { normalOrigin } from '../server/cors.js';
 import { serve } from '../server/serve.js';
+import { settled } from '../server/settle.js';
 import { DEFAULT_PORT } from '../src/open.js';
 import { defaultDataDir } from '../src/transport/profiles.js';
 import type { Context } from '../src/kernel/context.js';
@@ -89,8 +90,7 @@ export default class Serve extends DocsCommand {
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);
     if (!served.bootstrapToken) this.log(await tokenHint(served.ctx, flags.store ? `--store ${flags.store}` : `--data ${dataDir}`));
-    this.log(`docs serve: API at ${served.url}/v1 (${flags.store ? `store: PostgreSQL, blobs: ${dataDir}` : `data: ${dataDir}`})`);
-    await new Promise<void>((resolve) => {
+    const stopped = new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         process.stderr.write(`docs serve: ${signal}, finishing in-flight requests\n`);
         served.close().then(resolve, (err) => {
@@ -102,5 +102,9 @@ export default class Serve extends DocsCommand {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    // The start's trailing work done before the ready line, not beside a first request (server/settle.ts).
+    await settled();
+    this.log(`docs serve: API at ${served.url}/v1 (${flags.store ? `store: PostgreSQL, blobs: ${dataDir}` : `data: ${dataDir}`})`);
+    await stopped;
   }
 }

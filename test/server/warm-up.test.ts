@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { serve } from '../../server/serve.js';
-import { quietAfterStart, WARM_UP_READS, warmUp, workerDeferral } from '../../server/warm-up.js';
+import { quietAfterStart, WARM_UP_READS, WARM_UP_WRITE, warmUp, workerDeferral } from '../../server/warm-up.js';
 import type { Context } from '../../src/kernel/context.js';
 import { bodyValidatorRuntime } from '../../src/contract/validate.js';
 import { kickProcessing } from '../../src/openapi/processor.js';
@@ -22,6 +22,7 @@ test('with warmUp, serve() returns once its own warm-up request was answered, un
   const served = await serve({ dataDir: tempDir(), port: 0, warmUp: true, log: (l) => lines.push(l) });
   try {
     expect(served.warmedUp?.[0]).toEqual({ read: 'GET /v1/user', status: 200 });
+    expect(served.warmedUp?.[1]).toEqual({ read: 'PATCH /v1/spaces/{spaceId} (body refused)', status: 400 });
     expect(lines).toEqual([]); // the warm-up is not in the log, nor its reads
     const res = await fetch(`${served.url}/v1/user`, { headers: { authorization: `Bearer ${served.bootstrapToken}` } });
     expect(res.status).toBe(200);
@@ -51,16 +52,28 @@ test("the warm-up request is not counted against the session token's rate limit"
 
 test('the warm-up mark holds only until the warm-up was answered', async () => {
   const w = warmUp();
-  const seen: { headers: IncomingMessage['headers']; marked: boolean }[] = [];
+  const seen: { headers: IncomingMessage['headers']; marked: boolean; connection: number }[] = [];
+  let connections = 0;
   const server = createServer((req, res) => {
-    seen.push({ headers: req.headers, marked: w.isWarmUp(req) });
+    seen.push({ headers: req.headers, marked: w.isWarmUp(req), connection: connections });
     res.end('{}');
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     // No token (a store without an owner): the HTTP request only, no reads.
-    expect(await w.run({} as Context, (server.address() as AddressInfo).port, '127.0.0.1', undefined)).toEqual([{ read: 'GET /v1/user', status: 200 }]);
-    expect(seen.map((s) => s.marked)).toEqual([true]);
+    expect(await w.run({} as Context, (server.address() as AddressInfo).port, '127.0.0.1', undefined)).toEqual([
+      { read: 'GET /v1/user', status: 200 },
+      { read: 'PATCH /v1/spaces/{spaceId} (body refused)', status: 200 },
+    ]);
+    // Two requests on one kept-alive connection, as clients send theirs: Node's HTTP server runs
+    // its keep-alive paths on a connection's second request (docs/manual/performance.md, "First
+    // requests"); the second with a body, read as every write's is.
+    expect(seen.map((s) => s.marked)).toEqual([true, true]);
+    expect(seen.map((s) => [s.connection, s.headers.connection, s.headers['content-type']])).toEqual([
+      [1, 'keep-alive', undefined],
+      [1, 'keep-alive', 'application/json'],
+    ]);
     // The same header, sent again after the start (its secret learnt somehow): an ordinary request.
     expect(w.isWarmUp({ headers: seen[0]!.headers } as IncomingMessage)).toBe(false);
   } finally {
@@ -93,7 +106,13 @@ test("the warm-up reads one of each area of the owner's first organization and s
   const before = files(join(dir, 'store'));
   const served = await serve({ dataDir: dir, port: 0, warmUp: true });
   try {
-    expect(served.warmedUp).toEqual([{ read: 'GET /v1/user', status: 200 }, ...WARM_UP_READS.map((r) => ({ read: r.op, status: 200 }))]);
+    expect(served.warmedUp).toEqual([
+      { read: 'GET /v1/user', status: 200 },
+      // A write's body, refused by its validator before anything runs: nothing written.
+      { read: 'PATCH /v1/spaces/{spaceId} (body refused)', status: 400 },
+      ...WARM_UP_READS.map((r) => ({ read: r.op, status: 200 })),
+      { read: `${WARM_UP_WRITE} (rolled back)`, status: 200 },
+    ]);
     const generation = served.ctx.store.generation?.();
     // Again, on the running server: reads only, nothing committed, no file of the store written.
     await warmUp().run(served.ctx, served.port, '127.0.0.1', JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8')).token);

@@ -1,0 +1,71 @@
+import { expect, test } from 'vitest';
+import { rollingBack } from '../../server/warm-up.js';
+import { serve } from '../../server/serve.js';
+import { cachedModuleWork } from '../../src/contract/cached-module.js';
+import { openContext } from '../../src/open.js';
+import { Spaces } from '../../src/spaces/tables.js';
+import { tempDir } from '../helpers/server.js';
+
+// Issue 28 item 1: a fresh `docs serve`'s first write ran the write's body validator (its module),
+// the audit scope, the store's write path and the service for the first time. The warm-up runs
+// one write (a space's title set to the one it has) on the store through `rollingBack`
+// (server/warm-up.ts): the same path, nothing committed. In the isolated project: which modules
+// a process has loaded is the process's, and another file of a shared worker may have loaded them.
+
+test('a write through rollingBack runs in the store and answers its result, and nothing is committed', async () => {
+  const ctx = await openContext(tempDir());
+  try {
+    const id = 'space-1';
+    await ctx.store.write((tx) => tx.put(Spaces, { id, title: 'Before' } as any));
+    const generation = ctx.store.generation?.();
+    const rolled = rollingBack(ctx.store);
+    const seen = await rolled.write((tx) => {
+      const row = tx.get(Spaces, id)!;
+      tx.put(Spaces, { ...row, title: 'After' });
+      return tx.get(Spaces, id)!.title; // the write sees its own change
+    });
+    expect(seen).toBe('After');
+    expect(ctx.store.generation?.()).toBe(generation);
+    expect(await ctx.store.read((tx) => tx.get(Spaces, id)?.title)).toBe('Before');
+    // A refusal is the write's own, as without it.
+    await expect(
+      rolled.write(() => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    // Reads and the rest of the store are the store's.
+    expect(rolled.generation?.()).toBe(generation);
+    expect(await rolled.read((tx) => tx.get(Spaces, id)?.title)).toBe('Before');
+  } finally {
+    await ctx.store.close();
+  }
+}, 60_000);
+
+test("the warm-up's write loads what a first PATCH of a space loaded, and commits nothing", async () => {
+  const dir = tempDir();
+  const first = await serve({ dataDir: dir, port: 0 });
+  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
+  let space: string;
+  try {
+    const org = (await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()).items[0].id;
+    const res = await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: '{"title":"Warm"}' });
+    space = (await res.json()).id;
+  } finally {
+    await first.close();
+  }
+  const served = await serve({ dataDir: dir, port: 0, warmUp: true });
+  try {
+    expect(served.warmedUp?.at(-1)).toEqual({ read: 'updateSpaceById (rolled back)', status: 200 });
+    const generation = served.ctx.store.generation?.();
+    expect(await served.ctx.store.read((tx) => tx.get(Spaces, space)?.title)).toBe('Warm');
+    // The first PATCH loads no module: its path, query and body validators were loaded before ready.
+    const loaded = cachedModuleWork.loaded;
+    const res = await fetch(`${served.url}/v1/spaces/${space}`, { method: 'PATCH', headers: auth, body: '{"title":"Renamed"}' });
+    expect(res.status).toBe(200);
+    await res.text();
+    expect(cachedModuleWork.loaded).toBe(loaded);
+    expect(served.ctx.store.generation?.()).not.toBe(generation);
+  } finally {
+    await served.close();
+  }
+}, 60_000);

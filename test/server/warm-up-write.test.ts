@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
-import { rollingBack } from '../../server/warm-up.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commitToScratch, rollingBack, type Changes } from '../../server/warm-up.js';
 import { serve } from '../../server/serve.js';
 import { cachedModuleWork } from '../../src/contract/cached-module.js';
 import { openContext } from '../../src/open.js';
@@ -9,7 +11,9 @@ import { tempDir } from '../helpers/server.js';
 // Issue 28 item 1: a fresh `docs serve`'s first write ran the write's body validator (its module),
 // the audit scope, the store's write path and the service for the first time. The warm-up runs
 // one write (a space's title set to the one it has) on the store through `rollingBack`
-// (server/warm-up.ts): the same path, nothing committed. In the isolated project: which modules
+// (server/warm-up.ts): the same path, nothing committed; then commits the rows it would have
+// committed to a store of the same engine in memory (`commitToScratch`), so that the process's
+// first real commit is not the first run of the commit's code. In the isolated project: which modules
 // a process has loaded is the process's, and another file of a shared worker may have loaded them.
 
 test('a write through rollingBack runs in the store and answers its result, and nothing is committed', async () => {
@@ -18,13 +22,17 @@ test('a write through rollingBack runs in the store and answers its result, and 
     const id = 'space-1';
     await ctx.store.write((tx) => tx.put(Spaces, { id, title: 'Before' } as any));
     const generation = ctx.store.generation?.();
-    const rolled = rollingBack(ctx.store);
+    const given: Changes[] = [];
+    const rolled = rollingBack(ctx.store, (c) => given.push(c));
     const seen = await rolled.write((tx) => {
       const row = tx.get(Spaces, id)!;
       tx.put(Spaces, { ...row, title: 'After' });
       return tx.get(Spaces, id)!.title; // the write sees its own change
     });
     expect(seen).toBe('After');
+    // The rows it would have committed are given to `seen` (the warm-up commits them in memory).
+    expect(given).toHaveLength(1);
+    expect([...given[0]!.get(Spaces)!.values()].map((r) => (r as { title?: string } | null)?.title)).toEqual(['After']);
     expect(ctx.store.generation?.()).toBe(generation);
     expect(await ctx.store.read((tx) => tx.get(Spaces, id)?.title)).toBe('Before');
     // A refusal is the write's own, as without it.
@@ -55,7 +63,10 @@ test("the warm-up's write loads what a first PATCH of a space loaded, and commit
   }
   const served = await serve({ dataDir: dir, port: 0, warmUp: true });
   try {
-    expect(served.warmedUp?.at(-1)).toEqual({ read: 'updateSpaceById (rolled back)', status: 200 });
+    expect(served.warmedUp?.slice(-2)).toEqual([
+      { read: 'updateSpaceById (rolled back)', status: 200 },
+      { read: 'updateSpaceById (committed in memory)', status: 200 },
+    ]);
     const generation = served.ctx.store.generation?.();
     expect(await served.ctx.store.read((tx) => tx.get(Spaces, space)?.title)).toBe('Warm');
     // The first PATCH loads no module: its path, query and body validators were loaded before ready.
@@ -65,6 +76,58 @@ test("the warm-up's write loads what a first PATCH of a space loaded, and commit
     await res.text();
     expect(cachedModuleWork.loaded).toBe(loaded);
     expect(served.ctx.store.generation?.()).not.toBe(generation);
+  } finally {
+    await served.close();
+  }
+}, 60_000);
+
+/** Every file of `dir` (recursively) and its bytes. */
+function files(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out.set(join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'latin1'));
+  return out;
+}
+
+test("commitToScratch commits a write's rows to a store in memory, twice, and writes no file", async () => {
+  const dir = tempDir();
+  const ctx = await openContext(dir);
+  try {
+    await ctx.store.write((tx) => tx.put(Spaces, { id: 'space-1', title: 'Before' } as any));
+    const generation = ctx.store.generation?.();
+    let changes: Changes | undefined;
+    await rollingBack(ctx.store, (c) => (changes = c)).write((tx) => tx.put(Spaces, { ...tx.get(Spaces, 'space-1')!, title: 'After' }));
+    const before = files(dir);
+    await commitToScratch(changes!);
+    expect(files(dir)).toEqual(before);
+    expect(ctx.store.generation?.()).toBe(generation);
+    expect(await ctx.store.read((tx) => tx.get(Spaces, 'space-1')?.title)).toBe('Before');
+    // A row it cannot store is the scratch store's refusal, not the caller's store's.
+    await expect(commitToScratch(new Map([['no-such-table', new Map([['x', { id: 'x' }]])]]))).rejects.toThrow();
+  } finally {
+    await ctx.store.close();
+  }
+}, 60_000);
+
+test("a start's warm-up writes nothing to the data directory but what a start without it writes", async () => {
+  const dir = tempDir();
+  const first = await serve({ dataDir: dir, port: 0 });
+  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
+  try {
+    const org = (await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()).items[0].id;
+    await (await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: '{"title":"Warm"}' })).text();
+  } finally {
+    await first.close();
+  }
+  const before = files(dir);
+  const served = await serve({ dataDir: dir, port: 0, warmUp: true });
+  try {
+    expect(served.warmedUp?.at(-1)).toEqual({ read: 'updateSpaceById (committed in memory)', status: 200 });
+    // The lock file is the running server's own; every other file is as it was (no journal opened).
+    const now = files(dir);
+    for (const f of [...now.keys()]) if (f.includes('lock')) now.delete(f);
+    for (const f of [...before.keys()]) if (f.includes('lock')) before.delete(f);
+    expect(now).toEqual(before);
   } finally {
     await served.close();
   }

@@ -38,22 +38,52 @@ export const clientErrorStatus = (req: IncomingMessage): number | undefined => a
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += chunk.length;
-      if (size > limit) throw new DocsError('too_large', `body: larger than the limit of ${limit} bytes`);
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof DocsError) throw err;
-    // The stream broke mid-body (malformed chunked encoding, a client that went away): the
-    // client's fault, never a server error.
-    throw new DocsError('invalid', 'body: malformed or cut short (the request body could not be read)', { cause: err });
-  }
+  const { chunks, size } = await readChunks(req, limit);
   if (size === 0) return undefined;
   return parseJson(req, chunks);
+}
+
+/**
+ * The body's chunks, read by listeners rather than `for await`: the stream's async iterator (its
+ * generator, end-of-stream watcher and a promise a chunk) was ~4% of a busy server's main thread
+ * under small writes. As the iterator did, the request is destroyed when reading stops early.
+ */
+function readChunks(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (req.readableEnded) return Promise.resolve({ chunks, size });
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const fail = (err: DocsError) => {
+      cleanup();
+      req.destroy();
+      reject(err);
+    };
+    // The stream broke mid-body (malformed chunked encoding, a client that went away): the
+    // client's fault, never a server error.
+    const cutShort = (cause: unknown) => new DocsError('invalid', 'body: malformed or cut short (the request body could not be read)', { cause });
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) fail(new DocsError('too_large', `body: larger than the limit of ${limit} bytes`));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ chunks, size });
+    };
+    const onError = (err: Error) => fail(cutShort(err));
+    const onClose = () => fail(cutShort(new Error('the request closed before its body ended')));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    if (req.destroyed) onClose();
+  });
 }
 
 function parseJson(req: IncomingMessage, chunks: Buffer[]): unknown {

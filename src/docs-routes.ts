@@ -15,14 +15,15 @@ const under = (path: string, base: string) => path === base || path.startsWith(`
 const FAMILIES = ['/_docs/tokens', '/_docs/users', '/_docs/invitations'];
 
 export const isDocsRoute = (path: string) =>
-  path === '/_docs/dry-run' ||
-  path === '/_docs/page-sources' ||
-  path === '/_docs/deleted-spaces' ||
-  path === '/_docs/content-index' ||
-  path === '/_docs/push-digest' ||
-  path === '/_docs/site-map' ||
-  path === '/_docs/custom-hostnames' ||
-  FAMILIES.some((f) => under(path, f));
+  path.startsWith('/_docs/') &&
+  (path === '/_docs/dry-run' ||
+    path === '/_docs/page-sources' ||
+    path === '/_docs/deleted-spaces' ||
+    path === '/_docs/content-index' ||
+    path === '/_docs/push-digest' ||
+    path === '/_docs/site-map' ||
+    path === '/_docs/custom-hostnames' ||
+    FAMILIES.some((f) => under(path, f)));
 
 export async function docsRoute(
   ctx: Context,

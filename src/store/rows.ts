@@ -1,10 +1,13 @@
 import { DocsError } from '../kernel/errors.js';
 import type { Row, TableSpec } from './port.js';
 
+// Every row put is frozen (an audit event: 5–7 objects a write): for...in and an index loop make
+// no array of values, as Object.values did for each object.
 export function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
     Object.freeze(o);
-    for (const v of Object.values(o)) deepFreeze(v);
+    if (Array.isArray(o)) for (let i = 0; i < o.length; i++) deepFreeze(o[i]);
+    else for (const k in o) if (Object.hasOwn(o, k)) deepFreeze((o as Record<string, unknown>)[k]);
   }
   return o;
 }

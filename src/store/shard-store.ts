@@ -57,14 +57,16 @@ const storable = (key: string) => key.length <= 1024 && !/[\u0000-\u001f\u007f]/
  */
 class Op {
   readonly pins = new Map<string, Entry>();
-  misses = new Set<string>();
+  // The rest is made on first use: most operations (a warm write, every read of a loaded shard)
+  // never miss a shard nor walk a segmented group, and a write makes several operations.
+  misses?: Set<string>;
   /** Ids the function made (src/kernel/ids.ts): the same again when it runs again. */
   readonly ids: string[] = [];
   /** Groups found complete in this operation (skips re-checking their segments on every get). */
-  readonly groups = new Set<string>();
+  groups?: Set<string>;
   /** Groups a lookup by id missed a segment of, in this run; and in how many runs so far. */
-  partial = new Set<string>();
-  readonly partialRuns = new Map<string, number>();
+  partial?: Set<string>;
+  partialRuns?: Map<string, number>;
 }
 
 /**
@@ -365,16 +367,19 @@ export class ShardStore implements Store {
         error = err;
         threw = true;
       }
-      if (op.misses.size === 0) {
+      if (!op.misses?.size) {
         if (threw) throw error;
         return result as R;
       }
-      if (runs >= MAX_RUNS) throw new DocsError('bug', `an operation kept reaching unloaded shards (${[...op.misses].slice(0, 3).join(', ')})`);
-      const misses = op.misses;
-      op.misses = new Set();
-      op.groups.clear();
-      for (const g of op.partial) op.partialRuns.set(g, (op.partialRuns.get(g) ?? 0) + 1);
-      op.partial = new Set();
+      if (runs >= MAX_RUNS) throw new DocsError('bug', `an operation kept reaching unloaded shards (${[...op.misses!].slice(0, 3).join(', ')})`);
+      const misses = op.misses!;
+      op.misses = undefined;
+      op.groups = undefined;
+      if (op.partial) {
+        const runs = (op.partialRuns ??= new Map());
+        for (const g of op.partial) runs.set(g, (runs.get(g) ?? 0) + 1);
+        op.partial = undefined;
+      }
       await this.load(misses);
     }
   }
@@ -751,7 +756,7 @@ class View implements NamedReadTx {
   }
 
   settled(): boolean {
-    return this.op.misses.size === 0;
+    return !this.op.misses?.size;
   }
 
   wholeGroup(table: string, id: string): void {
@@ -762,18 +767,18 @@ class View implements NamedReadTx {
   /** The shard `key` is loaded (else noted as a miss). */
   protected need(key: string): ShardData | undefined {
     const e = this.store.use(key, this.op);
-    if (!e) this.op.misses.add(key);
+    if (!e) (this.op.misses ??= new Set()).add(key);
     return e?.data;
   }
 
   /** The shard (or, for immutable tables, every segment of the group) `key` is loaded. */
   protected needKey(spec: TableSpec, key: string): boolean {
-    if (!spec.immutable || this.op.groups.has(key)) return spec.immutable ? true : this.need(key) !== undefined;
+    if (!spec.immutable || this.op.groups?.has(key)) return spec.immutable ? true : this.need(key) !== undefined;
     const index = this.need(key);
     if (!index) return false;
     let ok = true;
     for (const seg of segmentsOf(index)) if (!this.need(seg.id)) ok = false;
-    if (ok) this.op.groups.add(key);
+    if (ok) (this.op.groups ??= new Set()).add(key);
     return ok;
   }
 
@@ -793,7 +798,7 @@ class View implements NamedReadTx {
    */
   private segmentRow(spec: TableSpec, group: string, id: string): Row | undefined {
     const rows = this.store.rows.table(spec.name);
-    if (this.op.groups.has(group)) return rows.get(id);
+    if (this.op.groups?.has(group)) return rows.get(id);
     const index = this.need(group);
     if (!index) return undefined;
     const segments = Object.values((index[SEGMENTS] ?? {}) as Record<string, SegmentInfo>);
@@ -810,11 +815,11 @@ class View implements NamedReadTx {
     // A walk from row to row loads the rest of the group after runs that missed in it: two, or one
     // for a group read whole (a tree walked from its root: reading one node, a published page's
     // own, loads one segment; a walk takes one run more than it did).
-    const runs = this.op.partialRuns.get(group) ?? 0;
+    const runs = this.op.partialRuns?.get(group) ?? 0;
     if (runs >= (spec.readWhole ? 1 : (spec.partialRuns ?? PARTIAL_RUNS))) return this.needKey(spec, group) ? rows.get(id) : undefined;
     let ok = true;
     for (const seg of wanted) if (!this.need(seg.id)) ok = false;
-    if (!ok) this.op.partial.add(group);
+    if (!ok) (this.op.partial ??= new Set()).add(group);
     return ok ? rows.get(id) : undefined;
   }
 

@@ -713,6 +713,34 @@ describe('pins across a commit', () => {
   });
 });
 
+describe('rows put', () => {
+  it('are frozen to their depths (objects in arrays in objects), as the committed rows readers share', async () => {
+    const store = await ShardStore.open(new MemoryBackend(), SPECS);
+    const row = { id: 'a', actor: { id: 'u' }, rows: [{ table: 't', id: 'x' }], path: { spaceId: 's' } };
+    await store.write((tx) => void tx.put('orgs', row));
+    const read = await store.read((tx) => tx.get<typeof row>('orgs', 'a')!);
+    for (const o of [row, row.actor, row.rows, row.rows[0], row.path, read, read.rows[0]]) expect(Object.isFrozen(o)).toBe(true);
+    await store.close();
+  });
+
+  it('missing shards, run again once they are loaded, however many operations run at once', async () => {
+    const backend = new MemoryBackend();
+    let store = await ShardStore.open(backend, SPECS);
+    await store.write((tx) => {
+      for (let i = 0; i < 6; i++) tx.put('orgs', { id: `o${i}`, v: i });
+    });
+    await store.close();
+    store = await ShardStore.open(backend, SPECS);
+    // Each operation misses its own shards (six loads) and its lazily made sets of misses.
+    const sums = await Promise.all([
+      store.read((tx) => [0, 1, 2].map((i) => tx.get<{ id: string; v: number }>('orgs', `o${i}`)!.v).reduce((a, b) => a + b)),
+      store.write((tx) => [3, 4, 5].map((i) => tx.get<{ id: string; v: number }>('orgs', `o${i}`)!.v).reduce((a, b) => a + b)),
+    ]);
+    expect(sums).toEqual([3, 12]);
+    await store.close();
+  });
+});
+
 describe('copies carried by a notice of another process', () => {
   it('replace an older copy not in use; never a copy as new, and never a stale one by an older or equal version', async () => {
     const store = await ShardStore.open(new MemoryBackend(), SPECS);

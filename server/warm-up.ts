@@ -1,6 +1,6 @@
 import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open as openFile } from 'node:fs/promises';
 import { devNull } from 'node:os';
 import { journalRecord } from '../src/store/journal.js';
 import { authenticate } from '../src/auth/tokens.js';
@@ -122,7 +122,7 @@ export async function commitToScratch(changes: Changes): Promise<void> {
   // The file handle calls a commit of a data directory makes (src/store/file-backend.ts `append`:
   // open for appending, stat, write, sync, close), on the null device: no file is made.
   const record = journalRecord([...changes.keys()].map((t) => [`${t}.json`, JSON.stringify(Object.fromEntries(changes.get(t)!))]));
-  const fd = await open(devNull, 'a').catch(() => undefined);
+  const fd = await openFile(devNull, 'a').catch(() => undefined);
   if (fd)
     try {
       await fd.stat();

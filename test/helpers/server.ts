@@ -101,3 +101,22 @@ export async function startServer(
     },
   };
 }
+
+/**
+ * A data directory holding one space (`title`) of the owner's first organization, made by a
+ * `docs serve` that is closed again: the store a next start (a warm-up's) finds. With the owner's
+ * token, as headers for a JSON request.
+ */
+export async function dataDirWithSpace(title = 'Warm'): Promise<{ dir: string; auth: Record<string, string>; space: string }> {
+  const dir = tempDir();
+  const first = await serve({ dataDir: dir, port: 0 });
+  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
+  try {
+    const org = ((await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()) as { items: { id: string }[] }).items[0]!.id;
+    const res = await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title }) });
+    if (res.status !== 201) throw new Error(`creating the space answered ${res.status}: ${await res.text()}`);
+    return { dir, auth, space: ((await res.json()) as { id: string }).id };
+  } finally {
+    await first.close();
+  }
+}

@@ -18,8 +18,17 @@ test('settled resolves once the work queued on the event loop has run', async ()
     if (++turns < 4) setTimeout(next, 1);
   };
   setTimeout(next, 0);
-  await settled();
-  expect(turns).toBe(4);
+  // A bound far above the work's few ms: settled must find the loop quiet, not run out its time.
+  const saved = { ...settleLimits };
+  settleLimits.maxMs = 10_000;
+  try {
+    const t0 = performance.now();
+    await settled();
+    expect(turns).toBe(4);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  } finally {
+    Object.assign(settleLimits, saved);
+  }
 });
 
 test('settled resolves after maxMs at the latest when the loop stays busy', async () => {

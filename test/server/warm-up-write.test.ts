@@ -6,7 +6,7 @@ import { serve } from '../../server/serve.js';
 import { cachedModuleWork } from '../../src/contract/cached-module.js';
 import { openContext } from '../../src/open.js';
 import { Spaces } from '../../src/spaces/tables.js';
-import { tempDir } from '../helpers/server.js';
+import { dataDirWithSpace, tempDir } from '../helpers/server.js';
 
 // Issue 28 item 1: a fresh `docs serve`'s first write ran the write's body validator (its module),
 // the audit scope, the store's write path and the service for the first time. The warm-up runs
@@ -50,17 +50,7 @@ test('a write through rollingBack runs in the store and answers its result, and 
 }, 60_000);
 
 test("the warm-up's write loads what a first PATCH of a space loaded, and commits nothing", async () => {
-  const dir = tempDir();
-  const first = await serve({ dataDir: dir, port: 0 });
-  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
-  let space: string;
-  try {
-    const org = (await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()).items[0].id;
-    const res = await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: '{"title":"Warm"}' });
-    space = (await res.json()).id;
-  } finally {
-    await first.close();
-  }
+  const { dir, auth, space } = await dataDirWithSpace('Warm');
   const served = await serve({ dataDir: dir, port: 0, warmUp: true });
   try {
     expect(served.warmedUp?.slice(-2)).toEqual([
@@ -110,15 +100,7 @@ test("commitToScratch commits a write's rows to a store in memory, twice, and wr
 }, 60_000);
 
 test("a start's warm-up writes nothing to the data directory but what a start without it writes", async () => {
-  const dir = tempDir();
-  const first = await serve({ dataDir: dir, port: 0 });
-  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
-  try {
-    const org = (await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()).items[0].id;
-    await (await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: '{"title":"Warm"}' })).text();
-  } finally {
-    await first.close();
-  }
+  const { dir } = await dataDirWithSpace('Warm');
   const before = files(dir);
   const served = await serve({ dataDir: dir, port: 0, warmUp: true });
   try {

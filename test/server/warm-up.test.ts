@@ -10,7 +10,7 @@ import { bodyValidatorRuntime } from '../../src/contract/validate.js';
 import { kickProcessing } from '../../src/openapi/processor.js';
 import { stemmerLoads } from '../../src/search/service.js';
 import { workersDeferred } from '../../src/workers.js';
-import { tempDir } from '../helpers/server.js';
+import { dataDirWithSpace, tempDir } from '../helpers/server.js';
 
 // Issue 28 item 1: the first request after `docs serve` starts ran Node's HTTP server, our handler,
 // authentication and `invoke` for the first time. Before it says it is ready, the server answers
@@ -92,17 +92,7 @@ function files(dir: string): Record<string, string> {
 }
 
 test("the warm-up reads one of each area of the owner's first organization and space, and changes nothing", async () => {
-  const dir = tempDir();
-  const first = await serve({ dataDir: dir, port: 0 });
-  const auth = { authorization: `Bearer ${first.bootstrapToken}`, 'content-type': 'application/json' };
-  try {
-    const org = (await (await fetch(`${first.url}/v1/orgs`, { headers: auth })).json()).items[0].id;
-    const res = await fetch(`${first.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: '{"title":"Warm"}' });
-    expect(res.status).toBe(201);
-    await res.text();
-  } finally {
-    await first.close();
-  }
+  const { dir } = await dataDirWithSpace('Warm');
   const before = files(join(dir, 'store'));
   const served = await serve({ dataDir: dir, port: 0, warmUp: true });
   try {

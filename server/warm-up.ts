@@ -60,7 +60,7 @@ export const WARM_UP_WRITE = 'updateSpaceById';
  * The warm-up's search, last: the first space searched for a word of its own index, one result, as
  * its owner (`invoke`). A fresh server's first search ran its main-thread paths for the first time
  * (the operation's validators, the indexed revisions asked of the thread, the ranked pages' text,
- * the hits made and presented: ~1.5 ms of the ~3.5 ms of CPU it cost over a warm one;
+ * the hits made and presented: ~1.5 ms of the ~3.2 ms of CPU it cost over a warm one;
  * docs/manual/performance.md, "First requests"); the indexer's warm-up search runs them only once
  * the first requests went quiet. Only when the search thread started early runs idle and the
  * space's index is current (src/search/service.ts `warmUpSearchWord`): nothing waits for the

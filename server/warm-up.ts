@@ -64,8 +64,9 @@ export const WARM_UP_WRITE = 'updateSpaceById';
  * docs/manual/performance.md, "First requests"); the indexer's warm-up search runs them only once
  * the first requests went quiet. Only when the search thread started early runs idle and the
  * space's index is current (src/search/service.ts `warmUpSearchWord`): nothing waits for the
- * thread's start or its early ranking, nothing is indexed, and the word, of one of the space's
- * pages (its longest), matches few sections at any size.
+ * thread's start or its early ranking, nothing is indexed, and the word, the longest of one of the
+ * space's pages (as the early ranking picks one over the organization, whose rows of it in this
+ * space are a part), matches few sections at any size.
  */
 export const WARM_UP_SEARCH = 'searchSpaceContent';
 

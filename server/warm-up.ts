@@ -9,7 +9,7 @@ import type { NamedWriteTx, Row, Store } from '../src/store/port.js';
 import { invoke } from '../src/invoke.js';
 import { openContext } from '../src/open.js';
 import { loadBodyValidatorRuntime } from '../src/contract/validate.js';
-import { loadStemmer } from '../src/search/service.js';
+import { warmSearchCode, warmUpSearchWord } from '../src/search/service.js';
 
 // The first request a `docs serve` process answers ran, for the first time in the process, Node's
 // HTTP server (parser, socket, response writing), our handler, authentication, the router and
@@ -30,8 +30,8 @@ const HEADER = 'x-docs-warm-up';
  * HTTP request's caller): the HTTP server, authentication and the router are what the HTTP
  * request ran already, and each read through them cost twice the CPU. Only reads of rows, bounded
  * at any store size: one item of each list, no page bodies (a space's content is the space's shard
- * read from disk: data, not code, see the manual), no search (its thread starts with the search
- * indexer).
+ * read from disk: data, not code, see the manual). The space's search comes after the write, and
+ * only when the search thread is idle (`WARM_UP_SEARCH`).
  */
 export const WARM_UP_READS: readonly { op: string; path?: Record<string, 'org' | 'space'>; names?: 'org' | 'space' }[] = [
   { op: 'listOrganizationsForAuthenticatedUser', names: 'org' },
@@ -55,6 +55,20 @@ export const WARM_UP_READS: readonly { op: string; path?: Record<string, 'org' |
  * commit's code runs on a store in memory (`commitToScratch`); the server's store is not written.
  */
 export const WARM_UP_WRITE = 'updateSpaceById';
+
+/**
+ * The warm-up's search, last: the first space searched for a word of its own index, one result, as
+ * its owner (`invoke`). A fresh server's first search ran its main-thread paths for the first time
+ * (the operation's validators, the indexed revisions asked of the thread, the ranked pages' text,
+ * the hits made and presented: ~1.5 ms of the ~3.2 ms of CPU it cost over a warm one;
+ * docs/manual/performance.md, "First requests"); the indexer's warm-up search runs them only once
+ * the first requests went quiet. Only when the search thread started early runs idle and the
+ * space's index is current (src/search/service.ts `warmUpSearchWord`): nothing waits for the
+ * thread's start or its early ranking, nothing is indexed, and the word, the longest of one of the
+ * space's pages (as the early ranking picks one over the organization, whose rows of it in this
+ * space are a part), matches few sections at any size.
+ */
+export const WARM_UP_SEARCH = 'searchSpaceContent';
 
 /** Thrown by `rollingBack`'s writes after their function ran, so that the store commits nothing. */
 class RolledBack {
@@ -169,7 +183,10 @@ export function warmUp(): WarmUp {
       let status: number;
       let refused = 0;
       try {
-        status = await ask(to, port, 'GET', '/v1/user', headers, agent);
+        // With a query string, as lists' and searches' requests have (their limit, their query),
+        // which the operation ignores: its parsing (URLSearchParams) ran for the first time on the
+        // first request that had one (~0.4 ms of CPU).
+        status = await ask(to, port, 'GET', '/v1/user?warm-up=1', headers, agent);
         if (status !== 0) refused = await ask(to, port, 'PATCH', '/v1/spaces/warm-up', headers, agent, REFUSED_BODY);
       } finally {
         open = false;
@@ -179,10 +196,11 @@ export function warmUp(): WarmUp {
         { read: 'GET /v1/user', status },
         { read: 'PATCH /v1/spaces/{spaceId} (body refused)', status: refused },
       ];
-      // What every write's body validator shares (src/contract/validate.ts), and the stemmer of
-      // a search's snippets (src/search/service.ts): code, no data.
+      // What every write's body validator shares (src/contract/validate.ts), and what a search
+      // runs on its query's words, the stemmer of its snippets loaded (src/search/service.ts):
+      // code, no data.
       loadBodyValidatorRuntime();
-      await loadStemmer().catch(() => {});
+      await warmSearchCode().catch(() => {});
       if (status !== 200 || !token) return done;
       const caller = await authenticate(ctx, token).catch(() => undefined);
       const ids: Partial<Record<'org' | 'space', string>> = {};
@@ -213,6 +231,14 @@ export function warmUp(): WarmUp {
           );
           done.push({ read: `${WARM_UP_WRITE} (committed in memory)`, status: ok });
         }
+      }
+      // The search, last: the search thread, started while the store opened, has had the most time
+      // to open the index files and answer its early ranking.
+      const word = ids.space ? await warmUpSearchWord(ctx, ids.space).catch(() => null) : null;
+      if (word) {
+        const input = { path: { spaceId: ids.space! }, query: { query: word, limit: '1' }, headers: {} };
+        const result = await Promise.resolve(invoke(ctx, WARM_UP_SEARCH, input, caller)).catch(() => undefined);
+        done.push({ read: WARM_UP_SEARCH, status: result?.status ?? 0 });
       }
       return done;
     },

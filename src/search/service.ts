@@ -1,5 +1,6 @@
 import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
+import { Spaces } from '../spaces/tables.js';
 import type { Ranking } from './indexes.js';
 import type { RowDetails } from './worker.js';
 
@@ -70,6 +71,46 @@ export async function loadStemmer(): Promise<void> {
   stemmerLoads.asked++;
   stem ??= (await import('stemmer')).stemmer;
 }
+
+/** Runs of warmSearchCode (tests). */
+export const searchCodeWarmUps = { runs: 0 };
+
+/**
+ * Loads the stemmer and runs, twice, what a search runs on its query's words before it asks an
+ * index (`queryWords`, the stemmer of snippets), on words of its own: code, no data. `docs serve`'s
+ * warm-up does, before it is ready (server/warm-up.ts). V8 compiles a regular expression to
+ * bytecode on its first run and to machine code on its second: `queryWords`' Unicode classes cost a
+ * fresh server's first search ~1 ms and its second ~0.4 ms, the stemmer's expressions ~0.5 ms
+ * (docs/manual/performance.md, "First requests").
+ */
+export async function warmSearchCode(): Promise<void> {
+  searchCodeWarmUps.runs++;
+  await loadStemmer();
+  for (let i = 0; i < 2; i++) for (const w of queryWords('Searching indexed sections, relational pages happily')) stem!(w);
+}
+
+/**
+ * A word of `spaceId`'s index for `docs serve`'s warm-up search (server/warm-up.ts), or null: when
+ * no search thread runs or it has work unanswered (its start, the index files opened early: a
+ * start never waits for them), when it has not opened the organization's index (it would make a
+ * missing file, rebuild an old one), when the space's index is not at its revision (searching it
+ * would index it: the warm-up writes nothing), or when the space has no text indexed. Bounded at
+ * any size: the space's row, one text row, the organization's indexed revisions (which the first
+ * search or the indexer reads anyway).
+ */
+export async function warmUpSearchWord(ctx: Context, spaceId: string): Promise<string | null> {
+  const { indexesOf, searchThreadIdle } = await load();
+  if (!searchThreadIdle()) return null;
+  const space = await ctx.store.read((tx) => tx.get(Spaces, spaceId));
+  if (!space || space.deletedAt) return null;
+  const indexes = indexesOf(ctx);
+  // From an index the thread has open only (the early start opened the files): a missing one
+  // would be made, an old one rebuilt.
+  const word = await indexes.sample(space.organization, space.id, true);
+  if (!word || (await indexes.behind(space.organization, [space])).length) return null;
+  return word;
+}
+
 /** Stems of recent words (a search stems every word of its query; popular queries come again). */
 const stems = new Map<string, string>();
 async function snippetTerms(words: readonly string[]): Promise<string[]> {

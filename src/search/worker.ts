@@ -533,8 +533,10 @@ export function indexWorker(load: (id: string) => any): void {
    * frequent word, as a prefix, matched every section of the 200,000-page seed: seconds of
    * the thread's time just after a start).
    */
-  function sampleWord(d: Db): string | null {
-    const packed = d.st.anyText.get();
+  function sampleWord(d: Db, space?: string): string | null {
+    // Of any page, or of one of the space's pages (its rows are its number's span).
+    const no = space === undefined ? undefined : d.st.space.get(space)?.no;
+    const packed = space === undefined ? d.st.anyText.get() : no === undefined ? undefined : d.st.textsIn.get(no * SPAN, no * SPAN + SPAN - 1)?.text;
     if (!packed) return null;
     const [title, , , , secs] = unpack(d, packed);
     const words: string[] = `${secs.map((x) => x[2]).join(' ')} ${title}`.toLowerCase().match(/[a-z0-9]{3,}/g) ?? [];
@@ -711,9 +713,14 @@ export function indexWorker(load: (id: string) => any): void {
       });
     },
 
-    /** A word of the index's text for the warm-up search (`sampleWord`). */
-    sample(key: string, file: string | null): string | null {
-      return sampleWord(connect(key, file));
+    /**
+     * A word of the index's text (of the space `space`'s, when given) for a warm-up search
+     * (`sampleWord`); with `opened`, only of a database this thread has open (null otherwise:
+     * none is made, nor an old file rebuilt).
+     */
+    sample(key: string, file: string | null, space?: string, opened = false): string | null {
+      const d = opened ? dbs.get(key) : connect(key, file);
+      return d ? sampleWord(d, space) : null;
     },
 
     /**

@@ -4,6 +4,7 @@ import { serve } from '../../server/serve.js';
 import { closeIndexes, indexesOf, searchLimits, searchStats, searchThreadStartedAt, startSearchThread, stopSearchThread } from '../../src/search/indexes.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { openAsOwner } from '../helpers/owner-store.js';
+import { storeWithIndex as withIndex } from '../helpers/store-with-index.js';
 import { tempDir } from '../helpers/server.js';
 
 // Issue 28 item 6: a fresh `docs serve` started its search thread (a worker, SQLite's module) only
@@ -23,15 +24,7 @@ afterEach(() => {
 async function storeWithIndex(): Promise<string> {
   const dir = tempDir('search-early');
   dirs.push(dir);
-  const { ctx, call, org } = await openAsOwner(dir, 'gb_api_search_early_test');
-  const space = (await call('createSpace', { path: { organizationId: org }, body: { title: 'Herons' } })).id;
-  const cr = (await call('createChangeRequest', { path: { spaceId: space }, body: { subject: 'Write' } })).id;
-  const changes = [{ operation: 'insert_page', title: 'Herons', document: { markdown: 'Herons nest in trees.' } }];
-  await call('updateChangeRequestContent', { path: { spaceId: space, changeRequestId: cr }, query: { compat: false }, body: { changes } });
-  await call('mergeChangeRequest', { path: { spaceId: space, changeRequestId: cr } });
-  expect((await call('searchOrganizationContent', { path: { organizationId: org }, query: { query: 'herons' } })).count).toBe(1);
-  await closeIndexes(ctx);
-  await ctx.store.close();
+  await withIndex(dir);
   return dir;
 }
 

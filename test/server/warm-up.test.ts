@@ -52,10 +52,10 @@ test("the warm-up request is not counted against the session token's rate limit"
 
 test('the warm-up mark holds only until the warm-up was answered', async () => {
   const w = warmUp();
-  const seen: { headers: IncomingMessage['headers']; marked: boolean; connection: number }[] = [];
+  const seen: { url?: string; headers: IncomingMessage['headers']; marked: boolean; connection: number }[] = [];
   let connections = 0;
   const server = createServer((req, res) => {
-    seen.push({ headers: req.headers, marked: w.isWarmUp(req), connection: connections });
+    seen.push({ url: req.url, headers: req.headers, marked: w.isWarmUp(req), connection: connections });
     res.end('{}');
   });
   server.on('connection', () => connections++);
@@ -70,6 +70,9 @@ test('the warm-up mark holds only until the warm-up was answered', async () => {
     // its keep-alive paths on a connection's second request (docs/manual/performance.md, "First
     // requests"); the second with a body, read as every write's is.
     expect(seen.map((s) => s.marked)).toEqual([true, true]);
+    // The GET with a query string, as lists' and searches' requests have: its parsing ran first on
+    // the first client request that had one.
+    expect(seen[0]!.url).toBe('/v1/user?warm-up=1');
     expect(seen.map((s) => [s.connection, s.headers.connection, s.headers['content-type']])).toEqual([
       [1, 'keep-alive', undefined],
       [1, 'keep-alive', 'application/json'],

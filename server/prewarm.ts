@@ -63,15 +63,21 @@ export function readRecord(dataDir: string): string[] {
   }
 }
 
-/** Loads the recorded shards within the budget; answers how many were asked for and loaded. */
-export async function prewarm(
-  dataDir: string,
-  store: ShardStore,
-  budget = { bytes: PREWARM_BYTES, ms: PREWARM_MS },
-): Promise<{ recorded: number; loaded: number }> {
+/** What a start's prewarm did: the shards the record listed, those read, the cache's growth (bytes of memory) and the wall time. */
+export interface Prewarmed {
+  recorded: number;
+  loaded: number;
+  bytes: number;
+  ms: number;
+}
+
+/** Loads the recorded shards within the budget. */
+export async function prewarm(dataDir: string, store: ShardStore, budget = { bytes: PREWARM_BYTES, ms: PREWARM_MS }): Promise<Prewarmed> {
+  const t0 = performance.now();
   const keys = readRecord(dataDir);
-  if (!keys.length) return { recorded: 0, loaded: 0 };
-  const end = performance.now() + budget.ms;
+  if (!keys.length) return { recorded: 0, loaded: 0, bytes: 0, ms: 0 };
+  const end = t0 + budget.ms;
+  const before = store.stats().bytes;
   const loaded = await store.prewarm(keys, budget.bytes, () => performance.now() >= end);
-  return { recorded: keys.length, loaded };
+  return { recorded: keys.length, loaded, bytes: store.stats().bytes - before, ms: performance.now() - t0 };
 }

@@ -14,7 +14,7 @@ import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
 import { collectBeforeReady } from './collect-before-ready.js';
-import { prewarm, recordCache } from './prewarm.js';
+import { type Prewarmed, prewarm, recordCache } from './prewarm.js';
 import { quietAfterStart, warmUp, type WarmedUp } from './warm-up.js';
 import { ShardStore } from '../src/store/shard-store.js';
 
@@ -97,7 +97,7 @@ export interface Served {
   /** When the store was open and when serve() returned (performance.now()): tests, diagnostics. */
   timings: { storeOpened: number; ready: number };
   /** With `prewarm`: the shards the record listed and those loaded before ready. */
-  prewarmed?: { recorded: number; loaded: number };
+  prewarmed?: Prewarmed;
   close(): Promise<void>;
 }
 

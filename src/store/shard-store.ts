@@ -810,6 +810,16 @@ class View implements NamedReadTx {
     if (spec.immutable && spec.locateId) this.needKey(spec, spec.locateId(id));
   }
 
+  groupRows(table: string, id: string): number | undefined {
+    const spec = this.spec(table);
+    if (!spec.immutable || !spec.locateId) return undefined;
+    const index = this.need(spec.locateId(id));
+    if (!index) return undefined;
+    let rows = 0;
+    for (const seg of segmentsOf(index)) rows += seg.rows;
+    return rows;
+  }
+
   /** The shard `key` is loaded (else noted as a miss). */
   protected need(key: string): ShardData | undefined {
     const e = this.store.use(key, this.op);

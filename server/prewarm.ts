@@ -71,8 +71,14 @@ export interface Prewarmed {
   ms: number;
 }
 
+/** Memory (bytes, as the cache counts it) and wall time (ms) a prewarm may take. */
+export interface PrewarmBudget {
+  bytes: number;
+  ms: number;
+}
+
 /** Loads the recorded shards within the budget. */
-export async function prewarm(dataDir: string, store: ShardStore, budget = { bytes: PREWARM_BYTES, ms: PREWARM_MS }): Promise<Prewarmed> {
+export async function prewarm(dataDir: string, store: ShardStore, budget: PrewarmBudget = { bytes: PREWARM_BYTES, ms: PREWARM_MS }): Promise<Prewarmed> {
   const t0 = performance.now();
   const keys = readRecord(dataDir);
   if (!keys.length) return { recorded: 0, loaded: 0, bytes: 0, ms: 0 };

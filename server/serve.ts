@@ -14,7 +14,7 @@ import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
 import { collectBeforeReady } from './collect-before-ready.js';
-import { type Prewarmed, prewarm, recordCache } from './prewarm.js';
+import { type PrewarmBudget, type Prewarmed, prewarm, recordCache } from './prewarm.js';
 import { quietAfterStart, warmUp, type WarmedUp } from './warm-up.js';
 import { ShardStore } from '../src/store/shard-store.js';
 
@@ -82,8 +82,9 @@ export interface ServeOptions {
    * On a data directory: record the shards the store's cache holds when the server closes, and
    * load those of the record left by the previous server before ready, within a strict budget
    * (server/prewarm.ts). `docs serve` does; tests' in-process servers and CLI commands do not.
+   * A budget other than the default (PREWARM_BYTES, PREWARM_MS): tests on a loaded machine.
    */
-  prewarm?: boolean;
+  prewarm?: boolean | PrewarmBudget;
 }
 
 export interface Served {
@@ -216,7 +217,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // The shards the previous server held, loaded again within a budget (server/prewarm.ts):
     // after the warm-up (its reads load theirs), before the collection (what it loads is live at ready).
     const cache = opts.prewarm && opts.dataDir && !opts.store && ctx.store instanceof ShardStore ? { dir: opts.dataDir, store: ctx.store } : undefined;
-    const prewarmed = cache ? await prewarm(cache.dir, cache.store) : undefined;
+    const prewarmed = cache ? await prewarm(cache.dir, cache.store, typeof opts.prewarm === 'object' ? opts.prewarm : undefined) : undefined;
     // Then the process's first full collection, which otherwise came during the first requests.
     if (warm) collectBeforeReady();
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);

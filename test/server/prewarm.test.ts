@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { PREWARM_FILE, prewarm, readRecord } from '../../server/prewarm.js';
+import { PREWARM_BYTES, PREWARM_FILE, prewarm, readRecord } from '../../server/prewarm.js';
 import { serve } from '../../server/serve.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
 import { dataDirWithSpace } from '../helpers/server.js';
@@ -66,7 +66,8 @@ test('a closing server records its cache; the next loads it before ready, and it
   for (const k of [`space/${space}/rev`, `space/${space}/n`, `space/${space}/c`]) expect(recorded).toContain(k);
   expect(recorded).not.toContain('root');
 
-  const second = await serve({ dataDir: dir, port: 0, prewarm: true });
+  // Its budget of memory, with time enough on a loaded machine (25 ms by default).
+  const second = await serve({ dataDir: dir, port: 0, prewarm: { bytes: PREWARM_BYTES, ms: 10_000 } });
   try {
     expect(second.prewarmed).toMatchObject({ recorded: recorded.length, loaded: recorded.length });
     expect(second.prewarmed!.bytes).toBeGreaterThan(0);

@@ -12,6 +12,8 @@
 //
 //   node bench/cold.mjs [--quick] [--only=reads|writes]
 //   (--quick: 2,000 pages and no 20,000-page store, empty spaces for the writes, shorter loads)
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { BIN, ROOT, childEnv, removeDir, startChild, stopChild, tempDir } from './lib.mjs';
@@ -89,6 +91,9 @@ async function coldStore(pages, env, log) {
       await stopChild(a.child);
     }
     const first = async (what) => {
+      // Without the record of the shards the previous server held (server/prewarm.ts): a first
+      // render or search here is of a space the new server does not hold, not one it loaded again.
+      rmSync(join(dir, 'prewarm.json'), { force: true });
       const b = await serve(dir, env);
       base = b.url.replace(/\/v1$/, '');
       try {

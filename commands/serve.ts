@@ -86,6 +86,8 @@ export default class Serve extends DocsCommand {
       deferWorkers: true,
       // The search thread started and the index files opened while the store opens (server/serve.ts).
       searchEarly: true,
+      // The shards the previous server held loaded again before ready, within a budget (server/prewarm.ts).
+      prewarm: true,
       log: flags.quiet ? undefined : (line) => process.stdout.write(line + '\n'),
     });
     if (served.bootstrapToken) this.log(`Created owner and organization. Token (shown once): ${served.bootstrapToken}`);

@@ -14,7 +14,9 @@ import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
 import { collectBeforeReady } from './collect-before-ready.js';
+import { type PrewarmBudget, type Prewarmed, prewarm, recordCache } from './prewarm.js';
 import { quietAfterStart, warmUp, type WarmedUp } from './warm-up.js';
+import { ShardStore } from '../src/store/shard-store.js';
 
 export interface ServeOptions {
   /** Data directory; undefined keeps everything in memory (tests). With `store`, it keeps file bytes only. */
@@ -76,6 +78,13 @@ export interface ServeOptions {
    * first search unless they ask.
    */
   searchEarly?: boolean;
+  /**
+   * On a data directory: record the shards the store's cache holds when the server closes, and
+   * load those of the record left by the previous server before ready, within a strict budget
+   * (server/prewarm.ts). `docs serve` does; tests' in-process servers and CLI commands do not.
+   * A budget other than the default (PREWARM_BYTES, PREWARM_MS): tests on a loaded machine.
+   */
+  prewarm?: boolean | PrewarmBudget;
 }
 
 export interface Served {
@@ -88,6 +97,8 @@ export interface Served {
   bootstrapToken?: string;
   /** When the store was open and when serve() returned (performance.now()): tests, diagnostics. */
   timings: { storeOpened: number; ready: number };
+  /** With `prewarm`: the shards the record listed and those loaded before ready. */
+  prewarmed?: Prewarmed;
   close(): Promise<void>;
 }
 
@@ -203,6 +214,10 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // Before the workers start: on a large store their first passes fill the thread pool with
     // reads, and a request behind them waited (docs/manual/performance.md, "First requests").
     const warmedUp = warm ? await warm.run(ctx, addr.port, host, owner ? sessionToken : undefined) : undefined;
+    // The shards the previous server held, loaded again within a budget (server/prewarm.ts):
+    // after the warm-up (its reads load theirs), before the collection (what it loads is live at ready).
+    const cache = opts.prewarm && opts.dataDir && !opts.store && ctx.store instanceof ShardStore ? { dir: opts.dataDir, store: ctx.store } : undefined;
+    const prewarmed = cache ? await prewarm(cache.dir, cache.store, typeof opts.prewarm === 'object' ? opts.prewarm : undefined) : undefined;
     // Then the process's first full collection, which otherwise came during the first requests.
     if (warm) collectBeforeReady();
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
@@ -217,6 +232,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
       ctx,
       bootstrapToken: boot?.token,
       warmedUp,
+      prewarmed,
       timings: { storeOpened, ready: performance.now() },
       close: () =>
         (closing ??= (async () => {
@@ -231,6 +247,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
           await tokenUsesWritten(); // the uses recorded and not yet written (src/auth/tokens.ts)
           await stopWorkers(c);
           await c.store.close(); // every acknowledged write is already durable; this drains the queue
+          if (cache) await recordCache(cache.dir, cache.store); // while the directory is still held
           lock?.release();
         })()),
     };

@@ -3,7 +3,8 @@ import { apiUrl, type Context } from '../kernel/context.js';
 import { spaceUrls } from '../spaces/present.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import type { ReadTx } from '../store/port.js';
-import type { ContentRevision, FileEntry, PageNode, ReusableEntry } from './model.js';
+import { contentRowId, type ContentRevision, type FileEntry, type PageNode, type ReusableEntry } from './model.js';
+import { PageContents } from './tables.js';
 import { markdownOf, treeOf } from './revisions.js';
 import { flatten } from './tree.js';
 import { fileDownloadUrl } from './downloads.js';
@@ -127,6 +128,9 @@ export function presentFile(ctx: Context, space: SpaceRecord, f: FileEntry): Sch
 /** Pages presented (tests: a read presents its pages once, src/store/shard-store.ts `run` runs it again). */
 export const presentWork = { pages: 0 };
 
+/** A space's bodies group is read whole by `revisionPages` when it holds at most this many rows a document page. */
+const BODIES_WHOLE = 2;
+
 /**
  * The pages of a revision, with their bodies. Each body is looked up before any page is
  * presented, and none is presented in a run that reached a shard not loaded yet: the store loads
@@ -136,15 +140,27 @@ export const presentWork = { pages: 0 };
  * named (docs/manual/performance.md, "First requests").
  */
 export function revisionPages(ctx: Context, tx: ReadTx, space: SpaceRecord, rev: ContentRevision): PresentedPage[] {
+  // The bodies' group index, asked for before the tree so that a first read loads it with the
+  // nodes' (a load round fewer, and each round runs the read again).
+  const inGroup = tx.groupRows?.(PageContents, contentRowId(space.id, ''));
   const tree = treeOf(tx, rev);
-  const bodies = new Map<PageNode, string>();
-  const walk = (pages: readonly PageNode[]) => {
+  const documents: PageNode[] = [];
+  const collect = (pages: readonly PageNode[]) => {
     for (const p of pages) {
-      if (p.type !== 'link' && p.type !== 'group') bodies.set(p, markdownOf(tx, space.id, p));
-      walk(p.pages);
+      if (p.type !== 'link' && p.type !== 'group') documents.push(p);
+      collect(p.pages);
     }
   };
-  walk(tree);
+  collect(tree);
+  // A group of about the bodies wanted (not many older ones beside them) is read whole, in one
+  // round, rather than segment by segment through its filters: a first read of 200 pages looked
+  // up each body through the filters in a run that then loaded the segments and ran again.
+  if (inGroup !== undefined && inGroup <= BODIES_WHOLE * documents.length) {
+    tx.wholeGroup?.(PageContents, contentRowId(space.id, ''));
+    if (tx.settled?.() === false) return [];
+  }
+  const bodies = new Map<PageNode, string>();
+  for (const p of documents) bodies.set(p, markdownOf(tx, space.id, p));
   if (tx.settled?.() === false) return [];
   return presentPages(ctx, space, tree, (node) => ({ markdown: bodies.get(node) ?? markdownOf(tx, space.id, node) }));
 }

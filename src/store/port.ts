@@ -51,6 +51,13 @@ export interface ReadTx {
    * segment filter tried. Absent (a store without groups): nothing to do.
    */
   wholeGroup?<T extends Row>(table: Table<T>, id: string): void;
+  /**
+   * How many rows the group holding row `id` of an immutable table has (its index's count),
+   * loading the index in this run: undefined while it is not loaded (or no group). For a reader
+   * that may read the group whole when it holds about the rows it wants (`wholeGroup`), asked
+   * early so that the index is loaded with the run's other shards.
+   */
+  groupRows?<T extends Row>(table: Table<T>, id: string): number | undefined;
 }
 
 export interface WriteTx extends ReadTx {
@@ -70,6 +77,7 @@ export interface NamedReadTx {
   all<T extends Row>(table: string): T[];
   settled?(): boolean;
   wholeGroup?(table: string, id: string): void;
+  groupRows?(table: string, id: string): number | undefined;
 }
 
 export interface NamedWriteTx extends NamedReadTx {

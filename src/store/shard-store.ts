@@ -724,6 +724,52 @@ export class ShardStore implements Store {
     await this.backend.close();
   }
 
+  /**
+   * The shards in the cache that have a copy in the backend, most recently used first, as many
+   * as take `maxBytes` of memory (Entry.size) at most: what a next process may load again
+   * (`prewarm`, server/prewarm.ts). The resident shards are left out (open loads them).
+   */
+  hotShards(maxBytes: number): string[] {
+    const hot = [...this.cache].filter(([k, e]) => !e.stale && e.version > 0 && !RESIDENT.has(k)).sort((a, b) => b[1].used - a[1].used);
+    const keys: string[] = [];
+    let bytes = 0;
+    for (const [k, e] of hot) {
+      if (bytes + e.size > maxBytes) break;
+      bytes += e.size;
+      keys.push(k);
+    }
+    return keys;
+  }
+
+  /**
+   * Loads `keys` in order, a batch at a time, while the cache holds less than `maxBytes` more
+   * than when it started (and stays within its own bound) and `deadline()` has not passed: a
+   * bounded prewarm of the shards a previous process used (server/prewarm.ts). Loaded as a read
+   * loads them (checked, measured, counted in the cache); nothing pinned. A shard that fails to
+   * load ends it (the read that needs it will name the damage). Answers the shards loaded.
+   */
+  async prewarm(keys: readonly string[], maxBytes: number, deadline: () => boolean, batch = 8): Promise<number> {
+    const cap = Math.min(this.bytes + maxBytes, this.limit * 0.8);
+    let loaded = 0;
+    for (let i = 0; i < keys.length && this.bytes < cap && !this.closed && !deadline(); i += batch) {
+      const want = keys.slice(i, i + batch).filter((k) => storable(k) && !this.cache.has(k));
+      if (!want.length) continue;
+      try {
+        await this.load(want);
+      } catch {
+        break;
+      }
+      loaded += want.length;
+    }
+    // The record's first shard the most recently used, as it was in the process that wrote it.
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const e = this.cache.get(keys[i]!);
+      if (e && e.pins === 0) e.used = ++this.tick;
+    }
+    if (this.bytes > this.limit) this.shrink();
+    return loaded;
+  }
+
   /** Loaded shards and their size (tests and `--stats`). */
   stats() {
     return { shards: this.cache.size, bytes: this.bytes, limit: this.limit };
@@ -762,6 +808,16 @@ class View implements NamedReadTx {
   wholeGroup(table: string, id: string): void {
     const spec = this.spec(table);
     if (spec.immutable && spec.locateId) this.needKey(spec, spec.locateId(id));
+  }
+
+  groupRows(table: string, id: string): number | undefined {
+    const spec = this.spec(table);
+    if (!spec.immutable || !spec.locateId) return undefined;
+    const index = this.need(spec.locateId(id));
+    if (!index) return undefined;
+    let rows = 0;
+    for (const seg of segmentsOf(index)) rows += seg.rows;
+    return rows;
   }
 
   /** The shard `key` is loaded (else noted as a miss). */

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { presentWork } from '../../src/content/present.js';
+import { presentWork, revisionPages } from '../../src/content/present.js';
+import { currentRevision } from '../../src/content/revisions.js';
+import { PageContents } from '../../src/content/tables.js';
+import { flatten } from '../../src/content/tree.js';
+import { Spaces } from '../../src/spaces/tables.js';
+import type { ReadTx } from '../../src/store/port.js';
 import { forgetTrees } from '../../src/content/revisions.js';
 import { searchIndexerIdle } from '../../src/search/indexer.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
@@ -63,3 +68,50 @@ for (const [what, path] of [
     expect(bodies).toBe(PAGES * 40);
   }, 60_000);
 }
+
+test("a first read of the current revision loads the bodies' group index with the nodes', and the bodies group whole", async () => {
+  await s.api('GET', `/v1/spaces/${space}/content`);
+  await cold();
+  const backend = (s.ctx.store as ShardStore).backend;
+  const load = backend.load.bind(backend);
+  const batches: string[][] = [];
+  backend.load = (keys) => {
+    batches.push(keys.filter((k) => k.startsWith(`space/${space}/`)));
+    return load(keys);
+  };
+  try {
+    expect((await s.api('GET', `/v1/spaces/${space}/content`)).status).toBe(200);
+  } finally {
+    backend.load = load;
+  }
+  const group = (g: string) => (k: string) => k === `space/${space}/${g}` || k.startsWith(`space/${space}/${g}/`);
+  const rounds = batches.filter((b) => b.length);
+  // The nodes' index and the bodies' in one round; then their segments.
+  const indexes = rounds.findIndex((b) => b.includes(`space/${space}/n`));
+  expect(rounds[indexes]).toContain(`space/${space}/c`);
+  const bodySegments = rounds
+    .flat()
+    .filter(group('c'))
+    .filter((k) => k !== `space/${space}/c`);
+  expect(bodySegments.length).toBeGreaterThan(0);
+  expect(rounds.filter((b) => b.some((k) => group('c')(k) && k !== `space/${space}/c`))).toHaveLength(1); // every body segment in one round
+}, 60_000);
+
+test('a bodies group holding many more rows than the pages (older bodies beside them) is read through its filters, not whole', async () => {
+  for (const rows of [1_000_000, 1]) {
+    const whole: string[] = [];
+    const pages = await s.ctx.store.read((tx) => {
+      // The group's count as the index would say it; the rest is the store's own.
+      const counted = Object.create(tx) as ReadTx;
+      counted.groupRows = (t, id) => (tx.groupRows!(t, id) === undefined ? undefined : rows);
+      counted.wholeGroup = (t, id) => {
+        whole.push(t);
+        tx.wholeGroup!(t, id);
+      };
+      const row = tx.get(Spaces, space)!;
+      return revisionPages(s.ctx, counted, row, currentRevision(tx, row));
+    });
+    expect(flatten(pages as never).length).toBe(PAGES);
+    expect(whole.includes(PageContents), `${rows} rows`).toBe(rows === 1);
+  }
+}, 60_000);

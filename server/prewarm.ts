@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ShardStore } from '../src/store/shard-store.js';
+
+// The store's cache carried over a restart, as PostgreSQL's autoprewarm carries its buffers: when
+// `docs serve` closes it records which shards its cache held (most recently used first, as many
+// as take RECORD_BYTES of memory); the next `docs serve` of that data directory loads them again
+// before it says it is ready, within a strict budget (PREWARM_BYTES of memory, PREWARM_MS of
+// wall time, never past the cache's own bound). A first read of a space's content after a restart
+// then finds its shards loaded, as a warm one does (a first content read of 200 pages loads ~700
+// KB of shards: ~10 ms of main-thread CPU, most of its cost; docs/manual/performance.md, "First
+// requests"). Only a hint: a missing, stale (shards since deleted: absent, no I/O) or damaged
+// record loads nothing it should not, and never fails a start. In-process CLI commands neither
+// read nor write it (only `docs serve` passes `prewarm`); a store without a record (the first
+// server after seeding with the CLI) loads nothing more than before.
+
+/** The record's file in the data directory. */
+export const PREWARM_FILE = 'prewarm.json';
+const FORMAT = 1;
+/** Memory (the cache's measure, Entry.size) of the shards recorded, and loaded at a start. */
+export const RECORD_BYTES = 8 * 1024 * 1024;
+export const PREWARM_BYTES = 8 * 1024 * 1024;
+/** Wall time a start spends loading, checked between batches of reads. */
+export const PREWARM_MS = 25;
+/** A record is read only if it is at most this long, and only its first MAX_KEYS keys. */
+const MAX_RECORD_CHARS = 256 * 1024;
+const MAX_KEYS = 1024;
+
+/** Writes the record of the store's cache at close (atomically: a temp file renamed; not fsynced, a torn one is ignored). */
+export async function recordCache(dataDir: string, store: ShardStore): Promise<void> {
+  const shards = store.hotShards(RECORD_BYTES).slice(0, MAX_KEYS);
+  const file = join(dataDir, PREWARM_FILE);
+  const tmp = `${file}.tmp`;
+  const text = JSON.stringify({
+    format: FORMAT,
+    note: 'The shards the last docs serve of this directory held in memory, loaded again by the next within a small budget. Safe to delete.',
+    shards,
+  });
+  try {
+    await writeFile(tmp, text + '\n', { mode: 0o600 });
+    await rename(tmp, file);
+  } catch {
+    await rm(tmp, { force: true }).catch(() => {});
+  }
+}
+
+/** The shard keys of the record, or none when there is no record or it is not one this docs wrote. */
+export function readRecord(dataDir: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, PREWARM_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  if (text.length > MAX_RECORD_CHARS) return [];
+  try {
+    const r = JSON.parse(text);
+    if (r?.format !== FORMAT || !Array.isArray(r.shards)) return [];
+    return r.shards.slice(0, MAX_KEYS).filter((k: unknown): k is string => typeof k === 'string' && k.length > 0 && k.length <= 1024);
+  } catch {
+    return [];
+  }
+}
+
+/** What a start's prewarm did: the shards the record listed, those read, the cache's growth (bytes of memory) and the wall time. */
+export interface Prewarmed {
+  recorded: number;
+  loaded: number;
+  bytes: number;
+  ms: number;
+}
+
+/** Memory (bytes, as the cache counts it) and wall time (ms) a prewarm may take. */
+export interface PrewarmBudget {
+  bytes: number;
+  ms: number;
+}
+
+/** Loads the recorded shards within the budget. */
+export async function prewarm(dataDir: string, store: ShardStore, budget: PrewarmBudget = { bytes: PREWARM_BYTES, ms: PREWARM_MS }): Promise<Prewarmed> {
+  const t0 = performance.now();
+  const keys = readRecord(dataDir);
+  if (!keys.length) return { recorded: 0, loaded: 0, bytes: 0, ms: 0 };
+  const end = t0 + budget.ms;
+  const before = store.stats().bytes;
+  const loaded = await store.prewarm(keys, budget.bytes, () => performance.now() >= end);
+  return { recorded: keys.length, loaded, bytes: store.stats().bytes - before, ms: performance.now() - t0 };
+}

@@ -126,8 +126,8 @@ class MirroredToFiles extends MemoryBackend {
  * The process's first commit ran, on the first real write, the commit's code for the first time:
  * the engine's (the plan, the shards rewritten and their directories, the cache updated) and the
  * file backend's (the catalog's buckets, new files staged and renamed, the journal opened, its
- * folder synced, a record appended and synced) with Node's file handles: ~1.5 ms of the first
- * `PATCH`'s CPU (docs/manual/performance.md, "First requests"). Nothing of the data directory is
+ * folder synced, a record appended and synced) with Node's file handles: ~0.5 ms of the first
+ * `PATCH`'s main-thread CPU (docs/manual/performance.md, "First requests"). Nothing of the data directory is
  * touched: its journal's opening and syncs stay for its first write. Without a temp folder to
  * write, the commits are made in memory only.
  */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticate, bearer } from '../src/auth/tokens.js';
 import { visitorJwks } from '../src/auth/visitor-keys.js';
 import { Router } from '../src/contract/router.js';
 import type { Context } from '../src/kernel/context.js';
@@ -78,8 +77,12 @@ export function createHandler(ctx: Context, requestLog?: RequestLog, closing: ()
   const checkHost = hostCheck(opts.host ?? '127.0.0.1', opts.allowedHosts);
   const cors = corsHandler(opts.cors ?? []);
   const limiter = new RateLimiter({ perTokenPerMinute: opts.rateLimit });
+  // The warm-up's requests (server/warm-up.ts) pass limits of their own, made alike and dropped
+  // after: the limits' code runs (the client's address read, the token remembered), and the
+  // server's limits count nothing of them. Without it a first request ran that code for the
+  // first time (docs/manual/performance.md, "First requests").
   const auth = (req: IncomingMessage, res: ServerResponse) =>
-    opts.isWarmUp?.(req) ? authenticate(ctx, bearer(header(req, 'authorization'))) : limiter.authenticate(ctx, req, res);
+    (opts.isWarmUp?.(req) ? new RateLimiter({ perTokenPerMinute: opts.rateLimit }) : limiter).authenticate(ctx, req, res);
   const answers = new Answers();
 
   const fail = (_req: IncomingMessage, res: ServerResponse, err: unknown): number => {

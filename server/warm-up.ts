@@ -1,13 +1,18 @@
 import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { open as openFile } from 'node:fs/promises';
-import { devNull } from 'node:os';
-import { journalRecord } from '../src/store/journal.js';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ShardData } from '../src/store/backend.js';
+import { FileBackend } from '../src/store/file-backend.js';
+import { MemoryBackend } from '../src/store/memory-backend.js';
+import { SHARDS } from '../src/store/shard-files.js';
+import { ShardStore } from '../src/store/shard-store.js';
+import { TABLES } from '../src/store/tables.js';
 import { authenticate } from '../src/auth/tokens.js';
 import type { Context } from '../src/kernel/context.js';
 import type { NamedWriteTx, Row, Store } from '../src/store/port.js';
 import { invoke } from '../src/invoke.js';
-import { openContext } from '../src/open.js';
 import { loadBodyValidatorRuntime } from '../src/contract/validate.js';
 import { warmSearchCode, warmUpSearchWord } from '../src/search/service.js';
 
@@ -18,8 +23,9 @@ import { warmSearchCode, warmUpSearchWord } from '../src/search/service.js';
 // tables, services, presenters, validators) for the first time as well. Before it says it is
 // ready, the server asks itself twice on one kept-alive connection over loopback as its owner (the
 // session token), then runs one read of each area in process as the same caller, and one write
-// rolled back, whose rows are then committed to a store in memory: none is logged, counted against
-// a rate limit or kept (server/answers.ts), and nothing is committed to the server's store.
+// rolled back, whose rows are then committed to a scratch store (in memory, and files in the temp
+// folder): none is logged, counted against the server's rate limits or kept (server/answers.ts),
+// and nothing is committed to the server's store.
 
 const HEADER = 'x-docs-warm-up';
 
@@ -52,7 +58,7 @@ export const WARM_UP_READS: readonly { op: string; path?: Record<string, 'org' |
  * first time, the write's body validator (its module and code cache), the audit scope, the
  * store's write queue and transaction, the service and the presenter: ~2 ms of the ~6 ms of CPU
  * its first `PATCH` cost over a warm one (docs/manual/performance.md, "First requests"). The
- * commit's code runs on a store in memory (`commitToScratch`); the server's store is not written.
+ * commit's code runs on a scratch store (`commitToScratch`); the server's store is not written.
  */
 export const WARM_UP_WRITE = 'updateSpaceById';
 
@@ -86,13 +92,19 @@ export type Changes = ReadonlyMap<string, ReadonlyMap<string, Row | null>>;
  * (the queue, a transaction over the shards it reads), then throws, so the batch commits nothing
  * (src/store/shard-store.ts `runBatch`: a write that throws is refused alone); it answers what
  * the function returned, and gives `seen` the rows it would have committed (when the store's
- * transaction shows them).
+ * transaction shows them). The shards its commit would rewrite are loaded first, as a commit's
+ * plan loads them: its function then runs again with them loaded, as a write's does.
  */
 export function rollingBack(store: Store, seen?: (changes: Changes) => void): Store {
   const write: Store['write'] = (fn) =>
     store
       .write((tx) => {
-        throw new RolledBack(fn(tx), (tx as { changes?: Changes }).changes);
+        const result = fn(tx);
+        const { changes, plan } = tx as { changes?: Changes; plan?: (changes: Changes) => void };
+        // The shards its commit would rewrite loaded as a commit loads them (src/store/shard-store.ts
+        // `Tx.plan`): a first write of the same rows reads nothing more (a directory's shard).
+        if (changes?.size) plan?.call(tx, changes);
+        throw new RolledBack(result, changes);
       })
       .catch((err: unknown) => {
         if (!(err instanceof RolledBack)) throw err;
@@ -109,20 +121,42 @@ export function rollingBack(store: Store, seen?: (changes: Changes) => void): St
 }
 
 /**
+ * A store's backend in memory whose commits, once `files` is set, are made to the files of a
+ * folder as well (a FileBackend's): the warm-up's scratch store (`commitToScratch`).
+ */
+class MirroredToFiles extends MemoryBackend {
+  files?: FileBackend;
+  override async commit(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
+    const versions = await super.commit(changes);
+    await this.files?.commit(changes);
+    return versions;
+  }
+}
+
+/**
  * Commits `changes` (the warm-up write's rows) to a store of the same engine in memory, twice (a
- * commit that creates the rows, then one that replaces them, as a first `PATCH` does), then closes
- * it: the process's first commit ran, on the first real write, the commit's code for the first
- * time (the plan, the shards rewritten and their directories, the cache updated), and Node's file
- * handles for the first time (~1–4 ms of CPU; docs/manual/performance.md, "First requests").
- * Then a journal record of them is made and written to the null device as a commit's is appended.
- * Nothing of the data directory is touched: the real store's own file work (its journal opened,
- * its folder synced, the record appended and synced) stays for its first write.
+ * commit that creates the rows, then one that replaces them, as a first `PATCH` does), each also
+ * made to the files of a new folder in the system's temp folder, removed after; then closes both.
+ * The process's first commit ran, on the first real write, the commit's code for the first time:
+ * the engine's (the plan, the shards rewritten and their directories, the cache updated) and the
+ * file backend's (the catalog's buckets, new files staged and renamed, the journal opened, its
+ * folder synced, a record appended and synced) with Node's file handles: ~0.5 ms of the first
+ * `PATCH`'s main-thread CPU (docs/manual/performance.md, "First requests"). Nothing of the data directory is
+ * touched: its journal's opening and syncs stay for its first write. Without a temp folder to
+ * write, the commits are made in memory only.
  */
 export async function commitToScratch(changes: Changes): Promise<void> {
-  const scratch = await openContext(undefined);
+  const backend = new MirroredToFiles();
+  const scratch = await ShardStore.open(backend, TABLES);
+  const dir = await mkdtemp(join(tmpdir(), 'docs-warm-up-')).catch(() => undefined);
   try {
+    if (dir) {
+      await mkdir(join(dir, SHARDS));
+      // Without `open`: a new folder has no format, catalog or journal to read or complete.
+      backend.files = new FileBackend(dir);
+    }
     for (let i = 0; i < 2; i++)
-      await scratch.store.write((tx) => {
+      await scratch.write((tx) => {
         const named = tx as unknown as NamedWriteTx;
         for (const [table, rows] of changes)
           for (const [id, row] of rows) {
@@ -131,20 +165,10 @@ export async function commitToScratch(changes: Changes): Promise<void> {
           }
       });
   } finally {
-    await scratch.store.close();
+    await scratch.close();
+    await backend.files?.discard().catch(() => {});
+    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => {});
   }
-  // The file handle calls a commit of a data directory makes (src/store/file-backend.ts `append`:
-  // open for appending, stat, write, sync, close), on the null device: no file is made.
-  const record = journalRecord([...changes.keys()].map((t) => [`${t}.json`, JSON.stringify(Object.fromEntries(changes.get(t)!))]));
-  const fd = await openFile(devNull, 'a').catch(() => undefined);
-  if (fd)
-    try {
-      await fd.stat();
-      await fd.writeFile(record);
-      await fd.datasync().catch(() => {});
-    } finally {
-      await fd.close();
-    }
 }
 
 /** The warm-up's HTTP request, then each read it ran, with its status (0: failed; a start never fails for them). */
@@ -223,13 +247,13 @@ export function warmUp(): WarmUp {
         const store = rollingBack(ctx.store, (c) => (changes = c));
         const result = await Promise.resolve(invoke({ ...ctx, store }, WARM_UP_WRITE, input, caller)).catch(() => undefined);
         done.push({ read: `${WARM_UP_WRITE} (rolled back)`, status: result?.status ?? 0 });
-        // Its rows, committed to a store in memory: the commit's code run once.
+        // Its rows, committed to a scratch store: the commit's code run once.
         if (changes) {
           const ok = await commitToScratch(changes).then(
             () => 200,
             () => 0,
           );
-          done.push({ read: `${WARM_UP_WRITE} (committed in memory)`, status: ok });
+          done.push({ read: `${WARM_UP_WRITE} (committed in scratch)`, status: ok });
         }
       }
       // The search, last: the search thread, started while the store opened, has had the most time

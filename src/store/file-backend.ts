@@ -712,6 +712,19 @@ export class FileBackend implements ShardBackend {
     });
   }
 
+  /**
+   * Closes the journal without a checkpoint: nothing more is made durable, and the journal stays.
+   * For a folder removed right after (the warm-up's scratch commits, server/warm-up.ts); a store
+   * closes with `close`.
+   */
+  async discard(): Promise<void> {
+    await this.exclusive(async () => {
+      const fd = this.journal;
+      this.journal = undefined;
+      await fd?.close();
+    });
+  }
+
   /** Checkpoints and removes the journal (kept, for the next start to replay, if that fails). */
   async close(): Promise<void> {
     await this.exclusive(async () => {

@@ -105,7 +105,7 @@ test("the warm-up reads one of each area of the owner's first organization and s
       { read: 'PATCH /v1/spaces/{spaceId} (body refused)', status: 400 },
       ...WARM_UP_READS.map((r) => ({ read: r.op, status: 200 })),
       { read: `${WARM_UP_WRITE} (rolled back)`, status: 200 },
-      { read: `${WARM_UP_WRITE} (committed in memory)`, status: 200 },
+      { read: `${WARM_UP_WRITE} (committed in scratch)`, status: 200 },
     ]);
     const generation = served.ctx.store.generation?.();
     // Again, on the running server: reads only, nothing committed, no file of the store written.

@@ -75,6 +75,28 @@ export interface Prewarmed {
 export interface PrewarmBudget {
   bytes: number;
   ms: number;
+  /** How often a running server writes its record (RECORD_EVERY_MS; tests give less). */
+  recordEveryMs?: number;
+}
+
+/**
+ * A running `docs serve` writes its record this often too, not only when it closes: a server
+ * killed (SIGKILL, out of memory, the machine lost) leaves the record of its last minutes, and the
+ * next start is not cold for that. A few ms of the main thread each time (the cache's entries
+ * sorted, one small file written and renamed).
+ */
+export const RECORD_EVERY_MS = 5 * 60_000;
+
+/** Writes the record every `everyMs` until the answer is called, which waits for a write under way. */
+export function recordPeriodically(dataDir: string, store: ShardStore, everyMs = RECORD_EVERY_MS): () => Promise<void> {
+  let writing: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    writing ??= recordCache(dataDir, store).finally(() => (writing = undefined));
+  }, everyMs).unref();
+  return async () => {
+    clearInterval(timer);
+    await writing;
+  };
 }
 
 /** Loads the recorded shards within the budget. */

@@ -14,7 +14,7 @@ import { startWorkers, stopWorkers } from '../src/workers.js';
 import { createHandler, type RequestLog } from './app.js';
 import { recordClientError } from './body.js';
 import { collectBeforeReady } from './collect-before-ready.js';
-import { type PrewarmBudget, type Prewarmed, prewarm, recordCache } from './prewarm.js';
+import { type PrewarmBudget, type Prewarmed, prewarm, recordCache, recordPeriodically } from './prewarm.js';
 import { quietAfterStart, warmUp, type WarmedUp } from './warm-up.js';
 import { ShardStore } from '../src/store/shard-store.js';
 
@@ -217,13 +217,16 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
     // The shards the previous server held, loaded again within a budget (server/prewarm.ts):
     // after the warm-up (its reads load theirs), before the collection (what it loads is live at ready).
     const cache = opts.prewarm && opts.dataDir && !opts.store && ctx.store instanceof ShardStore ? { dir: opts.dataDir, store: ctx.store } : undefined;
-    const prewarmed = cache ? await prewarm(cache.dir, cache.store, typeof opts.prewarm === 'object' ? opts.prewarm : undefined) : undefined;
+    const budget = typeof opts.prewarm === 'object' ? opts.prewarm : undefined;
+    const prewarmed = cache ? await prewarm(cache.dir, cache.store, budget) : undefined;
     // Then the process's first full collection, which otherwise came during the first requests.
     if (warm) collectBeforeReady();
     const sweeper = startSweeper(ctx, opts.sweepIntervalMs);
     // Background work (OpenAPI processing, ...), resuming what an earlier process left; with
     // `deferWorkers`, all but the search indexer once the first requests were answered.
     startWorkers(ctx, { server: true, after: opts.deferWorkers ? quietAfterStart(http) : undefined });
+    // The record written while the server runs too, so that a server killed leaves one.
+    const stopRecording = cache ? recordPeriodically(cache.dir, cache.store, budget?.recordEveryMs) : undefined;
     let closing: Promise<void> | undefined;
     const c = ctx;
     return {
@@ -247,6 +250,7 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
           await tokenUsesWritten(); // the uses recorded and not yet written (src/auth/tokens.ts)
           await stopWorkers(c);
           await c.store.close(); // every acknowledged write is already durable; this drains the queue
+          await stopRecording?.();
           if (cache) await recordCache(cache.dir, cache.store); // while the directory is still held
           lock?.release();
         })()),

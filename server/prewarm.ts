@@ -27,8 +27,11 @@ export const PREWARM_MS = 25;
 const MAX_RECORD_CHARS = 256 * 1024;
 const MAX_KEYS = 1024;
 
-/** Writes the record of the store's cache at close (atomically: a temp file renamed; not fsynced, a torn one is ignored). */
-export async function recordCache(dataDir: string, store: ShardStore): Promise<void> {
+/**
+ * Writes the record of the store's cache (atomically: a temp file renamed; not fsynced, a torn one
+ * is ignored), unless its text is `unchanged` (the last one written). Answers the text written.
+ */
+export async function recordCache(dataDir: string, store: ShardStore, unchanged?: string): Promise<string> {
   const shards = store.hotShards(RECORD_BYTES).slice(0, MAX_KEYS);
   const file = join(dataDir, PREWARM_FILE);
   const tmp = `${file}.tmp`;
@@ -37,12 +40,14 @@ export async function recordCache(dataDir: string, store: ShardStore): Promise<v
     note: 'The shards the last docs serve of this directory held in memory, loaded again by the next within a small budget. Safe to delete.',
     shards,
   });
+  if (text === unchanged) return text;
   try {
     await writeFile(tmp, text + '\n', { mode: 0o600 });
     await rename(tmp, file);
   } catch {
     await rm(tmp, { force: true }).catch(() => {});
   }
+  return text;
 }
 
 /** The shard keys of the record, or none when there is no record or it is not one this docs wrote. */
@@ -87,11 +92,15 @@ export interface PrewarmBudget {
  */
 export const RECORD_EVERY_MS = 5 * 60_000;
 
-/** Writes the record every `everyMs` until the answer is called, which waits for a write under way. */
+/** Writes the record every `everyMs` (when it changed) until the answer is called, which waits for a write under way. */
 export function recordPeriodically(dataDir: string, store: ShardStore, everyMs = RECORD_EVERY_MS): () => Promise<void> {
   let writing: Promise<void> | undefined;
+  let last: string | undefined;
   const timer = setInterval(() => {
-    writing ??= recordCache(dataDir, store).finally(() => (writing = undefined));
+    // Not written again while the cache holds the same shards in the same order (an idle server).
+    writing ??= recordCache(dataDir, store, last)
+      .then((text) => void (last = text))
+      .finally(() => (writing = undefined));
   }, everyMs).unref();
   return async () => {
     clearInterval(timer);

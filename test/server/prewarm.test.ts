@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { PREWARM_BYTES, PREWARM_FILE, prewarm, readRecord } from '../../server/prewarm.js';
+import { PREWARM_BYTES, PREWARM_FILE, prewarm, readRecord, recordCache } from '../../server/prewarm.js';
 import { serve } from '../../server/serve.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
 import { dataDirWithSpace } from '../helpers/server.js';
@@ -145,6 +145,24 @@ test('a running server writes its record every so often, so that a server killed
     // Not closed: the record comes from the running server.
     await expect.poll(() => readRecord(dir), { timeout: 10_000 }).toContain(`space/${space}/rev`);
     expect(existsSync(`${file}.tmp`)).toBe(false);
+  } finally {
+    await served.close();
+  }
+}, 60_000);
+
+test('a record is not written again while the cache holds the same shards in the same order', async () => {
+  const { dir, auth, space } = await dataDirWithSpace('Unchanged record');
+  const file = join(dir, PREWARM_FILE);
+  const served = await serve({ dataDir: dir, port: 0 });
+  try {
+    expect((await fetch(`${served.url}/v1/spaces/${space}/content`, { headers: auth })).status).toBe(200);
+    const text = await recordCache(dir, storeOf(served));
+    expect(readRecord(dir)).toContain(`space/${space}/rev`);
+    rmSync(file);
+    expect(await recordCache(dir, storeOf(served), text)).toBe(text);
+    expect(existsSync(file)).toBe(false); // the same text: nothing written
+    await recordCache(dir, storeOf(served), 'another');
+    expect(existsSync(file)).toBe(true);
   } finally {
     await served.close();
   }

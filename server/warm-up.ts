@@ -141,9 +141,10 @@ class MirroredToFiles extends MemoryBackend {
  * the engine's (the plan, the shards rewritten and their directories, the cache updated) and the
  * file backend's (the catalog's buckets, new files staged and renamed, the journal opened, its
  * folder synced, a record appended and synced) with Node's file handles: ~0.5 ms of the first
- * `PATCH`'s main-thread CPU (docs/manual/performance.md, "First requests"). Nothing of the data directory is
- * touched: its journal's opening and syncs stay for its first write. Without a temp folder to
- * write, the commits are made in memory only.
+ * `PATCH`'s main-thread CPU (docs/manual/performance.md, "First requests"). Nothing of the data
+ * directory is touched: its journal's opening and syncs stay for its first write. The temp folder
+ * is made owner-only (mkdtemp) and its files too (the store's modes), and removed at once. Without
+ * a temp folder to write, the commits are made in memory only.
  */
 export async function commitToScratch(changes: Changes): Promise<void> {
   const backend = new MirroredToFiles();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PREWARM_FILE } from '../src/store/shard-files.js';
 import type { ShardStore } from '../src/store/shard-store.js';
 
 // The store's cache carried over a restart, as PostgreSQL's autoprewarm carries its buffers: when
@@ -15,8 +16,8 @@ import type { ShardStore } from '../src/store/shard-store.js';
 // read nor write it (only `docs serve` passes `prewarm`); a store without a record (the first
 // server after seeding with the CLI) loads nothing more than before.
 
-/** The record's file in the data directory. */
-export const PREWARM_FILE = 'prewarm.json';
+/** The record's file in the data directory (named with the store's files: a backup leaves it out). */
+export { PREWARM_FILE };
 const FORMAT = 1;
 /** Memory (the cache's measure, Entry.size) of the shards recorded, and loaded at a start. */
 export const RECORD_BYTES = 8 * 1024 * 1024;

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { DocsError } from '../kernel/errors.js';
 import { FileBackend } from './file-backend.js';
 import { LOCK_FILE } from './lock.js';
-import { CHECKSUMS, QUARANTINE, SHARDS } from './shard-files.js';
+import { CHECKSUMS, PREWARM_FILE, QUARANTINE, SHARDS } from './shard-files.js';
 import { storageError } from './storage-error.js';
 
 // `docs backup` / `docs restore`: a data directory as a .tar.gz (the `tar` package).
@@ -19,11 +19,12 @@ import { storageError } from './storage-error.js';
 // holds the directory, the snapshot is taken by that server (POST /_docs/backup with its
 // session token), so it sees every write it acknowledged before the request; otherwise the
 // command holds the directory itself. Search indexes are left out: they are derived, and rebuilt
-// when missing. The lock, temp files and quarantine are left out too.
+// when missing. The lock, temp files, quarantine and the prewarm record (a hint) are left out too.
 
 export const SNAPSHOT_PREFIX = '.snapshot-';
-const SKIP = new Set([LOCK_FILE, 'search', QUARANTINE]);
-const skip = (rel: string) => SKIP.has(rel) || basename(rel).startsWith(SNAPSHOT_PREFIX) || rel.startsWith(`${LOCK_FILE}.`);
+const SKIP = new Set([LOCK_FILE, 'search', QUARANTINE, PREWARM_FILE]);
+const skip = (rel: string) =>
+  SKIP.has(rel) || basename(rel).startsWith(SNAPSHOT_PREFIX) || rel.startsWith(`${LOCK_FILE}.`) || rel.startsWith(`${PREWARM_FILE}.`);
 
 /** A .tar.gz stream of a snapshot of the store under `backend` (a data directory). */
 export async function backupStream(backend: FileBackend): Promise<{ stream: Readable; files: number }> {

@@ -15,6 +15,11 @@ export const SHARDS = 'store';
 export const CHECKSUMS = 'checksums';
 export const MANIFEST = 'commit.json';
 export const QUARANTINE = 'quarantine';
+/**
+ * The prewarm record of `docs serve` (server/prewarm.ts): a hint of which shards to load at a
+ * start, not data; a backup leaves it out (a restored directory's first server starts cold).
+ */
+export const PREWARM_FILE = 'prewarm.json';
 export const SUM_BUCKETS = 64;
 
 // `org/abc` is `org__abc.json`. A key with other characters than an id's (a hostile id in a URL:

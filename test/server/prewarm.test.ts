@@ -1,8 +1,10 @@
+import * as tar from 'tar';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { PREWARM_BYTES, PREWARM_FILE, prewarm, readRecord, recordCache } from '../../server/prewarm.js';
 import { serve } from '../../server/serve.js';
+import { backupHeld } from '../../src/store/backup.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
 import { dataDirWithSpace } from '../helpers/server.js';
 
@@ -154,16 +156,28 @@ test('a record is not written again while the cache holds the same shards in the
   const { dir, auth, space } = await dataDirWithSpace('Unchanged record');
   const file = join(dir, PREWARM_FILE);
   const served = await serve({ dataDir: dir, port: 0 });
-  try {
-    expect((await fetch(`${served.url}/v1/spaces/${space}/content`, { headers: auth })).status).toBe(200);
-    const text = await recordCache(dir, storeOf(served));
-    expect(readRecord(dir)).toContain(`space/${space}/rev`);
-    rmSync(file);
-    expect(await recordCache(dir, storeOf(served), text)).toBe(text);
-    expect(existsSync(file)).toBe(false); // the same text: nothing written
-    await recordCache(dir, storeOf(served), 'another');
-    expect(existsSync(file)).toBe(true);
-  } finally {
-    await served.close();
-  }
+  expect((await fetch(`${served.url}/v1/spaces/${space}/content`, { headers: auth })).status).toBe(200);
+  // Closed: no worker touches the cache any more, so its order holds between the two records.
+  await served.close();
+  const store = storeOf(served);
+  const text = await recordCache(dir, store);
+  expect(readRecord(dir)).toContain(`space/${space}/rev`);
+  rmSync(file);
+  expect(await recordCache(dir, store, text)).toBe(text);
+  expect(existsSync(file)).toBe(false); // the same text: nothing written
+  await recordCache(dir, store, 'another');
+  expect(existsSync(file)).toBe(true);
+}, 60_000);
+
+test('a backup leaves the prewarm record out (a hint of the server that wrote it, not data)', async () => {
+  const { dir } = await dataDirWithSpace('Backed up');
+  writeFileSync(join(dir, PREWARM_FILE), JSON.stringify({ format: 1, shards: ['root'] }));
+  writeFileSync(join(dir, `${PREWARM_FILE}.tmp`), '{');
+  const out = join(dir, '..', `prewarm-backup-${process.pid}.tar.gz`);
+  await backupHeld(dir, out);
+  const entries: string[] = [];
+  await tar.t({ file: out, onReadEntry: (e) => void entries.push(e.path) });
+  rmSync(out);
+  expect(entries.some((e) => e.startsWith('store/'))).toBe(true);
+  expect(entries.filter((e) => e.includes('prewarm'))).toEqual([]);
 }, 60_000);

@@ -140,7 +140,6 @@ test('the prewarm keeps to its budget', async () => {
 
 test('a running server writes its record every so often, so that a server killed leaves one', async () => {
   const { dir, auth, space } = await dataDirWithSpace('Recorded while running');
-  const _file = join(dir, PREWARM_FILE);
   const served = await serve({ dataDir: dir, port: 0, prewarm: { bytes: PREWARM_BYTES, ms: 10_000, recordEveryMs: 50 } });
   try {
     expect((await fetch(`${served.url}/v1/spaces/${space}/content`, { headers: auth })).status).toBe(200);

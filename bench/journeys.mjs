@@ -292,7 +292,6 @@ const cpuContext = (first, warm) =>
  */
 async function firstRequests({ env, record, log, data, org, space, warm, servers = 5, bin = BIN }) {
   await warmClient();
-  const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
   // Each area of one fresh server: its first request, then the same request warm (medians of
   // `warm`). The server's main thread CPU too (/proc, Linux): on a loaded machine wall times
   // mostly measure the other work; the CPU a request made the server run is what the build changes.

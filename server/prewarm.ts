@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PREWARM_FILE } from '../src/store/shard-files.js';
@@ -25,7 +25,7 @@ export const PREWARM_BYTES = 8 * 1024 * 1024;
 /** Wall time a start spends loading, checked between batches of reads. */
 export const PREWARM_MS = 25;
 /** A record is read only if it is at most this long, and only its first MAX_KEYS keys. */
-const MAX_RECORD_CHARS = 256 * 1024;
+const MAX_RECORD_BYTES = 256 * 1024;
 const MAX_KEYS = 1024;
 
 /**
@@ -53,13 +53,17 @@ export async function recordCache(dataDir: string, store: ShardStore, unchanged?
 
 /** The shard keys of the record, or none when there is no record or it is not one this docs wrote. */
 export function readRecord(dataDir: string): string[] {
+  const file = join(dataDir, PREWARM_FILE);
   let text: string;
   try {
-    text = readFileSync(join(dataDir, PREWARM_FILE), 'utf8');
+    // Looked at before it is read: a regular file of a record's size, not one of any size read
+    // whole first, nor a pipe or a device that would hold the start.
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > MAX_RECORD_BYTES) return [];
+    text = readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  if (text.length > MAX_RECORD_CHARS) return [];
   try {
     const r = JSON.parse(text);
     if (r?.format !== FORMAT || !Array.isArray(r.shards)) return [];

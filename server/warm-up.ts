@@ -228,14 +228,19 @@ export function warmUp(): WarmUp {
       await warmSearchCode().catch(() => {});
       if (status !== 200 || !token) return done;
       const caller = await authenticate(ctx, token).catch(() => undefined);
+      // One operation in process as the caller, its status noted (0: it failed).
+      const call = async (read: string, op: string, input: Parameters<typeof invoke>[2], on: Context = ctx) => {
+        const result = await Promise.resolve(invoke(on, op, input, caller)).catch(() => undefined);
+        done.push({ read, status: result?.status ?? 0 });
+        return result;
+      };
       const ids: Partial<Record<'org' | 'space', string>> = {};
       let title: string | undefined;
       for (const r of reads) {
         const path: Record<string, string> = {};
         for (const [name, id] of Object.entries(r.path ?? {})) if (ids[id]) path[name] = ids[id];
         if (Object.keys(path).length !== Object.keys(r.path ?? {}).length) continue;
-        const result = await Promise.resolve(invoke(ctx, r.op, { path, query: { limit: '1' }, headers: {} }, caller)).catch(() => undefined);
-        done.push({ read: r.op, status: result?.status ?? 0 });
+        const result = await call(r.op, r.op, { path, query: { limit: '1' }, headers: {} });
         // The first item of a list names the organization or the space of the reads after it.
         const first = result?.status === 200 ? (result.body as { items?: { id?: unknown }[] } | undefined)?.items?.[0]?.id : undefined;
         if (r.names && typeof first === 'string') ids[r.names] = first;
@@ -246,8 +251,7 @@ export function warmUp(): WarmUp {
         const input = { path: { spaceId: ids.space }, query: {}, body: { title }, headers: {} };
         let changes: Changes | undefined;
         const store = rollingBack(ctx.store, (c) => (changes = c));
-        const result = await Promise.resolve(invoke({ ...ctx, store }, WARM_UP_WRITE, input, caller)).catch(() => undefined);
-        done.push({ read: `${WARM_UP_WRITE} (rolled back)`, status: result?.status ?? 0 });
+        await call(`${WARM_UP_WRITE} (rolled back)`, WARM_UP_WRITE, input, { ...ctx, store });
         // Its rows, committed to a scratch store: the commit's code run once.
         if (changes) {
           const ok = await commitToScratch(changes).then(
@@ -261,9 +265,7 @@ export function warmUp(): WarmUp {
       // to open the index files and answer its early ranking.
       const word = ids.space ? await warmUpSearchWord(ctx, ids.space).catch(() => null) : null;
       if (word) {
-        const input = { path: { spaceId: ids.space! }, query: { query: word, limit: '1' }, headers: {} };
-        const result = await Promise.resolve(invoke(ctx, WARM_UP_SEARCH, input, caller)).catch(() => undefined);
-        done.push({ read: WARM_UP_SEARCH, status: result?.status ?? 0 });
+        await call(WARM_UP_SEARCH, WARM_UP_SEARCH, { path: { spaceId: ids.space! }, query: { query: word, limit: '1' }, headers: {} });
       }
       return done;
     },

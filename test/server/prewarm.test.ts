@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import * as tar from 'tar';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,6 +106,18 @@ test('a damaged, foreign or stale record loads nothing it should not and never f
   for (const text of ['', '{"format":1,"shards":["space/', '[]', '{"format":2,"shards":["root"]}', '{"format":1,"shards":"space/x"}', 'x'.repeat(300_000)]) {
     writeFileSync(file, text);
     expect(readRecord(dir), text.slice(0, 40)).toEqual([]);
+  }
+  // Not a regular file: a pipe would hold the start in its read. The writer here sends a record
+  // after a second, so that a reader that opened the pipe gets it (and the test fails) instead of
+  // hanging; one that does not open it leaves the writer waiting, killed after.
+  rmSync(file);
+  execFileSync('mkfifo', [file]);
+  const writer = spawn('sh', ['-c', `sleep 1; printf '%s' '{"format":1,"shards":["space/fifo"]}' > "$0"`, file], { stdio: 'ignore' });
+  try {
+    expect(readRecord(dir)).toEqual([]);
+  } finally {
+    writer.kill('SIGKILL');
+    rmSync(file);
   }
   // Shards deleted since (or never written) and keys no shard can have.
   writeFileSync(file, JSON.stringify({ format: 1, shards: ['space/gone/c', 'space/gone/n/1', '../../etc/passwd', 'a\u0000b', 42] }));

@@ -9,6 +9,7 @@ import { forgetTrees } from '../../src/content/revisions.js';
 import { searchIndexerIdle } from '../../src/search/indexer.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { pageChanges } from '../helpers/page-changes.js';
 
 // Issue 28 item 1: a fresh server's first read of a space's content runs the read until every
 // shard it needs is loaded (src/store/shard-store.ts `run`), and presented every page on each
@@ -30,13 +31,7 @@ beforeAll(async () => {
   const org = (await ok('GET', '/v1/orgs')).items[0].id;
   space = (await ok('POST', `/v1/orgs/${org}/spaces`, { title: 'First read' })).id;
   const cr = await ok('POST', `/v1/spaces/${space}/change-requests`, { subject: 'Pages' });
-  const changes = Array.from({ length: PAGES }, (_, i) => ({
-    operation: 'insert_page',
-    ref: `p${i}`,
-    ...(i % 4 ? { into: `p${i - (i % 4)}` } : {}),
-    title: `Page ${i}`,
-    document: { markdown: `Page ${i}. ${'Some text of a page body. '.repeat(40)}` },
-  }));
+  const changes = pageChanges(PAGES);
   await ok('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content?compat=false`, { changes });
   await ok('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
 }, 60_000);

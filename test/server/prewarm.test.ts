@@ -8,6 +8,7 @@ import { serve } from '../../server/serve.js';
 import { backupHeld } from '../../src/store/backup.js';
 import type { ShardStore } from '../../src/store/shard-store.js';
 import { dataDirWithSpace } from '../helpers/server.js';
+import { pageChanges } from '../helpers/page-changes.js';
 
 // Issue 28 items 1 and 5: a first read of a space's content after a restart spent most of its
 // time loading the space's shards (~700 KB for 200 pages). `docs serve` records the shards its
@@ -37,13 +38,7 @@ async function addPages(url: string, auth: Record<string, string>, space: string
     return res.json() as Promise<{ id: string }>;
   };
   const cr = await ok(`/spaces/${space}/change-requests`, { subject: 'Pages' });
-  const changes = Array.from({ length: n }, (_, i) => ({
-    operation: 'insert_page',
-    ref: `p${i}`,
-    ...(i % 4 ? { into: `p${i - (i % 4)}` } : {}),
-    title: `Page ${i}`,
-    document: { markdown: `Page ${i}. ${'Some text of a page body. '.repeat(40)}` },
-  }));
+  const changes = pageChanges(n);
   await ok(`/spaces/${space}/change-requests/${cr.id}/content?compat=false`, { changes });
   await ok(`/spaces/${space}/change-requests/${cr.id}/merge`, {});
 }

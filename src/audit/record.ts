@@ -38,8 +38,8 @@ export interface AuditScope extends WriteHook {
 export function auditHook(ctx: Context, call: AuditCall): AuditScope {
   let open = true;
   const logs = logsOf(ctx);
-  // A store that keeps logs row by row (PostgreSQL): each event is a row appended in its write's
-  // commit, so neither the write's shard (a ring) nor the segments carry it.
+  // A store that keeps logs row by row (PostgreSQL, a data directory): each event is a row
+  // appended in its write's commit, so neither the write's shard (a ring) nor the segments carry it.
   const appended = ctx.store.logTables?.has(AuditLog) ?? false;
   const correlation = randomUUID();
   return {
@@ -82,7 +82,7 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         if (!rows.length) return result;
         // A shard the write deleted from may be left with nothing else: the rings kept there move
         // to the segments, so that a deleted thing's file goes with it (never kept alive by its log).
-        for (const h of emptied) flushRing(tx, h, Date.parse(occurredAt), logs);
+        for (const h of emptied) (appended ? ringToLog(tx, h) : flushRing(tx, h, Date.parse(occurredAt), logs));
         const organization = before ?? organizationOfRows(tx, owners);
         if (!organization) return result; // a user's own settings: no organization's log
         const event: AuditEventRecord = {
@@ -100,6 +100,10 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
           correlation,
         };
         if (appended) {
+          // A ring left in the write's shard by a store from before its log (written every write
+          // with the shard while there): moved into the log once, by the place's first write.
+          const host = first && hostOf(first.table, first.row);
+          if (host) ringToLog(tx, host);
           tx.put(AuditLog, event);
           trimDue(ctx.store, event, Date.parse(occurredAt), logs);
         } else keep(tx, event, first && hostOf(first.table, first.row), Date.parse(occurredAt), logs);
@@ -242,6 +246,24 @@ function flushRing(tx: WriteTx, host: string, now: number, logs?: Logs): void {
 }
 
 /**
+ * Moves the ring events kept in shard `host` (written before the store kept logs row by row)
+ * into their organizations' logs, as rows of the ids they have in segments: listed as before,
+ * and trimmed with the log from then on. A place without a ring: one index lookup, nothing written.
+ */
+function ringToLog(tx: WriteTx, host: string): void {
+  const ring = tx.find(AuditRecent, 'host', host);
+  if (!ring.length) return;
+  const orgs = new Set<string>();
+  for (const e of ring) {
+    tx.delete(AuditRecent, e.id);
+    const { host: _host, ...moved } = e;
+    tx.put(AuditLog, { ...moved, id: eventRowId(e.organization, eventUuid(e.id)) });
+    orgs.add(e.organization);
+  }
+  for (const o of orgs) tx.delete(AuditHosts, hostRowId(o, host));
+}
+
+/**
  * What this process knows of an organization's log since it last read it whole: how many events
  * it holds at most and the oldest one's time. Retention reads the whole log (every segment) only
  * when these say a bound may be crossed, or after RESCAN moves: reading it at every move cost a
@@ -324,7 +346,7 @@ function prune(tx: WriteTx, organization: string, now: number, logs: Logs | unde
 }
 
 /**
- * Retention of a log kept row by row (a store with `logTables`: PostgreSQL). The same memo says
+ * Retention of a log kept row by row (a store with `logTables`: PostgreSQL, a data directory). The same memo says
  * when a batch may be due (each event counts as 1/RING of a move, so the log is looked at in full
  * at least every RESCAN x RING events, as the segments are); then the store removes the rows past
  * the bounds itself (Store.trimLog: one statement apart from any write, by occurredAt then id, the

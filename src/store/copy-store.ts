@@ -20,7 +20,7 @@ import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DocsError } from '../kernel/errors.js';
 import { isPostgresUrl, openBackend } from '../open.js';
-import { ShardConflict, type ShardBackend, type ShardData } from './backend.js';
+import { LOG_PREFIX, ShardConflict, type ShardBackend, type ShardData } from './backend.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { tryLock, type Acquired } from './lock.js';
 import { ShardStore } from './shard-store.js';
@@ -73,7 +73,17 @@ function hold(dir: string, role: 'source' | 'destination'): Acquired & { ok: tru
   throw new DocsError('conflict', `the ${role} data directory ${dir} is held by ${who} (pid ${got.holder.pid}): stop it, then run docs migrate again`);
 }
 
-const digest = (data: ShardData) => createHash('sha256').update(JSON.stringify(data)).digest('base64');
+/**
+ * A shard's digest. A log's (backend.ts LOG_PREFIX) is of its rows by id: PostgreSQL loads a log
+ * in the order its rows were appended, a data directory by their order (logOrder), which two
+ * writes committed out of their events' order tell apart; the rows are what must come through.
+ */
+const digest = (key: string, data: ShardData) => {
+  const text = key.startsWith(LOG_PREFIX)
+    ? JSON.stringify(Object.entries(data).map(([table, rows]) => [table, Object.entries(rows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]))
+    : JSON.stringify(data);
+  return createHash('sha256').update(text).digest('base64');
+};
 
 /** Opens a backend, turning a PostgreSQL failure into a readable error. */
 async function openAt(location: string): Promise<ShardBackend> {
@@ -197,9 +207,8 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
     const digests = new Map<string, string>();
     let bytes = 0;
     for (const [k, s] of shards) {
-      const text = JSON.stringify(s.data);
-      bytes += Buffer.byteLength(text);
-      digests.set(k, createHash('sha256').update(text).digest('base64'));
+      bytes += Buffer.byteLength(JSON.stringify(s.data));
+      digests.set(k, digest(k, s.data));
     }
 
     // File bytes first: once the shards are committed, every file they name is already there.
@@ -240,7 +249,7 @@ export async function copyStore(opts: CopyOptions): Promise<CopySummary> {
     const checkStore = await ShardStore.open(check, TABLES);
     closing.push(() => checkStore.close());
     const copied = await readAll(check, await check.keys());
-    const wrong = [...new Set([...shards.keys(), ...copied.keys()])].filter((k) => !copied.has(k) || digests.get(k) !== digest(copied.get(k)!.data));
+    const wrong = [...new Set([...shards.keys(), ...copied.keys()])].filter((k) => !copied.has(k) || digests.get(k) !== digest(k, copied.get(k)!.data));
     if (copied.size !== shards.size || wrong.length) {
       throw new DocsError(
         'bug',

@@ -8,6 +8,7 @@ import { FORMAT, OLD_SHARD_DIR, readFormat } from './data-format.js';
 import { stageFile, syncDir } from './durable-file.js';
 import { FileBackend } from './file-backend.js';
 import { JOURNAL, lastWrites, readJournal } from './journal.js';
+import { LOGS, isLogFile, parseLog } from './log-files.js';
 import { DIR, LAYOUT, LAYOUT_VERSION, CATALOG_KEY, SEGMENTS, dirKey, dirValues, directoryFields, segmentsOf, type SegmentInfo } from './layout.js';
 import type { TableSpec } from './port.js';
 import { idLeftOut } from './segment-filter.js';
@@ -87,6 +88,8 @@ export interface DoctorReport {
 
 interface Examined {
   report: DoctorReport;
+  /** Log files cut short (a torn last line): file -> bytes of the whole lines before it. */
+  tornLogs: Map<string, number>;
   good: Map<string, ShardData>; // key -> data of shards that passed
   readable: Map<string, { data: ShardData; text: string }>; // shard file -> a readable shard the catalog does not list or whose checksum differs
   bad: Map<string, string>; // shard file -> problem (missing, unreadable)
@@ -208,6 +211,21 @@ async function examine(dir: string): Promise<Examined> {
     damage(`${folder}/${f}`, entries.has(f) ? `${checkShard(text, entries.get(f)!)}: docs doctor --adopt checks it and takes it in` : STRAY);
   report.shards = files.length;
 
+  // Log files (src/store/log-files.ts): not in the catalog, never strays. Each one's lines parse;
+  // one the journal still appends to or replaces is examined after the next start's replay.
+  const tornLogs = new Map<string, number>();
+  const journaled = new Set((await readJournal(join(dir, JOURNAL)).catch(() => undefined))?.entries.map((e) => e[0]) ?? []);
+  for (const f of (await readdir(join(dir, LOGS)).catch(() => [] as string[])).filter(isLogFile).sort()) {
+    const rel = `${LOGS}/${f}`;
+    if (journaled.has(rel)) continue;
+    const parsed = parseLog(await readFile(join(dir, rel), 'utf8'));
+    report.rows += parsed.rows.size;
+    if (!parsed.problem) continue;
+    const cut = parsed.problem.startsWith('is cut short');
+    if (cut) tornLogs.set(rel, parsed.whole);
+    damage(rel, cut ? `${parsed.problem} (--repair moves it to ${QUARANTINE}/ and keeps the ${parsed.rows.size} rows before it)` : parsed.problem);
+  }
+
   // What the store's own records point at (readable shards not yet adopted count as there).
   const badKeys = new Set([...bad.keys()].map(keyOf));
   const known = new Map(good);
@@ -278,7 +296,7 @@ async function examine(dir: string): Promise<Examined> {
       `${orphans.length} file(s) no row references (${bytes} bytes; left by a write that failed or a crash before its commit; --repair moves them to ${QUARANTINE}/)`,
     );
   }
-  return { report, good, readable, bad, badBuckets, orphans };
+  return { report, tornLogs, good, readable, bad, badBuckets, orphans };
 }
 
 function namesOf(shards: Map<string, ShardData>): { orgs: Set<string>; users: Set<string> } {
@@ -350,6 +368,7 @@ function planOf(ex: Examined, opts: { repair?: boolean }): RepairPlan {
       });
   }
   if (!opts.repair) return plan;
+  for (const f of ex.tornLogs.keys()) (plan.correct ??= []).push(`${f}: its last line, cut short, is moved to ${QUARANTINE}/ (the rows before it stay)`);
   for (const [key, data] of ex.good) {
     for (const seg of segmentsOf(data)) {
       const out = idLeftOut(seg.filter, ex.good.get(seg.id));
@@ -430,6 +449,15 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
     moved.push(rel);
   };
   for (const rel of plan.move) if (!ex.badBuckets.includes(rel) && existsSync(join(dir, rel))) await moveAside(rel);
+  // A log cut short: the torn end goes to quarantine, the whole lines stay (written durably, in place).
+  for (const [rel, whole] of opts.repair ? ex.tornLogs : []) {
+    const bytes = await readFile(join(dir, rel));
+    await mkdir(join(qdir, LOGS), { recursive: true, mode: 0o700 });
+    await rename(await stageFile(join(qdir, `${rel}.torn`), bytes.subarray(whole) as any), join(qdir, `${rel}.torn`));
+    await rename(await stageFile(join(dir, rel), bytes.subarray(0, whole) as any), join(dir, rel));
+    await syncDir(join(dir, LOGS));
+    moved.push(`${rel} (its torn end)`);
+  }
 
   // The catalog: without the lost shards, with the adopted ones; a damaged bucket is moved aside
   // and rebuilt from the files it would list (their checksums cannot be verified: said so).

@@ -1,9 +1,9 @@
-import { link, mkdir, open as openFileHandle, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, link, mkdir, open as openFileHandle, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
-import type { LoadedShard, ShardBackend, ShardData } from './backend.js';
+import type { LoadedShard, LogChanges, ShardBackend, ShardData } from './backend.js';
 import { MARKER_TMP_PREFIX, OLD_SHARD_DIR, migrateFormat, readFormat, type DirFormat } from './data-format.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
 import {
@@ -29,7 +29,8 @@ import {
 } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
-import { BIG_COMMIT, JOURNAL, journalRecord, lastWrites, readJournal, type JournalEntry } from './journal.js';
+import { BIG_COMMIT, JOURNAL, isAppend, journalRecord, lastWrites, readJournal, type JournalEntry } from './journal.js';
+import { LOGS, isLogFile, isLogKey, logFile, logKeyOf, logLines, logShard, parseLog, replayLog, trimmed, type LogRow } from './log-files.js';
 
 export { fileName, keyOf } from './shard-files.js';
 
@@ -40,6 +41,8 @@ const IO_CONCURRENCY = 16;
  * checkpoint, each once, and empties the journal): what a start after a crash replays at most.
  */
 export const JOURNAL_CHECKPOINT_BYTES = 16 << 20;
+/** DOCS_JOURNAL_CHECKPOINT_BYTES: less, for tests that kill a server during its checkpoints. */
+const CHECKPOINT_BYTES = Number(process.env.DOCS_JOURNAL_CHECKPOINT_BYTES) > 0 ? Number(process.env.DOCS_JOURNAL_CHECKPOINT_BYTES) : JOURNAL_CHECKPOINT_BYTES;
 
 /**
  * Runs `fn` over `items`, `n` at a time. After a failure no new item starts, and it rejects only
@@ -92,6 +95,12 @@ export interface FileBackendOptions {
    * and an interrupted commit's manifest is still completed.
    */
   keepStrayTemps?: boolean;
+  /**
+   * Keep log tables row by row in log files (ShardBackend.logs; the default). False: as a docs
+   * before them did (the audit log in rings and segments): tests write such a store to open it
+   * with the default.
+   */
+  logs?: boolean;
 }
 
 /**
@@ -165,6 +174,15 @@ export class FileBackend implements ShardBackend {
    * and here, not yet in the file: loads read it here, the checkpoint writes the file, once.
    */
   private readonly pending = new Map<string, string>();
+  /**
+   * Log files (by path from the data directory) this process committed to or trimmed: the bytes
+   * the file holds, and the lines committed since the last checkpoint (in the journal and here,
+   * appended to the file at the next checkpoint). A log first committed to is stat'ed, never read.
+   */
+  private readonly logFiles = new Map<string, { file: number; lines: string[]; bytes: number }>();
+  /** Log tables' rows are lines of log files (src/store/log-files.ts), appended by commits. */
+  readonly logs: boolean;
+  private readonly logDir: string;
 
   constructor(
     readonly dir: string,
@@ -172,6 +190,8 @@ export class FileBackend implements ShardBackend {
   ) {
     this.shardDir = join(dir, SHARDS);
     this.sumDir = join(dir, CHECKSUMS);
+    this.logDir = join(dir, LOGS);
+    this.logs = opts.logs ?? true;
   }
 
   private damaged(file: string, problem: string): DocsError {
@@ -359,6 +379,12 @@ export class FileBackend implements ShardBackend {
     if (this.unapplied)
       await this.exclusive(() => (this.unapplied ? this.applyJournal() : Promise.resolve())).catch((err) => Promise.reject(storageError(err, this.dir)));
     const out = new Map<string, LoadedShard>();
+    const logKeys = this.logs ? keys.filter(isLogKey) : [];
+    if (logKeys.length) {
+      // Between commits: a checkpoint appending a log's lines, or a trim replacing it, is not half seen.
+      for (const [key, shard] of await this.exclusive(() => this.loadLogs(logKeys))) out.set(key, shard);
+      keys = keys.filter((k) => !isLogKey(k));
+    }
     await each(keys, IO_CONCURRENCY, async (key) => {
       const file = fileName(key);
       const sum = await this.sumOf(file);
@@ -388,7 +414,106 @@ export class FileBackend implements ShardBackend {
   }
 
   async keys(): Promise<string[]> {
-    return (await readdir(this.shardDir)).filter((f) => f.endsWith('.json')).map(keyOf);
+    const logs = new Set((await readdir(this.logDir).catch(() => [] as string[])).filter(isLogFile));
+    for (const [path, log] of this.logFiles) if (log.file + log.bytes > 0) logs.add(path.slice(LOGS.length + 1));
+    return [...(await readdir(this.shardDir)).filter((f) => f.endsWith('.json')).map(keyOf), ...[...logs].map(logKeyOf)];
+  }
+
+  /** A log's file as far as this process knows it (stat'ed once): its bytes and the lines not in it yet. */
+  private async logOf(path: string): Promise<{ file: number; lines: string[]; bytes: number }> {
+    let log = this.logFiles.get(path);
+    if (!log) {
+      const size = await stat(join(this.dir, path)).then(
+        (st) => st.size,
+        (err) => (err.code === 'ENOENT' ? 0 : Promise.reject(err)),
+      );
+      log = this.logFiles.get(path) ?? { file: size, lines: [], bytes: 0 };
+      this.logFiles.set(path, log);
+    }
+    return log;
+  }
+
+  /** The text of a log: its file and the lines committed since the last checkpoint. */
+  private async logText(path: string): Promise<string> {
+    const log = this.logFiles.get(path);
+    const bytes = await readFile(join(this.dir, path)).catch((err) => (err.code === 'ENOENT' ? Buffer.alloc(0) : Promise.reject(err)));
+    // Bytes past what this process knows (an append at a checkpoint that failed half way) are not the log's.
+    let text = (log ? bytes.subarray(0, log.file) : bytes).toString('utf8');
+    if (log) text += log.lines.join('');
+    return text;
+  }
+
+  /** The rows of a log. */
+  private async readLog(key: string): Promise<Map<string, LogRow>> {
+    const path = `${LOGS}/${logFile(key)}`;
+    const parsed = parseLog(await this.logText(path));
+    if (parsed.problem) throw this.damaged(path, parsed.problem);
+    return parsed.rows;
+  }
+
+  /** Loads logs: each as a shard of all its rows (version 0), oldest first (backend.ts logOrder). */
+  private async loadLogs(keys: string[]): Promise<Map<string, LoadedShard>> {
+    const out = new Map<string, LoadedShard>();
+    for (const key of new Set(keys)) {
+      let rows: Map<string, LogRow>;
+      try {
+        rows = await this.readLog(key);
+      } catch (err) {
+        throw err instanceof DocsError ? err : storageError(err, this.dir);
+      }
+      let size = 0;
+      for (const r of rows.values()) size += JSON.stringify(r.row).length + r.row.id.length + 8;
+      out.set(key, { data: logShard(rows), version: 0, size });
+    }
+    return out;
+  }
+
+  /**
+   * Removes the rows of log `log` past the newest `keep` (by logOrder, then id) or ordered before
+   * `after` (ShardBackend.trimLog), between commits. Their removal is a commit of its own (lines
+   * in a journal record, appended at the next checkpoint); when the log would hold more lines of
+   * removed rows than half of those kept (log-files.ts `trimmed`), the kept lines are written
+   * whole to a temp file instead (fsynced), a journal record naming it is the commit point (a
+   * replay after a crash renames it and appends after it only what later commits added), then it
+   * is renamed over the log and the folder fsynced.
+   */
+  trimLog(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
+    return this.exclusive(async () => {
+      const path = `${LOGS}/${logFile(log)}`;
+      const target = join(this.dir, path);
+      let tmp: string | undefined;
+      let t: ReturnType<typeof trimmed>;
+      try {
+        if (this.unapplied) await this.applyJournal();
+        t = trimmed(await this.logText(path), keep, after);
+        if (t.problem) throw this.damaged(path, t.problem);
+        if (!t.removed.length) return { count: t.count, oldest: t.oldest };
+        if (t.rewrite === undefined) {
+          const was = await this.logOf(path);
+          const text = logLines([], t.removed);
+          await this.append(journalRecord([[path, text, 'A', was.file + was.bytes]])); // commit point
+          this.logFiles.set(path, { file: was.file, lines: [...was.lines, text], bytes: was.bytes + Buffer.byteLength(text) });
+          return { count: t.count, oldest: t.oldest };
+        }
+        await mkdir(this.logDir, { recursive: true, mode: 0o700 });
+        tmp = await stageFile(target, t.rewrite, this.opts.openFile);
+        await this.append(journalRecord([[path, relative(this.dir, tmp), true]])); // commit point
+      } catch (err) {
+        if (tmp) await unlink(tmp).catch(() => {});
+        throw err instanceof DocsError ? err : storageError(err, this.dir);
+      }
+      this.logFiles.set(path, { file: Buffer.byteLength(t.rewrite), lines: [], bytes: 0 });
+      try {
+        await rename(tmp, target);
+        await syncDir(this.logDir);
+      } catch {
+        this.unapplied = true;
+        await this.applyJournal().catch((err) => {
+          throw storageError(err, this.dir);
+        });
+      }
+      return { count: t.count, oldest: t.oldest };
+    });
   }
 
   /** Completes a commit a crash interrupted after its commit point; removes temp files of the others. */
@@ -424,7 +549,7 @@ export class FileBackend implements ShardBackend {
       await syncDir(this.sumDir).catch(() => {});
       await unlink(manifestPath);
     }
-    for (const d of this.opts.keepStrayTemps ? [this.sumDir] : [this.shardDir, this.sumDir]) {
+    for (const d of this.opts.keepStrayTemps ? [this.sumDir, this.logDir] : [this.shardDir, this.sumDir, this.logDir]) {
       for (const f of await readdir(d).catch(() => [] as string[])) if (f.endsWith('.tmp')) await unlink(join(d, f));
     }
     for (const f of await readdir(this.dir)) {
@@ -441,12 +566,23 @@ export class FileBackend implements ShardBackend {
     return run;
   }
 
-  commit(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
-    return this.exclusive(() => this.commitNow(changes));
+  /**
+   * `logs`: rows appended to and removed from log files, as lines in this commit's record (see
+   * src/store/log-files.ts). A log key among `changes` replaces that log (`docs migrate`).
+   */
+  commit(changes: Map<string, ShardData | null>, _expected?: Map<string, number>, logs?: LogChanges): Promise<Map<string, number>> {
+    return this.exclusive(() => this.commitNow(changes, logs));
   }
 
-  private async commitNow(changes: Map<string, ShardData | null>): Promise<Map<string, number>> {
+  private async commitNow(all: Map<string, ShardData | null>, logs?: LogChanges): Promise<Map<string, number>> {
+    let changes = all;
+    let replaced: [string, ShardData | null][] = [];
+    if (this.logs && [...all.keys()].some(isLogKey)) {
+      changes = new Map([...all].filter(([k]) => !isLogKey(k)));
+      replaced = [...all].filter(([k]) => isLogKey(k));
+    }
     const versions = new Map<string, number>();
+    for (const [key] of replaced) versions.set(key, 0);
     for (const [key, data] of changes) versions.set(key, data === null ? 0 : (this.versions.get(key) ?? 1) + 1);
     // The catalog buckets this commit rewrites, as they will be after it.
     const buckets = new Map<number, Map<string, string>>();
@@ -489,8 +625,42 @@ export class FileBackend implements ShardBackend {
       deletes.push(rel(path));
       entries.push([rel(path), null]);
     };
+    // Logs: each one's new state once committed (a replaced one: its new file; lines appended).
+    const logStates = new Map<string, { file: number; lines: string[]; bytes: number }>();
     try {
       if (this.unapplied) await this.applyJournal();
+      for (const [key, data] of replaced) {
+        const path = `${LOGS}/${logFile(key)}`;
+        const rows: LogRow[] = [];
+        for (const [table, byId] of Object.entries(data ?? {})) for (const row of Object.values(byId)) rows.push({ table, row });
+        if (!rows.length) {
+          if ((await this.logOf(path)).file) remove(join(this.dir, path));
+          logStates.set(path, { file: 0, lines: [], bytes: 0 });
+          continue;
+        }
+        // Staged fsynced and named in the record, as a big commit's files: a log may be MBs.
+        const text = logLines(rows);
+        await mkdir(this.logDir, { recursive: true, mode: 0o700 });
+        const tmp = await stageFile(join(this.dir, path), text, this.opts.openFile);
+        staged.push(tmp);
+        renames.push([rel(tmp), path]);
+        entries.push([path, rel(tmp), true]);
+        logStates.set(path, { file: Buffer.byteLength(text), lines: [], bytes: 0 });
+      }
+      if (logs) {
+        const byLog = new Map<string, { append: LogRow[]; remove: string[] }>();
+        const of = (log: string) => byLog.get(log) ?? byLog.set(log, { append: [], remove: [] }).get(log)!;
+        for (const a of logs.append) of(a.log).append.push(a);
+        for (const r of logs.remove) of(r.log).remove.push(r.id);
+        for (const [log, { append, remove: removed }] of byLog) {
+          const path = `${LOGS}/${logFile(log)}`;
+          const was = logStates.get(path) ?? (await this.logOf(path));
+          const text = logLines(append, removed);
+          // The offset the lines go at: a replay writes them only where the file does not hold them.
+          entries.push([path, text, 'A', was.file + was.bytes]);
+          logStates.set(path, { file: was.file, lines: [...was.lines, text], bytes: was.bytes + Buffer.byteLength(text) });
+        }
+      }
       await each([...changes], IO_CONCURRENCY, async ([key, data]) => {
         const file = fileName(key);
         if (data === null) {
@@ -529,6 +699,7 @@ export class FileBackend implements ShardBackend {
     }
     for (const [file, text] of rewritten) this.pending.set(file, text);
     for (const [key, data] of changes) if (data === null || big) this.pending.delete(fileName(key));
+    for (const [path, state] of logStates) this.logFiles.set(path, state);
     if (big) for (const b of buckets.keys()) this.dirtyBuckets.delete(b);
     try {
       await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));
@@ -550,7 +721,7 @@ export class FileBackend implements ShardBackend {
       else this.versions.set(key, v);
     }
     // Committed already: a checkpoint that fails leaves the journal for the next one (or a start).
-    if (this.journalBytes >= (this.opts.checkpointBytes ?? JOURNAL_CHECKPOINT_BYTES)) await this.checkpoint().catch(() => {});
+    if (this.journalBytes >= (this.opts.checkpointBytes ?? CHECKPOINT_BYTES)) await this.checkpoint().catch(() => {});
     return versions;
   }
 
@@ -589,7 +760,8 @@ export class FileBackend implements ShardBackend {
    * its removal replays it over files that hold the same texts already.
    */
   private async checkpoint(closing = false): Promise<void> {
-    if (!this.journal || (this.journalBytes === 0 && !this.unsynced.size && !this.dirtyBuckets.size && !this.pending.size)) return;
+    const logLines = [...this.logFiles].filter(([, l]) => l.lines.length);
+    if (!this.journal || (this.journalBytes === 0 && !this.unsynced.size && !this.dirtyBuckets.size && !this.pending.size && !logLines.length)) return;
     if (this.unapplied) await this.applyJournal();
     // One pass over every file, 16 at a time: the shards committed again since the last
     // checkpoint (each written once, its last text) and the catalog's buckets, each staged
@@ -612,6 +784,22 @@ export class FileBackend implements ShardBackend {
         if (sums.size) await rename(await stageFile(path, bucketText(sums), this.opts.openFile), path);
         else await unlink(path).catch((err) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
       }),
+      // Each log's lines since the last checkpoint, appended where its file ends, and fsynced.
+      ...logLines.map(([path, log]) => async () => {
+        await mkdir(this.logDir, { recursive: true, mode: 0o700 });
+        const fd = await (this.opts.openFile ?? openFileHandle)(join(this.dir, path), 'a', 0o600);
+        const text = log.lines.join('');
+        try {
+          const size = (await fd.stat()).size;
+          if (size < log.file) throw new Error(`${path} holds ${size} bytes, fewer than the ${log.file} committed`);
+          if (size > log.file) await fd.truncate(log.file); // an append that failed half way
+          await fd.writeFile(text);
+          await fd.sync();
+        } finally {
+          await fd.close();
+        }
+        this.logFiles.set(path, { file: log.file + Buffer.byteLength(text), lines: [], bytes: 0 });
+      }),
       ...files.map((f) => async () => {
         let fd: FileHandle;
         try {
@@ -629,7 +817,7 @@ export class FileBackend implements ShardBackend {
     ];
     await each(jobs, IO_CONCURRENCY, (job) => job());
     for (const [file, text] of kept) if (this.pending.get(file) === text) this.pending.delete(file);
-    await Promise.all([syncDir(this.shardDir), syncDir(this.sumDir)]);
+    await Promise.all([syncDir(this.shardDir), syncDir(this.sumDir), existsSync(this.logDir) ? syncDir(this.logDir) : undefined]);
     if (!closing) {
       await this.journal.truncate(0);
       await this.journal.datasync();
@@ -656,11 +844,22 @@ export class FileBackend implements ShardBackend {
     this.unsynced.clear();
     this.dirtyBuckets.clear();
     this.pending.clear();
+    for (const [path, log] of this.logFiles) if (log.lines.length) this.logFiles.set(path, { file: log.file + log.bytes, lines: [], bytes: 0 });
     this.unapplied = false;
   }
 
   /** Each file's last text of `entries` written and fsynced (or the file deleted), then their folders. */
-  private async replay(entries: JournalEntry[]): Promise<void> {
+  private async replay(all: JournalEntry[]): Promise<void> {
+    // Log files: their entries in order (src/store/log-files.ts replayLog), not each one's last.
+    const logEntries = new Map<string, JournalEntry[]>();
+    const entries: JournalEntry[] = [];
+    for (const e of all) {
+      if (isAppend(e) || e[0].startsWith(`${LOGS}/`)) logEntries.get(e[0])?.push(e) ?? logEntries.set(e[0], [e]);
+      else entries.push(e);
+    }
+    lastWrites(all); // every path checked to be inside the data directory
+    await each([...logEntries], IO_CONCURRENCY, ([path, list]) => replayLog(this.dir, path, list, this.opts.openFile));
+    if (logEntries.size) await syncDir(this.logDir);
     const last = lastWrites(entries);
     await each([...last], IO_CONCURRENCY, async ([path, [text, move]]) => {
       const target = join(this.dir, path);
@@ -702,7 +901,9 @@ export class FileBackend implements ShardBackend {
           if (src === target || skip(r) || r === JOURNAL || ent.name.endsWith('.tmp') || ent.name.endsWith('.stale')) continue;
           if (ent.isDirectory()) await walk(src, join(to, ent.name));
           else if (ent.isFile()) {
-            await link(src, join(to, ent.name));
+            // A log file is appended in place at checkpoints: copied, so the snapshot keeps its rows as they are now.
+            if (r.startsWith(`${LOGS}/`)) await copyFile(src, join(to, ent.name));
+            else await link(src, join(to, ent.name));
             count++;
           }
         }

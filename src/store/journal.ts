@@ -17,12 +17,20 @@ import { isAbsolute } from 'node:path';
 // `M <path> <bytes>\n<temp path>\n` (a temp file, fsynced before the record, to rename over the
 // file: a commit of more than BIG_COMMIT characters, whose texts would make one record of
 // hundreds of MB in a `docs migrate`), paths relative to the data directory (shard and catalog
-// file names never hold a space or newline).
+// file names never hold a space or newline), or `A <path> <bytes> <offset>\n<text>\n`: lines
+// appended to a log file (src/store/log-files.ts) at byte `offset`, so a replay can tell whether
+// they are there already (a crash after the checkpoint's append, before the journal was emptied)
+// and never appends them twice. A docs before log files stops its replay at such a record.
 
 export const JOURNAL = 'journal';
 
-/** One entry of a record: a file's new text, or null when the file is deleted; with `move`, `text` is the temp file to rename over it. */
-export type JournalEntry = [path: string, text: string | null, move?: true];
+/**
+ * One entry of a record: a file's new text, or null when the file is deleted; with `move`, `text`
+ * is the temp file to rename over it; with `'A'`, lines appended to a log file at `offset`.
+ */
+export type JournalEntry = [path: string, text: string | null, move?: true] | LogAppend;
+export type LogAppend = [path: string, text: string, append: 'A', offset: number];
+export const isAppend = (e: JournalEntry): e is LogAppend => e[2] === 'A';
 
 /** Characters of text in a commit above which its files are fsynced temp files the record names (`M`). */
 export const BIG_COMMIT = 8 << 20;
@@ -30,7 +38,11 @@ export const BIG_COMMIT = 8 << 20;
 /** A record's text for `entries`. */
 export function journalRecord(entries: JournalEntry[]): string {
   const parts: string[] = [];
-  for (const [path, text, move] of entries) parts.push(text === null ? `D ${path} 0\n\n` : `${move ? 'M' : 'W'} ${path} ${Buffer.byteLength(text)}\n${text}\n`);
+  for (const e of entries) {
+    const [path, text, move] = e;
+    if (isAppend(e)) parts.push(`A ${path} ${Buffer.byteLength(e[1])} ${e[3]}\n${e[1]}\n`);
+    else parts.push(text === null ? `D ${path} 0\n\n` : `${move ? 'M' : 'W'} ${path} ${Buffer.byteLength(text)}\n${text}\n`);
+  }
   const body = parts.join('');
   return `J ${hash('sha256', body, 'hex')} ${Buffer.byteLength(body)}\n${body}`;
 }
@@ -60,14 +72,14 @@ export function parseJournal(bytes: Buffer): { entries: JournalEntry[]; end: num
     let ok = true;
     while (p < body.length) {
       const e = body.indexOf(NL, p);
-      const m = e < 0 ? null : /^([WDM]) (\S+) (\d+)$/.exec(body.toString('utf8', p, e));
+      const m = e < 0 ? null : /^([WDMA]) (\S+) (\d+)(?: (\d+))?$/.exec(body.toString('utf8', p, e));
       const len = m ? Number(m[3]) : 0;
-      if (!m || e + 1 + len + 1 > body.length || body[e + 1 + len] !== NL) {
+      if (!m || (m[1] === 'A') !== (m[4] !== undefined) || e + 1 + len + 1 > body.length || body[e + 1 + len] !== NL) {
         ok = false;
         break;
       }
       const text = m[1] === 'D' ? null : body.toString('utf8', e + 1, e + 1 + len);
-      got.push(m[1] === 'M' ? [m[2]!, text, true] : [m[2]!, text]);
+      got.push(m[1] === 'M' ? [m[2]!, text, true] : m[1] === 'A' ? [m[2]!, text!, 'A', Number(m[4])] : [m[2]!, text]);
       p = e + 1 + len + 1;
     }
     if (!ok) break;
@@ -94,14 +106,17 @@ export async function readJournal(path: string): Promise<{ entries: JournalEntry
  * Each file's last entry of `entries` (`[text, move]`, in the order of those last entries): what
  * a replay writes (src/store/file-backend.ts) and what `docs doctor` reads in place of the files.
  * A path outside the data directory (absolute, or with `..`) is refused: a record names none.
+ * Appends to log files are left out (replayed in order: src/store/log-files.ts `replayLog`).
  */
 export function lastWrites(entries: JournalEntry[]): Map<string, [text: string | null, move: boolean]> {
   const last = new Map<string, [string | null, boolean]>();
-  for (const [path, text, move] of entries) {
-    for (const p of move ? [path, text!] : [path])
+  for (const e of entries) {
+    const [path, text, move] = e;
+    for (const p of move === true ? [path, text!] : [path])
       if (isAbsolute(p) || p.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${p}, outside the data directory`);
+    if (isAppend(e)) continue;
     last.delete(path);
-    last.set(path, [text, !!move]);
+    last.set(path, [text, move === true]);
   }
   return last;
 }

@@ -1,0 +1,223 @@
+import { mkdir, open as openFileHandle, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { LOG_PREFIX, logOrder, type ShardData } from './backend.js';
+import type { OpenFile } from './durable-file.js';
+import { isAppend, type JournalEntry, type LogAppend } from './journal.js';
+import { fileName, keyOf } from './shard-files.js';
+
+// The log files of a data directory (TableSpec.log, the audit log: src/store/file-backend.ts
+// `logs`): one file per log under `logs/`, named as its shard would be (`log__audit__<org>.jsonl`),
+// a line per change, appended and never rewritten by a commit:
+//   {"i":"<id>","o":"<order>","t":"<table>","r":<row>}   a row appended (an id already there: left as it is)
+//   {"x":"<id>"}                                          a row removed
+// The id and order (backend.ts logOrder) lead the line, so a trim finds them without parsing the
+// row and writes the lines it keeps as they are: parsing and writing again a log of 5,000 events
+// at every trim (one every ~500 events) was ~15% of a busy server's main thread.
+// A commit's lines go in its journal record (the commit point) with the offset they go at, and
+// are appended to the file at the next checkpoint; a trim rewrites the file whole (temp file,
+// fsync, rename). The file is read only when the log is loaded (listed) or trimmed.
+
+/** The folder of log files. */
+export const LOGS = 'logs';
+
+export const isLogKey = (key: string) => key.startsWith(LOG_PREFIX);
+/** `log/audit/o1` is `log__audit__o1.jsonl`. */
+export const logFile = (key: string) => `${fileName(key)}l`;
+export const isLogFile = (file: string) => file.endsWith('.jsonl');
+export const logKeyOf = (file: string) => keyOf(file.slice(0, -1));
+
+export interface LogRow {
+  table: string;
+  row: { id: string };
+}
+
+/** The lines of rows appended and removed (in that order). */
+export function logLines(append: readonly LogRow[], remove: readonly string[] = []): string {
+  let text = '';
+  for (const { table, row } of append)
+    text += `{"i":${JSON.stringify(row.id)},"o":${JSON.stringify(logOrder(row))},"t":${JSON.stringify(table)},"r":${JSON.stringify(row)}}\n`;
+  for (const id of remove) text += `{"x":${JSON.stringify(id)}}\n`;
+  return text;
+}
+
+export interface ParsedLog {
+  /** The rows of the log, by id, in the order appended. */
+  rows: Map<string, LogRow>;
+  /** Bytes of the whole, readable lines from the start (what a repair keeps of a torn file). */
+  whole: number;
+  /** What is wrong with the file: its last line cut short, or a line that is no change of a log. */
+  problem?: string;
+}
+
+/** A log file's text (and the lines not written to it yet) as its rows. */
+export function parseLog(text: string): ParsedLog {
+  const rows = new Map<string, LogRow>();
+  let pos = 0;
+  let line = 0;
+  let whole = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    line++;
+    if (nl < 0) return { rows, whole, problem: `is cut short: its last line (${line}) has no end` };
+    let change: any;
+    try {
+      change = JSON.parse(text.slice(pos, nl));
+    } catch {
+      change = undefined;
+    }
+    if (typeof change?.t === 'string' && typeof change.r?.id === 'string') {
+      if (!rows.has(change.r.id)) rows.set(change.r.id, { table: change.t, row: change.r });
+    } else if (typeof change?.x === 'string') rows.delete(change.x);
+    else return { rows, whole, problem: `is damaged: line ${line} is no change of a log (a row appended or removed)` };
+    whole += Buffer.byteLength(text.slice(pos, nl + 1));
+    pos = nl + 1;
+  }
+  return { rows, whole };
+}
+
+const byOrder = (a: LogRow, b: LogRow) => {
+  const x = logOrder(a.row);
+  const y = logOrder(b.row);
+  return x < y ? -1 : x > y ? 1 : a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0;
+};
+
+/** The log as a shard (`{ [table]: { [id]: row } }`), oldest first by `logOrder`, then id. */
+export function logShard(rows: Map<string, LogRow>): ShardData {
+  const data: ShardData = {};
+  for (const r of [...rows.values()].sort(byOrder)) (data[r.table] ??= {})[r.row.id] = r.row;
+  return data;
+}
+
+/** A row's line as a trim reads it: its id, its order and where its line is. */
+interface LineOf {
+  id: string;
+  ord: string;
+  start: number;
+  end: number;
+}
+
+const HEAD = '{"i":"';
+const ORD = '","o":"';
+const TABLE = '","t":';
+
+/** The id and order of an appended row's line (`text` from `pos` to the newline at `nl`), or the id it removes. */
+function scanLine(text: string, pos: number, nl: number): { id: string; ord?: string } | undefined {
+  if (text.startsWith(HEAD, pos) && text.charCodeAt(nl - 1) === 0x7d /* } */) {
+    const a = text.indexOf(ORD, pos + HEAD.length);
+    const b = a < 0 || a > nl ? -1 : text.indexOf(TABLE, a + ORD.length);
+    if (b > 0 && b < nl) {
+      const id = text.slice(pos + HEAD.length, a);
+      const ord = text.slice(a + ORD.length, b);
+      if (!id.includes('\\') && !ord.includes('\\')) return { id, ord };
+    }
+  }
+  let change: any;
+  try {
+    change = JSON.parse(text.slice(pos, nl));
+  } catch {
+    return undefined;
+  }
+  if (typeof change?.i === 'string' && typeof change.o === 'string' && typeof change.r === 'object') return { id: change.i, ord: change.o };
+  if (typeof change?.t === 'string' && typeof change.r?.id === 'string') return { id: change.r.id, ord: logOrder(change.r) };
+  if (typeof change?.x === 'string') return { id: change.x };
+  return undefined;
+}
+
+/** What a trim does to a log (`trimmed`). */
+export interface Trim {
+  /** Rows left, and the oldest one's order ('' for none). */
+  count: number;
+  oldest: string;
+  /** Ids of the rows to remove (none: nothing to do). */
+  removed: string[];
+  /** The log's rows as lines, oldest first, when it is to be written again whole (see `trimmed`). */
+  rewrite?: string;
+  problem?: string;
+}
+
+/**
+ * What a trim of the log `text` does (ShardBackend.trimLog): keeps the newest `keep` rows
+ * ordered at or after `after`, found without parsing rows (scanLine). The others are removed by
+ * lines appended, as a commit removes rows, until the lines of rows no longer there would be
+ * more than half of those kept: the log is then written again whole (`rewrite`), its kept lines
+ * as they are, oldest first. Rewriting the log at every trim (5,000 events every ~500) wrote ten
+ * events' lines an event. A damaged line: its problem, nothing done.
+ */
+export function trimmed(text: string, keep: number, after: string): Trim {
+  const rows = new Map<string, LineOf>();
+  let pos = 0;
+  let n = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    n++;
+    if (nl < 0) return { count: 0, oldest: '', removed: [], problem: `is cut short: its last line (${n}) has no end` };
+    const got = scanLine(text, pos, nl);
+    if (!got) return { count: 0, oldest: '', removed: [], problem: `is damaged: line ${n} is no change of a log (a row appended or removed)` };
+    if (got.ord === undefined) rows.delete(got.id);
+    else if (!rows.has(got.id)) rows.set(got.id, { id: got.id, ord: got.ord, start: pos, end: nl + 1 });
+    pos = nl + 1;
+  }
+  const all = [...rows.values()].sort((a, b) => (a.ord < b.ord ? -1 : a.ord > b.ord ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let from = all.length;
+  if (keep > 0) {
+    from = Math.max(0, all.length - keep);
+    while (from < all.length && all[from]!.ord < after) from++;
+  }
+  const kept = all.slice(from);
+  const removed = all.slice(0, from).map((r) => r.id);
+  const out: Trim = { count: kept.length, oldest: kept[0]?.ord ?? '', removed };
+  if (!removed.length) return out;
+  let live = 0;
+  for (const r of kept) live += r.end - r.start;
+  if (text.length - live > live / 2) out.rewrite = kept.map((r) => text.slice(r.start, r.end)).join('');
+  return out;
+}
+
+/**
+ * Replays the journal's entries for one log file (`path`, from the data directory), in order:
+ * the last replacement (a trim's or a copy's temp file renamed over it, a deletion), then each
+ * append after it at its offset, written only where the file does not hold those bytes already
+ * (a crash after the checkpoint's append, before the journal was emptied), so no row is written
+ * twice; what follows the last append (a torn append) is cut off. The file is fsynced.
+ */
+export async function replayLog(dir: string, path: string, entries: JournalEntry[], openFile: OpenFile = openFileHandle): Promise<void> {
+  const target = join(dir, path);
+  let from = 0;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (isAppend(e)) continue;
+    from = i + 1;
+    if (e[1] === null) {
+      await unlink(target).catch((err) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+    } else if (e[2] === true) {
+      // A trim's or copy's temp file (fsynced before its record); gone when it was renamed already.
+      await rename(join(dir, e[1]), target).catch((err) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+    } else throw new Error(`${path}: a log file is never written whole by a record`);
+    break;
+  }
+  const appends = entries.slice(from) as LogAppend[];
+  if (!appends.length) return;
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  const fd = await openFile(target, 'a+', 0o600);
+  try {
+    let end = 0;
+    for (const [, text, , offset] of appends) {
+      const bytes = Buffer.from(text);
+      const size = (await fd.stat()).size;
+      if (size < offset) throw new Error(`${path} holds ${size} bytes, fewer than the ${offset} its journal's appends follow (changed outside docs)`);
+      end = offset + bytes.length;
+      if (size >= end) {
+        const there = Buffer.alloc(bytes.length);
+        await fd.read(there, 0, bytes.length, offset);
+        if (there.equals(bytes)) continue;
+      }
+      // Opened for appending: cut back to the offset, the write lands there.
+      await fd.truncate(offset);
+      await fd.writeFile(bytes);
+    }
+    if ((await fd.stat()).size > end) await fd.truncate(end);
+    await fd.sync();
+  } finally {
+    await fd.close();
+  }
+}

@@ -82,7 +82,10 @@ export function auditHook(ctx: Context, call: AuditCall): AuditScope {
         if (!rows.length) return result;
         // A shard the write deleted from may be left with nothing else: the rings kept there move
         // to the segments, so that a deleted thing's file goes with it (never kept alive by its log).
-        for (const h of emptied) (appended ? ringToLog(tx, h) : flushRing(tx, h, Date.parse(occurredAt), logs));
+        for (const h of emptied) {
+          if (appended) ringToLog(tx, h);
+          else flushRing(tx, h, Date.parse(occurredAt), logs);
+        }
         const organization = before ?? organizationOfRows(tx, owners);
         if (!organization) return result; // a user's own settings: no organization's log
         const event: AuditEventRecord = {

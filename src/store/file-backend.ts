@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Low } from 'lowdb';
 import { DocsError } from '../kernel/errors.js';
-import type { LoadedShard, LogChanges, ShardBackend, ShardData } from './backend.js';
+import { logOrder, type LoadedShard, type LogChanges, type ShardBackend, type ShardData } from './backend.js';
 import { MARKER_TMP_PREFIX, OLD_SHARD_DIR, migrateFormat, readFormat, type DirFormat } from './data-format.js';
 import { stageFile, syncDir, type OpenFile } from './durable-file.js';
 import {
@@ -30,11 +30,27 @@ import {
 import { existsSync, readFileSync } from 'node:fs';
 import { storageError } from './storage-error.js';
 import { BIG_COMMIT, JOURNAL, isAppend, journalRecord, lastWrites, readJournal, type JournalEntry } from './journal.js';
-import { LOGS, isLogFile, isLogKey, logFile, logKeyOf, logLines, logShard, parseLog, replayLog, trimmed, type LogRow } from './log-files.js';
+import {
+  LOGS,
+  LogIndex,
+  isLogFile,
+  isLogKey,
+  keptLines,
+  lineList,
+  logFile,
+  logKeyOf,
+  logLines,
+  logShard,
+  parseLog,
+  replayLog,
+  type LogRow,
+} from './log-files.js';
 
 export { fileName, keyOf } from './shard-files.js';
 
 const IO_CONCURRENCY = 16;
+/** Logs whose index (LogIndex: ~0.2 KB a row) a process keeps for its trims. */
+const LOG_INDEXES = 32;
 
 /**
  * Journal bytes after which a commit checkpoints (fsyncs the files written since the last
@@ -180,6 +196,8 @@ export class FileBackend implements ShardBackend {
    * appended to the file at the next checkpoint). A log first committed to is stat'ed, never read.
    */
   private readonly logFiles = new Map<string, { file: number; lines: string[]; bytes: number }>();
+  /** What this process knows of the logs it trimmed (LogIndex), the most recently trimmed LOG_INDEXES. */
+  private readonly logIndex = new Map<string, LogIndex>();
   /** Log tables' rows are lines of log files (src/store/log-files.ts), appended by commits. */
   readonly logs: boolean;
   private readonly logDir: string;
@@ -470,9 +488,11 @@ export class FileBackend implements ShardBackend {
 
   /**
    * Removes the rows of log `log` past the newest `keep` (by logOrder, then id) or ordered before
-   * `after` (ShardBackend.trimLog), between commits. Their removal is a commit of its own (lines
-   * in a journal record, appended at the next checkpoint); when the log would hold more lines of
-   * removed rows than half of those kept (log-files.ts `trimmed`), the kept lines are written
+   * `after` (ShardBackend.trimLog), between commits, found in the log's index (LogIndex: the log
+   * is read for it once). Their removal is a commit of its own (lines in a journal record,
+   * appended at the next checkpoint), until the log would hold more bytes of lines of removed
+   * rows than half of those kept: writing the log anew at each trim (5,000 events every ~500)
+   * wrote ten events' lines an event. Then the kept lines are written
    * whole to a temp file instead (fsynced), a journal record naming it is the commit point (a
    * replay after a crash renames it and appends after it only what later commits added), then it
    * is renamed over the log and the folder fsynced.
@@ -482,27 +502,44 @@ export class FileBackend implements ShardBackend {
       const path = `${LOGS}/${logFile(log)}`;
       const target = join(this.dir, path);
       let tmp: string | undefined;
-      let t: ReturnType<typeof trimmed>;
+      let idx: LogIndex;
+      let plan: ReturnType<LogIndex['plan']>;
+      let text: string;
       try {
         if (this.unapplied) await this.applyJournal();
-        t = trimmed(await this.logText(path), keep, after);
-        if (t.problem) throw this.damaged(path, t.problem);
-        if (!t.removed.length) return { count: t.count, oldest: t.oldest };
-        if (t.rewrite === undefined) {
-          const was = await this.logOf(path);
-          const text = logLines([], t.removed);
-          await this.append(journalRecord([[path, text, 'A', was.file + was.bytes]])); // commit point
-          this.logFiles.set(path, { file: was.file, lines: [...was.lines, text], bytes: was.bytes + Buffer.byteLength(text) });
-          return { count: t.count, oldest: t.oldest };
+        let found = this.logIndex.get(path);
+        if (!found) {
+          const made = LogIndex.of(await this.logText(path));
+          if (typeof made === 'string') throw this.damaged(path, made);
+          found = made;
         }
+        idx = found;
+        this.logIndex.delete(path);
+        this.logIndex.set(path, idx); // most recently trimmed last
+        if (this.logIndex.size > LOG_INDEXES) this.logIndex.delete(this.logIndex.keys().next().value!);
+        plan = idx.plan(keep, after);
+        const result = { count: plan.count, oldest: plan.oldest };
+        if (!plan.removed.length) return result;
+        const was = await this.logOf(path);
+        const removal = logLines([], plan.removed);
+        const live = idx.live - plan.bytes;
+        if (was.file + was.bytes + Buffer.byteLength(removal) - live <= live / 2) {
+          await this.append(journalRecord([[path, removal, 'A', was.file + was.bytes]])); // commit point
+          this.logFiles.set(path, { file: was.file, lines: [...was.lines, removal], bytes: was.bytes + Buffer.byteLength(removal) });
+          for (const id of plan.removed) idx.remove(id);
+          return result;
+        }
+        text = keptLines(await this.logText(path), new Set(plan.removed));
         await mkdir(this.logDir, { recursive: true, mode: 0o700 });
-        tmp = await stageFile(target, t.rewrite, this.opts.openFile);
+        tmp = await stageFile(target, text, this.opts.openFile);
         await this.append(journalRecord([[path, relative(this.dir, tmp), true]])); // commit point
       } catch (err) {
         if (tmp) await unlink(tmp).catch(() => {});
+        this.logIndex.delete(path); // read again at the next trim
         throw err instanceof DocsError ? err : storageError(err, this.dir);
       }
-      this.logFiles.set(path, { file: Buffer.byteLength(t.rewrite), lines: [], bytes: 0 });
+      this.logFiles.set(path, { file: Buffer.byteLength(text), lines: [], bytes: 0 });
+      for (const id of plan.removed) idx.remove(id);
       try {
         await rename(tmp, target);
         await syncDir(this.logDir);
@@ -512,7 +549,7 @@ export class FileBackend implements ShardBackend {
           throw storageError(err, this.dir);
         });
       }
-      return { count: t.count, oldest: t.oldest };
+      return { count: plan.count, oldest: plan.oldest };
     });
   }
 
@@ -627,6 +664,7 @@ export class FileBackend implements ShardBackend {
     };
     // Logs: each one's new state once committed (a replaced one: its new file; lines appended).
     const logStates = new Map<string, { file: number; lines: string[]; bytes: number }>();
+    const indexed: [LogIndex, LogRow[], string[], string[]][] = [];
     try {
       if (this.unapplied) await this.applyJournal();
       for (const [key, data] of replaced) {
@@ -634,12 +672,14 @@ export class FileBackend implements ShardBackend {
         const rows: LogRow[] = [];
         for (const [table, byId] of Object.entries(data ?? {})) for (const row of Object.values(byId)) rows.push({ table, row });
         if (!rows.length) {
+          this.logIndex.delete(path);
           if ((await this.logOf(path)).file) remove(join(this.dir, path));
           logStates.set(path, { file: 0, lines: [], bytes: 0 });
           continue;
         }
         // Staged fsynced and named in the record, as a big commit's files: a log may be MBs.
         const text = logLines(rows);
+        this.logIndex.delete(path);
         await mkdir(this.logDir, { recursive: true, mode: 0o700 });
         const tmp = await stageFile(join(this.dir, path), text, this.opts.openFile);
         staged.push(tmp);
@@ -655,7 +695,10 @@ export class FileBackend implements ShardBackend {
         for (const [log, { append, remove: removed }] of byLog) {
           const path = `${LOGS}/${logFile(log)}`;
           const was = logStates.get(path) ?? (await this.logOf(path));
-          const text = logLines(append, removed);
+          const lines = lineList(append, removed);
+          const text = lines.join('');
+          const idx = this.logIndex.get(path);
+          if (idx) indexed.push([idx, append, removed, lines]);
           // The offset the lines go at: a replay writes them only where the file does not hold them.
           entries.push([path, text, 'A', was.file + was.bytes]);
           logStates.set(path, { file: was.file, lines: [...was.lines, text], bytes: was.bytes + Buffer.byteLength(text) });
@@ -700,6 +743,10 @@ export class FileBackend implements ShardBackend {
     for (const [file, text] of rewritten) this.pending.set(file, text);
     for (const [key, data] of changes) if (data === null || big) this.pending.delete(fileName(key));
     for (const [path, state] of logStates) this.logFiles.set(path, state);
+    for (const [idx, append, removed, lines] of indexed) {
+      append.forEach((a, i) => idx.add(a.row.id, logOrder(a.row), Buffer.byteLength(lines[i]!)));
+      for (const id of removed) idx.remove(id);
+    }
     if (big) for (const b of buckets.keys()) this.dirtyBuckets.delete(b);
     try {
       await each(renames, IO_CONCURRENCY, ([tmp, target]) => rename(join(this.dir, tmp), join(this.dir, target)));

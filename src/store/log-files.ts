@@ -31,14 +31,17 @@ export interface LogRow {
   row: { id: string };
 }
 
-/** The lines of rows appended and removed (in that order). */
-export function logLines(append: readonly LogRow[], remove: readonly string[] = []): string {
-  let text = '';
+/** The line of each row appended, then of each removed. */
+export function lineList(append: readonly LogRow[], remove: readonly string[] = []): string[] {
+  const lines: string[] = [];
   for (const { table, row } of append)
-    text += `{"i":${JSON.stringify(row.id)},"o":${JSON.stringify(logOrder(row))},"t":${JSON.stringify(table)},"r":${JSON.stringify(row)}}\n`;
-  for (const id of remove) text += `{"x":${JSON.stringify(id)}}\n`;
-  return text;
+    lines.push(`{"i":${JSON.stringify(row.id)},"o":${JSON.stringify(logOrder(row))},"t":${JSON.stringify(table)},"r":${JSON.stringify(row)}}\n`);
+  for (const id of remove) lines.push(`{"x":${JSON.stringify(id)}}\n`);
+  return lines;
 }
+
+/** The lines of rows appended and removed (in that order). */
+export const logLines = (append: readonly LogRow[], remove: readonly string[] = []) => lineList(append, remove).join('');
 
 export interface ParsedLog {
   /** The rows of the log, by id, in the order appended. */
@@ -123,54 +126,90 @@ function scanLine(text: string, pos: number, nl: number): { id: string; ord?: st
   return undefined;
 }
 
-/** What a trim does to a log (`trimmed`). */
-export interface Trim {
-  /** Rows left, and the oldest one's order ('' for none). */
-  count: number;
-  oldest: string;
-  /** Ids of the rows to remove (none: nothing to do). */
-  removed: string[];
-  /** The log's rows as lines, oldest first, when it is to be written again whole (see `trimmed`). */
-  rewrite?: string;
-  problem?: string;
-}
-
-/**
- * What a trim of the log `text` does (ShardBackend.trimLog): keeps the newest `keep` rows
- * ordered at or after `after`, found without parsing rows (scanLine). The others are removed by
- * lines appended, as a commit removes rows, until the lines of rows no longer there would be
- * more than half of those kept: the log is then written again whole (`rewrite`), its kept lines
- * as they are, oldest first. Rewriting the log at every trim (5,000 events every ~500) wrote ten
- * events' lines an event. A damaged line: its problem, nothing done.
- */
-export function trimmed(text: string, keep: number, after: string): Trim {
+/** The rows of a log's text with where their lines are (positions in the text), or what is wrong with it. */
+function scanLog(text: string): { rows: Map<string, LineOf>; problem?: string } {
   const rows = new Map<string, LineOf>();
   let pos = 0;
   let n = 0;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
     n++;
-    if (nl < 0) return { count: 0, oldest: '', removed: [], problem: `is cut short: its last line (${n}) has no end` };
+    if (nl < 0) return { rows, problem: `is cut short: its last line (${n}) has no end` };
     const got = scanLine(text, pos, nl);
-    if (!got) return { count: 0, oldest: '', removed: [], problem: `is damaged: line ${n} is no change of a log (a row appended or removed)` };
+    if (!got) return { rows, problem: `is damaged: line ${n} is no change of a log (a row appended or removed)` };
     if (got.ord === undefined) rows.delete(got.id);
     else if (!rows.has(got.id)) rows.set(got.id, { id: got.id, ord: got.ord, start: pos, end: nl + 1 });
     pos = nl + 1;
   }
-  const all = [...rows.values()].sort((a, b) => (a.ord < b.ord ? -1 : a.ord > b.ord ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  let from = all.length;
-  if (keep > 0) {
-    from = Math.max(0, all.length - keep);
-    while (from < all.length && all[from]!.ord < after) from++;
+  return { rows };
+}
+
+const byOrd = (a: { id: string; ord: string }, b: { id: string; ord: string }) =>
+  a.ord < b.ord ? -1 : a.ord > b.ord ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/**
+ * What a process knows of a log it trims (src/store/file-backend.ts keeps one per log trimmed,
+ * in step with its commits): each row's order and the bytes of its line, and the bytes of the
+ * rows' lines together. A trim then reads nothing: it reads and scans the log once, to make
+ * this, and again only to write the log anew. Reading and scanning a log of 5,000 events at
+ * each trim (one every ~500 events) was ~10% of a busy server's main thread.
+ */
+export class LogIndex {
+  readonly rows = new Map<string, { id: string; ord: string; bytes: number }>();
+  /** Bytes of the lines of the rows the log holds. */
+  live = 0;
+
+  /** The index of a log's text, or what is wrong with it. */
+  static of(text: string): LogIndex | string {
+    const { rows, problem } = scanLog(text);
+    if (problem) return problem;
+    const idx = new LogIndex();
+    for (const r of rows.values()) idx.add(r.id, r.ord, Buffer.byteLength(text.slice(r.start, r.end)));
+    return idx;
   }
-  const kept = all.slice(from);
-  const removed = all.slice(0, from).map((r) => r.id);
-  const out: Trim = { count: kept.length, oldest: kept[0]?.ord ?? '', removed };
-  if (!removed.length) return out;
-  let live = 0;
-  for (const r of kept) live += r.end - r.start;
-  if (text.length - live > live / 2) out.rewrite = kept.map((r) => text.slice(r.start, r.end)).join('');
-  return out;
+
+  add(id: string, ord: string, bytes: number): void {
+    if (this.rows.has(id)) return;
+    this.rows.set(id, { id, ord, bytes });
+    this.live += bytes;
+  }
+
+  remove(id: string): void {
+    const r = this.rows.get(id);
+    if (!r) return;
+    this.rows.delete(id);
+    this.live -= r.bytes;
+  }
+
+  /**
+   * What a trim removes (ShardBackend.trimLog): all but the newest `keep` rows ordered at or after
+   * `after` (by order, then id); the rows left and the oldest one's order ('' for none).
+   */
+  plan(keep: number, after: string): { removed: string[]; count: number; oldest: string; bytes: number } {
+    const all = [...this.rows.values()].sort(byOrd);
+    let from = all.length;
+    if (keep > 0) {
+      from = Math.max(0, all.length - keep);
+      while (from < all.length && all[from]!.ord < after) from++;
+    }
+    let bytes = 0;
+    const removed: string[] = [];
+    for (let i = 0; i < from; i++) {
+      removed.push(all[i]!.id);
+      bytes += all[i]!.bytes;
+    }
+    return { removed, count: all.length - from, oldest: all[from]?.ord ?? '', bytes };
+  }
+}
+
+/** The lines of the rows of log `text` not in `removed`, oldest first: the log written anew. */
+export function keptLines(text: string, removed: ReadonlySet<string>): string {
+  const { rows } = scanLog(text);
+  return [...rows.values()]
+    .filter((r) => !removed.has(r.id))
+    .sort(byOrd)
+    .map((r) => text.slice(r.start, r.end))
+    .join('');
 }
 
 /**

@@ -107,11 +107,13 @@ describe('log files of a data directory', () => {
     expect(linesIn(dir)).toBe(4); // 8 to 11: the rewrite holds 11 too, committed but not appended yet
     expect(await c.trimLog(LOG, 10, at(10))).toEqual({ count: 2, oldest: at(10) });
     expect(await c.trimLog(LOG, 10, at(10))).toEqual({ count: 2, oldest: at(10) }); // nothing to remove
-    await append(c, 12);
+    await append(c, 12, 13);
+    // The index a trim keeps follows the commits since: 12 and 13 are counted, read from nowhere.
+    expect(await c.trimLog(LOG, 3, '')).toEqual({ count: 3, oldest: at(11) });
     await c.discard(); // the crash: the journal holds the trims and the appends around them
     const d = await opened(dir);
-    expect(await rowsOf(d)).toEqual([10, 11, 12]);
-    expect(linesIn(dir)).toBe(3);
+    expect(await rowsOf(d)).toEqual([11, 12, 13]);
+    expect(linesIn(dir)).toBe(4); // 10 to 13, and a line removing 10
     expect(readdirSync(join(dir, 'logs')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(await d.trimLog(LOG, 0, '')).toEqual({ count: 0, oldest: '' });
     expect(await rowsOf(d)).toEqual([]);

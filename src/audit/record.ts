@@ -362,24 +362,46 @@ function trimDue(store: Store, event: AuditEventRecord, now: number, logs: Logs)
   const { maxEvents, maxAgeMs } = b;
   const organization = event.organization;
   let memo = logs.get(organization);
+  const first = !memo;
   if (memo) {
     const due = noted(memo, [event], 1 / RING, b);
     if (memo.trimming || !due) return;
   } else logs.set(organization, (memo = { count: 1, oldest: event.occurredAt, moves: 0 }));
   memo.trimming = true;
   const counted = memo.count;
-  store.trimLog!(AuditLog, 'organization', organization, maxEvents, new Date(now - maxAgeMs).toISOString()).then(
-    ({ count, oldest }) => {
-      // What is left, and the events this process recorded since the trim began, and the one
-      // that began it (committed after the trim's snapshot, as a rule).
-      const m = logs.get(organization)!;
-      logs.set(organization, { count: count + 1 + Math.max(0, m.count - counted), oldest: oldest || m.oldest, moves: 0 });
-    },
-    () => {
-      const m = logs.get(organization);
-      if (m) m.trimming = false;
-    },
-  );
+  // The first trim of an organization in this process moves the segments of before the log into it first.
+  (first ? segmentsToLog(store, organization) : Promise.resolve())
+    .then(() => store.trimLog!(AuditLog, 'organization', organization, maxEvents, new Date(now - maxAgeMs).toISOString()))
+    .then(
+      ({ count, oldest }) => {
+        // What is left, and the events this process recorded since the trim began, and the one
+        // that began it (committed after the trim's snapshot, as a rule).
+        const m = logs.get(organization)!;
+        logs.set(organization, { count: count + 1 + Math.max(0, m.count - counted), oldest: oldest || m.oldest, moves: 0 });
+      },
+      () => {
+        const m = logs.get(organization);
+        if (m) m.trimming = false;
+      },
+    );
+}
+
+/**
+ * The segments of an organization written before its store kept the log row by row (a data
+ * directory of an earlier docs, PostgreSQL before layout 3), moved into the log in a write of
+ * their own (same ids, so reads list them as before): retention then trims them with the log,
+ * where they were left untrimmed. Nothing there (every store since): it reads the group's index
+ * and writes nothing. Failing (a full disk), they stay where they are, read beside the log.
+ */
+function segmentsToLog(store: Store, organization: string): Promise<unknown> {
+  return store
+    .write((tx) => {
+      for (const e of tx.find(AuditEvents, 'organization', organization)) {
+        tx.delete(AuditEvents, e.id);
+        tx.put(AuditLog, e);
+      }
+    })
+    .catch(() => {});
 }
 
 /** Newest first; ties by uuid (the same whether the event is in a ring or in the segments). */

@@ -201,6 +201,8 @@ export class FileBackend implements ShardBackend {
   /** Log tables' rows are lines of log files (src/store/log-files.ts), appended by commits. */
   readonly logs: boolean;
   private readonly logDir: string;
+  /** Closed (until opened again): a commit or trim still queued (the audit log's, in the background) is refused, and opens no journal again. */
+  private closed = false;
 
   constructor(
     readonly dir: string,
@@ -291,6 +293,7 @@ export class FileBackend implements ShardBackend {
   }
 
   async open(): Promise<void> {
+    this.closed = false;
     try {
       // An older directory is checked where its shards are, and migrated only once it opened:
       // a start refused for damage leaves it as it was.
@@ -499,6 +502,7 @@ export class FileBackend implements ShardBackend {
    */
   trimLog(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
     return this.exclusive(async () => {
+      if (this.closed) throw new DocsError('unavailable', `data directory ${this.dir}: the store is closed`);
       const path = `${LOGS}/${logFile(log)}`;
       const target = join(this.dir, path);
       let tmp: string | undefined;
@@ -612,6 +616,8 @@ export class FileBackend implements ShardBackend {
   }
 
   private async commitNow(all: Map<string, ShardData | null>, logs?: LogChanges): Promise<Map<string, number>> {
+    // A write queued in the background (the audit log's, src/audit/record.ts) after the store closed: no journal opened again.
+    if (this.closed) throw new DocsError('unavailable', `data directory ${this.dir}: the store is closed`);
     let changes = all;
     let replaced: [string, ShardData | null][] = [];
     if (this.logs && [...all.keys()].some(isLogKey)) {
@@ -967,6 +973,7 @@ export class FileBackend implements ShardBackend {
    */
   async discard(): Promise<void> {
     await this.exclusive(async () => {
+      this.closed = true;
       const fd = this.journal;
       this.journal = undefined;
       await fd?.close();
@@ -976,6 +983,7 @@ export class FileBackend implements ShardBackend {
   /** Checkpoints and removes the journal (kept, for the next start to replay, if that fails). */
   async close(): Promise<void> {
     await this.exclusive(async () => {
+      this.closed = true;
       const fd = this.journal;
       if (!fd) return;
       try {

@@ -73,9 +73,10 @@ export interface ShardBackend {
   /**
    * Backends with `logs`: removes the rows of log `log` past the newest `keep` (by `logOrder`)
    * or ordered before `after`, in a transaction of its own (other processes are told the log
-   * changed); answers how many rows are left and the oldest one's order ('' for none).
+   * changed); answers how many rows are left and the oldest one's order ('' for none), and, when
+   * the backend says, how many it removed (0: the log is as it was, a copy of it still current).
    */
-  trimLog?(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }>;
+  trimLog?(log: string, keep: number, after: string): Promise<{ count: number; oldest: string; removed?: number }>;
   /**
    * Calls `fn` with the keys of shards other processes commit (shared backends only), and, when
    * the notice could carry them, those shards as committed (the others of `keys`: changed, to

@@ -500,7 +500,7 @@ export class FileBackend implements ShardBackend {
    * replay after a crash renames it and appends after it only what later commits added), then it
    * is renamed over the log and the folder fsynced.
    */
-  trimLog(log: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
+  trimLog(log: string, keep: number, after: string): Promise<{ count: number; oldest: string; removed: number }> {
     return this.exclusive(async () => {
       if (this.closed) throw new DocsError('unavailable', `data directory ${this.dir}: the store is closed`);
       const path = `${LOGS}/${logFile(log)}`;
@@ -522,7 +522,7 @@ export class FileBackend implements ShardBackend {
         this.logIndex.set(path, idx); // most recently trimmed last
         if (this.logIndex.size > LOG_INDEXES) this.logIndex.delete(this.logIndex.keys().next().value!);
         plan = idx.plan(keep, after);
-        const result = { count: plan.count, oldest: plan.oldest };
+        const result = { count: plan.count, oldest: plan.oldest, removed: plan.removed.length };
         if (!plan.removed.length) return result;
         const was = await this.logOf(path);
         const removal = logLines([], plan.removed);
@@ -553,7 +553,7 @@ export class FileBackend implements ShardBackend {
           throw storageError(err, this.dir);
         });
       }
-      return { count: plan.count, oldest: plan.oldest };
+      return { count: plan.count, oldest: plan.oldest, removed: plan.removed.length };
     });
   }
 

@@ -705,10 +705,14 @@ export class ShardStore implements Store {
   async trimLog(table: string, field: string, value: string, keep: number, after: string): Promise<{ count: number; oldest: string }> {
     const log = this.specs.get(table)?.locate?.[field]?.(value);
     if (!this.logTables.has(table) || !log || !this.backend.trimLog) throw new DocsError('bug', `${table} is no log kept row by row`);
+    let removed: number | undefined;
     try {
-      return await this.backend.trimLog(log, keep, after);
+      const r = await this.backend.trimLog(log, keep, after);
+      removed = r.removed;
+      return { count: r.count, oldest: r.oldest };
     } finally {
-      this.invalidate([log]);
+      // A trim that removed nothing changed nothing: no copy to drop, no new generation.
+      if (removed !== 0) this.invalidate([log]);
     }
   }
 

@@ -96,26 +96,26 @@ describe('log files of a data directory', () => {
     const b = await opened(dir);
     await append(b, ...Array.from({ length: 10 }, (_, i) => i + 1));
     // One row of ten removed: a line appended, the file not rewritten.
-    expect(await b.trimLog(LOG, 9, '')).toEqual({ count: 9, oldest: at(2) });
+    expect(await b.trimLog(LOG, 9, '')).toMatchObject({ count: 9, oldest: at(2) });
     expect(await rowsOf(b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
     await b.close();
     expect(readFileSync(join(dir, FILE), 'utf8')).toContain(`{"x":"${row(1).id}"}`);
     const c = await opened(dir);
     await append(c, 11);
     // Most rows removed: written again whole, through a temp file the journal names.
-    expect(await c.trimLog(LOG, 4, '')).toEqual({ count: 4, oldest: at(8) });
+    expect(await c.trimLog(LOG, 4, '')).toMatchObject({ count: 4, oldest: at(8) });
     expect(linesIn(dir)).toBe(4); // 8 to 11: the rewrite holds 11 too, committed but not appended yet
-    expect(await c.trimLog(LOG, 10, at(10))).toEqual({ count: 2, oldest: at(10) });
-    expect(await c.trimLog(LOG, 10, at(10))).toEqual({ count: 2, oldest: at(10) }); // nothing to remove
+    expect(await c.trimLog(LOG, 10, at(10))).toMatchObject({ count: 2, oldest: at(10) });
+    expect(await c.trimLog(LOG, 10, at(10))).toEqual({ count: 2, oldest: at(10), removed: 0 }); // nothing to remove
     await append(c, 12, 13);
     // The index a trim keeps follows the commits since: 12 and 13 are counted, read from nowhere.
-    expect(await c.trimLog(LOG, 3, '')).toEqual({ count: 3, oldest: at(11) });
+    expect(await c.trimLog(LOG, 3, '')).toMatchObject({ count: 3, oldest: at(11) });
     await c.discard(); // the crash: the journal holds the trims and the appends around them
     const d = await opened(dir);
     expect(await rowsOf(d)).toEqual([11, 12, 13]);
     expect(linesIn(dir)).toBe(4); // 10 to 13, and a line removing 10
     expect(readdirSync(join(dir, 'logs')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(await d.trimLog(LOG, 0, '')).toEqual({ count: 0, oldest: '' });
+    expect(await d.trimLog(LOG, 0, '')).toMatchObject({ count: 0, oldest: '' });
     expect(await rowsOf(d)).toEqual([]);
     await d.close();
   });

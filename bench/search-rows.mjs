@@ -2,8 +2,11 @@
 // its ranking (`rankOrg`) and the text of the rows shown (`rowDetails`), CPU per query, on a copy
 // of an index file, for this build and others (`--vs DIST`: another build's dist/, alternating).
 //
-//   node bench/search-rows.mjs --index FILE [--vs /work/main/dist] [--words 40] [--rounds 5] [--rows 500]
+//   node bench/search-rows.mjs --index FILE [--vs /work/main/dist] [--words 40] [--rounds 5] [--spaces 100] [--cold]
 //
+// The rows read are those of the first `--spaces` spaces of the ranking (a first page of
+// results: 100 by default, as the API's). `--cold`: each query on a new connection (SQLite's
+// cache empty, as for the words a server has not seen; the OS's cache warm).
 // The thread's program runs here on the main thread (its `parentPort` a stand-in): the same
 // code, without messages. Words as bench/search-scale.mjs's (bench/text.mjs), snippet terms with
 // their stems as a search makes them.
@@ -24,7 +27,8 @@ if (!index) throw new Error('--index FILE (an organization index, e.g. <seed>/da
 const builds = [resolve(join(import.meta.dirname, '..', 'dist')), ...argv.flatMap((a, i) => (a === '--vs' ? [resolve(argv[i + 1])] : []))];
 const nWords = Number(opt('words', 40));
 const rounds = Number(opt('rounds', 5));
-const shown = Number(opt('rows', 500));
+const shownSpaces = Number(opt('spaces', 100));
+const cold = argv.includes('--cold');
 const require = createRequire(import.meta.url);
 const { stemmer } = await import('stemmer');
 
@@ -69,13 +73,17 @@ try {
         const match = `"${word}"*`;
         const terms = [...new Set([word, stemmer(word)])];
         // A new ranking each time: no kept one (`known` undefined, the thread keeps none).
+        if (cold) call('close', 'k');
         let t = cpu();
         const got = call('rankOrg', 'k', file, match, spaces, 500);
         const rankMs = cpu() - t;
         const rows = got.rows;
-        const n = Math.min(shown, rows.r.length);
-        const rowids = rows.r.slice(0, n);
-        const firsts = rowids.map((r, i) => r - rows.sec[i]);
+        // The rows of the first spaces (in the order of their best row), grouped as an answer reads them.
+        const bySpace = new Map();
+        rows.r.forEach((_, i) => bySpace.set(rows.space[i], [...(bySpace.get(rows.space[i]) ?? []), i]));
+        const at = [...bySpace.values()].slice(0, shownSpaces).flat();
+        const rowids = at.map((i) => rows.r[i]);
+        const firsts = at.map((i) => rows.r[i] - rows.sec[i]);
         t = cpu();
         const details = call('rowDetails', 'k', file, rowids, firsts, terms, 0);
         const rowsMs = cpu() - t;

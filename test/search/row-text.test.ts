@@ -311,6 +311,36 @@ describe('the text of organization search rows', () => {
     expect(d.inflatedAlone).toBeLessThanOrEqual(1); // the long page
   });
 
+  it("reads the index's spaces once while it is unchanged, again after a write", async () => {
+    searchLimits.orgSections = 500;
+    const indexes = indexesOf(ctx);
+    const rank = async (word: string) => indexes.rankOrg(org, await spacesOf(), matchExpression([word]));
+    await rank('heron');
+    const before = await counts();
+    for (const word of ['egret', 'crane', 'ibis']) expect((await rank(word)).rows.r.length).toBeGreaterThan(0);
+    expect(delta(before, await counts()).spacesRead).toBe(0);
+    // A new space: indexed by the next search (a write), whose ranking reads the spaces again and finds it.
+    const id = (await call('createSpace', { path: { organizationId: org }, body: { title: 'Space new' } })).id;
+    const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;
+    const changes = [{ operation: 'insert_page', title: 'Flamingo', document: { markdown: 'A flamingo beside the herons.' } }];
+    await call('updateChangeRequestContent', { path: { spaceId: id, changeRequestId: cr }, query: { compat: false }, body: { changes } });
+    await call('mergeChangeRequest', { path: { spaceId: id, changeRequestId: cr } });
+    const b2 = await counts();
+    expect((await rank('flamingo')).rows.space).toEqual([id]);
+    expect(delta(b2, await counts()).spacesRead).toBe(1);
+    // Another connection's commit (another process sharing the file): read again.
+    const other = new Database(indexes.where(org).file!);
+    try {
+      other.pragma('busy_timeout = 5000');
+      other.prepare(`UPDATE spaces SET version = version + 1 WHERE id = ?`).run(id); // as a write of another process would
+    } finally {
+      other.close();
+    }
+    const b3 = await counts();
+    await rank('stork');
+    expect(delta(b3, await counts()).spacesRead).toBe(1);
+  });
+
   it('makes snippets as before', () => {
     const rand = random(99);
     const parts = [

@@ -76,6 +76,7 @@ try {
         if (cold) call('close', 'k');
         let t = cpu();
         const got = call('rankOrg', 'k', file, match, spaces, 500);
+        if (got.tiePass) per[b].ties = (per[b].ties ?? 0) + 1;
         const rankMs = cpu() - t;
         const rows = got.rows;
         // The rows of the first spaces (in the order of their best row), grouped as an answer reads them.
@@ -105,7 +106,7 @@ try {
     const p = per[b];
     const q = p.rank.length;
     process.stdout.write(
-      `${dist}: rank ${(sum(p.rank) / q).toFixed(2)} ms, rowDetails ${(sum(p.rows) / q).toFixed(2)} ms a query (${(p.n / q).toFixed(0)} rows, ${q} queries)\n`,
+      `${dist}: rank ${(sum(p.rank) / q).toFixed(2)} ms, rowDetails ${(sum(p.rows) / q).toFixed(2)} ms a query (${(p.n / q).toFixed(0)} rows, ${q} queries, ${p.ties ?? 0} rankings with a second pass)\n`,
     );
   }
   const counts = calls[0].call('counts');

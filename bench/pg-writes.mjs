@@ -383,7 +383,7 @@ export async function pgWritesRows({
         shown: `${(pRate / offRate).toFixed(2)}x`,
         target: '>= 0.9',
         pass: pRate / offRate >= 0.9,
-        context: `${Math.round(pRate)} vs ${Math.round(offRate)} writes/s; ${cpuMs(sums.pgServers)} on, ${cpuMs(sums.pgAuditOff).replace('server CPU ', '')} off; ${ctx}`,
+        context: `${Math.round(pRate)} vs ${Math.round(offRate)} writes/s; ${cpuMs(sums.pgServers)} on, ${cpuMs(sums.pgAuditOff).replace('server CPU ', '')} off; PostgreSQL's ${ms(sums.pgServers.pgCpu / sums.pgServers.ok)} vs ${ms(sums.pgAuditOff.pgCpu / sums.pgAuditOff.ok)} ms; ${ctx}`,
       },
     ].filter((r) => Number.isFinite(r.value));
     return rows;

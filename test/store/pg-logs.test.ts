@@ -255,6 +255,10 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
         expect(await a.trimLog('log/audit/o', 900, '')).toEqual({ count: 900, oldest: at(100) });
         const left = async (log: string) => Object.keys((await a.load([log])).get(log)!.data.auditLog!).length;
         expect([await left('log/audit/o'), await left('log/audit/p'), await left('log/audit/q')]).toEqual([900, 1000, 1000]);
+        // Keeping none empties that log only.
+        expect(await a.trimLog('log/audit/p', 0, '')).toEqual({ count: 0, oldest: '' });
+        expect((await a.load(['log/audit/p'])).get('log/audit/p')!.data).toEqual({});
+        expect(await left('log/audit/q')).toBe(1000);
       });
     },
     T,

@@ -11,7 +11,8 @@ import { ShardStore } from '../src/store/shard-store.js';
 import { TABLES } from '../src/store/tables.js';
 import { authenticate } from '../src/auth/tokens.js';
 import type { Context } from '../src/kernel/context.js';
-import type { NamedWriteTx, Row, Store } from '../src/store/port.js';
+import type { NamedWriteTx, RowChanges, Store } from '../src/store/port.js';
+import { DocsError } from '../src/kernel/errors.js';
 import { invoke } from '../src/invoke.js';
 import { loadBodyValidatorRuntime } from '../src/contract/validate.js';
 import { warmSearchCode, warmUpSearchWord } from '../src/search/service.js';
@@ -76,41 +77,23 @@ export const WARM_UP_WRITE = 'updateSpaceById';
  */
 export const WARM_UP_SEARCH = 'searchSpaceContent';
 
-/** Thrown by `rollingBack`'s writes after their function ran, so that the store commits nothing. */
-class RolledBack {
-  constructor(
-    readonly result: unknown,
-    readonly changes: Changes | undefined,
-  ) {}
-}
-
-/** The rows a write put (a row) or deleted (null), by table: what the store's transaction keeps (src/store/shard-store.ts `Tx.changes`). */
-export type Changes = ReadonlyMap<string, ReadonlyMap<string, Row | null>>;
+/** The rows a write put (a row) or deleted (null), by table: what the store's transaction keeps. */
+export type Changes = RowChanges;
 
 /**
- * `store` but for its writes: each runs its function in the store's write path as any write does
- * (the queue, a transaction over the shards it reads), then throws, so the batch commits nothing
- * (src/store/shard-store.ts `runBatch`: a write that throws is refused alone); it answers what
- * the function returned, and gives `seen` the rows it would have committed (when the store's
- * transaction shows them). The shards its commit would rewrite are loaded first, as a commit's
- * plan loads them: its function then runs again with them loaded, as a write's does.
+ * `store` but for its writes: each is rehearsed (`Store.rehearse`: the store's write path as any
+ * write takes it, the shards its commit would rewrite loaded, nothing committed); it answers what
+ * the function returned and gives `seen` the rows it would have committed. A store that cannot
+ * rehearse refuses the writes.
  */
 export function rollingBack(store: Store, seen?: (changes: Changes) => void): Store {
-  const write: Store['write'] = (fn) =>
-    store
-      .write((tx) => {
-        const result = fn(tx);
-        const { changes, plan } = tx as { changes?: Changes; plan?: (changes: Changes) => void };
-        // The shards its commit would rewrite loaded as a commit loads them (src/store/shard-store.ts
-        // `Tx.plan`): a first write of the same rows reads nothing more (a directory's shard).
-        if (changes?.size) plan?.call(tx, changes);
-        throw new RolledBack(result, changes);
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof RolledBack)) throw err;
-        if (err.changes?.size) seen?.(err.changes);
-        return err.result as never;
-      });
+  const write: Store['write'] = (fn) => {
+    if (!store.rehearse) return Promise.reject(new DocsError('unavailable', 'this store cannot rehearse a write'));
+    return store.rehearse(fn).then(({ result, changes }) => {
+      if (changes.size) seen?.(changes);
+      return result;
+    });
+  };
   return new Proxy(store, {
     get(target, key) {
       if (key === 'write') return write;

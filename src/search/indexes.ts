@@ -16,6 +16,7 @@ import {
   type RawHit,
   type RowDetails,
   type SectionRow,
+  type ThreadCounts,
   type WalkedPage,
   type WorkerInit,
 } from './worker.js';
@@ -207,6 +208,9 @@ export function startSearchThread(dataDir: string): void {
     () => {}, // derived data: the first search opens them
   );
 }
+
+/** The search thread's work counters (`ThreadCounts`: tests and measurements); starts it if none runs. */
+export const searchThreadCounts = (): Promise<ThreadCounts> => call<ThreadCounts>('counts');
 
 /** Ends the search thread (tests: the next call starts a new one, as in a fresh process). */
 export async function stopSearchThread(): Promise<void> {
@@ -595,18 +599,23 @@ class Indexes {
   }
 
   /**
-   * The text of ranked sections (rowids of `ranking`): titles, anchors, snippets around `terms`
-   * (the ranking's query's), their pages'. Read once per ranking: a cached ranking has them.
+   * The text of ranked sections (the rows `at` of `ranking`, by their index in it): titles,
+   * anchors, snippets around `terms` (the ranking's query's), their pages'. Read once per
+   * ranking: a cached ranking has them. The thread is given each row's page (its first rowid:
+   * rowid − section number), which the ranking found: not looked up again.
    */
-  async rowDetails(org: string, ranking: Ranking, rowids: number[], terms: string[]): Promise<(RowDetails | null)[]> {
-    const missing = rowids.filter((r) => !ranking.details.has(r));
+  async rowDetails(org: string, ranking: Ranking, at: readonly number[], terms: string[]): Promise<(RowDetails | null)[]> {
+    const { r, sec } = ranking.rows;
+    const missing = at.filter((i) => !ranking.details.has(r[i]!));
     if (missing.length) {
       const { key, file } = this.where(org);
-      const got = await this.retrying(org, () => call<(RowDetails | null)[]>('rowDetails', key, file, missing, terms, 0));
-      missing.forEach((r, i) => ranking.details.set(r, got[i]!));
+      const rowids = missing.map((i) => r[i]!);
+      const firsts = missing.map((i) => r[i]! - sec[i]!);
+      const got = await this.retrying(org, () => call<(RowDetails | null)[]>('rowDetails', key, file, rowids, firsts, terms, 0));
+      rowids.forEach((x, k) => ranking.details.set(x, got[k]!));
       searchStats.orgTextRows += missing.length;
     }
-    return rowids.map((r) => ranking.details.get(r)!);
+    return at.map((i) => ranking.details.get(r[i]!)!);
   }
 
   /**

@@ -265,12 +265,7 @@ export async function rankOrganization<S extends { id: string; revision: string 
     async hits(some) {
       const wanted = some.flatMap((g) => g.pages.flatMap((p) => p.rows));
       (await load()).searchStats.orgHitRows += wanted.length;
-      const details = await indexes.rowDetails(
-        org,
-        ranking,
-        wanted.map((i) => rows.r[i]!),
-        await snippetTerms(words),
-      );
+      const details = await indexes.rowDetails(org, ranking, wanted, await snippetTerms(words));
       const at = new Map(wanted.map((i, k) => [i, details[k]]));
       return some.map((g) => ({
         space: g.space,

@@ -82,6 +82,22 @@ export interface RankedRows {
   kept?: true;
 }
 
+/** Inflates a text of the index (`inflaterOf`); `close` ends the zlib stream it keeps. */
+type Inflater = ((z: Buffer) => string) & { close(): void };
+
+/** Work counters of the search thread (`counts`: tests and measurements). */
+export interface ThreadCounts {
+  /** Ranked rows whose page was found from their rowid (the page whose sections start the nearest before it). */
+  pageLookups: number;
+  /** Page texts read for the rows shown (one per page, however many of its sections are shown). */
+  textPages: number;
+  /** Page texts inflated by a zlib stream kept for their dictionary (`inflaterOf`), and by one made for the text alone. */
+  inflatedReused: number;
+  inflatedAlone: number;
+  /** Times a ranking read the index's spaces (none while the database is unchanged: `spacesOf`). */
+  spacesRead: number;
+}
+
 /** The details of a ranked section: its title, anchor, snippet (and body), and its page's. */
 export type RowDetails = Omit<RawHit, 'space' | 'page' | 'sec' | 'score'>;
 
@@ -90,10 +106,12 @@ export type RowDetails = Omit<RawHit, 'space' | 'page' | 'sec' | 'score'>;
  * the thread's program (computed there, next to the bodies), so self-contained too.
  */
 export function snippet(body: string, terms: readonly string[]): string {
-  const text = body
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*_>#[\]()!|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
+  // Links read as their text (every link has "](": most bodies have none, and are not scanned
+  // for one); then each run of markdown marks and spaces one space. As replacing the marks'
+  // runs by a space and then every run of spaces by one space did (every space was replaced,
+  // most by itself: 2-3x the time), with the same result: a lone " " is not replaced.
+  const text = (body.includes('](') ? body.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') : body)
+    .replace(/[\s`*_>#[\]()!|-]{2,}|[`*_>#[\]()!|-]|[^\S ]/g, ' ')
     .trim();
   const lower = text.toLowerCase();
   let at = -1;
@@ -121,6 +139,8 @@ export function indexWorker(load: (id: string) => any): void {
   const TIE_WINDOW = 8;
   /** Rankings that read the rows of the score at their limit in a second pass (`rank`). */
   let tiePasses = 0;
+  /** Work counters of the thread (`counts`: tests and measurements). */
+  const counts: ThreadCounts = { pageLookups: 0, textPages: 0, inflatedReused: 0, inflatedAlone: 0, spacesRead: 0 };
 
   interface Db {
     key: string;
@@ -133,6 +153,8 @@ export function indexWorker(load: (id: string) => any): void {
     writes: number;
     /** The texts' dictionaries by id, once read (immutable). */
     dicts: Map<number, Buffer>;
+    /** A zlib stream per dictionary id, kept to inflate the texts packed with it (`inflaterOf`). */
+    inflaters: Map<number, Inflater>;
     /** Texts written while the database has no dictionary: it is made from them once they are enough. */
     pending: { bytes: number; text: string[]; spaces: Set<number> };
     /**
@@ -141,6 +163,8 @@ export function indexWorker(load: (id: string) => any): void {
      * ready (src/search/service.ts `warmSearch`, the same word) is answered from it.
      */
     kept?: { match: string; limit: number; version: string; rows: NonNullable<RankedRows['rows']> };
+    /** The index's spaces at the database's state `version` (`spacesOf`). */
+    spaces?: { version: string; idOf: Map<number, string>; noOf: Map<string, number> };
   }
   interface Session {
     db: Db;
@@ -259,11 +283,8 @@ export function indexWorker(load: (id: string) => any): void {
           `SELECT j.value, p.id, j.value - p.first FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) WHERE j.value < p.first + p.n`,
         )
         .raw(),
-      texts: db
-        .prepare(
-          `SELECT j.value, p.first, t.text FROM json_each(?) j JOIN pages p ON p.first = (SELECT max(first) FROM pages WHERE first <= j.value) JOIN texts t ON t.first = p.first WHERE j.value < p.first + p.n`,
-        )
-        .raw(),
+      // Texts by their page's first rowid (a JSON array of them).
+      textsAt: db.prepare(`SELECT first, text FROM texts WHERE first IN (SELECT value FROM json_each(?))`).raw(),
       // The best rows by score, within the best `window` (LIMIT): every row whose score is at most
       // that of the (limit + 1)th (rank() counts the rows of a lower score), so that the rows of
       // equal scores that cross the limit come in the same pass (see `rank`).
@@ -313,6 +334,7 @@ export function indexWorker(load: (id: string) => any): void {
         id: ++connections,
         writes: 0,
         dicts: new Map(),
+        inflaters: new Map(),
         pending: { bytes: 0, text: [], spaces: new Set() },
       };
       dbs.set(key, d);
@@ -321,6 +343,7 @@ export function indexWorker(load: (id: string) => any): void {
       if (files.length > MAX_OPEN_FILES) {
         const lru = files.sort((a, b) => a.used - b.used)[0]!;
         lru.db.close();
+        closeInflaters(lru);
         dbs.delete(lru.key);
       }
     }
@@ -441,15 +464,94 @@ export function indexWorker(load: (id: string) => any): void {
     d.st.otherDicts.run(next ? next.id : 0);
     d.st.otherSources.run(next ? next.id : 0);
     d.dicts.clear();
+    closeInflaters(d);
   }
 
   /** A page's text as stored by `pack`. */
   function unpack(d: Db, packed: Buffer): PageText {
     const id = packed[0]!;
-    const dict = id ? dictOf(d, id) : null;
-    if (id && !dict) throw Object.assign(new Error(`search index: dictionary ${id} missing`), { code: 'SQLITE_CORRUPT' });
-    const z = packed.subarray(1);
-    return JSON.parse(zlib.inflateRawSync(z, dict ? { dictionary: dict } : {}).toString('utf8'));
+    let inflate = d.inflaters.get(id);
+    if (!inflate) {
+      const dict = id ? dictOf(d, id) : null;
+      if (id && !dict) throw Object.assign(new Error(`search index: dictionary ${id} missing`), { code: 'SQLITE_CORRUPT' });
+      d.inflaters.set(id, (inflate = inflaterOf(dict)));
+    }
+    return JSON.parse(inflate(packed.subarray(1)));
+  }
+
+  /**
+   * Inflates texts deflated (raw) with the dictionary `dict` (none: null), as
+   * `zlib.inflateRawSync(z, { dictionary }).toString()` does, through one zlib stream kept for
+   * them: `inflateRawSync` makes a stream per text (a Transform, its zlib state, the 32 KB
+   * dictionary copied twice), ~2/3 of the ~20 µs it took for a page's text of ~600 bytes. The
+   * stream is Node's own (`zlib.InflateRaw`), driven as `inflateRawSync` drives it
+   * (`_handle.writeSync`, `_writeState`; `reset` sets the dictionary again); not public, so
+   * checked on a text of its own when made: where it is not there or gives another text, and for
+   * any text it does not end in one call (a text over 64 KB, an error, bytes past its end),
+   * `inflateRawSync` inflates it, with its result or its error.
+   */
+  function inflaterOf(dict: Buffer | null): Inflater {
+    const opts = dict ? { dictionary: dict } : {};
+    const alone = (z: Buffer): string => {
+      counts.inflatedAlone++;
+      return zlib.inflateRawSync(z, opts).toString('utf8');
+    };
+    const out = Buffer.allocUnsafe(64 * 1024);
+    let engine: any;
+    let handle: any;
+    let state: Uint32Array | undefined;
+    const open = (): boolean => {
+      try {
+        engine = new zlib.InflateRaw(opts);
+        engine.on('error', () => {}); // an error is inflateRawSync's to throw (below)
+        handle = engine._handle;
+        state = engine._writeState;
+        return typeof handle?.writeSync === 'function' && typeof handle.reset === 'function' && state instanceof Uint32Array && state.length >= 2;
+      } catch {
+        return false;
+      }
+    };
+    /** The text of `z` through the kept stream, or undefined (not ended in one call; an error). */
+    const reused = (z: Buffer): string | undefined => {
+      try {
+        handle.reset();
+        handle.writeSync(zlib.constants.Z_FINISH, z, 0, z.length, out, 0, out.length);
+      } catch {
+        return undefined;
+      }
+      // An error closes the stream (its handle dropped): a new one for the next text.
+      if (engine._handle !== handle) {
+        usable = open();
+        return undefined;
+      }
+      const left = state![0]!;
+      return left === 0 || state![1] !== 0 ? undefined : out.toString('utf8', 0, out.length - left);
+    };
+    let usable = open();
+    // Two texts in a row, each referring to the dictionary: the stream reset between them.
+    for (const probe of ['search index probe ', ' the second probe'])
+      if (usable) {
+        const text = Buffer.concat([Buffer.from(probe), dict ? dict.subarray(0, 256) : Buffer.alloc(0), Buffer.from(probe)]);
+        usable = reused(zlib.deflateRawSync(text, { ...opts, level: 3 })) === text.toString('utf8');
+      }
+    if (!usable) engine?.close();
+    const inflate = (z: Buffer): string => {
+      if (usable) {
+        const text = reused(z);
+        if (text !== undefined) {
+          counts.inflatedReused++;
+          return text;
+        }
+      }
+      return alone(z);
+    };
+    return Object.assign(inflate, { close: () => engine?.close() });
+  }
+
+  /** Closes the zlib streams kept for a database's texts (it is closed, or its dictionaries replaced). */
+  function closeInflaters(d: Db) {
+    for (const x of d.inflaters.values()) x.close();
+    d.inflaters.clear();
   }
 
   /** Removes the pages whose sections start at rowids first .. last: their sections from the FTS index, their texts. */
@@ -474,10 +576,9 @@ export function indexWorker(load: (id: string) => any): void {
    * however many spaces match; equal scores in page id, section order.
    */
   function rank(d: Db, match: string, only: string[], limit: number): { r: number; score: number; space: string; page: string; sec: number }[] {
-    const idOf = new Map<number, string>(d.st.nos.all().map((r: any) => [r.no, r.id]));
+    const { idOf, noOf } = spacesOf(d);
     // Only the caller's spaces: a filter only when the index holds others (spaces the caller
     // may not read, deleted or moved ones).
-    const noOf = new Map([...idOf].map(([no, id]) => [id, no]));
     const nos = only.map((id) => noOf.get(id)).filter((n) => n !== undefined);
     if (!nos.length || limit <= 0) return [];
     const all = nos.length === idOf.size;
@@ -496,14 +597,34 @@ export function indexWorker(load: (id: string) => any): void {
       tiePasses++;
       best = [...best.filter((x) => x[1] !== edge), ...(all ? d.st.tie.all(match, edge) : d.st.tieIn.all(match, nosJson, edge))];
     }
-    const at = new Map<number, [string, number]>(d.st.places.all(JSON.stringify(best.map((x) => x[0]))).map((x: any[]) => [x[0], [x[1], x[2]]]));
-    const rows = best.flatMap(([r, score]) => {
+    // The rows of a score past the limit's are never kept: their pages are not looked up (at
+    // 200,000 pages, up to thousands of rows of the (limit + 1)th score, ~3 µs each). Every row's
+    // score is at most the greatest one's here; those of a lower score are kept when at least
+    // `limit` (the limit's score is then lower). Unless one of them has no page (none has in a
+    // sound index): then every row, as the ranking's order depends on that.
+    let shown = best;
+    if (best.length > limit) {
+      let max = Number.NEGATIVE_INFINITY;
+      for (const x of best) if (x[1] > max) max = x[1];
+      let below = 0;
+      for (const x of best) if (x[1] < max) below++;
+      if (below >= limit) shown = best.filter((x) => x[1] < max);
+    }
+    let at = placesOf(d, shown);
+    if (at.size < shown.length && shown !== best) at = placesOf(d, (shown = best));
+    const rows = shown.flatMap(([r, score]) => {
       const p = at.get(r);
       return p ? [{ r, score, space: idOf.get(Math.floor(r / SPAN))!, page: p[0], sec: p[1] }] : [];
     });
     rows.sort((a, b) => a.score - b.score || (a.page < b.page ? -1 : a.page > b.page ? 1 : a.sec - b.sec));
     rows.length = Math.min(rows.length, limit);
     return rows;
+  }
+
+  /** The page (id) and section number of ranked rows (rowid, score), by rowid: rows without a page left out. */
+  function placesOf(d: Db, rows: [number, number][]): Map<number, [string, number]> {
+    counts.pageLookups += rows.length;
+    return new Map(d.st.places.all(JSON.stringify(rows.map((x) => x[0]))).map((x: any[]) => [x[0], [x[1], x[2]]]));
   }
 
   /** Ranked rows as parallel arrays (`RankedRows`). */
@@ -521,10 +642,25 @@ export function indexWorker(load: (id: string) => any): void {
 
   /** Whether `only` (space ids) names every space of the index. */
   function coversAll(d: Db, only: readonly string[]): boolean {
-    const ids = new Set<string>(d.st.nos.all().map((r: any) => r.id));
+    const { noOf } = spacesOf(d);
     let n = 0;
-    for (const id of new Set(only)) if (ids.has(id)) n++;
-    return n === ids.size;
+    for (const id of new Set(only)) if (noOf.has(id)) n++;
+    return n === noOf.size;
+  }
+
+  /**
+   * The index's spaces, by number and by id, kept while the database is unchanged (`stamp`: a
+   * space added or dropped is a write): read and mapped for every ranking, the 2,000 rows of the
+   * 200,000-page seed cost ~1.5 ms of a new query.
+   */
+  function spacesOf(d: Db): { idOf: Map<number, string>; noOf: Map<string, number> } {
+    const version = stamp(d);
+    if (d.spaces?.version !== version) {
+      counts.spacesRead++;
+      const idOf = new Map<number, string>(d.st.nos.all().map((r: any) => [r.no, r.id]));
+      d.spaces = { version, idOf, noOf: new Map([...idOf].map(([no, id]) => [id, no])) };
+    }
+    return d.spaces;
   }
 
   /**
@@ -543,18 +679,28 @@ export function indexWorker(load: (id: string) => any): void {
     return words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
   }
 
-  /** The text of ranked rows: section title, anchor, snippet (body), and the page's title, description, path, ancestors. */
-  function details(d: Db, rowids: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
-    const got = new Map<number, any[]>(d.st.texts.all(JSON.stringify(rowids)).map((x: any[]) => [x[0], x]));
-    const pages = new Map<number, PageText>();
-    return rowids.map((r) => {
-      const x = got.get(r);
-      if (!x) return null;
-      const [, first, packed] = x;
+  /**
+   * The text of ranked rows: section title, anchor, snippet (body), and the page's title,
+   * description, path, ancestors. `firsts`: the first rowid of each row's page, as its ranking
+   * found it (rowid − section number): its text is read by it, the page not looked up again. A
+   * page gone since (indexed again: its text moved to new rowids; removed) has no text there:
+   * null, as for a section past its page's.
+   */
+  function details(d: Db, rowids: number[], firsts: number[], terms: string[], bodyMax: number): (RowDetails | null)[] {
+    const wanted = [...new Set(firsts)];
+    counts.textPages += wanted.length;
+    const packed = new Map<number, Buffer>(d.st.textsAt.all(JSON.stringify(wanted)) as [number, Buffer][]);
+    const pages = new Map<number, PageText | null>();
+    return rowids.map((r, i) => {
+      const first = firsts[i]!;
       let page = pages.get(first);
-      if (!page) pages.set(first, (page = unpack(d, packed)));
+      if (page === undefined) {
+        const text = packed.get(first);
+        pages.set(first, (page = text ? unpack(d, text) : null));
+      }
+      if (!page) return null;
       const [pageTitle, description, path, ancestors, secs] = page;
-      const sec = secs[r - first];
+      const sec = r >= first ? secs[r - first] : undefined;
       if (!sec) return null;
       const [title, anchor, body] = sec;
       return {
@@ -675,6 +821,7 @@ export function indexWorker(load: (id: string) => any): void {
       const byPage = new Map<string, [number, number][]>();
       if (row) {
         const hits: [number, number][] = d.st.inSpace.all(match, row.no * SPAN, row.no * SPAN + SPAN - 1);
+        counts.pageLookups += hits.length;
         const pageOf = new Map<number, string>(d.st.places.all(JSON.stringify(hits.map((h) => h[0]))).map((x: any[]) => [x[0], x[1]]));
         for (const [rowid, score] of hits) {
           const page = pageOf.get(rowid);
@@ -748,16 +895,13 @@ export function indexWorker(load: (id: string) => any): void {
           if (word) {
             const match = `"${word}"*`;
             const version = stamp(d);
-            const ranked = rank(
-              d,
-              match,
-              d.st.nos.all().map((r: any) => r.id),
-              limit,
-            );
+            const ranked = rank(d, match, [...spacesOf(d).noOf.keys()], limit);
             d.kept = { match, limit, version, rows: rowsOf(ranked) };
+            const shown = ranked.slice(0, 50);
             details(
               d,
-              ranked.slice(0, 50).map((x) => x.r),
+              shown.map((x) => x.r),
+              shown.map((x) => x.r - x.sec),
               [word],
               0,
             );
@@ -793,9 +937,14 @@ export function indexWorker(load: (id: string) => any): void {
     },
 
     /** Titles, anchors, snippets around `terms` (and bodies, `bodyMax` > 0) of ranked rows, and their pages'. */
-    rowDetails(key: string, file: string | null, rowids: number[], terms: string[], bodyMax = 0): (RowDetails | null)[] {
+    rowDetails(key: string, file: string | null, rowids: number[], firsts: number[], terms: string[], bodyMax = 0): (RowDetails | null)[] {
       const d = connect(key, file);
-      return details(d, rowids, terms, bodyMax);
+      return details(d, rowids, firsts, terms, bodyMax);
+    },
+
+    /** The thread's work counters (`ThreadCounts`). */
+    counts(): ThreadCounts {
+      return { ...counts };
     },
 
     /**
@@ -808,6 +957,7 @@ export function indexWorker(load: (id: string) => any): void {
       const more = details(
         d,
         ranked.map((x) => x.r),
+        ranked.map((x) => x.r - x.sec),
         terms,
         bodyMax,
       );
@@ -836,6 +986,7 @@ export function indexWorker(load: (id: string) => any): void {
       for (const [key, d] of dbs) {
         if (!key.startsWith(prefix) || inSession(d)) continue;
         d.db.close();
+        closeInflaters(d);
         dbs.delete(key);
       }
       return true;
@@ -854,6 +1005,7 @@ export function indexWorker(load: (id: string) => any): void {
         try {
           d.db.close();
         } catch {}
+        closeInflaters(d);
         dbs.delete(d.key);
         for (const [sid, s] of sessions) if (s.db === d) sessions.delete(sid);
         if (d.file) discard(d.file);

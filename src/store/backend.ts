@@ -39,7 +39,7 @@ export function logOrder(row: object): string {
 
 /** What a commit adds to and removes from logs (backends with `logs`), beside its shards. */
 export interface LogChanges {
-  /** New rows (their ids never seen in the log: an existing id is left as it is). */
+  /** New rows (their ids never seen in the log: an id appended again is read as its first row). */
   append: { log: string; table: string; row: { id: string } }[];
   /** Rows removed (an absent one: nothing to do). */
   remove: { log: string; id: string }[];

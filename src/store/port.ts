@@ -12,6 +12,9 @@ export interface Row {
   readonly id: string;
 }
 
+/** Rows a write puts (the row) or deletes (null), by table and id. */
+export type RowChanges = ReadonlyMap<string, ReadonlyMap<string, Row | null>>;
+
 declare const rowType: unique symbol;
 declare const indexType: unique symbol;
 
@@ -88,6 +91,13 @@ export interface NamedWriteTx extends NamedReadTx {
 export interface Store {
   read<R>(fn: (tx: ReadTx) => R): Promise<R>;
   write<R>(fn: (tx: WriteTx) => R): Promise<R>;
+  /**
+   * Runs `fn` as a write runs (queued, in a transaction over the shards it reads, the shards its
+   * commit would rewrite loaded) and commits nothing: answers what `fn` returned and the rows it
+   * would have committed (table -> id -> row, null for a delete). A fresh server's warm-up runs
+   * the write path once this way (server/warm-up.ts). Absent: the store cannot.
+   */
+  rehearse?<R>(fn: (tx: WriteTx) => R): Promise<{ result: R; changes: RowChanges }>;
   /**
    * Claims a background job for this process when several processes share the store (see
    * src/kernel/leases.ts); absent when the store is this process's alone.

@@ -18,7 +18,7 @@ import {
   type SegmentInfo,
 } from './layout.js';
 import { migrateLayout } from './migrate-layout.js';
-import type { NamedReadTx, NamedWriteTx, Row, Store, TableSpec } from './port.js';
+import type { NamedReadTx, NamedWriteTx, Row, RowChanges, Store, TableSpec } from './port.js';
 import { Rows, deepFreeze, freezeFields, freezeMeasured, heapBytes, valuesOf } from './rows.js';
 import { filterOf, idHash, mayHold, usableFilter } from './segment-filter.js';
 import { MARKER, buildSummaries, maintain, summariesCurrent } from './summaries.js';
@@ -406,6 +406,26 @@ export class ShardStore implements Store {
       this.queue.push({ fn, resolve, reject });
       this.kick();
     });
+  }
+
+  rehearse<R>(fn: (tx: NamedWriteTx) => R): Promise<{ result: R; changes: RowChanges }> {
+    return this.write((tx) => {
+      const result = fn(tx);
+      if (!(tx instanceof Tx)) throw new DocsError('bug', 'a write runs in a Tx');
+      // What its commit would rewrite, loaded as a commit's plan loads it (runBatch): a shard
+      // not loaded yet runs the function again with it, as a write's first run would.
+      if (tx.changes.size) tx.plan(tx.changes);
+      // Thrown after the function ran: runBatch refuses this write alone, so nothing is committed.
+      throw new Rehearsed(result, tx.changes);
+    }).then(
+      () => {
+        throw new DocsError('bug', 'a rehearsed write was committed');
+      },
+      (err: unknown) => {
+        if (!(err instanceof Rehearsed)) throw err;
+        return { result: err.result as R, changes: err.changes };
+      },
+    );
   }
 
   private kick() {
@@ -956,6 +976,14 @@ class View implements NamedReadTx {
     const base = [...this.store.rows.table(table).values()].filter((r) => keys.has(spec.shard(r))); // as in find()
     return this.merged(table, base, () => true) as T[];
   }
+}
+
+/** How a rehearsed write (ShardStore.rehearse) leaves the queue: refused, with what it did. */
+class Rehearsed {
+  constructor(
+    readonly result: unknown,
+    readonly changes: RowChanges,
+  ) {}
 }
 
 class Tx extends View implements NamedWriteTx {

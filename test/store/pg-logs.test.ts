@@ -77,7 +77,7 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
         expect(got.get('log/audit/o')!.version).toBe(0);
         expect(got.get('log/audit/none')).toEqual({ data: {}, version: 0, size: 0 });
         expect(await a.keys()).toEqual(['log/audit/o', 'space/s']);
-        // A commit of rows only, and a removal; an id appended again is left as it was.
+        // A commit of rows only, and a removal; an id appended again reads as its first row.
         await a.commit(new Map(), new Map(), {
           append: [
             { log: 'log/audit/o', table: 'auditLog', row: ev('o:3', 3) },
@@ -92,7 +92,8 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
         expect(log).toEqual({ 'o:1': ev('o:1', 1), 'o:3': ev('o:3', 3) });
         // The shard row holds the shard only; the log's rows are rows of their own.
         expect((await rowsOf((a as any).schema, 'shards')).map((r) => r.key)).toEqual(['space/s']);
-        expect((await rowsOf((a as any).schema, 'logs')).map((r) => r.id)).toEqual(['o:1', 'o:3']);
+        // PostgreSQL does not check ids unique (layout 4: no key on (log, id), see the next tests).
+        expect((await rowsOf((a as any).schema, 'logs')).map((r) => r.id)).toEqual(['o:1', 'o:1', 'o:3']);
         await until(() => heard.length >= 2);
         expect(heard).toContainEqual(['space/s', 'log/audit/o']);
         expect(heard).toContainEqual(['log/audit/o']);
@@ -202,6 +203,109 @@ describe.skipIf(!url)('logs on PostgreSQL', () => {
           } finally {
             await store.close();
             await second.close();
+          }
+        },
+        'pgtest_logs',
+      );
+    },
+    T,
+  );
+
+  it(
+    'a log is indexed in the order trims read it (no sort), and by nothing else: an append checks no key',
+    async () => {
+      await withBackends(1, async (a) => {
+        const schema = (a as any).schema as string;
+        const at = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString();
+        // Several logs in one table: a trim of one of them must not read the others' rows.
+        for (const log of ['log/audit/o', 'log/audit/p', 'log/audit/q']) {
+          for (let b = 0; b < 10; b++) {
+            const append = Array.from({ length: 100 }, (_, i) => ({
+              log,
+              table: 'auditLog',
+              row: { id: `${log}:${b * 100 + i}`, occurredAt: at(b * 100 + i) },
+            }));
+            await a.commit(new Map(), new Map(), { append, remove: [] });
+          }
+        }
+        const c = new pg.Client({ connectionString: url! });
+        await c.connect();
+        try {
+          const q = pg.escapeIdentifier(schema);
+          // What the index can do (on a table this small the planner reads it whole, as it should):
+          // the newest rows of one log in order, without a sort (the key (log, id) of layout 3 could not).
+          await c.query('SET enable_seqscan = off');
+          await c.query('SET enable_bitmapscan = off');
+          const plan = (
+            await c.query(`EXPLAIN SELECT ord, id FROM ${q}.logs WHERE log = $1 AND ord >= $2 ORDER BY ord DESC, id DESC OFFSET 899 LIMIT 1`, [
+              'log/audit/o',
+              '',
+            ])
+          ).rows
+            .map((r) => r['QUERY PLAN'])
+            .join('\n');
+          expect(plan).toMatch(/Index Only Scan Backward using logs_order/);
+          expect(plan).not.toMatch(/Sort/);
+          // The table's only index is the order (no unique key: appends need no conflict check).
+          const indexes = (await c.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'logs'`, [schema])).rows;
+          expect(indexes.map((r) => r.indexdef.replace(/^.* USING /, ''))).toEqual(['btree (log, ord, id)']);
+        } finally {
+          await c.end();
+        }
+        expect(await a.trimLog('log/audit/o', 900, '')).toEqual({ count: 900, oldest: at(100) });
+        const left = async (log: string) => Object.keys((await a.load([log])).get(log)!.data.auditLog!).length;
+        expect([await left('log/audit/o'), await left('log/audit/p'), await left('log/audit/q')]).toEqual([900, 1000, 1000]);
+        // Keeping none empties that log only.
+        expect(await a.trimLog('log/audit/p', 0, '')).toEqual({ count: 0, oldest: '' });
+        expect((await a.load(['log/audit/p'])).get('log/audit/p')!.data).toEqual({});
+        expect(await left('log/audit/q')).toBe(1000);
+      });
+    },
+    T,
+  );
+
+  it(
+    'a schema of layout 3 (logs keyed by log and id) is brought to layout 4 at open: its rows read as they were, new ones append',
+    async () => {
+      await withFreshSchema(
+        url!,
+        async (schema) => {
+          const q = pg.escapeIdentifier(schema);
+          const c = new pg.Client({ connectionString: url! });
+          await c.connect();
+          const old = { id: 'o:1', organization: 'o', occurredAt: '2026-11-01T00:00:00.000Z', action: 'space.updated' };
+          try {
+            // Layout 3 as its build created it, with a row and a shard.
+            await c.query(`CREATE SCHEMA ${q}`);
+            await c.query(`CREATE TABLE ${q}.schema_version (one boolean PRIMARY KEY DEFAULT true CHECK (one), version integer NOT NULL)`);
+            await c.query(`INSERT INTO ${q}.schema_version (version) VALUES (3)`);
+            await c.query(`CREATE TABLE ${q}.shards (key text PRIMARY KEY, data text, version bigint NOT NULL)`);
+            await c.query(`CREATE TABLE ${q}.jobs (key text PRIMARY KEY)`);
+            await c.query(`CREATE TABLE ${q}.logs (
+              log text NOT NULL, id text NOT NULL, tbl text NOT NULL, data text NOT NULL, ord text NOT NULL, seq bigserial NOT NULL,
+              PRIMARY KEY (log, id))`);
+            await c.query(`INSERT INTO ${q}.shards VALUES ('space/s', '{"spaces":{"s":{"id":"s"}}}', 1)`);
+            await c.query(`INSERT INTO ${q}.logs (log, id, tbl, data, ord) VALUES ('log/audit/o', 'o:1', 'auditLog', $1, $2)`, [
+              JSON.stringify(old),
+              old.occurredAt,
+            ]);
+            const b = new PgBackend(url!, { poolSize: 2, schema });
+            try {
+              await b.open();
+              const added = { ...old, id: 'o:2', occurredAt: '2026-11-02T00:00:00.000Z' };
+              await b.commit(new Map(), new Map(), { append: [{ log: 'log/audit/o', table: 'auditLog', row: added }], remove: [] });
+              const got = await b.load(['log/audit/o', 'space/s']);
+              expect(got.get('log/audit/o')!.data).toEqual({ auditLog: { 'o:1': old, 'o:2': added } });
+              expect(got.get('space/s')).toMatchObject({ data: { spaces: { s: { id: 's' } } }, version: 1 });
+              expect(await b.trimLog('log/audit/o', 1, '')).toEqual({ count: 1, oldest: added.occurredAt });
+            } finally {
+              await b.close();
+            }
+            expect((await c.query(`SELECT version FROM ${q}.schema_version`)).rows).toEqual([{ version: 4 }]);
+            const indexes = (await c.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'logs'`, [schema])).rows;
+            expect(indexes.map((r) => r.indexname)).toEqual(['logs_order']);
+          } finally {
+            await c.end();
           }
         },
         'pgtest_logs',

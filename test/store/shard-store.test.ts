@@ -99,6 +99,40 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       expect(await store.read((tx) => [tx.get('orgs', 'a'), tx.get('orgs', 'b')])).toEqual([{ id: 'a', title: 'A' }, undefined]);
     });
 
+    it('rehearses a write: its result and rows answered, what its commit rewrites loaded, nothing committed', async () => {
+      const spy = new Spy(place.open());
+      const store = await ShardStore.open(spy, SPECS);
+      await store.write((tx) => tx.put('orgs', { id: 'a', title: 'A' }));
+      const generation = store.generation();
+      spy.commits = [];
+      spy.loads = [];
+      // A member is found through the directory the store keeps: its commit rewrites the
+      // directory's shards, which the rehearsal loads as a commit's plan does.
+      const got = await store.rehearse((tx) => {
+        tx.put('orgs', { id: 'a', title: 'changed' });
+        tx.put('members', { id: 'm1', org: 'a', tags: ['x'] });
+        return tx.get<any>('orgs', 'a').title;
+      });
+      expect(got.result).toBe('changed');
+      expect([...got.changes].map(([table, rows]) => [table, [...rows.keys()]])).toEqual([
+        ['orgs', ['a']],
+        ['members', ['m1']],
+      ]);
+      expect(spy.commits).toEqual([]);
+      expect(store.generation()).toBe(generation);
+      expect(spy.loads.some((k) => k.includes('members'))).toBe(true);
+      expect(await store.read((tx) => [tx.get<any>('orgs', 'a').title, tx.get('members', 'm1')])).toEqual(['A', undefined]);
+      // Its function's refusal is its own; a write queued after it commits.
+      await expect(
+        store.rehearse(() => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      await store.write((tx) => tx.put('orgs', { id: 'a', title: 'B' }));
+      expect(await store.read((tx) => tx.get<any>('orgs', 'a').title)).toBe('B');
+      await store.close();
+    });
+
     it('says when a failed write may have been made, and reads its shards again', async () => {
       const spy = new Spy(place.open());
       const store = await ShardStore.open(spy, SPECS);

@@ -150,7 +150,14 @@ export async function serve(opts: ServeOptions = {}): Promise<Served> {
             () => {},
           )
         : undefined;
-    ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
+    try {
+      ctx = await openContext(opts.dataDir, { clock: opts.clock, store: opts.store, statAtOpen: true });
+    } catch (err) {
+      // The thread may have opened the index files meanwhile: closed, so a refused start leaves
+      // no file of its own behind (test/search/early-thread.test.ts).
+      if (searchThread) await searchThread.then(() => import('../src/search/indexes.js')).then((m) => m.closeSearchThread());
+      throw err;
+    }
     await searchThread;
     const storeOpened = performance.now();
     if (opts.allowPrivateTunnels) ctx.allowPrivateTunnels = true;

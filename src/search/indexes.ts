@@ -212,6 +212,16 @@ export function startSearchThread(dataDir: string): void {
 /** The search thread's work counters (`ThreadCounts`: tests and measurements); starts it if none runs. */
 export const searchThreadCounts = (): Promise<ThreadCounts> => call<ThreadCounts>('counts');
 
+/**
+ * Closes the thread's index files, then ends it: SQLite removes a file's `-wal` and `-shm` when
+ * its last connection closes, so a start that failed after the thread opened them (`docs serve`
+ * on a damaged store, `startSearchThread`) leaves the data directory as it found it.
+ */
+export async function closeSearchThread(): Promise<void> {
+  if (thread) await call('close', '').catch(() => {});
+  await stopSearchThread();
+}
+
 /** Ends the search thread (tests: the next call starts a new one, as in a fresh process). */
 export async function stopSearchThread(): Promise<void> {
   const t = thread;

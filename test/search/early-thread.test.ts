@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { serve } from '../../server/serve.js';
 import { closeIndexes, indexesOf, searchLimits, searchStats, searchThreadStartedAt, startSearchThread, stopSearchThread } from '../../src/search/indexes.js';
@@ -43,6 +44,21 @@ test('with searchEarly, the search thread starts before the store is open and op
   } finally {
     await served.close();
   }
+}, 60_000);
+
+test('a start refused for a damaged store closes the index files its thread opened: no file of its own left behind', async () => {
+  const dir = await storeWithIndex();
+  await stopSearchThread();
+  const before = searchStats.filesPreopened;
+  // The thread has opened the file before the store's opening fails (under load, it can).
+  startSearchThread(dir);
+  await expect.poll(() => searchStats.filesPreopened - before, { timeout: 20_000 }).toBe(1);
+  const walFiles = () => readdirSync(join(dir, 'search')).filter((f) => f.endsWith('-wal') || f.endsWith('-shm'));
+  expect(walFiles().length).toBeGreaterThan(0);
+  const space = readdirSync(join(dir, 'store')).find((f) => f.startsWith('space__'))!;
+  truncateSync(join(dir, 'store', space), 10);
+  await expect(serve({ dataDir: dir, port: 0, searchEarly: true })).rejects.toThrow(`store/${space}`);
+  expect(walFiles()).toEqual([]);
 }, 60_000);
 
 test('without it (in-process servers of tests), or without index files, no thread starts before ready', async () => {

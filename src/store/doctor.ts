@@ -453,8 +453,8 @@ export async function doctor(dir: string, opts: DoctorOptions = {}): Promise<Doc
   for (const [rel, whole] of opts.repair ? ex.tornLogs : []) {
     const bytes = await readFile(join(dir, rel));
     await mkdir(join(qdir, LOGS), { recursive: true, mode: 0o700 });
-    await rename(await stageFile(join(qdir, `${rel}.torn`), bytes.subarray(whole) as any), join(qdir, `${rel}.torn`));
-    await rename(await stageFile(join(dir, rel), bytes.subarray(0, whole) as any), join(dir, rel));
+    await rename(await stageFile(join(qdir, `${rel}.torn`), bytes.subarray(whole)), join(qdir, `${rel}.torn`));
+    await rename(await stageFile(join(dir, rel), bytes.subarray(0, whole)), join(dir, rel));
     await syncDir(join(dir, LOGS));
     moved.push(`${rel} (its torn end)`);
   }

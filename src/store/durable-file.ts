@@ -17,10 +17,10 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * Writes `text` to a new uniquely named temp file beside `file` and fsyncs it (unless `sync` is
+ * Writes `text` (or bytes) to a new uniquely named temp file beside `file` and fsyncs it (unless `sync` is
  * false: a commit of the file backend makes its files durable through its journal).
  */
-export async function stageFile(file: string, text: string, openFile: OpenFile = open, sync = true): Promise<string> {
+export async function stageFile(file: string, text: string | Uint8Array, openFile: OpenFile = open, sync = true): Promise<string> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = await openFile(tmp, 'wx', 0o600);
   try {

@@ -52,31 +52,27 @@ export interface ParsedLog {
   problem?: string;
 }
 
-/** A log file's text (and the lines not written to it yet) as its rows. */
+/**
+ * A log file's text (and the lines not written to it yet) as its rows: the lines scanned as a trim
+ * scans them (`scanLog`), then the lines of the rows still there parsed.
+ */
 export function parseLog(text: string): ParsedLog {
+  const scanned = scanLog(text);
   const rows = new Map<string, LogRow>();
-  let pos = 0;
-  let line = 0;
-  let whole = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    line++;
-    if (nl < 0) return { rows, whole, problem: `is cut short: its last line (${line}) has no end` };
+  for (const l of scanned.rows.values()) {
     let change: any;
     try {
-      change = JSON.parse(text.slice(pos, nl));
+      change = JSON.parse(text.slice(l.start, l.end - 1));
     } catch {
       change = undefined;
     }
-    if (typeof change?.t === 'string' && typeof change.r?.id === 'string') {
-      if (!rows.has(change.r.id)) rows.set(change.r.id, { table: change.t, row: change.r });
-    } else if (typeof change?.x === 'string') rows.delete(change.x);
-    else return { rows, whole, problem: `is damaged: line ${line} is no change of a log (a row appended or removed)` };
-    whole += Buffer.byteLength(text.slice(pos, nl + 1));
-    pos = nl + 1;
+    if (typeof change?.t !== 'string' || typeof change.r?.id !== 'string') return { rows, whole: scanned.whole, problem: noChange(l.line) };
+    rows.set(l.id, { table: change.t, row: change.r });
   }
-  return { rows, whole };
+  return { rows, whole: scanned.whole, ...(scanned.problem ? { problem: scanned.problem } : {}) };
 }
+
+const noChange = (line: number) => `is damaged: line ${line} is no change of a log (a row appended or removed)`;
 
 const byOrder = (a: LogRow, b: LogRow) => {
   const x = logOrder(a.row);
@@ -97,6 +93,8 @@ interface LineOf {
   ord: string;
   start: number;
   end: number;
+  /** Its number in the file, from 1. */
+  line: number;
 }
 
 const HEAD = '{"i":"';
@@ -126,22 +124,27 @@ function scanLine(text: string, pos: number, nl: number): { id: string; ord?: st
   return undefined;
 }
 
-/** The rows of a log's text with where their lines are (positions in the text), or what is wrong with it. */
-function scanLog(text: string): { rows: Map<string, LineOf>; problem?: string } {
+/**
+ * The rows of a log's text with where their lines are (positions in the text), the bytes of its
+ * whole, readable lines from the start (what a repair keeps of a torn file), or what is wrong with it.
+ */
+function scanLog(text: string): { rows: Map<string, LineOf>; whole: number; problem?: string } {
   const rows = new Map<string, LineOf>();
   let pos = 0;
   let n = 0;
+  let whole = 0;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
     n++;
-    if (nl < 0) return { rows, problem: `is cut short: its last line (${n}) has no end` };
+    if (nl < 0) return { rows, whole, problem: `is cut short: its last line (${n}) has no end` };
     const got = scanLine(text, pos, nl);
-    if (!got) return { rows, problem: `is damaged: line ${n} is no change of a log (a row appended or removed)` };
+    if (!got) return { rows, whole, problem: noChange(n) };
     if (got.ord === undefined) rows.delete(got.id);
-    else if (!rows.has(got.id)) rows.set(got.id, { id: got.id, ord: got.ord, start: pos, end: nl + 1 });
+    else if (!rows.has(got.id)) rows.set(got.id, { id: got.id, ord: got.ord, start: pos, end: nl + 1, line: n });
+    whole += Buffer.byteLength(text.slice(pos, nl + 1));
     pos = nl + 1;
   }
-  return { rows };
+  return { rows, whole };
 }
 
 const byOrd = (a: { id: string; ord: string }, b: { id: string; ord: string }) =>

@@ -30,3 +30,20 @@ export async function closeOwnerStore(ctx: Context, dir: string): Promise<void> 
   await ctx.store.close();
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * A new space of the organization `org` holding the pages `changes` make (insert_page and the
+ * like), sent in a change request 50 at a time and merged: its id.
+ */
+export async function spaceWithPages(call: OwnerCall, org: string, title: string, changes: readonly object[]): Promise<string> {
+  const id = (await call('createSpace', { path: { organizationId: org }, body: { title } })).id;
+  const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;
+  for (let at = 0; at < changes.length; at += 50)
+    await call('updateChangeRequestContent', {
+      path: { spaceId: id, changeRequestId: cr },
+      query: { compat: false },
+      body: { changes: changes.slice(at, at + 50) },
+    });
+  await call('mergeChangeRequest', { path: { spaceId: id, changeRequestId: cr } });
+  return id;
+}

@@ -11,8 +11,8 @@ export const FULL = process.env.DOCS_TEST_FULL === '1';
 /** The run's seed: DOCS_TEST_SEED (global-setup.ts sets one when unset, shared by every worker). */
 export const SEED = Number(process.env.DOCS_TEST_SEED ?? 1) >>> 0;
 
-// mulberry32: small, good enough to pick test cases.
-function random(seed: number): () => number {
+/** mulberry32: small, good enough to pick test cases or make a test's text, the same for a seed on every run. */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

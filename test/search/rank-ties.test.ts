@@ -6,7 +6,8 @@ import { indexesOf, searchLimits, searchStats } from '../../src/search/indexes.j
 import { matchExpression, queryWords, searchOrganization } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { SQLITE_PACKAGE } from '../../src/search/worker.js';
-import { closeOwnerStore, type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
+import { closeOwnerStore, type OwnerCall, openAsOwner, spaceWithPages } from '../helpers/owner-store.js';
+import { random } from '../helpers/sample.js';
 import { tempDir } from '../helpers/server.js';
 
 // An organization ranking (src/search/worker.ts `rank`) orders equal scores by page id and section,
@@ -21,16 +22,6 @@ const Database = createRequire(import.meta.url)(SQLITE_PACKAGE);
 const ORG_SECTIONS = searchLimits.orgSections;
 const WORDS = ['alder', 'birch', 'cedar', 'daphne', 'elder', 'fir'];
 
-/** A seeded generator (mulberry32): the same text on every run. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('organization rankings with equal scores at their limit', () => {
   let dir: string;
   let ctx: Context;
@@ -43,8 +34,6 @@ describe('organization rankings with equal scores at their limit', () => {
     const rand = random(28);
     const pick = () => WORDS[Math.floor(rand() * WORDS.length)]!;
     for (let s = 0; s < 3; s++) {
-      const id = (await call('createSpace', { path: { organizationId: org }, body: { title: `Space ${s}` } })).id;
-      const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;
       const changes: object[] = [];
       for (let i = 0; i < 40; i++) {
         // Short sections of a few words of six: many score alike. Titles of two tokens each.
@@ -55,13 +44,7 @@ describe('organization rankings with equal scores at their limit', () => {
       // Sections alike: 'juniper' in 20 per space (60 rows of one score), 'larch' in 5 (15).
       for (let i = 0; i < 20; i++) changes.push({ operation: 'insert_page', title: `Same ${i}`, document: { markdown: 'juniper' } });
       for (let i = 0; i < 5; i++) changes.push({ operation: 'insert_page', title: `Like ${i}`, document: { markdown: 'larch' } });
-      for (let at = 0; at < changes.length; at += 50)
-        await call('updateChangeRequestContent', {
-          path: { spaceId: id, changeRequestId: cr },
-          query: { compat: false },
-          body: { changes: changes.slice(at, at + 50) },
-        });
-      await call('mergeChangeRequest', { path: { spaceId: id, changeRequestId: cr } });
+      await spaceWithPages(call, org, `Space ${s}`, changes);
     }
   }, 60_000);
 

@@ -8,7 +8,8 @@ import { indexesOf, searchLimits, searchThreadCounts } from '../../src/search/in
 import { matchExpression, queryWords } from '../../src/search/service.js';
 import { Spaces } from '../../src/spaces/tables.js';
 import { SQLITE_PACKAGE, snippet, type ThreadCounts } from '../../src/search/worker.js';
-import { closeOwnerStore, type OwnerCall, openAsOwner } from '../helpers/owner-store.js';
+import { closeOwnerStore, type OwnerCall, openAsOwner, spaceWithPages } from '../helpers/owner-store.js';
+import { random } from '../helpers/sample.js';
 import { tempDir } from '../helpers/server.js';
 
 // The text of an organization search's rows (src/search/worker.ts `details`, issue 28 item 6):
@@ -40,16 +41,6 @@ function snippetBefore(body: string, terms: readonly string[]): string {
   return (from > 0 ? '…' : '') + text.slice(from, from + 200) + (from + 200 < text.length ? '…' : '');
 }
 
-/** A seeded generator (mulberry32): the same text on every run. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ['heron', 'egret', 'stork', 'crane', 'ibis', 'Ünïcode', 'İstanbul', 'spoonbill', 'bittern'];
 const MARKS = [' ', '  ', '\t', '\u00a0', ' - ', ' **', '** ', ' `code` ', ' | ', ' > ', ' _x_ ', ' ( ', ' ) ', '!', ' # ', '\u2028', ' [', '] ', '.'];
 
@@ -74,8 +65,6 @@ describe('the text of organization search rows', () => {
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     const words = (n: number) => Array.from({ length: n }, () => pick(WORDS) + pick(MARKS)).join('');
     for (let s = 0; s < 3; s++) {
-      const id = (await call('createSpace', { path: { organizationId: org }, body: { title: `Space ${s}` } })).id;
-      const cr = (await call('createChangeRequest', { path: { spaceId: id }, body: { subject: 'Write' } })).id;
       const changes: object[] = [];
       for (let i = 0; i < 70; i++) {
         const link = rand() < 0.5 ? ` see [the ${pick(WORDS)} page](https://example.com/${i}) and ![a ${pick(WORDS)}](img.png)` : '';
@@ -90,13 +79,7 @@ describe('the text of organization search rows', () => {
       }
       // A page over 64 KB: inflated apart (the kept stream's buffer is 64 KB).
       if (s === 1) changes.push({ operation: 'insert_page', title: 'Long heron page', document: { markdown: `${words(12_000)}\n\nwading birds` } });
-      for (let at = 0; at < changes.length; at += 50)
-        await call('updateChangeRequestContent', {
-          path: { spaceId: id, changeRequestId: cr },
-          query: { compat: false },
-          body: { changes: changes.slice(at, at + 50) },
-        });
-      await call('mergeChangeRequest', { path: { spaceId: id, changeRequestId: cr } });
+      await spaceWithPages(call, org, `Space ${s}`, changes);
     }
   }, 120_000);
 

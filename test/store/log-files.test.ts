@@ -5,7 +5,7 @@ import { backupHeld, restoreArchive } from '../../src/store/backup.js';
 import { doctor } from '../../src/store/doctor.js';
 import { FileBackend } from '../../src/store/file-backend.js';
 import { JOURNAL } from '../../src/store/journal.js';
-import { logLines } from '../../src/store/log-files.js';
+import { logLines, parseLog } from '../../src/store/log-files.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import { TABLES } from '../../src/store/tables.js';
 import { spawnServe } from '../helpers/cli.js';
@@ -26,6 +26,12 @@ const opened = async (dir: string) => {
   const b = new FileBackend(dir);
   await b.open();
   return b;
+};
+/** A new directory holding a whole store (its catalog and root shard), as backups and doctor expect. */
+const storeDir = async () => {
+  const dir = tempDir();
+  await (await ShardStore.open(new FileBackend(dir), TABLES)).close();
+  return dir;
 };
 /** The log's rows as loaded: their `n`, in the order the load gives them. */
 const rowsOf = async (b: FileBackend) => Object.values((await b.load([LOG])).get(LOG)!.data.auditLog ?? {}).map((r: any) => r.n);
@@ -133,9 +139,7 @@ describe('log files of a data directory', () => {
   });
 
   it('a backup holds the log as it was at its snapshot, and restores it', async () => {
-    const dir = tempDir();
-    const store = await ShardStore.open(new FileBackend(dir), TABLES);
-    await store.close();
+    const dir = await storeDir();
     const b = await opened(dir);
     await append(b, 1, 2, 3);
     const snap = join(tempDir(), 'snap');
@@ -154,9 +158,7 @@ describe('log files of a data directory', () => {
   });
 
   it('docs doctor is quiet about log files, names one cut short, and --repair keeps its whole lines', async () => {
-    const dir = tempDir();
-    const store = await ShardStore.open(new FileBackend(dir), TABLES);
-    await store.close();
+    const dir = await storeDir();
     const b = await opened(dir);
     await append(b, 1, 2);
     await b.close();
@@ -197,6 +199,27 @@ describe('log files of a data directory', () => {
     expect(await rowsOf(c)).toEqual([]);
     expect(await c.keys()).not.toContain(LOG);
     await c.close();
+  });
+});
+
+describe('a log file read (parseLog)', () => {
+  const row = (n: number) => ({ table: 'auditLog', row: { id: `o1:${n}`, organization: 'o1', occurredAt: `2026-01-0${n}T00:00:00.000Z`, n } });
+  it("gives the rows still there, oldest line's first; names a damaged line of a row there, and a last line cut short", () => {
+    const text = logLines([row(1), row(2), row(3)], ['o1:2']);
+    const ok = parseLog(text);
+    expect([...ok.rows.keys()]).toEqual(['o1:1', 'o1:3']);
+    expect(ok.problem).toBeUndefined();
+    expect(ok.whole).toBe(Buffer.byteLength(text));
+    // Line 3 (row 3's) with its id and order whole but its row broken: found when its row is read.
+    const lines = text.split('\n');
+    lines[2] = lines[2]!.replace('"r":{', '"r":{,');
+    expect(parseLog(lines.join('\n')).problem).toBe('is damaged: line 3 is no change of a log (a row appended or removed)');
+    // Not JSON at all: found by the scan.
+    expect(parseLog(`${text}nonsense\n`).problem).toBe('is damaged: line 5 is no change of a log (a row appended or removed)');
+    const cut = parseLog(`${text}{"i":"o1:4"`);
+    expect(cut.problem).toBe('is cut short: its last line (5) has no end');
+    expect(cut.whole).toBe(Buffer.byteLength(text));
+    expect([...cut.rows.keys()]).toEqual(['o1:1', 'o1:3']);
   });
 });
 

@@ -5,9 +5,10 @@ import { backupHeld, restoreArchive } from '../../src/store/backup.js';
 import { doctor } from '../../src/store/doctor.js';
 import { FileBackend } from '../../src/store/file-backend.js';
 import { JOURNAL } from '../../src/store/journal.js';
-import { logLines, parseLog } from '../../src/store/log-files.js';
+import { keptLines, LogIndex, logLines, parseLog } from '../../src/store/log-files.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import { TABLES } from '../../src/store/tables.js';
+import { random, SEED } from '../helpers/sample.js';
 import { spawnServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/server.js';
 
@@ -199,6 +200,69 @@ describe('log files of a data directory', () => {
     expect(await rowsOf(c)).toEqual([]);
     expect(await c.keys()).not.toContain(LOG);
     await c.close();
+  });
+});
+
+describe("a log's index (LogIndex), kept in trim order", () => {
+  // The plan a trim made before the index kept its rows in order: every row sorted at each trim.
+  const reference = (rows: Map<string, { id: string; ord: string; bytes: number }>, keep: number, after: string) => {
+    const all = [...rows.values()].sort((a, b) => (a.ord < b.ord ? -1 : a.ord > b.ord ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    let from = all.length;
+    if (keep > 0) {
+      from = Math.max(0, all.length - keep);
+      while (from < all.length && all[from]!.ord < after) from++;
+    }
+    const removed = all.slice(0, from);
+    return { removed: removed.map((r) => r.id), count: all.length - from, oldest: all[from]?.ord ?? '', bytes: removed.reduce((n, r) => n + r.bytes, 0) };
+  };
+
+  it('plans the same trims as sorting every row would, through rows added out of order, removals and compactions', () => {
+    const next = random(SEED ^ 0x10c1);
+    const idx = new LogIndex();
+    const rows = new Map<string, { id: string; ord: string; bytes: number }>();
+    let clock = 1000;
+    for (let step = 0; step < 3000; step++) {
+      const roll = next();
+      if (roll < 0.7) {
+        // Mostly in time order; now and then a clock set back, or the same time as the last row.
+        clock += next() < 0.1 ? -Math.floor(next() * 50) : Math.floor(next() * 3);
+        const r = { id: `o1:${Math.floor(next() * 1e9).toString(36)}`, ord: String(clock).padStart(8, '0'), bytes: 50 + Math.floor(next() * 100) };
+        idx.add(r.id, r.ord, r.bytes);
+        if (!rows.has(r.id)) rows.set(r.id, r);
+      } else if (roll < 0.8 && rows.size) {
+        const ids = [...rows.keys()];
+        const id = ids[Math.floor(next() * ids.length)]!;
+        idx.remove(id);
+        rows.delete(id);
+      } else {
+        const keep = Math.floor(next() * (rows.size + 5)) - 2;
+        const after = next() < 0.5 ? '' : String(clock - Math.floor(next() * 200)).padStart(8, '0');
+        const plan = idx.plan(keep, after);
+        expect(plan).toEqual(reference(rows, keep, after));
+        if (next() < 0.5) {
+          for (const id of plan.removed) {
+            idx.remove(id);
+            rows.delete(id);
+          }
+        }
+      }
+      expect(idx.size).toBe(rows.size);
+    }
+    expect(idx.live).toBe([...rows.values()].reduce((n, r) => n + r.bytes, 0));
+    expect(idx.ordered().map((r) => r.id)).toEqual(reference(rows, 0, '').removed);
+  });
+
+  it('writes the kept lines of a log anew in trim order, whatever order they were appended in', () => {
+    const text = logLines([3, 1, 2, 4].map((n) => ({ table: 'auditLog', row: row(n) })));
+    const kept = keptLines(text, new Set([row(2).id]));
+    expect(
+      kept
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).r.n),
+    ).toEqual([1, 3, 4]);
+    const inOrder = logLines([1, 2, 3].map((n) => ({ table: 'auditLog', row: row(n) })));
+    expect(keptLines(inOrder, new Set())).toBe(inOrder);
   });
 });
 

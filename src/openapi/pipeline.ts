@@ -187,8 +187,32 @@ function validatorError(rootFile: string, message: string, validated: unknown): 
   return { message: `${rootFile}: ${where}: ${kw ? kw[2] : first}`, code: kw ? kw[1]!.toLowerCase() : 'INVALID' };
 }
 
+/**
+ * The last outcome of a text whose spec has no external $ref, which is a function of the text
+ * alone: an in-process `openapi put --file --wait` checks its file before sending it
+ * (commands/openapi/put.ts), then its own job processes the same text, which for the 1.7 MB GitBook
+ * spec was ~0.4 s of dereferencing and validating again. Kept for a while only: a server holds no
+ * spec's text for longer than the put that brought it.
+ */
+let recent: { text: string; outcome: Outcome } | undefined;
+let forget: NodeJS.Timeout | undefined;
+const KEPT_MS = 30_000;
+
 /** Processes a source into an outcome; throws only when `signal` aborts it. */
 export async function processSource(source: Source, opts: { limits?: FetchLimits; signal?: AbortSignal } = {}): Promise<Outcome> {
+  if (source.url === undefined && recent !== undefined && recent.text === (source.text ?? '')) return recent.outcome;
+  const read = { external: false };
+  const outcome = Object.freeze(await processOnce(source, opts, read));
+  if (source.url === undefined && outcome.ok && !read.external) {
+    recent = { text: source.text ?? '', outcome };
+    clearTimeout(forget);
+    forget = setTimeout(() => (recent = undefined), KEPT_MS).unref();
+  }
+  return outcome;
+}
+
+/** `read.external`: whether it read more than the source (external $refs). */
+async function processOnce(source: Source, opts: { limits?: FetchLimits; signal?: AbortSignal }, read: { external: boolean }): Promise<Outcome> {
   let text: string;
   let finalUrl: string | undefined;
   if (source.url !== undefined) {
@@ -216,6 +240,7 @@ export async function processSource(source: Source, opts: { limits?: FetchLimits
     // Serialized now: validation dereferences the object in place.
     const parts: [string, string][] = [[root, JSON.stringify(doc)]];
     if (hasExternalRef(doc)) {
+      read.external = true;
       const external = await bundleExternal(doc, finalUrl ?? TEXT_BASE + root, root, opts.limits, opts.signal);
       for (const [name, json] of external) if (name !== root) parts.push([name, json]);
     }

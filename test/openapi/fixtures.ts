@@ -33,19 +33,21 @@ paths:
  * A fixture HTTP server on 127.0.0.1 (only): the places a spec URL can point to, including
  * misbehaving ones (slow, too big, redirect loops). Requests are counted by path.
  */
-export async function startFixtures() {
-  const hits = new Map<string, number>();
-  const routes: Record<string, (res: import('node:http').ServerResponse, url: URL) => void> = {
-    '/petstore.yaml': (res) => res.end(petstore('Fetched')),
-    '/split/root.yaml': (res) =>
-      res.end(`openapi: 3.1.0
+/** The root of a spec split over files, its response a $ref to `responses` (`#/Ok` there). */
+export const splitRoot = (responses: string) => `openapi: 3.1.0
 info: {title: Split, version: '1'}
 paths:
   /pets:
     get:
       responses:
-        '200': {$ref: 'schemas/responses.yaml#/Ok'}
-`),
+        '200': {$ref: '${responses}#/Ok'}
+`;
+
+export async function startFixtures() {
+  const hits = new Map<string, number>();
+  const routes: Record<string, (res: import('node:http').ServerResponse, url: URL) => void> = {
+    '/petstore.yaml': (res) => res.end(petstore('Fetched')),
+    '/split/root.yaml': (res) => res.end(splitRoot('schemas/responses.yaml')),
     '/split/schemas/responses.yaml': (res) => res.end(`Ok: {description: fine}\n`),
     '/broken-ref.yaml': (res) =>
       res.end(`openapi: 3.1.0

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processSource } from '../../src/openapi/pipeline.js';
-import { invalidSpec, petstore, startFixtures } from './fixtures.js';
+import { invalidSpec, petstore, splitRoot, startFixtures } from './fixtures.js';
 
 // processSource keeps the last outcome of a text that read nothing beyond itself (src/openapi/
 // pipeline.ts `recent`): an in-process `openapi put --file --wait` checks its file, then its job
@@ -32,14 +32,7 @@ describe('the last outcome of a text', () => {
     const bad = invalidSpec;
     expect(await processSource({ text: bad })).not.toBe(await processSource({ text: bad }));
     process.env.DOCS_FETCH_ALLOW_PRIVATE = '1';
-    const withRef = `openapi: 3.0.3
-info: {title: Split, version: '1'}
-paths:
-  /pets:
-    get:
-      responses:
-        '200': {$ref: '${fx.base}/split/schemas/responses.yaml#/Ok'}
-`;
+    const withRef = splitRoot(`${fx.base}/split/schemas/responses.yaml`);
     const before = fx.hits.get('/split/schemas/responses.yaml') ?? 0;
     const a = await processSource({ text: withRef });
     expect(a.ok).toBe(true);

@@ -1,6 +1,7 @@
 import { bootstrap, ownerOf } from '../auth/bootstrap.js';
 import { DocsError } from '../kernel/errors.js';
 import { openContext } from '../open.js';
+import { closeSearchIndexes } from '../search/service.js';
 import { liveHolderProbed, tryLockProbed } from '../store/lock.js';
 import { HttpTransport } from './http.js';
 import { LocalTransport } from './local.js';
@@ -106,6 +107,9 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
         if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
         const owner = await ownerOf(ctx);
         return await LocalTransport.as(ctx, token, owner ? { userId: owner } : undefined, `local data directory ${dir}`, async () => {
+          // With the store, the index files a search of this command opened (the search thread's
+          // SQLite connections; derived data: a failure to close them is no failure of the command).
+          await closeSearchIndexes(ctx).catch(() => {});
           await ctx.store.close();
           got.release();
         });

@@ -1,4 +1,5 @@
 import { bootstrap, ownerOf } from '../auth/bootstrap.js';
+import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import { openContext } from '../open.js';
 import { closeSearchIndexes } from '../search/service.js';
@@ -99,10 +100,12 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
     if (server?.url) return new HttpTransport(server.url, token ?? server.token, { notice });
     const got = await tryLockProbed(dir);
     if (got.ok) {
+      let opened: Context | undefined;
       try {
         // The lock makes this process the directory's only user, for one caller: sync reads; a
         // crash's temp files left to `docs serve` and `docs doctor` (FileBackendOptions.keepStrayTemps).
         const ctx = await openContext(dir, { syncReads: true, keepStrayTemps: true });
+        opened = ctx;
         const boot = await bootstrap(ctx);
         if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
         const owner = await ownerOf(ctx);
@@ -114,6 +117,9 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
           got.release();
         });
       } catch (err) {
+        // Refused after the store opened (a token that authenticates no one): the caller gets no
+        // transport to close, so the store is closed here.
+        await opened?.store.close().catch(() => {});
         got.release();
         throw err;
       }

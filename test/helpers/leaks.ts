@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { Server } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { openFilesUnder } from './open-files.js';
 
 // Run around every test file (vitest setupFiles): the environment is put back as it was before
@@ -21,6 +21,8 @@ const created: string[] = ((globalThis as any)[Symbol.for('docs.test.tempDirs')]
  */
 interface Opened {
   what: string;
+  /** The test running when it opened (none at a file's top level or in its beforeAll). */
+  test?: string;
   at: Error;
   backend: { close(): Promise<void> };
 }
@@ -31,7 +33,7 @@ const openStores: Map<object, Opened> = ((globalThis as any)[Symbol.for('docs.te
     Error.stackTraceLimit = 40;
     const at = new Error('opened');
     Error.stackTraceLimit = limit;
-    openStores.set(backend, { what, at, backend });
+    openStores.set(backend, { what, test: expect.getState().currentTestName, at, backend });
   },
   closed(backend: object) {
     openStores.delete(backend);
@@ -100,7 +102,7 @@ afterAll(async () => {
   }
   if (stores.length) {
     problems.push(
-      `this file left ${stores.length} store(s) open (close them: in a finally, or afterEach/afterAll):\n${stores.map((o) => `  ${o.what}, opened at ${testLines(o.at)}`).join('\n')}`,
+      `this file left ${stores.length} store(s) open (close them: in a finally, or afterEach/afterAll):\n${stores.map((o) => `  ${o.what}, opened${o.test ? ` in "${o.test}"` : ''} at ${testLines(o.at)}`).join('\n')}`,
     );
     // Closed here, before their directories go: the next file starts with none of them.
     for (const o of stores) {

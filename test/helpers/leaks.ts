@@ -27,7 +27,9 @@ interface Opened {
   backend: { close(): Promise<void> };
 }
 const openStores: Map<object, Opened> = ((globalThis as any)[Symbol.for('docs.test.openStores')] ??= new Map());
-(globalThis as any)[Symbol.for('docs.openWatcher')] ??= {
+// Installed again by each file's run of this module: its `expect` is the file's (a file of the
+// `isolated` project has a module graph of its own).
+(globalThis as any)[Symbol.for('docs.openWatcher')] = {
   opened(backend: Opened['backend'], what: string) {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 40;

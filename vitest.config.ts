@@ -29,7 +29,7 @@ const SWEEPS = [
  * the fast layer shares one per worker (isolate: false): oclif's Config of the in-process CLI, ajv's
  * compiled validators and the contract are loaded once per worker instead of once per file.
  * Audited for what a file could leave to the next: process.env is put back after each file and
- * temp directories removed, a server left listening fails its file (test/helpers/leaks.ts); no
+ * temp directories removed, a server left listening or a store left open fails its file (test/helpers/leaks.ts); no
  * other file uses vi.mock, vi.resetModules or fake timers; the CLI runner restores what a command changed (env, argv,
  * exit code, oclif's help's ids: test/helpers/in-process-cli.ts); stores are per data directory.
  */

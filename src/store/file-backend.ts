@@ -28,6 +28,7 @@ import {
   sumBucket,
 } from './shard-files.js';
 import { existsSync, readFileSync } from 'node:fs';
+import { watchClosed, watchOpened } from './open-watch.js';
 import { storageError } from './storage-error.js';
 import { BIG_COMMIT, JOURNAL, isAppend, journalRecord, lastWrites, readJournal, type JournalEntry } from './journal.js';
 import {
@@ -309,6 +310,7 @@ export class FileBackend implements ShardBackend {
       if (err instanceof CatalogDamage) throw this.damaged(err.file, err.problem);
       throw storageError(err, this.dir);
     }
+    watchOpened(this, `data directory ${this.dir}`);
   }
 
   /** Every committed shard there with its committed size, and nothing else (`docs serve`). */
@@ -974,6 +976,7 @@ export class FileBackend implements ShardBackend {
   async discard(): Promise<void> {
     await this.exclusive(async () => {
       this.closed = true;
+      watchClosed(this);
       const fd = this.journal;
       this.journal = undefined;
       await fd?.close();
@@ -984,6 +987,7 @@ export class FileBackend implements ShardBackend {
   async close(): Promise<void> {
     await this.exclusive(async () => {
       this.closed = true;
+      watchClosed(this);
       const fd = this.journal;
       if (!fd) return;
       try {

@@ -33,6 +33,7 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { watchClosed, watchOpened } from './open-watch.js';
 import { DocsError } from '../kernel/errors.js';
 import {
   LOG_PREFIX,
@@ -258,8 +259,9 @@ export class PgBackend implements ShardBackend {
     })());
   }
 
-  open(): Promise<void> {
-    return this.run(() => this.openTables());
+  async open(): Promise<void> {
+    await this.run(() => this.openTables());
+    watchOpened(this, `PostgreSQL store ${this.name}`);
   }
 
   private async openTables(): Promise<void> {
@@ -854,6 +856,7 @@ export class PgBackend implements ShardBackend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    watchClosed(this);
     clearTimeout(this.reconnectTimer);
     clearInterval(this.heartbeatTimer);
     this.reconnectTimer = undefined;

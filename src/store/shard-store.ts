@@ -129,6 +129,17 @@ export class ShardStore implements Store {
 
   static async open(backend: ShardBackend, specs: TableSpec[], opts: ShardStoreOptions = {}): Promise<ShardStore> {
     await backend.open();
+    try {
+      return await ShardStore.start(backend, specs, opts);
+    } catch (err) {
+      // The caller gets no store to close: the backend's files and connections are closed here.
+      await backend.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** A store on `backend`, just opened: its catalog read (made, or the layout migrated, in a new or older one). */
+  private static async start(backend: ShardBackend, specs: TableSpec[], opts: ShardStoreOptions): Promise<ShardStore> {
     const store = new ShardStore(backend, specs, opts);
     // Listening before the first load: a commit of another process between the load and the
     // listener's start would otherwise never reach this cache (root stays in memory).

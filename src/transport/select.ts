@@ -1,6 +1,8 @@
 import { bootstrap, ownerOf } from '../auth/bootstrap.js';
+import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
 import { openContext } from '../open.js';
+import { closeSearchIndexes } from '../search/service.js';
 import { liveHolderProbed, tryLockProbed } from '../store/lock.js';
 import { HttpTransport } from './http.js';
 import { LocalTransport } from './local.js';
@@ -98,18 +100,26 @@ async function openLocal(dir: string, token: string | undefined, notice?: (m: st
     if (server?.url) return new HttpTransport(server.url, token ?? server.token, { notice });
     const got = await tryLockProbed(dir);
     if (got.ok) {
+      let opened: Context | undefined;
       try {
         // The lock makes this process the directory's only user, for one caller: sync reads; a
         // crash's temp files left to `docs serve` and `docs doctor` (FileBackendOptions.keepStrayTemps).
         const ctx = await openContext(dir, { syncReads: true, keepStrayTemps: true });
+        opened = ctx;
         const boot = await bootstrap(ctx);
         if (boot) notice?.(`Initialized data directory ${dir}. Owner token (shown once): ${boot.token}`);
         const owner = await ownerOf(ctx);
         return await LocalTransport.as(ctx, token, owner ? { userId: owner } : undefined, `local data directory ${dir}`, async () => {
+          // With the store, the index files a search of this command opened (the search thread's
+          // SQLite connections; derived data: a failure to close them is no failure of the command).
+          await closeSearchIndexes(ctx).catch(() => {});
           await ctx.store.close();
           got.release();
         });
       } catch (err) {
+        // Refused after the store opened (a token that authenticates no one): the caller gets no
+        // transport to close, so the store is closed here.
+        await opened?.store.close().catch(() => {});
         got.release();
         throw err;
       }

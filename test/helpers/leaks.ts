@@ -1,19 +1,77 @@
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { Server } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { openFilesUnder } from './open-files.js';
 
 // Run around every test file (vitest setupFiles): the environment is put back as it was before
 // the file, the file's temp directories (tempDir(), in the run's own TMPDIR,
-// test/helpers/global-setup.ts) are removed after it, and a listening server the
-// file started and did not close fails it, naming its address (issue 31, "Bad input"; the run's
-// teardown checks child processes and what is left in TMPDIR).
+// test/helpers/global-setup.ts) are removed after it, and what the file opened and did not
+// close fails it: a listening server (its address), a store (its data directory or database and
+// the test line that opened it), a file of the run's temp folder still open (its path: a search
+// index, a stream). Issue 31, "Bad input"; the run's teardown checks child processes and what is
+// left in TMPDIR.
 
 const created: string[] = ((globalThis as any)[Symbol.for('docs.test.tempDirs')] ??= []);
+
+/**
+ * The stores open in this worker (src/store/open-watch.ts: a FileBackend or PgBackend adds itself
+ * at open, removes itself at close), with the stack of the call that opened them, formatted only
+ * when one is reported. A store left open keeps its journal's file handle, which the garbage
+ * collector closes later, during another file's test (Node 24 then writes a warning to stderr).
+ */
+interface Opened {
+  what: string;
+  /** The test running when it opened (none at a file's top level or in its beforeAll). */
+  test?: string;
+  at: Error;
+  backend: { close(): Promise<void> };
+}
+const openStores: Map<object, Opened> = ((globalThis as any)[Symbol.for('docs.test.openStores')] ??= new Map());
+// Installed again by each file's run of this module: its `expect` is the file's (a file of the
+// `isolated` project has a module graph of its own).
+(globalThis as any)[Symbol.for('docs.openWatcher')] = {
+  opened(backend: Opened['backend'], what: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 40;
+    const at = new Error('opened');
+    Error.stackTraceLimit = limit;
+    openStores.set(backend, { what, test: expect.getState().currentTestName, at, backend });
+  },
+  closed(backend: object) {
+    openStores.delete(backend);
+  },
+};
+
+/** The test files' lines in `stack` (where a store was opened), else its first frames. */
+function testLines(at: Error): string {
+  const frames = (at.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().replace(/^at /, ''));
+  const ours = frames.filter((f) => /\/test\//.test(f) && !/node_modules|test\/helpers\/leaks\.ts/.test(f));
+  return (ours.length ? ours : frames)
+    .slice(0, 3)
+    .map((f) => f.replace(`${process.cwd()}/`, ''))
+    .join(' < ');
+}
 
 const listening = () =>
   (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().filter((h): h is Server => h instanceof Server && h.listening);
 
+/**
+ * The files in the run's temp folder (test/helpers/global-setup.ts) this process has open: what
+ * a store, a search index or a stream the file left open still holds, even once the garbage
+ * collector took the object (a FileHandle it collected is closed, with a warning).
+ */
+const openTempFiles = (): Set<string> => {
+  const run = process.env.TMPDIR;
+  return run?.includes('docs-test-run-') ? openFilesUnder(run) : new Set();
+};
+
 let before: Set<Server>;
+const filesBefore = openTempFiles();
+// Taken before the file is imported too (its top level may open a store).
+const storesBefore = new Set(openStores.keys());
 // Taken before the file is imported (its top level may set variables).
 const env: NodeJS.ProcessEnv = { ...process.env };
 const started = { wall: performance.now(), cpu: cpuTicks() };
@@ -28,17 +86,42 @@ afterAll(async () => {
   // Files share a process (isolate: false): one file's environment does not reach the next.
   for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
   Object.assign(process.env, env);
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
   // A close() called in the file's own afterAll may still be finishing.
   let left: Server[] = [];
+  let stores: Opened[] = [];
+  let files: string[] = [];
   for (let i = 0; i < 20; i++) {
     left = listening().filter((s) => !before.has(s));
-    if (!left.length) return;
+    stores = [...openStores].filter(([b]) => !storesBefore.has(b)).map(([, o]) => o);
+    files = [...openTempFiles()].filter((f) => !filesBefore.has(f));
+    if (!left.length && !stores.length && !files.length) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  const where = left.map((s) => JSON.stringify(s.address())).join(', ');
-  for (const s of left) s.close();
-  throw new Error(`this file left ${left.length} server(s) listening: ${where} (close them in afterAll)`);
+  const problems: string[] = [];
+  if (left.length) {
+    problems.push(`this file left ${left.length} server(s) listening: ${left.map((s) => JSON.stringify(s.address())).join(', ')} (close them in afterAll)`);
+    for (const s of left) s.close();
+  }
+  if (stores.length) {
+    problems.push(
+      `this file left ${stores.length} store(s) open (close them: in a finally, or afterEach/afterAll):\n${stores.map((o) => `  ${o.what}, opened${o.test ? ` in "${o.test}"` : ''} at ${testLines(o.at)}`).join('\n')}`,
+    );
+    // Closed here, before their directories go: the next file starts with none of them.
+    for (const o of stores) {
+      openStores.delete(o.backend);
+      await o.backend.close().catch(() => {});
+    }
+  }
+  // Those stores' journals are named above already.
+  if (stores.length) files = [...openTempFiles()].filter((f) => !filesBefore.has(f));
+  if (files.length) {
+    const run = `${process.env.TMPDIR}/`;
+    problems.push(
+      `this file left ${files.length} file(s) of the run's temp folder open (a search index, a stream, a handle not closed):\n${files.map((f) => `  fd ${f.replace(run, '$TMPDIR/')}`).join('\n')}`,
+    );
+  }
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  if (problems.length) throw new Error(problems.join('\n'));
 });
 
 /**

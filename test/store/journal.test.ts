@@ -14,7 +14,8 @@ import { tempDir } from '../helpers/server.js';
 // A data directory's commit is one record appended to its journal and fdatasync'd (the commit
 // point); the files follow without fsync, the catalog's at the next checkpoint. These tests
 // stand in for a crash after the commit point by emptying the files a lost page cache would
-// leave empty, then opening the directory again without closing the first store.
+// leave empty, then opening the directory again without closing the first store (its journal's
+// handle closed as a dead process's would be: `crash`).
 
 const SPECS: TableSpec[] = [{ name: 'orgs', shard: (r: any) => `org/${r.id}`, locateId: (id: string) => `org/${id}`, indexes: [] } as TableSpec];
 
@@ -22,6 +23,8 @@ const empty = (dir: string, ...files: string[]) => {
   for (const f of files) writeFileSync(join(dir, f), '');
 };
 const values = (store: ShardStore, ...ids: string[]) => store.read((tx) => ids.map((id) => tx.get<any>('orgs', id)?.v));
+/** The process that wrote `store` ends without closing it: its journal's handle goes (as a dead process's), the journal stays. */
+const crash = (store: ShardStore) => (store.backend as FileBackend).discard();
 /** Temp files left anywhere in the directory. */
 const temps = (dir: string) => ['store', 'checksums', '.'].flatMap((d) => readdirSync(join(dir, d)).filter((f) => f.endsWith('.tmp')));
 
@@ -33,6 +36,7 @@ describe('the commit journal of a data directory', () => {
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }));
     expect(existsSync(join(dir, JOURNAL))).toBe(true);
     // The crash: no close, and the shard files' bytes never reached the disk.
+    await crash(store);
     empty(dir, 'store/org__a.json', 'store/org__b.json');
     const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
     expect(await values(again, 'a', 'b')).toEqual([2, 1]);
@@ -48,6 +52,7 @@ describe('the commit journal of a data directory', () => {
     const dir = tempDir();
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    await crash(store);
     const torn = journalRecord([['store/org__a.json', JSON.stringify({ orgs: { a: { id: 'a', v: 9 } } })]]);
     appendFileSync(join(dir, JOURNAL), torn.slice(0, torn.length - 5));
     empty(dir, 'store/org__a.json');
@@ -91,6 +96,7 @@ describe('the commit journal of a data directory', () => {
     await store.write((tx) => tx.put('orgs', { id: 'c', v: 3 }));
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 4 }));
     expect(await values(store, 'a', 'b', 'c')).toEqual([4, undefined, 3]);
+    await crash(store);
     empty(dir, 'store/org__a.json', 'store/org__c.json');
     const again = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await values(again, 'a', 'b', 'c')).toEqual([4, undefined, 3]);
@@ -104,6 +110,7 @@ describe('the commit journal of a data directory', () => {
     await store.write((tx) => tx.put('orgs', { id: 'b', v: 1 }));
     await store.write((tx) => tx.put('orgs', { id: 'a', v: 2 }));
     // The crash: a's file emptied, b's catalog bucket never written (the catalog waits for a checkpoint).
+    await crash(store);
     empty(dir, 'store/org__a.json');
     const report = await doctor(dir);
     expect(report.notes).toContainEqual(expect.stringMatching(/^journal: commits after the last checkpoint/));

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { LoadedShard } from '../../src/store/backend.js';
 import { FileBackend } from '../../src/store/file-backend.js';
 import type { TableSpec } from '../../src/store/port.js';
@@ -13,6 +13,12 @@ import { tempDir } from '../helpers/server.js';
 
 const SPECS: TableSpec[] = [{ name: 'orgs', shard: (r) => `org/${r.id}`, indexes: [], locateId: (id) => `org/${id}` }];
 const pad = 'x'.repeat(2000);
+
+/** The stores the test opened (storeOf's open), closed after it. */
+const opened: ShardStore[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
 
 /** A file store of `n` orgs (one shard each), closed; a backend that counts the shards it loads. */
 async function storeOf(n: number) {
@@ -29,6 +35,7 @@ async function storeOf(n: number) {
       return load(keys);
     };
     const store = await ShardStore.open(backend, SPECS, { cacheBytes });
+    opened.push(store);
     loads.length = 0;
     return store;
   };

@@ -198,6 +198,7 @@ function contract(name: string, make: () => Promise<Place>, { skip = false, clea
       await peek.open();
       const now = (await peek.load(['space/s/c'])).get('space/s/c')!.data;
       expect(segmentsOf(now).every((s) => s.filter)).toBe(true);
+      await peek.close();
       const spy2 = new Spy(place.open());
       const again = await ShardStore.open(spy2, SPECS);
       expect(await again.read((tx) => [tx.get<any>('pageContents', 's:17-3')?.id, tx.get<any>('pageContents', 's:60-0')?.id])).toEqual(['s:17-3', 's:60-0']);

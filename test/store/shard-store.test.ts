@@ -8,7 +8,7 @@ import { MemoryBackend } from '../../src/store/memory-backend.js';
 import type { PgBackend } from '../../src/store/pg-backend.js';
 import { ShardStore } from '../../src/store/shard-store.js';
 import { DocsError } from '../../src/kernel/errors.js';
-import type { TableSpec } from '../../src/store/port.js';
+import type { NamedWriteTx, TableSpec } from '../../src/store/port.js';
 import { pgContractBackends, postgresOrSkip } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/server.js';
 import { newId } from '../../src/kernel/ids.js';
@@ -61,7 +61,9 @@ class Spy implements ShardBackend {
       throw Object.assign(new DocsError('unavailable', 'PostgreSQL store x is unavailable: Connection terminated unexpectedly'), { outcomeUnknown: true });
     return versions;
   }
+  closes = 0;
   close() {
+    this.closes++;
     return this.inner.close();
   }
 }
@@ -81,10 +83,16 @@ interface Place {
 function engineContract(name: string, make: () => Promise<Place>, { shared = false, skip = false, cleanup = async () => {} } = {}) {
   describe.skipIf(skip)(`ShardStore on ${name}`, () => {
     let place: Place;
+    /** The backends the test made: closed after it, whatever it left open (a process it let "crash", another's view). */
+    const made: ShardBackend[] = [];
     beforeEach(async () => {
-      place = await make();
+      const shards = await make();
+      place = { open: () => (made.push(shards.open()), made.at(-1)!) };
     });
-    afterEach(cleanup);
+    afterEach(async () => {
+      for (const backend of made.splice(0)) await backend.close();
+      await cleanup();
+    });
 
     it('commits writes and reads them back; a throwing write changes nothing', async () => {
       const store = await ShardStore.open(place.open(), SPECS);
@@ -452,6 +460,7 @@ function engineContract(name: string, make: () => Promise<Place>, { shared = fal
       const failing = new Spy(place.open());
       failing.fail = true;
       await expect(ShardStore.open(failing, SPECS)).rejects.toThrow('disk full');
+      expect(failing.closes).toBe(1); // an open refused after the backend opened closes it: the caller has no store to close
       expect((await place.open().keys()).sort()).toEqual(['all', 'space/s/3']);
       const store = await ShardStore.open(place.open(), SPECS);
       expect(await store.read((tx) => [tx.get('members', 'm'), tx.find('members', 'org', 'b'), tx.get('orgs', 'a'), tx.get('bodies', 's:h')])).toEqual([
@@ -488,6 +497,13 @@ engineContract('FileBackend (sync reads)', async () => {
 const pgUrl = await postgresOrSkip();
 const pgBackends = pgContractBackends(pgUrl, 'engine');
 engineContract('PgBackend', pgBackends.setup, { shared: true, skip: !pgUrl, cleanup: pgBackends.cleanup });
+
+/** A process that commits `write` to the store in `dir`, then ends without closing it: its journal stays, its handle goes. */
+async function crashAfter(dir: string, write: (tx: NamedWriteTx) => void): Promise<void> {
+  const backend = new FileBackend(dir);
+  await (await ShardStore.open(backend, SPECS)).write(write);
+  await backend.discard();
+}
 
 describe('FileBackend', () => {
   /** A store of `n` organizations, each in its shard (org/<id>): ~n/64 catalog entries per bucket. */
@@ -620,6 +636,7 @@ describe('FileBackend', () => {
     await reader.close();
     const buckets = readdirSync(join(dir, 'checksums'));
     for (const b of buckets) writeFileSync(join(dir, 'checksums', b), '{"x":');
+    // Refused at open: ShardStore.open closes the backend it opened (the file's leak check says so).
     const again = await ShardStore.open(new FileBackend(dir, { syncReads: true }), SPECS).catch((err) => err);
     expect(String(again?.message ?? again)).toMatch(
       new RegExp(`data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: checksums/\\d+\\.json is not valid JSON`),
@@ -651,11 +668,13 @@ describe('FileBackend', () => {
     expect(await reader.read((tx) => tx.all('members'))).toHaveLength(30);
     const shard = JSON.parse(readFileSync(join(dir, 'store', 'org__o0.json'), 'utf8'));
     expect(Object.keys(shard.members).sort()).toEqual(['m0', 'm14', 'm21', 'm28', 'm7']);
+    await reader.close();
+    await store.close();
   });
 
   it('completes a multi-shard commit whose manifest reached disk before a crash', async () => {
     const dir = tempDir();
-    await (await ShardStore.open(new FileBackend(dir), SPECS)).write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    await crashAfter(dir, (tx) => tx.put('orgs', { id: 'a', v: 1 }));
     // Simulate a crash right after the commit point: temp files staged (shards and their catalog
     // buckets), manifest renamed, no renames.
     const a = JSON.stringify({ orgs: { a: { id: 'a', v: 2 } } });
@@ -683,6 +702,7 @@ describe('FileBackend', () => {
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await store.read((tx) => [tx.get<any>('orgs', 'a').v, tx.get<any>('orgs', 'b').v])).toEqual([2, 2]);
     expect(existsSync(join(dir, 'commit.json'))).toBe(false);
+    await store.close();
   });
 
   it('replays a manifest of an earlier version (paths from shards/, no catalog), then builds the catalog', async () => {
@@ -694,15 +714,17 @@ describe('FileBackend', () => {
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(2);
     expect(readdirSync(join(dir, 'checksums')).length).toBeGreaterThan(0);
+    await store.close();
   });
 
   it('discards temp files of a commit that never reached its commit point', async () => {
     const dir = tempDir();
-    await (await ShardStore.open(new FileBackend(dir), SPECS)).write((tx) => tx.put('orgs', { id: 'a', v: 1 }));
+    await crashAfter(dir, (tx) => tx.put('orgs', { id: 'a', v: 1 }));
     writeFileSync(join(dir, 'store', 'org__a.json.1.x.tmp'), '{"orgs":{"a":{"id":"a","v":'); // half-written
     const store = await ShardStore.open(new FileBackend(dir), SPECS);
     expect(await store.read((tx) => tx.get<any>('orgs', 'a').v)).toBe(1);
     expect(readdirSync(join(dir, 'store')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    await store.close();
   });
 
   it('writes several shards of one commit through the journal, and close leaves no journal', async () => {

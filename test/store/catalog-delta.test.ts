@@ -56,7 +56,8 @@ describe('catalog changes in journal records', () => {
     await first.write((tx) => (tx.put('orgs', { id: a, v: 1 }), tx.put('orgs', { id: b, v: 1 })));
     await first.close(); // a checkpoint: the bucket's file lists a and b
     const onDisk = bucketOn(dir, path);
-    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    const crashed = new FileBackend(dir);
+    const store = await ShardStore.open(crashed, SPECS);
     await store.write((tx) => tx.put('orgs', { id: c, v: 1 }));
     await store.write((tx) => tx.put('orgs', { id: a, v: 2 }));
     await store.write((tx) => tx.delete('orgs', b));
@@ -70,6 +71,7 @@ describe('catalog changes in journal records', () => {
         .entries.filter(([p]) => p === path)
         .map((e) => e[2]),
     ).toEqual(Array(6).fill('C'));
+    await crashed.discard(); // the crash: the journal closed, nothing checkpointed
     const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
     expect(await values(again, a, b, c, d)).toEqual([2, undefined, 3, undefined]);
     expect(bucketOn(dir, path)).toEqual({ [fileOf(a)]: entryOf(dir, a), [fileOf(c)]: entryOf(dir, c) });
@@ -116,7 +118,8 @@ describe('catalog changes in journal records', () => {
     const first = await ShardStore.open(new FileBackend(dir), SPECS);
     await first.write((tx) => tx.put('orgs', { id: a, v: 1 }));
     await first.close();
-    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    const crashed = new FileBackend(dir);
+    const store = await ShardStore.open(crashed, SPECS);
     await store.write((tx) => tx.put('orgs', { id: b, v: 1 }));
     const whole = statSync(join(dir, JOURNAL)).size;
     await store.write((tx) => tx.put('orgs', { id: a, v: 2 })); // a's file is written at the checkpoint only
@@ -125,6 +128,7 @@ describe('catalog changes in journal records', () => {
     expect(last).toContain(`C ${path} `);
     // The crash tore the last record (never acknowledged) after its bucket change.
     writeFileSync(join(dir, JOURNAL), journal.subarray(0, journal.length - 3));
+    await crashed.discard(); // the crash: the journal closed, nothing checkpointed
     const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
     expect(await values(again, a, b)).toEqual([1, 1]);
     expect(bucketOn(dir, path)).toEqual({ [fileOf(a)]: entryOf(dir, a), [fileOf(b)]: entryOf(dir, b) });
@@ -135,7 +139,8 @@ describe('catalog changes in journal records', () => {
     const dir = tempDir();
     const { ids, path } = sameBucket(3);
     const [a, b, c] = ids as [string, string, string];
-    const store = await ShardStore.open(new FileBackend(dir, { bigCommit: 4000 }), SPECS);
+    const crashed = new FileBackend(dir, { bigCommit: 4000 });
+    const store = await ShardStore.open(crashed, SPECS);
     await store.write((tx) => (tx.put('orgs', { id: a, v: 1, pad: 'x'.repeat(5000) }), tx.put('orgs', { id: b, v: 1 })));
     await store.write((tx) => tx.put('orgs', { id: c, v: 1 }));
     await store.write((tx) => tx.delete('orgs', b));
@@ -143,6 +148,7 @@ describe('catalog changes in journal records', () => {
       .entries.filter(([p]) => p === path)
       .map((e) => (e[2] === 'C' ? 'C' : e[2] === true ? 'M' : 'W'));
     expect(kinds).toEqual(['M', 'C', 'C']);
+    await crashed.discard(); // the crash: the journal closed, nothing checkpointed
     const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
     expect(await values(again, a, b, c)).toEqual([1, undefined, 1]);
     expect(bucketOn(dir, path)).toEqual({ [fileOf(a)]: entryOf(dir, a), [fileOf(c)]: entryOf(dir, c) });
@@ -156,9 +162,11 @@ describe('catalog changes in journal records', () => {
     await first.write((tx) => tx.put('orgs', { id: ids[0]!, v: 1 }));
     await first.close();
     expect(existsSync(join(dir, path))).toBe(true);
-    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    const crashed = new FileBackend(dir);
+    const store = await ShardStore.open(crashed, SPECS);
     await store.write((tx) => tx.delete('orgs', ids[0]!));
     expect(readFileSync(join(dir, JOURNAL), 'utf8')).toContain(`C ${path} `);
+    await crashed.discard(); // the crash: the journal closed, nothing checkpointed
     const again = await ShardStore.open(new FileBackend(dir, { statAtOpen: true }), SPECS);
     expect(await values(again, ids[0]!)).toEqual([undefined]);
     expect(existsSync(join(dir, path))).toBe(false);
@@ -208,11 +216,13 @@ describe('catalog changes in journal records', () => {
     const first = await ShardStore.open(new FileBackend(dir), SPECS);
     await first.write((tx) => (tx.put('orgs', { id: a, v: 1 }), tx.put('orgs', { id: b, v: 1 })));
     await first.close();
-    const store = await ShardStore.open(new FileBackend(dir), SPECS);
+    const crashed = new FileBackend(dir);
+    const store = await ShardStore.open(crashed, SPECS);
     await store.write((tx) => tx.delete('orgs', b)); // its file gone, the bucket on disk still lists it
     await store.write((tx) => tx.put('orgs', { id: c, v: 1 })); // its file there, the bucket on disk does not list it
     await store.write((tx) => tx.put('orgs', { id: a, v: 2 }));
     // Neither is damage: the journal's changes hold both (this bare store has no root.json: doctor names that alone).
+    await crashed.discard(); // the crash: the journal closed, nothing checkpointed
     const report = await doctor(dir);
     expect(report.notes).toContainEqual(expect.stringMatching(/^journal: commits after the last checkpoint/));
     expect(report.damaged.map((d) => d.file)).toEqual(['store/root.json']);

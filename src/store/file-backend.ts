@@ -126,14 +126,14 @@ export interface FileBackendOptions {
  * src/store/data-format.ts), read when the store asks for it, and a
  * catalog of the committed shards under `<dir>/checksums` (file name -> SHA-256 of its text, in
  * 64 buckets). A commit stages every shard file it changes (temp files, not fsynced), then
- * appends one record holding their texts and those of the catalog buckets it changes to the
- * journal (src/store/journal.ts) and fdatasyncs it: that is the commit point, one sync per
+ * appends one record holding their texts and the catalog entries it changes (not the buckets'
+ * whole texts) to the journal (src/store/journal.ts) and fdatasyncs it: that is the commit point, one sync per
  * commit whatever the number of files (each file fsynced, and a manifest, cost ~2 fsyncs per
  * write at 32 connections). The renames follow. A checkpoint (every JOURNAL_CHECKPOINT_BYTES of
  * records, before a snapshot, and at close) writes the catalog buckets changed since the last
  * one (nothing else reads them while the store is open: this process keeps them in memory),
  * fsyncs each shard file written since, once, and empties the journal. On open, a journal left by a crash is replayed (each file's last
- * text written again, fsynced), as is a manifest (`commit.json`) left by an older docs, and stray
+ * text written again, fsynced; each catalog bucket's changes applied over it), as is a manifest (`commit.json`) left by an older docs, and stray
  * temp files of commits that never reached their commit point are deleted (those in the shard
  * folder not by an in-process command: keepStrayTemps). So a commit is all or nothing, catalog
  * included. A commit that fails before its commit point (a full disk) removes its temp files

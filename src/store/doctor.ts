@@ -19,6 +19,8 @@ import {
   QUARANTINE,
   SHARDS,
   STRAY,
+  applyChanges,
+  bucketAt,
   bucketFile,
   bucketText,
   catalogEntry,
@@ -127,8 +129,34 @@ async function journalFiles(dir: string, damage: (file: string, problem: string)
     return undefined;
   }
   const files = new Map<string, string | null>();
-  for (const [path, [text, move]] of last) {
-    if (!move) files.set(path, text);
+  for (const [path, [text, move, changes]] of last) {
+    if (changes) {
+      // A catalog bucket's changes, over its last whole text in the journal or its file, as a
+      // replay applies them (src/store/file-backend.ts replayBucket).
+      const b = bucketAt(path);
+      if (b === undefined) {
+        damage(JOURNAL, `a record changes entries of ${path}, not a bucket of the catalog: a start refuses it`);
+        continue;
+      }
+      let bytes: Buffer | undefined;
+      if (text === null) bytes = undefined;
+      else if (text !== undefined && !move) bytes = Buffer.from(text);
+      else {
+        const staged = move ? await readFile(join(dir, text!)).catch(() => undefined) : undefined;
+        bytes = staged ?? (await readBucketBytes(dir, b));
+      }
+      let sums: Map<string, string>;
+      try {
+        sums = parseBucket(b, bytes);
+      } catch (err) {
+        if (err instanceof CatalogDamage) continue; // read from its file again, and named
+        throw err;
+      }
+      applyChanges(sums, changes);
+      files.set(path, sums.size ? bucketText(sums) : null); // a bucket left empty is deleted
+      continue;
+    }
+    if (!move) files.set(path, text!);
     else {
       // A big commit's temp file (fsynced before its record), until it is renamed into place.
       const staged = await readFile(join(dir, text!), 'utf8').catch(() => undefined);

@@ -21,6 +21,12 @@ import { isAbsolute } from 'node:path';
 // appended to a log file (src/store/log-files.ts) at byte `offset`, so a replay can tell whether
 // they are there already (a crash after the checkpoint's append, before the journal was emptied)
 // and never appends them twice. A docs before log files stops its replay at such a record.
+// A catalog bucket's changes are `C <path> <bytes>\n<JSON: file name -> its entry, or null when
+// removed>\n` (src/store/shard-files.ts): a commit journals the few entries it changes, not the
+// bucket's whole text (~28 KB at 16,000 shards); a replay applies them in order over the bucket
+// as the journal's last whole text of it, or its file, gives it. Each sets entries to absolute
+// values, so applying them again over a file a checkpoint already wrote (a crash before the
+// journal was emptied) changes nothing. A docs before them stops its replay at such a record too.
 
 export const JOURNAL = 'journal';
 
@@ -28,9 +34,34 @@ export const JOURNAL = 'journal';
  * One entry of a record: a file's new text, or null when the file is deleted; with `move`, `text`
  * is the temp file to rename over it; with `'A'`, lines appended to a log file at `offset`.
  */
-export type JournalEntry = [path: string, text: string | null, move?: true] | LogAppend;
+export type JournalEntry = [path: string, text: string | null, move?: true] | LogAppend | BucketDelta;
 export type LogAppend = [path: string, text: string, append: 'A', offset: number];
 export const isAppend = (e: JournalEntry): e is LogAppend => e[2] === 'A';
+/** Entries of a catalog bucket changed by a commit (`changes`: deltaText's JSON), applied over the bucket. */
+export type BucketDelta = [path: string, changes: string, delta: 'C'];
+export const isDelta = (e: JournalEntry): e is BucketDelta => e[2] === 'C';
+
+/** A bucket's changes as a record holds them: file name -> its new entry, null when removed. */
+export const deltaText = (changes: ReadonlyMap<string, string | null>): string => JSON.stringify(Object.fromEntries(changes));
+
+/** The changes of a `C` entry; an Error when its text is not such an object (never written so). */
+export function deltaOf(path: string, text: string): Map<string, string | null> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`${JOURNAL}: a record's changes to ${path} are not an object`);
+  const changes = new Map<string, string | null>();
+  for (const [file, entry] of Object.entries(data)) {
+    if (entry !== null && (typeof entry !== 'string' || !ENTRY.test(entry)))
+      throw new Error(`${JOURNAL}: a record's change to ${path} gives ${file} ${JSON.stringify(entry)}, not an entry`);
+    changes.set(file, entry);
+  }
+  return changes;
+}
+const ENTRY = /^[0-9a-f]{64}:\d+$/;
 
 /** Characters of text in a commit above which its files are fsynced temp files the record names (`M`). */
 export const BIG_COMMIT = 8 << 20;
@@ -41,6 +72,7 @@ export function journalRecord(entries: JournalEntry[]): string {
   for (const e of entries) {
     const [path, text, move] = e;
     if (isAppend(e)) parts.push(`A ${path} ${Buffer.byteLength(e[1])} ${e[3]}\n${e[1]}\n`);
+    else if (isDelta(e)) parts.push(`C ${path} ${Buffer.byteLength(e[1])}\n${e[1]}\n`);
     else parts.push(text === null ? `D ${path} 0\n\n` : `${move ? 'M' : 'W'} ${path} ${Buffer.byteLength(text)}\n${text}\n`);
   }
   const body = parts.join('');
@@ -72,14 +104,14 @@ export function parseJournal(bytes: Buffer): { entries: JournalEntry[]; end: num
     let ok = true;
     while (p < body.length) {
       const e = body.indexOf(NL, p);
-      const m = e < 0 ? null : /^([WDMA]) (\S+) (\d+)(?: (\d+))?$/.exec(body.toString('utf8', p, e));
+      const m = e < 0 ? null : /^([WDMAC]) (\S+) (\d+)(?: (\d+))?$/.exec(body.toString('utf8', p, e));
       const len = m ? Number(m[3]) : 0;
       if (!m || (m[1] === 'A') !== (m[4] !== undefined) || e + 1 + len + 1 > body.length || body[e + 1 + len] !== NL) {
         ok = false;
         break;
       }
       const text = m[1] === 'D' ? null : body.toString('utf8', e + 1, e + 1 + len);
-      got.push(m[1] === 'M' ? [m[2]!, text, true] : m[1] === 'A' ? [m[2]!, text!, 'A', Number(m[4])] : [m[2]!, text]);
+      got.push(m[1] === 'M' ? [m[2]!, text, true] : m[1] === 'A' ? [m[2]!, text!, 'A', Number(m[4])] : m[1] === 'C' ? [m[2]!, text!, 'C'] : [m[2]!, text]);
       p = e + 1 + len + 1;
     }
     if (!ok) break;
@@ -103,20 +135,35 @@ export async function readJournal(path: string): Promise<{ entries: JournalEntry
 }
 
 /**
- * Each file's last entry of `entries` (`[text, move]`, in the order of those last entries): what
- * a replay writes (src/store/file-backend.ts) and what `docs doctor` reads in place of the files.
+ * What a replay writes for one file: its last text (null: deleted; with `move`, the temp file
+ * renamed over it), or, for a catalog bucket with changes (`C`) after its last whole text,
+ * that base and the changes merged in order (each file name's last entry): `base` undefined is
+ * the bucket's file as it is, a temp file (`move`) is that file once renamed into place.
+ */
+export type LastWrite = [text: string | null, move: boolean] | [base: string | null | undefined, move: boolean, changes: Map<string, string | null>];
+
+/**
+ * Each file's last entry of `entries` (in the order of those last entries): what a replay writes
+ * (src/store/file-backend.ts) and what `docs doctor` reads in place of the files. A bucket's
+ * changes are merged over its last whole text (a whole text after them replaces them).
  * A path outside the data directory (absolute, or with `..`) is refused: a record names none.
  * Appends to log files are left out (replayed in order: src/store/log-files.ts `replayLog`).
  */
-export function lastWrites(entries: JournalEntry[]): Map<string, [text: string | null, move: boolean]> {
-  const last = new Map<string, [string | null, boolean]>();
+export function lastWrites(entries: JournalEntry[]): Map<string, LastWrite> {
+  const last = new Map<string, LastWrite>();
   for (const e of entries) {
     const [path, text, move] = e;
     for (const p of move === true ? [path, text!] : [path])
       if (isAbsolute(p) || p.split('/').includes('..')) throw new Error(`${JOURNAL}: a record names ${p}, outside the data directory`);
     if (isAppend(e)) continue;
+    const had = last.get(path);
     last.delete(path);
-    last.set(path, [text, move === true]);
+    if (isDelta(e)) {
+      // Absolute entries: merged, the last of each file name wins, as applying them in order would.
+      const changes = had?.[2] ?? new Map<string, string | null>();
+      for (const [file, entry] of deltaOf(path, e[1])) changes.set(file, entry);
+      last.set(path, had ? [had[0], had[1], changes] : [undefined, false, changes]);
+    } else last.set(path, [text, move === true]);
   }
   return last;
 }

@@ -43,6 +43,23 @@ export const sha256 = (text: string) => hash('sha256', text, 'hex');
 export const sumBucket = (file: string) => bucketOf(file, SUM_BUCKETS);
 export const bucketFile = (b: number) => `${String(b).padStart(2, '0')}.json`;
 
+/** The bucket a path from the data directory names (`checksums/NN.json`), or undefined. */
+export function bucketAt(path: string): number | undefined {
+  const m = BUCKET_PATH.exec(path);
+  return m && Number(m[1]) < SUM_BUCKETS ? Number(m[1]) : undefined;
+}
+
+const BUCKET_PATH = new RegExp(`^${CHECKSUMS}/(\\d\\d)\\.json$`);
+
+/** `sums` (changed in place) with a journal's changes applied: each file name set to its entry, or removed (null). */
+export function applyChanges(sums: Map<string, string>, changes: ReadonlyMap<string, string | null>): Map<string, string> {
+  for (const [file, entry] of changes) {
+    if (entry === null) sums.delete(file);
+    else sums.set(file, entry);
+  }
+  return sums;
+}
+
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

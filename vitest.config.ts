@@ -38,6 +38,7 @@ const ISOLATED: string[] = [
   'test/openapi/meta-schema.test.ts',
   'test/server/collect-before-ready.test.ts',
   'test/server/warm-up-write.test.ts',
+  'test/search/indexer-close.test.ts',
 ];
 
 /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Context } from '../kernel/context.js';
 import { DocsError } from '../kernel/errors.js';
+import { indexesModule } from './loaded.js';
 import type { PageNode, PageNodeRecord } from '../content/model.js';
 import { markdownOf, rootOf } from '../content/revisions.js';
 import {
@@ -49,6 +50,8 @@ import { Revisions, Spaces } from '../spaces/tables.js';
 // moved by someone else starts again (its diff then finds what the other process did).
 
 /** Bumped when the tables or what they hold change: older files are rebuilt. */
+indexesModule.loaded = true; // ./loaded.ts
+
 const SCHEMA = 8; // 2: pages carry their description (search results show it); 3: contentless FTS5, bodies deflated in secs; 4: bodies apart from secs; 5: the body the FTS5 table's first column; 6: a page's sections in one row (texts), compressed with the index's dictionary, no secs; 7: pages keep digests, their text in texts; 8: the spaces each dictionary was made from (dict_sources)
 
 /** Work counters (tests and measurements). */

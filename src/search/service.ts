@@ -2,6 +2,7 @@ import type { Context } from '../kernel/context.js';
 import type { SpaceRecord } from '../spaces/model.js';
 import { Spaces } from '../spaces/tables.js';
 import type { Ranking } from './indexes.js';
+import { indexesModule } from './loaded.js';
 import type { RowDetails } from './worker.js';
 
 // Full-text search of space content. The indexes are SQLite FTS5 databases, one per
@@ -38,12 +39,11 @@ export interface SearchHit {
 /** bm25 is negative, lower for better matches: its opposite, never below 0, is the score. */
 const relevance = (bm25: number) => Math.max(0, -bm25);
 
-let loaded = false;
-const load = () => ((loaded = true), import('./indexes.js'));
+const load = () => import('./indexes.js');
 
-/** Closes a context's index files (with its store); nothing to do if it never searched. */
+/** Closes a context's index files (with its store); nothing to do if nothing opened one. */
 export async function closeSearchIndexes(ctx: Context): Promise<void> {
-  if (loaded) await (await load()).closeIndexes(ctx);
+  if (indexesModule.loaded) await (await load()).closeIndexes(ctx);
 }
 
 /** The query's words (letters and digits, as the index tokenizes). */

@@ -67,18 +67,29 @@ async function main() {
       );
     }
   }
-  const sum = (b, k) => results.get(b).reduce((s, x) => s + x[k], 0) / results.get(b).length;
+  const sum = (b, k) => mean(results, b, k);
   for (const b of builds) console.log(`${b}: mean ${sum(b, 'cpuMs').toFixed(3)} ms CPU a write, ${sum(b, 'journalBytes').toFixed(0)} journal bytes a write`);
   if (builds.length === 2) {
     const [a, v] = builds;
-    const paired = results
-      .get(a)
-      .map((x, i) => x.cpuMs / results.get(v)[i].cpuMs)
-      .sort((p, q) => p - q);
     console.log(
-      `CPU a write, this build / --vs: ${(sum(a, 'cpuMs') / sum(v, 'cpuMs')).toFixed(2)} (paired ratios ${paired.map((p) => p.toFixed(2)).join(', ')}); journal bytes ${(sum(a, 'journalBytes') / sum(v, 'journalBytes')).toFixed(3)}`,
+      `CPU a write, this build / --vs: ${(sum(a, 'cpuMs') / sum(v, 'cpuMs')).toFixed(2)} (paired ratios ${pairedRatios(results, a, v)}); journal bytes ${(sum(a, 'journalBytes') / sum(v, 'journalBytes')).toFixed(3)}`,
     );
   }
+}
+
+/** The mean of `key` over a build's rounds (a declaration: main runs before the module's consts are set). */
+function mean(results, build, key) {
+  return results.get(build).reduce((s, x) => s + x[key], 0) / results.get(build).length;
+}
+
+/** Each round's CPU a write of build `a` over `v`'s in the same round, sorted, as text. */
+function pairedRatios(results, a, v) {
+  return results
+    .get(a)
+    .map((x, i) => x.cpuMs / results.get(v)[i].cpuMs)
+    .sort((p, q) => p - q)
+    .map((p) => p.toFixed(2))
+    .join(', ');
 }
 
 /** A copy of the seed: shard and catalog files linked (replaced by rename, never written in place), the rest copied. */
@@ -112,16 +123,12 @@ async function serveRounds(seed, marker, builds, rounds, seconds, { spaces, conn
       }
     }
   }
-  const mean = (b, k) => results.get(b).reduce((s, x) => s + x[k], 0) / results.get(b).length;
-  for (const b of builds) console.log(`${b}: mean ${mean(b, 'cpuMs').toFixed(3)} ms of server CPU a write, ${mean(b, 'rate').toFixed(0)} writes/s`);
+  const avg = (b, k) => mean(results, b, k);
+  for (const b of builds) console.log(`${b}: mean ${avg(b, 'cpuMs').toFixed(3)} ms of server CPU a write, ${avg(b, 'rate').toFixed(0)} writes/s`);
   if (builds.length === 2) {
     const [a, v] = builds;
-    const paired = results
-      .get(a)
-      .map((x, i) => x.cpuMs / results.get(v)[i].cpuMs)
-      .sort((p, q) => p - q);
     console.log(
-      `server CPU a write, this build / --vs: ${(mean(a, 'cpuMs') / mean(v, 'cpuMs')).toFixed(2)} (paired ${paired.map((p) => p.toFixed(2)).join(', ')}); rate ${(mean(a, 'rate') / mean(v, 'rate')).toFixed(2)}`,
+      `server CPU a write, this build / --vs: ${(avg(a, 'cpuMs') / avg(v, 'cpuMs')).toFixed(2)} (paired ${pairedRatios(results, a, v)}); rate ${(avg(a, 'rate') / avg(v, 'rate')).toFixed(2)}`,
     );
   }
 }

@@ -227,6 +227,28 @@ async function main() {
     }
   }
 
+  // 1c. openapi lint of a small spec (what a CI job runs before publishing): the meta-schema's
+  // validator comes from the build (scripts/build-meta-schemas.mjs), not compiled in the command.
+  log(`\n[1c] openapi lint of a 25-line OpenAPI 3.0 spec vs node -e 0, ${CLI_RUNS} runs each, alternating`);
+  {
+    const file = join(tempDir('lint'), 'openapi.yaml');
+    writeFileSync(
+      file,
+      "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets/{id}:\n    get:\n      operationId: getPet\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n      responses:\n        '200': {description: A pet}\n",
+    );
+    const lint = compareCommands([BIN, 'openapi', 'lint', file, '--json'], ['-e', '0'], env, {
+      runs: CLI_RUNS,
+      checkA: (out) => {
+        if (JSON.parse(out).files?.[0]?.valid !== true) throw new Error(`unexpected openapi lint output: ${out.slice(0, 300)}`);
+      },
+    });
+    record('openapi lint of a small spec / node -e 0', lint.ratio, {
+      target: 'report',
+      pass: true,
+      context: `median ${lint.aMs.toFixed(1)} ms vs ${lint.bMs.toFixed(1)} ms`,
+    });
+  }
+
   // 2. CLI command --------------------------------------------------------------------------------
   log(`\n[2] CLI command: node bin/run.js spaces list --json|--jq EXPR --data DIR (${CLI_SPACES} spaces) vs node -e 0, ${CLI_RUNS} runs each, alternating`);
   {

@@ -19,8 +19,8 @@ import {
   QUARANTINE,
   SHARDS,
   STRAY,
-  applyChanges,
   bucketAt,
+  bucketReplayed,
   bucketFile,
   bucketText,
   catalogEntry,
@@ -138,21 +138,13 @@ async function journalFiles(dir: string, damage: (file: string, problem: string)
         damage(JOURNAL, `a record changes entries of ${path}, not a bucket of the catalog: a start refuses it`);
         continue;
       }
-      let bytes: Buffer | undefined;
-      if (text === null) bytes = undefined;
-      else if (text !== undefined && !move) bytes = Buffer.from(text);
-      else {
-        const staged = move ? await readFile(join(dir, text!)).catch(() => undefined) : undefined;
-        bytes = staged ?? (await readBucketBytes(dir, b));
-      }
       let sums: Map<string, string>;
       try {
-        sums = parseBucket(b, bytes);
+        sums = await bucketReplayed(dir, b, text, move, changes);
       } catch (err) {
         if (err instanceof CatalogDamage) continue; // read from its file again, and named
         throw err;
       }
-      applyChanges(sums, changes);
       files.set(path, sums.size ? bucketText(sums) : null); // a bucket left empty is deleted
       continue;
     }

@@ -13,6 +13,7 @@ import {
   SHARDS,
   applyChanges,
   bucketAt,
+  bucketReplayed,
   bucketFile,
   bucketText,
   catalogEntry,
@@ -958,8 +959,7 @@ export class FileBackend implements ShardBackend {
       await rename(join(this.dir, base!), target).catch((err) => {
         if (err.code !== 'ENOENT') throw err;
       });
-    const bytes = base === null ? undefined : base === undefined || move ? await readBucketBytes(this.dir, b) : Buffer.from(base);
-    const sums = applyChanges(parseBucket(b, bytes), changes);
+    const sums = await bucketReplayed(this.dir, b, base, move, changes); // the temp file renamed: its bucket file read
     if (!sums.size) {
       await unlink(target).catch((err) => {
         if (err.code !== 'ENOENT') throw err;

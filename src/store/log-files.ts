@@ -227,14 +227,6 @@ export class LogIndex {
     this.dead = 0;
   }
 
-  /** The rows in trim order (tests). */
-  ordered(): { id: string; ord: string; bytes: number }[] {
-    return this.order
-      .slice(this.head)
-      .filter((r) => !r.dead)
-      .map(({ id, ord, bytes }) => ({ id, ord, bytes }));
-  }
-
   /**
    * What a trim removes (ShardBackend.trimLog): all but the newest `keep` rows ordered at or after
    * `after` (by order, then id); the rows left and the oldest one's order ('' for none).

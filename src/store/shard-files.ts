@@ -51,6 +51,27 @@ export function bucketAt(path: string): number | undefined {
 
 const BUCKET_PATH = new RegExp(`^${CHECKSUMS}/(\\d\\d)\\.json$`);
 
+/**
+ * Catalog bucket `b` as a journal's replay leaves it (journal.ts `lastWrites`): `changes` applied
+ * over `base`, its last whole text in the journal (null: deleted), or over its file (undefined).
+ * With `move`, `base` is a big commit's staged temp file, read while it is there, else the file
+ * it was renamed into. Shared by the replay (file-backend.ts) and `docs doctor`, which reads
+ * what a replay would write. Throws CatalogDamage for a bucket that is not one.
+ */
+export async function bucketReplayed(
+  dir: string,
+  b: number,
+  base: string | null | undefined,
+  move: boolean,
+  changes: ReadonlyMap<string, string | null>,
+): Promise<Map<string, string>> {
+  let bytes: Buffer | undefined;
+  if (base === null) bytes = undefined;
+  else if (base !== undefined && !move) bytes = Buffer.from(base);
+  else bytes = (move ? await readFile(join(dir, base!)).catch(() => undefined) : undefined) ?? (await readBucketBytes(dir, b));
+  return applyChanges(parseBucket(b, bytes), changes);
+}
+
 /** `sums` (changed in place) with a journal's changes applied: each file name set to its entry, or removed (null). */
 export function applyChanges(sums: Map<string, string>, changes: ReadonlyMap<string, string | null>): Map<string, string> {
   for (const [file, entry] of changes) {

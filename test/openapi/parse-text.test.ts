@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { fastYaml, ParseFailure, parseText } from '../../src/openapi/parse-text.js';
+import { fastYaml, MAX_NESTING, ParseFailure, parseText } from '../../src/openapi/parse-text.js';
 import { random, SEED } from '../helpers/sample.js';
 
 // parseText reads a YAML spec with js-yaml where it can (fastYaml), `yaml` where not: a document
@@ -172,6 +173,59 @@ describe('YAML specs read by js-yaml', () => {
     // An error keeps yaml's line and column.
     await expect(parseText('a: 1\nb: [1, 2\nc: 3', 's')).rejects.toThrow(/^s: line \d+, column \d+/);
   });
+
+  it('refuses collections nested past MAX_NESTING before yaml reads them, however often (yaml overflowed, then aborted the process)', async () => {
+    const flow = (n: number) => `a: ${'['.repeat(n)}${']'.repeat(n)}\n`;
+    const deep = [
+      flow(2000), // js-yaml's path
+      `a: !Custom x\nb: ${'['.repeat(2000)}${']'.repeat(2000)}\n`, // a tag: yaml's path, behind js-yaml's parser
+      `a:\n  ${'- '.repeat(3000)}x\n`, // block sequences, one line
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const text of deep) {
+        const failure = await parseText(text, 's.yaml').then(
+          () => undefined,
+          (e) => e,
+        );
+        expect(failure).toBeInstanceOf(ParseFailure);
+        expect(failure.errors[0]).toMatchObject({ code: 'NESTING' });
+        expect(failure.errors[0].message).toMatch(new RegExp(`^s\\.yaml: line \\d+, column \\d+: collections nested deeper than ${MAX_NESTING} levels$`));
+      }
+      // A syntax error before a deep part: named from the lines up to it; the rest never read.
+      const broken = await parseText(`a: [1, 2\nb: 3\nc: ${'['.repeat(3000)}${']'.repeat(3000)}\n`, 's.yaml').then(
+        () => undefined,
+        (e) => e,
+      );
+      expect(broken).toBeInstanceOf(ParseFailure);
+      expect(JSON.stringify(broken.errors)).not.toMatch(/call stack/);
+      expect(broken.errors[0].message).toMatch(/^s\.yaml: line [12], column \d+: /);
+    }
+    // Up to the bound, both paths still read it.
+    expect(await parseText(flow(MAX_NESTING - 2), 's.yaml')).toHaveProperty('a');
+    expect(await parseText(`t: !Custom x\n${flow(MAX_NESTING - 2)}`, 's.yaml')).toHaveProperty('a');
+  });
+
+  it('tells the two apart in time linear in the text: a body of blanks is no denial of service', async () => {
+    // Run on the built module in a worker, ended after 60 s: a pattern rescanning each run of
+    // blanks (quadratic; hours for these 4 MB) would hang the test's own thread for good.
+    const dist = join(__dirname, '..', '..', 'dist', 'src', 'openapi', 'parse-text.js');
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       const text = 'a: b\\n' + ' '.repeat(2 << 20) + '\\n' + '- '.repeat(1 << 20) + 'x\\n';
+       import(${JSON.stringify(dist)}).then((m) => m.fastYaml(text)).then((doc) => parentPort.postMessage(doc === undefined ? 'yaml' : 'js-yaml'), (e) => parentPort.postMessage(String(e)));`,
+      { eval: true },
+    );
+    try {
+      const answer = await new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error('fastYaml did not answer within 60 s')), 60_000);
+        worker.once('message', (m) => (clearTimeout(t), resolve(m)));
+        worker.once('error', (e) => (clearTimeout(t), reject(e)));
+      });
+      expect(answer).toMatch(/^(yaml|js-yaml)$/);
+    } finally {
+      await worker.terminate();
+    }
+  }, 70_000);
 
   it('gives the same documents for generated specs, written by yaml and by js-yaml in their styles', async () => {
     const next = random(SEED ^ 0x9a3c);

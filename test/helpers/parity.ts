@@ -41,8 +41,10 @@ export function normalize(value: unknown, base: string): unknown {
         .replace(/\b[0-9a-f]{64}\b/g, '{sha}')
         .replace(/sig=[A-Za-z0-9_-]+/g, 'sig={sig}')
         .replace(/exp=\d+/g, 'exp={exp}');
-      // Ids are 20 characters; upload ids 24 (src/content/storage.ts).
-      s = s.replace(/\b[A-Za-z0-9]{20}(?:[A-Za-z0-9]{4})?\b/g, (id) => {
+      // Ids are 20 characters; upload ids 24 (src/content/storage.ts). Not a run of a longer
+      // base64url token (a question's `.q<hash>` after its organization): one with exactly 20
+      // letters and digits before a `-` became an {idN} on one side only, a few runs in a hundred.
+      s = s.replace(/(?<![\w-])[A-Za-z0-9]{20}(?:[A-Za-z0-9]{4})?(?![\w-])/g, (id) => {
         if (!ids.has(id)) ids.set(id, `{id${ids.size}}`);
         return ids.get(id)!;
       });
